@@ -1,0 +1,268 @@
+// capture/capture.h — the capture model: the typed launches of one decode
+// step and everything needed to replay them in another process.
+//
+// A capture holds, in index order (indices are stable and are what every
+// cross-reference uses):
+//   code objects  bytes, XXH3-128 digest, the parsed model (code_object.h)
+//   kernels       a symbol in a code object
+//   buffers       id == index; size, alignment, role, the device address at
+//                 capture, whether the address must be kept, optional
+//                 initial contents (so the capture replays stand-alone)
+//   parameters    named dynamic values (e.g. "pos") with an admitted range
+//   launches      kernel, grid (in work-groups), block, dynamic LDS, the
+//                 exact kernarg bytes, a typed pointer slot for every pointer
+//                 argument and a scalar binding for every dynamic value
+//   regions       named byte ranges of buffers that shadow runs compare
+//   windows       the parameter values a shadow or bench run walks
+//
+// Building: rl_capture_create(), then the rl_capture_add_*() functions. Each
+// add validates what it can see at that point (indices refer to existing
+// objects, sizes fit) and copies its input, so callers keep ownership of what
+// they pass. rl_capture_validate() checks the whole model again (the file
+// reader builds through the same add functions and then validates).
+//
+// Binding expressions: value = op(param + add, operand), where op is
+//   RL_EXPR_ADD       param + add                      (operand unused, 0)
+//   RL_EXPR_DIV       (param + add) / operand          (floor, operand > 0)
+//   RL_EXPR_MOD       (param + add) % operand          (operand > 0)
+//   RL_EXPR_CEIL_DIV  ceil((param + add) / operand)    (operand > 0)
+// evaluated in signed 64-bit arithmetic; a negative or overflowing result is
+// an error at evaluation. A kernarg binding writes the low |size| bytes
+// (4 or 8) little-endian at its kernarg offset; a grid binding sets the
+// work-group count of one axis.
+//
+// Thread-safety: none; a capture is built by one thread, then read-only.
+#ifndef REDLINE_CAPTURE_CAPTURE_H_
+#define REDLINE_CAPTURE_CAPTURE_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capture/code_object.h"
+#include "redline/digest.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RL_CAPTURE_NAME_MAX 256  // longest name (symbol, buffer, region...)
+
+typedef enum rl_buffer_role_e {
+  RL_BUFFER_ROLE_WEIGHTS = 0,
+  RL_BUFFER_ROLE_STATE = 1,
+  RL_BUFFER_ROLE_SCRATCH = 2,
+  RL_BUFFER_ROLE_IO = 3,
+  RL_BUFFER_ROLE_WORKSPACE = 4,
+  RL_BUFFER_ROLE_COUNT_ = 5,
+} rl_buffer_role_t;
+
+// Where a pointer slot's effect came from, strongest first.
+typedef enum rl_effect_source_e {
+  RL_EFFECT_SOURCE_DECLARED = 0,  // explicit declaration at the record call
+  RL_EFFECT_SOURCE_METADATA = 1,  // .actual_access / .access in the metadata
+  RL_EFFECT_SOURCE_UNKNOWN = 2,   // neither: read-write of the whole buffer
+  RL_EFFECT_SOURCE_COUNT_ = 3,
+} rl_effect_source_t;
+
+typedef enum rl_expr_op_e {
+  RL_EXPR_ADD = 0,
+  RL_EXPR_DIV = 1,
+  RL_EXPR_MOD = 2,
+  RL_EXPR_CEIL_DIV = 3,
+  RL_EXPR_OP_COUNT_ = 4,
+} rl_expr_op_t;
+
+typedef struct rl_expr_s {
+  uint32_t param;    // parameter index
+  int64_t add;       // k in (param + k)
+  rl_expr_op_t op;
+  int64_t operand;   // d or m; 0 for RL_EXPR_ADD
+} rl_expr_t;
+
+typedef enum rl_binding_target_e {
+  RL_BINDING_KERNARG = 0,  // |offset| = kernarg byte offset, |size| 4 or 8
+  RL_BINDING_GRID = 1,     // |offset| = axis 0..2, |size| 4
+  RL_BINDING_TARGET_COUNT_ = 2,
+} rl_binding_target_t;
+
+typedef struct rl_scalar_binding_s {
+  rl_binding_target_t target;
+  uint32_t offset;
+  uint32_t size;
+  rl_expr_t expr;
+} rl_scalar_binding_t;
+
+// A pointer argument: where it points and what the kernel may do there.
+typedef struct rl_pointer_slot_s {
+  uint32_t kernarg_offset;  // where the 8-byte pointer sits in the kernarg
+  uint32_t buffer;          // buffer index
+  uint64_t offset;          // the pointer value minus the buffer's base
+  rl_effect_t effect;
+  rl_effect_source_t source;
+  // The byte range of the buffer the kernel may touch through this slot:
+  // [extent_offset, extent_offset + extent_size). Without a declaration it
+  // is the whole buffer (conservative).
+  uint64_t extent_offset;
+  uint64_t extent_size;
+} rl_pointer_slot_t;
+
+typedef struct rl_capture_code_object_s {
+  uint8_t* bytes;
+  size_t size;
+  rl_digest128_t digest;        // XXH3-128 of bytes
+  rl_code_object_t* parsed;     // owned
+} rl_capture_code_object_t;
+
+typedef struct rl_capture_kernel_s {
+  uint32_t code_object;
+  char* name;  // kernel name without ".kd"
+  const rl_code_object_kernel_t* info;  // points into the parsed code object
+} rl_capture_kernel_t;
+
+typedef struct rl_capture_buffer_s {
+  char* name;
+  uint64_t size;
+  uint64_t alignment;  // power of two
+  rl_buffer_role_t role;
+  uint64_t capture_address;  // device address during capture
+  bool keep_address;         // replay must place it at capture_address
+  uint8_t* initial;          // |size| bytes or NULL (contents not captured)
+} rl_capture_buffer_t;
+
+typedef struct rl_capture_param_s {
+  char* name;
+  int64_t min;  // admitted range is [min, max)
+  int64_t max;
+  int64_t capture_value;  // the value the recorded kernarg bytes hold
+} rl_capture_param_t;
+
+typedef struct rl_capture_launch_s {
+  uint32_t kernel;
+  uint32_t grid[3];   // work-groups per axis
+  uint32_t block[3];  // work-items per work-group per axis
+  uint32_t dynamic_lds;  // bytes of dynamic group segment
+  uint32_t kernarg_size;
+  uint8_t* kernarg;   // exact bytes, kernarg_size of them
+  uint32_t slot_count;
+  rl_pointer_slot_t* slots;  // ordered by kernarg_offset
+  uint32_t binding_count;
+  rl_scalar_binding_t* bindings;
+} rl_capture_launch_t;
+
+typedef enum rl_region_type_e {
+  RL_REGION_BYTES = 0,
+  RL_REGION_U32 = 1,
+  RL_REGION_I32 = 2,
+  RL_REGION_F32 = 3,
+  RL_REGION_F16 = 4,
+  RL_REGION_BF16 = 5,
+  RL_REGION_TYPE_COUNT_ = 6,
+} rl_region_type_t;
+
+typedef struct rl_capture_region_s {
+  char* name;
+  uint32_t buffer;
+  uint64_t offset;
+  uint64_t size;
+  rl_region_type_t type;  // element type, for max-abs-difference reports
+} rl_capture_region_t;
+
+// Walks |param| through start, start + stride, ... (|count| values).
+typedef struct rl_capture_window_s {
+  uint32_t param;
+  int64_t start;
+  uint32_t count;
+  int64_t stride;
+} rl_capture_window_t;
+
+typedef struct rl_capture_s {
+  char* workload;  // free-form name of what was captured ("vecchain")
+  char* target;    // exact target of all code objects
+  uint32_t code_object_count, code_object_capacity;
+  rl_capture_code_object_t* code_objects;
+  uint32_t kernel_count, kernel_capacity;
+  rl_capture_kernel_t* kernels;
+  uint32_t buffer_count, buffer_capacity;
+  rl_capture_buffer_t* buffers;
+  uint32_t param_count, param_capacity;
+  rl_capture_param_t* params;
+  uint32_t launch_count, launch_capacity;
+  rl_capture_launch_t* launches;
+  uint32_t region_count, region_capacity;
+  rl_capture_region_t* regions;
+  uint32_t window_count, window_capacity;
+  rl_capture_window_t* windows;
+} rl_capture_t;
+
+rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture);
+void rl_capture_destroy(rl_capture_t* capture);
+
+// Copies and parses a code object. All code objects of a capture must have
+// the same exact target (the first one sets capture->target).
+rl_status_t rl_capture_add_code_object(rl_capture_t* capture, const void* data,
+                                       size_t size, uint32_t* out_index);
+
+// Adds the kernel |name| of code object |code_object|. Adding the same
+// kernel twice returns the existing index.
+rl_status_t rl_capture_add_kernel(rl_capture_t* capture, uint32_t code_object,
+                                  const char* name, uint32_t* out_index);
+
+// Copies |buffer| (including |initial| when non-NULL).
+rl_status_t rl_capture_add_buffer(rl_capture_t* capture,
+                                  const rl_capture_buffer_t* buffer,
+                                  uint32_t* out_index);
+
+rl_status_t rl_capture_add_param(rl_capture_t* capture,
+                                 const rl_capture_param_t* param,
+                                 uint32_t* out_index);
+
+// Deep-copies |launch|. Checks kernel index, kernarg size against the
+// kernel's metadata, slots (buffer index, pointer inside the buffer, extent
+// inside the buffer, slot inside the kernarg, the kernarg holds exactly
+// capture_address + offset) and bindings (param index, target in range,
+// expression evaluated at the parameters' capture values equals the recorded
+// value).
+rl_status_t rl_capture_add_launch(rl_capture_t* capture,
+                                  const rl_capture_launch_t* launch,
+                                  uint32_t* out_index);
+
+rl_status_t rl_capture_add_region(rl_capture_t* capture,
+                                  const rl_capture_region_t* region,
+                                  uint32_t* out_index);
+
+rl_status_t rl_capture_add_window(rl_capture_t* capture,
+                                  const rl_capture_window_t* window,
+                                  uint32_t* out_index);
+
+// Re-checks every cross-reference and range of the whole model.
+rl_status_t rl_capture_validate(const rl_capture_t* capture);
+
+// Evaluates |expr| with parameter values |param_values| (one per parameter).
+rl_status_t rl_expr_evaluate(const rl_expr_t* expr, const int64_t* param_values,
+                             uint32_t param_count, int64_t* out_value);
+
+// Index lookups by name; return false when absent.
+bool rl_capture_find_param(const rl_capture_t* capture, const char* name,
+                           uint32_t* out_index);
+bool rl_capture_find_buffer(const rl_capture_t* capture, const char* name,
+                            uint32_t* out_index);
+
+// Spellings used by the file format docs, inspect and JSON.
+const char* rl_buffer_role_name(rl_buffer_role_t role);
+bool rl_buffer_role_parse(const char* name, rl_buffer_role_t* out_role);
+const char* rl_effect_source_name(rl_effect_source_t source);
+const char* rl_expr_op_name(rl_expr_op_t op);
+const char* rl_region_type_name(rl_region_type_t type);
+bool rl_region_type_parse(const char* name, rl_region_type_t* out_type);
+
+// Formats |expr| as text such as "pos+1", "(pos+0)/16", "ceil((pos+1)/64)".
+void rl_expr_format(const rl_capture_t* capture, const rl_expr_t* expr,
+                    char* out, size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_CAPTURE_CAPTURE_H_

@@ -1,0 +1,25 @@
+// capture/capture_internal.h — checks shared by the capture builders
+// (capture.c), whole-model validation (capture_validate.c) and the file
+// reader. Private to rl_capture.
+#ifndef REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
+#define REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
+
+#include "capture/capture.h"
+
+// A name is 1..RL_CAPTURE_NAME_MAX-1 printable ASCII bytes without spaces.
+rl_status_t rl_capture_check_name(const char* what, const char* name);
+
+rl_status_t rl_capture_check_buffer(const rl_capture_buffer_t* buffer);
+rl_status_t rl_capture_check_param(const rl_capture_param_t* param);
+rl_status_t rl_capture_check_launch(const rl_capture_t* capture,
+                                    const rl_capture_launch_t* launch);
+rl_status_t rl_capture_check_region(const rl_capture_t* capture,
+                                    const rl_capture_region_t* region);
+rl_status_t rl_capture_check_window(const rl_capture_t* capture,
+                                    const rl_capture_window_t* window);
+
+// Reads/writes a little-endian unsigned value of |size| (1..8) bytes.
+uint64_t rl_load_le(const uint8_t* bytes, uint32_t size);
+void rl_store_le(uint8_t* bytes, uint32_t size, uint64_t value);
+
+#endif  // REDLINE_CAPTURE_CAPTURE_INTERNAL_H_

@@ -1,0 +1,8 @@
+# kernels/workloads.cmake — the sample workloads, programs written against
+# the recording funnel (capture/funnel.h), and their registry
+# (kernels/workloads/workload.h).
+add_library(rl_kernels_workloads STATIC
+  workloads/workload.c
+  workloads/vecchain.c
+)
+target_link_libraries(rl_kernels_workloads PUBLIC rl_capture)

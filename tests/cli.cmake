@@ -1,0 +1,3 @@
+rl_add_unit_test(cli_test SOURCES integration/cli_test.c
+  LIBS PkgConfig::CJSON LABELS integration)
+add_dependencies(cli_test redline)

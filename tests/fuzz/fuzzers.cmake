@@ -1,0 +1,17 @@
+# Seeds: the built code objects for the code-object parser, a vecchain
+# capture written by the CLI for the capture reader.
+set(RL_SEED_CAPTURE ${CMAKE_CURRENT_BINARY_DIR}/seed_vecchain.rlc)
+add_custom_command(OUTPUT ${RL_SEED_CAPTURE}
+  COMMAND redline capture --workload vecchain --param pos=3 -o ${RL_SEED_CAPTURE}
+  DEPENDS redline rl_kernels
+  COMMENT "Writing the capture-reader fuzz seed")
+add_custom_target(rl_fuzz_seeds ALL DEPENDS ${RL_SEED_CAPTURE})
+
+set(RL_FUZZ_SEEDS_fuzz_code_object
+  ${RL_KERNELS_DIR}/vecchain-gfx1100.co
+  ${RL_KERNELS_DIR}/vecchain-gfx1201.co
+  ${RL_KERNELS_DIR}/vecchain-gfx1100-v4.co)
+set(RL_FUZZ_SEEDS_fuzz_capture_reader ${RL_SEED_CAPTURE})
+
+rl_add_fuzzer(fuzz_code_object fuzz_code_object.c rl_capture)
+rl_add_fuzzer(fuzz_capture_reader fuzz_capture_reader.c rl_capture)

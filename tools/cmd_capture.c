@@ -1,0 +1,155 @@
+// `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
+// [--no-contents] -o FILE`: records a registered workload through the
+// capture funnel and writes a self-contained capture file.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture_file.h"
+#include "capture/funnel.h"
+#include "kernels/workloads/workload.h"
+#include "tools/cli.h"
+
+#define RL_CAPTURE_MAX_PARAMS 16
+
+typedef struct rl_capture_cli_s {
+  const char* workload;
+  const char* target;
+  const char* output;
+  bool omit_contents;
+  bool list;
+  uint32_t param_count;
+  rl_workload_param_value_t params[RL_CAPTURE_MAX_PARAMS];
+  char param_names[RL_CAPTURE_MAX_PARAMS][64];
+} rl_capture_cli_t;
+
+static int rl_capture_parse_param(rl_capture_cli_t* cli, const char* text) {
+  const char* equals = strchr(text, '=');
+  if (!equals || equals == text || (size_t)(equals - text) >= 64) {
+    return rl_cli_usage("capture: --param expects NAME=VALUE, got '%s'", text);
+  }
+  if (cli->param_count == RL_CAPTURE_MAX_PARAMS) {
+    return rl_cli_usage("capture: more than %d --param values",
+                        RL_CAPTURE_MAX_PARAMS);
+  }
+  rl_workload_param_value_t* param = &cli->params[cli->param_count];
+  char* name = cli->param_names[cli->param_count];
+  memcpy(name, text, (size_t)(equals - text));
+  name[equals - text] = '\0';
+  if (!rl_cli_parse_i64(equals + 1, &param->value)) {
+    return rl_cli_usage("capture: --param %s: '%s' is not an integer", name,
+                        equals + 1);
+  }
+  param->name = name;
+  ++cli->param_count;
+  return RL_EXIT_OK;
+}
+
+static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
+  memset(cli, 0, sizeof(*cli));
+  cli->target = "gfx1100";
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    bool has_value = i + 1 < argc;
+    int exit_code = RL_EXIT_OK;
+    if (rl_cli_is(arg, "--list")) {
+      cli->list = true;
+    } else if (rl_cli_is(arg, "--no-contents")) {
+      cli->omit_contents = true;
+    } else if (has_value && rl_cli_is(arg, "--workload")) {
+      cli->workload = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--target")) {
+      cli->target = argv[++i];
+    } else if (has_value && (rl_cli_is(arg, "-o") || rl_cli_is(arg, "--output"))) {
+      cli->output = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--param")) {
+      exit_code = rl_capture_parse_param(cli, argv[++i]);
+    } else {
+      return rl_cli_usage("capture: unknown or incomplete option '%s'", arg);
+    }
+    if (exit_code != RL_EXIT_OK) return exit_code;
+  }
+  if (cli->list) return RL_EXIT_OK;
+  if (!cli->workload) return rl_cli_usage("capture: missing --workload NAME");
+  if (!cli->output) return rl_cli_usage("capture: missing -o FILE");
+  if (!rl_workload_find(cli->workload)) {
+    return rl_cli_usage("capture: unknown workload '%s' (see --list)",
+                        cli->workload);
+  }
+  return RL_EXIT_OK;
+}
+
+static void rl_capture_list(void) {
+  for (uint32_t i = 0; i < rl_workload_count(); ++i) {
+    const rl_workload_t* workload = rl_workload_at(i);
+    printf("%-12s %s\n", workload->name, workload->description);
+    for (uint32_t p = 0; p < workload->param_count; ++p) {
+      const rl_workload_param_t* param = &workload->params[p];
+      printf("  --param %s=N  %s; admitted [%lld, %lld), default %lld\n",
+             param->name, param->description, (long long)param->min,
+             (long long)param->max, (long long)param->default_value);
+    }
+  }
+}
+
+// Records |workload| on the record-only device into *|out_capture|.
+static rl_status_t rl_capture_record(const rl_workload_t* workload,
+                                     const rl_workload_options_t* options,
+                                     rl_capture_t** out_capture) {
+  rl_funnel_device_t device;
+  RL_RETURN_IF_ERROR(rl_funnel_null_device_create(&device));
+  rl_funnel_t* funnel = NULL;
+  rl_status_t status = rl_funnel_create(workload->name, &device, &funnel);
+  if (!status) status = workload->record(funnel, options);
+  if (!status) status = rl_funnel_finish(funnel, out_capture);
+  rl_funnel_destroy(funnel);
+  rl_funnel_device_destroy(&device);
+  return status;
+}
+
+static int rl_capture_run(const rl_capture_cli_t* cli) {
+  const rl_workload_t* workload = rl_workload_find(cli->workload);
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/%s-%s.co", rl_cli_kernels_dir(),
+           workload->code_object, cli->target);
+  uint8_t* code = NULL;
+  size_t code_size = 0;
+  rl_status_t status = rl_cli_read_file(path, &code, &code_size);
+  if (status) {
+    return rl_cli_fail(
+        rl_status_annotate(status, "no code object for target %s", cli->target),
+        "capture");
+  }
+  rl_workload_options_t options = {
+      .code_object = code,
+      .code_object_size = code_size,
+      .seed = 1,
+      .params = cli->params,
+      .param_count = cli->param_count,
+  };
+  rl_capture_t* capture = NULL;
+  status = rl_capture_record(workload, &options, &capture);
+  free(code);
+  // Parameter errors are usage errors (exit 2); the rest name the workload.
+  if (status) return rl_cli_fail(status, workload->name);
+  rl_capture_write_options_t write_options = {.omit_contents =
+                                                  cli->omit_contents};
+  status = rl_capture_file_write(capture, cli->output, &write_options);
+  if (!status) {
+    fprintf(stderr, "redline: captured %s (%u launches) into %s\n",
+            workload->name, capture->launch_count, cli->output);
+  }
+  rl_capture_destroy(capture);
+  return status ? rl_cli_fail(status, "capture") : RL_EXIT_OK;
+}
+
+int rl_cmd_capture(int argc, char** argv) {
+  rl_capture_cli_t cli;
+  int exit_code = rl_capture_parse(argc, argv, &cli);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  if (cli.list) {
+    rl_capture_list();
+    return RL_EXIT_OK;
+  }
+  return rl_capture_run(&cli);
+}

@@ -1,0 +1,229 @@
+// `redline inspect CAPTURE [--launches] [--json] [--dot]`: describes a
+// capture file. Text by default, JSON with --json, Graphviz with --dot.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "capture/capture_file.h"
+#include "capture/hazard.h"
+#include "tools/cli.h"
+#include "tools/inspect_json.h"
+
+typedef struct rl_inspect_options_s {
+  const char* path;
+  bool launches;
+  bool json;
+  bool dot;
+} rl_inspect_options_t;
+
+static int rl_inspect_parse(int argc, char** argv, rl_inspect_options_t* out) {
+  memset(out, 0, sizeof(*out));
+  for (int i = 1; i < argc; ++i) {
+    if (rl_cli_is(argv[i], "--launches")) {
+      out->launches = true;
+    } else if (rl_cli_is(argv[i], "--json")) {
+      out->json = true;
+    } else if (rl_cli_is(argv[i], "--dot")) {
+      out->dot = true;
+    } else if (argv[i][0] == '-') {
+      return rl_cli_usage("inspect: unknown option '%s'", argv[i]);
+    } else if (out->path) {
+      return rl_cli_usage("inspect: more than one capture given");
+    } else {
+      out->path = argv[i];
+    }
+  }
+  if (!out->path) return rl_cli_usage("inspect: missing CAPTURE");
+  if (out->json && out->dot) {
+    return rl_cli_usage("inspect: --json and --dot are exclusive");
+  }
+  return RL_EXIT_OK;
+}
+
+static void rl_inspect_print_header(const rl_capture_t* capture,
+                                    const rl_digest128_t* identity,
+                                    const rl_hazard_plan_t* plan) {
+  char hex[RL_DIGEST128_HEX_LENGTH + 1];
+  rl_digest128_format(*identity, hex);
+  printf("workload   %s\n", capture->workload);
+  printf("target     %s\n", capture->target ? capture->target : "(none)");
+  printf("identity   %s\n", hex);
+  printf("launches   %u\n", capture->launch_count);
+  printf("waits      %u of %u boundaries (hazard plan)\n",
+         plan->wait_count,
+         capture->launch_count ? capture->launch_count - 1 : 0);
+}
+
+static void rl_inspect_print_code(const rl_capture_t* capture) {
+  printf("\ncode objects\n");
+  for (uint32_t i = 0; i < capture->code_object_count; ++i) {
+    const rl_capture_code_object_t* co = &capture->code_objects[i];
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(co->digest, hex);
+    printf("  [%u] %s  %zu bytes  v%u  %u kernels\n", i, hex, co->size,
+           co->parsed->code_object_version, co->parsed->kernel_count);
+  }
+  printf("\nkernels\n");
+  for (uint32_t i = 0; i < capture->kernel_count; ++i) {
+    const rl_capture_kernel_t* kernel = &capture->kernels[i];
+    uint32_t uses = 0;
+    for (uint32_t l = 0; l < capture->launch_count; ++l) {
+      uses += capture->launches[l].kernel == i;
+    }
+    printf("  [%u] %-24s co %u  kernarg %u  lds %u  launches %u\n", i,
+           kernel->name, kernel->code_object, kernel->info->kernarg_size,
+           kernel->info->group_segment_size, uses);
+  }
+}
+
+static void rl_inspect_print_buffers(const rl_capture_t* capture) {
+  printf("\nbuffers by role\n");
+  for (int role = 0; role < RL_BUFFER_ROLE_COUNT_; ++role) {
+    uint64_t total = 0;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < capture->buffer_count; ++i) {
+      if ((int)capture->buffers[i].role != role) continue;
+      total += capture->buffers[i].size;
+      ++count;
+    }
+    if (count) {
+      printf("  %-9s %3u buffers  %llu bytes\n",
+             rl_buffer_role_name((rl_buffer_role_t)role), count,
+             (unsigned long long)total);
+    }
+  }
+  printf("\nbuffers\n");
+  for (uint32_t i = 0; i < capture->buffer_count; ++i) {
+    const rl_capture_buffer_t* b = &capture->buffers[i];
+    printf("  [%u] %-16s %-9s %10llu bytes  align %-5llu @0x%llx%s%s\n", i,
+           b->name, rl_buffer_role_name(b->role), (unsigned long long)b->size,
+           (unsigned long long)b->alignment,
+           (unsigned long long)b->capture_address,
+           b->keep_address ? "  keep-address" : "",
+           b->initial ? "  contents" : "");
+  }
+}
+
+static void rl_inspect_print_params(const rl_capture_t* capture) {
+  printf("\nparameters\n");
+  for (uint32_t i = 0; i < capture->param_count; ++i) {
+    const rl_capture_param_t* p = &capture->params[i];
+    printf("  %-12s admitted [%lld, %lld)  captured at %lld\n", p->name,
+           (long long)p->min, (long long)p->max, (long long)p->capture_value);
+  }
+  printf("\nbindings\n");
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    for (uint32_t b = 0; b < launch->binding_count; ++b) {
+      const rl_scalar_binding_t* binding = &launch->bindings[b];
+      char text[RL_CAPTURE_NAME_MAX + 64];
+      rl_expr_format(capture, &binding->expr, text, sizeof(text));
+      if (binding->target == RL_BINDING_GRID) {
+        printf("  launch %-4u grid.%c = %s\n", l, "xyz"[binding->offset % 3],
+               text);
+      } else {
+        printf("  launch %-4u kernarg[%u:%u] = %s\n", l, binding->offset,
+               binding->offset + binding->size, text);
+      }
+    }
+  }
+}
+
+static void rl_inspect_print_regions(const rl_capture_t* capture) {
+  printf("\nstate regions\n");
+  for (uint32_t i = 0; i < capture->region_count; ++i) {
+    const rl_capture_region_t* r = &capture->regions[i];
+    printf("  %-16s %s[%llu, +%llu)  %s\n", r->name,
+           capture->buffers[r->buffer].name, (unsigned long long)r->offset,
+           (unsigned long long)r->size, rl_region_type_name(r->type));
+  }
+  printf("\nwindows\n");
+  for (uint32_t i = 0; i < capture->window_count; ++i) {
+    const rl_capture_window_t* w = &capture->windows[i];
+    printf("  %s from %lld, %u steps, stride %lld\n",
+           capture->params[w->param].name, (long long)w->start, w->count,
+           (long long)w->stride);
+  }
+}
+
+static void rl_inspect_print_launches(const rl_capture_t* capture,
+                                      const rl_hazard_plan_t* plan) {
+  printf("\nlaunches\n");
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    char reason[256] = "";
+    if (plan->boundaries[l].needs_wait) {
+      rl_inspect_format_reason(capture, &plan->boundaries[l].reason, reason,
+                               sizeof(reason));
+    }
+    printf("  %s%-4u %-20s grid %ux%ux%u block %ux%ux%u%s%s\n",
+           reason[0] ? "W " : "  ", l, capture->kernels[launch->kernel].name,
+           launch->grid[0], launch->grid[1], launch->grid[2], launch->block[0],
+           launch->block[1], launch->block[2], reason[0] ? "  wait: " : "",
+           reason);
+    for (uint32_t s = 0; s < launch->slot_count; ++s) {
+      const rl_pointer_slot_t* slot = &launch->slots[s];
+      printf("         arg@%-3u %-5s %s+%llu  extent [%llu, +%llu)  (%s)\n",
+             slot->kernarg_offset, rl_effect_name(slot->effect),
+             capture->buffers[slot->buffer].name,
+             (unsigned long long)slot->offset,
+             (unsigned long long)slot->extent_offset,
+             (unsigned long long)slot->extent_size,
+             rl_effect_source_name(slot->source));
+    }
+  }
+}
+
+static void rl_inspect_print_dot(const rl_capture_t* capture,
+                                 const rl_hazard_plan_t* plan) {
+  printf("digraph capture {\n  rankdir=TB;\n  node [shape=box, fontname=monospace];\n");
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    printf("  l%u [label=\"%u: %s\"%s];\n", l, l,
+           capture->kernels[capture->launches[l].kernel].name,
+           plan->boundaries[l].needs_wait ? ", style=bold" : "");
+  }
+  for (uint32_t e = 0; e < plan->edge_count; ++e) {
+    const rl_hazard_edge_t* edge = &plan->edges[e];
+    printf("  l%u -> l%u [label=\"%s %s\"];\n", edge->from, edge->to,
+           rl_hazard_kind_name(edge->kind), capture->buffers[edge->buffer].name);
+  }
+  printf("}\n");
+}
+
+static int rl_inspect_run(const rl_inspect_options_t* options,
+                          const rl_capture_t* capture) {
+  rl_digest128_t identity;
+  rl_status_t status = rl_capture_identity(capture, &identity);
+  rl_hazard_plan_t* plan = NULL;
+  if (!status) status = rl_hazard_plan_create(capture, &plan);
+  if (status) return rl_cli_fail(status, options->path);
+  int exit_code = RL_EXIT_OK;
+  if (options->json) {
+    exit_code = rl_cli_print_json(
+        rl_inspect_json(capture, &identity, plan, options->launches));
+  } else if (options->dot) {
+    rl_inspect_print_dot(capture, plan);
+  } else {
+    rl_inspect_print_header(capture, &identity, plan);
+    rl_inspect_print_code(capture);
+    rl_inspect_print_buffers(capture);
+    rl_inspect_print_params(capture);
+    rl_inspect_print_regions(capture);
+    if (options->launches) rl_inspect_print_launches(capture, plan);
+  }
+  rl_hazard_plan_destroy(plan);
+  return exit_code;
+}
+
+int rl_cmd_inspect(int argc, char** argv) {
+  rl_inspect_options_t options;
+  int exit_code = rl_inspect_parse(argc, argv, &options);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_capture_t* capture = NULL;
+  rl_status_t status = rl_capture_file_read(options.path, &capture, NULL);
+  if (status) return rl_cli_fail(status, options.path);
+  exit_code = rl_inspect_run(&options, capture);
+  rl_capture_destroy(capture);
+  return exit_code;
+}

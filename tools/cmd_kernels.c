@@ -1,0 +1,233 @@
+// `redline kernels CODEOBJECT [--json]`: what a code object holds, as read
+// by capture/code_object.h — the target, then per kernel the metadata
+// (kernarg layout, segment sizes, register counts) and the kernel
+// descriptor in hex with its decoded highlights.
+//
+// The JSON form keeps the metadata's own spellings (value_kind, access,
+// actual_access, address_space) so tests can compare it field by field with
+// `llvm-readelf --notes`.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "capture/code_object.h"
+#include "tools/cli.h"
+
+static const char* rl_kernels_yes(bool value) { return value ? "yes" : "no"; }
+
+static void rl_kernels_print_header(const char* path,
+                                    const rl_code_object_t* co) {
+  printf("%s\n", path);
+  printf("  target    %s (processor %s, e_flags 0x%x)\n", co->target,
+         co->processor, co->e_flags);
+  printf("  version   code object v%u (ELF ABI version %u, metadata %u.%u)\n",
+         co->code_object_version, co->abi_version, co->metadata_version[0],
+         co->metadata_version[1]);
+  printf("  features  xnack %s, sramecc %s\n",
+         rl_target_feature_name(co->xnack), rl_target_feature_name(co->sramecc));
+  printf("  image     0x%" PRIx64 " bytes, align 0x%" PRIx64
+         ", %u PT_LOAD segments, %u dynamic relocations\n",
+         co->image_size, co->image_align, co->segment_count,
+         co->relocation_count);
+  for (uint32_t i = 0; i < co->segment_count; ++i) {
+    const rl_code_object_segment_t* s = &co->segments[i];
+    printf("    segment %u  vaddr 0x%06" PRIx64 "  memsz 0x%06" PRIx64
+           "  file 0x%06" PRIx64 "+0x%06" PRIx64 "  %c%c%c\n",
+           i, s->virtual_address, s->memory_size, s->file_offset, s->file_size,
+           (s->flags & 4) ? 'R' : '-', (s->flags & 2) ? 'W' : '-',
+           (s->flags & 1) ? 'X' : '-');  // PF_R, PF_W, PF_X
+  }
+  printf("  kernels   %u\n", co->kernel_count);
+}
+
+static void rl_kernels_print_descriptor(const rl_code_object_kernel_t* k) {
+  const rl_kernel_descriptor_t* kd = &k->descriptor;
+  const rl_kernel_descriptor_info_t* info = &k->descriptor_info;
+  printf("  descriptor  at 0x%" PRIx64 ", entry 0x%" PRIx64 " (offset %" PRId64
+         ")\n",
+         k->descriptor_address, k->entry_address,
+         kd->kernel_code_entry_byte_offset);
+  printf("    rsrc1 0x%08x  rsrc2 0x%08x  rsrc3 0x%08x  properties 0x%04x"
+         "  kernarg_preload 0x%04x\n",
+         kd->compute_pgm_rsrc1, kd->compute_pgm_rsrc2, kd->compute_pgm_rsrc3,
+         kd->kernel_code_properties, kd->kernarg_preload);
+  printf("    user SGPRs %u, wave32 %s, workgroup id x/y/z %d/%d/%d, "
+         "workitem id %s, workgroup info %s\n",
+         info->user_sgpr_count, rl_kernels_yes(info->enable_wavefront_size32),
+         info->enable_sgpr_workgroup_id_x, info->enable_sgpr_workgroup_id_y,
+         info->enable_sgpr_workgroup_id_z,
+         info->enable_vgpr_workitem_id == 0   ? "x"
+         : info->enable_vgpr_workitem_id == 1 ? "xy" : "xyz",
+         rl_kernels_yes(info->enable_sgpr_workgroup_info));
+  printf("    kernarg_ptr %s, dispatch_ptr %s, queue_ptr %s, dispatch_id %s, "
+         "scratch %s, dynamic stack %s\n",
+         rl_kernels_yes(info->enable_sgpr_kernarg_segment_ptr),
+         rl_kernels_yes(info->enable_sgpr_dispatch_ptr),
+         rl_kernels_yes(info->enable_sgpr_queue_ptr),
+         rl_kernels_yes(info->enable_sgpr_dispatch_id),
+         rl_kernels_yes(info->enable_private_segment),
+         rl_kernels_yes(info->uses_dynamic_stack));
+  printf("    granulated vgprs %u, sgprs %u, lds %u, wgp mode %s\n",
+         info->granulated_workitem_vgpr_count,
+         info->granulated_wavefront_sgpr_count, info->granulated_lds_size,
+         rl_kernels_yes(info->workgroup_processor_mode));
+}
+
+static const char* rl_kernels_or_dash(const char* text) {
+  return text ? text : "-";
+}
+
+// Effects matter for pointer arguments only; "unknown" means the compiler
+// vouched for nothing, so the capture must assume read-write.
+static const char* rl_kernels_effect(const rl_kernel_arg_t* a) {
+  if (a->kind != RL_ARG_KIND_GLOBAL_BUFFER &&
+      a->kind != RL_ARG_KIND_DYNAMIC_SHARED_POINTER) {
+    return "-";
+  }
+  return a->effect_known ? rl_effect_name(a->effect) : "unknown";
+}
+
+static void rl_kernels_print_args(const rl_code_object_kernel_t* k) {
+  printf("  args        %u\n", k->arg_count);
+  if (k->arg_count == 0) return;
+  printf("    %-3s %-6s %-4s %-24s %-8s %-13s %-10s %s\n", "#", "offset",
+         "size", "value_kind", "space", "access", "effect", "name");
+  for (uint32_t i = 0; i < k->arg_count; ++i) {
+    const rl_kernel_arg_t* a = &k->args[i];
+    const char* access = a->actual_access ? a->actual_access : a->access;
+    printf("    %-3u %-6u %-4u %-24s %-8s %-13s %-10s %s\n", i, a->offset,
+           a->size, a->value_kind, rl_kernels_or_dash(a->address_space),
+           rl_kernels_or_dash(access), rl_kernels_effect(a),
+           rl_kernels_or_dash(a->name));
+  }
+}
+
+static void rl_kernels_print_text(const char* path, const rl_code_object_t* co) {
+  rl_kernels_print_header(path, co);
+  for (uint32_t i = 0; i < co->kernel_count; ++i) {
+    const rl_code_object_kernel_t* k = &co->kernels[i];
+    printf("\nkernel %s (symbol %s)\n", k->name, k->symbol);
+    printf("  kernarg     %u bytes, align %u\n", k->kernarg_size,
+           k->kernarg_align);
+    printf("  segments    group %u bytes, private %u bytes\n",
+           k->group_segment_size, k->private_segment_size);
+    printf("  registers   wave%u, %u SGPRs, %u VGPRs, max workgroup %u\n",
+           k->wavefront_size, k->sgpr_count, k->vgpr_count,
+           k->max_flat_workgroup_size);
+    rl_kernels_print_descriptor(k);
+    rl_kernels_print_args(k);
+  }
+}
+
+// Adds |text| under |key| when it is not NULL.
+static void rl_kernels_json_string(cJSON* object, const char* key,
+                                   const char* text) {
+  if (text) cJSON_AddStringToObject(object, key, text);
+}
+
+static cJSON* rl_kernels_json_arg(const rl_kernel_arg_t* a) {
+  cJSON* arg = cJSON_CreateObject();
+  if (!arg) return NULL;
+  cJSON_AddNumberToObject(arg, "offset", a->offset);
+  cJSON_AddNumberToObject(arg, "size", a->size);
+  cJSON_AddStringToObject(arg, "value_kind", a->value_kind);
+  rl_kernels_json_string(arg, "address_space", a->address_space);
+  rl_kernels_json_string(arg, "access", a->access);
+  rl_kernels_json_string(arg, "actual_access", a->actual_access);
+  rl_kernels_json_string(arg, "name", a->name);
+  cJSON_AddStringToObject(arg, "effect", rl_kernels_effect(a));
+  return arg;
+}
+
+static cJSON* rl_kernels_json_descriptor(const rl_code_object_kernel_t* k) {
+  const rl_kernel_descriptor_t* kd = &k->descriptor;
+  cJSON* d = cJSON_CreateObject();
+  if (!d) return NULL;
+  cJSON_AddNumberToObject(d, "compute_pgm_rsrc1", kd->compute_pgm_rsrc1);
+  cJSON_AddNumberToObject(d, "compute_pgm_rsrc2", kd->compute_pgm_rsrc2);
+  cJSON_AddNumberToObject(d, "compute_pgm_rsrc3", kd->compute_pgm_rsrc3);
+  cJSON_AddNumberToObject(d, "kernel_code_properties",
+                          kd->kernel_code_properties);
+  cJSON_AddNumberToObject(d, "kernarg_preload", kd->kernarg_preload);
+  cJSON_AddNumberToObject(d, "kernel_code_entry_byte_offset",
+                          (double)kd->kernel_code_entry_byte_offset);
+  cJSON_AddNumberToObject(d, "user_sgpr_count",
+                          k->descriptor_info.user_sgpr_count);
+  cJSON_AddBoolToObject(d, "wave32", k->descriptor_info.enable_wavefront_size32);
+  return d;
+}
+
+static cJSON* rl_kernels_json_kernel(const rl_code_object_kernel_t* k) {
+  cJSON* kernel = cJSON_CreateObject();
+  if (!kernel) return NULL;
+  cJSON_AddStringToObject(kernel, "name", k->name);
+  cJSON_AddStringToObject(kernel, "symbol", k->symbol);
+  cJSON_AddNumberToObject(kernel, "kernarg_size", k->kernarg_size);
+  cJSON_AddNumberToObject(kernel, "kernarg_align", k->kernarg_align);
+  cJSON_AddNumberToObject(kernel, "group_segment_size", k->group_segment_size);
+  cJSON_AddNumberToObject(kernel, "private_segment_size",
+                          k->private_segment_size);
+  cJSON_AddNumberToObject(kernel, "wavefront_size", k->wavefront_size);
+  cJSON_AddNumberToObject(kernel, "sgpr_count", k->sgpr_count);
+  cJSON_AddNumberToObject(kernel, "vgpr_count", k->vgpr_count);
+  cJSON_AddNumberToObject(kernel, "max_flat_workgroup_size",
+                          k->max_flat_workgroup_size);
+  cJSON_AddNumberToObject(kernel, "descriptor_address",
+                          (double)k->descriptor_address);
+  cJSON_AddNumberToObject(kernel, "entry_address", (double)k->entry_address);
+  cJSON* args = cJSON_AddArrayToObject(kernel, "args");
+  for (uint32_t i = 0; args && i < k->arg_count; ++i) {
+    cJSON_AddItemToArray(args, rl_kernels_json_arg(&k->args[i]));
+  }
+  cJSON_AddItemToObject(kernel, "descriptor", rl_kernels_json_descriptor(k));
+  return kernel;
+}
+
+static cJSON* rl_kernels_json(const rl_code_object_t* co) {
+  cJSON* root = cJSON_CreateObject();
+  if (!root) return NULL;
+  cJSON_AddStringToObject(root, "target", co->target);
+  cJSON_AddStringToObject(root, "processor", co->processor);
+  cJSON_AddNumberToObject(root, "code_object_version", co->code_object_version);
+  cJSON_AddStringToObject(root, "xnack", rl_target_feature_name(co->xnack));
+  cJSON_AddStringToObject(root, "sramecc", rl_target_feature_name(co->sramecc));
+  cJSON_AddNumberToObject(root, "image_size", (double)co->image_size);
+  cJSON* kernels = cJSON_AddArrayToObject(root, "kernels");
+  for (uint32_t i = 0; kernels && i < co->kernel_count; ++i) {
+    cJSON_AddItemToArray(kernels, rl_kernels_json_kernel(&co->kernels[i]));
+  }
+  return root;
+}
+
+int rl_cmd_kernels(int argc, char** argv) {
+  const char* path = NULL;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (rl_cli_is(argv[i], "--json")) {
+      json = true;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return rl_cli_usage("kernels: unknown option '%s'", argv[i]);
+    } else if (path) {
+      return rl_cli_usage("kernels: more than one CODEOBJECT given");
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return rl_cli_usage("kernels: missing CODEOBJECT");
+  uint8_t* data = NULL;
+  size_t size = 0;
+  rl_status_t status = rl_cli_read_file(path, &data, &size);
+  if (status) return rl_cli_fail(status, "kernels");  // names the path
+  rl_code_object_t* co = NULL;
+  status = rl_code_object_parse(data, size, &co);
+  free(data);
+  if (status) return rl_cli_fail(status, path);
+  int exit_code = RL_EXIT_OK;
+  if (json) {
+    exit_code = rl_cli_print_json(rl_kernels_json(co));
+  } else {
+    rl_kernels_print_text(path, co);
+  }
+  rl_code_object_destroy(co);
+  return exit_code;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# tools/dev.sh — one entry point for a fresh Debian 12 machine.
+#   tools/dev.sh demo        install what is missing, build, run the main job
+#   tools/dev.sh test        install what is missing, build, run the test suite
+#   tools/dev.sh test-asan   the same suite built with ASan+UBSan
+#   tools/dev.sh fuzz-smoke  build the libFuzzer targets (clang-19), short runs
+#   tools/dev.sh deps        only install the Debian packages
+# Build trees: build/ (default), build-asan/, build-fuzz/. Set JOBS to
+# override the parallelism.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JOBS=${JOBS:-$(nproc)}
+
+PACKAGES=(
+  cmake pkg-config gcc make
+  libxxhash-dev libelf-dev libmsgpack-dev libcjson-dev libzstd-dev libcmocka-dev
+  clang-19 llvm-19 lld-19 libclang-rt-19-dev
+  libhsa-runtime-dev libdrm-dev libamdhip64-dev
+)
+
+deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {  # build DIR [cmake args...]
+  local dir=$1; shift
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+demo() {
+  build build
+  local bin=build/tools/redline out=build/demo
+  mkdir -p "$out"
+  set -x
+  "$bin" kernels build/kernels/vecchain-gfx1100.co
+  "$bin" capture --workload vecchain --param pos=7 -o "$out/vecchain.rlc"
+  "$bin" inspect "$out/vecchain.rlc" --launches
+}
+
+run_tests() {  # run_tests DIR
+  ctest --test-dir "$1" --output-on-failure -j "$JOBS" --timeout 600
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  demo) deps; demo ;;
+  test) deps; build build; run_tests build ;;
+  test-asan)
+    deps
+    build build-asan -DRL_SANITIZE=address,undefined
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      run_tests build-asan ;;
+  fuzz-smoke)
+    deps
+    build build-fuzz -DCMAKE_C_COMPILER=clang-19 -DRL_FUZZ=ON
+    ctest --test-dir build-fuzz --output-on-failure -L fuzz ;;
+  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+esac

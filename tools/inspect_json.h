@@ -1,0 +1,26 @@
+// tools/inspect_json.h — the JSON form of `redline inspect`.
+#ifndef REDLINE_TOOLS_INSPECT_JSON_H_
+#define REDLINE_TOOLS_INSPECT_JSON_H_
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "capture/capture.h"
+#include "capture/hazard.h"
+
+// Builds {workload, target, identity, code_objects, kernels, buffers,
+// buffers_by_role, parameters, bindings, regions, windows, hazard_plan
+// {waits, boundaries, wait_before: [...]}, launch_count} and, with
+// |with_launches|, `launches` (kernel, grid, block, dynamic_lds, wait,
+// slots with effects, bindings). Returns NULL when memory runs out.
+// Formats why a wait is needed: "RAW on y[0, +4096) after launch 3".
+void rl_inspect_format_reason(const rl_capture_t* capture,
+                              const rl_hazard_conflict_t* conflict, char* out,
+                              size_t out_size);
+
+cJSON* rl_inspect_json(const rl_capture_t* capture,
+                       const rl_digest128_t* identity,
+                       const rl_hazard_plan_t* plan, bool with_launches);
+
+#endif  // REDLINE_TOOLS_INSPECT_JSON_H_

@@ -1,0 +1,98 @@
+// The redline CLI: git-style subcommands over the redline libraries.
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+typedef struct rl_cli_command_s {
+  const char* name;
+  int (*run)(int argc, char** argv);
+  const char* synopsis;
+  const char* help;
+} rl_cli_command_t;
+
+static const rl_cli_command_t rl_cli_commands[] = {
+    {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json]",
+     "List the kernels of an AMDGPU code object: target, code-object version,\n"
+     "kernarg layout from the metadata note and the decoded kernel descriptor.\n"
+     "  --json   machine output: {target, kernels: [{name, kernarg_size, ...}]}\n"},
+    {"capture", rl_cmd_capture,
+     "capture --workload NAME [--target GFX] [--param NAME=VALUE]... -o FILE",
+     "Record a registered workload through the capture funnel and write a\n"
+     "self-contained capture file (.rlc).\n"
+     "  --workload NAME     a registered workload (--list shows them)\n"
+     "  --target GFX        gfx1100 (default), gfx1151 or gfx1201\n"
+     "  --param NAME=VALUE  parameter value at capture (e.g. pos=7)\n"
+     "  --no-contents       do not store buffer initial contents\n"
+     "  -o FILE             output path (written atomically)\n"
+     "  --list              list workloads and exit\n"},
+    {"inspect", rl_cmd_inspect, "inspect CAPTURE [--launches] [--json] [--dot]",
+     "Describe a capture: target, identity, kernels, buffers by role and size,\n"
+     "launches, parameters and bindings, state regions and the waits the\n"
+     "hazard plan needs.\n"
+     "  --launches  a row per launch with its pointer effects and bindings\n"
+     "  --json      machine output\n"
+     "  --dot       the launch dependency graph in Graphviz form\n"},
+    {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
+};
+#define RL_CLI_COMMAND_COUNT \
+  (sizeof(rl_cli_commands) / sizeof(rl_cli_commands[0]))
+
+static const char rl_cli_exit_codes[] =
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  divergence or mismatch found\n"
+    "  2  usage error\n"
+    "  3  invalid or unsupported input file\n"
+    "  4  contract failure\n"
+    "  5  prepare failure\n"
+    "  6  replay failure (poisoned)\n"
+    "  7  quarantined\n"
+    "  8  device or runtime unavailable\n";
+
+int rl_cmd_help(int argc, char** argv) {
+  if (argc >= 2) {
+    for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+      if (strcmp(argv[1], rl_cli_commands[i].name) == 0) {
+        printf("usage: redline %s\n\n%s\n%s", rl_cli_commands[i].synopsis,
+               rl_cli_commands[i].help, rl_cli_exit_codes);
+        return RL_EXIT_OK;
+      }
+    }
+    return rl_cli_usage("help: unknown command '%s'", argv[1]);
+  }
+  printf("redline — PM4/AQL command-stream replay for AMD GPUs\n\n"
+         "usage: redline COMMAND [ARGS]\n\nCommands:\n");
+  for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+    printf("  %s\n", rl_cli_commands[i].synopsis);
+  }
+  printf("\nErrors go to stderr. Environment: REDLINE_KERNELS_DIR overrides\n"
+         "where built code objects are found.\n\n%s", rl_cli_exit_codes);
+  return RL_EXIT_OK;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    rl_cmd_help(1, argv);
+    return RL_EXIT_USAGE;
+  }
+  if (rl_cli_is(argv[1], "--help") || rl_cli_is(argv[1], "-h")) {
+    return rl_cmd_help(1, argv);
+  }
+  if (rl_cli_is(argv[1], "--version")) {
+    printf("redline %s\n", RL_VERSION);
+    return RL_EXIT_OK;
+  }
+  for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+    if (strcmp(argv[1], rl_cli_commands[i].name) == 0) {
+      for (int a = 2; a < argc; ++a) {
+        if (rl_cli_is(argv[a], "--help") || rl_cli_is(argv[a], "-h")) {
+          char* help_argv[] = {"help", argv[1]};
+          return rl_cmd_help(2, help_argv);
+        }
+      }
+      return rl_cli_commands[i].run(argc - 1, argv + 1);
+    }
+  }
+  return rl_cli_usage("unknown command '%s'", argv[1]);
+}
