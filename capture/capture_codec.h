@@ -10,8 +10,8 @@
 // one section's payload). Every getter checks the bytes left before reading
 // and fails with RL_STATUS_INVALID_INPUT and a message that names the
 // section, the absolute file offset of the field and the record being read:
-//   "section LAUNCHES, byte 4120: launch 3: slot count 9 needs at least 360
-//    bytes, 2 are left"
+//   "section LAUNCHES, byte 12384: launch 0: slot count 700 needs at least
+//    28000 bytes, 484 are left"
 // A failed getter leaves the cursor where it was and clears its output.
 // Strings are copied into caller storage of a fixed size, so a corrupt
 // length can never cause an allocation; counts of records are checked

@@ -39,8 +39,8 @@
 // corrupt input and RL_STATUS_UNSUPPORTED for a newer major version, unknown
 // header flags or an unknown required section. Messages name the section,
 // the absolute file offset and the reason:
-//   "section LAUNCHES, byte 4120: launch 3: slot count 9 needs at least 360
-//    bytes, 2 are left"
+//   "section LAUNCHES, byte 12384: launch 0: slot count 700 needs at least
+//    28000 bytes, 484 are left"
 // File-system failures are RL_STATUS_IO with the path and strerror text.
 //
 // Thread-safety: the functions share no state; a capture passed to the
@@ -130,10 +130,10 @@ typedef struct rl_capture_write_options_s {
 } rl_capture_write_options_t;
 
 // Encodes |capture| into a new heap buffer: *|out_bytes| (free() it) holds
-// *|out_size| bytes. The capture is validated first (rl_capture_validate);
-// an invalid capture or invalid |options| is RL_STATUS_INVALID_ARGUMENT-
-// or INVALID_INPUT-class and nothing is allocated. Outputs are cleared on
-// entry.
+// *|out_size| bytes. |options| may be NULL (defaults). Invalid |options| are
+// RL_STATUS_INVALID_ARGUMENT; the capture is validated first
+// (rl_capture_validate) and an invalid one fails with that status. On
+// failure nothing is allocated. Outputs are cleared on entry.
 rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
                                    const rl_capture_write_options_t* options,
                                    uint8_t** out_bytes, size_t* out_size);

@@ -151,7 +151,11 @@ static rl_status_t rl_capture_check_geometry(const rl_capture_launch_t* launch,
                        launch->grid[0], launch->grid[1], launch->grid[2],
                        launch->block[0], launch->block[1], launch->block[2]);
     }
-    threads *= launch->block[axis];
+    // Saturate: a product wrapped past 2^64 could pass the limit below.
+    if (__builtin_mul_overflow(threads, (uint64_t)launch->block[axis],
+                               &threads)) {
+      threads = UINT64_MAX;
+    }
   }
   uint32_t limit = info->max_flat_workgroup_size ? info->max_flat_workgroup_size
                                                  : 1024;

@@ -1,7 +1,8 @@
-// Implementation of capture/code_object.h: the ELF side (header, e_flags,
-// program headers, the metadata note, symbols and kernel descriptors).
-// The msgpack metadata is read in code_object_metadata.c, relocations and
-// image loading live in code_object_load.c.
+// Implementation of capture/code_object.h: the ELF side (header, program
+// headers, the metadata note, symbols and kernel descriptors). e_flags and
+// the target cross-check live in code_object_target.c, the msgpack metadata
+// in code_object_metadata.c, relocations and image loading in
+// code_object_load.c.
 //
 // The ELF header is checked on the raw bytes first so that every error can
 // name its byte offset; libelf then reads the rest from a private copy of

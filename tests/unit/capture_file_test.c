@@ -620,6 +620,22 @@ static void test_decoder_messages(void** state) {
   rl_capture_destroy(capture);
 }
 
+// The reader relies on the builders' checks; this one once let a block
+// whose work-item count wraps past 2^64 through (capture_validate.c).
+static void test_wrapped_block_rejected(void** state) {
+  (void)state;
+  rl_capture_t* capture = build_sample();
+  rl_capture_launch_t launch = capture->launches[0];
+  launch.block[0] = 1u << 31;
+  launch.block[1] = 1u << 31;
+  launch.block[2] = 4;
+  uint32_t index = 0;
+  rl_status_t status = rl_capture_add_launch(capture, &launch, &index);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_INPUT);
+  rl_status_free(status);
+  rl_capture_destroy(capture);
+}
+
 static void expect_corrupt(const uint8_t* data, size_t size, size_t where) {
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_capture_file_read_memory(data, size, &capture, NULL);
@@ -664,6 +680,7 @@ int main(void) {
       cmocka_unit_test(test_unknown_sections),
       cmocka_unit_test(test_versions),
       cmocka_unit_test(test_decoder_messages),
+      cmocka_unit_test(test_wrapped_block_rejected),
       cmocka_unit_test(test_corruption),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

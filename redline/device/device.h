@@ -1,0 +1,150 @@
+// redline/device/device.h — the interface between the replay engine and a
+// device backend (sim today; rocr and drm later). Private to redline.
+//
+// A device owns a GPU virtual address space. Everything the engine touches
+// on it is named by a 64-bit *device address*; on the simulated device
+// these are deliberately not host addresses, so a pointer that was never
+// rebased faults instead of silently working.
+//
+// Memory: allocate() returns the device address and, when the memory is
+// host-visible (kernarg segments, AQL rings, signals, fine-grained buffers
+// on ROCr; everything on sim), a host pointer to the same bytes. Hot paths
+// (patching kernargs, publishing packets) write through host pointers; cold
+// paths use write()/read().
+//
+// Queues: queue_create() gives an AQL ring of |packet_count| 64-byte slots
+// (a power of two) in host-visible device memory, initialised to INVALID
+// headers, with 64-bit write and read dispatch ids and a doorbell. The
+// producer protocol is in aql/aql_ring.h. The device's packet processor
+// consumes packets in order, decrements completion signals, resets each
+// consumed slot's header to INVALID and advances the read id. After a fault
+// the queue is in an error state: it consumes nothing more, and
+// queue_error() describes the fault.
+//
+// Signals: a signal is a 64-bit value in device memory, named by its device
+// address (the value lives at byte RL_DEVICE_SIGNAL_VALUE_OFFSET of a
+// 64-byte amd_signal_t-shaped object, as on ROCr). Waits are bounded.
+//
+// Thread-safety: a device may be used from one engine thread at a time; the
+// backend's own threads (the simulated command processor) synchronise with
+// it through the ring protocol and signals only.
+#ifndef REDLINE_DEVICE_DEVICE_H_
+#define REDLINE_DEVICE_DEVICE_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capture/code_object.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// amd_signal_t (Debian hsa/amd_hsa_signal.h): kind@0, value@8; 64 bytes.
+#define RL_DEVICE_SIGNAL_SIZE 64
+#define RL_DEVICE_SIGNAL_VALUE_OFFSET 8
+
+typedef enum rl_memory_kind_e {
+  RL_MEMORY_KIND_DEVICE = 0,  // coarse-grained VRAM: buffers
+  RL_MEMORY_KIND_KERNARG = 1, // fine-grained, host-visible: kernargs, IBs
+  RL_MEMORY_KIND_SYSTEM = 2,  // host-visible system memory: rings, signals
+} rl_memory_kind_t;
+
+typedef struct rl_device_allocation_s {
+  uint64_t address;  // device address
+  uint64_t size;
+  void* host;        // host view of the same bytes, or NULL
+} rl_device_allocation_t;
+
+typedef struct rl_device_code_object_s {
+  uint64_t load_base;  // device address of the loaded image's vaddr 0
+  uint64_t image_size;
+  uint64_t handle;     // backend's identifier for unload
+} rl_device_code_object_t;
+
+typedef struct rl_device_queue_s {
+  uint32_t id;            // unique per device, for route proof
+  uint32_t packet_count;  // power of two
+  void* ring;             // host view of packet_count * 64 bytes
+  uint64_t ring_address;  // device address of the ring
+  // Dispatch ids, monotonically increasing; slot = id & (packet_count - 1).
+  // The producer owns *write_index, the packet processor *read_index; both
+  // are accessed with C11 atomics (acquire/release).
+  uint64_t* write_index;
+  uint64_t* read_index;
+  void* backend;          // the backend's queue object
+} rl_device_queue_t;
+
+// A fault report: what the packet processor or an executor refused.
+typedef struct rl_device_fault_s {
+  bool faulted;
+  uint64_t packet_id;   // dispatch id of the packet being processed
+  uint64_t address;     // faulting address, when the fault is a VM fault
+  char message[512];    // e.g. "VM fault: write of 4 bytes at 0x... ..."
+} rl_device_fault_t;
+
+typedef struct rl_device_s rl_device_t;
+
+typedef struct rl_device_vtable_s {
+  void (*destroy)(rl_device_t* device);
+  rl_status_t (*allocate)(rl_device_t* device, uint64_t size,
+                          uint64_t alignment, rl_memory_kind_t kind,
+                          rl_device_allocation_t* out_allocation);
+  // Allocates at exactly |address| (keep-address buffers); fails with
+  // RL_STATUS_CONTRACT when the range is taken or not addressable.
+  rl_status_t (*allocate_fixed)(rl_device_t* device, uint64_t address,
+                                uint64_t size, rl_memory_kind_t kind,
+                                rl_device_allocation_t* out_allocation);
+  rl_status_t (*free)(rl_device_t* device, uint64_t address);
+  rl_status_t (*write)(rl_device_t* device, uint64_t address,
+                       const void* data, uint64_t size);
+  rl_status_t (*read)(rl_device_t* device, uint64_t address, void* data,
+                      uint64_t size);
+  // Loads a parsed code object; kernel objects are load_base + the kernel's
+  // descriptor_address, exactly as on hardware.
+  rl_status_t (*load_code_object)(rl_device_t* device, const void* bytes,
+                                  size_t size, const rl_code_object_t* parsed,
+                                  rl_device_code_object_t* out_code_object);
+  rl_status_t (*unload_code_object)(rl_device_t* device,
+                                    const rl_device_code_object_t* code_object);
+  rl_status_t (*queue_create)(rl_device_t* device, uint32_t packet_count,
+                              rl_device_queue_t* out_queue);
+  // Destroys a queue. Fails with RL_STATUS_QUARANTINED when the queue may
+  // still be executing (a hung packet): nothing it references may be freed.
+  rl_status_t (*queue_destroy)(rl_device_t* device, rl_device_queue_t* queue);
+  // Rings the doorbell with the id of the last packet written.
+  void (*queue_doorbell)(rl_device_t* device, rl_device_queue_t* queue,
+                         uint64_t packet_id);
+  // True when the queue is idle: read id == write id and nothing executing.
+  bool (*queue_idle)(rl_device_t* device, const rl_device_queue_t* queue);
+  void (*queue_fault)(rl_device_t* device, const rl_device_queue_t* queue,
+                      rl_device_fault_t* out_fault);
+  rl_status_t (*signal_create)(rl_device_t* device, int64_t initial_value,
+                               rl_device_allocation_t* out_signal);
+  rl_status_t (*signal_destroy)(rl_device_t* device, uint64_t signal);
+  void (*signal_store)(rl_device_t* device, uint64_t signal, int64_t value);
+  int64_t (*signal_load)(rl_device_t* device, uint64_t signal);
+  // Waits until the signal's value is < |value| or |timeout_ns| passes.
+  // Returns true when the condition held; *|out_value| is the last value
+  // observed.
+  bool (*signal_wait_lt)(rl_device_t* device, uint64_t signal, int64_t value,
+                         uint64_t timeout_ns, int64_t* out_value);
+  // The device's timestamp counter and its frequency (100 MHz on sim).
+  uint64_t (*timestamp)(rl_device_t* device);
+} rl_device_vtable_t;
+
+struct rl_device_s {
+  const rl_device_vtable_t* vtable;
+  const char* name;     // "sim", "rocr", "drm"
+  const char* target;   // exact ISA, "amdgcn-amd-amdhsa--gfx1100"
+  uint64_t timestamp_frequency;  // Hz
+  uint32_t lds_limit;   // bytes of LDS per work-group
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_DEVICE_DEVICE_H_

@@ -1,0 +1,194 @@
+// redline/replay.h — the product path: replay a captured decode step on a
+// fixed queue, with contract, prepare, replay and poison checks.
+//
+// Typical use (error handling elided):
+//
+//   rl_device_t* device;        rl_device_open(NULL, &device);   // sim
+//   rl_capture_t* capture;      rl_capture_file_read("step.rlc", &capture, NULL);
+//   rl_replay_t* replay;        rl_replay_create(device, capture, NULL, &replay);
+//   rl_replay_bind_buffer(replay, kv, my_kv_address, my_kv_size);  // optional
+//   rl_replay_contract(replay);
+//   rl_replay_prepare(replay, RL_ROUTE_AQL);
+//   for each step:
+//     int64_t pos = ...;
+//     rl_admission_t admission;
+//     rl_replay_admit(replay, &pos, 1, &admission);
+//     if (!admission.admitted) { run the usual HIP path; continue; }
+//     if (rl_replay_run(replay, &pos, 1)) { fall back and re-capture }
+//   rl_replay_destroy(replay); rl_capture_destroy(capture); rl_device_close(device);
+//
+// Lifecycle: CAPTURED → CONTRACTED → PREPARED, and rl_replay_run() keeps it
+// PREPARED. Any failure moves it to POISONED (sticky: every later call fails
+// with RL_STATUS_POISONED until the caller destroys it and re-captures) or,
+// when the queue's state after the failure is unknown (a bounded wait
+// expired with packets possibly executing), to QUARANTINED (nothing runs on
+// the queue and nothing it references is freed until rl_replay_destroy()
+// proves quiescence or leaks them deliberately).
+//
+// Contract (rl_replay_contract, and cheaply again before every run): the
+// device's exact ISA equals the capture's target; code-object digests match
+// their bytes; every launch's kernarg size equals the loader metadata
+// (explicit arguments, the implicit-argument suffix and a zero tail); no
+// scratch or dynamic stack; LDS (static + dynamic) fits the device;
+// every bound buffer is at least as large as the capture needs and aligned;
+// keep-address buffers sit at their capture address; workspace capacities;
+// parameter values inside their admitted ranges. Failures are
+// RL_STATUS_CONTRACT naming what and where (launch, buffer, parameter).
+//
+// Admission is not failure: rl_replay_admit() answers whether the route may
+// run these parameter values (inside the admitted ranges, route enabled by
+// REDLINE_ROUTE, replay not poisoned) and why not, without side effects.
+//
+// Escape hatch: the environment variable REDLINE_ROUTE is read at
+// rl_replay_prepare(): "off" disables redline (prepare succeeds, every
+// admit answers not admitted with reason "REDLINE_ROUTE=off"), "aql" or
+// "pm4" restricts to that route (preparing another route is not admitted).
+//
+// Rebasing: a capture replays in a new process with fresh allocations; every
+// pointer slot is rewritten from its typed binding (buffer + offset), never
+// by guessing which 8-byte value looks like an address.
+//
+// Thread-safety: a replay object is used by one thread at a time; different
+// replay objects on one device may be used from different threads only if
+// the device allows it (sim does not: serialise calls per device).
+// Ownership: the capture and device are borrowed and must outlive the
+// replay; buffers bound by the caller stay the caller's.
+#ifndef REDLINE_REPLAY_H_
+#define REDLINE_REPLAY_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/capture.h"
+#include "redline/digest.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rl_device_s rl_device_t;
+typedef struct rl_replay_s rl_replay_t;
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
+typedef struct rl_device_options_s {
+  const char* kind;       // "sim" (default); "rocr", "drm" later
+  const char* processor;  // "gfx1100" (default), "gfx1151", "gfx1201"
+  bool adversarial;       // sim: interleave unbarriered work-groups
+  uint64_t seed;          // sim: adversarial seed
+} rl_device_options_t;
+
+// Opens a device; |options| may be NULL (sim, gfx1100). A device kind that
+// is not available here is RL_STATUS_UNAVAILABLE with the reason.
+rl_status_t rl_device_open(const rl_device_options_t* options,
+                           rl_device_t** out_device);
+void rl_device_close(rl_device_t* device);
+
+// The exact ISA ("amdgcn-amd-amdhsa--gfx1100") and kind ("sim").
+const char* rl_device_target(const rl_device_t* device);
+const char* rl_device_kind(const rl_device_t* device);
+
+//===----------------------------------------------------------------------===//
+// Replay objects
+//===----------------------------------------------------------------------===//
+
+typedef enum rl_route_e {
+  RL_ROUTE_NONE = 0,
+  RL_ROUTE_AQL = 1,  // one kernel-dispatch packet per launch
+  RL_ROUTE_PM4 = 2,  // one PM4 IB in one vendor AQL packet (upcoming)
+} rl_route_t;
+
+typedef enum rl_replay_state_e {
+  RL_REPLAY_CAPTURED = 0,
+  RL_REPLAY_CONTRACTED = 1,
+  RL_REPLAY_PREPARED = 2,
+  RL_REPLAY_POISONED = 3,
+  RL_REPLAY_QUARANTINED = 4,
+} rl_replay_state_t;
+
+typedef struct rl_replay_options_s {
+  // Checked mode: red-zone guards after every buffer redline allocates and
+  // poison-filled scratch before each run; a corrupted guard poisons.
+  bool checked;
+  // Bound on waiting for one replay to complete (0 = 10 s).
+  uint64_t wait_timeout_ns;
+  // AQL ring slots (power of two; 0 = 1024).
+  uint32_t queue_packets;
+} rl_replay_options_t;
+
+// Creates a replay of |capture| on |device|; |options| may be NULL.
+rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
+                             const rl_replay_options_t* options,
+                             rl_replay_t** out_replay);
+
+// Binds capture buffer |buffer| to the caller's allocation at
+// |device_address| of |size| bytes (before rl_replay_contract). Unbound
+// buffers are allocated by redline and filled from the capture's initial
+// contents at prepare.
+rl_status_t rl_replay_bind_buffer(rl_replay_t* replay, uint32_t buffer,
+                                  uint64_t device_address, uint64_t size);
+
+rl_status_t rl_replay_contract(rl_replay_t* replay);
+rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route);
+
+typedef struct rl_admission_s {
+  bool admitted;
+  char reason[256];  // why not, when !admitted
+} rl_admission_t;
+
+// |values| holds one value per capture parameter, in capture order.
+rl_status_t rl_replay_admit(const rl_replay_t* replay, const int64_t* values,
+                            uint32_t value_count, rl_admission_t* out_admission);
+
+// Applies the bindings for |values|, publishes, waits (bounded) and checks
+// completion and guards. Not admitted values are RL_STATUS_CONTRACT (the
+// replay is not poisoned); every other failure poisons or quarantines.
+rl_status_t rl_replay_run(rl_replay_t* replay, const int64_t* values,
+                          uint32_t value_count);
+
+// Route proof: what ran, where, and how often.
+typedef struct rl_route_proof_s {
+  const char* device;       // "sim"
+  const char* target;
+  rl_route_t route;
+  rl_replay_state_t state;
+  char fallback_reason[256];  // why the state is not PREPARED, or ""
+  uint64_t replay_count;      // successful runs
+  uint32_t dispatches;        // launches in the prepared stream
+  uint32_t packets;           // AQL packets per run
+  uint32_t waits;             // barrier bits / waits per run
+  uint32_t queue_id;
+  uint64_t stream_bytes;      // bytes published per run (packets + IB)
+  uint32_t patch_sites;       // dynamic values patched per run (at most)
+} rl_route_proof_t;
+
+void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof);
+rl_replay_state_t rl_replay_state(const rl_replay_t* replay);
+
+// The device address buffer |buffer| has in this replay.
+rl_status_t rl_replay_buffer_address(const rl_replay_t* replay,
+                                     uint32_t buffer, uint64_t* out_address);
+
+// Reads |size| bytes of state region |region| into |out_data| and/or its
+// XXH3-128 digest (either output may be NULL).
+rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
+                                  void* out_data, uint64_t size,
+                                  rl_digest128_t* out_digest);
+
+// Destroys |replay|. A quarantined replay whose queue is still busy leaks
+// its queue and memory deliberately rather than freeing what may still be
+// in use.
+void rl_replay_destroy(rl_replay_t* replay);
+
+const char* rl_route_name(rl_route_t route);
+bool rl_route_parse(const char* name, rl_route_t* out_route);
+const char* rl_replay_state_name(rl_replay_state_t state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_REPLAY_H_

@@ -1,0 +1,123 @@
+// redline/sim/sim.h — the simulated GPU: a faithful software device that
+// consumes the exact bytes a real command processor would and rejects what a
+// real one would hang or fault on. It implements redline/device/device.h.
+//
+// What it models:
+//   - A device virtual address space. Allocations get addresses in a range
+//     no host pointer can have (RL_SIM_VA_BASE upward, with unmapped guard
+//     gaps between allocations); every access from a packet or a kernel is
+//     translated and bounds-checked, and an access outside a live allocation
+//     is a VM fault naming the address, the packet and the dispatch.
+//   - Code objects loaded as their PT_LOAD image (capture/code_object.h
+//     rl_code_object_load_image); a kernel object is the device address of
+//     the kernel's 64-byte `.kd` descriptor, exactly as on hardware. A
+//     dispatch whose kernel_object is not such an address faults.
+//   - AQL queues processed by a command-processor thread per queue: it waits
+//     for the doorbell and a valid header (acquire), validates the packet,
+//     executes kernel-dispatch, barrier-AND and barrier-OR packets, honours
+//     the barrier bit and fence scopes, decrements completion signals, resets
+//     the header to INVALID and advances the read id. Vendor-specific packets
+//     (PM4-IB) fault as unsupported until the PM4 route lands.
+//   - Concurrency: dispatches not separated by a barrier may overlap. In
+//     RL_SIM_HAZARDS_ADVERSARIAL mode the processor gathers such a batch and
+//     interleaves the work-groups of its dispatches in a seeded random order,
+//     so a missing barrier changes results. The dynamic hazard checker
+//     records the byte ranges every dispatch actually read and wrote and
+//     reports RAW/WAR/WAW between dispatches of one batch, independent of any
+//     declared effects.
+//   - Faults (invalid packet type, reserved header bits, unknown kernel
+//     object, kernarg outside memory, VM fault, executor refusal) put the
+//     queue in an error state: it consumes nothing more, and its signals never
+//     complete; the engine's bounded wait must notice.
+//   - A 100 MHz timestamp counter and start/end timestamps per dispatch.
+//
+// Thread-safety: the rl_device_t API is for one engine thread at a time;
+// each queue has its own command-processor thread synchronised through the
+// ring (acquire/release on headers and ids), the doorbell (mutex + condvar)
+// and signals (atomics).
+#ifndef REDLINE_SIM_SIM_H_
+#define REDLINE_SIM_SIM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/device/device.h"
+#include "redline/sim/sim_executor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Device addresses start here: above the 47-bit user-space range of x86-64
+// Linux, so no host pointer can alias one.
+#define RL_SIM_VA_BASE 0x0000900000000000ull
+#define RL_SIM_TIMESTAMP_HZ 100000000ull  // 100 MHz
+// LDS per work-group on gfx11/gfx12 (AMDGPUUsage "Memory Spaces": 64 KiB).
+#define RL_SIM_LDS_LIMIT 65536u
+
+typedef enum rl_sim_hazard_mode_e {
+  RL_SIM_HAZARDS_SEQUENTIAL = 0,   // dispatches run one after another
+  RL_SIM_HAZARDS_ADVERSARIAL = 1,  // unbarriered work-groups interleave
+} rl_sim_hazard_mode_t;
+
+typedef struct rl_sim_options_s {
+  const char* processor;  // "gfx1100", "gfx1151", "gfx1201"
+  rl_sim_hazard_mode_t hazards;
+  uint64_t seed;          // adversarial interleaving seed
+  const rl_sim_executor_t* executor;  // NULL = the reference executor
+} rl_sim_options_t;
+
+rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
+                                 rl_device_t** out_device);
+
+// True when |device| is a simulated device.
+bool rl_sim_device_is(const rl_device_t* device);
+
+// A dynamic hazard found between two dispatches of one unbarriered batch.
+typedef struct rl_sim_hazard_s {
+  uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW
+  uint64_t earlier_dispatch;  // dispatch indices (rl_sim_dispatch_t)
+  uint64_t later_dispatch;
+  uint64_t address;       // first overlapping byte
+  uint64_t size;          // overlapping bytes
+} rl_sim_hazard_t;
+
+// Copies up to |capacity| hazards found since the last clear; returns the
+// total number found.
+uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
+                        uint32_t capacity);
+void rl_sim_hazards_clear(rl_device_t* device);
+
+// Per-dispatch record (kept for the most recent RL_SIM_DISPATCH_LOG
+// dispatches): timestamps in 100 MHz ticks.
+#define RL_SIM_DISPATCH_LOG 4096
+typedef struct rl_sim_dispatch_record_s {
+  uint64_t dispatch_index;
+  uint64_t packet_id;
+  uint32_t queue_id;
+  uint64_t kernel_object;
+  uint64_t start_timestamp;
+  uint64_t end_timestamp;
+} rl_sim_dispatch_record_t;
+
+// Copies the last |capacity| records, oldest first; returns how many.
+uint32_t rl_sim_dispatch_log(rl_device_t* device,
+                             rl_sim_dispatch_record_t* out_records,
+                             uint32_t capacity);
+
+// Fault injection for tests: the command processor of |queue| stops before
+// executing the packet with dispatch id |packet_id| and never resumes (a
+// hung queue: no fault is reported, signals never complete).
+void rl_sim_inject_hang(rl_device_t* device, const rl_device_queue_t* queue,
+                        uint64_t packet_id);
+
+// Translation for tests and the funnel adapter: a host view of
+// [|address|, |address| + |size|) when it lies inside one live allocation,
+// NULL otherwise.
+void* rl_sim_translate(rl_device_t* device, uint64_t address, uint64_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_SIM_SIM_H_

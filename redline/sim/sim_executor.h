@@ -1,0 +1,102 @@
+// redline/sim/sim_executor.h — pluggable kernel executors of the simulated
+// GPU.
+//
+// The simulated command processor turns every kernel-dispatch packet into an
+// rl_sim_dispatch_t and asks the executor to run it one work-group at a
+// time. The executor sees the device only through this interface:
+//   - rl_sim_wg_load()/rl_sim_wg_store() translate device addresses,
+//     bounds-check them against live allocations (an access outside one is a
+//     VM fault naming the address, the packet and the dispatch) and report
+//     every byte range to the dynamic hazard checker;
+//   - rl_sim_wg_lds() is this work-group's LDS (group segment) memory, zeroed
+//     before the work-group starts, exactly group_segment_size bytes;
+//   - ids and geometry come from rl_sim_wg_t.
+// Kernel arguments are read from the kernarg segment in device memory
+// (dispatch->kernarg_address) at the offsets of the kernel's metadata,
+// through rl_sim_wg_load() like any other access.
+//
+// Two executors are planned: `ref` (C reference implementations of the
+// kernels in kernels/, kernels/ref/) and `isa` (an interpreter of the real
+// gfx11 machine code at dispatch->entry_address; its own issue). An
+// executor that cannot run a kernel fails begin() with RL_STATUS_UNSUPPORTED
+// naming the kernel; the command processor turns that into a queue fault.
+//
+// Thread-safety: begin/run_workgroup/end of one dispatch are called from the
+// command-processor thread only; work-groups of different dispatches may be
+// interleaved (adversarial hazard mode), so an executor keeps per-dispatch
+// state in the |state| it returns from begin(), never in globals.
+#ifndef REDLINE_SIM_SIM_EXECUTOR_H_
+#define REDLINE_SIM_SIM_EXECUTOR_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "capture/code_object.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One kernel dispatch as the command processor decoded it from a packet
+// (AQL today; PM4 DISPATCH_DIRECT later fills the same struct).
+typedef struct rl_sim_dispatch_s {
+  uint64_t packet_id;        // dispatch id of the AQL packet
+  uint64_t dispatch_index;   // running count of dispatches on this device
+  uint64_t packet_address;   // device address of the AQL packet (or 0)
+  uint64_t kernel_object;    // device address of the kernel descriptor
+  uint64_t entry_address;    // device address of the first instruction
+  uint64_t kernarg_address;  // device address of the kernarg segment
+  const rl_code_object_kernel_t* kernel;  // metadata + decoded descriptor
+  uint32_t dimensions;       // 1..3
+  uint32_t workgroup_size[3];  // work-items per work-group
+  uint32_t grid_size[3];       // work-items (AQL semantics)
+  uint32_t workgroup_count[3]; // ceil(grid_size / workgroup_size)
+  uint32_t group_segment_size;    // static + dynamic LDS bytes
+  uint32_t private_segment_size;  // scratch bytes per work-item
+} rl_sim_dispatch_t;
+
+typedef struct rl_sim_wg_s rl_sim_wg_t;
+
+// The work-group being executed.
+struct rl_sim_wg_s {
+  const rl_sim_dispatch_t* dispatch;
+  uint32_t group_id[3];
+  // Work-items in this (possibly partial, at the grid's edge) work-group.
+  uint32_t size[3];
+  void* context;  // the simulator's; do not touch
+};
+
+// Memory access through the simulated MMU. A failure is a VM fault: the
+// executor must return the status from run_workgroup() unchanged.
+rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
+                           uint32_t size);
+rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
+                            const void* data, uint32_t size);
+
+// Typed kernarg readers: the argument at |offset| of the kernarg segment.
+rl_status_t rl_sim_wg_kernarg_u32(rl_sim_wg_t* wg, uint32_t offset,
+                                  uint32_t* out_value);
+rl_status_t rl_sim_wg_kernarg_u64(rl_sim_wg_t* wg, uint32_t offset,
+                                  uint64_t* out_value);
+rl_status_t rl_sim_wg_kernarg_f32(rl_sim_wg_t* wg, uint32_t offset,
+                                  float* out_value);
+
+// This work-group's LDS: dispatch->group_segment_size bytes (NULL if 0).
+void* rl_sim_wg_lds(rl_sim_wg_t* wg);
+
+typedef struct rl_sim_executor_s {
+  const char* name;  // "ref", "isa"
+  void* self;
+  // Prepares a dispatch; *|out_state| is passed to run_workgroup and end.
+  rl_status_t (*begin)(void* self, const rl_sim_dispatch_t* dispatch,
+                       void** out_state);
+  rl_status_t (*run_workgroup)(void* self, void* state, rl_sim_wg_t* wg);
+  void (*end)(void* self, void* state);
+} rl_sim_executor_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_SIM_SIM_EXECUTOR_H_
