@@ -1,7 +1,7 @@
-// Building and destroying the capture model (capture/capture.h). Each add
+// Building and destroying the capture model (redline/capture.h). Each add
 // function checks its input, deep-copies it into the model's arrays and
 // returns the new index; on failure the model is unchanged.
-#include "capture/capture.h"
+#include "redline/capture.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #define REDLINE_CAPTURE_CAPTURE_FILE_INTERNAL_H_
 
 #include "capture/capture_codec.h"
-#include "capture/capture_file.h"
+#include "redline/capture_file.h"
 
 // Section flag bits of BUFFERS records.
 #define RL_CAPTURE_BUFFER_FLAG_KEEP_ADDRESS 0x1u

@@ -1,4 +1,4 @@
-// The capture file reader (capture/capture_file.h): header, section frames
+// The capture file reader (redline/capture_file.h): header, section frames
 // (bounds, checksums, padding, order), dispatch to the section decoders
 // (capture_file_decode.c), whole-model validation and the identity check.
 #include <errno.h>

@@ -1,4 +1,4 @@
-// The capture file writer and the capture identity (capture/capture_file.h).
+// The capture file writer and the capture identity (redline/capture_file.h).
 // Each section has one encoder; the file writer and the identity share
 // them, the identity asking for the canonical form (no writer string, raw
 // contents), so the two can never disagree about what a section holds.
@@ -13,7 +13,7 @@
 #include <zstd.h>
 
 #include "capture/capture_codec.h"
-#include "capture/capture_file.h"
+#include "redline/capture_file.h"
 #include "capture/capture_file_internal.h"
 
 // How the section encoders should write.

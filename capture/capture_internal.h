@@ -4,7 +4,7 @@
 #ifndef REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
 #define REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
 
-#include "capture/capture.h"
+#include "redline/capture.h"
 
 // A name is 1..RL_CAPTURE_NAME_MAX-1 printable ASCII bytes without spaces.
 rl_status_t rl_capture_check_name(const char* what, const char* name);

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture/capture.h"
+#include "redline/capture.h"
 
 static const char* const rl_buffer_role_names[RL_BUFFER_ROLE_COUNT_] = {
     "weights", "state", "scratch", "io", "workspace"};

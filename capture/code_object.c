@@ -1,4 +1,4 @@
-// Implementation of capture/code_object.h: the ELF side (header, program
+// Implementation of redline/code_object.h: the ELF side (header, program
 // headers, the metadata note, symbols and kernel descriptors). e_flags and
 // the target cross-check live in code_object_target.c, the msgpack metadata
 // in code_object_metadata.c, relocations and image loading in
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 #include "capture/code_object_internal.h"
 #include "redline/base/array.h"
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 #include "redline/status.h"
 
 // Decodes |e_flags| into |code_object|'s e_flags, mach, gfx_major,

@@ -1,5 +1,5 @@
 // Dynamic relocations and the loaded image of a code object
-// (capture/code_object.h: rl_code_object_load_image()).
+// (redline/code_object.h: rl_code_object_load_image()).
 //
 // A code object is loaded like a shared library: each PT_LOAD segment's
 // file bytes go to |load_base| + p_vaddr, the rest of p_memsz is zero, and

@@ -1,4 +1,4 @@
-// The recording funnel (capture/funnel.h): lifecycle, code objects,
+// The recording funnel (redline/funnel.h): lifecycle, code objects,
 // buffers and their initial contents, parameters, regions and windows.
 // Launches are in funnel_launch.c, the record-only device in
 // funnel_device.c.

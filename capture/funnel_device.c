@@ -1,9 +1,9 @@
-// The record-only device of the funnel (capture/funnel.h): fake device
+// The record-only device of the funnel (redline/funnel.h): fake device
 // addresses backed by host shadow copies; launches are counted, never run.
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/funnel.h"
+#include "redline/funnel.h"
 #include "redline/base/array.h"
 
 typedef struct rl_null_allocation_s {

@@ -4,7 +4,7 @@
 #ifndef REDLINE_CAPTURE_FUNNEL_INTERNAL_H_
 #define REDLINE_CAPTURE_FUNNEL_INTERNAL_H_
 
-#include "capture/funnel.h"
+#include "redline/funnel.h"
 
 struct rl_funnel_s {
   rl_funnel_device_t device;  // borrowed

@@ -1,4 +1,4 @@
-// rl_funnel_launch (capture/funnel.h): assembles the kernarg at the metadata
+// rl_funnel_launch (redline/funnel.h): assembles the kernarg at the metadata
 // offsets, types every pointer through the registered buffers, checks every
 // binding, records the launch and only then runs it on the device.
 #include <stdlib.h>
@@ -17,7 +17,7 @@ typedef struct rl_funnel_build_s {
 } rl_funnel_build_t;
 
 // Hidden arguments the funnel fills with a non-zero value, as HIP does for
-// a grid of whole work-groups (capture/funnel.h lists the rules).
+// a grid of whole work-groups (redline/funnel.h lists the rules).
 typedef enum rl_funnel_hidden_e {
   RL_FUNNEL_HIDDEN_BLOCK_COUNT,
   RL_FUNNEL_HIDDEN_GROUP_SIZE,

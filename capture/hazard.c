@@ -1,8 +1,8 @@
-// Hazard analysis over a launch sequence (capture/hazard.h). One pass over
+// Hazard analysis over a launch sequence (redline/hazard.h). One pass over
 // the launches keeps, per buffer, the accesses issued since the last wait
 // (the frontier, for waits) and the newest reads and writes not covered by a
 // newer access of the same direction (the history, for dependency edges).
-#include "capture/hazard.h"
+#include "redline/hazard.h"
 
 #include <stdlib.h>
 #include <string.h>

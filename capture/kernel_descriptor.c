@@ -1,4 +1,4 @@
-// Implementation of capture/kernel_descriptor.h.
+// Implementation of redline/kernel_descriptor.h.
 //
 // Every (shift, width) pair below is the AMDHSA_BITS_ENUM_ENTRY of the same
 // name in llvm/include/llvm/Support/AMDHSAKernelDescriptor.h, which matches
@@ -6,7 +6,7 @@
 // AMDGPUUsage ("Kernel Descriptor"). Where gfx12 reuses a bit with a new
 // meaning, the LLVM entries are split into _GFX6_GFX11 / _GFX10_GFX11 /
 // _GFX11 and _GFX12_PLUS variants; the decoder follows that split.
-#include "capture/kernel_descriptor.h"
+#include "redline/kernel_descriptor.h"
 
 #include <string.h>
 

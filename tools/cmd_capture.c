@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/capture_file.h"
-#include "capture/funnel.h"
+#include "redline/capture_file.h"
+#include "redline/funnel.h"
 #include "kernels/workloads/workload.h"
 #include "tools/cli.h"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/capture.h"
-#include "capture/capture_file.h"
-#include "capture/hazard.h"
+#include "redline/capture.h"
+#include "redline/capture_file.h"
+#include "redline/hazard.h"
 #include "tools/cli.h"
 #include "tools/inspect_json.h"
 

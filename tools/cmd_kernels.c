@@ -1,5 +1,5 @@
 // `redline kernels CODEOBJECT [--json]`: what a code object holds, as read
-// by capture/code_object.h — the target, then per kernel the metadata
+// by redline/code_object.h — the target, then per kernel the metadata
 // (kernarg layout, segment sizes, register counts) and the kernel
 // descriptor in hex with its decoded highlights.
 //
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 #include "tools/cli.h"
 
 static const char* rl_kernels_yes(bool value) { return value ? "yes" : "no"; }

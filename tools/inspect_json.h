@@ -6,8 +6,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "capture/capture.h"
-#include "capture/hazard.h"
+#include "redline/capture.h"
+#include "redline/hazard.h"
 
 // Builds {workload, target, identity, code_objects, kernels, buffers,
 // buffers_by_role, parameters, bindings, regions, windows, hazard_plan

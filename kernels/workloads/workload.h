@@ -1,5 +1,5 @@
 // kernels/workloads/workload.h — the registry of sample workloads that
-// record a capture through the funnel (capture/funnel.h).
+// record a capture through the funnel (redline/funnel.h).
 //
 // A workload is a program written against the funnel: it loads its code
 // object, registers buffers (with roles and deterministic initial contents),
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/funnel.h"
+#include "redline/funnel.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus

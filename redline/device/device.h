@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
 //     gaps between allocations); every access from a packet or a kernel is
 //     translated and bounds-checked, and an access outside a live allocation
 //     is a VM fault naming the address, the packet and the dispatch.
-//   - Code objects loaded as their PT_LOAD image (capture/code_object.h
+//   - Code objects loaded as their PT_LOAD image (redline/code_object.h
 //     rl_code_object_load_image); a kernel object is the device address of
 //     the kernel's 64-byte `.kd` descriptor, exactly as on hardware. A
 //     dispatch whose kernel_object is not such an address faults.

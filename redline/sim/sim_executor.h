@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus

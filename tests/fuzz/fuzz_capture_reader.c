@@ -1,4 +1,4 @@
-// libFuzzer target for the capture file reader (capture/capture_file.h).
+// libFuzzer target for the capture file reader (redline/capture_file.h).
 //
 // Each input is decoded twice: as a product reads it (every checksum, digest
 // and the identity checked) and with the integrity checks off, so mutations
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "capture/capture_file.h"
+#include "redline/capture_file.h"
 #include "capture/capture_file_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);

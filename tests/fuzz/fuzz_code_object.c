@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 
 // Largest image this target lays out; bigger (valid) objects stop at parse.
 #define RL_FUZZ_MAX_IMAGE_SIZE ((uint64_t)64 << 20)

@@ -1,4 +1,4 @@
-// Tests of the capture file (capture/capture_file.h): round trip with deep
+// Tests of the capture file (redline/capture_file.h): round trip with deep
 // equality, identity independent of compression, the atomic writer, the
 // compatibility rules (unknown optional/required sections, newer versions),
 // decoder messages, and the corruption sweep: every single-byte flip and
@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "capture/capture.h"
-#include "capture/capture_file.h"
+#include "redline/capture.h"
+#include "redline/capture_file.h"
 
 #define TEST_X_ADDRESS 0x100000ull
 #define TEST_Y_ADDRESS 0x200000ull

@@ -1,4 +1,4 @@
-// Tests of the capture model's builders and validation (capture/capture.h)
+// Tests of the capture model's builders and validation (redline/capture.h)
 // and of rl_expr_evaluate. Launches use vc_scale from the vecchain code
 // object that rl_kernels builds.
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "capture/capture.h"
+#include "redline/capture.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 

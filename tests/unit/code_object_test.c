@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 
 typedef struct test_file_s {
   uint8_t* data;

@@ -1,4 +1,4 @@
-// Tests of the recording funnel (capture/funnel.h) with the record-only
+// Tests of the recording funnel (redline/funnel.h) with the record-only
 // device, wrapped so a test can see every dispatch and make launches fail.
 // Kernels come from the vecchain code object that rl_kernels builds.
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "capture/funnel.h"
+#include "redline/funnel.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 

@@ -1,4 +1,4 @@
-// Tests of hazard analysis (capture/hazard.h) on hand-built sequences.
+// Tests of hazard analysis (redline/hazard.h) on hand-built sequences.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "capture/hazard.h"
+#include "redline/hazard.h"
 
 #define R RL_EFFECT_READ
 #define W RL_EFFECT_WRITE

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "capture/kernel_descriptor.h"
+#include "redline/kernel_descriptor.h"
 
 static rl_kernel_descriptor_info_t decode(const rl_kernel_descriptor_t* kd,
                                           uint32_t gfx_major) {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "capture/hazard.h"
+#include "redline/hazard.h"
 #include "kernels/workloads/workload.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"

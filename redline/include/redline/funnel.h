@@ -1,11 +1,11 @@
-// capture/funnel.h — the recording funnel: the one typed path through which
+// redline/funnel.h — the recording funnel: the one typed path through which
 // a program issues its launches, and which records exactly the bytes that
 // are launched.
 //
 // The funnel drives a device (rl_funnel_device_t below) — the record-only
 // device here, later the simulated GPU or HIP — so a recording run is also
 // an ordinary eager run. For each call it updates an rl_capture_t through
-// the validating builders of capture/capture.h:
+// the validating builders of redline/capture.h:
 //
 //   load_code_object  parses and keeps the bytes, loads them on the device
 //   kernel            resolves a kernel of a loaded code object
@@ -63,14 +63,14 @@
 // fails with RL_STATUS_INVALID_ARGUMENT.
 //
 // Thread-safety: none; one thread drives a funnel.
-#ifndef REDLINE_CAPTURE_FUNNEL_H_
-#define REDLINE_CAPTURE_FUNNEL_H_
+#ifndef REDLINE_FUNNEL_H_
+#define REDLINE_FUNNEL_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/capture.h"
+#include "redline/capture.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -325,4 +325,4 @@ rl_status_t rl_funnel_finish(rl_funnel_t* funnel, rl_capture_t** out_capture);
 }
 #endif
 
-#endif  // REDLINE_CAPTURE_FUNNEL_H_
+#endif  // REDLINE_FUNNEL_H_

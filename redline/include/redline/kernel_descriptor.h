@@ -1,4 +1,4 @@
-// capture/kernel_descriptor.h — the 64-byte AMDHSA kernel descriptor (the
+// redline/kernel_descriptor.h — the 64-byte AMDHSA kernel descriptor (the
 // object a `<kernel>.kd` symbol names and an AQL packet's kernel_object
 // points at), as a type mirroring the foreign ABI, plus its decoded fields.
 //
@@ -11,8 +11,8 @@
 // asserted below, and the COMPUTE_PGM_RSRC*/KERNEL_CODE_PROPERTY/
 // KERNARG_PRELOAD_SPEC shift/width entries that kernel_descriptor.c cites).
 // The layout is the same for code objects v4, v5 and v6.
-#ifndef REDLINE_CAPTURE_KERNEL_DESCRIPTOR_H_
-#define REDLINE_CAPTURE_KERNEL_DESCRIPTOR_H_
+#ifndef REDLINE_KERNEL_DESCRIPTOR_H_
+#define REDLINE_KERNEL_DESCRIPTOR_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -140,4 +140,4 @@ void rl_kernel_descriptor_decode(const rl_kernel_descriptor_t* descriptor,
 }
 #endif
 
-#endif  // REDLINE_CAPTURE_KERNEL_DESCRIPTOR_H_
+#endif  // REDLINE_KERNEL_DESCRIPTOR_H_

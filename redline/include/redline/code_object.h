@@ -1,4 +1,4 @@
-// capture/code_object.h — a faithful reader of AMDGPU code objects (HSA ELF).
+// redline/code_object.h — a faithful reader of AMDGPU code objects (HSA ELF).
 //
 // rl_code_object_parse() reads one code object (an ELF64 EM_AMDGPU shared
 // object as produced by clang/ld.lld for amdgcn-amd-amdhsa) with libelf and
@@ -7,7 +7,7 @@
 //     sramecc feature settings (EF_AMDGPU_FEATURE_*), the code-object version
 //     from EI_ABIVERSION, cross-checked against the metadata's amdhsa.target;
 //   - every kernel: its `<name>.kd` symbol, the 64-byte kernel descriptor
-//     (capture/kernel_descriptor.h) decoded field by field, and the metadata
+//     (redline/kernel_descriptor.h) decoded field by field, and the metadata
 //     from the NT_AMDGPU_METADATA note (msgpack): args with offset, size,
 //     value kind, address space, access / actual_access; kernarg segment size
 //     and alignment; group/private segment sizes; sgpr/vgpr counts; wavefront
@@ -36,14 +36,14 @@
 // Ownership: the returned object owns copies of all strings; it does not keep
 // a pointer to the input bytes. It is immutable after parse and may be read
 // from any number of threads.
-#ifndef REDLINE_CAPTURE_CODE_OBJECT_H_
-#define REDLINE_CAPTURE_CODE_OBJECT_H_
+#ifndef REDLINE_CODE_OBJECT_H_
+#define REDLINE_CODE_OBJECT_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/kernel_descriptor.h"
+#include "redline/kernel_descriptor.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -199,4 +199,4 @@ const char* rl_effect_name(rl_effect_t effect);  // "none", "read", ...
 }
 #endif
 
-#endif  // REDLINE_CAPTURE_CODE_OBJECT_H_
+#endif  // REDLINE_CODE_OBJECT_H_

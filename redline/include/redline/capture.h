@@ -1,4 +1,4 @@
-// capture/capture.h — the capture model: the typed launches of one decode
+// redline/capture.h — the capture model: the typed launches of one decode
 // step and everything needed to replay them in another process.
 //
 // A capture holds, in index order (indices are stable and are what every
@@ -32,14 +32,14 @@
 // work-group count of one axis.
 //
 // Thread-safety: none; a capture is built by one thread, then read-only.
-#ifndef REDLINE_CAPTURE_CAPTURE_H_
-#define REDLINE_CAPTURE_CAPTURE_H_
+#ifndef REDLINE_CAPTURE_H_
+#define REDLINE_CAPTURE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/code_object.h"
+#include "redline/code_object.h"
 #include "redline/digest.h"
 #include "redline/status.h"
 
@@ -265,4 +265,4 @@ void rl_expr_format(const rl_capture_t* capture, const rl_expr_t* expr,
 }
 #endif
 
-#endif  // REDLINE_CAPTURE_CAPTURE_H_
+#endif  // REDLINE_CAPTURE_H_

@@ -1,8 +1,8 @@
-// capture/hazard.h — where a launch sequence needs a wait, and why.
+// redline/hazard.h — where a launch sequence needs a wait, and why.
 //
 // Every launch touches memory through accesses: (buffer, byte range, effect).
 // For a capture these are the pointer slots of each launch (the slot's
-// extent and effect, capture/capture.h). Two accesses conflict when they are
+// extent and effect, redline/capture.h). Two accesses conflict when they are
 // on the same buffer, their byte ranges overlap and at least one of them
 // writes:
 //   RAW  the earlier access writes, the later one reads;
@@ -34,13 +34,13 @@
 // pass over all pairs of launches.
 //
 // Thread-safety: a plan is immutable after creation.
-#ifndef REDLINE_CAPTURE_HAZARD_H_
-#define REDLINE_CAPTURE_HAZARD_H_
+#ifndef REDLINE_HAZARD_H_
+#define REDLINE_HAZARD_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture/capture.h"
+#include "redline/capture.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -138,4 +138,4 @@ const char* rl_hazard_kind_name(rl_hazard_kind_t kind);
 }
 #endif
 
-#endif  // REDLINE_CAPTURE_HAZARD_H_
+#endif  // REDLINE_HAZARD_H_

@@ -1,4 +1,4 @@
-// capture/capture_file.h — the capture file (.rlc): a capture (capture.h)
+// redline/capture_file.h — the capture file (.rlc): a capture (capture.h)
 // serialised so that it replays in another process, and read back with
 // every byte checked. The full specification is docs/capture-format.md;
 // this header is the contract of the code.
@@ -45,14 +45,14 @@
 //
 // Thread-safety: the functions share no state; a capture passed to the
 // writer must not be modified while it is written.
-#ifndef REDLINE_CAPTURE_CAPTURE_FILE_H_
-#define REDLINE_CAPTURE_CAPTURE_FILE_H_
+#ifndef REDLINE_CAPTURE_FILE_H_
+#define REDLINE_CAPTURE_FILE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/capture.h"
+#include "redline/capture.h"
 #include "redline/digest.h"
 #include "redline/status.h"
 
@@ -209,4 +209,4 @@ rl_status_t rl_capture_identity(const rl_capture_t* capture,
 }
 #endif
 
-#endif  // REDLINE_CAPTURE_CAPTURE_FILE_H_
+#endif  // REDLINE_CAPTURE_FILE_H_

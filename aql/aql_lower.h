@@ -1,0 +1,104 @@
+// aql/aql_lower.h — lowering a capture into retained AQL packets (route aql).
+//
+// One kernel-dispatch packet per launch, in capture order:
+//   - kernel_object = the device address of the kernel's `.kd` descriptor
+//     (code object load base + descriptor_address);
+//   - workgroup_size = the launch's block; grid_size = grid (work-groups) ×
+//     block, in work-items as AQL requires; setup dimensions = 3;
+//   - group_segment_size = static group segment + the launch's dynamic LDS;
+//     private_segment_size = the kernel's private segment size;
+//   - kernarg_address = this launch's slice of one kernarg segment, each
+//     slice aligned to the kernel's kernarg alignment (at least 16 bytes);
+//   - header: BARRIER set only where the hazard plan needs a wait (and on
+//     the first packet, which must not overlap whatever ran before the
+//     replay); acquire scope SYSTEM on the first packet, AGENT otherwise;
+//     release scope SYSTEM on the last packet, AGENT otherwise;
+//   - completion_signal only on the last packet.
+// The kernarg image holds the recorded bytes with every pointer slot
+// rebased to the replay's buffer addresses.
+//
+// Patch table: every value that may change between runs, with where it
+// lives, so a run writes only values that changed:
+//   RL_AQL_PATCH_KERNARG  a scalar binding: |size| bytes at kernarg-segment
+//                         byte |offset|, value = binding expression;
+//   RL_AQL_PATCH_POINTER  a pointer slot: 8 bytes at kernarg-segment byte
+//                         |offset|, value = buffer address + slot offset;
+//   RL_AQL_PATCH_GRID     a grid binding: grid_size of axis |axis| of packet
+//                         |packet| (byte |offset| in that packet), value =
+//                         work-groups × workgroup size.
+//
+// Census (rl_aql_program_check): decodes the built packets back and checks
+// packets == launches, every header valid, every kernarg_address inside the
+// kernarg segment with its whole kernarg size, every kernel_object one of
+// the loaded descriptors, every patch site inside the segment or packet
+// stream, completion signal on the last packet only. Failures are
+// RL_STATUS_PREPARE naming the packet.
+#ifndef REDLINE_AQL_AQL_LOWER_H_
+#define REDLINE_AQL_AQL_LOWER_H_
+
+#include <stdint.h>
+
+#include "aql/aql_packet.h"
+#include "redline/capture.h"
+#include "redline/hazard.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rl_aql_patch_kind_e {
+  RL_AQL_PATCH_KERNARG = 0,
+  RL_AQL_PATCH_POINTER = 1,
+  RL_AQL_PATCH_GRID = 2,
+} rl_aql_patch_kind_t;
+
+typedef struct rl_aql_patch_s {
+  rl_aql_patch_kind_t kind;
+  uint32_t launch;
+  uint32_t packet;   // packet index (GRID)
+  uint32_t axis;     // 0..2 (GRID)
+  uint32_t offset;   // kernarg-segment byte (KERNARG/POINTER) or packet byte
+  uint32_t size;     // 4 or 8
+  uint32_t binding;  // binding index in the launch (KERNARG/GRID)
+  uint32_t slot;     // slot index in the launch (POINTER)
+  uint64_t current;  // value currently written
+} rl_aql_patch_t;
+
+// What lowering needs to know about the prepared device state.
+typedef struct rl_aql_lower_inputs_s {
+  const rl_capture_t* capture;
+  const rl_hazard_plan_t* plan;          // of the whole capture
+  const uint64_t* buffer_addresses;      // one per capture buffer
+  const uint64_t* kernel_objects;        // one per capture kernel
+  uint64_t kernarg_address;              // device address of the segment
+  uint64_t completion_signal;            // device address of the signal
+  const int64_t* param_values;           // initial values (capture values)
+} rl_aql_lower_inputs_t;
+
+typedef struct rl_aql_program_s {
+  uint32_t packet_count;
+  rl_aql_dispatch_packet_t* packets;  // complete packets, header included
+  uint32_t kernarg_size;              // bytes of the kernarg segment
+  uint8_t* kernarg;                   // its initial image
+  uint32_t* kernarg_offsets;          // per launch, into the segment
+  uint32_t patch_count;
+  rl_aql_patch_t* patches;
+  uint32_t barrier_count;             // packets with the barrier bit
+} rl_aql_program_t;
+
+// Returns the kernarg segment size |capture| needs (so the caller can
+// allocate it before lowering).
+uint32_t rl_aql_kernarg_segment_size(const rl_capture_t* capture);
+
+rl_status_t rl_aql_lower(const rl_aql_lower_inputs_t* inputs,
+                         rl_aql_program_t** out_program);
+rl_status_t rl_aql_program_check(const rl_aql_program_t* program,
+                                 const rl_aql_lower_inputs_t* inputs);
+void rl_aql_program_destroy(rl_aql_program_t* program);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_AQL_AQL_LOWER_H_
