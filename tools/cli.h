@@ -61,6 +61,8 @@ const char* rl_cli_kernels_dir(void);
 int rl_cmd_kernels(int argc, char** argv);
 int rl_cmd_inspect(int argc, char** argv);
 int rl_cmd_capture(int argc, char** argv);
+int rl_cmd_replay(int argc, char** argv);
+int rl_cmd_lower(int argc, char** argv);
 int rl_cmd_help(int argc, char** argv);
 
 #endif  // REDLINE_TOOLS_CLI_H_

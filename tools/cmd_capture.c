@@ -1,13 +1,19 @@
 // `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
-// [--no-contents] -o FILE`: records a registered workload through the
-// capture funnel and writes a self-contained capture file.
+// [--device sim|none] [--no-contents] -o FILE`: records a registered
+// workload through the capture funnel and writes a self-contained capture
+// file. On the simulated device (the default) the recording is also an
+// eager run: every launch executes on the sim with the reference executor;
+// `none` records without executing.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/capture_file.h"
-#include "redline/funnel.h"
+#include "kernels/ref/ref_executor.h"
 #include "kernels/workloads/workload.h"
+#include "redline/capture_file.h"
+#include "redline/device/device_funnel.h"
+#include "redline/funnel.h"
+#include "redline/sim/sim.h"
 #include "tools/cli.h"
 
 #define RL_CAPTURE_MAX_PARAMS 16
@@ -15,6 +21,7 @@
 typedef struct rl_capture_cli_s {
   const char* workload;
   const char* target;
+  const char* device;  // "sim" or "none"
   const char* output;
   bool omit_contents;
   bool list;
@@ -48,6 +55,7 @@ static int rl_capture_parse_param(rl_capture_cli_t* cli, const char* text) {
 static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
   memset(cli, 0, sizeof(*cli));
   cli->target = "gfx1100";
+  cli->device = "sim";
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -60,6 +68,8 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
       cli->workload = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--target")) {
       cli->target = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--device")) {
+      cli->device = argv[++i];
     } else if (has_value && (rl_cli_is(arg, "-o") || rl_cli_is(arg, "--output"))) {
       cli->output = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--param")) {
@@ -72,6 +82,10 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
   if (cli->list) return RL_EXIT_OK;
   if (!cli->workload) return rl_cli_usage("capture: missing --workload NAME");
   if (!cli->output) return rl_cli_usage("capture: missing -o FILE");
+  if (strcmp(cli->device, "sim") != 0 && strcmp(cli->device, "none") != 0) {
+    return rl_cli_usage("capture: --device expects sim or none, got '%s'",
+                        cli->device);
+  }
   if (!rl_workload_find(cli->workload)) {
     return rl_cli_usage("capture: unknown workload '%s' (see --list)",
                         cli->workload);
@@ -92,18 +106,32 @@ static void rl_capture_list(void) {
   }
 }
 
-// Records |workload| on the record-only device into *|out_capture|.
-static rl_status_t rl_capture_record(const rl_workload_t* workload,
+// Records |workload| into *|out_capture| on the device |cli| names: the
+// simulated GPU for |cli->target| running the reference kernels, or the
+// record-only device.
+static rl_status_t rl_capture_record(const rl_capture_cli_t* cli,
+                                     const rl_workload_t* workload,
                                      const rl_workload_options_t* options,
                                      rl_capture_t** out_capture) {
-  rl_funnel_device_t device;
-  RL_RETURN_IF_ERROR(rl_funnel_null_device_create(&device));
+  rl_device_t* sim = NULL;
+  rl_funnel_device_t device = {0};
+  rl_status_t status = RL_OK;
+  if (strcmp(cli->device, "sim") == 0) {
+    rl_sim_options_t sim_options = {.processor = cli->target,
+                                    .hazards = RL_SIM_HAZARDS_SEQUENTIAL,
+                                    .executor = rl_ref_executor()};
+    status = rl_sim_device_create(&sim_options, &sim);
+    if (!status) status = rl_device_funnel_create(sim, &device);
+  } else {
+    status = rl_funnel_null_device_create(&device);
+  }
   rl_funnel_t* funnel = NULL;
-  rl_status_t status = rl_funnel_create(workload->name, &device, &funnel);
+  if (!status) status = rl_funnel_create(workload->name, &device, &funnel);
   if (!status) status = workload->record(funnel, options);
   if (!status) status = rl_funnel_finish(funnel, out_capture);
   rl_funnel_destroy(funnel);
   rl_funnel_device_destroy(&device);
+  if (sim) sim->vtable->destroy(sim);
   return status;
 }
 
@@ -128,7 +156,7 @@ static int rl_capture_run(const rl_capture_cli_t* cli) {
       .param_count = cli->param_count,
   };
   rl_capture_t* capture = NULL;
-  status = rl_capture_record(workload, &options, &capture);
+  status = rl_capture_record(cli, workload, &options, &capture);
   free(code);
   // Parameter errors are usage errors (exit 2); the rest name the workload.
   if (status) return rl_cli_fail(status, workload->name);
@@ -136,8 +164,10 @@ static int rl_capture_run(const rl_capture_cli_t* cli) {
                                                   cli->omit_contents};
   status = rl_capture_file_write(capture, cli->output, &write_options);
   if (!status) {
-    fprintf(stderr, "redline: captured %s (%u launches) into %s\n",
-            workload->name, capture->launch_count, cli->output);
+    fprintf(stderr, "redline: captured %s (%u launches%s) into %s\n",
+            workload->name, capture->launch_count,
+            strcmp(cli->device, "sim") == 0 ? ", executed on sim" : "",
+            cli->output);
   }
   rl_capture_destroy(capture);
   return status ? rl_cli_fail(status, "capture") : RL_EXIT_OK;

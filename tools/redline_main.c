@@ -23,6 +23,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --workload NAME     a registered workload (--list shows them)\n"
      "  --target GFX        gfx1100 (default), gfx1151 or gfx1201\n"
      "  --param NAME=VALUE  parameter value at capture (e.g. pos=7)\n"
+     "  --device sim|none   sim (default): launches execute on the simulated\n"
+     "                      GPU; none: record without executing\n"
      "  --no-contents       do not store buffer initial contents\n"
      "  -o FILE             output path (written atomically)\n"
      "  --list              list workloads and exit\n"},
@@ -33,6 +35,29 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --launches  a row per launch with its pointer effects and bindings\n"
      "  --json      machine output\n"
      "  --dot       the launch dependency graph in Graphviz form\n"},
+    {"replay", rl_cmd_replay,
+     "replay FILE [--route aql] [--device sim] [--param NAME=VALUE]... "
+     "[--repeat N] [--hazards adversarial] [--seed N] [--checked] [--json]",
+     "Replay a capture on a fixed queue through the replay API: contract,\n"
+     "prepare, then N runs; prints the route proof and the XXH3-128 of every\n"
+     "state region after the last run. Pointers are rebased onto fresh\n"
+     "allocations filled from the capture's initial contents.\n"
+     "  --route aql            the route (pm4 is not built yet)\n"
+     "  --device sim           the device kind (rocr and drm: not built yet)\n"
+     "  --processor GFX        override the device ISA (default: the capture's)\n"
+     "  --param NAME=VALUE     parameter value for the runs (default: capture)\n"
+     "  --repeat N             number of runs (default 1)\n"
+     "  --hazards MODE         sim: sequential (default) or adversarial\n"
+     "  --seed N               sim: seed of the adversarial interleaving\n"
+     "  --checked              red-zone guards and poison-filled scratch\n"
+     "  --timeout-ms N         bound of each run's wait (default 10000)\n"
+     "  --json                 machine output: {proof, counters, status, regions}\n"
+     "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
+    {"lower", rl_cmd_lower, "lower FILE [--route aql] [--processor GFX]",
+     "Prepare a capture on the simulated device without running it and print\n"
+     "the retained stream: one line per AQL packet with every field named,\n"
+     "then the patch table (every dynamic scalar, grid size and rebased\n"
+     "pointer slot with its dword and address).\n"},
     {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
 };
 #define RL_CLI_COMMAND_COUNT \

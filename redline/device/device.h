@@ -103,7 +103,10 @@ typedef struct rl_device_vtable_s {
   rl_status_t (*read)(rl_device_t* device, uint64_t address, void* data,
                       uint64_t size);
   // Loads a parsed code object; kernel objects are load_base + the kernel's
-  // descriptor_address, exactly as on hardware.
+  // descriptor_address, exactly as on hardware. The device may keep
+  // pointers into |parsed| (its kernels' metadata), so |parsed| must outlive
+  // the load (until unload_code_object or destroy). A code object for
+  // another processor fails with RL_STATUS_CONTRACT.
   rl_status_t (*load_code_object)(rl_device_t* device, const void* bytes,
                                   size_t size, const rl_code_object_t* parsed,
                                   rl_device_code_object_t* out_code_object);
@@ -111,19 +114,29 @@ typedef struct rl_device_vtable_s {
                                     const rl_device_code_object_t* code_object);
   rl_status_t (*queue_create)(rl_device_t* device, uint32_t packet_count,
                               rl_device_queue_t* out_queue);
-  // Destroys a queue. Fails with RL_STATUS_QUARANTINED when the queue may
-  // still be executing (a hung packet): nothing it references may be freed.
+  // Destroys a queue. The engine decides quarantine *before* calling this,
+  // from queue_idle() and queue_fault(): a queue that is not idle had
+  // packets in flight, so what they reference is in an unknown state.
+  // Destroy stops the packet processor whatever it is doing (waiting,
+  // blocked in a barrier packet, hung, faulted). It fails with
+  // RL_STATUS_QUARANTINED only when the backend cannot prove the processor
+  // stopped (hardware that refuses to preempt); then nothing the queue
+  // references may be freed. The simulator always stops and joins its
+  // processor thread and returns OK.
   rl_status_t (*queue_destroy)(rl_device_t* device, rl_device_queue_t* queue);
   // Rings the doorbell with the id of the last packet written.
   void (*queue_doorbell)(rl_device_t* device, rl_device_queue_t* queue,
                          uint64_t packet_id);
-  // True when the queue is idle: read id == write id and nothing executing.
+  // True when the queue is idle: read id == write id, nothing executing, and
+  // the queue neither faulted nor hung.
   bool (*queue_idle)(rl_device_t* device, const rl_device_queue_t* queue);
   void (*queue_fault)(rl_device_t* device, const rl_device_queue_t* queue,
                       rl_device_fault_t* out_fault);
   rl_status_t (*signal_create)(rl_device_t* device, int64_t initial_value,
                                rl_device_allocation_t* out_signal);
   rl_status_t (*signal_destroy)(rl_device_t* device, uint64_t signal);
+  // signal_store/load/wait_lt on an address that is not a live signal do
+  // nothing, read 0 and return false respectively.
   void (*signal_store)(rl_device_t* device, uint64_t signal, int64_t value);
   int64_t (*signal_load)(rl_device_t* device, uint64_t signal);
   // Waits until the signal's value is < |value| or |timeout_ns| passes.

@@ -26,9 +26,15 @@
 //     reports RAW/WAR/WAW between dispatches of one batch, independent of any
 //     declared effects.
 //   - Faults (invalid packet type, reserved header bits, unknown kernel
-//     object, kernarg outside memory, VM fault, executor refusal) put the
-//     queue in an error state: it consumes nothing more, and its signals never
-//     complete; the engine's bounded wait must notice.
+//     object, kernarg outside memory, VM fault, executor refusal, a
+//     completion or dependent signal outside memory, scratch use) put the
+//     queue in an error state: it consumes nothing more, and its signals
+//     never complete; the engine's bounded wait must notice. queue_fault()
+//     then reports the packet id, the faulting address and a message
+//     "queue Q packet P: <packet kind>: <reason>" naming the kernel and
+//     dispatch index when there is one.
+//   - Retiring a packet: header := INVALID (release), read id + 1 (release),
+//     then the completion signal - 1 (release) and a wakeup of waiters.
 //   - A 100 MHz timestamp counter and start/end timestamps per dispatch.
 //
 // Thread-safety: the rl_device_t API is for one engine thread at a time;
@@ -49,7 +55,11 @@ extern "C" {
 #endif
 
 // Device addresses start here: above the 47-bit user-space range of x86-64
-// Linux, so no host pointer can alias one.
+// Linux, so no host pointer can alias one. They end below 2^48 (the GPU's
+// 48-bit virtual address width); fixed-address allocations must lie in
+// [RL_SIM_VA_BASE, 2^48). Allocations are page aligned with an unmapped
+// 64 KiB guard gap after each; freed ranges are never reused; bounds are
+// checked to the byte (stricter than hardware's page granularity).
 #define RL_SIM_VA_BASE 0x0000900000000000ull
 #define RL_SIM_TIMESTAMP_HZ 100000000ull  // 100 MHz
 // LDS per work-group on gfx11/gfx12 (AMDGPUUsage "Memory Spaces": 64 KiB).
@@ -64,26 +74,39 @@ typedef struct rl_sim_options_s {
   const char* processor;  // "gfx1100", "gfx1151", "gfx1201"
   rl_sim_hazard_mode_t hazards;
   uint64_t seed;          // adversarial interleaving seed
-  const rl_sim_executor_t* executor;  // NULL = the reference executor
+  // The kernel executor. rl_sim cannot link the reference executor (it is
+  // built on rl_sim: kernels/ref, rl_ref_executor()), so callers pass it
+  // here; with NULL every kernel dispatch faults as unsupported.
+  const rl_sim_executor_t* executor;
 } rl_sim_options_t;
 
+// Creates a simulated device for |options| (NULL: gfx1100, sequential, no
+// executor). The processor must be gfx1100, gfx1151 or gfx1201
+// (RL_STATUS_UNSUPPORTED otherwise); the target is
+// "amdgcn-amd-amdhsa--<processor>". Queues must be destroyed before the
+// device; destroying the device frees every allocation still live.
 rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
                                  rl_device_t** out_device);
 
 // True when |device| is a simulated device.
 bool rl_sim_device_is(const rl_device_t* device);
 
-// A dynamic hazard found between two dispatches of one unbarriered batch.
+// A dynamic hazard found between two dispatches of one unbarriered batch:
+// one record per (pair of dispatches, kind). A batch is a run of
+// consecutive kernel-dispatch packets with no barrier bit after its first
+// (sim_schedule.c has the exact rule). The records of a batch are
+// published before the batch's last packet retires, so they are visible
+// once its completion signal is.
 typedef struct rl_sim_hazard_s {
   uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW
-  uint64_t earlier_dispatch;  // dispatch indices (rl_sim_dispatch_t)
-  uint64_t later_dispatch;
+  uint64_t earlier_dispatch;  // dispatch indices (rl_sim_dispatch_t), in
+  uint64_t later_dispatch;    // packet order, whatever order groups ran in
   uint64_t address;       // first overlapping byte
-  uint64_t size;          // overlapping bytes
+  uint64_t size;          // total overlapping bytes (may be several ranges)
 } rl_sim_hazard_t;
 
-// Copies up to |capacity| hazards found since the last clear; returns the
-// total number found.
+// Copies up to |capacity| hazards found since the last clear (the first
+// 1024 are kept); returns the total number found.
 uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
                         uint32_t capacity);
 void rl_sim_hazards_clear(rl_device_t* device);
@@ -107,7 +130,9 @@ uint32_t rl_sim_dispatch_log(rl_device_t* device,
 
 // Fault injection for tests: the command processor of |queue| stops before
 // executing the packet with dispatch id |packet_id| and never resumes (a
-// hung queue: no fault is reported, signals never complete).
+// hung queue: no fault is reported, signals never complete, queue_idle is
+// false; queue_destroy still stops it). Inject before ringing the doorbell
+// for that packet.
 void rl_sim_inject_hang(rl_device_t* device, const rl_device_queue_t* queue,
                         uint64_t packet_id);
 

@@ -22,7 +22,9 @@
 // naming the kernel; the command processor turns that into a queue fault.
 //
 // Thread-safety: begin/run_workgroup/end of one dispatch are called from the
-// command-processor thread only; work-groups of different dispatches may be
+// command-processor thread of its queue only; with several queues, several
+// CP threads call one executor at once, so |self| must be immutable or
+// thread-safe; work-groups of different dispatches may be
 // interleaved (adversarial hazard mode), so an executor keeps per-dispatch
 // state in the |state| it returns from begin(), never in globals.
 #ifndef REDLINE_SIM_SIM_EXECUTOR_H_
@@ -43,6 +45,7 @@ extern "C" {
 typedef struct rl_sim_dispatch_s {
   uint64_t packet_id;        // dispatch id of the AQL packet
   uint64_t dispatch_index;   // running count of dispatches on this device
+                             // (all queues), assigned at validation
   uint64_t packet_address;   // device address of the AQL packet (or 0)
   uint64_t kernel_object;    // device address of the kernel descriptor
   uint64_t entry_address;    // device address of the first instruction
@@ -67,14 +70,17 @@ struct rl_sim_wg_s {
   void* context;  // the simulator's; do not touch
 };
 
-// Memory access through the simulated MMU. A failure is a VM fault: the
-// executor must return the status from run_workgroup() unchanged.
+// Memory access through the simulated MMU. A failure is a VM fault
+// (RL_STATUS_POISONED, "VM fault: write of 4 bytes at 0x... (packet P,
+// dispatch D)"): the executor must return the status from run_workgroup()
+// unchanged. Every successful access is recorded for the hazard checker.
 rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
                            uint32_t size);
 rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
                             const void* data, uint32_t size);
 
 // Typed kernarg readers: the argument at |offset| of the kernarg segment.
+// A read past the kernel's kernarg_size fails (RL_STATUS_INVALID_ARGUMENT).
 rl_status_t rl_sim_wg_kernarg_u32(rl_sim_wg_t* wg, uint32_t offset,
                                   uint32_t* out_value);
 rl_status_t rl_sim_wg_kernarg_u64(rl_sim_wg_t* wg, uint32_t offset,

@@ -10,7 +10,8 @@ add_custom_target(rl_fuzz_seeds ALL DEPENDS ${RL_SEED_CAPTURE})
 set(RL_FUZZ_SEEDS_fuzz_code_object
   ${RL_KERNELS_DIR}/vecchain-gfx1100.co
   ${RL_KERNELS_DIR}/vecchain-gfx1201.co
-  ${RL_KERNELS_DIR}/vecchain-gfx1100-v4.co)
+  ${RL_KERNELS_DIR}/vecchain-gfx1100-v4.co
+  ${PROJECT_BINARY_DIR}/tests/code_object_reloc-gfx1100.co)
 set(RL_FUZZ_SEEDS_fuzz_capture_reader ${RL_SEED_CAPTURE})
 
 rl_add_fuzzer(fuzz_code_object fuzz_code_object.c rl_capture)

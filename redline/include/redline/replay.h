@@ -17,8 +17,9 @@
 //     if (rl_replay_run(replay, &pos, 1)) { fall back and re-capture }
 //   rl_replay_destroy(replay); rl_capture_destroy(capture); rl_device_close(device);
 //
-// Lifecycle: CAPTURED → CONTRACTED → PREPARED, and rl_replay_run() keeps it
-// PREPARED. Any failure moves it to POISONED (sticky: every later call fails
+// Lifecycle: CAPTURED → CONTRACTED → PREPARED → REPLAYING (after the first
+// completed run; later runs keep it there). Any failure of contract,
+// prepare or run moves it to POISONED (sticky: every later call fails
 // with RL_STATUS_POISONED until the caller destroys it and re-captures) or,
 // when the queue's state after the failure is unknown (a bounded wait
 // expired with packets possibly executing), to QUARANTINED (nothing runs on
@@ -61,6 +62,7 @@
 
 #include "redline/capture.h"
 #include "redline/digest.h"
+#include "redline/funnel.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -91,6 +93,14 @@ void rl_device_close(rl_device_t* device);
 const char* rl_device_target(const rl_device_t* device);
 const char* rl_device_kind(const rl_device_t* device);
 
+// Fills *|out_funnel_device| with a recording-funnel device
+// (redline/funnel.h) that executes every launch on |device|, so a funnel
+// recording is also an eager run there (capture in-process, then replay
+// the capture on the same device). Release it with
+// rl_funnel_device_destroy() before closing |device|.
+rl_status_t rl_device_funnel_device_create(
+    rl_device_t* device, rl_funnel_device_t* out_funnel_device);
+
 //===----------------------------------------------------------------------===//
 // Replay objects
 //===----------------------------------------------------------------------===//
@@ -107,6 +117,8 @@ typedef enum rl_replay_state_e {
   RL_REPLAY_PREPARED = 2,
   RL_REPLAY_POISONED = 3,
   RL_REPLAY_QUARANTINED = 4,
+  // PREPARED and at least one run completed; runs keep it here.
+  RL_REPLAY_REPLAYING = 5,
 } rl_replay_state_t;
 
 typedef struct rl_replay_options_s {
@@ -155,18 +167,71 @@ typedef struct rl_route_proof_s {
   const char* target;
   rl_route_t route;
   rl_replay_state_t state;
-  char fallback_reason[256];  // why the state is not PREPARED, or ""
+  char fallback_reason[256];  // why runs are refused (state, REDLINE_ROUTE), or ""
   uint64_t replay_count;      // successful runs
   uint32_t dispatches;        // launches in the prepared stream
   uint32_t packets;           // AQL packets per run
   uint32_t waits;             // barrier bits / waits per run
   uint32_t queue_id;
   uint64_t stream_bytes;      // bytes published per run (packets + IB)
-  uint32_t patch_sites;       // dynamic values patched per run (at most)
+  uint32_t patch_sites;       // entries of the patch table
 } rl_route_proof_t;
 
 void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof);
 rl_replay_state_t rl_replay_state(const rl_replay_t* replay);
+
+// Host-side counters, cumulative since rl_replay_create(). |host_ns| covers
+// what the host does per run besides waiting: admission, binding
+// evaluation, patching, checked-mode fills, publication and the doorbell.
+typedef struct rl_replay_counters_s {
+  uint64_t runs;               // successful runs (the proof's replay_count)
+  uint64_t refused;            // runs refused as not admitted
+  uint64_t values_written;     // patch sites whose value changed and was written
+  uint64_t values_unchanged;   // patch sites evaluated and left alone
+  uint64_t packets_published;
+  uint64_t doorbells;
+  uint64_t host_ns;            // summed over runs
+  uint64_t doorbell_ns;        // the part of host_ns spent ringing doorbells
+  uint64_t wait_ns;            // bounded waits, summed over runs
+  uint64_t last_host_ns;       // of the most recent run
+  uint64_t last_wait_ns;
+} rl_replay_counters_t;
+
+void rl_replay_counters(const rl_replay_t* replay,
+                        rl_replay_counters_t* out_counters);
+
+//===----------------------------------------------------------------------===//
+// The prepared stream (for `redline lower` and reports)
+//===----------------------------------------------------------------------===//
+
+// Copies the 64 bytes of packet |index| of the prepared AQL stream, as the
+// next run publishes it (header included), into |out_packet|. Fails with
+// RL_STATUS_INVALID_ARGUMENT before prepare or when |index| >= packets.
+rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
+                                    uint8_t out_packet[64]);
+
+typedef enum rl_patch_site_kind_e {
+  RL_PATCH_SITE_SCALAR = 0,   // a scalar binding in a kernarg
+  RL_PATCH_SITE_POINTER = 1,  // a rebased pointer slot in a kernarg
+  RL_PATCH_SITE_GRID = 2,     // a grid size in a packet
+} rl_patch_site_kind_t;
+
+// One entry of the patch table: a value a run may rewrite, and where.
+typedef struct rl_patch_site_s {
+  rl_patch_site_kind_t kind;
+  uint32_t launch;
+  uint32_t packet;          // packet index of the launch
+  uint64_t device_address;  // address of the first patched byte
+  uint32_t dword;           // dword index (kernarg segment or packet stream)
+  uint32_t size;            // bytes: 4 or 8
+  uint64_t current;         // the value the stream holds now
+  // "pos+1", "ceil((pos+1)/64)" or "buffer y +0x0" (NUL-terminated).
+  char what[96];
+} rl_patch_site_t;
+
+// Describes patch site |index| (< proof.patch_sites) of a prepared replay.
+rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
+                                 rl_patch_site_t* out_site);
 
 // The device address buffer |buffer| has in this replay.
 rl_status_t rl_replay_buffer_address(const rl_replay_t* replay,

@@ -1,0 +1,80 @@
+// Re-binding a lowered AQL program (aql/aql_patch.h): evaluate every patch,
+// then write the changed ones.
+#include "aql/aql_patch.h"
+
+#include "aql/launch_bind.h"
+
+// The new value of |patch| (step 1 of aql_patch.h).
+static rl_status_t rl_aql_patch_evaluate(const rl_aql_program_t* program,
+                                         const rl_capture_t* capture,
+                                         const rl_aql_patch_t* patch,
+                                         const int64_t* values,
+                                         uint32_t param_count,
+                                         const uint64_t* buffer_addresses,
+                                         uint64_t* out_value) {
+  switch (patch->kind) {
+    case RL_AQL_PATCH_POINTER:
+      return rl_launch_pointer_value(capture, patch->launch, patch->slot,
+                                     buffer_addresses, out_value);
+    case RL_AQL_PATCH_KERNARG:
+      return rl_launch_binding_evaluate(capture, patch->launch, patch->binding,
+                                        values, param_count, out_value);
+    case RL_AQL_PATCH_GRID: {
+      uint64_t groups = 0;
+      RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(
+          capture, patch->launch, patch->binding, values, param_count,
+          &groups));
+      const uint16_t* sizes = &program->packets[patch->packet].workgroup_size_x;
+      *out_value = groups * sizes[patch->axis];  // fits: checked above
+      return RL_OK;
+    }
+  }
+  return RL_STATUS(RL_STATUS_INTERNAL, "patch kind %u", (unsigned)patch->kind);
+}
+
+// Writes |value| at the site of |patch| (step 2 of aql_patch.h).
+static void rl_aql_patch_write(rl_aql_program_t* program,
+                               const rl_aql_patch_t* patch, uint64_t value,
+                               uint8_t* kernarg_host) {
+  if (patch->kind == RL_AQL_PATCH_GRID) {
+    uint8_t* packet = (uint8_t*)&program->packets[patch->packet];
+    rl_launch_store_le(packet + patch->offset, 4, value);
+    return;
+  }
+  rl_launch_store_le(program->kernarg + patch->offset, patch->size, value);
+  if (kernarg_host && kernarg_host != program->kernarg) {
+    rl_launch_store_le(kernarg_host + patch->offset, patch->size, value);
+  }
+}
+
+rl_status_t rl_aql_program_apply(rl_aql_program_t* program,
+                                 const rl_capture_t* capture,
+                                 const int64_t* values, uint32_t param_count,
+                                 const uint64_t* buffer_addresses,
+                                 uint8_t* kernarg_host,
+                                 uint32_t* out_changed_count) {
+  *out_changed_count = 0;
+  if (param_count != capture->param_count ||
+      program->packet_count != capture->launch_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "apply: %u parameter values for %u parameters, program "
+                     "of %u packets for %u launches",
+                     param_count, capture->param_count, program->packet_count,
+                     capture->launch_count);
+  }
+  for (uint32_t i = 0; i < program->patch_count; ++i) {
+    RL_RETURN_IF_ERROR(rl_aql_patch_evaluate(
+        program, capture, &program->patches[i], values, param_count,
+        buffer_addresses, &program->pending[i]));
+  }
+  uint32_t changed = 0;
+  for (uint32_t i = 0; i < program->patch_count; ++i) {
+    rl_aql_patch_t* patch = &program->patches[i];
+    if (program->pending[i] == patch->current) continue;
+    rl_aql_patch_write(program, patch, program->pending[i], kernarg_host);
+    patch->current = program->pending[i];
+    ++changed;
+  }
+  *out_changed_count = changed;
+  return RL_OK;
+}

@@ -1,0 +1,102 @@
+// aql/launch_bind.h — evaluating a recorded launch's bindings at new
+// parameter values and buffer addresses: the one place every replay arm
+// turns a capture launch into the bytes and geometry it issues.
+//
+// A launch's replay values are (redline/capture.h):
+//   pointer slot s   buffer_addresses[s.buffer] + s.offset, written as 8
+//                    little-endian bytes at s.kernarg_offset;
+//   kernarg binding  rl_expr_evaluate(expr) at |values|, written as its low
+//                    |size| (4 or 8) little-endian bytes at its offset; a
+//                    value that does not fit 4 bytes is refused rather than
+//                    truncated;
+//   grid binding     the work-group count of one axis; it must be at least 1
+//                    and grid × block must fit the 32-bit AQL grid_size (in
+//                    work-items) and the PM4 DISPATCH_DIRECT dimensions.
+// Everything else is the recorded kernarg bytes and geometry.
+//
+// Errors are RL_STATUS_CONTRACT naming the launch, its kernel and the
+// binding or slot ("launch 4 (vc_partial_sum) binding 2 (grid x =
+// ceil((pos+1)/64)): ceil_div of negative value -9"): a parameter value
+// that the capture cannot be replayed at. Admission ranges of parameters
+// are not checked here; that is the replay contract's job.
+//
+// Where it lives: the AQL lowering and its patch table are the first users,
+// so it sits in rl_aql; it depends on the capture model only and can move
+// down into capture/ unchanged when the PM4 route needs it without rl_aql.
+//
+// Thread-safety: pure functions of their arguments.
+#ifndef REDLINE_AQL_LAUNCH_BIND_H_
+#define REDLINE_AQL_LAUNCH_BIND_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/capture.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Evaluates binding |binding_index| of launch |launch_index| at |values|
+// (|param_count| of them, one per capture parameter) and checks that it
+// fits its target. *|out_value| is the kernarg value, or the work-group
+// count for a grid binding (0 on failure).
+rl_status_t rl_launch_binding_evaluate(const rl_capture_t* capture,
+                                       uint32_t launch_index,
+                                       uint32_t binding_index,
+                                       const int64_t* values,
+                                       uint32_t param_count,
+                                       uint64_t* out_value);
+
+// The replay value of pointer slot |slot_index| of launch |launch_index|:
+// buffer_addresses[slot.buffer] + slot.offset, refused when it wraps
+// (0 on failure).
+rl_status_t rl_launch_pointer_value(const rl_capture_t* capture,
+                                    uint32_t launch_index, uint32_t slot_index,
+                                    const uint64_t* buffer_addresses,
+                                    uint64_t* out_value);
+
+// Full evaluation of one launch: |out_kernarg| (launch kernarg_size bytes)
+// receives the recorded kernarg with every pointer slot rebased and every
+// kernarg binding evaluated; |out_grid| receives the work-group counts with
+// every grid binding evaluated. |values| holds capture->param_count values;
+// |buffer_addresses| one address per capture buffer. All-or-nothing: on
+// failure both outputs are zero-filled.
+rl_status_t rl_launch_bind(const rl_capture_t* capture, uint32_t launch_index,
+                           const int64_t* values,
+                           const uint64_t* buffer_addresses,
+                           uint8_t* out_kernarg, uint32_t out_grid[3]);
+
+// Work-items of one axis: |groups| × |block|, or false when the product is
+// 0 or does not fit 32 bits.
+static inline bool rl_launch_work_items(uint64_t groups, uint32_t block,
+                                        uint32_t* out_items) {
+  uint64_t items = groups * (uint64_t)block;
+  if (groups == 0 || block == 0 || groups > UINT32_MAX ||
+      items > UINT32_MAX) {
+    *out_items = 0;
+    return false;
+  }
+  *out_items = (uint32_t)items;
+  return true;
+}
+
+// Little-endian store of the low |size| (4 or 8) bytes of |value|.
+static inline void rl_launch_store_le(uint8_t* bytes, uint32_t size,
+                                      uint64_t value) {
+  for (uint32_t i = 0; i < size; ++i) bytes[i] = (uint8_t)(value >> (8 * i));
+}
+
+// Little-endian load of |size| (4 or 8) bytes.
+static inline uint64_t rl_launch_load_le(const uint8_t* bytes, uint32_t size) {
+  uint64_t value = 0;
+  for (uint32_t i = 0; i < size; ++i) value |= (uint64_t)bytes[i] << (8 * i);
+  return value;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_AQL_LAUNCH_BIND_H_

@@ -1,0 +1,15 @@
+# kernels/ref.cmake — rl_kernels_ref: the `ref` executor of the simulated
+# GPU, C reference implementations of the kernels in kernels/*.hip
+# (kernels/ref/ref_executor.h).
+#
+# -ffp-contract=off: the references must round exactly where the compiled
+# kernels round; a fused multiply-add is written as fmaf() where the ISA
+# uses one, and the C compiler must not fuse anything else.
+add_library(rl_kernels_ref STATIC
+  ref/ref_executor.c
+  ref/vecchain_ref.c
+)
+target_compile_options(rl_kernels_ref PRIVATE -ffp-contract=off)
+# rl_sim (redline/CMakeLists.txt, read before kernels/) provides the
+# rl_sim_wg_* accessors the references call.
+target_link_libraries(rl_kernels_ref PUBLIC rl_sim m)

@@ -1,0 +1,61 @@
+// Opening devices by kind (redline/replay.h "Devices"). The simulated GPU
+// is the default and runs everywhere, with the reference executor
+// (kernels/ref/ref_executor.h); the hardware backends are not built yet.
+#include <string.h>
+
+#include "kernels/ref/ref_executor.h"
+#include "redline/device/device.h"
+#include "redline/device/device_funnel.h"
+#include "redline/replay.h"
+#include "redline/sim/sim.h"
+
+static rl_status_t rl_device_open_sim(const rl_device_options_t* options,
+                                      rl_device_t** out_device) {
+  const rl_sim_options_t sim_options = {
+      .processor = options->processor ? options->processor : "gfx1100",
+      .hazards = options->adversarial ? RL_SIM_HAZARDS_ADVERSARIAL
+                                      : RL_SIM_HAZARDS_SEQUENTIAL,
+      .seed = options->seed,
+      .executor = rl_ref_executor(),
+  };
+  return rl_sim_device_create(&sim_options, out_device);
+}
+
+rl_status_t rl_device_open(const rl_device_options_t* options,
+                           rl_device_t** out_device) {
+  if (!out_device) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "device open: no output");
+  }
+  *out_device = NULL;
+  static const rl_device_options_t defaults = {0};
+  if (!options) options = &defaults;
+  const char* kind = options->kind ? options->kind : "sim";
+  if (strcmp(kind, "sim") == 0) return rl_device_open_sim(options, out_device);
+  if (strcmp(kind, "rocr") == 0 || strcmp(kind, "drm") == 0) {
+    return RL_STATUS(RL_STATUS_UNAVAILABLE,
+                     "device %s: not built yet (only sim is available)", kind);
+  }
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "device '%s': expected sim, rocr or drm", kind);
+}
+
+void rl_device_close(rl_device_t* device) {
+  if (device) device->vtable->destroy(device);
+}
+
+const char* rl_device_target(const rl_device_t* device) {
+  return device ? device->target : "";
+}
+
+const char* rl_device_kind(const rl_device_t* device) {
+  return device ? device->name : "";
+}
+
+rl_status_t rl_device_funnel_device_create(
+    rl_device_t* device, rl_funnel_device_t* out_funnel_device) {
+  if (!device || !out_funnel_device) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "funnel device: a device and an output are required");
+  }
+  return rl_device_funnel_create(device, out_funnel_device);
+}

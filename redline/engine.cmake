@@ -1,0 +1,16 @@
+# redline/engine.cmake — rl_engine: the replay engine (redline/replay.h):
+# devices by kind, the replay lifecycle (contract, prepare, run, poison,
+# quarantine), bindings and pointer rebasing, route proof.
+#
+# Included from the top-level CMakeLists.txt after kernels/ because it links
+# targets defined there (rl_kernels_ref, the sim's reference executor).
+add_library(rl_engine STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/replay.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_contract.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_prepare.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_run.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_poison.c
+  ${CMAKE_CURRENT_LIST_DIR}/device/device_open.c
+)
+target_link_libraries(rl_engine PUBLIC
+  rl_device_funnel rl_aql rl_sim rl_kernels_ref rl_capture)

@@ -1,0 +1,170 @@
+// Failure transitions (poison, quarantine) and checked mode: red-zone
+// guards after every buffer the replay allocates and poison-filled scratch
+// before every run. Also the test hooks that break a prepared replay on
+// purpose (redline/replay_internal.h).
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/replay_internal.h"
+
+//===----------------------------------------------------------------------===//
+// Failure transitions
+//===----------------------------------------------------------------------===//
+
+static void rl_replay_set_reason(rl_replay_t* replay, rl_status_t status) {
+  snprintf(replay->reason, sizeof(replay->reason), "%s",
+           rl_status_message(status));
+}
+
+rl_status_t rl_replay_poison(rl_replay_t* replay, rl_status_t status) {
+  // A quarantine is stronger than a poison and stays.
+  if (replay->state == RL_REPLAY_QUARANTINED) return status;
+  replay->state = RL_REPLAY_POISONED;
+  rl_replay_set_reason(replay, status);
+  return status;
+}
+
+rl_status_t rl_replay_quarantine(rl_replay_t* replay, rl_status_t status) {
+  replay->state = RL_REPLAY_QUARANTINED;
+  rl_replay_set_reason(replay, status);
+  return rl_replay_recode(status, RL_STATUS_QUARANTINED);
+}
+
+rl_status_t rl_replay_recode(rl_status_t status, rl_status_code_t code) {
+  if (!status || rl_status_code(status) == code) return status;
+  rl_status_t recoded =
+      rl_status_make(code, rl_status_file(status), rl_status_line(status),
+                     "%s (%s)", rl_status_message(status),
+                     rl_status_code_name(rl_status_code(status)));
+  rl_status_free(status);
+  return recoded;
+}
+
+//===----------------------------------------------------------------------===//
+// Guards
+//===----------------------------------------------------------------------===//
+
+static void rl_replay_guard_pattern(uint8_t* pattern) {
+  for (uint32_t i = 0; i < RL_REPLAY_GUARD_SIZE; ++i) {
+    pattern[i] = rl_replay_guard_byte(i);
+  }
+}
+
+rl_status_t rl_replay_guards_write(rl_replay_t* replay) {
+  uint8_t pattern[RL_REPLAY_GUARD_SIZE];
+  rl_replay_guard_pattern(pattern);
+  rl_device_t* device = replay->device;
+  for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
+    const rl_replay_buffer_t* buffer = &replay->buffers[b];
+    if (!buffer->guard_size) continue;
+    RL_RETURN_IF_ERROR(device->vtable->write(
+        device, buffer->address + buffer->size, pattern, buffer->guard_size));
+  }
+  return RL_OK;
+}
+
+// The first byte of |guard| that differs from the pattern, or -1.
+static int64_t rl_replay_guard_mismatch(const uint8_t* guard, uint64_t size) {
+  for (uint64_t i = 0; i < size; ++i) {
+    if (guard[i] != rl_replay_guard_byte(i)) return (int64_t)i;
+  }
+  return -1;
+}
+
+rl_status_t rl_replay_guards_check(rl_replay_t* replay) {
+  uint8_t guard[RL_REPLAY_GUARD_SIZE];
+  rl_device_t* device = replay->device;
+  for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
+    const rl_replay_buffer_t* buffer = &replay->buffers[b];
+    if (!buffer->guard_size) continue;
+    RL_RETURN_IF_ERROR(device->vtable->read(
+        device, buffer->address + buffer->size, guard, buffer->guard_size));
+    int64_t bad = rl_replay_guard_mismatch(guard, buffer->guard_size);
+    if (bad >= 0) {
+      return RL_STATUS(RL_STATUS_POISONED,
+                       "guard after buffer %u '%s' corrupted: byte %" PRId64
+                       " past its end (0x%" PRIx64 ") holds 0x%02x, the "
+                       "guard pattern 0x%02x",
+                       b, replay->capture->buffers[b].name, bad,
+                       buffer->address + buffer->size + (uint64_t)bad,
+                       guard[bad], rl_replay_guard_byte((uint64_t)bad));
+    }
+  }
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch
+//===----------------------------------------------------------------------===//
+
+// Fills |size| bytes at |address| through the device (no host view).
+static rl_status_t rl_replay_fill_device(rl_device_t* device, uint64_t address,
+                                         uint64_t size) {
+  uint8_t block[4096];
+  memset(block, RL_REPLAY_SCRATCH_POISON, sizeof(block));
+  for (uint64_t done = 0; done < size;) {
+    uint64_t chunk = size - done < sizeof(block) ? size - done : sizeof(block);
+    RL_RETURN_IF_ERROR(
+        device->vtable->write(device, address + done, block, chunk));
+    done += chunk;
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_replay_scratch_fill(rl_replay_t* replay) {
+  for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
+    if (replay->capture->buffers[b].role != RL_BUFFER_ROLE_SCRATCH) continue;
+    const rl_replay_buffer_t* buffer = &replay->buffers[b];
+    if (buffer->host) {
+      memset(buffer->host, RL_REPLAY_SCRATCH_POISON, (size_t)buffer->size);
+      continue;
+    }
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_replay_fill_device(replay->device, buffer->address, buffer->size),
+        "poison-filling scratch buffer '%s'",
+        replay->capture->buffers[b].name));
+  }
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Test hooks
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_replay_test_packet(rl_replay_t* replay, uint32_t packet,
+                                         rl_aql_dispatch_packet_t** out) {
+  *out = NULL;
+  if (!replay || !replay->program || packet >= replay->program->packet_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "test hook: packet %u is not prepared", packet);
+  }
+  *out = &replay->program->packets[packet];
+  return RL_OK;
+}
+
+rl_status_t rl_replay_test_clear_barrier(rl_replay_t* replay,
+                                         uint32_t packet) {
+  rl_aql_dispatch_packet_t* target = NULL;
+  RL_RETURN_IF_ERROR(rl_replay_test_packet(replay, packet, &target));
+  const uint16_t bit = (uint16_t)(1u << RL_AQL_HEADER_BARRIER_SHIFT);
+  if (target->header & bit) {
+    target->header = (uint16_t)(target->header & ~bit);
+    --replay->program->barrier_count;
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_replay_test_set_kernel_object(rl_replay_t* replay,
+                                             uint32_t packet,
+                                             uint64_t kernel_object) {
+  rl_aql_dispatch_packet_t* target = NULL;
+  RL_RETURN_IF_ERROR(rl_replay_test_packet(replay, packet, &target));
+  target->kernel_object = kernel_object;
+  return RL_OK;
+}
+
+rl_device_queue_t* rl_replay_test_queue(rl_replay_t* replay) {
+  return replay && replay->has_queue ? &replay->queue : NULL;
+}

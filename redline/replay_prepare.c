@@ -1,0 +1,284 @@
+// rl_replay_prepare (redline/replay.h): the REDLINE_ROUTE escape hatch,
+// then for route aql: buffers (rebased, filled from the capture, guarded
+// in checked mode), code objects, kernarg segment, completion signal and
+// queue; lowering (aql/aql_lower.h) and the census of what was built.
+// Validate → plan → reserve → emit: the hazard plan and kernarg size are
+// computed before any device memory is taken, and a failure releases
+// everything prepare took and poisons the replay.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/replay_internal.h"
+
+//===----------------------------------------------------------------------===//
+// REDLINE_ROUTE
+//===----------------------------------------------------------------------===//
+
+rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy) {
+  static const struct {
+    const char* name;
+    rl_replay_policy_t policy;
+  } policies[] = {{"", RL_REPLAY_POLICY_ANY},
+                  {"off", RL_REPLAY_POLICY_OFF},
+                  {"aql", RL_REPLAY_POLICY_AQL},
+                  {"pm4", RL_REPLAY_POLICY_PM4}};
+  const char* value = getenv("REDLINE_ROUTE");
+  *out_policy = RL_REPLAY_POLICY_ANY;
+  if (!value) return RL_OK;
+  for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); ++i) {
+    if (strcmp(value, policies[i].name) == 0) {
+      *out_policy = policies[i].policy;
+      return RL_OK;
+    }
+  }
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "REDLINE_ROUTE='%s': expected off, aql or pm4", value);
+}
+
+// Whether |policy| lets |route| run; writes the reason when it does not.
+static bool rl_replay_policy_allows(rl_replay_policy_t policy,
+                                    rl_route_t route, char* out_reason,
+                                    size_t reason_size) {
+  static const rl_route_t only[] = {
+      [RL_REPLAY_POLICY_AQL] = RL_ROUTE_AQL,
+      [RL_REPLAY_POLICY_PM4] = RL_ROUTE_PM4};
+  if (policy == RL_REPLAY_POLICY_ANY) return true;
+  if (policy == RL_REPLAY_POLICY_OFF) {
+    snprintf(out_reason, reason_size, "REDLINE_ROUTE=off");
+    return false;
+  }
+  if (only[policy] == route) return true;
+  snprintf(out_reason, reason_size, "REDLINE_ROUTE=%s excludes route %s",
+           rl_route_name(only[policy]), rl_route_name(route));
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_prepare_allocate_buffer(rl_replay_t* replay,
+                                              uint32_t index) {
+  const rl_capture_buffer_t* info = &replay->capture->buffers[index];
+  rl_replay_buffer_t* buffer = &replay->buffers[index];
+  rl_device_t* device = replay->device;
+  uint64_t guard = replay->options.checked ? RL_REPLAY_GUARD_SIZE : 0;
+  rl_device_allocation_t allocation = {0};
+  if (info->keep_address) {
+    RL_RETURN_IF_ERROR(device->vtable->allocate_fixed(
+        device, info->capture_address, info->size + guard,
+        RL_MEMORY_KIND_DEVICE, &allocation));
+  } else {
+    RL_RETURN_IF_ERROR(device->vtable->allocate(device, info->size + guard,
+                                                info->alignment,
+                                                RL_MEMORY_KIND_DEVICE,
+                                                &allocation));
+  }
+  *buffer = (rl_replay_buffer_t){.address = allocation.address,
+                                 .size = info->size,
+                                 .guard_size = guard,
+                                 .host = allocation.host,
+                                 .allocated = true};
+  return RL_OK;
+}
+
+// Writes the capture's initial contents (zeros when it has none).
+static rl_status_t rl_prepare_fill_buffer(rl_replay_t* replay,
+                                          uint32_t index) {
+  const rl_capture_buffer_t* info = &replay->capture->buffers[index];
+  const rl_replay_buffer_t* buffer = &replay->buffers[index];
+  rl_device_t* device = replay->device;
+  if (info->initial) {
+    return device->vtable->write(device, buffer->address, info->initial,
+                                 info->size);
+  }
+  uint8_t* zeros = calloc((size_t)info->size, 1);
+  if (!zeros) return rl_status_out_of_memory();
+  rl_status_t status =
+      device->vtable->write(device, buffer->address, zeros, info->size);
+  free(zeros);
+  return status;
+}
+
+// Allocates every unbound buffer (at its capture address when it must keep
+// it) and fills it; bound buffers keep the caller's contents.
+static rl_status_t rl_prepare_buffers(rl_replay_t* replay) {
+  const rl_capture_t* capture = replay->capture;
+  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    rl_status_t status = RL_OK;
+    if (!replay->buffers[b].bound) {
+      status = rl_prepare_allocate_buffer(replay, b);
+      if (!status) status = rl_prepare_fill_buffer(replay, b);
+    }
+    if (status) {
+      return rl_status_annotate(status, "buffer %u '%s'", b,
+                                capture->buffers[b].name);
+    }
+    replay->addresses[b] = replay->buffers[b].address;
+  }
+  return replay->options.checked ? rl_replay_guards_write(replay) : RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Code objects, kernarg segment, signal, queue
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_prepare_code_objects(rl_replay_t* replay) {
+  const rl_capture_t* capture = replay->capture;
+  rl_device_t* device = replay->device;
+  replay->code_objects =
+      calloc(capture->code_object_count + 1u, sizeof(*replay->code_objects));
+  replay->kernel_objects =
+      calloc(capture->kernel_count + 1u, sizeof(*replay->kernel_objects));
+  if (!replay->code_objects || !replay->kernel_objects) {
+    return rl_status_out_of_memory();
+  }
+  for (uint32_t i = 0; i < capture->code_object_count; ++i) {
+    const rl_capture_code_object_t* code = &capture->code_objects[i];
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        device->vtable->load_code_object(device, code->bytes, code->size,
+                                         code->parsed,
+                                         &replay->code_objects[i]),
+        "loading code object %u", i));
+    replay->loaded_code_objects = i + 1;
+  }
+  for (uint32_t k = 0; k < capture->kernel_count; ++k) {
+    const rl_capture_kernel_t* kernel = &capture->kernels[k];
+    replay->kernel_objects[k] =
+        replay->code_objects[kernel->code_object].load_base +
+        kernel->info->descriptor_address;
+  }
+  return RL_OK;
+}
+
+// The ring size: the option, or the smallest power of two >= 1024 that
+// holds one run's packets.
+static uint32_t rl_prepare_queue_packets(const rl_replay_t* replay) {
+  if (replay->options.queue_packets) return replay->options.queue_packets;
+  uint32_t packets = RL_REPLAY_DEFAULT_QUEUE_PACKETS;
+  while (packets < replay->capture->launch_count && packets < (1u << 30)) {
+    packets <<= 1;
+  }
+  return packets;
+}
+
+static rl_status_t rl_prepare_queue(rl_replay_t* replay,
+                                    uint32_t kernarg_size) {
+  rl_device_t* device = replay->device;
+  uint32_t packets = rl_prepare_queue_packets(replay);
+  if (packets < replay->capture->launch_count) {
+    return RL_STATUS(RL_STATUS_PREPARE,
+                     "%u launches do not fit a ring of %u packets",
+                     replay->capture->launch_count, packets);
+  }
+  RL_RETURN_IF_ERROR(device->vtable->allocate(
+      device, kernarg_size, 256, RL_MEMORY_KIND_KERNARG, &replay->kernarg));
+  replay->has_kernarg = true;
+  if (!replay->kernarg.host) {
+    return RL_STATUS(RL_STATUS_PREPARE,
+                     "the kernarg segment has no host view on device %s",
+                     device->name);
+  }
+  RL_RETURN_IF_ERROR(device->vtable->signal_create(device, 0, &replay->signal));
+  replay->has_signal = true;
+  RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
+                                                  &replay->queue));
+  replay->has_queue = true;
+  rl_aql_ring_init(&replay->ring, device, &replay->queue);
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering and census
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_prepare_lower(rl_replay_t* replay) {
+  const rl_capture_t* capture = replay->capture;
+  for (uint32_t p = 0; p < capture->param_count; ++p) {
+    replay->values[p] = capture->params[p].capture_value;
+  }
+  const rl_aql_lower_inputs_t inputs = {
+      .capture = capture,
+      .plan = replay->plan,
+      .buffer_addresses = replay->addresses,
+      .kernel_objects = replay->kernel_objects,
+      .kernarg_address = replay->kernarg.address,
+      .completion_signal = replay->signal.address,
+      .param_values = replay->values,
+  };
+  RL_RETURN_IF_ERROR(rl_aql_lower(&inputs, &replay->program));
+  // The census reads the program back; what it checks is what runs.
+  RL_RETURN_IF_ERROR(rl_aql_program_check(replay->program, &inputs));
+  memcpy(replay->kernarg.host, replay->program->kernarg,
+         replay->program->kernarg_size);
+  return RL_OK;
+}
+
+static rl_status_t rl_prepare_aql(rl_replay_t* replay) {
+  RL_RETURN_IF_ERROR(rl_hazard_plan_create(replay->capture, &replay->plan));
+  uint32_t kernarg_size = rl_aql_kernarg_segment_size(replay->capture);
+  if (kernarg_size == 0) {
+    return RL_STATUS(RL_STATUS_PREPARE,
+                     "no kernarg segment: no launches, or one larger than "
+                     "4 GiB");
+  }
+  RL_RETURN_IF_ERROR(rl_prepare_buffers(replay));
+  RL_RETURN_IF_ERROR(rl_prepare_code_objects(replay));
+  RL_RETURN_IF_ERROR(rl_prepare_queue(replay, kernarg_size));
+  return rl_prepare_lower(replay);
+}
+
+// Undoes a failed prepare: device resources first, then host state.
+static rl_status_t rl_prepare_fail(rl_replay_t* replay, rl_status_t status) {
+  if (!rl_status_is(status, RL_STATUS_CONTRACT)) {
+    status = rl_replay_recode(status, RL_STATUS_PREPARE);
+  }
+  status = rl_status_annotate(status, "prepare route aql");
+  status = rl_status_join(status, rl_replay_release_device(replay));
+  rl_aql_program_destroy(replay->program);
+  replay->program = NULL;
+  rl_hazard_plan_destroy(replay->plan);
+  replay->plan = NULL;
+  return rl_replay_poison(replay, status);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+
+rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route) {
+  if (!replay || (route != RL_ROUTE_AQL && route != RL_ROUTE_PM4)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "prepare: needs a replay and route aql or pm4");
+  }
+  if (replay->state == RL_REPLAY_CAPTURED) {
+    RL_RETURN_IF_ERROR(rl_replay_contract(replay));
+  }
+  RL_RETURN_IF_ERROR(
+      rl_replay_require(replay, RL_REPLAY_CONTRACTED, "rl_replay_prepare"));
+  rl_replay_policy_t policy = RL_REPLAY_POLICY_ANY;
+  RL_RETURN_IF_ERROR(rl_replay_policy_from_env(&policy));
+  replay->policy = policy;
+  replay->route = route;
+  replay->reason[0] = '\0';
+  if (!rl_replay_policy_allows(policy, route, replay->reason,
+                               sizeof(replay->reason))) {
+    // The escape hatch: nothing is built, every admission says why.
+    replay->route_enabled = false;
+    replay->state = RL_REPLAY_PREPARED;
+    return RL_OK;
+  }
+  if (route == RL_ROUTE_PM4) {
+    replay->route = RL_ROUTE_NONE;
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "route pm4 is not built yet; use route aql");
+  }
+  rl_status_t status = rl_prepare_aql(replay);
+  if (status) return rl_prepare_fail(replay, status);
+  replay->route_enabled = true;
+  replay->state = RL_REPLAY_PREPARED;
+  return RL_OK;
+}

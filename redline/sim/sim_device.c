@@ -1,0 +1,238 @@
+// redline/sim/sim_device.c — the simulated device object: creation from
+// options, the rl_device_t vtable, cold-path memory access, the 100 MHz
+// timestamp counter, the dispatch log and the hazard list.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "redline/sim/sim_internal.h"
+
+// Processors the simulator models; they share everything it checks (wave32
+// by default, 64 KiB of LDS per work-group: AMDGPUUsage processor table).
+static const char* const rl_sim_processors[] = {"gfx1100", "gfx1151",
+                                                "gfx1201"};
+
+uint64_t rl_sim_now_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
+                       uint64_t deadline_ns) {
+  uint64_t now = rl_sim_now_ns();
+  if (now >= deadline_ns) return;
+  uint64_t sleep = deadline_ns - now;
+  if (sleep > RL_SIM_WAIT_SLICE_NS) sleep = RL_SIM_WAIT_SLICE_NS;
+  // pthread_cond_timedwait measures against CLOCK_REALTIME by default; the
+  // sleep is at most one slice, so a clock step only shortens or lengthens
+  // one slice and every caller re-checks its condition afterwards.
+  struct timespec real;
+  clock_gettime(CLOCK_REALTIME, &real);
+  uint64_t target =
+      (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec + sleep;
+  struct timespec until = {(time_t)(target / 1000000000ull),
+                           (long)(target % 1000000000ull)};
+  pthread_cond_timedwait(cond, lock, &until);
+}
+
+// 100 MHz: one tick per 10 ns of CLOCK_MONOTONIC.
+uint64_t rl_sim_timestamp(rl_device_t* device) {
+  (void)device;
+  return rl_sim_now_ns() / (1000000000ull / RL_SIM_TIMESTAMP_HZ);
+}
+
+static rl_status_t rl_sim_allocate(rl_device_t* device, uint64_t size,
+                                   uint64_t alignment, rl_memory_kind_t kind,
+                                   rl_device_allocation_t* out_allocation) {
+  return rl_sim_memory_allocate(&rl_sim_device_cast(device)->memory, size,
+                                alignment, kind, out_allocation);
+}
+
+static rl_status_t rl_sim_allocate_fixed(rl_device_t* device, uint64_t address,
+                                         uint64_t size, rl_memory_kind_t kind,
+                                         rl_device_allocation_t* out_allocation) {
+  return rl_sim_memory_allocate_fixed(&rl_sim_device_cast(device)->memory,
+                                      address, size, kind, out_allocation);
+}
+
+static rl_status_t rl_sim_free(rl_device_t* device, uint64_t address) {
+  return rl_sim_memory_free(&rl_sim_device_cast(device)->memory, address);
+}
+
+static rl_status_t rl_sim_write(rl_device_t* device, uint64_t address,
+                                const void* data, uint64_t size) {
+  if (rl_sim_memory_copy_in(&rl_sim_device_cast(device)->memory, address, data,
+                            size)) {
+    return RL_OK;
+  }
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "write of %llu bytes at 0x%llx: not inside one live "
+                   "allocation", (unsigned long long)size,
+                   (unsigned long long)address);
+}
+
+static rl_status_t rl_sim_read(rl_device_t* device, uint64_t address,
+                               void* data, uint64_t size) {
+  if (rl_sim_memory_copy_out(&rl_sim_device_cast(device)->memory, address,
+                             data, size)) {
+    return RL_OK;
+  }
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "read of %llu bytes at 0x%llx: not inside one live "
+                   "allocation", (unsigned long long)size,
+                   (unsigned long long)address);
+}
+
+static void rl_sim_destroy(rl_device_t* device) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  rl_sim_loader_deinit(&sim->loader);
+  rl_sim_memory_deinit(&sim->memory);
+  pthread_mutex_destroy(&sim->signal_lock);
+  pthread_cond_destroy(&sim->signal_cond);
+  pthread_mutex_destroy(&sim->report_lock);
+  free(sim);
+}
+
+static const rl_device_vtable_t rl_sim_vtable = {
+    .destroy = rl_sim_destroy,
+    .allocate = rl_sim_allocate,
+    .allocate_fixed = rl_sim_allocate_fixed,
+    .free = rl_sim_free,
+    .write = rl_sim_write,
+    .read = rl_sim_read,
+    .load_code_object = rl_sim_load_code_object,
+    .unload_code_object = rl_sim_unload_code_object,
+    .queue_create = rl_sim_queue_create,
+    .queue_destroy = rl_sim_queue_destroy,
+    .queue_doorbell = rl_sim_queue_doorbell,
+    .queue_idle = rl_sim_queue_idle,
+    .queue_fault = rl_sim_queue_fault,
+    .signal_create = rl_sim_signal_create,
+    .signal_destroy = rl_sim_signal_destroy,
+    .signal_store = rl_sim_signal_store,
+    .signal_load = rl_sim_signal_load,
+    .signal_wait_lt = rl_sim_signal_wait_lt,
+    .timestamp = rl_sim_timestamp,
+};
+
+static rl_status_t rl_sim_check_processor(const char* processor) {
+  for (size_t i = 0; i < sizeof(rl_sim_processors) / sizeof(char*); ++i) {
+    if (strcmp(processor, rl_sim_processors[i]) == 0) return RL_OK;
+  }
+  return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                   "simulated processor '%s': expected gfx1100, gfx1151 or "
+                   "gfx1201", processor);
+}
+
+// Initialises the locks and tables of a zeroed device.
+static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
+                                      const rl_sim_options_t* options) {
+  sim->options = *options;
+  const char* processor = options->processor ? options->processor : "gfx1100";
+  RL_RETURN_IF_ERROR(rl_sim_check_processor(processor));
+  snprintf(sim->processor, sizeof(sim->processor), "%s", processor);
+  snprintf(sim->target, sizeof(sim->target), "amdgcn-amd-amdhsa--%s",
+           processor);
+  sim->options.processor = sim->processor;
+  sim->base = (rl_device_t){
+      .vtable = &rl_sim_vtable,
+      .name = "sim",
+      .target = sim->target,
+      .timestamp_frequency = RL_SIM_TIMESTAMP_HZ,
+      .lds_limit = RL_SIM_LDS_LIMIT,
+  };
+  pthread_mutex_init(&sim->signal_lock, NULL);
+  pthread_cond_init(&sim->signal_cond, NULL);
+  pthread_mutex_init(&sim->report_lock, NULL);
+  rl_sim_loader_init(&sim->loader);
+  atomic_init(&sim->next_queue_id, 1);
+  atomic_init(&sim->dispatch_count, 0);
+  return rl_sim_memory_init(&sim->memory);
+}
+
+rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
+                                 rl_device_t** out_device) {
+  *out_device = NULL;
+  static const rl_sim_options_t defaults = {0};
+  if (options == NULL) options = &defaults;
+  if (options->hazards != RL_SIM_HAZARDS_SEQUENTIAL &&
+      options->hazards != RL_SIM_HAZARDS_ADVERSARIAL) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "hazard mode %d: expected sequential or adversarial",
+                     (int)options->hazards);
+  }
+  rl_sim_device_t* sim = calloc(1, sizeof(*sim));
+  if (sim == NULL) return rl_status_out_of_memory();
+  rl_status_t status = rl_sim_device_init(sim, options);
+  if (status != RL_OK) {
+    if (sim->base.vtable != NULL) rl_sim_destroy(&sim->base);
+    else free(sim);
+    return status;
+  }
+  *out_device = &sim->base;
+  return RL_OK;
+}
+
+bool rl_sim_device_is(const rl_device_t* device) {
+  return device != NULL && device->vtable == &rl_sim_vtable;
+}
+
+void* rl_sim_translate(rl_device_t* device, uint64_t address, uint64_t size) {
+  return rl_sim_memory_translate(&rl_sim_device_cast(device)->memory, address,
+                                 size);
+}
+
+void rl_sim_log_dispatch(rl_sim_device_t* device,
+                         const rl_sim_dispatch_record_t* record) {
+  pthread_mutex_lock(&device->report_lock);
+  device->log[device->log_count % RL_SIM_DISPATCH_LOG] = *record;
+  device->log_count++;
+  pthread_mutex_unlock(&device->report_lock);
+}
+
+uint32_t rl_sim_dispatch_log(rl_device_t* device,
+                             rl_sim_dispatch_record_t* out_records,
+                             uint32_t capacity) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  pthread_mutex_lock(&sim->report_lock);
+  uint64_t kept = sim->log_count < RL_SIM_DISPATCH_LOG ? sim->log_count
+                                                       : RL_SIM_DISPATCH_LOG;
+  uint64_t count = kept < capacity ? kept : capacity;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t index = sim->log_count - count + i;
+    out_records[i] = sim->log[index % RL_SIM_DISPATCH_LOG];
+  }
+  pthread_mutex_unlock(&sim->report_lock);
+  return (uint32_t)count;
+}
+
+void rl_sim_report_hazard(rl_sim_device_t* device,
+                          const rl_sim_hazard_t* hazard) {
+  pthread_mutex_lock(&device->report_lock);
+  if (device->hazard_count < RL_SIM_HAZARD_CAPACITY) {
+    device->hazards[device->hazard_count] = *hazard;
+  }
+  if (device->hazard_count < UINT32_MAX) device->hazard_count++;
+  pthread_mutex_unlock(&device->report_lock);
+}
+
+uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
+                        uint32_t capacity) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  pthread_mutex_lock(&sim->report_lock);
+  uint32_t total = sim->hazard_count;
+  uint32_t kept = total < RL_SIM_HAZARD_CAPACITY ? total : RL_SIM_HAZARD_CAPACITY;
+  uint32_t count = kept < capacity ? kept : capacity;
+  if (count > 0) memcpy(out_hazards, sim->hazards, count * sizeof(*out_hazards));
+  pthread_mutex_unlock(&sim->report_lock);
+  return total;
+}
+
+void rl_sim_hazards_clear(rl_device_t* device) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  pthread_mutex_lock(&sim->report_lock);
+  sim->hazard_count = 0;
+  pthread_mutex_unlock(&sim->report_lock);
+}

@@ -1,0 +1,53 @@
+// redline/sim/sim_hazard_checker.h — the simulated device's dynamic hazard
+// checker. Private to rl_sim.
+//
+// Every kernel-dispatch run records the byte ranges it actually loaded and
+// stored (rl_sim_wg_load/rl_sim_wg_store) into two range sets. A range set
+// keeps sorted, disjoint, coalesced [begin, end) intervals: the common case
+// of a kernel touching consecutive 4-byte words appends to or extends the
+// last interval in O(1); an out-of-order access (work-groups interleaved by
+// the adversarial scheduler) is placed by binary search and merged with its
+// neighbours. At the end of an unbarriered batch, rl_sim_hazard_check_batch()
+// intersects the sets of every pair of dispatches of the batch (a linear
+// merge walk per pair) and reports RAW, WAR and WAW overlaps in program
+// order, whatever order the work-groups actually ran in. It does not look at
+// declared effects: it is the independent witness for them.
+//
+// Thread-safety: a range set belongs to the command-processor thread that
+// owns the dispatch; the device's hazard list is under its report lock.
+#ifndef REDLINE_SIM_SIM_HAZARD_CHECKER_H_
+#define REDLINE_SIM_SIM_HAZARD_CHECKER_H_
+
+#include <stdint.h>
+
+#include "redline/status.h"
+
+typedef struct rl_sim_range_s {
+  uint64_t begin;
+  uint64_t end;  // exclusive
+} rl_sim_range_t;
+
+typedef struct rl_sim_range_set_s {
+  rl_sim_range_t* items;  // sorted by begin, disjoint, non-adjacent
+  uint32_t count;
+  uint32_t capacity;
+} rl_sim_range_set_t;
+
+// Adds [|begin|, |begin| + |size|) to |set|, merging with overlapping or
+// adjacent intervals. Fails only when out of memory (|set| unchanged).
+rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
+                                 uint64_t size);
+
+// Empties |set| and keeps its storage for the next dispatch.
+void rl_sim_range_set_clear(rl_sim_range_set_t* set);
+
+// Frees |set|'s storage.
+void rl_sim_range_set_deinit(rl_sim_range_set_t* set);
+
+// Number of bytes in both |a| and |b|; *|out_first| is the first of them
+// (0 when there are none).
+uint64_t rl_sim_range_set_overlap(const rl_sim_range_set_t* a,
+                                  const rl_sim_range_set_t* b,
+                                  uint64_t* out_first);
+
+#endif  // REDLINE_SIM_SIM_HAZARD_CHECKER_H_

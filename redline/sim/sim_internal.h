@@ -1,0 +1,273 @@
+// redline/sim/sim_internal.h — the simulated device's private state, shared
+// by the files of rl_sim (one per concern: device, memory, loader, signal,
+// queue, cp, schedule, wg, hazard checker). Nothing outside redline/sim/
+// includes it.
+//
+// Threads and locks:
+//   - the engine thread calls the rl_device_t vtable;
+//   - one command-processor (CP) thread per queue (sim_cp.c) consumes
+//     packets and runs executors;
+//   - memory.lock (rwlock) guards the allocation table: the CP translates
+//     under the read lock on every access, allocate/free take the write lock;
+//   - loader.lock guards the kernel-object table;
+//   - signal_lock + signal_cond are the wakeup channel for every signal
+//     change (the values themselves are C11 atomics in device memory);
+//   - report_lock guards the hazard list and the dispatch log;
+//   - each queue's lock + cond carry the doorbell, stop and fault state.
+// Lock order: a thread holds at most one of these at a time, except that
+// memory.lock (read) is taken inside signal_lock (a barrier re-translating
+// its dependent signals); nothing is taken inside memory.lock.
+#ifndef REDLINE_SIM_SIM_INTERNAL_H_
+#define REDLINE_SIM_SIM_INTERNAL_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aql/aql_decode.h"
+#include "redline/sim/sim.h"
+#include "redline/sim/sim_hazard_checker.h"
+
+// Device addresses end below 2^48: the GPU virtual address width of gfx9+
+// (AMDGPUUsage "Address Spaces": 48-bit flat addresses).
+#define RL_SIM_VA_END 0x0001000000000000ull
+// Allocations are placed at page granularity (4 KiB, the GPU page size ROCr
+// allocates in) and separated by an unmapped guard gap, so an access that
+// runs off the end of one buffer faults instead of landing in the next.
+#define RL_SIM_PAGE_SIZE 4096ull
+#define RL_SIM_GUARD_SIZE 65536ull
+// How many hazards are kept for rl_sim_hazards(); more are only counted.
+#define RL_SIM_HAZARD_CAPACITY 1024u
+// Most dispatches one unbarriered batch gathers; a longer run of
+// unbarriered packets is split into several batches.
+#define RL_SIM_BATCH_MAX 64u
+// How long any sleeping wait sleeps before it re-checks its condition and
+// the queue's stop flag (1 ms), so no wait depends on a wakeup alone.
+#define RL_SIM_WAIT_SLICE_NS 1000000ull
+// amd_signal_t.kind for a user signal (Debian hsa/amd_hsa_signal.h
+// AMD_SIGNAL_KIND_USER).
+#define RL_SIM_SIGNAL_KIND_USER 1
+
+typedef struct rl_sim_allocation_s {
+  uint64_t address;
+  uint64_t size;
+  uint8_t* host;
+  rl_memory_kind_t kind;
+} rl_sim_allocation_t;
+
+typedef struct rl_sim_memory_s {
+  pthread_rwlock_t lock;
+  rl_sim_allocation_t* items;  // sorted by address, disjoint
+  uint32_t count;
+  uint32_t capacity;
+  uint64_t next_address;  // bump pointer; freed ranges are never reused
+} rl_sim_memory_t;
+
+typedef struct rl_sim_loaded_kernel_s {
+  uint64_t kernel_object;
+  uint64_t entry_address;
+  uint64_t handle;  // the code object it came from
+  const rl_code_object_kernel_t* kernel;
+} rl_sim_loaded_kernel_t;
+
+typedef struct rl_sim_loader_s {
+  pthread_mutex_t lock;
+  rl_sim_loaded_kernel_t* items;  // sorted by kernel_object
+  uint32_t count;
+  uint32_t capacity;
+} rl_sim_loader_t;
+
+typedef struct rl_sim_device_s {
+  rl_device_t base;  // first: rl_device_t* casts to rl_sim_device_t*
+  rl_sim_options_t options;
+  char processor[16];
+  char target[64];
+  rl_sim_memory_t memory;
+  rl_sim_loader_t loader;
+  pthread_mutex_t signal_lock;
+  pthread_cond_t signal_cond;
+  atomic_uint next_queue_id;
+  atomic_uint_fast64_t dispatch_count;
+  pthread_mutex_t report_lock;
+  rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
+  uint32_t hazard_count;  // total found, may exceed the capacity
+  rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
+  uint64_t log_count;     // total recorded; the ring keeps the last ones
+} rl_sim_device_t;
+
+// One kernel dispatch of a batch, owned by the CP thread.
+typedef struct rl_sim_run_s {
+  rl_sim_dispatch_t dispatch;
+  uint64_t completion_signal;
+  void* state;             // the executor's, from begin()
+  bool begun;              // begin() succeeded and end() is still due
+  uint64_t wg_total;       // product of workgroup_count
+  uint64_t wg_done;
+  uint64_t wg_stride;      // adversarial: permutation of work-group order
+  uint64_t wg_offset;
+  uint64_t start_timestamp;
+  bool finished;
+  rl_sim_range_set_t reads;
+  rl_sim_range_set_t writes;
+} rl_sim_run_t;
+
+typedef enum rl_sim_queue_state_e {
+  RL_SIM_QUEUE_RUNNING = 0,
+  RL_SIM_QUEUE_FAULTED = 1,
+  RL_SIM_QUEUE_HUNG = 2,
+} rl_sim_queue_state_t;
+
+typedef struct rl_sim_queue_s {
+  rl_sim_device_t* device;
+  uint32_t id;
+  uint32_t packet_count;
+  uint8_t* ring;            // host view of packet_count * 64 bytes
+  uint64_t ring_address;
+  uint64_t descriptor_address;  // amd_queue_t-shaped: ids at 56 and 128
+  _Atomic uint64_t* write_index;
+  _Atomic uint64_t* read_index;
+  pthread_t thread;
+  bool thread_started;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  uint64_t doorbell_end;    // under lock: one past the last id rung
+  atomic_bool stop;
+  atomic_uint_fast64_t hang_id;  // UINT64_MAX: none
+  atomic_int state;         // rl_sim_queue_state_t
+  rl_device_fault_t fault;  // under lock; set once
+  // CP-thread-only state.
+  rl_sim_run_t runs[RL_SIM_BATCH_MAX];
+  uint32_t run_count;
+  uint8_t* lds;             // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
+} rl_sim_queue_t;
+
+// Per-work-group context behind rl_sim_wg_t.context.
+typedef struct rl_sim_wg_context_s {
+  rl_sim_device_t* device;
+  rl_sim_run_t* run;
+  uint8_t* lds;
+  uint64_t fault_address;  // set by a failed access
+} rl_sim_wg_context_t;
+
+static inline rl_sim_device_t* rl_sim_device_cast(rl_device_t* device) {
+  return (rl_sim_device_t*)device;
+}
+
+// sim_memory.c
+rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory);
+void rl_sim_memory_deinit(rl_sim_memory_t* memory);
+rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
+                                   uint64_t alignment, rl_memory_kind_t kind,
+                                   rl_device_allocation_t* out_allocation);
+rl_status_t rl_sim_memory_allocate_fixed(rl_sim_memory_t* memory,
+                                         uint64_t address, uint64_t size,
+                                         rl_memory_kind_t kind,
+                                         rl_device_allocation_t* out_allocation);
+rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
+// Host view of [address, address + size) inside one live allocation, or
+// NULL. The view stays valid until that allocation is freed.
+void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
+                              uint64_t size);
+// Copies under the read lock; false when the range is not inside one live
+// allocation.
+bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
+                           const void* data, uint64_t size);
+bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
+                            void* data, uint64_t size);
+
+// sim_loader.c
+void rl_sim_loader_init(rl_sim_loader_t* loader);
+void rl_sim_loader_deinit(rl_sim_loader_t* loader);
+rl_status_t rl_sim_load_code_object(rl_device_t* device, const void* bytes,
+                                    size_t size, const rl_code_object_t* parsed,
+                                    rl_device_code_object_t* out_code_object);
+rl_status_t rl_sim_unload_code_object(rl_device_t* device,
+                                      const rl_device_code_object_t* object);
+// Copies the entry for |kernel_object|; false when it is not a loaded `.kd`.
+bool rl_sim_loader_find(rl_sim_loader_t* loader, uint64_t kernel_object,
+                        rl_sim_loaded_kernel_t* out_kernel);
+
+// sim_signal.c
+rl_status_t rl_sim_signal_create(rl_device_t* device, int64_t initial_value,
+                                 rl_device_allocation_t* out_signal);
+rl_status_t rl_sim_signal_destroy(rl_device_t* device, uint64_t signal);
+void rl_sim_signal_store(rl_device_t* device, uint64_t signal, int64_t value);
+int64_t rl_sim_signal_load(rl_device_t* device, uint64_t signal);
+bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
+                           uint64_t timeout_ns, int64_t* out_value);
+// The atomic value of the signal at |signal|, or NULL when it is not a
+// 64-byte, 8-aligned object inside live memory.
+_Atomic int64_t* rl_sim_signal_value(rl_sim_device_t* device, uint64_t signal);
+// Decrements |signal| by one (release) and wakes every waiter.
+void rl_sim_signal_decrement(rl_sim_device_t* device, uint64_t signal);
+// Wakes every thread sleeping on any signal (after a change or a stop).
+void rl_sim_signal_wake_all(rl_sim_device_t* device);
+// Sleeps on the signal channel until |deadline_ns| (CLOCK_MONOTONIC) or at
+// most one wait slice, whichever is first. The caller holds signal_lock.
+void rl_sim_signal_sleep(rl_sim_device_t* device, uint64_t deadline_ns);
+
+// sim_device.c
+uint64_t rl_sim_now_ns(void);
+// pthread_cond_timedwait on |cond| (|lock| held) until |deadline_ns|
+// (CLOCK_MONOTONIC) or at most RL_SIM_WAIT_SLICE_NS, whichever is first.
+void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
+                       uint64_t deadline_ns);
+uint64_t rl_sim_timestamp(rl_device_t* device);
+void rl_sim_log_dispatch(rl_sim_device_t* device,
+                         const rl_sim_dispatch_record_t* record);
+void rl_sim_report_hazard(rl_sim_device_t* device,
+                          const rl_sim_hazard_t* hazard);
+
+// sim_queue.c
+rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
+                                rl_device_queue_t* out_queue);
+rl_status_t rl_sim_queue_destroy(rl_device_t* device, rl_device_queue_t* queue);
+void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
+                           uint64_t packet_id);
+bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue);
+void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
+                        rl_device_fault_t* out_fault);
+// Puts |queue| in the error state with |message| (consumes |status| when
+// not OK, appending its message). Called from the CP thread only.
+void rl_sim_queue_set_fault(rl_sim_queue_t* queue, uint64_t packet_id,
+                            uint64_t address, const char* what,
+                            rl_status_t status);
+
+// sim_cp.c
+void* rl_sim_cp_main(void* queue);
+// The 64-byte slot of dispatch id |id|.
+uint8_t* rl_sim_cp_slot(rl_sim_queue_t* queue, uint64_t id);
+// Retires packet |id|: header INVALID (release), read id + 1 (release),
+// then the completion signal (if any) minus one.
+void rl_sim_cp_retire(rl_sim_queue_t* queue, uint64_t id,
+                      uint64_t completion_signal);
+
+// sim_wg.c: validation of a dispatch packet into a run, and the executor.
+// Validates a decoded dispatch packet against the loaded kernels, memory and
+// limits, fills |run| and calls the executor's begin(). On failure
+// *|out_fault_address| names the offending address (0 if none).
+rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
+                               const rl_aql_decoded_t* packet, rl_sim_run_t* run,
+                               uint64_t* out_fault_address);
+rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 uint64_t wg_index, uint64_t* out_fault_address);
+void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run);
+
+// sim_schedule.c: gathers the unbarriered batch starting with the dispatch
+// |first| (dispatch id |first_id|) into queue->runs; fails only for the
+// first packet (later problems end the batch early).
+rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
+                                   const rl_aql_decoded_t* first,
+                                   uint64_t* out_fault_address);
+// Runs the gathered batch and retires its packets in order; on a fault
+// *|out_fault_id| is the packet that faulted.
+rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
+                                  uint64_t* out_fault_id,
+                                  uint64_t* out_fault_address);
+
+// sim_hazard_checker.c: reports overlaps between the runs of one batch.
+void rl_sim_hazard_check_batch(rl_sim_device_t* device,
+                               const rl_sim_run_t* runs, uint32_t count);
+
+#endif  // REDLINE_SIM_SIM_INTERNAL_H_

@@ -1,0 +1,197 @@
+// redline/sim/sim_memory.c — the simulated device's virtual address space.
+//
+// Addresses are handed out upward from RL_SIM_VA_BASE by a bump pointer, at
+// page granularity, with an unmapped RL_SIM_GUARD_SIZE gap after every
+// allocation. Freed ranges are never reused, so a stale pointer faults
+// instead of reaching a newer buffer. Each allocation is backed by its own
+// zeroed host block. The table is a sorted array searched by binary search:
+// every kernel access translates through it, under the read lock.
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/base/array.h"
+#include "redline/sim/sim_internal.h"
+
+static uint64_t rl_sim_align_up(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) & ~(alignment - 1);
+}
+
+rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory) {
+  memset(memory, 0, sizeof(*memory));
+  if (pthread_rwlock_init(&memory->lock, NULL) != 0) {
+    return RL_STATUS(RL_STATUS_INTERNAL, "pthread_rwlock_init failed");
+  }
+  memory->next_address = RL_SIM_VA_BASE;
+  return RL_OK;
+}
+
+void rl_sim_memory_deinit(rl_sim_memory_t* memory) {
+  for (uint32_t i = 0; i < memory->count; ++i) free(memory->items[i].host);
+  free(memory->items);
+  pthread_rwlock_destroy(&memory->lock);
+  memset(memory, 0, sizeof(*memory));
+}
+
+// Index of the last allocation whose address is <= |address|, or -1.
+static int64_t rl_sim_memory_find_locked(const rl_sim_memory_t* memory,
+                                         uint64_t address) {
+  int64_t low = 0;
+  int64_t high = (int64_t)memory->count - 1;
+  int64_t found = -1;
+  while (low <= high) {
+    int64_t mid = low + (high - low) / 2;
+    if (memory->items[mid].address <= address) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return found;
+}
+
+// True when [address, address + size) overlaps a live allocation.
+static bool rl_sim_memory_overlaps_locked(const rl_sim_memory_t* memory,
+                                          uint64_t address, uint64_t size) {
+  int64_t index = rl_sim_memory_find_locked(memory, address + size - 1);
+  if (index < 0) return false;
+  const rl_sim_allocation_t* item = &memory->items[index];
+  return item->address + item->size > address;
+}
+
+// Inserts a zeroed allocation at |address| into the sorted table.
+static rl_status_t rl_sim_memory_insert_locked(
+    rl_sim_memory_t* memory, uint64_t address, uint64_t size,
+    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation) {
+  RL_RETURN_IF_ERROR(
+      RL_ARRAY_RESERVE(&memory->items, &memory->capacity, memory->count + 1));
+  uint8_t* host = calloc(1, (size_t)size);
+  if (host == NULL) return rl_status_out_of_memory();
+  uint32_t index = (uint32_t)(rl_sim_memory_find_locked(memory, address) + 1);
+  memmove(&memory->items[index + 1], &memory->items[index],
+          (memory->count - index) * sizeof(memory->items[0]));
+  memory->items[index] = (rl_sim_allocation_t){address, size, host, kind};
+  memory->count++;
+  *out_allocation = (rl_device_allocation_t){address, size, host};
+  return RL_OK;
+}
+
+rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
+                                   uint64_t alignment, rl_memory_kind_t kind,
+                                   rl_device_allocation_t* out_allocation) {
+  memset(out_allocation, 0, sizeof(*out_allocation));
+  if (size == 0 || (alignment & (alignment - 1)) != 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "allocation of %llu bytes aligned to %llu: expected a "
+                     "nonzero size and a power-of-two alignment",
+                     (unsigned long long)size, (unsigned long long)alignment);
+  }
+  if (alignment < RL_SIM_PAGE_SIZE) alignment = RL_SIM_PAGE_SIZE;
+  pthread_rwlock_wrlock(&memory->lock);
+  uint64_t address = rl_sim_align_up(memory->next_address, alignment);
+  rl_status_t status = RL_OK;
+  if (address < memory->next_address || address >= RL_SIM_VA_END ||
+      RL_SIM_VA_END - address < size) {
+    status = RL_STATUS(RL_STATUS_OUT_OF_MEMORY,
+                       "simulated address space exhausted allocating %llu bytes",
+                       (unsigned long long)size);
+  } else {
+    status = rl_sim_memory_insert_locked(memory, address, size, kind,
+                                         out_allocation);
+  }
+  if (status == RL_OK) {
+    memory->next_address =
+        rl_sim_align_up(address + size, RL_SIM_PAGE_SIZE) + RL_SIM_GUARD_SIZE;
+  }
+  pthread_rwlock_unlock(&memory->lock);
+  return status;
+}
+
+rl_status_t rl_sim_memory_allocate_fixed(
+    rl_sim_memory_t* memory, uint64_t address, uint64_t size,
+    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation) {
+  memset(out_allocation, 0, sizeof(*out_allocation));
+  if (size == 0 || address < RL_SIM_VA_BASE || address >= RL_SIM_VA_END ||
+      RL_SIM_VA_END - address < size) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "fixed allocation of %llu bytes at 0x%llx: expected a "
+                     "nonzero range inside the simulated address space "
+                     "[0x%llx, 0x%llx)",
+                     (unsigned long long)size, (unsigned long long)address,
+                     (unsigned long long)RL_SIM_VA_BASE,
+                     (unsigned long long)RL_SIM_VA_END);
+  }
+  pthread_rwlock_wrlock(&memory->lock);
+  rl_status_t status = RL_OK;
+  if (rl_sim_memory_overlaps_locked(memory, address, size)) {
+    status = RL_STATUS(RL_STATUS_CONTRACT,
+                       "fixed allocation of %llu bytes at 0x%llx overlaps a "
+                       "live allocation",
+                       (unsigned long long)size, (unsigned long long)address);
+  } else {
+    status = rl_sim_memory_insert_locked(memory, address, size, kind,
+                                         out_allocation);
+  }
+  // Later bump allocations must not land on (or right after) this range.
+  uint64_t after =
+      rl_sim_align_up(address + size, RL_SIM_PAGE_SIZE) + RL_SIM_GUARD_SIZE;
+  if (status == RL_OK && after > memory->next_address) {
+    memory->next_address = after;
+  }
+  pthread_rwlock_unlock(&memory->lock);
+  return status;
+}
+
+rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
+  pthread_rwlock_wrlock(&memory->lock);
+  int64_t index = rl_sim_memory_find_locked(memory, address);
+  if (index < 0 || memory->items[index].address != address) {
+    pthread_rwlock_unlock(&memory->lock);
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "free of 0x%llx: not the start of a live allocation",
+                     (unsigned long long)address);
+  }
+  free(memory->items[index].host);
+  memmove(&memory->items[index], &memory->items[index + 1],
+          (memory->count - (uint32_t)index - 1) * sizeof(memory->items[0]));
+  memory->count--;
+  pthread_rwlock_unlock(&memory->lock);
+  return RL_OK;
+}
+
+// Host view of the range or NULL; the caller holds the lock.
+static uint8_t* rl_sim_memory_translate_locked(const rl_sim_memory_t* memory,
+                                               uint64_t address, uint64_t size) {
+  int64_t index = rl_sim_memory_find_locked(memory, address);
+  if (index < 0) return NULL;
+  const rl_sim_allocation_t* item = &memory->items[index];
+  uint64_t offset = address - item->address;
+  if (offset >= item->size || item->size - offset < size) return NULL;
+  return item->host + offset;
+}
+
+void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
+                              uint64_t size) {
+  pthread_rwlock_rdlock(&memory->lock);
+  void* host = rl_sim_memory_translate_locked(memory, address, size);
+  pthread_rwlock_unlock(&memory->lock);
+  return host;
+}
+
+bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
+                           const void* data, uint64_t size) {
+  pthread_rwlock_rdlock(&memory->lock);
+  uint8_t* host = rl_sim_memory_translate_locked(memory, address, size);
+  if (host != NULL) memcpy(host, data, (size_t)size);
+  pthread_rwlock_unlock(&memory->lock);
+  return host != NULL;
+}
+
+bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
+                            void* data, uint64_t size) {
+  pthread_rwlock_rdlock(&memory->lock);
+  uint8_t* host = rl_sim_memory_translate_locked(memory, address, size);
+  if (host != NULL) memcpy(data, host, (size_t)size);
+  pthread_rwlock_unlock(&memory->lock);
+  return host != NULL;
+}

@@ -1,0 +1,199 @@
+// redline/sim/sim_queue.c — AQL queues of the simulated device: creation,
+// the doorbell, state queries, fault reports, hang injection and
+// destruction. The command processor that consumes a queue is sim_cp.c.
+//
+// Each queue has a ring of packet_count 64-byte slots in device memory
+// (every header INVALID to start with) and a 256-byte amd_queue_t-shaped
+// descriptor whose write_dispatch_id (byte 56) and read_dispatch_id (byte
+// 128) are the queue's ids (Debian hsa/amd_hsa_queue.h offsets,
+// pm4_reference.md §4.3).
+//
+// Destroy semantics: queue_destroy always stops the command processor and
+// joins its thread, whatever it is doing: waiting for a doorbell or a
+// header, blocked in a barrier-AND/OR that will never be satisfied, hung by
+// rl_sim_inject_hang, or parked after a fault. Every CP wait loop checks
+// the stop flag at least every RL_SIM_WAIT_SLICE_NS. So on the simulator
+// destroy returns OK and nothing touches the queue's memory afterwards; the
+// decision to quarantine belongs to the engine, which asks queue_idle() and
+// queue_fault() *before* destroying (a queue that is not idle had packets in
+// flight, so whatever they referenced is in an unknown state).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/sim/sim_internal.h"
+
+// amd_queue_t offsets (hsa/amd_hsa_queue.h) and size.
+#define RL_SIM_QUEUE_DESCRIPTOR_SIZE 256u
+#define RL_SIM_QUEUE_WRITE_ID_OFFSET 56u
+#define RL_SIM_QUEUE_READ_ID_OFFSET 128u
+// Largest ring accepted (ROCr's default queue is 4096 packets; HSA caps
+// queue sizes at what the agent reports, 2^17 on current GPUs).
+#define RL_SIM_QUEUE_MAX_PACKETS (1u << 17)
+
+static rl_sim_queue_t* rl_sim_queue_cast(const rl_device_queue_t* queue) {
+  return (rl_sim_queue_t*)queue->backend;
+}
+
+// Allocates the ring and descriptor of a zeroed |queue|.
+static rl_status_t rl_sim_queue_allocate(rl_sim_queue_t* queue) {
+  rl_sim_memory_t* memory = &queue->device->memory;
+  rl_device_allocation_t ring;
+  RL_RETURN_IF_ERROR(rl_sim_memory_allocate(
+      memory, (uint64_t)queue->packet_count * RL_AQL_PACKET_SIZE,
+      RL_AQL_PACKET_SIZE, RL_MEMORY_KIND_SYSTEM, &ring));
+  queue->ring = ring.host;
+  queue->ring_address = ring.address;
+  for (uint32_t i = 0; i < queue->packet_count; ++i) {
+    atomic_init((_Atomic uint32_t*)(queue->ring + i * RL_AQL_PACKET_SIZE),
+                RL_AQL_PACKET_TYPE_INVALID);
+  }
+  rl_device_allocation_t descriptor;
+  RL_RETURN_IF_ERROR(rl_sim_memory_allocate(memory, RL_SIM_QUEUE_DESCRIPTOR_SIZE,
+                                            64, RL_MEMORY_KIND_SYSTEM,
+                                            &descriptor));
+  uint8_t* host = descriptor.host;
+  queue->descriptor_address = descriptor.address;
+  queue->write_index = (_Atomic uint64_t*)(host + RL_SIM_QUEUE_WRITE_ID_OFFSET);
+  queue->read_index = (_Atomic uint64_t*)(host + RL_SIM_QUEUE_READ_ID_OFFSET);
+  atomic_init(queue->write_index, 0);
+  atomic_init(queue->read_index, 0);
+  queue->lds = calloc(1, RL_SIM_LDS_LIMIT);
+  return queue->lds ? RL_OK : rl_status_out_of_memory();
+}
+
+// Frees everything of |queue| except the thread (already joined).
+static void rl_sim_queue_release(rl_sim_queue_t* queue) {
+  rl_sim_memory_t* memory = &queue->device->memory;
+  if (queue->ring_address) {
+    rl_status_free(rl_sim_memory_free(memory, queue->ring_address));
+  }
+  if (queue->descriptor_address) {
+    rl_status_free(rl_sim_memory_free(memory, queue->descriptor_address));
+  }
+  for (uint32_t i = 0; i < RL_SIM_BATCH_MAX; ++i) {
+    rl_sim_range_set_deinit(&queue->runs[i].reads);
+    rl_sim_range_set_deinit(&queue->runs[i].writes);
+  }
+  free(queue->lds);
+  pthread_mutex_destroy(&queue->lock);
+  pthread_cond_destroy(&queue->cond);
+  free(queue);
+}
+
+rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
+                                rl_device_queue_t* out_queue) {
+  memset(out_queue, 0, sizeof(*out_queue));
+  if (packet_count < 2 || packet_count > RL_SIM_QUEUE_MAX_PACKETS ||
+      (packet_count & (packet_count - 1)) != 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "queue of %u packets: expected a power of two in 2..%u",
+                     packet_count, RL_SIM_QUEUE_MAX_PACKETS);
+  }
+  rl_sim_queue_t* queue = calloc(1, sizeof(*queue));
+  if (queue == NULL) return rl_status_out_of_memory();
+  queue->device = rl_sim_device_cast(device);
+  queue->packet_count = packet_count;
+  queue->id = atomic_fetch_add(&queue->device->next_queue_id, 1);
+  pthread_mutex_init(&queue->lock, NULL);
+  pthread_cond_init(&queue->cond, NULL);
+  atomic_init(&queue->stop, false);
+  atomic_init(&queue->hang_id, UINT64_MAX);
+  atomic_init(&queue->state, RL_SIM_QUEUE_RUNNING);
+  rl_status_t status = rl_sim_queue_allocate(queue);
+  if (status == RL_OK &&
+      pthread_create(&queue->thread, NULL, rl_sim_cp_main, queue) != 0) {
+    status = RL_STATUS(RL_STATUS_UNAVAILABLE,
+                       "cannot start the command-processor thread");
+  }
+  if (status != RL_OK) {
+    rl_sim_queue_release(queue);
+    return status;
+  }
+  queue->thread_started = true;
+  *out_queue = (rl_device_queue_t){
+      .id = queue->id,
+      .packet_count = packet_count,
+      .ring = queue->ring,
+      .ring_address = queue->ring_address,
+      .write_index = (uint64_t*)queue->write_index,
+      .read_index = (uint64_t*)queue->read_index,
+      .backend = queue,
+  };
+  return RL_OK;
+}
+
+rl_status_t rl_sim_queue_destroy(rl_device_t* device, rl_device_queue_t* queue) {
+  rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
+  if (sim_queue == NULL) return RL_OK;
+  pthread_mutex_lock(&sim_queue->lock);
+  atomic_store_explicit(&sim_queue->stop, true, memory_order_release);
+  pthread_cond_broadcast(&sim_queue->cond);
+  pthread_mutex_unlock(&sim_queue->lock);
+  rl_sim_signal_wake_all(rl_sim_device_cast(device));
+  pthread_join(sim_queue->thread, NULL);
+  rl_sim_queue_release(sim_queue);
+  memset(queue, 0, sizeof(*queue));
+  return RL_OK;
+}
+
+void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
+                           uint64_t packet_id) {
+  (void)device;
+  rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
+  pthread_mutex_lock(&sim_queue->lock);
+  // A doorbell never moves backwards (a late, smaller value is ignored, as
+  // the CP keeps the highest write pointer it has seen).
+  if (packet_id + 1 > sim_queue->doorbell_end) {
+    sim_queue->doorbell_end = packet_id + 1;
+  }
+  pthread_cond_broadcast(&sim_queue->cond);
+  pthread_mutex_unlock(&sim_queue->lock);
+}
+
+bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue) {
+  (void)device;
+  rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
+  uint64_t read = atomic_load_explicit(sim_queue->read_index,
+                                       memory_order_acquire);
+  uint64_t write = atomic_load_explicit(sim_queue->write_index,
+                                        memory_order_acquire);
+  // The CP advances the read id only after a packet completed, so equal ids
+  // mean nothing is executing.
+  return read == write &&
+         atomic_load_explicit(&sim_queue->state, memory_order_acquire) ==
+             RL_SIM_QUEUE_RUNNING;
+}
+
+void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
+                        rl_device_fault_t* out_fault) {
+  (void)device;
+  rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
+  pthread_mutex_lock(&sim_queue->lock);
+  *out_fault = sim_queue->fault;
+  pthread_mutex_unlock(&sim_queue->lock);
+}
+
+void rl_sim_queue_set_fault(rl_sim_queue_t* queue, uint64_t packet_id,
+                            uint64_t address, const char* what,
+                            rl_status_t status) {
+  pthread_mutex_lock(&queue->lock);
+  rl_device_fault_t* fault = &queue->fault;
+  fault->faulted = true;
+  fault->packet_id = packet_id;
+  fault->address = address;
+  snprintf(fault->message, sizeof(fault->message), "queue %u packet %llu: %s%s%s",
+           queue->id, (unsigned long long)packet_id, what,
+           status ? ": " : "", status ? rl_status_message(status) : "");
+  atomic_store_explicit(&queue->state, RL_SIM_QUEUE_FAULTED,
+                        memory_order_release);
+  pthread_mutex_unlock(&queue->lock);
+  rl_status_free(status);
+}
+
+void rl_sim_inject_hang(rl_device_t* device, const rl_device_queue_t* queue,
+                        uint64_t packet_id) {
+  (void)device;
+  rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
+  atomic_store_explicit(&sim_queue->hang_id, packet_id, memory_order_release);
+}

@@ -1,0 +1,206 @@
+// redline/sim/sim_schedule.c — batching and ordering of kernel dispatches.
+//
+// Batching rule: an unbarriered batch is a run of consecutive, already
+// published kernel-dispatch packets, starting at the packet the CP is on and
+// ending before the first packet that (a) has its barrier bit set, (b) is
+// not a valid kernel dispatch, (c) fails validation, (d) is not published
+// yet, (e) lies beyond the doorbell, (f) is the injected hang point, or at
+// RL_SIM_BATCH_MAX packets. The first packet may carry the barrier bit: every
+// earlier packet has completed before a batch starts. A packet that ends a
+// batch for reason (b) or (c) becomes the first of the next step, where it
+// faults with its own message. Waiting for more packets never delays a
+// batch: the CP runs what is published, as hardware would.
+//
+// Ordering: RL_SIM_HAZARDS_SEQUENTIAL runs the batch's dispatches one after
+// another, work-groups in linear order. RL_SIM_HAZARDS_ADVERSARIAL runs the
+// batch's work-groups in a seeded pseudo-random interleaving: each step picks
+// an unfinished dispatch uniformly (splitmix64 seeded with options.seed ^
+// the first dispatch index of the batch), and each dispatch walks its own
+// work-groups in a random affine permutation (offset + k * stride mod n with
+// stride coprime to n), so a consumer may run before, between or after its
+// producer's work-groups. Both modes retire packets in id order as soon as a
+// packet and all earlier ones have finished, except the batch's last packet:
+// it retires after the batch's hazards are reported, so whoever waits on the
+// last completion signal can read them.
+#include <string.h>
+
+#include "redline/sim/sim_internal.h"
+
+// splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
+// generators", OOPSLA 2014): constants from the reference implementation.
+static uint64_t rl_sim_random_next(uint64_t* state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static uint64_t rl_sim_gcd(uint64_t a, uint64_t b) {
+  while (b != 0) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// Copies the published packet |id| and decodes it; false when the header is
+// not published yet.
+static bool rl_sim_schedule_peek(rl_sim_queue_t* queue, uint64_t id,
+                                 rl_aql_decoded_t* out_packet) {
+  uint8_t* slot = rl_sim_cp_slot(queue, id);
+  uint32_t word = atomic_load_explicit((_Atomic uint32_t*)slot,
+                                       memory_order_acquire);
+  if ((word & RL_AQL_HEADER_TYPE_MASK) == RL_AQL_PACKET_TYPE_INVALID) {
+    return false;
+  }
+  uint8_t bytes[RL_AQL_PACKET_SIZE];
+  memcpy(bytes, &word, sizeof(word));
+  memcpy(bytes + 4, slot + 4, RL_AQL_PACKET_SIZE - 4);
+  rl_aql_packet_decode(bytes, out_packet);
+  return true;
+}
+
+// True when packet |id| can join the batch that is being gathered.
+static bool rl_sim_schedule_can_join(rl_sim_queue_t* queue, uint64_t id) {
+  if (atomic_load_explicit(&queue->hang_id, memory_order_acquire) == id) {
+    return false;
+  }
+  rl_aql_decoded_t packet;
+  if (!rl_sim_schedule_peek(queue, id, &packet)) return false;
+  if (packet.error != RL_AQL_OK || packet.barrier ||
+      packet.type != RL_AQL_PACKET_TYPE_KERNEL_DISPATCH) {
+    return false;
+  }
+  if (packet.completion_signal != 0 &&
+      rl_sim_signal_value(queue->device, packet.completion_signal) == NULL) {
+    return false;
+  }
+  uint64_t address = 0;
+  rl_status_t status = rl_sim_run_prepare(
+      queue, id, &packet, &queue->runs[queue->run_count], &address);
+  if (status != RL_OK) {
+    rl_status_free(status);
+    return false;
+  }
+  return true;
+}
+
+rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
+                                   const rl_aql_decoded_t* first,
+                                   uint64_t* out_fault_address) {
+  queue->run_count = 0;
+  RL_RETURN_IF_ERROR(rl_sim_run_prepare(queue, first_id, first, &queue->runs[0],
+                                        out_fault_address));
+  queue->run_count = 1;
+  pthread_mutex_lock(&queue->lock);
+  uint64_t end = queue->doorbell_end;
+  pthread_mutex_unlock(&queue->lock);
+  for (uint64_t id = first_id + 1;
+       id < end && queue->run_count < RL_SIM_BATCH_MAX &&
+       rl_sim_schedule_can_join(queue, id);
+       ++id) {
+    queue->run_count++;
+  }
+  return RL_OK;
+}
+
+// Records the end of |run| in the dispatch log and ends its executor state.
+static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
+  run->finished = true;
+  rl_sim_dispatch_record_t record = {
+      .dispatch_index = run->dispatch.dispatch_index,
+      .packet_id = run->dispatch.packet_id,
+      .queue_id = queue->id,
+      .kernel_object = run->dispatch.kernel_object,
+      .start_timestamp = run->start_timestamp,
+      .end_timestamp = rl_sim_timestamp(&queue->device->base),
+  };
+  rl_sim_log_dispatch(queue->device, &record);
+  rl_sim_run_end(queue, run);
+}
+
+// Runs work-group |k| (in the run's own order) of |run|; finishes the run
+// after its last one.
+static rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                        uint64_t* out_fault_address) {
+  if (run->wg_done == 0) {
+    run->start_timestamp = rl_sim_timestamp(&queue->device->base);
+  }
+  uint64_t index = (run->wg_offset + run->wg_done * run->wg_stride) % run->wg_total;
+  RL_RETURN_IF_ERROR(
+      rl_sim_run_workgroup(queue, run, index, out_fault_address));
+  if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
+  return RL_OK;
+}
+
+// Retires every finished packet after *|retired| whose predecessors are
+// done, up to (not including) index |limit|.
+static void rl_sim_schedule_retire(rl_sim_queue_t* queue, uint64_t first_id,
+                                   uint32_t limit, uint32_t* retired) {
+  while (*retired < limit && queue->runs[*retired].finished) {
+    rl_sim_cp_retire(queue, first_id + *retired,
+                     queue->runs[*retired].completion_signal);
+    (*retired)++;
+  }
+}
+
+// Gives every run of the batch its work-group order.
+static void rl_sim_schedule_order(rl_sim_queue_t* queue, uint64_t* rng) {
+  bool adversarial =
+      queue->device->options.hazards == RL_SIM_HAZARDS_ADVERSARIAL;
+  for (uint32_t k = 0; k < queue->run_count; ++k) {
+    rl_sim_run_t* run = &queue->runs[k];
+    run->wg_stride = 1;
+    run->wg_offset = 0;
+    if (!adversarial || run->wg_total < 2) continue;
+    run->wg_offset = rl_sim_random_next(rng) % run->wg_total;
+    do {
+      run->wg_stride = 1 + rl_sim_random_next(rng) % (run->wg_total - 1);
+    } while (rl_sim_gcd(run->wg_stride, run->wg_total) != 1);
+  }
+}
+
+// Picks the next run to step: the first unfinished one (sequential) or a
+// uniformly random unfinished one (adversarial). Returns run_count when all
+// have finished.
+static uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint64_t* rng) {
+  uint32_t unfinished[RL_SIM_BATCH_MAX];
+  uint32_t count = 0;
+  for (uint32_t k = 0; k < queue->run_count; ++k) {
+    if (!queue->runs[k].finished) unfinished[count++] = k;
+  }
+  if (count == 0) return queue->run_count;
+  if (queue->device->options.hazards != RL_SIM_HAZARDS_ADVERSARIAL) {
+    return unfinished[0];
+  }
+  return unfinished[rl_sim_random_next(rng) % count];
+}
+
+rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
+                                  uint64_t* out_fault_id,
+                                  uint64_t* out_fault_address) {
+  uint64_t rng = queue->device->options.seed ^
+                 queue->runs[0].dispatch.dispatch_index;
+  rl_sim_schedule_order(queue, &rng);
+  uint32_t retired = 0;
+  rl_status_t status = RL_OK;
+  for (;;) {
+    uint32_t k = rl_sim_schedule_pick(queue, &rng);
+    if (k == queue->run_count) break;
+    status = rl_sim_schedule_step(queue, &queue->runs[k], out_fault_address);
+    if (status != RL_OK) {
+      *out_fault_id = first_id + k;
+      break;
+    }
+    // The last packet retires only after the hazard report below, so a
+    // waiter released by its signal sees the batch's hazards.
+    rl_sim_schedule_retire(queue, first_id, queue->run_count - 1, &retired);
+  }
+  for (uint32_t k = 0; k < queue->run_count; ++k) {
+    if (!queue->runs[k].finished) rl_sim_run_end(queue, &queue->runs[k]);
+  }
+  rl_sim_hazard_check_batch(queue->device, queue->runs, queue->run_count);
+  rl_sim_schedule_retire(queue, first_id, queue->run_count, &retired);
+  return status;
+}

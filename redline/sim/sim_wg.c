@@ -1,0 +1,259 @@
+// redline/sim/sim_wg.c — from a decoded dispatch packet to executor calls:
+// dispatch validation, work-group geometry, and the rl_sim_wg_* memory
+// interface every executor uses (translation, VM faults, hazard recording,
+// kernarg readers, per-work-group LDS).
+//
+// Validation of a kernel-dispatch packet, beyond what aql_decode checks, in
+// the order a CP meets the fields:
+//   - kernel_object must be the device address of a loaded `.kd` (a real CP
+//     would fetch garbage as a descriptor and hang or fault);
+//   - the kernel must need no scratch: the packet's private_segment_size,
+//     the kernel's private segment and dynamic stack must all be zero (the
+//     simulator has no scratch; UNSUPPORTED);
+//   - group_segment_size must cover the kernel's static LDS and be at most
+//     RL_SIM_LDS_LIMIT;
+//   - the work-group must not exceed the kernel's max_flat_workgroup_size;
+//   - kernarg_address must be aligned to max(16, kernarg alignment) (HSA:
+//     kernarg segments are 16-byte aligned) and [kernarg_address,
+//     + kernarg_size) must lie inside one live allocation;
+//   - at most 2^32 work-groups (a simulator limit).
+#include <inttypes.h>
+#include <string.h>
+
+#include "redline/sim/sim_internal.h"
+
+// Largest number of work-groups one dispatch may have on the simulator.
+#define RL_SIM_MAX_WORKGROUPS (1ull << 32)
+
+static rl_status_t rl_sim_run_check_limits(const rl_aql_decoded_t* packet,
+                                           const rl_code_object_kernel_t* kernel) {
+  if (packet->private_segment_size != 0 || kernel->private_segment_size != 0 ||
+      kernel->uses_dynamic_stack) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "kernel %s needs scratch (packet private segment %u, "
+                     "kernel %u bytes, dynamic stack %d); the simulated "
+                     "device has none", kernel->name,
+                     packet->private_segment_size, kernel->private_segment_size,
+                     kernel->uses_dynamic_stack ? 1 : 0);
+  }
+  if (packet->group_segment_size < kernel->group_segment_size ||
+      packet->group_segment_size > RL_SIM_LDS_LIMIT) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s: group segment %u bytes, expected %u..%u",
+                     kernel->name, packet->group_segment_size,
+                     kernel->group_segment_size, RL_SIM_LDS_LIMIT);
+  }
+  uint32_t items = packet->workgroup_size[0] * packet->workgroup_size[1] *
+                   packet->workgroup_size[2];
+  if (kernel->max_flat_workgroup_size != 0 &&
+      items > kernel->max_flat_workgroup_size) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s: work-group of %u work-items, the kernel "
+                     "allows at most %u", kernel->name, items,
+                     kernel->max_flat_workgroup_size);
+  }
+  return RL_OK;
+}
+
+static rl_status_t rl_sim_run_check_kernarg(rl_sim_device_t* device,
+                                            const rl_aql_decoded_t* packet,
+                                            const rl_code_object_kernel_t* kernel,
+                                            uint64_t* out_fault_address) {
+  uint64_t align = kernel->kernarg_align > 16 ? kernel->kernarg_align : 16;
+  uint64_t address = packet->kernarg_address;
+  if (kernel->kernarg_size == 0) return RL_OK;
+  if (address % align != 0) {
+    *out_fault_address = address;
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s: kernarg_address 0x%" PRIx64 " is not %" PRIu64
+                     "-byte aligned", kernel->name, address, align);
+  }
+  if (rl_sim_memory_translate(&device->memory, address, kernel->kernarg_size) ==
+      NULL) {
+    *out_fault_address = address;
+    return RL_STATUS(RL_STATUS_POISONED,
+                     "VM fault: kernel %s: kernarg segment [0x%" PRIx64
+                     ", +%u) is not inside live memory", kernel->name, address,
+                     kernel->kernarg_size);
+  }
+  return RL_OK;
+}
+
+// Fills |run| from the packet; fails only on a too-large grid.
+static rl_status_t rl_sim_run_fill(rl_sim_queue_t* queue, uint64_t id,
+                                   const rl_aql_decoded_t* packet,
+                                   const rl_sim_loaded_kernel_t* loaded,
+                                   rl_sim_run_t* run) {
+  rl_sim_dispatch_t* d = &run->dispatch;
+  memset(d, 0, sizeof(*d));
+  uint64_t total = 1;
+  for (int axis = 0; axis < 3; ++axis) {
+    d->workgroup_size[axis] = packet->workgroup_size[axis];
+    d->grid_size[axis] = packet->grid_size[axis];
+    d->workgroup_count[axis] =
+        (uint32_t)(((uint64_t)packet->grid_size[axis] +
+                    packet->workgroup_size[axis] - 1) /
+                   packet->workgroup_size[axis]);
+    total *= d->workgroup_count[axis];
+  }
+  if (total > RL_SIM_MAX_WORKGROUPS) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "kernel %s: %" PRIu64 " work-groups exceed the "
+                     "simulator's limit of 2^32", loaded->kernel->name, total);
+  }
+  d->packet_id = id;
+  d->packet_address = queue->ring_address +
+                      (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE;
+  d->kernel_object = loaded->kernel_object;
+  d->entry_address = loaded->entry_address;
+  d->kernarg_address = packet->kernarg_address;
+  d->kernel = loaded->kernel;
+  d->dimensions = packet->dimensions;
+  d->group_segment_size = packet->group_segment_size;
+  d->private_segment_size = packet->private_segment_size;
+  run->completion_signal = packet->completion_signal;
+  run->wg_total = total;
+  run->wg_done = 0;
+  run->finished = false;
+  run->begun = false;
+  run->start_timestamp = 0;
+  rl_sim_range_set_clear(&run->reads);
+  rl_sim_range_set_clear(&run->writes);
+  return RL_OK;
+}
+
+rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
+                               const rl_aql_decoded_t* packet, rl_sim_run_t* run,
+                               uint64_t* out_fault_address) {
+  *out_fault_address = 0;
+  rl_sim_device_t* device = queue->device;
+  rl_sim_loaded_kernel_t loaded;
+  if (!rl_sim_loader_find(&device->loader, packet->kernel_object, &loaded)) {
+    *out_fault_address = packet->kernel_object;
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel_object 0x%" PRIx64 " is not the address of a "
+                     "loaded kernel descriptor (.kd)", packet->kernel_object);
+  }
+  RL_RETURN_IF_ERROR(rl_sim_run_check_limits(packet, loaded.kernel));
+  RL_RETURN_IF_ERROR(rl_sim_run_check_kernarg(device, packet, loaded.kernel,
+                                              out_fault_address));
+  RL_RETURN_IF_ERROR(rl_sim_run_fill(queue, id, packet, &loaded, run));
+  const rl_sim_executor_t* executor = device->options.executor;
+  if (executor == NULL) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "kernel %s: no kernel executor (rl_sim_options_t.executor "
+                     "is NULL)", loaded.kernel->name);
+  }
+  run->dispatch.dispatch_index =
+      atomic_fetch_add(&device->dispatch_count, 1);
+  run->state = NULL;
+  rl_status_t status = executor->begin(executor->self, &run->dispatch,
+                                       &run->state);
+  if (status != RL_OK) {
+    return rl_status_annotate(status, "executor '%s' refused kernel %s "
+                              "(dispatch %" PRIu64 ")", executor->name,
+                              loaded.kernel->name, run->dispatch.dispatch_index);
+  }
+  run->begun = true;
+  return RL_OK;
+}
+
+void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
+  if (!run->begun) return;
+  const rl_sim_executor_t* executor = queue->device->options.executor;
+  if (executor->end != NULL) executor->end(executor->self, run->state);
+  run->begun = false;
+  run->state = NULL;
+}
+
+rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 uint64_t wg_index, uint64_t* out_fault_address) {
+  const rl_sim_dispatch_t* d = &run->dispatch;
+  rl_sim_wg_context_t context = {queue->device, run, queue->lds, 0};
+  rl_sim_wg_t wg = {.dispatch = d, .context = &context};
+  uint64_t rest = wg_index;
+  for (int axis = 0; axis < 3; ++axis) {
+    wg.group_id[axis] = (uint32_t)(rest % d->workgroup_count[axis]);
+    rest /= d->workgroup_count[axis];
+    uint64_t first = (uint64_t)wg.group_id[axis] * d->workgroup_size[axis];
+    uint64_t left = d->grid_size[axis] - first;
+    wg.size[axis] = (uint32_t)(left < d->workgroup_size[axis]
+                                   ? left
+                                   : d->workgroup_size[axis]);
+  }
+  if (d->group_segment_size > 0) memset(queue->lds, 0, d->group_segment_size);
+  const rl_sim_executor_t* executor = queue->device->options.executor;
+  rl_status_t status = executor->run_workgroup(executor->self, run->state, &wg);
+  if (status == RL_OK) return RL_OK;
+  *out_fault_address = context.fault_address;
+  return rl_status_annotate(status, "kernel %s dispatch %" PRIu64
+                            " work-group (%u,%u,%u)", d->kernel->name,
+                            d->dispatch_index, wg.group_id[0], wg.group_id[1],
+                            wg.group_id[2]);
+}
+
+// A VM fault status naming the access, the packet and the dispatch.
+static rl_status_t rl_sim_wg_fault(rl_sim_wg_t* wg, const char* kind,
+                                   uint64_t address, uint32_t size) {
+  rl_sim_wg_context_t* context = wg->context;
+  context->fault_address = address;
+  return RL_STATUS(RL_STATUS_POISONED,
+                   "VM fault: %s of %u bytes at 0x%" PRIx64 " is outside any "
+                   "live allocation (packet %" PRIu64 ", dispatch %" PRIu64 ")",
+                   kind, size, address, wg->dispatch->packet_id,
+                   wg->dispatch->dispatch_index);
+}
+
+rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
+                           uint32_t size) {
+  rl_sim_wg_context_t* context = wg->context;
+  if (!rl_sim_memory_copy_out(&context->device->memory, address, out_data,
+                              size)) {
+    return rl_sim_wg_fault(wg, "read", address, size);
+  }
+  return rl_sim_range_set_add(&context->run->reads, address, size);
+}
+
+rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
+                            const void* data, uint32_t size) {
+  rl_sim_wg_context_t* context = wg->context;
+  if (!rl_sim_memory_copy_in(&context->device->memory, address, data, size)) {
+    return rl_sim_wg_fault(wg, "write", address, size);
+  }
+  return rl_sim_range_set_add(&context->run->writes, address, size);
+}
+
+static rl_status_t rl_sim_wg_kernarg(rl_sim_wg_t* wg, uint32_t offset,
+                                     void* out_value, uint32_t size) {
+  const rl_sim_dispatch_t* d = wg->dispatch;
+  if ((uint64_t)offset + size > d->kernel->kernarg_size) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "kernel %s: kernarg read of %u bytes at offset %u is "
+                     "beyond its %u-byte kernarg segment", d->kernel->name,
+                     size, offset, d->kernel->kernarg_size);
+  }
+  return rl_sim_wg_load(wg, d->kernarg_address + offset, out_value, size);
+}
+
+rl_status_t rl_sim_wg_kernarg_u32(rl_sim_wg_t* wg, uint32_t offset,
+                                  uint32_t* out_value) {
+  *out_value = 0;
+  return rl_sim_wg_kernarg(wg, offset, out_value, sizeof(*out_value));
+}
+
+rl_status_t rl_sim_wg_kernarg_u64(rl_sim_wg_t* wg, uint32_t offset,
+                                  uint64_t* out_value) {
+  *out_value = 0;
+  return rl_sim_wg_kernarg(wg, offset, out_value, sizeof(*out_value));
+}
+
+rl_status_t rl_sim_wg_kernarg_f32(rl_sim_wg_t* wg, uint32_t offset,
+                                  float* out_value) {
+  *out_value = 0.0f;
+  return rl_sim_wg_kernarg(wg, offset, out_value, sizeof(*out_value));
+}
+
+void* rl_sim_wg_lds(rl_sim_wg_t* wg) {
+  rl_sim_wg_context_t* context = wg->context;
+  return wg->dispatch->group_segment_size > 0 ? context->lds : NULL;
+}

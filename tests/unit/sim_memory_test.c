@@ -1,0 +1,197 @@
+// Tests of the simulated device's address space (redline/sim/sim_memory.c):
+// placement, translation at and across allocation edges and guard gaps,
+// fixed-address allocations, and faults after free.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "redline/sim/sim.h"
+
+static rl_device_t* rl_test_device(void) {
+  rl_device_t* device = NULL;
+  rl_status_t status = rl_sim_device_create(NULL, &device);
+  assert_null(status);
+  return device;
+}
+
+static rl_device_allocation_t rl_test_alloc(rl_device_t* device, uint64_t size) {
+  rl_device_allocation_t allocation;
+  assert_null(device->vtable->allocate(device, size, 64, RL_MEMORY_KIND_DEVICE,
+                                       &allocation));
+  return allocation;
+}
+
+static void test_device_identity(void** state) {
+  (void)state;
+  rl_sim_options_t options = {.processor = "gfx1201"};
+  rl_device_t* device = NULL;
+  assert_null(rl_sim_device_create(&options, &device));
+  assert_true(rl_sim_device_is(device));
+  assert_string_equal(device->name, "sim");
+  assert_string_equal(device->target, "amdgcn-amd-amdhsa--gfx1201");
+  assert_int_equal(device->timestamp_frequency, RL_SIM_TIMESTAMP_HZ);
+  assert_int_equal(device->lds_limit, RL_SIM_LDS_LIMIT);
+  device->vtable->destroy(device);
+  options.processor = "gfx906";
+  rl_status_t status = rl_sim_device_create(&options, &device);
+  assert_int_equal(rl_status_code(status), RL_STATUS_UNSUPPORTED);
+  assert_null(device);
+  rl_status_free(status);
+}
+
+static void test_addresses_are_never_host_pointers(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  uint64_t previous_end = 0;
+  for (int i = 0; i < 8; ++i) {
+    rl_device_allocation_t a = rl_test_alloc(device, 100 + (uint64_t)i * 4096);
+    assert_true(a.address >= RL_SIM_VA_BASE);
+    // Above the 47-bit user half of x86-64: no host pointer looks like this.
+    assert_true(a.address > 0x00007fffffffffffull);
+    assert_true(a.address != (uint64_t)(uintptr_t)a.host);
+    // A guard gap separates consecutive allocations.
+    assert_true(a.address > previous_end);
+    previous_end = a.address + a.size;
+    // Fresh memory reads as zero.
+    assert_int_equal(((uint8_t*)a.host)[0], 0);
+  }
+  device->vtable->destroy(device);
+}
+
+static void test_translation_edges(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  rl_device_allocation_t a = rl_test_alloc(device, 1000);
+  rl_device_allocation_t b = rl_test_alloc(device, 1000);
+  uint8_t* host = a.host;
+  assert_ptr_equal(rl_sim_translate(device, a.address, 1000), host);
+  assert_ptr_equal(rl_sim_translate(device, a.address + 996, 4), host + 996);
+  // Straddling the end, just past it, in the guard gap, before the start.
+  assert_null(rl_sim_translate(device, a.address + 997, 4));
+  assert_null(rl_sim_translate(device, a.address + 1000, 1));
+  assert_null(rl_sim_translate(device, a.address + 4096, 4));
+  assert_null(rl_sim_translate(device, a.address - 4, 4));
+  assert_null(rl_sim_translate(device, RL_SIM_VA_BASE - 4096, 4));
+  // Straddling from a into b (through the gap) is refused too.
+  assert_null(rl_sim_translate(device, a.address, b.address - a.address + 4));
+  assert_null(rl_sim_translate(device, UINT64_MAX - 2, 4));
+  // read/write go through the same check.
+  uint32_t word = 0xdeadbeef;
+  assert_null(device->vtable->write(device, b.address + 8, &word, 4));
+  uint32_t back = 0;
+  assert_null(device->vtable->read(device, b.address + 8, &back, 4));
+  assert_int_equal(back, 0xdeadbeef);
+  rl_status_t status = device->vtable->write(device, b.address + 998, &word, 4);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  device->vtable->destroy(device);
+}
+
+static void test_fixed_allocations(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  const rl_device_vtable_t* vt = device->vtable;
+  uint64_t where = RL_SIM_VA_BASE + 0x100000000ull;
+  rl_device_allocation_t fixed;
+  assert_null(vt->allocate_fixed(device, where, 8192, RL_MEMORY_KIND_DEVICE,
+                                 &fixed));
+  assert_int_equal(fixed.address, where);
+  assert_non_null(rl_sim_translate(device, where + 8188, 4));
+  // Overlaps at the start, inside and at the end conflict.
+  uint64_t conflicts[3] = {where - 4096, where + 100, where + 8191};
+  for (int i = 0; i < 3; ++i) {
+    rl_status_t status = vt->allocate_fixed(device, conflicts[i], 8192,
+                                            RL_MEMORY_KIND_DEVICE, &fixed);
+    assert_int_equal(rl_status_code(status), RL_STATUS_CONTRACT);
+    assert_int_equal(fixed.address, 0);
+    rl_status_free(status);
+  }
+  // Outside the simulated range is not addressable.
+  rl_status_t status = vt->allocate_fixed(device, 0x7f0000000000ull, 4096,
+                                          RL_MEMORY_KIND_DEVICE, &fixed);
+  assert_int_equal(rl_status_code(status), RL_STATUS_CONTRACT);
+  rl_status_free(status);
+  // Adjacent is fine, and later ordinary allocations avoid the fixed range.
+  assert_null(vt->allocate_fixed(device, where + 8192, 4096,
+                                 RL_MEMORY_KIND_DEVICE, &fixed));
+  rl_device_allocation_t after = rl_test_alloc(device, 64);
+  assert_true(after.address > where + 8192 + 4096);
+  device->vtable->destroy(device);
+}
+
+static void test_free_then_access_faults(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  rl_device_allocation_t a = rl_test_alloc(device, 256);
+  assert_non_null(rl_sim_translate(device, a.address, 4));
+  assert_null(device->vtable->free(device, a.address));
+  assert_null(rl_sim_translate(device, a.address, 4));
+  // The range is never handed out again.
+  rl_device_allocation_t b = rl_test_alloc(device, 256);
+  assert_true(b.address != a.address);
+  assert_null(rl_sim_translate(device, a.address, 4));
+  // Double free and freeing an interior address are refused.
+  rl_status_t status = device->vtable->free(device, a.address);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  status = device->vtable->free(device, b.address + 4);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  device->vtable->destroy(device);
+}
+
+static void test_many_allocations_binary_search(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  enum { COUNT = 2000 };
+  static uint64_t addresses[COUNT];
+  for (int i = 0; i < COUNT; ++i) addresses[i] = rl_test_alloc(device, 64).address;
+  // Free every third, then check each address resolves (or not) correctly.
+  for (int i = 0; i < COUNT; i += 3) {
+    assert_null(device->vtable->free(device, addresses[i]));
+  }
+  for (int i = 0; i < COUNT; ++i) {
+    void* host = rl_sim_translate(device, addresses[i] + 60, 4);
+    if (i % 3 == 0) {
+      assert_null(host);
+    } else {
+      assert_non_null(host);
+    }
+  }
+  device->vtable->destroy(device);
+}
+
+static void test_bad_allocation_arguments(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  rl_device_allocation_t a;
+  rl_status_t status =
+      device->vtable->allocate(device, 0, 64, RL_MEMORY_KIND_DEVICE, &a);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  status = device->vtable->allocate(device, 64, 48, RL_MEMORY_KIND_DEVICE, &a);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  // Large alignments are honoured.
+  assert_null(device->vtable->allocate(device, 64, 1u << 20,
+                                       RL_MEMORY_KIND_DEVICE, &a));
+  assert_int_equal(a.address % (1u << 20), 0);
+  device->vtable->destroy(device);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_device_identity),
+      cmocka_unit_test(test_addresses_are_never_host_pointers),
+      cmocka_unit_test(test_translation_edges),
+      cmocka_unit_test(test_fixed_allocations),
+      cmocka_unit_test(test_free_then_access_faults),
+      cmocka_unit_test(test_many_allocations_binary_search),
+      cmocka_unit_test(test_bad_allocation_arguments),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,129 @@
+// `redline lower FILE [--route aql] [--processor GFX]`: prepares a capture
+// on the simulated device (contract, lowering, census) and prints the
+// retained stream: one line per packet with every field named (the AQL
+// decoder's formatter, aql/aql_decode.h, so packets read the same here as
+// in the simulated command processor), then the patch table. Nothing runs.
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "aql/aql_decode.h"
+#include "redline/capture_file.h"
+#include "redline/replay.h"
+#include "tools/cli.h"
+
+typedef struct rl_lower_cli_s {
+  const char* path;
+  const char* processor;
+  rl_route_t route;
+} rl_lower_cli_t;
+
+static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
+  memset(cli, 0, sizeof(*cli));
+  cli->route = RL_ROUTE_AQL;
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (has_value && rl_cli_is(arg, "--route")) {
+      const char* value = argv[++i];
+      if (!rl_route_parse(value, &cli->route) || cli->route == RL_ROUTE_NONE) {
+        return rl_cli_usage("lower: --route expects aql or pm4, got '%s'",
+                            value);
+      }
+    } else if (has_value && rl_cli_is(arg, "--processor")) {
+      cli->processor = argv[++i];
+    } else if (arg[0] != '-' && !cli->path) {
+      cli->path = arg;
+    } else {
+      return rl_cli_usage("lower: unknown or incomplete option '%s'", arg);
+    }
+  }
+  if (!cli->path) return rl_cli_usage("lower: missing capture FILE");
+  return RL_EXIT_OK;
+}
+
+// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
+static void rl_lower_processor_of(const char* target, char* out, size_t size) {
+  const char* start = target ? strstr(target, "--") : NULL;
+  start = start ? start + 2 : "gfx1100";
+  size_t length = strcspn(start, ":");
+  if (length >= size) length = size - 1;
+  memcpy(out, start, length);
+  out[length] = '\0';
+}
+
+static void rl_lower_print_packets(const rl_replay_t* replay,
+                                   const rl_capture_t* capture,
+                                   const rl_route_proof_t* proof) {
+  printf("stream route=%s target=%s packets=%u dispatches=%u waits=%u "
+         "bytes=%" PRIu64 " patch_sites=%u\n",
+         rl_route_name(proof->route), proof->target, proof->packets,
+         proof->dispatches, proof->waits, proof->stream_bytes,
+         proof->patch_sites);
+  for (uint32_t p = 0; p < proof->packets; ++p) {
+    uint8_t packet[64];
+    char line[512];
+    rl_status_free(rl_replay_stream_packet(replay, p, packet));
+    rl_aql_packet_format(packet, line, sizeof(line));
+    const char* kernel = p < capture->launch_count
+                             ? capture->kernels[capture->launches[p].kernel].name
+                             : "?";
+    printf("packet %u %s: %s\n", p, kernel, line);
+  }
+}
+
+static void rl_lower_print_patches(const rl_replay_t* replay,
+                                   const rl_route_proof_t* proof) {
+  static const char* const kinds[] = {"scalar", "pointer", "grid"};
+  for (uint32_t i = 0; i < proof->patch_sites; ++i) {
+    rl_patch_site_t site;
+    rl_status_free(rl_replay_patch_site(replay, i, &site));
+    printf("patch %u %s launch=%u packet=%u dword=%u", i, kinds[site.kind],
+           site.launch, site.packet, site.dword);
+    if (site.kind != RL_PATCH_SITE_GRID) {
+      printf(" address=0x%" PRIx64, site.device_address);
+    }
+    printf(" size=%u value=%s current=0x%" PRIx64 "\n", site.size, site.what,
+           site.current);
+  }
+}
+
+static rl_status_t rl_lower_prepare(const rl_lower_cli_t* cli,
+                                    rl_device_t* device,
+                                    const rl_capture_t* capture) {
+  rl_replay_t* replay = NULL;
+  RL_RETURN_IF_ERROR(rl_replay_create(device, capture, NULL, &replay));
+  rl_status_t status = rl_replay_contract(replay);
+  if (!status) status = rl_replay_prepare(replay, cli->route);
+  rl_route_proof_t proof;
+  rl_replay_proof(replay, &proof);
+  if (!status && proof.fallback_reason[0]) {
+    status = RL_STATUS(RL_STATUS_CONTRACT, "no stream was built: %s",
+                       proof.fallback_reason);
+  }
+  if (!status) {
+    rl_lower_print_packets(replay, capture, &proof);
+    rl_lower_print_patches(replay, &proof);
+  }
+  rl_replay_destroy(replay);
+  return status;
+}
+
+int rl_cmd_lower(int argc, char** argv) {
+  rl_lower_cli_t cli;
+  int exit_code = rl_lower_parse(argc, argv, &cli);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_capture_t* capture = NULL;
+  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  if (status) return rl_cli_fail(status, "lower");
+  char processor[64];
+  rl_lower_processor_of(capture->target, processor, sizeof(processor));
+  const rl_device_options_t options = {
+      .processor = cli.processor ? cli.processor : processor};
+  rl_device_t* device = NULL;
+  status = rl_device_open(&options, &device);
+  if (!status) status = rl_lower_prepare(&cli, device, capture);
+  rl_device_close(device);
+  rl_capture_destroy(capture);
+  return status ? rl_cli_fail(status, cli.path) : RL_EXIT_OK;
+}

@@ -1,0 +1,323 @@
+// `redline replay FILE [--route aql] [--device sim] [--processor GFX]
+// [--param NAME=VALUE]... [--repeat N] [--hazards sequential|adversarial]
+// [--seed N] [--checked] [--timeout-ms N] [--json]`: replays a capture
+// through the public replay API (redline/replay.h) and prints the route
+// proof and the XXH3-128 of every state region after the last run. The
+// exit code is the failure class: 4 contract (also parameters outside the
+// admitted range), 5 prepare, 6 poisoned, 7 quarantined.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/capture_file.h"
+#include "redline/replay.h"
+#include "tools/cli.h"
+
+#define RL_REPLAY_CLI_MAX_PARAMS 16
+
+typedef struct rl_replay_cli_s {
+  const char* path;
+  const char* device;
+  const char* processor;
+  rl_route_t route;
+  uint64_t repeat;
+  bool adversarial;
+  uint64_t seed;
+  bool checked;
+  bool json;
+  uint64_t timeout_ms;
+  uint32_t param_count;
+  const char* param_text[RL_REPLAY_CLI_MAX_PARAMS];
+} rl_replay_cli_t;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
+                                 const char* value) {
+  if (rl_cli_is(flag, "--route")) {
+    if (!rl_route_parse(value, &cli->route) || cli->route == RL_ROUTE_NONE) {
+      return rl_cli_usage("replay: --route expects aql or pm4, got '%s'",
+                          value);
+    }
+  } else if (rl_cli_is(flag, "--device")) {
+    cli->device = value;
+  } else if (rl_cli_is(flag, "--processor")) {
+    cli->processor = value;
+  } else if (rl_cli_is(flag, "--hazards")) {
+    cli->adversarial = strcmp(value, "adversarial") == 0;
+    if (!cli->adversarial && strcmp(value, "sequential") != 0) {
+      return rl_cli_usage("replay: --hazards expects sequential or "
+                          "adversarial, got '%s'", value);
+    }
+  } else if (rl_cli_is(flag, "--param")) {
+    if (cli->param_count == RL_REPLAY_CLI_MAX_PARAMS) {
+      return rl_cli_usage("replay: more than %d --param values",
+                          RL_REPLAY_CLI_MAX_PARAMS);
+    }
+    cli->param_text[cli->param_count++] = value;
+  } else {
+    uint64_t number = 0;
+    if (!rl_cli_parse_u64(value, &number)) {
+      return rl_cli_usage("replay: %s expects a number, got '%s'", flag,
+                          value);
+    }
+    if (rl_cli_is(flag, "--repeat")) cli->repeat = number;
+    if (rl_cli_is(flag, "--seed")) cli->seed = number;
+    if (rl_cli_is(flag, "--timeout-ms")) cli->timeout_ms = number;
+  }
+  return RL_EXIT_OK;
+}
+
+static bool rl_replay_takes_value(const char* flag) {
+  static const char* const flags[] = {
+      "--route", "--device", "--processor", "--hazards", "--param",
+      "--repeat", "--seed", "--timeout-ms"};
+  for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
+    if (rl_cli_is(flag, flags[i])) return true;
+  }
+  return false;
+}
+
+static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
+  memset(cli, 0, sizeof(*cli));
+  cli->route = RL_ROUTE_AQL;
+  cli->repeat = 1;
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    int exit_code = RL_EXIT_OK;
+    if (rl_cli_is(arg, "--checked")) {
+      cli->checked = true;
+    } else if (rl_cli_is(arg, "--json")) {
+      cli->json = true;
+    } else if (rl_replay_takes_value(arg) && i + 1 < argc) {
+      exit_code = rl_replay_parse_value(cli, arg, argv[++i]);
+    } else if (arg[0] != '-' && !cli->path) {
+      cli->path = arg;
+    } else {
+      return rl_cli_usage("replay: unknown or incomplete option '%s'", arg);
+    }
+    if (exit_code != RL_EXIT_OK) return exit_code;
+  }
+  if (!cli->path) return rl_cli_usage("replay: missing capture FILE");
+  if (cli->repeat == 0) return rl_cli_usage("replay: --repeat must be >= 1");
+  return RL_EXIT_OK;
+}
+
+// Sets |values| from the capture's values and the --param overrides.
+static rl_status_t rl_replay_values(const rl_replay_cli_t* cli,
+                                    const rl_capture_t* capture,
+                                    int64_t* values) {
+  for (uint32_t p = 0; p < capture->param_count; ++p) {
+    values[p] = capture->params[p].capture_value;
+  }
+  for (uint32_t i = 0; i < cli->param_count; ++i) {
+    const char* text = cli->param_text[i];
+    const char* equals = strchr(text, '=');
+    char name[RL_CAPTURE_NAME_MAX];
+    size_t length = equals ? (size_t)(equals - text) : 0;
+    uint32_t index = 0;
+    int64_t value = 0;
+    if (!equals || length == 0 || length >= sizeof(name)) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "--param expects NAME=VALUE, got '%s'", text);
+    }
+    memcpy(name, text, length);
+    name[length] = '\0';
+    if (!rl_capture_find_param(capture, name, &index) ||
+        !rl_cli_parse_i64(equals + 1, &value)) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "--param %s: unknown parameter or not an integer",
+                       text);
+    }
+    values[index] = value;
+  }
+  return RL_OK;
+}
+
+// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
+static void rl_replay_processor_of(const char* target, char* out,
+                                   size_t size) {
+  const char* start = target ? strstr(target, "--") : NULL;
+  start = start ? start + 2 : "gfx1100";
+  size_t length = strcspn(start, ":");
+  if (length >= size) length = size - 1;
+  memcpy(out, start, length);
+  out[length] = '\0';
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+static void rl_replay_print_text(rl_replay_t* replay,
+                                 const rl_capture_t* capture) {
+  rl_route_proof_t proof;
+  rl_replay_counters_t counters;
+  rl_replay_proof(replay, &proof);
+  rl_replay_counters(replay, &counters);
+  printf("proof device=%s target=%s route=%s state=%s fallback=\"%s\" "
+         "replays=%" PRIu64 " dispatches=%u packets=%u waits=%u queue=%u "
+         "bytes=%" PRIu64 " patch_sites=%u\n",
+         proof.device, proof.target, rl_route_name(proof.route),
+         rl_replay_state_name(proof.state), proof.fallback_reason,
+         proof.replay_count, proof.dispatches, proof.packets, proof.waits,
+         proof.queue_id, proof.stream_bytes, proof.patch_sites);
+  printf("counters values_written=%" PRIu64 " values_unchanged=%" PRIu64
+         " host_ns=%" PRIu64 " wait_ns=%" PRIu64 "\n",
+         counters.values_written, counters.values_unchanged,
+         counters.host_ns, counters.wait_ns);
+  if (proof.state != RL_REPLAY_REPLAYING) return;
+  for (uint32_t r = 0; r < capture->region_count; ++r) {
+    rl_digest128_t digest;
+    char hex[RL_DIGEST128_HEX_LENGTH + 1] = "unreadable";
+    rl_status_t status = rl_replay_read_region(replay, r, NULL, 0, &digest);
+    if (!status) rl_digest128_format(digest, hex);
+    rl_status_free(status);
+    printf("region %s %s\n", capture->regions[r].name, hex);
+  }
+}
+
+static cJSON* rl_replay_proof_json(const rl_route_proof_t* proof) {
+  cJSON* object = cJSON_CreateObject();
+  cJSON_AddStringToObject(object, "device", proof->device);
+  cJSON_AddStringToObject(object, "target", proof->target);
+  cJSON_AddStringToObject(object, "route", rl_route_name(proof->route));
+  cJSON_AddStringToObject(object, "state", rl_replay_state_name(proof->state));
+  cJSON_AddStringToObject(object, "fallback_reason", proof->fallback_reason);
+  cJSON_AddNumberToObject(object, "replay_count", (double)proof->replay_count);
+  cJSON_AddNumberToObject(object, "dispatches", proof->dispatches);
+  cJSON_AddNumberToObject(object, "packets", proof->packets);
+  cJSON_AddNumberToObject(object, "waits", proof->waits);
+  cJSON_AddNumberToObject(object, "queue_id", proof->queue_id);
+  cJSON_AddNumberToObject(object, "stream_bytes", (double)proof->stream_bytes);
+  cJSON_AddNumberToObject(object, "patch_sites", proof->patch_sites);
+  return object;
+}
+
+static cJSON* rl_replay_counters_json(const rl_replay_counters_t* counters) {
+  cJSON* object = cJSON_CreateObject();
+  cJSON_AddNumberToObject(object, "runs", (double)counters->runs);
+  cJSON_AddNumberToObject(object, "refused", (double)counters->refused);
+  cJSON_AddNumberToObject(object, "values_written",
+                          (double)counters->values_written);
+  cJSON_AddNumberToObject(object, "values_unchanged",
+                          (double)counters->values_unchanged);
+  cJSON_AddNumberToObject(object, "host_ns", (double)counters->host_ns);
+  cJSON_AddNumberToObject(object, "wait_ns", (double)counters->wait_ns);
+  return object;
+}
+
+static cJSON* rl_replay_regions_json(rl_replay_t* replay,
+                                     const rl_capture_t* capture) {
+  cJSON* array = cJSON_CreateArray();
+  for (uint32_t r = 0; r < capture->region_count; ++r) {
+    rl_digest128_t digest;
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_status_t status = rl_replay_read_region(replay, r, NULL, 0, &digest);
+    if (status) {
+      rl_status_free(status);
+      continue;
+    }
+    rl_digest128_format(digest, hex);
+    cJSON* object = cJSON_CreateObject();
+    cJSON_AddStringToObject(object, "name", capture->regions[r].name);
+    cJSON_AddNumberToObject(object, "size", (double)capture->regions[r].size);
+    cJSON_AddStringToObject(object, "xxh3_128", hex);
+    cJSON_AddItemToArray(array, object);
+  }
+  return array;
+}
+
+static void rl_replay_print_json(rl_replay_t* replay,
+                                 const rl_capture_t* capture,
+                                 rl_status_t status) {
+  rl_route_proof_t proof;
+  rl_replay_counters_t counters;
+  rl_replay_proof(replay, &proof);
+  rl_replay_counters(replay, &counters);
+  cJSON* root = cJSON_CreateObject();
+  cJSON_AddItemToObject(root, "proof", rl_replay_proof_json(&proof));
+  cJSON_AddItemToObject(root, "counters", rl_replay_counters_json(&counters));
+  cJSON_AddStringToObject(root, "status",
+                          rl_status_code_name(rl_status_code(status)));
+  if (proof.state == RL_REPLAY_REPLAYING) {
+    cJSON_AddItemToObject(root, "regions",
+                          rl_replay_regions_json(replay, capture));
+  }
+  rl_cli_print_json(root);
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
+                                         const rl_capture_t* capture,
+                                         rl_device_t** out_device) {
+  char processor[64];
+  rl_replay_processor_of(capture->target, processor, sizeof(processor));
+  const rl_device_options_t options = {
+      .kind = cli->device,
+      .processor = cli->processor ? cli->processor : processor,
+      .adversarial = cli->adversarial,
+      .seed = cli->seed,
+  };
+  return rl_device_open(&options, out_device);
+}
+
+// Contract, prepare and |cli->repeat| runs.
+static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
+                                   rl_replay_t* replay,
+                                   const rl_capture_t* capture) {
+  int64_t values[capture->param_count + 1];
+  RL_RETURN_IF_ERROR(rl_replay_values(cli, capture, values));
+  RL_RETURN_IF_ERROR(rl_replay_contract(replay));
+  RL_RETURN_IF_ERROR(rl_replay_prepare(replay, cli->route));
+  for (uint64_t i = 0; i < cli->repeat; ++i) {
+    RL_RETURN_IF_ERROR(
+        rl_replay_run(replay, values, capture->param_count));
+  }
+  return RL_OK;
+}
+
+static int rl_replay_on_device(const rl_replay_cli_t* cli,
+                               rl_device_t* device,
+                               const rl_capture_t* capture) {
+  const rl_replay_options_t options = {
+      .checked = cli->checked,
+      .wait_timeout_ns = cli->timeout_ms * 1000000ull,
+  };
+  rl_replay_t* replay = NULL;
+  rl_status_t status = rl_replay_create(device, capture, &options, &replay);
+  if (status) return rl_cli_fail(status, "replay");
+  status = rl_replay_steps(cli, replay, capture);
+  if (cli->json) {
+    rl_replay_print_json(replay, capture, status);
+  } else {
+    rl_replay_print_text(replay, capture);
+  }
+  rl_replay_destroy(replay);
+  return status ? rl_cli_fail(status, cli->path) : RL_EXIT_OK;
+}
+
+int rl_cmd_replay(int argc, char** argv) {
+  rl_replay_cli_t cli;
+  int exit_code = rl_replay_parse(argc, argv, &cli);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_capture_t* capture = NULL;
+  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  if (status) return rl_cli_fail(status, "replay");
+  rl_device_t* device = NULL;
+  status = rl_replay_open_device(&cli, capture, &device);
+  if (status) {
+    rl_capture_destroy(capture);
+    return rl_cli_fail(status, "replay");
+  }
+  exit_code = rl_replay_on_device(&cli, device, capture);
+  rl_device_close(device);
+  rl_capture_destroy(capture);
+  return exit_code;
+}
