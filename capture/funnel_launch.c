@@ -277,15 +277,38 @@ static rl_status_t rl_funnel_assemble(rl_funnel_build_t* build,
   return RL_OK;
 }
 
+// The hidden_block_count_<axis> argument of the kernel, or NULL.
+static const rl_kernel_arg_t* rl_funnel_block_count_arg(
+    const rl_code_object_kernel_t* info, uint32_t axis) {
+  for (uint32_t a = 0; a < info->arg_count; ++a) {
+    const rl_kernel_arg_t* arg = &info->args[a];
+    if (arg->kind == RL_ARG_KIND_HIDDEN && arg->size == 4 &&
+        strncmp(arg->value_kind, "hidden_block_count_", 19) == 0 &&
+        arg->value_kind[19] == "xyz"[axis] && arg->value_kind[20] == '\0') {
+      return arg;
+    }
+  }
+  return NULL;
+}
+
+// Binds the grid axes the caller bound. A bound axis also binds the
+// kernel's hidden_block_count_<axis> argument to the same expression, so a
+// kernel reading gridDim sees the replayed grid, not the recorded one.
 static rl_status_t rl_funnel_bind_grid(
     rl_funnel_build_t* build, const rl_funnel_launch_options_t* options) {
   for (uint32_t axis = 0; options && axis < 3; ++axis) {
     if (!options->grid_bound[axis]) continue;
+    const rl_expr_t* expr = &options->grid_binding[axis];
     RL_RETURN_IF_ERROR(rl_status_annotate(
-        rl_funnel_add_binding(build, RL_BINDING_GRID, axis, 4,
-                              &options->grid_binding[axis],
+        rl_funnel_add_binding(build, RL_BINDING_GRID, axis, 4, expr,
                               build->launch.grid[axis]),
         "grid axis %u", axis));
+    const rl_kernel_arg_t* hidden = rl_funnel_block_count_arg(build->info, axis);
+    if (!hidden) continue;
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_funnel_add_binding(build, RL_BINDING_KERNARG, hidden->offset, 4,
+                              expr, build->launch.grid[axis]),
+        "%s", hidden->value_kind));
   }
   return RL_OK;
 }

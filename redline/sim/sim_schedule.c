@@ -188,6 +188,9 @@ rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
   for (;;) {
     uint32_t k = rl_sim_schedule_pick(queue, &rng);
     if (k == queue->run_count) break;
+    // queue_destroy does not wait for a long batch: the unfinished packets
+    // stay unretired, as on a preempted queue.
+    if (atomic_load_explicit(&queue->stop, memory_order_acquire)) break;
     status = rl_sim_schedule_step(queue, &queue->runs[k], out_fault_address);
     if (status != RL_OK) {
       *out_fault_id = first_id + k;
@@ -201,6 +204,8 @@ rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
     if (!queue->runs[k].finished) rl_sim_run_end(queue, &queue->runs[k]);
   }
   rl_sim_hazard_check_batch(queue->device, queue->runs, queue->run_count);
-  rl_sim_schedule_retire(queue, first_id, queue->run_count, &retired);
+  if (status == RL_OK) {
+    rl_sim_schedule_retire(queue, first_id, queue->run_count, &retired);
+  }
   return status;
 }

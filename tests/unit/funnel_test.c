@@ -268,6 +268,43 @@ static void test_hidden_arguments_are_filled_like_hip(void** state) {
   assert_int_equal(test->device.kernarg_size, 64);
 }
 
+// A bound grid axis also binds hidden_block_count_<axis>, so a kernel that
+// reads gridDim sees the replayed grid.
+static void test_bound_grid_axis_binds_hidden_block_count(void** state) {
+  rl_test_t* test = *state;
+  rl_capture_t* capture = (rl_capture_t*)rl_test_capture(test);
+  rl_capture_kernel_t* kernel = &capture->kernels[test->kernels[RL_TEST_FILL]];
+  const rl_code_object_kernel_t* original = kernel->info;
+  rl_code_object_kernel_t fake = *original;
+  fake.arg_count = sizeof(rl_test_hidden_args) / sizeof(rl_test_hidden_args[0]);
+  fake.args = (rl_kernel_arg_t*)rl_test_hidden_args;
+  fake.kernarg_size = 64;
+  kernel->info = &fake;
+  uint32_t pos = 0;
+  assert_null(rl_funnel_param(test->funnel, "pos", 1, 100, 7, &pos));
+  rl_funnel_launch_options_t options = {0};
+  options.grid_bound[0] = true;
+  options.grid_binding[0] = (rl_expr_t){pos, 1, RL_EXPR_ADD, 0};  // pos+1 = 8
+  const rl_funnel_arg_t args[] = {rl_funnel_arg_pointer(test->addresses[1]),
+                                  rl_funnel_arg_f32(1.5f),
+                                  rl_funnel_arg_u32(1024)};
+  const uint32_t grid[3] = {8, 2, 1};
+  uint32_t index = 0;
+  rl_status_t status = rl_funnel_launch(
+      test->funnel, (uint32_t)(kernel - capture->kernels), grid, rl_test_block,
+      0, args, 3, &options, &index);
+  kernel->info = original;
+  assert_null(status);
+  const rl_capture_launch_t* launch = &capture->launches[index];
+  assert_int_equal(launch->binding_count, 2);
+  assert_int_equal(launch->bindings[0].target, RL_BINDING_GRID);
+  assert_int_equal(launch->bindings[1].target, RL_BINDING_KERNARG);
+  assert_int_equal(launch->bindings[1].offset, 16);  // hidden_block_count_x
+  assert_int_equal(launch->bindings[1].size, 4);
+  assert_int_equal(launch->bindings[1].expr.add, 1);
+  // The unbound y axis gets no binding.
+}
+
 static void test_pointer_outside_buffers_fails_at_record_time(void** state) {
   rl_test_t* test = *state;
   assert_null(rl_test_scale(test, rl_funnel_arg_pointer(test->addresses[0])));
@@ -478,6 +515,7 @@ int main(void) {
       RL_TEST(test_null_device_hands_out_fake_aligned_addresses),
       RL_TEST(test_kernarg_is_assembled_at_metadata_offsets),
       RL_TEST(test_hidden_arguments_are_filled_like_hip),
+      RL_TEST(test_bound_grid_axis_binds_hidden_block_count),
       RL_TEST(test_pointer_outside_buffers_fails_at_record_time),
       RL_TEST(test_effects_declared_metadata_unknown),
       RL_TEST(test_bindings_are_checked),

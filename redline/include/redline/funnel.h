@@ -44,7 +44,9 @@
 //             carry a binding expression over a parameter: the value must
 //             equal the expression at the parameters' current values.
 //   bytes     raw bytes, exactly the metadata argument's size (structs).
-// Grid axes may be bound the same way (rl_funnel_launch_options_t).
+// Grid axes may be bound the same way (rl_funnel_launch_options_t); a bound
+// axis also binds the kernel's hidden_block_count_<axis> argument, if any,
+// to the same expression, so gridDim follows the replayed grid.
 //
 // Initial contents. A buffer's recorded initial contents are its device
 // contents when the first launch after its registration is issued (or at
