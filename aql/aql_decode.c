@@ -22,7 +22,8 @@ __attribute__((format(printf, 3, 4))) static rl_aql_error_t rl_aql_fail(
 static rl_aql_error_t rl_aql_decode_header(uint16_t header,
                                            rl_aql_decoded_t* decoded) {
   decoded->header = header;
-  decoded->type = (header >> RL_AQL_HEADER_TYPE_SHIFT) & RL_AQL_HEADER_TYPE_MASK;
+  decoded->type =
+      (header >> RL_AQL_HEADER_TYPE_SHIFT) & RL_AQL_HEADER_TYPE_MASK;
   decoded->barrier = ((header >> RL_AQL_HEADER_BARRIER_SHIFT) & 1u) != 0;
   decoded->acquire_scope =
       (header >> RL_AQL_HEADER_ACQUIRE_SHIFT) & RL_AQL_HEADER_SCOPE_MASK;
@@ -36,7 +37,8 @@ static rl_aql_error_t rl_aql_decode_header(uint16_t header,
       decoded->type == RL_AQL_PACKET_TYPE_AGENT_DISPATCH) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_TYPE,
                        "Header type %u is not one a GPU queue consumes "
-                       "(expected 0, 2, 3 or 5).", decoded->type);
+                       "(expected 0, 2, 3 or 5).",
+                       decoded->type);
   }
   if (header & RL_AQL_HEADER_RESERVED_MASK) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_HEADER_RESERVED,
@@ -94,10 +96,12 @@ static rl_aql_error_t rl_aql_decode_dispatch(const uint8_t* bytes,
   }
   if (packet.setup & ~RL_AQL_SETUP_DIMENSIONS_MASK) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_SETUP_RESERVED,
-                       "Setup 0x%04x has reserved bits 15:2 set.", packet.setup);
+                       "Setup 0x%04x has reserved bits 15:2 set.",
+                       packet.setup);
   }
-  rl_aql_error_t error = rl_aql_check_axis(
-      decoded, RL_AQL_ERROR_WORKGROUP_SIZE, "Workgroup", decoded->workgroup_size);
+  rl_aql_error_t error =
+      rl_aql_check_axis(decoded, RL_AQL_ERROR_WORKGROUP_SIZE, "Workgroup",
+                        decoded->workgroup_size);
   if (error) return error;
   uint64_t items = (uint64_t)packet.workgroup_size_x * packet.workgroup_size_y *
                    packet.workgroup_size_z;
@@ -124,10 +128,11 @@ static rl_aql_error_t rl_aql_decode_barrier(const uint8_t* bytes,
   memcpy(decoded->dep_signal, packet.dep_signal, sizeof(decoded->dep_signal));
   decoded->completion_signal = packet.completion_signal;
   if (packet.reserved0 != 0 || packet.reserved1 != 0 || packet.reserved2 != 0) {
-    return rl_aql_fail(decoded, RL_AQL_ERROR_RESERVED_FIELD,
-                       "Barrier reserved fields are 0x%04x, 0x%08x, 0x%016" PRIx64
-                       " (expected 0).",
-                       packet.reserved0, packet.reserved1, packet.reserved2);
+    return rl_aql_fail(
+        decoded, RL_AQL_ERROR_RESERVED_FIELD,
+        "Barrier reserved fields are 0x%04x, 0x%08x, 0x%016" PRIx64
+        " (expected 0).",
+        packet.reserved0, packet.reserved1, packet.reserved2);
   }
   return RL_AQL_OK;
 }
@@ -143,17 +148,20 @@ static rl_aql_error_t rl_aql_decode_pm4_ib(const rl_aql_pm4_ib_packet_t* packet,
   if (ib[0] != RL_AQL_PM4_IB_HEADER) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_PM4_IB,
                        "PM4_IB dword 0 is 0x%08x (expected INDIRECT_BUFFER "
-                       "header 0x%08x).", ib[0], RL_AQL_PM4_IB_HEADER);
+                       "header 0x%08x).",
+                       ib[0], RL_AQL_PM4_IB_HEADER);
   }
   if ((ib[1] & 3u) != 0 || (ib[2] & 0xFFFF0000u) != 0) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_PM4_IB,
                        "PM4_IB address dwords 0x%08x 0x%08x are not a "
-                       "dword-aligned 48-bit address.", ib[1], ib[2]);
+                       "dword-aligned 48-bit address.",
+                       ib[1], ib[2]);
   }
   if (!(ib[3] & RL_AQL_PM4_IB_VALID_BIT) || decoded->ib_size_dw == 0) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_PM4_IB,
                        "PM4_IB control dword 0x%08x needs VALID (bit 23) and a "
-                       "nonzero size.", ib[3]);
+                       "nonzero size.",
+                       ib[3]);
   }
   if (packet->dw_cnt_remain != RL_AQL_PM4_IB_DW_REMAIN) {
     return rl_aql_fail(decoded, RL_AQL_ERROR_PM4_IB,
@@ -208,9 +216,9 @@ rl_aql_error_t rl_aql_packet_decode(const void* packet,
 }
 
 const char* rl_aql_packet_type_name(uint32_t type) {
-  static const char* const names[] = {"vendor",   "invalid",        "dispatch",
-                                      "barrier_and", "agent_dispatch",
-                                      "barrier_or"};
+  static const char* const names[] = {"vendor",         "invalid",
+                                      "dispatch",       "barrier_and",
+                                      "agent_dispatch", "barrier_or"};
   return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
 }
 
@@ -221,9 +229,9 @@ const char* rl_aql_fence_scope_name(uint32_t scope) {
 
 const char* rl_aql_error_name(rl_aql_error_t error) {
   static const char* const names[] = {
-      "OK",         "NOT_READY",      "TYPE",           "HEADER_RESERVED",
-      "FENCE_SCOPE", "DIMENSIONS",    "SETUP_RESERVED", "WORKGROUP_SIZE",
-      "GRID_SIZE",  "RESERVED_FIELD", "VENDOR_FORMAT",  "PM4_IB"};
+      "OK",          "NOT_READY",      "TYPE",           "HEADER_RESERVED",
+      "FENCE_SCOPE", "DIMENSIONS",     "SETUP_RESERVED", "WORKGROUP_SIZE",
+      "GRID_SIZE",   "RESERVED_FIELD", "VENDOR_FORMAT",  "PM4_IB"};
   if ((unsigned)error < sizeof(names) / sizeof(names[0])) return names[error];
   return "UNKNOWN";
 }

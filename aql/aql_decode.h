@@ -58,25 +58,27 @@ extern "C" {
 // Why a packet does not decode. OK is zero.
 typedef enum rl_aql_error_e {
   RL_AQL_OK = 0,
-  RL_AQL_ERROR_NOT_READY,          // type INVALID: not published yet
-  RL_AQL_ERROR_TYPE,               // AGENT_DISPATCH or type > 5
-  RL_AQL_ERROR_HEADER_RESERVED,    // header bits 15:13 nonzero
-  RL_AQL_ERROR_FENCE_SCOPE,        // acquire or release scope 3
-  RL_AQL_ERROR_DIMENSIONS,         // setup dimensions not 1..3
-  RL_AQL_ERROR_SETUP_RESERVED,     // setup bits 15:2 nonzero
-  RL_AQL_ERROR_WORKGROUP_SIZE,     // zero, > 1024, or unused dim != 1
-  RL_AQL_ERROR_GRID_SIZE,          // zero, or unused dim != 1
-  RL_AQL_ERROR_RESERVED_FIELD,     // a reserved field is nonzero
-  RL_AQL_ERROR_VENDOR_FORMAT,      // vendor format other than PM4_IB
-  RL_AQL_ERROR_PM4_IB,             // malformed INDIRECT_BUFFER in a PM4_IB
+  RL_AQL_ERROR_NOT_READY,        // type INVALID: not published yet
+  RL_AQL_ERROR_TYPE,             // AGENT_DISPATCH or type > 5
+  RL_AQL_ERROR_HEADER_RESERVED,  // header bits 15:13 nonzero
+  RL_AQL_ERROR_FENCE_SCOPE,      // acquire or release scope 3
+  RL_AQL_ERROR_DIMENSIONS,       // setup dimensions not 1..3
+  RL_AQL_ERROR_SETUP_RESERVED,   // setup bits 15:2 nonzero
+  RL_AQL_ERROR_WORKGROUP_SIZE,   // zero, > 1024, or unused dim != 1
+  RL_AQL_ERROR_GRID_SIZE,        // zero, or unused dim != 1
+  RL_AQL_ERROR_RESERVED_FIELD,   // a reserved field is nonzero
+  RL_AQL_ERROR_VENDOR_FORMAT,    // vendor format other than PM4_IB
+  RL_AQL_ERROR_PM4_IB,           // malformed INDIRECT_BUFFER in a PM4_IB
 } rl_aql_error_t;
 
-// Most work-items one work-group may have on gfx9..gfx12 (AMDGPUUsage
-// "max_flat_workgroup_size" upper bound; CP COMPUTE_NUM_THREAD_* limits).
+// Most work-items one work-group may have on gfx9..gfx12: ROCr reports
+// HSA_AGENT_INFO_WORKGROUP_MAX_SIZE = 1024 for these GPUs, and AMDGPUUsage
+// caps amdgpu-flat-work-group-size at 1024.
 #define RL_AQL_MAX_WORKGROUP_ITEMS 1024u
 
 // ROCr's INDIRECT_BUFFER header inside a PM4_IB packet: type 3, COUNT 2,
-// opcode 0x3F (pm4_reference.md §1.3 and §4.4: PM4_HDR(IT_INDIRECT_BUFFER, 4)).
+// opcode 0x3F (pm4_reference.md §1.3 and §4.4:
+// PM4_HDR(IT_INDIRECT_BUFFER, 4)).
 #define RL_AQL_PM4_IB_HEADER 0xC0023F00u
 // dw_cnt_remain: the 10 dwords of the slot that follow the IB packet.
 #define RL_AQL_PM4_IB_DW_REMAIN 0xAu
@@ -88,9 +90,9 @@ typedef enum rl_aql_error_e {
 // A decoded packet. Fields of other packet types are zero.
 typedef struct rl_aql_decoded_s {
   rl_aql_error_t error;
-  char reason[160];   // "" when OK; a whole sentence otherwise
-  uint16_t header;    // raw
-  uint32_t type;      // RL_AQL_PACKET_TYPE_*
+  char reason[160];  // "" when OK; a whole sentence otherwise
+  uint16_t header;   // raw
+  uint32_t type;     // RL_AQL_PACKET_TYPE_*
   bool barrier;
   uint32_t acquire_scope;  // RL_AQL_FENCE_SCOPE_*
   uint32_t release_scope;
@@ -108,9 +110,9 @@ typedef struct rl_aql_decoded_s {
   uint64_t dep_signal[5];
   // Vendor-specific.
   uint32_t vendor_format;
-  uint64_t ib_address;   // PM4_IB: device address of the indirect buffer
-  uint32_t ib_size_dw;   // PM4_IB: its size in dwords
-  bool ib_chain;         // PM4_IB: the CHAIN bit
+  uint64_t ib_address;  // PM4_IB: device address of the indirect buffer
+  uint32_t ib_size_dw;  // PM4_IB: its size in dwords
+  bool ib_chain;        // PM4_IB: the CHAIN bit
 } rl_aql_decoded_t;
 
 // Decodes the 64 bytes at |packet| into *|out_decoded| (cleared first).

@@ -109,8 +109,8 @@ static bool rl_sim_cp_barrier_ready(rl_sim_queue_t* queue,
     _Atomic int64_t* value =
         rl_sim_signal_value(queue->device, packet->dep_signal[i]);
     // A signal freed while the barrier waits never reads as zero.
-    bool zero = value != NULL &&
-                atomic_load_explicit(value, memory_order_acquire) == 0;
+    bool zero =
+        value != NULL && atomic_load_explicit(value, memory_order_acquire) == 0;
     if (is_and && !zero) return false;
     if (!is_and && zero) return true;
   }
@@ -124,7 +124,8 @@ static bool rl_sim_cp_barrier(rl_sim_queue_t* queue, uint64_t id,
     uint64_t signal = packet->dep_signal[i];
     if (signal != 0 && rl_sim_signal_value(queue->device, signal) == NULL) {
       char what[160];
-      snprintf(what, sizeof(what), "%s: VM fault: dep_signal[%d] 0x%" PRIx64
+      snprintf(what, sizeof(what),
+               "%s: VM fault: dep_signal[%d] 0x%" PRIx64
                " is not a signal in live memory",
                rl_aql_packet_type_name(packet->type), i, signal);
       rl_sim_queue_set_fault(queue, id, signal, what, RL_OK);
@@ -166,7 +167,8 @@ static bool rl_sim_cp_check_signal(rl_sim_queue_t* queue, uint64_t id,
     return true;
   }
   char what[160];
-  snprintf(what, sizeof(what), "%s: VM fault: completion_signal 0x%" PRIx64
+  snprintf(what, sizeof(what),
+           "%s: VM fault: completion_signal 0x%" PRIx64
            " is not a signal in live memory",
            rl_aql_packet_type_name(packet->type), signal);
   rl_sim_queue_set_fault(queue, id, signal, what, RL_OK);
@@ -195,7 +197,8 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
       return rl_sim_cp_barrier(queue, id, &packet);
     default: {
       char what[200];
-      snprintf(what, sizeof(what), "vendor PM4_IB packet (ib=0x%" PRIx64
+      snprintf(what, sizeof(what),
+               "vendor PM4_IB packet (ib=0x%" PRIx64
                ", %u dwords) is not supported by the simulated device yet",
                packet.ib_address, packet.ib_size_dw);
       rl_sim_queue_set_fault(queue, id, 0, what, RL_OK);

@@ -50,9 +50,9 @@ static rl_status_t rl_sim_allocate(rl_device_t* device, uint64_t size,
                                 alignment, kind, out_allocation);
 }
 
-static rl_status_t rl_sim_allocate_fixed(rl_device_t* device, uint64_t address,
-                                         uint64_t size, rl_memory_kind_t kind,
-                                         rl_device_allocation_t* out_allocation) {
+static rl_status_t rl_sim_allocate_fixed(
+    rl_device_t* device, uint64_t address, uint64_t size, rl_memory_kind_t kind,
+    rl_device_allocation_t* out_allocation) {
   return rl_sim_memory_allocate_fixed(&rl_sim_device_cast(device)->memory,
                                       address, size, kind, out_allocation);
 }
@@ -69,20 +69,20 @@ static rl_status_t rl_sim_write(rl_device_t* device, uint64_t address,
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                    "write of %llu bytes at 0x%llx: not inside one live "
-                   "allocation", (unsigned long long)size,
-                   (unsigned long long)address);
+                   "allocation",
+                   (unsigned long long)size, (unsigned long long)address);
 }
 
 static rl_status_t rl_sim_read(rl_device_t* device, uint64_t address,
                                void* data, uint64_t size) {
-  if (rl_sim_memory_copy_out(&rl_sim_device_cast(device)->memory, address,
-                             data, size)) {
+  if (rl_sim_memory_copy_out(&rl_sim_device_cast(device)->memory, address, data,
+                             size)) {
     return RL_OK;
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                    "read of %llu bytes at 0x%llx: not inside one live "
-                   "allocation", (unsigned long long)size,
-                   (unsigned long long)address);
+                   "allocation",
+                   (unsigned long long)size, (unsigned long long)address);
 }
 
 static void rl_sim_destroy(rl_device_t* device) {
@@ -123,7 +123,8 @@ static rl_status_t rl_sim_check_processor(const char* processor) {
   }
   return RL_STATUS(RL_STATUS_UNSUPPORTED,
                    "simulated processor '%s': expected gfx1100, gfx1151 or "
-                   "gfx1201", processor);
+                   "gfx1201",
+                   processor);
 }
 
 // Initialises the locks and tables of a zeroed device.
@@ -167,8 +168,10 @@ rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
   if (sim == NULL) return rl_status_out_of_memory();
   rl_status_t status = rl_sim_device_init(sim, options);
   if (status != RL_OK) {
-    if (sim->base.vtable != NULL) rl_sim_destroy(&sim->base);
-    else free(sim);
+    if (sim->base.vtable != NULL)
+      rl_sim_destroy(&sim->base);
+    else
+      free(sim);
     return status;
   }
   *out_device = &sim->base;
@@ -223,9 +226,11 @@ uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
   rl_sim_device_t* sim = rl_sim_device_cast(device);
   pthread_mutex_lock(&sim->report_lock);
   uint32_t total = sim->hazard_count;
-  uint32_t kept = total < RL_SIM_HAZARD_CAPACITY ? total : RL_SIM_HAZARD_CAPACITY;
+  uint32_t kept =
+      total < RL_SIM_HAZARD_CAPACITY ? total : RL_SIM_HAZARD_CAPACITY;
   uint32_t count = kept < capacity ? kept : capacity;
-  if (count > 0) memcpy(out_hazards, sim->hazards, count * sizeof(*out_hazards));
+  if (count > 0)
+    memcpy(out_hazards, sim->hazards, count * sizeof(*out_hazards));
   pthread_mutex_unlock(&sim->report_lock);
   return total;
 }

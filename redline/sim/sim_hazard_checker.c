@@ -49,7 +49,8 @@ rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
     set->count -= stop - first - 1;
     return RL_OK;
   }
-  RL_RETURN_IF_ERROR(RL_ARRAY_RESERVE(&set->items, &set->capacity, set->count + 1));
+  RL_RETURN_IF_ERROR(
+      RL_ARRAY_RESERVE(&set->items, &set->capacity, set->count + 1));
   memmove(&set->items[first + 1], &set->items[first],
           (set->count - first) * sizeof(set->items[0]));
   set->items[first] = (rl_sim_range_t){begin, end};
@@ -108,15 +109,18 @@ static void rl_sim_hazard_check_pair(rl_sim_device_t* device, uint32_t kind,
   rl_sim_report_hazard(device, &hazard);
 }
 
-void rl_sim_hazard_check_batch(rl_sim_device_t* device, const rl_sim_run_t* runs,
-                               uint32_t count) {
+void rl_sim_hazard_check_batch(rl_sim_device_t* device,
+                               const rl_sim_run_t* runs, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
     for (uint32_t j = i + 1; j < count; ++j) {
       const rl_sim_run_t* a = &runs[i];
       const rl_sim_run_t* b = &runs[j];
-      rl_sim_hazard_check_pair(device, RL_HAZARD_RAW, a, &a->writes, b, &b->reads);
-      rl_sim_hazard_check_pair(device, RL_HAZARD_WAR, a, &a->reads, b, &b->writes);
-      rl_sim_hazard_check_pair(device, RL_HAZARD_WAW, a, &a->writes, b, &b->writes);
+      rl_sim_hazard_check_pair(device, RL_HAZARD_RAW, a, &a->writes, b,
+                               &b->reads);
+      rl_sim_hazard_check_pair(device, RL_HAZARD_WAR, a, &a->reads, b,
+                               &b->writes);
+      rl_sim_hazard_check_pair(device, RL_HAZARD_WAW, a, &a->writes, b,
+                               &b->writes);
     }
   }
 }

@@ -93,18 +93,18 @@ typedef struct rl_sim_device_s {
   rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
   uint32_t hazard_count;  // total found, may exceed the capacity
   rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
-  uint64_t log_count;     // total recorded; the ring keeps the last ones
+  uint64_t log_count;  // total recorded; the ring keeps the last ones
 } rl_sim_device_t;
 
 // One kernel dispatch of a batch, owned by the CP thread.
 typedef struct rl_sim_run_s {
   rl_sim_dispatch_t dispatch;
   uint64_t completion_signal;
-  void* state;             // the executor's, from begin()
-  bool begun;              // begin() succeeded and end() is still due
-  uint64_t wg_total;       // product of workgroup_count
+  void* state;        // the executor's, from begin()
+  bool begun;         // begin() succeeded and end() is still due
+  uint64_t wg_total;  // product of workgroup_count
   uint64_t wg_done;
-  uint64_t wg_stride;      // adversarial: permutation of work-group order
+  uint64_t wg_stride;  // adversarial: permutation of work-group order
   uint64_t wg_offset;
   uint64_t start_timestamp;
   bool finished;
@@ -122,7 +122,7 @@ typedef struct rl_sim_queue_s {
   rl_sim_device_t* device;
   uint32_t id;
   uint32_t packet_count;
-  uint8_t* ring;            // host view of packet_count * 64 bytes
+  uint8_t* ring;  // host view of packet_count * 64 bytes
   uint64_t ring_address;
   uint64_t descriptor_address;  // amd_queue_t-shaped: ids at 56 and 128
   _Atomic uint64_t* write_index;
@@ -131,15 +131,15 @@ typedef struct rl_sim_queue_s {
   bool thread_started;
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  uint64_t doorbell_end;    // under lock: one past the last id rung
+  uint64_t doorbell_end;  // under lock: one past the last id rung
   atomic_bool stop;
   atomic_uint_fast64_t hang_id;  // UINT64_MAX: none
-  atomic_int state;         // rl_sim_queue_state_t
-  rl_device_fault_t fault;  // under lock; set once
+  atomic_int state;              // rl_sim_queue_state_t
+  rl_device_fault_t fault;       // under lock; set once
   // CP-thread-only state.
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
-  uint8_t* lds;             // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
+  uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
 } rl_sim_queue_t;
 
 // Per-work-group context behind rl_sim_wg_t.context.
@@ -160,10 +160,9 @@ void rl_sim_memory_deinit(rl_sim_memory_t* memory);
 rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
                                    uint64_t alignment, rl_memory_kind_t kind,
                                    rl_device_allocation_t* out_allocation);
-rl_status_t rl_sim_memory_allocate_fixed(rl_sim_memory_t* memory,
-                                         uint64_t address, uint64_t size,
-                                         rl_memory_kind_t kind,
-                                         rl_device_allocation_t* out_allocation);
+rl_status_t rl_sim_memory_allocate_fixed(
+    rl_sim_memory_t* memory, uint64_t address, uint64_t size,
+    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation);
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
 // Host view of [address, address + size) inside one live allocation, or
 // NULL. The view stays valid until that allocation is freed.
@@ -248,10 +247,11 @@ void rl_sim_cp_retire(rl_sim_queue_t* queue, uint64_t id,
 // limits, fills |run| and calls the executor's begin(). On failure
 // *|out_fault_address| names the offending address (0 if none).
 rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
-                               const rl_aql_decoded_t* packet, rl_sim_run_t* run,
-                               uint64_t* out_fault_address);
+                               const rl_aql_decoded_t* packet,
+                               rl_sim_run_t* run, uint64_t* out_fault_address);
 rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
-                                 uint64_t wg_index, uint64_t* out_fault_address);
+                                 uint64_t wg_index,
+                                 uint64_t* out_fault_address);
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run);
 
 // sim_schedule.c: gathers the unbarriered batch starting with the dispatch

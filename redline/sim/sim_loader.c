@@ -80,7 +80,8 @@ static void rl_sim_loader_unregister(rl_sim_loader_t* loader, uint64_t handle) {
   pthread_mutex_lock(&loader->lock);
   uint32_t kept = 0;
   for (uint32_t i = 0; i < loader->count; ++i) {
-    if (loader->items[i].handle != handle) loader->items[kept++] = loader->items[i];
+    if (loader->items[i].handle != handle)
+      loader->items[kept++] = loader->items[i];
   }
   loader->count = kept;
   pthread_mutex_unlock(&loader->lock);
@@ -101,9 +102,8 @@ rl_status_t rl_sim_load_code_object(rl_device_t* device, const void* bytes,
   // AMDGPUUsage), so the image is placed at least that aligned.
   uint64_t align = parsed->image_align > 64 ? parsed->image_align : 64;
   rl_device_allocation_t image;
-  RL_RETURN_IF_ERROR(rl_sim_memory_allocate(&sim->memory, parsed->image_size,
-                                            align, RL_MEMORY_KIND_DEVICE,
-                                            &image));
+  RL_RETURN_IF_ERROR(rl_sim_memory_allocate(
+      &sim->memory, parsed->image_size, align, RL_MEMORY_KIND_DEVICE, &image));
   rl_status_t status = rl_code_object_load_image(
       parsed, bytes, size, image.address, image.host, (size_t)image.size);
   // The image's address is its handle: unique among live allocations.
@@ -117,8 +117,8 @@ rl_status_t rl_sim_load_code_object(rl_device_t* device, const void* bytes,
     return rl_status_annotate(status, "loading code object for %s",
                               parsed->target);
   }
-  *out_code_object = (rl_device_code_object_t){image.address, image.size,
-                                               image.address};
+  *out_code_object =
+      (rl_device_code_object_t){image.address, image.size, image.address};
   return RL_OK;
 }
 

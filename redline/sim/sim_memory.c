@@ -92,9 +92,10 @@ rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
   rl_status_t status = RL_OK;
   if (address < memory->next_address || address >= RL_SIM_VA_END ||
       RL_SIM_VA_END - address < size) {
-    status = RL_STATUS(RL_STATUS_OUT_OF_MEMORY,
-                       "simulated address space exhausted allocating %llu bytes",
-                       (unsigned long long)size);
+    status =
+        RL_STATUS(RL_STATUS_OUT_OF_MEMORY,
+                  "simulated address space exhausted allocating %llu bytes",
+                  (unsigned long long)size);
   } else {
     status = rl_sim_memory_insert_locked(memory, address, size, kind,
                                          out_allocation);
@@ -161,7 +162,8 @@ rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
 
 // Host view of the range or NULL; the caller holds the lock.
 static uint8_t* rl_sim_memory_translate_locked(const rl_sim_memory_t* memory,
-                                               uint64_t address, uint64_t size) {
+                                               uint64_t address,
+                                               uint64_t size) {
   int64_t index = rl_sim_memory_find_locked(memory, address);
   if (index < 0) return NULL;
   const rl_sim_allocation_t* item = &memory->items[index];

@@ -49,9 +49,9 @@ static rl_status_t rl_sim_queue_allocate(rl_sim_queue_t* queue) {
                 RL_AQL_PACKET_TYPE_INVALID);
   }
   rl_device_allocation_t descriptor;
-  RL_RETURN_IF_ERROR(rl_sim_memory_allocate(memory, RL_SIM_QUEUE_DESCRIPTOR_SIZE,
-                                            64, RL_MEMORY_KIND_SYSTEM,
-                                            &descriptor));
+  RL_RETURN_IF_ERROR(
+      rl_sim_memory_allocate(memory, RL_SIM_QUEUE_DESCRIPTOR_SIZE, 64,
+                             RL_MEMORY_KIND_SYSTEM, &descriptor));
   uint8_t* host = descriptor.host;
   queue->descriptor_address = descriptor.address;
   queue->write_index = (_Atomic uint64_t*)(host + RL_SIM_QUEUE_WRITE_ID_OFFSET);
@@ -123,7 +123,8 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
   return RL_OK;
 }
 
-rl_status_t rl_sim_queue_destroy(rl_device_t* device, rl_device_queue_t* queue) {
+rl_status_t rl_sim_queue_destroy(rl_device_t* device,
+                                 rl_device_queue_t* queue) {
   rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
   if (sim_queue == NULL) return RL_OK;
   pthread_mutex_lock(&sim_queue->lock);
@@ -154,10 +155,10 @@ void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
 bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue) {
   (void)device;
   rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
-  uint64_t read = atomic_load_explicit(sim_queue->read_index,
-                                       memory_order_acquire);
-  uint64_t write = atomic_load_explicit(sim_queue->write_index,
-                                        memory_order_acquire);
+  uint64_t read =
+      atomic_load_explicit(sim_queue->read_index, memory_order_acquire);
+  uint64_t write =
+      atomic_load_explicit(sim_queue->write_index, memory_order_acquire);
   // The CP advances the read id only after a packet completed, so equal ids
   // mean nothing is executing.
   return read == write &&
@@ -182,9 +183,10 @@ void rl_sim_queue_set_fault(rl_sim_queue_t* queue, uint64_t packet_id,
   fault->faulted = true;
   fault->packet_id = packet_id;
   fault->address = address;
-  snprintf(fault->message, sizeof(fault->message), "queue %u packet %llu: %s%s%s",
-           queue->id, (unsigned long long)packet_id, what,
-           status ? ": " : "", status ? rl_status_message(status) : "");
+  snprintf(fault->message, sizeof(fault->message),
+           "queue %u packet %llu: %s%s%s", queue->id,
+           (unsigned long long)packet_id, what, status ? ": " : "",
+           status ? rl_status_message(status) : "");
   atomic_store_explicit(&queue->state, RL_SIM_QUEUE_FAULTED,
                         memory_order_release);
   pthread_mutex_unlock(&queue->lock);

@@ -49,8 +49,8 @@ static uint64_t rl_sim_gcd(uint64_t a, uint64_t b) {
 static bool rl_sim_schedule_peek(rl_sim_queue_t* queue, uint64_t id,
                                  rl_aql_decoded_t* out_packet) {
   uint8_t* slot = rl_sim_cp_slot(queue, id);
-  uint32_t word = atomic_load_explicit((_Atomic uint32_t*)slot,
-                                       memory_order_acquire);
+  uint32_t word =
+      atomic_load_explicit((_Atomic uint32_t*)slot, memory_order_acquire);
   if ((word & RL_AQL_HEADER_TYPE_MASK) == RL_AQL_PACKET_TYPE_INVALID) {
     return false;
   }
@@ -122,12 +122,14 @@ static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
 
 // Runs work-group |k| (in the run's own order) of |run|; finishes the run
 // after its last one.
-static rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+static rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue,
+                                        rl_sim_run_t* run,
                                         uint64_t* out_fault_address) {
   if (run->wg_done == 0) {
     run->start_timestamp = rl_sim_timestamp(&queue->device->base);
   }
-  uint64_t index = (run->wg_offset + run->wg_done * run->wg_stride) % run->wg_total;
+  uint64_t index =
+      (run->wg_offset + run->wg_done * run->wg_stride) % run->wg_total;
   RL_RETURN_IF_ERROR(
       rl_sim_run_workgroup(queue, run, index, out_fault_address));
   if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
@@ -180,8 +182,8 @@ static uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint64_t* rng) {
 rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
                                   uint64_t* out_fault_id,
                                   uint64_t* out_fault_address) {
-  uint64_t rng = queue->device->options.seed ^
-                 queue->runs[0].dispatch.dispatch_index;
+  uint64_t rng =
+      queue->device->options.seed ^ queue->runs[0].dispatch.dispatch_index;
   rl_sim_schedule_order(queue, &rng);
   uint32_t retired = 0;
   rl_status_t status = RL_OK;

@@ -71,7 +71,8 @@ void rl_sim_signal_store(rl_device_t* device, uint64_t signal, int64_t value) {
 }
 
 int64_t rl_sim_signal_load(rl_device_t* device, uint64_t signal) {
-  _Atomic int64_t* slot = rl_sim_signal_value(rl_sim_device_cast(device), signal);
+  _Atomic int64_t* slot =
+      rl_sim_signal_value(rl_sim_device_cast(device), signal);
   return slot ? atomic_load_explicit(slot, memory_order_acquire) : 0;
 }
 

@@ -25,15 +25,16 @@
 // Largest number of work-groups one dispatch may have on the simulator.
 #define RL_SIM_MAX_WORKGROUPS (1ull << 32)
 
-static rl_status_t rl_sim_run_check_limits(const rl_aql_decoded_t* packet,
-                                           const rl_code_object_kernel_t* kernel) {
+static rl_status_t rl_sim_run_check_limits(
+    const rl_aql_decoded_t* packet, const rl_code_object_kernel_t* kernel) {
   if (packet->private_segment_size != 0 || kernel->private_segment_size != 0 ||
       kernel->uses_dynamic_stack) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "kernel %s needs scratch (packet private segment %u, "
                      "kernel %u bytes, dynamic stack %d); the simulated "
-                     "device has none", kernel->name,
-                     packet->private_segment_size, kernel->private_segment_size,
+                     "device has none",
+                     kernel->name, packet->private_segment_size,
+                     kernel->private_segment_size,
                      kernel->uses_dynamic_stack ? 1 : 0);
   }
   if (packet->group_segment_size < kernel->group_segment_size ||
@@ -49,16 +50,15 @@ static rl_status_t rl_sim_run_check_limits(const rl_aql_decoded_t* packet,
       items > kernel->max_flat_workgroup_size) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "kernel %s: work-group of %u work-items, the kernel "
-                     "allows at most %u", kernel->name, items,
-                     kernel->max_flat_workgroup_size);
+                     "allows at most %u",
+                     kernel->name, items, kernel->max_flat_workgroup_size);
   }
   return RL_OK;
 }
 
-static rl_status_t rl_sim_run_check_kernarg(rl_sim_device_t* device,
-                                            const rl_aql_decoded_t* packet,
-                                            const rl_code_object_kernel_t* kernel,
-                                            uint64_t* out_fault_address) {
+static rl_status_t rl_sim_run_check_kernarg(
+    rl_sim_device_t* device, const rl_aql_decoded_t* packet,
+    const rl_code_object_kernel_t* kernel, uint64_t* out_fault_address) {
   uint64_t align = kernel->kernarg_align > 16 ? kernel->kernarg_align : 16;
   uint64_t address = packet->kernarg_address;
   if (kernel->kernarg_size == 0) return RL_OK;
@@ -66,15 +66,16 @@ static rl_status_t rl_sim_run_check_kernarg(rl_sim_device_t* device,
     *out_fault_address = address;
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "kernel %s: kernarg_address 0x%" PRIx64 " is not %" PRIu64
-                     "-byte aligned", kernel->name, address, align);
+                     "-byte aligned",
+                     kernel->name, address, align);
   }
   if (rl_sim_memory_translate(&device->memory, address, kernel->kernarg_size) ==
       NULL) {
     *out_fault_address = address;
     return RL_STATUS(RL_STATUS_POISONED,
                      "VM fault: kernel %s: kernarg segment [0x%" PRIx64
-                     ", +%u) is not inside live memory", kernel->name, address,
-                     kernel->kernarg_size);
+                     ", +%u) is not inside live memory",
+                     kernel->name, address, kernel->kernarg_size);
   }
   return RL_OK;
 }
@@ -90,16 +91,17 @@ static rl_status_t rl_sim_run_fill(rl_sim_queue_t* queue, uint64_t id,
   for (int axis = 0; axis < 3; ++axis) {
     d->workgroup_size[axis] = packet->workgroup_size[axis];
     d->grid_size[axis] = packet->grid_size[axis];
-    d->workgroup_count[axis] =
-        (uint32_t)(((uint64_t)packet->grid_size[axis] +
-                    packet->workgroup_size[axis] - 1) /
-                   packet->workgroup_size[axis]);
+    d->workgroup_count[axis] = (uint32_t)(((uint64_t)packet->grid_size[axis] +
+                                           packet->workgroup_size[axis] - 1) /
+                                          packet->workgroup_size[axis]);
     total *= d->workgroup_count[axis];
   }
   if (total > RL_SIM_MAX_WORKGROUPS) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "kernel %s: %" PRIu64 " work-groups exceed the "
-                     "simulator's limit of 2^32", loaded->kernel->name, total);
+                     "kernel %s: %" PRIu64
+                     " work-groups exceed the "
+                     "simulator's limit of 2^32",
+                     loaded->kernel->name, total);
   }
   d->packet_id = id;
   d->packet_address = queue->ring_address +
@@ -123,16 +125,18 @@ static rl_status_t rl_sim_run_fill(rl_sim_queue_t* queue, uint64_t id,
 }
 
 rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
-                               const rl_aql_decoded_t* packet, rl_sim_run_t* run,
-                               uint64_t* out_fault_address) {
+                               const rl_aql_decoded_t* packet,
+                               rl_sim_run_t* run, uint64_t* out_fault_address) {
   *out_fault_address = 0;
   rl_sim_device_t* device = queue->device;
   rl_sim_loaded_kernel_t loaded;
   if (!rl_sim_loader_find(&device->loader, packet->kernel_object, &loaded)) {
     *out_fault_address = packet->kernel_object;
     return RL_STATUS(RL_STATUS_CONTRACT,
-                     "kernel_object 0x%" PRIx64 " is not the address of a "
-                     "loaded kernel descriptor (.kd)", packet->kernel_object);
+                     "kernel_object 0x%" PRIx64
+                     " is not the address of a "
+                     "loaded kernel descriptor (.kd)",
+                     packet->kernel_object);
   }
   RL_RETURN_IF_ERROR(rl_sim_run_check_limits(packet, loaded.kernel));
   RL_RETURN_IF_ERROR(rl_sim_run_check_kernarg(device, packet, loaded.kernel,
@@ -142,17 +146,19 @@ rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
   if (executor == NULL) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "kernel %s: no kernel executor (rl_sim_options_t.executor "
-                     "is NULL)", loaded.kernel->name);
+                     "is NULL)",
+                     loaded.kernel->name);
   }
-  run->dispatch.dispatch_index =
-      atomic_fetch_add(&device->dispatch_count, 1);
+  run->dispatch.dispatch_index = atomic_fetch_add(&device->dispatch_count, 1);
   run->state = NULL;
-  rl_status_t status = executor->begin(executor->self, &run->dispatch,
-                                       &run->state);
+  rl_status_t status =
+      executor->begin(executor->self, &run->dispatch, &run->state);
   if (status != RL_OK) {
-    return rl_status_annotate(status, "executor '%s' refused kernel %s "
-                              "(dispatch %" PRIu64 ")", executor->name,
-                              loaded.kernel->name, run->dispatch.dispatch_index);
+    return rl_status_annotate(status,
+                              "executor '%s' refused kernel %s "
+                              "(dispatch %" PRIu64 ")",
+                              executor->name, loaded.kernel->name,
+                              run->dispatch.dispatch_index);
   }
   run->begun = true;
   return RL_OK;
@@ -167,7 +173,8 @@ void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
 }
 
 rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
-                                 uint64_t wg_index, uint64_t* out_fault_address) {
+                                 uint64_t wg_index,
+                                 uint64_t* out_fault_address) {
   const rl_sim_dispatch_t* d = &run->dispatch;
   rl_sim_wg_context_t context = {queue->device, run, queue->lds, 0};
   rl_sim_wg_t wg = {.dispatch = d, .context = &context};
@@ -177,19 +184,19 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
     rest /= d->workgroup_count[axis];
     uint64_t first = (uint64_t)wg.group_id[axis] * d->workgroup_size[axis];
     uint64_t left = d->grid_size[axis] - first;
-    wg.size[axis] = (uint32_t)(left < d->workgroup_size[axis]
-                                   ? left
-                                   : d->workgroup_size[axis]);
+    wg.size[axis] =
+        (uint32_t)(left < d->workgroup_size[axis] ? left
+                                                  : d->workgroup_size[axis]);
   }
   if (d->group_segment_size > 0) memset(queue->lds, 0, d->group_segment_size);
   const rl_sim_executor_t* executor = queue->device->options.executor;
   rl_status_t status = executor->run_workgroup(executor->self, run->state, &wg);
   if (status == RL_OK) return RL_OK;
   *out_fault_address = context.fault_address;
-  return rl_status_annotate(status, "kernel %s dispatch %" PRIu64
-                            " work-group (%u,%u,%u)", d->kernel->name,
-                            d->dispatch_index, wg.group_id[0], wg.group_id[1],
-                            wg.group_id[2]);
+  return rl_status_annotate(
+      status, "kernel %s dispatch %" PRIu64 " work-group (%u,%u,%u)",
+      d->kernel->name, d->dispatch_index, wg.group_id[0], wg.group_id[1],
+      wg.group_id[2]);
 }
 
 // A VM fault status naming the access, the packet and the dispatch.
@@ -198,7 +205,8 @@ static rl_status_t rl_sim_wg_fault(rl_sim_wg_t* wg, const char* kind,
   rl_sim_wg_context_t* context = wg->context;
   context->fault_address = address;
   return RL_STATUS(RL_STATUS_POISONED,
-                   "VM fault: %s of %u bytes at 0x%" PRIx64 " is outside any "
+                   "VM fault: %s of %u bytes at 0x%" PRIx64
+                   " is outside any "
                    "live allocation (packet %" PRIu64 ", dispatch %" PRIu64 ")",
                    kind, size, address, wg->dispatch->packet_id,
                    wg->dispatch->dispatch_index);
@@ -214,8 +222,8 @@ rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
   return rl_sim_range_set_add(&context->run->reads, address, size);
 }
 
-rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
-                            const void* data, uint32_t size) {
+rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address, const void* data,
+                            uint32_t size) {
   rl_sim_wg_context_t* context = wg->context;
   if (!rl_sim_memory_copy_in(&context->device->memory, address, data, size)) {
     return rl_sim_wg_fault(wg, "write", address, size);
@@ -229,8 +237,8 @@ static rl_status_t rl_sim_wg_kernarg(rl_sim_wg_t* wg, uint32_t offset,
   if ((uint64_t)offset + size > d->kernel->kernarg_size) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "kernel %s: kernarg read of %u bytes at offset %u is "
-                     "beyond its %u-byte kernarg segment", d->kernel->name,
-                     size, offset, d->kernel->kernarg_size);
+                     "beyond its %u-byte kernarg segment",
+                     d->kernel->name, size, offset, d->kernel->kernarg_size);
   }
   return rl_sim_wg_load(wg, d->kernarg_address + offset, out_value, size);
 }

@@ -14,12 +14,16 @@
 
 static rl_aql_dispatch_packet_t rl_test_dispatch(void) {
   rl_aql_dispatch_packet_t p = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, 1,
-                              RL_AQL_FENCE_SCOPE_SYSTEM,
-                              RL_AQL_FENCE_SCOPE_AGENT),
+      .header =
+          rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, 1,
+                        RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_AGENT),
       .setup = 1,
-      .workgroup_size_x = 64, .workgroup_size_y = 1, .workgroup_size_z = 1,
-      .grid_size_x = 1024, .grid_size_y = 1, .grid_size_z = 1,
+      .workgroup_size_x = 64,
+      .workgroup_size_y = 1,
+      .workgroup_size_z = 1,
+      .grid_size_x = 1024,
+      .grid_size_y = 1,
+      .grid_size_z = 1,
       .group_segment_size = 256,
       .kernel_object = 0x900000001000ull,
       .kernarg_address = 0x900000020000ull,
@@ -41,9 +45,9 @@ static rl_aql_barrier_packet_t rl_test_barrier(uint32_t type) {
 // ROCr's PM4_IB packet for a 0x1234-dword IB at |address|.
 static rl_aql_pm4_ib_packet_t rl_test_pm4_ib(uint64_t address) {
   rl_aql_pm4_ib_packet_t p = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 0,
-                              RL_AQL_FENCE_SCOPE_SYSTEM,
-                              RL_AQL_FENCE_SCOPE_SYSTEM),
+      .header =
+          rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 0,
+                        RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_SYSTEM),
       .vendor_format = RL_AQL_VENDOR_FORMAT_PM4_IB,
       .ib_jump_cmd = {RL_AQL_PM4_IB_HEADER, (uint32_t)address & ~3u,
                       (uint32_t)(address >> 32),
@@ -98,7 +102,8 @@ static void test_barriers_decode(void** state) {
     char expected[256];
     snprintf(expected, sizeof(expected),
              "%s barrier=1 acq=system rel=system dep=[0x900000040000,0x0,"
-             "0x900000050000,0x0,0x0] signal=0x900000030000", names[i]);
+             "0x900000050000,0x0,0x0] signal=0x900000030000",
+             names[i]);
     assert_string_equal(line, expected);
   }
 }
@@ -132,26 +137,49 @@ typedef struct rl_test_case_s {
   const char* reason_part;
 } rl_test_case_t;
 
-static void rl_set16(uint8_t* p, size_t offset, uint16_t v) { memcpy(p + offset, &v, 2); }
-static void rl_set32(uint8_t* p, size_t offset, uint32_t v) { memcpy(p + offset, &v, 4); }
+static void rl_set16(uint8_t* p, size_t offset, uint16_t v) {
+  memcpy(p + offset, &v, 2);
+}
+static void rl_set32(uint8_t* p, size_t offset, uint32_t v) {
+  memcpy(p + offset, &v, 4);
+}
 static uint16_t rl_get16(const uint8_t* p, size_t offset) {
   uint16_t v;
   memcpy(&v, p + offset, 2);
   return v;
 }
 
-static void m_invalid(uint8_t* p) { rl_set16(p, 0, (uint16_t)(rl_get16(p, 0) & ~0xffu) | 1u); }
-static void m_agent(uint8_t* p) { rl_set16(p, 0, (uint16_t)(rl_get16(p, 0) & ~0xffu) | 4u); }
-static void m_type7(uint8_t* p) { rl_set16(p, 0, (uint16_t)(rl_get16(p, 0) & ~0xffu) | 7u); }
-static void m_reserved13(uint8_t* p) { rl_set16(p, 0, rl_get16(p, 0) | 0x2000u); }
-static void m_reserved15(uint8_t* p) { rl_set16(p, 0, rl_get16(p, 0) | 0x8000u); }
-static void m_acquire3(uint8_t* p) { rl_set16(p, 0, rl_get16(p, 0) | (3u << 9)); }
-static void m_release3(uint8_t* p) { rl_set16(p, 0, rl_get16(p, 0) | (3u << 11)); }
+static void m_invalid(uint8_t* p) {
+  rl_set16(p, 0, (uint16_t)(rl_get16(p, 0) & ~0xffu) | 1u);
+}
+static void m_agent(uint8_t* p) {
+  rl_set16(p, 0, (uint16_t)(rl_get16(p, 0) & ~0xffu) | 4u);
+}
+static void m_type7(uint8_t* p) {
+  rl_set16(p, 0, (uint16_t)(rl_get16(p, 0) & ~0xffu) | 7u);
+}
+static void m_reserved13(uint8_t* p) {
+  rl_set16(p, 0, rl_get16(p, 0) | 0x2000u);
+}
+static void m_reserved15(uint8_t* p) {
+  rl_set16(p, 0, rl_get16(p, 0) | 0x8000u);
+}
+static void m_acquire3(uint8_t* p) {
+  rl_set16(p, 0, rl_get16(p, 0) | (3u << 9));
+}
+static void m_release3(uint8_t* p) {
+  rl_set16(p, 0, rl_get16(p, 0) | (3u << 11));
+}
 static void m_dims0(uint8_t* p) { rl_set16(p, 2, 0); }
 static void m_setup_bits(uint8_t* p) { rl_set16(p, 2, 0x0101); }
 static void m_wg_zero(uint8_t* p) { rl_set16(p, 4, 0); }
 static void m_wg_unused(uint8_t* p) { rl_set16(p, 6, 2); }
-static void m_wg_big(uint8_t* p) { rl_set16(p, 2, 2); rl_set16(p, 4, 64); rl_set16(p, 6, 32); rl_set32(p, 16, 32); }
+static void m_wg_big(uint8_t* p) {
+  rl_set16(p, 2, 2);
+  rl_set16(p, 4, 64);
+  rl_set16(p, 6, 32);
+  rl_set32(p, 16, 32);
+}
 static void m_grid_zero(uint8_t* p) { rl_set32(p, 12, 0); }
 static void m_grid_unused(uint8_t* p) { rl_set32(p, 20, 0); }
 static void m_reserved0(uint8_t* p) { rl_set16(p, 10, 1); }
@@ -184,7 +212,8 @@ static const rl_test_case_t rl_test_cases[] = {
     {"grid x 0", m_grid_zero, 0, RL_AQL_ERROR_GRID_SIZE, "size x is 0"},
     {"grid z unused 0", m_grid_unused, 0, RL_AQL_ERROR_GRID_SIZE,
      "unused dimension"},
-    {"dispatch reserved0", m_reserved0, 0, RL_AQL_ERROR_RESERVED_FIELD, "reserved0"},
+    {"dispatch reserved0", m_reserved0, 0, RL_AQL_ERROR_RESERVED_FIELD,
+     "reserved0"},
     {"barrier reserved1", m_barrier_reserved1, 1, RL_AQL_ERROR_RESERVED_FIELD,
      "reserved"},
     {"barrier reserved2", m_barrier_reserved2, 1, RL_AQL_ERROR_RESERVED_FIELD,
@@ -198,7 +227,8 @@ static const rl_test_case_t rl_test_cases[] = {
     {"IB address bit 48", m_ib_high, 2, RL_AQL_ERROR_PM4_IB, "48-bit"},
     {"IB not VALID", m_ib_not_valid, 2, RL_AQL_ERROR_PM4_IB, "VALID"},
     {"IB size 0", m_ib_size0, 2, RL_AQL_ERROR_PM4_IB, "nonzero size"},
-    {"IB dw_cnt_remain", m_ib_remain, 2, RL_AQL_ERROR_PM4_IB, "dw_cnt_remain is 9"},
+    {"IB dw_cnt_remain", m_ib_remain, 2, RL_AQL_ERROR_PM4_IB,
+     "dw_cnt_remain is 9"},
     {"IB reserved", m_ib_reserved, 2, RL_AQL_ERROR_RESERVED_FIELD,
      "reserved dword 4"},
 };
@@ -218,7 +248,8 @@ static void rl_test_base(int base, uint8_t* out) {
 
 static void test_each_invalid_pattern_has_its_reason(void** state) {
   (void)state;
-  for (size_t i = 0; i < sizeof(rl_test_cases) / sizeof(rl_test_cases[0]); ++i) {
+  for (size_t i = 0; i < sizeof(rl_test_cases) / sizeof(rl_test_cases[0]);
+       ++i) {
     const rl_test_case_t* c = &rl_test_cases[i];
     uint8_t packet[64];
     rl_test_base(c->base, packet);

@@ -55,8 +55,8 @@ static void rl_test_run(rl_sim_hazard_mode_t mode, uint64_t seed, bool barrier,
   result->buffer_address = buf.address;
   rl_sim_dispatch_record_t log[2];
   assert_int_equal(rl_sim_dispatch_log(f.device, log, 2), 2);
-  result->index_a = log[0].packet_id == 0 ? log[0].dispatch_index
-                                          : log[1].dispatch_index;
+  result->index_a =
+      log[0].packet_id == 0 ? log[0].dispatch_index : log[1].dispatch_index;
   rl_sim_hazards_clear(f.device);
   assert_int_equal(rl_sim_hazards(f.device, NULL, 0), 0);
   assert_true(f.device->vtable->queue_idle(f.device, &f.queue));
@@ -91,11 +91,13 @@ static void test_adversarial_changes_result_without_barrier(void** state) {
   float three = 3.0f;
   uint32_t bits;
   memcpy(&bits, &three, 4);
-  for (int i = 0; i < RL_TEST_ITEMS; ++i) assert_int_equal(sequential.out[i], bits);
+  for (int i = 0; i < RL_TEST_ITEMS; ++i)
+    assert_int_equal(sequential.out[i], bits);
   const uint64_t seeds[2] = {0x1234, 0xfeedface};
   for (int s = 0; s < 2; ++s) {
     rl_test_run(RL_SIM_HAZARDS_ADVERSARIAL, seeds[s], false, &adversarial);
-    assert_true(memcmp(adversarial.out, sequential.out, sizeof(sequential.out)) != 0);
+    assert_true(
+        memcmp(adversarial.out, sequential.out, sizeof(sequential.out)) != 0);
     // The checker reports the same hazard whatever order the groups ran in.
     assert_int_equal(adversarial.hazard_total, 1);
     assert_int_equal(adversarial.hazards[0].kind, RL_HAZARD_RAW);
@@ -109,7 +111,8 @@ static void test_adversarial_with_barrier_identical(void** state) {
   const uint64_t seeds[2] = {0x1234, 0xfeedface};
   for (int s = 0; s < 2; ++s) {
     rl_test_run(RL_SIM_HAZARDS_ADVERSARIAL, seeds[s], true, &adversarial);
-    assert_memory_equal(adversarial.out, sequential.out, sizeof(sequential.out));
+    assert_memory_equal(adversarial.out, sequential.out,
+                        sizeof(sequential.out));
   }
 }
 
@@ -159,7 +162,8 @@ static void test_range_set_matches_oracle(void** state) {
   }
   uint64_t first = 0, both = 0, oracle_first = 0;
   for (int byte = SPAN - 1; byte >= 0; --byte) {
-    if (map_a[byte] && map_b[byte]) both++, oracle_first = 1000 + (uint64_t)byte;
+    if (map_a[byte] && map_b[byte])
+      both++, oracle_first = 1000 + (uint64_t)byte;
   }
   assert_int_equal(rl_sim_range_set_overlap(&a, &b, &first), both);
   assert_int_equal(first, oracle_first);
@@ -186,9 +190,11 @@ static void test_war_and_waw(void** state) {
   uint64_t fill = rl_sim_fixture_kernel(&f, "vc_fill");
   rl_aql_dispatch_packet_t a = rl_test_dispatch(
       rl_sim_fixture_kernel(&f, "vc_copy_u32"),
-      rl_sim_fixture_copy_args(&f, buf.address, out.address, N), N, signal, true);
-  rl_aql_dispatch_packet_t b = rl_test_dispatch(
-      fill, rl_sim_fixture_fill_args(&f, buf.address, 1.0f, N), N, signal, false);
+      rl_sim_fixture_copy_args(&f, buf.address, out.address, N), N, signal,
+      true);
+  rl_aql_dispatch_packet_t b =
+      rl_test_dispatch(fill, rl_sim_fixture_fill_args(&f, buf.address, 1.0f, N),
+                       N, signal, false);
   rl_aql_dispatch_packet_t c = rl_test_dispatch(
       fill, rl_sim_fixture_fill_args(&f, out.address, 2.0f, N / 2), N, signal,
       false);

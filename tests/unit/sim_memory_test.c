@@ -18,7 +18,8 @@ static rl_device_t* rl_test_device(void) {
   return device;
 }
 
-static rl_device_allocation_t rl_test_alloc(rl_device_t* device, uint64_t size) {
+static rl_device_allocation_t rl_test_alloc(rl_device_t* device,
+                                            uint64_t size) {
   rl_device_allocation_t allocation;
   assert_null(device->vtable->allocate(device, size, 64, RL_MEMORY_KIND_DEVICE,
                                        &allocation));
@@ -97,8 +98,8 @@ static void test_fixed_allocations(void** state) {
   const rl_device_vtable_t* vt = device->vtable;
   uint64_t where = RL_SIM_VA_BASE + 0x100000000ull;
   rl_device_allocation_t fixed;
-  assert_null(vt->allocate_fixed(device, where, 8192, RL_MEMORY_KIND_DEVICE,
-                                 &fixed));
+  assert_null(
+      vt->allocate_fixed(device, where, 8192, RL_MEMORY_KIND_DEVICE, &fixed));
   assert_int_equal(fixed.address, where);
   assert_non_null(rl_sim_translate(device, where + 8188, 4));
   // Overlaps at the start, inside and at the end conflict.
@@ -149,7 +150,8 @@ static void test_many_allocations_binary_search(void** state) {
   rl_device_t* device = rl_test_device();
   enum { COUNT = 2000 };
   static uint64_t addresses[COUNT];
-  for (int i = 0; i < COUNT; ++i) addresses[i] = rl_test_alloc(device, 64).address;
+  for (int i = 0; i < COUNT; ++i)
+    addresses[i] = rl_test_alloc(device, 64).address;
   // Free every third, then check each address resolves (or not) correctly.
   for (int i = 0; i < COUNT; i += 3) {
     assert_null(device->vtable->free(device, addresses[i]));

@@ -46,7 +46,8 @@ static void test_dispatch_completes_and_retires(void** state) {
   assert_int_equal(id, 0);
   assert_true(rl_test_wait(&f, signal, RL_TEST_WAIT_NS));
   assert_int_equal(vt(&f)->signal_load(f.device, signal), 0);
-  assert_int_equal(rl_test_header_word(&f, 0) & 0xff, RL_AQL_PACKET_TYPE_INVALID);
+  assert_int_equal(rl_test_header_word(&f, 0) & 0xff,
+                   RL_AQL_PACKET_TYPE_INVALID);
   assert_int_equal(rl_test_read_id(&f), 1);
   assert_true(vt(&f)->queue_idle(f.device, &f.queue));
   float values[100];
@@ -86,7 +87,8 @@ static void test_barrier_and(void** state) {
   uint64_t s1 = rl_sim_fixture_signal(&f, 1);
   uint64_t s2 = rl_sim_fixture_signal(&f, 1);
   uint64_t done, after;
-  rl_test_barrier_case(&f, RL_AQL_PACKET_TYPE_BARRIER_AND, s1, s2, &done, &after);
+  rl_test_barrier_case(&f, RL_AQL_PACKET_TYPE_BARRIER_AND, s1, s2, &done,
+                       &after);
   assert_false(rl_test_wait(&f, done, RL_TEST_NEGATIVE_WAIT_NS));
   vt(&f)->signal_store(f.device, s1, 0);
   assert_false(rl_test_wait(&f, done, RL_TEST_NEGATIVE_WAIT_NS));
@@ -106,7 +108,8 @@ static void test_barrier_or(void** state) {
   uint64_t s1 = rl_sim_fixture_signal(&f, 1);
   uint64_t s2 = rl_sim_fixture_signal(&f, 5);
   uint64_t done, after;
-  rl_test_barrier_case(&f, RL_AQL_PACKET_TYPE_BARRIER_OR, s1, s2, &done, &after);
+  rl_test_barrier_case(&f, RL_AQL_PACKET_TYPE_BARRIER_OR, s1, s2, &done,
+                       &after);
   assert_false(rl_test_wait(&f, done, RL_TEST_NEGATIVE_WAIT_NS));
   vt(&f)->signal_store(f.device, s2, 0);  // Either one suffices.
   assert_true(rl_test_wait(&f, done, RL_TEST_WAIT_NS));
@@ -142,8 +145,8 @@ static void* rl_test_producer_main(void* arg) {
   for (uint32_t k = 0; k < producer->count; ++k) {
     uint64_t args = rl_sim_fixture_fill_args(
         producer->f, producer->log + 4ull * k, (float)k, 1);
-    rl_aql_dispatch_packet_t p = rl_test_dispatch(producer->kernel, args, 1,
-                                                  producer->signal, false);
+    rl_aql_dispatch_packet_t p =
+        rl_test_dispatch(producer->kernel, args, 1, producer->signal, false);
     rl_test_submit(producer->f, &p);
   }
   return NULL;
@@ -161,8 +164,8 @@ static void test_ring_full_backpressure(void** state) {
   // Allocations happen on the producer thread: the fixture's device is used
   // by one thread at a time, so the main thread only waits.
   pthread_t thread;
-  assert_int_equal(pthread_create(&thread, NULL, rl_test_producer_main,
-                                  &producer), 0);
+  assert_int_equal(
+      pthread_create(&thread, NULL, rl_test_producer_main, &producer), 0);
   pthread_join(thread, NULL);
   assert_true(rl_test_wait(&f, producer.signal, RL_TEST_WAIT_NS));
   assert_int_equal(rl_test_read_id(&f), COUNT);
@@ -176,8 +179,8 @@ static void test_ring_full_backpressure(void** state) {
 // Submits |bad| as packet 1 behind a good packet 0 and a good packet 2;
 // checks packet 0 completes, the queue faults on 1 with a message holding
 // |part| and that nothing after it completes.
-static void rl_test_fault_case(rl_sim_fixture_t* f, void* bad,
-                               const char* part, uint64_t address) {
+static void rl_test_fault_case(rl_sim_fixture_t* f, void* bad, const char* part,
+                               uint64_t address) {
   rl_device_allocation_t out = rl_sim_fixture_alloc(f, 256);
   uint64_t fill = rl_sim_fixture_kernel(f, "vc_fill");
   uint64_t args = rl_sim_fixture_fill_args(f, out.address, 1.0f, 64);
@@ -225,8 +228,8 @@ static void test_fault_reserved_bits(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
-  rl_aql_dispatch_packet_t p = rl_test_dispatch(
-      rl_sim_fixture_kernel(&f, "vc_fill"), 0, 64, 0, true);
+  rl_aql_dispatch_packet_t p =
+      rl_test_dispatch(rl_sim_fixture_kernel(&f, "vc_fill"), 0, 64, 0, true);
   p.header |= 0x4000;
   rl_test_fault_case(&f, &p, "reserved bits 15:13", 0);
   rl_sim_fixture_teardown(&f);
@@ -290,9 +293,9 @@ static void test_fault_pm4_ib_unsupported(void** state) {
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
   rl_aql_pm4_ib_packet_t p = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 1,
-                              RL_AQL_FENCE_SCOPE_SYSTEM,
-                              RL_AQL_FENCE_SCOPE_SYSTEM),
+      .header =
+          rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 1,
+                        RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_SYSTEM),
       .vendor_format = RL_AQL_VENDOR_FORMAT_PM4_IB,
       .ib_jump_cmd = {0xC0023F00u, 0x1000u, 0x9000u, 16u | (1u << 23)},
       .dw_cnt_remain = 0xA,
@@ -334,7 +337,8 @@ static void test_timestamps_ordered(void** state) {
   uint64_t before = vt(&f)->timestamp(f.device);
   for (int i = 0; i < 3; ++i) {
     uint64_t args = rl_sim_fixture_fill_args(&f, out.address, (float)i, 4096);
-    rl_aql_dispatch_packet_t p = rl_test_dispatch(fill, args, 4096, signal, true);
+    rl_aql_dispatch_packet_t p =
+        rl_test_dispatch(fill, args, 4096, signal, true);
     rl_test_submit(&f, &p);
   }
   assert_true(rl_test_wait(&f, signal, RL_TEST_WAIT_NS));

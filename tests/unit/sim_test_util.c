@@ -13,7 +13,10 @@
 #include <cmocka.h>
 
 // The two kernels the test executor runs; the begin() state names one.
-typedef enum rl_test_kernel_e { RL_TEST_FILL = 1, RL_TEST_COPY = 2 } rl_test_kernel_t;
+typedef enum rl_test_kernel_e {
+  RL_TEST_FILL = 1,
+  RL_TEST_COPY = 2
+} rl_test_kernel_t;
 static const int rl_test_kernel_ids[3] = {0, RL_TEST_FILL, RL_TEST_COPY};
 
 static rl_status_t rl_test_begin(void* self, const rl_sim_dispatch_t* dispatch,
@@ -102,10 +105,10 @@ void rl_sim_fixture_setup(rl_sim_fixture_t* fixture,
   rl_sim_options_t copy = options ? *options : (rl_sim_options_t){0};
   if (copy.executor == NULL) copy.executor = &rl_test_executor;
   rl_test_ok(rl_sim_device_create(&copy, &fixture->device));
-  rl_test_ok(fixture->device->vtable->queue_create(fixture->device, packet_count,
-                                                   &fixture->queue));
-  fixture->code_bytes = rl_test_read_file(
-      RL_KERNELS_DIR "/vecchain-gfx1100.co", &fixture->code_size);
+  rl_test_ok(fixture->device->vtable->queue_create(
+      fixture->device, packet_count, &fixture->queue));
+  fixture->code_bytes = rl_test_read_file(RL_KERNELS_DIR "/vecchain-gfx1100.co",
+                                          &fixture->code_size);
   rl_test_ok(rl_code_object_parse(fixture->code_bytes, fixture->code_size,
                                   &fixture->code));
   rl_test_ok(fixture->device->vtable->load_code_object(
@@ -140,8 +143,8 @@ rl_device_allocation_t rl_sim_fixture_alloc(rl_sim_fixture_t* fixture,
 
 uint64_t rl_sim_fixture_signal(rl_sim_fixture_t* fixture, int64_t value) {
   rl_device_allocation_t signal;
-  rl_test_ok(fixture->device->vtable->signal_create(fixture->device, value,
-                                                    &signal));
+  rl_test_ok(
+      fixture->device->vtable->signal_create(fixture->device, value, &signal));
   return signal.address;
 }
 
@@ -167,9 +170,9 @@ rl_aql_dispatch_packet_t rl_test_dispatch(uint64_t kernel_object,
                                           uint64_t kernarg, uint32_t items,
                                           uint64_t signal, bool barrier) {
   rl_aql_dispatch_packet_t packet = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, barrier,
-                              RL_AQL_FENCE_SCOPE_SYSTEM,
-                              RL_AQL_FENCE_SCOPE_SYSTEM),
+      .header =
+          rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, barrier,
+                        RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_SYSTEM),
       .setup = 1,
       .workgroup_size_x = 64,
       .workgroup_size_y = 1,

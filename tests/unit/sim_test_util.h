@@ -21,7 +21,7 @@
 
 // Bounded waits: long enough for a loaded CI machine when something must
 // happen, short when the test proves that something does not.
-#define RL_TEST_WAIT_NS 10000000000ull  // 10 s
+#define RL_TEST_WAIT_NS 10000000000ull        // 10 s
 #define RL_TEST_NEGATIVE_WAIT_NS 50000000ull  // 50 ms
 
 typedef struct rl_sim_fixture_s {

@@ -5,6 +5,8 @@
 //
 //   rl_device_t* device;        rl_device_open(NULL, &device);   // sim
 //   rl_capture_t* capture;      rl_capture_file_read("step.rlc", &capture, NULL);
+//     (or in process: record through a funnel on
+//      rl_device_funnel_device_create(device, ...) and rl_funnel_finish())
 //   rl_replay_t* replay;        rl_replay_create(device, capture, NULL, &replay);
 //   rl_replay_bind_buffer(replay, kv, my_kv_address, my_kv_size);  // optional
 //   rl_replay_contract(replay);
@@ -22,38 +24,60 @@
 // prepare or run moves it to POISONED (sticky: every later call fails
 // with RL_STATUS_POISONED until the caller destroys it and re-captures) or,
 // when the queue's state after the failure is unknown (a bounded wait
-// expired with packets possibly executing), to QUARANTINED (nothing runs on
-// the queue and nothing it references is freed until rl_replay_destroy()
-// proves quiescence or leaks them deliberately).
+// expired with packets possibly executing), to QUARANTINED (sticky, with
+// RL_STATUS_QUARANTINED: nothing runs on the queue, regions are not read,
+// and nothing it references is freed until rl_replay_destroy() finds the
+// queue idle; otherwise destroy leaks those to the device deliberately).
+// Refusals change nothing: values that are not admitted (RL_STATUS_CONTRACT
+// from rl_replay_run), calls in the wrong state or with bad indices
+// (RL_STATUS_INVALID_ARGUMENT). docs/failure-semantics.md has the details.
 //
-// Contract (rl_replay_contract, and cheaply again before every run): the
-// device's exact ISA equals the capture's target; code-object digests match
-// their bytes; every launch's kernarg size equals the loader metadata
-// (explicit arguments, the implicit-argument suffix and a zero tail); no
-// scratch or dynamic stack; LDS (static + dynamic) fits the device;
-// every bound buffer is at least as large as the capture needs and aligned;
-// keep-address buffers sit at their capture address; workspace capacities;
-// parameter values inside their admitted ranges. Failures are
-// RL_STATUS_CONTRACT naming what and where (launch, buffer, parameter).
+// Contract (rl_replay_contract; before anything is reserved on the
+// device): the device's exact ISA equals the capture's target; code-object
+// digests match their bytes; every launch's kernarg size equals the loader
+// metadata, its implicit arguments hold what the runtime passes and every
+// byte outside the arguments is zero; no scratch or dynamic stack; LDS
+// (static + dynamic) fits the device; every bound buffer is at least as
+// large as captured (workspace capacities) and aligned; keep-address
+// buffers sit at their capture address; the captured parameter values lie
+// in their admitted ranges and every binding is representable over the
+// whole range. Failures are RL_STATUS_CONTRACT naming what and where
+// (launch and kernel, buffer and role, parameter). Before every run the
+// cheap part is checked again: state, route, parameter ranges.
 //
 // Admission is not failure: rl_replay_admit() answers whether the route may
 // run these parameter values (inside the admitted ranges, route enabled by
-// REDLINE_ROUTE, replay not poisoned) and why not, without side effects.
+// REDLINE_ROUTE, replay prepared and not poisoned) and why not, without
+// side effects.
 //
 // Escape hatch: the environment variable REDLINE_ROUTE is read at
-// rl_replay_prepare(): "off" disables redline (prepare succeeds, every
-// admit answers not admitted with reason "REDLINE_ROUTE=off"), "aql" or
-// "pm4" restricts to that route (preparing another route is not admitted).
+// rl_replay_prepare(): "off" disables redline (prepare succeeds and builds
+// nothing, every admit answers not admitted with reason
+// "REDLINE_ROUTE=off"), "aql" or "pm4" restricts to that route (preparing
+// another route succeeds but is never admitted). Other values are
+// RL_STATUS_INVALID_ARGUMENT.
 //
 // Rebasing: a capture replays in a new process with fresh allocations; every
 // pointer slot is rewritten from its typed binding (buffer + offset), never
-// by guessing which 8-byte value looks like an address.
+// by guessing which 8-byte value looks like an address. Buffers redline
+// allocates start from the capture's initial contents (zeros without them);
+// buffers the caller binds keep the caller's contents.
+//
+// Route proof (rl_replay_proof) after every run: device, route, state,
+// fallback reason, replay count and the prepared identity (dispatches,
+// packets, waits, queue id, bytes published, patch sites).
 //
 // Thread-safety: a replay object is used by one thread at a time; different
 // replay objects on one device may be used from different threads only if
-// the device allows it (sim does not: serialise calls per device).
+// the device allows it (sim does not: serialise calls per device). The
+// device's packet processor runs on its own thread; the replay synchronises
+// with it through the AQL ring protocol (aql/aql_ring.h) and the completion
+// signal, and touches the kernarg segment and buffers only while the queue
+// is idle.
 // Ownership: the capture and device are borrowed and must outlive the
-// replay; buffers bound by the caller stay the caller's.
+// replay; buffers bound by the caller stay the caller's and must outlive
+// the replay (after a quarantine: until the device is closed). Statuses
+// returned are the caller's to free.
 #ifndef REDLINE_REPLAY_H_
 #define REDLINE_REPLAY_H_
 
@@ -127,7 +151,8 @@ typedef struct rl_replay_options_s {
   bool checked;
   // Bound on waiting for one replay to complete (0 = 10 s).
   uint64_t wait_timeout_ns;
-  // AQL ring slots (power of two; 0 = 1024).
+  // AQL ring slots (power of two; 0 = 1024, or the next power of two that
+  // holds one run's packets).
   uint32_t queue_packets;
 } rl_replay_options_t;
 
@@ -137,13 +162,21 @@ rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
                              rl_replay_t** out_replay);
 
 // Binds capture buffer |buffer| to the caller's allocation at
-// |device_address| of |size| bytes (before rl_replay_contract). Unbound
+// |device_address| of |size| bytes (before prepare; binding after
+// rl_replay_contract undoes the contract, which then runs again). Unbound
 // buffers are allocated by redline and filled from the capture's initial
-// contents at prepare.
+// contents at prepare; bound ones keep the caller's contents.
 rl_status_t rl_replay_bind_buffer(rl_replay_t* replay, uint32_t buffer,
                                   uint64_t device_address, uint64_t size);
 
+// Checks the contract above (CAPTURED → CONTRACTED); a failure poisons.
 rl_status_t rl_replay_contract(rl_replay_t* replay);
+
+// Builds the stream for |route| (contracting first when still CAPTURED):
+// buffers, code objects, kernarg segment, completion signal, queue,
+// lowering and the census of the built packets. Route pm4 is
+// RL_STATUS_UNSUPPORTED (not built yet) and changes nothing; a failure
+// releases what prepare took and poisons.
 rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route);
 
 typedef struct rl_admission_s {
@@ -152,6 +185,8 @@ typedef struct rl_admission_s {
 } rl_admission_t;
 
 // |values| holds one value per capture parameter, in capture order.
+// *|out_admission| is cleared first; the call itself fails only on NULL
+// arguments.
 rl_status_t rl_replay_admit(const rl_replay_t* replay, const int64_t* values,
                             uint32_t value_count, rl_admission_t* out_admission);
 
@@ -171,7 +206,7 @@ typedef struct rl_route_proof_s {
   uint64_t replay_count;      // successful runs
   uint32_t dispatches;        // launches in the prepared stream
   uint32_t packets;           // AQL packets per run
-  uint32_t waits;             // barrier bits / waits per run
+  uint32_t waits;             // packets with the barrier bit per run
   uint32_t queue_id;
   uint64_t stream_bytes;      // bytes published per run (packets + IB)
   uint32_t patch_sites;       // entries of the patch table
@@ -237,8 +272,10 @@ rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
 rl_status_t rl_replay_buffer_address(const rl_replay_t* replay,
                                      uint32_t buffer, uint64_t* out_address);
 
-// Reads |size| bytes of state region |region| into |out_data| and/or its
-// XXH3-128 digest (either output may be NULL).
+// Reads state region |region| into |out_data| (then |size| must equal the
+// region's size) and/or computes its XXH3-128 digest into |out_digest|;
+// either output may be NULL. Refused (RL_STATUS_QUARANTINED) while the
+// queue may still write the region.
 rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
                                   void* out_data, uint64_t size,
                                   rl_digest128_t* out_digest);
