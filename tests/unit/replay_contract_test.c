@@ -126,6 +126,40 @@ static void rl_contract_rejects_lds(void** state) {
                  "launch 2 (vc_add): LDS");
 }
 
+// The metadata's argument |arg| of the kernel of launch |launch|, writable
+// (the test edits the parsed code object to make a bad layout).
+static rl_kernel_arg_t* rl_arg(rl_fixture_t* fixture, uint32_t launch,
+                               uint32_t arg) {
+  const rl_capture_t* capture = fixture->capture;
+  const rl_code_object_kernel_t* info =
+      capture->kernels[capture->launches[launch].kernel].info;
+  return (rl_kernel_arg_t*)&info->args[arg];
+}
+
+// vc_scale's f32 0.5 (0x3f000000 at bytes 16..19): with the argument
+// shrunk to 2 bytes, byte 19 lies outside every argument and is not zero.
+static void rl_contract_rejects_nonzero_gap(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_arg(fixture, 1, 2)->size = 2;
+  rl_test_expect(rl_replay_contract(fixture->replay), RL_STATUS_CONTRACT,
+                 "launch 1 (vc_scale): kernarg byte 19 lies outside every "
+                 "argument but holds 0x3f");
+}
+
+// vc_fill's n (1024 at byte 12) read as an implicit block count: the
+// runtime would pass the grid's 16 work-groups.
+static void rl_contract_rejects_wrong_implicit_argument(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_kernel_arg_t* arg = rl_arg(fixture, 0, 2);
+  const char* value_kind = arg->value_kind;
+  arg->kind = RL_ARG_KIND_HIDDEN;
+  arg->value_kind = "hidden_block_count_x";
+  rl_test_expect(rl_replay_contract(fixture->replay), RL_STATUS_CONTRACT,
+                 "launch 0 (vc_fill): implicit argument hidden_block_count_x "
+                 "at kernarg byte 12 holds 1024, the runtime would pass 16");
+  arg->value_kind = value_kind;  // owned by the parsed code object
+}
+
 // An admitted range whose far end makes a u32 binding overflow.
 static void rl_contract_rejects_unrepresentable_range(void** state) {
   rl_fixture_t* fixture = *state;
@@ -258,6 +292,8 @@ int main(void) {
       RL_TEST(rl_contract_rejects_misaligned_binding),
       RL_TEST(rl_contract_rejects_kernarg_size),
       RL_TEST(rl_contract_rejects_lds),
+      RL_TEST(rl_contract_rejects_nonzero_gap),
+      RL_TEST(rl_contract_rejects_wrong_implicit_argument),
       RL_TEST(rl_contract_rejects_unrepresentable_range),
       RL_TEST(rl_admission_refuses_out_of_range),
       RL_TEST(rl_api_misuse_changes_nothing),

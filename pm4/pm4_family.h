@@ -1,0 +1,92 @@
+// pm4/pm4_family.h — per-family register tables and capability flags.
+//
+// One table per GPU family, selected by the exact processor name (gfx1100,
+// gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152 → gfx11; gfx1200,
+// gfx1201 → gfx12). Unknown processors fail closed (RL_STATUS_UNSUPPORTED).
+// Registers and their bit fields are data, used by both the encoder
+// (lowering) and the decoder/disassembler, so a stream is read one way
+// everywhere. Hardware differences are capability flags derived once from
+// the family, never chip ids scattered through the code.
+//
+// Sources: Linux drivers/gpu/drm/amd/include/asic_reg/gc/gc_11_0_0_offset.h
+// and _sh_mask.h, gc_12_0_0_offset.h and _sh_mask.h; PAL gfx9_plus_merged_
+// registers.h and gfx12 equivalents; shared/research/pm4_reference.md §2.
+// Every table entry cites its source next to it (pm4_family_gfx11.c,
+// pm4_family_gfx12.c).
+#ifndef REDLINE_PM4_PM4_FAMILY_H_
+#define REDLINE_PM4_PM4_FAMILY_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rl_pm4_field_s {
+  const char* name;  // "USER_SGPR"
+  uint8_t shift;
+  uint8_t width;
+} rl_pm4_field_t;
+
+typedef struct rl_pm4_register_s {
+  const char* name;  // "COMPUTE_PGM_RSRC2"
+  uint32_t index;    // dword index (0x2E13); SET_SH_REG offset = index - 0x2C00
+  uint32_t field_count;
+  const rl_pm4_field_t* fields;
+} rl_pm4_register_t;
+
+// Dword indices of the registers lowering programs (identical on gfx11 and
+// gfx12 for these; see the tables).
+typedef struct rl_pm4_compute_regs_s {
+  uint32_t dispatch_initiator;
+  uint32_t start_x;       // START_X..Z, NUM_THREAD_X..Z follow contiguously
+  uint32_t num_thread_x;
+  uint32_t pgm_lo;        // PGM_LO, PGM_HI contiguous
+  uint32_t pgm_rsrc1;     // RSRC1, RSRC2 contiguous
+  uint32_t pgm_rsrc3;
+  uint32_t resource_limits;
+  uint32_t tmpring_size;
+  uint32_t restart_x;
+  uint32_t user_data_0;   // USER_DATA_0..15 contiguous
+} rl_pm4_compute_regs_t;
+
+typedef struct rl_pm4_family_s {
+  const char* name;     // "gfx11", "gfx12"
+  uint32_t gfx_major;   // 11, 12
+  rl_pm4_compute_regs_t regs;
+  uint32_t register_count;
+  const rl_pm4_register_t* registers;  // sorted by index
+  // Capabilities.
+  bool rsrc1_priv_for_pm4;   // gfx11: COMPUTE_PGM_RSRC1.PRIV must be set
+  bool has_gl1;              // gfx11 has GL1 (ACQUIRE_MEM GL1_INV); gfx12 not
+  // ACQUIRE_MEM GCR_CNTL values: the acquire redline places at a hazard
+  // boundary (invalidate the caches a consumer reads through) and at entry
+  // (also invalidate the instruction cache).
+  uint32_t gcr_acquire;
+  uint32_t gcr_acquire_entry;
+  // RELEASE_MEM dword-1 GCR bits for the terminal release (L2 write-back).
+  uint32_t release_gcr_writeback;
+  uint32_t user_data_count;  // COMPUTE_USER_DATA registers (16)
+} rl_pm4_family_t;
+
+// The family of processor |processor| ("gfx1100"); UNSUPPORTED otherwise.
+rl_status_t rl_pm4_family_for_processor(const char* processor,
+                                        const rl_pm4_family_t** out_family);
+
+// The register with dword index |index|, or NULL.
+const rl_pm4_register_t* rl_pm4_family_register(const rl_pm4_family_t* family,
+                                                uint32_t index);
+
+// The value of field |field_name| of |reg| in |value|; false if no such
+// field.
+bool rl_pm4_register_field(const rl_pm4_register_t* reg, const char* field_name,
+                           uint32_t value, uint32_t* out_field);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_PM4_PM4_FAMILY_H_
