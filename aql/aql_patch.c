@@ -5,31 +5,25 @@
 #include "aql/launch_bind.h"
 
 // The new value of |patch| (step 1 of aql_patch.h).
-static rl_status_t rl_aql_patch_evaluate(const rl_aql_program_t* program,
-                                         const rl_capture_t* capture,
+static rl_status_t rl_aql_patch_evaluate(const rl_capture_t* capture,
                                          const rl_aql_patch_t* patch,
                                          const int64_t* values,
                                          uint32_t param_count,
                                          const uint64_t* buffer_addresses,
                                          uint64_t* out_value) {
-  switch (patch->kind) {
-    case RL_AQL_PATCH_POINTER:
-      return rl_launch_pointer_value(capture, patch->launch, patch->slot,
-                                     buffer_addresses, out_value);
-    case RL_AQL_PATCH_KERNARG:
-      return rl_launch_binding_evaluate(capture, patch->launch, patch->binding,
-                                        values, param_count, out_value);
-    case RL_AQL_PATCH_GRID: {
-      uint64_t groups = 0;
-      RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(
-          capture, patch->launch, patch->binding, values, param_count,
-          &groups));
-      const uint16_t* sizes = &program->packets[patch->packet].workgroup_size_x;
-      *out_value = groups * sizes[patch->axis];  // fits: checked above
-      return RL_OK;
-    }
+  // The grid is work-groups × the packet's workgroup size, which the
+  // census keeps equal to the launch's block (the evaluator's factor).
+  static const rl_launch_value_kind_t kinds[] = {
+      [RL_AQL_PATCH_KERNARG] = RL_LAUNCH_VALUE_BINDING,
+      [RL_AQL_PATCH_POINTER] = RL_LAUNCH_VALUE_POINTER,
+      [RL_AQL_PATCH_GRID] = RL_LAUNCH_VALUE_GRID_ITEMS};
+  if ((uint32_t)patch->kind > RL_AQL_PATCH_GRID) {
+    return RL_STATUS(RL_STATUS_INTERNAL, "patch kind %u", (unsigned)patch->kind);
   }
-  return RL_STATUS(RL_STATUS_INTERNAL, "patch kind %u", (unsigned)patch->kind);
+  return rl_launch_value_evaluate(
+      capture, patch->launch, kinds[patch->kind],
+      patch->kind == RL_AQL_PATCH_POINTER ? patch->slot : patch->binding,
+      values, param_count, buffer_addresses, out_value);
 }
 
 // Writes |value| at the site of |patch| (step 2 of aql_patch.h).
@@ -64,7 +58,7 @@ rl_status_t rl_aql_program_apply(rl_aql_program_t* program,
   }
   for (uint32_t i = 0; i < program->patch_count; ++i) {
     RL_RETURN_IF_ERROR(rl_aql_patch_evaluate(
-        program, capture, &program->patches[i], values, param_count,
+        capture, &program->patches[i], values, param_count,
         buffer_addresses, &program->pending[i]));
   }
   uint32_t changed = 0;

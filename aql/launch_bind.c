@@ -123,6 +123,34 @@ rl_status_t rl_launch_pointer_value(const rl_capture_t* capture,
   return RL_OK;
 }
 
+rl_status_t rl_launch_value_evaluate(const rl_capture_t* capture,
+                                     uint32_t launch_index,
+                                     rl_launch_value_kind_t kind,
+                                     uint32_t index, const int64_t* values,
+                                     uint32_t param_count,
+                                     const uint64_t* buffer_addresses,
+                                     uint64_t* out_value) {
+  switch (kind) {
+    case RL_LAUNCH_VALUE_POINTER:
+      return rl_launch_pointer_value(capture, launch_index, index,
+                                     buffer_addresses, out_value);
+    case RL_LAUNCH_VALUE_BINDING:
+      return rl_launch_binding_evaluate(capture, launch_index, index, values,
+                                        param_count, out_value);
+    case RL_LAUNCH_VALUE_GRID_ITEMS: {
+      uint64_t groups = 0;
+      RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(
+          capture, launch_index, index, values, param_count, &groups));
+      const rl_capture_launch_t* launch = &capture->launches[launch_index];
+      uint32_t axis = launch->bindings[index].offset;
+      *out_value = groups * launch->block[axis < 3 ? axis : 0];
+      return RL_OK;
+    }
+  }
+  *out_value = 0;
+  return RL_STATUS(RL_STATUS_INTERNAL, "launch value kind %u", (unsigned)kind);
+}
+
 // Writes the rebased pointers and evaluated bindings over the recorded
 // bytes already in |kernarg| and the grid already in |grid|.
 static rl_status_t rl_launch_bind_values(const rl_capture_t* capture,

@@ -38,6 +38,8 @@ typedef struct rl_pm4_register_s {
   const rl_pm4_field_t* fields;
 } rl_pm4_register_t;
 
+#define RL_PM4_MAX_STATIC_THREAD_MGMT 9
+
 // Dword indices of the registers lowering programs (identical on gfx11 and
 // gfx12 for these; see the tables).
 typedef struct rl_pm4_compute_regs_s {
@@ -51,6 +53,15 @@ typedef struct rl_pm4_compute_regs_s {
   uint32_t tmpring_size;
   uint32_t restart_x;
   uint32_t user_data_0;   // USER_DATA_0..15 contiguous
+  // Added after the first draft (append-only):
+  uint32_t dispatch_pkt_addr_lo;      // LO, HI contiguous
+  uint32_t dispatch_scratch_base_lo;  // LO, HI contiguous
+  uint32_t user_accum_0;              // USER_ACCUM_0..3 contiguous
+  uint32_t dispatch_interleave;
+  // COMPUTE_STATIC_THREAD_MGMT_SE0.. in shader-engine order (not
+  // contiguous: SE0/1, SE2/3, SE4..7 and gfx12's SE8 sit apart).
+  uint32_t static_thread_mgmt_count;  // 8 on gfx11, 9 on gfx12
+  uint32_t static_thread_mgmt[RL_PM4_MAX_STATIC_THREAD_MGMT];
 } rl_pm4_compute_regs_t;
 
 typedef struct rl_pm4_family_s {
@@ -65,11 +76,38 @@ typedef struct rl_pm4_family_s {
   // ACQUIRE_MEM GCR_CNTL values: the acquire redline places at a hazard
   // boundary (invalidate the caches a consumer reads through) and at entry
   // (also invalidate the instruction cache).
+  //
+  // Hazard boundary: producer and consumer run on one queue of one GPU, and
+  // every store of the producer lands in the shared GL2 (the vector L0 is
+  // write-through, GL1 is read-only), which the CS_PARTIAL_FLUSH / end-of-
+  // pipe wait before the acquire has drained. What can still be stale are
+  // the per-CU/per-array read caches the consumer reads through: the scalar
+  // cache (GLK), the vector L0 (GLV) and, on gfx11, GL1. GL2 needs neither
+  // write-back nor invalidation (PAL gfx9CmdUtil/gfx12CmdUtil acquire for a
+  // shader-write -> shader-read barrier; tinygrad ops_amd.py invalidates the
+  // same set before every dispatch). gfx11: GLK_INV|GLV_INV|GL1_INV = 0x380;
+  // gfx12: GLK_INV|GLV_INV = 0x180.
+  //
+  // Entry: the stream starts after host writes (code upload, kernarg and
+  // buffer contents, patched between runs) that did not go through GL2, so
+  // besides the hazard set it invalidates the instruction cache (GLI_INV=1,
+  // all) and GL2 (GL2_INV) — ROCR GpuAgent::InvalidateCodeCaches uses
+  // exactly this set on gfx10+: gfx11 0x04381; gfx12 (no GL1) 0x04181.
   uint32_t gcr_acquire;
   uint32_t gcr_acquire_entry;
-  // RELEASE_MEM dword-1 GCR bits for the terminal release (L2 write-back).
+  // RELEASE_MEM dword-1 GCR bits for the terminal release (L2 write-back),
+  // already shifted into place (RELEASE_MEM GCR_CNTL starts at bit 12). The
+  // kernel's own end-of-IB fence: gfx11 GL2_WB|SEQ|GLM_WB|GLM_INV
+  // (gfx_v11_0.c gfx_v11_0_ring_emit_fence) = 0x00603000; gfx12 GL2_WB|SEQ
+  // (gfx_v12_0.c gfx_v12_0_ring_emit_fence) = 0x00600000.
   uint32_t release_gcr_writeback;
   uint32_t user_data_count;  // COMPUTE_USER_DATA registers (16)
+  // Added after the first draft (append-only): the sub-fields of ACQUIRE_MEM
+  // dword 7 GCR_CNTL and of RELEASE_MEM dword 1 GCR_CNTL (bits 24:12; the
+  // field shifts are relative to bit 12). The two encodings differ from each
+  // other and between gfx11 and gfx12 (no GL1/GLM on gfx12).
+  const rl_pm4_register_t* acquire_gcr_cntl;
+  const rl_pm4_register_t* release_gcr_cntl;
 } rl_pm4_family_t;
 
 // The family of processor |processor| ("gfx1100"); UNSUPPORTED otherwise.
@@ -79,6 +117,10 @@ rl_status_t rl_pm4_family_for_processor(const char* processor,
 // The register with dword index |index|, or NULL.
 const rl_pm4_register_t* rl_pm4_family_register(const rl_pm4_family_t* family,
                                                 uint32_t index);
+
+// The register named |name| ("COMPUTE_PGM_RSRC1"), or NULL.
+const rl_pm4_register_t* rl_pm4_family_register_named(
+    const rl_pm4_family_t* family, const char* name);
 
 // The value of field |field_name| of |reg| in |value|; false if no such
 // field.

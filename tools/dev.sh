@@ -3,9 +3,11 @@
 #   tools/dev.sh demo        install what is missing, build, run the main job
 #   tools/dev.sh test        install what is missing, build, run the test suite
 #   tools/dev.sh test-asan   the same suite built with ASan+UBSan
+#   tools/dev.sh test-tsan   the threaded tests (command processor, ring
+#                            protocol, replays) built with TSan
 #   tools/dev.sh fuzz-smoke  build the libFuzzer targets (clang-19), short runs
 #   tools/dev.sh deps        only install the Debian packages
-# Build trees: build/ (default), build-asan/, build-fuzz/. Set JOBS to
+# Build trees: build/ (default), build-asan/, build-tsan/, build-fuzz/. Set JOBS to
 # override the parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +64,11 @@ case "${1:-}" in
     build build-asan -DRL_SANITIZE=address,undefined
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       run_tests build-asan ;;
+  test-tsan)
+    deps
+    build build-tsan -DRL_SANITIZE=thread
+    TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure \
+      -j "$JOBS" --timeout 600 -L threaded ;;
   fuzz-smoke)
     deps
     build build-fuzz -DCMAKE_C_COMPILER=clang-19 -DRL_FUZZ=ON

@@ -96,6 +96,22 @@ typedef struct rl_sim_device_s {
   uint64_t log_count;  // total recorded; the ring keeps the last ones
 } rl_sim_device_t;
 
+// One kernel launch as a command processor decoded it, from an AQL dispatch
+// packet (sim_wg.c) or from the PM4 register file and a DISPATCH_DIRECT
+// (sim_pm4_dispatch.c): the input both share in rl_sim_run_launch().
+typedef struct rl_sim_launch_s {
+  uint64_t packet_id;       // dispatch id of the AQL packet
+  uint64_t packet_address;  // AQL packet, or the PM4 dispatch-ptr image (0)
+  rl_sim_loaded_kernel_t kernel;
+  uint32_t dimensions;
+  uint32_t workgroup_size[3];
+  uint32_t grid_size[3];  // work-items
+  uint32_t group_segment_size;
+  uint32_t private_segment_size;
+  uint64_t kernarg_address;
+  uint64_t completion_signal;  // 0 for PM4 dispatches (the packet retires)
+} rl_sim_launch_t;
+
 // One kernel dispatch of a batch, owned by the CP thread.
 typedef struct rl_sim_run_s {
   rl_sim_dispatch_t dispatch;
@@ -140,6 +156,9 @@ typedef struct rl_sim_queue_s {
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
   uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
+  // PM4 register file and in-flight state (sim_pm4.h), created by the
+  // first PM4-IB packet; CP-thread-only.
+  struct rl_sim_pm4_state_s* pm4;
 } rl_sim_queue_t;
 
 // Per-work-group context behind rl_sim_wg_t.context.
@@ -186,6 +205,11 @@ rl_status_t rl_sim_unload_code_object(rl_device_t* device,
 // Copies the entry for |kernel_object|; false when it is not a loaded `.kd`.
 bool rl_sim_loader_find(rl_sim_loader_t* loader, uint64_t kernel_object,
                         rl_sim_loaded_kernel_t* out_kernel);
+// Copies the entry whose first instruction is at |entry_address| (what a PM4
+// dispatch's COMPUTE_PGM_LO/HI name); false when no loaded kernel starts
+// there.
+bool rl_sim_loader_find_entry(rl_sim_loader_t* loader, uint64_t entry_address,
+                              rl_sim_loaded_kernel_t* out_kernel);
 
 // sim_signal.c
 rl_status_t rl_sim_signal_create(rl_device_t* device, int64_t initial_value,
@@ -249,6 +273,12 @@ void rl_sim_cp_retire(rl_sim_queue_t* queue, uint64_t id,
 rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
                                const rl_aql_decoded_t* packet,
                                rl_sim_run_t* run, uint64_t* out_fault_address);
+// The shared half of rl_sim_run_prepare(): validates |launch| against the
+// kernel's limits and memory (scratch, LDS, work-group size, kernarg
+// segment), fills |run| and calls the executor's begin().
+rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
+                              const rl_sim_launch_t* launch, rl_sim_run_t* run,
+                              uint64_t* out_fault_address);
 rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t wg_index,
                                  uint64_t* out_fault_address);
@@ -265,6 +295,22 @@ rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
 rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
                                   uint64_t* out_fault_id,
                                   uint64_t* out_fault_address);
+// Pieces of the batch machinery the PM4 interpreter (sim_pm4_batch.c) runs
+// its in-flight dispatches with. The random state |rng| is splitmix64.
+uint64_t rl_sim_schedule_random(uint64_t* rng);
+// Gives |run| its work-group order: linear, or (adversarial) a random
+// affine permutation.
+void rl_sim_schedule_order_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                               uint64_t* rng);
+// Picks an unfinished run among queue->runs[0, |limit|): the first one
+// (sequential) or a uniformly random one (adversarial); |limit| when all of
+// them have finished.
+uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
+                              uint64_t* rng);
+// Runs the next work-group of |run| (stamping its start first, logging and
+// ending it after its last one).
+rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 uint64_t* out_fault_address);
 
 // sim_hazard_checker.c: reports overlaps between the runs of one batch.
 void rl_sim_hazard_check_batch(rl_sim_device_t* device,

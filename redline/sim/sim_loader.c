@@ -7,6 +7,9 @@
 // (sorted, binary-searched) is what the command processor validates a
 // dispatch's kernel_object against: anything else is not a kernel.
 //
+// PM4 dispatches name a kernel by its first instruction instead
+// (COMPUTE_PGM_LO/HI): rl_sim_loader_find_entry() looks entries up by it.
+//
 // The table keeps pointers into the caller's parsed rl_code_object_t, which
 // must therefore outlive the load (device.h load_code_object contract).
 #include <stdlib.h>
@@ -49,6 +52,22 @@ bool rl_sim_loader_find(rl_sim_loader_t* loader, uint64_t kernel_object,
   bool found = index < loader->count &&
                loader->items[index].kernel_object == kernel_object;
   if (found) *out_kernel = loader->items[index];
+  pthread_mutex_unlock(&loader->lock);
+  return found;
+}
+
+bool rl_sim_loader_find_entry(rl_sim_loader_t* loader, uint64_t entry_address,
+                              rl_sim_loaded_kernel_t* out_kernel) {
+  // A linear scan: PM4 dispatches are rare next to AQL lookups, and a
+  // loader holds a few dozen kernels.
+  pthread_mutex_lock(&loader->lock);
+  bool found = false;
+  for (uint32_t i = 0; i < loader->count && !found; ++i) {
+    if (loader->items[i].entry_address == entry_address) {
+      *out_kernel = loader->items[i];
+      found = true;
+    }
+  }
   pthread_mutex_unlock(&loader->lock);
   return found;
 }

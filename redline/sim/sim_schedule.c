@@ -28,7 +28,7 @@
 
 // splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
 // generators", OOPSLA 2014): constants from the reference implementation.
-static uint64_t rl_sim_random_next(uint64_t* state) {
+uint64_t rl_sim_schedule_random(uint64_t* state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -122,9 +122,8 @@ static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
 
 // Runs work-group |k| (in the run's own order) of |run|; finishes the run
 // after its last one.
-static rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue,
-                                        rl_sim_run_t* run,
-                                        uint64_t* out_fault_address) {
+rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 uint64_t* out_fault_address) {
   if (run->wg_done == 0) {
     run->start_timestamp = rl_sim_timestamp(&queue->device->base);
   }
@@ -147,36 +146,39 @@ static void rl_sim_schedule_retire(rl_sim_queue_t* queue, uint64_t first_id,
   }
 }
 
+void rl_sim_schedule_order_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                               uint64_t* rng) {
+  run->wg_stride = 1;
+  run->wg_offset = 0;
+  if (queue->device->options.hazards != RL_SIM_HAZARDS_ADVERSARIAL ||
+      run->wg_total < 2) {
+    return;
+  }
+  run->wg_offset = rl_sim_schedule_random(rng) % run->wg_total;
+  do {
+    run->wg_stride = 1 + rl_sim_schedule_random(rng) % (run->wg_total - 1);
+  } while (rl_sim_gcd(run->wg_stride, run->wg_total) != 1);
+}
+
 // Gives every run of the batch its work-group order.
 static void rl_sim_schedule_order(rl_sim_queue_t* queue, uint64_t* rng) {
-  bool adversarial =
-      queue->device->options.hazards == RL_SIM_HAZARDS_ADVERSARIAL;
   for (uint32_t k = 0; k < queue->run_count; ++k) {
-    rl_sim_run_t* run = &queue->runs[k];
-    run->wg_stride = 1;
-    run->wg_offset = 0;
-    if (!adversarial || run->wg_total < 2) continue;
-    run->wg_offset = rl_sim_random_next(rng) % run->wg_total;
-    do {
-      run->wg_stride = 1 + rl_sim_random_next(rng) % (run->wg_total - 1);
-    } while (rl_sim_gcd(run->wg_stride, run->wg_total) != 1);
+    rl_sim_schedule_order_run(queue, &queue->runs[k], rng);
   }
 }
 
-// Picks the next run to step: the first unfinished one (sequential) or a
-// uniformly random unfinished one (adversarial). Returns run_count when all
-// have finished.
-static uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint64_t* rng) {
+uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
+                              uint64_t* rng) {
   uint32_t unfinished[RL_SIM_BATCH_MAX];
   uint32_t count = 0;
-  for (uint32_t k = 0; k < queue->run_count; ++k) {
+  for (uint32_t k = 0; k < limit; ++k) {
     if (!queue->runs[k].finished) unfinished[count++] = k;
   }
-  if (count == 0) return queue->run_count;
+  if (count == 0) return limit;
   if (queue->device->options.hazards != RL_SIM_HAZARDS_ADVERSARIAL) {
     return unfinished[0];
   }
-  return unfinished[rl_sim_random_next(rng) % count];
+  return unfinished[rl_sim_schedule_random(rng) % count];
 }
 
 rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
@@ -188,7 +190,7 @@ rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
   uint32_t retired = 0;
   rl_status_t status = RL_OK;
   for (;;) {
-    uint32_t k = rl_sim_schedule_pick(queue, &rng);
+    uint32_t k = rl_sim_schedule_pick(queue, queue->run_count, &rng);
     if (k == queue->run_count) break;
     // queue_destroy does not wait for a long batch: the unfinished packets
     // stay unretired, as on a preempted queue.

@@ -1,4 +1,5 @@
-// redline/sim/sim_wg.c — from a decoded dispatch packet to executor calls:
+// redline/sim/sim_wg.c — from a decoded dispatch (an AQL packet, or PM4
+// registers through rl_sim_launch_t) to executor calls:
 // dispatch validation, work-group geometry, and the rl_sim_wg_* memory
 // interface every executor uses (translation, VM faults, hazard recording,
 // kernarg readers, per-work-group LDS).
@@ -25,27 +26,27 @@
 // Largest number of work-groups one dispatch may have on the simulator.
 #define RL_SIM_MAX_WORKGROUPS (1ull << 32)
 
-static rl_status_t rl_sim_run_check_limits(
-    const rl_aql_decoded_t* packet, const rl_code_object_kernel_t* kernel) {
-  if (packet->private_segment_size != 0 || kernel->private_segment_size != 0 ||
+static rl_status_t rl_sim_run_check_limits(const rl_sim_launch_t* launch) {
+  const rl_code_object_kernel_t* kernel = launch->kernel.kernel;
+  if (launch->private_segment_size != 0 || kernel->private_segment_size != 0 ||
       kernel->uses_dynamic_stack) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "kernel %s needs scratch (packet private segment %u, "
                      "kernel %u bytes, dynamic stack %d); the simulated "
                      "device has none",
-                     kernel->name, packet->private_segment_size,
+                     kernel->name, launch->private_segment_size,
                      kernel->private_segment_size,
                      kernel->uses_dynamic_stack ? 1 : 0);
   }
-  if (packet->group_segment_size < kernel->group_segment_size ||
-      packet->group_segment_size > RL_SIM_LDS_LIMIT) {
+  if (launch->group_segment_size < kernel->group_segment_size ||
+      launch->group_segment_size > RL_SIM_LDS_LIMIT) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "kernel %s: group segment %u bytes, expected %u..%u",
-                     kernel->name, packet->group_segment_size,
+                     kernel->name, launch->group_segment_size,
                      kernel->group_segment_size, RL_SIM_LDS_LIMIT);
   }
-  uint32_t items = packet->workgroup_size[0] * packet->workgroup_size[1] *
-                   packet->workgroup_size[2];
+  uint32_t items = launch->workgroup_size[0] * launch->workgroup_size[1] *
+                   launch->workgroup_size[2];
   if (kernel->max_flat_workgroup_size != 0 &&
       items > kernel->max_flat_workgroup_size) {
     return RL_STATUS(RL_STATUS_CONTRACT,
@@ -56,11 +57,12 @@ static rl_status_t rl_sim_run_check_limits(
   return RL_OK;
 }
 
-static rl_status_t rl_sim_run_check_kernarg(
-    rl_sim_device_t* device, const rl_aql_decoded_t* packet,
-    const rl_code_object_kernel_t* kernel, uint64_t* out_fault_address) {
+static rl_status_t rl_sim_run_check_kernarg(rl_sim_device_t* device,
+                                            const rl_sim_launch_t* launch,
+                                            uint64_t* out_fault_address) {
+  const rl_code_object_kernel_t* kernel = launch->kernel.kernel;
   uint64_t align = kernel->kernarg_align > 16 ? kernel->kernarg_align : 16;
-  uint64_t address = packet->kernarg_address;
+  uint64_t address = launch->kernarg_address;
   if (kernel->kernarg_size == 0) return RL_OK;
   if (address % align != 0) {
     *out_fault_address = address;
@@ -80,20 +82,18 @@ static rl_status_t rl_sim_run_check_kernarg(
   return RL_OK;
 }
 
-// Fills |run| from the packet; fails only on a too-large grid.
-static rl_status_t rl_sim_run_fill(rl_sim_queue_t* queue, uint64_t id,
-                                   const rl_aql_decoded_t* packet,
-                                   const rl_sim_loaded_kernel_t* loaded,
+// Fills |run| from |launch|; fails only on a too-large grid.
+static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
                                    rl_sim_run_t* run) {
   rl_sim_dispatch_t* d = &run->dispatch;
   memset(d, 0, sizeof(*d));
   uint64_t total = 1;
   for (int axis = 0; axis < 3; ++axis) {
-    d->workgroup_size[axis] = packet->workgroup_size[axis];
-    d->grid_size[axis] = packet->grid_size[axis];
-    d->workgroup_count[axis] = (uint32_t)(((uint64_t)packet->grid_size[axis] +
-                                           packet->workgroup_size[axis] - 1) /
-                                          packet->workgroup_size[axis]);
+    d->workgroup_size[axis] = launch->workgroup_size[axis];
+    d->grid_size[axis] = launch->grid_size[axis];
+    d->workgroup_count[axis] = (uint32_t)(((uint64_t)launch->grid_size[axis] +
+                                           launch->workgroup_size[axis] - 1) /
+                                          launch->workgroup_size[axis]);
     total *= d->workgroup_count[axis];
   }
   if (total > RL_SIM_MAX_WORKGROUPS) {
@@ -101,19 +101,18 @@ static rl_status_t rl_sim_run_fill(rl_sim_queue_t* queue, uint64_t id,
                      "kernel %s: %" PRIu64
                      " work-groups exceed the "
                      "simulator's limit of 2^32",
-                     loaded->kernel->name, total);
+                     launch->kernel.kernel->name, total);
   }
-  d->packet_id = id;
-  d->packet_address = queue->ring_address +
-                      (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE;
-  d->kernel_object = loaded->kernel_object;
-  d->entry_address = loaded->entry_address;
-  d->kernarg_address = packet->kernarg_address;
-  d->kernel = loaded->kernel;
-  d->dimensions = packet->dimensions;
-  d->group_segment_size = packet->group_segment_size;
-  d->private_segment_size = packet->private_segment_size;
-  run->completion_signal = packet->completion_signal;
+  d->packet_id = launch->packet_id;
+  d->packet_address = launch->packet_address;
+  d->kernel_object = launch->kernel.kernel_object;
+  d->entry_address = launch->kernel.entry_address;
+  d->kernarg_address = launch->kernarg_address;
+  d->kernel = launch->kernel.kernel;
+  d->dimensions = launch->dimensions;
+  d->group_segment_size = launch->group_segment_size;
+  d->private_segment_size = launch->private_segment_size;
+  run->completion_signal = launch->completion_signal;
   run->wg_total = total;
   run->wg_done = 0;
   run->finished = false;
@@ -128,9 +127,18 @@ rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
                                const rl_aql_decoded_t* packet,
                                rl_sim_run_t* run, uint64_t* out_fault_address) {
   *out_fault_address = 0;
-  rl_sim_device_t* device = queue->device;
-  rl_sim_loaded_kernel_t loaded;
-  if (!rl_sim_loader_find(&device->loader, packet->kernel_object, &loaded)) {
+  rl_sim_launch_t launch = {
+      .packet_id = id,
+      .packet_address = queue->ring_address +
+                        (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE,
+      .dimensions = packet->dimensions,
+      .group_segment_size = packet->group_segment_size,
+      .private_segment_size = packet->private_segment_size,
+      .kernarg_address = packet->kernarg_address,
+      .completion_signal = packet->completion_signal,
+  };
+  if (!rl_sim_loader_find(&queue->device->loader, packet->kernel_object,
+                          &launch.kernel)) {
     *out_fault_address = packet->kernel_object;
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "kernel_object 0x%" PRIx64
@@ -138,16 +146,29 @@ rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
                      "loaded kernel descriptor (.kd)",
                      packet->kernel_object);
   }
-  RL_RETURN_IF_ERROR(rl_sim_run_check_limits(packet, loaded.kernel));
-  RL_RETURN_IF_ERROR(rl_sim_run_check_kernarg(device, packet, loaded.kernel,
-                                              out_fault_address));
-  RL_RETURN_IF_ERROR(rl_sim_run_fill(queue, id, packet, &loaded, run));
+  for (int axis = 0; axis < 3; ++axis) {
+    launch.workgroup_size[axis] = packet->workgroup_size[axis];
+    launch.grid_size[axis] = packet->grid_size[axis];
+  }
+  return rl_sim_run_launch(queue, &launch, run, out_fault_address);
+}
+
+rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
+                              const rl_sim_launch_t* launch, rl_sim_run_t* run,
+                              uint64_t* out_fault_address) {
+  *out_fault_address = 0;
+  rl_sim_device_t* device = queue->device;
+  const rl_code_object_kernel_t* kernel = launch->kernel.kernel;
+  RL_RETURN_IF_ERROR(rl_sim_run_check_limits(launch));
+  RL_RETURN_IF_ERROR(
+      rl_sim_run_check_kernarg(device, launch, out_fault_address));
+  RL_RETURN_IF_ERROR(rl_sim_run_fill(launch, run));
   const rl_sim_executor_t* executor = device->options.executor;
   if (executor == NULL) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "kernel %s: no kernel executor (rl_sim_options_t.executor "
                      "is NULL)",
-                     loaded.kernel->name);
+                     kernel->name);
   }
   run->dispatch.dispatch_index = atomic_fetch_add(&device->dispatch_count, 1);
   run->state = NULL;
@@ -157,7 +178,7 @@ rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
     return rl_status_annotate(status,
                               "executor '%s' refused kernel %s "
                               "(dispatch %" PRIu64 ")",
-                              executor->name, loaded.kernel->name,
+                              executor->name, kernel->name,
                               run->dispatch.dispatch_index);
   }
   run->begun = true;

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
 #include "aql/launch_bind.h"
@@ -34,20 +36,6 @@ typedef struct rl_test_fixture_s {
   rl_aql_program_t* program;
 } rl_test_fixture_t;
 
-static void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 static rl_capture_t* rl_test_record_vecchain(void) {
   size_t size = 0;

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "redline/capture.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
@@ -26,20 +28,6 @@ typedef struct rl_test_model_s {
   rl_capture_launch_t launch;
 } rl_test_model_t;
 
-static void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 static void rl_test_store_u64(uint8_t* bytes, uint64_t value) {
   for (int i = 0; i < 8; ++i) bytes[i] = (uint8_t)(value >> (8 * i));

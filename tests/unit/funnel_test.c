@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "redline/funnel.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
@@ -79,20 +81,6 @@ static rl_status_t rl_test_launch(void* self,
   return device->inner.launch(device->inner.self, dispatch);
 }
 
-static void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 static int rl_test_setup(void** state) {
   rl_test_t* test = calloc(1, sizeof(*test));

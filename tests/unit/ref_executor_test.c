@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "aql/aql_packet.h"
 #include "kernels/ref/ref_executor.h"
 #include "redline/code_object.h"
@@ -41,20 +43,6 @@ typedef struct rl_test_s {
   rl_device_allocation_t buffers[4];
 } rl_test_t;
 
-static void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 static int rl_test_setup(void** state) {
   rl_test_t* test = calloc(1, sizeof(*test));

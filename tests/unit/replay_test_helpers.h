@@ -10,24 +10,11 @@
 
 #include "kernels/workloads/workload.h"
 #include "redline/replay.h"
+#include "tests/support/test_support.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 #define RL_TEST_MAX_REGIONS 8
 
-static inline void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 // Digests of every state region of the funnel's capture, read from the
 // device through the funnel (the eager results).

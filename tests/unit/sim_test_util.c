@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 // The two kernels the test executor runs; the begin() state names one.
 typedef enum rl_test_kernel_e {
   RL_TEST_FILL = 1,
@@ -80,19 +82,6 @@ const rl_sim_executor_t rl_test_executor = {
     .end = rl_test_end,
 };
 
-static void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 static void rl_test_ok(rl_status_t status) {
   if (status != RL_OK) fail_msg("%s", rl_status_message(status));

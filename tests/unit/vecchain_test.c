@@ -10,25 +10,13 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "redline/hazard.h"
 #include "kernels/workloads/workload.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 
-static void* rl_test_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  assert_int_equal(fseek(file, 0, SEEK_END), 0);
-  long size = ftell(file);
-  assert_true(size > 0);
-  rewind(file);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
 
 // Records vecchain (pos overridden when |pos| is not NULL); returns the status
 // and, on success, the finished capture.

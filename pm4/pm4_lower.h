@@ -1,0 +1,252 @@
+// pm4/pm4_lower.h — lowering a capture into one PM4 indirect buffer inside
+// one AMD vendor AQL packet (route pm4).
+//
+// The stream (one IB, straight-line; pm4_reference.md §1.3, §2, §3.4, §4.4):
+//
+//   entry     ACQUIRE_MEM(family->gcr_acquire_entry): the host wrote the
+//             kernarg segment and buffers since the last run, so K$, V$,
+//             GL1, GL2 and the instruction cache are invalidated (a system
+//             acquire); the first launch's registers then also set the
+//             constants COMPUTE_START_X..Z = 0, RESTART_X..Z = 0,
+//             RESOURCE_LIMITS = 0 (no limits) and TMPRING_SIZE = 0 (no
+//             scratch) once: nothing in the IB changes them afterwards.
+//   launch i  when the hazard plan needs a wait before it (i > 0):
+//             EVENT_WRITE CS_PARTIAL_FLUSH (every earlier dispatch
+//             finished) + ACQUIRE_MEM(family->gcr_acquire) (drop the K$,
+//             V$ and GL1 lines a consumer could read stale);
+//             SET_SH_REG of the launch's registers —
+//               COMPUTE_PGM_LO/HI = entry >> 8 / entry >> 40,
+//               COMPUTE_PGM_RSRC1 = descriptor rsrc1 (| PRIV when
+//                 family->rsrc1_priv_for_pm4: the gfx11 CWSR workaround),
+//               COMPUTE_PGM_RSRC2 = descriptor rsrc2 | LDS_SIZE =
+//                 ceil((static + dynamic LDS) / 512),
+//               COMPUTE_PGM_RSRC3 = descriptor rsrc3,
+//               COMPUTE_NUM_THREAD_X/Y/Z = the block,
+//               COMPUTE_USER_DATA_0.. = the user SGPRs the kernel's code
+//                 properties enable, in AMDGPUUsage order: dispatch ptr
+//                 (the address of this launch's dispatch-packet image) and
+//                 kernarg segment ptr (this launch's slice);
+//             DISPATCH_DIRECT with the work-group counts and
+//             COMPUTE_DISPATCH_INITIATOR = COMPUTE_SHADER_EN |
+//             FORCE_START_AT_000 | ORDER_MODE | CS_W32_EN (from the
+//             descriptor's wave32 property, never inherited). ORDER_MODE
+//             lets waves launch out of order, as radeonsi, RADV and PAL do
+//             on every gfx7+ compute dispatch; HIP promises no work-group
+//             launch order, and ordered append is never used.
+//   end       RELEASE_MEM CACHE_FLUSH_AND_INV_TS_EVENT at end of pipe
+//             (event index 5) with family->release_gcr_writeback (GL2
+//             write-back), no data and no interrupt. An end-of-pipe event
+//             waits for every earlier dispatch to finish (the Linux fence
+//             on gfx11 relies on the same), so no CS_PARTIAL_FLUSH precedes
+//             it; the write-back makes the results visible at system scope
+//             before the packet processor signals the AQL packet's
+//             completion signal, which it does after the IB returns.
+//
+// Register retention (options.retain): the lowering keeps the value every
+// SH register holds at each point of the straight-line IB (unknown at
+// entry: whatever the AQL firmware left), and skips a write whose value is
+// already there. Consecutive launches of one kernel then rewrite only the
+// kernarg pointer's low half (USER_DATA) and DISPATCH_DIRECT. Writes of
+// consecutive registers share one SET_SH_REG; a gap of one register whose
+// value is known is written again (1 dword) rather than opening a second
+// packet (2 dwords). Retention never elides a value that differs: the
+// register file every dispatch sees is the one without retention (the
+// census and tests/unit/pm4_lower_test.c prove it on the decoded IB). It
+// relies on nothing but the IB changing SH registers between its packets
+// (true on a queue the replay owns; mid-IB preemption restores them).
+//
+// Not written (left to the AQL queue's firmware and the KFD): the CU masks
+// (STATIC_THREAD_MGMT_*), DISPATCH_INTERLEAVE, scratch base.
+//
+// Kernarg segment: the kernarg slices laid out as the AQL route does
+// (aql/aql_lower_internal.h: each slice at a multiple of max(kernarg
+// alignment, 16)), then, 64-byte aligned, one 64-byte
+// hsa_kernel_dispatch_packet_t image per launch whose kernel enables the
+// dispatch ptr (workgroup/grid sizes, segment sizes, kernel object, kernarg
+// address — what radeonsi and tinygrad also build for such kernels).
+//
+// Validate → plan → reserve → emit: every error is raised before anything
+// is allocated:
+//   RL_STATUS_INVALID_ARGUMENT  missing inputs, no launches, a plan not of
+//                               the whole capture, no completion signal,
+//                               misaligned kernarg segment or IB address;
+//   RL_STATUS_UNSUPPORTED       a processor without a PM4 family; a kernel
+//                               with a private segment, scratch or a dynamic
+//                               stack; a kernel enabling a user SGPR the
+//                               engine cannot provide (private segment
+//                               buffer, queue ptr, dispatch id, flat scratch
+//                               init, kernarg preload, private segment size)
+//                               or whose RSRC2.USER_SGPR disagrees with its
+//                               code properties — named: kernel, property;
+//   RL_STATUS_CONTRACT          a launch whose geometry, LDS, entry address
+//                               or binding cannot be encoded (named: launch,
+//                               kernel, binding); an IB over
+//                               RL_PM4_IB_MAX_DWORDS;
+//   RL_STATUS_INTERNAL          the family table lacks a field lowering
+//                               encodes;
+//   RL_STATUS_OUT_OF_MEMORY.
+//
+// Patch table, per launch in order: its pointer slots, then its bindings;
+// a grid binding is a GRID_DIM site, followed by a GRID_SIZE site when the
+// launch has a dispatch-packet image. rl_pm4_program_apply (below) re-binds
+// it; its evaluator is the AQL route's (rl_launch_value_evaluate).
+//
+// Census (rl_pm4_program_check): decodes the whole IB with
+// rl_pm4_decode_next while simulating the SH register file, and checks:
+// only the packets above; dispatches == launches, at the recorded offsets;
+// every dispatch sees exactly the registers and initiator above (kernarg
+// pointer = its slice, inside the segment with its whole kernarg; dispatch
+// ptr = its image, which decodes as a valid dispatch packet), dims = grid
+// (a bound axis: its patch's current value); the entry acquire first, a
+// flush + acquire exactly before the launches the plan makes wait, the
+// release last; every patch site inside the IB or its slice/image and
+// holding |current|; the IB within RL_PM4_IB_MAX_DWORDS; the vendor
+// packet's INDIRECT_BUFFER jumping to the IB address with the IB size.
+// Failures are RL_STATUS_PREPARE naming the IB dword offset (of the value
+// that is wrong when the stream has one) and what was expected and found.
+//
+// Thread-safety: pure functions of their arguments; a program is owned by
+// one thread.
+#ifndef REDLINE_PM4_PM4_LOWER_H_
+#define REDLINE_PM4_PM4_LOWER_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aql/aql_packet.h"
+#include "pm4/pm4_family.h"
+#include "redline/capture.h"
+#include "redline/hazard.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The INDIRECT_BUFFER IB_SIZE field is 20 bits of dwords (PAL
+// PM4_MEC_INDIRECT_BUFFER; pm4_reference.md §1.3).
+#define RL_PM4_IB_MAX_DWORDS ((1u << 20) - 1u)
+// image_offsets entry of a launch without a dispatch-packet image.
+#define RL_PM4_NO_IMAGE UINT32_MAX
+
+typedef enum rl_pm4_patch_kind_e {
+  RL_PM4_PATCH_KERNARG = 0,    // |size| bytes at segment byte |offset|
+  RL_PM4_PATCH_POINTER = 1,    // 8 bytes at segment byte |offset|
+  RL_PM4_PATCH_GRID_DIM = 2,   // DISPATCH_DIRECT dim at IB dword |offset|:
+                               // work-groups
+  RL_PM4_PATCH_GRID_SIZE = 3,  // dispatch image grid_size at segment byte
+                               // |offset|: work-items
+} rl_pm4_patch_kind_t;
+
+typedef struct rl_pm4_patch_s {
+  rl_pm4_patch_kind_t kind;
+  uint32_t launch;
+  uint32_t axis;     // 0..2 (GRID_*)
+  uint32_t offset;   // segment byte, or IB dword (GRID_DIM)
+  uint32_t size;     // bytes: 4 or 8
+  uint32_t binding;  // binding index in the launch (KERNARG, GRID_*)
+  uint32_t slot;     // slot index in the launch (POINTER)
+  uint64_t current;  // value currently written
+} rl_pm4_patch_t;
+
+// What lowering needs to know about the prepared device state.
+typedef struct rl_pm4_lower_inputs_s {
+  const rl_capture_t* capture;
+  const rl_hazard_plan_t* plan;        // of the whole capture
+  const uint64_t* buffer_addresses;    // one per capture buffer
+  const uint64_t* kernel_objects;      // `.kd` address, one per kernel
+  const uint64_t* kernel_entries;      // load base + entry_address, one per
+                                       // kernel (256-byte aligned)
+  uint64_t kernarg_address;            // device address of the segment
+  uint64_t ib_address;                 // device address of the IB
+  uint64_t completion_signal;          // device address of the signal
+  const int64_t* param_values;         // initial values, one per param
+} rl_pm4_lower_inputs_t;
+
+typedef struct rl_pm4_lower_options_s {
+  bool retain;  // register-state retention (see above)
+} rl_pm4_lower_options_t;
+
+typedef struct rl_pm4_stats_s {
+  uint32_t dwords;              // IB size
+  uint32_t dispatches;          // DISPATCH_DIRECT packets (= launches)
+  uint32_t waits;               // CS_PARTIAL_FLUSH packets
+  uint32_t acquires;            // ACQUIRE_MEM packets (entry included)
+  uint32_t releases;            // RELEASE_MEM packets
+  uint32_t set_sh_reg_packets;
+  uint32_t registers_written;   // register values in SET_SH_REG packets
+  uint32_t registers_elided;    // writes retention skipped
+  uint32_t patch_sites;
+} rl_pm4_stats_t;
+
+// Dwords per dispatch (0 without dispatches).
+static inline double rl_pm4_stats_dwords_per_dispatch(
+    const rl_pm4_stats_t* stats) {
+  return stats->dispatches ? (double)stats->dwords / stats->dispatches : 0.0;
+}
+
+typedef struct rl_pm4_program_s {
+  const rl_pm4_family_t* family;
+  bool retain;
+  uint32_t dword_count;
+  uint32_t* dwords;               // the IB (kept current by apply)
+  uint32_t* dispatch_offsets;     // per launch: its DISPATCH_DIRECT header
+  uint32_t kernarg_size;          // segment bytes: slices, then images
+  uint8_t* kernarg;               // its image (kept current by apply)
+  uint32_t* kernarg_offsets;      // per launch, into the segment
+  uint32_t* image_offsets;        // per launch, or RL_PM4_NO_IMAGE
+  uint32_t image_count;
+  uint32_t patch_count;
+  rl_pm4_patch_t* patches;
+  uint64_t* pending;              // apply's scratch, one per patch
+  rl_aql_pm4_ib_packet_t packet;  // the vendor packet, header included
+  rl_pm4_stats_t stats;
+} rl_pm4_program_t;
+
+// The kernarg segment size lowering lays out for |capture| (slices, then
+// dispatch-packet images), so the caller can allocate it first; 0 when
+// the capture has no launches or the segment does not fit 32 bits.
+uint32_t rl_pm4_kernarg_segment_size(const rl_capture_t* capture);
+
+// Validates |inputs| like rl_pm4_lower (|ib_address| and
+// |completion_signal| are not read) and returns the exact IB size the
+// lowering will produce, so the caller can allocate the IB before
+// lowering into it.
+rl_status_t rl_pm4_lower_measure(const rl_pm4_lower_inputs_t* inputs,
+                                 const rl_pm4_lower_options_t* options,
+                                 uint32_t* out_ib_dwords);
+
+// Lowers the whole capture of |inputs|; |options| may be NULL (retention
+// on). *|out_program| is cleared on entry.
+rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
+                         const rl_pm4_lower_options_t* options,
+                         rl_pm4_program_t** out_program);
+
+// The census above, against the inputs lowering used. Changes nothing;
+// valid at any time, after rl_pm4_program_apply too.
+rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
+                                 const rl_pm4_lower_inputs_t* inputs);
+
+// Re-binds |program| to |values| and |buffer_addresses|, with the contract
+// of rl_aql_program_apply (aql/aql_patch.h): every patch is evaluated
+// first; only then are the changed ones written — segment sites into
+// program->kernarg and |kernarg_host|, GRID_DIM into program->dwords and
+// |ib_host| (either host view may be NULL or alias the program's copy) —
+// so a failure (RL_STATUS_CONTRACT naming launch, kernel and binding)
+// changes nothing and leaves *|out_changed_count| 0. The caller must not
+// apply while the packet processor may still read the IB or segment.
+rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
+                                 const rl_capture_t* capture,
+                                 const int64_t* values, uint32_t param_count,
+                                 const uint64_t* buffer_addresses,
+                                 uint8_t* kernarg_host, uint32_t* ib_host,
+                                 uint32_t* out_changed_count);
+
+// Releases |program|; NULL is ignored.
+void rl_pm4_program_destroy(rl_pm4_program_t* program);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_PM4_PM4_LOWER_H_
