@@ -40,12 +40,15 @@
 // log2(e), rounded to binary32 (0x3fb8aa3b). exp(x) = 2^(x * log2(e)).
 #define RL_DC_LOG2E 1.44269504088896340736f
 
-#define RL_DC_KERNEL extern "C" __attribute__((global)) \
-  __attribute__((amdgpu_flat_work_group_size(RL_DC_BLOCK_SIZE, RL_DC_BLOCK_SIZE)))
+#define RL_DC_KERNEL                                   \
+  extern "C" __attribute__((global)) __attribute__(( \
+      amdgpu_flat_work_group_size(RL_DC_BLOCK_SIZE, RL_DC_BLOCK_SIZE)))
 #define RL_DC_DEVICE static __attribute__((device)) inline \
   __attribute__((always_inline))
 
-RL_DC_DEVICE unsigned rl_dc_lane(void) { return __builtin_amdgcn_workitem_id_x(); }
+RL_DC_DEVICE unsigned rl_dc_lane(void) {
+  return __builtin_amdgcn_workitem_id_x();
+}
 
 // The global index of the calling work-item in a 1-D launch of 64-wide blocks.
 RL_DC_DEVICE unsigned rl_dc_global_id(void) {
@@ -179,8 +182,8 @@ RL_DC_KERNEL void dc_attn_partial(const float* __restrict__ q,
   if (valid) {
     float dot = 0.0f;
     for (unsigned d = 0; d < head_dim; ++d) {
-      dot = __builtin_fmaf(q[h * head_dim + d], kv[t * stride + h * head_dim + d],
-                           dot);
+      dot = __builtin_fmaf(q[h * head_dim + d],
+                           kv[t * stride + h * head_dim + d], dot);
     }
     s = dot * score_scale;
   }

@@ -4,5 +4,7 @@
 add_library(rl_kernels_workloads STATIC
   workloads/workload.c
   workloads/vecchain.c
+  workloads/decode.c
+  workloads/decode_buffers.c
 )
-target_link_libraries(rl_kernels_workloads PUBLIC rl_capture)
+target_link_libraries(rl_kernels_workloads PUBLIC rl_capture m)

@@ -8,7 +8,37 @@
 // builder unchanged and returns false. Lowering proves capacity up front
 // (validate → plan → emit), so false there is an internal error.
 // Each emitted packet's dword offset is returned through |out_offset| when
-// non-NULL, so callers can record patch sites.
+// non-NULL, so callers can record patch sites; a failed emit sets it to
+// RL_PM4_NO_OFFSET.
+//
+// Exactly what each builder sets (golden encodings in
+// tests/unit/pm4_builder_test.c):
+//   - SET_SH_REG and DISPATCH_DIRECT carry SHADER_TYPE=1 (compute) in the
+//     header (Mesa radeonsi/radv on compute queues; PAL Type3Header comment:
+//     it matters for SH-register packets); no other packet sets it.
+//   - SET_SH_REG: INDEX 0, VMID_SHIFT 0; the whole run must lie inside the
+//     SH window 0x2C00..0x2FFF; 1..(window) registers.
+//   - EVENT_WRITE: DW1 = EVENT_TYPE | EVENT_INDEX << 8, OFFLOAD_ENABLE 0.
+//   - ACQUIRE_MEM: {0, 0xFFFFFFFF, 0xFF, 0, 0, 0x0A, gcr_cntl}: full range
+//     (COHER_SIZE all ones, COHER_SIZE_HI all 8 MEC bits, base 0; ROCR
+//     InvalidateCodeCaches), POLL_INTERVAL 0x0A (Linux gfx_v11_0_emit_mem_
+//     sync); |gcr_cntl| must fit in 19 bits.
+//   - RELEASE_MEM: DW1 = event type | index << 8 | |gcr| (bits 31:12 only),
+//     DW2 = DST_SEL << 16 | INT_SEL << 24 | DATA_SEL << 29, address
+//     4-byte aligned (8 for DATA_SEL 2..4, 64-bit writes; kernel
+//     gfx_v11_0_ring_emit_fence), INT_CTXID 0.
+//   - WAIT_REG_MEM: MEM_SPACE 1 (memory), OPERATION 0 (wait), FUNCTION 0..6,
+//     address 4-byte aligned, POLL_INTERVAL <= 0xFFFF.
+//   - WRITE_DATA: DST_SEL 5 (memory), WR_CONFIRM 1, ADDR_INCR 0 (increment),
+//     address 4-byte aligned, 1..(COUNT limit) dwords.
+//   - COPY_DATA: SRC_SEL/DST_SEL as given, COUNT_SEL = |count_64|,
+//     WR_CONFIRM when the destination is memory (DST_SEL 2 or 5); memory
+//     operands must be 4-byte aligned (8 with |count_64|).
+//   - INDIRECT_BUFFER: size 1..0xFFFFF dwords, VALID 1, CHAIN as given,
+//     VMID 0, address 4-byte aligned.
+//   - NOP: payload 0 emits the one-dword header-only NOP 0xFFFF1000 (sid.h
+//     PKT3_NOP_PAD); payload N >= 1 emits a header with COUNT N-1 followed
+//     by N zero dwords (N <= 0x3FFE so COUNT never reads as 0x3FFF).
 #ifndef REDLINE_PM4_PM4_BUILDER_H_
 #define REDLINE_PM4_PM4_BUILDER_H_
 
@@ -21,6 +51,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define RL_PM4_NO_OFFSET UINT32_MAX
 
 typedef struct rl_pm4_builder_s {
   const rl_pm4_family_t* family;
@@ -89,8 +121,8 @@ bool rl_pm4_emit_indirect_buffer(rl_pm4_builder_t* builder, uint64_t address,
                                  uint32_t size_dwords, bool chain,
                                  uint32_t* out_offset);
 
-// NOP with |payload_dwords| (0 = header-only 0xFFFF1000 form not used;
-// a 1-dword NOP is the type-3 header with COUNT 0x3FFF per sid.h).
+// NOP with |payload_dwords| (0 = the one-dword header-only form
+// 0xFFFF1000, COUNT 0x3FFF per sid.h PKT3_NOP_PAD).
 bool rl_pm4_emit_nop(rl_pm4_builder_t* builder, uint32_t payload_dwords,
                      uint32_t* out_offset);
 

@@ -3,11 +3,25 @@
 // all read streams through it.
 //
 // rl_pm4_decode_next() splits a dword stream into packets and reports
-// malformed input precisely (dword offset, expected vs found): a type other
-// than 3 (type-2 filler excepted), a COUNT running past the end, an unknown
-// opcode (decoded as UNKNOWN(0xNN) by the formatter; the simulator faults on
-// it), a length that does not match the opcode's fixed length, a SET_SH_REG
-// outside the SH window. It never reads past |count|.
+// malformed input precisely (RL_STATUS_INVALID_INPUT, message starting
+// "dword N: " with the header's dword offset, then expected vs found):
+//   - a type-0 or type-1 header (type-2 filler decodes as a one-dword
+//     packet named "TYPE2_NOP");
+//   - type-3 header bits 7:2 or 0 set (MEC: PREDICATE must be 0 and bits
+//     7:2 are reserved; PAL PM4_MEC_TYPE_3_HEADER; SHADER_TYPE bit 1 is
+//     accepted either way);
+//   - a COUNT running past the end of the stream;
+//   - a length that does not match the opcode's fixed length (DISPATCH_
+//     DIRECT 5, EVENT_WRITE 2 or 4 for sample events (index 1..3),
+//     ACQUIRE_MEM 8, RELEASE_MEM 8, WAIT_REG_MEM 7, COPY_DATA 6,
+//     INDIRECT_BUFFER 4; SET_SH_REG at least 3, WRITE_DATA at least 5);
+//   - a SET_SH_REG whose registers leave the SH window 0x2C00..0x2FFF.
+// An opcode redline does not know is NOT an error here: the packet is
+// returned with name NULL and its COUNT-derived length, the formatter
+// prints UNKNOWN(0xNN), and a consumer that must execute it (the
+// simulator's command processor) faults on name == NULL. A NOP whose COUNT
+// is 0x3FFF is the one-dword header-only NOP (sid.h PKT3_NOP_PAD).
+// It never reads past |count|.
 // rl_pm4_packet_format() prints one packet with register names and decoded
 // fields using the family's tables.
 #ifndef REDLINE_PM4_PM4_DECODE_H_
@@ -40,11 +54,35 @@ rl_status_t rl_pm4_decode_next(const rl_pm4_family_t* family,
                                const uint32_t* dwords, uint32_t count,
                                uint32_t offset, rl_pm4_packet_t* out_packet);
 
-// The opcode's name ("DISPATCH_DIRECT") or NULL.
+// The opcode's name ("DISPATCH_DIRECT") or NULL for opcodes redline does
+// not build (only those have validated layouts).
 const char* rl_pm4_opcode_name(uint32_t opcode);
 
+// The VGT_EVENT_TYPE name of |event_type| ("CS_PARTIAL_FLUSH") or NULL.
+const char* rl_pm4_event_name(uint32_t event_type);
+
+// One fixed payload field of a decoded packet (RL_PM4_PACKET_FIELDS).
+typedef struct rl_pm4_named_value_s {
+  const char* name;  // "DATA_SEL"
+  uint32_t dword;    // dword of the packet, header = 0
+  uint32_t value;
+} rl_pm4_named_value_t;
+
+// Writes up to |capacity| fields of |packet| (known opcodes other than
+// NOP; SET_SH_REG gives its dword-1 fields) in table order into
+// |out_fields| and returns how many the packet has (which may exceed
+// |capacity|). Fields whose dword lies beyond the packet are skipped.
+uint32_t rl_pm4_packet_fields(const rl_pm4_packet_t* packet,
+                              rl_pm4_named_value_t* out_fields,
+                              uint32_t capacity);
+
 // One line: "0x0010 SET_SH_REG COMPUTE_PGM_RSRC2=0x0000008c (USER_SGPR=6
-// TGID_X_EN=1 ...)" etc. Unknown opcodes print as UNKNOWN(0xNN).
+// TGID_X_EN=1 ...)" etc. Unknown opcodes print as UNKNOWN(0xNN). Values
+// print in decimal below 10 and in hex otherwise; _LO/_HI pairs print as
+// one 64-bit value; multi-field registers and GCR_CNTL / INITIATOR words
+// list their nonzero fields in parentheses. |family| may be NULL (register
+// names then print as SH_REG_0xNNNN). Always NUL-terminates when
+// |out_size| > 0, truncating long packets.
 void rl_pm4_packet_format(const rl_pm4_family_t* family,
                           const rl_pm4_packet_t* packet, char* out,
                           size_t out_size);

@@ -76,8 +76,10 @@
 //                               engine cannot provide (private segment
 //                               buffer, queue ptr, dispatch id, flat scratch
 //                               init, kernarg preload, private segment size)
-//                               or whose RSRC2.USER_SGPR disagrees with its
-//                               code properties — named: kernel, property;
+//                               or whose RSRC2.USER_SGPR is below what its
+//                               code properties enable (above is padding:
+//                               LLVM's gfx1100 UserSGPRInit16Bug workaround)
+//                               — named: kernel, property;
 //   RL_STATUS_CONTRACT          a launch whose geometry, LDS, entry address
 //                               or binding cannot be encoded (named: launch,
 //                               kernel, binding); an IB over

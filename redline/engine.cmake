@@ -10,7 +10,8 @@ add_library(rl_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/replay_prepare.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_run.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_poison.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_pm4.c
   ${CMAKE_CURRENT_LIST_DIR}/device/device_open.c
 )
 target_link_libraries(rl_engine PUBLIC
-  rl_device_funnel rl_aql rl_sim rl_kernels_ref rl_capture)
+  rl_device_funnel rl_aql rl_pm4 rl_sim rl_kernels_ref rl_capture)

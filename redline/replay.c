@@ -186,7 +186,7 @@ static rl_status_t rl_replay_release_program(rl_replay_t* replay) {
         status, device->vtable->free(device, replay->kernarg.address));
     replay->has_kernarg = false;
   }
-  return status;
+  return rl_status_join(status, rl_replay_pm4_release(replay));
 }
 
 static rl_status_t rl_replay_release_objects(rl_replay_t* replay) {
@@ -222,6 +222,7 @@ void rl_replay_destroy(rl_replay_t* replay) {
   if (!replay) return;
   if (replay->buffers) rl_status_free(rl_replay_release_device(replay));
   rl_aql_program_destroy(replay->program);
+  rl_replay_pm4_destroy(replay);
   rl_hazard_plan_destroy(replay->plan);
   free(replay->code_objects);
   free(replay->kernel_objects);
@@ -254,6 +255,7 @@ void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof) {
              "%s", replay->reason[0] ? replay->reason : "not prepared");
   }
   out_proof->replay_count = replay->counters.runs;
+  if (replay->pm4) rl_replay_pm4_proof(replay, out_proof);
   if (replay->program) {
     out_proof->dispatches = replay->capture->launch_count;
     out_proof->packets = replay->program->packet_count;
@@ -339,6 +341,10 @@ rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
 rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
                                     uint8_t out_packet[64]) {
   memset(out_packet, 0, RL_AQL_PACKET_SIZE);
+  if (replay && replay->pm4 && index == 0) {
+    memcpy(out_packet, &replay->pm4->packet, RL_AQL_PACKET_SIZE);
+    return RL_OK;
+  }
   if (!replay || !replay->program || index >= replay->program->packet_count) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "packet %u: no such packet in the prepared stream",
@@ -366,6 +372,9 @@ static void rl_replay_describe_patch(const rl_replay_t* replay,
 rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
                                  rl_patch_site_t* out_site) {
   memset(out_site, 0, sizeof(*out_site));
+  if (replay && replay->pm4 && index < replay->pm4->patch_count) {
+    return rl_replay_pm4_patch_site(replay, index, out_site);
+  }
   if (!replay || !replay->program || index >= replay->program->patch_count) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "patch site %u: no such site in the prepared stream",

@@ -6,6 +6,9 @@
 //   replay_run.c      rl_replay_run: bind, patch, publish, bounded wait
 //   replay_poison.c   checked mode (guards, scratch fill), failure
 //                     transitions (poison, quarantine), test hooks
+//   replay_pm4.c      route pm4: IB allocation, lowering and census at
+//                     prepare, apply and the one vendor packet per run,
+//                     proof and stream accessors, its test hooks
 //
 // State machine (docs/failure-semantics.md):
 //   CAPTURED --contract--> CONTRACTED --prepare--> PREPARED --run--> PREPARED
@@ -29,6 +32,7 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_ring.h"
+#include "pm4/pm4_lower.h"
 #include "redline/device/device.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
@@ -88,6 +92,12 @@ struct rl_replay_s {
   rl_aql_ring_t ring;
   rl_hazard_plan_t* plan;
   rl_aql_program_t* program;
+  // Route pm4 (replay_pm4.c): the IB, its program and the kernels' entry
+  // addresses (load base + entry_address).
+  rl_device_allocation_t ib;
+  bool has_ib;
+  rl_pm4_program_t* pm4;
+  uint64_t* kernel_entries;
   uint32_t wait_count;        // packets with the barrier bit
   int64_t* values;            // parameter values the stream holds now
   uint64_t* addresses;        // one device address per capture buffer
@@ -125,6 +135,35 @@ bool rl_replay_can_run(const rl_replay_t* replay, const int64_t* values,
 
 // Parses REDLINE_ROUTE; an unknown value is RL_STATUS_INVALID_ARGUMENT.
 rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy);
+
+//===----------------------------------------------------------------------===//
+// replay_pm4.c
+//===----------------------------------------------------------------------===//
+
+// Prepare, after buffers, code objects, kernarg segment (of
+// rl_pm4_kernarg_segment_size bytes), signal and queue: measures the IB,
+// allocates it (RL_MEMORY_KIND_KERNARG: host-visible), lowers into it,
+// runs the census and writes the IB and kernarg image to the device.
+rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay);
+
+// Run steps 3-4 of route pm4 (replay_run.c): apply (all or nothing, only
+// changed values, into the device's IB and kernarg segment) and publish
+// the one vendor packet with one doorbell; *|out_changed| patch sites
+// written, *|out_last| the packet id.
+rl_status_t rl_replay_pm4_apply(rl_replay_t* replay, const int64_t* values,
+                                uint32_t value_count, uint32_t* out_changed);
+rl_status_t rl_replay_pm4_publish(rl_replay_t* replay, uint64_t* out_last);
+
+// Proof fields, stream packet and patch sites of route pm4 (replay.c).
+void rl_replay_pm4_proof(const rl_replay_t* replay,
+                         rl_route_proof_t* out_proof);
+rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
+                                     uint32_t index, rl_patch_site_t* out_site);
+
+// Releases the IB and the host state of route pm4 (device first; the
+// caller has established that the queue is idle).
+rl_status_t rl_replay_pm4_release(rl_replay_t* replay);
+void rl_replay_pm4_destroy(rl_replay_t* replay);
 
 //===----------------------------------------------------------------------===//
 // replay_poison.c
@@ -177,5 +216,14 @@ rl_status_t rl_replay_test_bind_unchecked(rl_replay_t* replay, uint32_t buffer,
 
 // The prepared queue (NULL before prepare), for rl_sim_inject_hang.
 rl_device_queue_t* rl_replay_test_queue(rl_replay_t* replay);
+
+// Route pm4: replaces the CS_PARTIAL_FLUSH (|acquire| false) or the
+// ACQUIRE_MEM (|acquire| true) of the wait before launch |launch| by a NOP
+// of the same size, in the program and the device's IB (negative control
+// of the hazard plan: the simulator's checker must report it).
+// RL_STATUS_INVALID_ARGUMENT when not prepared on route pm4 or when that
+// launch has no wait.
+rl_status_t rl_replay_test_pm4_drop_wait(rl_replay_t* replay, uint32_t launch,
+                                         bool acquire);
 
 #endif  // REDLINE_REPLAY_INTERNAL_H_

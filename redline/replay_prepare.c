@@ -1,7 +1,8 @@
 // rl_replay_prepare (redline/replay.h): the REDLINE_ROUTE escape hatch,
-// then for route aql: buffers (rebased, filled from the capture, guarded
+// then for either route: buffers (rebased, filled from the capture, guarded
 // in checked mode), code objects, kernarg segment, completion signal and
-// queue; lowering (aql/aql_lower.h) and the census of what was built.
+// queue; lowering (aql/aql_lower.h, or route pm4 in replay_pm4.c) and the
+// census of what was built.
 // Validate → plan → reserve → emit: the hazard plan and kernarg size are
 // computed before any device memory is taken, and a failure releases
 // everything prepare took and poisons the replay.
@@ -216,9 +217,13 @@ static rl_status_t rl_prepare_lower(rl_replay_t* replay) {
   return RL_OK;
 }
 
-static rl_status_t rl_prepare_aql(rl_replay_t* replay) {
+// Both routes: plan, buffers, code objects, kernarg segment, signal and
+// queue, then the route's lowering (route pm4: replay_pm4.c).
+static rl_status_t rl_prepare_route(rl_replay_t* replay, rl_route_t route) {
   RL_RETURN_IF_ERROR(rl_hazard_plan_create(replay->capture, &replay->plan));
-  uint32_t kernarg_size = rl_aql_kernarg_segment_size(replay->capture);
+  uint32_t kernarg_size = route == RL_ROUTE_PM4
+                              ? rl_pm4_kernarg_segment_size(replay->capture)
+                              : rl_aql_kernarg_segment_size(replay->capture);
   if (kernarg_size == 0) {
     return RL_STATUS(RL_STATUS_PREPARE,
                      "no kernarg segment: no launches, or one larger than "
@@ -227,7 +232,8 @@ static rl_status_t rl_prepare_aql(rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(rl_prepare_buffers(replay));
   RL_RETURN_IF_ERROR(rl_prepare_code_objects(replay));
   RL_RETURN_IF_ERROR(rl_prepare_queue(replay, kernarg_size));
-  return rl_prepare_lower(replay);
+  return route == RL_ROUTE_PM4 ? rl_replay_pm4_prepare(replay)
+                               : rl_prepare_lower(replay);
 }
 
 // Undoes a failed prepare: device resources first, then host state.
@@ -235,10 +241,12 @@ static rl_status_t rl_prepare_fail(rl_replay_t* replay, rl_status_t status) {
   if (!rl_status_is(status, RL_STATUS_CONTRACT)) {
     status = rl_replay_recode(status, RL_STATUS_PREPARE);
   }
-  status = rl_status_annotate(status, "prepare route aql");
+  status = rl_status_annotate(status, "prepare route %s",
+                              rl_route_name(replay->route));
   status = rl_status_join(status, rl_replay_release_device(replay));
   rl_aql_program_destroy(replay->program);
   replay->program = NULL;
+  rl_replay_pm4_destroy(replay);
   rl_hazard_plan_destroy(replay->plan);
   replay->plan = NULL;
   return rl_replay_poison(replay, status);
@@ -271,12 +279,7 @@ rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route) {
     replay->state = RL_REPLAY_PREPARED;
     return RL_OK;
   }
-  if (route == RL_ROUTE_PM4) {
-    replay->route = RL_ROUTE_NONE;
-    return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "route pm4 is not built yet; use route aql");
-  }
-  rl_status_t status = rl_prepare_aql(replay);
+  rl_status_t status = rl_prepare_route(replay, route);
   if (status) return rl_prepare_fail(replay, status);
   replay->route_enabled = true;
   replay->state = RL_REPLAY_PREPARED;

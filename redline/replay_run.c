@@ -1,11 +1,12 @@
-// rl_replay_run (redline/replay.h): the hot path of route aql.
+// rl_replay_run (redline/replay.h): the hot path of routes aql and pm4.
 //
 //   1. admit: the cheap contract (state, REDLINE_ROUTE, parameter ranges);
 //      a refusal changes nothing;
 //   2. checked mode: poison-fill scratch;
-//   3. bind + patch: rl_aql_program_apply re-evaluates the patch table
-//      (aql/launch_bind.h, the helper every arm shares) and writes only the
-//      values that changed, all or nothing;
+//   3. bind + patch: rl_aql_program_apply (route pm4:
+//      rl_pm4_program_apply) re-evaluates the patch table (aql/launch_bind.h,
+//      the helper every arm shares) and writes only the values that
+//      changed, all or nothing;
 //   4. publish: completion signal armed at 1, then the ring protocol
 //      (bytes 4..63 of every packet, headers with release stores in id
 //      order, one doorbell with the last packet id);
@@ -34,24 +35,47 @@ static rl_status_t rl_run_bind(rl_replay_t* replay, const int64_t* values,
   if (replay->options.checked) {
     RL_RETURN_IF_ERROR(rl_replay_scratch_fill(replay));
   }
-  uint32_t changed = 0;
-  RL_RETURN_IF_ERROR(rl_aql_program_apply(
-      replay->program, replay->capture, values, value_count,
-      replay->addresses, replay->kernarg.host, &changed));
+  uint32_t changed = 0, sites = 0;
+  if (replay->route == RL_ROUTE_PM4) {
+    RL_RETURN_IF_ERROR(
+        rl_replay_pm4_apply(replay, values, value_count, &changed));
+    sites = replay->pm4->patch_count;
+  } else {
+    RL_RETURN_IF_ERROR(rl_aql_program_apply(
+        replay->program, replay->capture, values, value_count,
+        replay->addresses, replay->kernarg.host, &changed));
+    sites = replay->program->patch_count;
+  }
   replay->counters.values_written += changed;
-  replay->counters.values_unchanged += replay->program->patch_count - changed;
+  replay->counters.values_unchanged += sites - changed;
   if (value_count) {
     memcpy(replay->values, values, value_count * sizeof(*values));
   }
   return RL_OK;
 }
 
+// One doorbell for the |packets| just committed, timed apart.
+static rl_status_t rl_run_doorbell(rl_replay_t* replay, uint64_t last,
+                                   uint32_t packets) {
+  uint64_t before = rl_run_now_ns();
+  rl_aql_ring_doorbell(&replay->ring, last);
+  replay->counters.doorbell_ns += rl_run_now_ns() - before;
+  replay->counters.packets_published += packets;
+  ++replay->counters.doorbells;
+  return RL_OK;
+}
+
 // Step 4: the aql/aql_ring.h protocol step by step, so the doorbell (on
 // the simulator: waking the command-processor thread) is timed apart.
+// Route pm4 publishes its one vendor packet (replay_pm4.c).
 static rl_status_t rl_run_publish(rl_replay_t* replay, uint64_t* out_last) {
   rl_device_t* device = replay->device;
   const rl_aql_program_t* program = replay->program;
   device->vtable->signal_store(device, replay->signal.address, 1);
+  if (replay->route == RL_ROUTE_PM4) {
+    RL_RETURN_IF_ERROR(rl_replay_pm4_publish(replay, out_last));
+    return rl_run_doorbell(replay, *out_last, 1);
+  }
   uint64_t first = 0;
   RL_RETURN_IF_ERROR(rl_aql_ring_reserve(&replay->ring, program->packet_count,
                                          replay->options.wait_timeout_ns,
@@ -64,12 +88,7 @@ static rl_status_t rl_run_publish(rl_replay_t* replay, uint64_t* out_last) {
                        rl_aql_header_word(&program->packets[i]));
   }
   *out_last = first + program->packet_count - 1;
-  uint64_t before = rl_run_now_ns();
-  rl_aql_ring_doorbell(&replay->ring, *out_last);
-  replay->counters.doorbell_ns += rl_run_now_ns() - before;
-  replay->counters.packets_published += program->packet_count;
-  ++replay->counters.doorbells;
-  return RL_OK;
+  return rl_run_doorbell(replay, *out_last, program->packet_count);
 }
 
 // A fault the device reports on the queue, as a POISONED status, or RL_OK.

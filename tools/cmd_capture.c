@@ -1,5 +1,6 @@
 // `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
-// [--device sim|none] [--no-contents] -o FILE`: records a registered
+// [--config NAME=VALUE]... [--layers N] [--device sim|none] [--no-contents]
+// -o FILE`: records a registered
 // workload through the capture funnel and writes a self-contained capture
 // file. On the simulated device (the default) the recording is also an
 // eager run: every launch executes on the sim with the reference executor;
@@ -16,7 +17,14 @@
 #include "redline/sim/sim.h"
 #include "tools/cli.h"
 
-#define RL_CAPTURE_MAX_PARAMS 16
+#define RL_CAPTURE_MAX_VALUES 16
+
+// NAME=VALUE pairs given with --param or --config.
+typedef struct rl_capture_values_s {
+  uint32_t count;
+  rl_workload_param_value_t values[RL_CAPTURE_MAX_VALUES];
+  char names[RL_CAPTURE_MAX_VALUES][64];
+} rl_capture_values_t;
 
 typedef struct rl_capture_cli_s {
   const char* workload;
@@ -25,31 +33,43 @@ typedef struct rl_capture_cli_s {
   const char* output;
   bool omit_contents;
   bool list;
-  uint32_t param_count;
-  rl_workload_param_value_t params[RL_CAPTURE_MAX_PARAMS];
-  char param_names[RL_CAPTURE_MAX_PARAMS][64];
+  rl_capture_values_t params;
+  rl_capture_values_t config;
 } rl_capture_cli_t;
 
-static int rl_capture_parse_param(rl_capture_cli_t* cli, const char* text) {
-  const char* equals = strchr(text, '=');
-  if (!equals || equals == text || (size_t)(equals - text) >= 64) {
-    return rl_cli_usage("capture: --param expects NAME=VALUE, got '%s'", text);
+// Appends |name|=|value_text| to |values|; |flag| names the option in errors.
+static int rl_capture_add_value(rl_capture_values_t* values, const char* flag,
+                                const char* name, size_t name_length,
+                                const char* value_text) {
+  if (name_length == 0 || name_length >= sizeof(values->names[0])) {
+    return rl_cli_usage("capture: %s expects NAME=VALUE", flag);
   }
-  if (cli->param_count == RL_CAPTURE_MAX_PARAMS) {
-    return rl_cli_usage("capture: more than %d --param values",
-                        RL_CAPTURE_MAX_PARAMS);
+  if (values->count == RL_CAPTURE_MAX_VALUES) {
+    return rl_cli_usage("capture: more than %d %s values",
+                        RL_CAPTURE_MAX_VALUES, flag);
   }
-  rl_workload_param_value_t* param = &cli->params[cli->param_count];
-  char* name = cli->param_names[cli->param_count];
-  memcpy(name, text, (size_t)(equals - text));
-  name[equals - text] = '\0';
-  if (!rl_cli_parse_i64(equals + 1, &param->value)) {
-    return rl_cli_usage("capture: --param %s: '%s' is not an integer", name,
-                        equals + 1);
+  rl_workload_param_value_t* value = &values->values[values->count];
+  char* copy = values->names[values->count];
+  memcpy(copy, name, name_length);
+  copy[name_length] = '\0';
+  if (!rl_cli_parse_i64(value_text, &value->value)) {
+    return rl_cli_usage("capture: %s %s: '%s' is not an integer", flag, copy,
+                        value_text);
   }
-  param->name = name;
-  ++cli->param_count;
+  value->name = copy;
+  ++values->count;
   return RL_EXIT_OK;
+}
+
+// Parses "NAME=VALUE" given with |flag| into |values|.
+static int rl_capture_parse_pair(rl_capture_values_t* values, const char* flag,
+                                 const char* text) {
+  const char* equals = strchr(text, '=');
+  if (!equals) {
+    return rl_cli_usage("capture: %s expects NAME=VALUE, got '%s'", flag, text);
+  }
+  return rl_capture_add_value(values, flag, text, (size_t)(equals - text),
+                              equals + 1);
 }
 
 static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
@@ -73,7 +93,12 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
     } else if (has_value && (rl_cli_is(arg, "-o") || rl_cli_is(arg, "--output"))) {
       cli->output = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--param")) {
-      exit_code = rl_capture_parse_param(cli, argv[++i]);
+      exit_code = rl_capture_parse_pair(&cli->params, "--param", argv[++i]);
+    } else if (has_value && rl_cli_is(arg, "--config")) {
+      exit_code = rl_capture_parse_pair(&cli->config, "--config", argv[++i]);
+    } else if (has_value && rl_cli_is(arg, "--layers")) {
+      exit_code = rl_capture_add_value(&cli->config, "--layers", "layers", 6,
+                                       argv[++i]);
     } else {
       return rl_cli_usage("capture: unknown or incomplete option '%s'", arg);
     }
@@ -102,6 +127,12 @@ static void rl_capture_list(void) {
       printf("  --param %s=N  %s; admitted [%lld, %lld), default %lld\n",
              param->name, param->description, (long long)param->min,
              (long long)param->max, (long long)param->default_value);
+    }
+    for (uint32_t c = 0; c < workload->config_count; ++c) {
+      const rl_workload_param_t* entry = &workload->config[c];
+      printf("  --config %s=N  %s; admitted [%lld, %lld), default %lld\n",
+             entry->name, entry->description, (long long)entry->min,
+             (long long)entry->max, (long long)entry->default_value);
     }
   }
 }
@@ -152,8 +183,10 @@ static int rl_capture_run(const rl_capture_cli_t* cli) {
       .code_object = code,
       .code_object_size = code_size,
       .seed = 1,
-      .params = cli->params,
-      .param_count = cli->param_count,
+      .params = cli->params.values,
+      .param_count = cli->params.count,
+      .config = cli->config.values,
+      .config_count = cli->config.count,
   };
   rl_capture_t* capture = NULL;
   status = rl_capture_record(cli, workload, &options, &capture);

@@ -23,6 +23,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --workload NAME     a registered workload (--list shows them)\n"
      "  --target GFX        gfx1100 (default), gfx1151 or gfx1201\n"
      "  --param NAME=VALUE  parameter value at capture (e.g. pos=7)\n"
+     "  --config NAME=VALUE workload configuration (e.g. layers=48)\n"
+     "  --layers N          shorthand for --config layers=N\n"
      "  --device sim|none   sim (default): launches execute on the simulated\n"
      "                      GPU; none: record without executing\n"
      "  --no-contents       do not store buffer initial contents\n"
@@ -58,6 +60,15 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "the retained stream: one line per AQL packet with every field named,\n"
      "then the patch table (every dynamic scalar, grid size and rebased\n"
      "pointer slot with its dword and address).\n"},
+    {"disasm", rl_cmd_disasm,
+     "disasm (--pm4 RAWFILE [--target GFX] | --aql RAWFILE) [--json]",
+     "Decode a raw packet file with the decoders the simulated command\n"
+     "processor uses and print one line per packet.\n"
+     "  --pm4 RAWFILE  little-endian PM4 dwords (type-3 packets)\n"
+     "  --target GFX   register tables: gfx1100 (default), gfx1151, gfx1201\n"
+     "  --aql RAWFILE  64-byte AQL packets\n"
+     "  --json         machine output: a list of packets\n"
+     "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
 };
 #define RL_CLI_COMMAND_COUNT \

@@ -18,10 +18,22 @@ typedef struct rl_ref_state_s {
   rl_ref_args_t args;
 } rl_ref_state_t;
 
+// The tables of reference kernels, one per kernels/*.hip source.
+static const struct {
+  const rl_ref_kernel_t* kernels;
+  const uint32_t* count;
+} rl_ref_tables[] = {
+    {rl_ref_vecchain_kernels, &rl_ref_vecchain_kernel_count},
+    {rl_ref_decode_kernels, &rl_ref_decode_kernel_count},
+};
+
 static const rl_ref_kernel_t* rl_ref_kernel_find(const char* name) {
-  for (uint32_t k = 0; k < rl_ref_vecchain_kernel_count; ++k) {
-    if (strcmp(rl_ref_vecchain_kernels[k].name, name) == 0) {
-      return &rl_ref_vecchain_kernels[k];
+  for (size_t t = 0; t < sizeof(rl_ref_tables) / sizeof(rl_ref_tables[0]);
+       ++t) {
+    for (uint32_t k = 0; k < *rl_ref_tables[t].count; ++k) {
+      if (strcmp(rl_ref_tables[t].kernels[k].name, name) == 0) {
+        return &rl_ref_tables[t].kernels[k];
+      }
     }
   }
   return NULL;

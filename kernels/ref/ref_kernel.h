@@ -17,8 +17,8 @@
 extern "C" {
 #endif
 
-// Most explicit arguments a reference kernel takes.
-#define RL_REF_MAX_ARGS 8
+// Most explicit arguments a reference kernel takes (dc_attn_partial: 9).
+#define RL_REF_MAX_ARGS 12
 
 // The type of an explicit argument as the reference reads it.
 typedef enum rl_ref_arg_type_e {
@@ -49,6 +49,10 @@ typedef struct rl_ref_kernel_s {
 // The vecchain kernels (vecchain_ref.c).
 extern const rl_ref_kernel_t rl_ref_vecchain_kernels[];
 extern const uint32_t rl_ref_vecchain_kernel_count;
+
+// The decode kernels (decode_ref.c).
+extern const rl_ref_kernel_t rl_ref_decode_kernels[];
+extern const uint32_t rl_ref_decode_kernel_count;
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,11 @@
 // a default. |options->params| overrides values by name; an unknown name or a
 // value outside the admitted range is RL_STATUS_INVALID_ARGUMENT.
 //
+// Configuration: a workload may also list configuration entries (same shape:
+// name, range, default) that shape the recorded program itself, e.g. the
+// decode workload's layer count; they are not dynamic parameters of the
+// capture. |options->config| overrides them by name, checked the same way.
+//
 // Thread-safety: the registry is static, read-only data.
 #ifndef REDLINE_KERNELS_WORKLOADS_WORKLOAD_H_
 #define REDLINE_KERNELS_WORKLOADS_WORKLOAD_H_
@@ -51,6 +56,8 @@ typedef struct rl_workload_options_s {
   uint64_t seed;  // seeds deterministic initial contents (weights)
   const rl_workload_param_value_t* params;  // overrides of defaults
   uint32_t param_count;
+  const rl_workload_param_value_t* config;  // overrides of config defaults
+  uint32_t config_count;
 } rl_workload_options_t;
 
 typedef struct rl_workload_s {
@@ -59,6 +66,8 @@ typedef struct rl_workload_s {
   const char* code_object;  // code-object base name, "vecchain"
   uint32_t param_count;
   const rl_workload_param_t* params;
+  uint32_t config_count;  // configuration entries (0 for none)
+  const rl_workload_param_t* config;
   // Records the workload through |funnel|. The funnel must be fresh (no code
   // objects, buffers or launches yet).
   rl_status_t (*record)(rl_funnel_t* funnel,
@@ -82,8 +91,16 @@ rl_status_t rl_workload_param_value(const rl_workload_t* workload,
                                     const rl_workload_options_t* options,
                                     const char* name, int64_t* out_value);
 
+// The value of configuration entry |name| of |workload| under |options|,
+// with the checks and codes of rl_workload_param_value() applied to
+// |options->config| and |workload->config|.
+rl_status_t rl_workload_config_value(const rl_workload_t* workload,
+                                     const rl_workload_options_t* options,
+                                     const char* name, int64_t* out_value);
+
 // The registered workloads (defined in their own files).
 extern const rl_workload_t rl_workload_vecchain;
+extern const rl_workload_t rl_workload_decode;
 
 #ifdef __cplusplus
 }

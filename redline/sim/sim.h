@@ -16,8 +16,14 @@
 //     for the doorbell and a valid header (acquire), validates the packet,
 //     executes kernel-dispatch, barrier-AND and barrier-OR packets, honours
 //     the barrier bit and fence scopes, decrements completion signals, resets
-//     the header to INVALID and advances the read id. Vendor-specific packets
-//     (PM4-IB) fault as unsupported until the PM4 route lands.
+//     the header to INVALID and advances the read id. Vendor-specific
+//     PM4-IB packets run their indirect buffer on a PM4 interpreter with a
+//     per-queue SH register file (SET_SH_REG, DISPATCH_DIRECT built from the
+//     registers exactly as hardware reads them, CS_PARTIAL_FLUSH,
+//     ACQUIRE_MEM, RELEASE_MEM, WAIT_REG_MEM, WRITE_DATA, COPY_DATA, nested
+//     and chained INDIRECT_BUFFER, NOP); anything else in an IB is a fault
+//     naming the IB address, the dword offset and the opcode (sim_pm4.h has
+//     the rules).
 //   - Concurrency: dispatches not separated by a barrier may overlap. In
 //     RL_SIM_HAZARDS_ADVERSARIAL mode the processor gathers such a batch and
 //     interleaves the work-groups of its dispatches in a seeded random order,
@@ -97,8 +103,18 @@ bool rl_sim_device_is(const rl_device_t* device);
 // (sim_schedule.c has the exact rule). The records of a batch are
 // published before the batch's last packet retires, so they are visible
 // once its completion signal is.
+//
+// PM4 IBs add a kind: RL_SIM_HAZARD_RAW_NO_ACQUIRE, a dispatch launched
+// after a compute-idle wait (CS_PARTIAL_FLUSH, or WAIT_REG_MEM on a
+// RELEASE_MEM fence) with no ACQUIRE_MEM since that wait, reading bytes an
+// earlier dispatch wrote: it may read stale L0/GL1 lines. Dispatches of one
+// IB not separated by a compute-idle wait are reported as RAW/WAR/WAW like
+// an unbarriered AQL batch.
+#define RL_SIM_HAZARD_RAW_NO_ACQUIRE 4u
+
 typedef struct rl_sim_hazard_s {
-  uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW
+  uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW;
+                          // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE (PM4 only)
   uint64_t earlier_dispatch;  // dispatch indices (rl_sim_dispatch_t), in
   uint64_t later_dispatch;    // packet order, whatever order groups ran in
   uint64_t address;       // first overlapping byte

@@ -11,8 +11,8 @@
 //     non-null signal is 0; OR: some non-null signal is 0; with every
 //     signal null both complete at once). Like hardware this can wait
 //     forever; only queue destruction ends it;
-//   - vendor PM4_IB: decoded, then refused as unsupported (the PM4 route
-//     has its own issue);
+//   - vendor PM4_IB: the IB runs on the queue's PM4 interpreter
+//     (sim_pm4.h), then the packet retires;
 //   - anything that does not decode: a queue fault.
 // Retiring a packet stores INVALID into its header (release), advances the
 // read id (release) and then decrements the completion signal. The read id
@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "redline/sim/sim_internal.h"
+#include "redline/sim/sim_pm4.h"
 
 // Header polls before the CP sleeps waiting for a late header.
 #define RL_SIM_CP_HEADER_SPIN 1000
@@ -189,21 +190,19 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
     return false;
   }
   if (!rl_sim_cp_check_signal(queue, id, &packet)) return false;
+  // An acquire fence at packet start invalidates the caches, which ends the
+  // stale-cache window of earlier PM4 dispatches (sim_pm4.h).
+  if (queue->pm4 != NULL && packet.acquire_scope != RL_AQL_FENCE_SCOPE_NONE) {
+    rl_sim_pm4_batch_acquire(queue->pm4);
+  }
   switch (packet.type) {
     case RL_AQL_PACKET_TYPE_KERNEL_DISPATCH:
       return rl_sim_cp_dispatch(queue, id, &packet);
     case RL_AQL_PACKET_TYPE_BARRIER_AND:
     case RL_AQL_PACKET_TYPE_BARRIER_OR:
       return rl_sim_cp_barrier(queue, id, &packet);
-    default: {
-      char what[200];
-      snprintf(what, sizeof(what),
-               "vendor PM4_IB packet (ib=0x%" PRIx64
-               ", %u dwords) is not supported by the simulated device yet",
-               packet.ib_address, packet.ib_size_dw);
-      rl_sim_queue_set_fault(queue, id, 0, what, RL_OK);
-      return false;
-    }
+    default:  // the decoder only accepts vendor format PM4_IB
+      return rl_sim_pm4_execute_packet(queue, id, &packet);
   }
 }
 

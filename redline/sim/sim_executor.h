@@ -57,6 +57,18 @@ typedef struct rl_sim_dispatch_s {
   uint32_t workgroup_count[3]; // ceil(grid_size / workgroup_size)
   uint32_t group_segment_size;    // static + dynamic LDS bytes
   uint32_t private_segment_size;  // scratch bytes per work-item
+  // The processor of the loaded code object ("gfx1100"; the device's, which
+  // the loader checked): the ISA of the code at entry_address. NULL when the
+  // producer does not know it; an executor that interprets machine code
+  // then refuses the dispatch.
+  const char* processor;
+  // Optional user SGPR values as a command processor loads them from
+  // COMPUTE_USER_DATA_0.. (a PM4 dispatch): when |user_sgprs| is non-NULL an
+  // executor that models the wave's initial state uses these
+  // |user_sgpr_count| values verbatim as s0.. instead of deriving them from
+  // the kernel descriptor and the AQL packet (dispatch ptr, kernarg ptr...).
+  const uint32_t* user_sgprs;
+  uint32_t user_sgpr_count;
 } rl_sim_dispatch_t;
 
 typedef struct rl_sim_wg_s rl_sim_wg_t;

@@ -1,7 +1,7 @@
 // redline/sim/sim_internal.h — the simulated device's private state, shared
 // by the files of rl_sim (one per concern: device, memory, loader, signal,
-// queue, cp, schedule, wg, hazard checker). Nothing outside redline/sim/
-// includes it.
+// queue, cp, schedule, wg, hazard checker; the PM4 interpreter adds its own
+// private header, sim_pm4.h). Nothing outside redline/sim/ includes it.
 //
 // Threads and locks:
 //   - the engine thread calls the rl_device_t vtable;
@@ -110,6 +110,10 @@ typedef struct rl_sim_launch_s {
   uint32_t private_segment_size;
   uint64_t kernarg_address;
   uint64_t completion_signal;  // 0 for PM4 dispatches (the packet retires)
+  // PM4 only: the USER_DATA values the CP loads into s0.. (see
+  // rl_sim_dispatch_t.user_sgprs); they must outlive the run.
+  const uint32_t* user_sgprs;
+  uint32_t user_sgpr_count;
 } rl_sim_launch_t;
 
 // One kernel dispatch of a batch, owned by the CP thread.

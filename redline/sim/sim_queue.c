@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "redline/sim/sim_internal.h"
+#include "redline/sim/sim_pm4.h"
 
 // amd_queue_t offsets (hsa/amd_hsa_queue.h) and size.
 #define RL_SIM_QUEUE_DESCRIPTOR_SIZE 256u
@@ -76,6 +77,7 @@ static void rl_sim_queue_release(rl_sim_queue_t* queue) {
     rl_sim_range_set_deinit(&queue->runs[i].writes);
   }
   free(queue->lds);
+  rl_sim_pm4_state_destroy(queue->pm4);
   pthread_mutex_destroy(&queue->lock);
   pthread_cond_destroy(&queue->cond);
   free(queue);

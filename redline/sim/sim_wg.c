@@ -112,6 +112,8 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   d->dimensions = launch->dimensions;
   d->group_segment_size = launch->group_segment_size;
   d->private_segment_size = launch->private_segment_size;
+  d->user_sgprs = launch->user_sgprs;
+  d->user_sgpr_count = launch->user_sgpr_count;
   run->completion_signal = launch->completion_signal;
   run->wg_total = total;
   run->wg_done = 0;
@@ -163,6 +165,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
   RL_RETURN_IF_ERROR(
       rl_sim_run_check_kernarg(device, launch, out_fault_address));
   RL_RETURN_IF_ERROR(rl_sim_run_fill(launch, run));
+  run->dispatch.processor = device->processor;  // the loader checked the match
   const rl_sim_executor_t* executor = device->options.executor;
   if (executor == NULL) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,

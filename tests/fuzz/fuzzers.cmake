@@ -16,3 +16,15 @@ set(RL_FUZZ_SEEDS_fuzz_capture_reader ${RL_SEED_CAPTURE})
 
 rl_add_fuzzer(fuzz_code_object fuzz_code_object.c rl_capture)
 rl_add_fuzzer(fuzz_capture_reader fuzz_capture_reader.c rl_capture)
+
+# PM4 decoder: the seed is a builder-made stream of every packet kind.
+add_executable(pm4_fuzz_seed_gen pm4_seed_gen.c)
+target_link_libraries(pm4_fuzz_seed_gen PRIVATE rl_pm4)
+set(RL_SEED_PM4 ${CMAKE_CURRENT_BINARY_DIR}/seed_stream.pm4)
+add_custom_command(OUTPUT ${RL_SEED_PM4}
+  COMMAND pm4_fuzz_seed_gen ${RL_SEED_PM4}
+  DEPENDS pm4_fuzz_seed_gen
+  COMMENT "Writing the PM4-decoder fuzz seed")
+add_custom_target(rl_fuzz_seed_pm4 ALL DEPENDS ${RL_SEED_PM4})
+set(RL_FUZZ_SEEDS_fuzz_pm4_decode ${RL_SEED_PM4})
+rl_add_fuzzer(fuzz_pm4_decode fuzz_pm4_decode.c rl_pm4)

@@ -288,7 +288,8 @@ static void test_fault_executor_refusal(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
-static void test_fault_pm4_ib_unsupported(void** state) {
+// A PM4-IB packet whose IB is not mapped: a VM fault on the IB fetch.
+static void test_fault_pm4_ib_unmapped(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
@@ -300,7 +301,10 @@ static void test_fault_pm4_ib_unsupported(void** state) {
       .ib_jump_cmd = {0xC0023F00u, 0x1000u, 0x9000u, 16u | (1u << 23)},
       .dw_cnt_remain = 0xA,
   };
-  rl_test_fault_case(&f, &p, "PM4_IB packet (ib=0x900000001000, 16 dwords)", 0);
+  rl_test_fault_case(&f, &p,
+                     "PM4 IB 0x900000001000 dword 0: VM fault: IB fetch of 64 "
+                     "bytes at 0x900000001000",
+                     0x900000001000ull);
   rl_sim_fixture_teardown(&f);
 }
 
@@ -372,7 +376,7 @@ int main(void) {
       cmocka_unit_test(test_fault_kernarg_outside_memory),
       cmocka_unit_test(test_fault_vm_fault_from_executor),
       cmocka_unit_test(test_fault_executor_refusal),
-      cmocka_unit_test(test_fault_pm4_ib_unsupported),
+      cmocka_unit_test(test_fault_pm4_ib_unmapped),
       cmocka_unit_test(test_injected_hang),
       cmocka_unit_test(test_timestamps_ordered),
   };

@@ -132,7 +132,7 @@ rl_status_t rl_device_funnel_device_create(
 typedef enum rl_route_e {
   RL_ROUTE_NONE = 0,
   RL_ROUTE_AQL = 1,  // one kernel-dispatch packet per launch
-  RL_ROUTE_PM4 = 2,  // one PM4 IB in one vendor AQL packet (upcoming)
+  RL_ROUTE_PM4 = 2,  // one PM4 IB in one vendor AQL packet
 } rl_route_t;
 
 typedef enum rl_replay_state_e {
@@ -154,6 +154,9 @@ typedef struct rl_replay_options_s {
   // AQL ring slots (power of two; 0 = 1024, or the next power of two that
   // holds one run's packets).
   uint32_t queue_packets;
+  // Route pm4: turn register-state retention off (pm4/pm4_lower.h; on by
+  // default: a SET_SH_REG whose value the IB already holds is elided).
+  bool pm4_no_retain;
 } rl_replay_options_t;
 
 // Creates a replay of |capture| on |device|; |options| may be NULL.
@@ -174,9 +177,12 @@ rl_status_t rl_replay_contract(rl_replay_t* replay);
 
 // Builds the stream for |route| (contracting first when still CAPTURED):
 // buffers, code objects, kernarg segment, completion signal, queue,
-// lowering and the census of the built packets. Route pm4 is
-// RL_STATUS_UNSUPPORTED (not built yet) and changes nothing; a failure
-// releases what prepare took and poisons.
+// lowering and the census of the built packets; route pm4 also allocates
+// the IB (host-visible kernarg memory) and lowers into it
+// (pm4/pm4_lower.h), so a run publishes one vendor AQL packet. A kernel
+// the pm4 route cannot launch (scratch, an implicit SGPR it cannot
+// provide) fails here naming the kernel. A failure releases what prepare
+// took and poisons.
 rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route);
 
 typedef struct rl_admission_s {
@@ -206,10 +212,12 @@ typedef struct rl_route_proof_s {
   uint64_t replay_count;      // successful runs
   uint32_t dispatches;        // launches in the prepared stream
   uint32_t packets;           // AQL packets per run
-  uint32_t waits;             // packets with the barrier bit per run
+  uint32_t waits;             // aql: packets with the barrier bit per run;
+                              // pm4: CS_PARTIAL_FLUSH + ACQUIRE_MEM pairs
   uint32_t queue_id;
   uint64_t stream_bytes;      // bytes published per run (packets + IB)
   uint32_t patch_sites;       // entries of the patch table
+  uint32_t ib_dwords;         // pm4: dwords of the IB (0 on route aql)
 } rl_route_proof_t;
 
 void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof);
@@ -240,15 +248,18 @@ void rl_replay_counters(const rl_replay_t* replay,
 //===----------------------------------------------------------------------===//
 
 // Copies the 64 bytes of packet |index| of the prepared AQL stream, as the
-// next run publishes it (header included), into |out_packet|. Fails with
-// RL_STATUS_INVALID_ARGUMENT before prepare or when |index| >= packets.
+// next run publishes it (header included), into |out_packet| (route pm4:
+// the one vendor PM4-IB packet). Fails with RL_STATUS_INVALID_ARGUMENT
+// before prepare or when |index| >= packets.
 rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
                                     uint8_t out_packet[64]);
 
 typedef enum rl_patch_site_kind_e {
   RL_PATCH_SITE_SCALAR = 0,   // a scalar binding in a kernarg
   RL_PATCH_SITE_POINTER = 1,  // a rebased pointer slot in a kernarg
-  RL_PATCH_SITE_GRID = 2,     // a grid size in a packet
+  RL_PATCH_SITE_GRID = 2,     // a grid size in a packet (route pm4: a
+                              // DISPATCH_DIRECT dim in the IB, or a grid
+                              // size in a dispatch-packet image)
 } rl_patch_site_kind_t;
 
 // One entry of the patch table: a value a run may rewrite, and where.
@@ -257,7 +268,8 @@ typedef struct rl_patch_site_s {
   uint32_t launch;
   uint32_t packet;          // packet index of the launch
   uint64_t device_address;  // address of the first patched byte
-  uint32_t dword;           // dword index (kernarg segment or packet stream)
+  uint32_t dword;           // dword index (kernarg segment or packet
+                            // stream; route pm4: IB dword of a dim)
   uint32_t size;            // bytes: 4 or 8
   uint64_t current;         // the value the stream holds now
   // "pos+1", "ceil((pos+1)/64)" or "buffer y +0x0" (NUL-terminated).

@@ -1,0 +1,599 @@
+// The census of a lowered PM4 program (rl_pm4_program_check in
+// pm4/pm4_lower.h): the whole IB is decoded back with the shared decoder
+// (pm4/pm4_decode.h) while the SH register file is simulated, and what
+// every dispatch sees is compared with what the inputs require; then the
+// patch table and the vendor packet are checked.
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aql/aql_decode.h"
+#include "aql/launch_bind.h"
+#include "pm4/pm4_decode.h"
+#include "pm4/pm4_lower_internal.h"
+
+typedef struct rl_pm4_census_s {
+  const rl_pm4_program_t* program;
+  const rl_pm4_lower_inputs_t* inputs;
+  rl_pm4_layout_t layout;  // derived from the inputs again
+  rl_pm4_regfile_t regs;
+  uint32_t dispatches;
+  uint32_t waits;
+  uint32_t acquires;
+  bool flushed;   // a CS_PARTIAL_FLUSH since the last dispatch
+  bool acquired;  // and an ACQUIRE_MEM after it
+  bool released;  // the terminal RELEASE_MEM was seen
+} rl_pm4_census_t;
+
+// RL_STATUS_PREPARE naming IB dword |offset|.
+static rl_status_t rl_pm4_census_error(uint32_t offset, const char* format,
+                                       ...) __attribute__((format(printf, 2, 3)));
+static rl_status_t rl_pm4_census_error(uint32_t offset, const char* format,
+                                       ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof(text), format, args);
+  va_end(args);
+  return RL_STATUS(RL_STATUS_PREPARE, "PM4 census: IB dword %u (0x%x): %s",
+                   offset, offset, text);
+}
+
+static const char* rl_pm4_census_kernel(const rl_pm4_census_t* census,
+                                        uint32_t launch) {
+  const rl_capture_t* capture = census->inputs->capture;
+  return capture->kernels[capture->launches[launch].kernel].name;
+}
+
+static const char* rl_pm4_census_reg_name(const rl_pm4_census_t* census,
+                                          uint32_t index) {
+  const rl_pm4_register_t* reg =
+      rl_pm4_family_register(census->layout.family, index);
+  return reg ? reg->name : "register";
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation packets
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_pm4_census_acquire(rl_pm4_census_t* census,
+                                         const rl_pm4_packet_t* packet) {
+  const rl_pm4_family_t* family = census->layout.family;
+  const bool entry = packet->offset == 0;
+  const uint32_t* b = packet->body - 1;  // b[n] = DWn
+  const uint32_t gcr = RL_PM4_GET(ACQUIRE_MEM, GCR_CNTL,
+                                  b[RL_PM4_ACQUIRE_MEM_GCR_CNTL_DWORD]);
+  const uint32_t size = b[RL_PM4_ACQUIRE_MEM_COHER_SIZE_DWORD];
+  if (!entry && (!census->flushed || census->acquired)) {
+    return rl_pm4_census_error(packet->offset,
+                               "ACQUIRE_MEM without a CS_PARTIAL_FLUSH "
+                               "before it");
+  }
+  uint32_t expected = entry ? family->gcr_acquire_entry : family->gcr_acquire;
+  if (gcr != expected || size != UINT32_MAX) {
+    return rl_pm4_census_error(packet->offset,
+                               "ACQUIRE_MEM: expected GCR_CNTL 0x%x over the "
+                               "full range, found 0x%x (size 0x%x)",
+                               expected, gcr, size);
+  }
+  census->acquired = !entry;
+  ++census->acquires;
+  return RL_OK;
+}
+
+static rl_status_t rl_pm4_census_flush(rl_pm4_census_t* census,
+                                       const rl_pm4_packet_t* packet) {
+  uint32_t event = packet->body[0];
+  if (event != (RL_PM4_PUT(EVENT_WRITE, EVENT_TYPE,
+                           RL_PM4_EVENT_CS_PARTIAL_FLUSH) |
+                RL_PM4_PUT(EVENT_WRITE, EVENT_INDEX,
+                           RL_PM4_EVENT_INDEX_PARTIAL_FLUSH)) ||
+      census->flushed || census->dispatches == 0) {
+    return rl_pm4_census_error(packet->offset,
+                               "EVENT_WRITE 0x%x: expected one "
+                               "CS_PARTIAL_FLUSH (0x407) between dispatches",
+                               event);
+  }
+  census->flushed = true;
+  ++census->waits;
+  return RL_OK;
+}
+
+static rl_status_t rl_pm4_census_release(rl_pm4_census_t* census,
+                                         const rl_pm4_packet_t* packet) {
+  const uint32_t gcr = census->layout.family->release_gcr_writeback;
+  const uint32_t dw1 = packet->body[0], dw2 = packet->body[1];
+  bool ok = RL_PM4_GET(RELEASE_MEM, EVENT_TYPE, dw1) ==
+                RL_PM4_EVENT_CACHE_FLUSH_AND_INV_TS &&
+            RL_PM4_GET(RELEASE_MEM, EVENT_INDEX, dw1) ==
+                RL_PM4_EVENT_INDEX_END_OF_PIPE &&
+            (dw1 & gcr) == gcr &&
+            RL_PM4_GET(RELEASE_MEM, DATA_SEL, dw2) == RL_PM4_DATA_SEL_NONE &&
+            RL_PM4_GET(RELEASE_MEM, INT_SEL, dw2) == RL_PM4_INT_SEL_NONE;
+  if (!ok || census->dispatches != census->inputs->capture->launch_count) {
+    return rl_pm4_census_error(packet->offset,
+                               "RELEASE_MEM 0x%08x 0x%08x after %u "
+                               "dispatches: expected an end-of-pipe release "
+                               "with GCR 0x%x, no data, no interrupt, after "
+                               "all %u",
+                               dw1, dw2, census->dispatches, gcr,
+                               census->inputs->capture->launch_count);
+  }
+  census->released = true;
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Register writes
+//===----------------------------------------------------------------------===//
+
+// Whether lowering ever writes register |index|.
+static bool rl_pm4_census_writable(const rl_pm4_compute_regs_t* r,
+                                   uint32_t user_data_count, uint32_t index) {
+  return (index >= r->start_x && index < r->num_thread_x + 3) ||
+         (index >= r->pgm_lo && index < r->pgm_lo + 2) ||
+         (index >= r->pgm_rsrc1 && index < r->pgm_rsrc1 + 2) ||
+         index == r->pgm_rsrc3 || index == r->resource_limits ||
+         index == r->tmpring_size ||
+         (index >= r->restart_x && index < r->restart_x + 3) ||
+         (index >= r->user_data_0 && index < r->user_data_0 + user_data_count);
+}
+
+static rl_status_t rl_pm4_census_set_sh_reg(rl_pm4_census_t* census,
+                                            const rl_pm4_packet_t* packet) {
+  const rl_pm4_family_t* family = census->layout.family;
+  const uint32_t first =
+      RL_PM4_GET(SET_SH_REG, REG_OFFSET, packet->body[0]) + RL_PM4_SH_REG_BASE;
+  const uint32_t count = packet->dwords - 2;
+  if (RL_PM4_GET(SET_SH_REG, VMID_SHIFT, packet->body[0]) != 0 ||
+      RL_PM4_GET(SET_SH_REG, INDEX, packet->body[0]) != 0 || count == 0) {
+    return rl_pm4_census_error(packet->offset,
+                               "SET_SH_REG 0x%08x: expected a plain write "
+                               "(no index or VMID shift) of 1 or more",
+                               packet->body[0]);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t index = first + i;
+    if (index >= RL_PM4_SH_REG_END ||
+        !rl_pm4_census_writable(&family->regs, family->user_data_count,
+                                index)) {
+      return rl_pm4_census_error(packet->offset + 2 + i,
+                                 "SET_SH_REG of %s (0x%04x), which lowering "
+                                 "never writes",
+                                 rl_pm4_census_reg_name(census, index), index);
+    }
+    census->regs.value[index - RL_PM4_SH_REG_BASE] = packet->body[1 + i];
+    census->regs.where[index - RL_PM4_SH_REG_BASE] = packet->offset + 2 + i;
+  }
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatches
+//===----------------------------------------------------------------------===//
+
+// The register file holds |state| (the value of every register, named at
+// the dword that wrote it).
+static rl_status_t rl_pm4_census_state(const rl_pm4_census_t* census,
+                                       const rl_pm4_packet_t* packet,
+                                       const rl_pm4_launch_state_t* state) {
+  const uint32_t launch = census->dispatches;
+  for (uint32_t i = 0; i < state->count; ++i) {
+    const uint32_t reg = state->regs[i].index - RL_PM4_SH_REG_BASE;
+    const uint32_t where = census->regs.where[reg];
+    if (where != RL_PM4_REG_UNKNOWN &&
+        census->regs.value[reg] == state->regs[i].value) {
+      continue;
+    }
+    return rl_pm4_census_error(
+        where == RL_PM4_REG_UNKNOWN ? packet->offset : where,
+        "%s: expected 0x%08x, found %s0x%08x, at the DISPATCH_DIRECT at "
+        "dword %u of launch %u (%s)",
+        rl_pm4_census_reg_name(census, state->regs[i].index),
+        state->regs[i].value, where == RL_PM4_REG_UNKNOWN ? "never written " : "",
+        census->regs.value[reg], packet->offset, launch,
+        rl_pm4_census_kernel(census, launch));
+  }
+  return RL_OK;
+}
+
+static uint64_t rl_pm4_census_pointer(const rl_pm4_census_t* census,
+                                      uint32_t user_data) {
+  uint32_t reg = census->layout.family->regs.user_data_0 + user_data -
+                 RL_PM4_SH_REG_BASE;
+  return census->regs.value[reg] |
+         ((uint64_t)census->regs.value[reg + 1] << 32);
+}
+
+// The kernarg pointer lies inside the segment with the whole kernarg, and
+// the dispatch image (if any) is what the launch needs.
+static rl_status_t rl_pm4_census_pointers(const rl_pm4_census_t* census,
+                                          const rl_pm4_packet_t* packet) {
+  const uint32_t launch = census->dispatches;
+  const rl_pm4_lower_inputs_t* in = census->inputs;
+  const rl_capture_launch_t* l = &in->capture->launches[launch];
+  const rl_pm4_user_data_t* user = &census->layout.user_data[l->kernel];
+  const uint64_t base = in->kernarg_address;
+  const uint64_t end = base + census->program->kernarg_size;
+  if (user->kernarg_ptr != RL_PM4_USER_NONE) {
+    uint64_t pointer = rl_pm4_census_pointer(census, user->kernarg_ptr);
+    if (pointer < base || pointer + l->kernarg_size > end) {
+      return rl_pm4_census_error(packet->offset,
+                                 "launch %u (%s): kernarg pointer 0x%llx + "
+                                 "%u bytes outside the segment [0x%llx, "
+                                 "0x%llx)",
+                                 launch, rl_pm4_census_kernel(census, launch),
+                                 (unsigned long long)pointer, l->kernarg_size,
+                                 (unsigned long long)base,
+                                 (unsigned long long)end);
+    }
+  }
+  if (user->dispatch_ptr == RL_PM4_USER_NONE) return RL_OK;
+  const uint32_t image = census->layout.image_offsets[launch];
+  const uint32_t grid[3] = {packet->body[0], packet->body[1], packet->body[2]};
+  rl_aql_dispatch_packet_t expected;
+  rl_pm4_dispatch_image(&census->layout, launch, grid, &expected);
+  rl_aql_decoded_t decoded;
+  if (rl_pm4_census_pointer(census, user->dispatch_ptr) != base + image ||
+      image + sizeof(expected) > census->program->kernarg_size ||
+      memcmp(census->program->kernarg + image, &expected, sizeof(expected)) ||
+      rl_aql_packet_decode(&expected, &decoded) != RL_AQL_OK) {
+    return rl_pm4_census_error(packet->offset,
+                               "launch %u (%s): the dispatch ptr does not "
+                               "point at a valid dispatch-packet image of "
+                               "this launch (segment byte %u)",
+                               launch, rl_pm4_census_kernel(census, launch),
+                               image);
+  }
+  return RL_OK;
+}
+
+// Dims: the recorded grid on unbound axes, a whole positive count that
+// fits on bound ones (its value is checked against its patch).
+static rl_status_t rl_pm4_census_dims(const rl_pm4_census_t* census,
+                                      const rl_pm4_packet_t* packet,
+                                      uint32_t initiator) {
+  const uint32_t launch = census->dispatches;
+  const rl_capture_launch_t* l = &census->inputs->capture->launches[launch];
+  bool bound[3] = {false, false, false};
+  for (uint32_t b = 0; b < l->binding_count; ++b) {
+    if (l->bindings[b].target == RL_BINDING_GRID) {
+      bound[l->bindings[b].offset] = true;
+    }
+  }
+  for (uint32_t axis = 0; axis < 3; ++axis) {
+    uint32_t dim = packet->body[axis], items = 0;
+    bool ok = bound[axis] ? rl_launch_work_items(dim, l->block[axis], &items)
+                          : dim == l->grid[axis];
+    if (!ok) {
+      return rl_pm4_census_error(packet->offset + 1 + axis,
+                                 "launch %u (%s): DISPATCH_DIRECT dim %c = "
+                                 "%u, expected %u work-groups",
+                                 launch, rl_pm4_census_kernel(census, launch),
+                                 "xyz"[axis], dim, l->grid[axis]);
+    }
+  }
+  if (packet->body[3] != initiator) {
+    return rl_pm4_census_error(packet->offset + 4,
+                               "launch %u (%s): DISPATCH_INITIATOR 0x%x, "
+                               "expected 0x%x",
+                               launch, rl_pm4_census_kernel(census, launch),
+                               packet->body[3], initiator);
+  }
+  return RL_OK;
+}
+
+// The wait before this dispatch is exactly the plan's.
+static rl_status_t rl_pm4_census_wait(const rl_pm4_census_t* census,
+                                      const rl_pm4_packet_t* packet) {
+  const uint32_t launch = census->dispatches;
+  bool needs = launch > 0 &&
+               census->inputs->plan->boundaries[launch].needs_wait;
+  bool waited = census->flushed && census->acquired;
+  if (census->flushed != census->acquired || needs != waited) {
+    return rl_pm4_census_error(packet->offset,
+                               "launch %u (%s): %s before it, the hazard "
+                               "plan %s",
+                               launch, rl_pm4_census_kernel(census, launch),
+                               census->flushed
+                                   ? (census->acquired
+                                          ? "CS_PARTIAL_FLUSH + ACQUIRE_MEM"
+                                          : "CS_PARTIAL_FLUSH only")
+                                   : "no wait",
+                               needs ? "needs a wait" : "needs none");
+  }
+  return RL_OK;
+}
+
+static rl_status_t rl_pm4_census_dispatch(rl_pm4_census_t* census,
+                                          const rl_pm4_packet_t* packet) {
+  const uint32_t launch = census->dispatches;
+  if (launch >= census->inputs->capture->launch_count ||
+      census->program->dispatch_offsets[launch] != packet->offset) {
+    return rl_pm4_census_error(packet->offset,
+                               "DISPATCH_DIRECT %u: expected %u dispatches, "
+                               "the recorded one at dword %u",
+                               launch, census->inputs->capture->launch_count,
+                               launch < census->inputs->capture->launch_count
+                                   ? census->program->dispatch_offsets[launch]
+                                   : 0);
+  }
+  rl_pm4_launch_state_t state;
+  rl_pm4_launch_state(&census->layout, launch, true, &state);
+  RL_RETURN_IF_ERROR(rl_pm4_census_wait(census, packet));
+  RL_RETURN_IF_ERROR(rl_pm4_census_state(census, packet, &state));
+  RL_RETURN_IF_ERROR(rl_pm4_census_pointers(census, packet));
+  RL_RETURN_IF_ERROR(rl_pm4_census_dims(census, packet, state.initiator));
+  census->flushed = census->acquired = false;
+  ++census->dispatches;
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// The IB
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_pm4_census_packet(rl_pm4_census_t* census,
+                                        const rl_pm4_packet_t* packet) {
+  if (census->released || packet->type != RL_PM4_TYPE3 ||
+      (packet->offset == 0 && packet->opcode != RL_PM4_ACQUIRE_MEM)) {
+    return rl_pm4_census_error(packet->offset,
+                               "%s: expected the entry ACQUIRE_MEM first and "
+                               "nothing after the terminal RELEASE_MEM",
+                               packet->name ? packet->name : "UNKNOWN");
+  }
+  switch (packet->opcode) {
+    case RL_PM4_ACQUIRE_MEM:
+      return rl_pm4_census_acquire(census, packet);
+    case RL_PM4_EVENT_WRITE:
+      return rl_pm4_census_flush(census, packet);
+    case RL_PM4_SET_SH_REG:
+      return rl_pm4_census_set_sh_reg(census, packet);
+    case RL_PM4_DISPATCH_DIRECT:
+      return rl_pm4_census_dispatch(census, packet);
+    case RL_PM4_RELEASE_MEM:
+      return rl_pm4_census_release(census, packet);
+    default:
+      return rl_pm4_census_error(packet->offset,
+                                 "%s (opcode 0x%02x): lowering never emits it",
+                                 packet->name ? packet->name : "UNKNOWN",
+                                 packet->opcode);
+  }
+}
+
+static rl_status_t rl_pm4_census_stream(rl_pm4_census_t* census) {
+  const rl_pm4_program_t* program = census->program;
+  uint32_t offset = 0;
+  while (offset < program->dword_count) {
+    rl_pm4_packet_t packet;
+    rl_status_t status =
+        rl_pm4_decode_next(census->layout.family, program->dwords,
+                           program->dword_count, offset, &packet);
+    if (status) {
+      rl_status_t census_status = rl_pm4_census_error(
+          offset, "does not decode: %s", rl_status_message(status));
+      rl_status_free(status);
+      return census_status;
+    }
+    RL_RETURN_IF_ERROR(rl_pm4_census_packet(census, &packet));
+    offset += packet.dwords;
+  }
+  const rl_pm4_stats_t* stats = &program->stats;
+  if (!census->released || census->waits != stats->waits ||
+      census->acquires != stats->acquires ||
+      census->dispatches != stats->dispatches) {
+    return rl_pm4_census_error(offset,
+                               "end of the IB: %u dispatches, %u waits, %u "
+                               "acquires%s; the program claims %u, %u, %u "
+                               "and a terminal RELEASE_MEM",
+                               census->dispatches, census->waits,
+                               census->acquires,
+                               census->released ? "" : ", no RELEASE_MEM",
+                               stats->dispatches, stats->waits,
+                               stats->acquires);
+  }
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Patch table
+//===----------------------------------------------------------------------===//
+
+// Appends the patches launch |l| must have (pm4_lower.h order) to
+// |expected| from index *|count|; returns false past |capacity|.
+static uint32_t rl_pm4_census_expected(const rl_pm4_census_t* census,
+                                       uint32_t l, rl_pm4_patch_t* out,
+                                       uint32_t capacity) {
+  const rl_capture_launch_t* launch = &census->inputs->capture->launches[l];
+  const uint32_t base = census->layout.kernarg_offsets[l];
+  const uint32_t image = census->layout.image_offsets[l];
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < launch->slot_count && n < capacity; ++s) {
+    out[n++] = (rl_pm4_patch_t){
+        .kind = RL_PM4_PATCH_POINTER, .launch = l, .slot = s, .size = 8,
+        .offset = base + launch->slots[s].kernarg_offset};
+  }
+  for (uint32_t b = 0; b < launch->binding_count && n < capacity; ++b) {
+    const rl_scalar_binding_t* binding = &launch->bindings[b];
+    rl_pm4_patch_t patch = {.launch = l, .binding = b, .size = 4};
+    if (binding->target != RL_BINDING_GRID) {
+      patch.kind = RL_PM4_PATCH_KERNARG;
+      patch.offset = base + binding->offset;
+      patch.size = binding->size;
+      out[n++] = patch;
+      continue;
+    }
+    patch.kind = RL_PM4_PATCH_GRID_DIM;
+    patch.axis = binding->offset;
+    patch.offset = census->program->dispatch_offsets[l] + 1 + binding->offset;
+    out[n++] = patch;
+    if (image == RL_PM4_NO_IMAGE || n >= capacity) continue;
+    patch.kind = RL_PM4_PATCH_GRID_SIZE;
+    patch.offset = image + (uint32_t)offsetof(rl_aql_dispatch_packet_t,
+                                              grid_size_x) +
+                   4 * binding->offset;
+    out[n++] = patch;
+  }
+  return n;
+}
+
+// Whether the site of |patch| lies inside its launch's slice, its image or
+// the IB, and the value there.
+static bool rl_pm4_census_site(const rl_pm4_census_t* census,
+                               const rl_pm4_patch_t* patch,
+                               uint64_t* out_value) {
+  const rl_pm4_program_t* program = census->program;
+  const uint32_t l = patch->launch;
+  const uint64_t end = (uint64_t)patch->offset + patch->size;
+  uint64_t lo = census->layout.kernarg_offsets[l];
+  uint64_t hi = lo + census->inputs->capture->launches[l].kernarg_size;
+  if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
+    if (patch->offset >= program->dword_count) return false;
+    *out_value = program->dwords[patch->offset];
+    return true;
+  }
+  if (patch->kind == RL_PM4_PATCH_GRID_SIZE) {
+    lo = census->layout.image_offsets[l];
+    hi = lo + RL_AQL_PACKET_SIZE;
+  }
+  if (patch->offset < lo || end > hi || end > program->kernarg_size) {
+    return false;
+  }
+  *out_value = rl_launch_load_le(program->kernarg + patch->offset, patch->size);
+  return true;
+}
+
+static rl_status_t rl_pm4_census_patch(const rl_pm4_census_t* census,
+                                       uint32_t index,
+                                       const rl_pm4_patch_t* expected) {
+  const rl_pm4_patch_t* patch = &census->program->patches[index];
+  uint64_t value = 0;
+  bool same = patch->kind == expected->kind &&
+              patch->launch == expected->launch &&
+              patch->axis == expected->axis &&
+              patch->offset == expected->offset &&
+              patch->size == expected->size &&
+              patch->binding == expected->binding &&
+              patch->slot == expected->slot;
+  bool inside = same && rl_pm4_census_site(census, patch, &value);
+  if (same && inside && value == patch->current) return RL_OK;
+  uint32_t dword = patch->kind == RL_PM4_PATCH_GRID_DIM ? patch->offset
+                                                        : expected->offset;
+  return rl_pm4_census_error(
+      patch->kind == RL_PM4_PATCH_GRID_DIM ? dword : 0,
+      "patch %u (launch %u, %s): %s (kind %u offset %u size %u, expected "
+      "kind %u offset %u size %u; current 0x%llx, site 0x%llx)",
+      index, patch->launch, rl_pm4_census_kernel(census, expected->launch),
+      !same ? "not the expected site"
+            : !inside ? "site outside its slice, image or the IB"
+                      : "current value differs from the site",
+      (unsigned)patch->kind, patch->offset, patch->size,
+      (unsigned)expected->kind, expected->offset, expected->size,
+      (unsigned long long)patch->current, (unsigned long long)value);
+}
+
+static rl_status_t rl_pm4_census_patches(const rl_pm4_census_t* census) {
+  const rl_capture_t* capture = census->inputs->capture;
+  rl_pm4_patch_t expected[64];
+  uint32_t index = 0;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    if (2u * (launch->slot_count + launch->binding_count) > 64u) {
+      return rl_pm4_census_error(0, "launch %u: too many patch sites", l);
+    }
+    uint32_t n = rl_pm4_census_expected(census, l, expected, 64);
+    for (uint32_t k = 0; k < n; ++k, ++index) {
+      if (index >= census->program->patch_count) {
+        return rl_pm4_census_error(0, "%u patches, but launch %u needs more",
+                                   census->program->patch_count, l);
+      }
+      RL_RETURN_IF_ERROR(rl_pm4_census_patch(census, index, &expected[k]));
+    }
+  }
+  if (index != census->program->patch_count) {
+    return rl_pm4_census_error(0, "%u patches, expected %u",
+                               census->program->patch_count, index);
+  }
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Vendor packet and entry point
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_pm4_census_vendor(const rl_pm4_census_t* census) {
+  const rl_pm4_program_t* program = census->program;
+  rl_aql_decoded_t d;
+  rl_aql_packet_decode(&program->packet, &d);
+  bool ok = d.error == RL_AQL_OK &&
+            d.type == RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC &&
+            d.vendor_format == RL_AQL_VENDOR_FORMAT_PM4_IB && d.barrier &&
+            d.acquire_scope == RL_AQL_FENCE_SCOPE_SYSTEM &&
+            d.release_scope == RL_AQL_FENCE_SCOPE_SYSTEM &&
+            d.ib_address == census->inputs->ib_address &&
+            d.ib_size_dw == program->dword_count && !d.ib_chain &&
+            d.completion_signal == census->inputs->completion_signal;
+  if (ok) return RL_OK;
+  return RL_STATUS(RL_STATUS_PREPARE,
+                   "PM4 census: vendor packet: expected a barrier PM4_IB "
+                   "packet with system scopes jumping to the IB at 0x%llx "
+                   "(%u dwords) with signal 0x%llx, found %s to 0x%llx (%u "
+                   "dwords) with signal 0x%llx",
+                   (unsigned long long)census->inputs->ib_address,
+                   program->dword_count,
+                   (unsigned long long)census->inputs->completion_signal,
+                   d.error == RL_AQL_OK ? "a packet" : d.reason,
+                   (unsigned long long)d.ib_address, d.ib_size_dw,
+                   (unsigned long long)d.completion_signal);
+}
+
+static rl_status_t rl_pm4_census_run(rl_pm4_census_t* census) {
+  const rl_pm4_program_t* program = census->program;
+  RL_RETURN_IF_ERROR(rl_pm4_layout_init(census->inputs, &census->layout));
+  if (program->family != census->layout.family ||
+      program->kernarg_size != census->layout.kernarg_size ||
+      program->dword_count == 0 ||
+      program->dword_count > RL_PM4_IB_MAX_DWORDS) {
+    return RL_STATUS(RL_STATUS_PREPARE,
+                     "PM4 census: program of %u dwords (at most %u) for "
+                     "family %s and a %u-byte segment, expected family %s "
+                     "and %u bytes",
+                     program->dword_count, RL_PM4_IB_MAX_DWORDS,
+                     program->family ? program->family->name : "none",
+                     program->kernarg_size, census->layout.family->name,
+                     census->layout.kernarg_size);
+  }
+  for (uint32_t i = 0; i < census->inputs->capture->launch_count; ++i) {
+    if (program->kernarg_offsets[i] != census->layout.kernarg_offsets[i] ||
+        program->image_offsets[i] != census->layout.image_offsets[i]) {
+      return rl_pm4_census_error(0, "launch %u: kernarg slice %u / image %u, "
+                                 "expected %u / %u",
+                                 i, program->kernarg_offsets[i],
+                                 program->image_offsets[i],
+                                 census->layout.kernarg_offsets[i],
+                                 census->layout.image_offsets[i]);
+    }
+  }
+  rl_pm4_regfile_init(&census->regs);
+  RL_RETURN_IF_ERROR(rl_pm4_census_stream(census));
+  RL_RETURN_IF_ERROR(rl_pm4_census_patches(census));
+  return rl_pm4_census_vendor(census);
+}
+
+rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
+                                 const rl_pm4_lower_inputs_t* inputs) {
+  if (!program || !inputs) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "PM4 census needs a program and its lowering inputs");
+  }
+  rl_pm4_census_t* census = calloc(1, sizeof(*census));
+  if (!census) return rl_status_out_of_memory();
+  census->program = program;
+  census->inputs = inputs;
+  rl_status_t status = rl_pm4_census_run(census);
+  rl_pm4_layout_deinit(&census->layout);
+  free(census);
+  return status;
+}

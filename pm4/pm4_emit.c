@@ -1,0 +1,206 @@
+// Emitting the IB of a PM4 lowering (pm4/pm4_lower_internal.h,
+// rl_pm4_emit_program): the entry acquire, per launch the hazard plan's
+// wait, the launch's register writes (with or without retention) and its
+// dispatch, then the terminal release; pm4/pm4_lower.h has the stream.
+//
+// One code path both measures and emits: when measuring, every packet is
+// built into a small scratch builder that is reset afterwards, so the size
+// lowering reserves is the size the real builder writes.
+#include <stdlib.h>
+#include <string.h>
+
+#include "pm4/pm4_lower_internal.h"
+
+// The largest packet lowering builds: a SET_SH_REG of every register one
+// launch writes, with a one-register gap between each pair.
+#define RL_PM4_EMIT_SCRATCH (2u + 2u * RL_PM4_LAUNCH_REGS_MAX)
+
+typedef struct rl_pm4_emitter_s {
+  const rl_pm4_layout_t* layout;
+  bool retain;
+  rl_pm4_builder_t* builder;  // the IB, or &scratch_builder when measuring
+  rl_pm4_builder_t scratch_builder;
+  uint32_t scratch[RL_PM4_EMIT_SCRATCH];
+  bool measuring;
+  bool failed;     // a builder refused a packet
+  uint32_t total;  // IB dwords so far
+  rl_pm4_regfile_t regs;
+  rl_pm4_stats_t stats;
+} rl_pm4_emitter_t;
+
+void rl_pm4_regfile_init(rl_pm4_regfile_t* regs) {
+  memset(regs->value, 0, sizeof(regs->value));
+  for (uint32_t i = 0; i < RL_PM4_SH_COUNT; ++i) {
+    regs->where[i] = RL_PM4_REG_UNKNOWN;
+  }
+}
+
+// Starts a packet; returns its IB dword offset.
+static uint32_t rl_pm4_emitter_begin(rl_pm4_emitter_t* e) {
+  if (e->measuring) e->builder->count = 0;
+  return e->total;
+}
+
+// Ends a packet the builder accepted (|ok|) or refused.
+static void rl_pm4_emitter_end(rl_pm4_emitter_t* e, bool ok) {
+  if (!ok) {
+    e->failed = true;
+    return;
+  }
+  e->total = e->measuring ? e->total + e->builder->count : e->builder->count;
+}
+
+//===----------------------------------------------------------------------===//
+// Register writes
+//===----------------------------------------------------------------------===//
+
+// One SET_SH_REG of |count| values from register |index|; records each
+// value's dword in the register file.
+static void rl_pm4_emit_registers(rl_pm4_emitter_t* e, uint32_t index,
+                                  const uint32_t* values, uint32_t count) {
+  uint32_t base = rl_pm4_emitter_begin(e);
+  bool ok = rl_pm4_emit_set_sh_reg(e->builder, index, values, count, NULL);
+  rl_pm4_emitter_end(e, ok);
+  if (!ok) return;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t reg = index + i - RL_PM4_SH_REG_BASE;
+    e->regs.value[reg] = values[i];
+    e->regs.where[reg] = base + 2 + i;  // header, offset dword, values
+  }
+  ++e->stats.set_sh_reg_packets;
+  e->stats.registers_written += count;
+}
+
+// Whether retention may skip writing |write|: its value is already there.
+static bool rl_pm4_emitter_holds(const rl_pm4_emitter_t* e,
+                                 const rl_pm4_reg_value_t* write) {
+  uint32_t reg = write->index - RL_PM4_SH_REG_BASE;
+  return e->retain && e->regs.where[reg] != RL_PM4_REG_UNKNOWN &&
+         e->regs.value[reg] == write->value;
+}
+
+// Whether register |index| has a known value a run may write again.
+static bool rl_pm4_emitter_known(const rl_pm4_emitter_t* e, uint32_t index) {
+  return e->regs.where[index - RL_PM4_SH_REG_BASE] != RL_PM4_REG_UNKNOWN;
+}
+
+// Writes the registers of |state| that are not already held, as runs of
+// consecutive registers; a gap of one known register joins two runs.
+static void rl_pm4_emit_state(rl_pm4_emitter_t* e,
+                              const rl_pm4_launch_state_t* state) {
+  uint32_t values[RL_PM4_EMIT_SCRATCH];
+  uint32_t first = 0, count = 0;
+  for (uint32_t i = 0; i < state->count; ++i) {
+    const rl_pm4_reg_value_t* write = &state->regs[i];
+    if (rl_pm4_emitter_holds(e, write)) {
+      ++e->stats.registers_elided;
+      continue;
+    }
+    uint32_t next = first + count;
+    if (count > 0 && write->index == next + 1 &&
+        rl_pm4_emitter_known(e, next)) {
+      values[count++] = e->regs.value[next - RL_PM4_SH_REG_BASE];
+    } else if (count > 0 && write->index != next) {
+      rl_pm4_emit_registers(e, first, values, count);
+      count = 0;
+    }
+    if (count == 0) first = write->index;
+    values[count++] = write->value;
+  }
+  if (count > 0) rl_pm4_emit_registers(e, first, values, count);
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation and dispatch
+//===----------------------------------------------------------------------===//
+
+static void rl_pm4_emit_acquire(rl_pm4_emitter_t* e, uint32_t gcr) {
+  rl_pm4_emitter_begin(e);
+  rl_pm4_emitter_end(e, rl_pm4_emit_acquire_mem(e->builder, gcr, NULL));
+  ++e->stats.acquires;
+}
+
+// The wait before a launch the plan makes wait (pm4_lower.h).
+static void rl_pm4_emit_wait(rl_pm4_emitter_t* e) {
+  rl_pm4_emitter_begin(e);
+  rl_pm4_emitter_end(e, rl_pm4_emit_cs_partial_flush(e->builder, NULL));
+  ++e->stats.waits;
+  rl_pm4_emit_acquire(e, e->layout->family->gcr_acquire);
+}
+
+static void rl_pm4_emit_release(rl_pm4_emitter_t* e) {
+  const rl_pm4_release_mem_t release = {
+      .event_type = RL_PM4_EVENT_CACHE_FLUSH_AND_INV_TS,
+      .event_index = RL_PM4_EVENT_INDEX_END_OF_PIPE,
+      .gcr = e->layout->family->release_gcr_writeback,
+      .data_sel = RL_PM4_DATA_SEL_NONE,
+      .int_sel = RL_PM4_INT_SEL_NONE};
+  rl_pm4_emitter_begin(e);
+  rl_pm4_emitter_end(e, rl_pm4_emit_release_mem(e->builder, &release, NULL));
+  ++e->stats.releases;
+}
+
+// Launch |launch|: its wait, registers and DISPATCH_DIRECT; returns the
+// dispatch's IB dword offset.
+static uint32_t rl_pm4_emit_launch(rl_pm4_emitter_t* e, uint32_t launch,
+                                   const uint32_t* grid) {
+  const rl_pm4_layout_t* layout = e->layout;
+  if (launch > 0 && layout->inputs->plan->boundaries[launch].needs_wait) {
+    rl_pm4_emit_wait(e);
+  }
+  rl_pm4_launch_state_t state;
+  rl_pm4_launch_state(layout, launch, launch == 0, &state);
+  rl_pm4_emit_state(e, &state);
+  static const uint32_t any_grid[3] = {1, 1, 1};
+  if (!grid) grid = any_grid;  // measuring: the size does not depend on it
+  uint32_t offset = rl_pm4_emitter_begin(e);
+  rl_pm4_emitter_end(e, rl_pm4_emit_dispatch_direct(e->builder, grid[0],
+                                                    grid[1], grid[2],
+                                                    state.initiator, NULL));
+  ++e->stats.dispatches;
+  return offset;
+}
+
+static void rl_pm4_emitter_init(rl_pm4_emitter_t* e,
+                                const rl_pm4_layout_t* layout, bool retain,
+                                rl_pm4_builder_t* builder) {
+  e->layout = layout;
+  e->retain = retain;
+  e->measuring = builder == NULL;
+  if (e->measuring) {
+    rl_pm4_builder_init(&e->scratch_builder, layout->family, e->scratch,
+                        RL_PM4_EMIT_SCRATCH);
+    builder = &e->scratch_builder;
+  }
+  e->builder = builder;
+  e->total = builder->count;
+  rl_pm4_regfile_init(&e->regs);
+}
+
+rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
+                                const uint32_t* grids,
+                                rl_pm4_builder_t* builder,
+                                uint32_t* out_dispatch_offsets,
+                                rl_pm4_stats_t* out_stats) {
+  memset(out_stats, 0, sizeof(*out_stats));
+  rl_pm4_emitter_t* e = calloc(1, sizeof(*e));
+  if (!e) return rl_status_out_of_memory();
+  rl_pm4_emitter_init(e, layout, retain, builder);
+  rl_pm4_emit_acquire(e, layout->family->gcr_acquire_entry);
+  const rl_capture_t* capture = layout->inputs->capture;
+  for (uint32_t i = 0; i < capture->launch_count && !e->failed; ++i) {
+    uint32_t offset = rl_pm4_emit_launch(e, i, grids ? grids + 3 * i : NULL);
+    if (out_dispatch_offsets) out_dispatch_offsets[i] = offset;
+  }
+  rl_pm4_emit_release(e);
+  rl_status_t status = RL_OK;
+  if (e->failed) {
+    status = RL_STATUS(RL_STATUS_INTERNAL,
+                       "PM4 builder refused a packet at IB dword %u (%s)",
+                       e->total, e->measuring ? "measuring" : "emitting");
+  }
+  e->stats.dwords = e->total;
+  *out_stats = e->stats;
+  free(e);
+  return status;
+}

@@ -1,0 +1,305 @@
+// Lowering a capture into one PM4 IB and its vendor AQL packet
+// (pm4/pm4_lower.h): validate (pm4_layout.c) → plan (measure the IB) →
+// reserve (the program) → emit (kernarg image, dispatch images, IB, patch
+// table, vendor packet).
+#include "pm4/pm4_lower.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aql/launch_bind.h"
+#include "pm4/pm4_lower_internal.h"
+
+// The INDIRECT_BUFFER address is dword aligned and 48 bits wide
+// (pm4_reference.md §1.3, §4.4).
+#define RL_PM4_IB_ALIGN 4u
+#define RL_PM4_IB_ADDRESS_LIMIT (1ull << 48)
+
+uint32_t rl_pm4_kernarg_segment_size(const rl_capture_t* capture) {
+  uint32_t size = 0;
+  if (!capture || capture->launch_count == 0) return 0;
+  return rl_pm4_segment_layout(capture, NULL, NULL, NULL, &size) ? size : 0;
+}
+
+static bool rl_pm4_options_retain(const rl_pm4_lower_options_t* options) {
+  return options ? options->retain : true;
+}
+
+// Plans the IB of a validated |layout|: its exact size, within the limit.
+static rl_status_t rl_pm4_lower_plan(const rl_pm4_layout_t* layout,
+                                     bool retain, uint32_t* out_dwords) {
+  rl_pm4_stats_t stats;
+  *out_dwords = 0;
+  RL_RETURN_IF_ERROR(rl_pm4_emit_program(layout, retain, NULL, NULL, NULL,
+                                         &stats));
+  if (stats.dwords > RL_PM4_IB_MAX_DWORDS) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "the IB of %u launches needs %u dwords, more than the "
+                     "%u an INDIRECT_BUFFER can jump to",
+                     stats.dispatches, stats.dwords, RL_PM4_IB_MAX_DWORDS);
+  }
+  *out_dwords = stats.dwords;
+  return RL_OK;
+}
+
+rl_status_t rl_pm4_lower_measure(const rl_pm4_lower_inputs_t* inputs,
+                                 const rl_pm4_lower_options_t* options,
+                                 uint32_t* out_ib_dwords) {
+  *out_ib_dwords = 0;
+  rl_pm4_layout_t layout;
+  rl_status_t status = rl_pm4_layout_init(inputs, &layout);
+  if (!status) {
+    status = rl_pm4_lower_plan(&layout, rl_pm4_options_retain(options),
+                               out_ib_dwords);
+  }
+  rl_pm4_layout_deinit(&layout);
+  return status;
+}
+
+static rl_status_t rl_pm4_lower_check_addresses(
+    const rl_pm4_lower_inputs_t* inputs) {
+  if (inputs->completion_signal == 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "PM4 lowering needs a completion signal");
+  }
+  if (inputs->ib_address == 0 || inputs->ib_address % RL_PM4_IB_ALIGN != 0 ||
+      inputs->ib_address >= RL_PM4_IB_ADDRESS_LIMIT) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "IB at 0x%llx: expected a nonzero dword-aligned "
+                     "address below 2^48",
+                     (unsigned long long)inputs->ib_address);
+  }
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Reserve
+//===----------------------------------------------------------------------===//
+
+// Patch sites of launch |index| (pm4_lower.h: slots, bindings, and a
+// GRID_SIZE site per grid binding of a launch with a dispatch image).
+static uint32_t rl_pm4_launch_patch_count(const rl_pm4_layout_t* layout,
+                                          uint32_t index) {
+  const rl_capture_launch_t* launch =
+      &layout->inputs->capture->launches[index];
+  uint32_t count = launch->slot_count + launch->binding_count;
+  if (layout->image_offsets[index] == RL_PM4_NO_IMAGE) return count;
+  for (uint32_t b = 0; b < launch->binding_count; ++b) {
+    count += launch->bindings[b].target == RL_BINDING_GRID;
+  }
+  return count;
+}
+
+static rl_status_t rl_pm4_program_allocate(const rl_pm4_layout_t* layout,
+                                           uint32_t dwords,
+                                           rl_pm4_program_t** out_program) {
+  const rl_capture_t* capture = layout->inputs->capture;
+  uint64_t patches = 0;
+  for (uint32_t i = 0; i < capture->launch_count; ++i) {
+    patches += rl_pm4_launch_patch_count(layout, i);
+  }
+  if (patches > UINT32_MAX / 2) {
+    return RL_STATUS(RL_STATUS_CONTRACT, "%llu patch sites do not fit",
+                     (unsigned long long)patches);
+  }
+  rl_pm4_program_t* p = calloc(1, sizeof(*p));
+  if (!p) return rl_status_out_of_memory();
+  const size_t launches = capture->launch_count;
+  p->dword_count = dwords;
+  p->patch_count = (uint32_t)patches;
+  p->kernarg_size = layout->kernarg_size;
+  p->dwords = calloc(dwords + 1u, sizeof(*p->dwords));
+  p->dispatch_offsets = calloc(launches, sizeof(*p->dispatch_offsets));
+  p->kernarg = calloc(p->kernarg_size + 1u, 1);
+  p->kernarg_offsets = calloc(launches, sizeof(*p->kernarg_offsets));
+  p->image_offsets = calloc(launches, sizeof(*p->image_offsets));
+  p->patches = calloc(p->patch_count + 1u, sizeof(*p->patches));
+  p->pending = calloc(p->patch_count + 1u, sizeof(*p->pending));
+  if (!p->dwords || !p->dispatch_offsets || !p->kernarg ||
+      !p->kernarg_offsets || !p->image_offsets || !p->patches ||
+      !p->pending) {
+    rl_pm4_program_destroy(p);
+    return rl_status_out_of_memory();
+  }
+  *out_program = p;
+  return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Emit
+//===----------------------------------------------------------------------===//
+
+// Kernarg slices and dispatch images at the initial values; the bound
+// work-group counts go to |grids| (3 per launch).
+static rl_status_t rl_pm4_lower_bind(const rl_pm4_layout_t* layout,
+                                     rl_pm4_program_t* program,
+                                     uint32_t* grids) {
+  const rl_pm4_lower_inputs_t* in = layout->inputs;
+  const rl_capture_t* capture = in->capture;
+  memcpy(program->kernarg_offsets, layout->kernarg_offsets,
+         capture->launch_count * sizeof(uint32_t));
+  memcpy(program->image_offsets, layout->image_offsets,
+         capture->launch_count * sizeof(uint32_t));
+  program->image_count = layout->image_count;
+  for (uint32_t i = 0; i < capture->launch_count; ++i) {
+    uint32_t* grid = grids + 3 * i;
+    RL_RETURN_IF_ERROR(rl_launch_bind(capture, i, in->param_values,
+                                      in->buffer_addresses,
+                                      program->kernarg +
+                                          layout->kernarg_offsets[i],
+                                      grid));
+    if (layout->image_offsets[i] != RL_PM4_NO_IMAGE) {
+      rl_aql_dispatch_packet_t image;
+      rl_pm4_dispatch_image(layout, i, grid, &image);
+      memcpy(program->kernarg + layout->image_offsets[i], &image,
+             sizeof(image));
+    }
+  }
+  return RL_OK;
+}
+
+static rl_pm4_patch_t rl_pm4_patch_at(const rl_pm4_program_t* program,
+                                      rl_pm4_patch_t patch) {
+  if (patch.kind == RL_PM4_PATCH_GRID_DIM) {
+    patch.current = program->dwords[patch.offset];
+  } else {
+    patch.current = rl_launch_load_le(program->kernarg + patch.offset,
+                                      patch.size);
+  }
+  return patch;
+}
+
+// Appends the patch sites of launch |index| (pm4_lower.h order).
+static void rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
+                                 rl_pm4_program_t* program, uint32_t index,
+                                 uint32_t* next) {
+  const rl_capture_launch_t* launch =
+      &layout->inputs->capture->launches[index];
+  const uint32_t base = program->kernarg_offsets[index];
+  const uint32_t image = program->image_offsets[index];
+  for (uint32_t s = 0; s < launch->slot_count; ++s) {
+    program->patches[(*next)++] = rl_pm4_patch_at(
+        program, (rl_pm4_patch_t){.kind = RL_PM4_PATCH_POINTER,
+                                  .launch = index, .slot = s, .size = 8,
+                                  .offset = base +
+                                            launch->slots[s].kernarg_offset});
+  }
+  for (uint32_t b = 0; b < launch->binding_count; ++b) {
+    const rl_scalar_binding_t* binding = &launch->bindings[b];
+    rl_pm4_patch_t patch = {.launch = index, .binding = b, .size = 4};
+    if (binding->target != RL_BINDING_GRID) {
+      patch.kind = RL_PM4_PATCH_KERNARG;
+      patch.offset = base + binding->offset;
+      patch.size = binding->size;
+      program->patches[(*next)++] = rl_pm4_patch_at(program, patch);
+      continue;
+    }
+    patch.kind = RL_PM4_PATCH_GRID_DIM;
+    patch.axis = binding->offset;
+    patch.offset = program->dispatch_offsets[index] + 1 + binding->offset;
+    program->patches[(*next)++] = rl_pm4_patch_at(program, patch);
+    if (image == RL_PM4_NO_IMAGE) continue;
+    patch.kind = RL_PM4_PATCH_GRID_SIZE;
+    patch.offset = image + (uint32_t)offsetof(rl_aql_dispatch_packet_t,
+                                              grid_size_x) +
+                   4 * binding->offset;
+    program->patches[(*next)++] = rl_pm4_patch_at(program, patch);
+  }
+}
+
+// The vendor packet: an INDIRECT_BUFFER to the IB (ROCR ExecutePM4), with
+// the barrier bit and system scopes (CLR's 0x1500 vendor header).
+static rl_status_t rl_pm4_lower_packet(const rl_pm4_lower_inputs_t* in,
+                                       rl_pm4_program_t* program) {
+  rl_aql_pm4_ib_packet_t* packet = &program->packet;
+  memset(packet, 0, sizeof(*packet));
+  rl_pm4_builder_t jump;
+  rl_pm4_builder_init(&jump, program->family, packet->ib_jump_cmd, 4);
+  if (!rl_pm4_emit_indirect_buffer(&jump, in->ib_address,
+                                   program->dword_count, false, NULL) ||
+      jump.count != 4) {
+    return RL_STATUS(RL_STATUS_INTERNAL,
+                     "INDIRECT_BUFFER to 0x%llx of %u dwords refused",
+                     (unsigned long long)in->ib_address,
+                     program->dword_count);
+  }
+  packet->header =
+      rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 1,
+                    RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_SYSTEM);
+  packet->vendor_format = RL_AQL_VENDOR_FORMAT_PM4_IB;
+  packet->dw_cnt_remain = RL_PM4_VENDOR_DW_CNT_REMAIN;
+  packet->completion_signal = in->completion_signal;
+  return RL_OK;
+}
+
+static rl_status_t rl_pm4_lower_emit(const rl_pm4_layout_t* layout,
+                                     rl_pm4_program_t* program,
+                                     uint32_t* grids) {
+  RL_RETURN_IF_ERROR(rl_pm4_lower_bind(layout, program, grids));
+  rl_pm4_builder_t builder;
+  rl_pm4_builder_init(&builder, layout->family, program->dwords,
+                      program->dword_count);
+  RL_RETURN_IF_ERROR(rl_pm4_emit_program(layout, program->retain, grids,
+                                         &builder, program->dispatch_offsets,
+                                         &program->stats));
+  if (program->stats.dwords != program->dword_count) {
+    return RL_STATUS(RL_STATUS_INTERNAL, "IB of %u dwords, measured %u",
+                     program->stats.dwords, program->dword_count);
+  }
+  uint32_t next = 0;
+  for (uint32_t i = 0; i < layout->inputs->capture->launch_count; ++i) {
+    rl_pm4_lower_patches(layout, program, i, &next);
+  }
+  program->stats.patch_sites = program->patch_count;
+  return rl_pm4_lower_packet(layout->inputs, program);
+}
+
+static rl_status_t rl_pm4_lower_layout(const rl_pm4_layout_t* layout,
+                                       bool retain,
+                                       rl_pm4_program_t** out_program) {
+  uint32_t dwords = 0;
+  RL_RETURN_IF_ERROR(rl_pm4_lower_check_addresses(layout->inputs));
+  RL_RETURN_IF_ERROR(rl_pm4_lower_plan(layout, retain, &dwords));
+  rl_pm4_program_t* program = NULL;
+  RL_RETURN_IF_ERROR(rl_pm4_program_allocate(layout, dwords, &program));
+  program->family = layout->family;
+  program->retain = retain;
+  uint32_t* grids =
+      calloc(3u * layout->inputs->capture->launch_count, sizeof(uint32_t));
+  rl_status_t status = grids ? rl_pm4_lower_emit(layout, program, grids)
+                             : rl_status_out_of_memory();
+  free(grids);
+  if (status) {
+    rl_pm4_program_destroy(program);
+    return rl_status_annotate(status, "PM4 lowering (internal)");
+  }
+  *out_program = program;
+  return RL_OK;
+}
+
+rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
+                         const rl_pm4_lower_options_t* options,
+                         rl_pm4_program_t** out_program) {
+  *out_program = NULL;
+  rl_pm4_layout_t layout;
+  rl_status_t status = rl_pm4_layout_init(inputs, &layout);
+  if (!status) {
+    status = rl_pm4_lower_layout(&layout, rl_pm4_options_retain(options),
+                                 out_program);
+  }
+  rl_pm4_layout_deinit(&layout);
+  return status;
+}
+
+void rl_pm4_program_destroy(rl_pm4_program_t* program) {
+  if (!program) return;
+  free(program->dwords);
+  free(program->dispatch_offsets);
+  free(program->kernarg);
+  free(program->kernarg_offsets);
+  free(program->image_offsets);
+  free(program->patches);
+  free(program->pending);
+  free(program);
+}

@@ -1,0 +1,145 @@
+// pm4/pm4_lower_internal.h — what the PM4 lowering (pm4_lower.c,
+// pm4_emit.c), its census (pm4_census.c) and apply (pm4_patch.c) share;
+// private to rl_pm4.
+//
+// The layout (rl_pm4_layout_t) is everything derived from the lowering
+// inputs alone: the family and the register fields lowering encodes, each
+// kernel's user SGPR layout, the kernarg slices and dispatch-packet
+// images. rl_pm4_launch_state() turns it into the register file one
+// dispatch must see. The emitter writes that state (with or without
+// retention); the census derives the same layout from the inputs again and
+// compares it with what the decoded IB leaves in the register file.
+#ifndef REDLINE_PM4_PM4_LOWER_INTERNAL_H_
+#define REDLINE_PM4_PM4_LOWER_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pm4/pm4_builder.h"
+#include "pm4/pm4_lower.h"
+
+// SH registers: dword indices [RL_PM4_SH_REG_BASE, RL_PM4_SH_REG_END).
+#define RL_PM4_SH_COUNT (RL_PM4_SH_REG_END - RL_PM4_SH_REG_BASE)
+// An unknown register (never written in the IB so far).
+#define RL_PM4_REG_UNKNOWN UINT32_MAX
+// A user SGPR the kernel does not enable.
+#define RL_PM4_USER_NONE UINT32_MAX
+// LDS granule of COMPUTE_PGM_RSRC2.LDS_SIZE on gfx7..gfx12: 128 dwords
+// (AMDGPUUsage compute_pgm_rsrc2 table; radeonsi align(lds, 512) >> 9).
+#define RL_PM4_LDS_GRANULE 512u
+// LDS per work-group on gfx11/gfx12 (AMDGPUUsage "Memory Spaces").
+#define RL_PM4_LDS_MAX 65536u
+// gfx9..gfx12 work-group limit (work-items).
+#define RL_PM4_MAX_WORKGROUP_ITEMS 1024u
+// Registers one launch (plus the entry constants) writes: PGM_LO/HI,
+// RSRC1..3, START_X..Z, NUM_THREAD_X..Z, RESOURCE_LIMITS, TMPRING,
+// RESTART_X..Z and up to 16 USER_DATA.
+#define RL_PM4_LAUNCH_REGS_MAX 40u
+// The vendor packet's dw_cnt_remain (ROCR ExecutePM4).
+#define RL_PM4_VENDOR_DW_CNT_REMAIN 0xAu
+
+// Register fields lowering encodes, resolved once from the family table.
+typedef struct rl_pm4_encoding_s {
+  rl_pm4_field_t priv;           // COMPUTE_PGM_RSRC1.PRIV
+  rl_pm4_field_t lds_size;       // COMPUTE_PGM_RSRC2.LDS_SIZE
+  rl_pm4_field_t num_thread[3];  // COMPUTE_NUM_THREAD_X/Y/Z.NUM_THREAD_FULL
+  uint32_t initiator;            // CS_EN | FORCE_START_AT_000 | ORDER_MODE
+  uint32_t initiator_w32;        // CS_W32_EN
+} rl_pm4_encoding_t;
+
+// The user SGPRs of one kernel (USER_DATA register indices from 0).
+typedef struct rl_pm4_user_data_s {
+  uint32_t count;
+  uint32_t dispatch_ptr;  // or RL_PM4_USER_NONE
+  uint32_t kernarg_ptr;   // or RL_PM4_USER_NONE
+} rl_pm4_user_data_t;
+
+typedef struct rl_pm4_layout_s {
+  const rl_pm4_lower_inputs_t* inputs;
+  const rl_pm4_family_t* family;
+  rl_pm4_encoding_t encoding;
+  rl_pm4_user_data_t* user_data;  // per kernel
+  uint32_t* kernarg_offsets;      // per launch
+  uint32_t* image_offsets;        // per launch, or RL_PM4_NO_IMAGE
+  uint32_t image_count;
+  uint32_t kernarg_size;
+} rl_pm4_layout_t;
+
+// Validates |inputs| (all but |ib_address| and |completion_signal|: the
+// caller checks those) and derives the layout; *|out_layout| is
+// caller storage, released with rl_pm4_layout_deinit (also on failure).
+rl_status_t rl_pm4_layout_init(const rl_pm4_lower_inputs_t* inputs,
+                               rl_pm4_layout_t* out_layout);
+void rl_pm4_layout_deinit(rl_pm4_layout_t* layout);
+
+// The segment layout of |capture| alone (slices, then images); NULL
+// outputs are skipped. False when it does not fit 32 bits or an alignment
+// is not a power of two.
+bool rl_pm4_segment_layout(const rl_capture_t* capture,
+                           uint32_t* out_kernarg_offsets,
+                           uint32_t* out_image_offsets,
+                           uint32_t* out_image_count, uint32_t* out_size);
+
+// The user SGPR layout of |kernel|, or RL_STATUS_UNSUPPORTED naming the
+// kernel and the property the route cannot provide.
+rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
+                                    const rl_capture_kernel_t* kernel,
+                                    rl_pm4_user_data_t* out_user_data);
+
+// |value| placed in |field| (the caller proved it fits).
+static inline uint32_t rl_pm4_field_encode(rl_pm4_field_t field,
+                                           uint32_t value) {
+  uint32_t mask = field.width >= 32 ? UINT32_MAX : (1u << field.width) - 1u;
+  return (value & mask) << field.shift;
+}
+static inline uint32_t rl_pm4_field_mask(rl_pm4_field_t field) {
+  return rl_pm4_field_encode(field, UINT32_MAX);
+}
+static inline bool rl_pm4_field_fits(rl_pm4_field_t field, uint64_t value) {
+  return field.width >= 32 || value < (1ull << field.width);
+}
+
+// One register value (dword index).
+typedef struct rl_pm4_reg_value_s {
+  uint32_t index;
+  uint32_t value;
+} rl_pm4_reg_value_t;
+
+// The registers one dispatch needs, sorted by index, and its initiator.
+typedef struct rl_pm4_launch_state_s {
+  uint32_t count;
+  rl_pm4_reg_value_t regs[RL_PM4_LAUNCH_REGS_MAX];
+  uint32_t initiator;
+} rl_pm4_launch_state_t;
+
+// The state launch |launch| needs; |constants| adds the entry constants
+// (START, RESTART, RESOURCE_LIMITS, TMPRING = 0).
+void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
+                         bool constants, rl_pm4_launch_state_t* out_state);
+
+// The 64-byte dispatch-packet image of launch |launch| for |grid|
+// (work-groups).
+void rl_pm4_dispatch_image(const rl_pm4_layout_t* layout, uint32_t launch,
+                           const uint32_t grid[3],
+                           rl_aql_dispatch_packet_t* out_image);
+
+// The SH register file along the IB: values and, per register, the IB
+// dword that wrote the value (RL_PM4_REG_UNKNOWN before any write).
+typedef struct rl_pm4_regfile_s {
+  uint32_t value[RL_PM4_SH_COUNT];
+  uint32_t where[RL_PM4_SH_COUNT];
+} rl_pm4_regfile_t;
+
+void rl_pm4_regfile_init(rl_pm4_regfile_t* regs);
+
+// Emits the whole IB for |layout| into |builder| (NULL: measure only) and
+// counts it into |out_stats|; |grids| holds 3 work-group counts per launch
+// (NULL when measuring); |out_dispatch_offsets| (per launch) may be NULL.
+// RL_STATUS_INTERNAL if a builder refuses a packet (capacity was proven).
+rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
+                                const uint32_t* grids,
+                                rl_pm4_builder_t* builder,
+                                uint32_t* out_dispatch_offsets,
+                                rl_pm4_stats_t* out_stats);
+
+#endif  // REDLINE_PM4_PM4_LOWER_INTERNAL_H_

@@ -1,0 +1,203 @@
+// Route pm4 of the replay engine (redline/replay_internal.h): the whole
+// capture as one PM4 indirect buffer (pm4/pm4_lower.h) behind one AMD
+// vendor AQL packet.
+//
+// Prepare (after the shared buffers, code objects, kernarg segment, signal
+// and queue): the kernels' entry addresses, the exact IB size
+// (rl_pm4_lower_measure), the IB allocation (host-visible kernarg memory,
+// 256-byte aligned), lowering, the census of what was built, then the IB
+// and the kernarg image written to the device. Validate → plan → reserve →
+// emit: every refusal (a kernel the route cannot launch) is raised by the
+// measurement, before the IB is reserved.
+//
+// Run: rl_pm4_program_apply writes only the changed patch sites into the
+// device's IB and kernarg segment (all or nothing), then the vendor packet
+// is published with the AQL ring protocol (bytes 4..63, one release store
+// of the header word, one doorbell). The writes are safe because the
+// previous run's wait observed its completion (acquire) first.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pm4/pm4_packet.h"
+#include "redline/replay_internal.h"
+
+// The IB's alignment: INDIRECT_BUFFER needs dwords; a cache line keeps the
+// CP's fetches aligned.
+#define RL_REPLAY_PM4_IB_ALIGN 256u
+
+static rl_pm4_lower_inputs_t rl_replay_pm4_inputs(const rl_replay_t* replay) {
+  return (rl_pm4_lower_inputs_t){
+      .capture = replay->capture,
+      .plan = replay->plan,
+      .buffer_addresses = replay->addresses,
+      .kernel_objects = replay->kernel_objects,
+      .kernel_entries = replay->kernel_entries,
+      .kernarg_address = replay->kernarg.address,
+      .ib_address = replay->ib.address,
+      .completion_signal = replay->signal.address,
+      .param_values = replay->values,
+  };
+}
+
+static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
+  const rl_capture_t* capture = replay->capture;
+  replay->kernel_entries =
+      calloc(capture->kernel_count + 1u, sizeof(*replay->kernel_entries));
+  if (!replay->kernel_entries) return rl_status_out_of_memory();
+  for (uint32_t k = 0; k < capture->kernel_count; ++k) {
+    const rl_capture_kernel_t* kernel = &capture->kernels[k];
+    replay->kernel_entries[k] =
+        replay->code_objects[kernel->code_object].load_base +
+        kernel->info->entry_address;
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay) {
+  rl_device_t* device = replay->device;
+  const rl_pm4_lower_options_t options = {
+      .retain = !replay->options.pm4_no_retain};
+  for (uint32_t p = 0; p < replay->capture->param_count; ++p) {
+    replay->values[p] = replay->capture->params[p].capture_value;
+  }
+  RL_RETURN_IF_ERROR(rl_replay_pm4_entries(replay));
+  rl_pm4_lower_inputs_t inputs = rl_replay_pm4_inputs(replay);
+  uint32_t dwords = 0;
+  RL_RETURN_IF_ERROR(rl_pm4_lower_measure(&inputs, &options, &dwords));
+  RL_RETURN_IF_ERROR(device->vtable->allocate(device, 4ull * dwords,
+                                              RL_REPLAY_PM4_IB_ALIGN,
+                                              RL_MEMORY_KIND_KERNARG,
+                                              &replay->ib));
+  replay->has_ib = true;
+  if (!replay->ib.host) {
+    return RL_STATUS(RL_STATUS_PREPARE, "the IB has no host view on device %s",
+                     device->name);
+  }
+  inputs.ib_address = replay->ib.address;
+  RL_RETURN_IF_ERROR(rl_pm4_lower(&inputs, &options, &replay->pm4));
+  // The census reads the program back; what it checks is what runs.
+  RL_RETURN_IF_ERROR(rl_pm4_program_check(replay->pm4, &inputs));
+  memcpy(replay->ib.host, replay->pm4->dwords, 4ull * replay->pm4->dword_count);
+  memcpy(replay->kernarg.host, replay->pm4->kernarg,
+         replay->pm4->kernarg_size);
+  replay->wait_count = replay->pm4->stats.waits;
+  return RL_OK;
+}
+
+rl_status_t rl_replay_pm4_apply(rl_replay_t* replay, const int64_t* values,
+                                uint32_t value_count, uint32_t* out_changed) {
+  return rl_pm4_program_apply(replay->pm4, replay->capture, values,
+                              value_count, replay->addresses,
+                              replay->kernarg.host, replay->ib.host,
+                              out_changed);
+}
+
+rl_status_t rl_replay_pm4_publish(rl_replay_t* replay, uint64_t* out_last) {
+  const rl_aql_pm4_ib_packet_t* packet = &replay->pm4->packet;
+  RL_RETURN_IF_ERROR(rl_aql_ring_reserve(
+      &replay->ring, 1, replay->options.wait_timeout_ns, out_last));
+  rl_aql_ring_emit(&replay->ring, *out_last, packet);
+  rl_aql_ring_commit(&replay->ring, *out_last, rl_aql_header_word(packet));
+  return RL_OK;
+}
+
+void rl_replay_pm4_proof(const rl_replay_t* replay,
+                         rl_route_proof_t* out_proof) {
+  const rl_pm4_program_t* program = replay->pm4;
+  out_proof->dispatches = program->stats.dispatches;
+  out_proof->packets = 1;
+  out_proof->waits = program->stats.waits;
+  out_proof->ib_dwords = program->dword_count;
+  out_proof->stream_bytes =
+      RL_AQL_PACKET_SIZE + 4ull * (uint64_t)program->dword_count;
+  out_proof->patch_sites = program->patch_count;
+}
+
+rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
+                                     uint32_t index,
+                                     rl_patch_site_t* out_site) {
+  const rl_pm4_patch_t* patch = &replay->pm4->patches[index];
+  const rl_capture_t* capture = replay->capture;
+  const rl_capture_launch_t* launch = &capture->launches[patch->launch];
+  static const rl_patch_site_kind_t kinds[] = {
+      [RL_PM4_PATCH_KERNARG] = RL_PATCH_SITE_SCALAR,
+      [RL_PM4_PATCH_POINTER] = RL_PATCH_SITE_POINTER,
+      [RL_PM4_PATCH_GRID_DIM] = RL_PATCH_SITE_GRID,
+      [RL_PM4_PATCH_GRID_SIZE] = RL_PATCH_SITE_GRID};
+  out_site->kind = kinds[patch->kind];
+  out_site->launch = patch->launch;
+  out_site->packet = 0;
+  out_site->size = patch->size;
+  out_site->current = patch->current;
+  if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
+    out_site->device_address = replay->ib.address + 4ull * patch->offset;
+    out_site->dword = patch->offset;
+  } else {
+    out_site->device_address = replay->kernarg.address + patch->offset;
+    out_site->dword = patch->offset / 4;
+  }
+  if (patch->kind == RL_PM4_PATCH_POINTER) {
+    const rl_pointer_slot_t* slot = &launch->slots[patch->slot];
+    snprintf(out_site->what, sizeof(out_site->what), "buffer %s +0x%" PRIx64,
+             capture->buffers[slot->buffer].name, slot->offset);
+    return RL_OK;
+  }
+  rl_expr_format(capture, &launch->bindings[patch->binding].expr,
+                 out_site->what, sizeof(out_site->what));
+  return RL_OK;
+}
+
+rl_status_t rl_replay_pm4_release(rl_replay_t* replay) {
+  if (!replay->has_ib) return RL_OK;
+  replay->has_ib = false;
+  return replay->device->vtable->free(replay->device, replay->ib.address);
+}
+
+void rl_replay_pm4_destroy(rl_replay_t* replay) {
+  rl_pm4_program_destroy(replay->pm4);
+  replay->pm4 = NULL;
+  free(replay->kernel_entries);
+  replay->kernel_entries = NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Test hook
+//===----------------------------------------------------------------------===//
+
+// The IB dword of the packet with |opcode| between launch |launch - 1|'s
+// dispatch and launch |launch|'s, or UINT32_MAX.
+static uint32_t rl_replay_pm4_find(const rl_pm4_program_t* program,
+                                   uint32_t launch, uint32_t opcode) {
+  uint32_t offset = program->dispatch_offsets[launch - 1];
+  while (offset < program->dispatch_offsets[launch]) {
+    uint32_t header = program->dwords[offset];
+    if (rl_pm4_header_opcode(header) == opcode) return offset;
+    offset += rl_pm4_header_dwords(header);
+  }
+  return UINT32_MAX;
+}
+
+rl_status_t rl_replay_test_pm4_drop_wait(rl_replay_t* replay, uint32_t launch,
+                                         bool acquire) {
+  if (!replay || !replay->pm4 || launch == 0 ||
+      launch >= replay->capture->launch_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "test hook: launch %u of a route pm4 replay", launch);
+  }
+  rl_pm4_program_t* program = replay->pm4;
+  uint32_t offset = rl_replay_pm4_find(
+      program, launch,
+      acquire ? (uint32_t)RL_PM4_ACQUIRE_MEM : (uint32_t)RL_PM4_EVENT_WRITE);
+  if (offset == UINT32_MAX) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "test hook: no wait before launch %u", launch);
+  }
+  uint32_t size = rl_pm4_header_dwords(program->dwords[offset]);
+  program->dwords[offset] = rl_pm4_header(RL_PM4_NOP, size, 0);
+  memset(program->dwords + offset + 1, 0, 4ull * (size - 1));
+  uint32_t* ib = replay->ib.host;
+  memcpy(ib + offset, program->dwords + offset, 4ull * size);
+  return RL_OK;
+}

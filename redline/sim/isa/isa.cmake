@@ -1,0 +1,23 @@
+# redline/sim/isa/isa.cmake — rl_sim_isa: the `isa` executor of the simulated
+# GPU, an interpreter of gfx11 wave32 machine code
+# (redline/sim/isa/isa_executor.h). Included from redline/CMakeLists.txt
+# after rl_sim.
+#
+# -ffp-contract=off: every float operation must round exactly where the GPU
+# instruction rounds; fused multiply-add is written as fmaf() where the ISA
+# has one, and the C compiler must not fuse anything else.
+add_library(rl_sim_isa STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/isa_decode.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_decode_vector.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_decode_memory.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_salu.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_sopp.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_valu.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_vop.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_vop3.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
+)
+target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)
+target_link_libraries(rl_sim_isa PUBLIC rl_sim m Threads::Threads)

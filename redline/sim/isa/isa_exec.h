@@ -1,0 +1,179 @@
+// redline/sim/isa/isa_exec.h — the state of one wave32 wave and of its
+// work-group while the ISA executor runs it, and the semantic functions the
+// opcode tables bind (private to rl_sim_isa).
+//
+// Register file (RDNA3 ISA guide, "State"): the SGPR array is indexed by the
+// source-operand code, so s0..s105 are 0..105, VCC_LO/HI 106/107, TTMP
+// 108..123, NULL 124 (reads are decoded as the constant 0; writes land in
+// a slot nothing reads), M0 125 and EXEC_LO/HI 126/127. Wave32 uses EXEC_LO
+// and VCC_LO only; the high halves exist but no instruction of a wave32
+// program depends on them. SCC is separate. VGPRs are stored register-major
+// (vgpr[r][lane]) so a lane loop walks contiguous memory.
+//
+// Execution is in program order, one instruction at a time for the whole
+// wave: every memory access completes before the next instruction, so
+// s_waitcnt, s_delay_alu, s_clause and s_nop have nothing to wait for. Waves
+// of a work-group run round-robin between barriers (isa_executor.c).
+#ifndef REDLINE_SIM_ISA_ISA_EXEC_H_
+#define REDLINE_SIM_ISA_ISA_EXEC_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/sim/isa/isa_decode_internal.h"
+#include "redline/sim/isa/isa_inst.h"
+#include "redline/sim/sim_executor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RL_ISA_LANES 32
+#define RL_ISA_SGPRS 128
+#define RL_ISA_ALL_LANES 0xffffffffu
+
+// Float mode bits of a dispatch (from COMPUTE_PGM_RSRC1).
+enum {
+  RL_ISA_MODE_FTZ32 = 1u << 0,  // FLOAT_DENORM_MODE_32 = 0: flush in and out
+  RL_ISA_MODE_IEEE = 1u << 1,   // IEEE_MODE: sNaN-aware min/max
+  RL_ISA_MODE_DX10_CLAMP = 1u << 2,  // clamp turns NaN into 0
+};
+
+typedef enum rl_isa_wave_state_e {
+  RL_ISA_WAVE_RUNNING = 0,
+  RL_ISA_WAVE_BARRIER = 1,  // waiting in s_barrier
+  RL_ISA_WAVE_ENDED = 2,    // s_endpgm
+} rl_isa_wave_state_t;
+
+// The work-group a wave belongs to: memory, LDS and the dispatch's modes.
+typedef struct rl_isa_group_s {
+  rl_sim_wg_t* wg;
+  uint8_t* lds;
+  uint32_t lds_size;
+  uint32_t mode;              // RL_ISA_MODE_*
+  uint64_t entry_address;     // device address of instruction index 0
+  const rl_isa_inst_t* insts; // the program
+} rl_isa_group_t;
+
+struct rl_isa_wave_s {
+  uint32_t sgpr[RL_ISA_SGPRS];
+  uint32_t scc;
+  uint32_t pc;     // index of the next instruction
+  uint32_t state;  // rl_isa_wave_state_t
+  uint32_t id;     // wave index in the work-group
+  uint32_t (*vgpr)[RL_ISA_LANES];
+  uint32_t vgpr_count;
+  rl_isa_group_t* group;
+  // Scratch rows for broadcast scalar operands, modified sources and
+  // results (VALU runners).
+  uint32_t tmp[12][RL_ISA_LANES];
+};
+
+// The lane-parallel state a VALU runner hands to an opcode's lane kernel.
+// Sources are 32 lane values each (|hi| rows for 64-bit operands); results
+// go to |d| (|d_hi|). |mask| is the carry-in / select mask (source 2 of
+// carry ops and v_cndmask), |mask_out| the carry-out or compare result.
+typedef struct rl_isa_valu_s {
+  const uint32_t* s[3];
+  const uint32_t* hi[3];
+  uint32_t* d;
+  uint32_t* d_hi;
+  uint32_t exec;
+  uint32_t mask;
+  uint32_t mask_out;
+  uint32_t mode;
+  uint32_t arg;
+} rl_isa_valu_t;
+typedef void (*rl_isa_lanes_fn)(rl_isa_valu_t* v);
+
+// The scalar state an SALU opcode kernel sees: sources widened to 64 bits,
+// the result, SCC in and out.
+typedef struct rl_isa_salu_s {
+  uint64_t a, b, c;
+  uint64_t d;
+  uint32_t scc;
+  uint32_t mode;
+  uint32_t arg;
+} rl_isa_salu_t;
+typedef void (*rl_isa_salu_fn)(rl_isa_salu_t* s);
+
+// Defines the exported table |name| over the array |ops|.
+#define RL_ISA_TABLE(name, ops) \
+  const rl_isa_table_t name = {ops, sizeof(ops) / sizeof(ops[0])}
+
+// Reads a 32-bit (or the low/high halves of a 64-bit) scalar operand.
+static inline uint32_t rl_isa_read_s32(const rl_isa_wave_t* wave,
+                                       const rl_isa_operand_t* operand) {
+  switch (operand->kind) {
+    case RL_ISA_OPK_SGPR: return wave->sgpr[operand->reg];
+    case RL_ISA_OPK_CONST: return (uint32_t)operand->value;
+    case RL_ISA_OPK_SCC: return wave->scc;
+    case RL_ISA_OPK_VCCZ: return wave->sgpr[RL_ISA_SRC_VCC] == 0;
+    case RL_ISA_OPK_EXECZ: return wave->sgpr[RL_ISA_SRC_EXEC] == 0;
+    default: return 0;
+  }
+}
+
+static inline uint64_t rl_isa_read_s64(const rl_isa_wave_t* wave,
+                                       const rl_isa_operand_t* operand) {
+  if (operand->kind == RL_ISA_OPK_SGPR) {
+    uint32_t r = operand->reg;
+    return wave->sgpr[r] | (uint64_t)wave->sgpr[(r + 1) & 127] << 32;
+  }
+  if (operand->kind == RL_ISA_OPK_CONST) return operand->value;
+  return rl_isa_read_s32(wave, operand);
+}
+
+static inline void rl_isa_write_s64(rl_isa_wave_t* wave, uint32_t reg,
+                                    uint64_t value) {
+  wave->sgpr[reg & 127] = (uint32_t)value;
+  wave->sgpr[(reg + 1) & 127] = (uint32_t)(value >> 32);
+}
+
+// Faults: an unsupported instruction or operand form, with |inst| named.
+rl_status_t rl_isa_fault(const rl_isa_inst_t* inst, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+// The exec function of instructions without semantics.
+rl_status_t rl_isa_exec_unsupported(rl_isa_wave_t* wave,
+                                    const rl_isa_inst_t* inst);
+
+// Checks, once per instruction at predecode, the forms the runners do not
+// model (modifiers, operand kinds); NULL when |inst| can run.
+const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst);
+
+// Runners (exec functions) of the tables.
+rl_status_t rl_isa_exec_salu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_sopk(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_sopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_saveexec(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_getpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_nop(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_endpgm(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_code_end(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_branch(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_barrier(rl_isa_wave_t* wave,
+                                const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_sendmsg(rl_isa_wave_t* wave,
+                                const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,
+                                  const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
+                                      const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_readlane(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_writelane(rl_isa_wave_t* wave,
+                                  const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_SIM_ISA_ISA_EXEC_H_

@@ -1,0 +1,381 @@
+// redline/sim/isa/isa_executor.c — the `isa` executor: dispatch checks and
+// the initial wave state (begin), work-group execution with round-robin
+// waves and barriers (run_workgroup), release (end). Contract:
+// isa_executor.h.
+#include "redline/sim/isa/isa_executor.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_program.h"
+
+#define RL_ISA_POISON 0xbad0bad0u
+#define RL_ISA_MAX_USER_SGPRS 32u
+// VGPR rows allocated per wave: all 256 architectural VGPRs plus slack for
+// a 128-bit operand starting at v255, so no operand can index past the
+// allocation whatever the descriptor says.
+#define RL_ISA_VGPR_ROWS 260u
+
+// Processors the interpreter models and their capability flags.
+typedef struct rl_isa_target_s {
+  const char* processor;
+  uint32_t features;
+} rl_isa_target_t;
+
+static const rl_isa_target_t rl_isa_targets[] = {
+    {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0}, {"gfx1103", 0},
+    {"gfx1150", RL_ISA_FEATURE_SALU_FLOAT},
+    {"gfx1151", RL_ISA_FEATURE_SALU_FLOAT},
+    {"gfx1152", RL_ISA_FEATURE_SALU_FLOAT},
+};
+
+typedef struct rl_isa_dispatch_s {
+  const char* kernel_name;
+  uint64_t entry_address;
+  uint32_t features;
+  uint32_t mode;
+  uint32_t user_sgpr_count;
+  uint32_t user_sgprs[RL_ISA_MAX_USER_SGPRS];
+  bool workgroup_id[3];
+  bool workgroup_info;
+  uint32_t tidig;       // TIDIG_COMP_CNT
+  uint32_t vgpr_count;  // allocated by the descriptor
+  uint32_t max_waves;   // waves of a whole work-group
+  uint32_t lds_size;
+  rl_isa_program_t* program;  // resolved by the first work-group
+  rl_isa_wave_t* waves;
+  uint32_t (*vgprs)[RL_ISA_LANES];
+} rl_isa_dispatch_t;
+
+static atomic_ullong rl_isa_retired;
+
+static rl_status_t rl_isa_refuse(const rl_sim_dispatch_t* dispatch,
+                                 const char* what) {
+  return RL_STATUS(RL_STATUS_UNSUPPORTED, "isa executor: kernel %s: %s",
+                   dispatch->kernel->name, what);
+}
+
+static rl_status_t rl_isa_check_target(const rl_sim_dispatch_t* dispatch,
+                                       uint32_t* out_features) {
+  const char* processor = dispatch->processor;
+  if (processor == NULL) {
+    return rl_isa_refuse(dispatch, "the dispatch does not name its processor "
+                                   "(rl_sim_dispatch_t.processor is NULL)");
+  }
+  for (size_t i = 0; i < sizeof(rl_isa_targets) / sizeof(rl_isa_targets[0]);
+       ++i) {
+    if (strcmp(processor, rl_isa_targets[i].processor) == 0) {
+      *out_features = rl_isa_targets[i].features;
+      return RL_OK;
+    }
+  }
+  return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                   "isa executor: kernel %s: processor %s is not modelled: "
+                   "only gfx11 (gfx1100-gfx1103, gfx1150-gfx1152) machine "
+                   "code is interpreted%s",
+                   dispatch->kernel->name, processor,
+                   strncmp(processor, "gfx12", 5) == 0
+                       ? " (gfx12 instruction encodings differ)"
+                       : "");
+}
+
+static rl_status_t rl_isa_check_modes(const rl_sim_dispatch_t* dispatch,
+                                      uint32_t* out_mode) {
+  const rl_kernel_descriptor_info_t* info = &dispatch->kernel->descriptor_info;
+  if (!info->enable_wavefront_size32) {
+    return rl_isa_refuse(dispatch, "wave64 kernels are not modelled (only "
+                                   "wave32: ENABLE_WAVEFRONT_SIZE32 is 0)");
+  }
+  if (info->float_round_mode_32 != 0 || info->float_round_mode_16_64 != 0) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: kernel %s: FLOAT_ROUND_MODE_32 %u / "
+                     "_16_64 %u; only round-to-nearest-even (0) is modelled",
+                     dispatch->kernel->name, info->float_round_mode_32,
+                     info->float_round_mode_16_64);
+  }
+  if ((info->float_denorm_mode_32 != 0 && info->float_denorm_mode_32 != 3) ||
+      info->float_denorm_mode_16_64 != 3) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: kernel %s: FLOAT_DENORM_MODE_32 %u / "
+                     "_16_64 %u; modelled: 32-bit 0 (flush) or 3 (keep), "
+                     "16/64-bit 3",
+                     dispatch->kernel->name, info->float_denorm_mode_32,
+                     info->float_denorm_mode_16_64);
+  }
+  *out_mode = (info->float_denorm_mode_32 == 0 ? RL_ISA_MODE_FTZ32 : 0) |
+              (info->enable_ieee_mode ? RL_ISA_MODE_IEEE : 0) |
+              (info->enable_dx10_clamp ? RL_ISA_MODE_DX10_CLAMP : 0);
+  return RL_OK;
+}
+
+static void rl_isa_push64(rl_isa_dispatch_t* d, uint64_t value) {
+  d->user_sgprs[d->user_sgpr_count++] = (uint32_t)value;
+  d->user_sgprs[d->user_sgpr_count++] = (uint32_t)(value >> 32);
+}
+
+// User SGPRs from the descriptor and the AQL dispatch (isa_executor.h).
+static rl_status_t rl_isa_derive_user_sgprs(const rl_sim_dispatch_t* dispatch,
+                                            rl_isa_dispatch_t* d) {
+  const rl_kernel_descriptor_info_t* info = &dispatch->kernel->descriptor_info;
+  if (info->enable_sgpr_private_segment_buffer) {
+    return rl_isa_refuse(dispatch, "a private segment buffer user SGPR is "
+                                   "not modelled (not used on gfx11)");
+  }
+  if (info->enable_sgpr_dispatch_ptr) {
+    if (dispatch->packet_address == 0) {
+      return rl_isa_refuse(dispatch, "the kernel reads the dispatch ptr but "
+                                     "the dispatch has no packet address");
+    }
+    rl_isa_push64(d, dispatch->packet_address);
+  }
+  if (info->enable_sgpr_queue_ptr) {
+    return rl_isa_refuse(dispatch, "the queue ptr user SGPR is not modelled "
+                                   "(no amd_queue_t is simulated)");
+  }
+  if (info->enable_sgpr_kernarg_segment_ptr) {
+    rl_isa_push64(d, dispatch->kernarg_address);
+  }
+  if (info->enable_sgpr_dispatch_id) rl_isa_push64(d, dispatch->packet_id);
+  if (info->enable_sgpr_flat_scratch_init) {
+    return rl_isa_refuse(dispatch, "flat scratch init is not modelled (gfx11 "
+                                   "has architected flat scratch)");
+  }
+  if (info->kernarg_preload_spec_length != 0) {
+    return rl_isa_refuse(dispatch, "preloaded kernarg SGPRs are not modelled");
+  }
+  if (info->enable_sgpr_private_segment_size) {
+    d->user_sgprs[d->user_sgpr_count++] = dispatch->private_segment_size;
+  }
+  return RL_OK;
+}
+
+static rl_status_t rl_isa_setup_sgprs(const rl_sim_dispatch_t* dispatch,
+                                      rl_isa_dispatch_t* d) {
+  const rl_kernel_descriptor_info_t* info = &dispatch->kernel->descriptor_info;
+  if (dispatch->user_sgprs != NULL) {
+    if (dispatch->user_sgpr_count > RL_ISA_MAX_USER_SGPRS) {
+      return rl_isa_refuse(dispatch, "more than 32 user SGPRs");
+    }
+    memcpy(d->user_sgprs, dispatch->user_sgprs,
+           dispatch->user_sgpr_count * sizeof(uint32_t));
+    d->user_sgpr_count = dispatch->user_sgpr_count;
+  } else {
+    RL_RETURN_IF_ERROR(rl_isa_derive_user_sgprs(dispatch, d));
+  }
+  if (d->user_sgpr_count != info->user_sgpr_count) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: kernel %s: %u user SGPRs set up, but "
+                     "COMPUTE_PGM_RSRC2.USER_SGPR is %u",
+                     dispatch->kernel->name, d->user_sgpr_count,
+                     info->user_sgpr_count);
+  }
+  if (info->enable_private_segment) {
+    return rl_isa_refuse(dispatch, "scratch (ENABLE_PRIVATE_SEGMENT) is not "
+                                   "modelled");
+  }
+  d->workgroup_id[0] = info->enable_sgpr_workgroup_id_x;
+  d->workgroup_id[1] = info->enable_sgpr_workgroup_id_y;
+  d->workgroup_id[2] = info->enable_sgpr_workgroup_id_z;
+  d->workgroup_info = info->enable_sgpr_workgroup_info;
+  d->tidig = info->enable_vgpr_workitem_id;
+  return RL_OK;
+}
+
+static void rl_isa_dispatch_free(rl_isa_dispatch_t* d) {
+  if (d == NULL) return;
+  rl_isa_program_release(d->program);
+  free(d->vgprs);
+  free(d->waves);
+  free(d);
+}
+
+static rl_status_t rl_isa_begin(void* self, const rl_sim_dispatch_t* dispatch,
+                                void** out_state) {
+  (void)self;
+  *out_state = NULL;
+  rl_isa_dispatch_t* d = calloc(1, sizeof(*d));
+  if (d == NULL) return rl_status_out_of_memory();
+  rl_status_t status = rl_isa_check_target(dispatch, &d->features);
+  if (status == RL_OK) status = rl_isa_check_modes(dispatch, &d->mode);
+  if (status == RL_OK) status = rl_isa_setup_sgprs(dispatch, d);
+  if (status != RL_OK) {
+    rl_isa_dispatch_free(d);
+    return status;
+  }
+  const rl_kernel_descriptor_info_t* info = &dispatch->kernel->descriptor_info;
+  d->kernel_name = dispatch->kernel->name;
+  d->entry_address = dispatch->entry_address;
+  d->lds_size = dispatch->group_segment_size;
+  // GRANULATED_WORKITEM_VGPR_COUNT: granules of 8 VGPRs in wave32 on gfx11
+  // (AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12").
+  d->vgpr_count = (info->granulated_workitem_vgpr_count + 1) * 8;
+  if (d->vgpr_count > 256) d->vgpr_count = 256;
+  uint64_t items = (uint64_t)dispatch->workgroup_size[0] *
+                   dispatch->workgroup_size[1] * dispatch->workgroup_size[2];
+  d->max_waves = (uint32_t)((items + RL_ISA_LANES - 1) / RL_ISA_LANES);
+  d->waves = calloc(d->max_waves ? d->max_waves : 1, sizeof(rl_isa_wave_t));
+  d->vgprs = calloc((size_t)(d->max_waves ? d->max_waves : 1) *
+                        RL_ISA_VGPR_ROWS,
+                    sizeof(uint32_t) * RL_ISA_LANES);
+  if (d->waves == NULL || d->vgprs == NULL) {
+    rl_isa_dispatch_free(d);
+    return rl_status_out_of_memory();
+  }
+  *out_state = d;
+  return RL_OK;
+}
+
+static void rl_isa_end(void* self, void* state) {
+  (void)self;
+  rl_isa_dispatch_free(state);
+}
+
+static rl_status_t rl_isa_fetch(void* context, uint64_t address,
+                                void* out_data, uint32_t size) {
+  return rl_sim_wg_load(context, address, out_data, size);
+}
+
+// Resolves the program on the dispatch's first work-group (code is read
+// through the simulated MMU, which needs a work-group) and checks it fits
+// the descriptor's VGPR allocation.
+static rl_status_t rl_isa_resolve(rl_isa_dispatch_t* d, rl_sim_wg_t* wg) {
+  if (d->program) return RL_OK;
+  RL_RETURN_IF_ERROR(rl_isa_program_get(d->entry_address, d->features,
+                                        rl_isa_fetch, wg, &d->program));
+  if (d->program->vgpr_end > d->vgpr_count) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "isa executor: kernel %s: its code uses v%u but the "
+                     "descriptor allocates %u VGPRs",
+                     d->kernel_name, d->program->vgpr_end - 1, d->vgpr_count);
+  }
+  return RL_OK;
+}
+
+static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
+                             const rl_sim_wg_t* wg, uint32_t w,
+                             uint32_t waves, uint32_t items) {
+  rl_isa_wave_t* wave = &d->waves[w];
+  wave->vgpr = d->vgprs + (size_t)w * RL_ISA_VGPR_ROWS;
+  wave->vgpr_count = d->vgpr_count;
+  wave->group = group;
+  wave->id = w;
+  wave->pc = 0;
+  wave->scc = 0;
+  wave->state = RL_ISA_WAVE_RUNNING;
+  for (uint32_t i = 0; i < RL_ISA_SGPRS; ++i) wave->sgpr[i] = RL_ISA_POISON;
+  memcpy(wave->sgpr, d->user_sgprs, d->user_sgpr_count * sizeof(uint32_t));
+  uint32_t next = d->user_sgpr_count;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (d->workgroup_id[axis]) wave->sgpr[next++] = wg->group_id[axis];
+  }
+  if (d->workgroup_info) wave->sgpr[next++] = (w == 0 ? 1u << 31 : 0) | waves;
+  uint32_t first = w * RL_ISA_LANES;
+  uint32_t lanes = items - first < RL_ISA_LANES ? items - first : RL_ISA_LANES;
+  wave->sgpr[RL_ISA_SRC_EXEC] = lanes == 32 ? RL_ISA_ALL_LANES
+                                            : (1u << lanes) - 1u;
+  wave->sgpr[RL_ISA_SRC_EXEC + 1] = 0;
+  for (uint32_t r = 0; r < d->vgpr_count; ++r) {
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[r][l] = RL_ISA_POISON;
+  }
+  const uint32_t sx = wg->size[0], sy = wg->size[1];
+  for (uint32_t l = 0; l < lanes; ++l) {
+    uint32_t id = first + l;
+    uint32_t x = id % sx, y = (id / sx) % sy, z = id / (sx * sy);
+    wave->vgpr[0][l] = x | (d->tidig >= 1 ? y << 10 : 0) |
+                       (d->tidig >= 2 ? z << 20 : 0);
+  }
+}
+
+// Runs |wave| until it ends, reaches a barrier or faults.
+static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* budget) {
+  const rl_isa_inst_t* insts = wave->group->insts;
+  uint64_t left = *budget;
+  while (wave->state == RL_ISA_WAVE_RUNNING && left > 0) {
+    const rl_isa_inst_t* inst = &insts[wave->pc++];
+    --left;
+    rl_status_t status = inst->exec(wave, inst);
+    if (status != RL_OK) {
+      *budget = left;
+      return rl_status_annotate(status, "wave %u", wave->id);
+    }
+  }
+  *budget = left;
+  if (left == 0 && wave->state == RL_ISA_WAVE_RUNNING) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: work-group exceeded %llu "
+                     "wave-instructions (wave %u at PC +0x%x): the kernel does "
+                     "not seem to terminate",
+                     (unsigned long long)RL_ISA_WORKGROUP_BUDGET, wave->id,
+                     insts[wave->pc].pc);
+  }
+  return RL_OK;
+}
+
+// Round-robin: every running wave runs to its next barrier or its end; when
+// all waves still alive wait at the barrier, they are all released.
+static rl_status_t rl_isa_schedule(rl_isa_dispatch_t* d, uint32_t waves,
+                                   uint64_t* budget) {
+  for (;;) {
+    uint32_t ended = 0;
+    for (uint32_t w = 0; w < waves; ++w) {
+      RL_RETURN_IF_ERROR(rl_isa_wave_run(&d->waves[w], budget));
+      if (d->waves[w].state == RL_ISA_WAVE_ENDED) ++ended;
+    }
+    if (ended == waves) return RL_OK;
+    for (uint32_t w = 0; w < waves; ++w) {
+      if (d->waves[w].state == RL_ISA_WAVE_BARRIER) {
+        d->waves[w].state = RL_ISA_WAVE_RUNNING;
+      }
+    }
+  }
+}
+
+static rl_status_t rl_isa_run_workgroup(void* self, void* state,
+                                        rl_sim_wg_t* wg) {
+  (void)self;
+  rl_isa_dispatch_t* d = state;
+  RL_RETURN_IF_ERROR(rl_isa_resolve(d, wg));
+  rl_isa_group_t group = {
+      .wg = wg,
+      .lds = rl_sim_wg_lds(wg),
+      .lds_size = d->lds_size,
+      .mode = d->mode,
+      .entry_address = d->entry_address,
+      .insts = d->program->insts,
+  };
+  uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
+  uint32_t waves = (items + RL_ISA_LANES - 1) / RL_ISA_LANES;
+  if (waves > d->max_waves) waves = d->max_waves;
+  for (uint32_t w = 0; w < waves; ++w) {
+    rl_isa_wave_init(d, &group, wg, w, waves, items);
+  }
+  uint64_t budget = RL_ISA_WORKGROUP_BUDGET;
+  rl_status_t status = rl_isa_schedule(d, waves, &budget);
+  atomic_fetch_add_explicit(&rl_isa_retired, RL_ISA_WORKGROUP_BUDGET - budget,
+                            memory_order_relaxed);
+  return status;
+}
+
+static const rl_sim_executor_t rl_isa_executor_object = {
+    .name = "isa",
+    .self = NULL,
+    .begin = rl_isa_begin,
+    .run_workgroup = rl_isa_run_workgroup,
+    .end = rl_isa_end,
+};
+
+const rl_sim_executor_t* rl_isa_executor(void) {
+  return &rl_isa_executor_object;
+}
+
+uint64_t rl_isa_executor_instructions(void) {
+  return atomic_load_explicit(&rl_isa_retired, memory_order_relaxed);
+}
+
+uint64_t rl_isa_executor_programs_built(void) {
+  return rl_isa_program_builds();
+}
+
+void rl_isa_executor_clear_cache(void) { rl_isa_program_cache_clear(); }

@@ -1,0 +1,384 @@
+// redline/sim/isa/isa_mem.c — vector memory of the ISA executor: LDS (DS),
+// FLAT and GLOBAL loads and stores, and the DS, FLAT, GLOBAL and MUBUF
+// opcode tables.
+//
+// Sources: opcodes from LLVM DSInstructions.td, FLATInstructions.td and
+// BUFInstructions.td (gfx11), confirmed with llvm-mc-19 -mcpu=gfx1100 by
+// tests/unit/isa_decode_test.c; addressing from the RDNA3 ISA guide
+// ("Data Share Operations": address = ADDR VGPR + offset, the 2addr forms
+// add OFFSET0/OFFSET1 times the element size, times 64 for stride64;
+// "Flat, Scratch and Global Instructions": GLOBAL address = SADDR (64-bit
+// SGPR pair) + zero-extended 32-bit VGPR + signed offset, or, with SADDR
+// off, the 64-bit VGPR pair + offset).
+//
+// Every global access goes through rl_sim_wg_load()/rl_sim_wg_store(), so
+// it is translated, bounds-checked and recorded for the hazard checker. When
+// the active lanes touch one contiguous ascending run of memory (the common
+// unit-stride case) the run is moved with one call; if that call fails the
+// lanes are replayed one by one in lane order, so the first faulting lane's
+// address is the one reported and the stores of the lanes before it land,
+// as they would lane by lane. FLAT addresses are treated as global: the
+// simulator has no LDS or scratch aperture, so an aperture address simply
+// faults as unmapped. LDS accesses are checked against the work-group's
+// group segment; one outside it faults (the hardware would drop it
+// silently, which a checker should not).
+#include <inttypes.h>
+#include <string.h>
+
+#include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_float.h"
+#include "redline/sim/isa/isa_program.h"
+
+// DS/FLAT |arg| layout.
+#define RL_ISA_MEM_SIZE(arg) ((arg) & 31u)     // bytes per element
+#define RL_ISA_MEM_KIND(arg) (((arg) >> 5) & 7u)
+#define RL_ISA_MEM_SIGNED 0x100u
+#define RL_ISA_MEM_STRIDE64 0x200u
+#define RL_ISA_MEM_ATOMIC(arg) (((arg) >> 10) & 15u)
+enum {
+  RL_ISA_MEM_LOAD = 0,
+  RL_ISA_MEM_STORE = 1,
+  RL_ISA_MEM_LOAD2 = 2,
+  RL_ISA_MEM_STORE2 = 3,
+  RL_ISA_MEM_ATOM = 4,
+  RL_ISA_MEM_ATOM_RTN = 5,
+};
+
+// Widens a loaded element of |size| bytes into dwords: sub-dword loads are
+// zero- or sign-extended to 32 bits.
+static void rl_isa_mem_widen(const uint8_t* bytes, uint32_t size, bool sign,
+                             uint32_t* out_dwords) {
+  if (size >= 4) {
+    memcpy(out_dwords, bytes, size);
+    return;
+  }
+  uint32_t value = 0;
+  memcpy(&value, bytes, size);
+  if (sign) {
+    value = size == 1 ? (uint32_t)(int32_t)(int8_t)value
+                      : (uint32_t)(int32_t)(int16_t)value;
+  }
+  out_dwords[0] = value;
+}
+
+static void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
+                           const uint8_t* bytes, uint32_t size, bool sign) {
+  uint32_t dwords[4];
+  rl_isa_mem_widen(bytes, size, sign, dwords);
+  for (uint32_t i = 0; i < (size + 3) / 4; ++i) {
+    wave->vgpr[vreg + i][lane] = dwords[i];
+  }
+}
+
+static void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg,
+                           uint32_t lane, uint32_t size, uint8_t* out) {
+  uint32_t dwords[4];
+  for (uint32_t i = 0; i < (size + 3) / 4; ++i) {
+    dwords[i] = wave->vgpr[vreg + i][lane];
+  }
+  memcpy(out, dwords, size);
+}
+
+// ---------------------------------------------------------------------------
+// LDS.
+
+static rl_status_t rl_isa_lds_check(const rl_isa_wave_t* wave,
+                                    const rl_isa_inst_t* inst, uint32_t lane,
+                                    uint64_t address, uint32_t size) {
+  if (address + size <= wave->group->lds_size) return RL_OK;
+  char where[160];
+  rl_isa_inst_describe(inst, where, sizeof(where));
+  return RL_STATUS(RL_STATUS_POISONED,
+                   "LDS fault: %u-byte access at LDS address 0x%" PRIx64
+                   " (wave %u lane %u) is outside the %u-byte group "
+                   "segment: %s",
+                   size, address, wave->id, lane, wave->group->lds_size,
+                   where);
+}
+
+static uint32_t rl_isa_lds_atomic(uint32_t op, uint32_t old, uint32_t data) {
+  switch (op) {
+    case 0: return old + data;
+    case 1: return old - data;
+    case 2: return (int32_t)old < (int32_t)data ? old : data;
+    case 3: return (int32_t)old > (int32_t)data ? old : data;
+    case 4: return old < data ? old : data;
+    case 5: return old > data ? old : data;
+    case 6: return old & data;
+    case 7: return old | data;
+    case 8: return old ^ data;
+    default: return rl_isa_bits32(rl_isa_f32(old) + rl_isa_f32(data));
+  }
+}
+
+static rl_status_t rl_isa_ds_lane(rl_isa_wave_t* wave,
+                                  const rl_isa_inst_t* inst, uint32_t lane) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  const uint32_t kind = RL_ISA_MEM_KIND(arg);
+  uint8_t* lds = wave->group->lds;
+  uint64_t base = wave->vgpr[inst->addr][lane];
+  if (kind == RL_ISA_MEM_LOAD2 || kind == RL_ISA_MEM_STORE2) {
+    uint64_t scale = size * ((arg & RL_ISA_MEM_STRIDE64) ? 64u : 1u);
+    uint64_t a0 = base + inst->offset * scale, a1 = base + inst->offset1 * scale;
+    RL_RETURN_IF_ERROR(rl_isa_lds_check(wave, inst, lane, a0, size));
+    RL_RETURN_IF_ERROR(rl_isa_lds_check(wave, inst, lane, a1, size));
+    if (kind == RL_ISA_MEM_LOAD2) {
+      rl_isa_mem_put(wave, inst->vdst, lane, lds + a0, size, false);
+      rl_isa_mem_put(wave, inst->vdst + size / 4, lane, lds + a1, size, false);
+    } else {
+      rl_isa_mem_get(wave, inst->data0, lane, size, lds + a0);
+      rl_isa_mem_get(wave, inst->data1, lane, size, lds + a1);
+    }
+    return RL_OK;
+  }
+  uint64_t address = base + (uint32_t)(inst->offset | (inst->offset1 << 8));
+  RL_RETURN_IF_ERROR(rl_isa_lds_check(wave, inst, lane, address, size));
+  if (kind == RL_ISA_MEM_LOAD) {
+    rl_isa_mem_put(wave, inst->vdst, lane, lds + address, size,
+                   arg & RL_ISA_MEM_SIGNED);
+  } else if (kind == RL_ISA_MEM_STORE) {
+    rl_isa_mem_get(wave, inst->data0, lane, size, lds + address);
+  } else {
+    uint32_t old = 0;
+    memcpy(&old, lds + address, 4);
+    uint32_t data = wave->vgpr[inst->data0][lane];
+    uint32_t next = rl_isa_lds_atomic(RL_ISA_MEM_ATOMIC(arg), old, data);
+    memcpy(lds + address, &next, 4);
+    if (kind == RL_ISA_MEM_ATOM_RTN) wave->vgpr[inst->vdst][lane] = old;
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  while (exec) {
+    uint32_t lane = (uint32_t)__builtin_ctz(exec);
+    exec &= exec - 1;
+    RL_RETURN_IF_ERROR(rl_isa_ds_lane(wave, inst, lane));
+  }
+  return RL_OK;
+}
+
+// ---------------------------------------------------------------------------
+// FLAT and GLOBAL.
+
+static void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
+                                  const rl_isa_inst_t* inst,
+                                  uint64_t* out_address) {
+  const int64_t offset = inst->offset;
+  if (inst->saddr != RL_ISA_SRC_NULL) {
+    uint64_t base = wave->sgpr[inst->saddr & 127] |
+                    (uint64_t)wave->sgpr[(inst->saddr + 1) & 127] << 32;
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+      out_address[l] = base + wave->vgpr[inst->addr][l] + (uint64_t)offset;
+    }
+    return;
+  }
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    uint64_t base = wave->vgpr[inst->addr][l] |
+                    (uint64_t)wave->vgpr[inst->addr + 1][l] << 32;
+    out_address[l] = base + (uint64_t)offset;
+  }
+}
+
+// True when the active lanes are one run of consecutive lanes whose
+// elements are consecutive in memory; |out_first| is the run's first lane.
+static bool rl_isa_flat_contiguous(const uint64_t* address, uint32_t exec,
+                                   uint32_t size, uint32_t* out_first) {
+  if (exec == 0) return false;
+  uint32_t first = (uint32_t)__builtin_ctz(exec);
+  uint64_t run = (uint64_t)(exec >> first);
+  if (run & (run + 1)) return false;  // not a single run of ones
+  uint32_t count = (uint32_t)__builtin_popcount(exec);
+  for (uint32_t i = 1; i < count; ++i) {
+    if (address[first + i] != address[first] + (uint64_t)i * size) return false;
+  }
+  *out_first = first;
+  return true;
+}
+
+static rl_status_t rl_isa_flat_lane(rl_isa_wave_t* wave,
+                                    const rl_isa_inst_t* inst, uint32_t lane,
+                                    uint64_t address) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  uint8_t bytes[16];
+  if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
+    rl_isa_mem_get(wave, inst->data0, lane, size, bytes);
+    return rl_sim_wg_store(wave->group->wg, address, bytes, size);
+  }
+  RL_RETURN_IF_ERROR(rl_sim_wg_load(wave->group->wg, address, bytes, size));
+  rl_isa_mem_put(wave, inst->vdst, lane, bytes, size, arg & RL_ISA_MEM_SIGNED);
+  return RL_OK;
+}
+
+// One access for the whole run; false (status released) when it failed.
+static bool rl_isa_flat_run(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                            uint32_t first, uint32_t exec, uint64_t address) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  const uint32_t count = (uint32_t)__builtin_popcount(exec);
+  uint8_t bytes[RL_ISA_LANES * 16];
+  bool store = RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE;
+  if (store) {
+    for (uint32_t i = 0; i < count; ++i) {
+      rl_isa_mem_get(wave, inst->data0, first + i, size, bytes + i * size);
+    }
+  }
+  rl_status_t status =
+      store ? rl_sim_wg_store(wave->group->wg, address, bytes, count * size)
+            : rl_sim_wg_load(wave->group->wg, address, bytes, count * size);
+  if (status != RL_OK) {
+    rl_status_free(status);
+    return false;
+  }
+  if (!store) {
+    for (uint32_t i = 0; i < count; ++i) {
+      rl_isa_mem_put(wave, inst->vdst, first + i, bytes + i * size, size,
+                     arg & RL_ISA_MEM_SIGNED);
+    }
+  }
+  return true;
+}
+
+rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  if (exec == 0) return RL_OK;
+  uint64_t address[RL_ISA_LANES];
+  rl_isa_flat_addresses(wave, inst, address);
+  uint32_t first = 0;
+  const uint32_t size = RL_ISA_MEM_SIZE(inst->op->arg);
+  if (rl_isa_flat_contiguous(address, exec, size, &first) &&
+      rl_isa_flat_run(wave, inst, first, exec, address[first])) {
+    return RL_OK;
+  }
+  while (exec) {
+    uint32_t lane = (uint32_t)__builtin_ctz(exec);
+    exec &= exec - 1;
+    RL_RETURN_IF_ERROR(rl_isa_flat_lane(wave, inst, lane, address[lane]));
+  }
+  return RL_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Tables.
+
+#define NO RL_ISA_T_NONE
+#define ARG(size, kind, flags) ((size) | ((kind) << 5) | (flags))
+#define DS(opc, name, arg) \
+  RL_ISA_OP(opc, name, 0, NO, NO, NO, NO, arg, rl_isa_exec_ds, NULL)
+#define DSA(opc, name, kind, atomic) \
+  DS(opc, name, ARG(4, kind, (atomic) << 10))
+#define L RL_ISA_MEM_LOAD
+#define S RL_ISA_MEM_STORE
+#define A RL_ISA_MEM_ATOM
+#define AR RL_ISA_MEM_ATOM_RTN
+#define SX RL_ISA_MEM_SIGNED
+#define S64 RL_ISA_MEM_STRIDE64
+
+static const rl_isa_op_t rl_isa_ds_ops[] = {
+    DSA(0x00, "ds_add_u32", A, 0),
+    DSA(0x01, "ds_sub_u32", A, 1),
+    DSA(0x05, "ds_min_i32", A, 2),
+    DSA(0x06, "ds_max_i32", A, 3),
+    DSA(0x07, "ds_min_u32", A, 4),
+    DSA(0x08, "ds_max_u32", A, 5),
+    DSA(0x09, "ds_and_b32", A, 6),
+    DSA(0x0a, "ds_or_b32", A, 7),
+    DSA(0x0b, "ds_xor_b32", A, 8),
+    DS(0x0d, "ds_store_b32", ARG(4, S, 0)),
+    DS(0x0e, "ds_store_2addr_b32", ARG(4, RL_ISA_MEM_STORE2, 0)),
+    DS(0x0f, "ds_store_2addr_stride64_b32", ARG(4, RL_ISA_MEM_STORE2, S64)),
+    DSA(0x15, "ds_add_f32", A, 9),
+    DS(0x1e, "ds_store_b8", ARG(1, S, 0)),
+    DS(0x1f, "ds_store_b16", ARG(2, S, 0)),
+    DSA(0x20, "ds_add_rtn_u32", AR, 0),
+    DSA(0x21, "ds_sub_rtn_u32", AR, 1),
+    DSA(0x25, "ds_min_rtn_i32", AR, 2),
+    DSA(0x26, "ds_max_rtn_i32", AR, 3),
+    DSA(0x27, "ds_min_rtn_u32", AR, 4),
+    DSA(0x28, "ds_max_rtn_u32", AR, 5),
+    DSA(0x29, "ds_and_rtn_b32", AR, 6),
+    DSA(0x2a, "ds_or_rtn_b32", AR, 7),
+    DSA(0x2b, "ds_xor_rtn_b32", AR, 8),
+    DS(0x36, "ds_load_b32", ARG(4, L, 0)),
+    DS(0x37, "ds_load_2addr_b32", ARG(4, RL_ISA_MEM_LOAD2, 0)),
+    DS(0x38, "ds_load_2addr_stride64_b32", ARG(4, RL_ISA_MEM_LOAD2, S64)),
+    DS(0x39, "ds_load_i8", ARG(1, L, SX)),
+    DS(0x3a, "ds_load_u8", ARG(1, L, 0)),
+    DS(0x3b, "ds_load_i16", ARG(2, L, SX)),
+    DS(0x3c, "ds_load_u16", ARG(2, L, 0)),
+    DS(0x4d, "ds_store_b64", ARG(8, S, 0)),
+    DS(0x4e, "ds_store_2addr_b64", ARG(8, RL_ISA_MEM_STORE2, 0)),
+    DS(0x4f, "ds_store_2addr_stride64_b64", ARG(8, RL_ISA_MEM_STORE2, S64)),
+    DS(0x76, "ds_load_b64", ARG(8, L, 0)),
+    DS(0x77, "ds_load_2addr_b64", ARG(8, RL_ISA_MEM_LOAD2, 0)),
+    DS(0x78, "ds_load_2addr_stride64_b64", ARG(8, RL_ISA_MEM_LOAD2, S64)),
+    DS(0xde, "ds_store_b96", ARG(12, S, 0)),
+    DS(0xdf, "ds_store_b128", ARG(16, S, 0)),
+    DS(0xfe, "ds_load_b96", ARG(12, L, 0)),
+    DS(0xff, "ds_load_b128", ARG(16, L, 0)),
+};
+
+// FLAT and GLOBAL share opcodes (FLATInstructions.td); one list, two
+// prefixes.
+#define RL_ISA_FLAT_OPS(X, p)                 \
+  X(0x10, p "load_u8", ARG(1, L, 0))          \
+  X(0x11, p "load_i8", ARG(1, L, SX))         \
+  X(0x12, p "load_u16", ARG(2, L, 0))         \
+  X(0x13, p "load_i16", ARG(2, L, SX))        \
+  X(0x14, p "load_b32", ARG(4, L, 0))         \
+  X(0x15, p "load_b64", ARG(8, L, 0))         \
+  X(0x16, p "load_b96", ARG(12, L, 0))        \
+  X(0x17, p "load_b128", ARG(16, L, 0))       \
+  X(0x18, p "store_b8", ARG(1, S, 0))         \
+  X(0x19, p "store_b16", ARG(2, S, 0))        \
+  X(0x1a, p "store_b32", ARG(4, S, 0))        \
+  X(0x1b, p "store_b64", ARG(8, S, 0))        \
+  X(0x1c, p "store_b96", ARG(12, S, 0))       \
+  X(0x1d, p "store_b128", ARG(16, S, 0))
+#define RL_ISA_FLAT_ROW(opc, name, arg) \
+  RL_ISA_OP(opc, name, 0, NO, NO, NO, NO, arg, rl_isa_exec_flat, NULL),
+
+static const rl_isa_op_t rl_isa_flat_ops[] = {
+    RL_ISA_FLAT_OPS(RL_ISA_FLAT_ROW, "flat_")};
+static const rl_isa_op_t rl_isa_global_ops[] = {
+    RL_ISA_FLAT_OPS(RL_ISA_FLAT_ROW, "global_")};
+
+// MUBUF: only the cache invalidations (no operands), no-ops here.
+static const rl_isa_op_t rl_isa_mubuf_ops[] = {
+    RL_ISA_OP(0x2b, "buffer_gl0_inv", 0, NO, NO, NO, NO, 0, rl_isa_exec_nop,
+              NULL),
+    RL_ISA_OP(0x2c, "buffer_gl1_inv", 0, NO, NO, NO, NO, 0, rl_isa_exec_nop,
+              NULL),
+};
+
+RL_ISA_TABLE(rl_isa_table_ds, rl_isa_ds_ops);
+RL_ISA_TABLE(rl_isa_table_flat, rl_isa_flat_ops);
+RL_ISA_TABLE(rl_isa_table_global, rl_isa_global_ops);
+RL_ISA_TABLE(rl_isa_table_mubuf, rl_isa_mubuf_ops);
+
+// One past the highest VGPR an instruction of these families touches
+// (isa_program.c checks it against the kernel's VGPR allocation).
+uint32_t rl_isa_mem_vgpr_end(const rl_isa_inst_t* inst) {
+  const uint32_t arg = inst->op->arg, kind = RL_ISA_MEM_KIND(arg);
+  const uint32_t dwords = (RL_ISA_MEM_SIZE(arg) + 3) / 4;
+  if (dwords == 0) return 0;  // cache invalidations: no operands
+  bool wide_address = inst->encoding != RL_ISA_ENC_DS &&
+                      inst->saddr == RL_ISA_SRC_NULL;
+  uint32_t end = inst->addr + (wide_address ? 2u : 1u);
+  uint32_t stored = 0, loaded = 0;
+  if (kind == RL_ISA_MEM_STORE || kind == RL_ISA_MEM_STORE2 ||
+      kind >= RL_ISA_MEM_ATOM) {
+    stored = inst->data0 + dwords;
+  }
+  if (kind == RL_ISA_MEM_STORE2 && inst->data1 + dwords > stored) {
+    stored = inst->data1 + dwords;
+  }
+  if (kind == RL_ISA_MEM_LOAD || kind == RL_ISA_MEM_ATOM_RTN) {
+    loaded = inst->vdst + dwords;
+  } else if (kind == RL_ISA_MEM_LOAD2) {
+    loaded = inst->vdst + 2 * dwords;
+  }
+  if (stored > end) end = stored;
+  if (loaded > end) end = loaded;
+  return end;
+}

@@ -1,0 +1,302 @@
+// redline/sim/isa/isa_valu.c — the vector ALU runners of the ISA executor:
+// operand fetch (VGPR rows, scalar and constant broadcast, 64-bit pairs),
+// VOP3 input modifiers and clamp, EXEC-masked write-back, the compare,
+// dual-issue (VOPD) and packed (VOP3P) runners, lane-crossing moves, and
+// the predecode check of the forms the runners model.
+//
+// Semantics (RDNA3 ISA guide, "Vector ALU Operations"): every lane computes;
+// only lanes whose EXEC bit is set write their result. A compare or
+// carry-out mask has 0 in the bits of inactive lanes. VOP3 ABS and NEG act
+// on float sources as sign-bit operations before the operation; CLAMP
+// clamps a float result to [0, 1] (NaN to 0 when DX10_CLAMP is set). OMOD,
+// OPSEL (of 32-bit operations) and DPP are not modelled and fail closed.
+#include <string.h>
+
+#include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_float.h"
+
+static const uint32_t rl_isa_zero_row[RL_ISA_LANES];
+
+enum {
+  RL_ISA_ROW_SRC = 0,    // 0..2: source n (low dwords)
+  RL_ISA_ROW_SRC_HI = 3, // 3..5: source n (high dwords)
+  RL_ISA_ROW_D = 6,
+  RL_ISA_ROW_D_HI = 7,
+  RL_ISA_ROW_Y = 8,      // 8..10: VOPD Y sources
+  RL_ISA_ROW_DY = 11,
+};
+
+static bool rl_isa_is_wide(uint32_t type) {
+  return type == RL_ISA_T_B64 || type == RL_ISA_T_F64;
+}
+
+// The 32 lane values of |operand| (its high dwords when |hi|). A VGPR is
+// read in place; anything scalar is broadcast into |row|.
+static const uint32_t* rl_isa_valu_src(rl_isa_wave_t* wave,
+                                       const rl_isa_operand_t* operand,
+                                       bool hi, uint32_t* row) {
+  if (operand->kind == RL_ISA_OPK_VGPR) return wave->vgpr[operand->reg + hi];
+  uint64_t value = rl_isa_read_s64(wave, operand);
+  uint32_t word = (uint32_t)(hi ? value >> 32 : value);
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) row[l] = word;
+  return row;
+}
+
+// Applies VOP3 ABS/NEG of source |n| (a float) to its sign-carrying dword.
+static const uint32_t* rl_isa_valu_modify(const uint32_t* values,
+                                          uint32_t* row, bool abs, bool neg) {
+  uint32_t clear = abs ? 0x80000000u : 0, flip = neg ? 0x80000000u : 0;
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    row[l] = (values[l] & ~clear) ^ flip;
+  }
+  return row;
+}
+
+static void rl_isa_valu_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                                rl_isa_valu_t* v) {
+  const rl_isa_op_t* op = inst->op;
+  for (uint32_t n = 0; n < 3; ++n) {
+    uint32_t type = op->src[n];
+    v->s[n] = v->hi[n] = rl_isa_zero_row;
+    if (type == RL_ISA_T_NONE) continue;
+    bool wide = rl_isa_is_wide(type);
+    v->s[n] = rl_isa_valu_src(wave, &inst->src[n], false,
+                              wave->tmp[RL_ISA_ROW_SRC + n]);
+    if (wide) {
+      v->hi[n] = rl_isa_valu_src(wave, &inst->src[n], true,
+                                 wave->tmp[RL_ISA_ROW_SRC_HI + n]);
+    }
+    bool abs = (inst->abs >> n) & 1, neg = (inst->neg >> n) & 1;
+    if (!abs && !neg) continue;
+    if (wide) {
+      v->hi[n] = rl_isa_valu_modify(v->hi[n], wave->tmp[RL_ISA_ROW_SRC_HI + n],
+                                    abs, neg);
+    } else {
+      v->s[n] = rl_isa_valu_modify(v->s[n], wave->tmp[RL_ISA_ROW_SRC + n], abs,
+                                   neg);
+    }
+  }
+}
+
+static void rl_isa_write_lanes(uint32_t* dst, const uint32_t* values,
+                               uint32_t exec) {
+  if (exec == RL_ISA_ALL_LANES) {
+    memcpy(dst, values, sizeof(uint32_t) * RL_ISA_LANES);
+    return;
+  }
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    if ((exec >> l) & 1) dst[l] = values[l];
+  }
+}
+
+static void rl_isa_clamp_f32(uint32_t* values, uint32_t mode) {
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    uint32_t bits = values[l];
+    if (rl_isa_is_nan32(bits)) {
+      if (mode & RL_ISA_MODE_DX10_CLAMP) values[l] = 0;
+    } else if (bits >> 31) {
+      values[l] = 0;  // negative (and -0) clamps to +0
+    } else if (bits > 0x3f800000u) {
+      values[l] = 0x3f800000u;
+    }
+  }
+}
+
+static void rl_isa_valu_prepare(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                                rl_isa_valu_t* v) {
+  rl_isa_valu_sources(wave, inst, v);
+  v->d = wave->tmp[RL_ISA_ROW_D];
+  v->d_hi = wave->tmp[RL_ISA_ROW_D_HI];
+  v->exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  v->mask = (inst->op->flags & RL_ISA_F_CARRY)
+                ? rl_isa_read_s32(wave, &inst->src[2])
+                : 0;
+  v->mask_out = 0;
+  v->mode = wave->group->mode;
+  v->arg = inst->op->arg;
+}
+
+rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  rl_isa_valu_t v;
+  rl_isa_valu_prepare(wave, inst, &v);
+  ((rl_isa_lanes_fn)op->lanes)(&v);
+  if (inst->clamp) rl_isa_clamp_f32(v.d, v.mode);
+  if (op->dst != RL_ISA_T_NONE) {
+    rl_isa_write_lanes(wave->vgpr[inst->dst], v.d, v.exec);
+    if (rl_isa_is_wide(op->dst)) {
+      rl_isa_write_lanes(wave->vgpr[inst->dst + 1], v.d_hi, v.exec);
+    }
+  }
+  if (op->flags & RL_ISA_F_SDST) {
+    wave->sgpr[inst->sdst & 127] = v.mask_out & v.exec;
+  }
+  return RL_OK;
+}
+
+// VOPC: the lane kernel sets |mask_out|; v_cmp writes it (inactive lanes 0)
+// to VCC or the VOP3 SGPR destination, v_cmpx to EXEC.
+rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  rl_isa_valu_t v;
+  rl_isa_valu_prepare(wave, inst, &v);
+  ((rl_isa_lanes_fn)inst->op->lanes)(&v);
+  uint32_t result = v.mask_out & v.exec;
+  if (inst->op->flags & RL_ISA_F_CMPX) {
+    wave->sgpr[RL_ISA_SRC_EXEC] = result;
+  } else {
+    wave->sgpr[inst->sdst & 127] = result;
+  }
+  return RL_OK;
+}
+
+// One VOPD half: sources into the given rows, the result into |d|.
+static void rl_isa_vopd_half(rl_isa_wave_t* wave, const rl_isa_op_t* op,
+                             const rl_isa_operand_t* src, uint32_t* rows,
+                             uint32_t* d) {
+  rl_isa_valu_t v = {0};
+  for (uint32_t n = 0; n < 3; ++n) {
+    v.s[n] = v.hi[n] = rl_isa_zero_row;
+    if (src[n].kind == RL_ISA_OPK_NONE) continue;
+    v.s[n] = rl_isa_valu_src(wave, &src[n], false, rows + n * RL_ISA_LANES);
+  }
+  v.d = d;
+  v.exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  v.mask = (op->flags & RL_ISA_F_CARRY) ? wave->sgpr[RL_ISA_SRC_VCC] : 0;
+  v.mode = wave->group->mode;
+  v.arg = op->arg;
+  ((rl_isa_lanes_fn)op->lanes)(&v);
+}
+
+// VOPD: both halves read their sources before either writes (the two
+// destinations are in different banks and may not overlap the other half's
+// sources in a way that matters: RDNA3 ISA guide, "VOPD").
+rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  uint32_t* dx = wave->tmp[RL_ISA_ROW_D];
+  uint32_t* dy = wave->tmp[RL_ISA_ROW_DY];
+  rl_isa_vopd_half(wave, inst->op, inst->src, wave->tmp[RL_ISA_ROW_SRC], dx);
+  rl_isa_vopd_half(wave, inst->op_y, inst->src_y, wave->tmp[RL_ISA_ROW_Y], dy);
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  rl_isa_write_lanes(wave->vgpr[inst->dst], dx, exec);
+  rl_isa_write_lanes(wave->vgpr[inst->dst_y], dy, exec);
+  return RL_OK;
+}
+
+// VOP3P packed 16-bit integer operations: each source's low result half
+// takes its high half when OPSEL bit n is set, the high result half takes
+// the high half when OPSEL_HI bit n is set.
+typedef uint32_t (*rl_isa_pk_fn)(uint32_t a, uint32_t b, uint32_t c);
+
+rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  const uint32_t* s[3];
+  for (uint32_t n = 0; n < 3; ++n) {
+    s[n] = op->src[n] == RL_ISA_T_NONE
+               ? rl_isa_zero_row
+               : rl_isa_valu_src(wave, &inst->src[n], false,
+                                 wave->tmp[RL_ISA_ROW_SRC + n]);
+  }
+  rl_isa_pk_fn fn = (rl_isa_pk_fn)op->lanes;
+  uint32_t* d = wave->tmp[RL_ISA_ROW_D];
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    uint32_t lo[3], hi[3];
+    for (uint32_t n = 0; n < 3; ++n) {
+      lo[n] = ((inst->opsel >> n) & 1 ? s[n][l] >> 16 : s[n][l]) & 0xffff;
+      hi[n] = ((inst->opsel_hi >> n) & 1 ? s[n][l] >> 16 : s[n][l]) & 0xffff;
+    }
+    d[l] = (fn(lo[0], lo[1], lo[2]) & 0xffff) |
+           (fn(hi[0], hi[1], hi[2]) << 16);
+  }
+  rl_isa_write_lanes(wave->vgpr[inst->dst], d, wave->sgpr[RL_ISA_SRC_EXEC]);
+  return RL_OK;
+}
+
+// v_readfirstlane_b32: the source value of the lowest active lane (lane 0
+// when EXEC is zero) to an SGPR.
+rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
+                                      const rl_isa_inst_t* inst) {
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  uint32_t lane = exec ? (uint32_t)__builtin_ctz(exec) : 0;
+  const uint32_t* values = rl_isa_valu_src(wave, &inst->src[0], false,
+                                           wave->tmp[RL_ISA_ROW_SRC]);
+  wave->sgpr[inst->dst & 127] = values[lane];
+  return RL_OK;
+}
+
+// v_readlane_b32 sdst, vsrc, lane: lane (src1 mod 32) of vsrc, ignoring EXEC.
+rl_status_t rl_isa_exec_readlane(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst) {
+  uint32_t lane = rl_isa_read_s32(wave, &inst->src[1]) & 31;
+  const uint32_t* values = rl_isa_valu_src(wave, &inst->src[0], false,
+                                           wave->tmp[RL_ISA_ROW_SRC]);
+  wave->sgpr[inst->dst & 127] = values[lane];
+  return RL_OK;
+}
+
+// v_writelane_b32 vdst, ssrc, lane: writes one lane, ignoring EXEC.
+rl_status_t rl_isa_exec_writelane(rl_isa_wave_t* wave,
+                                  const rl_isa_inst_t* inst) {
+  uint32_t lane = rl_isa_read_s32(wave, &inst->src[1]) & 31;
+  wave->vgpr[inst->dst][lane] = rl_isa_read_s32(wave, &inst->src[0]);
+  return RL_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Predecode check.
+
+static bool rl_isa_is_vector_encoding(uint32_t encoding) {
+  return encoding >= RL_ISA_ENC_VOP1 && encoding <= RL_ISA_ENC_VOPD;
+}
+
+static const char* rl_isa_operand_reason(const rl_isa_inst_t* inst) {
+  for (uint32_t n = 0; n < 3; ++n) {
+    if (inst->src[n].kind == RL_ISA_OPK_UNSUPPORTED ||
+        inst->src_y[n].kind == RL_ISA_OPK_UNSUPPORTED) {
+      return "a source operand code (aperture register, DPP or reserved) "
+             "that is not modelled";
+    }
+  }
+  return NULL;
+}
+
+static const char* rl_isa_vop3_reason(const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  if (inst->omod) return "the VOP3 output modifier (omod) is not modelled";
+  if (inst->opsel) return "VOP3 op_sel is not modelled";
+  for (uint32_t n = 0; n < 3; ++n) {
+    if (!(((inst->abs | inst->neg) >> n) & 1)) continue;
+    if (op->src[n] != RL_ISA_T_F32 && op->src[n] != RL_ISA_T_F64) {
+      return "abs/neg modifiers on a non-float operand are not modelled";
+    }
+  }
+  if (inst->clamp && op->dst != RL_ISA_T_F32) {
+    return "clamp is modelled for binary32 results only";
+  }
+  return NULL;
+}
+
+static const char* rl_isa_vop3p_reason(const rl_isa_inst_t* inst) {
+  if (inst->neg || inst->neg_hi || inst->clamp) {
+    return "VOP3P neg/neg_hi/clamp are not modelled";
+  }
+  for (uint32_t n = 0; n < 3; ++n) {
+    if (inst->src[n].kind == RL_ISA_OPK_CONST) {
+      return "VOP3P constant operands are not modelled";
+    }
+  }
+  return NULL;
+}
+
+const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
+  if (inst->op == NULL || inst->size == 0) return "unknown instruction";
+  if (inst->encoding == RL_ISA_ENC_VOPD && inst->op_y == NULL) {
+    return "unknown VOPD Y opcode";
+  }
+  const char* reason = rl_isa_operand_reason(inst);
+  if (reason) return reason;
+  if (inst->encoding == RL_ISA_ENC_VOP3) return rl_isa_vop3_reason(inst);
+  if (inst->encoding == RL_ISA_ENC_VOP3P) return rl_isa_vop3p_reason(inst);
+  if (rl_isa_is_vector_encoding(inst->encoding) && inst->op->exec == NULL) {
+    return "no semantics";
+  }
+  return NULL;
+}

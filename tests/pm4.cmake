@@ -1,0 +1,13 @@
+# Tests of rl_pm4: builders (golden encodings, poison, capacity), decoder
+# (round trips, malformed classes, formatter), family tables, and the
+# `redline disasm` CLI.
+rl_add_unit_test(pm4_builder_test
+  SOURCES unit/pm4_builder_test.c LIBS rl_pm4)
+rl_add_unit_test(pm4_decode_test
+  SOURCES unit/pm4_decode_test.c LIBS rl_pm4)
+rl_add_unit_test(pm4_family_test
+  SOURCES unit/pm4_family_test.c LIBS rl_pm4)
+rl_add_unit_test(disasm_cli_test
+  SOURCES integration/disasm_cli_test.c
+  LIBS rl_pm4 rl_aql PkgConfig::CJSON LABELS integration)
+add_dependencies(disasm_cli_test redline)
