@@ -55,8 +55,7 @@ bool rl_pm4_emit_set_sh_reg(rl_pm4_builder_t* builder, uint32_t reg_index,
                             const uint32_t* values, uint32_t count,
                             uint32_t* out_offset) {
   if (!values || count == 0 || reg_index < RL_PM4_SH_REG_BASE ||
-      reg_index >= RL_PM4_SH_REG_END ||
-      count > RL_PM4_SH_REG_END - reg_index) {
+      reg_index >= RL_PM4_SH_REG_END || count > RL_PM4_SH_REG_END - reg_index) {
     return rl_pm4_fail(out_offset);
   }
   uint32_t ndw = 2 + count;
@@ -112,11 +111,11 @@ bool rl_pm4_emit_acquire_mem(rl_pm4_builder_t* builder, uint32_t gcr_cntl,
   uint32_t* p = rl_pm4_builder_reserve(builder, 8);
   if (!p) return rl_pm4_fail(out_offset);
   p[0] = rl_pm4_header(RL_PM4_ACQUIRE_MEM, 8, 0);
-  p[1] = 0;                                           // COHER_CNTL: MEC reserved
+  p[1] = 0;  // COHER_CNTL: MEC reserved
   p[2] = RL_PM4_PUT(ACQUIRE_MEM, COHER_SIZE, 0xFFFFFFFFu);
   p[3] = RL_PM4_PUT(ACQUIRE_MEM, COHER_SIZE_HI, 0xFFu);
-  p[4] = 0;                                           // COHER_BASE_LO
-  p[5] = 0;                                           // COHER_BASE_HI
+  p[4] = 0;  // COHER_BASE_LO
+  p[5] = 0;  // COHER_BASE_HI
   p[6] = RL_PM4_PUT(ACQUIRE_MEM, POLL_INTERVAL, 0x0Au);
   p[7] = RL_PM4_PUT(ACQUIRE_MEM, GCR_CNTL, gcr_cntl);
   rl_pm4_builder_commit(builder, 8, out_offset);
@@ -206,8 +205,12 @@ bool rl_pm4_emit_write_data(rl_pm4_builder_t* builder, uint64_t address,
 
 // COPY_DATA selectors that address memory (PAL MEC_COPY_DATA_*_sel_enum:
 // src 1/2 TC_L2, dst 2 TC_L2, 5 TC_L2 obsolete a.k.a. Mesa DST_MEM).
-static bool rl_pm4_copy_src_is_memory(uint32_t sel) { return sel == 1 || sel == 2; }
-static bool rl_pm4_copy_dst_is_memory(uint32_t sel) { return sel == 2 || sel == 5; }
+static bool rl_pm4_copy_src_is_memory(uint32_t sel) {
+  return sel == 1 || sel == 2;
+}
+static bool rl_pm4_copy_dst_is_memory(uint32_t sel) {
+  return sel == 2 || sel == 5;
+}
 
 bool rl_pm4_emit_copy_data(rl_pm4_builder_t* builder, uint32_t src_sel,
                            uint64_t src, uint32_t dst_sel, uint64_t dst,

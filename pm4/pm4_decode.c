@@ -121,8 +121,8 @@ static rl_status_t rl_pm4_check_length(const rl_pm4_opcode_info_t* info,
   if (info->max_dwords && info->min_dwords == info->max_dwords &&
       n != info->min_dwords) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                     "dword %u: %s has %u dwords, expected %u",
-                     packet->offset, info->name, n, info->min_dwords);
+                     "dword %u: %s has %u dwords, expected %u", packet->offset,
+                     info->name, n, info->min_dwords);
   }
   if (n < info->min_dwords) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
@@ -133,8 +133,8 @@ static rl_status_t rl_pm4_check_length(const rl_pm4_opcode_info_t* info,
 }
 
 static rl_status_t rl_pm4_check_sh_window(const rl_pm4_packet_t* packet) {
-  uint32_t first = RL_PM4_SH_REG_BASE +
-                   RL_PM4_GET(SET_SH_REG, REG_OFFSET, packet->body[0]);
+  uint32_t first =
+      RL_PM4_SH_REG_BASE + RL_PM4_GET(SET_SH_REG, REG_OFFSET, packet->body[0]);
   uint32_t values = packet->dwords - 2;
   if (first < RL_PM4_SH_REG_END && values <= RL_PM4_SH_REG_END - first) {
     return RL_OK;

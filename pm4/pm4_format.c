@@ -26,8 +26,8 @@ __attribute__((format(printf, 2, 3))) static void rl_pm4_text_add(
   if (text->size == 0 || text->length >= text->size - 1) return;
   va_list args;
   va_start(args, format);
-  int n = vsnprintf(text->out + text->length, text->size - text->length,
-                    format, args);
+  int n = vsnprintf(text->out + text->length, text->size - text->length, format,
+                    args);
   va_end(args);
   if (n < 0) return;
   text->length += (size_t)n;
@@ -66,8 +66,8 @@ static void rl_pm4_text_fields(rl_pm4_text_t* text,
 static void rl_pm4_format_set_sh_reg(const rl_pm4_family_t* family,
                                      const rl_pm4_packet_t* packet,
                                      rl_pm4_text_t* text) {
-  uint32_t first = RL_PM4_SH_REG_BASE +
-                   RL_PM4_GET(SET_SH_REG, REG_OFFSET, packet->body[0]);
+  uint32_t first =
+      RL_PM4_SH_REG_BASE + RL_PM4_GET(SET_SH_REG, REG_OFFSET, packet->body[0]);
   for (uint32_t i = 0; i + 2 < packet->dwords; ++i) {
     uint32_t value = packet->body[1 + i];
     const rl_pm4_register_t* reg = rl_pm4_family_register(family, first + i);
@@ -116,8 +116,8 @@ static void rl_pm4_format_fields(const rl_pm4_family_t* family,
   if (n > RL_PM4_FORMAT_MAX_FIELDS) n = RL_PM4_FORMAT_MAX_FIELDS;
   for (uint32_t i = 0; i < n; ++i) {
     size_t prefix = 0;
-    if (i + 1 < n && rl_pm4_is_pair(fields[i].name, fields[i + 1].name,
-                                    &prefix)) {
+    if (i + 1 < n &&
+        rl_pm4_is_pair(fields[i].name, fields[i + 1].name, &prefix)) {
       uint64_t v = ((uint64_t)fields[i + 1].value << 32) | fields[i].value;
       rl_pm4_text_add(text, " %.*s=0x%" PRIx64, (int)prefix, fields[i].name, v);
       ++i;

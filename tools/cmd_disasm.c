@@ -90,11 +90,13 @@ static cJSON* rl_disasm_json_sh_regs(const rl_pm4_family_t* family,
         rl_pm4_family_register(family, RL_PM4_SH_REG_BASE + first + i);
     cJSON* entry = cJSON_CreateObject();
     char name[32];
-    snprintf(name, sizeof(name), "SH_REG_0x%04X", RL_PM4_SH_REG_BASE + first + i);
+    snprintf(name, sizeof(name), "SH_REG_0x%04X",
+             RL_PM4_SH_REG_BASE + first + i);
     cJSON_AddStringToObject(entry, "name", reg ? reg->name : name);
     cJSON_AddNumberToObject(entry, "offset", first + i);
     cJSON_AddNumberToObject(entry, "value", value);
-    if (reg) cJSON_AddItemToObject(entry, "fields", rl_disasm_json_fields(reg, value));
+    if (reg)
+      cJSON_AddItemToObject(entry, "fields", rl_disasm_json_fields(reg, value));
     cJSON_AddItemToArray(regs, entry);
   }
   return regs;
@@ -116,7 +118,8 @@ static void rl_disasm_json_packet_fields(const rl_pm4_family_t* family,
       const rl_pm4_register_t* gcr = packet->opcode == RL_PM4_ACQUIRE_MEM
                                          ? family->acquire_gcr_cntl
                                          : family->release_gcr_cntl;
-      cJSON_AddItemToObject(object, "gcr", rl_disasm_json_fields(gcr, values[i].value));
+      cJSON_AddItemToObject(object, "gcr",
+                            rl_disasm_json_fields(gcr, values[i].value));
     } else if (strcmp(values[i].name, "INITIATOR") == 0) {
       cJSON_AddItemToObject(
           object, "initiator",
@@ -125,7 +128,8 @@ static void rl_disasm_json_packet_fields(const rl_pm4_family_t* family,
               values[i].value));
     } else if (strcmp(values[i].name, "EVENT_TYPE") == 0 &&
                rl_pm4_event_name(values[i].value)) {
-      cJSON_AddStringToObject(object, "event", rl_pm4_event_name(values[i].value));
+      cJSON_AddStringToObject(object, "event",
+                              rl_pm4_event_name(values[i].value));
     }
   }
   if (packet->opcode == RL_PM4_WRITE_DATA) {
@@ -146,12 +150,14 @@ static cJSON* rl_disasm_json_pm4(const rl_pm4_family_t* family,
   if (packet->type == RL_PM4_TYPE3) {
     cJSON_AddNumberToObject(object, "opcode", packet->opcode);
   }
-  cJSON_AddStringToObject(object, "name", packet->name ? packet->name : unknown);
+  cJSON_AddStringToObject(object, "name",
+                          packet->name ? packet->name : unknown);
   cJSON_AddNumberToObject(object, "ndw", packet->dwords);
   cJSON_AddNumberToObject(object, "header", packet->header);
   if (packet->type == RL_PM4_TYPE3 && packet->opcode == RL_PM4_SET_SH_REG &&
       packet->name) {
-    cJSON_AddItemToObject(object, "regs", rl_disasm_json_sh_regs(family, packet));
+    cJSON_AddItemToObject(object, "regs",
+                          rl_disasm_json_sh_regs(family, packet));
   } else {
     rl_disasm_json_packet_fields(family, packet, object);
   }
@@ -166,7 +172,8 @@ static rl_status_t rl_disasm_pm4(const rl_disasm_cli_t* cli,
   if (size % 4 != 0 || size / 4 > UINT32_MAX) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
                      "dword %zu: file size %zu is not a whole number of "
-                     "dwords", size / 4, size);
+                     "dwords",
+                     size / 4, size);
   }
   uint32_t count = (uint32_t)(size / 4);
   uint32_t* dwords = malloc(count ? count * sizeof(uint32_t) : 1);
@@ -200,15 +207,20 @@ static cJSON* rl_disasm_json_aql(const uint8_t* raw,
   const char* type = rl_aql_packet_type_name(d->type);
   cJSON_AddStringToObject(object, "type", type ? type : "undefined");
   cJSON_AddNumberToObject(object, "header", d->header);
-  cJSON_AddNumberToObject(object, "setup", (uint32_t)raw[2] | (uint32_t)raw[3] << 8);
+  cJSON_AddNumberToObject(object, "setup",
+                          (uint32_t)raw[2] | (uint32_t)raw[3] << 8);
   cJSON_AddBoolToObject(object, "barrier", d->barrier);
-  cJSON_AddStringToObject(object, "acquire", rl_aql_fence_scope_name(d->acquire_scope));
-  cJSON_AddStringToObject(object, "release", rl_aql_fence_scope_name(d->release_scope));
+  cJSON_AddStringToObject(object, "acquire",
+                          rl_aql_fence_scope_name(d->acquire_scope));
+  cJSON_AddStringToObject(object, "release",
+                          rl_aql_fence_scope_name(d->release_scope));
   if (d->type == RL_AQL_PACKET_TYPE_KERNEL_DISPATCH) {
     rl_disasm_json_xyz(object, "workgroup_size", d->workgroup_size);
     rl_disasm_json_xyz(object, "grid_size", d->grid_size);
-    cJSON_AddNumberToObject(object, "group_segment_size", d->group_segment_size);
-    cJSON_AddNumberToObject(object, "private_segment_size", d->private_segment_size);
+    cJSON_AddNumberToObject(object, "group_segment_size",
+                            d->group_segment_size);
+    cJSON_AddNumberToObject(object, "private_segment_size",
+                            d->private_segment_size);
     rl_disasm_json_u64(object, "kernel_object", d->kernel_object);
     rl_disasm_json_u64(object, "kernarg_address", d->kernarg_address);
   } else if (d->type == RL_AQL_PACKET_TYPE_BARRIER_AND ||
@@ -232,8 +244,8 @@ static rl_status_t rl_disasm_aql(const uint8_t* bytes, size_t size,
   if (size % RL_AQL_PACKET_SIZE != 0) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
                      "dword %zu: file size %zu is not a whole number of "
-                     "64-byte AQL packets", (size / RL_AQL_PACKET_SIZE) * 16,
-                     size);
+                     "64-byte AQL packets",
+                     (size / RL_AQL_PACKET_SIZE) * 16, size);
   }
   char line[512];
   for (size_t p = 0; p < size / RL_AQL_PACKET_SIZE; ++p) {

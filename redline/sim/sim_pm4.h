@@ -6,10 +6,10 @@
 // it (ib_jump_cmd is a complete INDIRECT_BUFFER 0xC0023F00 with VALID and a
 // nonzero size, dw_cnt_remain 0xA, reserved dwords zero). If the packet's
 // (or any later AQL packet's the CP steps through) acquire fence scope is not
-// NONE, the packet-start cache invalidate counts as an ACQUIRE_MEM (below). Then the IB it points to is executed,
-// every dispatch in it is drained, the batch's hazards are reported, and
-// the packet retires like any other (header INVALID, read id + 1, completion
-// signal - 1).
+// NONE, the packet-start cache invalidate counts as an ACQUIRE_MEM (below).
+// Then the IB it points to is executed, every dispatch in it is drained, the
+// batch's hazards are reported, and the packet retires like any other (header
+// INVALID, read id + 1, completion signal - 1).
 //
 // Fetching. Each IB is copied from device memory through translation when
 // execution enters it ([address, address + 4 * size) must lie inside one

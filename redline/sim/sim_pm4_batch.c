@@ -217,7 +217,8 @@ rl_status_t rl_sim_pm4_batch_launch(rl_sim_pm4_exec_t* exec,
   memcpy(state->user_sgprs[k], launch->user_sgprs,
          4u * launch->user_sgpr_count);
   copy.user_sgprs = state->user_sgprs[k];
-  RL_RETURN_IF_ERROR(rl_sim_run_launch(queue, &copy, run, &exec->fault_address));
+  RL_RETURN_IF_ERROR(
+      rl_sim_run_launch(queue, &copy, run, &exec->fault_address));
   state->order[k] = (rl_sim_pm4_order_t){state->idle_prefix,
                                          state->acquire_prefix, state->epoch};
   rl_sim_schedule_order_run(queue, run, &state->rng);

@@ -368,8 +368,8 @@ static rl_status_t rl_sim_pm4_dispatch_user_data(
   launch->user_sgpr_count = sgprs < state->family->user_data_count
                                 ? sgprs
                                 : state->family->user_data_count;
-  launch->user_sgprs = &state->regs[state->family->regs.user_data_0 -
-                                    RL_PM4_SH_REG_BASE];
+  launch->user_sgprs =
+      &state->regs[state->family->regs.user_data_0 - RL_PM4_SH_REG_BASE];
   if (user.kernarg_ptr >= 0) {
     launch->kernarg_address = rl_sim_pm4_user_pointer(state, user.kernarg_ptr);
   }

@@ -14,24 +14,25 @@ int main(int argc, char** argv) {
   rl_pm4_builder_init(&b, family, s, 256);
   const uint32_t regs[4] = {0x12345, 0x80, 0x20AF0004u, 0x8C};
   const uint32_t data[2] = {1, 2};
-  rl_pm4_release_mem_t release = {.event_type = 0x14, .event_index = 5,
+  rl_pm4_release_mem_t release = {.event_type = 0x14,
+                                  .event_index = 5,
                                   .gcr = family->release_gcr_writeback,
-                                  .data_sel = 2, .address = 0x7F0000001000ull,
+                                  .data_sel = 2,
+                                  .address = 0x7F0000001000ull,
                                   .data = 1};
-  bool ok = rl_pm4_emit_acquire_mem(&b, family->gcr_acquire_entry, NULL) &&
-            rl_pm4_emit_set_sh_reg(&b, 0x2E0C, regs, 2, NULL) &&
-            rl_pm4_emit_set_sh_reg(&b, 0x2E12, regs + 2, 2, NULL) &&
-            rl_pm4_emit_dispatch_direct(&b, 16, 1, 1, 0x8045, NULL) &&
-            rl_pm4_emit_cs_partial_flush(&b, NULL) &&
-            rl_pm4_emit_acquire_mem(&b, family->gcr_acquire, NULL) &&
-            rl_pm4_emit_write_data(&b, 0x7F0000002000ull, data, 2, NULL) &&
-            rl_pm4_emit_wait_reg_mem(&b, 3, 0x7F0000002000ull, 1, ~0u, 4,
-                                     NULL) &&
-            rl_pm4_emit_copy_data(&b, 9, 0, 5, 0x7F0000003000ull, true, NULL) &&
-            rl_pm4_emit_release_mem(&b, &release, NULL) &&
-            rl_pm4_emit_indirect_buffer(&b, 0x7F0000100000ull, 64, false,
-                                        NULL) &&
-            rl_pm4_emit_nop(&b, 0, NULL) && rl_pm4_emit_nop(&b, 3, NULL);
+  bool ok =
+      rl_pm4_emit_acquire_mem(&b, family->gcr_acquire_entry, NULL) &&
+      rl_pm4_emit_set_sh_reg(&b, 0x2E0C, regs, 2, NULL) &&
+      rl_pm4_emit_set_sh_reg(&b, 0x2E12, regs + 2, 2, NULL) &&
+      rl_pm4_emit_dispatch_direct(&b, 16, 1, 1, 0x8045, NULL) &&
+      rl_pm4_emit_cs_partial_flush(&b, NULL) &&
+      rl_pm4_emit_acquire_mem(&b, family->gcr_acquire, NULL) &&
+      rl_pm4_emit_write_data(&b, 0x7F0000002000ull, data, 2, NULL) &&
+      rl_pm4_emit_wait_reg_mem(&b, 3, 0x7F0000002000ull, 1, ~0u, 4, NULL) &&
+      rl_pm4_emit_copy_data(&b, 9, 0, 5, 0x7F0000003000ull, true, NULL) &&
+      rl_pm4_emit_release_mem(&b, &release, NULL) &&
+      rl_pm4_emit_indirect_buffer(&b, 0x7F0000100000ull, 64, false, NULL) &&
+      rl_pm4_emit_nop(&b, 0, NULL) && rl_pm4_emit_nop(&b, 3, NULL);
   if (!ok) return 1;
   FILE* file = fopen(argv[1], "wb");
   if (!file) return 1;

@@ -20,7 +20,8 @@
 
 static char rl_test_dir[256];
 
-static int rl_run(const char* format, ...) __attribute__((format(printf, 1, 2)));
+static int rl_run(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
 static int rl_run(const char* format, ...) {
   char args[1024];
   va_list ap;
@@ -88,8 +89,9 @@ static int rl_teardown(void** state) {
   return system(command) == 0 ? 0 : -1;
 }
 
-// A small dispatch stream: entry acquire, PGM, RSRC1/2, USER_DATA, DISPATCH_DIRECT,
-// CS_PARTIAL_FLUSH, terminal RELEASE_MEM. Returns its dword count.
+// A small dispatch stream: entry acquire, PGM, RSRC1/2, USER_DATA,
+// DISPATCH_DIRECT, CS_PARTIAL_FLUSH, terminal RELEASE_MEM. Returns its dword
+// count.
 static uint32_t rl_build_stream(const char* processor, uint32_t* s,
                                 uint32_t capacity) {
   const rl_pm4_family_t* family = NULL;
@@ -107,8 +109,10 @@ static uint32_t rl_build_stream(const char* processor, uint32_t* s,
                                   .data = 1};
   assert_true(rl_pm4_emit_acquire_mem(&b, family->gcr_acquire_entry, NULL));
   assert_true(rl_pm4_emit_set_sh_reg(&b, family->regs.pgm_lo, pgm, 2, NULL));
-  assert_true(rl_pm4_emit_set_sh_reg(&b, family->regs.pgm_rsrc1, rsrc, 2, NULL));
-  assert_true(rl_pm4_emit_set_sh_reg(&b, family->regs.user_data_0, user, 2, NULL));
+  assert_true(
+      rl_pm4_emit_set_sh_reg(&b, family->regs.pgm_rsrc1, rsrc, 2, NULL));
+  assert_true(
+      rl_pm4_emit_set_sh_reg(&b, family->regs.user_data_0, user, 2, NULL));
   assert_true(rl_pm4_emit_dispatch_direct(&b, 16, 1, 1, 0x8045, NULL));
   assert_true(rl_pm4_emit_cs_partial_flush(&b, NULL));
   assert_true(rl_pm4_emit_release_mem(&b, &release, NULL));
@@ -123,7 +127,8 @@ static void test_pm4_text(void** state) {
   assert_int_equal(rl_run("disasm --pm4 %s/stream.pm4", rl_test_dir), 0);
   assert_true(rl_file_has("out.txt", "0x0000 ACQUIRE_MEM"));
   assert_true(rl_file_has("out.txt", "GCR_CNTL=0x4381 (GLI_INV=1 GLK_INV=1"));
-  assert_true(rl_file_has("out.txt", "COMPUTE_PGM_RSRC2=0x0000008c (USER_SGPR=6 TGID_X_EN=1)"));
+  assert_true(rl_file_has(
+      "out.txt", "COMPUTE_PGM_RSRC2=0x0000008c (USER_SGPR=6 TGID_X_EN=1)"));
   assert_true(rl_file_has("out.txt", "COMPUTE_USER_DATA_1=0x0000007f"));
   assert_true(rl_file_has("out.txt", "DISPATCH_DIRECT DIM_X=0x10"));
   assert_true(rl_file_has("out.txt", "EVENT_TYPE=7(CS_PARTIAL_FLUSH)"));
@@ -133,7 +138,8 @@ static void test_pm4_text(void** state) {
   rl_write_dwords("stream12.pm4", s, n);
   assert_int_equal(
       rl_run("disasm --pm4 %s/stream12.pm4 --target gfx1201", rl_test_dir), 0);
-  assert_true(rl_file_has("out.txt", "GCR_CNTL=0x4181 (GLI_INV=1 GLK_INV=1 GLV_INV=1 GL2_INV=1)"));
+  assert_true(rl_file_has(
+      "out.txt", "GCR_CNTL=0x4181 (GLI_INV=1 GLK_INV=1 GLV_INV=1 GL2_INV=1)"));
 }
 
 static cJSON* rl_parse_out(void) {
@@ -159,34 +165,56 @@ static void test_pm4_json(void** state) {
   static const struct {
     uint32_t offset, opcode, ndw;
     const char* name;
-  } expected[] = {{0, 0x58, 8, "ACQUIRE_MEM"},  {8, 0x76, 4, "SET_SH_REG"},
-                  {12, 0x76, 4, "SET_SH_REG"},  {16, 0x76, 4, "SET_SH_REG"},
-                  {20, 0x15, 5, "DISPATCH_DIRECT"}, {25, 0x46, 2, "EVENT_WRITE"},
-                  {27, 0x49, 8, "RELEASE_MEM"}};
+  } expected[] = {
+      {0, 0x58, 8, "ACQUIRE_MEM"},      {8, 0x76, 4, "SET_SH_REG"},
+      {12, 0x76, 4, "SET_SH_REG"},      {16, 0x76, 4, "SET_SH_REG"},
+      {20, 0x15, 5, "DISPATCH_DIRECT"}, {25, 0x46, 2, "EVENT_WRITE"},
+      {27, 0x49, 8, "RELEASE_MEM"}};
   for (int i = 0; i < 7; ++i) {
     cJSON* p = cJSON_GetArrayItem(root, i);
-    assert_int_equal(cJSON_GetObjectItem(p, "offset")->valuedouble, expected[i].offset);
-    assert_int_equal(cJSON_GetObjectItem(p, "opcode")->valuedouble, expected[i].opcode);
-    assert_int_equal(cJSON_GetObjectItem(p, "ndw")->valuedouble, expected[i].ndw);
-    assert_string_equal(cJSON_GetObjectItem(p, "name")->valuestring, expected[i].name);
+    assert_int_equal(cJSON_GetObjectItem(p, "offset")->valuedouble,
+                     expected[i].offset);
+    assert_int_equal(cJSON_GetObjectItem(p, "opcode")->valuedouble,
+                     expected[i].opcode);
+    assert_int_equal(cJSON_GetObjectItem(p, "ndw")->valuedouble,
+                     expected[i].ndw);
+    assert_string_equal(cJSON_GetObjectItem(p, "name")->valuestring,
+                        expected[i].name);
   }
   cJSON* regs = cJSON_GetObjectItem(cJSON_GetArrayItem(root, 2), "regs");
   assert_int_equal(cJSON_GetArraySize(regs), 2);
   cJSON* rsrc2 = cJSON_GetArrayItem(regs, 1);
-  assert_string_equal(cJSON_GetObjectItem(rsrc2, "name")->valuestring, "COMPUTE_PGM_RSRC2");
+  assert_string_equal(cJSON_GetObjectItem(rsrc2, "name")->valuestring,
+                      "COMPUTE_PGM_RSRC2");
   assert_int_equal(cJSON_GetObjectItem(rsrc2, "offset")->valuedouble, 0x213);
   assert_int_equal(cJSON_GetObjectItem(rsrc2, "value")->valuedouble, 0x8C);
   assert_int_equal(
-      cJSON_GetObjectItem(cJSON_GetObjectItem(rsrc2, "fields"), "USER_SGPR")->valuedouble, 6);
-  cJSON* user = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 3), "regs"), 0);
-  assert_string_equal(cJSON_GetObjectItem(user, "name")->valuestring, "COMPUTE_USER_DATA_0");
+      cJSON_GetObjectItem(cJSON_GetObjectItem(rsrc2, "fields"), "USER_SGPR")
+          ->valuedouble,
+      6);
+  cJSON* user = cJSON_GetArrayItem(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(root, 3), "regs"), 0);
+  assert_string_equal(cJSON_GetObjectItem(user, "name")->valuestring,
+                      "COMPUTE_USER_DATA_0");
   assert_int_equal(cJSON_GetObjectItem(user, "offset")->valuedouble, 0x240);
   cJSON* dispatch = cJSON_GetArrayItem(root, 4);
-  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(dispatch, "fields"), "DIM_X")->valuedouble, 16);
-  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(dispatch, "initiator"), "CS_W32_EN")->valuedouble, 1);
+  assert_int_equal(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(dispatch, "fields"), "DIM_X")
+          ->valuedouble,
+      16);
+  assert_int_equal(cJSON_GetObjectItem(
+                       cJSON_GetObjectItem(dispatch, "initiator"), "CS_W32_EN")
+                       ->valuedouble,
+                   1);
   cJSON* release = cJSON_GetArrayItem(root, 6);
-  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(release, "fields"), "DATA_SEL")->valuedouble, 1);
-  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(release, "gcr"), "GL2_WB")->valuedouble, 1);
+  assert_int_equal(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(release, "fields"), "DATA_SEL")
+          ->valuedouble,
+      1);
+  assert_int_equal(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(release, "gcr"), "GL2_WB")
+          ->valuedouble,
+      1);
   assert_string_equal(cJSON_GetObjectItem(release, "event")->valuestring,
                       "CACHE_FLUSH_AND_INV_TS_EVENT");
   cJSON_Delete(root);
@@ -200,13 +228,15 @@ static void test_pm4_malformed_exit_3(void** state) {
   for (int i = 0; i < 5; ++i) s[n++] = 1;
   rl_write_dwords("bad.pm4", s, n);
   assert_int_equal(rl_run("disasm --pm4 %s/bad.pm4", rl_test_dir), 3);
-  assert_true(rl_file_has("err.txt", "dword 35: DISPATCH_DIRECT has 6 dwords, expected 5"));
+  assert_true(rl_file_has(
+      "err.txt", "dword 35: DISPATCH_DIRECT has 6 dwords, expected 5"));
   assert_true(rl_file_has("out.txt", "RELEASE_MEM"));  // listed up to there
   assert_int_equal(rl_run("disasm --pm4 %s/bad.pm4 --json", rl_test_dir), 3);
   // Truncated: the last packet runs past the end.
   rl_write_dwords("short.pm4", s, 30);
   assert_int_equal(rl_run("disasm --pm4 %s/short.pm4", rl_test_dir), 3);
-  assert_true(rl_file_has("err.txt", "dword 27: RELEASE_MEM packet of 8 dwords"));
+  assert_true(
+      rl_file_has("err.txt", "dword 27: RELEASE_MEM packet of 8 dwords"));
   // Not a whole number of dwords.
   char path[512];
   snprintf(path, sizeof(path), "%s/odd.pm4", rl_test_dir);
@@ -229,18 +259,24 @@ static void rl_write_aql(const char* name, const void* packets, size_t count) {
 
 static void rl_fill_aql(uint8_t (*packets)[64]) {
   rl_aql_dispatch_packet_t d = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, 1,
-                              RL_AQL_FENCE_SCOPE_AGENT, RL_AQL_FENCE_SCOPE_AGENT),
+      .header =
+          rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, 1,
+                        RL_AQL_FENCE_SCOPE_AGENT, RL_AQL_FENCE_SCOPE_AGENT),
       .setup = 1,
-      .workgroup_size_x = 64, .workgroup_size_y = 1, .workgroup_size_z = 1,
-      .grid_size_x = 1024, .grid_size_y = 1, .grid_size_z = 1,
+      .workgroup_size_x = 64,
+      .workgroup_size_y = 1,
+      .workgroup_size_z = 1,
+      .grid_size_x = 1024,
+      .grid_size_y = 1,
+      .grid_size_z = 1,
       .group_segment_size = 512,
       .kernel_object = 0x7F0000010000ull,
       .kernarg_address = 0x7F0000020000ull,
       .completion_signal = 0x7F0000030000ull};
   rl_aql_pm4_ib_packet_t ib = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 0,
-                              RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_SYSTEM),
+      .header =
+          rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 0,
+                        RL_AQL_FENCE_SCOPE_SYSTEM, RL_AQL_FENCE_SCOPE_SYSTEM),
       .vendor_format = RL_AQL_VENDOR_FORMAT_PM4_IB,
       .ib_jump_cmd = {0xC0023F00u, 0x00100000u, 0x7F, 0x40u | (1u << 23)},
       .dw_cnt_remain = 0xA};
@@ -263,21 +299,35 @@ static void test_aql_text_and_json(void** state) {
   assert_int_equal(cJSON_GetArraySize(root), 3);
   cJSON* d = cJSON_GetArrayItem(root, 0);
   assert_string_equal(cJSON_GetObjectItem(d, "type")->valuestring, "dispatch");
-  assert_int_equal(cJSON_GetObjectItem(d, "header")->valuedouble, 0x0B02);  // CLR dispatchPacketHeader_ (pm4_reference.md §4.2)
+  assert_int_equal(
+      cJSON_GetObjectItem(d, "header")->valuedouble,
+      0x0B02);  // CLR dispatchPacketHeader_ (pm4_reference.md §4.2)
   assert_int_equal(cJSON_GetObjectItem(d, "setup")->valuedouble, 1);
-  assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "workgroup_size"), 0)->valuedouble, 64);
-  assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "grid_size"), 0)->valuedouble, 1024);
-  assert_int_equal(cJSON_GetObjectItem(d, "group_segment_size")->valuedouble, 512);
-  assert_int_equal(cJSON_GetObjectItem(d, "private_segment_size")->valuedouble, 0);
-  assert_true(cJSON_GetObjectItem(d, "kernel_object")->valuedouble == (double)0x7F0000010000ull);
-  assert_true(cJSON_GetObjectItem(d, "kernarg_address")->valuedouble == (double)0x7F0000020000ull);
-  assert_true(cJSON_GetObjectItem(d, "completion_signal")->valuedouble == (double)0x7F0000030000ull);
+  assert_int_equal(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(d, "workgroup_size"), 0)
+          ->valuedouble,
+      64);
+  assert_int_equal(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(d, "grid_size"), 0)->valuedouble,
+      1024);
+  assert_int_equal(cJSON_GetObjectItem(d, "group_segment_size")->valuedouble,
+                   512);
+  assert_int_equal(cJSON_GetObjectItem(d, "private_segment_size")->valuedouble,
+                   0);
+  assert_true(cJSON_GetObjectItem(d, "kernel_object")->valuedouble ==
+              (double)0x7F0000010000ull);
+  assert_true(cJSON_GetObjectItem(d, "kernarg_address")->valuedouble ==
+              (double)0x7F0000020000ull);
+  assert_true(cJSON_GetObjectItem(d, "completion_signal")->valuedouble ==
+              (double)0x7F0000030000ull);
   cJSON* v = cJSON_GetArrayItem(root, 1);
   assert_string_equal(cJSON_GetObjectItem(v, "type")->valuestring, "vendor");
-  assert_true(cJSON_GetObjectItem(v, "ib_address")->valuedouble == (double)0x7F00100000ull);
+  assert_true(cJSON_GetObjectItem(v, "ib_address")->valuedouble ==
+              (double)0x7F00100000ull);
   assert_int_equal(cJSON_GetObjectItem(v, "ib_size")->valuedouble, 0x40);
-  assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 2), "type")->valuestring,
-                      "invalid");
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(root, 2), "type")->valuestring,
+      "invalid");
   cJSON_Delete(root);
 }
 
@@ -296,7 +346,8 @@ static void test_aql_malformed_exit_3(void** state) {
   fwrite(packets, 1, 100, f);
   fclose(f);
   assert_int_equal(rl_run("disasm --aql %s/short.aql --json", rl_test_dir), 3);
-  assert_true(rl_file_has("err.txt", "not a whole number of 64-byte AQL packets"));
+  assert_true(
+      rl_file_has("err.txt", "not a whole number of 64-byte AQL packets"));
 }
 
 static void test_usage_errors(void** state) {
@@ -307,7 +358,8 @@ static void test_usage_errors(void** state) {
   assert_int_equal(rl_run("disasm --aql --target gfx1100 x"), 2);
   assert_int_equal(rl_run("disasm --pm4 x --bogus"), 2);
   assert_int_equal(rl_run("disasm --pm4 /nonexistent/file"), 3);
-  assert_int_equal(rl_run("disasm --pm4 %s/stream.pm4 --target gfx1030", rl_test_dir), 3);
+  assert_int_equal(
+      rl_run("disasm --pm4 %s/stream.pm4 --target gfx1030", rl_test_dir), 3);
   assert_true(rl_file_has("err.txt", "'gfx1030'"));
   assert_int_equal(rl_run("help disasm"), 0);
   assert_true(rl_file_has("out.txt", "--target GFX"));

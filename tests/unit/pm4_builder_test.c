@@ -144,10 +144,10 @@ static void test_release_mem_golden(void** state) {
   release.address = 0x0000123400001008ull;
   assert_true(rl_pm4_emit_release_mem(&b.builder, &release, NULL));
   const uint32_t expected[] = {
-      0xC0064900u, 0x00603514u, 0x20000000u, 0x00001004u, 0x00001234u,
-      0x00000007u, 0xAABBCCDDu, 0,           0xC0064900u, 0x00603514u,
-      0x42000000u, 0x00001008u, 0x00001234u, 0x00000007u, 0xAABBCCDDu,
-      0};
+      0xC0064900u, 0x00603514u, 0x20000000u, 0x00001004u,
+      0x00001234u, 0x00000007u, 0xAABBCCDDu, 0,
+      0xC0064900u, 0x00603514u, 0x42000000u, 0x00001008u,
+      0x00001234u, 0x00000007u, 0xAABBCCDDu, 0};
   rl_test_expect(&b, expected, 16);
 }
 
@@ -158,10 +158,10 @@ static void test_wait_reg_mem_golden(void** state) {
   rl_test_buffer_t b;
   rl_test_init(&b, RL_TEST_CAPACITY);
   assert_true(rl_pm4_emit_wait_reg_mem(&b.builder, RL_PM4_WAIT_EQ,
-                                       0x0000000100002000ull, 5, 0xFFFFFFFFu,
-                                       4, NULL));
-  const uint32_t expected[] = {0xC0053C00u, 0x00000013u, 0x00002000u,
-                               0x00000001u, 5,           0xFFFFFFFFu, 4};
+                                       0x0000000100002000ull, 5, 0xFFFFFFFFu, 4,
+                                       NULL));
+  const uint32_t expected[] = {
+      0xC0053C00u, 0x00000013u, 0x00002000u, 0x00000001u, 5, 0xFFFFFFFFu, 4};
   rl_test_expect(&b, expected, 7);
 }
 
@@ -173,8 +173,8 @@ static void test_write_data_golden(void** state) {
   rl_test_buffer_t b;
   rl_test_init(&b, RL_TEST_CAPACITY);
   const uint32_t data[] = {0x11111111u, 0x22222222u};
-  assert_true(rl_pm4_emit_write_data(&b.builder, 0x0000000200003000ull, data,
-                                     2, NULL));
+  assert_true(
+      rl_pm4_emit_write_data(&b.builder, 0x0000000200003000ull, data, 2, NULL));
   const uint32_t expected[] = {0xC0043700u, 0x00100500u, 0x00003000u,
                                0x00000002u, 0x11111111u, 0x22222222u};
   rl_test_expect(&b, expected, 6);
@@ -192,7 +192,7 @@ static void test_copy_data_golden(void** state) {
   // Register -> register: no WR_CONFIRM, 32-bit.
   assert_true(rl_pm4_emit_copy_data(&b.builder, RL_PM4_SEL_REGISTER, 0x2E40,
                                     RL_PM4_SEL_REGISTER, 0x2E41, false, NULL));
-  const uint32_t expected[] = {0xC0044000u, 0x00110509u, 0, 0,
+  const uint32_t expected[] = {0xC0044000u, 0x00110509u, 0,           0,
                                0x00004008u, 0x00000003u, 0xC0044000u, 0,
                                0x00002E40u, 0,           0x00002E41u, 0};
   rl_test_expect(&b, expected, 12);
@@ -230,13 +230,13 @@ static void test_failed_emits_change_nothing(void** state) {
   rl_pm4_release_mem_t bad_data_sel = {.data_sel = 8, .address = 0};
   rl_pm4_builder_t* p = &b.builder;
   uint32_t offset = 0;
-#define RL_EXPECT_REJECT(call)                                      \
-  do {                                                              \
-    offset = 7;                                                     \
-    assert_false(call);                                             \
-    assert_int_equal(offset, RL_PM4_NO_OFFSET);                     \
-    assert_int_equal(p->count, 2);                                  \
-    assert_memory_equal(b.dwords, snapshot, sizeof(snapshot));      \
+#define RL_EXPECT_REJECT(call)                                 \
+  do {                                                         \
+    offset = 7;                                                \
+    assert_false(call);                                        \
+    assert_int_equal(offset, RL_PM4_NO_OFFSET);                \
+    assert_int_equal(p->count, 2);                             \
+    assert_memory_equal(b.dwords, snapshot, sizeof(snapshot)); \
   } while (0)
   RL_EXPECT_REJECT(rl_pm4_emit_set_sh_reg(p, 0x2BFF, values, 1, &offset));
   RL_EXPECT_REJECT(rl_pm4_emit_set_sh_reg(p, 0x2FFF, values, 2, &offset));
@@ -259,8 +259,8 @@ static void test_failed_emits_change_nothing(void** state) {
   RL_EXPECT_REJECT(rl_pm4_emit_write_data(p, 0x1000, values, 0, &offset));
   RL_EXPECT_REJECT(rl_pm4_emit_write_data(p, 0x1000, NULL, 1, &offset));
   RL_EXPECT_REJECT(rl_pm4_emit_copy_data(p, 9, 0, 5, 0x1004, true, &offset));
-  RL_EXPECT_REJECT(rl_pm4_emit_copy_data(p, 2, 0x1002, 0, 0x2E40, false,
-                                         &offset));
+  RL_EXPECT_REJECT(
+      rl_pm4_emit_copy_data(p, 2, 0x1002, 0, 0x2E40, false, &offset));
   RL_EXPECT_REJECT(rl_pm4_emit_copy_data(p, 16, 0, 5, 0x1000, false, &offset));
   RL_EXPECT_REJECT(rl_pm4_emit_indirect_buffer(p, 0x1002, 4, false, &offset));
   RL_EXPECT_REJECT(rl_pm4_emit_indirect_buffer(p, 0x1000, 0, false, &offset));
@@ -291,8 +291,8 @@ static bool rl_emit_acquire(rl_pm4_builder_t* b) {
   return rl_pm4_emit_acquire_mem(b, b->family->gcr_acquire, NULL);
 }
 static bool rl_emit_release(rl_pm4_builder_t* b) {
-  rl_pm4_release_mem_t r = {.event_type = 0x14, .event_index = 5,
-                            .data_sel = 1, .address = 0x1000};
+  rl_pm4_release_mem_t r = {
+      .event_type = 0x14, .event_index = 5, .data_sel = 1, .address = 0x1000};
   return rl_pm4_emit_release_mem(b, &r, NULL);
 }
 static bool rl_emit_wait(rl_pm4_builder_t* b) {
@@ -308,7 +308,9 @@ static bool rl_emit_copy(rl_pm4_builder_t* b) {
 static bool rl_emit_ib(rl_pm4_builder_t* b) {
   return rl_pm4_emit_indirect_buffer(b, 0x1000, 16, false, NULL);
 }
-static bool rl_emit_nop3(rl_pm4_builder_t* b) { return rl_pm4_emit_nop(b, 3, NULL); }
+static bool rl_emit_nop3(rl_pm4_builder_t* b) {
+  return rl_pm4_emit_nop(b, 3, NULL);
+}
 
 // For every builder and every capacity 0..size+1: the emit succeeds exactly
 // when the packet fits, and a refused emit leaves the poisoned storage and

@@ -63,7 +63,8 @@ static bool rl_test_emit_random(rl_pm4_builder_t* b, uint64_t* s,
     case 1:
       ok = rl_pm4_emit_dispatch_direct(b, values[0], values[1], values[2],
                                        values[3], &offset);
-      *e = (rl_test_expected_t){offset, RL_PM4_DISPATCH_DIRECT, 5, 4, values[3]};
+      *e =
+          (rl_test_expected_t){offset, RL_PM4_DISPATCH_DIRECT, 5, 4, values[3]};
       break;
     case 2: {
       uint32_t index = rl_test_below(s, 16);
@@ -110,8 +111,8 @@ static bool rl_test_emit_random(rl_pm4_builder_t* b, uint64_t* s,
       break;
     case 8: {
       uint32_t size = 1 + rl_test_below(s, 0xFFFFF);
-      ok = rl_pm4_emit_indirect_buffer(b, address, size, values[0] & 1,
-                                       &offset);
+      ok =
+          rl_pm4_emit_indirect_buffer(b, address, size, values[0] & 1, &offset);
       *e = (rl_test_expected_t){offset, RL_PM4_INDIRECT_BUFFER, 4, 3,
                                 size | (values[0] & 1) << 20 | 1u << 23};
       break;
@@ -142,10 +143,11 @@ static void rl_test_round_trip(const char* processor, uint64_t seed) {
   char line[4096];
   while (offset < b.count) {
     rl_pm4_packet_t packet;
-    rl_status_t status = rl_pm4_decode_next(family, stream, b.count, offset,
-                                            &packet);
-    if (status) fail_msg("seed %llu: %s", (unsigned long long)seed,
-                         rl_status_message(status));
+    rl_status_t status =
+        rl_pm4_decode_next(family, stream, b.count, offset, &packet);
+    if (status)
+      fail_msg("seed %llu: %s", (unsigned long long)seed,
+               rl_status_message(status));
     assert_true(i < n);
     assert_int_equal(packet.offset, expected[i].offset);
     assert_int_equal(packet.opcode, expected[i].opcode);
@@ -197,7 +199,8 @@ static void rl_test_malformed(const uint32_t* dwords, uint32_t count,
   char prefix[32];
   snprintf(prefix, sizeof(prefix), "dword %u: ", bad_offset);
   const char* message = rl_status_message(status);
-  if (strncmp(message, prefix, strlen(prefix)) != 0 || !strstr(message, needle)) {
+  if (strncmp(message, prefix, strlen(prefix)) != 0 ||
+      !strstr(message, needle)) {
     fail_msg("message '%s', expected '%s...%s'", message, prefix, needle);
   }
   rl_status_free(status);
@@ -261,8 +264,8 @@ static void test_malformed_classes_report_offset(void** state) {
 // Negative control for the malformed checker: a valid stream decodes.
 static void test_valid_stream_has_no_error(void** state) {
   (void)state;
-  const uint32_t s[] = {0xFFFF1000u, 0xC0027602u, 0x3FE, 1, 2, 0x80000000u,
-                        0xC0015500u, 7, 8};
+  const uint32_t s[] = {0xFFFF1000u, 0xC0027602u, 0x3FE, 1, 2,
+                        0x80000000u, 0xC0015500u, 7,     8};
   const rl_pm4_family_t* family = rl_test_family("gfx1201");
   uint32_t offset = 0, packets = 0;
   const char* names[4] = {0};
@@ -355,11 +358,11 @@ static void test_format_known_stream(void** state) {
   assert_true(rl_pm4_emit_cs_partial_flush(&b, NULL));
   assert_true(rl_pm4_emit_acquire_mem(&b, gfx11->gcr_acquire, NULL));
   assert_true(rl_pm4_emit_write_data(&b, 0x7F0000002000ull, data, 2, NULL));
-  assert_true(rl_pm4_emit_wait_reg_mem(&b, RL_PM4_WAIT_GE, 0x7F0000002004ull,
-                                       7, ~0u, 4, NULL));
+  assert_true(rl_pm4_emit_wait_reg_mem(&b, RL_PM4_WAIT_GE, 0x7F0000002004ull, 7,
+                                       ~0u, 4, NULL));
   assert_true(rl_pm4_emit_release_mem(&b, &release, NULL));
-  assert_true(rl_pm4_emit_indirect_buffer(&b, 0x7F0000100000ull, 64, true,
-                                          NULL));
+  assert_true(
+      rl_pm4_emit_indirect_buffer(&b, 0x7F0000100000ull, 64, true, NULL));
   assert_true(rl_pm4_emit_nop(&b, 2, NULL));
   s[b.count++] = 0xC0009900u;  // unknown opcode with one payload dword
   s[b.count++] = 0;
@@ -403,9 +406,10 @@ static void test_format_known_stream(void** state) {
 // WG_RR_EN, no GL1 in the GCR breakdown.
 static void test_format_gfx12_fields(void** state) {
   (void)state;
-  const uint32_t s[] = {0xC0017602u, 0x207, 0x0000E040u,
-                        0xC0017602u, 0x212, 0x00200000u,
-                        0xC0065800u, 0, 0xFFFFFFFFu, 0xFF, 0, 0, 0xA, 0x4381u};
+  const uint32_t s[] = {0xC0017602u, 0x207,       0x0000E040u, 0xC0017602u,
+                        0x212,       0x00200000u, 0xC0065800u, 0,
+                        0xFFFFFFFFu, 0xFF,        0,           0,
+                        0xA,         0x4381u};
   const char* const lines[] = {
       "0x0000 SET_SH_REG COMPUTE_NUM_THREAD_X=0x0000e040 (NUM_THREAD_FULL=0x40"
       " INTERLEAVE_BITS_X=7)",

@@ -38,7 +38,7 @@ static void test_processor_lookup(void** state) {
 
 static void test_unknown_processor_fails_closed(void** state) {
   (void)state;
-  static const char* const unknown[] = {"gfx1030", "gfx90a", "gfx11000",
+  static const char* const unknown[] = {"gfx1030", "gfx90a",  "gfx11000",
                                         "gfx1202", "GFX1100", "gfx1100:xnack-",
                                         ""};
   for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); ++i) {
@@ -97,7 +97,8 @@ static void rl_test_table_invariants(const rl_pm4_family_t* f) {
       {f->regs.user_data_0, "COMPUTE_USER_DATA_0"},
       {f->regs.user_data_0 + f->user_data_count - 1, "COMPUTE_USER_DATA_15"},
       {f->regs.dispatch_pkt_addr_lo + 1, "COMPUTE_DISPATCH_PKT_ADDR_HI"},
-      {f->regs.dispatch_scratch_base_lo + 1, "COMPUTE_DISPATCH_SCRATCH_BASE_HI"},
+      {f->regs.dispatch_scratch_base_lo + 1,
+       "COMPUTE_DISPATCH_SCRATCH_BASE_HI"},
       {f->regs.user_accum_0 + 3, "COMPUTE_USER_ACCUM_3"},
       {f->regs.dispatch_interleave, "COMPUTE_DISPATCH_INTERLEAVE"},
       {0x2E14, "COMPUTE_VMID"},
@@ -167,31 +168,39 @@ static void test_gfx11_gfx12_differences(void** state) {
   const rl_pm4_family_t* g11 = rl_test_family("gfx1151");
   const rl_pm4_family_t* g12 = rl_test_family("gfx1201");
   // NUM_THREAD_X FULL: 16 bits on gfx11, 13 bits + INTERLEAVE_BITS_X on gfx12.
-  assert_int_equal(rl_test_field(g11, "COMPUTE_NUM_THREAD_X",
-                                 "NUM_THREAD_FULL", 0xE040), 0xE040);
-  assert_int_equal(rl_test_field(g12, "COMPUTE_NUM_THREAD_X",
-                                 "NUM_THREAD_FULL", 0xE040), 0x40);
-  assert_int_equal(rl_test_field(g12, "COMPUTE_NUM_THREAD_Y",
-                                 "INTERLEAVE_BITS_Y", 0xE040), 7);
-  assert_int_equal(rl_test_field(g12, "COMPUTE_NUM_THREAD_Z",
-                                 "NUM_THREAD_FULL", 0xE040), 0xE040);
+  assert_int_equal(
+      rl_test_field(g11, "COMPUTE_NUM_THREAD_X", "NUM_THREAD_FULL", 0xE040),
+      0xE040);
+  assert_int_equal(
+      rl_test_field(g12, "COMPUTE_NUM_THREAD_X", "NUM_THREAD_FULL", 0xE040),
+      0x40);
+  assert_int_equal(
+      rl_test_field(g12, "COMPUTE_NUM_THREAD_Y", "INTERLEAVE_BITS_Y", 0xE040),
+      7);
+  assert_int_equal(
+      rl_test_field(g12, "COMPUTE_NUM_THREAD_Z", "NUM_THREAD_FULL", 0xE040),
+      0xE040);
   // RSRC1 bit 21: DX10_CLAMP on gfx11, WG_RR_EN on gfx12.
-  const rl_pm4_register_t* r11 = rl_pm4_family_register_named(g11, "COMPUTE_PGM_RSRC1");
-  const rl_pm4_register_t* r12 = rl_pm4_family_register_named(g12, "COMPUTE_PGM_RSRC1");
+  const rl_pm4_register_t* r11 =
+      rl_pm4_family_register_named(g11, "COMPUTE_PGM_RSRC1");
+  const rl_pm4_register_t* r12 =
+      rl_pm4_family_register_named(g12, "COMPUTE_PGM_RSRC1");
   assert_true(rl_test_has_field(r11, "DX10_CLAMP"));
   assert_false(rl_test_has_field(r11, "WG_RR_EN"));
   assert_true(rl_test_has_field(r12, "WG_RR_EN"));
   assert_false(rl_test_has_field(r12, "DX10_CLAMP"));
   // RSRC2 bit 6 TRAP_PRESENT vs DYNAMIC_VGPR; RSRC3 INST_PREF_SIZE 6 vs 8 bits.
-  assert_int_equal(rl_test_field(g11, "COMPUTE_PGM_RSRC3", "INST_PREF_SIZE",
-                                 0xFF0u), 0x3F);
-  assert_int_equal(rl_test_field(g12, "COMPUTE_PGM_RSRC3", "INST_PREF_SIZE",
-                                 0xFF0u), 0xFF);
+  assert_int_equal(
+      rl_test_field(g11, "COMPUTE_PGM_RSRC3", "INST_PREF_SIZE", 0xFF0u), 0x3F);
+  assert_int_equal(
+      rl_test_field(g12, "COMPUTE_PGM_RSRC3", "INST_PREF_SIZE", 0xFF0u), 0xFF);
   // TMPRING_SIZE.WAVESIZE 15 vs 18 bits.
-  assert_int_equal(rl_test_field(g11, "COMPUTE_TMPRING_SIZE", "WAVESIZE",
-                                 0xFFFFF000u), 0x7FFF);
-  assert_int_equal(rl_test_field(g12, "COMPUTE_TMPRING_SIZE", "WAVESIZE",
-                                 0xFFFFF000u), 0x3FFFF);
+  assert_int_equal(
+      rl_test_field(g11, "COMPUTE_TMPRING_SIZE", "WAVESIZE", 0xFFFFF000u),
+      0x7FFF);
+  assert_int_equal(
+      rl_test_field(g12, "COMPUTE_TMPRING_SIZE", "WAVESIZE", 0xFFFFF000u),
+      0x3FFFF);
   // SE8 only on gfx12.
   assert_null(rl_pm4_family_register(g11, 0x2E23));
   assert_non_null(rl_pm4_family_register(g12, 0x2E23));
@@ -217,23 +226,29 @@ static void test_gfx11_gfx12_differences(void** state) {
   assert_true(rl_pm4_register_field(a11, "GL1_INV", g11->gcr_acquire, &v) && v);
   assert_true(rl_pm4_register_field(a11, "GLK_INV", g11->gcr_acquire, &v) && v);
   assert_true(rl_pm4_register_field(a11, "GLV_INV", g11->gcr_acquire, &v) && v);
-  assert_true(rl_pm4_register_field(a11, "GL2_INV", g11->gcr_acquire, &v) && !v);
-  assert_true(rl_pm4_register_field(a11, "GLI_INV", g11->gcr_acquire_entry, &v));
+  assert_true(rl_pm4_register_field(a11, "GL2_INV", g11->gcr_acquire, &v) &&
+              !v);
+  assert_true(
+      rl_pm4_register_field(a11, "GLI_INV", g11->gcr_acquire_entry, &v));
   assert_int_equal(v, 1);
   assert_false(rl_test_has_field(a12, "GL1_INV"));
   assert_false(rl_test_has_field(a12, "GLM_INV"));
-  assert_true(rl_pm4_register_field(a12, "GL2_INV", g12->gcr_acquire_entry, &v) && v);
+  assert_true(
+      rl_pm4_register_field(a12, "GL2_INV", g12->gcr_acquire_entry, &v) && v);
   const rl_pm4_register_t* rel11 = g11->release_gcr_cntl;
   const rl_pm4_register_t* rel12 = g12->release_gcr_cntl;
-  uint32_t gcr11 = RL_PM4_GET(RELEASE_MEM, GCR_CNTL, g11->release_gcr_writeback);
-  uint32_t gcr12 = RL_PM4_GET(RELEASE_MEM, GCR_CNTL, g12->release_gcr_writeback);
+  uint32_t gcr11 =
+      RL_PM4_GET(RELEASE_MEM, GCR_CNTL, g11->release_gcr_writeback);
+  uint32_t gcr12 =
+      RL_PM4_GET(RELEASE_MEM, GCR_CNTL, g12->release_gcr_writeback);
   assert_true(rl_pm4_register_field(rel11, "GL2_WB", gcr11, &v) && v);
   assert_true(rl_pm4_register_field(rel12, "GL2_WB", gcr12, &v) && v);
   assert_true(rl_pm4_register_field(rel11, "GL1_INV", gcr11, &v) && !v);
   assert_false(rl_test_has_field(rel12, "GL1_INV"));
   // Register indices lowering uses are the same in both families.
-  assert_memory_equal(&g11->regs, &g12->regs,
-                      offsetof(rl_pm4_compute_regs_t, static_thread_mgmt_count));
+  assert_memory_equal(
+      &g11->regs, &g12->regs,
+      offsetof(rl_pm4_compute_regs_t, static_thread_mgmt_count));
 }
 
 int main(void) {

@@ -250,7 +250,8 @@ static void rl_test_hazard_no_flush(void** state) {
   (void)state;
   rl_sim_hazard_t hazard;
   bool exact = true;
-  assert_int_equal(rl_test_hazard_run(RL_TEST_NO_WAIT, false, &hazard, &exact), 1);
+  assert_int_equal(rl_test_hazard_run(RL_TEST_NO_WAIT, false, &hazard, &exact),
+                   1);
   assert_int_equal(hazard.kind, 1);  // RAW: vc_fill wrote, vc_scale read a
   assert_true(hazard.earlier_dispatch < hazard.later_dispatch);
   assert_int_equal(hazard.size, 4 * RL_TEST_N);
@@ -261,7 +262,8 @@ static void rl_test_hazard_flush_without_acquire(void** state) {
   (void)state;
   rl_sim_hazard_t hazard;
   bool exact = false;
-  assert_int_equal(rl_test_hazard_run(RL_TEST_FLUSH, false, &hazard, &exact), 1);
+  assert_int_equal(rl_test_hazard_run(RL_TEST_FLUSH, false, &hazard, &exact),
+                   1);
   assert_int_equal(hazard.kind, RL_SIM_HAZARD_RAW_NO_ACQUIRE);
   assert_int_equal(hazard.size, 4 * RL_TEST_N);
   assert_true(exact);  // the flush ordered them: only the caches are stale
@@ -286,9 +288,49 @@ static void rl_test_hazard_fence(void** state) {
                    1);
   assert_int_equal(hazard.kind, RL_SIM_HAZARD_RAW_NO_ACQUIRE);
   assert_true(exact);
-  assert_int_equal(rl_test_hazard_run(RL_TEST_FENCE, true, &hazard, &exact),
-                   0);
+  assert_int_equal(rl_test_hazard_run(RL_TEST_FENCE, true, &hazard, &exact), 0);
   assert_true(exact);
+}
+
+// fill(a) in one PM4-IB packet, scale(a → b) in the next: the end of the
+// first IB is compute idle, so only the second packet's acquire fence scope
+// decides whether the reader may see stale lines.
+static uint32_t rl_test_two_packets(bool acquire) {
+  rl_pm4_fixture_t f;
+  rl_pm4_fixture_setup(&f, "gfx1201", RL_SIM_HAZARDS_ADVERSARIAL);
+  rl_device_allocation_t a = rl_sim_fixture_alloc(&f.sim, 4 * RL_TEST_N);
+  rl_device_allocation_t b = rl_sim_fixture_alloc(&f.sim, 4 * RL_TEST_N);
+  rl_pm4_test_ib_t first, second;
+  rl_pm4_test_ib_init(&f, &first, 256);
+  rl_pm4_test_ib_init(&f, &second, 256);
+  rl_pm4_test_emit_kernel(&f, &first.builder, "vc_fill",
+                          rl_pm4_test_fill_args(&f, a.address, 2.0f, RL_TEST_N),
+                          NULL);
+  rl_pm4_test_emit_dispatch(&f, &first.builder, "vc_fill", RL_TEST_GROUPS,
+                            false);
+  rl_pm4_test_emit_kernel(
+      &f, &second.builder, "vc_scale",
+      rl_pm4_test_scale_args(&f, a.address, b.address, 3.0f, RL_TEST_N), NULL);
+  rl_pm4_test_emit_dispatch(&f, &second.builder, "vc_scale", RL_TEST_GROUPS,
+                            false);
+  uint64_t signal = rl_sim_fixture_signal(&f.sim, 2);
+  rl_pm4_test_submit(&f, &first, signal, false);
+  rl_pm4_test_submit(&f, &second, signal, acquire);
+  int64_t value = 0;
+  assert_true(f.sim.device->vtable->signal_wait_lt(f.sim.device, signal, 1,
+                                                   RL_TEST_WAIT_NS, &value));
+  assert_true(((const float*)b.host)[RL_TEST_N - 1] == 6.0f);
+  rl_sim_hazard_t hazard = {0};
+  uint32_t count = rl_sim_hazards(f.sim.device, &hazard, 1);
+  if (count > 0) assert_int_equal(hazard.kind, RL_SIM_HAZARD_RAW_NO_ACQUIRE);
+  rl_pm4_fixture_teardown(&f);
+  return count;
+}
+
+static void rl_test_hazard_across_packets(void** state) {
+  (void)state;
+  assert_int_equal(rl_test_two_packets(false), 1);
+  assert_int_equal(rl_test_two_packets(true), 0);  // negative control
 }
 
 int main(void) {
@@ -307,6 +349,7 @@ int main(void) {
       cmocka_unit_test(rl_test_hazard_flush_without_acquire),
       cmocka_unit_test(rl_test_hazard_flush_and_acquire),
       cmocka_unit_test(rl_test_hazard_fence),
+      cmocka_unit_test(rl_test_hazard_across_packets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

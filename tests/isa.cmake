@@ -1,0 +1,25 @@
+# Tests of the `isa` executor (redline/sim/isa/): the decoder against the
+# compiler (llvm-mc-19 samples, llvm-objdump-19 listings of every kernel)
+# and every kernel with a reference implementation run by the ISA
+# interpreter against the `ref` executor.
+find_program(RL_LLVM_MC NAMES llvm-mc llvm-mc-19
+  HINTS "${RL_LLVM_ROOT}/bin" NO_DEFAULT_PATH)
+find_program(RL_LLVM_OBJDUMP NAMES llvm-objdump llvm-objdump-19
+  HINTS "${RL_LLVM_ROOT}/bin" NO_DEFAULT_PATH)
+
+if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
+  add_library(rl_test_isa_util STATIC unit/isa_test_util.c)
+  target_include_directories(rl_test_isa_util PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(rl_test_isa_util PUBLIC PkgConfig::CMOCKA)
+  target_compile_definitions(rl_test_isa_util PRIVATE
+    RL_LLVM_MC="${RL_LLVM_MC}" RL_LLVM_OBJDUMP="${RL_LLVM_OBJDUMP}")
+
+  rl_add_unit_test(isa_decode_test
+    SOURCES unit/isa_decode_test.c
+    LIBS rl_sim_isa rl_test_isa_util)
+
+  rl_add_unit_test(isa_objdump_test
+    SOURCES unit/isa_objdump_test.c
+    LIBS rl_sim_isa rl_test_isa_util rl_capture)
+  add_dependencies(isa_objdump_test rl_kernels)
+endif()

@@ -1,0 +1,125 @@
+// The gfx11 decoder (redline/sim/isa/) against llvm-objdump-19 on every
+// kernel we build: for every gfx1100 and gfx1151 code object in the kernels
+// directory (code object v5 and the gfx1100 v4 variant), every instruction
+// objdump prints — all kernels, their padding and s_code_end tail — must
+// decode at the same PC to the same mnemonic (objdump's _e32/_e64 suffix
+// aside; both halves of a VOPD) with the same length, decoding from the
+// instruction stream (so the decoder, not objdump, decides where the next
+// instruction starts). Each kernel's entry must be one of those PCs.
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "redline/code_object.h"
+#include "redline/sim/isa/isa_inst.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/isa_test_util.h"
+
+// objdump's mnemonic without the _e32/_e64 encoding suffix.
+static void rl_od_strip(const char* mnemonic, char* out, size_t capacity) {
+  snprintf(out, capacity, "%s", mnemonic);
+  size_t n = strlen(out);
+  if (n > 4 && (strcmp(out + n - 4, "_e32") == 0 ||
+                strcmp(out + n - 4, "_e64") == 0)) {
+    out[n - 4] = '\0';
+  }
+}
+
+static bool rl_od_has_entry(const rl_isa_listed_t* list, uint32_t count,
+                            uint64_t address) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (list[i].address == address) return true;
+  }
+  return false;
+}
+
+// Checks one code object; returns the instructions checked.
+static uint32_t rl_od_check(const char* path, const char* cpu,
+                            uint32_t features) {
+  uint32_t count = 0;
+  rl_isa_listed_t* list = rl_isa_test_disassemble(cpu, path, &count);
+  assert_true(count > 0);
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) total += list[i].count;
+  uint32_t* stream = malloc(total * sizeof(uint32_t));
+  assert_non_null(stream);
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    memcpy(stream + at, list[i].words, list[i].count * sizeof(uint32_t));
+    at += list[i].count;
+  }
+  at = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const rl_isa_listed_t* listed = &list[i];
+    rl_isa_inst_t inst;
+    bool known = rl_isa_decode(stream + at, total - at, features, &inst);
+    char want[64], want_y[64];
+    rl_od_strip(listed->mnemonic, want, sizeof(want));
+    rl_od_strip(listed->mnemonic_y, want_y, sizeof(want_y));
+    if (!known || inst.size != 4 * listed->count ||
+        strcmp(rl_isa_inst_name(&inst), want) != 0 ||
+        (want_y[0] && strcmp(inst.op_y ? inst.op_y->name : "", want_y) != 0)) {
+      fail_msg("%s (%s): at 0x%llx objdump has %s%s%s (%u bytes), the "
+               "decoder %s%s%s (%u bytes)",
+               path, cpu, (unsigned long long)listed->address,
+               listed->mnemonic, want_y[0] ? " :: " : "", want_y,
+               4 * listed->count, rl_isa_inst_name(&inst),
+               inst.op_y ? " :: " : "", inst.op_y ? inst.op_y->name : "",
+               inst.size);
+    }
+    at += listed->count;
+  }
+  // Every kernel's entry is an instruction boundary of the listing.
+  size_t size = 0;
+  void* bytes = rl_test_read_file(path, &size);
+  rl_code_object_t* object = NULL;
+  assert_null(rl_code_object_parse(bytes, size, &object));
+  for (uint32_t k = 0; k < object->kernel_count; ++k) {
+    assert_true(rl_od_has_entry(list, count, object->kernels[k].entry_address));
+  }
+  rl_code_object_destroy(object);
+  free(bytes);
+  free(stream);
+  free(list);
+  return count;
+}
+
+static void test_kernels_agree_with_objdump(void** state) {
+  (void)state;
+  DIR* dir = opendir(RL_KERNELS_DIR);
+  assert_non_null(dir);
+  uint32_t objects = 0, instructions = 0;
+  struct dirent* entry = NULL;
+  while ((entry = readdir(dir)) != NULL) {
+    const char* name = entry->d_name;
+    size_t n = strlen(name);
+    if (n < 4 || strcmp(name + n - 3, ".co") != 0) continue;
+    const char* cpu = strstr(name, "-gfx1100") ? "gfx1100"
+                      : strstr(name, "-gfx1151") ? "gfx1151" : NULL;
+    if (cpu == NULL) continue;  // gfx12 encodings are not decoded
+    uint32_t features = strcmp(cpu, "gfx1151") == 0
+                            ? RL_ISA_FEATURE_SALU_FLOAT : 0;
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", RL_KERNELS_DIR, name);
+    instructions += rl_od_check(path, cpu, features);
+    ++objects;
+  }
+  closedir(dir);
+  assert_true(objects >= 3);  // vecchain gfx1100, gfx1100-v4, gfx1151
+  print_message("%u code objects, %u instructions agree with "
+                "llvm-objdump-19\n", objects, instructions);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_kernels_agree_with_objdump),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
