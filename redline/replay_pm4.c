@@ -149,6 +149,26 @@ rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
   return RL_OK;
 }
 
+rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
+                                uint32_t* out_dwords, uint32_t capacity,
+                                uint32_t* out_count) {
+  if (out_count) *out_count = 0;
+  if (!replay || !replay->pm4 || !out_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "stream IB: no replay prepared on route pm4");
+  }
+  const rl_pm4_program_t* program = replay->pm4;
+  *out_count = program->dword_count;
+  if (!out_dwords && capacity == 0) return RL_OK;
+  if (!out_dwords || capacity < program->dword_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "stream IB of %u dwords, room for %u",
+                     program->dword_count, capacity);
+  }
+  memcpy(out_dwords, program->dwords, 4ull * program->dword_count);
+  return RL_OK;
+}
+
 rl_status_t rl_replay_pm4_release(rl_replay_t* replay) {
   if (!replay->has_ib) return RL_OK;
   replay->has_ib = false;

@@ -23,3 +23,12 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     LIBS rl_sim_isa rl_test_isa_util rl_capture)
   add_dependencies(isa_objdump_test rl_kernels)
 endif()
+
+if(TARGET rl_sim_isa AND TARGET rl_kernels_ref AND TARGET rl_kernels_workloads)
+  rl_add_unit_test(isa_executor_test
+    SOURCES unit/isa_executor_test.c unit/sim_test_util.c
+    LIBS rl_sim_isa rl_kernels_ref rl_kernels_workloads rl_device_funnel
+         rl_sim rl_capture m)
+  add_dependencies(isa_executor_test rl_kernels)
+  set_property(TEST isa_executor_test APPEND PROPERTY LABELS threaded)
+endif()

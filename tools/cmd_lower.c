@@ -1,8 +1,14 @@
-// `redline lower FILE [--route aql] [--processor GFX]`: prepares a capture
-// on the simulated device (contract, lowering, census) and prints the
-// retained stream: one line per packet with every field named (the AQL
-// decoder's formatter, aql/aql_decode.h, so packets read the same here as
-// in the simulated command processor), then the patch table. Nothing runs.
+// `redline lower FILE [--route aql|pm4] [--target GFX] [--retain |
+// --no-retain] [--json] [--stats]`: prepares a capture on the simulated
+// device (contract, lowering, census) and prints the retained stream: one
+// line per packet with every field named (the AQL decoder's formatter,
+// aql/aql_decode.h, so packets read the same here as in the simulated
+// command processor), then the patch table. Route pm4 prints the vendor
+// packet and the IB disassembled with register names (tools/lower_pm4.c);
+// --stats prints only the density statistics (dwords, dwords per
+// dispatch, waits, acquires, patch sites); --no-retain turns register
+// retention off (pm4; on by default). --processor is --target's old name.
+// Nothing runs.
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,12 +17,30 @@
 #include "redline/capture_file.h"
 #include "redline/replay.h"
 #include "tools/cli.h"
+#include "tools/lower_pm4.h"
 
 typedef struct rl_lower_cli_s {
   const char* path;
   const char* processor;
   rl_route_t route;
+  bool json;
+  bool stats;
+  bool no_retain;
 } rl_lower_cli_t;
+
+// The flags without a value.
+static bool rl_lower_parse_flag(const char* arg, rl_lower_cli_t* cli) {
+  if (rl_cli_is(arg, "--json")) {
+    cli->json = true;
+  } else if (rl_cli_is(arg, "--stats")) {
+    cli->stats = true;
+  } else if (rl_cli_is(arg, "--retain") || rl_cli_is(arg, "--no-retain")) {
+    cli->no_retain = rl_cli_is(arg, "--no-retain");
+  } else {
+    return false;
+  }
+  return true;
+}
 
 static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
   memset(cli, 0, sizeof(*cli));
@@ -30,8 +54,14 @@ static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
         return rl_cli_usage("lower: --route expects aql or pm4, got '%s'",
                             value);
       }
-    } else if (has_value && rl_cli_is(arg, "--processor")) {
-      cli->processor = argv[++i];
+    } else if (has_value && (rl_cli_is(arg, "--processor") ||
+                             rl_cli_is(arg, "--target"))) {
+      // "gfx1201" or a whole target "amdgcn-amd-amdhsa--gfx1201".
+      const char* value = argv[++i];
+      const char* processor = strstr(value, "--");
+      cli->processor = processor ? processor + 2 : value;
+    } else if (rl_lower_parse_flag(arg, cli)) {
+      continue;
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
     } else {
@@ -88,11 +118,61 @@ static void rl_lower_print_patches(const rl_replay_t* replay,
   }
 }
 
+// Route aql's --stats / --json: the stream's statistics (and packets).
+static void rl_lower_aql_summary(const rl_replay_t* replay,
+                                 const rl_route_proof_t* proof,
+                                 const rl_lower_cli_t* cli) {
+  if (!cli->json) {
+    printf("stats route=aql target=%s packets=%u dispatches=%u waits=%u "
+           "bytes=%" PRIu64 " patch_sites=%u\n",
+           proof->target, proof->packets, proof->dispatches, proof->waits,
+           proof->stream_bytes, proof->patch_sites);
+    return;
+  }
+  cJSON* root = cJSON_CreateObject();
+  cJSON* stats = cJSON_AddObjectToObject(root, "stats");
+  cJSON_AddStringToObject(stats, "route", "aql");
+  cJSON_AddStringToObject(stats, "target", proof->target);
+  cJSON_AddNumberToObject(stats, "packets", proof->packets);
+  cJSON_AddNumberToObject(stats, "dispatches", proof->dispatches);
+  cJSON_AddNumberToObject(stats, "waits", proof->waits);
+  cJSON_AddNumberToObject(stats, "stream_bytes", (double)proof->stream_bytes);
+  cJSON_AddNumberToObject(stats, "patch_sites", proof->patch_sites);
+  cJSON* packets = cJSON_AddArrayToObject(root, "packets");
+  for (uint32_t p = 0; !cli->stats && p < proof->packets; ++p) {
+    uint8_t packet[64];
+    char line[512];
+    rl_status_free(rl_replay_stream_packet(replay, p, packet));
+    rl_aql_packet_format(packet, line, sizeof(line));
+    cJSON_AddItemToArray(packets, cJSON_CreateString(line));
+  }
+  rl_cli_print_json(root);
+}
+
+static rl_status_t rl_lower_print(const rl_lower_cli_t* cli,
+                                  const rl_replay_t* replay,
+                                  const rl_capture_t* capture,
+                                  const rl_route_proof_t* proof) {
+  if (proof->route == RL_ROUTE_PM4) {
+    const rl_lower_pm4_output_t output = {
+        .json = cli->json, .stats_only = cli->stats, .retain = !cli->no_retain};
+    return rl_lower_pm4_print(replay, capture, proof, &output);
+  }
+  if (cli->json || cli->stats) {
+    rl_lower_aql_summary(replay, proof, cli);
+    return RL_OK;
+  }
+  rl_lower_print_packets(replay, capture, proof);
+  rl_lower_print_patches(replay, proof);
+  return RL_OK;
+}
+
 static rl_status_t rl_lower_prepare(const rl_lower_cli_t* cli,
                                     rl_device_t* device,
                                     const rl_capture_t* capture) {
   rl_replay_t* replay = NULL;
-  RL_RETURN_IF_ERROR(rl_replay_create(device, capture, NULL, &replay));
+  const rl_replay_options_t options = {.pm4_no_retain = cli->no_retain};
+  RL_RETURN_IF_ERROR(rl_replay_create(device, capture, &options, &replay));
   rl_status_t status = rl_replay_contract(replay);
   if (!status) status = rl_replay_prepare(replay, cli->route);
   rl_route_proof_t proof;
@@ -101,10 +181,7 @@ static rl_status_t rl_lower_prepare(const rl_lower_cli_t* cli,
     status = RL_STATUS(RL_STATUS_CONTRACT, "no stream was built: %s",
                        proof.fallback_reason);
   }
-  if (!status) {
-    rl_lower_print_packets(replay, capture, &proof);
-    rl_lower_print_patches(replay, &proof);
-  }
+  if (!status) status = rl_lower_print(cli, replay, capture, &proof);
   rl_replay_destroy(replay);
   return status;
 }

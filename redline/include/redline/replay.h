@@ -254,6 +254,14 @@ void rl_replay_counters(const rl_replay_t* replay,
 rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
                                     uint8_t out_packet[64]);
 
+// Route pm4: copies the prepared IB, as the next run executes it, into
+// |out_dwords| (|capacity| dwords; NULL with 0 only asks the size) and sets
+// *|out_count| to its size in dwords. RL_STATUS_INVALID_ARGUMENT before
+// prepare on route pm4, or when |capacity| is too small (nothing copied).
+rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
+                                uint32_t* out_dwords, uint32_t capacity,
+                                uint32_t* out_count);
+
 typedef enum rl_patch_site_kind_e {
   RL_PATCH_SITE_SCALAR = 0,   // a scalar binding in a kernarg
   RL_PATCH_SITE_POINTER = 1,  // a rebased pointer slot in a kernarg

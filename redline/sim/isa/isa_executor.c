@@ -38,6 +38,7 @@ typedef struct rl_isa_dispatch_s {
   uint32_t mode;
   uint32_t user_sgpr_count;
   uint32_t user_sgprs[RL_ISA_MAX_USER_SGPRS];
+  uint32_t system_sgpr_base;  // COMPUTE_PGM_RSRC2.USER_SGPR
   bool workgroup_id[3];
   bool workgroup_info;
   uint32_t tidig;       // TIDIG_COMP_CNT
@@ -151,12 +152,42 @@ static rl_status_t rl_isa_derive_user_sgprs(const rl_sim_dispatch_t* dispatch,
   return RL_OK;
 }
 
+// Counts the user SGPRs the descriptor enables (AMDGPUUsage "SGPR Register
+// Set Up Order"), for the check of verbatim values.
+static uint32_t rl_isa_enabled_user_sgprs(
+    const rl_kernel_descriptor_info_t* info) {
+  return 4u * info->enable_sgpr_private_segment_buffer +
+         2u * info->enable_sgpr_dispatch_ptr +
+         2u * info->enable_sgpr_queue_ptr +
+         2u * info->enable_sgpr_kernarg_segment_ptr +
+         2u * info->enable_sgpr_dispatch_id +
+         2u * info->enable_sgpr_flat_scratch_init +
+         info->kernarg_preload_spec_length +
+         info->enable_sgpr_private_segment_size;
+}
+
+// USER_SGPR (COMPUTE_PGM_RSRC2) is the number of SGPRs the CP loads from
+// COMPUTE_USER_DATA_*; it may exceed what the kernel code properties enable
+// (LLVM 19 reserves 15 on gfx11 for HIP kernels that enable only the
+// kernarg pointer), and the system SGPRs start right after it, at
+// s[USER_SGPR]. AMDGPUUsage: "must be greater than or equal to the number
+// of user data registers enabled".
 static rl_status_t rl_isa_setup_sgprs(const rl_sim_dispatch_t* dispatch,
                                       rl_isa_dispatch_t* d) {
   const rl_kernel_descriptor_info_t* info = &dispatch->kernel->descriptor_info;
+  if (info->user_sgpr_count > RL_ISA_MAX_USER_SGPRS) {
+    return rl_isa_refuse(dispatch, "COMPUTE_PGM_RSRC2.USER_SGPR above 32");
+  }
+  uint32_t enabled = rl_isa_enabled_user_sgprs(info);
   if (dispatch->user_sgprs != NULL) {
-    if (dispatch->user_sgpr_count > RL_ISA_MAX_USER_SGPRS) {
-      return rl_isa_refuse(dispatch, "more than 32 user SGPRs");
+    if (dispatch->user_sgpr_count < enabled ||
+        dispatch->user_sgpr_count > info->user_sgpr_count) {
+      return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                       "isa executor: kernel %s: %u user SGPR values given; "
+                       "the descriptor enables %u and COMPUTE_PGM_RSRC2."
+                       "USER_SGPR is %u",
+                       dispatch->kernel->name, dispatch->user_sgpr_count,
+                       enabled, info->user_sgpr_count);
     }
     memcpy(d->user_sgprs, dispatch->user_sgprs,
            dispatch->user_sgpr_count * sizeof(uint32_t));
@@ -164,13 +195,14 @@ static rl_status_t rl_isa_setup_sgprs(const rl_sim_dispatch_t* dispatch,
   } else {
     RL_RETURN_IF_ERROR(rl_isa_derive_user_sgprs(dispatch, d));
   }
-  if (d->user_sgpr_count != info->user_sgpr_count) {
+  if (d->user_sgpr_count > info->user_sgpr_count) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "isa executor: kernel %s: %u user SGPRs set up, but "
-                     "COMPUTE_PGM_RSRC2.USER_SGPR is %u",
+                     "isa executor: kernel %s: %u user SGPRs enabled, but "
+                     "COMPUTE_PGM_RSRC2.USER_SGPR is only %u",
                      dispatch->kernel->name, d->user_sgpr_count,
                      info->user_sgpr_count);
   }
+  d->system_sgpr_base = info->user_sgpr_count;
   if (info->enable_private_segment) {
     return rl_isa_refuse(dispatch, "scratch (ENABLE_PRIVATE_SEGMENT) is not "
                                    "modelled");
@@ -266,7 +298,7 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
   wave->state = RL_ISA_WAVE_RUNNING;
   for (uint32_t i = 0; i < RL_ISA_SGPRS; ++i) wave->sgpr[i] = RL_ISA_POISON;
   memcpy(wave->sgpr, d->user_sgprs, d->user_sgpr_count * sizeof(uint32_t));
-  uint32_t next = d->user_sgpr_count;
+  uint32_t next = d->system_sgpr_base;
   for (int axis = 0; axis < 3; ++axis) {
     if (d->workgroup_id[axis]) wave->sgpr[next++] = wg->group_id[axis];
   }

@@ -27,11 +27,16 @@
 // simulated), kernarg segment ptr (dispatch->kernarg_address), dispatch id
 // (dispatch->packet_id), flat scratch init (refused: gfx11 has
 // architected flat scratch), preloaded kernargs (refused), private segment
-// size (dispatch->private_segment_size) — and their count must equal
-// COMPUTE_PGM_RSRC2.USER_SGPR. When dispatch->user_sgprs is set (a PM4
-// dispatch: COMPUTE_USER_DATA_*) those values are used verbatim instead,
-// and their count must equal USER_SGPR too. System SGPRs follow as RSRC2
-// enables them: work-group id X, Y, Z, work-group info ({first_wave,
+// size (dispatch->private_segment_size). COMPUTE_PGM_RSRC2.USER_SGPR is
+// the number of SGPRs the CP loads from COMPUTE_USER_DATA_*; AMDGPUUsage
+// only requires it to be at least the enabled count, and LLVM 19 does use
+// more (USER_SGPR 15 with only the kernarg pointer enabled, for HIP kernels
+// on gfx11 — the work-group id then arrives in s15), so the user SGPRs past
+// the enabled ones hold poison and a count above USER_SGPR is refused.
+// When dispatch->user_sgprs is set (a PM4 dispatch: COMPUTE_USER_DATA_*)
+// those values are used verbatim instead: at least the enabled count, at
+// most USER_SGPR. System SGPRs start at s[USER_SGPR], as RSRC2 enables
+// them: work-group id X, Y, Z, work-group info ({first_wave,
 // 14'b0, ordered_append_term[10:0] = 0, threadgroup_size_in_waves[5:0]})
 // and the private segment wave offset (refused: no scratch). VGPR0 holds
 // the packed work-item ids X[9:0], Y[19:10], Z[29:20] ("packed work-item

@@ -1,0 +1,267 @@
+// shadow/shadow.h — shadow parity runs: the same windows of a capture
+// through several arms from identical state, compared byte for byte.
+//
+// Arms (rl_shadow_arm_kind_t). Every arm gets its own device (a separate
+// rl_device_t opened with the same options), so arms share nothing but the
+// capture:
+//   eager     the reference: each launch issued directly, one at a time,
+//             like the original program. Per launch: rl_launch_bind() (the
+//             binding helper every route uses) into a fresh kernarg slice,
+//             one kernel-dispatch packet with the barrier bit, one
+//             doorbell, a bounded wait (the device-funnel adapter of
+//             redline/device/device_funnel.h, the same path a capture on
+//             the simulator executes through). No retained route.
+//   recorded  the captured launches re-issued one by one through the
+//             recording funnel's typed launch path: per window a fresh
+//             rl_funnel_t over the arm's live buffers re-declares the
+//             capture's code objects, kernels, buffers and parameters (at
+//             the window's values), then calls rl_funnel_launch() for every
+//             launch with typed arguments rebuilt from the capture (pointer
+//             slots as typed pointers with their declared effects, bound
+//             scalars as bound u32/u64, grid bindings as bound axes, other
+//             arguments as bytes; hidden arguments are filled by the funnel
+//             itself). The funnel re-assembles each kernarg, and the arm
+//             checks that it equals rl_launch_bind()'s bytes exactly (a
+//             difference fails the arm naming launch, kernel and byte).
+//             Where eager proves the capture's bytes replay, recorded
+//             proves the typed model regenerates those bytes. Launches then
+//             execute like eager's (one packet, barrier, doorbell, wait).
+//   aql, pm4  the retained routes of redline/replay.h: rl_replay_create(),
+//             contract, prepare(RL_ROUTE_AQL / RL_ROUTE_PM4), then one
+//             rl_replay_run() per window.
+//
+// State. Every arm starts from the capture's initial contents (zeros for a
+// buffer without them): eager and recorded allocate and fill their buffers
+// themselves (keep-address buffers at their capture address), the retained
+// arms let rl_replay_prepare() do it (or bind buffers the shadow allocated
+// and filled, see |binds|).
+//
+// Window walk. The window parameter is the capture's first window's
+// parameter (parameter 0 without windows); other parameters stay at their
+// capture values. Window k runs one step with the window parameter at
+// start + k x stride on every arm in turn; state persists on each arm's
+// device between windows (the decode workload's produced token stays in
+// its token buffer and is read by the next step's embedding: fed back).
+// After each window the raw bytes of every state region are read from
+// every arm and compared with the reference arm's (eager when present,
+// otherwise the first arm): first differing byte, differing byte count,
+// max abs difference for f32/f16/bf16 regions, and XXH3-128 per arm.
+//
+// Route proof. Each arm reports what ran (route, device, replay count,
+// launches issued, the prepared identity). After the walk the count is
+// checked: a retained arm must have replayed exactly once per window, eager
+// and recorded zero times; anything else FAILs the run.
+//
+// Failure. An arm that cannot be set up (contract, prepare: "not available:
+// <status message>") or fails during a step is dropped from later windows
+// and FAILs the run; its status code is kept (rl_shadow_result_t) so the
+// CLI can exit with its class. Any divergence FAILs the run.
+//
+// Negative control (|flip|): after the first window has run and before its
+// regions are read, one byte (XOR 0xFF) of |flip_region| at |flip_offset|
+// is corrupted in the device memory of the pm4 arm, or of the last retained
+// arm when pm4 is not requested; the run must then FAIL naming exactly that
+// region and offset.
+//
+// Ownership: the result borrows the capture (region and parameter names):
+// destroy the result before the capture.
+// Thread-safety: one thread per run; the run uses its devices exclusively.
+#ifndef REDLINE_SHADOW_SHADOW_H_
+#define REDLINE_SHADOW_SHADOW_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "redline/capture.h"
+#include "redline/digest.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RL_SHADOW_MAX_ARMS 8u
+#define RL_SHADOW_MAX_BINDS 16u
+
+typedef enum rl_shadow_arm_kind_e {
+  RL_SHADOW_ARM_EAGER = 0,
+  RL_SHADOW_ARM_RECORDED = 1,
+  RL_SHADOW_ARM_AQL = 2,
+  RL_SHADOW_ARM_PM4 = 3,
+  RL_SHADOW_ARM_KIND_COUNT_ = 4,
+} rl_shadow_arm_kind_t;
+
+// "eager", "recorded", "aql", "pm4".
+const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind);
+bool rl_shadow_arm_kind_parse(const char* name, rl_shadow_arm_kind_t* out_kind);
+// True for the retained routes (aql, pm4).
+bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind);
+
+// Parses a comma-separated list ("eager,recorded,aql,pm4") into |out_kinds|
+// (capacity RL_SHADOW_MAX_ARMS). RL_STATUS_INVALID_ARGUMENT on an unknown
+// or repeated name, or an empty list.
+rl_status_t rl_shadow_arms_parse(const char* text, rl_shadow_arm_kind_t* out_kinds,
+                                 uint32_t* out_count);
+
+// The values the window parameter walks: start, start + stride, ...
+typedef struct rl_shadow_window_s {
+  int64_t start;
+  uint32_t count;
+  int64_t stride;
+} rl_shadow_window_t;
+
+// Parses "START:COUNT[:STRIDE]" (stride 1 by default; count >= 1).
+rl_status_t rl_shadow_window_parse(const char* text,
+                                   rl_shadow_window_t* out_window);
+
+// A buffer the retained arms bind (rl_replay_bind_buffer) instead of letting
+// redline allocate it: |size| bytes allocated by the shadow, filled from the
+// capture's initial contents (truncated or zero-extended). A size smaller
+// than the capture's is a contract failure of those arms (workspace
+// capacity), which is what it is for.
+typedef struct rl_shadow_bind_s {
+  uint32_t buffer;
+  uint64_t size;
+} rl_shadow_bind_t;
+
+// Progress: |done| of |total| arm-steps finished; |arm| names the arm that
+// just stepped. Called from the running thread.
+typedef void (*rl_shadow_progress_fn_t)(void* user, uint32_t done,
+                                        uint32_t total, const char* arm);
+
+typedef struct rl_shadow_device_options_s {
+  const char* processor;  // NULL: the capture's
+  bool adversarial;       // sim: seeded interleaving of unbarriered work
+  uint64_t seed;
+} rl_shadow_device_options_t;
+
+typedef struct rl_shadow_options_s {
+  rl_shadow_arm_kind_t arms[RL_SHADOW_MAX_ARMS];
+  uint32_t arm_count;
+  bool has_window;            // false: the capture's first window
+  rl_shadow_window_t window;
+  rl_shadow_device_options_t device;
+  bool flip;                  // the negative control (see above)
+  uint32_t flip_region;
+  uint64_t flip_offset;
+  rl_shadow_bind_t binds[RL_SHADOW_MAX_BINDS];
+  uint32_t bind_count;
+  rl_shadow_progress_fn_t progress;  // may be NULL
+  void* progress_user;
+} rl_shadow_options_t;
+
+// What an arm ran: the retained routes' rl_route_proof_t, and the same
+// shape for eager and recorded (route "eager"/"recorded", replay count 0).
+typedef struct rl_shadow_proof_s {
+  const char* route;       // arm kind name
+  const char* device;      // "sim"
+  const char* target;
+  const char* state;       // replay state name; "direct" for eager/recorded
+  char fallback_reason[256];
+  uint64_t replay_count;   // retained runs; 0 for eager and recorded
+  uint64_t steps;          // windows stepped successfully
+  uint64_t launches_issued;  // dispatches executed over all steps
+  uint32_t dispatches;     // per step
+  uint32_t packets;        // AQL packets per step
+  uint32_t waits;          // see rl_route_proof_t; eager/recorded: packets
+  uint32_t queue_id;
+  uint64_t stream_bytes;   // bytes published per step
+  uint32_t patch_sites;
+  uint32_t ib_dwords;      // pm4
+} rl_shadow_proof_t;
+
+typedef struct rl_shadow_arm_result_s {
+  rl_shadow_arm_kind_t kind;
+  bool available;          // set up successfully
+  bool failed;             // not available, or failed during a step
+  rl_status_code_t failure_code;
+  char failure[768];       // "not available: ..." / "window 3 (pos=33): ..."
+  rl_shadow_proof_t proof;
+  bool proof_ok;
+  char proof_problem[256];
+} rl_shadow_arm_result_t;
+
+// One region of one arm after one window, against the reference arm.
+typedef struct rl_shadow_cell_s {
+  bool present;            // the arm produced this state
+  bool equal;
+  uint64_t first_difference;  // byte offset in the region (when !equal)
+  uint64_t differing_bytes;
+  bool has_max_abs;        // float region types
+  double max_abs_difference;  // +inf when only one side is NaN/inf
+  rl_digest128_t digest;   // XXH3-128 of the region's bytes
+} rl_shadow_cell_t;
+
+typedef struct rl_shadow_result_s {
+  const rl_capture_t* capture;  // borrowed
+  uint32_t param;               // window parameter index (UINT32_MAX: none)
+  rl_shadow_window_t window;
+  uint32_t arm_count;
+  rl_shadow_arm_result_t arms[RL_SHADOW_MAX_ARMS];
+  uint32_t reference;           // arm index
+  uint32_t window_count;        // windows walked (<= window.count)
+  uint32_t region_count;
+  // cells[(w * region_count + r) * arm_count + a]
+  rl_shadow_cell_t* cells;
+  bool flip;                    // the negative control was applied
+  uint32_t flip_arm, flip_region;
+  uint64_t flip_offset;
+  bool diverged;
+  // The first divergence in (window, region, arm) order.
+  uint32_t first_window, first_region, first_arm;
+  uint64_t first_offset;
+  bool pass;
+  char reason[768];             // "" on PASS
+} rl_shadow_result_t;
+
+// Runs the shadow of |capture| with |options| into *|out_result| (the
+// caller destroys it). Fails (no result) only on invalid options:
+// RL_STATUS_INVALID_ARGUMENT (unknown region, offset outside it, flip
+// without a retained arm, bad bind), RL_STATUS_CONTRACT (a window value
+// outside the parameter's admitted range). Divergences and arm failures
+// are results, not errors.
+rl_status_t rl_shadow_run(const rl_capture_t* capture,
+                          const rl_shadow_options_t* options,
+                          rl_shadow_result_t** out_result);
+
+void rl_shadow_result_destroy(rl_shadow_result_t* result);
+
+// The cell of window |w|, region |r|, arm |a|.
+static inline const rl_shadow_cell_t* rl_shadow_result_cell(
+    const rl_shadow_result_t* result, uint32_t w, uint32_t r, uint32_t a) {
+  return &result->cells[((uint64_t)w * result->region_count + r) *
+                            result->arm_count + a];
+}
+
+// The value of the window parameter in window |w|.
+static inline int64_t rl_shadow_window_value(const rl_shadow_window_t* window,
+                                             uint32_t w) {
+  return window->start + (int64_t)w * window->stride;
+}
+
+// The exit class of a result: 0 on PASS; the status code of the first arm
+// that failed with one (contract 4, prepare 5, poisoned 6...); otherwise
+// RL_STATUS_MISMATCH (divergence or a failed proof).
+rl_status_code_t rl_shadow_result_code(const rl_shadow_result_t* result);
+
+//===----------------------------------------------------------------------===//
+// Reports (shadow_report.c). The library formats; the caller prints.
+//===----------------------------------------------------------------------===//
+
+// A malloc'd text report: header, one line per arm (proof), per window and
+// region a line (equal with its XXH3-128, or the differences per arm), and
+// a final "shadow: PASS ..." or "shadow: FAIL (<reason>)" line.
+// NULL when out of memory.
+char* rl_shadow_report_text(const rl_shadow_result_t* result);
+
+// The same content as JSON (a cJSON tree the caller deletes); NULL when out
+// of memory.
+cJSON* rl_shadow_report_json(const rl_shadow_result_t* result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_SHADOW_SHADOW_H_
