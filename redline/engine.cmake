@@ -15,3 +15,4 @@ add_library(rl_engine STATIC
 )
 target_link_libraries(rl_engine PUBLIC
   rl_device_funnel rl_aql rl_pm4 rl_sim rl_kernels_ref rl_capture)
+target_link_libraries(rl_engine PUBLIC rl_backends)

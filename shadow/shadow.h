@@ -116,6 +116,17 @@ typedef struct rl_shadow_window_s {
 rl_status_t rl_shadow_window_parse(const char* text,
                                    rl_shadow_window_t* out_window);
 
+// The window parameter and window of a run: |window| when |has_window|,
+// else the capture's first window; the parameter is the capture's first
+// window's (parameter 0 without windows; UINT32_MAX without parameters).
+// RL_STATUS_INVALID_ARGUMENT without any window or with 0 steps,
+// RL_STATUS_CONTRACT when a value leaves the admitted range.
+rl_status_t rl_shadow_window_resolve(const rl_capture_t* capture,
+                                     bool has_window,
+                                     const rl_shadow_window_t* window,
+                                     uint32_t* out_param,
+                                     rl_shadow_window_t* out_window);
+
 // A buffer the retained arms bind (rl_replay_bind_buffer) instead of letting
 // redline allocate it: |size| bytes allocated by the shadow, filled from the
 // capture's initial contents (truncated or zero-extended). A size smaller

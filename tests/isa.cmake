@@ -32,3 +32,14 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref AND TARGET rl_kernels_workloads)
   add_dependencies(isa_executor_test rl_kernels)
   set_property(TEST isa_executor_test APPEND PROPERTY LABELS threaded)
 endif()
+
+# The throughput benchmark (a plain executable, not a test):
+#   isa_bench [kernels_dir] [elements] [repetitions]
+if(TARGET rl_sim_isa)
+  add_executable(isa_bench bench/isa_bench.c)
+  target_link_libraries(isa_bench PRIVATE rl_sim_isa rl_device_funnel rl_sim
+                        rl_capture m)
+  target_compile_definitions(isa_bench PRIVATE
+    RL_KERNELS_DIR="${RL_KERNELS_DIR}")
+  add_dependencies(isa_bench rl_kernels)
+endif()

@@ -30,3 +30,23 @@ rl_add_unit_test(replay_pm4_test
   SOURCES unit/replay_pm4_test.c
   LIBS rl_engine rl_kernels_workloads)
 add_dependencies(replay_pm4_test rl_kernels)
+
+# `redline lower --route pm4` and `redline replay --route pm4` in a fresh
+# process, on all three targets.
+rl_add_unit_test(pm4_cli_test
+  SOURCES integration/pm4_cli_test.c
+  LIBS PkgConfig::CJSON
+  LABELS integration)
+add_dependencies(pm4_cli_test redline rl_kernels)
+
+# Host cost of one pm4 replay at 10, 100 and 1,000 launches (a plain
+# executable; the test is a short smoke run).
+add_executable(pm4_replay_bench bench/pm4_replay_bench.c)
+target_link_libraries(pm4_replay_bench PRIVATE
+  rl_engine rl_kernels_workloads rl_test_capture_repeat)
+add_dependencies(pm4_replay_bench rl_kernels)
+add_test(NAME pm4_replay_bench_smoke
+  COMMAND pm4_replay_bench --replays 20
+          --code-object "${RL_KERNELS_DIR}/vecchain-gfx1100.co")
+set_tests_properties(pm4_replay_bench_smoke PROPERTIES
+  LABELS integration TIMEOUT 300)

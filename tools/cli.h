@@ -64,6 +64,9 @@ int rl_cmd_capture(int argc, char** argv);
 int rl_cmd_replay(int argc, char** argv);
 int rl_cmd_lower(int argc, char** argv);
 int rl_cmd_disasm(int argc, char** argv);
+int rl_cmd_shadow(int argc, char** argv);
+int rl_cmd_bench(int argc, char** argv);
+int rl_cmd_demo(int argc, char** argv);
 int rl_cmd_help(int argc, char** argv);
 
 #endif  // REDLINE_TOOLS_CLI_H_

@@ -1,4 +1,5 @@
-// `redline replay FILE [--route aql] [--device sim] [--processor GFX]
+// `redline replay FILE [--route aql|pm4] [--no-retain] [--device sim]
+// [--processor GFX]
 // [--param NAME=VALUE]... [--repeat N] [--hazards sequential|adversarial]
 // [--seed N] [--checked] [--timeout-ms N] [--json]`: replays a capture
 // through the public replay API (redline/replay.h) and prints the route
@@ -26,6 +27,7 @@ typedef struct rl_replay_cli_s {
   uint64_t seed;
   bool checked;
   bool json;
+  bool no_retain;
   uint64_t timeout_ms;
   uint32_t param_count;
   const char* param_text[RL_REPLAY_CLI_MAX_PARAMS];
@@ -92,6 +94,8 @@ static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
       cli->checked = true;
     } else if (rl_cli_is(arg, "--json")) {
       cli->json = true;
+    } else if (rl_cli_is(arg, "--no-retain")) {
+      cli->no_retain = true;
     } else if (rl_replay_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_replay_parse_value(cli, arg, argv[++i]);
     } else if (arg[0] != '-' && !cli->path) {
@@ -160,11 +164,12 @@ static void rl_replay_print_text(rl_replay_t* replay,
   rl_replay_counters(replay, &counters);
   printf("proof device=%s target=%s route=%s state=%s fallback=\"%s\" "
          "replays=%" PRIu64 " dispatches=%u packets=%u waits=%u queue=%u "
-         "bytes=%" PRIu64 " patch_sites=%u\n",
+         "bytes=%" PRIu64 " patch_sites=%u ib_dwords=%u\n",
          proof.device, proof.target, rl_route_name(proof.route),
          rl_replay_state_name(proof.state), proof.fallback_reason,
          proof.replay_count, proof.dispatches, proof.packets, proof.waits,
-         proof.queue_id, proof.stream_bytes, proof.patch_sites);
+         proof.queue_id, proof.stream_bytes, proof.patch_sites,
+         proof.ib_dwords);
   printf("counters values_written=%" PRIu64 " values_unchanged=%" PRIu64
          " host_ns=%" PRIu64 " wait_ns=%" PRIu64 "\n",
          counters.values_written, counters.values_unchanged,
@@ -194,6 +199,7 @@ static cJSON* rl_replay_proof_json(const rl_route_proof_t* proof) {
   cJSON_AddNumberToObject(object, "queue_id", proof->queue_id);
   cJSON_AddNumberToObject(object, "stream_bytes", (double)proof->stream_bytes);
   cJSON_AddNumberToObject(object, "patch_sites", proof->patch_sites);
+  cJSON_AddNumberToObject(object, "ib_dwords", proof->ib_dwords);
   return object;
 }
 
@@ -289,6 +295,7 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
   const rl_replay_options_t options = {
       .checked = cli->checked,
       .wait_timeout_ns = cli->timeout_ms * 1000000ull,
+      .pm4_no_retain = cli->no_retain,
   };
   rl_replay_t* replay = NULL;
   rl_status_t status = rl_replay_create(device, capture, &options, &replay);

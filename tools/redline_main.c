@@ -38,13 +38,15 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --json      machine output\n"
      "  --dot       the launch dependency graph in Graphviz form\n"},
     {"replay", rl_cmd_replay,
-     "replay FILE [--route aql] [--device sim] [--param NAME=VALUE]... "
+     "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
      "[--repeat N] [--hazards adversarial] [--seed N] [--checked] [--json]",
      "Replay a capture on a fixed queue through the replay API: contract,\n"
      "prepare, then N runs; prints the route proof and the XXH3-128 of every\n"
      "state region after the last run. Pointers are rebased onto fresh\n"
      "allocations filled from the capture's initial contents.\n"
-     "  --route aql            the route (pm4 is not built yet)\n"
+     "  --route aql|pm4        the route: one packet per launch, or one PM4\n"
+     "                         IB in one vendor packet (default aql)\n"
+     "  --no-retain            pm4: register-state retention off\n"
      "  --device sim           the device kind (rocr and drm: not built yet)\n"
      "  --processor GFX        override the device ISA (default: the capture's)\n"
      "  --param NAME=VALUE     parameter value for the runs (default: capture)\n"
@@ -55,11 +57,20 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --timeout-ms N         bound of each run's wait (default 10000)\n"
      "  --json                 machine output: {proof, counters, status, regions}\n"
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
-    {"lower", rl_cmd_lower, "lower FILE [--route aql] [--processor GFX]",
+    {"lower", rl_cmd_lower,
+     "lower FILE [--route aql|pm4] [--target GFX] [--retain|--no-retain] "
+     "[--json] [--stats]",
      "Prepare a capture on the simulated device without running it and print\n"
-     "the retained stream: one line per AQL packet with every field named,\n"
-     "then the patch table (every dynamic scalar, grid size and rebased\n"
-     "pointer slot with its dword and address).\n"},
+     "the retained stream: one line per AQL packet with every field named\n"
+     "(route pm4: the vendor packet and the IB disassembled with register\n"
+     "names), then the patch table (every dynamic scalar, grid size and\n"
+     "rebased pointer slot with its dword and address).\n"
+     "  --route aql|pm4        the route (default aql)\n"
+     "  --target GFX           override the device ISA (default: the capture's)\n"
+     "  --retain, --no-retain  pm4 register-state retention (default on)\n"
+     "  --stats                only the statistics: dwords, dwords per\n"
+     "                         dispatch, waits, acquires, patch sites\n"
+     "  --json                 machine output: {stats, packet, ib, patches}\n"},
     {"disasm", rl_cmd_disasm,
      "disasm (--pm4 RAWFILE [--target GFX] | --aql RAWFILE) [--json]",
      "Decode a raw packet file with the decoders the simulated command\n"
@@ -69,6 +80,52 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --aql RAWFILE  64-byte AQL packets\n"
      "  --json         machine output: a list of packets\n"
      "Malformed input stops with exit 3 naming the dword offset.\n"},
+    {"shadow", rl_cmd_shadow,
+     "shadow FILE [--arms eager,recorded,aql,pm4] [--windows START:COUNT[:STRIDE]] "
+     "[--json OUT] [--flip-byte REGION:OFFSET] [--hazards adversarial] "
+     "[--seed N] [--processor GFX] [--bind BUFFER=BYTES]...",
+     "Run the windows of a capture through several arms from identical state\n"
+     "(each arm on its own simulated device, buffers from the capture's initial\n"
+     "contents) and compare every state region byte for byte after each window.\n"
+     "  --arms LIST            eager (reference: one launch at a time), recorded\n"
+     "                         (re-issued through the funnel's typed path), aql,\n"
+     "                         pm4 (retained routes); default all four\n"
+     "  --windows S:C[:T]      C steps of the window parameter from S, stride T\n"
+     "                         (default: the capture's window)\n"
+     "  --json OUT             the report as JSON, written atomically\n"
+     "  --flip-byte R:OFF      negative control: corrupt byte OFF of region R in\n"
+     "                         the pm4 arm (else the last retained arm) after\n"
+     "                         window 0; the run must FAIL naming R and OFF\n"
+     "  --hazards MODE         sim: sequential (default) or adversarial\n"
+     "  --seed N               sim: seed of the adversarial interleaving\n"
+     "  --processor GFX        device ISA (default: the capture's)\n"
+     "  --bind BUFFER=BYTES    retained arms bind a BYTES-sized buffer of their\n"
+     "                         own for BUFFER (smaller than captured: exit 4)\n"
+     "Exit 1 on any divergence or failed route proof.\n"},
+    {"bench", rl_cmd_bench,
+     "bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]] "
+     "[--rounds N] [--json OUT]",
+     "Time the arms in interleaved rounds (A B C A B C ...): per arm the median\n"
+     "and p95 wall time per step, host submission time per step (engine\n"
+     "counters), simulated-device time per step (dispatch-log timestamps), the\n"
+     "route proof and the PM4 statistics of the IB.\n"
+     "  --arms LIST       default eager,aql,pm4\n"
+     "  --windows S:C[:T] steps of one round (default: the capture's window)\n"
+     "  --rounds N        rounds (default 5)\n"
+     "  --processor GFX, --hazards MODE, --seed N   as for shadow\n"
+     "  --json OUT        the table as JSON, written atomically\n"},
+    {"demo", rl_cmd_demo,
+     "demo [--layers N] [--processor GFX] [--hazards adversarial] [--out DIR]",
+     "The whole pipeline on the simulator: capture the decode workload while it\n"
+     "runs (an eager run), write the capture, print its inspect summary, shadow\n"
+     "all four arms over 12 windows across a chunk boundary of the attention\n"
+     "split, run a short bench, and end with `redline demo: PASS` or\n"
+     "`redline demo: FAIL (<reason>)`.\n"
+     "  --layers N        decoder layers (default 4)\n"
+     "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
+     "  --hazards MODE    sequential (default) or adversarial\n"
+     "  --out DIR         keep the capture as DIR/decode.rlc (default: a\n"
+     "                    temporary file, removed at exit)\n"},
     {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
 };
 #define RL_CLI_COMMAND_COUNT \

@@ -83,5 +83,6 @@ rl_status_t rl_dl_library_resolve(const rl_dl_library_t* library,
 
 void rl_dl_library_close(rl_dl_library_t* library) {
   if (library->handle) dlclose(library->handle);
-  memset(library, 0, sizeof(*library));
+  library->handle = NULL;
+  library->path[0] = '\0';
 }

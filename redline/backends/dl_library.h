@@ -60,7 +60,8 @@ rl_status_t rl_dl_library_resolve(const rl_dl_library_t* library,
                                   const rl_dl_symbol_t* symbols, size_t count,
                                   void* api, size_t api_size);
 
-// dlclose()s |library| when open and clears it.
+// dlclose()s |library| when open and clears its handle and path; the
+// tried list stays for reports.
 void rl_dl_library_close(rl_dl_library_t* library);
 
 #ifdef __cplusplus

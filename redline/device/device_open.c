@@ -1,9 +1,11 @@
 // Opening devices by kind (redline/replay.h "Devices"). The simulated GPU
 // is the default and runs everywhere, with the reference executor
-// (kernels/ref/ref_executor.h); the hardware backends are not built yet.
+// (kernels/ref/ref_executor.h); "rocr" drives a GPU through ROCr
+// (redline/backends/rocr_device.h); "drm" is not built yet.
 #include <string.h>
 
 #include "kernels/ref/ref_executor.h"
+#include "redline/backends/rocr_device.h"
 #include "redline/device/device.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
@@ -31,9 +33,14 @@ rl_status_t rl_device_open(const rl_device_options_t* options,
   if (!options) options = &defaults;
   const char* kind = options->kind ? options->kind : "sim";
   if (strcmp(kind, "sim") == 0) return rl_device_open_sim(options, out_device);
-  if (strcmp(kind, "rocr") == 0 || strcmp(kind, "drm") == 0) {
+  if (strcmp(kind, "rocr") == 0) {
+    const rl_rocr_options_t rocr_options = {
+        .processor = options->processor, .library = options->library};
+    return rl_rocr_device_create(&rocr_options, out_device);
+  }
+  if (strcmp(kind, "drm") == 0) {
     return RL_STATUS(RL_STATUS_UNAVAILABLE,
-                     "device %s: not built yet (only sim is available)", kind);
+                     "device %s: not built yet (sim and rocr are)", kind);
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                    "device '%s': expected sim, rocr or drm", kind);

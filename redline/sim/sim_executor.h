@@ -17,7 +17,7 @@
 //
 // Two executors are planned: `ref` (C reference implementations of the
 // kernels in kernels/, kernels/ref/) and `isa` (an interpreter of the real
-// gfx11 machine code at dispatch->entry_address; its own issue). An
+// gfx11 machine code at dispatch->entry_address, redline/sim/isa/). An
 // executor that cannot run a kernel fails begin() with RL_STATUS_UNSUPPORTED
 // naming the kernel; the command processor turns that into a queue fault.
 //
@@ -67,6 +67,7 @@ typedef struct rl_sim_dispatch_s {
   // executor that models the wave's initial state uses these
   // |user_sgpr_count| values verbatim as s0.. instead of deriving them from
   // the kernel descriptor and the AQL packet (dispatch ptr, kernarg ptr...).
+  // Read during begin() only.
   const uint32_t* user_sgprs;
   uint32_t user_sgpr_count;
 } rl_sim_dispatch_t;

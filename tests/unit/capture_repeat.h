@@ -17,4 +17,13 @@ rl_status_t rl_capture_repeat(const rl_capture_t* source,
                               uint32_t launch_count, uint32_t first,
                               uint32_t stride, rl_capture_t** out_capture);
 
+// The copy of |source| with all its launches, then copies of source launch
+// |filler| up to |launch_count| launches in all, each with its kernarg
+// zeroed and without pointer slots or bindings: launches that add IB (or
+// AQL packets) but no patch sites and no hazards. The filler's kernel must
+// do nothing with zero arguments (vecchain's vc_fill: n = 0).
+rl_status_t rl_capture_repeat_fillers(const rl_capture_t* source,
+                                      uint32_t launch_count, uint32_t filler,
+                                      rl_capture_t** out_capture);
+
 #endif  // REDLINE_TESTS_UNIT_CAPTURE_REPEAT_H_

@@ -236,23 +236,37 @@ static uint32_t rl_td_lines(const rl_td_family_t* family, const rl_isa_op_t* op,
   return 1;
 }
 
-// Checks the decoding of |line|'s encoding names |op| (X or Y for VOPD).
-static void rl_td_check(const rl_td_family_t* family, const rl_isa_op_t* op,
-                        const char* line, const rl_isa_encoded_t* encoded,
-                        uint32_t features) {
+// Why the decoding of |line|'s encoding does not name |op| (X or Y for
+// VOPD) with the encoding's length, or NULL when it does.
+static const char* rl_td_mismatch(const rl_td_family_t* family,
+                                  const rl_isa_op_t* op, const char* line,
+                                  const rl_isa_encoded_t* encoded,
+                                  uint32_t features) {
+  static char message[512];
   rl_isa_inst_t inst;
   bool known = rl_isa_decode(encoded->words, encoded->count, features, &inst);
   if (!known || inst.size != encoded->count * 4) {
-    fail_msg("%s: \"%s\" decoded as %s size %u (known %d), expected %u bytes",
+    snprintf(message, sizeof(message),
+             "%s: \"%s\" decoded as %s size %u (known %d), expected %u bytes",
              family->name, line, rl_isa_inst_name(&inst), inst.size, known,
              encoded->count * 4);
+    return message;
   }
   bool vopd_y = family->table == &rl_isa_table_vopd && inst.op != op;
   const rl_isa_op_t* got = vopd_y ? inst.op_y : inst.op;
   if (got != op) {
-    fail_msg("%s: \"%s\" decoded as %s, expected %s", family->name, line,
-             got ? got->name : "UNKNOWN", op->name);
+    snprintf(message, sizeof(message), "%s: \"%s\" decoded as %s, expected %s",
+             family->name, line, got ? got->name : "UNKNOWN", op->name);
+    return message;
   }
+  return NULL;
+}
+
+static void rl_td_check(const rl_td_family_t* family, const rl_isa_op_t* op,
+                        const char* line, const rl_isa_encoded_t* encoded,
+                        uint32_t features) {
+  const char* message = rl_td_mismatch(family, op, line, encoded, features);
+  if (message) fail_msg("%s", message);
 }
 
 // All sample lines, assembled in two batches (gfx1100 and gfx1151).
@@ -316,6 +330,25 @@ static void test_tables_match_llvm_mc(void** state) {
   (void)state;
   rl_td_check_batch(false);
   rl_td_check_batch(true);
+}
+
+// Negative control: the check catches a table entry whose opcode or name is
+// wrong (here: v_add_f32's entry paired with v_sub_f32's encoding, and an
+// entry checked with the wrong length).
+static void test_table_check_can_fail(void** state) {
+  (void)state;
+  const rl_td_family_t* vop2 = &rl_td_families[7];
+  assert_ptr_equal(vop2->table, &rl_isa_table_vop2);
+  const rl_isa_op_t* add = rl_isa_table_find(&rl_isa_table_vop2, 0x03);
+  assert_string_equal(add->name, "v_add_f32");
+  rl_isa_encoded_t encoded;
+  rl_isa_test_assemble("gfx1100", "v_sub_f32_e32 v4, v6, v8", &encoded);
+  assert_non_null(rl_td_mismatch(vop2, add, "v_sub_f32", &encoded, 0));
+  rl_isa_test_assemble("gfx1100", "v_add_f32_e32 v4, v6, v8", &encoded);
+  assert_null(rl_td_mismatch(vop2, add, "v_add_f32", &encoded, 0));
+  encoded.count = 2;  // as if llvm-mc had emitted a literal
+  encoded.words[1] = 0;
+  assert_non_null(rl_td_mismatch(vop2, add, "v_add_f32", &encoded, 0));
 }
 
 // Decodes one llvm-mc sample on gfx1100.
@@ -520,6 +553,7 @@ static void test_decoder_total_on_any_input(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables_match_llvm_mc),
+      cmocka_unit_test(test_table_check_can_fail),
       cmocka_unit_test(test_operands_and_constants),
       cmocka_unit_test(test_modifiers_and_implicit_operands),
       cmocka_unit_test(test_memory_and_control_fields),

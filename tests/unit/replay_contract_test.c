@@ -204,9 +204,9 @@ static void rl_api_misuse_changes_nothing(void** state) {
                  RL_STATUS_INVALID_ARGUMENT, "needs a prepared replay");
   rl_test_expect(rl_replay_bind_buffer(fixture->replay, 99, 0x1000, 16),
                  RL_STATUS_INVALID_ARGUMENT, NULL);
-  rl_test_expect(rl_replay_prepare(fixture->replay, RL_ROUTE_PM4),
-                 RL_STATUS_UNSUPPORTED, "pm4");
-  assert_int_equal(rl_replay_state(fixture->replay), RL_REPLAY_CONTRACTED);
+  rl_test_expect(rl_replay_prepare(fixture->replay, RL_ROUTE_NONE),
+                 RL_STATUS_INVALID_ARGUMENT, "route aql or pm4");
+  assert_int_equal(rl_replay_state(fixture->replay), RL_REPLAY_CAPTURED);
   uint8_t packet[64];
   rl_test_expect(rl_replay_stream_packet(fixture->replay, 0, packet),
                  RL_STATUS_INVALID_ARGUMENT, NULL);

@@ -101,10 +101,13 @@ typedef struct rl_replay_s rl_replay_t;
 //===----------------------------------------------------------------------===//
 
 typedef struct rl_device_options_s {
-  const char* kind;       // "sim" (default); "rocr", "drm" later
+  const char* kind;       // "sim" (default), "rocr"; "drm" later
   const char* processor;  // "gfx1100" (default), "gfx1151", "gfx1201"
   bool adversarial;       // sim: interleave unbarriered work-groups
   uint64_t seed;          // sim: adversarial seed
+  // rocr: the libhsa-runtime64 to load (NULL: $REDLINE_HSA_LIBRARY, else
+  // libhsa-runtime64.so.1, then /opt/rocm/lib).
+  const char* library;
 } rl_device_options_t;
 
 // Opens a device; |options| may be NULL (sim, gfx1100). A device kind that

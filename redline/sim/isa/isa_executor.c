@@ -330,7 +330,12 @@ static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* budget) {
     rl_status_t status = inst->exec(wave, inst);
     if (status != RL_OK) {
       *budget = left;
-      return rl_status_annotate(status, "wave %u", wave->id);
+      if (rl_status_code(status) == RL_STATUS_UNSUPPORTED) {  // names inst
+        return rl_status_annotate(status, "wave %u", wave->id);
+      }
+      char where[160];
+      rl_isa_inst_describe(inst, where, sizeof(where));
+      return rl_status_annotate(status, "wave %u: %s", wave->id, where);
     }
   }
   *budget = left;

@@ -1,0 +1,307 @@
+// Interleaved timing of shadow arms (shadow/bench.h).
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "redline/sim/sim.h"
+#include "shadow/bench_internal.h"
+
+// Samples of one arm, in nanoseconds, one per step.
+typedef struct rl_bench_samples_s {
+  uint64_t* wall;
+  uint64_t* host;
+  uint64_t* span;
+  uint64_t* busy;
+  uint32_t count;
+  uint64_t last_dispatch;  // newest dispatch index already attributed
+  bool any_dispatch;
+} rl_bench_samples_t;
+
+typedef struct rl_bench_s {
+  const rl_capture_t* capture;
+  const rl_bench_options_t* options;
+  rl_bench_result_t* result;
+  uint32_t param;
+  rl_shadow_arm_t* arms[RL_SHADOW_MAX_ARMS];
+  rl_bench_samples_t samples[RL_SHADOW_MAX_ARMS];
+  rl_sim_dispatch_record_t* log;
+  int64_t* values;
+  uint32_t done, total;
+} rl_bench_t;
+
+static uint64_t rl_bench_now_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+//===----------------------------------------------------------------------===//
+// Statistics
+//===----------------------------------------------------------------------===//
+
+static int rl_bench_compare_u64(const void* a, const void* b) {
+  uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+  return x < y ? -1 : x > y;
+}
+
+// Median and p95 by nearest rank over |count| samples (sorted in place).
+static rl_bench_stat_t rl_bench_stat(uint64_t* samples, uint32_t count) {
+  rl_bench_stat_t stat = {0};
+  if (count == 0) return stat;
+  qsort(samples, count, sizeof(uint64_t), rl_bench_compare_u64);
+  stat.present = true;
+  stat.min = samples[0];
+  stat.max = samples[count - 1];
+  stat.median = samples[(count - 1) / 2];
+  uint32_t rank = (uint32_t)(((uint64_t)count * 95 + 99) / 100);  // ceil
+  stat.p95 = samples[(rank ? rank : 1) - 1];
+  return stat;
+}
+
+//===----------------------------------------------------------------------===//
+// Device time from the dispatch log
+//===----------------------------------------------------------------------===//
+
+// The span and busy time of the dispatches |arm| ran since the last call.
+static void rl_bench_device_time(rl_bench_t* bench, uint32_t a,
+                                 uint64_t* out_span, uint64_t* out_busy) {
+  rl_bench_samples_t* samples = &bench->samples[a];
+  rl_device_t* device = bench->arms[a]->device;
+  *out_span = *out_busy = 0;
+  if (!rl_sim_device_is(device)) return;
+  uint32_t count = rl_sim_dispatch_log(device, bench->log, RL_SIM_DISPATCH_LOG);
+  uint64_t first = UINT64_MAX, last = 0, busy = 0, hz = device->timestamp_frequency;
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const rl_sim_dispatch_record_t* record = &bench->log[i];
+    if (samples->any_dispatch && record->dispatch_index <= samples->last_dispatch) {
+      continue;
+    }
+    ++seen;
+    if (record->start_timestamp < first) first = record->start_timestamp;
+    if (record->end_timestamp > last) last = record->end_timestamp;
+    busy += record->end_timestamp - record->start_timestamp;
+    samples->last_dispatch = record->dispatch_index;
+    samples->any_dispatch = true;
+  }
+  if (seen == RL_SIM_DISPATCH_LOG) bench->result->arms[a].device_partial = true;
+  if (!seen || !hz) return;
+  *out_span = (last - first) * 1000000000ull / hz;
+  *out_busy = busy * 1000000000ull / hz;
+}
+
+//===----------------------------------------------------------------------===//
+// Rounds
+//===----------------------------------------------------------------------===//
+
+static void rl_bench_fail(rl_bench_t* bench, uint32_t a, rl_status_t status,
+                          const char* prefix) {
+  rl_bench_arm_result_t* arm = &bench->result->arms[a];
+  arm->failed = true;
+  arm->failure_code = rl_status_code(status);
+  snprintf(arm->failure, sizeof(arm->failure), "%s%s", prefix,
+           rl_status_message(status));
+  rl_status_free(status);
+  if (bench->arms[a]) bench->arms[a]->vtable->proof(bench->arms[a], &arm->proof);
+  rl_shadow_arm_destroy(bench->arms[a]);
+  bench->arms[a] = NULL;
+}
+
+static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
+  rl_shadow_arm_t* arm = bench->arms[a];
+  rl_bench_samples_t* samples = &bench->samples[a];
+  uint64_t start = rl_bench_now_ns();
+  rl_status_t status = rl_shadow_arm_step(arm, bench->values);
+  uint64_t wall = rl_bench_now_ns() - start;
+  if (status) {
+    rl_bench_fail(bench, a, status, "step: ");
+    return;
+  }
+  uint32_t i = samples->count++;
+  samples->wall[i] = wall;
+  uint64_t host = 0;
+  if (arm->vtable->last_host_ns(arm, &host)) samples->host[i] = host;
+  rl_bench_device_time(bench, a, &samples->span[i], &samples->busy[i]);
+}
+
+static void rl_bench_rounds(rl_bench_t* bench) {
+  const rl_bench_result_t* result = bench->result;
+  for (uint32_t round = 0; round < result->rounds; ++round) {
+    for (uint32_t a = 0; a < result->arm_count; ++a) {
+      for (uint32_t w = 0; bench->arms[a] && w < result->window.count; ++w) {
+        if (bench->param != UINT32_MAX) {
+          bench->values[bench->param] =
+              rl_shadow_window_value(&result->window, w);
+        }
+        rl_bench_step(bench, a);
+        ++bench->done;
+        if (bench->options->progress) {
+          bench->options->progress(bench->options->progress_user, bench->done,
+                                   bench->total,
+                                   rl_shadow_arm_kind_name(result->arms[a].kind));
+        }
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Rows
+//===----------------------------------------------------------------------===//
+
+static void rl_bench_finish_arm(rl_bench_t* bench, uint32_t a) {
+  rl_bench_arm_result_t* arm = &bench->result->arms[a];
+  rl_bench_samples_t* samples = &bench->samples[a];
+  rl_shadow_arm_t* live = bench->arms[a];
+  arm->samples = samples->count;
+  arm->wall = rl_bench_stat(samples->wall, samples->count);
+  bool has_host = live->vtable->last_host_ns(live, &(uint64_t){0});
+  if (has_host) arm->host = rl_bench_stat(samples->host, samples->count);
+  arm->device_span = rl_bench_stat(samples->span, samples->count);
+  arm->device_busy = rl_bench_stat(samples->busy, samples->count);
+  live->vtable->proof(live, &arm->proof);
+  uint64_t steps = (uint64_t)bench->result->rounds * bench->result->window.count;
+  uint64_t expected = rl_shadow_arm_kind_retained(arm->kind) ? steps : 0;
+  arm->proof_ok = arm->proof.replay_count == expected && arm->proof.steps == steps;
+  if (!arm->proof_ok) {
+    snprintf(arm->proof_problem, sizeof(arm->proof_problem),
+             "replay count %" PRIu64 " and %" PRIu64 " steps, expected %"
+             PRIu64 " replays over %" PRIu64 " steps",
+             arm->proof.replay_count, arm->proof.steps, expected, steps);
+  }
+  if (arm->kind == RL_SHADOW_ARM_PM4) {
+    rl_status_t status = rl_bench_pm4_census(live, &arm->pm4);
+    if (status) rl_bench_fail(bench, a, status, "pm4 census: ");
+  }
+}
+
+static void rl_bench_verdict(rl_bench_result_t* result) {
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_bench_arm_result_t* arm = &result->arms[a];
+    if (arm->failed) {
+      snprintf(result->reason, sizeof(result->reason), "arm %s: %s",
+               rl_shadow_arm_kind_name(arm->kind), arm->failure);
+      return;
+    }
+    if (!arm->proof_ok) {
+      snprintf(result->reason, sizeof(result->reason), "arm %s: route proof: %s",
+               rl_shadow_arm_kind_name(arm->kind), arm->proof_problem);
+      return;
+    }
+  }
+  result->pass = true;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_bench_init(rl_bench_t* bench) {
+  rl_bench_result_t* result = bench->result;
+  uint32_t steps = result->rounds * result->window.count;
+  bench->log = calloc(RL_SIM_DISPATCH_LOG, sizeof(rl_sim_dispatch_record_t));
+  bench->values = calloc(bench->capture->param_count + 1u, sizeof(int64_t));
+  if (!bench->log || !bench->values) return rl_status_out_of_memory();
+  for (uint32_t p = 0; p < bench->capture->param_count; ++p) {
+    bench->values[p] = bench->capture->params[p].capture_value;
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    rl_bench_samples_t* samples = &bench->samples[a];
+    samples->wall = calloc(steps, sizeof(uint64_t));
+    samples->host = calloc(steps, sizeof(uint64_t));
+    samples->span = calloc(steps, sizeof(uint64_t));
+    samples->busy = calloc(steps, sizeof(uint64_t));
+    if (!samples->wall || !samples->host || !samples->span || !samples->busy) {
+      return rl_status_out_of_memory();
+    }
+  }
+  return RL_OK;
+}
+
+static void rl_bench_deinit(rl_bench_t* bench) {
+  for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
+    rl_shadow_arm_destroy(bench->arms[a]);
+    free(bench->samples[a].wall);
+    free(bench->samples[a].host);
+    free(bench->samples[a].span);
+    free(bench->samples[a].busy);
+  }
+  free(bench->log);
+  free(bench->values);
+}
+
+static void rl_bench_create_arms(rl_bench_t* bench) {
+  const rl_shadow_arm_options_t arm_options = {.device = bench->options->device};
+  rl_bench_result_t* result = bench->result;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    rl_bench_arm_result_t* arm = &result->arms[a];
+    arm->kind = bench->options->arms[a];
+    arm->proof.route = rl_shadow_arm_kind_name(arm->kind);
+    rl_status_t status = rl_shadow_arm_create(arm->kind, bench->capture,
+                                              &arm_options, &bench->arms[a]);
+    if (status) rl_bench_fail(bench, a, status, "not available: ");
+    if (bench->arms[a]) bench->total += result->rounds * result->window.count;
+  }
+}
+
+static rl_status_t rl_bench_check(const rl_bench_options_t* options) {
+  if (options->arm_count == 0 || options->arm_count > RL_SHADOW_MAX_ARMS ||
+      options->rounds == 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "bench: %u arms (1..%u) and %u rounds (>= 1)",
+                     options->arm_count, RL_SHADOW_MAX_ARMS, options->rounds);
+  }
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    if ((unsigned)options->arms[a] >= RL_SHADOW_ARM_KIND_COUNT_) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",
+                       (unsigned)options->arms[a]);
+    }
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_bench_run(const rl_capture_t* capture,
+                         const rl_bench_options_t* options,
+                         rl_bench_result_t** out_result) {
+  *out_result = NULL;
+  RL_RETURN_IF_ERROR(rl_bench_check(options));
+  rl_bench_result_t* result = calloc(1, sizeof(*result));
+  if (!result) return rl_status_out_of_memory();
+  result->capture = capture;
+  result->rounds = options->rounds;
+  result->arm_count = options->arm_count;
+  rl_bench_t bench = {.capture = capture, .options = options, .result = result};
+  rl_status_t status =
+      rl_shadow_window_resolve(capture, options->has_window, &options->window,
+                               &bench.param, &result->window);
+  if (!status) status = rl_bench_init(&bench);
+  if (!status) {
+    rl_bench_create_arms(&bench);
+    rl_bench_rounds(&bench);
+    for (uint32_t a = 0; a < result->arm_count; ++a) {
+      if (bench.arms[a]) rl_bench_finish_arm(&bench, a);
+    }
+    rl_bench_verdict(result);
+  }
+  rl_bench_deinit(&bench);
+  if (status) {
+    free(result);
+    return status;
+  }
+  *out_result = result;
+  return RL_OK;
+}
+
+void rl_bench_result_destroy(rl_bench_result_t* result) { free(result); }
+
+rl_status_code_t rl_bench_result_code(const rl_bench_result_t* result) {
+  if (result->pass) return RL_STATUS_OK;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    if (result->arms[a].failed && result->arms[a].failure_code) {
+      return result->arms[a].failure_code;
+    }
+  }
+  return RL_STATUS_MISMATCH;
+}

@@ -1,0 +1,161 @@
+// Reports of a bench run (shadow/bench.h): a text table and JSON with the
+// same content. Times print in microseconds.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "shadow/bench.h"
+
+static void rl_bench_text_time(FILE* out, const rl_bench_stat_t* stat) {
+  if (!stat->present) {
+    fprintf(out, " %9s %9s", "-", "-");
+    return;
+  }
+  fprintf(out, " %9.1f %9.1f", stat->median / 1000.0, stat->p95 / 1000.0);
+}
+
+static void rl_bench_text_row(FILE* out, const rl_bench_arm_result_t* arm) {
+  const rl_shadow_proof_t* p = &arm->proof;
+  fprintf(out, "%-9s", rl_shadow_arm_kind_name(arm->kind));
+  if (arm->failed && !arm->samples) {
+    fprintf(out, " %s\n", arm->failure);
+    return;
+  }
+  rl_bench_text_time(out, &arm->wall);
+  rl_bench_text_time(out, &arm->host);
+  rl_bench_text_time(out, &arm->device_span);
+  fprintf(out, " %9.1f", arm->device_busy.median / 1000.0);
+  fprintf(out, "  route=%s replays=%" PRIu64 " dispatches=%u packets=%u "
+          "waits=%u", p->route, p->replay_count, p->dispatches, p->packets,
+          p->waits);
+  if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+  fprintf(out, "%s%s\n", arm->proof_ok ? "" : "  proof FAILED: ",
+          arm->proof_ok ? "" : arm->proof_problem);
+}
+
+static void rl_bench_text_pm4(FILE* out, const rl_bench_arm_result_t* arm) {
+  const rl_bench_pm4_t* pm4 = &arm->pm4;
+  if (!pm4->present) return;
+  fprintf(out, "pm4 IB: %u dwords, %u dispatches, %.1f dwords/dispatch, "
+          "%u waits (CS_PARTIAL_FLUSH), %u acquires (ACQUIRE_MEM), "
+          "%u releases (RELEASE_MEM), %u SET_SH_REG\n",
+          pm4->dwords, pm4->dispatches, pm4->dwords_per_dispatch, pm4->waits,
+          pm4->acquires, pm4->releases, pm4->set_sh_reg);
+}
+
+static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
+  const rl_capture_t* capture = result->capture;
+  fprintf(out, "bench %s (%s): %u arms interleaved, %u rounds x %u steps "
+          "from %" PRId64 " stride %" PRId64 "; times per step in us\n",
+          capture->workload, capture->target ? capture->target : "?",
+          result->arm_count, result->rounds, result->window.count,
+          result->window.start, result->window.stride);
+  fprintf(out, "%-9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "arm", "wall p50",
+          "wall p95", "host p50", "host p95", "dev p50", "dev p95",
+          "busy p50", "route proof");
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    rl_bench_text_row(out, &result->arms[a]);
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    rl_bench_text_pm4(out, &result->arms[a]);
+    if (result->arms[a].device_partial) {
+      fprintf(out, "%s: device times cover the last %u dispatches of a step "
+              "only\n", rl_shadow_arm_kind_name(result->arms[a].kind), 4096u);
+    }
+  }
+  if (result->pass) {
+    fprintf(out, "bench: PASS\n");
+  } else {
+    fprintf(out, "bench: FAIL (%s)\n", result->reason);
+  }
+}
+
+char* rl_bench_report_text(const rl_bench_result_t* result) {
+  char* text = NULL;
+  size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
+  if (!out) return NULL;
+  rl_bench_text_write(out, result);
+  if (fclose(out) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+static void rl_bench_json_stat(cJSON* parent, const char* name,
+                               const rl_bench_stat_t* stat) {
+  if (!stat->present) {
+    cJSON_AddNullToObject(parent, name);
+    return;
+  }
+  cJSON* o = cJSON_AddObjectToObject(parent, name);
+  cJSON_AddNumberToObject(o, "median_ns", (double)stat->median);
+  cJSON_AddNumberToObject(o, "p95_ns", (double)stat->p95);
+  cJSON_AddNumberToObject(o, "min_ns", (double)stat->min);
+  cJSON_AddNumberToObject(o, "max_ns", (double)stat->max);
+}
+
+static void rl_bench_json_proof(cJSON* parent, const rl_shadow_proof_t* p) {
+  cJSON* o = cJSON_AddObjectToObject(parent, "proof");
+  cJSON_AddStringToObject(o, "route", p->route ? p->route : "");
+  cJSON_AddStringToObject(o, "device", p->device ? p->device : "");
+  cJSON_AddStringToObject(o, "target", p->target ? p->target : "");
+  cJSON_AddStringToObject(o, "state", p->state ? p->state : "");
+  cJSON_AddNumberToObject(o, "replay_count", (double)p->replay_count);
+  cJSON_AddNumberToObject(o, "steps", (double)p->steps);
+  cJSON_AddNumberToObject(o, "dispatches", p->dispatches);
+  cJSON_AddNumberToObject(o, "packets", p->packets);
+  cJSON_AddNumberToObject(o, "waits", p->waits);
+  cJSON_AddNumberToObject(o, "stream_bytes", (double)p->stream_bytes);
+  cJSON_AddNumberToObject(o, "ib_dwords", p->ib_dwords);
+}
+
+static void rl_bench_json_pm4(cJSON* parent, const rl_bench_pm4_t* pm4) {
+  if (!pm4->present) return;
+  cJSON* o = cJSON_AddObjectToObject(parent, "pm4");
+  cJSON_AddNumberToObject(o, "dwords", pm4->dwords);
+  cJSON_AddNumberToObject(o, "dispatches", pm4->dispatches);
+  cJSON_AddNumberToObject(o, "dwords_per_dispatch", pm4->dwords_per_dispatch);
+  cJSON_AddNumberToObject(o, "waits", pm4->waits);
+  cJSON_AddNumberToObject(o, "acquires", pm4->acquires);
+  cJSON_AddNumberToObject(o, "releases", pm4->releases);
+  cJSON_AddNumberToObject(o, "set_sh_reg", pm4->set_sh_reg);
+}
+
+static cJSON* rl_bench_json_arm(const rl_bench_arm_result_t* arm) {
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(arm->kind));
+  cJSON_AddBoolToObject(o, "failed", arm->failed);
+  if (arm->failed) cJSON_AddStringToObject(o, "failure", arm->failure);
+  cJSON_AddNumberToObject(o, "samples", arm->samples);
+  rl_bench_json_stat(o, "wall", &arm->wall);
+  rl_bench_json_stat(o, "host", &arm->host);
+  rl_bench_json_stat(o, "device_span", &arm->device_span);
+  rl_bench_json_stat(o, "device_busy", &arm->device_busy);
+  cJSON_AddBoolToObject(o, "device_partial", arm->device_partial);
+  rl_bench_json_proof(o, &arm->proof);
+  cJSON_AddBoolToObject(o, "proof_ok", arm->proof_ok);
+  rl_bench_json_pm4(o, &arm->pm4);
+  return o;
+}
+
+cJSON* rl_bench_report_json(const rl_bench_result_t* result) {
+  cJSON* root = cJSON_CreateObject();
+  if (!root) return NULL;
+  cJSON_AddStringToObject(root, "workload", result->capture->workload);
+  cJSON_AddStringToObject(root, "target",
+                          result->capture->target ? result->capture->target : "");
+  cJSON_AddNumberToObject(root, "rounds", result->rounds);
+  cJSON* window = cJSON_AddObjectToObject(root, "window");
+  cJSON_AddNumberToObject(window, "start", (double)result->window.start);
+  cJSON_AddNumberToObject(window, "count", result->window.count);
+  cJSON_AddNumberToObject(window, "stride", (double)result->window.stride);
+  cJSON* arms = cJSON_AddArrayToObject(root, "arms");
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    cJSON_AddItemToArray(arms, rl_bench_json_arm(&result->arms[a]));
+  }
+  cJSON_AddStringToObject(root, "verdict", result->pass ? "PASS" : "FAIL");
+  cJSON_AddStringToObject(root, "reason", result->reason);
+  return root;
+}

@@ -1,0 +1,120 @@
+// Arms of a shadow run (shadow/shadow_arm.h): the device every arm owns,
+// the kind names, stepping and the negative control.
+#include "shadow/shadow_arm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/replay.h"
+
+static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
+    [RL_SHADOW_ARM_EAGER] = "eager",
+    [RL_SHADOW_ARM_RECORDED] = "recorded",
+    [RL_SHADOW_ARM_AQL] = "aql",
+    [RL_SHADOW_ARM_PM4] = "pm4",
+};
+
+const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind) {
+  return (unsigned)kind < RL_SHADOW_ARM_KIND_COUNT_ ? rl_shadow_arm_names[kind]
+                                                    : "unknown";
+}
+
+bool rl_shadow_arm_kind_parse(const char* name, rl_shadow_arm_kind_t* out_kind) {
+  for (int k = 0; k < RL_SHADOW_ARM_KIND_COUNT_; ++k) {
+    if (name && strcmp(name, rl_shadow_arm_names[k]) == 0) {
+      *out_kind = (rl_shadow_arm_kind_t)k;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind) {
+  return kind == RL_SHADOW_ARM_AQL || kind == RL_SHADOW_ARM_PM4;
+}
+
+// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
+static void rl_shadow_processor_of(const char* target, char* out,
+                                   size_t size) {
+  const char* start = target ? strstr(target, "--") : NULL;
+  start = start ? start + 2 : "gfx1100";
+  size_t length = strcspn(start, ":");
+  if (length >= size) length = size - 1;
+  memcpy(out, start, length);
+  out[length] = '\0';
+}
+
+static rl_status_t rl_shadow_arm_open_device(
+    const rl_capture_t* capture, const rl_shadow_device_options_t* options,
+    rl_device_t** out_device) {
+  char processor[64];
+  rl_shadow_processor_of(capture->target, processor, sizeof(processor));
+  const rl_device_options_t device_options = {
+      .kind = "sim",
+      .processor = options->processor ? options->processor : processor,
+      .adversarial = options->adversarial,
+      .seed = options->seed,
+  };
+  return rl_device_open(&device_options, out_device);
+}
+
+rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
+                                 const rl_capture_t* capture,
+                                 const rl_shadow_arm_options_t* options,
+                                 rl_shadow_arm_t** out_arm) {
+  *out_arm = NULL;
+  rl_shadow_arm_t common = {.kind = kind, .capture = capture};
+  RL_RETURN_IF_ERROR(
+      rl_shadow_arm_open_device(capture, &options->device, &common.device));
+  rl_status_t status = RL_OK;
+  switch (kind) {
+    case RL_SHADOW_ARM_EAGER:
+      status = rl_shadow_arm_eager_create(&common, out_arm);
+      break;
+    case RL_SHADOW_ARM_RECORDED:
+      status = rl_shadow_arm_recorded_create(&common, out_arm);
+      break;
+    case RL_SHADOW_ARM_AQL:
+    case RL_SHADOW_ARM_PM4:
+      status = rl_shadow_arm_retained_create(&common, options, out_arm);
+      break;
+    default:
+      status = RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",
+                         (unsigned)kind);
+      break;
+  }
+  if (status) rl_device_close(common.device);
+  return status;
+}
+
+rl_status_t rl_shadow_arm_step(rl_shadow_arm_t* arm, const int64_t* values) {
+  RL_RETURN_IF_ERROR(arm->vtable->step(arm, values));
+  ++arm->steps;
+  return RL_OK;
+}
+
+rl_status_t rl_shadow_arm_corrupt(rl_shadow_arm_t* arm, uint32_t region,
+                                  uint64_t offset) {
+  const rl_capture_region_t* r = &arm->capture->regions[region];
+  if (offset >= r->size) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "offset %llu is outside region %s (%llu bytes)",
+                     (unsigned long long)offset, r->name,
+                     (unsigned long long)r->size);
+  }
+  uint64_t base = 0;
+  RL_RETURN_IF_ERROR(arm->vtable->buffer_address(arm, r->buffer, &base));
+  const rl_device_vtable_t* vt = arm->device->vtable;
+  uint64_t address = base + r->offset + offset;
+  uint8_t byte = 0;
+  RL_RETURN_IF_ERROR(vt->read(arm->device, address, &byte, 1));
+  byte ^= 0xFFu;
+  return vt->write(arm->device, address, &byte, 1);
+}
+
+void rl_shadow_arm_destroy(rl_shadow_arm_t* arm) {
+  if (!arm) return;
+  rl_device_t* device = arm->device;
+  arm->vtable->destroy(arm);
+  rl_device_close(device);
+}

@@ -1,0 +1,101 @@
+// shadow/shadow_arm.h — one arm of a shadow or bench run behind a small
+// vtable (private to rl_shadow). shadow/shadow.h describes what each kind
+// of arm does; this header is how the run drives them.
+//
+// Life of an arm: rl_shadow_arm_create() opens the arm's own device,
+// creates the kind's object and prepares it from the capture (buffers
+// filled from the initial contents, code objects loaded, the route built),
+// so a created arm is ready for its first step. Then step() once per
+// window, read_region() after each, and rl_shadow_arm_destroy(), which
+// also closes the device.
+//
+// Kinds: shadow_arm_eager.c, shadow_arm_recorded.c (both on the direct
+// state of shadow_direct.h) and shadow_arm_retained.c (aql and pm4).
+//
+// Thread-safety: an arm is driven by one thread.
+#ifndef REDLINE_SHADOW_SHADOW_ARM_H_
+#define REDLINE_SHADOW_SHADOW_ARM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/capture.h"
+#include "redline/device/device.h"
+#include "redline/status.h"
+#include "shadow/shadow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rl_shadow_arm_s rl_shadow_arm_t;
+
+typedef struct rl_shadow_arm_vtable_s {
+  // Runs one step with |values| (one per capture parameter) and returns
+  // once the device finished it.
+  rl_status_t (*step)(rl_shadow_arm_t* arm, const int64_t* values);
+  // Reads region |region| (exactly its size) into |out_data|.
+  rl_status_t (*read_region)(rl_shadow_arm_t* arm, uint32_t region,
+                             void* out_data, uint64_t size);
+  // The device address of capture buffer |buffer| on this arm.
+  rl_status_t (*buffer_address)(const rl_shadow_arm_t* arm, uint32_t buffer,
+                                uint64_t* out_address);
+  void (*proof)(const rl_shadow_arm_t* arm, rl_shadow_proof_t* out_proof);
+  // Host time of the last step from the engine's counters
+  // (rl_replay_counters last_host_ns); false for arms without them.
+  bool (*last_host_ns)(const rl_shadow_arm_t* arm, uint64_t* out_ns);
+  // Copies packet |index| of the prepared stream (rl_replay_stream_packet);
+  // NULL for arms without a retained stream.
+  rl_status_t (*stream_packet)(const rl_shadow_arm_t* arm, uint32_t index,
+                               uint8_t out_packet[64]);
+  // Releases the kind's object (not the device).
+  void (*destroy)(rl_shadow_arm_t* arm);
+} rl_shadow_arm_vtable_t;
+
+struct rl_shadow_arm_s {
+  const rl_shadow_arm_vtable_t* vtable;
+  rl_shadow_arm_kind_t kind;
+  const rl_capture_t* capture;  // borrowed
+  rl_device_t* device;          // owned: closed by rl_shadow_arm_destroy
+  uint64_t steps;               // successful steps
+};
+
+// What an arm needs besides the capture.
+typedef struct rl_shadow_arm_options_s {
+  rl_shadow_device_options_t device;
+  const rl_shadow_bind_t* binds;  // retained arms only
+  uint32_t bind_count;
+} rl_shadow_arm_options_t;
+
+// Opens a device for |options|, creates and prepares an arm of |kind| on
+// it. On failure nothing is left allocated and *|out_arm| is NULL.
+rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
+                                 const rl_capture_t* capture,
+                                 const rl_shadow_arm_options_t* options,
+                                 rl_shadow_arm_t** out_arm);
+
+// Runs one step and counts it.
+rl_status_t rl_shadow_arm_step(rl_shadow_arm_t* arm, const int64_t* values);
+
+// Corrupts one byte (XOR 0xFF) at |offset| of region |region| in the
+// arm's device memory: the negative control.
+rl_status_t rl_shadow_arm_corrupt(rl_shadow_arm_t* arm, uint32_t region,
+                                  uint64_t offset);
+
+void rl_shadow_arm_destroy(rl_shadow_arm_t* arm);
+
+// Kind constructors: |arm|'s common fields are set; each allocates its
+// object with the common part first and prepares it.
+rl_status_t rl_shadow_arm_eager_create(rl_shadow_arm_t* common,
+                                       rl_shadow_arm_t** out_arm);
+rl_status_t rl_shadow_arm_recorded_create(rl_shadow_arm_t* common,
+                                          rl_shadow_arm_t** out_arm);
+rl_status_t rl_shadow_arm_retained_create(rl_shadow_arm_t* common,
+                                          const rl_shadow_arm_options_t* options,
+                                          rl_shadow_arm_t** out_arm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_SHADOW_SHADOW_ARM_H_

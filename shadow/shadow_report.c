@@ -1,0 +1,305 @@
+// Reports of a shadow run (shadow/shadow.h): text and JSON with the same
+// content. The text is built in memory (open_memstream); the caller prints.
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "shadow/shadow.h"
+
+// Differing region states the text report details; the JSON has them all.
+#define RL_SHADOW_TEXT_MAX_DIFFERING 6u
+
+static const char* rl_shadow_param_name(const rl_shadow_result_t* result) {
+  return result->param == UINT32_MAX
+             ? "step"
+             : result->capture->params[result->param].name;
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
+  const rl_shadow_proof_t* p = &arm->proof;
+  fprintf(out, "arm %-8s ", rl_shadow_arm_kind_name(arm->kind));
+  if (!arm->available) {
+    fprintf(out, "%s\n", arm->failure);
+    return;
+  }
+  fprintf(out,
+          "route=%s device=%s state=%s replays=%" PRIu64 " steps=%" PRIu64
+          " launches=%" PRIu64 " dispatches=%u packets=%u waits=%u",
+          p->route, p->device ? p->device : "?", p->state ? p->state : "?",
+          p->replay_count, p->steps, p->launches_issued, p->dispatches,
+          p->packets, p->waits);
+  if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+  if (arm->failed) {
+    fprintf(out, "  FAILED: %s\n", arm->failure);
+  } else if (!arm->proof_ok) {
+    fprintf(out, "  proof FAILED: %s\n", arm->proof_problem);
+  } else {
+    fprintf(out, "  proof ok\n");
+  }
+}
+
+static void rl_shadow_text_difference(FILE* out,
+                                      const rl_shadow_result_t* result,
+                                      uint32_t a, const rl_shadow_cell_t* cell) {
+  char hex[RL_DIGEST128_HEX_LENGTH + 1];
+  rl_digest128_format(cell->digest, hex);
+  fprintf(out, "      %-8s ", rl_shadow_arm_kind_name(result->arms[a].kind));
+  if (cell->equal) {
+    fprintf(out, "equal               %s\n", hex);
+    return;
+  }
+  fprintf(out, "first byte %" PRIu64 ", %" PRIu64 " byte%s differ%s",
+          cell->first_difference, cell->differing_bytes,
+          cell->differing_bytes == 1 ? "" : "s",
+          cell->differing_bytes == 1 ? "s" : "");
+  if (cell->has_max_abs) fprintf(out, ", max abs %g", cell->max_abs_difference);
+  fprintf(out, "  %s\n", hex);
+}
+
+// One line when every arm present agrees; otherwise a line per arm, for
+// the first RL_SHADOW_TEXT_MAX_DIFFERING differing region states (|shown|
+// so far); the rest are only counted. Returns true when the region differs.
+static bool rl_shadow_text_region(FILE* out, const rl_shadow_result_t* result,
+                                  uint32_t w, uint32_t r, uint32_t shown) {
+  const rl_capture_region_t* region = &result->capture->regions[r];
+  bool all_equal = true;
+  uint32_t present = 0;
+  const rl_shadow_cell_t* first = NULL;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_cell_t* cell = rl_shadow_result_cell(result, w, r, a);
+    if (!cell->present) continue;
+    if (!first) first = cell;
+    ++present;
+    all_equal = all_equal && cell->equal;
+  }
+  if (first && !all_equal && shown >= RL_SHADOW_TEXT_MAX_DIFFERING) {
+    return true;
+  }
+  fprintf(out, "  window %-3u %s=%-6" PRId64 " %-12s ", w,
+          rl_shadow_param_name(result),
+          rl_shadow_window_value(&result->window, w), region->name);
+  if (!first) {
+    fprintf(out, "not read\n");
+    return false;
+  }
+  if (all_equal) {
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(first->digest, hex);
+    fprintf(out, "equal (%u arms)     %s\n", present, hex);
+    return false;
+  }
+  fprintf(out, "DIFFERS\n");
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_cell_t* cell = rl_shadow_result_cell(result, w, r, a);
+    if (cell->present) rl_shadow_text_difference(out, result, a, cell);
+  }
+  return true;
+}
+
+static void rl_shadow_text_write(FILE* out, const rl_shadow_result_t* result) {
+  const rl_capture_t* capture = result->capture;
+  fprintf(out,
+          "shadow %s (%s): %u arms, %u windows of %s from %" PRId64
+          " stride %" PRId64 ", %u regions, reference %s\n",
+          capture->workload, capture->target ? capture->target : "?",
+          result->arm_count, result->window.count, rl_shadow_param_name(result),
+          result->window.start, result->window.stride, result->region_count,
+          rl_shadow_arm_kind_name(result->arms[result->reference].kind));
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    rl_shadow_text_arm(out, &result->arms[a]);
+  }
+  if (result->flip) {
+    fprintf(out, "negative control: flipped byte %" PRIu64 " of region %s "
+            "in arm %s after window 0\n", result->flip_offset,
+            capture->regions[result->flip_region].name,
+            rl_shadow_arm_kind_name(result->arms[result->flip_arm].kind));
+  }
+  uint32_t differing = 0;
+  for (uint32_t w = 0; w < result->window_count; ++w) {
+    for (uint32_t r = 0; r < result->region_count; ++r) {
+      if (rl_shadow_text_region(out, result, w, r, differing)) ++differing;
+    }
+  }
+  if (differing > RL_SHADOW_TEXT_MAX_DIFFERING) {
+    fprintf(out, "  ... %u more differing region states (all in --json)\n",
+            differing - RL_SHADOW_TEXT_MAX_DIFFERING);
+  }
+  if (result->pass) {
+    fprintf(out, "shadow: PASS (%u arms x %u windows x %u regions "
+            "byte-identical)\n", result->arm_count, result->window_count,
+            result->region_count);
+  } else {
+    fprintf(out, "shadow: FAIL (%s)\n", result->reason);
+  }
+}
+
+char* rl_shadow_report_text(const rl_shadow_result_t* result) {
+  char* text = NULL;
+  size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
+  if (!out) return NULL;
+  rl_shadow_text_write(out, result);
+  if (fclose(out) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "route", p->route ? p->route : "");
+  cJSON_AddStringToObject(o, "device", p->device ? p->device : "");
+  cJSON_AddStringToObject(o, "target", p->target ? p->target : "");
+  cJSON_AddStringToObject(o, "state", p->state ? p->state : "");
+  cJSON_AddStringToObject(o, "fallback_reason", p->fallback_reason);
+  cJSON_AddNumberToObject(o, "replay_count", (double)p->replay_count);
+  cJSON_AddNumberToObject(o, "steps", (double)p->steps);
+  cJSON_AddNumberToObject(o, "launches_issued", (double)p->launches_issued);
+  cJSON_AddNumberToObject(o, "dispatches", p->dispatches);
+  cJSON_AddNumberToObject(o, "packets", p->packets);
+  cJSON_AddNumberToObject(o, "waits", p->waits);
+  cJSON_AddNumberToObject(o, "queue_id", p->queue_id);
+  cJSON_AddNumberToObject(o, "stream_bytes", (double)p->stream_bytes);
+  cJSON_AddNumberToObject(o, "patch_sites", p->patch_sites);
+  cJSON_AddNumberToObject(o, "ib_dwords", p->ib_dwords);
+  return o;
+}
+
+static cJSON* rl_shadow_json_arm(const rl_shadow_arm_result_t* arm) {
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(arm->kind));
+  cJSON_AddBoolToObject(o, "available", arm->available);
+  cJSON_AddBoolToObject(o, "failed", arm->failed);
+  if (arm->failed) {
+    cJSON_AddStringToObject(o, "failure", arm->failure);
+    cJSON_AddStringToObject(o, "failure_code",
+                            rl_status_code_name(arm->failure_code));
+  }
+  cJSON_AddItemToObject(o, "proof", rl_shadow_json_proof(&arm->proof));
+  cJSON_AddBoolToObject(o, "proof_ok", arm->proof_ok);
+  if (!arm->proof_ok) {
+    cJSON_AddStringToObject(o, "proof_problem", arm->proof_problem);
+  }
+  return o;
+}
+
+static cJSON* rl_shadow_json_cell(const rl_shadow_result_t* result, uint32_t a,
+                                  const rl_shadow_cell_t* cell) {
+  char hex[RL_DIGEST128_HEX_LENGTH + 1];
+  rl_digest128_format(cell->digest, hex);
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(result->arms[a].kind));
+  cJSON_AddStringToObject(o, "xxh3_128", hex);
+  cJSON_AddBoolToObject(o, "equal", cell->equal);
+  if (!cell->equal) {
+    cJSON_AddNumberToObject(o, "first_difference",
+                            (double)cell->first_difference);
+    cJSON_AddNumberToObject(o, "differing_bytes",
+                            (double)cell->differing_bytes);
+    if (cell->has_max_abs) {
+      // JSON has no infinity: a non-finite difference is a string.
+      if (isfinite(cell->max_abs_difference)) {
+        cJSON_AddNumberToObject(o, "max_abs_difference",
+                                cell->max_abs_difference);
+      } else {
+        cJSON_AddStringToObject(o, "max_abs_difference", "inf");
+      }
+    }
+  }
+  return o;
+}
+
+static cJSON* rl_shadow_json_region(const rl_shadow_result_t* result,
+                                    uint32_t w, uint32_t r) {
+  const rl_capture_region_t* region = &result->capture->regions[r];
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "region", region->name);
+  cJSON_AddStringToObject(o, "type", rl_region_type_name(region->type));
+  cJSON_AddNumberToObject(o, "size", (double)region->size);
+  bool equal = true;
+  cJSON* arms = cJSON_AddArrayToObject(o, "arms");
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_cell_t* cell = rl_shadow_result_cell(result, w, r, a);
+    if (!cell->present) continue;
+    equal = equal && cell->equal;
+    cJSON_AddItemToArray(arms, rl_shadow_json_cell(result, a, cell));
+  }
+  cJSON_AddBoolToObject(o, "equal", equal);
+  return o;
+}
+
+static cJSON* rl_shadow_json_windows(const rl_shadow_result_t* result) {
+  cJSON* windows = cJSON_CreateArray();
+  for (uint32_t w = 0; w < result->window_count; ++w) {
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "window", w);
+    cJSON_AddNumberToObject(o, "value",
+                            (double)rl_shadow_window_value(&result->window, w));
+    cJSON* regions = cJSON_AddArrayToObject(o, "regions");
+    for (uint32_t r = 0; r < result->region_count; ++r) {
+      cJSON_AddItemToArray(regions, rl_shadow_json_region(result, w, r));
+    }
+    cJSON_AddItemToArray(windows, o);
+  }
+  return windows;
+}
+
+static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result) {
+  const rl_capture_t* capture = result->capture;
+  cJSON_AddStringToObject(root, "workload", capture->workload);
+  cJSON_AddStringToObject(root, "target", capture->target ? capture->target : "");
+  cJSON_AddStringToObject(root, "param", rl_shadow_param_name(result));
+  cJSON* window = cJSON_AddObjectToObject(root, "window");
+  cJSON_AddNumberToObject(window, "start", (double)result->window.start);
+  cJSON_AddNumberToObject(window, "count", result->window.count);
+  cJSON_AddNumberToObject(window, "stride", (double)result->window.stride);
+  cJSON_AddStringToObject(
+      root, "reference",
+      rl_shadow_arm_kind_name(result->arms[result->reference].kind));
+}
+
+static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result) {
+  const rl_capture_t* capture = result->capture;
+  if (result->flip) {
+    cJSON* flip = cJSON_AddObjectToObject(root, "negative_control");
+    cJSON_AddStringToObject(
+        flip, "arm", rl_shadow_arm_kind_name(result->arms[result->flip_arm].kind));
+    cJSON_AddStringToObject(flip, "region",
+                            capture->regions[result->flip_region].name);
+    cJSON_AddNumberToObject(flip, "offset", (double)result->flip_offset);
+  }
+  if (result->diverged) {
+    cJSON* first = cJSON_AddObjectToObject(root, "first_divergence");
+    cJSON_AddNumberToObject(first, "window", result->first_window);
+    cJSON_AddStringToObject(first, "region",
+                            capture->regions[result->first_region].name);
+    cJSON_AddStringToObject(
+        first, "arm", rl_shadow_arm_kind_name(result->arms[result->first_arm].kind));
+    cJSON_AddNumberToObject(first, "offset", (double)result->first_offset);
+  }
+  cJSON_AddStringToObject(root, "verdict", result->pass ? "PASS" : "FAIL");
+  cJSON_AddStringToObject(root, "reason", result->reason);
+}
+
+cJSON* rl_shadow_report_json(const rl_shadow_result_t* result) {
+  cJSON* root = cJSON_CreateObject();
+  if (!root) return NULL;
+  rl_shadow_json_header(root, result);
+  cJSON* arms = cJSON_AddArrayToObject(root, "arms");
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    cJSON_AddItemToArray(arms, rl_shadow_json_arm(&result->arms[a]));
+  }
+  cJSON_AddItemToObject(root, "windows", rl_shadow_json_windows(result));
+  rl_shadow_json_verdict(root, result);
+  return root;
+}

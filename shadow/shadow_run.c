@@ -1,0 +1,402 @@
+// The shadow run (shadow/shadow.h): options check, arms, the window walk,
+// the comparison after every window, the negative control and the proof
+// check.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shadow/shadow.h"
+#include "shadow/shadow_arm.h"
+#include "shadow/shadow_compare.h"
+
+typedef struct rl_shadow_run_s {
+  const rl_capture_t* capture;
+  const rl_shadow_options_t* options;
+  rl_shadow_result_t* result;
+  rl_shadow_arm_t* arms[RL_SHADOW_MAX_ARMS];  // NULL once an arm failed
+  int64_t* values;
+  uint8_t* reference_bytes;
+  uint8_t* candidate_bytes;
+  uint32_t done, total;  // progress in arm-steps
+} rl_shadow_run_t;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+// The arm the negative control corrupts: pm4, else the last retained arm.
+static bool rl_shadow_flip_arm(const rl_shadow_options_t* options,
+                               uint32_t* out_arm) {
+  bool found = false;
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    if (options->arms[a] == RL_SHADOW_ARM_PM4) {
+      *out_arm = a;
+      return true;
+    }
+    if (rl_shadow_arm_kind_retained(options->arms[a])) {
+      *out_arm = a;
+      found = true;
+    }
+  }
+  return found;
+}
+
+static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
+                                           const rl_shadow_options_t* options,
+                                           rl_shadow_result_t* result) {
+  if (options->arm_count == 0 || options->arm_count > RL_SHADOW_MAX_ARMS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u arms (1..%u)",
+                     options->arm_count, RL_SHADOW_MAX_ARMS);
+  }
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    if ((unsigned)options->arms[a] >= RL_SHADOW_ARM_KIND_COUNT_) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",
+                       (unsigned)options->arms[a]);
+    }
+  }
+  if (options->bind_count > RL_SHADOW_MAX_BINDS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u binds (at most %u)",
+                     options->bind_count, RL_SHADOW_MAX_BINDS);
+  }
+  for (uint32_t i = 0; i < options->bind_count; ++i) {
+    if (options->binds[i].buffer >= capture->buffer_count ||
+        options->binds[i].size == 0) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "bind %u: buffer %u of %u, size %" PRIu64, i,
+                       options->binds[i].buffer, capture->buffer_count,
+                       options->binds[i].size);
+    }
+  }
+  if (options->flip) {
+    if (options->flip_region >= capture->region_count) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "flip: region %u of %u",
+                       options->flip_region, capture->region_count);
+    }
+    const rl_capture_region_t* region = &capture->regions[options->flip_region];
+    if (options->flip_offset >= region->size) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "flip: offset %" PRIu64 " is outside region %s "
+                       "(%" PRIu64 " bytes)",
+                       options->flip_offset, region->name, region->size);
+    }
+    if (!rl_shadow_flip_arm(options, &result->flip_arm)) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "flip: needs a retained arm (aql or pm4)");
+    }
+  }
+  return rl_shadow_window_resolve(capture, options->has_window,
+                                  &options->window, &result->param,
+                                  &result->window);
+}
+
+//===----------------------------------------------------------------------===//
+// Arms
+//===----------------------------------------------------------------------===//
+
+static void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
+                               rl_status_t status, const char* prefix,
+                               int64_t window, int64_t value) {
+  rl_shadow_arm_result_t* arm = &run->result->arms[a];
+  arm->failed = true;
+  arm->failure_code = rl_status_code(status);
+  if (window < 0) {
+    snprintf(arm->failure, sizeof(arm->failure), "%s%s", prefix,
+             rl_status_message(status));
+  } else {
+    const char* name = run->result->param == UINT32_MAX
+                           ? "step"
+                           : run->capture->params[run->result->param].name;
+    snprintf(arm->failure, sizeof(arm->failure),
+             "window %" PRId64 " (%s=%" PRId64 "): %s", window, name, value,
+             rl_status_message(status));
+  }
+  rl_status_free(status);
+  if (run->arms[a]) {
+    arm->proof_ok = false;
+    run->arms[a]->vtable->proof(run->arms[a], &arm->proof);
+  }
+  rl_shadow_arm_destroy(run->arms[a]);
+  run->arms[a] = NULL;
+}
+
+static void rl_shadow_create_arms(rl_shadow_run_t* run) {
+  const rl_shadow_options_t* options = run->options;
+  const rl_shadow_arm_options_t arm_options = {
+      .device = options->device,
+      .binds = options->binds,
+      .bind_count = options->bind_count,
+  };
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    rl_shadow_arm_result_t* arm = &run->result->arms[a];
+    arm->kind = options->arms[a];
+    arm->proof.route = rl_shadow_arm_kind_name(arm->kind);
+    rl_status_t status = rl_shadow_arm_create(arm->kind, run->capture,
+                                              &arm_options, &run->arms[a]);
+    if (status) {
+      rl_shadow_fail_arm(run, a, status, "not available: ", -1, 0);
+    } else {
+      arm->available = true;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Windows
+//===----------------------------------------------------------------------===//
+
+static void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w) {
+  int64_t value = rl_shadow_window_value(&run->result->window, w);
+  if (run->result->param != UINT32_MAX) run->values[run->result->param] = value;
+  for (uint32_t a = 0; a < run->result->arm_count; ++a) {
+    if (!run->arms[a]) continue;
+    rl_status_t status = rl_shadow_arm_step(run->arms[a], run->values);
+    if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
+    ++run->done;
+    if (run->options->progress) {
+      run->options->progress(run->options->progress_user, run->done,
+                             run->total,
+                             rl_shadow_arm_kind_name(run->options->arms[a]));
+    }
+  }
+}
+
+static void rl_shadow_note_divergence(rl_shadow_run_t* run, uint32_t w,
+                                      uint32_t r, uint32_t a,
+                                      const rl_shadow_cell_t* cell) {
+  rl_shadow_result_t* result = run->result;
+  if (result->diverged) return;
+  result->diverged = true;
+  result->first_window = w;
+  result->first_region = r;
+  result->first_arm = a;
+  result->first_offset = cell->first_difference;
+}
+
+// Reads region |r| of arm |a| into |bytes| and fills its cell's digest;
+// a read failure fails the arm.
+static bool rl_shadow_read(rl_shadow_run_t* run, uint32_t w, uint32_t r,
+                           uint32_t a, uint8_t* bytes) {
+  const rl_capture_region_t* region = &run->capture->regions[r];
+  rl_shadow_cell_t* cell =
+      (rl_shadow_cell_t*)rl_shadow_result_cell(run->result, w, r, a);
+  rl_status_t status =
+      run->arms[a]->vtable->read_region(run->arms[a], r, bytes, region->size);
+  if (status) {
+    rl_shadow_fail_arm(run, a, rl_status_annotate(status, "reading region %s",
+                                                  region->name),
+                       NULL, w, rl_shadow_window_value(&run->result->window, w));
+    return false;
+  }
+  cell->present = true;
+  cell->digest = rl_digest128_of(bytes, (size_t)region->size);
+  return true;
+}
+
+static void rl_shadow_compare_region(rl_shadow_run_t* run, uint32_t w,
+                                     uint32_t r) {
+  rl_shadow_result_t* result = run->result;
+  const rl_capture_region_t* region = &run->capture->regions[r];
+  uint32_t ref = result->reference;
+  if (!run->arms[ref] || !rl_shadow_read(run, w, r, ref, run->reference_bytes)) {
+    return;
+  }
+  ((rl_shadow_cell_t*)rl_shadow_result_cell(result, w, r, ref))->equal = true;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    if (a == ref || !run->arms[a]) continue;
+    if (!rl_shadow_read(run, w, r, a, run->candidate_bytes)) continue;
+    rl_shadow_cell_t* cell =
+        (rl_shadow_cell_t*)rl_shadow_result_cell(result, w, r, a);
+    rl_shadow_diff_t diff;
+    rl_shadow_compare(region->type, run->reference_bytes, run->candidate_bytes,
+                      region->size, &diff);
+    cell->equal = diff.equal;
+    cell->first_difference = diff.first_difference;
+    cell->differing_bytes = diff.differing_bytes;
+    cell->has_max_abs = diff.has_max_abs;
+    cell->max_abs_difference = diff.max_abs_difference;
+    if (!diff.equal) rl_shadow_note_divergence(run, w, r, a, cell);
+  }
+}
+
+// The negative control, after the first window ran and before it is read.
+static void rl_shadow_apply_flip(rl_shadow_run_t* run) {
+  rl_shadow_result_t* result = run->result;
+  uint32_t a = result->flip_arm;
+  if (!run->arms[a]) return;
+  rl_status_t status = rl_shadow_arm_corrupt(
+      run->arms[a], run->options->flip_region, run->options->flip_offset);
+  if (status) {
+    rl_shadow_fail_arm(run, a, status, "negative control: ", -1, 0);
+    return;
+  }
+  result->flip = true;
+  result->flip_region = run->options->flip_region;
+  result->flip_offset = run->options->flip_offset;
+}
+
+static void rl_shadow_walk(rl_shadow_run_t* run) {
+  rl_shadow_result_t* result = run->result;
+  for (uint32_t w = 0; w < result->window.count; ++w) {
+    rl_shadow_step_arms(run, w);
+    if (w == 0 && run->options->flip) rl_shadow_apply_flip(run);
+    for (uint32_t r = 0; r < result->region_count; ++r) {
+      rl_shadow_compare_region(run, w, r);
+    }
+    result->window_count = w + 1;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Proof and verdict
+//===----------------------------------------------------------------------===//
+
+static void rl_shadow_check_proof(rl_shadow_run_t* run, uint32_t a) {
+  rl_shadow_arm_result_t* arm = &run->result->arms[a];
+  run->arms[a]->vtable->proof(run->arms[a], &arm->proof);
+  uint64_t windows = run->result->window_count;
+  uint64_t expected = rl_shadow_arm_kind_retained(arm->kind) ? windows : 0;
+  arm->proof_ok = arm->proof.replay_count == expected &&
+                  arm->proof.steps == windows;
+  if (!arm->proof_ok) {
+    snprintf(arm->proof_problem, sizeof(arm->proof_problem),
+             "replay count %" PRIu64 " and %" PRIu64 " steps, expected %"
+             PRIu64 " replays over %" PRIu64 " windows",
+             arm->proof.replay_count, arm->proof.steps, expected, windows);
+  }
+}
+
+static void rl_shadow_verdict(rl_shadow_result_t* result) {
+  const rl_capture_t* capture = result->capture;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (!arm->failed) continue;
+    snprintf(result->reason, sizeof(result->reason), "arm %s: %s",
+             rl_shadow_arm_kind_name(arm->kind), arm->failure);
+    return;
+  }
+  if (result->diverged) {
+    const rl_shadow_cell_t* cell = rl_shadow_result_cell(
+        result, result->first_window, result->first_region, result->first_arm);
+    snprintf(result->reason, sizeof(result->reason),
+             "window %u (%s=%" PRId64 "): region %s differs in arm %s at "
+             "offset %" PRIu64 " (%" PRIu64 " byte%s differ%s)",
+             result->first_window,
+             result->param == UINT32_MAX ? "step"
+                                         : capture->params[result->param].name,
+             rl_shadow_window_value(&result->window, result->first_window),
+             capture->regions[result->first_region].name,
+             rl_shadow_arm_kind_name(result->arms[result->first_arm].kind),
+             result->first_offset, cell->differing_bytes,
+             cell->differing_bytes == 1 ? "" : "s",
+             cell->differing_bytes == 1 ? "s" : "");
+    return;
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (arm->proof_ok) continue;
+    snprintf(result->reason, sizeof(result->reason), "arm %s: route proof: %s",
+             rl_shadow_arm_kind_name(arm->kind), arm->proof_problem);
+    return;
+  }
+  result->pass = true;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_shadow_run_init(rl_shadow_run_t* run) {
+  const rl_capture_t* capture = run->capture;
+  rl_shadow_result_t* result = run->result;
+  uint64_t largest = 1;
+  for (uint32_t r = 0; r < capture->region_count; ++r) {
+    if (capture->regions[r].size > largest) largest = capture->regions[r].size;
+  }
+  result->arm_count = run->options->arm_count;
+  result->region_count = capture->region_count;
+  result->cells = calloc((size_t)result->window.count * capture->region_count *
+                                 result->arm_count + 1u,
+                         sizeof(rl_shadow_cell_t));
+  run->values = calloc(capture->param_count + 1u, sizeof(int64_t));
+  run->reference_bytes = malloc((size_t)largest);
+  run->candidate_bytes = malloc((size_t)largest);
+  if (!result->cells || !run->values || !run->reference_bytes ||
+      !run->candidate_bytes) {
+    return rl_status_out_of_memory();
+  }
+  for (uint32_t p = 0; p < capture->param_count; ++p) {
+    run->values[p] = capture->params[p].capture_value;
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    if (run->options->arms[a] == RL_SHADOW_ARM_EAGER) {
+      result->reference = a;
+      break;
+    }
+  }
+  return RL_OK;
+}
+
+static void rl_shadow_run_deinit(rl_shadow_run_t* run) {
+  for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
+    rl_shadow_arm_destroy(run->arms[a]);
+  }
+  free(run->values);
+  free(run->reference_bytes);
+  free(run->candidate_bytes);
+}
+
+rl_status_t rl_shadow_run(const rl_capture_t* capture,
+                          const rl_shadow_options_t* options,
+                          rl_shadow_result_t** out_result) {
+  if (!out_result) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "shadow: no output");
+  }
+  *out_result = NULL;
+  if (!capture || !options) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "shadow: a capture and options are required");
+  }
+  rl_shadow_result_t* result = calloc(1, sizeof(*result));
+  if (!result) return rl_status_out_of_memory();
+  result->capture = capture;
+  rl_shadow_run_t run = {.capture = capture, .options = options,
+                         .result = result};
+  rl_status_t status = rl_shadow_check_options(capture, options, result);
+  if (!status) status = rl_shadow_run_init(&run);
+  if (!status) {
+    rl_shadow_create_arms(&run);
+    for (uint32_t a = 0; a < result->arm_count; ++a) {
+      run.total += run.arms[a] ? result->window.count : 0;
+    }
+    rl_shadow_walk(&run);
+    for (uint32_t a = 0; a < result->arm_count; ++a) {
+      if (run.arms[a]) rl_shadow_check_proof(&run, a);
+    }
+    rl_shadow_verdict(result);
+  }
+  rl_shadow_run_deinit(&run);
+  if (status) {
+    rl_shadow_result_destroy(result);
+    return status;
+  }
+  *out_result = result;
+  return RL_OK;
+}
+
+void rl_shadow_result_destroy(rl_shadow_result_t* result) {
+  if (!result) return;
+  free(result->cells);
+  free(result);
+}
+
+rl_status_code_t rl_shadow_result_code(const rl_shadow_result_t* result) {
+  if (result->pass) return RL_STATUS_OK;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (arm->failed && arm->failure_code != RL_STATUS_OK) {
+      return arm->failure_code;
+    }
+  }
+  return RL_STATUS_MISMATCH;
+}

@@ -1,0 +1,96 @@
+// `redline bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]]
+// [--rounds N] [--json OUT] [--processor GFX] [--hazards MODE] [--seed N]`:
+// times the arms in interleaved rounds (shadow/bench.h) and prints one row
+// per arm with its route proof, then the PM4 statistics of the IB.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/capture_file.h"
+#include "shadow/bench.h"
+#include "tools/cli.h"
+#include "tools/progress.h"
+#include "tools/shadow_cli.h"
+
+typedef struct rl_bench_cli_s {
+  const char* path;
+  const char* json;
+  rl_shadow_options_t shadow;  // arms, window and device options
+  uint64_t rounds;
+} rl_bench_cli_t;
+
+static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
+  memset(cli, 0, sizeof(*cli));
+  cli->rounds = 5;
+  int exit_code = RL_EXIT_OK;
+  rl_shadow_cli_option("bench", "--arms", "eager,aql,pm4", &cli->shadow,
+                       &exit_code);
+  for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
+    const char* arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (has_value &&
+        rl_shadow_cli_option("bench", arg, argv[i + 1], &cli->shadow,
+                             &exit_code)) {
+      ++i;
+    } else if (has_value && rl_cli_is(arg, "--json")) {
+      cli->json = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--rounds")) {
+      if (!rl_cli_parse_u64(argv[++i], &cli->rounds) || cli->rounds == 0 ||
+          cli->rounds > 100000) {
+        return rl_cli_usage("bench: --rounds expects 1..100000, got '%s'",
+                            argv[i]);
+      }
+    } else if (arg[0] != '-' && !cli->path) {
+      cli->path = arg;
+    } else {
+      return rl_cli_usage("bench: unknown or incomplete option '%s'", arg);
+    }
+  }
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  if (!cli->path) return rl_cli_usage("bench: missing capture FILE");
+  return RL_EXIT_OK;
+}
+
+int rl_cli_bench_capture(const rl_capture_t* capture,
+                         const rl_shadow_options_t* shadow, uint32_t rounds,
+                         const char* json_path, const char* context) {
+  rl_progress_t progress;
+  rl_progress_init(&progress, "bench");
+  rl_bench_options_t options = {
+      .arm_count = shadow->arm_count,
+      .has_window = shadow->has_window,
+      .window = shadow->window,
+      .rounds = rounds,
+      .device = shadow->device,
+      .progress = rl_progress_callback,
+      .progress_user = &progress,
+  };
+  memcpy(options.arms, shadow->arms, sizeof(options.arms));
+  rl_bench_result_t* result = NULL;
+  rl_status_t status = rl_bench_run(capture, &options, &result);
+  rl_progress_finish(&progress);
+  if (status) return rl_cli_fail(status, context);
+  char* text = rl_bench_report_text(result);
+  if (text) fputs(text, stdout);
+  free(text);
+  int exit_code = rl_status_exit_code(rl_bench_result_code(result));
+  if (json_path) {
+    status = rl_cli_write_json(rl_bench_report_json(result), json_path);
+    if (status) exit_code = rl_cli_fail(status, "bench --json");
+  }
+  rl_bench_result_destroy(result);
+  return exit_code;
+}
+
+int rl_cmd_bench(int argc, char** argv) {
+  rl_bench_cli_t cli;
+  int exit_code = rl_bench_parse(argc, argv, &cli);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_capture_t* capture = NULL;
+  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  if (status) return rl_cli_fail(status, cli.path);
+  exit_code = rl_cli_bench_capture(capture, &cli.shadow, (uint32_t)cli.rounds,
+                                   cli.json, cli.path);
+  rl_capture_destroy(capture);
+  return exit_code;
+}

@@ -1,0 +1,131 @@
+// `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
+// START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
+// [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]`:
+// runs the windows of a capture through several arms from identical state
+// and compares every state region byte for byte (shadow/shadow.h). Prints
+// the report on stdout and ends with "shadow: PASS" or "shadow: FAIL
+// (<reason>)". Exit 1 on any divergence or failed route proof; an arm that
+// fails exits with its class (4 contract, 5 prepare, 6 poisoned, ...).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/capture_file.h"
+#include "shadow/shadow.h"
+#include "tools/cli.h"
+#include "tools/progress.h"
+#include "tools/shadow_cli.h"
+
+#define RL_SHADOW_CLI_MAX_BINDS 16
+
+typedef struct rl_shadow_cli_s {
+  const char* path;
+  const char* json;
+  const char* flip;
+  const char* binds[RL_SHADOW_CLI_MAX_BINDS];
+  uint32_t bind_count;
+  rl_shadow_options_t options;
+} rl_shadow_cli_t;
+
+static bool rl_shadow_takes_value(const char* flag) {
+  static const char* const flags[] = {
+      "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
+      "--processor", "--bind"};
+  for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
+    if (rl_cli_is(flag, flags[i])) return true;
+  }
+  return false;
+}
+
+static int rl_shadow_parse_value(rl_shadow_cli_t* cli, const char* flag,
+                                 const char* value) {
+  int exit_code = RL_EXIT_OK;
+  if (rl_shadow_cli_option("shadow", flag, value, &cli->options, &exit_code)) {
+    return exit_code;
+  }
+  if (rl_cli_is(flag, "--json")) {
+    cli->json = value;
+  } else if (rl_cli_is(flag, "--flip-byte")) {
+    cli->flip = value;
+  } else if (cli->bind_count == RL_SHADOW_CLI_MAX_BINDS) {
+    return rl_cli_usage("shadow: more than %d --bind options",
+                        RL_SHADOW_CLI_MAX_BINDS);
+  } else {
+    cli->binds[cli->bind_count++] = value;
+  }
+  return RL_EXIT_OK;
+}
+
+static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
+  memset(cli, 0, sizeof(*cli));
+  int exit_code = RL_EXIT_OK;
+  rl_shadow_cli_option("shadow", "--arms", "eager,recorded,aql,pm4",
+                       &cli->options, &exit_code);
+  for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
+    const char* arg = argv[i];
+    if (rl_shadow_takes_value(arg) && i + 1 < argc) {
+      exit_code = rl_shadow_parse_value(cli, arg, argv[++i]);
+    } else if (arg[0] != '-' && !cli->path) {
+      cli->path = arg;
+    } else {
+      return rl_cli_usage("shadow: unknown or incomplete option '%s'", arg);
+    }
+  }
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  if (!cli->path) return rl_cli_usage("shadow: missing capture FILE");
+  return RL_EXIT_OK;
+}
+
+// Options that name capture objects, resolved once the capture is read.
+static int rl_shadow_resolve(rl_shadow_cli_t* cli, const rl_capture_t* capture) {
+  if (cli->flip) {
+    int exit_code = rl_shadow_cli_flip("shadow", cli->flip, capture,
+                                       &cli->options);
+    if (exit_code != RL_EXIT_OK) return exit_code;
+  }
+  for (uint32_t i = 0; i < cli->bind_count; ++i) {
+    int exit_code = rl_shadow_cli_bind("shadow", cli->binds[i], capture,
+                                       &cli->options);
+    if (exit_code != RL_EXIT_OK) return exit_code;
+  }
+  return RL_EXIT_OK;
+}
+
+int rl_cli_shadow_capture(const rl_capture_t* capture,
+                          const rl_shadow_options_t* options,
+                          const char* json_path, const char* context) {
+  rl_shadow_options_t run_options = *options;
+  rl_progress_t progress;
+  rl_progress_init(&progress, "shadow");
+  run_options.progress = rl_progress_callback;
+  run_options.progress_user = &progress;
+  rl_shadow_result_t* result = NULL;
+  rl_status_t status = rl_shadow_run(capture, &run_options, &result);
+  rl_progress_finish(&progress);
+  if (status) return rl_cli_fail(status, context);
+  char* text = rl_shadow_report_text(result);
+  if (text) fputs(text, stdout);
+  free(text);
+  int exit_code = rl_status_exit_code(rl_shadow_result_code(result));
+  if (json_path) {
+    status = rl_cli_write_json(rl_shadow_report_json(result), json_path);
+    if (status) exit_code = rl_cli_fail(status, "shadow --json");
+  }
+  rl_shadow_result_destroy(result);
+  return exit_code;
+}
+
+int rl_cmd_shadow(int argc, char** argv) {
+  rl_shadow_cli_t cli;
+  int exit_code = rl_shadow_parse(argc, argv, &cli);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_capture_t* capture = NULL;
+  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  if (status) return rl_cli_fail(status, cli.path);
+  exit_code = rl_shadow_resolve(&cli, capture);
+  if (exit_code == RL_EXIT_OK) {
+    exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.json, cli.path);
+  }
+  rl_capture_destroy(capture);
+  return exit_code;
+}

@@ -1,0 +1,100 @@
+// Option parsing shared by shadow, bench and demo (tools/shadow_cli.h).
+#include "tools/shadow_cli.h"
+
+#include <string.h>
+
+#include "tools/cli.h"
+
+static int rl_shadow_cli_status_usage(const char* command, rl_status_t status) {
+  int code = rl_cli_usage("%s: %s", command, rl_status_message(status));
+  rl_status_free(status);
+  return code;
+}
+
+bool rl_shadow_cli_option(const char* command, const char* flag,
+                          const char* value, rl_shadow_options_t* options,
+                          int* out_exit) {
+  *out_exit = RL_EXIT_OK;
+  rl_status_t status = RL_OK;
+  if (rl_cli_is(flag, "--arms")) {
+    status = rl_shadow_arms_parse(value, options->arms, &options->arm_count);
+  } else if (rl_cli_is(flag, "--windows")) {
+    status = rl_shadow_window_parse(value, &options->window);
+    options->has_window = !status;
+  } else if (rl_cli_is(flag, "--processor")) {
+    options->device.processor = value;
+  } else if (rl_cli_is(flag, "--hazards")) {
+    options->device.adversarial = strcmp(value, "adversarial") == 0;
+    if (!options->device.adversarial && strcmp(value, "sequential") != 0) {
+      *out_exit = rl_cli_usage("%s: --hazards expects sequential or "
+                               "adversarial, got '%s'", command, value);
+    }
+  } else if (rl_cli_is(flag, "--seed")) {
+    if (!rl_cli_parse_u64(value, &options->device.seed)) {
+      *out_exit = rl_cli_usage("%s: --seed expects a number, got '%s'",
+                               command, value);
+    }
+  } else {
+    return false;
+  }
+  if (status) *out_exit = rl_shadow_cli_status_usage(command, status);
+  return true;
+}
+
+// Splits |text| at the last |separator| into a NUL-terminated name in
+// |name| and the number after it.
+static bool rl_shadow_cli_split(const char* text, char separator, char* name,
+                                size_t name_size, uint64_t* out_number) {
+  const char* split = strrchr(text, separator);
+  size_t length = split ? (size_t)(split - text) : 0;
+  if (!split || length == 0 || length >= name_size ||
+      !rl_cli_parse_u64(split + 1, out_number)) {
+    return false;
+  }
+  memcpy(name, text, length);
+  name[length] = '\0';
+  return true;
+}
+
+int rl_shadow_cli_flip(const char* command, const char* text,
+                       const rl_capture_t* capture,
+                       rl_shadow_options_t* options) {
+  char name[RL_CAPTURE_NAME_MAX];
+  uint64_t offset = 0;
+  if (!rl_shadow_cli_split(text, ':', name, sizeof(name), &offset)) {
+    return rl_cli_usage("%s: --flip-byte expects REGION:OFFSET, got '%s'",
+                        command, text);
+  }
+  for (uint32_t r = 0; r < capture->region_count; ++r) {
+    if (strcmp(capture->regions[r].name, name) != 0) continue;
+    options->flip = true;
+    options->flip_region = r;
+    options->flip_offset = offset;
+    return RL_EXIT_OK;
+  }
+  return rl_cli_usage("%s: --flip-byte: the capture has no region '%s'",
+                      command, name);
+}
+
+int rl_shadow_cli_bind(const char* command, const char* text,
+                       const rl_capture_t* capture,
+                       rl_shadow_options_t* options) {
+  char name[RL_CAPTURE_NAME_MAX];
+  uint64_t size = 0;
+  uint32_t buffer = 0;
+  if (!rl_shadow_cli_split(text, '=', name, sizeof(name), &size) || size == 0) {
+    return rl_cli_usage("%s: --bind expects BUFFER=BYTES, got '%s'", command,
+                        text);
+  }
+  if (!rl_capture_find_buffer(capture, name, &buffer)) {
+    return rl_cli_usage("%s: --bind: the capture has no buffer '%s'", command,
+                        name);
+  }
+  if (options->bind_count == RL_SHADOW_MAX_BINDS) {
+    return rl_cli_usage("%s: more than %u --bind options", command,
+                        RL_SHADOW_MAX_BINDS);
+  }
+  options->binds[options->bind_count++] =
+      (rl_shadow_bind_t){.buffer = buffer, .size = size};
+  return RL_EXIT_OK;
+}

@@ -1,0 +1,43 @@
+// tools/shadow_cli.h — option parsing shared by `redline shadow`, `bench`
+// and `demo`: arms, windows, device options and binds onto
+// rl_shadow_options_t (shadow/shadow.h).
+#ifndef REDLINE_TOOLS_SHADOW_CLI_H_
+#define REDLINE_TOOLS_SHADOW_CLI_H_
+
+#include <stdbool.h>
+
+#include "redline/capture.h"
+#include "shadow/shadow.h"
+
+// Applies |flag| |value| when it is one of --arms, --windows, --processor,
+// --hazards, --seed; returns false for other flags. *|out_exit| is
+// RL_EXIT_OK or the usage error already reported (prefixed by |command|).
+bool rl_shadow_cli_option(const char* command, const char* flag,
+                          const char* value, rl_shadow_options_t* options,
+                          int* out_exit);
+
+// Resolves "NAME:OFFSET" (--flip-byte) against |capture| into |options|.
+int rl_shadow_cli_flip(const char* command, const char* text,
+                       const rl_capture_t* capture,
+                       rl_shadow_options_t* options);
+
+// Resolves "BUFFER=BYTES" (--bind) against |capture| into |options|.
+int rl_shadow_cli_bind(const char* command, const char* text,
+                       const rl_capture_t* capture,
+                       rl_shadow_options_t* options);
+
+// Runs the shadow of |capture| with |options| (progress on a terminal),
+// prints the text report on stdout, writes the JSON report to |json_path|
+// when given and returns the exit code (|context| prefixes errors).
+int rl_cli_shadow_capture(const rl_capture_t* capture,
+                          const rl_shadow_options_t* options,
+                          const char* json_path, const char* context);
+
+// Runs the bench (shadow/bench.h) of |capture| with the arms, window and
+// device options of |shadow| and |rounds| rounds, prints the table,
+// writes JSON to |json_path| when given and returns the exit code.
+int rl_cli_bench_capture(const rl_capture_t* capture,
+                         const rl_shadow_options_t* shadow, uint32_t rounds,
+                         const char* json_path, const char* context);
+
+#endif  // REDLINE_TOOLS_SHADOW_CLI_H_
