@@ -2,7 +2,7 @@
 // pm4/pm4_lower.h): the whole IB is decoded back with the shared decoder
 // (pm4/pm4_decode.h) while the SH register file is simulated, and what
 // every dispatch sees is compared with what the inputs require; then the
-// patch table and the vendor packet are checked.
+// patch table (pm4_census_patch.c) and the vendor packet are checked.
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -398,128 +398,6 @@ static rl_status_t rl_pm4_census_stream(rl_pm4_census_t* census) {
 }
 
 //===----------------------------------------------------------------------===//
-// Patch table
-//===----------------------------------------------------------------------===//
-
-// Appends the patches launch |l| must have (pm4_lower.h order) to
-// |expected| from index *|count|; returns false past |capacity|.
-static uint32_t rl_pm4_census_expected(const rl_pm4_census_t* census,
-                                       uint32_t l, rl_pm4_patch_t* out,
-                                       uint32_t capacity) {
-  const rl_capture_launch_t* launch = &census->inputs->capture->launches[l];
-  const uint32_t base = census->layout.kernarg_offsets[l];
-  const uint32_t image = census->layout.image_offsets[l];
-  uint32_t n = 0;
-  for (uint32_t s = 0; s < launch->slot_count && n < capacity; ++s) {
-    out[n++] = (rl_pm4_patch_t){
-        .kind = RL_PM4_PATCH_POINTER, .launch = l, .slot = s, .size = 8,
-        .offset = base + launch->slots[s].kernarg_offset};
-  }
-  for (uint32_t b = 0; b < launch->binding_count && n < capacity; ++b) {
-    const rl_scalar_binding_t* binding = &launch->bindings[b];
-    rl_pm4_patch_t patch = {.launch = l, .binding = b, .size = 4};
-    if (binding->target != RL_BINDING_GRID) {
-      patch.kind = RL_PM4_PATCH_KERNARG;
-      patch.offset = base + binding->offset;
-      patch.size = binding->size;
-      out[n++] = patch;
-      continue;
-    }
-    patch.kind = RL_PM4_PATCH_GRID_DIM;
-    patch.axis = binding->offset;
-    patch.offset = census->program->dispatch_offsets[l] + 1 + binding->offset;
-    out[n++] = patch;
-    if (image == RL_PM4_NO_IMAGE || n >= capacity) continue;
-    patch.kind = RL_PM4_PATCH_GRID_SIZE;
-    patch.offset = image + (uint32_t)offsetof(rl_aql_dispatch_packet_t,
-                                              grid_size_x) +
-                   4 * binding->offset;
-    out[n++] = patch;
-  }
-  return n;
-}
-
-// Whether the site of |patch| lies inside its launch's slice, its image or
-// the IB, and the value there.
-static bool rl_pm4_census_site(const rl_pm4_census_t* census,
-                               const rl_pm4_patch_t* patch,
-                               uint64_t* out_value) {
-  const rl_pm4_program_t* program = census->program;
-  const uint32_t l = patch->launch;
-  const uint64_t end = (uint64_t)patch->offset + patch->size;
-  uint64_t lo = census->layout.kernarg_offsets[l];
-  uint64_t hi = lo + census->inputs->capture->launches[l].kernarg_size;
-  if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
-    if (patch->offset >= program->dword_count) return false;
-    *out_value = program->dwords[patch->offset];
-    return true;
-  }
-  if (patch->kind == RL_PM4_PATCH_GRID_SIZE) {
-    lo = census->layout.image_offsets[l];
-    hi = lo + RL_AQL_PACKET_SIZE;
-  }
-  if (patch->offset < lo || end > hi || end > program->kernarg_size) {
-    return false;
-  }
-  *out_value = rl_launch_load_le(program->kernarg + patch->offset, patch->size);
-  return true;
-}
-
-static rl_status_t rl_pm4_census_patch(const rl_pm4_census_t* census,
-                                       uint32_t index,
-                                       const rl_pm4_patch_t* expected) {
-  const rl_pm4_patch_t* patch = &census->program->patches[index];
-  uint64_t value = 0;
-  bool same = patch->kind == expected->kind &&
-              patch->launch == expected->launch &&
-              patch->axis == expected->axis &&
-              patch->offset == expected->offset &&
-              patch->size == expected->size &&
-              patch->binding == expected->binding &&
-              patch->slot == expected->slot;
-  bool inside = same && rl_pm4_census_site(census, patch, &value);
-  if (same && inside && value == patch->current) return RL_OK;
-  uint32_t dword = patch->kind == RL_PM4_PATCH_GRID_DIM ? patch->offset
-                                                        : expected->offset;
-  return rl_pm4_census_error(
-      patch->kind == RL_PM4_PATCH_GRID_DIM ? dword : 0,
-      "patch %u (launch %u, %s): %s (kind %u offset %u size %u, expected "
-      "kind %u offset %u size %u; current 0x%llx, site 0x%llx)",
-      index, patch->launch, rl_pm4_census_kernel(census, expected->launch),
-      !same ? "not the expected site"
-            : !inside ? "site outside its slice, image or the IB"
-                      : "current value differs from the site",
-      (unsigned)patch->kind, patch->offset, patch->size,
-      (unsigned)expected->kind, expected->offset, expected->size,
-      (unsigned long long)patch->current, (unsigned long long)value);
-}
-
-static rl_status_t rl_pm4_census_patches(const rl_pm4_census_t* census) {
-  const rl_capture_t* capture = census->inputs->capture;
-  rl_pm4_patch_t expected[64];
-  uint32_t index = 0;
-  for (uint32_t l = 0; l < capture->launch_count; ++l) {
-    const rl_capture_launch_t* launch = &capture->launches[l];
-    if (2u * (launch->slot_count + launch->binding_count) > 64u) {
-      return rl_pm4_census_error(0, "launch %u: too many patch sites", l);
-    }
-    uint32_t n = rl_pm4_census_expected(census, l, expected, 64);
-    for (uint32_t k = 0; k < n; ++k, ++index) {
-      if (index >= census->program->patch_count) {
-        return rl_pm4_census_error(0, "%u patches, but launch %u needs more",
-                                   census->program->patch_count, l);
-      }
-      RL_RETURN_IF_ERROR(rl_pm4_census_patch(census, index, &expected[k]));
-    }
-  }
-  if (index != census->program->patch_count) {
-    return rl_pm4_census_error(0, "%u patches, expected %u",
-                               census->program->patch_count, index);
-  }
-  return RL_OK;
-}
-
-//===----------------------------------------------------------------------===//
 // Vendor packet and entry point
 //===----------------------------------------------------------------------===//
 
@@ -578,7 +456,7 @@ static rl_status_t rl_pm4_census_run(rl_pm4_census_t* census) {
   }
   rl_pm4_regfile_init(&census->regs);
   RL_RETURN_IF_ERROR(rl_pm4_census_stream(census));
-  RL_RETURN_IF_ERROR(rl_pm4_census_patches(census));
+  RL_RETURN_IF_ERROR(rl_pm4_census_patch_table(program, &census->layout));
   return rl_pm4_census_vendor(census);
 }
 

@@ -51,9 +51,11 @@
 // value is known is written again (1 dword) rather than opening a second
 // packet (2 dwords). Retention never elides a value that differs: the
 // register file every dispatch sees is the one without retention (the
-// census and tests/unit/pm4_lower_test.c prove it on the decoded IB). It
-// relies on nothing but the IB changing SH registers between its packets
-// (true on a queue the replay owns; mid-IB preemption restores them).
+// census and tests/unit/pm4_retain_test.c prove it on the decoded IB). It
+// assumes nothing but the IB writes SH registers between its packets: true
+// for the packets of one IB on one queue; that a mid-IB preemption (CWSR)
+// restores them with the queue state is assumed, not verified here
+// (hipfire's retained PM4 relies on the same on gfx1100/1151/1201).
 //
 // Not written (left to the AQL queue's firmware and the KFD): the CU masks
 // (STATIC_THREAD_MGMT_*), DISPATCH_INTERLEAVE, scratch base.

@@ -142,4 +142,11 @@ rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
                                 uint32_t* out_dispatch_offsets,
                                 rl_pm4_stats_t* out_stats);
 
+// The census of |program|'s patch table against |layout| (derived from the
+// lowering inputs again): one site per slot and binding in pm4_lower.h's
+// order, each inside its slice, image or the IB and holding |current|.
+// RL_STATUS_PREPARE naming the patch (and the IB dword of a GRID_DIM site).
+rl_status_t rl_pm4_census_patch_table(const rl_pm4_program_t* program,
+                                      const rl_pm4_layout_t* layout);
+
 #endif  // REDLINE_PM4_PM4_LOWER_INTERNAL_H_

@@ -14,5 +14,5 @@ add_library(rl_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/device/device_open.c
 )
 target_link_libraries(rl_engine PUBLIC
-  rl_device_funnel rl_aql rl_pm4 rl_sim rl_kernels_ref rl_capture)
+  rl_device_funnel rl_aql rl_pm4 rl_sim rl_sim_isa rl_kernels_ref rl_capture)
 target_link_libraries(rl_engine PUBLIC rl_backends)

@@ -36,9 +36,9 @@ static void rl_bench_text_row(FILE* out, const rl_bench_arm_result_t* arm) {
 static void rl_bench_text_pm4(FILE* out, const rl_bench_arm_result_t* arm) {
   const rl_bench_pm4_t* pm4 = &arm->pm4;
   if (!pm4->present) return;
-  fprintf(out, "pm4 IB: %u dwords, %u dispatches, %.1f dwords/dispatch, "
-          "%u waits (CS_PARTIAL_FLUSH), %u acquires (ACQUIRE_MEM), "
-          "%u releases (RELEASE_MEM), %u SET_SH_REG\n",
+  fprintf(out, "pm4 IB: %u dwords, %u DISPATCH_DIRECT (%.1f dwords/dispatch), "
+          "waits: %u CS_PARTIAL_FLUSH, acquires: %u ACQUIRE_MEM, "
+          "%u RELEASE_MEM, %u SET_SH_REG\n",
           pm4->dwords, pm4->dispatches, pm4->dwords_per_dispatch, pm4->waits,
           pm4->acquires, pm4->releases, pm4->set_sh_reg);
 }
@@ -99,8 +99,8 @@ static void rl_bench_json_stat(cJSON* parent, const char* name,
 static void rl_bench_json_proof(cJSON* parent, const rl_shadow_proof_t* p) {
   cJSON* o = cJSON_AddObjectToObject(parent, "proof");
   cJSON_AddStringToObject(o, "route", p->route ? p->route : "");
-  cJSON_AddStringToObject(o, "device", p->device ? p->device : "");
-  cJSON_AddStringToObject(o, "target", p->target ? p->target : "");
+  cJSON_AddStringToObject(o, "device", p->device);
+  cJSON_AddStringToObject(o, "target", p->target);
   cJSON_AddStringToObject(o, "state", p->state ? p->state : "");
   cJSON_AddNumberToObject(o, "replay_count", (double)p->replay_count);
   cJSON_AddNumberToObject(o, "steps", (double)p->steps);

@@ -166,10 +166,10 @@ typedef struct rl_shadow_options_s {
 // What an arm ran: the retained routes' rl_route_proof_t, and the same
 // shape for eager and recorded (route "eager"/"recorded", replay count 0).
 typedef struct rl_shadow_proof_s {
-  const char* route;       // arm kind name
-  const char* device;      // "sim"
-  const char* target;
-  const char* state;       // replay state name; "direct" for eager/recorded
+  const char* route;       // arm kind name (static)
+  char device[32];         // "sim" (copied: outlives the arm's device)
+  char target[128];        // "amdgcn-amd-amdhsa--gfx1100"
+  const char* state;       // replay state name or "direct" (static)
   char fallback_reason[256];
   uint64_t replay_count;   // retained runs; 0 for eager and recorded
   uint64_t steps;          // windows stepped successfully

@@ -51,8 +51,10 @@ static void rl_shadow_retained_proof(const rl_shadow_arm_t* arm,
   rl_replay_proof(retained->replay, &proof);
   memset(out_proof, 0, sizeof(*out_proof));
   out_proof->route = rl_shadow_arm_kind_name(arm->kind);
-  out_proof->device = proof.device;
-  out_proof->target = proof.target;
+  snprintf(out_proof->device, sizeof(out_proof->device), "%s",
+           proof.device ? proof.device : "");
+  snprintf(out_proof->target, sizeof(out_proof->target), "%s",
+           proof.target ? proof.target : "");
   out_proof->state = rl_replay_state_name(proof.state);
   snprintf(out_proof->fallback_reason, sizeof(out_proof->fallback_reason),
            "%s", proof.fallback_reason);

@@ -1,6 +1,7 @@
 // The direct arms' shared state (shadow/shadow_direct.h).
 #include "shadow/shadow_direct.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +153,10 @@ void rl_shadow_direct_proof(const rl_shadow_direct_t* direct,
   memset(out_proof, 0, sizeof(*out_proof));
   uint32_t launches = direct->capture->launch_count;
   out_proof->route = rl_shadow_arm_kind_name(kind);
-  out_proof->device = direct->device->name;
-  out_proof->target = direct->device->target;
+  snprintf(out_proof->device, sizeof(out_proof->device), "%s",
+           direct->device->name);
+  snprintf(out_proof->target, sizeof(out_proof->target), "%s",
+           direct->device->target);
   out_proof->state = "direct";
   out_proof->steps = steps;
   out_proof->launches_issued = direct->launches_issued;

@@ -30,7 +30,7 @@ static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
   fprintf(out,
           "route=%s device=%s state=%s replays=%" PRIu64 " steps=%" PRIu64
           " launches=%" PRIu64 " dispatches=%u packets=%u waits=%u",
-          p->route, p->device ? p->device : "?", p->state ? p->state : "?",
+          p->route, p->device, p->state ? p->state : "?",
           p->replay_count, p->steps, p->launches_issued, p->dispatches,
           p->packets, p->waits);
   if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
@@ -158,8 +158,8 @@ char* rl_shadow_report_text(const rl_shadow_result_t* result) {
 static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
   cJSON* o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "route", p->route ? p->route : "");
-  cJSON_AddStringToObject(o, "device", p->device ? p->device : "");
-  cJSON_AddStringToObject(o, "target", p->target ? p->target : "");
+  cJSON_AddStringToObject(o, "device", p->device);
+  cJSON_AddStringToObject(o, "target", p->target);
   cJSON_AddStringToObject(o, "state", p->state ? p->state : "");
   cJSON_AddStringToObject(o, "fallback_reason", p->fallback_reason);
   cJSON_AddNumberToObject(o, "replay_count", (double)p->replay_count);

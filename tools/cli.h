@@ -64,6 +64,7 @@ int rl_cmd_capture(int argc, char** argv);
 int rl_cmd_replay(int argc, char** argv);
 int rl_cmd_lower(int argc, char** argv);
 int rl_cmd_disasm(int argc, char** argv);
+int rl_cmd_doctor(int argc, char** argv);
 int rl_cmd_shadow(int argc, char** argv);
 int rl_cmd_bench(int argc, char** argv);
 int rl_cmd_demo(int argc, char** argv);

@@ -53,7 +53,8 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
 
 int rl_cli_bench_capture(const rl_capture_t* capture,
                          const rl_shadow_options_t* shadow, uint32_t rounds,
-                         const char* json_path, const char* context) {
+                         const char* json_path, const char* context,
+                         char* out_reason, size_t reason_size) {
   rl_progress_t progress;
   rl_progress_init(&progress, "bench");
   rl_bench_options_t options = {
@@ -74,6 +75,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
   if (text) fputs(text, stdout);
   free(text);
   int exit_code = rl_status_exit_code(rl_bench_result_code(result));
+  if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
   if (json_path) {
     status = rl_cli_write_json(rl_bench_report_json(result), json_path);
     if (status) exit_code = rl_cli_fail(status, "bench --json");
@@ -90,7 +92,7 @@ int rl_cmd_bench(int argc, char** argv) {
   rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
   if (status) return rl_cli_fail(status, cli.path);
   exit_code = rl_cli_bench_capture(capture, &cli.shadow, (uint32_t)cli.rounds,
-                                   cli.json, cli.path);
+                                   cli.json, cli.path, NULL, 0);
   rl_capture_destroy(capture);
   return exit_code;
 }

@@ -1,5 +1,5 @@
 // `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
-// [--config NAME=VALUE]... [--layers N] [--device sim|none] [--no-contents]
+// [--config NAME=VALUE]... [--layers N] [--device sim|rocr|none] [--no-contents]
 // -o FILE`: records a registered
 // workload through the capture funnel and writes a self-contained capture
 // file. On the simulated device (the default) the recording is also an
@@ -11,6 +11,7 @@
 
 #include "kernels/ref/ref_executor.h"
 #include "kernels/workloads/workload.h"
+#include "redline/backends/rocr_device.h"
 #include "redline/capture_file.h"
 #include "redline/device/device_funnel.h"
 #include "redline/funnel.h"
@@ -107,8 +108,9 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
   if (cli->list) return RL_EXIT_OK;
   if (!cli->workload) return rl_cli_usage("capture: missing --workload NAME");
   if (!cli->output) return rl_cli_usage("capture: missing -o FILE");
-  if (strcmp(cli->device, "sim") != 0 && strcmp(cli->device, "none") != 0) {
-    return rl_cli_usage("capture: --device expects sim or none, got '%s'",
+  if (strcmp(cli->device, "sim") != 0 && strcmp(cli->device, "none") != 0 &&
+      strcmp(cli->device, "rocr") != 0) {
+    return rl_cli_usage("capture: --device expects sim, rocr or none, got '%s'",
                         cli->device);
   }
   if (!rl_workload_find(cli->workload)) {
@@ -152,6 +154,11 @@ static rl_status_t rl_capture_record(const rl_capture_cli_t* cli,
                                     .hazards = RL_SIM_HAZARDS_SEQUENTIAL,
                                     .executor = rl_ref_executor()};
     status = rl_sim_device_create(&sim_options, &sim);
+    if (!status) status = rl_device_funnel_create(sim, &device);
+  } else if (strcmp(cli->device, "rocr") == 0) {
+    // An eager run on the GPU (redline/backends/rocr_device.h).
+    const rl_rocr_options_t rocr_options = {.processor = cli->target};
+    status = rl_rocr_device_create(&rocr_options, &sim);
     if (!status) status = rl_device_funnel_create(sim, &device);
   } else {
     status = rl_funnel_null_device_create(&device);
@@ -197,10 +204,10 @@ static int rl_capture_run(const rl_capture_cli_t* cli) {
                                                   cli->omit_contents};
   status = rl_capture_file_write(capture, cli->output, &write_options);
   if (!status) {
-    fprintf(stderr, "redline: captured %s (%u launches%s) into %s\n",
+    fprintf(stderr, "redline: captured %s (%u launches%s%s) into %s\n",
             workload->name, capture->launch_count,
-            strcmp(cli->device, "sim") == 0 ? ", executed on sim" : "",
-            cli->output);
+            strcmp(cli->device, "none") != 0 ? ", executed on " : "",
+            strcmp(cli->device, "none") != 0 ? cli->device : "", cli->output);
   }
   rl_capture_destroy(capture);
   return status ? rl_cli_fail(status, "capture") : RL_EXIT_OK;

@@ -1,3 +1,285 @@
-// placeholder (being written)
+// `redline demo [--layers N] [--processor GFX] [--hazards MODE] [--seed N]
+// [--out DIR]`: the whole pipeline on the simulator in one command.
+//   1. capture: the decode workload recorded through the funnel on a
+//      simulated device, so the recording is an eager run; the capture stays
+//      in memory and is also written to DIR/decode.rlc (default: a
+//      temporary directory removed at exit) and read back, and the file's
+//      identity must equal the in-memory capture's;
+//   2. inspect: the summary `redline inspect` prints;
+//   3. shadow: eager, recorded, aql and pm4 over the capture's window (12
+//      steps from chunk - 2, across the first chunk boundary of the
+//      attention split), byte-exact on every state region;
+//   4. bench: eager, aql and pm4 interleaved, 3 rounds of the first 4 steps.
+// The last line is `redline demo: PASS` or `redline demo: FAIL (<reason>)`;
+// the exit code is that of the first failing stage.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernels/workloads/workload.h"
+#include "redline/capture_file.h"
+#include "redline/hazard.h"
+#include "redline/replay.h"
 #include "tools/cli.h"
-int rl_cmd_demo(int argc, char** argv) { (void)argc; (void)argv; return rl_cli_usage("demo: not yet"); }
+#include "tools/inspect_json.h"
+#include "tools/shadow_cli.h"
+
+#define RL_DEMO_BENCH_ROUNDS 3u
+#define RL_DEMO_BENCH_STEPS 4u
+
+typedef struct rl_demo_s {
+  const char* processor;
+  const char* out_dir;
+  const char* layers;
+  rl_shadow_device_options_t device;
+  char dir[512];
+  char path[600];
+  bool temporary;
+  char reason[1024];
+} rl_demo_t;
+
+static double rl_demo_now(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + now.tv_nsec / 1e9;
+}
+
+static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
+  memset(demo, 0, sizeof(*demo));
+  demo->processor = "gfx1100";
+  demo->layers = "4";
+  rl_shadow_options_t options = {0};
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    bool has_value = i + 1 < argc;
+    int exit_code = RL_EXIT_OK;
+    uint64_t number = 0;
+    if (has_value && rl_cli_is(arg, "--layers")) {
+      demo->layers = argv[++i];
+      if (!rl_cli_parse_u64(demo->layers, &number) || number == 0) {
+        return rl_cli_usage("demo: --layers expects a positive number");
+      }
+    } else if (has_value && rl_cli_is(arg, "--out")) {
+      demo->out_dir = argv[++i];
+    } else if (has_value && (rl_cli_is(arg, "--processor") ||
+                             rl_cli_is(arg, "--hazards") ||
+                             rl_cli_is(arg, "--seed"))) {
+      rl_shadow_cli_option("demo", arg, argv[++i], &options, &exit_code);
+      if (exit_code != RL_EXIT_OK) return exit_code;
+    } else {
+      return rl_cli_usage("demo: unknown or incomplete option '%s'", arg);
+    }
+  }
+  demo->device = options.device;
+  if (options.device.processor) demo->processor = options.device.processor;
+  demo->device.processor = demo->processor;
+  return RL_EXIT_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// 1. Capture
+//===----------------------------------------------------------------------===//
+
+// Records the decode workload on a simulated device (the eager run).
+static rl_status_t rl_demo_record(const rl_demo_t* demo, const void* code,
+                                  size_t code_size, rl_capture_t** out_capture) {
+  const rl_workload_t* workload = rl_workload_find("decode");
+  if (!workload) return RL_STATUS(RL_STATUS_NOT_FOUND, "no decode workload");
+  uint64_t layers = 0;
+  rl_cli_parse_u64(demo->layers, &layers);
+  rl_workload_param_value_t config = {"layers", (int64_t)layers};
+  rl_workload_options_t options = {.code_object = code,
+                                   .code_object_size = code_size,
+                                   .seed = 1,
+                                   .config = &config,
+                                   .config_count = 1};
+  rl_device_options_t device_options = {.kind = "sim",
+                                        .processor = demo->processor,
+                                        .adversarial = demo->device.adversarial,
+                                        .seed = demo->device.seed};
+  rl_device_t* device = NULL;
+  rl_funnel_device_t funnel_device = {0};
+  rl_funnel_t* funnel = NULL;
+  rl_status_t status = rl_device_open(&device_options, &device);
+  if (!status) status = rl_device_funnel_device_create(device, &funnel_device);
+  if (!status) status = rl_funnel_create("decode", &funnel_device, &funnel);
+  if (!status) status = workload->record(funnel, &options);
+  if (!status) status = rl_funnel_finish(funnel, out_capture);
+  rl_funnel_destroy(funnel);
+  rl_funnel_device_destroy(&funnel_device);
+  rl_device_close(device);
+  return status;
+}
+
+// DIR/decode.rlc: the --out directory (created when missing) or a fresh
+// temporary one.
+static rl_status_t rl_demo_output_path(rl_demo_t* demo) {
+  if (demo->out_dir) {
+    if (mkdir(demo->out_dir, 0777) != 0 && errno != EEXIST) {
+      return RL_STATUS(RL_STATUS_IO, "cannot create %s: %s", demo->out_dir,
+                       strerror(errno));
+    }
+    snprintf(demo->dir, sizeof(demo->dir), "%s", demo->out_dir);
+  } else {
+    const char* tmp = getenv("TMPDIR");
+    snprintf(demo->dir, sizeof(demo->dir), "%s/redline-demo.XXXXXX",
+             tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(demo->dir)) {
+      return RL_STATUS(RL_STATUS_IO, "cannot create %s: %s", demo->dir,
+                       strerror(errno));
+    }
+    demo->temporary = true;
+  }
+  snprintf(demo->path, sizeof(demo->path), "%s/decode.rlc", demo->dir);
+  return RL_OK;
+}
+
+// Writes the capture, reads it back and compares identities.
+static rl_status_t rl_demo_write(rl_demo_t* demo, const rl_capture_t* capture) {
+  RL_RETURN_IF_ERROR(rl_demo_output_path(demo));
+  RL_RETURN_IF_ERROR(rl_capture_file_write(capture, demo->path, NULL));
+  rl_capture_t* again = NULL;
+  RL_RETURN_IF_ERROR(rl_capture_file_read(demo->path, &again, NULL));
+  rl_digest128_t a, b;
+  rl_status_t status = rl_capture_identity(capture, &a);
+  if (!status) status = rl_capture_identity(again, &b);
+  rl_capture_destroy(again);
+  RL_RETURN_IF_ERROR(status);
+  if (!rl_digest128_equal(a, b)) {
+    return RL_STATUS(RL_STATUS_MISMATCH,
+                     "%s reads back with another identity", demo->path);
+  }
+  return RL_OK;
+}
+
+static int rl_demo_capture(rl_demo_t* demo, rl_capture_t** out_capture) {
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/decode-%s.co", rl_cli_kernels_dir(),
+           demo->processor);
+  uint8_t* code = NULL;
+  size_t code_size = 0;
+  double start = rl_demo_now();
+  rl_status_t status = rl_cli_read_file(path, &code, &code_size);
+  if (!status) status = rl_demo_record(demo, code, code_size, out_capture);
+  free(code);
+  if (!status) status = rl_demo_write(demo, *out_capture);
+  if (status) {
+    snprintf(demo->reason, sizeof(demo->reason), "capture: %s",
+             rl_status_message(status));
+    return rl_cli_fail(status, "demo: capture");
+  }
+  printf("captured %u launches (an eager run on the simulator) in %.2f s; "
+         "written to %s and read back with the same identity\n",
+         (*out_capture)->launch_count, rl_demo_now() - start, demo->path);
+  return RL_EXIT_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// 2-4. Inspect, shadow, bench
+//===----------------------------------------------------------------------===//
+
+static int rl_demo_inspect(rl_demo_t* demo, const rl_capture_t* capture) {
+  rl_digest128_t identity;
+  rl_hazard_plan_t* plan = NULL;
+  rl_status_t status = rl_capture_identity(capture, &identity);
+  if (!status) status = rl_hazard_plan_create(capture, &plan);
+  if (status) {
+    snprintf(demo->reason, sizeof(demo->reason), "inspect: %s",
+             rl_status_message(status));
+    return rl_cli_fail(status, "demo: inspect");
+  }
+  rl_inspect_print_summary(capture, &identity, plan);
+  rl_hazard_plan_destroy(plan);
+  return RL_EXIT_OK;
+}
+
+static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
+  rl_shadow_options_t options = {.device = demo->device};
+  int exit_code = RL_EXIT_OK;
+  rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
+                       &exit_code);
+  char reason[768] = "";
+  exit_code = rl_cli_shadow_capture(capture, &options, NULL, "demo: shadow",
+                                    reason, sizeof(reason));
+  if (exit_code != RL_EXIT_OK) {
+    snprintf(demo->reason, sizeof(demo->reason), "shadow: %s",
+             reason[0] ? reason : "see above");
+  }
+  return exit_code;
+}
+
+static int rl_demo_bench(rl_demo_t* demo, const rl_capture_t* capture) {
+  rl_shadow_options_t options = {.device = demo->device};
+  int exit_code = RL_EXIT_OK;
+  rl_shadow_cli_option("demo", "--arms", "eager,aql,pm4", &options, &exit_code);
+  if (capture->window_count) {
+    const rl_capture_window_t* window = &capture->windows[0];
+    options.has_window = true;
+    options.window = (rl_shadow_window_t){
+        window->start,
+        window->count < RL_DEMO_BENCH_STEPS ? window->count
+                                            : RL_DEMO_BENCH_STEPS,
+        window->stride};
+  }
+  char reason[768] = "";
+  exit_code = rl_cli_bench_capture(capture, &options, RL_DEMO_BENCH_ROUNDS,
+                                   NULL, "demo: bench", reason, sizeof(reason));
+  if (exit_code != RL_EXIT_OK) {
+    snprintf(demo->reason, sizeof(demo->reason), "bench: %s",
+             reason[0] ? reason : "see above");
+  }
+  return exit_code;
+}
+
+static void rl_demo_cleanup(const rl_demo_t* demo) {
+  if (!demo->temporary) return;
+  unlink(demo->path);
+  rmdir(demo->dir);
+}
+
+static int rl_demo_stages(rl_demo_t* demo) {
+  rl_capture_t* capture = NULL;
+  printf("== 1. capture: decode, %s layers, %s, sim (%s hazards)\n",
+         demo->layers, demo->processor,
+         demo->device.adversarial ? "adversarial" : "sequential");
+  int exit_code = rl_demo_capture(demo, &capture);
+  if (exit_code == RL_EXIT_OK) {
+    printf("\n== 2. inspect\n");
+    fflush(stdout);
+    exit_code = rl_demo_inspect(demo, capture);
+  }
+  if (exit_code == RL_EXIT_OK) {
+    printf("\n== 3. shadow: eager, recorded, aql, pm4\n");
+    fflush(stdout);
+    exit_code = rl_demo_shadow(demo, capture);
+  }
+  if (exit_code == RL_EXIT_OK) {
+    printf("\n== 4. bench: eager, aql, pm4 interleaved, %u rounds x %u steps\n",
+           RL_DEMO_BENCH_ROUNDS, RL_DEMO_BENCH_STEPS);
+    fflush(stdout);
+    exit_code = rl_demo_bench(demo, capture);
+  }
+  rl_capture_destroy(capture);
+  return exit_code;
+}
+
+int rl_cmd_demo(int argc, char** argv) {
+  rl_demo_t demo;
+  int exit_code = rl_demo_parse(argc, argv, &demo);
+  if (exit_code != RL_EXIT_OK) return exit_code;
+  double start = rl_demo_now();
+  exit_code = rl_demo_stages(&demo);
+  rl_demo_cleanup(&demo);
+  printf("\ndemo took %.1f s\n", rl_demo_now() - start);
+  if (exit_code == RL_EXIT_OK) {
+    printf("redline demo: PASS\n");
+  } else {
+    printf("redline demo: FAIL (%s)\n",
+           demo.reason[0] ? demo.reason : "see above");
+  }
+  return exit_code;
+}

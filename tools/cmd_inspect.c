@@ -191,6 +191,16 @@ static void rl_inspect_print_dot(const rl_capture_t* capture,
   printf("}\n");
 }
 
+void rl_inspect_print_summary(const rl_capture_t* capture,
+                              const rl_digest128_t* identity,
+                              const rl_hazard_plan_t* plan) {
+  rl_inspect_print_header(capture, identity, plan);
+  rl_inspect_print_code(capture);
+  rl_inspect_print_buffers(capture);
+  rl_inspect_print_params(capture);
+  rl_inspect_print_regions(capture);
+}
+
 static int rl_inspect_run(const rl_inspect_options_t* options,
                           const rl_capture_t* capture) {
   rl_digest128_t identity;
@@ -205,11 +215,7 @@ static int rl_inspect_run(const rl_inspect_options_t* options,
   } else if (options->dot) {
     rl_inspect_print_dot(capture, plan);
   } else {
-    rl_inspect_print_header(capture, &identity, plan);
-    rl_inspect_print_code(capture);
-    rl_inspect_print_buffers(capture);
-    rl_inspect_print_params(capture);
-    rl_inspect_print_regions(capture);
+    rl_inspect_print_summary(capture, &identity, plan);
     if (options->launches) rl_inspect_print_launches(capture, plan);
   }
   rl_hazard_plan_destroy(plan);

@@ -93,7 +93,8 @@ static int rl_shadow_resolve(rl_shadow_cli_t* cli, const rl_capture_t* capture) 
 
 int rl_cli_shadow_capture(const rl_capture_t* capture,
                           const rl_shadow_options_t* options,
-                          const char* json_path, const char* context) {
+                          const char* json_path, const char* context,
+                          char* out_reason, size_t reason_size) {
   rl_shadow_options_t run_options = *options;
   rl_progress_t progress;
   rl_progress_init(&progress, "shadow");
@@ -107,6 +108,7 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
   if (text) fputs(text, stdout);
   free(text);
   int exit_code = rl_status_exit_code(rl_shadow_result_code(result));
+  if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
   if (json_path) {
     status = rl_cli_write_json(rl_shadow_report_json(result), json_path);
     if (status) exit_code = rl_cli_fail(status, "shadow --json");
@@ -124,7 +126,8 @@ int rl_cmd_shadow(int argc, char** argv) {
   if (status) return rl_cli_fail(status, cli.path);
   exit_code = rl_shadow_resolve(&cli, capture);
   if (exit_code == RL_EXIT_OK) {
-    exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.json, cli.path);
+    exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.json, cli.path,
+                                      NULL, 0);
   }
   rl_capture_destroy(capture);
   return exit_code;

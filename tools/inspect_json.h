@@ -23,4 +23,10 @@ cJSON* rl_inspect_json(const rl_capture_t* capture,
                        const rl_digest128_t* identity,
                        const rl_hazard_plan_t* plan, bool with_launches);
 
+// Prints the text summary of `redline inspect` (everything but --launches)
+// on stdout; `redline demo` reuses it (tools/cmd_inspect.c).
+void rl_inspect_print_summary(const rl_capture_t* capture,
+                              const rl_digest128_t* identity,
+                              const rl_hazard_plan_t* plan);
+
 #endif  // REDLINE_TOOLS_INSPECT_JSON_H_

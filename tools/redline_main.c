@@ -25,8 +25,9 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --param NAME=VALUE  parameter value at capture (e.g. pos=7)\n"
      "  --config NAME=VALUE workload configuration (e.g. layers=48)\n"
      "  --layers N          shorthand for --config layers=N\n"
-     "  --device sim|none   sim (default): launches execute on the simulated\n"
-     "                      GPU; none: record without executing\n"
+     "  --device sim|rocr|none  sim (default): launches execute on the\n"
+     "                      simulated GPU; rocr: on the GPU through ROCr;\n"
+     "                      none: record without executing\n"
      "  --no-contents       do not store buffer initial contents\n"
      "  -o FILE             output path (written atomically)\n"
      "  --list              list workloads and exit\n"},
@@ -47,7 +48,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --route aql|pm4        the route: one packet per launch, or one PM4\n"
      "                         IB in one vendor packet (default aql)\n"
      "  --no-retain            pm4: register-state retention off\n"
-     "  --device sim           the device kind (rocr and drm: not built yet)\n"
+     "  --device sim|rocr      the device kind (rocr: ROCr, REDLINE_HSA_LIBRARY)\n"
      "  --processor GFX        override the device ISA (default: the capture's)\n"
      "  --param NAME=VALUE     parameter value for the runs (default: capture)\n"
      "  --repeat N             number of runs (default 1)\n"
@@ -115,7 +116,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --processor GFX, --hazards MODE, --seed N   as for shadow\n"
      "  --json OUT        the table as JSON, written atomically\n"},
     {"demo", rl_cmd_demo,
-     "demo [--layers N] [--processor GFX] [--hazards adversarial] [--out DIR]",
+     "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
+     "[--out DIR]",
      "The whole pipeline on the simulator: capture the decode workload while it\n"
      "runs (an eager run), write the capture, print its inspect summary, shadow\n"
      "all four arms over 12 windows across a chunk boundary of the attention\n"
@@ -126,6 +128,17 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --hazards MODE    sequential (default) or adversarial\n"
      "  --out DIR         keep the capture as DIR/decode.rlc (default: a\n"
      "                    temporary file, removed at exit)\n"},
+    {"doctor", rl_cmd_doctor, "doctor [--json]",
+     "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
+     "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"
+     "render nodes, the HSA agents with their exact ISA names, and each\n"
+     "device with the routes it admits or why it is unavailable. The\n"
+     "simulator is always available (it is not hardware).\n"
+     "  --json   machine output: {hardware, libraries, kfd, render_nodes,\n"
+     "           agents, devices}\n"
+     "Exit 0 when a hardware device is available, 8 when none is.\n"
+     "Environment: REDLINE_HSA_LIBRARY, REDLINE_HIP_LIBRARY and\n"
+     "REDLINE_DRM_LIBRARY override the runtime libraries.\n"},
     {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
 };
 #define RL_CLI_COMMAND_COUNT \

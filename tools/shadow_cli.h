@@ -5,6 +5,8 @@
 #define REDLINE_TOOLS_SHADOW_CLI_H_
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "redline/capture.h"
 #include "shadow/shadow.h"
@@ -28,16 +30,20 @@ int rl_shadow_cli_bind(const char* command, const char* text,
 
 // Runs the shadow of |capture| with |options| (progress on a terminal),
 // prints the text report on stdout, writes the JSON report to |json_path|
-// when given and returns the exit code (|context| prefixes errors).
+// when given and returns the exit code (|context| prefixes errors). When
+// |out_reason| is given it receives the FAIL reason ("" on PASS).
 int rl_cli_shadow_capture(const rl_capture_t* capture,
                           const rl_shadow_options_t* options,
-                          const char* json_path, const char* context);
+                          const char* json_path, const char* context,
+                          char* out_reason, size_t reason_size);
 
 // Runs the bench (shadow/bench.h) of |capture| with the arms, window and
 // device options of |shadow| and |rounds| rounds, prints the table,
-// writes JSON to |json_path| when given and returns the exit code.
+// writes JSON to |json_path| when given and returns the exit code;
+// |out_reason| as for rl_cli_shadow_capture.
 int rl_cli_bench_capture(const rl_capture_t* capture,
                          const rl_shadow_options_t* shadow, uint32_t rounds,
-                         const char* json_path, const char* context);
+                         const char* json_path, const char* context,
+                         char* out_reason, size_t reason_size);
 
 #endif  // REDLINE_TOOLS_SHADOW_CLI_H_

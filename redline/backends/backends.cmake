@@ -14,6 +14,10 @@ add_library(rl_backends STATIC
   ${CMAKE_CURRENT_LIST_DIR}/rocr_queue.c
   ${CMAKE_CURRENT_LIST_DIR}/rocr_signal.c
   ${CMAKE_CURRENT_LIST_DIR}/rocr_loader.c
+  ${CMAKE_CURRENT_LIST_DIR}/hip_loader.c
+  ${CMAKE_CURRENT_LIST_DIR}/drm_loader.c
+  ${CMAKE_CURRENT_LIST_DIR}/doctor.c
+  ${CMAKE_CURRENT_LIST_DIR}/doctor_probe.c
 )
 target_include_directories(rl_backends SYSTEM PRIVATE
   ${RL_HSA_INCLUDE_DIR} ${RL_HIP_INCLUDE_DIR} ${LIBDRM_AMDGPU_INCLUDE_DIRS})

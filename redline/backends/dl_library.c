@@ -51,9 +51,9 @@ rl_status_t rl_dl_library_open(rl_dl_library_t* library, const char* what,
   for (size_t i = 0; defaults && defaults[i]; ++i) {
     if (rl_dl_try(library, defaults[i])) return RL_OK;
   }
-  return RL_STATUS(RL_STATUS_UNAVAILABLE,
-                   "%s not loaded; tried %s%s%s", what, library->tried,
-                   env_var ? " (set " : "", env_var ? env_var : "");
+  return RL_STATUS(RL_STATUS_UNAVAILABLE, "%s not loaded; tried %s%s%s%s",
+                   what, library->tried, env_var ? " (set " : "",
+                   env_var ? env_var : "", env_var ? " to choose a path)" : "");
 }
 
 rl_status_t rl_dl_library_resolve(const rl_dl_library_t* library,

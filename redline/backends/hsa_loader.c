@@ -60,8 +60,7 @@ static const rl_hsa_error_info_t rl_hsa_errors[] = {
     RL_HSA_ROW(HSA_STATUS_ERROR_INVALID_QUEUE, INTERNAL,
                "the queue is invalid"),
     RL_HSA_ROW(HSA_STATUS_ERROR_OUT_OF_RESOURCES, UNAVAILABLE,
-               "the runtime failed to allocate the necessary resources "
-               "(without /dev/kfd this is what hsa_init reports)"),
+               "the runtime failed to allocate the necessary resources"),
     RL_HSA_ROW(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, POISONED,
                "the AQL packet is malformed"),
     RL_HSA_ROW(HSA_STATUS_ERROR_RESOURCE_FREE, INTERNAL,

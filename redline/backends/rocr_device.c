@@ -16,19 +16,27 @@ static uint64_t rl_rocr_timestamp(rl_device_t* base) {
   return ticks;
 }
 
+// Devices closed while a queue was still live, kept reachable on purpose
+// (so leak checkers see a deliberate retention, not a lost pointer).
+static rl_rocr_device_t* rl_rocr_retained;
+
 // Releases what the device owns. A queue still live here was leaked by a
 // quarantined replay (the engine would not destroy it because it may still
 // execute): then nothing it may reference is freed, the runtime is not
-// shut down and the library stays loaded, deliberately.
+// shut down and the library stays loaded, deliberately; the device joins
+// rl_rocr_retained.
 static void rl_rocr_destroy(rl_device_t* base) {
   rl_rocr_device_t* device = rl_rocr_cast(base);
-  if (device->live_queues == 0) {
-    rl_status_free(rl_rocr_loader_release_all(device));
-    rl_status_free(rl_rocr_signal_release_all(device));
-    rl_status_free(rl_rocr_memory_release_all(device));
-    if (device->initialized) device->api.fn.hsa_shut_down();
-    rl_hsa_api_close(&device->api);
+  if (device->live_queues > 0) {
+    device->retained_next = rl_rocr_retained;
+    rl_rocr_retained = device;
+    return;
   }
+  rl_status_free(rl_rocr_loader_release_all(device));
+  rl_status_free(rl_rocr_signal_release_all(device));
+  rl_status_free(rl_rocr_memory_release_all(device));
+  if (device->initialized) device->api.fn.hsa_shut_down();
+  rl_hsa_api_close(&device->api);
   free(device->allocations);
   free(device->signals);
   free(device->code_objects);

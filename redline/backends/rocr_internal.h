@@ -83,6 +83,7 @@ struct rl_rocr_device_s {
   rl_rocr_code_object_t* code_objects;
   uint32_t code_object_count;
   uint32_t code_object_capacity;
+  rl_rocr_device_t* retained_next;  // see rl_rocr_destroy()
 };
 
 static inline rl_rocr_device_t* rl_rocr_cast(rl_device_t* device) {

@@ -9,16 +9,33 @@
 #include "redline/device/device.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
+#include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/sim.h"
+
+// The sim executor named |name| ("ref" when NULL).
+static rl_status_t rl_device_sim_executor(const char* name,
+                                          const rl_sim_executor_t** out) {
+  if (!name || strcmp(name, "ref") == 0) {
+    *out = rl_ref_executor();
+  } else if (strcmp(name, "isa") == 0) {
+    *out = rl_isa_executor();
+  } else {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "executor '%s': expected ref or isa", name);
+  }
+  return RL_OK;
+}
 
 static rl_status_t rl_device_open_sim(const rl_device_options_t* options,
                                       rl_device_t** out_device) {
+  const rl_sim_executor_t* executor = NULL;
+  RL_RETURN_IF_ERROR(rl_device_sim_executor(options->executor, &executor));
   const rl_sim_options_t sim_options = {
       .processor = options->processor ? options->processor : "gfx1100",
       .hazards = options->adversarial ? RL_SIM_HAZARDS_ADVERSARIAL
                                       : RL_SIM_HAZARDS_SEQUENTIAL,
       .seed = options->seed,
-      .executor = rl_ref_executor(),
+      .executor = executor,
   };
   return rl_sim_device_create(&sim_options, out_device);
 }

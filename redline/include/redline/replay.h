@@ -108,6 +108,9 @@ typedef struct rl_device_options_s {
   // rocr: the libhsa-runtime64 to load (NULL: $REDLINE_HSA_LIBRARY, else
   // libhsa-runtime64.so.1, then /opt/rocm/lib).
   const char* library;
+  // sim: the kernel executor, "ref" (default: C reference kernels) or "isa"
+  // (interprets the code object's gfx11 machine code).
+  const char* executor;
 } rl_device_options_t;
 
 // Opens a device; |options| may be NULL (sim, gfx1100). A device kind that

@@ -57,6 +57,11 @@
 
 #define RL_STANDIN_EXPORT __attribute__((visibility("default")))
 
+// hsa.h declares these two with empty parentheses, which C does not count
+// as prototypes; these compatible declarations are.
+hsa_status_t hsa_init(void);
+hsa_status_t hsa_shut_down(void);
+
 // Handles of the fixed objects.
 #define RL_STANDIN_CPU_AGENT 0x5A0001ull
 #define RL_STANDIN_GPU_AGENT 0x5A0002ull

@@ -54,7 +54,9 @@ RL_STANDIN_EXPORT hsa_status_t hsa_amd_memory_pool_get_info(
     void* value) {
   if (!rl_standin_live()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   const uint64_t pool = memory_pool.handle;
-  if (!rl_standin_pool_known(pool)) return HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  if (!rl_standin_pool_known(pool)) {
+    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  }
   const bool group = pool == RL_STANDIN_GROUP_POOL;
   switch (attribute) {
     case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
@@ -116,7 +118,7 @@ RL_STANDIN_EXPORT hsa_status_t hsa_amd_memory_pool_allocate(
   const uint64_t pool = memory_pool.handle;
   if (!ptr || size == 0 || flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (pool != RL_STANDIN_KERNARG_POOL && pool != RL_STANDIN_DEVICE_POOL) {
-    return HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
   }
   pthread_mutex_lock(&rl_standin.lock);
   hsa_status_t result = HSA_STATUS_ERROR_OUT_OF_RESOURCES;

@@ -236,7 +236,7 @@ static void rl_standin_check_packet(rl_standin_queue_t* queue, uint64_t id) {
   uint16_t header = __atomic_load_n((const uint16_t*)slot, __ATOMIC_ACQUIRE);
   if ((header & 0xFFu) == RL_STANDIN_HEADER_TYPE_INVALID) {
     rl_standin_error("queue %u: the doorbell covers packet %llu, whose header "
-                     "is still INVALID", queue->hsa->id,
+                     "is still INVALID", queue->sim_queue.id,
                      (unsigned long long)id);
     return;
   }
@@ -247,7 +247,7 @@ static void rl_standin_check_packet(rl_standin_queue_t* queue, uint64_t id) {
       rl_standin_error("queue %u: packet %llu was published with unwritten "
                        "bytes at offset %u (the stand-in's poison is still "
                        "there: the body was written after the header, or "
-                       "not at all)", queue->hsa->id, (unsigned long long)id,
+                       "not at all)", queue->sim_queue.id, (unsigned long long)id,
                        offset);
       return;
     }
@@ -264,7 +264,7 @@ static void rl_standin_check_packet(rl_standin_queue_t* queue, uint64_t id) {
   if (denied) {
     rl_standin_error("queue %u: packet %llu: kernarg segment 0x%llx is "
                      "kernarg-pool memory the GPU agent was not given access "
-                     "to (hsa_amd_agents_allow_access)", queue->hsa->id,
+                     "to (hsa_amd_agents_allow_access)", queue->sim_queue.id,
                      (unsigned long long)id, (unsigned long long)kernarg);
   }
 }
@@ -288,12 +288,12 @@ void rl_standin_queue_doorbell(rl_standin_queue_t* queue, int64_t value) {
   const uint64_t from = queue->last_doorbell;
   if (value < 0 || (uint64_t)value + 1 != write) {
     rl_standin_error("queue %u: doorbell rung with %lld, but the last "
-                     "reserved packet id is %lld", queue->hsa->id,
+                     "reserved packet id is %lld", queue->sim_queue.id,
                      (long long)value, (long long)write - 1);
   }
   if (value >= 0 && (uint64_t)value + 1 < from) {
     rl_standin_error("queue %u: doorbell went backwards: %lld after %llu",
-                     queue->hsa->id, (long long)value,
+                     queue->sim_queue.id, (long long)value,
                      (unsigned long long)from - 1);
   }
   const uint64_t end = value < 0 ? from : (uint64_t)value + 1;

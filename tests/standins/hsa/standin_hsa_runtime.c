@@ -148,7 +148,7 @@ RL_STANDIN_EXPORT hsa_status_t hsa_shut_down(void) {
     rl_standin_loader_release_all_locked();
     rl_standin_signal_release_all_locked();
     rl_standin_memory_release_all_locked();
-    rl_device_close(rl_standin.sim);
+    rl_standin.sim->vtable->destroy(rl_standin.sim);
     rl_standin.sim = NULL;
   }
   pthread_mutex_unlock(&rl_standin.lock);

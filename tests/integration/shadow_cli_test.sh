@@ -1,0 +1,107 @@
+#!/bin/sh
+# CLI tests of `redline shadow`, `bench` and `demo` (tests/shadow.cmake).
+# usage: shadow_cli_test.sh REDLINE CASE [ARGS...]
+#   pass WORKLOAD TARGET [CAPTURE ARGS...] -- [SHADOW ARGS...]
+#       capture, then shadow with all four arms (pm4 included: this case
+#       passes only while the pm4 route works); expects exit 0 and PASS.
+#   flip   the negative control: exit 1, naming exactly the region and
+#          offset in the text and the JSON report.
+#   workspace  an undersized bound workspace: exit 4 (contract).
+#   bench  a short interleaved bench with PM4 statistics.
+#   demo   `redline demo` prints `redline demo: PASS`.
+set -u
+redline=$1
+case_name=$2
+shift 2
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rl_shadow_cli.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  echo "--- stdout" >&2; cat "$dir/out.txt" >&2 2>/dev/null
+  echo "--- stderr" >&2; cat "$dir/err.txt" >&2 2>/dev/null
+  exit 1
+}
+
+# run EXPECTED_EXIT ARGS...: runs redline, checks its exit code.
+run() {
+  expected=$1
+  shift
+  "$redline" "$@" >"$dir/out.txt" 2>"$dir/err.txt"
+  code=$?
+  [ "$code" -eq "$expected" ] || fail "redline $* exited $code, expected $expected"
+}
+
+expect_out() {
+  grep -qF -- "$1" "$dir/out.txt" || fail "stdout lacks: $1"
+}
+
+capture_decode() {
+  run 0 capture --workload decode -o "$dir/d.rlc" "$@"
+}
+
+case "$case_name" in
+  pass)
+    workload=$1
+    target=$2
+    shift 2
+    capture_args=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+      capture_args="$capture_args $1"
+      shift
+    done
+    [ $# -gt 0 ] && shift
+    # shellcheck disable=SC2086
+    run 0 capture --workload "$workload" --target "$target" $capture_args \
+      -o "$dir/c.rlc"
+    run 0 shadow "$dir/c.rlc" --arms eager,recorded,aql,pm4 \
+      --json "$dir/r.json" "$@"
+    expect_out "shadow: PASS (4 arms x "
+    grep -q '"verdict":[[:space:]]*"PASS"' "$dir/r.json" || fail "JSON verdict"
+    ;;
+  flip)
+    capture_decode
+    run 1 shadow "$dir/d.rlc" --flip-byte kv_cache:4100 --json "$dir/r.json"
+    expect_out "shadow: FAIL (window 0 (pos=30): region kv_cache differs in arm pm4 at offset 4100 (1 byte differs))"
+    expect_out "negative control: flipped byte 4100 of region kv_cache in arm pm4"
+    tr -d ' \n\t' <"$dir/r.json" >"$dir/r.min"
+    grep -qF '"first_divergence":{"window":0,"region":"kv_cache","arm":"pm4","offset":4100}' \
+      "$dir/r.min" || fail "JSON first_divergence"
+    # Without pm4 the last retained arm (aql) is corrupted.
+    run 1 shadow "$dir/d.rlc" --arms eager,aql --flip-byte logits:7
+    expect_out "region logits differs in arm aql at offset 7 (1 byte differs)"
+    # Control of the control: the same run without the flip passes.
+    run 0 shadow "$dir/d.rlc" --arms eager,aql
+    run 2 shadow "$dir/d.rlc" --flip-byte kv_cache:99999999
+    run 2 shadow "$dir/d.rlc" --flip-byte nosuch:1
+    ;;
+  workspace)
+    # Recording refuses a workspace below the longest admitted context.
+    run 2 capture --workload decode --config workspace_chunks=1 -o "$dir/w.rlc"
+    capture_decode
+    run 4 shadow "$dir/d.rlc" --arms eager,aql,pm4 --bind partials=1024
+    expect_out "workspace capacity 1024 bytes"
+    # A larger caller-bound workspace is fine.
+    run 0 shadow "$dir/d.rlc" --arms eager,aql,pm4 --bind partials=8192
+    run 4 shadow "$dir/d.rlc" --windows 500:20
+    ;;
+  bench)
+    capture_decode
+    run 0 bench "$dir/d.rlc" --rounds 2 --windows 30:3 --json "$dir/b.json"
+    expect_out "bench: PASS"
+    expect_out "pm4 IB: "
+    expect_out "route=pm4 replays=6 "
+    grep -q '"dwords_per_dispatch"' "$dir/b.json" || fail "JSON pm4 stats"
+    ;;
+  demo)
+    run 0 demo "$@"
+    expect_out "shadow: PASS"
+    expect_out "bench: PASS"
+    tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
+    ;;
+  *)
+    echo "unknown case $case_name" >&2
+    exit 2
+    ;;
+esac
+echo "ok: $case_name $*"

@@ -1,0 +1,41 @@
+# Tests of shadow runs, bench and demo (rl_shadow, `redline shadow`,
+# `bench`, `demo`): the comparator on hand-made bytes, the library API on an
+# in-process decode capture, and the CLI in fresh processes on captures of
+# every target (tests/integration/shadow_cli_test.sh). Every shadow case
+# requests all four arms, pm4 included: it passes only while the pm4 route
+# works end to end.
+rl_add_unit_test(shadow_compare_test
+  SOURCES unit/shadow_compare_test.c LIBS rl_shadow m)
+
+rl_add_unit_test(shadow_api_test
+  SOURCES integration/shadow_api_test.c
+  LIBS rl_shadow rl_kernels_workloads LABELS integration)
+add_dependencies(shadow_api_test rl_kernels)
+
+set(RL_SHADOW_CLI ${CMAKE_CURRENT_SOURCE_DIR}/integration/shadow_cli_test.sh)
+# rl_add_shadow_cli_test(NAME LABELS TIMEOUT ARGS...)
+function(rl_add_shadow_cli_test name labels timeout)
+  add_test(NAME ${name}
+    COMMAND sh ${RL_SHADOW_CLI} $<TARGET_FILE:redline> ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout}
+    ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
+endfunction()
+
+foreach(target gfx1100 gfx1151 gfx1201)
+  rl_add_shadow_cli_test(shadow_decode_${target} integration 300
+    pass decode ${target} --)
+  rl_add_shadow_cli_test(shadow_decode_${target}_adversarial integration 300
+    pass decode ${target} -- --hazards adversarial --seed 7)
+  rl_add_shadow_cli_test(shadow_decode48_${target} "integration;slow" 600
+    pass decode ${target} --layers 48 --)
+endforeach()
+rl_add_shadow_cli_test(shadow_decode48_gfx1100_adversarial "integration;slow" 600
+  pass decode gfx1100 --layers 48 -- --hazards adversarial --seed 11)
+rl_add_shadow_cli_test(shadow_vecchain integration 300
+  pass vecchain gfx1100 --)
+rl_add_shadow_cli_test(shadow_vecchain_adversarial integration 300
+  pass vecchain gfx1100 -- --hazards adversarial --seed 3)
+rl_add_shadow_cli_test(shadow_negative_control integration 300 flip)
+rl_add_shadow_cli_test(shadow_workspace_contract integration 300 workspace)
+rl_add_shadow_cli_test(bench_cli integration 300 bench)
+rl_add_shadow_cli_test(demo_cli integration 300 demo)
