@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/sim.h"
 #include "shadow/bench_internal.h"
 
@@ -112,9 +113,13 @@ static void rl_bench_fail(rl_bench_t* bench, uint32_t a, rl_status_t status,
 static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   rl_shadow_arm_t* arm = bench->arms[a];
   rl_bench_samples_t* samples = &bench->samples[a];
+  uint64_t instructions = rl_isa_executor_instructions();
   uint64_t start = rl_bench_now_ns();
   rl_status_t status = rl_shadow_arm_step(arm, bench->values);
   uint64_t wall = rl_bench_now_ns() - start;
+  // Arms step one at a time and every step waits for its dispatches, so the
+  // process-wide counter's growth belongs to this arm.
+  instructions = rl_isa_executor_instructions() - instructions;
   if (status) {
     rl_bench_fail(bench, a, status, "step: ");
     return;
@@ -124,6 +129,10 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   uint64_t host = 0;
   if (arm->vtable->last_host_ns(arm, &host)) samples->host[i] = host;
   rl_bench_device_time(bench, a, &samples->span[i], &samples->busy[i]);
+  if (instructions) {
+    bench->result->arms[a].isa_instructions += instructions;
+    bench->result->arms[a].isa_busy_ns += samples->busy[i];
+  }
 }
 
 static void rl_bench_rounds(rl_bench_t* bench) {

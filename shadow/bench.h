@@ -95,6 +95,11 @@ typedef struct rl_bench_arm_result_s {
   bool proof_ok;
   char proof_problem[256];
   rl_bench_pm4_t pm4;
+  // With the isa executor: wave-instructions the arm's steps retired and
+  // the device busy time they took, so rate = instructions / busy (one
+  // command-processor thread, i.e. per core). Zero with other executors.
+  uint64_t isa_instructions;
+  uint64_t isa_busy_ns;
 } rl_bench_arm_result_t;
 
 typedef struct rl_bench_result_s {

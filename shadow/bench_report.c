@@ -43,6 +43,21 @@ static void rl_bench_text_pm4(FILE* out, const rl_bench_arm_result_t* arm) {
           pm4->acquires, pm4->releases, pm4->set_sh_reg);
 }
 
+// Wave-instructions per second of device busy time, or 0.
+static double rl_bench_isa_rate(const rl_bench_arm_result_t* arm) {
+  if (!arm->isa_instructions || !arm->isa_busy_ns) return 0.0;
+  return (double)arm->isa_instructions * 1e9 / (double)arm->isa_busy_ns;
+}
+
+static void rl_bench_text_isa(FILE* out, const rl_bench_arm_result_t* arm) {
+  double rate = rl_bench_isa_rate(arm);
+  if (rate == 0.0) return;
+  fprintf(out, "%s isa: %" PRIu64 " wave-instructions in %.1f ms of device "
+          "busy time: %.1f M wave-instructions/s per core\n",
+          rl_shadow_arm_kind_name(arm->kind), arm->isa_instructions,
+          arm->isa_busy_ns / 1e6, rate / 1e6);
+}
+
 static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
   const rl_capture_t* capture = result->capture;
   fprintf(out, "bench %s (%s): %u arms interleaved, %u rounds x %u steps "
@@ -58,6 +73,7 @@ static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_text_pm4(out, &result->arms[a]);
+    rl_bench_text_isa(out, &result->arms[a]);
     if (result->arms[a].device_partial) {
       fprintf(out, "%s: device times cover the last %u dispatches of a step "
               "only\n", rl_shadow_arm_kind_name(result->arms[a].kind), 4096u);
@@ -137,6 +153,14 @@ static cJSON* rl_bench_json_arm(const rl_bench_arm_result_t* arm) {
   rl_bench_json_proof(o, &arm->proof);
   cJSON_AddBoolToObject(o, "proof_ok", arm->proof_ok);
   rl_bench_json_pm4(o, &arm->pm4);
+  if (arm->isa_instructions) {
+    cJSON* isa = cJSON_AddObjectToObject(o, "isa");
+    cJSON_AddNumberToObject(isa, "wave_instructions",
+                            (double)arm->isa_instructions);
+    cJSON_AddNumberToObject(isa, "busy_ns", (double)arm->isa_busy_ns);
+    cJSON_AddNumberToObject(isa, "wave_instructions_per_second",
+                            rl_bench_isa_rate(arm));
+  }
   return o;
 }
 

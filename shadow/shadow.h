@@ -146,6 +146,7 @@ typedef struct rl_shadow_device_options_s {
   const char* processor;  // NULL: the capture's
   bool adversarial;       // sim: seeded interleaving of unbarriered work
   uint64_t seed;
+  const char* executor;   // sim: "ref" (NULL) or "isa"
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {

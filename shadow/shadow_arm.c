@@ -54,6 +54,7 @@ static rl_status_t rl_shadow_arm_open_device(
       .processor = options->processor ? options->processor : processor,
       .adversarial = options->adversarial,
       .seed = options->seed,
+      .executor = options->executor,
   };
   return rl_device_open(&device_options, out_device);
 }

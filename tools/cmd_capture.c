@@ -1,21 +1,18 @@
 // `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
-// [--config NAME=VALUE]... [--layers N] [--device sim|rocr|none] [--no-contents]
-// -o FILE`: records a registered
+// [--config NAME=VALUE]... [--layers N] [--device sim|rocr|none]
+// [--executor ref|isa] [--no-contents] -o FILE`: records a registered
 // workload through the capture funnel and writes a self-contained capture
-// file. On the simulated device (the default) the recording is also an
-// eager run: every launch executes on the sim with the reference executor;
-// `none` records without executing.
+// file. On a device (sim by default, or rocr) the recording is also an
+// eager run: every launch executes — on the sim with the reference
+// executor unless --executor isa; `none` records without executing.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/ref/ref_executor.h"
 #include "kernels/workloads/workload.h"
-#include "redline/backends/rocr_device.h"
 #include "redline/capture_file.h"
-#include "redline/device/device_funnel.h"
 #include "redline/funnel.h"
-#include "redline/sim/sim.h"
+#include "redline/replay.h"
 #include "tools/cli.h"
 
 #define RL_CAPTURE_MAX_VALUES 16
@@ -30,7 +27,8 @@ typedef struct rl_capture_values_s {
 typedef struct rl_capture_cli_s {
   const char* workload;
   const char* target;
-  const char* device;  // "sim" or "none"
+  const char* device;    // "sim", "rocr" or "none"
+  const char* executor;  // sim: "ref" (NULL) or "isa"
   const char* output;
   bool omit_contents;
   bool list;
@@ -89,6 +87,8 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
       cli->workload = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--target")) {
       cli->target = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--executor")) {
+      cli->executor = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--device")) {
       cli->device = argv[++i];
     } else if (has_value && (rl_cli_is(arg, "-o") || rl_cli_is(arg, "--output"))) {
@@ -146,22 +146,20 @@ static rl_status_t rl_capture_record(const rl_capture_cli_t* cli,
                                      const rl_workload_t* workload,
                                      const rl_workload_options_t* options,
                                      rl_capture_t** out_capture) {
-  rl_device_t* sim = NULL;
+  rl_device_t* target_device = NULL;
   rl_funnel_device_t device = {0};
   rl_status_t status = RL_OK;
-  if (strcmp(cli->device, "sim") == 0) {
-    rl_sim_options_t sim_options = {.processor = cli->target,
-                                    .hazards = RL_SIM_HAZARDS_SEQUENTIAL,
-                                    .executor = rl_ref_executor()};
-    status = rl_sim_device_create(&sim_options, &sim);
-    if (!status) status = rl_device_funnel_create(sim, &device);
-  } else if (strcmp(cli->device, "rocr") == 0) {
-    // An eager run on the GPU (redline/backends/rocr_device.h).
-    const rl_rocr_options_t rocr_options = {.processor = cli->target};
-    status = rl_rocr_device_create(&rocr_options, &sim);
-    if (!status) status = rl_device_funnel_create(sim, &device);
-  } else {
+  if (strcmp(cli->device, "none") == 0) {
     status = rl_funnel_null_device_create(&device);
+  } else {
+    // An eager run: every launch executes on the device (sim or GPU).
+    const rl_device_options_t device_options = {
+        .kind = cli->device,
+        .processor = cli->target,
+        .executor = cli->executor,
+    };
+    status = rl_device_open(&device_options, &target_device);
+    if (!status) status = rl_device_funnel_device_create(target_device, &device);
   }
   rl_funnel_t* funnel = NULL;
   if (!status) status = rl_funnel_create(workload->name, &device, &funnel);
@@ -169,7 +167,7 @@ static rl_status_t rl_capture_record(const rl_capture_cli_t* cli,
   if (!status) status = rl_funnel_finish(funnel, out_capture);
   rl_funnel_destroy(funnel);
   rl_funnel_device_destroy(&device);
-  if (sim) sim->vtable->destroy(sim);
+  rl_device_close(target_device);
   return status;
 }
 

@@ -1,4 +1,5 @@
 // `redline demo [--layers N] [--processor GFX] [--hazards MODE] [--seed N]
+// [--executor ref|isa]
 // [--out DIR]`: the whole pipeline on the simulator in one command.
 //   1. capture: the decode workload recorded through the funnel on a
 //      simulated device, so the recording is an eager run; the capture stays
@@ -67,6 +68,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       demo->out_dir = argv[++i];
     } else if (has_value && (rl_cli_is(arg, "--processor") ||
                              rl_cli_is(arg, "--hazards") ||
+                             rl_cli_is(arg, "--executor") ||
                              rl_cli_is(arg, "--seed"))) {
       rl_shadow_cli_option("demo", arg, argv[++i], &options, &exit_code);
       if (exit_code != RL_EXIT_OK) return exit_code;
@@ -100,7 +102,8 @@ static rl_status_t rl_demo_record(const rl_demo_t* demo, const void* code,
   rl_device_options_t device_options = {.kind = "sim",
                                         .processor = demo->processor,
                                         .adversarial = demo->device.adversarial,
-                                        .seed = demo->device.seed};
+                                        .seed = demo->device.seed,
+                                        .executor = demo->device.executor};
   rl_device_t* device = NULL;
   rl_funnel_device_t funnel_device = {0};
   rl_funnel_t* funnel = NULL;

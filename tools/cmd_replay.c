@@ -21,6 +21,7 @@ typedef struct rl_replay_cli_s {
   const char* path;
   const char* device;
   const char* processor;
+  const char* executor;  // sim: "ref" (NULL) or "isa"
   rl_route_t route;
   uint64_t repeat;
   bool adversarial;
@@ -48,6 +49,8 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
     cli->device = value;
   } else if (rl_cli_is(flag, "--processor")) {
     cli->processor = value;
+  } else if (rl_cli_is(flag, "--executor")) {
+    cli->executor = value;
   } else if (rl_cli_is(flag, "--hazards")) {
     cli->adversarial = strcmp(value, "adversarial") == 0;
     if (!cli->adversarial && strcmp(value, "sequential") != 0) {
@@ -75,7 +78,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
 
 static bool rl_replay_takes_value(const char* flag) {
   static const char* const flags[] = {
-      "--route", "--device", "--processor", "--hazards", "--param",
+      "--route", "--device", "--processor", "--executor", "--hazards", "--param",
       "--repeat", "--seed", "--timeout-ms"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
@@ -270,6 +273,7 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .processor = cli->processor ? cli->processor : processor,
       .adversarial = cli->adversarial,
       .seed = cli->seed,
+      .executor = cli->executor,
   };
   return rl_device_open(&options, out_device);
 }

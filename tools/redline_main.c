@@ -24,6 +24,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --target GFX        gfx1100 (default), gfx1151 or gfx1201\n"
      "  --param NAME=VALUE  parameter value at capture (e.g. pos=7)\n"
      "  --config NAME=VALUE workload configuration (e.g. layers=48)\n"
+     "  --executor ref|isa  sim: reference kernels (default) or the gfx11 ISA\n"
      "  --layers N          shorthand for --config layers=N\n"
      "  --device sim|rocr|none  sim (default): launches execute on the\n"
      "                      simulated GPU; rocr: on the GPU through ROCr;\n"
@@ -54,6 +55,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --repeat N             number of runs (default 1)\n"
      "  --hazards MODE         sim: sequential (default) or adversarial\n"
      "  --seed N               sim: seed of the adversarial interleaving\n"
+     "  --executor ref|isa     sim: C reference kernels (default) or the gfx11\n"
+     "                         ISA interpreter running the code object\n"
      "  --checked              red-zone guards and poison-filled scratch\n"
      "  --timeout-ms N         bound of each run's wait (default 10000)\n"
      "  --json                 machine output: {proof, counters, status, regions}\n"
@@ -99,6 +102,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "                         window 0; the run must FAIL naming R and OFF\n"
      "  --hazards MODE         sim: sequential (default) or adversarial\n"
      "  --seed N               sim: seed of the adversarial interleaving\n"
+     "  --executor ref|isa     sim: reference kernels (default) or gfx11 ISA\n"
      "  --processor GFX        device ISA (default: the capture's)\n"
      "  --bind BUFFER=BYTES    retained arms bind a BYTES-sized buffer of their\n"
      "                         own for BUFFER (smaller than captured: exit 4)\n"
@@ -113,11 +117,12 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --arms LIST       default eager,aql,pm4\n"
      "  --windows S:C[:T] steps of one round (default: the capture's window)\n"
      "  --rounds N        rounds (default 5)\n"
-     "  --processor GFX, --hazards MODE, --seed N   as for shadow\n"
+     "  --processor GFX, --hazards MODE, --seed N, --executor ref|isa\n"
+     "                    as for shadow\n"
      "  --json OUT        the table as JSON, written atomically\n"},
     {"demo", rl_cmd_demo,
      "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
-     "[--out DIR]",
+     "[--executor ref|isa] [--out DIR]",
      "The whole pipeline on the simulator: capture the decode workload while it\n"
      "runs (an eager run), write the capture, print its inspect summary, shadow\n"
      "all four arms over 12 windows across a chunk boundary of the attention\n"
@@ -126,6 +131,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --layers N        decoder layers (default 4)\n"
      "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
      "  --hazards MODE    sequential (default) or adversarial\n"
+     "  --executor ref|isa  reference kernels (default) or the gfx11 ISA\n"
+     "                    interpreter (gfx1100/gfx1151 only)\n"
      "  --out DIR         keep the capture as DIR/decode.rlc (default: a\n"
      "                    temporary file, removed at exit)\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",

@@ -29,6 +29,12 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
       *out_exit = rl_cli_usage("%s: --hazards expects sequential or "
                                "adversarial, got '%s'", command, value);
     }
+  } else if (rl_cli_is(flag, "--executor")) {
+    options->device.executor = value;
+    if (strcmp(value, "ref") != 0 && strcmp(value, "isa") != 0) {
+      *out_exit = rl_cli_usage("%s: --executor expects ref or isa, got '%s'",
+                               command, value);
+    }
   } else if (rl_cli_is(flag, "--seed")) {
     if (!rl_cli_parse_u64(value, &options->device.seed)) {
       *out_exit = rl_cli_usage("%s: --seed expects a number, got '%s'",

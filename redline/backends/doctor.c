@@ -17,6 +17,7 @@ static rl_doctor_device_t* rl_doctor_add_device(rl_doctor_report_t* report,
 
 static void rl_doctor_add_sim(rl_doctor_report_t* report) {
   rl_doctor_device_t* device = rl_doctor_add_device(report, "sim");
+  if (!device) return;
   snprintf(device->target, sizeof(device->target), "gfx1100, gfx1151, gfx1201");
   device->available = true;
   device->routes = RL_DOCTOR_ROUTE_AQL | RL_DOCTOR_ROUTE_PM4;
@@ -67,8 +68,8 @@ static void rl_doctor_add_rocr(rl_doctor_report_t* report,
       rl_doctor_copy(device->reason, sizeof(device->reason), agent->reason);
     }
   }
-  if (gpus > 0) return;
-  rl_doctor_device_t* device = rl_doctor_add_device(report, "rocr");
+  rl_doctor_device_t* device = gpus ? NULL : rl_doctor_add_device(report, "rocr");
+  if (!device) return;
   device->hardware = true;
   if (!probe->initialized) {
     rl_doctor_copy(device->reason, sizeof(device->reason), probe->error);
@@ -98,8 +99,8 @@ static void rl_doctor_add_drm(rl_doctor_report_t* report) {
                    "the drm device is not built yet: ");
     rl_doctor_append(device->reason, sizeof(device->reason), node->detail);
   }
-  if (amdgpu > 0) return;
-  rl_doctor_device_t* device = rl_doctor_add_device(report, "drm");
+  rl_doctor_device_t* device = amdgpu ? NULL : rl_doctor_add_device(report, "drm");
+  if (!device) return;
   device->hardware = true;
   rl_doctor_copy(device->reason, sizeof(device->reason),
                  report->drm.loaded ? "no amdgpu /dev/dri/renderD* node"

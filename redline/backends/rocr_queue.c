@@ -104,10 +104,17 @@ rl_status_t rl_rocr_queue_destroy(rl_device_t* base,
   return RL_OK;
 }
 
+// The doorbell covers every packet up to |packet_id|. ROCr may place the
+// ring in write-combined device memory (its dev_mem_queue case), where x86
+// release stores do not order WC writes; an sfence first makes every packet
+// byte globally visible before the packet processor is told about it.
 void rl_rocr_queue_doorbell(rl_device_t* base, rl_device_queue_t* handle,
                             uint64_t packet_id) {
   rl_rocr_device_t* device = rl_rocr_cast(base);
   rl_rocr_queue_t* queue = rl_rocr_queue_cast(handle);
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#endif
   device->api.fn.hsa_signal_store_screlease(queue->queue->doorbell_signal,
                                             (hsa_signal_value_t)packet_id);
 }

@@ -221,9 +221,14 @@ static void rl_api_misuse_changes_nothing(void** state) {
 static void rl_device_kinds(void** state) {
   (void)state;
   rl_device_t* device = NULL;
-  rl_device_options_t options = {.kind = "rocr"};
+  rl_device_options_t options = {.kind = "drm"};
   rl_test_expect(rl_device_open(&options, &device), RL_STATUS_UNAVAILABLE,
                  "not built yet");
+  // No GPU here: rocr fails closed (tests/rocr.cmake tests it in depth).
+  options.kind = "rocr";
+  options.library = "/nonexistent/libhsa-runtime64.so.1";
+  rl_test_expect(rl_device_open(&options, &device), RL_STATUS_UNAVAILABLE,
+                 "device rocr");
   options.kind = "tpu";
   rl_test_expect(rl_device_open(&options, &device), RL_STATUS_INVALID_ARGUMENT,
                  NULL);
