@@ -39,3 +39,16 @@ rl_add_shadow_cli_test(shadow_negative_control integration 300 flip)
 rl_add_shadow_cli_test(shadow_workspace_contract integration 300 workspace)
 rl_add_shadow_cli_test(bench_cli integration 300 bench)
 rl_add_shadow_cli_test(demo_cli integration 300 demo)
+
+# The gfx11 ISA executor (issue 7): every arm runs the compiler's machine
+# code instead of the reference kernels and must still agree byte for byte,
+# also with adversarial interleaving. gfx12 is not interpreted.
+foreach(target gfx1100 gfx1151)
+  rl_add_shadow_cli_test(shadow_isa_decode_${target} integration 300
+    pass decode ${target} --executor isa -- --executor isa)
+  rl_add_shadow_cli_test(shadow_isa_decode_${target}_adversarial integration 300
+    pass decode ${target} --executor isa -- --executor isa --hazards adversarial --seed 5)
+  rl_add_shadow_cli_test(shadow_isa_vecchain_${target} integration 300
+    pass vecchain ${target} --executor isa -- --executor isa --hazards adversarial --seed 9)
+endforeach()
+rl_add_shadow_cli_test(demo_isa_cli integration 300 demo --executor isa)
