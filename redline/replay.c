@@ -18,13 +18,14 @@ const char* rl_route_name(rl_route_t route) {
     case RL_ROUTE_NONE: return "none";
     case RL_ROUTE_AQL: return "aql";
     case RL_ROUTE_PM4: return "pm4";
+    case RL_ROUTE_DRM: return "drm";
   }
   return "unknown";
 }
 
 bool rl_route_parse(const char* name, rl_route_t* out_route) {
   static const rl_route_t routes[] = {RL_ROUTE_NONE, RL_ROUTE_AQL,
-                                      RL_ROUTE_PM4};
+                                      RL_ROUTE_PM4, RL_ROUTE_DRM};
   for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); ++i) {
     if (name && strcmp(name, rl_route_name(routes[i])) == 0) {
       *out_route = routes[i];
@@ -163,6 +164,7 @@ rl_status_t rl_replay_require(const rl_replay_t* replay,
 // True when the queue may still execute packets that reference the
 // replay's memory, so nothing may be freed.
 static bool rl_replay_queue_busy(const rl_replay_t* replay) {
+  if (replay->ib_pending) return true;
   if (!replay->has_queue) return false;
   rl_device_t* device = replay->device;
   return !device->vtable->queue_idle(device, &replay->queue);

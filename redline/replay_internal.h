@@ -56,6 +56,7 @@ typedef enum rl_replay_policy_e {
   RL_REPLAY_POLICY_OFF = 1,
   RL_REPLAY_POLICY_AQL = 2,
   RL_REPLAY_POLICY_PM4 = 3,
+  RL_REPLAY_POLICY_DRM = 4,
 } rl_replay_policy_t;
 
 // Where one capture buffer lives in this replay.
@@ -96,6 +97,9 @@ struct rl_replay_s {
   // addresses (load base + entry_address).
   rl_device_allocation_t ib;
   bool has_ib;
+  // Route drm: a submission whose fence wait expired; it may still run,
+  // so nothing is freed (rl_replay_release_device).
+  bool ib_pending;
   rl_pm4_program_t* pm4;
   uint64_t* kernel_entries;
   uint32_t wait_count;        // packets with the barrier bit
@@ -153,6 +157,10 @@ rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay);
 rl_status_t rl_replay_pm4_apply(rl_replay_t* replay, const int64_t* values,
                                 uint32_t value_count, uint32_t* out_changed);
 rl_status_t rl_replay_pm4_publish(rl_replay_t* replay, uint64_t* out_last);
+// Steps 4-5 of route drm: the IB as one submission through the device's
+// submit_ib and a bounded wait on its fence. An expired wait sets
+// |ib_pending| and returns RL_STATUS_QUARANTINED.
+rl_status_t rl_replay_drm_submit(rl_replay_t* replay);
 
 // Proof fields, stream packet and patch sites of route pm4 (replay.c).
 void rl_replay_pm4_proof(const rl_replay_t* replay,

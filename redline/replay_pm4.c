@@ -103,6 +103,23 @@ rl_status_t rl_replay_pm4_publish(rl_replay_t* replay, uint64_t* out_last) {
   return RL_OK;
 }
 
+rl_status_t rl_replay_drm_submit(rl_replay_t* replay) {
+  rl_device_t* device = replay->device;
+  const uint64_t timeout = replay->options.wait_timeout_ns;
+  bool fence_ok = false;
+  RL_RETURN_IF_ERROR(device->vtable->submit_ib(device, replay->ib.address,
+                                               replay->pm4->dword_count,
+                                               timeout, &fence_ok));
+  ++replay->counters.doorbells;
+  replay->counters.packets_published += 1;
+  if (fence_ok) return RL_OK;
+  replay->ib_pending = true;
+  return RL_STATUS(RL_STATUS_QUARANTINED,
+                   "bounded wait of %" PRIu64 " ns on the fence of the IB "
+                   "at 0x%" PRIx64 " expired; it may still execute",
+                   timeout, replay->ib.address);
+}
+
 void rl_replay_pm4_proof(const rl_replay_t* replay,
                          rl_route_proof_t* out_proof) {
   const rl_pm4_program_t* program = replay->pm4;

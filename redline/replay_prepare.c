@@ -24,7 +24,8 @@ rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy) {
   } policies[] = {{"", RL_REPLAY_POLICY_ANY},
                   {"off", RL_REPLAY_POLICY_OFF},
                   {"aql", RL_REPLAY_POLICY_AQL},
-                  {"pm4", RL_REPLAY_POLICY_PM4}};
+                  {"pm4", RL_REPLAY_POLICY_PM4},
+                  {"drm", RL_REPLAY_POLICY_DRM}};
   const char* value = getenv("REDLINE_ROUTE");
   *out_policy = RL_REPLAY_POLICY_ANY;
   if (!value) return RL_OK;
@@ -35,7 +36,7 @@ rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy) {
     }
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                   "REDLINE_ROUTE='%s': expected off, aql or pm4", value);
+                   "REDLINE_ROUTE='%s': expected off, aql, pm4 or drm", value);
 }
 
 // Whether |policy| lets |route| run; writes the reason when it does not.
@@ -44,7 +45,8 @@ static bool rl_replay_policy_allows(rl_replay_policy_t policy,
                                     size_t reason_size) {
   static const rl_route_t only[] = {
       [RL_REPLAY_POLICY_AQL] = RL_ROUTE_AQL,
-      [RL_REPLAY_POLICY_PM4] = RL_ROUTE_PM4};
+      [RL_REPLAY_POLICY_PM4] = RL_ROUTE_PM4,
+      [RL_REPLAY_POLICY_DRM] = RL_ROUTE_DRM};
   if (policy == RL_REPLAY_POLICY_ANY) return true;
   if (policy == RL_REPLAY_POLICY_OFF) {
     snprintf(out_reason, reason_size, "REDLINE_ROUTE=off");
@@ -182,8 +184,11 @@ static rl_status_t rl_prepare_queue(rl_replay_t* replay,
                      "the kernarg segment has no host view on device %s",
                      device->name);
   }
+  // Route drm never publishes the vendor packet that names the signal,
+  // but lowering builds it; the signal stays at 0.
   RL_RETURN_IF_ERROR(device->vtable->signal_create(device, 0, &replay->signal));
   replay->has_signal = true;
+  if (replay->route == RL_ROUTE_DRM) return RL_OK;  // no AQL queue
   RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
                                                   &replay->queue));
   replay->has_queue = true;
@@ -221,9 +226,9 @@ static rl_status_t rl_prepare_lower(rl_replay_t* replay) {
 // queue, then the route's lowering (route pm4: replay_pm4.c).
 static rl_status_t rl_prepare_route(rl_replay_t* replay, rl_route_t route) {
   RL_RETURN_IF_ERROR(rl_hazard_plan_create(replay->capture, &replay->plan));
-  uint32_t kernarg_size = route == RL_ROUTE_PM4
-                              ? rl_pm4_kernarg_segment_size(replay->capture)
-                              : rl_aql_kernarg_segment_size(replay->capture);
+  const bool ib = route == RL_ROUTE_PM4 || route == RL_ROUTE_DRM;
+  uint32_t kernarg_size = ib ? rl_pm4_kernarg_segment_size(replay->capture)
+                             : rl_aql_kernarg_segment_size(replay->capture);
   if (kernarg_size == 0) {
     return RL_STATUS(RL_STATUS_PREPARE,
                      "no kernarg segment: no launches, or one larger than "
@@ -232,8 +237,24 @@ static rl_status_t rl_prepare_route(rl_replay_t* replay, rl_route_t route) {
   RL_RETURN_IF_ERROR(rl_prepare_buffers(replay));
   RL_RETURN_IF_ERROR(rl_prepare_code_objects(replay));
   RL_RETURN_IF_ERROR(rl_prepare_queue(replay, kernarg_size));
-  return route == RL_ROUTE_PM4 ? rl_replay_pm4_prepare(replay)
-                               : rl_prepare_lower(replay);
+  return ib ? rl_replay_pm4_prepare(replay) : rl_prepare_lower(replay);
+}
+
+// Whether the device can run |route| at all: aql and pm4 need an AQL
+// queue, drm needs direct IB submission (device.h). Refused before
+// anything is built, with the routes the device does run.
+static rl_status_t rl_prepare_device_runs(const rl_replay_t* replay,
+                                          rl_route_t route) {
+  const rl_device_vtable_t* vt = replay->device->vtable;
+  bool runs = route == RL_ROUTE_DRM ? vt->submit_ib != NULL
+                                    : vt->queue_create != NULL;
+  if (runs) return RL_OK;
+  return RL_STATUS(RL_STATUS_CONTRACT,
+                   "device %s cannot run route %s: it runs %s",
+                   replay->device->name, rl_route_name(route),
+                   vt->queue_create ? (vt->submit_ib ? "aql, pm4 and drm"
+                                                     : "aql and pm4")
+                                    : "drm only");
 }
 
 // Undoes a failed prepare: device resources first, then host state.
@@ -258,15 +279,17 @@ static rl_status_t rl_prepare_fail(rl_replay_t* replay, rl_status_t status) {
 
 
 rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route) {
-  if (!replay || (route != RL_ROUTE_AQL && route != RL_ROUTE_PM4)) {
+  if (!replay || (route != RL_ROUTE_AQL && route != RL_ROUTE_PM4 &&
+                  route != RL_ROUTE_DRM)) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "prepare: needs a replay and route aql or pm4");
+                     "prepare: needs a replay and route aql, pm4 or drm");
   }
   if (replay->state == RL_REPLAY_CAPTURED) {
     RL_RETURN_IF_ERROR(rl_replay_contract(replay));
   }
   RL_RETURN_IF_ERROR(
       rl_replay_require(replay, RL_REPLAY_CONTRACTED, "rl_replay_prepare"));
+  RL_RETURN_IF_ERROR(rl_prepare_device_runs(replay, route));
   rl_replay_policy_t policy = RL_REPLAY_POLICY_ANY;
   RL_RETURN_IF_ERROR(rl_replay_policy_from_env(&policy));
   replay->policy = policy;

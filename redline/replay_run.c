@@ -1,4 +1,6 @@
-// rl_replay_run (redline/replay.h): the hot path of routes aql and pm4.
+// rl_replay_run (redline/replay.h): the hot path of routes aql, pm4 and
+// drm (steps 4-5 of route drm are one device submit_ib: the IB, then a
+// bounded wait on its fence; replay_pm4.c).
 //
 //   1. admit: the cheap contract (state, REDLINE_ROUTE, parameter ranges);
 //      a refusal changes nothing;
@@ -36,7 +38,7 @@ static rl_status_t rl_run_bind(rl_replay_t* replay, const int64_t* values,
     RL_RETURN_IF_ERROR(rl_replay_scratch_fill(replay));
   }
   uint32_t changed = 0, sites = 0;
-  if (replay->route == RL_ROUTE_PM4) {
+  if (replay->route == RL_ROUTE_PM4 || replay->route == RL_ROUTE_DRM) {
     RL_RETURN_IF_ERROR(
         rl_replay_pm4_apply(replay, values, value_count, &changed));
     sites = replay->pm4->patch_count;
@@ -153,6 +155,16 @@ static rl_status_t rl_run_fail(rl_replay_t* replay, rl_status_t status) {
 static rl_status_t rl_run_admitted(rl_replay_t* replay, const int64_t* values,
                                    uint32_t value_count, uint64_t start) {
   RL_RETURN_IF_ERROR(rl_run_bind(replay, values, value_count));
+  if (replay->route == RL_ROUTE_DRM) {
+    replay->counters.last_host_ns = rl_run_now_ns() - start;
+    replay->counters.host_ns += replay->counters.last_host_ns;
+    uint64_t submitted = rl_run_now_ns();
+    rl_status_t status = rl_replay_drm_submit(replay);
+    replay->counters.last_wait_ns = rl_run_now_ns() - submitted;
+    replay->counters.wait_ns += replay->counters.last_wait_ns;
+    if (status) return status;
+    return replay->options.checked ? rl_replay_guards_check(replay) : RL_OK;
+  }
   uint64_t last_id = 0;
   rl_status_t status = rl_run_publish(replay, &last_id);
   if (status) {

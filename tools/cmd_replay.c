@@ -1,4 +1,4 @@
-// `redline replay FILE [--route aql|pm4] [--no-retain] [--device sim]
+// `redline replay FILE [--route aql|pm4|drm] [--no-retain] [--device sim]
 // [--processor GFX]
 // [--param NAME=VALUE]... [--repeat N] [--hazards sequential|adversarial]
 // [--seed N] [--checked] [--timeout-ms N] [--json]`: replays a capture
@@ -42,7 +42,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
                                  const char* value) {
   if (rl_cli_is(flag, "--route")) {
     if (!rl_route_parse(value, &cli->route) || cli->route == RL_ROUTE_NONE) {
-      return rl_cli_usage("replay: --route expects aql or pm4, got '%s'",
+      return rl_cli_usage("replay: --route expects aql, pm4 or drm, got '%s'",
                           value);
     }
   } else if (rl_cli_is(flag, "--device")) {

@@ -43,12 +43,7 @@ build() {  # build DIR [cmake args...]
 
 demo() {
   build build
-  local bin=build/tools/redline out=build/demo
-  mkdir -p "$out"
-  set -x
-  "$bin" kernels build/kernels/vecchain-gfx1100.co
-  "$bin" capture --workload vecchain --param pos=7 -o "$out/vecchain.rlc"
-  "$bin" inspect "$out/vecchain.rlc" --launches
+  build/tools/redline demo
 }
 
 run_tests() {  # run_tests DIR

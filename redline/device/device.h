@@ -112,6 +112,8 @@ typedef struct rl_device_vtable_s {
                                   rl_device_code_object_t* out_code_object);
   rl_status_t (*unload_code_object)(rl_device_t* device,
                                     const rl_device_code_object_t* code_object);
+  // NULL on a device without AQL queues (drm): routes aql and pm4 and
+  // eager execution are refused there.
   rl_status_t (*queue_create)(rl_device_t* device, uint32_t packet_count,
                               rl_device_queue_t* out_queue);
   // Destroys a queue. The engine decides quarantine *before* calling this,
@@ -146,6 +148,22 @@ typedef struct rl_device_vtable_s {
                          uint64_t timeout_ns, int64_t* out_value);
   // The device's timestamp counter and its frequency (100 MHz on sim).
   uint64_t (*timestamp)(rl_device_t* device);
+  // Optional (NULL when the device cannot; route drm needs it): submits the
+  // PM4 indirect buffer of |dwords| dwords at device address |ib_address|
+  // (host-visible memory from allocate()) as one command submission on a
+  // compute ring, then waits at most |timeout_ns| for its fence.
+  //   RL_OK, *|out_fence_ok| true: the IB and everything it wrote are
+  //     complete and visible to the host (the fence is the completion).
+  //   RL_OK, *|out_fence_ok| false: the wait expired; the IB may still
+  //     execute, so nothing it references may be freed (quarantine) and
+  //     the device keeps its memory until the fence signals.
+  //   An error: the submission was refused (nothing executes) or the
+  //     context was lost; *|out_fence_ok| is false.
+  // One submission in flight at a time; every allocation live on the
+  // device is resident for it.
+  rl_status_t (*submit_ib)(rl_device_t* device, uint64_t ib_address,
+                           uint32_t dwords, uint64_t timeout_ns,
+                           bool* out_fence_ok);
 } rl_device_vtable_t;
 
 struct rl_device_s {

@@ -334,6 +334,11 @@ rl_status_t rl_device_funnel_create(rl_device_t* device,
   if (!device) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "no device to adapt");
   }
+  if (!device->vtable->queue_create) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "device %s has no AQL queue to execute launches on",
+                     device->name);
+  }
   rl_device_funnel_t* adapter = calloc(1, sizeof(*adapter));
   if (!adapter) return rl_status_out_of_memory();
   adapter->device = device;

@@ -53,7 +53,7 @@
 // Escape hatch: the environment variable REDLINE_ROUTE is read at
 // rl_replay_prepare(): "off" disables redline (prepare succeeds and builds
 // nothing, every admit answers not admitted with reason
-// "REDLINE_ROUTE=off"), "aql" or "pm4" restricts to that route (preparing
+// "REDLINE_ROUTE=off"), "aql", "pm4" or "drm" restricts to that route (preparing
 // another route succeeds but is never admitted). Other values are
 // RL_STATUS_INVALID_ARGUMENT.
 //
@@ -101,12 +101,13 @@ typedef struct rl_replay_s rl_replay_t;
 //===----------------------------------------------------------------------===//
 
 typedef struct rl_device_options_s {
-  const char* kind;       // "sim" (default), "rocr"; "drm" later
+  const char* kind;       // "sim" (default), "rocr", "drm"
   const char* processor;  // "gfx1100" (default), "gfx1151", "gfx1201"
   bool adversarial;       // sim: interleave unbarriered work-groups
   uint64_t seed;          // sim: adversarial seed
   // rocr: the libhsa-runtime64 to load (NULL: $REDLINE_HSA_LIBRARY, else
-  // libhsa-runtime64.so.1, then /opt/rocm/lib).
+  // libhsa-runtime64.so.1, then /opt/rocm/lib). drm: the libdrm_amdgpu to
+  // load (NULL: $REDLINE_DRM_LIBRARY, else libdrm_amdgpu.so.1).
   const char* library;
   // sim: the kernel executor, "ref" (default: C reference kernels) or "isa"
   // (interprets the code object's gfx11 machine code).
@@ -139,6 +140,9 @@ typedef enum rl_route_e {
   RL_ROUTE_NONE = 0,
   RL_ROUTE_AQL = 1,  // one kernel-dispatch packet per launch
   RL_ROUTE_PM4 = 2,  // one PM4 IB in one vendor AQL packet
+  RL_ROUTE_DRM = 3,  // route pm4's IB submitted directly (device drm:
+                     // one amdgpu command submission per run, completion
+                     // = the CS fence; needs device.h submit_ib)
 } rl_route_t;
 
 typedef enum rl_replay_state_e {
