@@ -29,8 +29,20 @@ static void rl_capture_launch_deinit(rl_capture_launch_t* launch) {
   free(launch->bindings);
 }
 
+rl_status_t rl_capture_mark_incomplete(rl_capture_t* capture,
+                                       uint32_t bypassed, const char* reason) {
+  capture->bypassed_launches += bypassed;
+  if (!capture->incomplete_reason) {
+    capture->incomplete_reason = strdup(reason && reason[0] ? reason
+                                                           : "unrecorded work");
+    if (!capture->incomplete_reason) return rl_status_out_of_memory();
+  }
+  return RL_OK;
+}
+
 void rl_capture_destroy(rl_capture_t* capture) {
   if (!capture) return;
+  free(capture->incomplete_reason);
   for (uint32_t i = 0; i < capture->code_object_count; ++i) {
     free(capture->code_objects[i].bytes);
     rl_code_object_destroy(capture->code_objects[i].parsed);

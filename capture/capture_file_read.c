@@ -43,6 +43,7 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
   if (rl_capture_section_is_data(kind)) {
     return rl_capture_section_table[kind - RL_CAPTURE_SECTION_META].name;
   }
+  if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
 }
 
@@ -309,6 +310,23 @@ static rl_status_t rl_capture_file_dispatch(
   if (rl_capture_section_is_data(section->kind)) {
     section->known = true;
     return rl_capture_file_read_data(reader, &payload, section->kind);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_INCOMPLETE) {
+    section->known = true;
+    if (reader->next_data_kind !=
+        RL_CAPTURE_SECTION_META + RL_CAPTURE_DATA_KIND_COUNT) {
+      return rl_codec_reader_fail_at(
+          &payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "INCOMPLETE must follow WINDOWS");
+    }
+    uint32_t bypassed = 0;
+    char reason[512];
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(&payload, "bypassed", &bypassed));
+    RL_RETURN_IF_ERROR(
+        rl_codec_read_string(&payload, "reason", reason, sizeof(reason)));
+    RL_RETURN_IF_ERROR(rl_codec_reader_expect_end(&payload));
+    return rl_capture_mark_incomplete(reader->decoder.capture, bypassed,
+                                      reason);
   }
   if (section->flags & RL_CAPTURE_SECTION_FLAG_REQUIRED) {
     return rl_codec_reader_fail_at(

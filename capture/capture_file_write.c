@@ -242,6 +242,17 @@ static rl_status_t rl_capture_encode_windows(
   return RL_OK;
 }
 
+static rl_status_t rl_capture_encode_incomplete(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  rl_codec_write_u32(writer, capture->bypassed_launches);
+  rl_codec_write_string(writer, capture->incomplete_reason
+                                    ? capture->incomplete_reason
+                                    : "unrecorded work");
+  return RL_OK;
+}
+
 // The data sections of format 1.0 in file order.
 static const struct {
   uint32_t kind;
@@ -426,11 +437,18 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, rl_capture_sections[i].kind,
         rl_capture_sections[i].encode, writer));
   }
+  bool incomplete = rl_capture_incomplete(capture);
+  if (incomplete) {
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
+        capture, plan, RL_CAPTURE_SECTION_INCOMPLETE,
+        rl_capture_encode_incomplete, writer));
+  }
   RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
       capture, plan, RL_CAPTURE_SECTION_END, NULL, writer));
-  rl_capture_file_store_header(writer->data,
-                               (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1,
-                               writer->size, identity);
+  rl_capture_file_store_header(
+      writer->data,
+      (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0),
+      writer->size, identity);
   return RL_OK;
 }
 

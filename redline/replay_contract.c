@@ -414,6 +414,14 @@ static rl_status_t rl_contract_params(const rl_capture_t* capture) {
 //===----------------------------------------------------------------------===//
 
 static rl_status_t rl_contract_all(const rl_replay_t* replay) {
+  if (rl_capture_incomplete(replay->capture)) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "capture incomplete: %u launches bypassed (%s)",
+                     replay->capture->bypassed_launches,
+                     replay->capture->incomplete_reason
+                         ? replay->capture->incomplete_reason
+                         : "unrecorded work");
+  }
   RL_RETURN_IF_ERROR(rl_contract_target(replay));
   RL_RETURN_IF_ERROR(rl_contract_digests(replay->capture));
   RL_RETURN_IF_ERROR(rl_contract_kernels(replay->capture));

@@ -29,8 +29,10 @@ foreach(target gfx1100 gfx1151 gfx1201)
   rl_add_shadow_cli_test(shadow_decode48_${target} "integration;slow" 600
     pass decode ${target} --layers 48 --)
 endforeach()
-rl_add_shadow_cli_test(shadow_decode48_gfx1100_adversarial "integration;slow" 600
-  pass decode gfx1100 --layers 48 -- --hazards adversarial --seed 11)
+foreach(target gfx1100 gfx1151 gfx1201)
+  rl_add_shadow_cli_test(shadow_decode48_${target}_adversarial "integration;slow" 600
+    pass decode ${target} --layers 48 -- --hazards adversarial --seed 11)
+endforeach()
 rl_add_shadow_cli_test(shadow_vecchain integration 300
   pass vecchain gfx1100 --)
 rl_add_shadow_cli_test(shadow_vecchain_adversarial integration 300

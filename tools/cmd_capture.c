@@ -1,5 +1,5 @@
 // `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
-// [--config NAME=VALUE]... [--layers N] [--device sim|rocr|none]
+// [--config NAME=VALUE]... [--layers N] [--device sim|rocr|hip|none]
 // [--executor ref|isa] [--no-contents] -o FILE`: records a registered
 // workload through the capture funnel and writes a self-contained capture
 // file. On a device (sim by default, or rocr) the recording is also an
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kernels/workloads/workload.h"
+#include "redline/backends/hip_funnel.h"
 #include "redline/capture_file.h"
 #include "redline/funnel.h"
 #include "redline/replay.h"
@@ -27,7 +28,7 @@ typedef struct rl_capture_values_s {
 typedef struct rl_capture_cli_s {
   const char* workload;
   const char* target;
-  const char* device;    // "sim", "rocr" or "none"
+  const char* device;    // "sim", "rocr", "hip" or "none"
   const char* executor;  // sim: "ref" (NULL) or "isa"
   const char* output;
   bool omit_contents;
@@ -109,8 +110,8 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
   if (!cli->workload) return rl_cli_usage("capture: missing --workload NAME");
   if (!cli->output) return rl_cli_usage("capture: missing -o FILE");
   if (strcmp(cli->device, "sim") != 0 && strcmp(cli->device, "none") != 0 &&
-      strcmp(cli->device, "rocr") != 0) {
-    return rl_cli_usage("capture: --device expects sim, rocr or none, got '%s'",
+      strcmp(cli->device, "rocr") != 0 && strcmp(cli->device, "hip") != 0) {
+    return rl_cli_usage("capture: --device expects sim, rocr, hip or none, got '%s'",
                         cli->device);
   }
   if (!rl_workload_find(cli->workload)) {
@@ -151,6 +152,8 @@ static rl_status_t rl_capture_record(const rl_capture_cli_t* cli,
   rl_status_t status = RL_OK;
   if (strcmp(cli->device, "none") == 0) {
     status = rl_funnel_null_device_create(&device);
+  } else if (strcmp(cli->device, "hip") == 0) {
+    status = rl_hip_funnel_create(NULL, &device);
   } else {
     // An eager run: every launch executes on the device (sim or GPU).
     const rl_device_options_t device_options = {

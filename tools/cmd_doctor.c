@@ -17,6 +17,7 @@ static const char* rl_doctor_routes_text(uint32_t routes) {
     case RL_DOCTOR_ROUTE_AQL | RL_DOCTOR_ROUTE_PM4: return "aql pm4";
     case RL_DOCTOR_ROUTE_AQL: return "aql";
     case RL_DOCTOR_ROUTE_PM4: return "pm4";
+    case RL_DOCTOR_ROUTE_DRM: return "drm";
     default: return "none";
   }
 }
@@ -93,6 +94,9 @@ static cJSON* rl_doctor_devices_json(const rl_doctor_report_t* report) {
     }
     if (device->routes & RL_DOCTOR_ROUTE_PM4) {
       cJSON_AddItemToArray(routes, cJSON_CreateString("pm4"));
+    }
+    if (device->routes & RL_DOCTOR_ROUTE_DRM) {
+      cJSON_AddItemToArray(routes, cJSON_CreateString("drm"));
     }
     cJSON_AddStringToObject(object, "reason", device->reason);
     cJSON_AddItemToArray(devices, object);

@@ -15,7 +15,11 @@ add_library(rl_backends STATIC
   ${CMAKE_CURRENT_LIST_DIR}/rocr_signal.c
   ${CMAKE_CURRENT_LIST_DIR}/rocr_loader.c
   ${CMAKE_CURRENT_LIST_DIR}/hip_loader.c
+  ${CMAKE_CURRENT_LIST_DIR}/hip_funnel.c
   ${CMAKE_CURRENT_LIST_DIR}/drm_loader.c
+  ${CMAKE_CURRENT_LIST_DIR}/drm_device.c
+  ${CMAKE_CURRENT_LIST_DIR}/drm_memory.c
+  ${CMAKE_CURRENT_LIST_DIR}/drm_submit.c
   ${CMAKE_CURRENT_LIST_DIR}/doctor.c
   ${CMAKE_CURRENT_LIST_DIR}/doctor_probe.c
 )
@@ -23,3 +27,4 @@ target_include_directories(rl_backends SYSTEM PRIVATE
   ${RL_HSA_INCLUDE_DIR} ${RL_HIP_INCLUDE_DIR} ${LIBDRM_AMDGPU_INCLUDE_DIRS})
 target_compile_definitions(rl_backends PRIVATE __HIP_PLATFORM_AMD__)
 target_link_libraries(rl_backends PUBLIC rl_base ${CMAKE_DL_LIBS})
+include(${CMAKE_CURRENT_LIST_DIR}/interposer.cmake)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "redline/backends/doctor_internal.h"
+#include "redline/backends/drm_device.h"
 #include "redline/backends/rocr_device.h"
 
 static rl_doctor_device_t* rl_doctor_add_device(rl_doctor_report_t* report,
@@ -83,28 +84,24 @@ static void rl_doctor_add_rocr(rl_doctor_report_t* report,
   }
 }
 
-// The drm device is not built yet: one entry per amdgpu render node, or
-// one saying there is none.
+// The drm device as rl_drm_device_create would open it (the render node
+// from $REDLINE_DRM_RENDER_NODE or the first amdgpu one), or why not.
 static void rl_doctor_add_drm(rl_doctor_report_t* report) {
-  uint32_t amdgpu = 0;
-  for (uint32_t i = 0; i < report->node_count; ++i) {
-    const rl_doctor_node_t* node = &report->nodes[i];
-    if (strcmp(node->driver, "amdgpu") != 0) continue;
-    ++amdgpu;
-    rl_doctor_device_t* device = rl_doctor_add_device(report, "drm");
-    if (!device) return;
+  rl_drm_probe_t* probe = calloc(1, sizeof(*probe));
+  if (!probe) return;
+  rl_drm_probe(NULL, probe);
+  rl_doctor_device_t* device = rl_doctor_add_device(report, "drm");
+  if (device) {
     device->hardware = true;
-    rl_doctor_copy(device->target, sizeof(device->target), node->path);
-    rl_doctor_copy(device->reason, sizeof(device->reason),
-                   "the drm device is not built yet: ");
-    rl_doctor_append(device->reason, sizeof(device->reason), node->detail);
+    if (probe->available) {
+      device->available = true;
+      device->routes = RL_DOCTOR_ROUTE_DRM;
+      rl_doctor_copy(device->target, sizeof(device->target), probe->target);
+    } else {
+      rl_doctor_copy(device->reason, sizeof(device->reason), probe->reason);
+    }
   }
-  rl_doctor_device_t* device = amdgpu ? NULL : rl_doctor_add_device(report, "drm");
-  if (!device) return;
-  device->hardware = true;
-  rl_doctor_copy(device->reason, sizeof(device->reason),
-                 report->drm.loaded ? "no amdgpu /dev/dri/renderD* node"
-                                    : report->drm.error);
+  free(probe);
 }
 
 rl_status_t rl_doctor_collect(rl_doctor_report_t* out_report) {

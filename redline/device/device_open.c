@@ -1,10 +1,12 @@
 // Opening devices by kind (redline/replay.h "Devices"). The simulated GPU
 // is the default and runs everywhere, with the reference executor
 // (kernels/ref/ref_executor.h); "rocr" drives a GPU through ROCr
-// (redline/backends/rocr_device.h); "drm" is not built yet.
+// (redline/backends/rocr_device.h); "drm" submits PM4 IBs through libdrm
+// (redline/backends/drm_device.h).
 #include <string.h>
 
 #include "kernels/ref/ref_executor.h"
+#include "redline/backends/drm_device.h"
 #include "redline/backends/rocr_device.h"
 #include "redline/device/device.h"
 #include "redline/device/device_funnel.h"
@@ -56,8 +58,9 @@ rl_status_t rl_device_open(const rl_device_options_t* options,
     return rl_rocr_device_create(&rocr_options, out_device);
   }
   if (strcmp(kind, "drm") == 0) {
-    return RL_STATUS(RL_STATUS_UNAVAILABLE,
-                     "device %s: not built yet (sim and rocr are)", kind);
+    const rl_drm_options_t drm_options = {
+        .processor = options->processor, .library = options->library};
+    return rl_drm_device_create(&drm_options, out_device);
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                    "device '%s': expected sim, rocr or drm", kind);

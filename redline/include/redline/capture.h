@@ -194,7 +194,26 @@ typedef struct rl_capture_s {
   rl_capture_region_t* regions;
   uint32_t window_count, window_capacity;
   rl_capture_window_t* windows;
+  // Completeness. A capture that missed work the program did (the
+  // LD_PRELOAD interposer: a HIP entry point it does not understand, a
+  // buffer freed mid-window) is marked incomplete: |bypassed_launches|
+  // launches ran without being recorded and |incomplete_reason| says why
+  // (NULL when complete). Such a capture is kept for inspection but every
+  // replay refuses it (RL_STATUS_CONTRACT "capture incomplete: N launches
+  // bypassed"). Stored in the INCOMPLETE section (capture_file.h).
+  uint32_t bypassed_launches;
+  char* incomplete_reason;
 } rl_capture_t;
+
+// Marks |capture| incomplete: adds |bypassed| launches and, when the
+// capture has no reason yet, copies |reason| (the first reason is kept).
+rl_status_t rl_capture_mark_incomplete(rl_capture_t* capture,
+                                       uint32_t bypassed, const char* reason);
+
+// True when |capture| was marked incomplete.
+static inline bool rl_capture_incomplete(const rl_capture_t* capture) {
+  return capture->bypassed_launches > 0 || capture->incomplete_reason != NULL;
+}
 
 rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture);
 void rl_capture_destroy(rl_capture_t* capture);

@@ -21,7 +21,11 @@
 //
 // Format 1.0 writes, in this order: META, CODE_OBJECTS, KERNELS, BUFFERS,
 // BUFFER_DATA, PARAMS, LAUNCHES, REGIONS, WINDOWS, END. All of them are
-// required. Sections of kinds a reader does not know may appear anywhere
+// required. An incomplete capture (rl_capture_incomplete) also has an
+// INCOMPLETE section right before END: u32 bypassed launches, string
+// reason. It is flagged required, so a reader that predates it refuses
+// the file instead of replaying a capture that missed work; the identity
+// does not cover it. Sections of kinds a reader does not know may appear anywhere
 // before END: a reader skips them when their required flag is clear and
 // rejects the file (RL_STATUS_UNSUPPORTED) when it is set.
 //
@@ -95,6 +99,7 @@ typedef enum rl_capture_section_kind_e {
   RL_CAPTURE_SECTION_LAUNCHES = 7,
   RL_CAPTURE_SECTION_REGIONS = 8,
   RL_CAPTURE_SECTION_WINDOWS = 9,
+  RL_CAPTURE_SECTION_INCOMPLETE = 10,  // only in incomplete captures
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 

@@ -16,8 +16,9 @@
 //     available, never hardware), each ROCr GPU agent (available when its
 //     ISA is one redline targets; otherwise why not, e.g. "ISA gfx90a not
 //     supported: redline targets gfx1100, gfx1151, gfx1201"), and the drm
-//     device per amdgpu render node (not built yet), with the routes each
-//     admits.
+//     device as it would open (route drm; or why not: no library, no
+//     render node, a family redline does not target), with the routes
+//     each admits.
 // Library selection follows the backends: REDLINE_HSA_LIBRARY,
 // REDLINE_HIP_LIBRARY and REDLINE_DRM_LIBRARY override the defaults (HIP is
 // probed first so that it binds to the system ROCr, never to an overriding
@@ -64,6 +65,7 @@ typedef struct rl_doctor_node_s {
 typedef enum rl_doctor_route_e {
   RL_DOCTOR_ROUTE_AQL = 1u << 0,
   RL_DOCTOR_ROUTE_PM4 = 1u << 1,
+  RL_DOCTOR_ROUTE_DRM = 1u << 2,
 } rl_doctor_route_t;
 
 typedef struct rl_doctor_device_s {

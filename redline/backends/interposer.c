@@ -1,0 +1,668 @@
+// redline/backends/interposer.c — libredline_capture.so: an LD_PRELOAD
+// interposer that captures an unmodified HIP program through the recording
+// funnel (redline/funnel.h) and writes a capture file.
+//
+//   LD_PRELOAD=libredline_capture.so REDLINE_CAPTURE_OUT=out.rlc \
+//   REDLINE_CAPTURE_WINDOW=launches:FIRST:COUNT  ./app
+//
+// Which library it forwards to: the one named by $REDLINE_HIP_LIBRARY
+// (dlopen'd by path; it must be the library the program itself bound to,
+// e.g. the CI stand-in found through the program's RUNPATH or
+// LD_LIBRARY_PATH — dlopen of the same file returns the same handle), else
+// the next definition in lookup order (dlsym(RTLD_NEXT)). Every call is
+// forwarded; the interposer only observes and records.
+//
+// What it records:
+//   hipModuleLoadData      the code object (bytes kept; size from the ELF
+//                          section-header table);
+//   hipModuleGetFunction   the kernel, typed by the code-object metadata;
+//   hipMalloc / hipFree    buffers "bufN" (role state) at the address the
+//                          runtime returned; a freed buffer stays allocated
+//                          until the capture is written, so no later
+//                          allocation can reuse its address;
+//   hipModuleLaunchKernel (kernelParams or extra form) and
+//   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
+//                          inside the window: the explicit arguments are
+//                          sliced from the program's bytes at the metadata
+//                          offsets and typed (global_buffer -> pointer with
+//                          the funnel's effect rules, 4/8-byte by_value ->
+//                          u32/u64, others -> bytes); the funnel assembles
+//                          the kernarg and the launch is forwarded with those
+//                          exact bytes (extra form) on the program's stream.
+//   Regions: one BYTES region per buffer, named like it.
+// Window ($REDLINE_CAPTURE_WINDOW, default launches:0:all):
+//   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
+//                          in call order; COUNT may be "all");
+//   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
+//                          (not including) its next launch: one iteration.
+// The capture is written atomically (PATH.tmp, then rename) when the window
+// closes, else at exit (atexit, before the runtime's own destructors).
+//
+// Incomplete captures. Work the interposer cannot record is forwarded
+// untouched, and when it happens inside an open window the capture is
+// marked incomplete (rl_capture_mark_incomplete; replay then refuses it):
+// hipLaunchKernel (host-function launches: not typed here), launches the
+// funnel refuses (e.g. a pointer outside every hipMalloc buffer), launches
+// on a capturing stream and hipGraphLaunch (each call counts as one
+// bypassed launch), hipMemcpy into a recorded buffer or device-to-device
+// after the window opened (a host write a replay could not reproduce), and
+// hipFree of a buffer a recorded launch used ("buffer bufN freed
+// mid-window"). Other HIP entry points are not interposed at all.
+//
+// Thread-safety: one lock around the recording; calls are forwarded with it
+// held, so an interposed program's HIP calls are serialised.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <hip/hip_runtime_api.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redline/capture_file.h"
+#include "redline/code_object.h"
+#include "redline/funnel.h"
+
+#define RL_IP_EXPORT __attribute__((visibility("default")))
+#define RL_IP_MAX 4096u
+
+typedef struct rl_ip_module_s {
+  hipModule_t module;
+  uint32_t code_object;
+  rl_code_object_t* parsed;
+} rl_ip_module_t;
+
+typedef struct rl_ip_function_s {
+  hipFunction_t function;
+  uint32_t module;  // index into modules
+  uint32_t kernel;  // funnel kernel index
+  const rl_code_object_kernel_t* info;
+} rl_ip_function_t;
+
+typedef struct rl_ip_buffer_s {
+  void* base;
+  uint64_t size;
+  uint32_t index;  // funnel buffer
+  bool freed;
+  bool used;  // referenced by a recorded launch
+} rl_ip_buffer_t;
+
+static struct {
+  pthread_mutex_t lock;
+  bool started, written, failed;
+  void* library;
+  rl_funnel_device_t device;
+  rl_funnel_t* funnel;
+  // Values the device functions hand to the funnel.
+  uint64_t pending_address;
+  uint64_t pending_handle;
+  hipFunction_t pending_function;
+  hipStream_t pending_stream;
+  hipError_t launch_result;
+  bool launched;
+  rl_ip_module_t modules[64];
+  uint32_t module_count;
+  rl_ip_function_t functions[256];
+  uint32_t function_count;
+  rl_ip_buffer_t buffers[RL_IP_MAX];
+  uint32_t buffer_count;
+  hipStream_t capturing[64];
+  uint32_t capturing_count;
+  // Window.
+  bool marker;
+  char marker_name[128];
+  uint64_t first, count;  // launches: window; marker: N
+  uint64_t launches_seen;  // module launches (launches:) or marker hits
+  bool window_open, window_closed;
+  uint32_t recorded;
+  uint32_t bypassed;
+  char reason[256];
+  char out[4096];
+} rl_ip = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void* rl_ip_real(const char* name) {
+  const char* path = getenv("REDLINE_HIP_LIBRARY");
+  if (path && path[0]) {
+    if (!rl_ip.library) rl_ip.library = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    return rl_ip.library ? dlsym(rl_ip.library, name) : NULL;
+  }
+  return dlsym(RTLD_NEXT, name);
+}
+
+#define RL_IP_REAL(name)                                               \
+  static __typeof__(name)* real_##name;                               \
+  if (!real_##name) real_##name = (__typeof__(name)*)rl_ip_real(#name)
+
+static void rl_ip_note(uint32_t bypassed, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+static void rl_ip_note(uint32_t bypassed, const char* format, ...) {
+  rl_ip.bypassed += bypassed;
+  if (!rl_ip.reason[0]) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(rl_ip.reason, sizeof(rl_ip.reason), format, args);
+    va_end(args);
+  }
+}
+
+static void rl_ip_fail(rl_status_t status, const char* what) {
+  fprintf(stderr, "redline_capture: %s: %s\n", what, rl_status_message(status));
+  rl_status_free(status);
+}
+
+//===----------------------------------------------------------------------===//
+// The funnel's device: hands back what the runtime already returned and
+// forwards launches with the funnel's exact kernarg bytes.
+//===----------------------------------------------------------------------===//
+
+static rl_status_t rl_ip_load(void* self, const void* bytes, size_t size,
+                              uint64_t* out_handle) {
+  (void)self, (void)bytes, (void)size;
+  *out_handle = rl_ip.pending_handle;
+  return RL_OK;
+}
+
+static rl_status_t rl_ip_allocate(void* self, uint64_t size,
+                                  uint64_t alignment, uint64_t* out_address) {
+  (void)self, (void)size, (void)alignment;
+  *out_address = rl_ip.pending_address;
+  return RL_OK;
+}
+
+static rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
+                               uint64_t size) {
+  (void)self;
+  RL_IP_REAL(hipMemcpy);
+  hipError_t error = real_hipMemcpy((void*)(uintptr_t)address, data, size,
+                                    hipMemcpyHostToDevice);
+  return error ? RL_STATUS(RL_STATUS_UNAVAILABLE, "hipMemcpy: error %d",
+                           (int)error)
+               : RL_OK;
+}
+
+static rl_status_t rl_ip_read(void* self, uint64_t address, void* data,
+                              uint64_t size) {
+  (void)self;
+  RL_IP_REAL(hipMemcpy);
+  hipError_t error = real_hipMemcpy(data, (const void*)(uintptr_t)address,
+                                    size, hipMemcpyDeviceToHost);
+  return error ? RL_STATUS(RL_STATUS_UNAVAILABLE, "hipMemcpy: error %d",
+                           (int)error)
+               : RL_OK;
+}
+
+static rl_status_t rl_ip_launch(void* self,
+                                const rl_funnel_dispatch_t* dispatch) {
+  (void)self;
+  RL_IP_REAL(hipModuleLaunchKernel);
+  size_t size = dispatch->kernarg_size;
+  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, (void*)dispatch->kernarg,
+                   HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};
+  rl_ip.launched = true;
+  rl_ip.launch_result = real_hipModuleLaunchKernel(
+      rl_ip.pending_function, dispatch->grid[0], dispatch->grid[1],
+      dispatch->grid[2], dispatch->block[0], dispatch->block[1],
+      dispatch->block[2], dispatch->dynamic_lds, rl_ip.pending_stream, NULL,
+      extra);
+  return rl_ip.launch_result
+             ? RL_STATUS(RL_STATUS_UNAVAILABLE,
+                         "hipModuleLaunchKernel: error %d",
+                         (int)rl_ip.launch_result)
+             : RL_OK;
+}
+
+static void rl_ip_write_capture(void);
+
+// Parses the window and creates the funnel on the first interposed call.
+static bool rl_ip_start(void) {
+  if (rl_ip.started) return !rl_ip.failed;
+  rl_ip.started = true;
+  const char* out = getenv("REDLINE_CAPTURE_OUT");
+  snprintf(rl_ip.out, sizeof(rl_ip.out), "%s",
+           out && out[0] ? out : "redline_capture.rlc");
+  const char* window = getenv("REDLINE_CAPTURE_WINDOW");
+  rl_ip.first = 0;
+  rl_ip.count = UINT64_MAX;
+  if (window && strncmp(window, "launches:", 9) == 0) {
+    char count[32] = "";
+    unsigned long long first = 0;
+    if (sscanf(window + 9, "%llu:%31s", &first, count) < 1) rl_ip.failed = true;
+    rl_ip.first = first;
+    if (count[0] && strcmp(count, "all") != 0) rl_ip.count = strtoull(count, NULL, 10);
+  } else if (window && strncmp(window, "marker:", 7) == 0) {
+    const char* colon = strrchr(window + 7, ':');
+    size_t length = colon ? (size_t)(colon - window - 7) : 0;
+    if (!colon || length == 0 || length >= sizeof(rl_ip.marker_name)) {
+      rl_ip.failed = true;
+    } else {
+      rl_ip.marker = true;
+      memcpy(rl_ip.marker_name, window + 7, length);
+      rl_ip.first = strtoull(colon + 1, NULL, 10);
+    }
+  } else if (window && window[0]) {
+    rl_ip.failed = true;
+  }
+  if (rl_ip.failed) {
+    fprintf(stderr, "redline_capture: REDLINE_CAPTURE_WINDOW='%s': expected "
+                    "launches:FIRST:COUNT or marker:NAME:N; not capturing\n",
+            window);
+    return false;
+  }
+  rl_ip.device = (rl_funnel_device_t){.self = &rl_ip,
+                                      .load_code_object = rl_ip_load,
+                                      .allocate = rl_ip_allocate,
+                                      .write = rl_ip_write,
+                                      .read = rl_ip_read,
+                                      .launch = rl_ip_launch};
+  const char* name = program_invocation_short_name;
+  rl_status_t status = rl_funnel_create(name && name[0] ? name : "hip-app",
+                                        &rl_ip.device, &rl_ip.funnel);
+  if (status) {
+    rl_ip_fail(status, "funnel");
+    rl_ip.failed = true;
+    return false;
+  }
+  atexit(rl_ip_write_capture);
+  return true;
+}
+
+#define RL_IP_ENTER() \
+  pthread_mutex_lock(&rl_ip.lock); \
+  bool rl_ip_on = rl_ip_start() && !rl_ip.written
+
+static hipError_t rl_ip_leave(hipError_t error) {
+  pthread_mutex_unlock(&rl_ip.lock);
+  return error;
+}
+
+static rl_ip_buffer_t* rl_ip_buffer_at(uint64_t address) {
+  for (uint32_t i = 0; i < rl_ip.buffer_count; ++i) {
+    rl_ip_buffer_t* b = &rl_ip.buffers[i];
+    uint64_t base = (uint64_t)(uintptr_t)b->base;
+    if (!b->freed && address >= base && address - base < b->size) return b;
+  }
+  return NULL;
+}
+
+// Finishes the funnel and writes the capture (PATH.tmp, then rename).
+static void rl_ip_write_capture_locked(void) {
+  if (!rl_ip.funnel || rl_ip.written) return;
+  rl_ip.written = true;
+  for (uint32_t i = 0; i < rl_ip.buffer_count; ++i) {
+    char name[32];
+    snprintf(name, sizeof(name), "buf%u", rl_ip.buffers[i].index);
+    uint32_t region = 0;
+    rl_status_t status = rl_funnel_region(rl_ip.funnel, name,
+                                          rl_ip.buffers[i].index, 0,
+                                          rl_ip.buffers[i].size,
+                                          RL_REGION_BYTES, &region);
+    if (status) rl_ip_fail(status, "region");
+  }
+  rl_capture_t* capture = NULL;
+  rl_status_t status = rl_funnel_finish(rl_ip.funnel, &capture);
+  if (!status && (rl_ip.bypassed || rl_ip.reason[0])) {
+    status = rl_capture_mark_incomplete(capture, rl_ip.bypassed, rl_ip.reason);
+  }
+  char tmp[4200];
+  snprintf(tmp, sizeof(tmp), "%s.tmp", rl_ip.out);
+  if (!status) status = rl_capture_file_write(capture, tmp, NULL);
+  if (!status && rename(tmp, rl_ip.out) != 0) {
+    status = RL_STATUS(RL_STATUS_IO, "rename %s -> %s failed", tmp, rl_ip.out);
+  }
+  if (status) {
+    rl_ip_fail(status, "writing the capture");
+  } else {
+    fprintf(stderr, "redline_capture: %u launches recorded into %s%s%s\n",
+            capture->launch_count, rl_ip.out,
+            rl_capture_incomplete(capture) ? "; INCOMPLETE: " : "",
+            rl_capture_incomplete(capture) ? capture->incomplete_reason : "");
+  }
+  rl_capture_destroy(capture);
+  rl_funnel_destroy(rl_ip.funnel);
+  rl_ip.funnel = NULL;
+  RL_IP_REAL(hipFree);
+  for (uint32_t i = 0; i < rl_ip.buffer_count; ++i) {
+    if (rl_ip.buffers[i].freed && real_hipFree) {
+      (void)real_hipFree(rl_ip.buffers[i].base);
+    }
+  }
+}
+
+static void rl_ip_write_capture(void) {
+  pthread_mutex_lock(&rl_ip.lock);
+  rl_ip_write_capture_locked();
+  pthread_mutex_unlock(&rl_ip.lock);
+}
+
+//===----------------------------------------------------------------------===//
+// Interposed entry points
+//===----------------------------------------------------------------------===//
+
+RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
+                                          const void* image) {
+  RL_IP_REAL(hipModuleLoadData);
+  RL_IP_ENTER();
+  if (!real_hipModuleLoadData) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleLoadData(module, image);
+  if (error || !rl_ip_on || rl_ip.module_count == 64) return rl_ip_leave(error);
+  const uint8_t* bytes = image;
+  uint64_t shoff = 0;
+  uint16_t shentsize = 0, shnum = 0;
+  memcpy(&shoff, bytes + 0x28, 8);
+  memcpy(&shentsize, bytes + 0x3A, 2);
+  memcpy(&shnum, bytes + 0x3C, 2);
+  size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+  rl_ip_module_t* m = &rl_ip.modules[rl_ip.module_count];
+  rl_ip.pending_handle = rl_ip.module_count;
+  rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
+  if (!status) {
+    status = rl_funnel_load_code_object(rl_ip.funnel, image, size,
+                                        &m->code_object);
+  }
+  if (status) {
+    rl_ip_fail(status, "hipModuleLoadData");
+    rl_code_object_destroy(m->parsed);
+    return rl_ip_leave(error);
+  }
+  m->module = *module;
+  ++rl_ip.module_count;
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
+                                             hipModule_t module,
+                                             const char* name) {
+  RL_IP_REAL(hipModuleGetFunction);
+  RL_IP_ENTER();
+  if (!real_hipModuleGetFunction) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleGetFunction(function, module, name);
+  if (error || !rl_ip_on || rl_ip.function_count == 256) {
+    return rl_ip_leave(error);
+  }
+  for (uint32_t m = 0; m < rl_ip.module_count; ++m) {
+    if (rl_ip.modules[m].module != module) continue;
+    rl_ip_function_t* f = &rl_ip.functions[rl_ip.function_count];
+    rl_status_t status = rl_funnel_kernel(
+        rl_ip.funnel, rl_ip.modules[m].code_object, name, &f->kernel);
+    if (status) {
+      rl_ip_fail(status, "hipModuleGetFunction");
+      break;
+    }
+    f->function = *function;
+    f->module = m;
+    f->info = rl_code_object_find_kernel(rl_ip.modules[m].parsed, name);
+    ++rl_ip.function_count;
+    break;
+  }
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
+  RL_IP_REAL(hipMalloc);
+  RL_IP_ENTER();
+  if (!real_hipMalloc) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipMalloc(ptr, size);
+  if (error || !rl_ip_on || !*ptr || rl_ip.buffer_count == RL_IP_MAX) {
+    return rl_ip_leave(error);
+  }
+  rl_ip_buffer_t* b = &rl_ip.buffers[rl_ip.buffer_count];
+  char name[32];
+  snprintf(name, sizeof(name), "buf%u", rl_ip.buffer_count);
+  rl_ip.pending_address = (uint64_t)(uintptr_t)*ptr;
+  uint64_t address = 0;
+  rl_status_t status =
+      rl_funnel_buffer(rl_ip.funnel, name, size, 256, RL_BUFFER_ROLE_STATE,
+                       false, &b->index, &address);
+  if (status) {
+    rl_ip_fail(status, "hipMalloc");
+    if (rl_ip.window_open) rl_ip_note(0, "an allocation was not recorded");
+    return rl_ip_leave(error);
+  }
+  b->base = *ptr;
+  b->size = size;
+  ++rl_ip.buffer_count;
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipFree(void* ptr) {
+  RL_IP_REAL(hipFree);
+  RL_IP_ENTER();
+  if (!real_hipFree) return rl_ip_leave(hipErrorNotSupported);
+  rl_ip_buffer_t* b = rl_ip_on ? rl_ip_buffer_at((uint64_t)(uintptr_t)ptr) : NULL;
+  if (!b || b->base != ptr) return rl_ip_leave(real_hipFree(ptr));
+  // Kept allocated until the capture is written (no address reuse).
+  b->freed = true;
+  if (b->used && rl_ip.window_open && !rl_ip.window_closed) {
+    rl_ip_note(0, "buffer buf%u freed mid-window", b->index);
+  }
+  return rl_ip_leave(hipSuccess);
+}
+
+RL_IP_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t size,
+                                  hipMemcpyKind kind) {
+  RL_IP_REAL(hipMemcpy);
+  RL_IP_ENTER();
+  if (!real_hipMemcpy) return rl_ip_leave(hipErrorNotSupported);
+  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed &&
+      kind != hipMemcpyDeviceToHost && kind != hipMemcpyHostToHost) {
+    rl_ip_buffer_t* b = rl_ip_buffer_at((uint64_t)(uintptr_t)dst);
+    if (b) rl_ip_note(0, "hipMemcpy into buf%u inside the window", b->index);
+  }
+  return rl_ip_leave(real_hipMemcpy(dst, src, size, kind));
+}
+
+static bool rl_ip_stream_capturing(hipStream_t stream) {
+  for (uint32_t i = 0; i < rl_ip.capturing_count; ++i) {
+    if (rl_ip.capturing[i] == stream) return true;
+  }
+  return false;
+}
+
+RL_IP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
+                                              hipStreamCaptureMode mode) {
+  RL_IP_REAL(hipStreamBeginCapture);
+  RL_IP_ENTER();
+  if (!real_hipStreamBeginCapture) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipStreamBeginCapture(stream, mode);
+  if (!error && rl_ip.capturing_count < 64) {
+    rl_ip.capturing[rl_ip.capturing_count++] = stream;
+  }
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
+                                            hipGraph_t* graph) {
+  RL_IP_REAL(hipStreamEndCapture);
+  RL_IP_ENTER();
+  if (!real_hipStreamEndCapture) return rl_ip_leave(hipErrorNotSupported);
+  for (uint32_t i = 0; i < rl_ip.capturing_count; ++i) {
+    if (rl_ip.capturing[i] == stream) {
+      rl_ip.capturing[i] = rl_ip.capturing[--rl_ip.capturing_count];
+      break;
+    }
+  }
+  return rl_ip_leave(real_hipStreamEndCapture(stream, graph));
+}
+
+RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
+                                       hipStream_t stream) {
+  RL_IP_REAL(hipGraphLaunch);
+  RL_IP_ENTER();
+  if (!real_hipGraphLaunch) return rl_ip_leave(hipErrorNotSupported);
+  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
+    rl_ip_note(1, "hipGraphLaunch is not recorded");
+  }
+  return rl_ip_leave(real_hipGraphLaunch(exec, stream));
+}
+
+RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
+                                        dim3 block, void** args,
+                                        size_t shared, hipStream_t stream) {
+  RL_IP_REAL(hipLaunchKernel);
+  RL_IP_ENTER();
+  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
+    rl_ip_note(1, "hipLaunchKernel (host-function launch) is not recorded");
+  }
+  if (!real_hipLaunchKernel) return rl_ip_leave(hipErrorNotSupported);
+  return rl_ip_leave(real_hipLaunchKernel(function, grid, block, args, shared,
+                                          stream));
+}
+
+// Moves the window for one module launch of |f|; true when it is recorded.
+static bool rl_ip_window_step(const rl_ip_function_t* f) {
+  if (rl_ip.window_closed) return false;
+  if (rl_ip.marker) {
+    if (!f || strcmp(f->info->name, rl_ip.marker_name) != 0) {
+      return rl_ip.window_open;
+    }
+    uint64_t hit = rl_ip.launches_seen++;
+    if (hit == rl_ip.first) rl_ip.window_open = true;
+    if (hit == rl_ip.first + 1) rl_ip.window_closed = true;
+    return rl_ip.window_open && !rl_ip.window_closed;
+  }
+  uint64_t index = rl_ip.launches_seen++;
+  if (index == rl_ip.first) rl_ip.window_open = true;
+  if (rl_ip.count != UINT64_MAX && index >= rl_ip.first + rl_ip.count) {
+    rl_ip.window_closed = true;
+  }
+  return rl_ip.window_open && !rl_ip.window_closed;
+}
+
+// Records and issues one module launch; lock held.
+static hipError_t rl_ip_module_launch(hipFunction_t function,
+                                      const uint32_t grid[3],
+                                      const uint32_t block[3], uint32_t lds,
+                                      hipStream_t stream, void** params,
+                                      void** extra) {
+  RL_IP_REAL(hipModuleLaunchKernel);
+  if (!real_hipModuleLaunchKernel) return hipErrorNotSupported;
+  rl_ip_function_t* f = NULL;
+  for (uint32_t i = 0; i < rl_ip.function_count; ++i) {
+    if (rl_ip.functions[i].function == function) f = &rl_ip.functions[i];
+  }
+  bool closed_before = rl_ip.window_closed;
+  bool record = rl_ip.funnel && rl_ip_window_step(f);
+  if (!closed_before && rl_ip.window_closed) rl_ip_write_capture_locked();
+  if (record && rl_ip_stream_capturing(stream)) {
+    rl_ip_note(1, "a launch on a capturing stream is not recorded");
+    record = false;
+  }
+  if (record && !f) {
+    rl_ip_note(1, "a launch of a function the interposer did not see loaded");
+    record = false;
+  }
+  // The explicit arguments, sliced at the metadata offsets.
+  const uint8_t* buffer = NULL;
+  size_t buffer_size = 0;
+  if (record && extra) {
+    for (uint32_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) buffer = extra[i + 1];
+      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE) {
+        buffer_size = *(const size_t*)extra[i + 1];
+      }
+    }
+  }
+  rl_funnel_arg_t args[64];
+  uint32_t arg_count = 0;
+  if (record) {
+    const rl_code_object_kernel_t* info = f->info;
+    for (uint32_t a = 0; a < info->arg_count && record; ++a) {
+      const rl_kernel_arg_t* meta = &info->args[a];
+      if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
+      const uint8_t* bytes = NULL;
+      if (params) {
+        bytes = params[arg_count];
+      } else if (buffer && meta->offset + meta->size <= buffer_size) {
+        bytes = buffer + meta->offset;
+      }
+      if (!bytes || arg_count == 64) {
+        rl_ip_note(1, "launch of %s: arguments not readable", info->name);
+        record = false;
+        break;
+      }
+      rl_funnel_arg_t arg;
+      uint64_t value = 0;
+      memcpy(&value, bytes, meta->size < 8 ? meta->size : 8);
+      if (meta->kind == RL_ARG_KIND_GLOBAL_BUFFER && meta->size == 8) {
+        arg = rl_funnel_arg_pointer(value);
+        rl_ip_buffer_t* b = rl_ip_buffer_at(value);
+        if (b) b->used = true;
+      } else if (meta->size == 4) {
+        arg = rl_funnel_arg_u32((uint32_t)value);
+      } else if (meta->size == 8) {
+        arg = rl_funnel_arg_u64(value);
+      } else {
+        arg = rl_funnel_arg_bytes(bytes, meta->size);
+      }
+      args[arg_count++] = arg;
+    }
+  }
+  if (record) {
+    rl_ip.pending_function = function;
+    rl_ip.pending_stream = stream;
+    rl_ip.launched = false;
+    rl_ip.launch_result = hipSuccess;
+    rl_status_t status = rl_funnel_launch(rl_ip.funnel, f->kernel, grid, block,
+                                          lds, args, arg_count, NULL, NULL);
+    if (!status) {
+      ++rl_ip.recorded;
+      return rl_ip.launch_result;
+    }
+    if (rl_ip.launched) {  // the runtime refused it: the program sees that
+      rl_status_free(status);
+      return rl_ip.launch_result;
+    }
+    char what[160];
+    snprintf(what, sizeof(what), "launch of %s refused by the funnel",
+             f->info->name);
+    rl_ip_fail(status, what);
+    rl_ip_note(1, "%s", what);
+  }
+  return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
+                                    block[0], block[1], block[2], lds, stream,
+                                    params, extra);
+}
+
+RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
+    hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz,
+    unsigned int bx, unsigned int by, unsigned int bz, unsigned int lds,
+    hipStream_t stream, void** kernelParams, void** extra) {
+  RL_IP_ENTER();
+  if (!rl_ip_on) {
+    RL_IP_REAL(hipModuleLaunchKernel);
+    if (!real_hipModuleLaunchKernel) return rl_ip_leave(hipErrorNotSupported);
+    return rl_ip_leave(real_hipModuleLaunchKernel(
+        f, gx, gy, gz, bx, by, bz, lds, stream, kernelParams, extra));
+  }
+  const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  return rl_ip_leave(
+      rl_ip_module_launch(f, grid, block, lds, stream, kernelParams, extra));
+}
+
+// hip_ext.h (not in Debian's C headers): global sizes in work-items.
+RL_IP_EXPORT hipError_t hipExtModuleLaunchKernel(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream,
+    void** kernelParams, void** extra, hipEvent_t start, hipEvent_t stop,
+    uint32_t flags) {
+  typedef hipError_t ext_fn(hipFunction_t, uint32_t, uint32_t, uint32_t,
+                            uint32_t, uint32_t, uint32_t, size_t, hipStream_t,
+                            void**, void**, hipEvent_t, hipEvent_t, uint32_t);
+  RL_IP_ENTER();
+  bool whole = lx && ly && lz && gx % lx == 0 && gy % ly == 0 && gz % lz == 0;
+  if (rl_ip_on && whole && !start && !stop && flags == 0) {
+    const uint32_t grid[3] = {gx / lx, gy / ly, gz / lz};
+    const uint32_t block[3] = {lx, ly, lz};
+    return rl_ip_leave(rl_ip_module_launch(f, grid, block, (uint32_t)lds,
+                                           stream, kernelParams, extra));
+  }
+  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
+    rl_ip_note(1, "hipExtModuleLaunchKernel with a partial work-group, "
+                  "events or flags is not recorded");
+  }
+  ext_fn* real = (ext_fn*)rl_ip_real("hipExtModuleLaunchKernel");
+  if (!real) return rl_ip_leave(hipErrorNotSupported);
+  return rl_ip_leave(real(f, gx, gy, gz, lx, ly, lz, lds, stream, kernelParams,
+                          extra, start, stop, flags));
+}
