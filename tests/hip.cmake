@@ -13,3 +13,27 @@ target_compile_definitions(hip_standin_test PRIVATE __HIP_PLATFORM_AMD__
   RL_STANDIN_HIP_LIBRARY="${RL_STANDIN_HIP_LIBRARY}")
 add_dependencies(hip_standin_test rl_standin_hip rl_kernels)
 set_property(TEST hip_standin_test APPEND PROPERTY LABELS threaded)
+
+# The unmodified HIP program, linked against the stand-in's SONAME (its
+# RUNPATH finds the stand-in; REDLINE_HIP_LIBRARY points the interposer at
+# the same file).
+add_executable(hip_app standins/hip/hip_app.c)
+target_include_directories(hip_app SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
+target_compile_definitions(hip_app PRIVATE __HIP_PLATFORM_AMD__)
+target_link_libraries(hip_app PRIVATE rl_standin_hip PkgConfig::XXHASH)
+
+# LD_PRELOAD=libredline_capture.so on hip_app, replayed on the sim (aql and
+# pm4) against the program's own results. Skipped under sanitizers: the
+# ASan runtime must come first in the initial library list, which the
+# interposer (and the uninstrumented way the test launches it) cannot
+# guarantee.
+if(NOT RL_SANITIZE)
+  add_test(NAME hip_interposer_test
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/standins/hip/interposer_test.sh
+      $<TARGET_FILE:redline> $<TARGET_FILE:hip_app>
+      $<TARGET_FILE:redline_capture> ${RL_STANDIN_HIP_LIBRARY}
+      ${RL_KERNELS_DIR}/vecchain-gfx1100.co
+      ${CMAKE_CURRENT_BINARY_DIR}/hip_interposer_test)
+  set_tests_properties(hip_interposer_test PROPERTIES
+    LABELS "integration" TIMEOUT 300)
+endif()

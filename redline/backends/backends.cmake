@@ -27,4 +27,3 @@ target_include_directories(rl_backends SYSTEM PRIVATE
   ${RL_HSA_INCLUDE_DIR} ${RL_HIP_INCLUDE_DIR} ${LIBDRM_AMDGPU_INCLUDE_DIRS})
 target_compile_definitions(rl_backends PRIVATE __HIP_PLATFORM_AMD__)
 target_link_libraries(rl_backends PUBLIC rl_base ${CMAKE_DL_LIBS})
-include(${CMAKE_CURRENT_LIST_DIR}/interposer.cmake)

@@ -2,7 +2,7 @@
 // interposer that captures an unmodified HIP program through the recording
 // funnel (redline/funnel.h) and writes a capture file.
 //
-//   LD_PRELOAD=libredline_capture.so REDLINE_CAPTURE_OUT=out.rlc \
+//   LD_PRELOAD=libredline_capture.so REDLINE_CAPTURE_OUT=out.rlc
 //   REDLINE_CAPTURE_WINDOW=launches:FIRST:COUNT  ./app
 //
 // Which library it forwards to: the one named by $REDLINE_HIP_LIBRARY
@@ -46,13 +46,14 @@
 // on a capturing stream and hipGraphLaunch (each call counts as one
 // bypassed launch), hipMemcpy into a recorded buffer or device-to-device
 // after the window opened (a host write a replay could not reproduce), and
-// hipFree of a buffer a recorded launch used ("buffer bufN freed
-// mid-window"). Other HIP entry points are not interposed at all.
+// hipFree of a buffer a recorded launch used, followed by another recorded
+// launch ("buffer bufN freed mid-window"). Other HIP entry points are not interposed at all.
 //
 // Thread-safety: one lock around the recording; calls are forwarded with it
 // held, so an interposed program's HIP calls are serialised.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <hip/hip_runtime_api.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -117,9 +118,10 @@ static struct {
   bool window_open, window_closed;
   uint32_t recorded;
   uint32_t bypassed;
+  int64_t freed_in_window;  // funnel buffer freed while open, or -1
   char reason[256];
   char out[4096];
-} rl_ip = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} rl_ip = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed_in_window = -1};
 
 static void* rl_ip_real(const char* name) {
   const char* path = getenv("REDLINE_HIP_LIBRARY");
@@ -433,8 +435,10 @@ RL_IP_EXPORT hipError_t hipFree(void* ptr) {
   if (!b || b->base != ptr) return rl_ip_leave(real_hipFree(ptr));
   // Kept allocated until the capture is written (no address reuse).
   b->freed = true;
-  if (b->used && rl_ip.window_open && !rl_ip.window_closed) {
-    rl_ip_note(0, "buffer buf%u freed mid-window", b->index);
+  // An error only if the window records another launch afterwards.
+  if (b->used && rl_ip.window_open && !rl_ip.window_closed &&
+      rl_ip.freed_in_window < 0) {
+    rl_ip.freed_in_window = b->index;
   }
   return rl_ip_leave(hipSuccess);
 }
@@ -464,6 +468,7 @@ RL_IP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
   RL_IP_REAL(hipStreamBeginCapture);
   RL_IP_ENTER();
   if (!real_hipStreamBeginCapture) return rl_ip_leave(hipErrorNotSupported);
+  (void)rl_ip_on;
   hipError_t error = real_hipStreamBeginCapture(stream, mode);
   if (!error && rl_ip.capturing_count < 64) {
     rl_ip.capturing[rl_ip.capturing_count++] = stream;
@@ -475,6 +480,7 @@ RL_IP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
                                             hipGraph_t* graph) {
   RL_IP_REAL(hipStreamEndCapture);
   RL_IP_ENTER();
+  (void)rl_ip_on;
   if (!real_hipStreamEndCapture) return rl_ip_leave(hipErrorNotSupported);
   for (uint32_t i = 0; i < rl_ip.capturing_count; ++i) {
     if (rl_ip.capturing[i] == stream) {
@@ -598,6 +604,10 @@ static hipError_t rl_ip_module_launch(hipFunction_t function,
       args[arg_count++] = arg;
     }
   }
+  if (record && rl_ip.freed_in_window >= 0) {
+    rl_ip_note(0, "buffer buf%lld freed mid-window",
+               (long long)rl_ip.freed_in_window);
+  }
   if (record) {
     rl_ip.pending_function = function;
     rl_ip.pending_stream = stream;
@@ -641,6 +651,12 @@ RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
 }
 
 // hip_ext.h (not in Debian's C headers): global sizes in work-items.
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy,
+                                    uint32_t gz, uint32_t lx, uint32_t ly,
+                                    uint32_t lz, size_t lds, hipStream_t stream,
+                                    void** kernelParams, void** extra,
+                                    hipEvent_t start, hipEvent_t stop,
+                                    uint32_t flags);
 RL_IP_EXPORT hipError_t hipExtModuleLaunchKernel(
     hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
     uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream,

@@ -2,6 +2,7 @@
 # interposer that captures an unmodified HIP program (interposer.c). A
 # SHARED library embedding the capture model and the funnel; it exports
 # only the HIP entry points it interposes.
+find_package(Threads REQUIRED)
 add_library(redline_capture SHARED ${CMAKE_CURRENT_LIST_DIR}/interposer.c)
 set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(redline_capture SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})

@@ -152,6 +152,20 @@ uint32_t rl_sim_dispatch_log(rl_device_t* device,
 void rl_sim_inject_hang(rl_device_t* device, const rl_device_queue_t* queue,
                         uint64_t packet_id);
 
+// For stand-ins of runtimes without a loader API (libdrm: code is bytes
+// written into a buffer object): declares that the live allocation at
+// |image_address| already holds |parsed|'s image laid out for that address
+// (rl_code_object_load_image), so dispatches of its kernels resolve as
+// after load_code_object. |parsed| must outlive the registration, which
+// ends with rl_sim_unregister_code_object(|image_address|). Fails with
+// RL_STATUS_CONTRACT for another processor or when the image does not lie
+// inside one live allocation.
+rl_status_t rl_sim_register_code_object(rl_device_t* device,
+                                        const rl_code_object_t* parsed,
+                                        uint64_t image_address);
+void rl_sim_unregister_code_object(rl_device_t* device,
+                                   uint64_t image_address);
+
 // Translation for tests and the funnel adapter: a host view of
 // [|address|, |address| + |size|) when it lies inside one live allocation,
 // NULL otherwise.

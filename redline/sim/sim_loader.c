@@ -149,3 +149,28 @@ rl_status_t rl_sim_unload_code_object(rl_device_t* device,
                             "unloading code object at 0x%llx",
                             (unsigned long long)object->load_base);
 }
+
+rl_status_t rl_sim_register_code_object(rl_device_t* device,
+                                        const rl_code_object_t* parsed,
+                                        uint64_t image_address) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  if (strcmp(parsed->processor, sim->processor) != 0) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "code object for %s cannot run on a simulated %s",
+                     parsed->processor, sim->processor);
+  }
+  if (!rl_sim_translate(device, image_address, parsed->image_size)) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "code object image at 0x%llx (%llu bytes) is not inside "
+                     "one live allocation",
+                     (unsigned long long)image_address,
+                     (unsigned long long)parsed->image_size);
+  }
+  return rl_sim_loader_register(&sim->loader, parsed, image_address,
+                                image_address);
+}
+
+void rl_sim_unregister_code_object(rl_device_t* device,
+                                   uint64_t image_address) {
+  rl_sim_loader_unregister(&rl_sim_device_cast(device)->loader, image_address);
+}

@@ -1,0 +1,109 @@
+// tests/standins/hip/hip_app.c — a small, unmodified HIP program in plain C
+// against hip_runtime_api.h (module API): it knows nothing of redline. It
+// loads the vecchain code object given as argv[1], runs
+//   vc_fill(a, 1.5, n)          kernelParams form
+//   vc_scale(a, b, 3, n)        extra form (explicit arguments only)
+//   vc_add(a, b, c, n)          kernelParams form, on a second stream
+//   vc_axpy_pos(a, c, pos, n)   for pos = 1..3
+// and prints "region bufN <XXH3-128>" for a, b and c (the allocation order
+// names them buf0, buf1, buf2, as the interposer does), so a test can
+// compare a replay of the interposed capture with the program's own
+// results. argv[2] == "free-mid" frees b right after vc_add (a program bug
+// the capture must report, not crash on).
+#include <hip/hip_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#define N 1000u
+#define CHECK(call)                                                   \
+  do {                                                                \
+    hipError_t e_ = (call);                                           \
+    if (e_ != hipSuccess) {                                           \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,    \
+              hipGetErrorString(e_));                                 \
+      exit(1);                                                        \
+    }                                                                 \
+  } while (0)
+
+static void print_region(const char* name, const void* device) {
+  float host[N];
+  CHECK(hipMemcpy(host, device, sizeof(host), hipMemcpyDeviceToHost));
+  XXH128_canonical_t canonical;
+  XXH128_canonicalFromHash(&canonical, XXH3_128bits(host, sizeof(host)));
+  printf("region %s ", name);
+  for (int i = 0; i < 16; ++i) printf("%02x", canonical.digest[i]);
+  printf("\n");
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: hip_app CODE_OBJECT [free-mid]\n");
+    return 2;
+  }
+  bool free_mid = argc > 2 && strcmp(argv[2], "free-mid") == 0;
+  FILE* file = fopen(argv[1], "rb");
+  if (!file) return 1;
+  fseek(file, 0, SEEK_END);
+  long size = ftell(file);
+  fseek(file, 0, SEEK_SET);
+  void* image = malloc((size_t)size);
+  if (!image || fread(image, 1, (size_t)size, file) != (size_t)size) return 1;
+  fclose(file);
+
+  CHECK(hipInit(0));
+  hipModule_t module;
+  CHECK(hipModuleLoadData(&module, image));
+  hipFunction_t fill, scale, add, axpy;
+  CHECK(hipModuleGetFunction(&fill, module, "vc_fill"));
+  CHECK(hipModuleGetFunction(&scale, module, "vc_scale"));
+  CHECK(hipModuleGetFunction(&add, module, "vc_add"));
+  CHECK(hipModuleGetFunction(&axpy, module, "vc_axpy_pos"));
+  float *a, *b, *c;
+  CHECK(hipMalloc((void**)&a, N * sizeof(float)));
+  CHECK(hipMalloc((void**)&b, N * sizeof(float)));
+  CHECK(hipMalloc((void**)&c, N * sizeof(float)));
+  hipStream_t stream;
+  CHECK(hipStreamCreate(&stream));
+  unsigned n = N, groups = (N + 63) / 64;
+
+  float value = 1.5f;
+  void* fill_args[] = {&a, &value, &n};
+  CHECK(hipModuleLaunchKernel(fill, groups, 1, 1, 64, 1, 1, 0, NULL, fill_args,
+                              NULL));
+  struct {
+    float* in;
+    float* out;
+    float s;
+    unsigned n;
+  } scale_args = {a, b, 3.0f, n};
+  size_t scale_size = sizeof(scale_args);
+  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &scale_args,
+                   HIP_LAUNCH_PARAM_BUFFER_SIZE, &scale_size,
+                   HIP_LAUNCH_PARAM_END};
+  CHECK(hipModuleLaunchKernel(scale, groups, 1, 1, 64, 1, 1, 0, NULL, NULL,
+                              extra));
+  CHECK(hipDeviceSynchronize());
+  void* add_args[] = {&a, &b, &c, &n};
+  CHECK(hipModuleLaunchKernel(add, groups, 1, 1, 64, 1, 1, 0, stream, add_args,
+                              NULL));
+  CHECK(hipStreamSynchronize(stream));
+  if (free_mid) CHECK(hipFree(b));
+  for (unsigned pos = 1; pos <= 3; ++pos) {
+    void* axpy_args[] = {&a, &c, &pos, &n};
+    CHECK(hipModuleLaunchKernel(axpy, groups, 1, 1, 64, 1, 1, 0, stream,
+                                axpy_args, NULL));
+  }
+  CHECK(hipStreamSynchronize(stream));
+  print_region("buf0", a);
+  if (!free_mid) print_region("buf1", b);
+  print_region("buf2", c);
+  CHECK(hipStreamDestroy(stream));
+  CHECK(hipFree(a));
+  if (!free_mid) CHECK(hipFree(b));
+  CHECK(hipFree(c));
+  CHECK(hipModuleUnload(module));
+  free(image);
+  return 0;
+}
