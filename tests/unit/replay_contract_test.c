@@ -205,7 +205,7 @@ static void rl_api_misuse_changes_nothing(void** state) {
   rl_test_expect(rl_replay_bind_buffer(fixture->replay, 99, 0x1000, 16),
                  RL_STATUS_INVALID_ARGUMENT, NULL);
   rl_test_expect(rl_replay_prepare(fixture->replay, RL_ROUTE_NONE),
-                 RL_STATUS_INVALID_ARGUMENT, "route aql or pm4");
+                 RL_STATUS_INVALID_ARGUMENT, "route aql, pm4 or drm");
   assert_int_equal(rl_replay_state(fixture->replay), RL_REPLAY_CAPTURED);
   uint8_t packet[64];
   rl_test_expect(rl_replay_stream_packet(fixture->replay, 0, packet),
@@ -221,9 +221,11 @@ static void rl_api_misuse_changes_nothing(void** state) {
 static void rl_device_kinds(void** state) {
   (void)state;
   rl_device_t* device = NULL;
-  rl_device_options_t options = {.kind = "drm"};
+  // No GPU here: drm fails closed too (tests/drm.cmake tests it in depth).
+  rl_device_options_t options = {
+      .kind = "drm", .library = "/nonexistent/libdrm_amdgpu.so.1"};
   rl_test_expect(rl_device_open(&options, &device), RL_STATUS_UNAVAILABLE,
-                 "not built yet");
+                 "device drm: libdrm_amdgpu not loaded");
   // No GPU here: rocr fails closed (tests/rocr.cmake tests it in depth).
   options.kind = "rocr";
   options.library = "/nonexistent/libhsa-runtime64.so.1";
