@@ -72,11 +72,10 @@ rl_status_t rl_drm_submit_ib(rl_device_t* base, uint64_t ib_address,
   bool done = false;
   rl_status_t status = rl_drm_wait(device, request.seq_no, timeout_ns, &done);
   if (status) {
-    // The fence is unknown or the context was lost: treat the submission
-    // as possibly running.
-    device->pending = true;
-    device->pending_seq = request.seq_no;
-    return status;
+    // The context was lost (-ECANCELED: the kernel killed the job) or the
+    // fence is unknown: nothing of this submission runs any more.
+    return rl_status_annotate(status, "waiting for submission %" PRIu64,
+                              request.seq_no);
   }
   if (!done) {
     device->pending = true;
