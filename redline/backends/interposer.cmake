@@ -11,7 +11,7 @@ target_link_libraries(redline_capture PRIVATE rl_capture rl_base
   ${CMAKE_DL_LIBS} Threads::Threads)
 target_link_options(redline_capture PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/interposer.map
-  -Wl,--no-undefined -Wl,-Bsymbolic)
+  ${RL_SHARED_NO_UNDEFINED} -Wl,-Bsymbolic)
 set_target_properties(redline_capture PROPERTIES
   OUTPUT_NAME redline_capture
   LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/interposer.map)

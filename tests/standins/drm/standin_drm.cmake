@@ -18,7 +18,7 @@ target_link_libraries(rl_standin_drm PRIVATE rl_sim rl_kernels_ref
   Threads::Threads)
 target_link_options(rl_standin_drm PRIVATE
   -Wl,--version-script=${RL_STANDIN_DRM_DIR}/standin_drm.map
-  -Wl,--no-undefined -Wl,-Bsymbolic)
+  ${RL_SHARED_NO_UNDEFINED} -Wl,-Bsymbolic)
 set_target_properties(rl_standin_drm PROPERTIES
   OUTPUT_NAME drm_amdgpu
   VERSION 1.0.0

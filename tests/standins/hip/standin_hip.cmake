@@ -15,7 +15,7 @@ target_link_libraries(rl_standin_hip PRIVATE rl_device_funnel rl_sim
   rl_kernels_ref Threads::Threads)
 target_link_options(rl_standin_hip PRIVATE
   -Wl,--version-script=${RL_STANDIN_HIP_DIR}/standin_hip.map
-  -Wl,--no-undefined -Wl,-Bsymbolic)
+  ${RL_SHARED_NO_UNDEFINED} -Wl,-Bsymbolic)
 set_target_properties(rl_standin_hip PROPERTIES
   OUTPUT_NAME amdhip64
   VERSION 6.0.0

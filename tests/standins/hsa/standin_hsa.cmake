@@ -22,7 +22,7 @@ target_link_libraries(rl_standin_hsa PRIVATE rl_sim rl_kernels_ref Threads::Thre
 # private so they never interpose on the host program's.
 target_link_options(rl_standin_hsa PRIVATE
   -Wl,--version-script=${RL_STANDIN_HSA_DIR}/standin_hsa.map
-  -Wl,--no-undefined -Wl,-Bsymbolic)
+  ${RL_SHARED_NO_UNDEFINED} -Wl,-Bsymbolic)
 set_target_properties(rl_standin_hsa PROPERTIES
   OUTPUT_NAME hsa-runtime64
   VERSION 1.0.0
