@@ -64,17 +64,20 @@
 #define RL_HIP_MAGIC_EXEC 0x45584543u
 #define RL_HIP_ERRORS_KEPT 64u
 
+struct ihipModuleSymbol_t {
+  uint32_t magic;
+  struct ihipModule_t* module;
+  const rl_code_object_kernel_t* kernel;
+};
+
 struct ihipModule_t {
   uint32_t magic;
   bool live;
   rl_code_object_t* parsed;
   uint64_t handle;  // adapter handle
-};
-
-struct ihipModuleSymbol_t {
-  uint32_t magic;
-  struct ihipModule_t* module;
-  const rl_code_object_kernel_t* kernel;
+  // One function handle per kernel, owned by the module as in HIP (the same
+  // handle for repeated hipModuleGetFunction calls).
+  struct ihipModuleSymbol_t* functions;
 };
 
 typedef struct rl_hip_launch_s {
@@ -509,6 +512,10 @@ RL_HIP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   if (!m) return rl_hip_leave(hipErrorOutOfMemory);
   rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
   if (!status) {
+    m->functions = calloc(m->parsed->kernel_count + 1, sizeof(*m->functions));
+    if (!m->functions) status = rl_status_out_of_memory();
+  }
+  if (!status) {
     status = rl_hip.adapter.load_code_object(rl_hip.adapter.self, image, size,
                                              &m->handle);
   }
@@ -516,6 +523,7 @@ RL_HIP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
     rl_hip_error("hipModuleLoadData: %s", rl_status_message(status));
     rl_status_free(status);
     rl_code_object_destroy(m->parsed);
+    free(m->functions);
     free(m);
     return rl_hip_leave(hipErrorInvalidImage);
   }
@@ -550,8 +558,8 @@ RL_HIP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
   const rl_code_object_kernel_t* kernel =
       rl_code_object_find_kernel(module->parsed, name);
   if (!kernel) return rl_hip_leave(hipErrorNotFound);
-  struct ihipModuleSymbol_t* f = calloc(1, sizeof(*f));
-  if (!f) return rl_hip_leave(hipErrorOutOfMemory);
+  struct ihipModuleSymbol_t* f =
+      &module->functions[kernel - module->parsed->kernels];
   *f = (struct ihipModuleSymbol_t){RL_HIP_MAGIC_FUNCTION, module, kernel};
   *function = f;
   return rl_hip_leave(hipSuccess);
