@@ -16,34 +16,18 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 static char rl_test_dir[256];
 
 // Runs `redline ARGS` with stdout/stderr captured into files; returns the
 // exit code (or -1 when the process did not exit normally).
 static int rl_run(const char* args) {
-  char command[2048];
-  snprintf(command, sizeof(command), "%s %s >%s/out.txt 2>%s/err.txt",
-           RL_REDLINE_BIN, args, rl_test_dir, rl_test_dir);
-  int status = system(command);
-  if (status == -1 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  return rl_test_run_cli(RL_REDLINE_BIN, rl_test_dir, NULL, args);
 }
 
 static char* rl_slurp(const char* name, size_t* out_size) {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", rl_test_dir, name);
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  char* data = malloc((size_t)size + 1);
-  assert_non_null(data);
-  assert_int_equal(fread(data, 1, (size_t)size, file), (size_t)size);
-  data[size] = 0;
-  fclose(file);
-  if (out_size) *out_size = (size_t)size;
-  return data;
+  return rl_test_slurp(rl_test_dir, name, out_size);
 }
 
 static void rl_spit(const char* name, const void* data, size_t size) {
@@ -56,11 +40,7 @@ static void rl_spit(const char* name, const void* data, size_t size) {
 }
 
 static bool rl_stderr_has(const char* needle) {
-  char* err = rl_slurp("err.txt", NULL);
-  bool found = strstr(err, needle) != NULL;
-  if (!found) fprintf(stderr, "stderr was: %s\n", err);
-  free(err);
-  return found;
+  return rl_test_file_has(rl_test_dir, "err.txt", needle);
 }
 
 static int rl_setup(void** state) {

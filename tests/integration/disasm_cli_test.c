@@ -15,6 +15,8 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "aql/aql_packet.h"
 #include "pm4/pm4_builder.h"
 
@@ -28,28 +30,11 @@ static int rl_run(const char* format, ...) {
   va_start(ap, format);
   vsnprintf(args, sizeof(args), format, ap);
   va_end(ap);
-  char command[2048];
-  snprintf(command, sizeof(command), "%s %s >%s/out.txt 2>%s/err.txt",
-           RL_REDLINE_BIN, args, rl_test_dir, rl_test_dir);
-  int status = system(command);
-  if (status == -1 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  return rl_test_run_cli(RL_REDLINE_BIN, rl_test_dir, NULL, args);
 }
 
 static char* rl_slurp(const char* name) {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", rl_test_dir, name);
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  char* data = malloc((size_t)size + 1);
-  assert_non_null(data);
-  assert_int_equal(fread(data, 1, (size_t)size, file), (size_t)size);
-  data[size] = 0;
-  fclose(file);
-  return data;
+  return rl_test_slurp(rl_test_dir, name, NULL);
 }
 
 // Writes |count| dwords little-endian.

@@ -18,20 +18,19 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 static char rl_dir[256];
 
 // Runs `env -u ... [ENV] redline ARGS` with stdout and stderr in files;
 // returns the exit code (-1 if it did not exit).
 static int rl_run(const char* env, const char* args) {
-  char command[4096];
-  snprintf(command, sizeof(command),
+  char full[2048];
+  snprintf(full, sizeof(full),
            "env -u REDLINE_DRM_LIBRARY -u REDLINE_DRM_RENDER_NODE "
            "-u REDLINE_STANDIN_DRM_TARGET -u REDLINE_STANDIN_DRM_HANG "
-           "-u REDLINE_ROUTE %s %s %s >%s/out.txt 2>%s/err.txt",
-           env ? env : "", RL_REDLINE_BIN, args, rl_dir, rl_dir);
-  int status = system(command);
-  if (status == -1 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+           "-u REDLINE_ROUTE %s", env ? env : "");
+  return rl_test_run_cli(RL_REDLINE_BIN, rl_dir, full, args);
 }
 
 // Runs with the stand-in and the fake render node selected.
@@ -45,15 +44,7 @@ static int rl_run_standin(const char* env, const char* args) {
 }
 
 static char* rl_slurp(const char* name) {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", rl_dir, name);
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  char* text = calloc(1, 1 << 20);
-  size_t size = fread(text, 1, (1 << 20) - 1, file);
-  text[size] = 0;
-  fclose(file);
-  return text;
+  return rl_test_slurp(rl_dir, name, NULL);
 }
 
 static bool rl_has(const char* name, const char* needle) {

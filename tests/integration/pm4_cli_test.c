@@ -25,30 +25,15 @@ static const char* const rl_targets[] = {"gfx1100", "gfx1151", "gfx1201"};
 
 // Runs `redline ARGS` with stdout in out.txt; returns the exit code.
 static int rl_run(const char* args) {
-  char command[2048];
-  snprintf(command, sizeof(command), "%s %s >%s/out.txt 2>%s/err.txt",
-           RL_REDLINE_BIN, args, rl_dir, rl_dir);
-  int status = system(command);
-  if (status == -1 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  return rl_test_run_cli(RL_REDLINE_BIN, rl_dir, NULL, args);
 }
 
 static char* rl_slurp(const char* name) {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", rl_dir, name);
-  size_t size = 0;
-  char* data = rl_test_read_file(path, &size);
-  data = realloc(data, size + 1);
-  data[size] = 0;
-  return data;
+  return rl_test_slurp(rl_dir, name, NULL);
 }
 
 static bool rl_output_has(const char* needle) {
-  char* text = rl_slurp("out.txt");
-  bool found = strstr(text, needle) != NULL;
-  if (!found) fprintf(stderr, "out.txt was:\n%s\n", text);
-  free(text);
-  return found;
+  return rl_test_file_has(rl_dir, "out.txt", needle);
 }
 
 static int rl_setup(void** state) {

@@ -16,6 +16,8 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "redline/capture_file.h"
 #include "tests/unit/replay_test_helpers.h"
 
@@ -27,30 +29,15 @@ static char rl_file[512];
 // Runs `[ENV] redline ARGS` with stdout/stderr in files; returns the exit
 // code (-1 when the process did not exit normally).
 static int rl_run(const char* env, const char* args) {
-  char command[2048];
-  snprintf(command, sizeof(command), "%s %s %s >%s/out.txt 2>%s/err.txt",
-           env ? env : "", RL_REDLINE_BIN, args, rl_dir, rl_dir);
-  int status = system(command);
-  if (status == -1 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  return rl_test_run_cli(RL_REDLINE_BIN, rl_dir, env, args);
 }
 
 static char* rl_slurp(const char* name) {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", rl_dir, name);
-  size_t size = 0;
-  char* data = rl_test_read_file(path, &size);
-  data = realloc(data, size + 1);
-  data[size] = 0;
-  return data;
+  return rl_test_slurp(rl_dir, name, NULL);
 }
 
 static bool rl_output_has(const char* name, const char* needle) {
-  char* text = rl_slurp(name);
-  bool found = strstr(text, needle) != NULL;
-  if (!found) fprintf(stderr, "%s was:\n%s\n", name, text);
-  free(text);
-  return found;
+  return rl_test_file_has(rl_dir, name, needle);
 }
 
 static int rl_setup(void** state) {

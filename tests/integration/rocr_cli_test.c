@@ -23,14 +23,11 @@ static char rl_dir[256];
 // Runs `env -u REDLINE_HSA_LIBRARY [ENV] redline ARGS` with stdout and
 // stderr in files; returns the exit code (-1 if it did not exit).
 static int rl_run(const char* env, const char* args) {
-  char command[4096];
-  snprintf(command, sizeof(command),
-           "env -u REDLINE_HSA_LIBRARY -u REDLINE_STANDIN_ISA %s %s %s "
-           ">%s/out.txt 2>%s/err.txt",
-           env ? env : "", RL_REDLINE_BIN, args, rl_dir, rl_dir);
-  int status = system(command);
-  if (status == -1 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  char full[2048];
+  snprintf(full, sizeof(full),
+           "env -u REDLINE_HSA_LIBRARY -u REDLINE_STANDIN_ISA %s",
+           env ? env : "");
+  return rl_test_run_cli(RL_REDLINE_BIN, rl_dir, full, args);
 }
 
 // Runs with the stand-in selected and its report in report.txt.
@@ -43,15 +40,7 @@ static int rl_run_standin(const char* env, const char* args) {
 }
 
 static char* rl_slurp(const char* name) {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", rl_dir, name);
-  FILE* file = fopen(path, "rb");
-  assert_non_null(file);
-  char* text = calloc(1, 1 << 20);
-  size_t size = fread(text, 1, (1 << 20) - 1, file);
-  text[size] = 0;
-  fclose(file);
-  return text;
+  return rl_test_slurp(rl_dir, name, NULL);
 }
 
 static bool rl_has(const char* name, const char* needle) {

@@ -10,4 +10,19 @@
 // *|out_size| is its length. The caller frees the buffer.
 void* rl_test_read_file(const char* path, size_t* out_size);
 
+#include <stdbool.h>
+
+// Runs `[ENV] REDLINE ARGS` through the shell with stdout and stderr
+// redirected to DIR/out.txt and DIR/err.txt. Returns the exit code, or -1
+// when the process did not exit normally. |env| may be NULL.
+int rl_test_run_cli(const char* redline, const char* dir, const char* env,
+                    const char* args);
+
+// DIR/NAME as a NUL-terminated malloc'd string (may be empty);
+// *|out_size| (optional) is its length without the NUL.
+char* rl_test_slurp(const char* dir, const char* name, size_t* out_size);
+
+// True when DIR/NAME contains |needle|; prints the file on stderr otherwise.
+bool rl_test_file_has(const char* dir, const char* name, const char* needle);
+
 #endif  // REDLINE_TESTS_SUPPORT_TEST_SUPPORT_H_
