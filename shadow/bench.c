@@ -71,7 +71,7 @@ static void rl_bench_device_time(rl_bench_t* bench, uint32_t a,
   rl_bench_samples_t* samples = &bench->samples[a];
   rl_device_t* device = bench->arms[a]->device;
   *out_span = *out_busy = 0;
-  if (!rl_sim_device_is(device)) return;
+  if (!device || !rl_sim_device_is(device)) return;  // HIP arms: none
   uint32_t count = rl_sim_dispatch_log(device, bench->log, RL_SIM_DISPATCH_LOG);
   uint64_t first = UINT64_MAX, last = 0, busy = 0, hz = device->timestamp_frequency;
   uint32_t seen = 0;
@@ -172,7 +172,7 @@ static void rl_bench_finish_arm(rl_bench_t* bench, uint32_t a) {
   arm->device_busy = rl_bench_stat(samples->busy, samples->count);
   live->vtable->proof(live, &arm->proof);
   uint64_t steps = (uint64_t)bench->result->rounds * bench->result->window.count;
-  uint64_t expected = rl_shadow_arm_kind_retained(arm->kind) ? steps : 0;
+  uint64_t expected = rl_shadow_arm_kind_replays(arm->kind) ? steps : 0;
   arm->proof_ok = arm->proof.replay_count == expected && arm->proof.steps == steps;
   if (!arm->proof_ok) {
     snprintf(arm->proof_problem, sizeof(arm->proof_problem),

@@ -29,6 +29,30 @@
 //   aql, pm4  the retained routes of redline/replay.h: rl_replay_create(),
 //             contract, prepare(RL_ROUTE_AQL / RL_ROUTE_PM4), then one
 //             rl_replay_run() per window.
+//   drm       the retained route drm (pm4's IB submitted through
+//             libdrm_amdgpu) on a device of kind "drm" (redline/replay.h;
+//             the library and render node come from REDLINE_DRM_LIBRARY and
+//             REDLINE_DRM_RENDER_NODE, in CI the stand-in of
+//             tests/standins/drm).
+//   hip       the launches through the HIP runtime (libamdhip64 named by
+//             REDLINE_HIP_LIBRARY, else the loader's defaults; in CI the
+//             stand-in of tests/standins/hip): hipModuleLoadData of the
+//             code objects, hipMalloc'd buffers filled from the initial
+//             contents, per launch rl_launch_bind() at the window's values
+//             with the HIP addresses and hipModuleLaunchKernel (`extra`
+//             form) on one stream, hipStreamSynchronize at the end of the
+//             step; regions are read back with hipMemcpy.
+//   hipgraph  the same step recorded by stream capture
+//             (hipStreamBeginCapture, the launches, hipStreamEndCapture),
+//             hipGraphInstantiate, and one hipGraphLaunch per window. A
+//             graph holds its kernargs, so when a window's bindings change
+//             them (decode's position) the step is re-captured and
+//             re-instantiated: hipGraphExecKernelNodeSetParams is not
+//             loaded (nor in the stand-in). shadow/shadow_arm_hip.c.
+//             Both HIP arms are "not available" (RL_STATUS_UNAVAILABLE, the
+//             run exits 8) when HIP cannot be loaded, has no device, drives
+//             another processor than the capture's, or a buffer must keep
+//             its capture address.
 //
 // State. Every arm starts from the capture's initial contents (zeros for a
 // buffer without them): eager and recorded allocate and fill their buffers
@@ -49,8 +73,9 @@
 //
 // Route proof. Each arm reports what ran (route, device, replay count,
 // launches issued, the prepared identity). After the walk the count is
-// checked: a retained arm must have replayed exactly once per window, eager
-// and recorded zero times; anything else FAILs the run.
+// checked: a retained arm must have replayed exactly once per window, and
+// hipgraph launched its graph once per window; eager, recorded and hip
+// replay zero times; anything else FAILs the run.
 //
 // Failure. An arm that cannot be set up (contract, prepare: "not available:
 // <status message>") or fails during a step is dropped from later windows
@@ -60,8 +85,8 @@
 // Negative control (|flip|): after the first window has run and before its
 // regions are read, one byte (XOR 0xFF) of |flip_region| at |flip_offset|
 // is corrupted in the device memory of the pm4 arm, or of the last retained
-// arm when pm4 is not requested; the run must then FAIL naming exactly that
-// region and offset.
+// or HIP arm when pm4 is not requested (through HIP for the HIP arms); the
+// run must then FAIL naming exactly that region and offset.
 //
 // Ownership: the result borrows the capture (region and parameter names):
 // destroy the result before the capture.
@@ -90,14 +115,22 @@ typedef enum rl_shadow_arm_kind_e {
   RL_SHADOW_ARM_RECORDED = 1,
   RL_SHADOW_ARM_AQL = 2,
   RL_SHADOW_ARM_PM4 = 3,
-  RL_SHADOW_ARM_KIND_COUNT_ = 4,
+  RL_SHADOW_ARM_HIP = 4,
+  RL_SHADOW_ARM_HIPGRAPH = 5,
+  RL_SHADOW_ARM_DRM = 6,
+  RL_SHADOW_ARM_KIND_COUNT_ = 7,
 } rl_shadow_arm_kind_t;
 
-// "eager", "recorded", "aql", "pm4".
+// "eager", "recorded", "aql", "pm4", "hip", "hipgraph", "drm".
 const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind);
 bool rl_shadow_arm_kind_parse(const char* name, rl_shadow_arm_kind_t* out_kind);
-// True for the retained routes (aql, pm4).
+// True for the retained routes (aql, pm4, drm).
 bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind);
+// True for the arms whose route proof counts one replay per window: the
+// retained routes and hipgraph (one hipGraphLaunch per window).
+bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind);
+// True for the arms over the HIP runtime (hip, hipgraph).
+bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind);
 
 // Parses a comma-separated list ("eager,recorded,aql,pm4") into |out_kinds|
 // (capacity RL_SHADOW_MAX_ARMS). RL_STATUS_INVALID_ARGUMENT on an unknown

@@ -12,6 +12,9 @@ static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
     [RL_SHADOW_ARM_RECORDED] = "recorded",
     [RL_SHADOW_ARM_AQL] = "aql",
     [RL_SHADOW_ARM_PM4] = "pm4",
+    [RL_SHADOW_ARM_HIP] = "hip",
+    [RL_SHADOW_ARM_HIPGRAPH] = "hipgraph",
+    [RL_SHADOW_ARM_DRM] = "drm",
 };
 
 const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind) {
@@ -30,7 +33,16 @@ bool rl_shadow_arm_kind_parse(const char* name, rl_shadow_arm_kind_t* out_kind) 
 }
 
 bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind) {
-  return kind == RL_SHADOW_ARM_AQL || kind == RL_SHADOW_ARM_PM4;
+  return kind == RL_SHADOW_ARM_AQL || kind == RL_SHADOW_ARM_PM4 ||
+         kind == RL_SHADOW_ARM_DRM;
+}
+
+bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind) {
+  return rl_shadow_arm_kind_retained(kind) || kind == RL_SHADOW_ARM_HIPGRAPH;
+}
+
+bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind) {
+  return kind == RL_SHADOW_ARM_HIP || kind == RL_SHADOW_ARM_HIPGRAPH;
 }
 
 // "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
@@ -44,13 +56,15 @@ static void rl_shadow_processor_of(const char* target, char* out,
   out[length] = '\0';
 }
 
+// The drm arm opens a "drm" device (library and render node from the
+// environment, redline/replay.h); every other arm a simulated one.
 static rl_status_t rl_shadow_arm_open_device(
-    const rl_capture_t* capture, const rl_shadow_device_options_t* options,
-    rl_device_t** out_device) {
+    rl_shadow_arm_kind_t kind, const rl_capture_t* capture,
+    const rl_shadow_device_options_t* options, rl_device_t** out_device) {
   char processor[64];
   rl_shadow_processor_of(capture->target, processor, sizeof(processor));
   const rl_device_options_t device_options = {
-      .kind = "sim",
+      .kind = kind == RL_SHADOW_ARM_DRM ? "drm" : "sim",
       .processor = options->processor ? options->processor : processor,
       .adversarial = options->adversarial,
       .seed = options->seed,
@@ -65,8 +79,12 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
                                  rl_shadow_arm_t** out_arm) {
   *out_arm = NULL;
   rl_shadow_arm_t common = {.kind = kind, .capture = capture};
-  RL_RETURN_IF_ERROR(
-      rl_shadow_arm_open_device(capture, &options->device, &common.device));
+  // The HIP arms have no redline device: their memory lives in HIP.
+  if (!rl_shadow_arm_kind_hip(kind)) {
+    RL_RETURN_IF_ERROR(rl_shadow_arm_open_device(kind, capture,
+                                                 &options->device,
+                                                 &common.device));
+  }
   rl_status_t status = RL_OK;
   switch (kind) {
     case RL_SHADOW_ARM_EAGER:
@@ -77,7 +95,12 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
       break;
     case RL_SHADOW_ARM_AQL:
     case RL_SHADOW_ARM_PM4:
+    case RL_SHADOW_ARM_DRM:
       status = rl_shadow_arm_retained_create(&common, options, out_arm);
+      break;
+    case RL_SHADOW_ARM_HIP:
+    case RL_SHADOW_ARM_HIPGRAPH:
+      status = rl_shadow_arm_hip_create(&common, out_arm);
       break;
     default:
       status = RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",
@@ -105,8 +128,9 @@ rl_status_t rl_shadow_arm_corrupt(rl_shadow_arm_t* arm, uint32_t region,
   }
   uint64_t base = 0;
   RL_RETURN_IF_ERROR(arm->vtable->buffer_address(arm, r->buffer, &base));
-  const rl_device_vtable_t* vt = arm->device->vtable;
   uint64_t address = base + r->offset + offset;
+  if (arm->vtable->flip_byte) return arm->vtable->flip_byte(arm, address);
+  const rl_device_vtable_t* vt = arm->device->vtable;
   uint8_t byte = 0;
   RL_RETURN_IF_ERROR(vt->read(arm->device, address, &byte, 1));
   byte ^= 0xFFu;

@@ -10,7 +10,9 @@
 // also closes the device.
 //
 // Kinds: shadow_arm_eager.c, shadow_arm_recorded.c (both on the direct
-// state of shadow_direct.h) and shadow_arm_retained.c (aql and pm4).
+// state of shadow_direct.h), shadow_arm_retained.c (aql, pm4 and drm, the
+// last on a "drm" device) and shadow_arm_hip.c (hip and hipgraph, which
+// open no redline device: |device| is NULL).
 //
 // Thread-safety: an arm is driven by one thread.
 #ifndef REDLINE_SHADOW_SHADOW_ARM_H_
@@ -40,6 +42,9 @@ typedef struct rl_shadow_arm_vtable_s {
   // The device address of capture buffer |buffer| on this arm.
   rl_status_t (*buffer_address)(const rl_shadow_arm_t* arm, uint32_t buffer,
                                 uint64_t* out_address);
+  // Corrupts (XOR 0xFF) the byte at device |address| for the negative
+  // control; NULL for arms whose memory the device read/write reaches.
+  rl_status_t (*flip_byte)(rl_shadow_arm_t* arm, uint64_t address);
   void (*proof)(const rl_shadow_arm_t* arm, rl_shadow_proof_t* out_proof);
   // Host time of the last step from the engine's counters
   // (rl_replay_counters last_host_ns); false for arms without them.
@@ -56,7 +61,8 @@ struct rl_shadow_arm_s {
   const rl_shadow_arm_vtable_t* vtable;
   rl_shadow_arm_kind_t kind;
   const rl_capture_t* capture;  // borrowed
-  rl_device_t* device;          // owned: closed by rl_shadow_arm_destroy
+  rl_device_t* device;          // owned: closed by rl_shadow_arm_destroy;
+                                // NULL for the HIP arms
   uint64_t steps;               // successful steps
 };
 
@@ -90,6 +96,8 @@ rl_status_t rl_shadow_arm_eager_create(rl_shadow_arm_t* common,
                                        rl_shadow_arm_t** out_arm);
 rl_status_t rl_shadow_arm_recorded_create(rl_shadow_arm_t* common,
                                           rl_shadow_arm_t** out_arm);
+rl_status_t rl_shadow_arm_hip_create(rl_shadow_arm_t* common,
+                                     rl_shadow_arm_t** out_arm);
 rl_status_t rl_shadow_arm_retained_create(rl_shadow_arm_t* common,
                                           const rl_shadow_arm_options_t* options,
                                           rl_shadow_arm_t** out_arm);

@@ -1,4 +1,4 @@
-// The retained arms (shadow/shadow.h): aql and pm4 through the public
+// The retained arms (shadow/shadow.h): aql, pm4 and drm through the public
 // replay API. Prepare is rl_replay_create, optional binds, contract and
 // prepare on the arm's route; a step is one rl_replay_run after an
 // admission check (so a refusal names its reason).
@@ -154,8 +154,9 @@ rl_status_t rl_shadow_arm_retained_create(
   if (!retained) return rl_status_out_of_memory();
   retained->arm = *common;
   retained->arm.vtable = &rl_shadow_retained_vtable;
-  retained->route =
-      common->kind == RL_SHADOW_ARM_PM4 ? RL_ROUTE_PM4 : RL_ROUTE_AQL;
+  retained->route = common->kind == RL_SHADOW_ARM_PM4   ? RL_ROUTE_PM4
+                    : common->kind == RL_SHADOW_ARM_DRM ? RL_ROUTE_DRM
+                                                        : RL_ROUTE_AQL;
   rl_status_t status = rl_shadow_retained_prepare(retained, options);
   if (status) {
     rl_shadow_retained_destroy(&retained->arm);

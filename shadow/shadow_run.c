@@ -25,7 +25,8 @@ typedef struct rl_shadow_run_s {
 // Options
 //===----------------------------------------------------------------------===//
 
-// The arm the negative control corrupts: pm4, else the last retained arm.
+// The arm the negative control corrupts: pm4, else the last retained or HIP
+// arm.
 static bool rl_shadow_flip_arm(const rl_shadow_options_t* options,
                                uint32_t* out_arm) {
   bool found = false;
@@ -34,7 +35,8 @@ static bool rl_shadow_flip_arm(const rl_shadow_options_t* options,
       *out_arm = a;
       return true;
     }
-    if (rl_shadow_arm_kind_retained(options->arms[a])) {
+    if (rl_shadow_arm_kind_retained(options->arms[a]) ||
+        rl_shadow_arm_kind_hip(options->arms[a])) {
       *out_arm = a;
       found = true;
     }
@@ -82,7 +84,7 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
     }
     if (!rl_shadow_flip_arm(options, &result->flip_arm)) {
       return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                       "flip: needs a retained arm (aql or pm4)");
+                       "flip: needs a retained or HIP arm (aql, pm4, drm, hip, hipgraph)");
     }
   }
   return rl_shadow_window_resolve(capture, options->has_window,
@@ -255,7 +257,7 @@ static void rl_shadow_check_proof(rl_shadow_run_t* run, uint32_t a) {
   rl_shadow_arm_result_t* arm = &run->result->arms[a];
   run->arms[a]->vtable->proof(run->arms[a], &arm->proof);
   uint64_t windows = run->result->window_count;
-  uint64_t expected = rl_shadow_arm_kind_retained(arm->kind) ? windows : 0;
+  uint64_t expected = rl_shadow_arm_kind_replays(arm->kind) ? windows : 0;
   arm->proof_ok = arm->proof.replay_count == expected &&
                   arm->proof.steps == windows;
   if (!arm->proof_ok) {
