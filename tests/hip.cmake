@@ -1,7 +1,8 @@
 # tests/hip.cmake — HIP without a GPU: the HIP stand-in (tests/standins/hip,
 # libamdhip64.so.6 over the simulated GPU), the HIP funnel device, `redline
-# capture --device hip`, the LD_PRELOAD interposer libredline_capture.so on
-# an unmodified HIP program, and the hip/hipgraph shadow arms.
+# capture --device hip` and the LD_PRELOAD interposer libredline_capture.so
+# on an unmodified HIP program. The hip/hipgraph shadow arms are tested in
+# shadow_runtimes.cmake.
 include(${CMAKE_CURRENT_LIST_DIR}/standins/hip/standin_hip.cmake)
 
 # The stand-in through redline's loader, its misuse detection, and the HIP

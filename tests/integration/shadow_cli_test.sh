@@ -7,6 +7,13 @@
 #   flip   the negative control: exit 1, naming exactly the region and
 #          offset in the text and the JSON report.
 #   workspace  an undersized bound workspace: exit 4 (contract).
+#   arms ARMS N WORKLOAD TARGET [CAPTURE ARGS...] -- [SHADOW ARGS...]
+#       capture, then shadow with --arms ARMS (N of them); expects exit 0 and
+#       PASS. For the runtime arms (hip, hipgraph, drm) the caller sets
+#       REDLINE_HIP_LIBRARY / REDLINE_DRM_LIBRARY to the stand-ins; the drm
+#       render node is an empty file made here.
+#   hipflip  the negative control in the hip arm (exit 1 naming region and
+#          offset), and hip unavailable (a missing library: exit 8).
 #   bench  a short interleaved bench with PM4 statistics.
 #   demo   `redline demo` prints `redline demo: PASS`.
 set -u
@@ -58,6 +65,41 @@ case "$case_name" in
       --json "$dir/r.json" "$@"
     expect_out "shadow: PASS (4 arms x "
     grep -q '"verdict":[[:space:]]*"PASS"' "$dir/r.json" || fail "JSON verdict"
+    ;;
+  arms)
+    arms=$1
+    count=$2
+    workload=$3
+    target=$4
+    shift 4
+    capture_args=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+      capture_args="$capture_args $1"
+      shift
+    done
+    [ $# -gt 0 ] && shift
+    : >"$dir/renderD128"
+    REDLINE_DRM_RENDER_NODE="$dir/renderD128"
+    export REDLINE_DRM_RENDER_NODE
+    # shellcheck disable=SC2086
+    run 0 capture --workload "$workload" --target "$target" $capture_args \
+      -o "$dir/c.rlc"
+    run 0 shadow "$dir/c.rlc" --arms "$arms" --json "$dir/r.json" "$@"
+    expect_out "shadow: PASS ($count arms x "
+    grep -q '"verdict":[[:space:]]*"PASS"' "$dir/r.json" || fail "JSON verdict"
+    ;;
+  hipflip)
+    capture_decode
+    run 1 shadow "$dir/d.rlc" --arms eager,hip,hipgraph --flip-byte logits:7
+    expect_out "shadow: FAIL (window 0 (pos=30): region logits differs in arm hipgraph at offset 7 (1 byte differs))"
+    run 1 shadow "$dir/d.rlc" --arms eager,hip --flip-byte kv_cache:4100
+    expect_out "region kv_cache differs in arm hip at offset 4100 (1 byte differs)"
+    # Control of the control: the same run without the flip passes.
+    run 0 shadow "$dir/d.rlc" --arms eager,hip
+    REDLINE_HIP_LIBRARY=/nonexistent/libamdhip64.so.6
+    export REDLINE_HIP_LIBRARY
+    run 8 shadow "$dir/d.rlc" --arms eager,hip,aql
+    expect_out "arm hip      not available: HIP arm hip: libamdhip64 not loaded"
     ;;
   flip)
     capture_decode

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "kernels/ref/ref_executor.h"
+#include "redline/base/array.h"
 #include "redline/code_object.h"
 #include "redline/device/device.h"
 #include "redline/device/device_funnel.h"
@@ -130,6 +131,10 @@ static struct {
   // detected rather than a use-after-free).
   struct ihipStream_t* streams[RL_HIP_MAX_STREAMS];
   uint32_t stream_count;
+  // Every module ever loaded (unloaded ones stay, flagged, like streams);
+  // freed at shutdown after the adapter that refers to their code.
+  struct ihipModule_t** modules;
+  uint32_t module_count, module_capacity;
   uint64_t launches_run;
   char errors[RL_HIP_ERRORS_KEPT][256];
   uint32_t error_total;
@@ -209,6 +214,12 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
   rl_hip.sim->vtable->destroy(rl_hip.sim);
   rl_hip.sim = NULL;
   free(rl_hip.allocations);
+  for (uint32_t i = 0; i < rl_hip.module_count; ++i) {
+    rl_code_object_destroy(rl_hip.modules[i]->parsed);
+    free(rl_hip.modules[i]->functions);
+    free(rl_hip.modules[i]);
+  }
+  free(rl_hip.modules);
 }
 
 //===----------------------------------------------------------------------===//
@@ -516,6 +527,10 @@ RL_HIP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
     if (!m->functions) status = rl_status_out_of_memory();
   }
   if (!status) {
+    status = RL_ARRAY_RESERVE(&rl_hip.modules, &rl_hip.module_capacity,
+                              rl_hip.module_count + 1);
+  }
+  if (!status) {
     status = rl_hip.adapter.load_code_object(rl_hip.adapter.self, image, size,
                                              &m->handle);
   }
@@ -529,6 +544,7 @@ RL_HIP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   }
   m->magic = RL_HIP_MAGIC_MODULE;
   m->live = true;
+  rl_hip.modules[rl_hip.module_count++] = m;
   *module = m;
   return rl_hip_leave(hipSuccess);
 }
