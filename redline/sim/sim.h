@@ -94,6 +94,10 @@ typedef struct rl_sim_options_s {
 rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
                                  rl_device_t** out_device);
 
+// An executor that accepts every dispatch and runs no kernel code (name
+// "noop"): for measuring host and command-processor costs alone.
+const rl_sim_executor_t* rl_sim_noop_executor(void);
+
 // True when |device| is a simulated device.
 bool rl_sim_device_is(const rl_device_t* device);
 

@@ -37,34 +37,6 @@
 #include "redline/replay_internal.h"
 #include "redline/sim/sim.h"
 
-static rl_status_t rl_bench_noop_begin(void* self,
-                                       const rl_sim_dispatch_t* dispatch,
-                                       void** out_state) {
-  (void)self;
-  (void)dispatch;
-  *out_state = NULL;
-  return RL_OK;
-}
-
-static rl_status_t rl_bench_noop_run(void* self, void* state,
-                                     rl_sim_wg_t* wg) {
-  (void)self;
-  (void)state;
-  (void)wg;
-  return RL_OK;
-}
-
-static void rl_bench_noop_end(void* self, void* state) {
-  (void)self;
-  (void)state;
-}
-
-static const rl_sim_executor_t rl_bench_noop_executor = {
-    .name = "noop",
-    .begin = rl_bench_noop_begin,
-    .run_workgroup = rl_bench_noop_run,
-    .end = rl_bench_noop_end,
-};
 
 static rl_status_t rl_bench_record(const char* path,
                                    rl_capture_t** out_capture) {
@@ -203,7 +175,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const rl_sim_options_t sim = {.processor = "gfx1100",
-                                .executor = &rl_bench_noop_executor};
+                                .executor = rl_sim_noop_executor()};
   rl_device_t* device = NULL;
   rl_capture_t* recorded = NULL;
   rl_status_t status = rl_sim_device_create(&sim, &device);

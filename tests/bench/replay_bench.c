@@ -39,34 +39,6 @@ typedef struct rl_bench_options_s {
   int64_t positions;
 } rl_bench_options_t;
 
-static rl_status_t rl_bench_noop_begin(void* self,
-                                       const rl_sim_dispatch_t* dispatch,
-                                       void** out_state) {
-  (void)self;
-  (void)dispatch;
-  *out_state = NULL;
-  return RL_OK;
-}
-
-static rl_status_t rl_bench_noop_run(void* self, void* state,
-                                     rl_sim_wg_t* wg) {
-  (void)self;
-  (void)state;
-  (void)wg;
-  return RL_OK;
-}
-
-static void rl_bench_noop_end(void* self, void* state) {
-  (void)self;
-  (void)state;
-}
-
-static const rl_sim_executor_t rl_bench_noop_executor = {
-    .name = "noop",
-    .begin = rl_bench_noop_begin,
-    .run_workgroup = rl_bench_noop_run,
-    .end = rl_bench_noop_end,
-};
 
 static uint64_t rl_bench_now_ns(void) {
   struct timespec now;
@@ -139,7 +111,7 @@ static rl_status_t rl_bench_loop(rl_replay_t* replay,
 static rl_status_t rl_bench_run(const rl_bench_options_t* options) {
   const rl_sim_options_t sim = {
       .processor = "gfx1100",
-      .executor = options->ref ? rl_ref_executor() : &rl_bench_noop_executor};
+      .executor = options->ref ? rl_ref_executor() : rl_sim_noop_executor()};
   rl_device_t* device = NULL;
   RL_RETURN_IF_ERROR(rl_sim_device_create(&sim, &device));
   rl_capture_t* capture = NULL;
