@@ -43,30 +43,13 @@ static int rl_run_standin(const char* env, const char* args) {
   return rl_run(full, args);
 }
 
-static char* rl_slurp(const char* name) {
-  return rl_test_slurp(rl_dir, name, NULL);
-}
-
 static bool rl_has(const char* name, const char* needle) {
-  char* text = rl_slurp(name);
-  bool found = strstr(text, needle) != NULL;
-  if (!found) fprintf(stderr, "%s lacks '%s'; it was:\n%s\n", name, needle, text);
-  free(text);
-  return found;
+  return rl_test_file_has(rl_dir, name, needle);
 }
 
 // The "region NAME HEX" lines of out.txt, concatenated.
 static char* rl_regions(void) {
-  char* text = rl_slurp("out.txt");
-  char* regions = calloc(1, strlen(text) + 1);
-  for (char* line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-    if (strncmp(line, "region ", 7) == 0) {
-      strcat(regions, line);
-      strcat(regions, "\n");
-    }
-  }
-  free(text);
-  return regions;
+  return rl_test_lines_with_prefix(rl_dir, "out.txt", "region ");
 }
 
 static int rl_setup(void** state) {

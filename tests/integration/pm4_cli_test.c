@@ -130,12 +130,9 @@ static void test_lower_json_and_retention(void** state) {
 
 // The "region" lines of the last run.
 static char* rl_regions(void) {
-  char* text = rl_slurp("out.txt");
-  char* start = strstr(text, "region ");
-  assert_non_null(start);
-  char* copy = strdup(start);
-  free(text);
-  return copy;
+  char* regions = rl_test_lines_with_prefix(rl_dir, "out.txt", "region ");
+  assert_true(regions[0] != '\0');
+  return regions;
 }
 
 static void test_replay_equals_route_aql(void** state) {

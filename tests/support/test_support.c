@@ -67,3 +67,19 @@ bool rl_test_file_has(const char* dir, const char* name, const char* needle) {
   free(text);
   return found;
 }
+
+char* rl_test_lines_with_prefix(const char* dir, const char* name,
+                                const char* prefix) {
+  char* text = rl_test_slurp(dir, name, NULL);
+  char* lines = calloc(1, strlen(text) + 1);
+  assert_non_null(lines);
+  size_t prefix_length = strlen(prefix);
+  for (char* line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    if (strncmp(line, prefix, prefix_length) == 0) {
+      strcat(lines, line);
+      strcat(lines, "\n");
+    }
+  }
+  free(text);
+  return lines;
+}

@@ -25,4 +25,10 @@ char* rl_test_slurp(const char* dir, const char* name, size_t* out_size);
 // True when DIR/NAME contains |needle|; prints the file on stderr otherwise.
 bool rl_test_file_has(const char* dir, const char* name, const char* needle);
 
+// The lines of DIR/NAME that start with |prefix|, each with its newline,
+// concatenated into a malloc'd string (empty when none match). Used to
+// compare the "region NAME HEX" lines of two replays.
+char* rl_test_lines_with_prefix(const char* dir, const char* name,
+                                const char* prefix);
+
 #endif  // REDLINE_TESTS_SUPPORT_TEST_SUPPORT_H_
