@@ -23,7 +23,20 @@ target_include_directories(hip_app SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(hip_app PRIVATE __HIP_PLATFORM_AMD__)
 target_link_libraries(hip_app PRIVATE rl_standin_hip PkgConfig::XXHASH)
 
-# LD_PRELOAD=libredline_capture.so on hip_app, replayed on the sim (aql and
+# The same program the way clang compiles a triple-chevron HIP program: a fat
+# binary (offload bundle assembled at build time around the vecchain code
+# object) registered from a constructor, launched with hipLaunchKernel.
+set(RL_CHEVRON_CODE_OBJECT ${RL_KERNELS_DIR}/vecchain-gfx1100.co)
+add_executable(hip_app_chevron standins/hip/hip_app_chevron.c)
+target_include_directories(hip_app_chevron SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
+target_compile_definitions(hip_app_chevron PRIVATE __HIP_PLATFORM_AMD__
+  RL_CHEVRON_CODE_OBJECT="${RL_CHEVRON_CODE_OBJECT}")
+target_link_libraries(hip_app_chevron PRIVATE rl_standin_hip PkgConfig::XXHASH)
+add_dependencies(hip_app_chevron rl_kernels)
+set_source_files_properties(standins/hip/hip_app_chevron.c PROPERTIES
+  OBJECT_DEPENDS ${RL_CHEVRON_CODE_OBJECT})
+
+# LD_PRELOAD=libredline_capture.so on hip_app (and hip_app_chevron), replayed on the sim (aql and
 # pm4) against the program's own results. Skipped under sanitizers: the
 # ASan runtime must come first in the initial library list, which the
 # interposer (and the uninstrumented way the test launches it) cannot
@@ -34,7 +47,8 @@ if(NOT RL_SANITIZE)
       $<TARGET_FILE:redline> $<TARGET_FILE:hip_app>
       $<TARGET_FILE:redline_capture> ${RL_STANDIN_HIP_LIBRARY}
       ${RL_KERNELS_DIR}/vecchain-gfx1100.co
-      ${CMAKE_CURRENT_BINARY_DIR}/hip_interposer_test)
+      ${CMAKE_CURRENT_BINARY_DIR}/hip_interposer_test
+      $<TARGET_FILE:hip_app_chevron>)
   set_tests_properties(hip_interposer_test PROPERTIES
     LABELS "integration" TIMEOUT 300)
 endif()

@@ -16,11 +16,17 @@
 //   hipModuleLoadData      the code object (bytes kept; size from the ELF
 //                          section-header table);
 //   hipModuleGetFunction   the kernel, typed by the code-object metadata;
+//   __hipRegisterFatBinary the code object for the device's processor
+//                          (hipGetDeviceProperties gcnArchName) taken from
+//                          the fat binary's offload bundle
+//                          (redline/offload_bundle.h);
+//   __hipRegisterFunction  host stub -> kernel of that code object;
 //   hipMalloc / hipFree    buffers "bufN" (role state) at the address the
 //                          runtime returned; a freed buffer stays allocated
 //                          until the capture is written, so no later
 //                          allocation can reuse its address;
-//   hipModuleLaunchKernel (kernelParams or extra form) and
+//   hipModuleLaunchKernel (kernelParams or extra form),
+//   hipLaunchKernel (a registered host stub; args like kernelParams) and
 //   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
 //                          inside the window: the explicit arguments are
 //                          sliced from the program's bytes at the metadata
@@ -28,7 +34,8 @@
 //                          the funnel's effect rules, 4/8-byte by_value ->
 //                          u32/u64, others -> bytes); the funnel assembles
 //                          the kernarg and the launch is forwarded with those
-//                          exact bytes (extra form) on the program's stream.
+//                          exact bytes on the program's stream (extra form;
+//                          hipLaunchKernel: per-argument pointers into them).
 //   Regions: one BYTES region per buffer, named like it.
 // Window ($REDLINE_CAPTURE_WINDOW, default launches:0:all):
 //   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
@@ -41,8 +48,8 @@
 // Incomplete captures. Work the interposer cannot record is forwarded
 // untouched, and when it happens inside an open window the capture is
 // marked incomplete (rl_capture_mark_incomplete; replay then refuses it):
-// hipLaunchKernel (host-function launches: not typed here), launches the
-// funnel refuses (e.g. a pointer outside every hipMalloc buffer), launches
+// hipLaunchKernel of a host stub the interposer did not see registered,
+// launches the funnel refuses (e.g. a pointer outside every hipMalloc buffer), launches
 // on a capturing stream and hipGraphLaunch (each call counts as one
 // bypassed launch), hipMemcpy into a recorded buffer or device-to-device
 // after the window opened (a host write a replay could not reproduce), and
@@ -64,6 +71,7 @@
 #include "redline/capture_file.h"
 #include "redline/code_object.h"
 #include "redline/funnel.h"
+#include "redline/offload_bundle.h"
 
 #define RL_IP_EXPORT __attribute__((visibility("default")))
 #define RL_IP_MAX 4096u
@@ -75,7 +83,8 @@ typedef struct rl_ip_module_s {
 } rl_ip_module_t;
 
 typedef struct rl_ip_function_s {
-  hipFunction_t function;
+  hipFunction_t function;  // NULL for a registered host stub
+  const void* host;        // the host stub, or NULL for a module function
   uint32_t module;  // index into modules
   uint32_t kernel;  // funnel kernel index
   const rl_code_object_kernel_t* info;
@@ -99,6 +108,8 @@ static struct {
   uint64_t pending_address;
   uint64_t pending_handle;
   hipFunction_t pending_function;
+  const void* pending_host;  // set: launch through hipLaunchKernel
+  const rl_code_object_kernel_t* pending_info;
   hipStream_t pending_stream;
   hipError_t launch_result;
   bool launched;
@@ -194,6 +205,25 @@ static rl_status_t rl_ip_read(void* self, uint64_t address, void* data,
                : RL_OK;
 }
 
+// Forwards a host-stub launch: hipLaunchKernel takes one pointer per
+// explicit argument, here into the funnel's kernarg at the metadata offsets.
+static hipError_t rl_ip_launch_host(const rl_funnel_dispatch_t* dispatch) {
+  RL_IP_REAL(hipLaunchKernel);
+  if (!real_hipLaunchKernel) return hipErrorNotSupported;
+  void* params[64];
+  uint32_t count = 0;
+  const rl_code_object_kernel_t* info = rl_ip.pending_info;
+  for (uint32_t a = 0; a < info->arg_count && count < 64; ++a) {
+    if (info->args[a].kind == RL_ARG_KIND_HIDDEN) continue;
+    params[count++] = (void*)(dispatch->kernarg + info->args[a].offset);
+  }
+  const dim3 grid = {dispatch->grid[0], dispatch->grid[1], dispatch->grid[2]};
+  const dim3 block = {dispatch->block[0], dispatch->block[1],
+                      dispatch->block[2]};
+  return real_hipLaunchKernel(rl_ip.pending_host, grid, block, params,
+                              dispatch->dynamic_lds, rl_ip.pending_stream);
+}
+
 static rl_status_t rl_ip_launch(void* self,
                                 const rl_funnel_dispatch_t* dispatch) {
   (void)self;
@@ -202,14 +232,19 @@ static rl_status_t rl_ip_launch(void* self,
   void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, (void*)dispatch->kernarg,
                    HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};
   rl_ip.launched = true;
-  rl_ip.launch_result = real_hipModuleLaunchKernel(
-      rl_ip.pending_function, dispatch->grid[0], dispatch->grid[1],
-      dispatch->grid[2], dispatch->block[0], dispatch->block[1],
-      dispatch->block[2], dispatch->dynamic_lds, rl_ip.pending_stream, NULL,
-      extra);
+  if (rl_ip.pending_host) {
+    rl_ip.launch_result = rl_ip_launch_host(dispatch);
+  } else {
+    rl_ip.launch_result = real_hipModuleLaunchKernel(
+        rl_ip.pending_function, dispatch->grid[0], dispatch->grid[1],
+        dispatch->grid[2], dispatch->block[0], dispatch->block[1],
+        dispatch->block[2], dispatch->dynamic_lds, rl_ip.pending_stream, NULL,
+        extra);
+  }
   return rl_ip.launch_result
-             ? RL_STATUS(RL_STATUS_UNAVAILABLE,
-                         "hipModuleLaunchKernel: error %d",
+             ? RL_STATUS(RL_STATUS_UNAVAILABLE, "%s: error %d",
+                         rl_ip.pending_host ? "hipLaunchKernel"
+                                            : "hipModuleLaunchKernel",
                          (int)rl_ip.launch_result)
              : RL_OK;
 }
@@ -341,20 +376,11 @@ static void rl_ip_write_capture(void) {
 // Interposed entry points
 //===----------------------------------------------------------------------===//
 
-RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
-                                          const void* image) {
-  RL_IP_REAL(hipModuleLoadData);
-  RL_IP_ENTER();
-  if (!real_hipModuleLoadData) return rl_ip_leave(hipErrorNotSupported);
-  hipError_t error = real_hipModuleLoadData(module, image);
-  if (error || !rl_ip_on || rl_ip.module_count == 64) return rl_ip_leave(error);
-  const uint8_t* bytes = image;
-  uint64_t shoff = 0;
-  uint16_t shentsize = 0, shnum = 0;
-  memcpy(&shoff, bytes + 0x28, 8);
-  memcpy(&shentsize, bytes + 0x3A, 2);
-  memcpy(&shnum, bytes + 0x3C, 2);
-  size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+// Records the |size|-byte code object |image| the runtime loaded as
+// |module|; lock held, recording on.
+static void rl_ip_record_code_object(hipModule_t module, const void* image,
+                                     size_t size, const char* what) {
+  if (rl_ip.module_count == 64) return;
   rl_ip_module_t* m = &rl_ip.modules[rl_ip.module_count];
   rl_ip.pending_handle = rl_ip.module_count;
   rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
@@ -363,12 +389,30 @@ RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
                                         &m->code_object);
   }
   if (status) {
-    rl_ip_fail(status, "hipModuleLoadData");
+    rl_ip_fail(status, what);
     rl_code_object_destroy(m->parsed);
-    return rl_ip_leave(error);
+    m->parsed = NULL;
+    return;
   }
-  m->module = *module;
+  m->module = module;
   ++rl_ip.module_count;
+}
+
+RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
+                                          const void* image) {
+  RL_IP_REAL(hipModuleLoadData);
+  RL_IP_ENTER();
+  if (!real_hipModuleLoadData) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleLoadData(module, image);
+  if (error || !rl_ip_on) return rl_ip_leave(error);
+  const uint8_t* bytes = image;
+  uint64_t shoff = 0;
+  uint16_t shentsize = 0, shnum = 0;
+  memcpy(&shoff, bytes + 0x28, 8);
+  memcpy(&shentsize, bytes + 0x3A, 2);
+  memcpy(&shnum, bytes + 0x3C, 2);
+  size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+  rl_ip_record_code_object(*module, image, size, "hipModuleLoadData");
   return rl_ip_leave(error);
 }
 
@@ -398,6 +442,101 @@ RL_IP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
     break;
   }
   return rl_ip_leave(error);
+}
+
+// The recorded module loaded as |module|, or NULL.
+static rl_ip_module_t* rl_ip_module_find(hipModule_t module) {
+  for (uint32_t m = 0; m < rl_ip.module_count; ++m) {
+    if (rl_ip.modules[m].module == module) return &rl_ip.modules[m];
+  }
+  return NULL;
+}
+
+// Not in HIP's C headers: clang's host code declares them itself. The
+// handle types are opaque here (hip::FatBinaryInfo** in ROCm/clr
+// hipamd/src/hip_platform.cpp).
+void** __hipRegisterFatBinary(const void* data);
+void __hipRegisterFunction(void** modules, const void* hostFunction,
+                           char* deviceFunction, const char* deviceName,
+                           unsigned int threadLimit, void* tid, void* bid,
+                           void* blockDim, void* gridDim, int* wSize);
+
+// The processor of device 0 ("gfx1100"), from gcnArchName without its
+// target-id features (":sramecc+:xnack-"); false when the runtime says none.
+static bool rl_ip_processor(char* out, size_t capacity) {
+  RL_IP_REAL(hipGetDeviceProperties);
+  hipDeviceProp_t props;
+  if (!real_hipGetDeviceProperties || real_hipGetDeviceProperties(&props, 0)) {
+    return false;
+  }
+  props.gcnArchName[sizeof(props.gcnArchName) - 1] = '\0';
+  snprintf(out, capacity, "%.*s", (int)strcspn(props.gcnArchName, ":"),
+           props.gcnArchName);
+  return out[0] != '\0';
+}
+
+RL_IP_EXPORT void** __hipRegisterFatBinary(const void* data) {
+  RL_IP_REAL(__hipRegisterFatBinary);
+  RL_IP_ENTER();
+  void** modules =
+      real___hipRegisterFatBinary ? real___hipRegisterFatBinary(data) : NULL;
+  if (!modules || !rl_ip_on) {
+    rl_ip_leave(hipSuccess);
+    return modules;
+  }
+  char processor[64];
+  const void* code = NULL;
+  uint64_t size = 0;
+  rl_status_t status =
+      rl_ip_processor(processor, sizeof(processor))
+          ? rl_hip_fatbin_find(data, processor, &code, &size)
+          : RL_STATUS(RL_STATUS_UNAVAILABLE,
+                      "hipGetDeviceProperties gave no gcnArchName");
+  if (status) {
+    rl_ip_fail(status, "__hipRegisterFatBinary");
+  } else {
+    rl_ip_record_code_object((hipModule_t)modules, code, (size_t)size,
+                             "__hipRegisterFatBinary");
+  }
+  rl_ip_leave(hipSuccess);
+  return modules;
+}
+
+RL_IP_EXPORT void __hipRegisterFunction(void** modules,
+                                        const void* hostFunction,
+                                        char* deviceFunction,
+                                        const char* deviceName,
+                                        unsigned int threadLimit, void* tid,
+                                        void* bid, void* blockDim,
+                                        void* gridDim, int* wSize) {
+  RL_IP_REAL(__hipRegisterFunction);
+  RL_IP_ENTER();
+  if (real___hipRegisterFunction) {
+    real___hipRegisterFunction(modules, hostFunction, deviceFunction,
+                               deviceName, threadLimit, tid, bid, blockDim,
+                               gridDim, wSize);
+  }
+  rl_ip_module_t* m = rl_ip_on ? rl_ip_module_find((hipModule_t)modules) : NULL;
+  const rl_code_object_kernel_t* info =
+      m && deviceName ? rl_code_object_find_kernel(m->parsed, deviceName)
+                      : NULL;
+  if (!info || rl_ip.function_count == 256) {
+    rl_ip_leave(hipSuccess);
+    return;
+  }
+  rl_ip_function_t* f = &rl_ip.functions[rl_ip.function_count];
+  rl_status_t status =
+      rl_funnel_kernel(rl_ip.funnel, m->code_object, deviceName, &f->kernel);
+  if (status) {
+    rl_ip_fail(status, "__hipRegisterFunction");
+  } else {
+    *f = (rl_ip_function_t){.host = hostFunction,
+                            .module = (uint32_t)(m - rl_ip.modules),
+                            .kernel = f->kernel,
+                            .info = info};
+    ++rl_ip.function_count;
+  }
+  rl_ip_leave(hipSuccess);
 }
 
 RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
@@ -502,19 +641,6 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
   return rl_ip_leave(real_hipGraphLaunch(exec, stream));
 }
 
-RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
-                                        dim3 block, void** args,
-                                        size_t shared, hipStream_t stream) {
-  RL_IP_REAL(hipLaunchKernel);
-  RL_IP_ENTER();
-  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
-    rl_ip_note(1, "hipLaunchKernel (host-function launch) is not recorded");
-  }
-  if (!real_hipLaunchKernel) return rl_ip_leave(hipErrorNotSupported);
-  return rl_ip_leave(real_hipLaunchKernel(function, grid, block, args, shared,
-                                          stream));
-}
-
 // Moves the window for one module launch of |f|; true when it is recorded.
 static bool rl_ip_window_step(const rl_ip_function_t* f) {
   if (rl_ip.window_closed) return false;
@@ -535,17 +661,25 @@ static bool rl_ip_window_step(const rl_ip_function_t* f) {
   return rl_ip.window_open && !rl_ip.window_closed;
 }
 
-// Records and issues one module launch; lock held.
-static hipError_t rl_ip_module_launch(hipFunction_t function,
+// Records and issues one launch of the module function |function|, or
+// (|host| set) of the registered host stub |host|; lock held.
+static hipError_t rl_ip_module_launch(hipFunction_t function, const void* host,
                                       const uint32_t grid[3],
                                       const uint32_t block[3], uint32_t lds,
                                       hipStream_t stream, void** params,
                                       void** extra) {
   RL_IP_REAL(hipModuleLaunchKernel);
-  if (!real_hipModuleLaunchKernel) return hipErrorNotSupported;
+  RL_IP_REAL(hipLaunchKernel);
+  if (host ? !real_hipLaunchKernel : !real_hipModuleLaunchKernel) {
+    return hipErrorNotSupported;
+  }
   rl_ip_function_t* f = NULL;
   for (uint32_t i = 0; i < rl_ip.function_count; ++i) {
-    if (rl_ip.functions[i].function == function) f = &rl_ip.functions[i];
+    const rl_ip_function_t* candidate = &rl_ip.functions[i];
+    if (host ? candidate->host == host
+             : candidate->function == function && !candidate->host) {
+      f = &rl_ip.functions[i];
+    }
   }
   bool closed_before = rl_ip.window_closed;
   bool record = rl_ip.funnel && rl_ip_window_step(f);
@@ -610,6 +744,8 @@ static hipError_t rl_ip_module_launch(hipFunction_t function,
   }
   if (record) {
     rl_ip.pending_function = function;
+    rl_ip.pending_host = host;
+    rl_ip.pending_info = f->info;
     rl_ip.pending_stream = stream;
     rl_ip.launched = false;
     rl_ip.launch_result = hipSuccess;
@@ -629,9 +765,31 @@ static hipError_t rl_ip_module_launch(hipFunction_t function,
     rl_ip_fail(status, what);
     rl_ip_note(1, "%s", what);
   }
+  if (host) {
+    const dim3 g = {grid[0], grid[1], grid[2]};
+    const dim3 b = {block[0], block[1], block[2]};
+    return real_hipLaunchKernel(host, g, b, params, lds, stream);
+  }
   return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
                                     block[0], block[1], block[2], lds, stream,
                                     params, extra);
+}
+
+RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
+                                        dim3 block, void** args,
+                                        size_t shared, hipStream_t stream) {
+  RL_IP_ENTER();
+  if (!rl_ip_on || !args) {
+    RL_IP_REAL(hipLaunchKernel);
+    if (!real_hipLaunchKernel) return rl_ip_leave(hipErrorNotSupported);
+    return rl_ip_leave(real_hipLaunchKernel(function, grid, block, args,
+                                            shared, stream));
+  }
+  const uint32_t g[3] = {grid.x, grid.y, grid.z};
+  const uint32_t b[3] = {block.x, block.y, block.z};
+  return rl_ip_leave(rl_ip_module_launch(NULL, function, g, b,
+                                         (uint32_t)shared, stream, args,
+                                         NULL));
 }
 
 RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
@@ -647,7 +805,7 @@ RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
   }
   const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   return rl_ip_leave(
-      rl_ip_module_launch(f, grid, block, lds, stream, kernelParams, extra));
+      rl_ip_module_launch(f, NULL, grid, block, lds, stream, kernelParams, extra));
 }
 
 // hip_ext.h (not in Debian's C headers): global sizes in work-items.
@@ -670,8 +828,9 @@ RL_IP_EXPORT hipError_t hipExtModuleLaunchKernel(
   if (rl_ip_on && whole && !start && !stop && flags == 0) {
     const uint32_t grid[3] = {gx / lx, gy / ly, gz / lz};
     const uint32_t block[3] = {lx, ly, lz};
-    return rl_ip_leave(rl_ip_module_launch(f, grid, block, (uint32_t)lds,
-                                           stream, kernelParams, extra));
+    return rl_ip_leave(rl_ip_module_launch(f, NULL, grid, block,
+                                           (uint32_t)lds, stream, kernelParams,
+                                           extra));
   }
   if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
     rl_ip_note(1, "hipExtModuleLaunchKernel with a partial work-group, "

@@ -4,10 +4,13 @@
 # stand-in; then `redline replay` of the capture on the sim (aql and pm4)
 # must give the program's own region hashes. Also: a window of launches,
 # a buffer freed mid-window (documented error, replay refused), and a
-# capture marked incomplete refusing to replay.
+# capture marked incomplete refusing to replay. Then the triple-chevron
+# program (hip_app_chevron: fat binary + hipLaunchKernel): complete capture,
+# replayed to the same results; an unregistered stub marks it incomplete.
 # Usage: interposer_test.sh REDLINE HIP_APP INTERPOSER STANDIN CODE_OBJECT DIR
+#        CHEVRON_APP
 set -eu
-redline=$1 app=$2 interposer=$3 standin=$4 co=$5 dir=$6
+redline=$1 app=$2 interposer=$3 standin=$4 co=$5 dir=$6 chevron=$7
 rm -rf "$dir" && mkdir -p "$dir"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -62,4 +65,34 @@ set -e
 [ $code -eq 4 ] || fail "freed: replay exit $code, expected 4"
 grep -q "capture incomplete: 0 launches bypassed" "$dir/freed-replay.err" ||
   fail "freed: $(cat "$dir/freed-replay.err")"
+# 6. The triple-chevron program: a complete capture of its 6 launches whose
+# replay (aql and pm4) gives its own results, which are hip_app's.
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/chevron.rlc \
+  LD_PRELOAD=$interposer "$chevron" > "$dir/chevron.txt" 2> "$dir/chevron.err" ||
+  fail "chevron: $(cat "$dir/chevron.err")"
+cmp -s "$dir/chevron.txt" "$dir/plain.txt" || fail "chevron: results differ from hip_app"
+grep -q "6 launches recorded" "$dir/chevron.err" || fail "chevron: $(cat "$dir/chevron.err")"
+! grep -q INCOMPLETE "$dir/chevron.err" || fail "chevron: $(cat "$dir/chevron.err")"
+for route in aql pm4; do
+  "$redline" replay "$dir/chevron.rlc" --route $route > "$dir/chevron-$route.txt" ||
+    fail "chevron: replay --route $route refused"
+  for region in buf0 buf1 buf2; do
+    want=$(grep "^region $region " "$dir/chevron.txt")
+    grep -qx "$want" "$dir/chevron-$route.txt" ||
+      fail "chevron $route: $region differs: app '$want'"
+  done
+done
+
+# 7. Negative control: a launch of a stub never registered is only counted
+# as bypassed; the capture says so and replay refuses it.
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/unknown.rlc \
+  LD_PRELOAD=$interposer "$chevron" unknown-stub > /dev/null 2> "$dir/unknown.err" ||
+  fail "unknown stub: $(cat "$dir/unknown.err")"
+grep -q "INCOMPLETE: a launch of a function the interposer did not see" \
+  "$dir/unknown.err" || fail "unknown stub: $(cat "$dir/unknown.err")"
+set +e
+"$redline" replay "$dir/unknown.rlc" > /dev/null 2>&1
+code=$?
+set -e
+[ $code -eq 4 ] || fail "unknown stub: replay exit $code, expected 4"
 echo PASS

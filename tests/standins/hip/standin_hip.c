@@ -36,8 +36,14 @@
 //               launches are kept, not run; hipStreamEndCapture returns
 //               them as a graph; hipGraphInstantiate copies the list and
 //               hipGraphLaunch appends it to a stream;
-//   hipLaunchKernel / __hipRegister*: not provided (the test program uses
-//               the module API).
+//   fat binaries __hipRegisterFatBinary takes the wrapper clang's host code
+//               emits (redline/offload_bundle.h), loads the bundle entry for
+//               the device's processor as a module and returns the module as
+//               the opaque "modules" handle; __hipRegisterFunction maps a
+//               host stub to the named kernel of that module; hipLaunchKernel
+//               launches the stub's kernel exactly as hipModuleLaunchKernel's
+//               kernelParams form; __hipUnregisterFatBinary unloads the
+//               module (as hipModuleUnload) and forgets its stubs.
 // Misuse detection and hooks: standin_hip_hooks.h.
 //
 // Thread-safety: one global lock around every entry point.
@@ -54,6 +60,7 @@
 #include "redline/device/device.h"
 #include "redline/device/device_funnel.h"
 #include "redline/funnel.h"
+#include "redline/offload_bundle.h"
 #include "redline/sim/sim.h"
 #include "tests/standins/hip/standin_hip_hooks.h"
 
@@ -111,6 +118,12 @@ struct hipGraphExec {
   rl_hip_list_t launches;
 };
 
+// A host stub registered by __hipRegisterFunction.
+typedef struct rl_hip_stub_s {
+  const void* host;
+  struct ihipModuleSymbol_t* function;
+} rl_hip_stub_t;
+
 typedef struct rl_hip_allocation_s {
   uint64_t address, size;
 } rl_hip_allocation_t;
@@ -135,6 +148,8 @@ static struct {
   // freed at shutdown after the adapter that refers to their code.
   struct ihipModule_t** modules;
   uint32_t module_count, module_capacity;
+  rl_hip_stub_t* stubs;
+  uint32_t stub_count, stub_capacity;
   uint64_t launches_run;
   char errors[RL_HIP_ERRORS_KEPT][256];
   uint32_t error_total;
@@ -220,6 +235,7 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
     free(rl_hip.modules[i]);
   }
   free(rl_hip.modules);
+  free(rl_hip.stubs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -503,6 +519,41 @@ RL_HIP_EXPORT hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase,
 // Modules
 //===----------------------------------------------------------------------===//
 
+// Parses and loads the |size|-byte code object |image| as a new module;
+// lock held.
+static hipError_t rl_hip_module_load_locked(const void* image, size_t size,
+                                            struct ihipModule_t** out_module) {
+  *out_module = NULL;
+  struct ihipModule_t* m = calloc(1, sizeof(*m));
+  if (!m) return hipErrorOutOfMemory;
+  rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
+  if (!status) {
+    m->functions = calloc(m->parsed->kernel_count + 1, sizeof(*m->functions));
+    if (!m->functions) status = rl_status_out_of_memory();
+  }
+  if (!status) {
+    status = RL_ARRAY_RESERVE(&rl_hip.modules, &rl_hip.module_capacity,
+                              rl_hip.module_count + 1);
+  }
+  if (!status) {
+    status = rl_hip.adapter.load_code_object(rl_hip.adapter.self, image, size,
+                                             &m->handle);
+  }
+  if (status) {
+    rl_hip_error("loading a code object: %s", rl_status_message(status));
+    rl_status_free(status);
+    rl_code_object_destroy(m->parsed);
+    free(m->functions);
+    free(m);
+    return hipErrorInvalidImage;
+  }
+  m->magic = RL_HIP_MAGIC_MODULE;
+  m->live = true;
+  rl_hip.modules[rl_hip.module_count++] = m;
+  *out_module = m;
+  return hipSuccess;
+}
+
 RL_HIP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
                                            const void* image) {
   if (!module || !image) return hipErrorInvalidValue;
@@ -519,34 +570,7 @@ RL_HIP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   memcpy(&shentsize, bytes + 0x3A, 2);
   memcpy(&shnum, bytes + 0x3C, 2);
   size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
-  struct ihipModule_t* m = calloc(1, sizeof(*m));
-  if (!m) return rl_hip_leave(hipErrorOutOfMemory);
-  rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
-  if (!status) {
-    m->functions = calloc(m->parsed->kernel_count + 1, sizeof(*m->functions));
-    if (!m->functions) status = rl_status_out_of_memory();
-  }
-  if (!status) {
-    status = RL_ARRAY_RESERVE(&rl_hip.modules, &rl_hip.module_capacity,
-                              rl_hip.module_count + 1);
-  }
-  if (!status) {
-    status = rl_hip.adapter.load_code_object(rl_hip.adapter.self, image, size,
-                                             &m->handle);
-  }
-  if (status) {
-    rl_hip_error("hipModuleLoadData: %s", rl_status_message(status));
-    rl_status_free(status);
-    rl_code_object_destroy(m->parsed);
-    free(m->functions);
-    free(m);
-    return rl_hip_leave(hipErrorInvalidImage);
-  }
-  m->magic = RL_HIP_MAGIC_MODULE;
-  m->live = true;
-  rl_hip.modules[rl_hip.module_count++] = m;
-  *module = m;
-  return rl_hip_leave(hipSuccess);
+  return rl_hip_leave(rl_hip_module_load_locked(image, size, module));
 }
 
 // Modules and functions are never freed before exit: a function handle
@@ -579,6 +603,99 @@ RL_HIP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
   *f = (struct ihipModuleSymbol_t){RL_HIP_MAGIC_FUNCTION, module, kernel};
   *function = f;
   return rl_hip_leave(hipSuccess);
+}
+
+//===----------------------------------------------------------------------===//
+// Fat binaries (the triple-chevron path)
+//===----------------------------------------------------------------------===//
+
+// Not in HIP's C headers: clang's host code declares them itself. The
+// handle types are opaque here (hip::FatBinaryInfo** in ROCm/clr
+// hipamd/src/hip_platform.cpp).
+void** __hipRegisterFatBinary(const void* data);
+void __hipRegisterFunction(void** modules, const void* hostFunction,
+                           char* deviceFunction, const char* deviceName,
+                           unsigned int threadLimit, void* tid, void* bid,
+                           void* blockDim, void* gridDim, int* wSize);
+void __hipUnregisterFatBinary(void** modules);
+
+// The module behind a handle __hipRegisterFatBinary returned, or NULL.
+static struct ihipModule_t* rl_hip_fatbin_module(void** modules) {
+  struct ihipModule_t* m = (struct ihipModule_t*)modules;
+  return m && m->magic == RL_HIP_MAGIC_MODULE ? m : NULL;
+}
+
+RL_HIP_EXPORT void** __hipRegisterFatBinary(const void* data) {
+  pthread_mutex_lock(&rl_hip.lock);
+  hipError_t started = rl_hip_start_locked();
+  if (started) {
+    rl_hip_leave(started);
+    return NULL;
+  }
+  const void* code = NULL;
+  uint64_t size = 0;
+  rl_status_t status = rl_hip_fatbin_find(data, rl_hip.processor, &code, &size);
+  if (status) {
+    rl_hip_error("__hipRegisterFatBinary: %s", rl_status_message(status));
+    rl_status_free(status);
+    rl_hip_leave(hipErrorInvalidImage);
+    return NULL;
+  }
+  struct ihipModule_t* m = NULL;
+  rl_hip_leave(rl_hip_module_load_locked(code, (size_t)size, &m));
+  return (void**)m;
+}
+
+RL_HIP_EXPORT void __hipRegisterFunction(void** modules,
+                                         const void* hostFunction,
+                                         char* deviceFunction,
+                                         const char* deviceName,
+                                         unsigned int threadLimit, void* tid,
+                                         void* bid, void* blockDim,
+                                         void* gridDim, int* wSize) {
+  (void)deviceFunction, (void)threadLimit, (void)tid, (void)bid;
+  (void)blockDim, (void)gridDim, (void)wSize;
+  pthread_mutex_lock(&rl_hip.lock);
+  struct ihipModule_t* m = rl_hip_fatbin_module(modules);
+  const rl_code_object_kernel_t* kernel =
+      m && deviceName ? rl_code_object_find_kernel(m->parsed, deviceName)
+                      : NULL;
+  if (!kernel || !hostFunction) {
+    rl_hip_error("__hipRegisterFunction(%s): no such kernel in the fat binary",
+                 deviceName ? deviceName : "(null)");
+    rl_hip_leave(hipErrorInvalidDeviceFunction);
+    return;
+  }
+  rl_status_t status = RL_ARRAY_RESERVE(&rl_hip.stubs, &rl_hip.stub_capacity,
+                                        rl_hip.stub_count + 1);
+  if (status) {
+    rl_status_free(status);
+    rl_hip_leave(hipErrorOutOfMemory);
+    return;
+  }
+  struct ihipModuleSymbol_t* f = &m->functions[kernel - m->parsed->kernels];
+  *f = (struct ihipModuleSymbol_t){RL_HIP_MAGIC_FUNCTION, m, kernel};
+  rl_hip.stubs[rl_hip.stub_count++] = (rl_hip_stub_t){hostFunction, f};
+  rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT void __hipUnregisterFatBinary(void** modules) {
+  pthread_mutex_lock(&rl_hip.lock);
+  struct ihipModule_t* m = rl_hip_fatbin_module(modules);
+  if (!m || !m->live) {
+    rl_hip_leave(hipErrorInvalidHandle);
+    return;
+  }
+  rl_hip_drain_all();
+  m->live = false;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < rl_hip.stub_count; ++i) {
+    if (rl_hip.stubs[i].function->module != m) {
+      rl_hip.stubs[kept++] = rl_hip.stubs[i];
+    }
+  }
+  rl_hip.stub_count = kept;
+  rl_hip_leave(hipSuccess);
 }
 
 //===----------------------------------------------------------------------===//
@@ -742,6 +859,24 @@ RL_HIP_EXPORT hipError_t hipModuleLaunchKernel(
       rl_hip_list_append(s->capturing ? &s->captured : &s->pending, &launch);
   free(kernarg);
   return rl_hip_leave(result);
+}
+
+RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
+                                         dim3 numBlocks, dim3 dimBlocks,
+                                         void** args, size_t sharedMemBytes,
+                                         hipStream_t stream) {
+  if (!args) return hipErrorInvalidValue;
+  pthread_mutex_lock(&rl_hip.lock);
+  hipFunction_t f = NULL;
+  for (uint32_t i = 0; i < rl_hip.stub_count; ++i) {
+    if (rl_hip.stubs[i].host == function_address) f = rl_hip.stubs[i].function;
+  }
+  if (!f) return rl_hip_leave(hipErrorInvalidDeviceFunction);
+  pthread_mutex_unlock(&rl_hip.lock);
+  return hipModuleLaunchKernel(f, numBlocks.x, numBlocks.y, numBlocks.z,
+                               dimBlocks.x, dimBlocks.y, dimBlocks.z,
+                               (unsigned int)sharedMemBytes, stream, args,
+                               NULL);
 }
 
 //===----------------------------------------------------------------------===//
