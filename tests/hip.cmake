@@ -48,7 +48,9 @@ if(NOT RL_SANITIZE)
       $<TARGET_FILE:redline_capture> ${RL_STANDIN_HIP_LIBRARY}
       ${RL_KERNELS_DIR}/vecchain-gfx1100.co
       ${CMAKE_CURRENT_BINARY_DIR}/hip_interposer_test
-      $<TARGET_FILE:hip_app_chevron>)
+      $<TARGET_FILE:hip_app_chevron>
+      ${RL_STANDIN_HSA_LIBRARY} ${RL_STANDIN_DRM_LIBRARY})
+  add_dependencies(hip_app rl_standin_hsa rl_standin_drm)
   set_tests_properties(hip_interposer_test PROPERTIES
     LABELS "integration" TIMEOUT 300)
 endif()

@@ -7,10 +7,13 @@
 # capture marked incomplete refusing to replay. Then the triple-chevron
 # program (hip_app_chevron: fat binary + hipLaunchKernel): complete capture,
 # replayed to the same results; an unregistered stub marks it incomplete.
+# The whole-program capture is also replayed on the real-runtime devices
+# through their stand-ins: rocr (aql, pm4) and drm (route drm).
 # Usage: interposer_test.sh REDLINE HIP_APP INTERPOSER STANDIN CODE_OBJECT DIR
-#        CHEVRON_APP
+#        CHEVRON_APP HSA_STANDIN DRM_STANDIN
 set -eu
 redline=$1 app=$2 interposer=$3 standin=$4 co=$5 dir=$6 chevron=$7
+hsa_standin=$8 drm_standin=$9
 rm -rf "$dir" && mkdir -p "$dir"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -25,6 +28,21 @@ for route in aql pm4; do
     want=$(grep "^region $region " "$dir/app.txt")
     grep -qx "$want" "$dir/replay-$route.txt" ||
       fail "$route: $region differs: app '$want'"
+  done
+done
+# The same capture through ROCr and libdrm (stand-ins over the simulator).
+: > "$dir/renderD128"
+for device_route in rocr:aql rocr:pm4 drm:drm; do
+  device=${device_route%%:*} route=${device_route#*:}
+  REDLINE_HSA_LIBRARY=$hsa_standin REDLINE_DRM_LIBRARY=$drm_standin \
+    REDLINE_DRM_RENDER_NODE=$dir/renderD128 \
+    "$redline" replay "$dir/all.rlc" --device $device --route $route \
+      > "$dir/replay-$device-$route.txt" ||
+    fail "replay --device $device --route $route failed"
+  for region in buf0 buf1 buf2; do
+    want=$(grep "^region $region " "$dir/app.txt")
+    grep -qx "$want" "$dir/replay-$device-$route.txt" ||
+      fail "$device/$route: $region differs: app '$want'"
   done
 done
 grep -q "^launches 6$" "$dir/replay-aql.txt" 2>/dev/null ||
