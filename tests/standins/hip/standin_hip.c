@@ -47,121 +47,16 @@
 // Misuse detection and hooks: standin_hip_hooks.h.
 //
 // Thread-safety: one global lock around every entry point.
-#include <hip/hip_runtime_api.h>
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "tests/standins/hip/standin_hip_internal.h"
 
-#include "kernels/ref/ref_executor.h"
-#include "redline/base/array.h"
-#include "redline/code_object.h"
-#include "redline/device/device.h"
-#include "redline/device/device_funnel.h"
-#include "redline/funnel.h"
-#include "redline/offload_bundle.h"
-#include "redline/sim/sim.h"
-#include "tests/standins/hip/standin_hip_hooks.h"
-
-#define RL_HIP_EXPORT __attribute__((visibility("default")))
-#define RL_HIP_MAGIC_MODULE 0x4D4F4455u
-#define RL_HIP_MAGIC_FUNCTION 0x46554E43u
-#define RL_HIP_MAGIC_STREAM 0x5354524Du
-#define RL_HIP_MAGIC_GRAPH 0x47524150u
-#define RL_HIP_MAGIC_EXEC 0x45584543u
-#define RL_HIP_ERRORS_KEPT 64u
-
-struct ihipModuleSymbol_t {
-  uint32_t magic;
-  struct ihipModule_t* module;
-  const rl_code_object_kernel_t* kernel;
-};
-
-struct ihipModule_t {
-  uint32_t magic;
-  bool live;
-  rl_code_object_t* parsed;
-  uint64_t handle;  // adapter handle
-  // One function handle per kernel, owned by the module as in HIP (the same
-  // handle for repeated hipModuleGetFunction calls).
-  struct ihipModuleSymbol_t* functions;
-};
-
-typedef struct rl_hip_launch_s {
-  struct ihipModuleSymbol_t* function;
-  uint32_t grid[3], block[3], lds;
-  uint8_t* kernarg;
-  uint32_t kernarg_size;
-} rl_hip_launch_t;
-
-typedef struct rl_hip_list_s {
-  rl_hip_launch_t* items;
-  uint32_t count, capacity;
-} rl_hip_list_t;
-
-struct ihipStream_t {
-  uint32_t magic;
-  bool destroyed;
-  bool capturing;
-  rl_hip_list_t pending;
-  rl_hip_list_t captured;
-};
-
-struct ihipGraph {
-  uint32_t magic;
-  rl_hip_list_t launches;
-};
-
-struct hipGraphExec {
-  uint32_t magic;
-  rl_hip_list_t launches;
-};
-
-// A host stub registered by __hipRegisterFunction.
-typedef struct rl_hip_stub_s {
-  const void* host;
-  struct ihipModuleSymbol_t* function;
-} rl_hip_stub_t;
-
-typedef struct rl_hip_allocation_s {
-  uint64_t address, size;
-} rl_hip_allocation_t;
-
-#define RL_HIP_MAX_STREAMS 256u
-
-static struct {
-  pthread_mutex_t lock;
-  bool started;
-  hipError_t start_error;
-  rl_device_t* sim;
-  rl_funnel_device_t adapter;
-  char processor[32];
-  rl_hip_allocation_t* allocations;
-  uint32_t allocation_count, allocation_capacity;
-  struct ihipStream_t null_stream;
-  // Every stream ever created (destroyed ones stay, flagged, so misuse is
-  // detected rather than a use-after-free).
-  struct ihipStream_t* streams[RL_HIP_MAX_STREAMS];
-  uint32_t stream_count;
-  // Every module ever loaded (unloaded ones stay, flagged, like streams);
-  // freed at shutdown after the adapter that refers to their code.
-  struct ihipModule_t** modules;
-  uint32_t module_count, module_capacity;
-  rl_hip_stub_t* stubs;
-  uint32_t stub_count, stub_capacity;
-  uint64_t launches_run;
-  char errors[RL_HIP_ERRORS_KEPT][256];
-  uint32_t error_total;
-  hipError_t last_error;
-} rl_hip = {.lock = PTHREAD_MUTEX_INITIALIZER,
-            .null_stream = {.magic = RL_HIP_MAGIC_STREAM}};
+rl_hip_state_t rl_hip = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                          .null_stream = {.magic = RL_HIP_MAGIC_STREAM}};
 
 //===----------------------------------------------------------------------===//
 // Misuse record and hooks
 //===----------------------------------------------------------------------===//
 
-__attribute__((format(printf, 1, 2))) static void rl_hip_error(
+void rl_hip_error(
     const char* format, ...) {
   if (rl_hip.error_total < RL_HIP_ERRORS_KEPT) {
     va_list args;
@@ -197,7 +92,7 @@ RL_HIP_EXPORT uint64_t rl_standin_hip_launch_count(void) {
   return count;
 }
 
-static void rl_hip_list_clear(rl_hip_list_t* list) {
+void rl_hip_list_clear(rl_hip_list_t* list) {
   for (uint32_t i = 0; i < list->count; ++i) free(list->items[i].kernarg);
   free(list->items);
   memset(list, 0, sizeof(*list));
@@ -243,7 +138,7 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
 //===----------------------------------------------------------------------===//
 
 // Creates the simulated device on first use; lock held.
-static hipError_t rl_hip_start_locked(void) {
+hipError_t rl_hip_start_locked(void) {
   if (rl_hip.started) return rl_hip.start_error;
   rl_hip.started = true;
   const char* isa = getenv("REDLINE_STANDIN_ISA");
@@ -263,12 +158,7 @@ static hipError_t rl_hip_start_locked(void) {
   return rl_hip.start_error;
 }
 
-#define RL_HIP_ENTER()                           \
-  pthread_mutex_lock(&rl_hip.lock);              \
-  hipError_t rl_hip_started = rl_hip_start_locked(); \
-  if (rl_hip_started) return rl_hip_leave(rl_hip_started)
-
-static hipError_t rl_hip_leave(hipError_t error) {
+hipError_t rl_hip_leave(hipError_t error) {
   if (error != hipSuccess) rl_hip.last_error = error;
   pthread_mutex_unlock(&rl_hip.lock);
   return error;
@@ -313,7 +203,7 @@ static hipError_t rl_hip_drain(struct ihipStream_t* stream) {
   return result;
 }
 
-static hipError_t rl_hip_drain_all(void) {
+hipError_t rl_hip_drain_all(void) {
   hipError_t result = rl_hip_drain(&rl_hip.null_stream);
   for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
     hipError_t error = rl_hip_drain(rl_hip.streams[i]);
@@ -521,7 +411,7 @@ RL_HIP_EXPORT hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase,
 
 // Parses and loads the |size|-byte code object |image| as a new module;
 // lock held.
-static hipError_t rl_hip_module_load_locked(const void* image, size_t size,
+hipError_t rl_hip_module_load_locked(const void* image, size_t size,
                                             struct ihipModule_t** out_module) {
   *out_module = NULL;
   struct ihipModule_t* m = calloc(1, sizeof(*m));
@@ -606,107 +496,14 @@ RL_HIP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
 }
 
 //===----------------------------------------------------------------------===//
-// Fat binaries (the triple-chevron path)
-//===----------------------------------------------------------------------===//
-
-// Not in HIP's C headers: clang's host code declares them itself. The
-// handle types are opaque here (hip::FatBinaryInfo** in ROCm/clr
-// hipamd/src/hip_platform.cpp).
-void** __hipRegisterFatBinary(const void* data);
-void __hipRegisterFunction(void** modules, const void* hostFunction,
-                           char* deviceFunction, const char* deviceName,
-                           unsigned int threadLimit, void* tid, void* bid,
-                           void* blockDim, void* gridDim, int* wSize);
-void __hipUnregisterFatBinary(void** modules);
-
-// The module behind a handle __hipRegisterFatBinary returned, or NULL.
-static struct ihipModule_t* rl_hip_fatbin_module(void** modules) {
-  struct ihipModule_t* m = (struct ihipModule_t*)modules;
-  return m && m->magic == RL_HIP_MAGIC_MODULE ? m : NULL;
-}
-
-RL_HIP_EXPORT void** __hipRegisterFatBinary(const void* data) {
-  pthread_mutex_lock(&rl_hip.lock);
-  hipError_t started = rl_hip_start_locked();
-  if (started) {
-    rl_hip_leave(started);
-    return NULL;
-  }
-  const void* code = NULL;
-  uint64_t size = 0;
-  rl_status_t status = rl_hip_fatbin_find(data, rl_hip.processor, &code, &size);
-  if (status) {
-    rl_hip_error("__hipRegisterFatBinary: %s", rl_status_message(status));
-    rl_status_free(status);
-    rl_hip_leave(hipErrorInvalidImage);
-    return NULL;
-  }
-  struct ihipModule_t* m = NULL;
-  rl_hip_leave(rl_hip_module_load_locked(code, (size_t)size, &m));
-  return (void**)m;
-}
-
-RL_HIP_EXPORT void __hipRegisterFunction(void** modules,
-                                         const void* hostFunction,
-                                         char* deviceFunction,
-                                         const char* deviceName,
-                                         unsigned int threadLimit, void* tid,
-                                         void* bid, void* blockDim,
-                                         void* gridDim, int* wSize) {
-  (void)deviceFunction, (void)threadLimit, (void)tid, (void)bid;
-  (void)blockDim, (void)gridDim, (void)wSize;
-  pthread_mutex_lock(&rl_hip.lock);
-  struct ihipModule_t* m = rl_hip_fatbin_module(modules);
-  const rl_code_object_kernel_t* kernel =
-      m && deviceName ? rl_code_object_find_kernel(m->parsed, deviceName)
-                      : NULL;
-  if (!kernel || !hostFunction) {
-    rl_hip_error("__hipRegisterFunction(%s): no such kernel in the fat binary",
-                 deviceName ? deviceName : "(null)");
-    rl_hip_leave(hipErrorInvalidDeviceFunction);
-    return;
-  }
-  rl_status_t status = RL_ARRAY_RESERVE(&rl_hip.stubs, &rl_hip.stub_capacity,
-                                        rl_hip.stub_count + 1);
-  if (status) {
-    rl_status_free(status);
-    rl_hip_leave(hipErrorOutOfMemory);
-    return;
-  }
-  struct ihipModuleSymbol_t* f = &m->functions[kernel - m->parsed->kernels];
-  *f = (struct ihipModuleSymbol_t){RL_HIP_MAGIC_FUNCTION, m, kernel};
-  rl_hip.stubs[rl_hip.stub_count++] = (rl_hip_stub_t){hostFunction, f};
-  rl_hip_leave(hipSuccess);
-}
-
-RL_HIP_EXPORT void __hipUnregisterFatBinary(void** modules) {
-  pthread_mutex_lock(&rl_hip.lock);
-  struct ihipModule_t* m = rl_hip_fatbin_module(modules);
-  if (!m || !m->live) {
-    rl_hip_leave(hipErrorInvalidHandle);
-    return;
-  }
-  rl_hip_drain_all();
-  m->live = false;
-  uint32_t kept = 0;
-  for (uint32_t i = 0; i < rl_hip.stub_count; ++i) {
-    if (rl_hip.stubs[i].function->module != m) {
-      rl_hip.stubs[kept++] = rl_hip.stubs[i];
-    }
-  }
-  rl_hip.stub_count = kept;
-  rl_hip_leave(hipSuccess);
-}
-
-//===----------------------------------------------------------------------===//
 // Streams and launches
 //===----------------------------------------------------------------------===//
 
-static struct ihipStream_t* rl_hip_stream(hipStream_t stream) {
+struct ihipStream_t* rl_hip_stream(hipStream_t stream) {
   return stream ? stream : &rl_hip.null_stream;
 }
 
-static bool rl_hip_stream_usable(struct ihipStream_t* stream,
+bool rl_hip_stream_usable(struct ihipStream_t* stream,
                                  const char* call) {
   if (stream->magic != RL_HIP_MAGIC_STREAM) return false;
   if (stream->destroyed) {
@@ -752,7 +549,7 @@ RL_HIP_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
 }
 
 // Appends a copy of |launch| (kernarg copied) to |list|.
-static hipError_t rl_hip_list_append(rl_hip_list_t* list,
+hipError_t rl_hip_list_append(rl_hip_list_t* list,
                                      const rl_hip_launch_t* launch) {
   if (list->count == list->capacity) {
     uint32_t capacity = list->capacity ? list->capacity * 2 : 16;
@@ -877,140 +674,4 @@ RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
                                dimBlocks.x, dimBlocks.y, dimBlocks.z,
                                (unsigned int)sharedMemBytes, stream, args,
                                NULL);
-}
-
-//===----------------------------------------------------------------------===//
-// Graphs
-//===----------------------------------------------------------------------===//
-
-RL_HIP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
-                                               hipStreamCaptureMode mode) {
-  (void)mode;
-  RL_HIP_ENTER();
-  if (!stream) return rl_hip_leave(hipErrorStreamCaptureUnsupported);
-  if (!rl_hip_stream_usable(stream, "hipStreamBeginCapture")) {
-    return rl_hip_leave(hipErrorInvalidHandle);
-  }
-  if (stream->capturing) return rl_hip_leave(hipErrorIllegalState);
-  stream->capturing = true;
-  return rl_hip_leave(hipSuccess);
-}
-
-RL_HIP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
-                                             hipGraph_t* graph) {
-  if (!graph) return hipErrorInvalidValue;
-  *graph = NULL;
-  RL_HIP_ENTER();
-  if (!stream || !rl_hip_stream_usable(stream, "hipStreamEndCapture")) {
-    return rl_hip_leave(hipErrorInvalidHandle);
-  }
-  if (!stream->capturing) return rl_hip_leave(hipErrorStreamCaptureUnmatched);
-  struct ihipGraph* g = calloc(1, sizeof(*g));
-  if (!g) return rl_hip_leave(hipErrorOutOfMemory);
-  g->magic = RL_HIP_MAGIC_GRAPH;
-  g->launches = stream->captured;  // moved
-  memset(&stream->captured, 0, sizeof(stream->captured));
-  stream->capturing = false;
-  *graph = g;
-  return rl_hip_leave(hipSuccess);
-}
-
-RL_HIP_EXPORT hipError_t hipGraphInstantiate(hipGraphExec_t* exec,
-                                             hipGraph_t graph,
-                                             hipGraphNode_t* error_node,
-                                             char* log, size_t log_size) {
-  if (error_node) *error_node = NULL;
-  if (log && log_size) log[0] = '\0';
-  if (!exec) return hipErrorInvalidValue;
-  *exec = NULL;
-  RL_HIP_ENTER();
-  if (!graph || graph->magic != RL_HIP_MAGIC_GRAPH) {
-    return rl_hip_leave(hipErrorInvalidValue);
-  }
-  struct hipGraphExec* e = calloc(1, sizeof(*e));
-  if (!e) return rl_hip_leave(hipErrorOutOfMemory);
-  e->magic = RL_HIP_MAGIC_EXEC;
-  for (uint32_t i = 0; i < graph->launches.count; ++i) {
-    hipError_t error = rl_hip_list_append(&e->launches, &graph->launches.items[i]);
-    if (error) {
-      rl_hip_list_clear(&e->launches);
-      free(e);
-      return rl_hip_leave(error);
-    }
-  }
-  *exec = e;
-  return rl_hip_leave(hipSuccess);
-}
-
-RL_HIP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
-                                        hipStream_t stream) {
-  RL_HIP_ENTER();
-  struct ihipStream_t* s = rl_hip_stream(stream);
-  if (!exec || exec->magic != RL_HIP_MAGIC_EXEC) {
-    return rl_hip_leave(hipErrorInvalidValue);
-  }
-  if (!rl_hip_stream_usable(s, "hipGraphLaunch")) {
-    return rl_hip_leave(hipErrorInvalidHandle);
-  }
-  for (uint32_t i = 0; i < exec->launches.count; ++i) {
-    hipError_t error = rl_hip_list_append(
-        s->capturing ? &s->captured : &s->pending, &exec->launches.items[i]);
-    if (error) return rl_hip_leave(error);
-  }
-  return rl_hip_leave(hipSuccess);
-}
-
-RL_HIP_EXPORT hipError_t hipGraphExecDestroy(hipGraphExec_t exec) {
-  if (!exec || exec->magic != RL_HIP_MAGIC_EXEC) return hipErrorInvalidValue;
-  pthread_mutex_lock(&rl_hip.lock);
-  exec->magic = 0;
-  rl_hip_list_clear(&exec->launches);
-  free(exec);
-  return rl_hip_leave(hipSuccess);
-}
-
-RL_HIP_EXPORT hipError_t hipGraphDestroy(hipGraph_t graph) {
-  if (!graph || graph->magic != RL_HIP_MAGIC_GRAPH) return hipErrorInvalidValue;
-  pthread_mutex_lock(&rl_hip.lock);
-  graph->magic = 0;
-  rl_hip_list_clear(&graph->launches);
-  free(graph);
-  return rl_hip_leave(hipSuccess);
-}
-
-//===----------------------------------------------------------------------===//
-// Errors
-//===----------------------------------------------------------------------===//
-
-RL_HIP_EXPORT const char* hipGetErrorName(hipError_t error) {
-  switch (error) {
-#define RL_HIP_NAME(e) case e: return #e;
-    RL_HIP_NAME(hipSuccess)
-    RL_HIP_NAME(hipErrorInvalidValue)
-    RL_HIP_NAME(hipErrorOutOfMemory)
-    RL_HIP_NAME(hipErrorInvalidConfiguration)
-    RL_HIP_NAME(hipErrorInvalidMemcpyDirection)
-    RL_HIP_NAME(hipErrorNoDevice)
-    RL_HIP_NAME(hipErrorInvalidDevice)
-    RL_HIP_NAME(hipErrorInvalidImage)
-    RL_HIP_NAME(hipErrorInvalidHandle)
-    RL_HIP_NAME(hipErrorIllegalState)
-    RL_HIP_NAME(hipErrorNotFound)
-    RL_HIP_NAME(hipErrorLaunchFailure)
-    RL_HIP_NAME(hipErrorStreamCaptureUnsupported)
-    RL_HIP_NAME(hipErrorStreamCaptureUnmatched)
-    RL_HIP_NAME(hipErrorNotSupported)
-#undef RL_HIP_NAME
-    default: return "hipErrorUnknown";
-  }
-}
-
-RL_HIP_EXPORT const char* hipGetErrorString(hipError_t error) {
-  switch (error) {
-    case hipSuccess: return "no error";
-    case hipErrorInvalidValue: return "invalid argument";
-    case hipErrorInvalidHandle: return "invalid resource handle";
-    case hipErrorLaunchFailure: return "unspecified launch failure";
-    default: return hipGetErrorName(error);
-  }
 }

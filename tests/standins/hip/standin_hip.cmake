@@ -6,7 +6,10 @@
 # REDLINE_HIP_LIBRARY=<path> (or, for the unmodified test program, its
 # RUNPATH): never installed, never on the default search path.
 set(RL_STANDIN_HIP_DIR ${CMAKE_CURRENT_LIST_DIR})
-add_library(rl_standin_hip SHARED ${RL_STANDIN_HIP_DIR}/standin_hip.c)
+add_library(rl_standin_hip SHARED
+  ${RL_STANDIN_HIP_DIR}/standin_hip.c
+  ${RL_STANDIN_HIP_DIR}/standin_hip_fatbin.c
+  ${RL_STANDIN_HIP_DIR}/standin_hip_graph.c)
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_kernels_ref
   rl_device_funnel PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(rl_standin_hip SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
