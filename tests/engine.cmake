@@ -43,3 +43,11 @@ add_test(NAME replay_bench_smoke
           --code-object "${RL_KERNELS_DIR}/vecchain-gfx1100.co")
 set_tests_properties(replay_bench_smoke PROPERTIES
   LABELS integration TIMEOUT 120)
+
+# Timed-out replays at random points of a decode step, torn down in every
+# allowed order: no access to freed memory (ASan) and no race (TSan).
+rl_add_unit_test(replay_timeout_test
+  SOURCES unit/replay_timeout_test.c unit/decode_test_util.c
+  LIBS ${RL_ENGINE_TEST_LIBS} rl_device_funnel rl_kernels_ref rl_sim
+  LABELS "unit;threaded")
+add_dependencies(replay_timeout_test rl_kernels)

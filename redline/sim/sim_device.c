@@ -87,6 +87,11 @@ static rl_status_t rl_sim_read(rl_device_t* device, uint64_t address,
 
 static void rl_sim_destroy(rl_device_t* device) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);
+  // Queues first: a queue left busy (a quarantined replay's, or one nobody
+  // destroyed) may still be executing a kernel that reads the loader's
+  // tables and writes device memory.
+  rl_sim_queues_stop_all(sim);
+  pthread_mutex_destroy(&sim->queue_lock);
   rl_sim_loader_deinit(&sim->loader);
   rl_sim_memory_deinit(&sim->memory);
   pthread_mutex_destroy(&sim->signal_lock);
@@ -147,6 +152,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   pthread_mutex_init(&sim->signal_lock, NULL);
   pthread_cond_init(&sim->signal_cond, NULL);
   pthread_mutex_init(&sim->report_lock, NULL);
+  pthread_mutex_init(&sim->queue_lock, NULL);
   rl_sim_loader_init(&sim->loader);
   atomic_init(&sim->next_queue_id, 1);
   atomic_init(&sim->dispatch_count, 0);

@@ -13,7 +13,9 @@
 //   - signal_lock + signal_cond are the wakeup channel for every signal
 //     change (the values themselves are C11 atomics in device memory);
 //   - report_lock guards the hazard list and the dispatch log;
-//   - each queue's lock + cond carry the doorbell, stop and fault state.
+//   - each queue's lock + cond carry the doorbell, stop and fault state;
+//   - queue_lock guards the list of live queues (create, destroy, and the
+//     device's destruction, which stops and joins whatever is left).
 // Lock order: a thread holds at most one of these at a time, except that
 // memory.lock (read) is taken inside signal_lock (a barrier re-translating
 // its dependent signals); nothing is taken inside memory.lock.
@@ -88,6 +90,8 @@ typedef struct rl_sim_device_s {
   pthread_mutex_t signal_lock;
   pthread_cond_t signal_cond;
   atomic_uint next_queue_id;
+  pthread_mutex_t queue_lock;
+  struct rl_sim_queue_s* queues;  // live queues, under queue_lock
   atomic_uint_fast64_t dispatch_count;
   pthread_mutex_t report_lock;
   rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
@@ -163,6 +167,9 @@ typedef struct rl_sim_queue_s {
   // PM4 register file and in-flight state (sim_pm4.h), created by the
   // first PM4-IB packet; CP-thread-only.
   struct rl_sim_pm4_state_s* pm4;
+  // The device's list of live queues (under device->queue_lock).
+  struct rl_sim_queue_s* prev;
+  struct rl_sim_queue_s* next;
 } rl_sim_queue_t;
 
 // Per-work-group context behind rl_sim_wg_t.context.
@@ -255,6 +262,12 @@ void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
 bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue);
 void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
                         rl_device_fault_t* out_fault);
+// Stops and joins the command processor of every queue still live on
+// |device| and frees them: what the device's destruction does first, so no
+// CP thread runs a kernel into memory that is being freed. Packets in
+// flight are abandoned at the next work-group boundary (every CP loop
+// re-checks the stop flag there and in every wait slice).
+void rl_sim_queues_stop_all(rl_sim_device_t* device);
 // Puts |queue| in the error state with |message| (consumes |status| when
 // not OK, appending its message). Called from the CP thread only.
 void rl_sim_queue_set_fault(rl_sim_queue_t* queue, uint64_t packet_id,

@@ -17,6 +17,11 @@
 // decision to quarantine belongs to the engine, which asks queue_idle() and
 // queue_fault() *before* destroying (a queue that is not idle had packets in
 // flight, so whatever they referenced is in an unknown state).
+//
+// The device owns its queues: it keeps a list of the live ones, and its
+// destruction stops and joins every queue still on it before any memory
+// or loader table is freed, so a queue someone left busy can never run a
+// kernel into freed memory.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +88,24 @@ static void rl_sim_queue_release(rl_sim_queue_t* queue) {
   free(queue);
 }
 
+static void rl_sim_queue_link(rl_sim_device_t* device, rl_sim_queue_t* queue) {
+  pthread_mutex_lock(&device->queue_lock);
+  queue->next = device->queues;
+  if (device->queues) device->queues->prev = queue;
+  device->queues = queue;
+  pthread_mutex_unlock(&device->queue_lock);
+}
+
+static void rl_sim_queue_unlink(rl_sim_device_t* device,
+                                rl_sim_queue_t* queue) {
+  pthread_mutex_lock(&device->queue_lock);
+  if (queue->prev) queue->prev->next = queue->next;
+  if (queue->next) queue->next->prev = queue->prev;
+  if (device->queues == queue) device->queues = queue->next;
+  queue->prev = queue->next = NULL;
+  pthread_mutex_unlock(&device->queue_lock);
+}
+
 rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
                                 rl_device_queue_t* out_queue) {
   memset(out_queue, 0, sizeof(*out_queue));
@@ -113,6 +136,7 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
     return status;
   }
   queue->thread_started = true;
+  rl_sim_queue_link(queue->device, queue);
   *out_queue = (rl_device_queue_t){
       .id = queue->id,
       .packet_count = packet_count,
@@ -125,19 +149,43 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
   return RL_OK;
 }
 
+// Tells the CP of |queue| to stop, wakes every wait it may sleep in, joins
+// its thread and frees the queue. |queue| is already off the device's list.
+static void rl_sim_queue_stop_and_release(rl_sim_device_t* device,
+                                          rl_sim_queue_t* queue) {
+  pthread_mutex_lock(&queue->lock);
+  atomic_store_explicit(&queue->stop, true, memory_order_release);
+  pthread_cond_broadcast(&queue->cond);
+  pthread_mutex_unlock(&queue->lock);
+  rl_sim_signal_wake_all(device);
+  pthread_join(queue->thread, NULL);
+  rl_sim_queue_release(queue);
+}
+
 rl_status_t rl_sim_queue_destroy(rl_device_t* device,
                                  rl_device_queue_t* queue) {
   rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
   if (sim_queue == NULL) return RL_OK;
-  pthread_mutex_lock(&sim_queue->lock);
-  atomic_store_explicit(&sim_queue->stop, true, memory_order_release);
-  pthread_cond_broadcast(&sim_queue->cond);
-  pthread_mutex_unlock(&sim_queue->lock);
-  rl_sim_signal_wake_all(rl_sim_device_cast(device));
-  pthread_join(sim_queue->thread, NULL);
-  rl_sim_queue_release(sim_queue);
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  rl_sim_queue_unlink(sim, sim_queue);
+  rl_sim_queue_stop_and_release(sim, sim_queue);
   memset(queue, 0, sizeof(*queue));
   return RL_OK;
+}
+
+void rl_sim_queues_stop_all(rl_sim_device_t* device) {
+  for (;;) {
+    pthread_mutex_lock(&device->queue_lock);
+    rl_sim_queue_t* queue = device->queues;
+    if (queue) {
+      device->queues = queue->next;
+      if (queue->next) queue->next->prev = NULL;
+      queue->next = NULL;
+    }
+    pthread_mutex_unlock(&device->queue_lock);
+    if (queue == NULL) return;
+    rl_sim_queue_stop_and_release(device, queue);
+  }
 }
 
 void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,

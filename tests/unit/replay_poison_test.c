@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
@@ -24,6 +25,7 @@ typedef struct rl_fixture_s {
   rl_capture_t* capture;
   rl_replay_t* replay;
   rl_digest128_t eager[RL_TEST_MAX_REGIONS];
+  int threads_before;  // process threads before the replay was prepared
 } rl_fixture_t;
 
 static int rl_setup_device(void** state, bool adversarial) {
@@ -175,8 +177,21 @@ static void rl_vm_fault_poisons(void** state) {
 // Quarantine
 //===----------------------------------------------------------------------===//
 
+// Threads of this process (Linux: entries of /proc/self/task).
+static int rl_thread_count(void) {
+  DIR* dir = opendir("/proc/self/task");
+  assert_non_null(dir);
+  int count = 0;
+  for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(dir);
+  return count;
+}
+
 static void rl_hung_queue_quarantines(void** state) {
   rl_fixture_t* fixture = *state;
+  fixture->threads_before = rl_thread_count();
   rl_replay_options_t options = {.wait_timeout_ns = 50000000ull};  // 50 ms
   rl_prepare(fixture, &options);
   assert_null(rl_run(fixture));
@@ -191,8 +206,12 @@ static void rl_hung_queue_quarantines(void** state) {
                  RL_STATUS_QUARANTINED, NULL);
   rl_test_expect(rl_replay_prepare(fixture->replay, RL_ROUTE_AQL),
                  RL_STATUS_QUARANTINED, NULL);
-  // Destroying leaks the queue's memory to the device rather than freeing
-  // what the hung packet may still touch; closing the device reclaims it.
+  // Destroying the replay stops the hung queue's command processor (the
+  // simulator proves the stop by joining its thread) before anything the
+  // hung packet could touch is freed; no thread is left behind.
+  rl_replay_destroy(fixture->replay);
+  fixture->replay = NULL;
+  assert_int_equal(rl_thread_count(), fixture->threads_before);
 }
 
 int main(void) {

@@ -3,18 +3,22 @@
 // consumed in order, barrier packets wait on their signals, a small ring
 // applies backpressure, every fault class puts the queue in an error state
 // with a message naming the packet, an injected hang is survivable, and the
-// dispatch log has ordered timestamps. Every test ends by destroying its
+// dispatch log has ordered timestamps, and closing a device stops a queue
+// that is still executing. Every test ends by destroying its
 // queue (which must succeed) under ASan/TSan.
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "sim_test_util.h"
 
@@ -363,6 +367,93 @@ static void test_timestamps_ordered(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
+// Counts work-groups run through the test executor, so a test can see
+// whether a command processor is still executing.
+static atomic_uint_fast64_t rl_counting_workgroups;
+
+static rl_status_t rl_counting_begin(void* self,
+                                     const rl_sim_dispatch_t* dispatch,
+                                     void** out_state) {
+  return rl_test_executor.begin(self, dispatch, out_state);
+}
+
+static rl_status_t rl_counting_run(void* self, void* state, rl_sim_wg_t* wg) {
+  atomic_fetch_add(&rl_counting_workgroups, 1);
+  return rl_test_executor.run_workgroup(self, state, wg);
+}
+
+static void rl_counting_end(void* self, void* state) {
+  rl_test_executor.end(self, state);
+}
+
+static const rl_sim_executor_t rl_counting_executor = {
+    .name = "counting",
+    .begin = rl_counting_begin,
+    .run_workgroup = rl_counting_run,
+    .end = rl_counting_end,
+};
+
+// Threads of this process (Linux: entries of /proc/self/task).
+static int rl_test_thread_count(void) {
+  DIR* dir = opendir("/proc/self/task");
+  assert_non_null(dir);
+  int count = 0;
+  for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(dir);
+  return count;
+}
+
+static uint64_t rl_test_now_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+// Closing a device whose queue is still executing (nobody destroyed it, as
+// after a quarantine) stops that queue's command processor at a work-group
+// boundary and joins it before device memory is freed: the close returns
+// promptly in the middle of a 2^24-item dispatch and no work-group runs
+// afterwards. Without the stop, the CP keeps running kernels into freed
+// memory (ASan: heap-use-after-free), its thread outlives the device (the
+// thread count says so in any build) and LeakSanitizer reports the queue.
+static void test_close_device_with_busy_queue(void** state) {
+  (void)state;
+  int threads_before = rl_test_thread_count();
+  rl_sim_options_t options = {.executor = &rl_counting_executor};
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, &options, 16);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 256);
+  uint64_t signal = rl_sim_fixture_signal(&f, 1);
+  // 2^24 work-items in 2^18 work-groups; the kernel writes only 16 floats.
+  rl_aql_dispatch_packet_t p = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_fill"),
+      rl_sim_fixture_fill_args(&f, out.address, 1.0f, 16), 1u << 24, signal,
+      true);
+  atomic_store(&rl_counting_workgroups, 0);
+  rl_test_submit(&f, &p);
+  uint64_t deadline = rl_test_now_ns() + RL_TEST_WAIT_NS;
+  while (atomic_load(&rl_counting_workgroups) == 0 &&
+         rl_test_now_ns() < deadline) {
+    sched_yield();
+  }
+  assert_true(atomic_load(&rl_counting_workgroups) > 0);
+  assert_false(vt(&f)->queue_idle(f.device, &f.queue));
+  uint64_t before = rl_test_now_ns();
+  vt(&f)->destroy(f.device);  // the queue was never destroyed
+  uint64_t close_ns = rl_test_now_ns() - before;
+  uint64_t ran = atomic_load(&rl_counting_workgroups);
+  assert_true(ran < (1u << 18));  // abandoned mid-dispatch
+  assert_true(close_ns < 2000000000ull);
+  struct timespec pause = {0, 20 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+  assert_int_equal(atomic_load(&rl_counting_workgroups), ran);
+  assert_int_equal(rl_test_thread_count(), threads_before);
+  rl_code_object_destroy(f.code);
+  free(f.code_bytes);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dispatch_completes_and_retires),
@@ -378,6 +469,7 @@ int main(void) {
       cmocka_unit_test(test_fault_executor_refusal),
       cmocka_unit_test(test_fault_pm4_ib_unmapped),
       cmocka_unit_test(test_injected_hang),
+      cmocka_unit_test(test_close_device_with_busy_queue),
       cmocka_unit_test(test_timestamps_ordered),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -310,9 +310,14 @@ rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
                                   void* out_data, uint64_t size,
                                   rl_digest128_t* out_digest);
 
-// Destroys |replay|. A quarantined replay whose queue is still busy leaks
-// its queue and memory deliberately rather than freeing what may still be
-// in use.
+// Destroys |replay|. Its queue is destroyed first, which stops the
+// device's packet processor whatever it is doing (a quarantined replay's
+// queue may still be executing), and only then is its memory freed. When
+// the device cannot prove the processor stopped (a ROCr queue destroy that
+// fails, a drm IB whose fence never signalled) the queue and memory are
+// leaked deliberately and left to the device, which keeps them until it is
+// closed; the simulator always stops and joins. rl_device_close() stops
+// every queue the device still owns before it frees device memory.
 void rl_replay_destroy(rl_replay_t* replay);
 
 const char* rl_route_name(rl_route_t route);
