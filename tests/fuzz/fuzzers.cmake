@@ -28,3 +28,15 @@ add_custom_command(OUTPUT ${RL_SEED_PM4}
 add_custom_target(rl_fuzz_seed_pm4 ALL DEPENDS ${RL_SEED_PM4})
 set(RL_FUZZ_SEEDS_fuzz_pm4_decode ${RL_SEED_PM4})
 rl_add_fuzzer(fuzz_pm4_decode fuzz_pm4_decode.c rl_pm4)
+
+# Behind the reader: contract, bindings, hazard plan, both lowerings and
+# bounded runs on the simulator (no kernel code), for every capture that
+# decodes with the integrity checks off (what a re-signed file reaches).
+set(RL_SEED_DECODE ${CMAKE_CURRENT_BINARY_DIR}/seed_decode.rlc)
+add_custom_command(OUTPUT ${RL_SEED_DECODE}
+  COMMAND redline capture --workload decode --param pos=5 -o ${RL_SEED_DECODE}
+  DEPENDS redline rl_kernels
+  COMMENT "Writing the decode capture fuzz seed")
+add_custom_target(rl_fuzz_seed_decode ALL DEPENDS ${RL_SEED_DECODE})
+set(RL_FUZZ_SEEDS_fuzz_capture_replay ${RL_SEED_CAPTURE} ${RL_SEED_DECODE})
+rl_add_fuzzer(fuzz_capture_replay fuzz_capture_replay.c rl_engine rl_capture)
