@@ -123,7 +123,7 @@ int rl_cmd_shadow(int argc, char** argv) {
   if (exit_code != RL_EXIT_OK) return exit_code;
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
-  if (status) return rl_cli_fail(status, cli.path);
+  if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
   if (exit_code == RL_EXIT_OK) {
     exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.json, cli.path,
