@@ -1,16 +1,13 @@
 // The capture file reader (redline/capture_file.h): header, section frames
 // (bounds, checksums, padding, order), dispatch to the section decoders
 // (capture_file_decode.c), whole-model validation and the identity check.
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include "capture/capture_file_internal.h"
+#include "redline/base/file.h"
 
 typedef rl_status_t (*rl_capture_section_decoder_t)(
     rl_capture_decoder_t* decoder, rl_codec_reader_t* reader);
@@ -422,42 +419,6 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   return RL_OK;
 }
 
-// Reads the whole regular file |path| into a new heap buffer.
-static rl_status_t rl_capture_file_slurp(const char* path, uint8_t** out_data,
-                                         size_t* out_size) {
-  *out_data = NULL;
-  *out_size = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) {
-    return RL_STATUS(RL_STATUS_IO, "cannot open %s: %s", path, strerror(errno));
-  }
-  struct stat st;
-  rl_status_t status = RL_OK;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    status = RL_STATUS(RL_STATUS_IO, "%s is not a readable regular file", path);
-  }
-  size_t size = status ? 0 : (size_t)st.st_size;
-  uint8_t* data = status ? NULL : malloc(size ? size : 1);
-  if (!status && !data) status = rl_status_out_of_memory();
-  for (size_t done = 0; !status && done < size;) {
-    ssize_t got = read(fd, data + done, size - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      status = RL_STATUS(RL_STATUS_IO, "cannot read %s: %s", path,
-                         got < 0 ? strerror(errno) : "file shrank");
-    }
-    done += got > 0 ? (size_t)got : 0;
-  }
-  close(fd);
-  if (status) {
-    free(data);
-    return status;
-  }
-  *out_data = data;
-  *out_size = size;
-  return RL_OK;
-}
-
 rl_status_t rl_capture_file_read(const char* path, rl_capture_t** out_capture,
                                  rl_capture_file_info_t* out_info) {
   *out_capture = NULL;
@@ -467,7 +428,8 @@ rl_status_t rl_capture_file_read(const char* path, rl_capture_t** out_capture,
   }
   uint8_t* data = NULL;
   size_t size = 0;
-  RL_RETURN_IF_ERROR(rl_capture_file_slurp(path, &data, &size));
+  // The reader names the path in its own errors; decode errors get it here.
+  RL_RETURN_IF_ERROR(rl_file_read_regular(path, &data, &size));
   rl_status_t status =
       rl_capture_file_read_memory(data, size, out_capture, out_info);
   free(data);

@@ -367,6 +367,16 @@ static rl_status_t rl_contract_binding(const rl_capture_t* capture,
                                              : binding->expr.operand - 1);
     }
     values[binding->expr.param] = param->capture_value;
+    if (status && !rl_status_is(status, RL_STATUS_CONTRACT)) {
+      // The evaluator calls a negative or overflowing value invalid input;
+      // here an admitted value drives the binding there, so the range does
+      // not hold: a contract failure (exit 4), as docs/failure-semantics.md
+      // lists it.
+      rl_status_t contract = RL_STATUS(RL_STATUS_CONTRACT, "%s",
+                                       rl_status_message(status));
+      rl_status_free(status);
+      status = contract;
+    }
     if (status) {
       return rl_status_annotate(status, "%s=%" PRId64, param->name, ends[e]);
     }

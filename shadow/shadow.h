@@ -145,15 +145,20 @@ typedef struct rl_shadow_window_s {
   int64_t stride;
 } rl_shadow_window_t;
 
-// Parses "START:COUNT[:STRIDE]" (stride 1 by default; count >= 1).
+// Parses "START:COUNT[:STRIDE]" (stride 1 by default; 1 <= count <= 2^32-1)
+// with the one number parser (redline/base/number.h: decimal or 0x-hex,
+// START and STRIDE may be negative, no whitespace). The last value
+// START + (COUNT - 1) x STRIDE must fit 64 bits, so every window value does.
+// RL_STATUS_INVALID_ARGUMENT naming the field otherwise.
 rl_status_t rl_shadow_window_parse(const char* text,
                                    rl_shadow_window_t* out_window);
 
 // The window parameter and window of a run: |window| when |has_window|,
 // else the capture's first window; the parameter is the capture's first
 // window's (parameter 0 without windows; UINT32_MAX without parameters).
-// RL_STATUS_INVALID_ARGUMENT without any window or with 0 steps,
-// RL_STATUS_CONTRACT when a value leaves the admitted range.
+// RL_STATUS_INVALID_ARGUMENT without any window, with 0 steps or when the
+// last value does not fit 64 bits; RL_STATUS_CONTRACT when a value leaves
+// the admitted range.
 rl_status_t rl_shadow_window_resolve(const rl_capture_t* capture,
                                      bool has_window,
                                      const rl_shadow_window_t* window,
@@ -280,7 +285,9 @@ static inline const rl_shadow_cell_t* rl_shadow_result_cell(
                             result->arm_count + a];
 }
 
-// The value of the window parameter in window |w|.
+// The value of the window parameter in window |w| < count of a window that
+// rl_shadow_window_parse() or rl_shadow_window_resolve() accepted (they
+// prove that the last value, and so every value, fits 64 bits).
 static inline int64_t rl_shadow_window_value(const rl_shadow_window_t* window,
                                              uint32_t w) {
   return window->start + (int64_t)w * window->stride;

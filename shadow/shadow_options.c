@@ -1,10 +1,10 @@
 // Parsing of shadow options given as text (shadow/shadow.h): arm lists and
 // windows, shared by `redline shadow`, `bench` and `demo`.
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/number.h"
 #include "shadow/shadow.h"
 
 rl_status_t rl_shadow_arms_parse(const char* text,
@@ -46,31 +46,70 @@ rl_status_t rl_shadow_arms_parse(const char* text,
   return RL_OK;
 }
 
-// Parses one signed decimal field ending at |stop| or the end; advances.
-static bool rl_shadow_parse_field(const char** cursor, int64_t* out_value) {
-  char* end = NULL;
-  errno = 0;
-  long long value = strtoll(*cursor, &end, 10);
-  if (errno || end == *cursor || (*end && *end != ':')) return false;
-  *out_value = value;
-  *cursor = *end ? end + 1 : end;
-  return true;
+// The window's last value START + (COUNT - 1) x STRIDE, false when it does
+// not fit 64 bits. Every value in between then fits too (the values are
+// monotone in k), so rl_shadow_window_value() cannot overflow.
+static bool rl_shadow_window_last(const rl_shadow_window_t* window,
+                                  int64_t* out_last) {
+  int64_t span = 0;
+  return window->count >= 1 &&
+         !__builtin_mul_overflow((int64_t)window->count - 1, window->stride,
+                                 &span) &&
+         !__builtin_add_overflow(window->start, span, out_last);
+}
+
+// Parses |field|, one ':'-separated field of the window spec |text|, with
+// the one number parser (redline/base/number.h) in [|min|, |max|]; |name|
+// names the field in errors.
+static rl_status_t rl_shadow_window_field(const char* text, const char* field,
+                                          const char* name, int64_t min,
+                                          int64_t max, int64_t* out_value) {
+  // 64 characters hold any 64-bit number, even with leading zeros to spare.
+  char copy[64];
+  size_t length = strcspn(field, ":");
+  if (length >= sizeof(copy)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "'%s': %s has %zu characters", text, name, length);
+  }
+  memcpy(copy, field, length);
+  copy[length] = '\0';
+  return rl_status_annotate(rl_number_parse_i64_in(copy, min, max, out_value),
+                            "'%s': %s", text, name);
 }
 
 rl_status_t rl_shadow_window_parse(const char* text,
                                    rl_shadow_window_t* out_window) {
   memset(out_window, 0, sizeof(*out_window));
-  const char* cursor = text ? text : "";
-  int64_t start = 0, count = 0, stride = 1;
-  bool ok = rl_shadow_parse_field(&cursor, &start) &&
-            rl_shadow_parse_field(&cursor, &count);
-  if (ok && *cursor) ok = rl_shadow_parse_field(&cursor, &stride) && !*cursor;
-  if (!ok || count < 1 || count > UINT32_MAX) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "windows: expected START:COUNT[:STRIDE] with COUNT >= 1, "
-                     "got '%s'", text ? text : "");
+  const char* fields[4] = {text ? text : "", NULL, NULL, NULL};
+  uint32_t field_count = 1;
+  for (const char* c = fields[0]; *c; ++c) {
+    if (*c != ':') continue;
+    if (field_count == 4) break;
+    fields[field_count++] = c + 1;
   }
-  *out_window = (rl_shadow_window_t){start, (uint32_t)count, stride};
+  if (field_count < 2 || field_count > 3) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "'%s': expected START:COUNT[:STRIDE]",
+                     fields[0]);
+  }
+  int64_t start = 0, count = 0, stride = 1;
+  RL_RETURN_IF_ERROR(rl_shadow_window_field(fields[0], fields[0], "START",
+                                            INT64_MIN, INT64_MAX, &start));
+  RL_RETURN_IF_ERROR(rl_shadow_window_field(fields[0], fields[1], "COUNT", 1,
+                                            UINT32_MAX, &count));
+  if (fields[2]) {
+    RL_RETURN_IF_ERROR(rl_shadow_window_field(fields[0], fields[2], "STRIDE",
+                                              INT64_MIN, INT64_MAX, &stride));
+  }
+  rl_shadow_window_t window = {start, (uint32_t)count, stride};
+  int64_t last = 0;
+  if (!rl_shadow_window_last(&window, &last)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "'%s': START + (COUNT - 1) x STRIDE does not "
+                     "fit 64 bits",
+                     fields[0]);
+  }
+  *out_window = window;
   return RL_OK;
 }
 
@@ -93,6 +132,13 @@ rl_status_t rl_shadow_window_resolve(const rl_capture_t* capture,
   }
   if (out_window->count == 0) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "a window of 0 steps");
+  }
+  int64_t last = 0;
+  if (!rl_shadow_window_last(out_window, &last)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "window %" PRId64 " + %u steps of %" PRId64
+                     " does not fit 64 bits",
+                     out_window->start, out_window->count, out_window->stride);
   }
   if (*out_param == UINT32_MAX) return RL_OK;
   const rl_capture_param_t* param = &capture->params[*out_param];

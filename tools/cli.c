@@ -9,46 +9,12 @@
 #include <unistd.h>
 
 #include "redline/base/array.h"
+#include "redline/base/file.h"
+#include "redline/base/number.h"
 
 rl_status_t rl_cli_read_file(const char* path, uint8_t** out_data,
                              size_t* out_size) {
-  *out_data = NULL;
-  *out_size = 0;
-  FILE* file = fopen(path, "rb");
-  if (!file) {
-    return RL_STATUS(RL_STATUS_IO, "cannot open %s: %s", path, strerror(errno));
-  }
-  uint8_t* data = NULL;
-  size_t size = 0, capacity = 0;
-  rl_status_t status = RL_OK;
-  for (;;) {
-    if (size == capacity) {
-      capacity = capacity ? capacity * 2 : 1 << 16;
-      uint8_t* grown = realloc(data, capacity);
-      if (!grown) {
-        status = rl_status_out_of_memory();
-        break;
-      }
-      data = grown;
-    }
-    size_t got = fread(data + size, 1, capacity - size, file);
-    size += got;
-    if (got == 0) {
-      if (ferror(file)) {
-        status = RL_STATUS(RL_STATUS_IO, "cannot read %s: %s", path,
-                           strerror(errno));
-      }
-      break;
-    }
-  }
-  fclose(file);
-  if (status) {
-    free(data);
-    return status;
-  }
-  *out_data = data;
-  *out_size = size;
-  return RL_OK;
+  return rl_file_read_regular(path, out_data, out_size);
 }
 
 int rl_cli_fail(rl_status_t status, const char* context) {
@@ -120,24 +86,37 @@ bool rl_cli_is(const char* arg, const char* flag) {
   return arg && strcmp(arg, flag) == 0;
 }
 
-bool rl_cli_parse_u64(const char* text, uint64_t* out_value) {
-  if (!text || !text[0] || text[0] == '-') return false;
-  char* end = NULL;
-  errno = 0;
-  unsigned long long value = strtoull(text, &end, 0);
-  if (errno || *end) return false;
-  *out_value = value;
-  return true;
+// Reports |status| from parsing |flag| of |command| as a usage error.
+static int rl_cli_number_usage(const char* command, const char* flag,
+                               rl_status_t status) {
+  int code = rl_cli_usage("%s: %s: %s", command, flag,
+                          rl_status_message(status));
+  rl_status_free(status);
+  return code;
 }
 
-bool rl_cli_parse_i64(const char* text, int64_t* out_value) {
-  if (!text || !text[0]) return false;
-  char* end = NULL;
-  errno = 0;
-  long long value = strtoll(text, &end, 0);
-  if (errno || *end) return false;
-  *out_value = value;
-  return true;
+int rl_cli_number_u64(const char* command, const char* flag, const char* text,
+                      uint64_t min, uint64_t max, uint64_t* out_value) {
+  rl_status_t status = rl_number_parse_u64_in(text, min, max, out_value);
+  return status ? rl_cli_number_usage(command, flag, status) : RL_EXIT_OK;
+}
+
+int rl_cli_number_i64(const char* command, const char* flag, const char* text,
+                      int64_t min, int64_t max, int64_t* out_value) {
+  rl_status_t status = rl_number_parse_i64_in(text, min, max, out_value);
+  return status ? rl_cli_number_usage(command, flag, status) : RL_EXIT_OK;
+}
+
+int rl_cli_processor(const char* command, const char* flag,
+                     const char* processor) {
+  // The processors the simulated device and the rocr and drm devices run
+  // (redline/replay.h, rl_device_options_t.processor).
+  static const char* const known[] = {"gfx1100", "gfx1151", "gfx1201"};
+  for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
+    if (rl_cli_is(processor, known[i])) return RL_EXIT_OK;
+  }
+  return rl_cli_usage("%s: %s expects gfx1100, gfx1151 or gfx1201, got '%s'",
+                      command, flag, processor);
 }
 
 const char* rl_cli_kernels_dir(void) {

@@ -26,8 +26,9 @@ enum {
   RL_EXIT_UNAVAILABLE = 8,
 };
 
-// Reads the whole file at |path| into a malloc'd buffer (RL_STATUS_IO on
-// failure, naming the path and the errno text).
+// Reads the whole regular file at |path| into a malloc'd buffer
+// (redline/base/file.h: anything else is refused before it is read, and
+// every error names the path once, so callers give the command as context).
 rl_status_t rl_cli_read_file(const char* path, uint8_t** out_data,
                              size_t* out_size);
 
@@ -49,9 +50,23 @@ rl_status_t rl_cli_write_json(cJSON* root, const char* path);
 // Returns true when argv[i] equals |flag|.
 bool rl_cli_is(const char* arg, const char* flag);
 
-// Parses an unsigned/signed decimal or 0x-hex integer; false on junk.
-bool rl_cli_parse_u64(const char* text, uint64_t* out_value);
-bool rl_cli_parse_i64(const char* text, int64_t* out_value);
+// Parses |text|, the value of option |flag| of |command|, with the one
+// number parser (redline/base/number.h: decimal or 0x-hex, no whitespace or
+// sign tricks, overflow refused) and requires |min| <= value <= |max|.
+// Returns RL_EXIT_OK, or RL_EXIT_USAGE after printing, for example,
+// "redline: replay: --repeat: ' -1' is not a non-negative decimal or
+// 0x-hexadecimal number". Every numeric option goes through these two, each
+// with its own range.
+int rl_cli_number_u64(const char* command, const char* flag, const char* text,
+                      uint64_t min, uint64_t max, uint64_t* out_value);
+int rl_cli_number_i64(const char* command, const char* flag, const char* text,
+                      int64_t min, int64_t max, int64_t* out_value);
+
+// Checks that |processor|, given with |flag| (--processor, --target), is one
+// redline runs: gfx1100, gfx1151 or gfx1201. Returns RL_EXIT_OK, or
+// RL_EXIT_USAGE after printing the message.
+int rl_cli_processor(const char* command, const char* flag,
+                     const char* processor);
 
 // Directory holding the built code objects: $REDLINE_KERNELS_DIR, else the
 // build-time default (RL_DEFAULT_KERNELS_DIR).

@@ -35,11 +35,8 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
     } else if (has_value && rl_cli_is(arg, "--json")) {
       cli->json = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--rounds")) {
-      if (!rl_cli_parse_u64(argv[++i], &cli->rounds) || cli->rounds == 0 ||
-          cli->rounds > 100000) {
-        return rl_cli_usage("bench: --rounds expects 1..100000, got '%s'",
-                            argv[i]);
-      }
+      exit_code = rl_cli_number_u64("bench", arg, argv[++i], 1, 100000,
+                                    &cli->rounds);
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
     } else {
@@ -76,6 +73,12 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
   free(text);
   int exit_code = rl_status_exit_code(rl_bench_result_code(result));
   if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
+  // The report on stdout says why; errors also go to stderr, so a failing
+  // arm (out of memory, contract...) never exits silently.
+  if (exit_code != RL_EXIT_OK) {
+    fprintf(stderr, "redline: %s: bench: FAIL (%s)\n", context,
+            result->reason);
+  }
   if (json_path) {
     status = rl_cli_write_json(rl_bench_report_json(result), json_path);
     if (status) exit_code = rl_cli_fail(status, "bench --json");
@@ -90,7 +93,7 @@ int rl_cmd_bench(int argc, char** argv) {
   if (exit_code != RL_EXIT_OK) return exit_code;
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
-  if (status) return rl_cli_fail(status, cli.path);
+  if (status) return rl_cli_fail(status, "bench");  // names the path
   exit_code = rl_cli_bench_capture(capture, &cli.shadow, (uint32_t)cli.rounds,
                                    cli.json, cli.path, NULL, 0);
   rl_capture_destroy(capture);

@@ -52,10 +52,12 @@ static int rl_capture_add_value(rl_capture_values_t* values, const char* flag,
   char* copy = values->names[values->count];
   memcpy(copy, name, name_length);
   copy[name_length] = '\0';
-  if (!rl_cli_parse_i64(value_text, &value->value)) {
-    return rl_cli_usage("capture: %s %s: '%s' is not an integer", flag, copy,
-                        value_text);
-  }
+  // The workload checks the admitted range and names the entry (exit 2).
+  char option[96];
+  snprintf(option, sizeof(option), "%s %s", flag, copy);
+  int exit_code = rl_cli_number_i64("capture", option, value_text, INT64_MIN,
+                                    INT64_MAX, &value->value);
+  if (exit_code != RL_EXIT_OK) return exit_code;
   value->name = copy;
   ++values->count;
   return RL_EXIT_OK;
@@ -88,6 +90,7 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
       cli->workload = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--target")) {
       cli->target = argv[++i];
+      exit_code = rl_cli_processor("capture", arg, cli->target);
     } else if (has_value && rl_cli_is(arg, "--executor")) {
       cli->executor = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--device")) {

@@ -14,6 +14,7 @@
 // The last line is `redline demo: PASS` or `redline demo: FAIL (<reason>)`;
 // the exit code is that of the first failing stage.
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@
 typedef struct rl_demo_s {
   const char* processor;
   const char* out_dir;
-  const char* layers;
+  uint64_t layers;
   rl_shadow_device_options_t device;
   char dir[512];
   char path[600];
@@ -52,18 +53,17 @@ static double rl_demo_now(void) {
 static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   memset(demo, 0, sizeof(*demo));
   demo->processor = "gfx1100";
-  demo->layers = "4";
+  demo->layers = 4;
   rl_shadow_options_t options = {0};
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
     int exit_code = RL_EXIT_OK;
-    uint64_t number = 0;
     if (has_value && rl_cli_is(arg, "--layers")) {
-      demo->layers = argv[++i];
-      if (!rl_cli_parse_u64(demo->layers, &number) || number == 0) {
-        return rl_cli_usage("demo: --layers expects a positive number");
-      }
+      // The decode workload checks its admitted range (exit 2).
+      exit_code = rl_cli_number_u64("demo", arg, argv[++i], 1, INT64_MAX,
+                                    &demo->layers);
+      if (exit_code != RL_EXIT_OK) return exit_code;
     } else if (has_value && rl_cli_is(arg, "--out")) {
       demo->out_dir = argv[++i];
     } else if (has_value && (rl_cli_is(arg, "--processor") ||
@@ -91,9 +91,7 @@ static rl_status_t rl_demo_record(const rl_demo_t* demo, const void* code,
                                   size_t code_size, rl_capture_t** out_capture) {
   const rl_workload_t* workload = rl_workload_find("decode");
   if (!workload) return RL_STATUS(RL_STATUS_NOT_FOUND, "no decode workload");
-  uint64_t layers = 0;
-  rl_cli_parse_u64(demo->layers, &layers);
-  rl_workload_param_value_t config = {"layers", (int64_t)layers};
+  rl_workload_param_value_t config = {"layers", (int64_t)demo->layers};
   rl_workload_options_t options = {.code_object = code,
                                    .code_object_size = code_size,
                                    .seed = 1,
@@ -246,7 +244,7 @@ static void rl_demo_cleanup(const rl_demo_t* demo) {
 
 static int rl_demo_stages(rl_demo_t* demo) {
   rl_capture_t* capture = NULL;
-  printf("== 1. capture: decode, %s layers, %s, sim (%s hazards)\n",
+  printf("== 1. capture: decode, %" PRIu64 " layers, %s, sim (%s hazards)\n",
          demo->layers, demo->processor,
          demo->device.adversarial ? "adversarial" : "sequential");
   int exit_code = rl_demo_capture(demo, &capture);

@@ -47,6 +47,14 @@ static int rl_disasm_parse(int argc, char** argv, rl_disasm_cli_t* cli) {
   }
   if (!cli->path) return rl_cli_usage("disasm: missing RAWFILE");
   if (!cli->target) cli->target = "gfx1100";
+  // An unknown --target is a usage error (exit 2), found before the file.
+  const rl_pm4_family_t* family = NULL;
+  rl_status_t status = rl_pm4_family_for_processor(cli->target, &family);
+  if (status) {
+    int code = rl_cli_usage("disasm: --target: %s", rl_status_message(status));
+    rl_status_free(status);
+    return code;
+  }
   return RL_EXIT_OK;
 }
 

@@ -228,7 +228,7 @@ int rl_cmd_inspect(int argc, char** argv) {
   if (exit_code != RL_EXIT_OK) return exit_code;
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_capture_file_read(options.path, &capture, NULL);
-  if (status) return rl_cli_fail(status, options.path);
+  if (status) return rl_cli_fail(status, "inspect");  // names the path
   exit_code = rl_inspect_run(&options, capture);
   rl_capture_destroy(capture);
   return exit_code;

@@ -60,6 +60,8 @@ static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
       const char* value = argv[++i];
       const char* processor = strstr(value, "--");
       cli->processor = processor ? processor + 2 : value;
+      int exit_code = rl_cli_processor("lower", arg, cli->processor);
+      if (exit_code != RL_EXIT_OK) return exit_code;
     } else if (rl_lower_parse_flag(arg, cli)) {
       continue;
     } else if (arg[0] != '-' && !cli->path) {

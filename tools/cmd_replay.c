@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "redline/replay.h"
 #include "tools/cli.h"
 
 #define RL_REPLAY_CLI_MAX_PARAMS 16
+#define RL_REPLAY_CLI_NS_PER_MS 1000000ull
 
 typedef struct rl_replay_cli_s {
   const char* path;
@@ -49,6 +51,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
     cli->device = value;
   } else if (rl_cli_is(flag, "--processor")) {
     cli->processor = value;
+    return rl_cli_processor("replay", flag, value);
   } else if (rl_cli_is(flag, "--executor")) {
     cli->executor = value;
   } else if (rl_cli_is(flag, "--hazards")) {
@@ -63,15 +66,16 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
                           RL_REPLAY_CLI_MAX_PARAMS);
     }
     cli->param_text[cli->param_count++] = value;
-  } else {
-    uint64_t number = 0;
-    if (!rl_cli_parse_u64(value, &number)) {
-      return rl_cli_usage("replay: %s expects a number, got '%s'", flag,
-                          value);
-    }
-    if (rl_cli_is(flag, "--repeat")) cli->repeat = number;
-    if (rl_cli_is(flag, "--seed")) cli->seed = number;
-    if (rl_cli_is(flag, "--timeout-ms")) cli->timeout_ms = number;
+  } else if (rl_cli_is(flag, "--repeat")) {
+    return rl_cli_number_u64("replay", flag, value, 1, UINT32_MAX,
+                             &cli->repeat);
+  } else if (rl_cli_is(flag, "--seed")) {
+    return rl_cli_number_u64("replay", flag, value, 0, UINT64_MAX, &cli->seed);
+  } else if (rl_cli_is(flag, "--timeout-ms")) {
+    // The bound is handed on in nanoseconds: refuse what would wrap there.
+    return rl_cli_number_u64("replay", flag, value, 1,
+                             UINT64_MAX / RL_REPLAY_CLI_NS_PER_MS,
+                             &cli->timeout_ms);
   }
   return RL_EXIT_OK;
 }
@@ -109,11 +113,12 @@ static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
     if (exit_code != RL_EXIT_OK) return exit_code;
   }
   if (!cli->path) return rl_cli_usage("replay: missing capture FILE");
-  if (cli->repeat == 0) return rl_cli_usage("replay: --repeat must be >= 1");
   return RL_EXIT_OK;
 }
 
-// Sets |values| from the capture's values and the --param overrides.
+// Sets |values| from the capture's values and the --param overrides. A
+// value is parsed by the one number parser (redline/base/number.h); whether
+// it is admitted is the replay's answer (exit 4), not a usage error.
 static rl_status_t rl_replay_values(const rl_replay_cli_t* cli,
                                     const rl_capture_t* capture,
                                     int64_t* values) {
@@ -126,20 +131,19 @@ static rl_status_t rl_replay_values(const rl_replay_cli_t* cli,
     char name[RL_CAPTURE_NAME_MAX];
     size_t length = equals ? (size_t)(equals - text) : 0;
     uint32_t index = 0;
-    int64_t value = 0;
     if (!equals || length == 0 || length >= sizeof(name)) {
       return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                        "--param expects NAME=VALUE, got '%s'", text);
     }
     memcpy(name, text, length);
     name[length] = '\0';
-    if (!rl_capture_find_param(capture, name, &index) ||
-        !rl_cli_parse_i64(equals + 1, &value)) {
+    if (!rl_capture_find_param(capture, name, &index)) {
       return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                       "--param %s: unknown parameter or not an integer",
-                       text);
+                       "--param %s: the capture has no parameter '%s'", text,
+                       name);
     }
-    values[index] = value;
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_number_parse_i64(equals + 1, &values[index]), "--param %s", name));
   }
   return RL_OK;
 }
@@ -298,7 +302,7 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
                                const rl_capture_t* capture) {
   const rl_replay_options_t options = {
       .checked = cli->checked,
-      .wait_timeout_ns = cli->timeout_ms * 1000000ull,
+      .wait_timeout_ns = cli->timeout_ms * RL_REPLAY_CLI_NS_PER_MS,
       .pm4_no_retain = cli->no_retain,
   };
   rl_replay_t* replay = NULL;

@@ -109,6 +109,12 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
   free(text);
   int exit_code = rl_status_exit_code(rl_shadow_result_code(result));
   if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
+  // The report on stdout says why; errors also go to stderr, so a failing
+  // arm (out of memory, contract...) never exits silently.
+  if (exit_code != RL_EXIT_OK) {
+    fprintf(stderr, "redline: %s: shadow: FAIL (%s)\n", context,
+            result->reason);
+  }
   if (json_path) {
     status = rl_cli_write_json(rl_shadow_report_json(result), json_path);
     if (status) exit_code = rl_cli_fail(status, "shadow --json");
@@ -123,7 +129,7 @@ int rl_cmd_shadow(int argc, char** argv) {
   if (exit_code != RL_EXIT_OK) return exit_code;
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
-  if (status) return rl_cli_fail(status, cli.path);
+  if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
   if (exit_code == RL_EXIT_OK) {
     exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.json, cli.path,

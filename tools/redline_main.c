@@ -155,13 +155,15 @@ static const char rl_cli_exit_codes[] =
     "Exit codes:\n"
     "  0  success\n"
     "  1  divergence or mismatch found\n"
-    "  2  usage error\n"
-    "  3  invalid or unsupported input file\n"
-    "  4  contract failure\n"
+    "  2  usage error (also a bad number or unknown --processor/--target)\n"
+    "  3  invalid or unsupported input file (also not a regular file)\n"
+    "  4  contract failure (also a launch that does not fit AQL)\n"
     "  5  prepare failure\n"
     "  6  replay failure (poisoned)\n"
     "  7  quarantined\n"
-    "  8  device or runtime unavailable\n";
+    "  8  device or runtime unavailable (also out of host memory)\n"
+    "  70 internal error\n"
+    "Numbers are decimal (010 is ten) or 0x-hexadecimal, without spaces or +.\n";
 
 int rl_cmd_help(int argc, char** argv) {
   if (argc >= 2) {

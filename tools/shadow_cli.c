@@ -21,8 +21,15 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
   } else if (rl_cli_is(flag, "--windows")) {
     status = rl_shadow_window_parse(value, &options->window);
     options->has_window = !status;
+    if (status) {
+      *out_exit = rl_cli_usage("%s: --windows %s", command,
+                               rl_status_message(status));
+      rl_status_free(status);
+      return true;
+    }
   } else if (rl_cli_is(flag, "--processor")) {
     options->device.processor = value;
+    *out_exit = rl_cli_processor(command, flag, value);
   } else if (rl_cli_is(flag, "--hazards")) {
     options->device.adversarial = strcmp(value, "adversarial") == 0;
     if (!options->device.adversarial && strcmp(value, "sequential") != 0) {
@@ -36,10 +43,8 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
                                command, value);
     }
   } else if (rl_cli_is(flag, "--seed")) {
-    if (!rl_cli_parse_u64(value, &options->device.seed)) {
-      *out_exit = rl_cli_usage("%s: --seed expects a number, got '%s'",
-                               command, value);
-    }
+    *out_exit = rl_cli_number_u64(command, flag, value, 0, UINT64_MAX,
+                                  &options->device.seed);
   } else {
     return false;
   }
@@ -48,18 +53,22 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
 }
 
 // Splits |text| at the last |separator| into a NUL-terminated name in
-// |name| and the number after it.
-static bool rl_shadow_cli_split(const char* text, char separator, char* name,
-                                size_t name_size, uint64_t* out_number) {
+// |name| and the number after it (redline/base/number.h), which must lie in
+// [|min|, UINT64_MAX]. Prints the usage error naming |flag| and |syntax|.
+static int rl_shadow_cli_split(const char* command, const char* flag,
+                               const char* syntax, const char* text,
+                               char separator, char* name, size_t name_size,
+                               uint64_t min, uint64_t* out_number) {
   const char* split = strrchr(text, separator);
   size_t length = split ? (size_t)(split - text) : 0;
-  if (!split || length == 0 || length >= name_size ||
-      !rl_cli_parse_u64(split + 1, out_number)) {
-    return false;
+  if (!split || length == 0 || length >= name_size) {
+    return rl_cli_usage("%s: %s expects %s, got '%s'", command, flag, syntax,
+                        text);
   }
   memcpy(name, text, length);
   name[length] = '\0';
-  return true;
+  return rl_cli_number_u64(command, flag, split + 1, min, UINT64_MAX,
+                           out_number);
 }
 
 int rl_shadow_cli_flip(const char* command, const char* text,
@@ -67,10 +76,10 @@ int rl_shadow_cli_flip(const char* command, const char* text,
                        rl_shadow_options_t* options) {
   char name[RL_CAPTURE_NAME_MAX];
   uint64_t offset = 0;
-  if (!rl_shadow_cli_split(text, ':', name, sizeof(name), &offset)) {
-    return rl_cli_usage("%s: --flip-byte expects REGION:OFFSET, got '%s'",
-                        command, text);
-  }
+  int exit_code = rl_shadow_cli_split(command, "--flip-byte", "REGION:OFFSET",
+                                      text, ':', name, sizeof(name), 0,
+                                      &offset);
+  if (exit_code != RL_EXIT_OK) return exit_code;
   for (uint32_t r = 0; r < capture->region_count; ++r) {
     if (strcmp(capture->regions[r].name, name) != 0) continue;
     options->flip = true;
@@ -88,10 +97,9 @@ int rl_shadow_cli_bind(const char* command, const char* text,
   char name[RL_CAPTURE_NAME_MAX];
   uint64_t size = 0;
   uint32_t buffer = 0;
-  if (!rl_shadow_cli_split(text, '=', name, sizeof(name), &size) || size == 0) {
-    return rl_cli_usage("%s: --bind expects BUFFER=BYTES, got '%s'", command,
-                        text);
-  }
+  int exit_code = rl_shadow_cli_split(command, "--bind", "BUFFER=BYTES", text,
+                                      '=', name, sizeof(name), 1, &size);
+  if (exit_code != RL_EXIT_OK) return exit_code;
   if (!rl_capture_find_buffer(capture, name, &buffer)) {
     return rl_cli_usage("%s: --bind: the capture has no buffer '%s'", command,
                         name);

@@ -68,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "redline/code_object.h"
 #include "redline/funnel.h"
@@ -252,6 +253,14 @@ static rl_status_t rl_ip_launch(void* self,
 static void rl_ip_write_capture(void);
 
 // Parses the window and creates the funnel on the first interposed call.
+// Parses one number of REDLINE_CAPTURE_WINDOW; false on junk or overflow.
+static bool rl_ip_number(const char* text, uint64_t* out_value) {
+  rl_status_t status = rl_number_parse_u64(text, out_value);
+  bool ok = status == RL_OK;
+  rl_status_free(status);
+  return ok;
+}
+
 static bool rl_ip_start(void) {
   if (rl_ip.started) return !rl_ip.failed;
   rl_ip.started = true;
@@ -262,11 +271,18 @@ static bool rl_ip_start(void) {
   rl_ip.first = 0;
   rl_ip.count = UINT64_MAX;
   if (window && strncmp(window, "launches:", 9) == 0) {
-    char count[32] = "";
-    unsigned long long first = 0;
-    if (sscanf(window + 9, "%llu:%31s", &first, count) < 1) rl_ip.failed = true;
-    rl_ip.first = first;
-    if (count[0] && strcmp(count, "all") != 0) rl_ip.count = strtoull(count, NULL, 10);
+    // FIRST[:COUNT|:all], each number by the one parser (redline/base/number.h).
+    char first[32] = "";
+    const char* colon = strchr(window + 9, ':');
+    size_t length = colon ? (size_t)(colon - window - 9) : strlen(window + 9);
+    if (length >= sizeof(first)) length = 0;  // refused by the parser below
+    memcpy(first, window + 9, length);
+    first[length] = '\0';
+    if (!rl_ip_number(first, &rl_ip.first)) rl_ip.failed = true;
+    if (colon && strcmp(colon + 1, "all") != 0 &&
+        !rl_ip_number(colon + 1, &rl_ip.count)) {
+      rl_ip.failed = true;
+    }
   } else if (window && strncmp(window, "marker:", 7) == 0) {
     const char* colon = strrchr(window + 7, ':');
     size_t length = colon ? (size_t)(colon - window - 7) : 0;
@@ -275,7 +291,7 @@ static bool rl_ip_start(void) {
     } else {
       rl_ip.marker = true;
       memcpy(rl_ip.marker_name, window + 7, length);
-      rl_ip.first = strtoull(colon + 1, NULL, 10);
+      if (!rl_ip_number(colon + 1, &rl_ip.first)) rl_ip.failed = true;
     }
   } else if (window && window[0]) {
     rl_ip.failed = true;

@@ -153,7 +153,9 @@ static rl_status_t rl_device_funnel_check(const rl_device_funnel_t* adapter,
     uint64_t items = (uint64_t)dispatch->grid[axis] * dispatch->block[axis];
     if (dispatch->block[axis] == 0 || dispatch->block[axis] > UINT16_MAX ||
         dispatch->grid[axis] == 0 || items > UINT32_MAX) {
-      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+      // A launch that does not fit AQL is a contract failure, as when the
+      // replay's lowering finds it (docs/failure-semantics.md).
+      return RL_STATUS(RL_STATUS_CONTRACT,
                        "axis %u: %u work-groups of %u work-items; an AQL "
                        "packet takes 1..65535 work-items per group and "
                        "1..2^32-1 per grid",
@@ -163,7 +165,7 @@ static rl_status_t rl_device_funnel_check(const rl_device_funnel_t* adapter,
   uint64_t lds = (uint64_t)dispatch->kernel->group_segment_size +
                  dispatch->dynamic_lds;
   if (lds > adapter->device->lds_limit) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+    return RL_STATUS(RL_STATUS_CONTRACT,
                      "%llu bytes of LDS (%u static + %u dynamic), the "
                      "device has %u per work-group",
                      (unsigned long long)lds,

@@ -32,7 +32,9 @@
 //
 // Errors. Every check runs before a ring slot is reserved (block axes that
 // do not fit the packet's 16 bits, grids of more than 2^32 - 1 work-items
-// per axis, LDS above the device's limit: RL_STATUS_INVALID_ARGUMENT).
+// per axis, LDS above the device's limit: RL_STATUS_CONTRACT, the class the
+// replay gives a launch that does not fit AQL, so shadow arms and replay
+// exit alike).
 // A launch whose queue faults fails with RL_STATUS_POISONED carrying the
 // device's fault message (e.g. the VM fault of a kernel access); a launch
 // that does not complete within the timeout fails with

@@ -191,9 +191,12 @@ rl_status_t rl_capture_file_read_memory(const void* data, size_t size,
                                         rl_capture_t** out_capture,
                                         rl_capture_file_info_t* out_info);
 
-// Reads the file at |path| (RL_STATUS_IO when it cannot be read) and
-// decodes it as rl_capture_file_read_memory() does; messages of decoding
-// errors start with |path|.
+// Reads the file at |path| and decodes it as rl_capture_file_read_memory()
+// does. Anything but a regular file (a FIFO, a directory, a device) is
+// refused with RL_STATUS_IO before it is read, without blocking on it.
+// Every message names |path| exactly once: I/O errors say "cannot open
+// PATH: ..." or "PATH is not a regular file (a FIFO)", messages of decoding
+// errors start with "PATH: ", so callers must not add the path again.
 rl_status_t rl_capture_file_read(const char* path, rl_capture_t** out_capture,
                                  rl_capture_file_info_t* out_info);
 
