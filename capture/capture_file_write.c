@@ -2,19 +2,16 @@
 // Each section has one encoder; the file writer and the identity share
 // them, the identity asking for the canonical form (no writer string, raw
 // contents), so the two can never disagree about what a section holds.
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 
 #include "capture/capture_codec.h"
 #include "redline/capture_file.h"
 #include "capture/capture_file_internal.h"
+#include "redline/base/output_file.h"
 
 // How the section encoders should write.
 typedef struct rl_capture_encode_plan_s {
@@ -473,93 +470,6 @@ rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
   return RL_OK;
 }
 
-//===----------------------------------------------------------------------===//
-// Atomic file write
-//===----------------------------------------------------------------------===//
-
-static rl_status_t rl_file_io_error(const char* what, const char* path,
-                                    int error) {
-  return RL_STATUS(RL_STATUS_IO, "%s %s: %s", what, path, strerror(error));
-}
-
-static rl_status_t rl_file_write_all(int fd, const char* path,
-                                     const uint8_t* data, size_t size) {
-  while (size > 0) {
-    ssize_t written = write(fd, data, size);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) {
-      return rl_file_io_error("cannot write", path, written < 0 ? errno : EIO);
-    }
-    data += written;
-    size -= (size_t)written;
-  }
-  return RL_OK;
-}
-
-// Writes, syncs and closes the temporary file |fd|.
-static rl_status_t rl_file_fill_temporary(int fd, const char* temp_path,
-                                          const uint8_t* data, size_t size) {
-  rl_status_t status = rl_file_write_all(fd, temp_path, data, size);
-  if (!status && fchmod(fd, 0644) != 0) {
-    status = rl_file_io_error("cannot set the mode of", temp_path, errno);
-  }
-  if (!status && fsync(fd) != 0) {
-    status = rl_file_io_error("cannot fsync", temp_path, errno);
-  }
-  if (close(fd) != 0 && !status) {
-    status = rl_file_io_error("cannot close", temp_path, errno);
-  }
-  return status;
-}
-
-// Makes the rename of a file in |path|'s directory durable.
-static rl_status_t rl_file_sync_directory(const char* path) {
-  const char* slash = strrchr(path, '/');
-  size_t length = slash ? (size_t)(slash - path) : 1;
-  if (slash == path) length = 1;  // "/name": the root directory
-  char* directory = malloc(length + 1);
-  if (!directory) return rl_status_out_of_memory();
-  memcpy(directory, slash ? path : ".", length);
-  directory[length] = '\0';
-  rl_status_t status = RL_OK;
-  int fd = open(directory, O_RDONLY | O_DIRECTORY);
-  if (fd < 0 || fsync(fd) != 0) {
-    status = rl_file_io_error("renamed, but cannot fsync the directory",
-                              directory, errno);
-  }
-  if (fd >= 0) close(fd);
-  free(directory);
-  return status;
-}
-
-static rl_status_t rl_file_write_atomic(const char* path, const uint8_t* data,
-                                        size_t size) {
-  static const char suffix[] = ".tmp.XXXXXX";
-  size_t length = strlen(path);
-  char* temp_path = malloc(length + sizeof(suffix));
-  if (!temp_path) return rl_status_out_of_memory();
-  memcpy(temp_path, path, length);
-  memcpy(temp_path + length, suffix, sizeof(suffix));
-  int fd = mkstemp(temp_path);
-  if (fd < 0) {
-    rl_status_t status = rl_file_io_error("cannot create", temp_path, errno);
-    free(temp_path);
-    return status;
-  }
-  rl_status_t status = rl_file_fill_temporary(fd, temp_path, data, size);
-  if (!status && rename(temp_path, path) != 0) {
-    status = rl_file_io_error("cannot rename the temporary file over", path,
-                              errno);
-  }
-  if (status) {
-    unlink(temp_path);
-  } else {
-    status = rl_file_sync_directory(path);
-  }
-  free(temp_path);
-  return status;
-}
-
 rl_status_t rl_capture_file_write(const rl_capture_t* capture, const char* path,
                                   const rl_capture_write_options_t* options) {
   if (!path || !path[0]) {
@@ -568,7 +478,7 @@ rl_status_t rl_capture_file_write(const rl_capture_t* capture, const char* path,
   uint8_t* bytes = NULL;
   size_t size = 0;
   RL_RETURN_IF_ERROR(rl_capture_file_encode(capture, options, &bytes, &size));
-  rl_status_t status = rl_file_write_atomic(path, bytes, size);
+  rl_status_t status = rl_output_file_write(path, bytes, size);
   free(bytes);
   return status;
 }

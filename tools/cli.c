@@ -11,6 +11,7 @@
 #include "redline/base/array.h"
 #include "redline/base/file.h"
 #include "redline/base/number.h"
+#include "redline/base/output_file.h"
 
 rl_status_t rl_cli_read_file(const char* path, uint8_t** out_data,
                              size_t* out_size) {
@@ -54,32 +55,23 @@ rl_status_t rl_cli_write_json(cJSON* root, const char* path) {
   char* text = root ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   if (!text) return rl_status_out_of_memory();
-  size_t length = strlen(path) + 16;
-  char* temp = malloc(length);
-  if (!temp) {
-    free(text);
-    return rl_status_out_of_memory();
-  }
-  snprintf(temp, length, "%s.tmp.XXXXXX", path);
-  rl_status_t status = RL_OK;
-  int fd = mkstemp(temp);
-  if (fd < 0) {
-    status = RL_STATUS(RL_STATUS_IO, "cannot create %s: %s", temp,
-                       strerror(errno));
-  } else {
-    size_t size = strlen(text);
-    bool ok = write(fd, text, size) == (ssize_t)size && write(fd, "\n", 1) == 1 &&
-              fsync(fd) == 0;
-    if (close(fd) != 0) ok = false;
-    if (!ok || rename(temp, path) != 0) {
-      status = RL_STATUS(RL_STATUS_IO, "cannot write %s: %s", path,
-                         strerror(errno));
-      unlink(temp);
-    }
-  }
-  free(temp);
+  size_t length = strlen(text);
+  text[length] = '\n';  // cJSON_Print's terminator becomes the last line's end
+  // Text already printed must come first when |path| is /dev/stdout.
+  fflush(NULL);
+  rl_status_t status = rl_output_file_write(path, text, length + 1);
   free(text);
   return status;
+}
+
+rl_status_t rl_cli_check_output(const char* output_path,
+                                const char* const* input_paths,
+                                size_t input_count) {
+  for (size_t i = 0; i < input_count; ++i) {
+    RL_RETURN_IF_ERROR(
+        rl_output_file_check_not_input(output_path, input_paths[i]));
+  }
+  return RL_OK;
 }
 
 bool rl_cli_is(const char* arg, const char* flag) {

@@ -44,8 +44,20 @@ int rl_cli_usage(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Returns RL_EXIT_OK, or RL_EXIT_UNAVAILABLE when printing ran out of memory.
 int rl_cli_print_json(cJSON* root);
 
-// Writes |root| to |path| atomically (temporary file + rename); deletes it.
+// Writes |root| and a newline to |path| by the output-file rules
+// (redline/base/output_file.h: atomic replacement of a regular file, a link
+// followed, a device or FIFO written in place); deletes |root|. Flushes
+// stdio first, so text already printed precedes JSON sent to /dev/stdout.
 rl_status_t rl_cli_write_json(cJSON* root, const char* path);
+
+// Refuses |output_path| when it names the same file as one of the
+// |input_count| |input_paths| (RL_STATUS_INVALID_ARGUMENT, exit 2; see
+// rl_output_file_check_not_input). Every command that writes a file calls
+// it before doing any work, so a mistyped command line never destroys its
+// own input.
+rl_status_t rl_cli_check_output(const char* output_path,
+                                const char* const* input_paths,
+                                size_t input_count);
 
 // Returns true when argv[i] equals |flag|.
 bool rl_cli_is(const char* arg, const char* flag);

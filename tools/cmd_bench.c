@@ -91,8 +91,10 @@ int rl_cmd_bench(int argc, char** argv) {
   rl_bench_cli_t cli;
   int exit_code = rl_bench_parse(argc, argv, &cli);
   if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_status_t status = rl_cli_check_output(cli.json, &cli.path, 1);
+  if (status) return rl_cli_fail(status, "bench --json");
   rl_capture_t* capture = NULL;
-  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  status = rl_capture_file_read(cli.path, &capture, NULL);
   if (status) return rl_cli_fail(status, "bench");  // names the path
   exit_code = rl_cli_bench_capture(capture, &cli.shadow, (uint32_t)cli.rounds,
                                    cli.json, cli.path, NULL, 0);

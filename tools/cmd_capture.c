@@ -182,9 +182,12 @@ static int rl_capture_run(const rl_capture_cli_t* cli) {
   char path[4096];
   snprintf(path, sizeof(path), "%s/%s-%s.co", rl_cli_kernels_dir(),
            workload->code_object, cli->target);
+  const char* input = path;
+  rl_status_t status = rl_cli_check_output(cli->output, &input, 1);
+  if (status) return rl_cli_fail(status, "capture -o");
   uint8_t* code = NULL;
   size_t code_size = 0;
-  rl_status_t status = rl_cli_read_file(path, &code, &code_size);
+  status = rl_cli_read_file(path, &code, &code_size);
   if (status) {
     return rl_cli_fail(
         rl_status_annotate(status, "no code object for target %s", cli->target),

@@ -127,8 +127,10 @@ int rl_cmd_shadow(int argc, char** argv) {
   rl_shadow_cli_t cli;
   int exit_code = rl_shadow_parse(argc, argv, &cli);
   if (exit_code != RL_EXIT_OK) return exit_code;
+  rl_status_t status = rl_cli_check_output(cli.json, &cli.path, 1);
+  if (status) return rl_cli_fail(status, "shadow --json");
   rl_capture_t* capture = NULL;
-  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  status = rl_capture_file_read(cli.path, &capture, NULL);
   if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
   if (exit_code == RL_EXIT_OK) {

@@ -30,7 +30,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "                      simulated GPU; rocr: on the GPU through ROCr;\n"
      "                      none: record without executing\n"
      "  --no-contents       do not store buffer initial contents\n"
-     "  -o FILE             output path (written atomically)\n"
+     "  -o FILE             output path (written atomically; not the input)\n"
      "  --list              list workloads and exit\n"},
     {"inspect", rl_cmd_inspect, "inspect CAPTURE [--launches] [--json] [--dot]",
      "Describe a capture: target, identity, kernels, buffers by role and size,\n"
@@ -97,6 +97,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --windows S:C[:T]      C steps of the window parameter from S, stride T\n"
      "                         (default: the capture's window)\n"
      "  --json OUT             the report as JSON, written atomically\n"
+     "                         (a link is followed; OUT must not be FILE)\n"
      "  --flip-byte R:OFF      negative control: corrupt byte OFF of region R in\n"
      "                         the pm4 arm (else the last retained arm) after\n"
      "                         window 0; the run must FAIL naming R and OFF\n"
@@ -119,7 +120,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --rounds N        rounds (default 5)\n"
      "  --processor GFX, --hazards MODE, --seed N, --executor ref|isa\n"
      "                    as for shadow\n"
-     "  --json OUT        the table as JSON, written atomically\n"},
+     "  --json OUT        the table as JSON, written atomically\n"
+     "                    (a link is followed; OUT must not be FILE)\n"},
     {"demo", rl_cmd_demo,
      "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
      "[--executor ref|isa] [--out DIR]",

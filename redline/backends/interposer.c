@@ -42,7 +42,7 @@
 //                          in call order; COUNT may be "all");
 //   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
 //                          (not including) its next launch: one iteration.
-// The capture is written atomically (PATH.tmp, then rename) when the window
+// The capture is written atomically (rl_capture_file_write) when the window
 // closes, else at exit (atexit, before the runtime's own destructors).
 //
 // Incomplete captures. Work the interposer cannot record is forwarded
@@ -338,7 +338,8 @@ static rl_ip_buffer_t* rl_ip_buffer_at(uint64_t address) {
   return NULL;
 }
 
-// Finishes the funnel and writes the capture (PATH.tmp, then rename).
+// Finishes the funnel and writes the capture (atomically, by the output-file
+// rules of rl_capture_file_write).
 static void rl_ip_write_capture_locked(void) {
   if (!rl_ip.funnel || rl_ip.written) return;
   rl_ip.written = true;
@@ -357,12 +358,7 @@ static void rl_ip_write_capture_locked(void) {
   if (!status && (rl_ip.bypassed || rl_ip.reason[0])) {
     status = rl_capture_mark_incomplete(capture, rl_ip.bypassed, rl_ip.reason);
   }
-  char tmp[4200];
-  snprintf(tmp, sizeof(tmp), "%s.tmp", rl_ip.out);
-  if (!status) status = rl_capture_file_write(capture, tmp, NULL);
-  if (!status && rename(tmp, rl_ip.out) != 0) {
-    status = RL_STATUS(RL_STATUS_IO, "rename %s -> %s failed", tmp, rl_ip.out);
-  }
+  if (!status) status = rl_capture_file_write(capture, rl_ip.out, NULL);
   if (status) {
     rl_ip_fail(status, "writing the capture");
   } else {

@@ -445,13 +445,13 @@ static void test_identity_ignores_compression(void** state) {
   rl_capture_destroy(capture);
 }
 
-// Counts the directory entries of |dir| whose name contains ".tmp.".
+// Counts the directory entries of |dir| that are output temporaries.
 static int count_temporaries(const char* dir) {
   DIR* stream = opendir(dir);
   assert_non_null(stream);
   int count = 0;
   for (struct dirent* entry; (entry = readdir(stream));) {
-    count += strstr(entry->d_name, ".tmp.") != NULL;
+    count += strstr(entry->d_name, ".redline-tmp.") != NULL;
   }
   closedir(stream);
   return count;
@@ -487,7 +487,7 @@ static void test_atomic_write(void** state) {
   expect_write_fails(capture, path);
   assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
   signal(SIGXFSZ, old_handler);
-  // The path is a directory: the rename fails after the data was written.
+  // The path is a directory: refused before anything is written.
   assert_int_equal(mkdir(subdir, 0755), 0);
   expect_write_fails(capture, subdir);
   // The directory does not exist.

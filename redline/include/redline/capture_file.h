@@ -143,11 +143,15 @@ rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
                                    const rl_capture_write_options_t* options,
                                    uint8_t** out_bytes, size_t* out_size);
 
-// Writes |capture| to |path| atomically: the bytes go to a temporary file
-// "<path>.tmp.XXXXXX" in the same directory, which is fsync'ed and renamed
-// over |path|; then the directory is fsync'ed. On any error the temporary
-// file is removed and an existing file at |path| is left untouched. The new
-// file has mode 0644. |options| may be NULL (defaults).
+// Writes |capture| to |path| by redline's output-file rules
+// (redline/base/output_file.h): a regular file (or none) is replaced
+// atomically through a temporary ".NAME.redline-tmp.PID.XXXXXX" in the same
+// directory, fsync'ed and renamed, then the directory is fsync'ed; a
+// replaced file keeps its mode, a new one gets 0666 & ~umask. A symbolic
+// link is followed (its target is replaced), a character device or FIFO is
+// written in place, a directory, socket or block device is refused. On any
+// error the temporary file is removed and an existing file at |path| is left
+// untouched. |options| may be NULL (defaults).
 rl_status_t rl_capture_file_write(const rl_capture_t* capture, const char* path,
                                   const rl_capture_write_options_t* options);
 

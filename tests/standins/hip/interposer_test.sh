@@ -21,7 +21,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/all.rlc \
   LD_PRELOAD=$interposer "$app" "$co" > "$dir/app.txt"
 [ -f "$dir/all.rlc" ] || fail "no capture written"
-[ ! -e "$dir/all.rlc.tmp" ] || fail "temporary file left"
+! ls -a "$dir" | grep -q 'redline-tmp' || fail "temporary file left"
 for route in aql pm4; do
   "$redline" replay "$dir/all.rlc" --route $route > "$dir/replay-$route.txt"
   for region in buf0 buf1 buf2; do
