@@ -24,8 +24,14 @@ rl_add_unit_test(replay_cli_test
   LIBS ${RL_ENGINE_TEST_LIBS} PkgConfig::CJSON
   LABELS integration)
 add_dependencies(replay_cli_test redline)
+# Checked mode and the budgets through the CLI on crafted capture files.
+rl_add_unit_test(limits_cli_test
+  SOURCES integration/limits_cli_test.c
+  LIBS ${RL_ENGINE_TEST_LIBS}
+  LABELS integration)
+add_dependencies(limits_cli_test redline)
 foreach(test replay_contract_test replay_run_test replay_poison_test
-        limits_test replay_cli_test)
+        limits_test replay_cli_test limits_cli_test)
   add_dependencies(${test} rl_kernels)
 endforeach()
 
