@@ -52,7 +52,10 @@ static uint64_t rl_limits_grid_axis(const rl_capture_t* capture,
   uint64_t largest = launch->grid[axis];
   for (uint32_t i = 0; i < launch->binding_count; ++i) {
     const rl_scalar_binding_t* binding = &launch->bindings[i];
-    if (binding->target != RL_BINDING_GRID || binding->offset != axis) continue;
+    if (binding->target != RL_BINDING_GRID || binding->offset != axis ||
+        binding->expr.param >= capture->param_count) {
+      continue;  // not this axis, or a binding the contract rejects
+    }
     const rl_capture_param_t* param = &capture->params[binding->expr.param];
     const int64_t ends[2] = {param->min, param->max - 1};
     for (int e = 0; e < 2; ++e) {
@@ -64,7 +67,12 @@ static uint64_t rl_limits_grid_axis(const rl_capture_t* capture,
         rl_status_free(status);  // the contract reports bad bindings
         continue;
       }
-      if (value > 0 && (uint64_t)value > largest) largest = (uint64_t)value;
+      // A value past 32 bits is not representable in the packet; the
+      // contract's parameter check names it more precisely than a count.
+      if (value > 0 && value <= (int64_t)UINT32_MAX &&
+          (uint64_t)value > largest) {
+        largest = (uint64_t)value;
+      }
     }
     values[binding->expr.param] = param->capture_value;
   }
