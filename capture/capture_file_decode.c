@@ -266,6 +266,32 @@ static rl_status_t rl_capture_decode_contents(rl_capture_decoder_t* decoder,
   return RL_OK;
 }
 
+// The decompression budget (redline/limits.h): the contents BUFFERS
+// declares, summed in buffer order, against max_decompressed_bytes, before
+// any record is decompressed.
+static rl_status_t rl_capture_decode_check_budget(
+    const rl_capture_decoder_t* decoder, const rl_codec_reader_t* reader,
+    uint64_t offset) {
+  const rl_capture_t* capture = decoder->capture;
+  const uint64_t limit = decoder->max_decompressed_bytes;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < capture->buffer_count; ++i) {
+    if (!decoder->has_contents[i]) continue;
+    uint64_t size = capture->buffers[i].size;
+    total = size > UINT64_MAX - total ? UINT64_MAX : total + size;
+    if (total > limit) {
+      return rl_codec_reader_fail_at(
+          reader, RL_STATUS_INVALID_INPUT, offset,
+          "capture buffer %u '%s': %llu bytes decompressed bring the total "
+          "to %llu, over the limit of %llu (max_decompressed_bytes, "
+          "--max-decompressed)",
+          i, capture->buffers[i].name, (unsigned long long)size,
+          (unsigned long long)total, (unsigned long long)limit);
+    }
+  }
+  return RL_OK;
+}
+
 rl_status_t rl_capture_decode_buffer_data(rl_capture_decoder_t* decoder,
                                           rl_codec_reader_t* reader) {
   uint32_t expected = 0;
@@ -273,6 +299,7 @@ rl_status_t rl_capture_decode_buffer_data(rl_capture_decoder_t* decoder,
     expected += decoder->has_contents[i];
   }
   uint64_t offset = rl_codec_reader_offset(reader);
+  RL_RETURN_IF_ERROR(rl_capture_decode_check_budget(decoder, reader, offset));
   uint32_t count = 0;
   RL_RETURN_IF_ERROR(rl_codec_read_count(
       reader, "record count", RL_CAPTURE_RECORD_BUFFER_DATA_MIN, &count));

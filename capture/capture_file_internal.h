@@ -12,6 +12,7 @@
 
 #include "capture/capture_codec.h"
 #include "redline/capture_file.h"
+#include "redline/limits.h"
 
 // Section flag bits of BUFFERS records.
 #define RL_CAPTURE_BUFFER_FLAG_KEEP_ADDRESS 0x1u
@@ -35,6 +36,7 @@
 
 typedef struct rl_capture_decoder_s {
   bool check_integrity;   // false only under fuzzing (see below)
+  uint64_t max_decompressed_bytes;  // redline/limits.h, resolved
   rl_capture_t* capture;  // created by the META decoder
   rl_capture_file_info_t* info;
   char target[RL_CAPTURE_NAME_MAX];  // META's target, checked after code
@@ -66,9 +68,11 @@ rl_status_t rl_capture_decode_windows(rl_capture_decoder_t* decoder,
 // (header and section checksums, code-object digests, the identity). With
 // |check_integrity| false a fuzzer reaches the decoders behind the
 // checksums; every structural and semantic check still runs. Products
-// always check; only tests/fuzz passes false.
+// always check; only tests/fuzz passes false. |limits| may be NULL (the
+// defaults of redline/limits.h).
 rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
                                           bool check_integrity,
+                                          const rl_limits_t* limits,
                                           rl_capture_t** out_capture,
                                           rl_capture_file_info_t* out_info);
 

@@ -385,12 +385,20 @@ static rl_status_t rl_capture_file_check_model(
 rl_status_t rl_capture_file_read_memory(const void* data, size_t size,
                                         rl_capture_t** out_capture,
                                         rl_capture_file_info_t* out_info) {
-  return rl_capture_file_decode_memory(data, size, true, out_capture,
+  return rl_capture_file_decode_memory(data, size, true, NULL, out_capture,
+                                       out_info);
+}
+
+rl_status_t rl_capture_file_read_memory_limited(
+    const void* data, size_t size, const rl_limits_t* limits,
+    rl_capture_t** out_capture, rl_capture_file_info_t* out_info) {
+  return rl_capture_file_decode_memory(data, size, true, limits, out_capture,
                                        out_info);
 }
 
 rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
                                           bool check_integrity,
+                                          const rl_limits_t* limits,
                                           rl_capture_t** out_capture,
                                           rl_capture_file_info_t* out_info) {
   *out_capture = NULL;
@@ -406,6 +414,8 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   reader.size = size;
   reader.decoder.info = info;
   reader.decoder.check_integrity = check_integrity;
+  reader.decoder.max_decompressed_bytes =
+      rl_limits_resolve(limits).max_decompressed_bytes;
   reader.next_data_kind = RL_CAPTURE_SECTION_META;
   rl_status_t status = rl_capture_file_read_header(&reader);
   if (!status) status = rl_capture_file_read_sections(&reader);
@@ -421,6 +431,13 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
 
 rl_status_t rl_capture_file_read(const char* path, rl_capture_t** out_capture,
                                  rl_capture_file_info_t* out_info) {
+  return rl_capture_file_read_limited(path, NULL, out_capture, out_info);
+}
+
+rl_status_t rl_capture_file_read_limited(const char* path,
+                                         const rl_limits_t* limits,
+                                         rl_capture_t** out_capture,
+                                         rl_capture_file_info_t* out_info) {
   *out_capture = NULL;
   if (out_info) memset(out_info, 0, sizeof(*out_info));
   if (!path || !path[0]) {
@@ -430,8 +447,8 @@ rl_status_t rl_capture_file_read(const char* path, rl_capture_t** out_capture,
   size_t size = 0;
   // The reader names the path in its own errors; decode errors get it here.
   RL_RETURN_IF_ERROR(rl_file_read_regular(path, &data, &size));
-  rl_status_t status =
-      rl_capture_file_read_memory(data, size, out_capture, out_info);
+  rl_status_t status = rl_capture_file_read_memory_limited(
+      data, size, limits, out_capture, out_info);
   free(data);
   return rl_status_annotate(status, "%s", path);
 }

@@ -86,8 +86,9 @@ rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
   replay->device = device;
   replay->capture = capture;
   replay->options = *options;
+  replay->options.limits = rl_limits_resolve(&options->limits);
   if (!replay->options.wait_timeout_ns) {
-    replay->options.wait_timeout_ns = RL_REPLAY_DEFAULT_TIMEOUT_NS;
+    replay->options.wait_timeout_ns = replay->options.limits.wait_timeout_ns;
   }
   replay->state = RL_REPLAY_CAPTURED;
   *out_replay = replay;
@@ -194,6 +195,10 @@ static rl_status_t rl_replay_release_objects(rl_replay_t* replay) {
   for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
     rl_replay_buffer_t* buffer = &replay->buffers[b];
     if (!buffer->allocated) continue;
+    if (buffer->guard_reserved) {
+      status = rl_status_join(
+          status, device->vtable->free(device, buffer->address + buffer->size));
+    }
     status = rl_status_join(status,
                             device->vtable->free(device, buffer->address));
     *buffer = (rl_replay_buffer_t){0};

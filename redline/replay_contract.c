@@ -423,6 +423,16 @@ static rl_status_t rl_contract_params(const rl_capture_t* capture) {
 // Public entry points
 //===----------------------------------------------------------------------===//
 
+// The budgets of redline/limits.h: launches per run, work-items per
+// dispatch at the largest admitted grid, and the device memory the buffers
+// (with their checked-mode guards) and code objects take.
+static rl_status_t rl_contract_budgets(const rl_replay_t* replay) {
+  uint64_t guard = replay->options.checked ? RL_REPLAY_GUARD_SIZE : 0;
+  return rl_limits_check_capture(
+      replay->capture, &replay->options.limits,
+      rl_limits_capture_device_bytes(replay->capture, guard));
+}
+
 static rl_status_t rl_contract_all(const rl_replay_t* replay) {
   if (rl_capture_incomplete(replay->capture)) {
     return RL_STATUS(RL_STATUS_CONTRACT,
@@ -432,6 +442,9 @@ static rl_status_t rl_contract_all(const rl_replay_t* replay) {
                          ? replay->capture->incomplete_reason
                          : "unrecorded work");
   }
+  // Budgets first: a hostile capture is refused for its size before any
+  // per-launch check walks it.
+  RL_RETURN_IF_ERROR(rl_contract_budgets(replay));
   RL_RETURN_IF_ERROR(rl_contract_target(replay));
   RL_RETURN_IF_ERROR(rl_contract_digests(replay->capture));
   RL_RETURN_IF_ERROR(rl_contract_kernels(replay->capture));

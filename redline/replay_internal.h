@@ -64,6 +64,10 @@ typedef struct rl_replay_buffer_s {
   uint64_t address;     // device address this replay uses
   uint64_t size;        // usable bytes at |address|
   uint64_t guard_size;  // red-zone bytes after |size| (checked mode)
+  // The red zone is a no-access range the device reserved at |address| +
+  // |size| (device.h reserve_guard), freed with the buffer; otherwise it is
+  // part of the allocation and holds the guard pattern.
+  bool guard_reserved;
   void* host;           // host view of the allocation, or NULL
   bool bound;           // the caller's allocation (rl_replay_bind_buffer)
   bool allocated;       // allocated by this replay; freed at destroy
@@ -190,9 +194,19 @@ rl_status_t rl_replay_recode(rl_status_t status, rl_status_code_t code);
 
 // Checked mode: writes the guard pattern after every buffer the replay
 // allocated (prepare) and checks it (after every run). A corrupted guard
-// is RL_STATUS_POISONED naming the buffer and the first bad byte.
+// is RL_STATUS_POISONED naming the buffer and the first bad byte. Buffers
+// whose guard is a reserved no-access range are skipped: there a stray
+// read or write faults the queue instead (rl_replay_guards_fault).
 rl_status_t rl_replay_guards_write(rl_replay_t* replay);
 rl_status_t rl_replay_guards_check(rl_replay_t* replay);
+
+// Checked mode: when |fault| is a VM fault at an address inside a buffer
+// with a reserved guard or inside that guard (an access that ran past the
+// buffer's end), the checked-mode violation as RL_STATUS_POISONED naming
+// the access kind, the buffer and the offset, with the device's message;
+// RL_OK when the fault is something else.
+rl_status_t rl_replay_guards_fault(const rl_replay_t* replay,
+                                   const rl_device_fault_t* fault);
 
 // Checked mode: fills every scratch-role buffer with the poison byte.
 rl_status_t rl_replay_scratch_fill(rl_replay_t* replay);

@@ -58,7 +58,7 @@ rl_status_t rl_replay_guards_write(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
   for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
     const rl_replay_buffer_t* buffer = &replay->buffers[b];
-    if (!buffer->guard_size) continue;
+    if (!buffer->guard_size || buffer->guard_reserved) continue;
     RL_RETURN_IF_ERROR(device->vtable->write(
         device, buffer->address + buffer->size, pattern, buffer->guard_size));
   }
@@ -78,7 +78,7 @@ rl_status_t rl_replay_guards_check(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
   for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
     const rl_replay_buffer_t* buffer = &replay->buffers[b];
-    if (!buffer->guard_size) continue;
+    if (!buffer->guard_size || buffer->guard_reserved) continue;
     RL_RETURN_IF_ERROR(device->vtable->read(
         device, buffer->address + buffer->size, guard, buffer->guard_size));
     int64_t bad = rl_replay_guard_mismatch(guard, buffer->guard_size);
@@ -91,6 +91,29 @@ rl_status_t rl_replay_guards_check(rl_replay_t* replay) {
                        buffer->address + buffer->size + (uint64_t)bad,
                        guard[bad], rl_replay_guard_byte((uint64_t)bad));
     }
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_replay_guards_fault(const rl_replay_t* replay,
+                                   const rl_device_fault_t* fault) {
+  if (!fault->faulted || !strstr(fault->message, "VM fault")) return RL_OK;
+  const char* kind = strstr(fault->message, "VM fault: write") ? "write"
+                     : strstr(fault->message, "VM fault: read") ? "read"
+                                                                : "access";
+  for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
+    const rl_replay_buffer_t* buffer = &replay->buffers[b];
+    if (!buffer->guard_reserved || fault->address < buffer->address ||
+        fault->address - buffer->address >= buffer->size + buffer->guard_size) {
+      continue;
+    }
+    uint64_t offset = fault->address - buffer->address;
+    return RL_STATUS(RL_STATUS_POISONED,
+                     "checked mode: a kernel %s at offset %" PRIu64
+                     " of buffer %u '%s' (%" PRIu64 " bytes) runs past its "
+                     "end into the no-access guard: %s",
+                     kind, offset, b, replay->capture->buffers[b].name,
+                     buffer->size, fault->message);
   }
   return RL_OK;
 }

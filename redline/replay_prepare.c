@@ -62,29 +62,46 @@ static bool rl_replay_policy_allows(rl_replay_policy_t policy,
 // Buffers
 //===----------------------------------------------------------------------===//
 
+// Checked mode's red zone after |buffer|: a no-access range when the
+// device can reserve one (a stray read faults as well as a stray write),
+// else RL_REPLAY_GUARD_SIZE more bytes of the allocation for the pattern.
+static rl_status_t rl_prepare_guard_buffer(rl_replay_t* replay,
+                                           rl_replay_buffer_t* buffer) {
+  rl_device_t* device = replay->device;
+  buffer->guard_size = RL_REPLAY_GUARD_SIZE;
+  if (!device->vtable->reserve_guard) return RL_OK;  // pattern guard
+  RL_RETURN_IF_ERROR(device->vtable->reserve_guard(
+      device, buffer->address + buffer->size, RL_REPLAY_GUARD_SIZE));
+  buffer->guard_reserved = true;
+  return RL_OK;
+}
+
 static rl_status_t rl_prepare_allocate_buffer(rl_replay_t* replay,
                                               uint32_t index) {
   const rl_capture_buffer_t* info = &replay->capture->buffers[index];
   rl_replay_buffer_t* buffer = &replay->buffers[index];
   rl_device_t* device = replay->device;
-  uint64_t guard = replay->options.checked ? RL_REPLAY_GUARD_SIZE : 0;
+  const bool checked = replay->options.checked;
+  // A device that reserves no-access guards gets the buffer alone; the
+  // pattern guard is part of the allocation.
+  uint64_t extra =
+      checked && !device->vtable->reserve_guard ? RL_REPLAY_GUARD_SIZE : 0;
   rl_device_allocation_t allocation = {0};
   if (info->keep_address) {
     RL_RETURN_IF_ERROR(device->vtable->allocate_fixed(
-        device, info->capture_address, info->size + guard,
+        device, info->capture_address, info->size + extra,
         RL_MEMORY_KIND_DEVICE, &allocation));
   } else {
-    RL_RETURN_IF_ERROR(device->vtable->allocate(device, info->size + guard,
+    RL_RETURN_IF_ERROR(device->vtable->allocate(device, info->size + extra,
                                                 info->alignment,
                                                 RL_MEMORY_KIND_DEVICE,
                                                 &allocation));
   }
   *buffer = (rl_replay_buffer_t){.address = allocation.address,
                                  .size = info->size,
-                                 .guard_size = guard,
                                  .host = allocation.host,
                                  .allocated = true};
-  return RL_OK;
+  return checked ? rl_prepare_guard_buffer(replay, buffer) : RL_OK;
 }
 
 // Writes the capture's initial contents (zeros when it has none).

@@ -100,6 +100,7 @@
 #include <cjson/cJSON.h>
 
 #include "redline/capture.h"
+#include "redline/limits.h"
 #include "redline/digest.h"
 #include "redline/status.h"
 
@@ -200,6 +201,14 @@ typedef struct rl_shadow_options_s {
   uint32_t bind_count;
   rl_shadow_progress_fn_t progress;  // may be NULL
   void* progress_user;
+  // Budgets (redline/limits.h; zero fields take the defaults). Before any
+  // arm is created the run refuses (RL_STATUS_CONTRACT) a capture with
+  // more launches per window than max_dispatches, a launch of more than
+  // max_work_items work-items at its largest admitted grid, or more device
+  // memory over all arms (buffers and code objects, times the arm count)
+  // than max_device_bytes. wait_timeout_ns bounds every wait of every
+  // redline arm: each eager and recorded launch, each retained run.
+  rl_limits_t limits;
 } rl_shadow_options_t;
 
 // What an arm ran: the retained routes' rl_route_proof_t, and the same

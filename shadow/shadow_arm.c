@@ -60,7 +60,8 @@ static void rl_shadow_processor_of(const char* target, char* out,
 // environment, redline/replay.h); every other arm a simulated one.
 static rl_status_t rl_shadow_arm_open_device(
     rl_shadow_arm_kind_t kind, const rl_capture_t* capture,
-    const rl_shadow_device_options_t* options, rl_device_t** out_device) {
+    const rl_shadow_device_options_t* options, const rl_limits_t* limits,
+    rl_device_t** out_device) {
   char processor[64];
   rl_shadow_processor_of(capture->target, processor, sizeof(processor));
   const rl_device_options_t device_options = {
@@ -69,6 +70,8 @@ static rl_status_t rl_shadow_arm_open_device(
       .adversarial = options->adversarial,
       .seed = options->seed,
       .executor = options->executor,
+      .max_work_items = limits->max_work_items,
+      .max_dispatches = limits->max_dispatches,
   };
   return rl_device_open(&device_options, out_device);
 }
@@ -78,11 +81,14 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
                                  const rl_shadow_arm_options_t* options,
                                  rl_shadow_arm_t** out_arm) {
   *out_arm = NULL;
-  rl_shadow_arm_t common = {.kind = kind, .capture = capture};
+  rl_shadow_arm_t common = {.kind = kind,
+                            .capture = capture,
+                            .limits = rl_limits_resolve(&options->limits)};
   // The HIP arms have no redline device: their memory lives in HIP.
   if (!rl_shadow_arm_kind_hip(kind)) {
     RL_RETURN_IF_ERROR(rl_shadow_arm_open_device(kind, capture,
                                                  &options->device,
+                                                 &common.limits,
                                                  &common.device));
   }
   rl_status_t status = RL_OK;

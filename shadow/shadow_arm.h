@@ -64,6 +64,7 @@ struct rl_shadow_arm_s {
   rl_device_t* device;          // owned: closed by rl_shadow_arm_destroy;
                                 // NULL for the HIP arms
   uint64_t steps;               // successful steps
+  rl_limits_t limits;           // resolved (redline/limits.h)
 };
 
 // What an arm needs besides the capture.
@@ -71,6 +72,9 @@ typedef struct rl_shadow_arm_options_s {
   rl_shadow_device_options_t device;
   const rl_shadow_bind_t* binds;  // retained arms only
   uint32_t bind_count;
+  // Budgets (zero fields: defaults): the device's work cap, every wait's
+  // bound and the retained arms' contract.
+  rl_limits_t limits;
 } rl_shadow_arm_options_t;
 
 // Opens a device for |options|, creates and prepares an arm of |kind| on

@@ -78,7 +78,8 @@ rl_status_t rl_shadow_arm_eager_create(rl_shadow_arm_t* common,
   eager->arm = *common;
   eager->arm.vtable = &rl_shadow_eager_vtable;
   rl_status_t status =
-      rl_shadow_direct_init(&eager->direct, common->device, common->capture);
+      rl_shadow_direct_init(&eager->direct, common->device, common->capture,
+                            common->limits.wait_timeout_ns);
   if (status) {
     free(eager);
     return status;

@@ -355,7 +355,8 @@ static rl_status_t rl_shadow_recorded_setup(rl_shadow_recorded_t* recorded) {
     if (count > max_args) max_args = count;
   }
   RL_RETURN_IF_ERROR(rl_shadow_direct_init(&recorded->direct,
-                                           recorded->arm.device, capture));
+                                           recorded->arm.device, capture,
+                                           recorded->arm.limits.wait_timeout_ns));
   recorded->bound = calloc(recorded->direct.kernarg_capacity + 1u, 1);
   recorded->args = calloc(max_args + 1u, sizeof(rl_funnel_arg_t));
   recorded->kernels = calloc(capture->kernel_count + 1u, sizeof(uint32_t));

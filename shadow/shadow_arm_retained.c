@@ -134,8 +134,14 @@ static rl_status_t rl_shadow_retained_bind(rl_shadow_retained_t* retained,
 
 static rl_status_t rl_shadow_retained_prepare(
     rl_shadow_retained_t* retained, const rl_shadow_arm_options_t* options) {
+  // Every run's wait is bounded by the shadow's timeout; the contract
+  // applies the same budgets to this arm alone.
+  const rl_replay_options_t replay_options = {
+      .wait_timeout_ns = retained->arm.limits.wait_timeout_ns,
+      .limits = retained->arm.limits,
+  };
   RL_RETURN_IF_ERROR(rl_replay_create(retained->arm.device,
-                                      retained->arm.capture, NULL,
+                                      retained->arm.capture, &replay_options,
                                       &retained->replay));
   for (uint32_t i = 0; i < options->bind_count; ++i) {
     RL_RETURN_IF_ERROR(rl_status_annotate(

@@ -80,16 +80,19 @@ static rl_status_t rl_shadow_direct_setup(rl_shadow_direct_t* direct) {
   for (uint32_t b = 0; b < capture->buffer_count; ++b) {
     RL_RETURN_IF_ERROR(rl_shadow_direct_buffer(direct, b));
   }
-  RL_RETURN_IF_ERROR(rl_device_funnel_create(direct->device, &direct->adapter));
+  RL_RETURN_IF_ERROR(rl_device_funnel_create_bounded(
+      direct->device, direct->timeout_ns, &direct->adapter));
   return rl_shadow_direct_load(direct);
 }
 
 rl_status_t rl_shadow_direct_init(rl_shadow_direct_t* direct,
                                   rl_device_t* device,
-                                  const rl_capture_t* capture) {
+                                  const rl_capture_t* capture,
+                                  uint64_t timeout_ns) {
   memset(direct, 0, sizeof(*direct));
   direct->device = device;
   direct->capture = capture;
+  direct->timeout_ns = timeout_ns;
   rl_status_t status = rl_shadow_direct_setup(direct);
   if (status) rl_shadow_direct_deinit(direct);
   return status;

@@ -41,13 +41,16 @@ typedef struct rl_shadow_direct_s {
   uint8_t* kernarg;          // scratch for one bound kernarg
   uint32_t kernarg_capacity;
   uint64_t launches_issued;
+  uint64_t timeout_ns;       // bound of each launch's wait
 } rl_shadow_direct_t;
 
-// Allocates and fills the buffers, creates the adapter and loads the code
-// objects. On failure everything taken is released.
+// Allocates and fills the buffers, creates the adapter (each launch's wait
+// bounded by |timeout_ns|, 0: RL_DEVICE_FUNNEL_TIMEOUT_NS) and loads the
+// code objects. On failure everything taken is released.
 rl_status_t rl_shadow_direct_init(rl_shadow_direct_t* direct,
                                   rl_device_t* device,
-                                  const rl_capture_t* capture);
+                                  const rl_capture_t* capture,
+                                  uint64_t timeout_ns);
 void rl_shadow_direct_deinit(rl_shadow_direct_t* direct);
 
 // Issues launch |launch| of the capture with |kernarg| (its kernarg_size

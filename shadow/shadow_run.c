@@ -44,6 +44,18 @@ static bool rl_shadow_flip_arm(const rl_shadow_options_t* options,
   return found;
 }
 
+// The budgets of redline/limits.h, before any arm allocates: every arm
+// holds its own copy of the buffers and code objects.
+static rl_status_t rl_shadow_check_budgets(const rl_capture_t* capture,
+                                           const rl_shadow_options_t* options) {
+  const rl_limits_t limits = rl_limits_resolve(&options->limits);
+  uint64_t per_arm = rl_limits_capture_device_bytes(capture, 0);
+  uint64_t arms = options->arm_count ? options->arm_count : 1;
+  uint64_t total = per_arm > UINT64_MAX / arms ? UINT64_MAX : per_arm * arms;
+  return rl_status_annotate(rl_limits_check_capture(capture, &limits, total),
+                            "shadow of %u arms", options->arm_count);
+}
+
 static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
                                            const rl_shadow_options_t* options,
                                            rl_shadow_result_t* result) {
@@ -128,6 +140,7 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
       .device = options->device,
       .binds = options->binds,
       .bind_count = options->bind_count,
+      .limits = options->limits,
   };
   for (uint32_t a = 0; a < options->arm_count; ++a) {
     rl_shadow_arm_result_t* arm = &run->result->arms[a];
@@ -365,6 +378,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   rl_shadow_run_t run = {.capture = capture, .options = options,
                          .result = result};
   rl_status_t status = rl_shadow_check_options(capture, options, result);
+  if (!status) status = rl_shadow_check_budgets(capture, options);
   if (!status) status = rl_shadow_run_init(&run);
   if (!status) {
     rl_shadow_create_arms(&run);

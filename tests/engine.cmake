@@ -11,6 +11,10 @@ rl_add_unit_test(replay_run_test
   SOURCES unit/replay_run_test.c LIBS ${RL_ENGINE_TEST_LIBS})
 rl_add_unit_test(replay_poison_test
   SOURCES unit/replay_poison_test.c LIBS ${RL_ENGINE_TEST_LIBS})
+# Budgets for untrusted captures at every layer (reader, contract,
+# simulator, shadow), each with its negative control.
+rl_add_unit_test(limits_test
+  SOURCES unit/limits_test.c LIBS ${RL_ENGINE_TEST_LIBS} rl_shadow)
 # 10,000 replays at cycling positions, each compared with the eager run.
 add_test(NAME replay_soak_test COMMAND replay_run_test soak)
 set_tests_properties(replay_soak_test PROPERTIES LABELS unit TIMEOUT 300)
@@ -20,8 +24,14 @@ rl_add_unit_test(replay_cli_test
   LIBS ${RL_ENGINE_TEST_LIBS} PkgConfig::CJSON
   LABELS integration)
 add_dependencies(replay_cli_test redline)
+# Checked mode and the budgets through the CLI on crafted capture files.
+rl_add_unit_test(limits_cli_test
+  SOURCES integration/limits_cli_test.c
+  LIBS ${RL_ENGINE_TEST_LIBS}
+  LABELS integration)
+add_dependencies(limits_cli_test redline)
 foreach(test replay_contract_test replay_run_test replay_poison_test
-        replay_cli_test)
+        limits_test replay_cli_test limits_cli_test)
   add_dependencies(${test} rl_kernels)
 endforeach()
 

@@ -8,6 +8,7 @@
 #include "redline/capture_file.h"
 #include "redline/hazard.h"
 #include "tools/cli.h"
+#include "tools/cli_limits.h"
 #include "tools/inspect_json.h"
 
 typedef struct rl_inspect_options_s {
@@ -15,6 +16,7 @@ typedef struct rl_inspect_options_s {
   bool launches;
   bool json;
   bool dot;
+  rl_limits_t limits;  // --max-decompressed (tools/cli_limits.h)
 } rl_inspect_options_t;
 
 static int rl_inspect_parse(int argc, char** argv, rl_inspect_options_t* out) {
@@ -26,6 +28,12 @@ static int rl_inspect_parse(int argc, char** argv, rl_inspect_options_t* out) {
       out->json = true;
     } else if (rl_cli_is(argv[i], "--dot")) {
       out->dot = true;
+    } else if (rl_cli_is(argv[i], "--max-decompressed") && i + 1 < argc) {
+      int exit_code = RL_EXIT_OK;
+      rl_cli_limits_option("inspect", argv[i], argv[i + 1], &out->limits,
+                           &exit_code);
+      if (exit_code != RL_EXIT_OK) return exit_code;
+      ++i;
     } else if (argv[i][0] == '-') {
       return rl_cli_usage("inspect: unknown option '%s'", argv[i]);
     } else if (out->path) {
@@ -227,7 +235,8 @@ int rl_cmd_inspect(int argc, char** argv) {
   int exit_code = rl_inspect_parse(argc, argv, &options);
   if (exit_code != RL_EXIT_OK) return exit_code;
   rl_capture_t* capture = NULL;
-  rl_status_t status = rl_capture_file_read(options.path, &capture, NULL);
+  rl_status_t status = rl_capture_file_read_limited(
+      options.path, &options.limits, &capture, NULL);
   if (status) return rl_cli_fail(status, "inspect");  // names the path
   exit_code = rl_inspect_run(&options, capture);
   rl_capture_destroy(capture);

@@ -15,6 +15,7 @@
 #include "redline/capture_file.h"
 #include "redline/replay.h"
 #include "tools/cli.h"
+#include "tools/cli_limits.h"
 
 #define RL_REPLAY_CLI_MAX_PARAMS 16
 #define RL_REPLAY_CLI_NS_PER_MS 1000000ull
@@ -32,6 +33,7 @@ typedef struct rl_replay_cli_s {
   bool json;
   bool no_retain;
   uint64_t timeout_ms;
+  rl_limits_t limits;  // --max-* (tools/cli_limits.h)
   uint32_t param_count;
   const char* param_text[RL_REPLAY_CLI_MAX_PARAMS];
 } rl_replay_cli_t;
@@ -42,6 +44,11 @@ typedef struct rl_replay_cli_s {
 
 static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
                                  const char* value) {
+  int exit_code = RL_EXIT_OK;
+  if (!rl_cli_is(flag, "--timeout-ms") &&
+      rl_cli_limits_option("replay", flag, value, &cli->limits, &exit_code)) {
+    return exit_code;
+  }
   if (rl_cli_is(flag, "--route")) {
     if (!rl_route_parse(value, &cli->route) || cli->route == RL_ROUTE_NONE) {
       return rl_cli_usage("replay: --route expects aql, pm4 or drm, got '%s'",
@@ -87,7 +94,7 @@ static bool rl_replay_takes_value(const char* flag) {
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
-  return false;
+  return rl_cli_limits_is_flag(flag);
 }
 
 static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
@@ -278,6 +285,8 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .adversarial = cli->adversarial,
       .seed = cli->seed,
       .executor = cli->executor,
+      .max_work_items = cli->limits.max_work_items,
+      .max_dispatches = cli->limits.max_dispatches,
   };
   return rl_device_open(&options, out_device);
 }
@@ -304,6 +313,7 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
       .checked = cli->checked,
       .wait_timeout_ns = cli->timeout_ms * RL_REPLAY_CLI_NS_PER_MS,
       .pm4_no_retain = cli->no_retain,
+      .limits = cli->limits,
   };
   rl_replay_t* replay = NULL;
   rl_status_t status = rl_replay_create(device, capture, &options, &replay);
@@ -323,7 +333,8 @@ int rl_cmd_replay(int argc, char** argv) {
   int exit_code = rl_replay_parse(argc, argv, &cli);
   if (exit_code != RL_EXIT_OK) return exit_code;
   rl_capture_t* capture = NULL;
-  rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
+  rl_status_t status =
+      rl_capture_file_read_limited(cli.path, &cli.limits, &capture, NULL);
   if (status) return rl_cli_fail(status, "replay");
   rl_device_t* device = NULL;
   status = rl_replay_open_device(&cli, capture, &device);

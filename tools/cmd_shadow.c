@@ -13,6 +13,7 @@
 #include "redline/capture_file.h"
 #include "shadow/shadow.h"
 #include "tools/cli.h"
+#include "tools/cli_limits.h"
 #include "tools/progress.h"
 #include "tools/shadow_cli.h"
 
@@ -34,7 +35,7 @@ static bool rl_shadow_takes_value(const char* flag) {
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
-  return false;
+  return rl_cli_limits_is_flag(flag);
 }
 
 static int rl_shadow_parse_value(rl_shadow_cli_t* cli, const char* flag,
@@ -130,7 +131,8 @@ int rl_cmd_shadow(int argc, char** argv) {
   rl_status_t status = rl_cli_check_output(cli.json, &cli.path, 1);
   if (status) return rl_cli_fail(status, "shadow --json");
   rl_capture_t* capture = NULL;
-  status = rl_capture_file_read(cli.path, &capture, NULL);
+  status = rl_capture_file_read_limited(cli.path, &cli.options.limits,
+                                        &capture, NULL);
   if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
   if (exit_code == RL_EXIT_OK) {

@@ -32,13 +32,16 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --no-contents       do not store buffer initial contents\n"
      "  -o FILE             output path (written atomically; not the input)\n"
      "  --list              list workloads and exit\n"},
-    {"inspect", rl_cmd_inspect, "inspect CAPTURE [--launches] [--json] [--dot]",
+    {"inspect", rl_cmd_inspect,
+     "inspect CAPTURE [--launches] [--json] [--dot] [--max-decompressed BYTES]",
      "Describe a capture: target, identity, kernels, buffers by role and size,\n"
      "launches, parameters and bindings, state regions and the waits the\n"
      "hazard plan needs.\n"
      "  --launches  a row per launch with its pointer effects and bindings\n"
      "  --json      machine output\n"
-     "  --dot       the launch dependency graph in Graphviz form\n"},
+     "  --dot       the launch dependency graph in Graphviz form\n"
+     "  --max-decompressed BYTES  budget of decompressed buffer contents\n"
+     "              (default 4G; suffix K, M or G); over it: exit 3\n"},
     {"replay", rl_cmd_replay,
      "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
      "[--repeat N] [--hazards adversarial] [--seed N] [--checked] [--json]",
@@ -57,8 +60,14 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --seed N               sim: seed of the adversarial interleaving\n"
      "  --executor ref|isa     sim: C reference kernels (default) or the gfx11\n"
      "                         ISA interpreter running the code object\n"
-     "  --checked              red-zone guards and poison-filled scratch\n"
+     "  --checked              no-access guards after every buffer (a kernel\n"
+     "                         read or write past a buffer poisons, naming it)\n"
+     "                         and poison-filled scratch\n"
      "  --timeout-ms N         bound of each run's wait (default 10000)\n"
+     "  --max-decompressed B   budgets for untrusted captures (suffix K, M, G):\n"
+     "  --max-device-memory B  decompressed contents (default 4G, else exit 3),\n"
+     "  --max-work-items N     device memory (8G), work-items per dispatch\n"
+     "  --max-dispatches N     (16M) and dispatches per step (65536), else exit 4\n"
      "  --json                 machine output: {proof, counters, status, regions}\n"
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
     {"lower", rl_cmd_lower,
@@ -107,6 +116,10 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --processor GFX        device ISA (default: the capture's)\n"
      "  --bind BUFFER=BYTES    retained arms bind a BYTES-sized buffer of their\n"
      "                         own for BUFFER (smaller than captured: exit 4)\n"
+     "  --timeout-ms N         bound of every wait of every arm (default 10000)\n"
+     "  --max-decompressed B, --max-device-memory B, --max-work-items N,\n"
+     "  --max-dispatches N     budgets as for replay; device memory counts\n"
+     "                         every arm\n"
      "Exit 1 on any divergence or failed route proof.\n"},
     {"bench", rl_cmd_bench,
      "bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]] "

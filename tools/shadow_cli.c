@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/cli_limits.h"
 
 static int rl_shadow_cli_status_usage(const char* command, rl_status_t status) {
   int code = rl_cli_usage("%s: %s", command, rl_status_message(status));
@@ -15,6 +16,9 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
                           const char* value, rl_shadow_options_t* options,
                           int* out_exit) {
   *out_exit = RL_EXIT_OK;
+  if (rl_cli_limits_option(command, flag, value, &options->limits, out_exit)) {
+    return true;
+  }
   rl_status_t status = RL_OK;
   if (rl_cli_is(flag, "--arms")) {
     status = rl_shadow_arms_parse(value, options->arms, &options->arm_count);

@@ -12,7 +12,8 @@
 #include "shadow/shadow.h"
 
 // Applies |flag| |value| when it is one of --arms, --windows, --processor,
-// --hazards, --seed, --executor; returns false for other flags. *|out_exit| is
+// --hazards, --seed, --executor or a budget option (tools/cli_limits.h:
+// --max-*, --timeout-ms); returns false for other flags. *|out_exit| is
 // RL_EXIT_OK or the usage error already reported (prefixed by |command|).
 bool rl_shadow_cli_option(const char* command, const char* flag,
                           const char* value, rl_shadow_options_t* options,

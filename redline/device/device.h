@@ -97,6 +97,17 @@ typedef struct rl_device_vtable_s {
   rl_status_t (*allocate_fixed)(rl_device_t* device, uint64_t address,
                                 uint64_t size, rl_memory_kind_t kind,
                                 rl_device_allocation_t* out_allocation);
+  // Optional (NULL when the device cannot): reserves [|address|, |address|
+  // + |size|) as a no-access range, with no memory behind it. Every access
+  // to it from a packet or a kernel, read or write, is a VM fault (the
+  // simulator's message says the access touches a no-access guard range),
+  // and write()/read() through the vtable fail. Checked mode places one
+  // right after each buffer it allocates, so a kernel that reads or
+  // writes past a buffer's end faults at once. |address| need not be
+  // page aligned; the range must not overlap a live allocation
+  // (RL_STATUS_CONTRACT). Released with free(|address|).
+  rl_status_t (*reserve_guard)(rl_device_t* device, uint64_t address,
+                               uint64_t size);
   rl_status_t (*free)(rl_device_t* device, uint64_t address);
   rl_status_t (*write)(rl_device_t* device, uint64_t address,
                        const void* data, uint64_t size);

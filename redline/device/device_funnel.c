@@ -39,6 +39,7 @@ typedef struct rl_device_funnel_s {
   uint32_t kernarg_block_count;
   uint32_t kernarg_block_capacity;
   uint64_t kernarg_used;  // bytes used in the current block
+  uint64_t timeout_ns;    // bound of every wait (reserve and completion)
 } rl_device_funnel_t;
 
 static const rl_device_vtable_t* rl_device_funnel_vt(
@@ -229,8 +230,7 @@ static uint64_t rl_device_funnel_now_ns(void) {
 static rl_status_t rl_device_funnel_wait(rl_device_funnel_t* adapter,
                                          uint64_t packet_id) {
   const rl_device_vtable_t* vt = rl_device_funnel_vt(adapter);
-  const uint64_t deadline =
-      rl_device_funnel_now_ns() + RL_DEVICE_FUNNEL_TIMEOUT_NS;
+  const uint64_t deadline = rl_device_funnel_now_ns() + adapter->timeout_ns;
   uint64_t slice = RL_DEVICE_FUNNEL_SLICE_MIN_NS;
   int64_t value = 0;
   rl_device_fault_t fault = {0};
@@ -254,7 +254,8 @@ static rl_status_t rl_device_funnel_wait(rl_device_funnel_t* adapter,
            "packet %llu on queue %u did not complete within %llu ms "
            "(signal value %lld)",
            (unsigned long long)packet_id, adapter->queue.id,
-           RL_DEVICE_FUNNEL_TIMEOUT_NS / 1000000ull, (long long)value);
+           (unsigned long long)(adapter->timeout_ns / 1000000ull),
+           (long long)value);
   return rl_device_funnel_break(adapter, RL_STATUS_QUARANTINED, reason);
 }
 
@@ -271,8 +272,8 @@ static rl_status_t rl_device_funnel_launch(void* self,
   rl_device_funnel_vt(adapter)->signal_store(adapter->device,
                                              adapter->signal.address, 1);
   uint64_t id = 0;
-  rl_status_t status = rl_aql_ring_reserve(&adapter->ring, 1,
-                                           RL_DEVICE_FUNNEL_TIMEOUT_NS, &id);
+  rl_status_t status =
+      rl_aql_ring_reserve(&adapter->ring, 1, adapter->timeout_ns, &id);
   if (status) {
     adapter->broken = rl_status_code(status);
     snprintf(adapter->broken_reason, sizeof(adapter->broken_reason), "%s",
@@ -332,6 +333,12 @@ static void rl_device_funnel_destroy(void* self) {
 
 rl_status_t rl_device_funnel_create(rl_device_t* device,
                                     rl_funnel_device_t* out_device) {
+  return rl_device_funnel_create_bounded(device, 0, out_device);
+}
+
+rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
+                                            uint64_t timeout_ns,
+                                            rl_funnel_device_t* out_device) {
   memset(out_device, 0, sizeof(*out_device));
   if (!device) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "no device to adapt");
@@ -344,6 +351,7 @@ rl_status_t rl_device_funnel_create(rl_device_t* device,
   rl_device_funnel_t* adapter = calloc(1, sizeof(*adapter));
   if (!adapter) return rl_status_out_of_memory();
   adapter->device = device;
+  adapter->timeout_ns = timeout_ns ? timeout_ns : RL_DEVICE_FUNNEL_TIMEOUT_NS;
   rl_status_t status = device->vtable->queue_create(
       device, RL_DEVICE_FUNNEL_QUEUE_PACKETS, &adapter->queue);
   adapter->queue_created = status == RL_OK;

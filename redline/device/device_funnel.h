@@ -63,7 +63,8 @@
 extern "C" {
 #endif
 
-// How long a launch may take before the adapter gives up: 10 s.
+// How long a launch may take before the adapter gives up by default: 10 s
+// (redline/limits.h RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS).
 #define RL_DEVICE_FUNNEL_TIMEOUT_NS 10000000000ull
 // Packets in the adapter's queue. One launch is in flight at a time; the
 // ring only needs to be a power of two.
@@ -76,6 +77,12 @@ extern "C" {
 // failure. Release it with rl_funnel_device_destroy().
 rl_status_t rl_device_funnel_create(rl_device_t* device,
                                     rl_funnel_device_t* out_device);
+
+// The same with every wait (ring reservation and completion) bounded by
+// |timeout_ns| instead (0: RL_DEVICE_FUNNEL_TIMEOUT_NS).
+rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
+                                            uint64_t timeout_ns,
+                                            rl_funnel_device_t* out_device);
 
 #ifdef __cplusplus
 }

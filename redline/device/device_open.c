@@ -38,6 +38,8 @@ static rl_status_t rl_device_open_sim(const rl_device_options_t* options,
                                       : RL_SIM_HAZARDS_SEQUENTIAL,
       .seed = options->seed,
       .executor = executor,
+      .max_work_items = options->max_work_items,
+      .max_dispatches = options->max_dispatches,
   };
   return rl_sim_device_create(&sim_options, out_device);
 }

@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 #include "redline/device/device.h"
+#include "redline/limits.h"
 #include "redline/sim/sim_executor.h"
 
 #ifdef __cplusplus
@@ -84,6 +85,13 @@ typedef struct rl_sim_options_s {
   // built on rl_sim: kernels/ref, rl_ref_executor()), so callers pass it
   // here; with NULL every kernel dispatch faults as unsupported.
   const rl_sim_executor_t* executor;
+  // The work cap (redline/limits.h; 0: the defaults there). A dispatch of
+  // more than |max_work_items| work-items (grid_size over three axes) is
+  // refused before its executor begins; a PM4-IB packet that launches more
+  // than |max_dispatches| dispatches (chained IBs included) faults before
+  // the one over the limit. Either is a queue fault naming the numbers.
+  uint64_t max_work_items;
+  uint32_t max_dispatches;
 } rl_sim_options_t;
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no

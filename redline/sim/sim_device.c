@@ -57,6 +57,12 @@ static rl_status_t rl_sim_allocate_fixed(
                                       address, size, kind, out_allocation);
 }
 
+static rl_status_t rl_sim_reserve_guard(rl_device_t* device, uint64_t address,
+                                        uint64_t size) {
+  return rl_sim_memory_reserve_guard(&rl_sim_device_cast(device)->memory,
+                                     address, size);
+}
+
 static rl_status_t rl_sim_free(rl_device_t* device, uint64_t address) {
   return rl_sim_memory_free(&rl_sim_device_cast(device)->memory, address);
 }
@@ -104,6 +110,7 @@ static const rl_device_vtable_t rl_sim_vtable = {
     .destroy = rl_sim_destroy,
     .allocate = rl_sim_allocate,
     .allocate_fixed = rl_sim_allocate_fixed,
+    .reserve_guard = rl_sim_reserve_guard,
     .free = rl_sim_free,
     .write = rl_sim_write,
     .read = rl_sim_read,
@@ -136,6 +143,12 @@ static rl_status_t rl_sim_check_processor(const char* processor) {
 static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
                                       const rl_sim_options_t* options) {
   sim->options = *options;
+  if (!sim->options.max_work_items) {
+    sim->options.max_work_items = RL_LIMIT_DEFAULT_WORK_ITEMS;
+  }
+  if (!sim->options.max_dispatches) {
+    sim->options.max_dispatches = RL_LIMIT_DEFAULT_DISPATCHES;
+  }
   const char* processor = options->processor ? options->processor : "gfx1100";
   RL_RETURN_IF_ERROR(rl_sim_check_processor(processor));
   snprintf(sim->processor, sizeof(sim->processor), "%s", processor);

@@ -54,8 +54,9 @@
 typedef struct rl_sim_allocation_s {
   uint64_t address;
   uint64_t size;
-  uint8_t* host;
+  uint8_t* host;  // NULL for a no-access range
   rl_memory_kind_t kind;
+  bool no_access;  // a guard range (reserve_guard): never translates
 } rl_sim_allocation_t;
 
 typedef struct rl_sim_memory_s {
@@ -193,6 +194,14 @@ rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
 rl_status_t rl_sim_memory_allocate_fixed(
     rl_sim_memory_t* memory, uint64_t address, uint64_t size,
     rl_memory_kind_t kind, rl_device_allocation_t* out_allocation);
+// Places a no-access range at |address| (device.h reserve_guard): no host
+// block, never translated, freed with rl_sim_memory_free.
+rl_status_t rl_sim_memory_reserve_guard(rl_sim_memory_t* memory,
+                                        uint64_t address, uint64_t size);
+// True when some byte of [address, address + size) lies in a no-access
+// range: the reason a failed access faulted.
+bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
+                                 uint64_t size);
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
 // Host view of [address, address + size) inside one live allocation, or
 // NULL. The view stays valid until that allocation is freed.

@@ -4,8 +4,11 @@
 // page granularity, with an unmapped RL_SIM_GUARD_SIZE gap after every
 // allocation. Freed ranges are never reused, so a stale pointer faults
 // instead of reaching a newer buffer. Each allocation is backed by its own
-// zeroed host block. The table is a sorted array searched by binary search:
-// every kernel access translates through it, under the read lock.
+// zeroed host block, except no-access guard ranges (checked mode's red
+// zones), which have no host block and never translate: any access that
+// touches one is refused like an access to unmapped memory. The table is a
+// sorted array searched by binary search: every kernel access translates
+// through it, under the read lock.
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,18 +62,24 @@ static bool rl_sim_memory_overlaps_locked(const rl_sim_memory_t* memory,
   return item->address + item->size > address;
 }
 
-// Inserts a zeroed allocation at |address| into the sorted table.
+// Inserts a zeroed allocation at |address| into the sorted table; a
+// no-access range gets no host block.
 static rl_status_t rl_sim_memory_insert_locked(
     rl_sim_memory_t* memory, uint64_t address, uint64_t size,
-    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation) {
+    rl_memory_kind_t kind, bool no_access,
+    rl_device_allocation_t* out_allocation) {
   RL_RETURN_IF_ERROR(
       RL_ARRAY_RESERVE(&memory->items, &memory->capacity, memory->count + 1));
-  uint8_t* host = calloc(1, (size_t)size);
-  if (host == NULL) return rl_status_out_of_memory();
+  uint8_t* host = NULL;
+  if (!no_access) {
+    host = calloc(1, (size_t)size);
+    if (host == NULL) return rl_status_out_of_memory();
+  }
   uint32_t index = (uint32_t)(rl_sim_memory_find_locked(memory, address) + 1);
   memmove(&memory->items[index + 1], &memory->items[index],
           (memory->count - index) * sizeof(memory->items[0]));
-  memory->items[index] = (rl_sim_allocation_t){address, size, host, kind};
+  memory->items[index] =
+      (rl_sim_allocation_t){address, size, host, kind, no_access};
   memory->count++;
   *out_allocation = (rl_device_allocation_t){address, size, host};
   return RL_OK;
@@ -97,7 +106,7 @@ rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
                   "simulated address space exhausted allocating %llu bytes",
                   (unsigned long long)size);
   } else {
-    status = rl_sim_memory_insert_locked(memory, address, size, kind,
+    status = rl_sim_memory_insert_locked(memory, address, size, kind, false,
                                          out_allocation);
   }
   if (status == RL_OK) {
@@ -108,9 +117,11 @@ rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
   return status;
 }
 
-rl_status_t rl_sim_memory_allocate_fixed(
-    rl_sim_memory_t* memory, uint64_t address, uint64_t size,
-    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation) {
+// allocate_fixed and reserve_guard: a range at exactly |address|.
+static rl_status_t rl_sim_memory_place(rl_sim_memory_t* memory,
+                                       uint64_t address, uint64_t size,
+                                       rl_memory_kind_t kind, bool no_access,
+                                       rl_device_allocation_t* out_allocation) {
   memset(out_allocation, 0, sizeof(*out_allocation));
   if (size == 0 || address < RL_SIM_VA_BASE || address >= RL_SIM_VA_END ||
       RL_SIM_VA_END - address < size) {
@@ -131,7 +142,7 @@ rl_status_t rl_sim_memory_allocate_fixed(
                        (unsigned long long)size, (unsigned long long)address);
   } else {
     status = rl_sim_memory_insert_locked(memory, address, size, kind,
-                                         out_allocation);
+                                         no_access, out_allocation);
   }
   // Later bump allocations must not land on (or right after) this range.
   uint64_t after =
@@ -141,6 +152,41 @@ rl_status_t rl_sim_memory_allocate_fixed(
   }
   pthread_rwlock_unlock(&memory->lock);
   return status;
+}
+
+rl_status_t rl_sim_memory_allocate_fixed(
+    rl_sim_memory_t* memory, uint64_t address, uint64_t size,
+    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation) {
+  return rl_sim_memory_place(memory, address, size, kind, false,
+                             out_allocation);
+}
+
+rl_status_t rl_sim_memory_reserve_guard(rl_sim_memory_t* memory,
+                                        uint64_t address, uint64_t size) {
+  rl_device_allocation_t unused;
+  return rl_sim_memory_place(memory, address, size, RL_MEMORY_KIND_DEVICE,
+                             true, &unused);
+}
+
+bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
+                                 uint64_t size) {
+  if (size == 0 || address > UINT64_MAX - size) return false;
+  pthread_rwlock_rdlock(&memory->lock);
+  // The last range starting at or before the access's last byte; ranges
+  // are disjoint, so it is the only guard the access can reach unless an
+  // earlier one also overlaps, which the loop below walks back to.
+  bool touches = false;
+  for (int64_t i = rl_sim_memory_find_locked(memory, address + size - 1);
+       i >= 0; --i) {
+    const rl_sim_allocation_t* item = &memory->items[i];
+    if (item->address + item->size <= address) break;
+    if (item->no_access) {
+      touches = true;
+      break;
+    }
+  }
+  pthread_rwlock_unlock(&memory->lock);
+  return touches;
 }
 
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
@@ -167,6 +213,7 @@ static uint8_t* rl_sim_memory_translate_locked(const rl_sim_memory_t* memory,
   int64_t index = rl_sim_memory_find_locked(memory, address);
   if (index < 0) return NULL;
   const rl_sim_allocation_t* item = &memory->items[index];
+  if (item->no_access) return NULL;
   uint64_t offset = address - item->address;
   if (offset >= item->size || item->size - offset < size) return NULL;
   return item->host + offset;

@@ -157,6 +157,14 @@ static rl_status_t rl_sim_pm4_set_sh_reg(rl_sim_pm4_exec_t* exec,
 static rl_status_t rl_sim_pm4_dispatch_direct(rl_sim_pm4_exec_t* exec,
                                               const rl_pm4_packet_t* packet) {
   RL_RETURN_IF_ERROR(rl_sim_pm4_length(packet, 5));
+  const uint32_t limit = exec->queue->device->options.max_dispatches;
+  if (++exec->dispatches > limit) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "more than %u dispatches in one PM4-IB packet: the "
+                     "work cap (rl_sim_options_t.max_dispatches) refuses "
+                     "the next one before it runs",
+                     limit);
+  }
   rl_sim_launch_t launch;
   RL_RETURN_IF_ERROR(
       rl_sim_pm4_dispatch_launch(exec, packet->body, packet->body[3], &launch));

@@ -153,6 +153,9 @@ typedef struct rl_sim_pm4_exec_s {
   uint32_t opcode;
   uint64_t fault_address;
   bool stopped;  // the queue is stopping: leave without retiring
+  // DISPATCH_DIRECTs of this AQL packet so far; more than the device's
+  // max_dispatches (rl_sim_options_t) is a fault before the next launch.
+  uint32_t dispatches;
 } rl_sim_pm4_exec_t;
 
 // sim_pm4.c

@@ -26,6 +26,21 @@
 // Largest number of work-groups one dispatch may have on the simulator.
 #define RL_SIM_MAX_WORKGROUPS (1ull << 32)
 
+// The work cap (rl_sim_options_t.max_work_items), before anything runs.
+static rl_status_t rl_sim_run_check_work(const rl_sim_device_t* device,
+                                         const rl_sim_launch_t* launch) {
+  uint64_t items = (uint64_t)launch->grid_size[0] * launch->grid_size[1];
+  uint64_t z = launch->grid_size[2];
+  items = z != 0 && items > UINT64_MAX / z ? UINT64_MAX : items * z;
+  if (items <= device->options.max_work_items) return RL_OK;
+  return RL_STATUS(RL_STATUS_CONTRACT,
+                   "kernel %s: %" PRIu64 " work-items exceed the work cap of "
+                   "%" PRIu64 " per dispatch (rl_sim_options_t."
+                   "max_work_items); refused before running",
+                   launch->kernel.kernel->name, items,
+                   device->options.max_work_items);
+}
+
 static rl_status_t rl_sim_run_check_limits(const rl_sim_launch_t* launch) {
   const rl_code_object_kernel_t* kernel = launch->kernel.kernel;
   if (launch->private_segment_size != 0 || kernel->private_segment_size != 0 ||
@@ -162,6 +177,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
   rl_sim_device_t* device = queue->device;
   const rl_code_object_kernel_t* kernel = launch->kernel.kernel;
   RL_RETURN_IF_ERROR(rl_sim_run_check_limits(launch));
+  RL_RETURN_IF_ERROR(rl_sim_run_check_work(device, launch));
   RL_RETURN_IF_ERROR(
       rl_sim_run_check_kernarg(device, launch, out_fault_address));
   RL_RETURN_IF_ERROR(rl_sim_run_fill(launch, run));
@@ -223,17 +239,21 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
       wg.group_id[2]);
 }
 
-// A VM fault status naming the access, the packet and the dispatch.
+// A VM fault status naming the access, the packet and the dispatch, and
+// whether it touched a no-access guard range (device.h reserve_guard).
 static rl_status_t rl_sim_wg_fault(rl_sim_wg_t* wg, const char* kind,
                                    uint64_t address, uint32_t size) {
   rl_sim_wg_context_t* context = wg->context;
   context->fault_address = address;
+  bool guard =
+      rl_sim_memory_touches_guard(&context->device->memory, address, size);
   return RL_STATUS(RL_STATUS_POISONED,
-                   "VM fault: %s of %u bytes at 0x%" PRIx64
-                   " is outside any "
-                   "live allocation (packet %" PRIu64 ", dispatch %" PRIu64 ")",
-                   kind, size, address, wg->dispatch->packet_id,
-                   wg->dispatch->dispatch_index);
+                   "VM fault: %s of %u bytes at 0x%" PRIx64 " %s (packet %" PRIu64
+                   ", dispatch %" PRIu64 ")",
+                   kind, size, address,
+                   guard ? "touches a no-access guard range"
+                         : "is outside any live allocation",
+                   wg->dispatch->packet_id, wg->dispatch->dispatch_index);
 }
 
 rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,

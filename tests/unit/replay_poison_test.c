@@ -1,8 +1,11 @@
 // Tests of the failure classes of a run (redline/replay_run.c,
 // replay_poison.c) and negative controls of the checkers: a removed barrier
-// is caught by the adversarial sim and its dynamic hazard checker; a
-// corrupted guard, a queue fault and a VM fault poison; a hung queue
-// quarantines. Every sticky state refuses the next run.
+// is caught by the adversarial sim and its dynamic hazard checker; in
+// checked mode a kernel reading or writing one element past a buffer hits
+// the no-access guard (both executors), and on a device without no-access
+// guards a corrupted pattern guard poisons; a queue fault and a VM fault
+// poison; a hung queue quarantines. Every sticky state refuses the next
+// run.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -26,7 +29,30 @@ typedef struct rl_fixture_s {
   rl_replay_t* replay;
   rl_digest128_t eager[RL_TEST_MAX_REGIONS];
   int threads_before;  // process threads before the replay was prepared
+  // The device's own vtable while a test runs it without reserve_guard.
+  const rl_device_vtable_t* saved_vtable;
+  rl_device_vtable_t no_guard_vtable;
 } rl_fixture_t;
+
+static rl_device_t* rl_open_executor(const char* executor) {
+  rl_device_options_t options = {.processor = "gfx1100",
+                                 .executor = executor};
+  rl_device_t* device = NULL;
+  assert_null(rl_device_open(&options, &device));
+  return device;
+}
+
+static int rl_setup_executor(void** state, const char* executor) {
+  rl_fixture_t* fixture = calloc(1, sizeof(*fixture));
+  fixture->device = rl_open_executor(executor);
+  rl_test_record(fixture->device, RL_TEST_POS, &fixture->capture,
+                 fixture->eager);
+  *state = fixture;
+  return 0;
+}
+
+static int rl_setup_ref(void** state) { return rl_setup_executor(state, "ref"); }
+static int rl_setup_isa(void** state) { return rl_setup_executor(state, "isa"); }
 
 static int rl_setup_device(void** state, bool adversarial) {
   rl_fixture_t* fixture = calloc(1, sizeof(*fixture));
@@ -45,6 +71,7 @@ static int rl_setup_adversarial(void** state) {
 static int rl_teardown(void** state) {
   rl_fixture_t* fixture = *state;
   rl_replay_destroy(fixture->replay);
+  if (fixture->saved_vtable) fixture->device->vtable = fixture->saved_vtable;
   rl_capture_destroy(fixture->capture);
   rl_device_close(fixture->device);
   free(fixture);
@@ -124,8 +151,93 @@ static void rl_expect_sticky(rl_fixture_t* fixture, rl_replay_state_t state,
   assert_true(proof.fallback_reason[0] != '\0');
 }
 
+//===----------------------------------------------------------------------===//
+// Checked mode: no-access guards
+//===----------------------------------------------------------------------===//
+
+// Launch 6 is vc_copy_u32(ids, io, 64): 64 work-items copy ids[i] to
+// io[i], both buffers exactly 64 u32. Moving one slot's pointer 4 bytes
+// into its buffer makes the last work-item touch the 4 bytes right past
+// the buffer's end: slot 0 a read of ids, slot 1 a write of io.
+#define RL_TEST_COPY_LAUNCH 6u
+
+static void rl_shift_copy_slot(rl_fixture_t* fixture, uint32_t slot) {
+  rl_capture_launch_t* launch =
+      &fixture->capture->launches[RL_TEST_COPY_LAUNCH];
+  assert_true(slot < launch->slot_count);
+  launch->slots[slot].offset += 4;
+}
+
+// The negative control: in bounds, a checked replay runs clean with the
+// no-access guards in place and matches the eager run.
+static void rl_checked_in_bounds_passes(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_replay_options_t options = {.checked = true};
+  rl_prepare(fixture, &options);
+  for (int i = 0; i < 3; ++i) {
+    assert_null(rl_run(fixture));
+    assert_int_equal(rl_differences(fixture), 0);
+  }
+  // The guard after y is no-access: the host cannot write it either.
+  uint32_t y = 0;
+  assert_true(rl_capture_find_buffer(fixture->capture, "y", &y));
+  uint64_t address = 0;
+  assert_null(rl_replay_buffer_address(fixture->replay, y, &address));
+  const uint32_t stray = 0xdeadbeef;
+  rl_test_expect(fixture->device->vtable->write(
+                     fixture->device,
+                     address + fixture->capture->buffers[y].size, &stray, 4),
+                 RL_STATUS_INVALID_ARGUMENT, NULL);
+}
+
+static void rl_expect_guard_hit(rl_fixture_t* fixture, uint32_t slot,
+                                const char* needle) {
+  rl_shift_copy_slot(fixture, slot);
+  rl_replay_options_t options = {.checked = true};
+  rl_prepare(fixture, &options);
+  rl_test_expect(rl_run(fixture), RL_STATUS_POISONED, needle);
+  rl_expect_sticky(fixture, RL_REPLAY_POISONED, RL_STATUS_POISONED);
+}
+
+// One u32 read past ids (256 bytes): before no-access guards the checked
+// replay read the readable red zone and exited 0.
+static void rl_checked_catches_read_past_end(void** state) {
+  rl_expect_guard_hit(*state, 0,
+                      "checked mode: a kernel read at offset 256 of buffer 1 "
+                      "'ids' (256 bytes) runs past its end");
+}
+
+static void rl_checked_catches_write_past_end(void** state) {
+  rl_expect_guard_hit(*state, 1,
+                      "checked mode: a kernel write at offset 256 of buffer 7 "
+                      "'io' (256 bytes) runs past its end");
+}
+
+// Unchecked, the same read still faults (the simulator bounds-checks to
+// the byte), but only as a plain VM fault.
+static void rl_unchecked_read_past_end_faults(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_shift_copy_slot(fixture, 0);
+  rl_prepare(fixture, NULL);
+  rl_test_expect(rl_run(fixture), RL_STATUS_POISONED,
+                 "is outside any live allocation");
+}
+
+//===----------------------------------------------------------------------===//
+// Checked mode: pattern guards (devices without reserve_guard)
+//===----------------------------------------------------------------------===//
+
+// Runs the fixture's device as one that cannot reserve no-access ranges.
+static void rl_without_reserve_guard(rl_fixture_t* fixture) {
+  fixture->saved_vtable = fixture->device->vtable;
+  fixture->no_guard_vtable = *fixture->device->vtable;
+  fixture->no_guard_vtable.reserve_guard = NULL;
+  fixture->device->vtable = &fixture->no_guard_vtable;
+}
+
 static void rl_corrupted_guard_poisons(void** state) {
   rl_fixture_t* fixture = *state;
+  rl_without_reserve_guard(fixture);
   rl_replay_options_t options = {.checked = true};
   rl_prepare(fixture, &options);
   assert_null(rl_run(fixture));
@@ -220,6 +332,20 @@ int main(void) {
                                       rl_setup_adversarial, rl_teardown),
       cmocka_unit_test_setup_teardown(rl_adversarial_catches_missing_barrier,
                                       rl_setup_adversarial, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_checked_in_bounds_passes,
+                                      rl_setup_ref, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_checked_catches_read_past_end,
+                                      rl_setup_ref, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_checked_catches_write_past_end,
+                                      rl_setup_ref, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_checked_in_bounds_passes,
+                                      rl_setup_isa, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_checked_catches_read_past_end,
+                                      rl_setup_isa, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_checked_catches_write_past_end,
+                                      rl_setup_isa, rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_unchecked_read_past_end_faults,
+                                      rl_setup_ref, rl_teardown),
       cmocka_unit_test_setup_teardown(rl_corrupted_guard_poisons, rl_setup,
                                       rl_teardown),
       cmocka_unit_test_setup_teardown(rl_queue_fault_poisons, rl_setup,

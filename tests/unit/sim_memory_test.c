@@ -1,6 +1,7 @@
 // Tests of the simulated device's address space (redline/sim/sim_memory.c):
 // placement, translation at and across allocation edges and guard gaps,
-// fixed-address allocations, and faults after free.
+// fixed-address allocations, no-access guard ranges, and faults after
+// free.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -124,6 +125,39 @@ static void test_fixed_allocations(void** state) {
   device->vtable->destroy(device);
 }
 
+// A no-access range right after a buffer: nothing translates into it, the
+// host cannot read or write it, an access straddling the buffer's end is
+// refused too, and it frees like an allocation. The buffer itself stays
+// fully usable (the negative control).
+static void test_guard_ranges_are_no_access(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  const rl_device_vtable_t* vt = device->vtable;
+  rl_device_allocation_t buffer = rl_test_alloc(device, 100);
+  const uint64_t guard = buffer.address + 100;
+  assert_non_null(vt->reserve_guard);
+  assert_null(vt->reserve_guard(device, guard, 256));
+  assert_non_null(rl_sim_translate(device, buffer.address + 96, 4));
+  assert_null(rl_sim_translate(device, buffer.address + 98, 4));
+  assert_null(rl_sim_translate(device, guard, 1));
+  assert_null(rl_sim_translate(device, guard + 255, 1));
+  uint32_t word = 7;
+  rl_status_t status = vt->write(device, guard + 8, &word, 4);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  status = vt->read(device, guard, &word, 4);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  assert_null(vt->write(device, buffer.address + 96, &word, 4));
+  // A second guard over the first one overlaps.
+  status = vt->reserve_guard(device, guard + 128, 256);
+  assert_int_equal(rl_status_code(status), RL_STATUS_CONTRACT);
+  rl_status_free(status);
+  assert_null(vt->free(device, guard));
+  assert_null(vt->free(device, buffer.address));
+  device->vtable->destroy(device);
+}
+
 static void test_free_then_access_faults(void** state) {
   (void)state;
   rl_device_t* device = rl_test_device();
@@ -191,6 +225,7 @@ int main(void) {
       cmocka_unit_test(test_addresses_are_never_host_pointers),
       cmocka_unit_test(test_translation_edges),
       cmocka_unit_test(test_fixed_allocations),
+      cmocka_unit_test(test_guard_ranges_are_no_access),
       cmocka_unit_test(test_free_then_access_faults),
       cmocka_unit_test(test_many_allocations_binary_search),
       cmocka_unit_test(test_bad_allocation_arguments),

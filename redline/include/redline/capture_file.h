@@ -58,6 +58,7 @@
 
 #include "redline/capture.h"
 #include "redline/digest.h"
+#include "redline/limits.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -203,6 +204,22 @@ rl_status_t rl_capture_file_read_memory(const void* data, size_t size,
 // errors start with "PATH: ", so callers must not add the path again.
 rl_status_t rl_capture_file_read(const char* path, rl_capture_t** out_capture,
                                  rl_capture_file_info_t* out_info);
+
+// Budgets (redline/limits.h). The two readers above apply the default
+// limits; these take |limits| (NULL: the defaults). The sum of every
+// buffer's contents after decompression is checked against
+// max_decompressed_bytes when BUFFER_DATA starts, before any buffer is
+// decompressed or allocated; a file over it is RL_STATUS_INVALID_INPUT:
+//   "capture buffer 3 'w': 1073741824 bytes decompressed bring the total to
+//    1073741824, over the limit of 268435456 (max_decompressed_bytes,
+//    --max-decompressed)"
+rl_status_t rl_capture_file_read_memory_limited(
+    const void* data, size_t size, const rl_limits_t* limits,
+    rl_capture_t** out_capture, rl_capture_file_info_t* out_info);
+rl_status_t rl_capture_file_read_limited(const char* path,
+                                         const rl_limits_t* limits,
+                                         rl_capture_t** out_capture,
+                                         rl_capture_file_info_t* out_info);
 
 //===----------------------------------------------------------------------===//
 // Identity

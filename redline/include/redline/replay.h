@@ -87,6 +87,7 @@
 #include "redline/capture.h"
 #include "redline/digest.h"
 #include "redline/funnel.h"
+#include "redline/limits.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -112,6 +113,10 @@ typedef struct rl_device_options_s {
   // sim: the kernel executor, "ref" (default: C reference kernels) or "isa"
   // (interprets the code object's gfx11 machine code).
   const char* executor;
+  // sim: the work cap (redline/limits.h, rl_sim_options_t; 0: defaults):
+  // work-items per dispatch and dispatches per PM4-IB packet.
+  uint64_t max_work_items;
+  uint32_t max_dispatches;
 } rl_device_options_t;
 
 // Opens a device; |options| may be NULL (sim, gfx1100). A device kind that
@@ -159,7 +164,8 @@ typedef struct rl_replay_options_s {
   // Checked mode: red-zone guards after every buffer redline allocates and
   // poison-filled scratch before each run; a corrupted guard poisons.
   bool checked;
-  // Bound on waiting for one replay to complete (0 = 10 s).
+  // Bound on waiting for one replay to complete (0 = limits.wait_timeout_ns,
+  // itself 10 s by default).
   uint64_t wait_timeout_ns;
   // AQL ring slots (power of two; 0 = 1024, or the next power of two that
   // holds one run's packets).
@@ -167,6 +173,14 @@ typedef struct rl_replay_options_s {
   // Route pm4: turn register-state retention off (pm4/pm4_lower.h; on by
   // default: a SET_SH_REG whose value the IB already holds is elided).
   bool pm4_no_retain;
+  // Budgets for an untrusted capture (redline/limits.h; zero fields take
+  // the defaults). The contract refuses (RL_STATUS_CONTRACT, before
+  // anything is allocated) a capture with more launches than
+  // max_dispatches, a launch of more than max_work_items work-items at
+  // its largest admitted grid, or buffers and code objects over
+  // max_device_bytes. max_decompressed_bytes is the reader's
+  // (capture_file.h); it is not used here.
+  rl_limits_t limits;
 } rl_replay_options_t;
 
 // Creates a replay of |capture| on |device|; |options| may be NULL.

@@ -1,0 +1,138 @@
+// Resource budgets for untrusted captures (redline/limits.h): the defaults
+// and the static checks of a capture's shape against them.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "redline/limits.h"
+
+// The simulator and ROCr place allocations at 4 KiB granularity.
+#define RL_LIMITS_PAGE 4096ull
+
+rl_limits_t rl_limits_resolve(const rl_limits_t* limits) {
+  rl_limits_t out = limits ? *limits : (rl_limits_t){0};
+  if (!out.max_decompressed_bytes) {
+    out.max_decompressed_bytes = RL_LIMIT_DEFAULT_DECOMPRESSED_BYTES;
+  }
+  if (!out.max_device_bytes) out.max_device_bytes = RL_LIMIT_DEFAULT_DEVICE_BYTES;
+  if (!out.max_work_items) out.max_work_items = RL_LIMIT_DEFAULT_WORK_ITEMS;
+  if (!out.max_dispatches) out.max_dispatches = RL_LIMIT_DEFAULT_DISPATCHES;
+  if (!out.wait_timeout_ns) {
+    out.wait_timeout_ns = RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS;
+  }
+  return out;
+}
+
+static uint64_t rl_limits_add(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
+                                        uint64_t guard_bytes) {
+  uint64_t total = 0;
+  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    uint64_t size = capture->buffers[b].size;
+    uint64_t pages = size / RL_LIMITS_PAGE + (size % RL_LIMITS_PAGE != 0);
+    total = rl_limits_add(total, pages * RL_LIMITS_PAGE);
+    total = rl_limits_add(total, guard_bytes);
+  }
+  for (uint32_t c = 0; c < capture->code_object_count; ++c) {
+    total = rl_limits_add(total, capture->code_objects[c].size);
+  }
+  return total;
+}
+
+// The largest value of grid axis |axis| of |launch| (work-groups) over the
+// admitted range of its binding's parameter; the recorded value when the
+// axis is not bound. Bindings are monotone (capture.h), so the ends of the
+// range bound every value in between.
+static uint64_t rl_limits_grid_axis(const rl_capture_t* capture,
+                                    const rl_capture_launch_t* launch,
+                                    uint32_t axis, int64_t* values) {
+  uint64_t largest = launch->grid[axis];
+  for (uint32_t i = 0; i < launch->binding_count; ++i) {
+    const rl_scalar_binding_t* binding = &launch->bindings[i];
+    if (binding->target != RL_BINDING_GRID || binding->offset != axis ||
+        binding->expr.param >= capture->param_count) {
+      continue;  // not this axis, or a binding the contract rejects
+    }
+    const rl_capture_param_t* param = &capture->params[binding->expr.param];
+    const int64_t ends[2] = {param->min, param->max - 1};
+    for (int e = 0; e < 2; ++e) {
+      values[binding->expr.param] = ends[e];
+      int64_t value = 0;
+      rl_status_t status = rl_expr_evaluate(&binding->expr, values,
+                                            capture->param_count, &value);
+      if (status) {
+        rl_status_free(status);  // the contract reports bad bindings
+        continue;
+      }
+      // A value past 32 bits is not representable in the packet; the
+      // contract's parameter check names it more precisely than a count.
+      if (value > 0 && value <= (int64_t)UINT32_MAX &&
+          (uint64_t)value > largest) {
+        largest = (uint64_t)value;
+      }
+    }
+    values[binding->expr.param] = param->capture_value;
+  }
+  return largest;
+}
+
+// Work-items of |launch| at its largest admitted grid, saturating.
+static uint64_t rl_limits_launch_items(const rl_capture_t* capture,
+                                       const rl_capture_launch_t* launch,
+                                       int64_t* values) {
+  uint64_t items = 1;
+  for (uint32_t axis = 0; axis < 3; ++axis) {
+    uint64_t extent = rl_limits_grid_axis(capture, launch, axis, values) *
+                      (uint64_t)launch->block[axis];
+    if (extent != 0 && items > UINT64_MAX / extent) return UINT64_MAX;
+    items *= extent;
+  }
+  return items;
+}
+
+static rl_status_t rl_limits_check_launches(const rl_capture_t* capture,
+                                            const rl_limits_t* limits,
+                                            int64_t* values) {
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    uint64_t items = rl_limits_launch_items(capture, launch, values);
+    if (items > limits->max_work_items) {
+      return RL_STATUS(RL_STATUS_CONTRACT,
+                       "launch %u (kernel %s): %" PRIu64 " work-items exceed "
+                       "the limit of %" PRIu64 " per dispatch "
+                       "(max_work_items, --max-work-items)",
+                       l, capture->kernels[launch->kernel].name, items,
+                       limits->max_work_items);
+    }
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_limits_check_capture(const rl_capture_t* capture,
+                                    const rl_limits_t* limits,
+                                    uint64_t device_bytes) {
+  if (capture->launch_count > limits->max_dispatches) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "%u launches per step exceed the limit of %u "
+                     "(max_dispatches, --max-dispatches)",
+                     capture->launch_count, limits->max_dispatches);
+  }
+  if (device_bytes > limits->max_device_bytes) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "the capture needs %" PRIu64 " bytes of device memory, "
+                     "over the limit of %" PRIu64
+                     " (max_device_bytes, --max-device-memory)",
+                     device_bytes, limits->max_device_bytes);
+  }
+  int64_t* values = calloc(capture->param_count + 1u, sizeof(*values));
+  if (!values) return rl_status_out_of_memory();
+  for (uint32_t p = 0; p < capture->param_count; ++p) {
+    values[p] = capture->params[p].capture_value;
+  }
+  rl_status_t status = rl_limits_check_launches(capture, limits, values);
+  free(values);
+  return status;
+}

@@ -1,0 +1,105 @@
+// redline/limits.h — resource budgets for untrusted input.
+//
+// A capture file is input from elsewhere: a 57 KB file can declare a 1 GiB
+// zstd buffer, a grid of billions of work-items or thousands of launches.
+// Every command that reads, replays or compares a capture works inside the
+// budgets below and refuses *before* it allocates or executes: the refusal
+// names the number the input asks for and the limit, so the caller can
+// raise the limit deliberately for a capture it trusts.
+//
+//   limit                   default    enforced by              refusal (exit)
+//   max_decompressed_bytes  4 GiB      capture file reader      INVALID_INPUT (3)
+//   max_device_bytes        8 GiB      replay contract, shadow  CONTRACT (4)
+//   max_work_items          2^24       replay contract, shadow, CONTRACT (4)
+//                                      the simulator (a fault)
+//   max_dispatches          65536      replay contract, shadow, CONTRACT (4)
+//                                      the simulator (a fault)
+//   wait_timeout_ns         10 s       every wait of replay and shadow
+//                                      QUARANTINED (7)
+//
+// Why these numbers: the decode workloads redline captures keep each
+// buffer below 2^30 elements and their whole state well below 4 GiB; a
+// replay holds the decoded capture and the device copy (twice the
+// contents), and this budget keeps that inside a 24 GiB host with room for
+// shadow's extra arms. 2^24 work-items is 16 M, above the largest decode
+// launch (a vocabulary-sized GEMV of 128 K rows x 64 lanes = 8 M) and, on
+// the simulator's reference executor, seconds rather than minutes. 65536
+// dispatches per step is far above a decode step's hundreds of launches.
+//
+// What each limit counts:
+//   max_decompressed_bytes  the sum of every buffer's stored initial
+//                           contents after decompression (raw records
+//                           count too), checked when BUFFER_DATA starts,
+//                           before any buffer is decompressed.
+//   max_device_bytes        the device memory one command takes for the
+//                           capture: every buffer redline allocates (page
+//                           rounded) plus the code objects. rl_replay
+//                           counts one device; shadow counts every arm.
+//   max_work_items          work-items of one dispatch (grid x block over
+//                           three axes); a grid bound to a parameter is
+//                           counted at the largest admitted value.
+//   max_dispatches          launches of one step (one run of a replay, one
+//                           window of a shadow arm); on the simulator, the
+//                           dispatches one PM4 indirect-buffer packet may
+//                           launch (chained IBs included).
+//   wait_timeout_ns         how long any single wait for the device may
+//                           last before the run is quarantined.
+//
+// A zero field means its default (rl_limits_resolve); UINT64_MAX (or
+// UINT32_MAX) turns a limit off.
+//
+// Thread-safety: plain values and pure functions.
+#ifndef REDLINE_LIMITS_H_
+#define REDLINE_LIMITS_H_
+
+#include <stdint.h>
+
+#include "redline/capture.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RL_LIMIT_DEFAULT_DECOMPRESSED_BYTES (4ull << 30)
+#define RL_LIMIT_DEFAULT_DEVICE_BYTES (8ull << 30)
+#define RL_LIMIT_DEFAULT_WORK_ITEMS (1ull << 24)
+#define RL_LIMIT_DEFAULT_DISPATCHES 65536u
+#define RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS 10000000000ull
+
+typedef struct rl_limits_s {
+  uint64_t max_decompressed_bytes;
+  uint64_t max_device_bytes;
+  uint64_t max_work_items;
+  uint32_t max_dispatches;
+  uint64_t wait_timeout_ns;
+} rl_limits_t;
+
+// |limits| with every zero field replaced by its default; NULL gives all
+// the defaults.
+rl_limits_t rl_limits_resolve(const rl_limits_t* limits);
+
+// The device memory the capture asks for when redline allocates every
+// buffer: each buffer's size rounded up to 4 KiB, plus its |guard_bytes|,
+// plus the code objects' bytes. Saturates at UINT64_MAX.
+uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
+                                        uint64_t guard_bytes);
+
+// Checks the static shape of |capture| against |limits| (resolved by the
+// caller): its launch count against max_dispatches, every launch's
+// work-items (a parameter-bound grid axis at its largest value over the
+// admitted range) against max_work_items, and |device_bytes| (what the
+// caller will allocate, from rl_limits_capture_device_bytes and any
+// multiplier of its own) against max_device_bytes. Fails with
+// RL_STATUS_CONTRACT naming the launch or the byte count and the limit:
+//   "launch 4 (kernel vc_partial_sum): 16777280 work-items exceed the limit
+//    of 16777216 per dispatch (max_work_items, --max-work-items)"
+rl_status_t rl_limits_check_capture(const rl_capture_t* capture,
+                                    const rl_limits_t* limits,
+                                    uint64_t device_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_LIMITS_H_

@@ -1,0 +1,68 @@
+// Budget options of the commands that read captures (tools/cli_limits.h).
+#include "tools/cli_limits.h"
+
+#include <string.h>
+
+#include "redline/base/number.h"
+#include "tools/cli.h"
+
+bool rl_cli_limits_is_flag(const char* flag) {
+  static const char* const flags[] = {"--max-decompressed",
+                                      "--max-device-memory", "--max-work-items",
+                                      "--max-dispatches", "--timeout-ms"};
+  for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
+    if (rl_cli_is(flag, flags[i])) return true;
+  }
+  return false;
+}
+
+// A positive number with an optional binary K/M/G suffix.
+static bool rl_cli_limits_parse(const char* text, uint64_t* out_value) {
+  char digits[32];
+  size_t length = strlen(text);
+  if (length == 0 || length >= sizeof(digits)) return false;
+  memcpy(digits, text, length + 1);
+  unsigned shift = 0;
+  const char last = digits[length - 1];
+  if (last == 'K' || last == 'M' || last == 'G') {
+    shift = last == 'K' ? 10 : last == 'M' ? 20 : 30;
+    digits[length - 1] = '\0';
+  }
+  uint64_t value = 0;
+  rl_status_t status = rl_number_parse_u64(digits, &value);
+  if (status) {
+    rl_status_free(status);
+    return false;
+  }
+  if (value == 0 || value > (UINT64_MAX >> shift)) return false;
+  *out_value = value << shift;
+  return true;
+}
+
+bool rl_cli_limits_option(const char* command, const char* flag,
+                          const char* value, rl_limits_t* limits,
+                          int* out_exit) {
+  *out_exit = RL_EXIT_OK;
+  if (!rl_cli_limits_is_flag(flag)) return false;
+  uint64_t number = 0;
+  const bool is_count = rl_cli_is(flag, "--max-dispatches");
+  if (!rl_cli_limits_parse(value, &number) ||
+      (is_count && number > UINT32_MAX) ||
+      (rl_cli_is(flag, "--timeout-ms") && number > UINT64_MAX / 1000000ull)) {
+    *out_exit = rl_cli_usage("%s: %s expects a positive number, got '%s'",
+                             command, flag, value);
+    return true;
+  }
+  if (rl_cli_is(flag, "--max-decompressed")) {
+    limits->max_decompressed_bytes = number;
+  } else if (rl_cli_is(flag, "--max-device-memory")) {
+    limits->max_device_bytes = number;
+  } else if (rl_cli_is(flag, "--max-work-items")) {
+    limits->max_work_items = number;
+  } else if (is_count) {
+    limits->max_dispatches = (uint32_t)number;
+  } else {
+    limits->wait_timeout_ns = number * 1000000ull;
+  }
+  return true;
+}
