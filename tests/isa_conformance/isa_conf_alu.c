@@ -244,9 +244,9 @@ static uint32_t rl_conf_valu_forms(const rl_isa_op_t* op, uint32_t encoding,
       uint64_t r = rl_conf_rng_next(rng);
       forms[n++] = (rl_conf_form_t){.encoding = encoding,
                                     .mods = {.opsel = (uint8_t)(r & 3),
-                                             .opsel_hi = (uint8_t)((r >> 2) & 3)}};
+                                             .opsel_hi = (uint8_t)(4 | ((r >> 2) & 3))}};
     }
-    forms[0].mods.opsel_hi = 3;  // the assembler's default op_sel_hi:[1,1]
+    forms[0].mods.opsel_hi = 7;  // the assembler's default op_sel_hi
     return n;
   }
   bool has_e64 = !(op->flags & RL_ISA_F_NO_VOP3);

@@ -23,7 +23,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
   (void)state;
   static rl_conf_program_t p[32];
   const rl_conf_mods_t mods = {.abs = 1, .neg = 2, .clamp = true};
-  const rl_conf_mods_t pk = {.opsel = 1, .opsel_hi = 2};
+  const rl_conf_mods_t pk = {.opsel = 1, .opsel_hi = 6};  // src2 keeps the default
   const uint32_t s3[3] = {RL_CONF_V(1), RL_CONF_V(3), RL_CONF_V(5)};
   const uint32_t s64[3] = {RL_CONF_V(1), RL_CONF_V(3), 0};
   const uint32_t cnd[3] = {128, 129, 32};
