@@ -67,7 +67,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
   S("v_pk_add_u16 v10, v1, v3 op_sel:[1,0] op_sel_hi:[0,1]",
     rl_conf_vop3p(&p[n], 0x0a, 10, s64, &pk));
   S("v_dual_fmaak_f32 v10, v1, v2, 0x40000000 :: v_dual_mov_b32 v11, v4",
-    rl_conf_vopd(&p[n], 1, 8, 10, RL_CONF_V(1), 2, 11, RL_CONF_V(4), 7, true,
+    rl_conf_vopd(&p[n], 1, 8, 10, RL_CONF_V(1), 2, 11, RL_CONF_V(4), 0, true,
                  0x40000000));
   S("ds_store_2addr_b32 v1, v20, v24 offset0:4 offset1:8",
     rl_conf_ds(&p[n], 0x0e, 0, 1, 20, 24, 4, 8));

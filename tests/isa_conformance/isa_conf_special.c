@@ -93,10 +93,10 @@ static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
     bool lit = (hm.flags & RL_HM_K) != 0;
     if (side == 0) {
       rl_conf_vopd(&p, op->opcode, mov, 10, RL_CONF_V(1), 2, 11,
-                   RL_CONF_V(4), 7, lit, k);
+                   RL_CONF_V(4), 0, lit, k);
     } else {
       // X = mov v10 <- v4; Y = the op into v11 from v1 (bank 1 vs 0) and v2.
-      rl_conf_vopd(&p, mov, op->opcode, 10, RL_CONF_V(4), 7, 11,
+      rl_conf_vopd(&p, mov, op->opcode, 10, RL_CONF_V(4), 0, 11,
                    RL_CONF_V(1), 2, lit, k);
     }
     rl_conf_store(&p, 10, 0);
