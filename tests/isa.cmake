@@ -43,3 +43,9 @@ if(TARGET rl_sim_isa)
     RL_KERNELS_DIR="${RL_KERNELS_DIR}")
   add_dependencies(isa_bench rl_kernels)
 endif()
+
+# The conformance suite (tests/isa_conformance/): every opcode of the
+# executor's tables against an independent host model, and the suite's
+# instruction encoder against llvm-mc-19. docs/isa-conformance.md.
+include(${CMAKE_CURRENT_LIST_DIR}/isa_conformance/isa_conformance.cmake
+        OPTIONAL)

@@ -1,0 +1,729 @@
+// tests/isa_conformance/isa_conf_special.c — conformance cases of the
+// opcodes outside the lane model: VOPD pairs, lane-crossing moves,
+// saveexec, s_getpc, program control (SOPP), scalar and vector memory
+// (SMEM, GLOBAL, FLAT, DS) and the cache invalidations. Expected values come
+// from the host model (isa_host_model.c) or from plain host arithmetic on
+// the test's own buffers, never from the executor.
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/isa_conformance/isa_conf_suite.h"
+#include "tests/isa_conformance/isa_host_model.h"
+
+#define RL_CONF_LANES 256u
+
+static bool rl_conf_go(rl_conf_device_t* device, const rl_conf_program_t* p,
+                       const rl_conf_config_t* cfg, const char* name,
+                       rl_conf_result_t* result) {
+  char fault[512];
+  if (rl_conf_run(device, p, cfg, fault, sizeof(fault))) return true;
+  rl_conf_fail(result, "%s: dispatch faulted: %s", name, fault);
+  ++result->cases;
+  return false;
+}
+
+static void rl_conf_fill_random(rl_conf_rng_t* rng, uint32_t* words,
+                                uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) words[i] = (uint32_t)rl_conf_rng_next(rng);
+}
+
+static void rl_conf_check(rl_conf_result_t* result, const char* name,
+                          uint32_t lane, uint32_t what, uint32_t got,
+                          uint32_t want) {
+  ++result->cases;
+  if (got != want) {
+    rl_conf_fail(result, "%s lane %u value %u: got %08x, want %08x", name,
+                 lane, what, got, want);
+  }
+}
+
+static void rl_conf_active(rl_conf_program_t* p, uint32_t vflag) {
+  rl_conf_vopc(p, RL_CONF_VOPC_CMPX_NE_U32, 128, vflag, false, 0);
+}
+static void rl_conf_all_lanes(rl_conf_program_t* p) {
+  rl_conf_sop1(p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 193, false, 0);
+}
+static void rl_conf_readlane(rl_conf_program_t* p, uint32_t sdst,
+                             uint32_t src0, uint32_t lane_code) {
+  uint32_t src[3] = {src0, lane_code, 0};
+  rl_conf_vop3(p, RL_CONF_VOP3_READLANE, sdst, 0, src, NULL, false, 0);
+}
+static void rl_conf_writelane(rl_conf_program_t* p, uint32_t vdst,
+                              uint32_t ssrc, uint32_t lane_code) {
+  uint32_t src[3] = {ssrc, lane_code, 0};
+  rl_conf_vop3(p, RL_CONF_VOP3_WRITELANE, vdst, 0, src, NULL, false, 0);
+}
+
+// ---------------------------------------------------------------------------
+// VOPD: the opcode as X (paired with v_dual_mov_b32 as Y) and as Y (with
+// v_dual_mov_b32 as X), checked against the host model of its VOP2 twin.
+
+static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
+                         rl_conf_result_t* result) {
+  char twin[64];
+  snprintf(twin, sizeof(twin), "v_%s", op->name + 7);  // past "v_dual_"
+  const rl_hm_op_t* found = rl_hm_find(twin);
+  if (found == NULL) return false;
+  rl_hm_op_t hm = *found;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  const uint32_t mov = 8;  // v_dual_mov_b32
+  for (uint32_t side = 0; side < 2; ++side) {
+    if (side == 0 && op->opcode > 13) continue;  // Y-only opcodes
+    uint32_t* in = (uint32_t*)rl_conf_in(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      uint32_t* r = in + lane * 8;
+      rl_conf_fill_random(&rng, r, 8);
+      if (hm.fp & 1) {
+        r[0] = (uint32_t)rl_conf_rng_next(&rng) % 5 ? 0x3f800000u + (r[0] >> 9)
+                                                    : r[0];
+        r[1] = 0x40000000u + (r[1] >> 9);
+      }
+      r[4] &= 1;  // VCC bit (cndmask)
+    }
+    uint32_t k = 0x3fc00000u + ((uint32_t)rl_conf_rng_next(&rng) >> 12);
+    static rl_conf_program_t p;
+    p.count = 0;
+    // v1 = src0, v2 = vsrc1, v10/v11 = old X/Y destination, v4 = mov source,
+    // v7 = the other vsrc1, v8 = VCC bit.
+    rl_conf_prologue(&p, 32, 8, 6, (const uint32_t[]){1, 2, 10, 11, 8, 4});
+    uint32_t cmp[3] = {128, RL_CONF_V(8), 0};
+    rl_conf_vop3(&p, RL_CONF_VOP3_CMP_NE_U32, RL_CONF_VCC, 0, cmp, NULL,
+                 false, 0);
+    bool lit = (hm.flags & RL_HM_K) != 0;
+    if (side == 0) {
+      rl_conf_vopd(&p, op->opcode, mov, 10, RL_CONF_V(1), 2, 11,
+                   RL_CONF_V(4), 0, lit, k);
+    } else {
+      // X = mov v10 <- v4; Y = the op into v11 from v1 (bank 1 vs 0) and v2.
+      rl_conf_vopd(&p, mov, op->opcode, 10, RL_CONF_V(4), 0, 11,
+                   RL_CONF_V(1), 2, lit, k);
+    }
+    rl_conf_store(&p, 10, 0);
+    rl_conf_store(&p, 11, 4);
+    rl_conf_endpgm(&p);
+    rl_conf_config_t cfg = {.ieee = true, .dx10_clamp = true,
+                            .lanes = RL_CONF_LANES};
+    if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+    const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      const uint32_t* r = in + lane * 8;
+      uint32_t self_old = side == 0 ? r[2] : r[3];
+      rl_hm_lane_t x = {{r[0], r[1], (hm.flags & RL_HM_K) ? k : self_old},
+                        r[4], self_old, 0};
+      rl_hm_eval(&hm, RL_HM_MODE_IEEE | RL_HM_MODE_DX10, 0, 0, false, &x);
+      uint32_t got_op = out[lane * 2 + side], got_mov = out[lane * 2 + 1 - side];
+      ++result->cases;
+      if (!rl_hm_match(&hm, RL_HM_MODE_IEEE, (uint32_t)x.d, got_op) ||
+          got_mov != r[5]) {
+        rl_conf_fail(result, "%s as %s lane %u: src %08x %08x: got %08x "
+                     "(mov %08x), want %08x (mov %08x)", op->name,
+                     side ? "Y" : "X", lane, r[0], r[1], got_op, got_mov,
+                     (uint32_t)x.d, r[5]);
+      }
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Lane-crossing moves, saveexec, s_getpc.
+
+static bool rl_conf_lanes(rl_conf_device_t* device, const rl_isa_op_t* op,
+                          rl_conf_result_t* result) {
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  uint32_t* in = (uint32_t*)rl_conf_in(device);
+  for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+    rl_conf_fill_random(&rng, in + lane * 4, 4);
+    in[lane * 4 + 1] = (in[lane * 4 + 1] % 3) != 0;  // active
+  }
+  // Some waves with no active lane at all.
+  for (uint32_t lane = 64; lane < 96; ++lane) in[lane * 4 + 1] = 0;
+  uint32_t sel[32];
+  for (uint32_t k = 0; k < 32; ++k) sel[k] = (uint32_t)rl_conf_rng_next(&rng) % 200;
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_prologue(&p, 16, 4, 3, NULL);  // v1 value, v2 active, v3 other
+  bool first = !strcmp(op->name, "v_readfirstlane_b32");
+  bool nop = !strcmp(op->name, "v_nop");
+  rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 10, RL_CONF_V(3), false, 0);
+  if (first) {
+    rl_conf_active(&p, 2);
+    rl_conf_vop1(&p, op->opcode, 40, RL_CONF_V(1), false, 0);
+    rl_conf_all_lanes(&p);
+    rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 10, 40, false, 0);
+  } else if (nop) {
+    rl_conf_vop1(&p, op->opcode, 0, 0, false, 0);
+  } else {
+    // Lane k of v10 gets lane sel[k] (mod 32) of v1 through an SGPR, with
+    // EXEC zero around the lane moves (they ignore EXEC).
+    for (uint32_t k = 0; k < 32; ++k) {
+      rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 41, RL_CONF_LITERAL, true, sel[k]);
+      rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 128, false, 0);
+      rl_conf_readlane(&p, 40, RL_CONF_V(1), 41);
+      rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 42, RL_CONF_LITERAL, true,
+                   k + 32 * (sel[k] % 5));
+      rl_conf_writelane(&p, 10, 40, 42);
+      rl_conf_all_lanes(&p);
+    }
+  }
+  rl_conf_store(&p, 10, 0);
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+    uint32_t wave = lane / 32, k = lane % 32, want = in[lane * 4 + 2];
+    if (first) {
+      uint32_t pick = wave * 32;
+      for (uint32_t l = 31; l < 32; --l) {
+        if (in[(wave * 32 + l) * 4 + 1]) pick = wave * 32 + l;
+      }
+      want = in[pick * 4];
+    } else if (!nop) {
+      want = in[(wave * 32 + sel[k] % 32) * 4];
+    }
+    rl_conf_check(result, op->name, lane, 0, out[lane], want);
+  }
+  return true;
+}
+
+static bool rl_conf_saveexec(rl_conf_device_t* device, const rl_isa_op_t* op,
+                             rl_conf_result_t* result) {
+  static const char* const names[] = {
+      "s_and_saveexec_b32", "s_or_saveexec_b32", "s_xor_saveexec_b32",
+      "s_and_not1_saveexec_b32", "s_or_not1_saveexec_b32",
+      "s_and_not0_saveexec_b32"};
+  int kind = -1;
+  for (int i = 0; i < 6; ++i) {
+    if (!strcmp(op->name, names[i])) kind = i;
+  }
+  if (kind < 0) return false;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  uint32_t* in = (uint32_t*)rl_conf_in(device);
+  for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+    rl_conf_fill_random(&rng, in + lane * 2, 2);
+    if (lane % 7 == 0) in[lane * 2] = 0, in[lane * 2 + 1] = 0;
+  }
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_prologue(&p, 8, 12, 2, NULL);
+  for (uint32_t k = 0; k < 32; ++k) {
+    rl_conf_readlane(&p, 20, RL_CONF_V(1), 128 + k);
+    rl_conf_readlane(&p, 21, RL_CONF_V(2), 128 + k);
+    rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 21, false, 0);
+    rl_conf_sop1(&p, op->opcode, 26, 20, false, 0);
+    rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 29, RL_CONF_EXEC, false, 0);
+    rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 28, RL_CONF_SCC, false, 0);
+    rl_conf_all_lanes(&p);
+    rl_conf_writelane(&p, 10, 26, 128 + k);
+    rl_conf_writelane(&p, 11, 29, 128 + k);
+    rl_conf_writelane(&p, 12, 28, 128 + k);
+  }
+  rl_conf_store(&p, 10, 0);
+  rl_conf_store(&p, 11, 4);
+  rl_conf_store(&p, 12, 8);
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+    uint32_t a = in[lane * 2], exec = in[lane * 2 + 1], e = 0;
+    switch (kind) {  // RDNA3 ISA guide, S_*_SAVEEXEC_B32 pseudo-code
+      case 0: e = a & exec; break;
+      case 1: e = a | exec; break;
+      case 2: e = a ^ exec; break;
+      case 3: e = a & ~exec; break;
+      case 4: e = a | ~exec; break;
+      default: e = ~a & exec; break;
+    }
+    rl_conf_check(result, op->name, lane, 0, out[lane * 3], exec);
+    rl_conf_check(result, op->name, lane, 1, out[lane * 3 + 1], e);
+    rl_conf_check(result, op->name, lane, 2, out[lane * 3 + 2], e != 0);
+  }
+  return true;
+}
+
+static bool rl_conf_getpc(rl_conf_device_t* device, const rl_isa_op_t* op,
+                          rl_conf_result_t* result) {
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_prologue(&p, 4, 8, 0, NULL);
+  rl_conf_sop1(&p, op->opcode, 30, 0, false, 0);
+  uint32_t next = rl_conf_pc(&p);
+  rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 10, 30, false, 0);
+  rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 11, 31, false, 0);
+  rl_conf_store(&p, 10, 0);
+  rl_conf_store(&p, 11, 4);
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = 64};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  uint64_t want = rl_conf_code_address(device) + next;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  for (uint32_t lane = 0; lane < 64; ++lane) {
+    rl_conf_check(result, op->name, lane, 0, out[lane * 2], (uint32_t)want);
+    rl_conf_check(result, op->name, lane, 1, out[lane * 2 + 1],
+                  (uint32_t)(want >> 32));
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Program control.
+
+// A no-op: v10 = v1, the instruction, v10 += 1; nothing may be skipped or
+// changed.
+static bool rl_conf_noop(rl_conf_device_t* device, const rl_isa_op_t* op,
+                         uint32_t encoding, rl_conf_result_t* result) {
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_prologue(&p, 4, 4, 1, NULL);
+  rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 10, RL_CONF_V(1), false, 0);
+  rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 40, RL_CONF_LITERAL, true, 0x5eed);
+  if (encoding == RL_ISA_ENC_SOPP) {
+    uint16_t simm = !strcmp(op->name, "s_sendmsg") ? 3 : 0;
+    rl_conf_sopp(&p, op->opcode, simm);
+  } else if (encoding == RL_ISA_ENC_SMEM) {
+    rl_conf_smem(&p, op->opcode, 0, 0, 0, RL_CONF_NULL);
+  } else if (encoding == RL_ISA_ENC_MUBUF) {
+    rl_conf_mubuf(&p, op->opcode);
+  } else {
+    return false;
+  }
+  rl_conf_vop2(&p, RL_CONF_VOP2_ADD_NC_U32, 10, 129, 10, false, 0);
+  rl_conf_vop2(&p, RL_CONF_VOP2_ADD_NC_U32, 10, 40, 10, false, 0);
+  rl_conf_store(&p, 10, 0);
+  rl_conf_endpgm(&p);
+  uint32_t* in = (uint32_t*)rl_conf_in(device);
+  for (uint32_t lane = 0; lane < 128; ++lane) in[lane] = lane * 0x01010101u;
+  rl_conf_config_t cfg = {.lanes = 128};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  for (uint32_t lane = 0; lane < 128; ++lane) {
+    rl_conf_check(result, op->name, lane, 0, out[lane], in[lane] + 1 + 0x5eed);
+  }
+  return true;
+}
+
+// Branches: per operand set the condition comes from a lane value; the
+// branch skips "s_mov_b32 s40, 1".
+static bool rl_conf_branch(rl_conf_device_t* device, const rl_isa_op_t* op,
+                           rl_conf_result_t* result) {
+  static const char* const names[] = {"s_cbranch_scc0", "s_cbranch_scc1",
+                                      "s_cbranch_vccz", "s_cbranch_vccnz",
+                                      "s_cbranch_execz", "s_cbranch_execnz",
+                                      "s_branch"};
+  int kind = -1;
+  for (int i = 0; i < 7; ++i) {
+    if (!strcmp(op->name, names[i])) kind = i;
+  }
+  if (kind < 0) return false;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  uint32_t* in = (uint32_t*)rl_conf_in(device);
+  for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+    uint64_t r = rl_conf_rng_next(&rng);
+    in[lane] = (r & 1) ? (uint32_t)(r >> 32) | 1u << (r >> 8 & 31) : 0;
+  }
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_prologue(&p, 4, 4, 1, NULL);
+  for (uint32_t k = 0; k < 32; ++k) {
+    rl_conf_readlane(&p, 20, RL_CONF_V(1), 128 + k);
+    rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 40, 128, false, 0);
+    if (kind <= 1) rl_conf_sopc(&p, RL_CONF_SOPC_CMP_LG_U32, 20, 128, false, 0);
+    if (kind == 2 || kind == 3) {
+      rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, RL_CONF_VCC, 20, false, 0);
+    }
+    if (kind == 4 || kind == 5) {
+      rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 20, false, 0);
+    }
+    rl_conf_sopp(&p, op->opcode, 1);  // over the next (one-dword) instruction
+    rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 40, 129, false, 0);
+    rl_conf_all_lanes(&p);
+    rl_conf_writelane(&p, 10, 40, 128 + k);
+  }
+  rl_conf_store(&p, 10, 0);
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+    bool nz = in[lane] != 0;
+    bool taken = kind == 6 || (kind % 2 == 0 ? !nz : nz);
+    rl_conf_check(result, op->name, lane, 0, out[lane], taken ? 0 : 1);
+  }
+  return true;
+}
+
+// s_barrier: each lane stores to LDS, waits, then reads a lane of the
+// other wave; without the barrier wave 0 would read zeros.
+static bool rl_conf_barrier(rl_conf_device_t* device, const rl_isa_op_t* op,
+                            rl_conf_result_t* result) {
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_prologue(&p, 4, 4, 1, NULL);
+  // v252 = (g & 63) * 4, v253 = ((g + 32) & 63) * 4.
+  rl_conf_vop2(&p, 0x1b, 252, 128 + 63, 0, false, 0);           // v_and_b32
+  rl_conf_vop2(&p, 0x0b, 252, 128 + 4, 252, false, 0);          // v_mul_u32_u24
+  rl_conf_vop2(&p, 0x25, 253, 128 + 32, 0, false, 0);           // v_add_nc_u32
+  rl_conf_vop2(&p, 0x1b, 253, 128 + 63, 253, false, 0);
+  rl_conf_vop2(&p, 0x0b, 253, 128 + 4, 253, false, 0);
+  rl_conf_ds(&p, 0x0d, 0, 252, 1, 0, 0, 0);                     // ds_store_b32
+  rl_conf_sopp(&p, op->opcode, 0);
+  rl_conf_ds(&p, 0x36, 10, 253, 0, 0, 0, 0);                    // ds_load_b32
+  rl_conf_store(&p, 10, 0);
+  rl_conf_endpgm(&p);
+  uint32_t* in = (uint32_t*)rl_conf_in(device);
+  for (uint32_t lane = 0; lane < 128; ++lane) in[lane] = 0x1000 + lane;
+  rl_conf_config_t cfg = {.lanes = 128, .lds_bytes = 256};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  for (uint32_t lane = 0; lane < 128; ++lane) {
+    uint32_t other = (lane & ~63u) | ((lane + 32) & 63);
+    rl_conf_check(result, op->name, lane, 0, out[lane], 0x1000 + other);
+  }
+  return true;
+}
+
+// Instructions that must fault when executed (s_code_end).
+static bool rl_conf_faults(rl_conf_device_t* device, const rl_isa_op_t* op,
+                           rl_conf_result_t* result) {
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_sopp(&p, op->opcode, 0);
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = 64};
+  char fault[512] = "";
+  ++result->cases;
+  if (rl_conf_run(device, &p, &cfg, fault, sizeof(fault)) ||
+      !strstr(fault, op->name)) {
+    rl_conf_fail(result, "%s: expected a fault naming it, got \"%s\"",
+                 op->name, fault);
+  }
+  return true;
+}
+
+// s_load_b32..b512 at a random dword offset of the aux buffer, with and
+// without an SGPR offset.
+static bool rl_conf_smem_load(rl_conf_device_t* device, const rl_isa_op_t* op,
+                              rl_conf_result_t* result) {
+  uint32_t dwords = 0;
+  if (sscanf(op->name, "s_load_b%u", &dwords) != 1) return false;
+  dwords /= 32;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  uint32_t* aux = (uint32_t*)rl_conf_aux(device);
+  rl_conf_fill_random(&rng, aux, 4096);
+  for (uint32_t form = 0; form < 2; ++form) {
+    uint32_t offset = 4 * (uint32_t)(rl_conf_rng_next(&rng) % 1024);
+    uint32_t soff = form ? 4 * (uint32_t)(rl_conf_rng_next(&rng) % 512) : 0;
+    static rl_conf_program_t p;
+    p.count = 0;
+    rl_conf_prologue(&p, 4, 4, 0, NULL);
+    rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 12, RL_CONF_LITERAL, true, soff);
+    rl_conf_smem(&p, op->opcode, 40, 8, (int32_t)offset,
+                 form ? 12 : RL_CONF_NULL);
+    rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 10, 128, false, 0);
+    for (uint32_t i = 0; i < dwords; ++i) rl_conf_writelane(&p, 10, 40 + i, 128 + i);
+    rl_conf_store(&p, 10, 0);
+    rl_conf_endpgm(&p);
+    rl_conf_config_t cfg = {.lanes = 64};
+    if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+    const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      uint32_t want = lane < dwords ? aux[(offset + soff) / 4 + lane] : 0;
+      rl_conf_check(result, op->name, lane, form, out[lane], want);
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// GLOBAL and FLAT: per lane an address in the aux buffer (the SGPR-base
+// form with a 32-bit VGPR offset, and the 64-bit VGPR form), a random
+// immediate offset, EXEC from the lane's active flag.
+
+typedef struct rl_conf_mem_op_s {
+  uint32_t size;
+  bool store, sign;
+} rl_conf_mem_op_t;
+
+static bool rl_conf_mem_parse(const char* name, rl_conf_mem_op_t* out) {
+  const char* us = strchr(name, '_');
+  if (us == NULL) return false;
+  char kind = 0;
+  uint32_t bits = 0;
+  out->store = !strncmp(us + 1, "store_", 6);
+  const char* t = us + 1 + (out->store ? 6 : 5);
+  if (strncmp(us + 1, "load_", 5) && !out->store) return false;
+  if (sscanf(t, "%c%u", &kind, &bits) != 2) return false;
+  out->sign = kind == 'i';
+  out->size = bits / 8;
+  return true;
+}
+
+static bool rl_conf_vmem(rl_conf_device_t* device, const rl_isa_op_t* op,
+                         uint32_t encoding, rl_conf_result_t* result) {
+  rl_conf_mem_op_t m;
+  if (!rl_conf_mem_parse(op->name, &m)) return false;
+  uint32_t seg = encoding == RL_ISA_ENC_FLAT ? 0 : 2;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  uint32_t dwords = (m.size + 3) / 4;
+  static uint8_t expect[1u << 16];
+  for (uint32_t form = 0; form < 2; ++form) {
+    if (seg == 0 && form == 0) continue;  // FLAT has no SGPR base
+    int32_t offset = (int32_t)(rl_conf_rng_next(&rng) % 4096) - 2048;
+    if (seg == 0) offset = offset < 0 ? -offset : offset;
+    offset &= ~(int32_t)(m.size >= 4 ? 3 : m.size - 1);
+    uint8_t* aux = rl_conf_aux(device);
+    rl_conf_fill_random(&rng, (uint32_t*)aux, sizeof(expect) / 4);
+    memcpy(expect, aux, sizeof(expect));
+    uint32_t* in = (uint32_t*)rl_conf_in(device);
+    uint64_t base = rl_conf_aux_address(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      uint32_t* r = in + lane * 10;
+      rl_conf_fill_random(&rng, r, 10);
+      uint32_t at = 4096 + lane * 64 + (r[0] % 48 & ~(m.size >= 4 ? 3u : m.size - 1));
+      r[0] = at;                                      // v1: 32-bit offset
+      uint64_t address = base + at;
+      r[1] = (uint32_t)address, r[2] = (uint32_t)(address >> 32);  // v[2:3]
+      r[3] = (r[3] % 5) != 0;                         // v4: active
+    }
+    static rl_conf_program_t p;
+    p.count = 0;
+    // v1 offset, v[2:3] address, v4 active, v10..v13 data / old.
+    rl_conf_prologue(&p, 40, 16, 8, (const uint32_t[]){1, 2, 3, 4, 10, 11, 12, 13});
+    rl_conf_active(&p, 4);
+    uint32_t addr = form == 0 ? 1 : 2, saddr = form == 0 ? 8 : RL_CONF_NULL;
+    if (m.store) {
+      rl_conf_flat(&p, seg, op->opcode, 0, addr, 10, saddr, offset);
+    } else {
+      rl_conf_flat(&p, seg, op->opcode, 10, addr, 0, saddr, offset);
+    }
+    rl_conf_all_lanes(&p);
+    for (uint32_t i = 0; i < 4; ++i) rl_conf_store(&p, 10 + i, 4 * i);
+    rl_conf_endpgm(&p);
+    rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+    if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+    const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      const uint32_t* r = in + lane * 10;
+      uint32_t at = (uint32_t)((int64_t)r[0] + offset);
+      uint32_t want[4] = {r[4], r[5], r[6], r[7]};
+      if (r[3] && m.store) {
+        memcpy(expect + at, want, m.size);
+      } else if (r[3]) {
+        uint32_t loaded[4] = {0};
+        memcpy(loaded, expect + at, m.size);
+        for (uint32_t i = 0; i < dwords; ++i) want[i] = loaded[i];
+        if (m.size < 4) want[0] = rl_hm_load_extend(loaded[0], m.size, m.sign);
+      }
+      for (uint32_t i = 0; i < 4; ++i) {
+        rl_conf_check(result, op->name, lane, form * 4 + i, out[lane * 4 + i],
+                      want[i]);
+      }
+    }
+    for (uint32_t i = 0; i < sizeof(expect); i += 4) {
+      uint32_t got, w;
+      memcpy(&got, aux + i, 4);
+      memcpy(&w, expect + i, 4);
+      rl_conf_check(result, op->name, i, 100 + form, got, w);
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// DS: the whole work-group's LDS is modelled. Every lane first stores 32
+// dwords of its input into its two 64-byte regions (at 64 * lane and
+// 4096 + 64 * lane), the instruction runs (lanes in order, as the executor
+// documents), a barrier, and every lane reads its regions back.
+
+typedef struct rl_conf_ds_op_s {
+  uint32_t size;
+  int kind;  // 0 load, 1 store, 2 load2, 3 store2, 4 atomic, 5 atomic rtn
+  bool sign, stride64;
+} rl_conf_ds_op_t;
+
+static bool rl_conf_ds_parse(const char* name, rl_conf_ds_op_t* out) {
+  memset(out, 0, sizeof(*out));
+  char kind = 0;
+  uint32_t bits = 0;
+  const char* tail = strrchr(name, '_') + 1;
+  if (sscanf(tail, "%c%u", &kind, &bits) != 2) return false;
+  out->size = bits / 8;
+  out->sign = kind == 'i';
+  out->stride64 = strstr(name, "stride64") != NULL;
+  bool two = strstr(name, "2addr") != NULL;
+  if (!strncmp(name, "ds_load", 7)) out->kind = two ? 2 : 0;
+  else if (!strncmp(name, "ds_store", 8)) out->kind = two ? 3 : 1;
+  else out->kind = strstr(name, "_rtn") ? 5 : 4;
+  if (out->kind >= 4) {
+    uint32_t dummy;
+    if (!rl_hm_ds_atomic(name, 0, 0, &dummy)) return false;
+  }
+  return true;
+}
+
+static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
+                       rl_conf_result_t* result) {
+  rl_conf_ds_op_t m;
+  if (!rl_conf_ds_parse(op->name, &m)) return false;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  const uint32_t lanes = 128, rec = 48;  // dwords per lane record
+  uint32_t* in = (uint32_t*)rl_conf_in(device);
+  uint32_t scale = m.size * (m.stride64 ? 64 : 1);
+  uint32_t max_off = m.kind == 2 || m.kind == 3 ? (m.stride64 ? 3840 / scale : 255)
+                                                : 2048;
+  uint32_t off0 = (uint32_t)(rl_conf_rng_next(&rng) % (max_off + 1));
+  uint32_t off1 = (uint32_t)(rl_conf_rng_next(&rng) % (max_off + 1));
+  if (m.kind != 2 && m.kind != 3) off0 &= ~3u, off1 = off0 >> 8, off0 &= 0xff;
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    uint32_t* r = in + lane * rec;
+    rl_conf_fill_random(&rng, r, rec);
+    r[0] = (r[0] % 4096) & ~(m.size >= 4 ? 3u : m.size - 1);  // address
+    r[1] = (r[1] % 4) != 0;                                   // active
+    if (!strcmp(op->name, "ds_add_f32") || !strcmp(op->name, "ds_add_rtn_f32")) {
+      r[2] = 0x3f800000u + (r[2] >> 12);
+      for (uint32_t i = 16; i < 48; ++i) r[i] = 0x3f000000u + (r[i] >> 12);
+    }
+  }
+  static rl_conf_program_t p;
+  p.count = 0;
+  // v1 address, v2 active, v[20:23] data0, v[24:27] data1, v[30:33] old
+  // destination, v[40:71] the lane's initial LDS contents.
+  uint32_t regs[46];
+  for (uint32_t i = 0; i < 46; ++i) {
+    regs[i] = i < 2 ? 1 + i : i < 6 ? 20 + i - 2 : i < 10 ? 24 + i - 6
+              : i < 14 ? 30 + i - 10 : 40 + i - 14;
+  }
+  rl_conf_prologue(&p, rec * 4, 4 * 36, 46, regs);
+  rl_conf_vop2(&p, 0x1b, 252, 128 + 63, 0, false, 0);   // v252 = g & 63
+  rl_conf_vop2(&p, 0x0b, 252, 128 + 64, 252, false, 0); // * 64
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t at = (i / 16) * 4096 + (i % 16) * 4;
+    rl_conf_ds(&p, 0x0d, 0, 252, 40 + i, 0, at & 0xff, at >> 8);
+  }
+  rl_conf_sopp(&p, 0x3d, 0);  // s_barrier
+  rl_conf_active(&p, 2);
+  bool store = m.kind == 1 || m.kind == 3 || m.kind == 4;
+  rl_conf_ds(&p, op->opcode, store ? 0 : 30, 1, 20, 24, off0, off1);
+  rl_conf_all_lanes(&p);
+  rl_conf_sopp(&p, 0x3d, 0);
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t at = (i / 16) * 4096 + (i % 16) * 4;
+    rl_conf_ds(&p, 0x36, 72 + i, 252, 0, 0, at & 0xff, at >> 8);
+  }
+  for (uint32_t i = 0; i < 4; ++i) rl_conf_store(&p, 30 + i, 4 * i);
+  for (uint32_t i = 0; i < 32; ++i) rl_conf_store(&p, 72 + i, 16 + 4 * i);
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = lanes, .lds_bytes = 8192};
+  if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+  const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+  static uint8_t lds[8192];
+  for (uint32_t group = 0; group < lanes / 64; ++group) {
+    for (uint32_t l = 0; l < 64; ++l) {
+      const uint32_t* r = in + (group * 64 + l) * rec;
+      memcpy(lds + l * 64, r + 14, 64);
+      memcpy(lds + 4096 + l * 64, r + 30, 64);
+    }
+    uint32_t rtn[64][4];
+    for (uint32_t l = 0; l < 64; ++l) {
+      const uint32_t* r = in + (group * 64 + l) * rec;
+      memcpy(rtn[l], r + 10, 16);
+      if (!r[1]) continue;
+      uint32_t a0 = r[0] + off0 * scale, a1 = r[0] + off1 * scale;
+      uint32_t single = r[0] + (off0 | off1 << 8);
+      uint32_t old = 0, next = 0;
+      switch (m.kind) {
+        case 0: {
+          uint32_t v[4] = {0};
+          memcpy(v, lds + single, m.size);
+          memcpy(rtn[l], v, (m.size + 3) / 4 * 4);
+          if (m.size < 4) rtn[l][0] = rl_hm_load_extend(v[0], m.size, m.sign);
+          break;
+        }
+        case 1: memcpy(lds + single, r + 2, m.size); break;
+        case 2:
+          memcpy(rtn[l], lds + a0, m.size);
+          memcpy((uint8_t*)rtn[l] + m.size, lds + a1, m.size);
+          break;
+        case 3:
+          memcpy(lds + a0, r + 2, m.size);
+          memcpy(lds + a1, r + 6, m.size);
+          break;
+        default:
+          memcpy(&old, lds + single, 4);
+          rl_hm_ds_atomic(op->name, old, r[2], &next);
+          memcpy(lds + single, &next, 4);
+          if (m.kind == 5) rtn[l][0] = old;
+          break;
+      }
+    }
+    for (uint32_t l = 0; l < 64; ++l) {
+      uint32_t lane = group * 64 + l;
+      const uint32_t* got = out + lane * 36;
+      for (uint32_t i = 0; i < 4; ++i) {
+        rl_conf_check(result, op->name, lane, i, got[i], rtn[l][i]);
+      }
+      for (uint32_t i = 0; i < 32; ++i) {
+        uint32_t w;
+        memcpy(&w, lds + (i / 16) * 4096 + l * 64 + (i % 16) * 4, 4);
+        rl_conf_check(result, op->name, lane, 4 + i, got[4 + i], w);
+      }
+    }
+  }
+  return true;
+}
+
+bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
+                          uint32_t encoding, rl_conf_result_t* result) {
+  const char* name = op->name;
+  switch (encoding) {
+    case RL_ISA_ENC_VOPD: return rl_conf_vopd_case(device, op, result);
+    case RL_ISA_ENC_VOP1:
+    case RL_ISA_ENC_VOP3:
+      if (!strcmp(name, "v_nop") || !strcmp(name, "v_readfirstlane_b32") ||
+          !strcmp(name, "v_readlane_b32") || !strcmp(name, "v_writelane_b32")) {
+        return rl_conf_lanes(device, op, result);
+      }
+      return false;
+    case RL_ISA_ENC_SOP1:
+      if (!strcmp(name, "s_getpc_b64")) return rl_conf_getpc(device, op, result);
+      return rl_conf_saveexec(device, op, result);
+    case RL_ISA_ENC_SOPP:
+      if (!strcmp(name, "s_code_end")) return rl_conf_faults(device, op, result);
+      if (!strcmp(name, "s_barrier")) return rl_conf_barrier(device, op, result);
+      if (!strcmp(name, "s_endpgm")) {
+        // Every program ends with it; check nothing after it runs.
+        static rl_conf_program_t p;
+        p.count = 0;
+        rl_conf_prologue(&p, 4, 4, 1, NULL);
+        rl_conf_sopp(&p, op->opcode, 0);
+        rl_conf_store(&p, 1, 0);
+        rl_conf_endpgm(&p);
+        rl_conf_config_t cfg = {.lanes = 64};
+        if (!rl_conf_go(device, &p, &cfg, name, result)) return true;
+        const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+        for (uint32_t lane = 0; lane < 64; ++lane) {
+          rl_conf_check(result, name, lane, 0, out[lane], 0xcdcdcdcdu);
+        }
+        return true;
+      }
+      if (rl_conf_branch(device, op, result)) return true;
+      return rl_conf_noop(device, op, encoding, result);
+    case RL_ISA_ENC_SMEM:
+      if (rl_conf_smem_load(device, op, result)) return true;
+      return rl_conf_noop(device, op, encoding, result);
+    case RL_ISA_ENC_MUBUF: return rl_conf_noop(device, op, encoding, result);
+    case RL_ISA_ENC_FLAT:
+    case RL_ISA_ENC_GLOBAL: return rl_conf_vmem(device, op, encoding, result);
+    case RL_ISA_ENC_DS: return rl_conf_ds_case(device, op, result);
+    default: return false;
+  }
+}

@@ -1,0 +1,41 @@
+# tests/isa_conformance/isa_conformance.cmake — the ISA conformance suite
+# (docs/isa-conformance.md). Included from tests/isa.cmake.
+if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
+  set(RL_CONF_DIR ${CMAKE_CURRENT_LIST_DIR})
+  add_library(rl_test_isa_conf STATIC
+    ${RL_CONF_DIR}/isa_conf_encode.c
+    ${RL_CONF_DIR}/isa_host_model.c)
+  target_include_directories(rl_test_isa_conf PUBLIC ${PROJECT_SOURCE_DIR})
+  # The oracle rounds where the instructions round, like the executor.
+  target_compile_options(rl_test_isa_conf PRIVATE -ffp-contract=off)
+  target_link_libraries(rl_test_isa_conf PUBLIC m)
+
+  rl_add_unit_test(isa_conformance_test
+    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
+            ${RL_CONF_DIR}/isa_conf_alu.c
+            ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_harness.c
+            unit/sim_test_util.c
+    LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
+    LABELS "unit;isa;conformance")
+  add_dependencies(isa_conformance_test rl_kernels)
+
+  if(TARGET rl_test_isa_util)
+    rl_add_unit_test(isa_conf_encode_test
+      SOURCES ${RL_CONF_DIR}/isa_conf_encode_test.c
+      LIBS rl_test_isa_conf rl_test_isa_util
+      LABELS "unit;isa;conformance")
+  endif()
+endif()
+
+# The mutation check's mechanism (tools/mutate.sh, docs/isa-mutations.md):
+# two mutations in a scratch copy, each of which must be caught. Slow (one
+# scratch build of the ISA tests).
+find_program(RL_BASH bash)
+if(RL_BASH AND TARGET isa_conformance_test)
+  add_test(NAME isa_mutation_smoke
+    COMMAND ${RL_BASH} ${PROJECT_SOURCE_DIR}/tools/mutate.sh
+            --only add_is_sub,sext_missing)
+  set_tests_properties(isa_mutation_smoke PROPERTIES
+    LABELS "mutation;slow" TIMEOUT 600)
+endif()

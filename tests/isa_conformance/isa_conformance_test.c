@@ -1,0 +1,161 @@
+// tests/isa_conformance/isa_conformance_test.c — conformance of the `isa`
+// executor against an independent host model (isa_host_model.c).
+//
+// The test enumerates every opcode of the executor's decode tables
+// (rl_isa_table_* of redline/sim/isa/isa_inst.h) and runs each through
+// its case family (isa_conf_alu.c, isa_conf_special.c); an opcode that no
+// family handles fails the test, so a new opcode cannot land without
+// conformance cases. Known failures (rl_conf_xfail in isa_conf_alu.c) are
+// run and reported but do not fail. docs/isa-conformance.md describes the
+// cases and how to add an opcode.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "tests/isa_conformance/isa_conf_suite.h"
+
+const char* rl_conf_xfail_reason(const char* name);
+
+// ---------------------------------------------------------------------------
+// Shared pieces (isa_conf_suite.h).
+
+void rl_conf_rng_init(rl_conf_rng_t* rng, const char* name) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the mnemonic
+  for (const char* c = name; *c; ++c) h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
+  rng->state = RL_CONF_SEED ^ h;
+}
+
+uint64_t rl_conf_rng_next(rl_conf_rng_t* rng) {  // splitmix64
+  uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void rl_conf_fail(rl_conf_result_t* result, const char* format, ...) {
+  if (result->failures++ > 0) return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(result->first, sizeof(result->first), format, args);
+  va_end(args);
+}
+
+void rl_conf_prologue(rl_conf_program_t* p, uint32_t in_bytes,
+                      uint32_t out_bytes, uint32_t in_dwords,
+                      const uint32_t* regs) {
+  rl_conf_smem(p, RL_CONF_SMEM_LOAD_B128, 4, 0, 0, RL_CONF_NULL);
+  rl_conf_smem(p, RL_CONF_SMEM_LOAD_B64, 8, 0, 16, RL_CONF_NULL);
+  rl_conf_sop2(p, RL_CONF_SOP2_LSHL_B32, 10, 15, 128 + 6, false, 0);
+  rl_conf_vop2(p, RL_CONF_VOP2_ADD_NC_U32, 0, 10, 0, false, 0);
+  rl_conf_vop2(p, RL_CONF_VOP2_MUL_U32_U24, 250, RL_CONF_LITERAL, 0, true,
+               in_bytes);
+  rl_conf_vop2(p, RL_CONF_VOP2_MUL_U32_U24, 251, RL_CONF_LITERAL, 0, true,
+               out_bytes);
+  rl_conf_sopp(p, RL_CONF_SOPP_WAITCNT, 0);
+  for (uint32_t i = 0; i < in_dwords; ++i) {
+    rl_conf_flat(p, 2, RL_CONF_GLOBAL_LOAD_B32, regs ? regs[i] : 1 + i, 250,
+                 0, 4, (int32_t)(4 * i));
+  }
+  rl_conf_sopp(p, RL_CONF_SOPP_WAITCNT, 0);
+}
+
+void rl_conf_store(rl_conf_program_t* p, uint32_t vgpr, uint32_t byte_offset) {
+  rl_conf_flat(p, 2, RL_CONF_GLOBAL_STORE_B32, 0, 251, vgpr, 6,
+               (int32_t)byte_offset);
+}
+
+void rl_conf_endpgm(rl_conf_program_t* p) {
+  rl_conf_sopp(p, RL_CONF_SOPP_ENDPGM, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Enumeration.
+
+static const struct {
+  const rl_isa_table_t* table;
+  uint32_t encoding;
+} rl_conf_tables[] = {
+    {&rl_isa_table_sop1, RL_ISA_ENC_SOP1},   {&rl_isa_table_sop2, RL_ISA_ENC_SOP2},
+    {&rl_isa_table_sopk, RL_ISA_ENC_SOPK},   {&rl_isa_table_sopc, RL_ISA_ENC_SOPC},
+    {&rl_isa_table_sopp, RL_ISA_ENC_SOPP},   {&rl_isa_table_smem, RL_ISA_ENC_SMEM},
+    {&rl_isa_table_vop1, RL_ISA_ENC_VOP1},   {&rl_isa_table_vop2, RL_ISA_ENC_VOP2},
+    {&rl_isa_table_vop3, RL_ISA_ENC_VOP3},   {&rl_isa_table_vopc, RL_ISA_ENC_VOPC},
+    {&rl_isa_table_vop3p, RL_ISA_ENC_VOP3P}, {&rl_isa_table_vopd, RL_ISA_ENC_VOPD},
+    {&rl_isa_table_ds, RL_ISA_ENC_DS},       {&rl_isa_table_flat, RL_ISA_ENC_FLAT},
+    {&rl_isa_table_global, RL_ISA_ENC_GLOBAL},
+    {&rl_isa_table_mubuf, RL_ISA_ENC_MUBUF},
+};
+
+// RL_CONF_ONLY=<substring> restricts the run to matching mnemonics (for
+// debugging and tools/mutate.sh); the coverage check then still covers the
+// whole table.
+static void test_every_opcode_conforms(void** state) {
+  (void)state;
+  const char* only = getenv("RL_CONF_ONLY");
+  rl_conf_device_t* device = rl_conf_device_create();
+  uint32_t opcodes = 0, uncovered = 0, failed = 0, xfailed = 0;
+  uint64_t cases = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (size_t t = 0; t < sizeof(rl_conf_tables) / sizeof(rl_conf_tables[0]);
+       ++t) {
+    const rl_isa_table_t* table = rl_conf_tables[t].table;
+    for (uint32_t i = 0; i < table->count; ++i) {
+      const rl_isa_op_t* op = &table->ops[i];
+      ++opcodes;
+      if (only && !strstr(op->name, only)) continue;
+      rl_conf_result_t result = {0};
+      uint32_t enc = rl_conf_tables[t].encoding;
+      bool handled = rl_conf_alu_case(device, op, enc, &result) ||
+                     rl_conf_special_case(device, op, enc, &result);
+      if (!handled || result.cases == 0) {
+        ++uncovered;
+        print_error("no conformance case for %s (%s opcode 0x%x)\n",
+                    op->name, rl_isa_encoding_name(enc), op->opcode);
+        continue;
+      }
+      cases += result.cases;
+      const char* xfail = rl_conf_xfail_reason(op->name);
+      if (result.failures && xfail) {
+        ++xfailed;
+        print_message("KNOWN FAILURE %s (%llu of %llu cases): %s\n  first: %s\n",
+                      op->name, (unsigned long long)result.failures,
+                      (unsigned long long)result.cases, xfail, result.first);
+      } else if (result.failures) {
+        ++failed;
+        print_error("FAIL %s: %llu of %llu cases differ from the host model; "
+                    "first: %s\n",
+                    op->name, (unsigned long long)result.failures,
+                    (unsigned long long)result.cases, result.first);
+      } else if (xfail) {
+        print_message("UNEXPECTED PASS %s: remove it from the known-failure "
+                      "list (%s)\n", op->name, xfail);
+      }
+    }
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double seconds = (double)(t1.tv_sec - t0.tv_sec) +
+                   (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  print_message("isa conformance: %u opcodes, %llu cases, %u dispatches, "
+                "%u failing, %u known failures, %u without cases, %.1f s\n",
+                opcodes, (unsigned long long)cases,
+                rl_conf_dispatches(device), failed, xfailed, uncovered,
+                seconds);
+  rl_conf_device_destroy(device);
+  assert_int_equal(uncovered, 0);
+  assert_int_equal(failed, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_opcode_conforms),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

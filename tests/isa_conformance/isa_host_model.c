@@ -1,0 +1,923 @@
+// tests/isa_conformance/isa_host_model.c — the independent host model of
+// the gfx11 ALU opcodes (isa_host_model.h). Semantics follow the RDNA3 ISA
+// guide's opcode pseudo-code; nothing here includes redline/sim/isa/.
+// Built with -ffp-contract=off: every float operation must round where the
+// instruction rounds.
+#include "tests/isa_conformance/isa_host_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------
+// Bit views and the denormal rule.
+
+static float rl_hm_f(uint32_t bits) {
+  float v;
+  memcpy(&v, &bits, 4);
+  return v;
+}
+static uint32_t rl_hm_u(float v) {
+  uint32_t bits;
+  memcpy(&bits, &v, 4);
+  return bits;
+}
+static double rl_hm_d(uint64_t bits) {
+  double v;
+  memcpy(&v, &bits, 8);
+  return v;
+}
+static uint64_t rl_hm_ud(double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, 8);
+  return bits;
+}
+static bool rl_hm_is_denorm(uint32_t bits) {
+  return (bits & 0x7fffffffu) != 0 && (bits & 0x7f800000u) == 0;
+}
+static bool rl_hm_nan(uint32_t bits) {
+  return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0;
+}
+// A binary32 input or result under the mode: FTZ turns denormals into a
+// zero of the same sign.
+static uint32_t rl_hm_ftz(uint32_t mode, uint32_t bits) {
+  if ((mode & RL_HM_MODE_FTZ32) && rl_hm_is_denorm(bits)) {
+    return bits & 0x80000000u;
+  }
+  return bits;
+}
+static float rl_hm_in(uint32_t mode, uint64_t bits) {
+  return rl_hm_f(rl_hm_ftz(mode, (uint32_t)bits));
+}
+static uint64_t rl_hm_out(uint32_t mode, float v) {
+  return rl_hm_ftz(mode, rl_hm_u(v));
+}
+
+#define FN(name) static void name(const rl_hm_op_t* op, uint32_t mode, \
+                                  rl_hm_lane_t* x)
+#define UNUSED (void)op, (void)mode
+#define A ((uint32_t)x->s[0])
+#define B ((uint32_t)x->s[1])
+#define C ((uint32_t)x->s[2])
+#define FA rl_hm_in(mode, x->s[0])
+#define FB rl_hm_in(mode, x->s[1])
+#define FC rl_hm_in(mode, x->s[2])
+
+// ---------------------------------------------------------------------------
+// Vector integer.
+
+static int64_t rl_hm_sext(uint64_t v, uint32_t bits) {
+  uint64_t sign = 1ull << (bits - 1);
+  v &= (bits == 64) ? ~0ull : (1ull << bits) - 1;
+  return (int64_t)((v ^ sign) - sign);
+}
+
+FN(hm_cndmask) { UNUSED; x->d = x->cin ? B : A; }
+FN(hm_mul_i24) { UNUSED; x->d = (uint32_t)(rl_hm_sext(A, 24) * rl_hm_sext(B, 24)); }
+FN(hm_mul_hi_i24) {
+  UNUSED;
+  x->d = (uint32_t)((uint64_t)(rl_hm_sext(A, 24) * rl_hm_sext(B, 24)) >> 32);
+}
+FN(hm_mul_u24) { UNUSED; x->d = (uint32_t)((uint64_t)(A & 0xffffff) * (B & 0xffffff)); }
+FN(hm_mul_hi_u24) {
+  UNUSED;
+  x->d = (uint32_t)(((uint64_t)(A & 0xffffff) * (B & 0xffffff)) >> 32);
+}
+FN(hm_min_i32) { UNUSED; x->d = (int32_t)A <= (int32_t)B ? A : B; }
+FN(hm_max_i32) { UNUSED; x->d = (int32_t)A >= (int32_t)B ? A : B; }
+FN(hm_min_u32) { UNUSED; x->d = A <= B ? A : B; }
+FN(hm_max_u32) { UNUSED; x->d = A >= B ? A : B; }
+// "rev" shifts: S1 is shifted by S0[4:0].
+FN(hm_lshlrev) { UNUSED; x->d = (uint32_t)((uint64_t)B << (A % 32)); }
+FN(hm_lshrrev) { UNUSED; x->d = B >> (A % 32); }
+FN(hm_ashrrev) { UNUSED; x->d = (uint32_t)(rl_hm_sext(B, 32) >> (A % 32)); }
+FN(hm_and) { UNUSED; x->d = A & B; }
+FN(hm_or) { UNUSED; x->d = A | B; }
+FN(hm_xor) { UNUSED; x->d = A ^ B; }
+FN(hm_xnor) { UNUSED; x->d = (uint32_t)~(A ^ B); }
+FN(hm_add_nc) { UNUSED; x->d = (uint32_t)((uint64_t)A + B); }
+FN(hm_sub_nc) { UNUSED; x->d = (uint32_t)((uint64_t)A - B); }
+FN(hm_subrev_nc) { UNUSED; x->d = (uint32_t)((uint64_t)B - A); }
+// Carry ops: VCC/SDST gets the unsigned carry (add) or borrow (sub).
+FN(hm_add_co_ci) {
+  UNUSED;
+  uint64_t sum = (uint64_t)A + B + (x->cin & 1);
+  x->d = (uint32_t)sum;
+  x->cout = sum > 0xffffffffull;
+}
+FN(hm_sub_co_ci) {
+  UNUSED;
+  x->d = (uint32_t)((uint64_t)A - B - (x->cin & 1));
+  x->cout = (uint64_t)B + (x->cin & 1) > A;
+}
+FN(hm_subrev_co_ci) {
+  UNUSED;
+  x->d = (uint32_t)((uint64_t)B - A - (x->cin & 1));
+  x->cout = (uint64_t)A + (x->cin & 1) > B;
+}
+FN(hm_add_co) { UNUSED; x->d = A + B; x->cout = (uint64_t)A + B > 0xffffffffull; }
+FN(hm_sub_co) { UNUSED; x->d = A - B; x->cout = B > A; }
+FN(hm_subrev_co) { UNUSED; x->d = B - A; x->cout = A > B; }
+FN(hm_mov) { UNUSED; x->d = A; }
+FN(hm_not) { UNUSED; x->d = ~A; }
+FN(hm_bfrev) {
+  UNUSED;
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < 32; ++i) r |= ((A >> i) & 1u) << (31 - i);
+  x->d = r;
+}
+// v_clz_i32_u32 / v_ctz_i32_b32: -1 when no bit is set.
+FN(hm_clz) {
+  UNUSED;
+  uint32_t n = 0;
+  while (n < 32 && !((A >> (31 - n)) & 1)) ++n;
+  x->d = n == 32 ? 0xffffffffu : n;
+}
+FN(hm_ctz) {
+  UNUSED;
+  uint32_t n = 0;
+  while (n < 32 && !((A >> n) & 1)) ++n;
+  x->d = n == 32 ? 0xffffffffu : n;
+}
+FN(hm_bcnt) {
+  UNUSED;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < 32; ++i) n += (A >> i) & 1;
+  x->d = n + B;
+}
+static uint32_t rl_hm_field(uint32_t v, uint32_t offset, uint32_t width) {
+  return (uint32_t)(((uint64_t)v >> offset) & ((1ull << width) - 1));
+}
+FN(hm_bfe_u32) { UNUSED; x->d = rl_hm_field(A, B & 31, C & 31); }
+FN(hm_bfe_i32) {
+  UNUSED;
+  uint32_t width = C & 31;
+  x->d = width ? (uint32_t)rl_hm_sext(rl_hm_field(A, B & 31, width), width) : 0;
+}
+FN(hm_bfi) { UNUSED; x->d = (A & B) | (~A & C); }
+FN(hm_alignbit) {
+  UNUSED;
+  x->d = (uint32_t)((((uint64_t)A << 32) | B) >> (C & 31));
+}
+FN(hm_mad_i24) {
+  UNUSED;
+  x->d = (uint32_t)(rl_hm_sext(A, 24) * rl_hm_sext(B, 24) + (int64_t)(int32_t)C);
+}
+FN(hm_mad_u24) {
+  UNUSED;
+  x->d = (uint32_t)((uint64_t)(A & 0xffffff) * (B & 0xffffff) + C);
+}
+static int64_t rl_hm_s32(uint32_t v) { return (int32_t)v; }
+FN(hm_min3_i32) {
+  UNUSED;
+  int64_t m = rl_hm_s32(A);
+  if (rl_hm_s32(B) < m) m = rl_hm_s32(B);
+  if (rl_hm_s32(C) < m) m = rl_hm_s32(C);
+  x->d = (uint32_t)m;
+}
+FN(hm_max3_i32) {
+  UNUSED;
+  int64_t m = rl_hm_s32(A);
+  if (rl_hm_s32(B) > m) m = rl_hm_s32(B);
+  if (rl_hm_s32(C) > m) m = rl_hm_s32(C);
+  x->d = (uint32_t)m;
+}
+FN(hm_min3_u32) {
+  UNUSED;
+  uint32_t m = A;
+  if (B < m) m = B;
+  if (C < m) m = C;
+  x->d = m;
+}
+FN(hm_max3_u32) {
+  UNUSED;
+  uint32_t m = A;
+  if (B > m) m = B;
+  if (C > m) m = C;
+  x->d = m;
+}
+// Median of three: the sum minus the minimum and the maximum.
+FN(hm_med3_i32) {
+  UNUSED;
+  int64_t a = rl_hm_s32(A), b = rl_hm_s32(B), c = rl_hm_s32(C);
+  int64_t lo = a < b ? (a < c ? a : c) : (b < c ? b : c);
+  int64_t hi = a > b ? (a > c ? a : c) : (b > c ? b : c);
+  x->d = (uint32_t)(a + b + c - lo - hi);
+}
+FN(hm_med3_u32) {
+  UNUSED;
+  uint64_t a = A, b = B, c = C;
+  uint64_t lo = a < b ? (a < c ? a : c) : (b < c ? b : c);
+  uint64_t hi = a > b ? (a > c ? a : c) : (b > c ? b : c);
+  x->d = (uint32_t)(a + b + c - lo - hi);
+}
+FN(hm_xor3) { UNUSED; x->d = A ^ B ^ C; }
+FN(hm_xad) { UNUSED; x->d = (A ^ B) + C; }
+FN(hm_lshl_add) { UNUSED; x->d = (uint32_t)(((uint64_t)A << (B & 31)) + C); }
+FN(hm_add_lshl) { UNUSED; x->d = (uint32_t)((uint64_t)(A + B) << (C & 31)); }
+FN(hm_add3) { UNUSED; x->d = (uint32_t)((uint64_t)A + B + C); }
+FN(hm_lshl_or) { UNUSED; x->d = (uint32_t)((uint64_t)A << (B & 31)) | C; }
+FN(hm_and_or) { UNUSED; x->d = (A & B) | C; }
+FN(hm_or3) { UNUSED; x->d = A | B | C; }
+FN(hm_mul_lo) { UNUSED; x->d = (uint32_t)((uint64_t)A * B); }
+FN(hm_mul_hi_u) { UNUSED; x->d = (uint32_t)(((uint64_t)A * B) >> 32); }
+FN(hm_mul_hi_i) { UNUSED; x->d = (uint32_t)((uint64_t)(rl_hm_s32(A) * rl_hm_s32(B)) >> 32); }
+// v_mad_u64_u32: D = S0 * S1 + S2 (64-bit), SDST = unsigned carry out;
+// v_mad_i64_i32: signed, SDST = signed overflow of the addition.
+FN(hm_mad_u64_u32) {
+  UNUSED;
+  unsigned __int128 r = (unsigned __int128)((uint64_t)A * B) + x->s[2];
+  x->d = (uint64_t)r;
+  x->cout = (uint32_t)(r >> 64) & 1;
+}
+FN(hm_mad_i64_i32) {
+  UNUSED;
+  __int128 p = (__int128)rl_hm_s32(A) * rl_hm_s32(B);
+  __int128 r = p + (__int128)(int64_t)x->s[2];
+  x->d = (uint64_t)r;
+  x->cout = r > INT64_MAX || r < INT64_MIN;
+}
+FN(hm_lshlrev64) { UNUSED; x->d = x->s[1] << (A & 63); }
+FN(hm_lshrrev64) { UNUSED; x->d = x->s[1] >> (A & 63); }
+FN(hm_ashrrev64) { UNUSED; x->d = (uint64_t)((int64_t)x->s[1] >> (A & 63)); }
+
+// ---------------------------------------------------------------------------
+// Vector float.
+
+FN(hm_add_f32) { UNUSED; x->d = rl_hm_out(mode, FA + FB); }
+FN(hm_sub_f32) { UNUSED; x->d = rl_hm_out(mode, FA - FB); }
+FN(hm_subrev_f32) { UNUSED; x->d = rl_hm_out(mode, FB - FA); }
+FN(hm_mul_f32) { UNUSED; x->d = rl_hm_out(mode, FA * FB); }
+// v_mul_dx9_zero_f32: a zero factor gives +0 even against inf or NaN.
+FN(hm_mul_dx9) {
+  UNUSED;
+  float a = FA, b = FB;
+  x->d = (a == 0.0f || b == 0.0f) ? 0u : rl_hm_out(mode, a * b);
+}
+FN(hm_fma_f32) { UNUSED; x->d = rl_hm_out(mode, fmaf(FA, FB, FC)); }
+// v_fmamk_f32: D = S0 * K + S1 (K in source 2 here).
+FN(hm_fmamk_f32) { UNUSED; x->d = rl_hm_out(mode, fmaf(FA, FC, FB)); }
+FN(hm_ldexp) {
+  UNUSED;
+  int32_t e = (int32_t)B;
+  x->d = rl_hm_out(mode, ldexpf(FA, e < -1000 ? -1000 : e > 1000 ? 1000 : e));
+}
+
+// min/max: -0 < +0; a NaN operand yields the other operand (in IEEE mode a
+// signalling NaN operand yields itself, quieted); two NaNs yield the first,
+// quieted.
+static uint32_t rl_hm_minmax(uint32_t mode, uint32_t a, uint32_t b, bool max) {
+  a = rl_hm_ftz(mode, a);
+  b = rl_hm_ftz(mode, b);
+  bool an = rl_hm_nan(a), bn = rl_hm_nan(b);
+  if ((mode & RL_HM_MODE_IEEE) && an && !(a & 0x00400000u)) return a | 0x00400000u;
+  if ((mode & RL_HM_MODE_IEEE) && bn && !(b & 0x00400000u)) return b | 0x00400000u;
+  if (an && bn) return a | 0x00400000u;
+  if (an) return b;
+  if (bn) return a;
+  // Order the bit patterns as signed-magnitude numbers: -0 below +0.
+  int64_t ka = (a >> 31) ? -(int64_t)(a & 0x7fffffffu) - 1 : (int64_t)a;
+  int64_t kb = (b >> 31) ? -(int64_t)(b & 0x7fffffffu) - 1 : (int64_t)b;
+  if (max) return ka >= kb ? a : b;
+  return ka <= kb ? a : b;
+}
+FN(hm_min_f32) { UNUSED; x->d = rl_hm_minmax(mode, A, B, false); }
+FN(hm_max_f32) { UNUSED; x->d = rl_hm_minmax(mode, A, B, true); }
+FN(hm_min3_f32) {
+  UNUSED;
+  x->d = rl_hm_minmax(mode, rl_hm_minmax(mode, A, B, false), C, false);
+}
+FN(hm_max3_f32) {
+  UNUSED;
+  x->d = rl_hm_minmax(mode, rl_hm_minmax(mode, A, B, true), C, true);
+}
+
+// Conversions: float to integer truncates toward zero and saturates; NaN
+// gives 0.
+static uint32_t rl_hm_to_u32(double v) {
+  if (v != v || v <= 0) return 0;
+  if (v >= 4294967295.0) return 0xffffffffu;
+  return (uint32_t)v;
+}
+static uint32_t rl_hm_to_i32(double v) {
+  if (v != v) return 0;
+  if (v <= -2147483648.0) return 0x80000000u;
+  if (v >= 2147483647.0) return 0x7fffffffu;
+  return (uint32_t)(int32_t)v;
+}
+FN(hm_cvt_f32_i32) { UNUSED; x->d = rl_hm_u((float)(int32_t)A); }
+FN(hm_cvt_f32_u32) { UNUSED; x->d = rl_hm_u((float)A); }
+FN(hm_cvt_u32_f32) { UNUSED; x->d = rl_hm_to_u32(FA); }
+FN(hm_cvt_i32_f32) { UNUSED; x->d = rl_hm_to_i32(FA); }
+FN(hm_cvt_f32_f64) { UNUSED; x->d = rl_hm_out(mode, (float)rl_hm_d(x->s[0])); }
+FN(hm_cvt_f64_f32) { UNUSED; x->d = rl_hm_ud((double)FA); }
+FN(hm_cvt_ubyte) { x->d = rl_hm_u((float)((A >> (8 * op->arg)) & 0xff)); (void)mode; }
+FN(hm_trunc) { UNUSED; x->d = rl_hm_out(mode, truncf(FA)); }
+FN(hm_ceil) { UNUSED; x->d = rl_hm_out(mode, ceilf(FA)); }
+FN(hm_floor) { UNUSED; x->d = rl_hm_out(mode, floorf(FA)); }
+FN(hm_rndne) { UNUSED; x->d = rl_hm_out(mode, rintf(FA)); }
+// Transcendentals: the exact value in double (rounded once to binary32);
+// rl_hm_match() allows 1 ulp and flushed tiny results.
+static uint64_t rl_hm_trans(double v) { return rl_hm_u((float)v); }
+FN(hm_exp) { UNUSED; x->d = rl_hm_trans(exp2((double)FA)); }
+FN(hm_log) { UNUSED; x->d = rl_hm_trans(log2((double)FA)); }
+FN(hm_rcp) { UNUSED; x->d = rl_hm_trans(1.0 / (double)FA); }
+FN(hm_rsq) { UNUSED; x->d = rl_hm_trans(1.0 / sqrt((double)FA)); }
+FN(hm_sqrt) { UNUSED; x->d = rl_hm_trans(sqrt((double)FA)); }
+FN(hm_add_f64) { UNUSED; x->d = rl_hm_ud(rl_hm_d(x->s[0]) + rl_hm_d(x->s[1])); }
+FN(hm_mul_f64) { UNUSED; x->d = rl_hm_ud(rl_hm_d(x->s[0]) * rl_hm_d(x->s[1])); }
+FN(hm_fma_f64) {
+  UNUSED;
+  x->d = rl_hm_ud(fma(rl_hm_d(x->s[0]), rl_hm_d(x->s[1]), rl_hm_d(x->s[2])));
+}
+
+// ---------------------------------------------------------------------------
+// Scalar.
+
+static uint32_t rl_hm_nz(uint64_t v) { return v != 0; }
+FN(hs_add_u32) { UNUSED; uint64_t r = (uint64_t)A + B; x->d = (uint32_t)r; x->cout = r >> 32 != 0; }
+FN(hs_sub_u32) { UNUSED; x->d = A - B; x->cout = B > A; }
+// Signed overflow: the exact sum does not fit 32 bits.
+FN(hs_add_i32) {
+  UNUSED;
+  int64_t r = rl_hm_s32(A) + rl_hm_s32(B);
+  x->d = (uint32_t)r;
+  x->cout = r != (int32_t)r;
+}
+FN(hs_sub_i32) {
+  UNUSED;
+  int64_t r = rl_hm_s32(A) - rl_hm_s32(B);
+  x->d = (uint32_t)r;
+  x->cout = r != (int32_t)r;
+}
+FN(hs_addc_u32) {
+  UNUSED;
+  uint64_t r = (uint64_t)A + B + x->cin;
+  x->d = (uint32_t)r;
+  x->cout = r > 0xffffffffull;
+}
+FN(hs_subb_u32) {
+  UNUSED;
+  x->d = (uint32_t)((uint64_t)A - B - x->cin);
+  x->cout = (uint64_t)B + x->cin > A;
+}
+FN(hs_absdiff) {
+  UNUSED;
+  int64_t r = rl_hm_s32(A) - rl_hm_s32(B);
+  x->d = (uint32_t)(r < 0 ? -r : r);
+  x->cout = rl_hm_nz((uint32_t)x->d);
+}
+FN(hs_lshl32) { UNUSED; x->d = (uint32_t)((uint64_t)A << (B & 31)); x->cout = rl_hm_nz(x->d); }
+FN(hs_lshr32) { UNUSED; x->d = A >> (B & 31); x->cout = rl_hm_nz(x->d); }
+FN(hs_ashr32) { UNUSED; x->d = (uint32_t)(rl_hm_s32(A) >> (B & 31)); x->cout = rl_hm_nz(x->d); }
+FN(hs_lshl64) { UNUSED; x->d = x->s[0] << (B & 63); x->cout = rl_hm_nz(x->d); }
+FN(hs_lshr64) { UNUSED; x->d = x->s[0] >> (B & 63); x->cout = rl_hm_nz(x->d); }
+FN(hs_ashr64) { UNUSED; x->d = (uint64_t)((int64_t)x->s[0] >> (B & 63)); x->cout = rl_hm_nz(x->d); }
+// s_lshlN_add_u32: SCC is the carry out of the 64-bit (S0 << N) + S1.
+FN(hs_lshl_add) {
+  (void)mode;
+  uint64_t r = ((uint64_t)A << op->arg) + B;
+  x->d = (uint32_t)r;
+  x->cout = r >= (1ull << 32);
+}
+FN(hs_min_i32) { UNUSED; x->cout = rl_hm_s32(A) < rl_hm_s32(B); x->d = x->cout ? A : B; }
+FN(hs_max_i32) { UNUSED; x->cout = rl_hm_s32(A) > rl_hm_s32(B); x->d = x->cout ? A : B; }
+FN(hs_min_u32) { UNUSED; x->cout = A < B; x->d = x->cout ? A : B; }
+FN(hs_max_u32) { UNUSED; x->cout = A > B; x->d = x->cout ? A : B; }
+// Bitwise ops: |wide| picks 64 bits; SCC = result != 0.
+static uint64_t rl_hm_width(const rl_hm_op_t* op, uint64_t v) {
+  return (op->wide & (1u << RL_HM_DST_BIT)) ? v : (uint32_t)v;
+}
+#define HS_BIT(name, expr)                                   \
+  FN(name) {                                                 \
+    (void)mode;                                              \
+    uint64_t a = x->s[0], b = x->s[1];                       \
+    (void)b;                                                 \
+    x->d = rl_hm_width(op, (expr));                          \
+    x->cout = rl_hm_nz(x->d);                                \
+  }
+HS_BIT(hs_and, a & b)
+HS_BIT(hs_or, a | b)
+HS_BIT(hs_xor, a ^ b)
+HS_BIT(hs_nand, ~(a & b))
+HS_BIT(hs_nor, ~(a | b))
+HS_BIT(hs_xnor, ~(a ^ b))
+HS_BIT(hs_and_not1, a & ~b)
+HS_BIT(hs_or_not1, a | ~b)
+HS_BIT(hs_not, ~a)
+// s_bfe_*: offset S1[4:0] (S1[5:0] for 64 bits), width S1[22:16].
+FN(hs_bfe_u32) {
+  UNUSED;
+  uint32_t width = (B >> 16) & 0x7f;
+  x->d = rl_hm_field(A, B & 31, width > 32 ? 32 : width);
+  x->cout = rl_hm_nz(x->d);
+}
+FN(hs_bfe_i32) {
+  UNUSED;
+  uint32_t width = (B >> 16) & 0x7f;
+  x->d = width ? (uint32_t)rl_hm_sext(rl_hm_field(A, B & 31, width), width) : 0;
+  x->cout = rl_hm_nz(x->d);
+}
+FN(hs_bfe_u64) {
+  UNUSED;
+  uint32_t width = (B >> 16) & 0x7f;
+  uint64_t v = x->s[0] >> (B & 63);
+  x->d = width >= 64 ? v : v & ((1ull << width) - 1);
+  x->cout = rl_hm_nz(x->d);
+}
+FN(hs_bfm) { UNUSED; x->d = (uint32_t)(((1ull << (A & 31)) - 1) << (B & 31)); }
+FN(hs_cselect) { UNUSED; x->d = x->cin ? x->s[0] : x->s[1]; }
+FN(hs_cmov) { UNUSED; if (x->cin) x->d = x->s[0]; }
+FN(hs_pack_ll) { UNUSED; x->d = (A & 0xffffu) | (B & 0xffffu) << 16; }
+FN(hs_pack_lh) { UNUSED; x->d = (A & 0xffffu) | (B & 0xffff0000u); }
+FN(hs_pack_hh) { UNUSED; x->d = (A >> 16) | (B & 0xffff0000u); }
+FN(hs_mov) { UNUSED; x->d = x->s[0]; }
+FN(hs_abs) {
+  UNUSED;
+  x->d = rl_hm_s32(A) < 0 ? (uint32_t)(0u - A) : A;
+  x->cout = rl_hm_nz(x->d);
+}
+FN(hs_sext8) { UNUSED; x->d = (uint32_t)rl_hm_sext(A, 8); }
+FN(hs_sext16) { UNUSED; x->d = (uint32_t)rl_hm_sext(A, 16); }
+FN(hs_bcnt1) {
+  UNUSED;
+  uint32_t n = 0;
+  for (uint32_t v = A; v; v &= v - 1) ++n;
+  x->d = n;
+  x->cout = n != 0;
+}
+// SOPK: source 0 is the destination's old value, source 1 the immediate.
+FN(hs_movk) { UNUSED; x->d = (uint32_t)rl_hm_sext(B, 16); }
+FN(hs_cmovk) { UNUSED; if (x->cin) x->d = (uint32_t)rl_hm_sext(B, 16); }
+FN(hs_addk) {
+  UNUSED;
+  int64_t r = rl_hm_s32(A) + rl_hm_sext(B, 16);
+  x->d = (uint32_t)r;
+  x->cout = r != (int32_t)r;
+}
+FN(hs_mulk) { UNUSED; x->d = (uint32_t)(rl_hm_s32(A) * rl_hm_sext(B, 16)); }
+FN(hs_nop) { UNUSED; (void)x; }
+FN(hs_bitcmp) { (void)mode; x->cout = ((A >> (B & 31)) & 1) == op->arg; }
+// SALU float (gfx1150+): the VALU's binary32 model.
+FN(hs_fmac) { UNUSED; x->d = rl_hm_out(mode, fmaf(FA, FB, rl_hm_in(mode, x->d))); }
+FN(hs_cvt_i32_f32) { UNUSED; x->d = rl_hm_to_i32(FA); }
+FN(hs_cvt_u32_f32) { UNUSED; x->d = rl_hm_to_u32(FA); }
+FN(hs_cvt_f32_i32) { UNUSED; x->d = rl_hm_out(mode, (float)(int32_t)A); }
+FN(hs_cvt_f32_u32) { UNUSED; x->d = rl_hm_out(mode, (float)A); }
+
+// VOP3P halves.
+enum { PK_MUL_LO, PK_ADD, PK_SUB, PK_LSHL, PK_LSHR, PK_MAX_U, PK_MIN_U };
+FN(hm_packed) { UNUSED; (void)x; }
+
+// ---------------------------------------------------------------------------
+// The table. Shapes: W(n) marks 64-bit operands, F(n) floats; D = bit 3.
+
+#define W0 1u
+#define W1 2u
+#define W2 4u
+#define WD 8u
+#define F0 1u
+#define F1 2u
+#define F2 4u
+#define FD 8u
+#define SCCO RL_HM_SCC_OUT
+#define SCCI RL_HM_SCC_IN
+#define NANY RL_HM_NAN_ANY
+#define V(name, n, w, f, flags, fn) {name, n, w, f, flags, fn, 0}
+#define VA(name, n, w, f, flags, fn, arg) {name, n, w, f, flags, fn, arg}
+#define S(name, n, w, flags, fn) {name, n, w, 0, RL_HM_SALU | (flags), fn, 0}
+#define SF(name, n, f, flags, fn) \
+  {name, n, 0, f, RL_HM_SALU | RL_HM_SALU_FLOAT | (flags), fn, 0}
+#define F3 (F0 | F1 | FD)
+
+static const rl_hm_op_t rl_hm_ops[] = {
+    // VOP2.
+    V("v_cndmask_b32", 2, 0, 0, RL_HM_CIN, hm_cndmask),
+    V("v_add_f32", 2, 0, F3, NANY, hm_add_f32),
+    V("v_sub_f32", 2, 0, F3, NANY, hm_sub_f32),
+    V("v_subrev_f32", 2, 0, F3, NANY, hm_subrev_f32),
+    V("v_mul_dx9_zero_f32", 2, 0, F3, NANY, hm_mul_dx9),
+    V("v_mul_f32", 2, 0, F3, NANY, hm_mul_f32),
+    V("v_mul_i32_i24", 2, 0, 0, 0, hm_mul_i24),
+    V("v_mul_hi_i32_i24", 2, 0, 0, 0, hm_mul_hi_i24),
+    V("v_mul_u32_u24", 2, 0, 0, 0, hm_mul_u24),
+    V("v_mul_hi_u32_u24", 2, 0, 0, 0, hm_mul_hi_u24),
+    V("v_min_f32", 2, 0, F3, 0, hm_min_f32),
+    V("v_max_f32", 2, 0, F3, 0, hm_max_f32),
+    V("v_min_i32", 2, 0, 0, 0, hm_min_i32),
+    V("v_max_i32", 2, 0, 0, 0, hm_max_i32),
+    V("v_min_u32", 2, 0, 0, 0, hm_min_u32),
+    V("v_max_u32", 2, 0, 0, 0, hm_max_u32),
+    V("v_lshlrev_b32", 2, 0, 0, 0, hm_lshlrev),
+    V("v_lshrrev_b32", 2, 0, 0, 0, hm_lshrrev),
+    V("v_ashrrev_i32", 2, 0, 0, 0, hm_ashrrev),
+    V("v_and_b32", 2, 0, 0, 0, hm_and),
+    V("v_or_b32", 2, 0, 0, 0, hm_or),
+    V("v_xor_b32", 2, 0, 0, 0, hm_xor),
+    V("v_xnor_b32", 2, 0, 0, 0, hm_xnor),
+    V("v_add_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_add_co_ci),
+    V("v_sub_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_sub_co_ci),
+    V("v_subrev_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_subrev_co_ci),
+    V("v_add_nc_u32", 2, 0, 0, 0, hm_add_nc),
+    V("v_sub_nc_u32", 2, 0, 0, 0, hm_sub_nc),
+    V("v_subrev_nc_u32", 2, 0, 0, 0, hm_subrev_nc),
+    V("v_fmac_f32", 3, 0, F3 | F2, NANY | RL_HM_ACC, hm_fma_f32),
+    V("v_fmamk_f32", 3, 0, F3 | F2, NANY | RL_HM_K, hm_fmamk_f32),
+    V("v_fmaak_f32", 3, 0, F3 | F2, NANY | RL_HM_K, hm_fma_f32),
+    // VOP1.
+    V("v_mov_b32", 1, 0, 0, 0, hm_mov),
+    V("v_cvt_f32_i32", 1, 0, FD, 0, hm_cvt_f32_i32),
+    V("v_cvt_f32_u32", 1, 0, FD, 0, hm_cvt_f32_u32),
+    V("v_cvt_u32_f32", 1, 0, F0, 0, hm_cvt_u32_f32),
+    V("v_cvt_i32_f32", 1, 0, F0, 0, hm_cvt_i32_f32),
+    V("v_cvt_f32_f64", 1, W0, F0 | FD, NANY, hm_cvt_f32_f64),
+    V("v_cvt_f64_f32", 1, WD, F0, NANY, hm_cvt_f64_f32),
+    VA("v_cvt_f32_ubyte0", 1, 0, FD, 0, hm_cvt_ubyte, 0),
+    VA("v_cvt_f32_ubyte1", 1, 0, FD, 0, hm_cvt_ubyte, 1),
+    VA("v_cvt_f32_ubyte2", 1, 0, FD, 0, hm_cvt_ubyte, 2),
+    VA("v_cvt_f32_ubyte3", 1, 0, FD, 0, hm_cvt_ubyte, 3),
+    V("v_trunc_f32", 1, 0, F0 | FD, NANY, hm_trunc),
+    V("v_ceil_f32", 1, 0, F0 | FD, NANY, hm_ceil),
+    V("v_rndne_f32", 1, 0, F0 | FD, NANY, hm_rndne),
+    V("v_floor_f32", 1, 0, F0 | FD, NANY, hm_floor),
+    V("v_exp_f32", 1, 0, F0 | FD, NANY | RL_HM_TRANS, hm_exp),
+    V("v_log_f32", 1, 0, F0 | FD, NANY | RL_HM_TRANS, hm_log),
+    V("v_rcp_f32", 1, 0, F0 | FD, NANY | RL_HM_TRANS, hm_rcp),
+    V("v_rcp_iflag_f32", 1, 0, F0 | FD, NANY | RL_HM_TRANS, hm_rcp),
+    V("v_rsq_f32", 1, 0, F0 | FD, NANY | RL_HM_TRANS, hm_rsq),
+    V("v_sqrt_f32", 1, 0, F0 | FD, NANY | RL_HM_TRANS, hm_sqrt),
+    V("v_not_b32", 1, 0, 0, 0, hm_not),
+    V("v_bfrev_b32", 1, 0, 0, 0, hm_bfrev),
+    V("v_clz_i32_u32", 1, 0, 0, 0, hm_clz),
+    V("v_ctz_i32_b32", 1, 0, 0, 0, hm_ctz),
+    // VOP3 only.
+    V("v_mad_i32_i24", 3, 0, 0, 0, hm_mad_i24),
+    V("v_mad_u32_u24", 3, 0, 0, 0, hm_mad_u24),
+    V("v_bfe_u32", 3, 0, 0, 0, hm_bfe_u32),
+    V("v_bfe_i32", 3, 0, 0, 0, hm_bfe_i32),
+    V("v_bfi_b32", 3, 0, 0, 0, hm_bfi),
+    V("v_fma_f32", 3, 0, F3 | F2, NANY, hm_fma_f32),
+    V("v_fma_f64", 3, W0 | W1 | W2 | WD, F0 | F1 | F2, NANY, hm_fma_f64),
+    V("v_alignbit_b32", 3, 0, 0, 0, hm_alignbit),
+    V("v_min3_f32", 3, 0, F3 | F2, 0, hm_min3_f32),
+    V("v_min3_i32", 3, 0, 0, 0, hm_min3_i32),
+    V("v_min3_u32", 3, 0, 0, 0, hm_min3_u32),
+    V("v_max3_f32", 3, 0, F3 | F2, 0, hm_max3_f32),
+    V("v_max3_i32", 3, 0, 0, 0, hm_max3_i32),
+    V("v_max3_u32", 3, 0, 0, 0, hm_max3_u32),
+    V("v_med3_i32", 3, 0, 0, 0, hm_med3_i32),
+    V("v_med3_u32", 3, 0, 0, 0, hm_med3_u32),
+    V("v_xor3_b32", 3, 0, 0, 0, hm_xor3),
+    V("v_xad_u32", 3, 0, 0, 0, hm_xad),
+    V("v_lshl_add_u32", 3, 0, 0, 0, hm_lshl_add),
+    V("v_add_lshl_u32", 3, 0, 0, 0, hm_add_lshl),
+    V("v_add3_u32", 3, 0, 0, 0, hm_add3),
+    V("v_lshl_or_b32", 3, 0, 0, 0, hm_lshl_or),
+    V("v_and_or_b32", 3, 0, 0, 0, hm_and_or),
+    V("v_or3_b32", 3, 0, 0, 0, hm_or3),
+    V("v_mad_u64_u32", 3, W2 | WD, 0, RL_HM_COUT, hm_mad_u64_u32),
+    V("v_mad_i64_i32", 3, W2 | WD, 0, RL_HM_COUT, hm_mad_i64_i32),
+    V("v_add_co_u32", 2, 0, 0, RL_HM_COUT, hm_add_co),
+    V("v_sub_co_u32", 2, 0, 0, RL_HM_COUT, hm_sub_co),
+    V("v_subrev_co_u32", 2, 0, 0, RL_HM_COUT, hm_subrev_co),
+    V("v_ldexp_f32", 2, 0, F0 | FD, NANY, hm_ldexp),
+    V("v_bcnt_u32_b32", 2, 0, 0, 0, hm_bcnt),
+    V("v_add_f64", 2, W0 | W1 | WD, F0 | F1, NANY, hm_add_f64),
+    V("v_mul_f64", 2, W0 | W1 | WD, F0 | F1, NANY, hm_mul_f64),
+    V("v_mul_lo_u32", 2, 0, 0, 0, hm_mul_lo),
+    V("v_mul_hi_u32", 2, 0, 0, 0, hm_mul_hi_u),
+    V("v_mul_hi_i32", 2, 0, 0, 0, hm_mul_hi_i),
+    V("v_lshlrev_b64", 2, W1 | WD, 0, 0, hm_lshlrev64),
+    V("v_lshrrev_b64", 2, W1 | WD, 0, 0, hm_lshrrev64),
+    V("v_ashrrev_i64", 2, W1 | WD, 0, 0, hm_ashrrev64),
+    // VOP3P (16-bit halves; arg selects the operation).
+    VA("v_pk_mul_lo_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MUL_LO),
+    VA("v_pk_add_i16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_ADD),
+    VA("v_pk_lshlrev_b16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_LSHL),
+    VA("v_pk_lshrrev_b16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_LSHR),
+    VA("v_pk_add_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_ADD),
+    VA("v_pk_sub_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_SUB),
+    VA("v_pk_max_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MAX_U),
+    VA("v_pk_min_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MIN_U),
+    // SOP2.
+    S("s_add_u32", 2, 0, SCCO, hs_add_u32),
+    S("s_sub_u32", 2, 0, SCCO, hs_sub_u32),
+    S("s_add_i32", 2, 0, SCCO, hs_add_i32),
+    S("s_sub_i32", 2, 0, SCCO, hs_sub_i32),
+    S("s_addc_u32", 2, 0, SCCO | SCCI, hs_addc_u32),
+    S("s_subb_u32", 2, 0, SCCO | SCCI, hs_subb_u32),
+    S("s_absdiff_i32", 2, 0, SCCO, hs_absdiff),
+    S("s_lshl_b32", 2, 0, SCCO, hs_lshl32),
+    S("s_lshl_b64", 2, W0 | WD, SCCO, hs_lshl64),
+    S("s_lshr_b32", 2, 0, SCCO, hs_lshr32),
+    S("s_lshr_b64", 2, W0 | WD, SCCO, hs_lshr64),
+    S("s_ashr_i32", 2, 0, SCCO, hs_ashr32),
+    S("s_ashr_i64", 2, W0 | WD, SCCO, hs_ashr64),
+    {"s_lshl1_add_u32", 2, 0, 0, RL_HM_SALU | SCCO, hs_lshl_add, 1},
+    {"s_lshl2_add_u32", 2, 0, 0, RL_HM_SALU | SCCO, hs_lshl_add, 2},
+    {"s_lshl3_add_u32", 2, 0, 0, RL_HM_SALU | SCCO, hs_lshl_add, 3},
+    {"s_lshl4_add_u32", 2, 0, 0, RL_HM_SALU | SCCO, hs_lshl_add, 4},
+    S("s_min_i32", 2, 0, SCCO, hs_min_i32),
+    S("s_min_u32", 2, 0, SCCO, hs_min_u32),
+    S("s_max_i32", 2, 0, SCCO, hs_max_i32),
+    S("s_max_u32", 2, 0, SCCO, hs_max_u32),
+    S("s_and_b32", 2, 0, SCCO, hs_and),
+    S("s_and_b64", 2, W0 | W1 | WD, SCCO, hs_and),
+    S("s_or_b32", 2, 0, SCCO, hs_or),
+    S("s_or_b64", 2, W0 | W1 | WD, SCCO, hs_or),
+    S("s_xor_b32", 2, 0, SCCO, hs_xor),
+    S("s_xor_b64", 2, W0 | W1 | WD, SCCO, hs_xor),
+    S("s_nand_b32", 2, 0, SCCO, hs_nand),
+    S("s_nor_b32", 2, 0, SCCO, hs_nor),
+    S("s_xnor_b32", 2, 0, SCCO, hs_xnor),
+    S("s_and_not1_b32", 2, 0, SCCO, hs_and_not1),
+    S("s_and_not1_b64", 2, W0 | W1 | WD, SCCO, hs_and_not1),
+    S("s_or_not1_b32", 2, 0, SCCO, hs_or_not1),
+    S("s_or_not1_b64", 2, W0 | W1 | WD, SCCO, hs_or_not1),
+    S("s_bfe_u32", 2, 0, SCCO, hs_bfe_u32),
+    S("s_bfe_i32", 2, 0, SCCO, hs_bfe_i32),
+    S("s_bfe_u64", 2, W0 | WD, SCCO, hs_bfe_u64),
+    S("s_bfm_b32", 2, 0, 0, hs_bfm),
+    S("s_mul_i32", 2, 0, 0, hm_mul_lo),
+    S("s_mul_hi_u32", 2, 0, 0, hm_mul_hi_u),
+    S("s_mul_hi_i32", 2, 0, 0, hm_mul_hi_i),
+    S("s_cselect_b32", 2, 0, SCCI, hs_cselect),
+    S("s_cselect_b64", 2, W0 | W1 | WD, SCCI, hs_cselect),
+    S("s_pack_ll_b32_b16", 2, 0, 0, hs_pack_ll),
+    S("s_pack_lh_b32_b16", 2, 0, 0, hs_pack_lh),
+    S("s_pack_hh_b32_b16", 2, 0, 0, hs_pack_hh),
+    SF("s_add_f32", 2, F0 | F1, NANY, hm_add_f32),
+    SF("s_sub_f32", 2, F0 | F1, NANY, hm_sub_f32),
+    SF("s_min_f32", 2, F0 | F1, 0, hm_min_f32),
+    SF("s_max_f32", 2, F0 | F1, 0, hm_max_f32),
+    SF("s_mul_f32", 2, F0 | F1, NANY, hm_mul_f32),
+    SF("s_fmaak_f32", 3, F0 | F1 | F2, NANY | RL_HM_K, hm_fma_f32),
+    SF("s_fmamk_f32", 3, F0 | F1 | F2, NANY | RL_HM_K, hm_fmamk_f32),
+    SF("s_fmac_f32", 2, F0 | F1, NANY | RL_HM_ACC, hs_fmac),
+    // SOP1.
+    S("s_mov_b32", 1, 0, 0, hs_mov),
+    S("s_mov_b64", 1, W0 | WD, 0, hs_mov),
+    S("s_cmov_b32", 1, 0, SCCI, hs_cmov),
+    S("s_cmov_b64", 1, W0 | WD, SCCI, hs_cmov),
+    S("s_brev_b32", 1, 0, 0, hm_bfrev),
+    S("s_ctz_i32_b32", 1, 0, 0, hm_ctz),
+    S("s_clz_i32_u32", 1, 0, 0, hm_clz),
+    S("s_sext_i32_i8", 1, 0, 0, hs_sext8),
+    S("s_sext_i32_i16", 1, 0, 0, hs_sext16),
+    S("s_abs_i32", 1, 0, SCCO, hs_abs),
+    S("s_bcnt1_i32_b32", 1, 0, SCCO, hs_bcnt1),
+    S("s_not_b32", 1, 0, SCCO, hs_not),
+    S("s_not_b64", 1, W0 | WD, SCCO, hs_not),
+    SF("s_ceil_f32", 1, F0, NANY, hm_ceil),
+    SF("s_floor_f32", 1, F0, NANY, hm_floor),
+    SF("s_trunc_f32", 1, F0, NANY, hm_trunc),
+    SF("s_rndne_f32", 1, F0, NANY, hm_rndne),
+    SF("s_cvt_f32_i32", 1, 0, 0, hs_cvt_f32_i32),
+    SF("s_cvt_f32_u32", 1, 0, 0, hs_cvt_f32_u32),
+    SF("s_cvt_i32_f32", 1, F0, 0, hs_cvt_i32_f32),
+    SF("s_cvt_u32_f32", 1, F0, 0, hs_cvt_u32_f32),
+    // SOPK.
+    S("s_movk_i32", 2, 0, RL_HM_SOPK, hs_movk),
+    S("s_version", 0, 0, RL_HM_SOPK | RL_HM_NO_DST, hs_nop),
+    S("s_cmovk_i32", 2, 0, RL_HM_SOPK | SCCI, hs_cmovk),
+    S("s_addk_i32", 2, 0, RL_HM_SOPK | SCCO, hs_addk),
+    S("s_mulk_i32", 2, 0, RL_HM_SOPK, hs_mulk),
+    S("s_waitcnt_vscnt", 0, 0, RL_HM_SOPK | RL_HM_NO_DST, hs_nop),
+    S("s_waitcnt_vmcnt", 0, 0, RL_HM_SOPK | RL_HM_NO_DST, hs_nop),
+    S("s_waitcnt_expcnt", 0, 0, RL_HM_SOPK | RL_HM_NO_DST, hs_nop),
+    S("s_waitcnt_lgkmcnt", 0, 0, RL_HM_SOPK | RL_HM_NO_DST, hs_nop),
+    // SOPC (the s_cmp_* family is parsed below).
+    {"s_bitcmp0_b32", 2, 0, 0, RL_HM_SALU | SCCO | RL_HM_NO_DST | RL_HM_CMP, hs_bitcmp, 0},
+    {"s_bitcmp1_b32", 2, 0, 0, RL_HM_SALU | SCCO | RL_HM_NO_DST | RL_HM_CMP, hs_bitcmp, 1},
+};
+
+// ---------------------------------------------------------------------------
+// Compares, parsed from the mnemonic: v_cmp[x]_<cond>_<type>,
+// s_cmp_<cond>_<type>, s_cmpk_<cond>_<type>.
+
+enum { T_F32, T_F64, T_I32, T_U32, T_I64, T_U64 };
+
+static bool rl_hm_cond(const char* cond, int order, bool unordered) {
+  // |order|: -1 less, 0 equal, 1 greater (meaningless when unordered).
+  bool lt = !unordered && order < 0, eq = !unordered && order == 0;
+  bool gt = !unordered && order > 0;
+  if (!strcmp(cond, "f")) return false;
+  if (!strcmp(cond, "t")) return true;
+  if (!strcmp(cond, "lt")) return lt;
+  if (!strcmp(cond, "eq")) return eq;
+  if (!strcmp(cond, "le")) return lt || eq;
+  if (!strcmp(cond, "gt")) return gt;
+  if (!strcmp(cond, "lg") || !strcmp(cond, "ne")) return lt || gt ||
+                                                       (!strcmp(cond, "ne") && unordered);
+  if (!strcmp(cond, "ge")) return gt || eq;
+  if (!strcmp(cond, "o")) return !unordered;
+  if (!strcmp(cond, "u")) return unordered;
+  if (cond[0] == 'n') return !rl_hm_cond(cond + 1, order, unordered);
+  return false;
+}
+
+static bool rl_hm_cond_known(const char* cond, bool is_float) {
+  static const char* const f[] = {"f", "lt", "eq", "le", "gt", "lg", "ge",
+                                  "o", "u", "nge", "nlg", "ngt", "nle",
+                                  "neq", "nlt", "t"};
+  static const char* const i[] = {"f", "lt", "eq", "le", "gt", "ne", "ge",
+                                  "t", "lg"};
+  const char* const* list = is_float ? f : i;
+  uint32_t n = is_float ? 16 : 9;
+  for (uint32_t k = 0; k < n; ++k) {
+    if (!strcmp(list[k], cond)) return true;
+  }
+  return false;
+}
+
+typedef struct rl_hm_cmp_s {
+  char cond[8];
+  int type;
+  bool sopk;
+} rl_hm_cmp_t;
+
+static rl_hm_cmp_t rl_hm_cmp_parsed;
+static rl_hm_op_t rl_hm_cmp_op;
+
+FN(hm_compare) {
+  (void)op;
+  const rl_hm_cmp_t* c = &rl_hm_cmp_parsed;
+  int order = 0;
+  bool unordered = false;
+  uint64_t a = x->s[0], b = x->s[1];
+  if (c->sopk) b = c->type == T_I32 ? (uint32_t)rl_hm_sext(b, 16) : (b & 0xffff);
+  switch (c->type) {
+    case T_F32: {
+      float fa = rl_hm_in(mode, a), fb = rl_hm_in(mode, b);
+      unordered = fa != fa || fb != fb;
+      order = fa < fb ? -1 : fa > fb ? 1 : 0;
+      break;
+    }
+    case T_F64: {
+      double da = rl_hm_d(a), db = rl_hm_d(b);
+      unordered = da != da || db != db;
+      order = da < db ? -1 : da > db ? 1 : 0;
+      break;
+    }
+    case T_I32: order = rl_hm_s32((uint32_t)a) < rl_hm_s32((uint32_t)b) ? -1
+                        : rl_hm_s32((uint32_t)a) > rl_hm_s32((uint32_t)b) ? 1 : 0;
+      break;
+    case T_U32: order = (uint32_t)a < (uint32_t)b ? -1 : (uint32_t)a > (uint32_t)b;
+      break;
+    case T_I64: order = (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+      break;
+    default: order = a < b ? -1 : a > b; break;
+  }
+  x->cout = rl_hm_cond(c->cond, order, unordered);
+}
+
+static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
+  rl_hm_cmp_t c = {{0}, 0, false};
+  const char* rest = NULL;
+  bool vector = false, cmpx = false;
+  if (!strncmp(name, "v_cmpx_", 7)) rest = name + 7, vector = cmpx = true;
+  else if (!strncmp(name, "v_cmp_", 6)) rest = name + 6, vector = true;
+  else if (!strncmp(name, "s_cmpk_", 7)) rest = name + 7, c.sopk = true;
+  else if (!strncmp(name, "s_cmp_", 6)) rest = name + 6;
+  else return NULL;
+  const char* us = strchr(rest, '_');
+  if (us == NULL || us - rest >= (long)sizeof(c.cond)) return NULL;
+  memcpy(c.cond, rest, (size_t)(us - rest));
+  static const char* const types[] = {"f32", "f64", "i32", "u32", "i64", "u64"};
+  c.type = -1;
+  for (int t = 0; t < 6; ++t) {
+    if (!strcmp(us + 1, types[t])) c.type = t;
+  }
+  if (c.type < 0) return NULL;
+  bool is_float = c.type <= T_F64;
+  if (!rl_hm_cond_known(c.cond, is_float)) return NULL;
+  if (!is_float && !strcmp(c.cond, "lg") && vector) return NULL;
+  if (!is_float && !strcmp(c.cond, "ne") && !vector) return NULL;
+  rl_hm_cmp_parsed = c;
+  bool wide = c.type == T_F64 || c.type == T_I64 || c.type == T_U64;
+  rl_hm_op_t op = {name, 2, (uint8_t)(wide ? (W0 | W1) : 0),
+                   (uint8_t)(is_float ? (F0 | F1) : 0),
+                   (uint16_t)(RL_HM_CMP | (cmpx ? RL_HM_CMPX : 0) |
+                              (vector ? RL_HM_COUT
+                                      : RL_HM_SALU | SCCO | RL_HM_NO_DST) |
+                              (c.sopk ? RL_HM_SOPK : 0) |
+                              (!vector && c.type == T_F32 ? RL_HM_SALU_FLOAT
+                                                          : 0)),
+                   hm_compare, 0};
+  rl_hm_cmp_op = op;
+  return &rl_hm_cmp_op;
+}
+
+const rl_hm_op_t* rl_hm_find(const char* name) {
+  for (size_t i = 0; i < sizeof(rl_hm_ops) / sizeof(rl_hm_ops[0]); ++i) {
+    if (!strcmp(rl_hm_ops[i].name, name)) {
+      if (rl_hm_ops[i].flags & RL_HM_CMP) rl_hm_cmp_parsed.sopk = false;
+      return &rl_hm_ops[i];
+    }
+  }
+  return rl_hm_parse_compare(name);
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation with modifiers, matching.
+
+static uint64_t rl_hm_modify(const rl_hm_op_t* op, uint32_t n, uint64_t v,
+                             bool abs, bool neg) {
+  uint64_t sign = (op->wide >> n) & 1 ? 1ull << 63 : 1ull << 31;
+  if (abs) v &= ~sign;
+  if (neg) v ^= sign;
+  return v;
+}
+
+void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
+                uint32_t neg, bool clamp, rl_hm_lane_t* x) {
+  for (uint32_t n = 0; n < 3; ++n) {
+    if (!((op->fp >> n) & 1)) continue;
+    x->s[n] = rl_hm_modify(op, n, x->s[n], (abs >> n) & 1, (neg >> n) & 1);
+  }
+  op->fn(op, mode, x);
+  if (clamp && (op->fp & (1u << RL_HM_DST_BIT))) {
+    uint32_t d = (uint32_t)x->d;
+    if (rl_hm_nan(d)) {
+      if (mode & RL_HM_MODE_DX10) d = 0;
+    } else if (rl_hm_f(d) <= 0.0f) {
+      d = 0;
+    } else if (rl_hm_f(d) > 1.0f) {
+      d = 0x3f800000u;
+    }
+    x->d = d;
+  }
+}
+
+static bool rl_hm_nan64(uint64_t v) {
+  return (v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+         (v & 0x000fffffffffffffull) != 0;
+}
+
+bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,
+                 uint64_t got) {
+  (void)mode;
+  bool wide = (op->wide >> RL_HM_DST_BIT) & 1;
+  if (!wide) want = (uint32_t)want, got = (uint32_t)got;
+  if (want == got) return true;
+  if (op->flags & RL_HM_NAN_ANY) {
+    if (wide ? rl_hm_nan64(want) && rl_hm_nan64(got)
+             : rl_hm_nan((uint32_t)want) && rl_hm_nan((uint32_t)got)) {
+      return true;
+    }
+  }
+  if (op->flags & RL_HM_TRANS) {
+    uint32_t w = (uint32_t)want, g = (uint32_t)got;
+    if ((w >> 31) != (g >> 31) && ((w | g) & 0x7fffffffu) != 0) return false;
+    uint32_t mw = w & 0x7fffffffu, mg = g & 0x7fffffffu;
+    if (mw == 0x7f800000u || mg == 0x7f800000u) return false;  // inf exact
+    if (mw + 1 == mg || mg + 1 == mw) return true;               // 1 ulp
+    // A result in (or rounding to) the denormal range may be flushed.
+    if ((mw < 0x00800000u || mw == 0x00800000u) && (mg == 0 || mg <= 0x00800000u)) {
+      return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t a, uint32_t b) {
+  a &= 0xffff;
+  b &= 0xffff;
+  switch (op->arg) {
+    case PK_MUL_LO: return (a * b) & 0xffff;
+    case PK_ADD: return (a + b) & 0xffff;
+    case PK_SUB: return (a - b) & 0xffff;
+    case PK_LSHL: return (b << (a & 15)) & 0xffff;
+    case PK_LSHR: return b >> (a & 15);
+    case PK_MAX_U: return a > b ? a : b;
+    default: return a < b ? a : b;
+  }
+}
+
+uint32_t rl_hm_load_extend(uint32_t raw, uint32_t size, bool sign) {
+  if (size >= 4) return raw;
+  uint32_t bits = size * 8;
+  raw &= (1u << bits) - 1;
+  return sign ? (uint32_t)rl_hm_sext(raw, bits) : raw;
+}
+
+bool rl_hm_ds_atomic(const char* name, uint32_t old, uint32_t data,
+                     uint32_t* out_new) {
+  char base[32];
+  snprintf(base, sizeof(base), "%s", name + 3);  // past "ds_"
+  char* rtn = strstr(base, "_rtn");
+  if (rtn) memmove(rtn, rtn + 4, strlen(rtn + 4) + 1);
+  if (!strcmp(base, "add_u32")) *out_new = old + data;
+  else if (!strcmp(base, "sub_u32")) *out_new = old - data;
+  else if (!strcmp(base, "min_i32")) *out_new = (int32_t)old < (int32_t)data ? old : data;
+  else if (!strcmp(base, "max_i32")) *out_new = (int32_t)old > (int32_t)data ? old : data;
+  else if (!strcmp(base, "min_u32")) *out_new = old < data ? old : data;
+  else if (!strcmp(base, "max_u32")) *out_new = old > data ? old : data;
+  else if (!strcmp(base, "and_b32")) *out_new = old & data;
+  else if (!strcmp(base, "or_b32")) *out_new = old | data;
+  else if (!strcmp(base, "xor_b32")) *out_new = old ^ data;
+  else if (!strcmp(base, "add_f32")) *out_new = rl_hm_u(rl_hm_f(old) + rl_hm_f(data));
+  else return false;
+  return true;
+}

@@ -1,0 +1,107 @@
+// tests/isa_conformance/isa_host_model.h — the conformance suite's oracle:
+// an independent host model of the gfx11 (RDNA3) ALU opcodes the `isa`
+// executor implements, written from the RDNA3 ISA guide's per-opcode
+// pseudo-code ("Scalar ALU Operations", "Vector ALU Operations") and IEEE
+// 754 as the host CPU computes it. It shares no code with redline/sim/isa/:
+// it is keyed by mnemonic, not by the executor's tables, and its own table
+// says each opcode's operand shape (widths, which sources are floats, carry
+// and SCC use), so a table error in the executor shows up as a mismatch.
+//
+// Float rules modelled (RDNA3 ISA guide, "Floating-point modes"; the
+// executor's documented model, redline/sim/isa/isa_float.h, is the
+// contract the suite holds it to):
+//   - round to nearest even; FLOAT_DENORM_MODE_32 0 flushes binary32
+//     inputs and results to a zero of the same sign, 3 keeps them; binary64
+//     always keeps them;
+//   - VOP3 ABS/NEG act on the sign bit of float sources before the
+//     operation; CLAMP clamps a binary32 result to [+0, 1], NaN to +0 when
+//     DX10_CLAMP is set;
+//   - a NaN result is compared as "is a NaN" for arithmetic (payloads are
+//     unspecified), bit-exactly for min/max (which select an operand);
+//   - transcendentals (exp, log, rcp, rsq, sqrt) are checked to 1 ulp of the
+//     exact value computed in double, with tiny results allowed to flush.
+#ifndef REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_
+#define REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Mode bits.
+enum {
+  RL_HM_MODE_FTZ32 = 1u << 0,
+  RL_HM_MODE_IEEE = 1u << 1,
+  RL_HM_MODE_DX10 = 1u << 2,
+};
+
+// Operand-shape flags of a model entry.
+enum {
+  RL_HM_SALU = 1u << 0,      // scalar ALU (else vector)
+  RL_HM_CIN = 1u << 1,       // VALU: reads a lane mask (carry-in, select)
+  RL_HM_COUT = 1u << 2,      // VALU: writes a lane mask (carry-out, sdst)
+  RL_HM_SCC_IN = 1u << 3,    // SALU: reads SCC
+  RL_HM_SCC_OUT = 1u << 4,   // SALU: writes SCC
+  RL_HM_ACC = 1u << 5,       // the destination is also source 2
+  RL_HM_K = 1u << 6,         // source 2 is the literal K (fmaak/fmamk)
+  RL_HM_CMP = 1u << 7,       // a compare: only the mask / SCC result
+  RL_HM_CMPX = 1u << 8,      // VALU compare that writes EXEC
+  RL_HM_NO_DST = 1u << 9,    // SALU: no destination register
+  RL_HM_SOPK = 1u << 10,     // SALU: source 0 is the destination, source 1
+                             // the 16-bit immediate
+  RL_HM_SALU_FLOAT = 1u << 11,  // needs gfx1150+
+  RL_HM_NAN_ANY = 1u << 12,  // a NaN result matches any NaN
+  RL_HM_TRANS = 1u << 13,    // transcendental: 1 ulp
+  RL_HM_PACKED = 1u << 14,   // VOP3P: two 16-bit halves
+};
+
+// One lane (or one scalar operand set): sources as 64-bit values (32-bit
+// operands in the low half), the mask bit / SCC in, results.
+typedef struct rl_hm_lane_s {
+  uint64_t s[3];
+  uint32_t cin;  // carry-in / select bit (VALU) or SCC (SALU)
+  uint64_t d;    // destination before (ACC, s_cmov) and after
+  uint32_t cout; // mask bit (VALU) or SCC (SALU) after
+} rl_hm_lane_t;
+
+typedef struct rl_hm_op_s rl_hm_op_t;
+typedef void (*rl_hm_fn)(const rl_hm_op_t* op, uint32_t mode,
+                         rl_hm_lane_t* x);
+
+struct rl_hm_op_s {
+  const char* name;
+  uint8_t nsrc;   // sources read
+  uint8_t wide;   // bit n: source n is 64-bit; bit 3: the destination
+  uint8_t fp;     // bit n: source n is a float (ABS/NEG apply); bit 3: the
+                  // destination is binary32 (CLAMP applies)
+  uint16_t flags; // RL_HM_*
+  rl_hm_fn fn;
+  uint32_t arg;
+};
+
+#define RL_HM_DST_BIT 3
+
+// The model of mnemonic |name| (compares are parsed from the name), or
+// NULL. The returned pointer stays valid until the next call with a parsed
+// name, so copy it if two are needed at once.
+const rl_hm_op_t* rl_hm_find(const char* name);
+
+// Evaluates |op| on |x| with VOP3 modifiers |abs|/|neg| (bit n for source
+// n, floats only) and |clamp|.
+void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
+                uint32_t neg, bool clamp, rl_hm_lane_t* x);
+
+// Whether |got| matches the model's |want| for the destination of |op|
+// (NaN and ulp rules above).
+bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,
+                 uint64_t got);
+
+// VOP3P packed op: the 16-bit result of one half.
+uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t a, uint32_t b);
+
+// Memory helpers: the dword(s) a sub-dword load leaves in a VGPR, and the
+// new value of a 32-bit LDS atomic named |name| ("ds_add_u32",
+// "ds_max_rtn_i32"...; false when unknown).
+uint32_t rl_hm_load_extend(uint32_t raw, uint32_t size, bool sign);
+bool rl_hm_ds_atomic(const char* name, uint32_t old, uint32_t data,
+                     uint32_t* out_new);
+
+#endif  // REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_

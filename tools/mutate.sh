@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# tools/mutate.sh — mutation check of the `isa` executor (redline/sim/isa/).
+#
+# Copies the source tree into a scratch directory, builds the ISA tests
+# there once, then for each curated semantic mutation: applies it (a perl
+# substitution against one specific line; the script stops loudly when a
+# mutation no longer applies), rebuilds only what changed, runs the tests
+# and records which of them catch it; the file is restored before the
+# next mutation. Prints a markdown table; exits non-zero when a mutation
+# survives or does not apply.
+#
+# Usage: tools/mutate.sh [--only id,id,...] [--jobs N] [--keep]
+#   --only   run only the listed mutation ids (the ctest runs a subset)
+#   --keep   keep the scratch directory (its path is printed)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ONLY=""
+JOBS=2
+KEEP=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --only) ONLY="$2"; shift 2 ;;
+    --jobs) JOBS="$2"; shift 2 ;;
+    --keep) KEEP=1; shift ;;
+    *) echo "usage: $0 [--only id,...] [--jobs N] [--keep]" >&2; exit 2 ;;
+  esac
+done
+
+# id | file | perl substitution (perl -0pi, applied once) | description
+MUTATIONS=(
+  "add_is_sub|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_add_f32, a \+ b\)/RL_ISA_F32(rl_isa_v_add_f32, a - b)/|v_add_f32 computes a subtraction"
+  "fmac_unfused|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32(rl_isa_v_fma_f32, a * b + c)/|v_fmac_f32 rounds twice (unfused, 1 ulp)"
+  "rndne_rounds_away|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_rndne_f32, nearbyintf\(a\)\)/RL_ISA_F32(rl_isa_v_rndne_f32, roundf(a))/|v_rndne_f32 rounds ties away from zero"
+  "global_offset_plus4|redline/sim/isa/isa_mem.c|s/out_address\[l\] = base \+ wave->vgpr\[inst->addr\]\[l\] \+ \(uint64_t\)offset;/out_address[l] = base + wave->vgpr[inst->addr][l] + (uint64_t)(offset + 4);/|global load/store (SGPR base) immediate offset off by 4"
+  "neg_ignored|redline/sim/isa/isa_valu.c|s/flip = neg \? 0x80000000u : 0;/flip = (neg && 0) ? 0x80000000u : 0;/|VOP3 neg modifier ignored"
+  "abs_ignored|redline/sim/isa/isa_valu.c|s/uint32_t clear = abs \? 0x80000000u : 0,/uint32_t clear = (abs && 0) ? 0x80000000u : 0,/|VOP3 abs modifier ignored"
+  "clamp_ignored|redline/sim/isa/isa_valu.c|s/if \(inst->clamp\) rl_isa_clamp_f32\(v\.d, v\.mode\);/if (inst->clamp && 0) rl_isa_clamp_f32(v.d, v.mode);/|VOP3 clamp ignored"
+  "exec_ignored|redline/sim/isa/isa_valu.c|s/if \(exec == RL_ISA_ALL_LANES\) \{/exec = RL_ISA_ALL_LANES; if (exec == RL_ISA_ALL_LANES) {/|VALU write-back ignores EXEC"
+  "scc_not_set|redline/sim/isa/isa_salu.c|s/uint64_t r = \(uint64_t\)A32 \+ B32V; s->d = \(uint32_t\)r; s->scc = \(uint32_t\)\(r >> 32\)\)/uint64_t r = (uint64_t)A32 + B32V; s->d = (uint32_t)r; s->scc = 0)/|s_add_u32 does not set SCC (carry)"
+  "carry_out_wrong|redline/sim/isa/isa_vop3.c|s/(rl_isa_v_add_co_u32,\s+uint64_t r = \(uint64_t\)a \+ b;\s+result = \(uint32_t\)r; carry = )\(uint32_t\)\(r >> 32\)/\${1}(uint32_t)(r >> 31) \& 1/|v_add_co_u32 carry-out taken from bit 31"
+  "shift_not_masked|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_lshrrev_b32, b >> \(a & 31\)\)/RL_ISA_U32(rl_isa_v_lshrrev_b32, a >= 32 ? 0 : b >> (a \& 31))/|v_lshrrev_b32 shift amount not masked to 5 bits"
+  "sext_missing|redline/sim/isa/isa_mem.c|s/value = size == 1 \? \(uint32_t\)\(int32_t\)\(int8_t\)value/value = size == 1 ? value/|sub-dword signed loads (i8) not sign-extended"
+  "bfe_width_plus1|redline/sim/isa/isa_vop3.c|s/rl_isa_field_mask\(c & 31\)\)/rl_isa_field_mask((c + 1) \& 31))/|v_bfe_u32 width operand off by one"
+  "ds_offset1_plus1|redline/sim/isa/isa_mem.c|s/a1 = base \+ inst->offset1 \* scale;/a1 = base + (inst->offset1 + 1) * scale;/|DS 2addr offset1 off by one element"
+  "min_i32_unsigned|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_min_i32, \(int32_t\)a < \(int32_t\)b \? a : b\)/RL_ISA_U32(rl_isa_v_min_i32, a < b ? a : b)/|v_min_i32 compares unsigned"
+  "readfirstlane_lane0|redline/sim/isa/isa_valu.c|s/uint32_t lane = exec \? \(uint32_t\)__builtin_ctz\(exec\) : 0;/uint32_t lane = 0;/|v_readfirstlane_b32 ignores EXEC (always lane 0)"
+  "ftz_result_kept|redline/sim/isa/isa_lanes.h|s/v->d\[l\] = rl_isa_flush32\(rl_isa_bits32\(expr\)\);/v->d[l] = rl_isa_bits32(expr);/|FTZ mode does not flush binary32 results"
+)
+
+TESTS=(isa_conformance_test isa_executor_test isa_decode_test)
+
+SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/rl-mutate.XXXXXX")"
+cleanup() {
+  if [[ $KEEP -eq 1 ]]; then echo "scratch kept: $SCRATCH" >&2; else rm -rf "$SCRATCH"; fi
+}
+trap cleanup EXIT
+
+echo "copying the source tree to $SCRATCH/src" >&2
+mkdir -p "$SCRATCH/src"
+(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
+   grep -zv '^build' | xargs -0 cp --parents -t "$SCRATCH/src")
+echo "building the ISA tests (once)" >&2
+cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$SCRATCH/build" -j"$JOBS" --target "${TESTS[@]}" >"$SCRATCH/build.log" 2>&1 ||
+  { tail -30 "$SCRATCH/build.log" >&2; echo "baseline build failed" >&2; exit 1; }
+find_test() { find "$SCRATCH/build" -name "$1" -type f -perm -u+x | head -1; }
+run_tests() {  # prints the tests that fail
+  local caught=()
+  for t in "${TESTS[@]}"; do
+    local bin; bin="$(find_test "$t")"
+    if ! (cd "$(dirname "$bin")" && timeout 300 "$bin" >"$SCRATCH/$t.log" 2>&1); then
+      caught+=("$t")
+    fi
+  done
+  echo "${caught[*]:-}"
+}
+baseline="$(run_tests)"
+if [[ -n "$baseline" ]]; then
+  echo "baseline already fails: $baseline" >&2
+  exit 1
+fi
+
+echo "| mutation | file | what it breaks | caught by |"
+echo "|---|---|---|---|"
+status=0
+for entry in "${MUTATIONS[@]}"; do
+  IFS='|' read -r id file expr what <<<"$entry"
+  if [[ -n "$ONLY" && ",$ONLY," != *",$id,"* ]]; then continue; fi
+  path="$SCRATCH/src/$file"
+  cp "$path" "$SCRATCH/original"
+  perl -0pi -e "$expr" "$path"
+  if cmp -s "$path" "$SCRATCH/original"; then
+    echo "MUTATION $id NO LONGER APPLIES to $file: update tools/mutate.sh" >&2
+    status=1
+    echo "| $id | $file | $what | **does not apply** |"
+    continue
+  fi
+  if ! cmake --build "$SCRATCH/build" -j"$JOBS" --target "${TESTS[@]}" \
+       >"$SCRATCH/$id.build.log" 2>&1; then
+    caught="(build fails)"
+  else
+    caught="$(run_tests)"
+  fi
+  cp "$SCRATCH/original" "$path"
+  touch "$path"
+  if [[ -z "$caught" ]]; then
+    caught="**SURVIVED**"
+    status=1
+  fi
+  echo "| $id | $file | $what | $caught |"
+done
+exit $status
