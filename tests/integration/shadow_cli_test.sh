@@ -13,7 +13,8 @@
 #       REDLINE_HIP_LIBRARY / REDLINE_DRM_LIBRARY to the stand-ins; the drm
 #       render node is an empty file made here.
 #   hipflip  the negative control in the hip arm (exit 1 naming region and
-#          offset), and hip unavailable (a missing library: exit 8).
+#          offset), a hung HIP stream (bounded wait: exit 7), and hip
+#          unavailable (a missing library: exit 8).
 #   bench  a short interleaved bench with PM4 statistics.
 #   demo   `redline demo` prints `redline demo: PASS`.
 set -u
@@ -96,6 +97,15 @@ case "$case_name" in
     expect_out "region kv_cache differs in arm hip at offset 4100 (1 byte differs)"
     # Control of the control: the same run without the flip passes.
     run 0 shadow "$dir/d.rlc" --arms eager,hip
+    # A HIP stream that never completes (the stand-in's hang switch): the
+    # arms' bounded wait expires and the shadow ends quarantined (exit 7)
+    # instead of blocking in hipStreamSynchronize.
+    REDLINE_STANDIN_HIP_HANG=1 run 7 shadow "$dir/d.rlc" --arms eager,hip \
+      --timeout-ms 200
+    grep -q "HIP stream still busy after the bounded wait of 200000000 ns" \
+      "$dir/err.txt" "$dir/out.txt" || fail "no bounded-wait message"
+    REDLINE_STANDIN_HIP_HANG=1 run 7 shadow "$dir/d.rlc" --arms eager,hipgraph \
+      --timeout-ms 200
     REDLINE_HIP_LIBRARY=/nonexistent/libamdhip64.so.6
     export REDLINE_HIP_LIBRARY
     run 8 shadow "$dir/d.rlc" --arms eager,hip,aql
