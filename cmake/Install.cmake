@@ -71,7 +71,8 @@ install(EXPORT redlineTargets NAMESPACE redline::
   DESTINATION ${RL_INSTALL_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/redlineConfig.cmake.in
   ${CMAKE_BINARY_DIR}/redlineConfig.cmake
-  INSTALL_DESTINATION ${RL_INSTALL_CMAKE_DIR})
+  INSTALL_DESTINATION ${RL_INSTALL_CMAKE_DIR}
+  PATH_VARS RL_INSTALL_PRIVATE_DIR)
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/redlineConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/redlineConfig.cmake
