@@ -117,8 +117,16 @@ case "$case_name" in
     expect_out "shadow: FAIL (window 0 (pos=30): region kv_cache differs in arm pm4 at offset 4100 (1 byte differs))"
     expect_out "negative control: flipped byte 4100 of region kv_cache in arm pm4"
     tr -d ' \n\t' <"$dir/r.json" >"$dir/r.min"
-    grep -qF '"first_divergence":{"window":0,"region":"kv_cache","arm":"pm4","offset":4100}' \
+    grep -qF '"first_divergence":{"window":0,"region":"kv_cache","arm":"pm4","offset":4100,"element_offset":4100,' \
       "$dir/r.min" || fail "JSON first_divergence"
+    # Quiet by default: the first divergence with both values, no table.
+    expect_out "first divergence: window 0 (pos=30), region kv_cache ("
+    grep -qE '^  eager +@4100 ' "$dir/out.txt" || fail "reference value"
+    grep -qE '^  pm4 +@4100 ' "$dir/out.txt" || fail "arm value"
+    if grep -qE '^  window ' "$dir/out.txt"; then fail "table without --verbose"; fi
+    run 1 shadow "$dir/d.rlc" --flip-byte kv_cache:4100 --verbose
+    grep -qE '^  window 0 +pos=30 +kv_cache +DIFFERS' "$dir/out.txt" ||
+      fail "--verbose table"
     # Without pm4 the last retained arm (aql) is corrupted.
     run 1 shadow "$dir/d.rlc" --arms eager,aql --flip-byte logits:7
     expect_out "region logits differs in arm aql at offset 7 (1 byte differs)"
@@ -148,6 +156,9 @@ case "$case_name" in
   demo)
     run 0 demo "$@"
     expect_out "shadow: PASS"
+    # One line per arm, no per-window table without --verbose.
+    [ "$(grep -c '^arm ' "$dir/out.txt")" -ge 4 ] || fail "arm lines"
+    if grep -qE '^  window ' "$dir/out.txt"; then fail "table without --verbose"; fi
     expect_out "bench: PASS"
     tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
     ;;
