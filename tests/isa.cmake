@@ -18,6 +18,15 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     SOURCES unit/isa_decode_test.c
     LIBS rl_sim_isa rl_test_isa_util)
 
+  add_library(rl_test_isa_snippet STATIC unit/isa_snippet.c)
+  target_include_directories(rl_test_isa_snippet PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(rl_test_isa_snippet PUBLIC rl_sim_isa rl_sim
+                        rl_test_isa_util PkgConfig::CMOCKA)
+
+  rl_add_unit_test(isa_literal_test
+    SOURCES unit/isa_literal_test.c
+    LIBS rl_test_isa_snippet m)
+
   rl_add_unit_test(isa_objdump_test
     SOURCES unit/isa_objdump_test.c
     LIBS rl_sim_isa rl_test_isa_util rl_capture)

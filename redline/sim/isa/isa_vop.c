@@ -162,8 +162,9 @@ static const rl_isa_op_t rl_isa_vop2_ops[] = {
     RL_ISA_V(0x27, "v_subrev_nc_u32", 0, B32, B32, B32, NO,
              rl_isa_v_subrev_nc_u32),
     RL_ISA_V(0x2b, "v_fmac_f32", ACC, F32, F32, F32, F32, rl_isa_v_fma_f32),
-    RL_ISA_V(0x2c, "v_fmamk_f32", K, F32, F32, F32, NO, rl_isa_v_fmamk_f32),
-    RL_ISA_V(0x2d, "v_fmaak_f32", K, F32, F32, F32, NO, rl_isa_v_fma_f32),
+    // K (the literal) is source 2: typed F32 so the runner reads it.
+    RL_ISA_V(0x2c, "v_fmamk_f32", K, F32, F32, F32, F32, rl_isa_v_fmamk_f32),
+    RL_ISA_V(0x2d, "v_fmaak_f32", K, F32, F32, F32, F32, rl_isa_v_fma_f32),
 };
 
 #define V1(opc, name, d, s, fn) RL_ISA_V(opc, name, 0, d, s, NO, NO, fn)
