@@ -27,6 +27,12 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     SOURCES unit/isa_literal_test.c
     LIBS rl_test_isa_snippet m)
 
+  rl_add_unit_test(isa_names_test
+    SOURCES unit/isa_names_test.c
+    LIBS rl_sim_isa rl_test_isa_util)
+  target_compile_definitions(isa_names_test PRIVATE
+    RL_ISA_NAMES_DATA="${PROJECT_SOURCE_DIR}/tests/data/isa_names_gfx11.txt")
+
   rl_add_unit_test(isa_objdump_test
     SOURCES unit/isa_objdump_test.c
     LIBS rl_sim_isa rl_test_isa_util rl_capture)

@@ -499,7 +499,8 @@ static void test_unknown_forms(void** state) {
   rl_isa_inst_t i = rl_td_sample("v_sin_f32 v1, v2", false);
   assert_int_equal(i.encoding, RL_ISA_ENC_VOP1);
   assert_int_equal(i.size, 4);
-  assert_string_equal(rl_isa_inst_name(&i), "UNKNOWN");
+  assert_null(i.op);  // not modelled, but named (isa_names_gfx11.c)
+  assert_string_equal(rl_isa_inst_name(&i), "v_sin_f32");
   i = rl_td_sample("v_mov_b32_dpp v1, v2 quad_perm:[0,1,2,3] row_mask:0xf "
                    "bank_mask:0xf", false);
   assert_int_equal(i.size, 8);
@@ -519,7 +520,7 @@ static void test_unknown_forms(void** state) {
   i = rl_td_sample("v_sin_f32 v1, v2", false);
   i.pc = 0x40;
   rl_isa_inst_describe(&i, text, sizeof(text));
-  assert_non_null(strstr(text, "UNKNOWN (VOP1 opcode 0x35) at PC +0x40"));
+  assert_non_null(strstr(text, "v_sin_f32 (VOP1 opcode 0x35) at PC +0x40"));
   // Truncation: a 64-bit encoding with one dword available.
   const uint32_t half = 0xdc520000u;
   assert_false(rl_isa_decode(&half, 1, 0, &i));

@@ -10,6 +10,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_decode.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_decode_vector.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_decode_memory.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx11.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_salu.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_sopp.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_valu.c
