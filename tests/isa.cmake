@@ -33,6 +33,11 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
   target_compile_definitions(isa_names_test PRIVATE
     RL_ISA_NAMES_DATA="${PROJECT_SOURCE_DIR}/tests/data/isa_names_gfx11.txt")
 
+  rl_add_unit_test(isa_check_test
+    SOURCES unit/isa_check_test.c
+    LIBS rl_sim_isa rl_sim rl_test_isa_util)
+  add_dependencies(isa_check_test rl_kernels redline)
+
   rl_add_unit_test(isa_objdump_test
     SOURCES unit/isa_objdump_test.c
     LIBS rl_sim_isa rl_test_isa_util rl_capture)

@@ -19,6 +19,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_check.c
 )
 target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)
 target_link_libraries(rl_sim_isa PUBLIC rl_sim m Threads::Threads)

@@ -141,6 +141,16 @@ rl_status_t rl_isa_exec_unsupported(rl_isa_wave_t* wave,
 // model (modifiers, operand kinds); NULL when |inst| can run.
 const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst);
 
+// The capability flags of |processor|; false when it is not modelled
+// (isa_executor.c).
+bool rl_isa_processor_features(const char* processor, uint32_t* out_features);
+
+// RL_STATUS_CONTRACT naming |kernel_name| and |program|'s first
+// unmodelled instruction, or OK when it has none (isa_check.c).
+struct rl_isa_program_s;
+rl_status_t rl_isa_program_refusal(const struct rl_isa_program_s* program,
+                                   const char* kernel_name);
+
 // Runners (exec functions) of the tables.
 rl_status_t rl_isa_exec_salu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_sopk(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);

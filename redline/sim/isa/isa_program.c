@@ -148,6 +148,9 @@ static rl_status_t rl_isa_program_sweep(rl_isa_program_t* program,
                                program->features, &inst);
     inst.pc = pc;
     rl_isa_bind(&inst, known);
+    if (inst.exec == rl_isa_exec_unsupported && program->unmodelled++ == 0) {
+      program->first_unmodelled = program->count;
+    }
     RL_RETURN_IF_ERROR(rl_isa_program_push(program, &capacity, &inst));
     if (inst.size == 0) break;
     program->vgpr_end = rl_isa_max(program->vgpr_end,
