@@ -16,7 +16,12 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_valu.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_vop.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_vop3.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_valu16.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_packed.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_divide.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_check.c

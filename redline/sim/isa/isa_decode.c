@@ -277,12 +277,14 @@ bool rl_isa_decode(const uint32_t* words, uint32_t count, uint32_t features,
 
 const rl_isa_op_t* rl_isa_table_find(const rl_isa_table_t* table,
                                      uint32_t opcode) {
-  uint32_t lo = 0, hi = table->count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (table->ops[mid].opcode == opcode) return &table->ops[mid];
-    if (table->ops[mid].opcode < opcode) lo = mid + 1;
-    else hi = mid;
+  for (; table; table = table->next) {
+    uint32_t lo = 0, hi = table->count;
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (table->ops[mid].opcode == opcode) return &table->ops[mid];
+      if (table->ops[mid].opcode < opcode) lo = mid + 1;
+      else hi = mid;
+    }
   }
   return NULL;
 }
