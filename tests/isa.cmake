@@ -27,7 +27,8 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     SOURCES unit/isa_literal_test.c
     LIBS rl_test_isa_snippet m)
 
-  foreach(test isa_divide_test isa_valu16_test isa_atomic_test)
+  foreach(test isa_divide_test isa_valu16_test isa_atomic_test
+          isa_float64_test)
     rl_add_unit_test(${test}
       SOURCES unit/${test}.c
       LIBS rl_test_isa_snippet m)
