@@ -45,6 +45,12 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     LIBS rl_sim_isa rl_sim rl_test_isa_util)
   add_dependencies(isa_check_test rl_kernels redline)
 
+  rl_add_unit_test(isa_coverage_test
+    SOURCES unit/isa_coverage_test.c
+    LIBS rl_sim_isa)
+  target_compile_definitions(isa_coverage_test PRIVATE
+    RL_ISA_COVERAGE_DOC="${PROJECT_SOURCE_DIR}/docs/isa-coverage.md")
+
   rl_add_unit_test(isa_objdump_test
     SOURCES unit/isa_objdump_test.c
     LIBS rl_sim_isa rl_test_isa_util rl_capture)
