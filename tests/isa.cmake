@@ -18,6 +18,32 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     SOURCES unit/isa_decode_test.c
     LIBS rl_sim_isa rl_test_isa_util)
 
+  add_library(rl_test_isa_snippet STATIC unit/isa_snippet.c)
+  target_include_directories(rl_test_isa_snippet PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(rl_test_isa_snippet PUBLIC rl_sim_isa rl_sim
+                        rl_test_isa_util PkgConfig::CMOCKA)
+
+  rl_add_unit_test(isa_literal_test
+    SOURCES unit/isa_literal_test.c
+    LIBS rl_test_isa_snippet m)
+
+  foreach(test isa_divide_test isa_valu16_test isa_atomic_test)
+    rl_add_unit_test(${test}
+      SOURCES unit/${test}.c
+      LIBS rl_test_isa_snippet m)
+  endforeach()
+
+  rl_add_unit_test(isa_names_test
+    SOURCES unit/isa_names_test.c
+    LIBS rl_sim_isa rl_test_isa_util)
+  target_compile_definitions(isa_names_test PRIVATE
+    RL_ISA_NAMES_DATA="${PROJECT_SOURCE_DIR}/tests/data/isa_names_gfx11.txt")
+
+  rl_add_unit_test(isa_check_test
+    SOURCES unit/isa_check_test.c
+    LIBS rl_sim_isa rl_sim rl_test_isa_util)
+  add_dependencies(isa_check_test rl_kernels redline)
+
   rl_add_unit_test(isa_objdump_test
     SOURCES unit/isa_objdump_test.c
     LIBS rl_sim_isa rl_test_isa_util rl_capture)

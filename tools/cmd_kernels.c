@@ -1,7 +1,12 @@
-// `redline kernels CODEOBJECT [--json]`: what a code object holds, as read
-// by redline/code_object.h — the target, then per kernel the metadata
-// (kernarg layout, segment sizes, register counts) and the kernel
-// descriptor in hex with its decoded highlights.
+// `redline kernels CODEOBJECT [--json] [--isa]`: what a code object holds,
+// as read by redline/code_object.h — the target, then per kernel the
+// metadata (kernarg layout, segment sizes, register counts) and the kernel
+// descriptor in hex with its decoded highlights. --isa adds, per kernel,
+// every instruction the simulator's `isa` executor does not model (LLVM
+// mnemonic, encoding, opcode, PC from the kernel's entry), found by the
+// same predecode a dispatch does (redline/sim/isa/isa_executor.h); such a
+// kernel is refused by the executor before it runs. The exit status is 0
+// either way: this is a listing, not a check.
 //
 // The JSON form keeps the metadata's own spellings (value_kind, access,
 // actual_access, address_space) so tests can compare it field by field with
@@ -11,6 +16,7 @@
 #include <stdlib.h>
 
 #include "redline/code_object.h"
+#include "redline/sim/isa/isa_executor.h"
 #include "tools/cli.h"
 
 static const char* rl_kernels_yes(bool value) { return value ? "yes" : "no"; }
@@ -102,7 +108,49 @@ static void rl_kernels_print_args(const rl_code_object_kernel_t* k) {
   }
 }
 
-static void rl_kernels_print_text(const char* path, const rl_code_object_t* co) {
+// The host copy of a code object's image the --isa scan reads (base 0).
+typedef struct rl_kernels_isa_s {
+  const rl_code_object_t* co;
+  uint8_t* image;
+  cJSON* json;  // the kernel's "isa_unmodelled" array (JSON form)
+} rl_kernels_isa_t;
+
+static void rl_kernels_isa_print(void* context, const rl_isa_unmodelled_t* u) {
+  rl_kernels_isa_t* isa = context;
+  if (isa->json) {
+    cJSON* item = cJSON_CreateObject();
+    if (!item) return;
+    cJSON_AddNumberToObject(item, "pc", u->pc);
+    cJSON_AddStringToObject(item, "mnemonic", u->mnemonic);
+    cJSON_AddStringToObject(item, "encoding", u->encoding);
+    cJSON_AddNumberToObject(item, "opcode", u->opcode);
+    cJSON_AddStringToObject(item, "reason", u->reason);
+    cJSON_AddItemToArray(isa->json, item);
+    return;
+  }
+  printf("    +0x%04x  %-28s %s opcode 0x%x: %s\n", u->pc, u->mnemonic,
+         u->encoding, u->opcode, u->reason);
+}
+
+static void rl_kernels_print_isa(rl_kernels_isa_t* isa,
+                                 const rl_code_object_kernel_t* k) {
+  uint32_t instructions = 0, unmodelled = 0;
+  printf("  isa         instructions the isa executor does not model:\n");
+  rl_status_t status = rl_isa_scan_kernel(
+      isa->co->processor, isa->image, isa->co->image_size, k->entry_address,
+      rl_kernels_isa_print, isa, &instructions, &unmodelled);
+  if (status) {
+    printf("    (not scanned: %s)\n", rl_status_message(status));
+    rl_status_free(status);
+    return;
+  }
+  printf("    %u of %u instructions not modelled%s\n", unmodelled,
+         instructions, unmodelled ? ": the isa executor refuses this kernel"
+                                  : "");
+}
+
+static void rl_kernels_print_text(const char* path, const rl_code_object_t* co,
+                                  rl_kernels_isa_t* isa) {
   rl_kernels_print_header(path, co);
   for (uint32_t i = 0; i < co->kernel_count; ++i) {
     const rl_code_object_kernel_t* k = &co->kernels[i];
@@ -116,6 +164,7 @@ static void rl_kernels_print_text(const char* path, const rl_code_object_t* co) 
            k->max_flat_workgroup_size);
     rl_kernels_print_descriptor(k);
     rl_kernels_print_args(k);
+    if (isa) rl_kernels_print_isa(isa, k);
   }
 }
 
@@ -157,7 +206,26 @@ static cJSON* rl_kernels_json_descriptor(const rl_code_object_kernel_t* k) {
   return d;
 }
 
-static cJSON* rl_kernels_json_kernel(const rl_code_object_kernel_t* k) {
+static void rl_kernels_json_isa(cJSON* kernel, rl_kernels_isa_t* isa,
+                                const rl_code_object_kernel_t* k) {
+  cJSON* isa_object = cJSON_AddObjectToObject(kernel, "isa");
+  if (!isa_object) return;
+  isa->json = cJSON_AddArrayToObject(isa_object, "unmodelled");
+  if (!isa->json) return;
+  uint32_t instructions = 0, unmodelled = 0;
+  rl_status_t status = rl_isa_scan_kernel(
+      isa->co->processor, isa->image, isa->co->image_size, k->entry_address,
+      rl_kernels_isa_print, isa, &instructions, &unmodelled);
+  if (status) {
+    cJSON_AddStringToObject(isa_object, "error", rl_status_message(status));
+    rl_status_free(status);
+  }
+  cJSON_AddNumberToObject(isa_object, "instructions", instructions);
+  isa->json = NULL;
+}
+
+static cJSON* rl_kernels_json_kernel(const rl_code_object_kernel_t* k,
+                                     rl_kernels_isa_t* isa) {
   cJSON* kernel = cJSON_CreateObject();
   if (!kernel) return NULL;
   cJSON_AddStringToObject(kernel, "name", k->name);
@@ -180,10 +248,12 @@ static cJSON* rl_kernels_json_kernel(const rl_code_object_kernel_t* k) {
     cJSON_AddItemToArray(args, rl_kernels_json_arg(&k->args[i]));
   }
   cJSON_AddItemToObject(kernel, "descriptor", rl_kernels_json_descriptor(k));
+  if (isa) rl_kernels_json_isa(kernel, isa, k);
   return kernel;
 }
 
-static cJSON* rl_kernels_json(const rl_code_object_t* co) {
+static cJSON* rl_kernels_json(const rl_code_object_t* co,
+                              rl_kernels_isa_t* isa) {
   cJSON* root = cJSON_CreateObject();
   if (!root) return NULL;
   cJSON_AddStringToObject(root, "target", co->target);
@@ -194,17 +264,32 @@ static cJSON* rl_kernels_json(const rl_code_object_t* co) {
   cJSON_AddNumberToObject(root, "image_size", (double)co->image_size);
   cJSON* kernels = cJSON_AddArrayToObject(root, "kernels");
   for (uint32_t i = 0; kernels && i < co->kernel_count; ++i) {
-    cJSON_AddItemToArray(kernels, rl_kernels_json_kernel(&co->kernels[i]));
+    cJSON_AddItemToArray(kernels,
+                         rl_kernels_json_kernel(&co->kernels[i], isa));
   }
   return root;
 }
 
+// Lays out the image of |co| (parsed from |data|) for the --isa scan.
+static rl_status_t rl_kernels_isa_init(const rl_code_object_t* co,
+                                       const uint8_t* data, size_t size,
+                                       rl_kernels_isa_t* out_isa) {
+  out_isa->co = co;
+  out_isa->json = NULL;
+  out_isa->image = calloc(1, co->image_size ? co->image_size : 1);
+  if (!out_isa->image) return rl_status_out_of_memory();
+  return rl_code_object_load_image(co, data, size, 0, out_isa->image,
+                                   (size_t)co->image_size);
+}
+
 int rl_cmd_kernels(int argc, char** argv) {
   const char* path = NULL;
-  bool json = false;
+  bool json = false, isa_scan = false;
   for (int i = 1; i < argc; ++i) {
     if (rl_cli_is(argv[i], "--json")) {
       json = true;
+    } else if (rl_cli_is(argv[i], "--isa")) {
+      isa_scan = true;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return rl_cli_usage("kernels: unknown option '%s'", argv[i]);
     } else if (path) {
@@ -220,14 +305,22 @@ int rl_cmd_kernels(int argc, char** argv) {
   if (status) return rl_cli_fail(status, "kernels");  // names the path
   rl_code_object_t* co = NULL;
   status = rl_code_object_parse(data, size, &co);
-  free(data);
-  if (status) return rl_cli_fail(status, path);
-  int exit_code = RL_EXIT_OK;
-  if (json) {
-    exit_code = rl_cli_print_json(rl_kernels_json(co));
-  } else {
-    rl_kernels_print_text(path, co);
+  if (status) {
+    free(data);
+    return rl_cli_fail(status, path);
   }
+  rl_kernels_isa_t isa = {0};
+  if (isa_scan) status = rl_kernels_isa_init(co, data, size, &isa);
+  int exit_code = RL_EXIT_OK;
+  if (status) {
+    exit_code = rl_cli_fail(status, path);
+  } else if (json) {
+    exit_code = rl_cli_print_json(rl_kernels_json(co, isa_scan ? &isa : NULL));
+  } else {
+    rl_kernels_print_text(path, co, isa_scan ? &isa : NULL);
+  }
+  free(isa.image);
+  free(data);
   rl_code_object_destroy(co);
   return exit_code;
 }

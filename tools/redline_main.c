@@ -12,7 +12,7 @@ typedef struct rl_cli_command_s {
 } rl_cli_command_t;
 
 static const rl_cli_command_t rl_cli_commands[] = {
-    {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json]",
+    {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json] [--isa]",
      "List the kernels of an AMDGPU code object: target, code-object version,\n"
      "kernarg layout from the metadata note and the decoded kernel descriptor.\n"
      "  --json   machine output: {target, kernels: [{name, kernarg_size, ...}]}\n"},

@@ -175,6 +175,16 @@ typedef struct rl_device_vtable_s {
   rl_status_t (*submit_ib)(rl_device_t* device, uint64_t ib_address,
                            uint32_t dwords, uint64_t timeout_ns,
                            bool* out_fence_ok);
+  // Optional (NULL: the device runs any kernel of a code object it loads):
+  // checks, before anything is loaded or reserved (the replay contract),
+  // that the device can run |kernel| of the code object |bytes| (|size|
+  // bytes, parsed as |parsed|); RL_STATUS_CONTRACT naming the kernel and
+  // what it cannot run otherwise. The simulator forwards it to its
+  // executor: the `isa` executor refuses code holding an instruction it does
+  // not model, naming its mnemonic and PC.
+  rl_status_t (*check_kernel)(rl_device_t* device, const void* bytes,
+                              size_t size, const rl_code_object_t* parsed,
+                              const rl_code_object_kernel_t* kernel);
 } rl_device_vtable_t;
 
 struct rl_device_s {

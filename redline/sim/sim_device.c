@@ -115,6 +115,7 @@ static const rl_device_vtable_t rl_sim_vtable = {
     .write = rl_sim_write,
     .read = rl_sim_read,
     .load_code_object = rl_sim_load_code_object,
+    .check_kernel = rl_sim_check_kernel,
     .unload_code_object = rl_sim_unload_code_object,
     .queue_create = rl_sim_queue_create,
     .queue_destroy = rl_sim_queue_destroy,

@@ -112,6 +112,14 @@ typedef struct rl_sim_executor_s {
                        void** out_state);
   rl_status_t (*run_workgroup)(void* self, void* state, rl_sim_wg_t* wg);
   void (*end)(void* self, void* state);
+  // Optional (NULL: every kernel is accepted until begin()). Checks, before
+  // anything is reserved for a replay (the engine's contract step), that
+  // the executor can run |kernel| of a code object built for |processor|,
+  // whose image laid out at base 0 is |image| (|image_size| bytes);
+  // RL_STATUS_CONTRACT naming the kernel and what it cannot run otherwise.
+  rl_status_t (*check_kernel)(void* self, const char* processor,
+                              const void* image, uint64_t image_size,
+                              const rl_code_object_kernel_t* kernel);
 } rl_sim_executor_t;
 
 #ifdef __cplusplus

@@ -217,6 +217,11 @@ bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
 // sim_loader.c
 void rl_sim_loader_init(rl_sim_loader_t* loader);
 void rl_sim_loader_deinit(rl_sim_loader_t* loader);
+// rl_device_vtable_t.check_kernel: lays the image out on the host and asks
+// the executor's check_kernel (OK when it has none).
+rl_status_t rl_sim_check_kernel(rl_device_t* device, const void* bytes,
+                                size_t size, const rl_code_object_t* parsed,
+                                const rl_code_object_kernel_t* kernel);
 rl_status_t rl_sim_load_code_object(rl_device_t* device, const void* bytes,
                                     size_t size, const rl_code_object_t* parsed,
                                     rl_device_code_object_t* out_code_object);

@@ -141,6 +141,24 @@ rl_status_t rl_sim_load_code_object(rl_device_t* device, const void* bytes,
   return RL_OK;
 }
 
+rl_status_t rl_sim_check_kernel(rl_device_t* device, const void* bytes,
+                                size_t size, const rl_code_object_t* parsed,
+                                const rl_code_object_kernel_t* kernel) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  const rl_sim_executor_t* executor = sim->options.executor;
+  if (executor == NULL || executor->check_kernel == NULL) return RL_OK;
+  void* image = calloc(1, parsed->image_size ? parsed->image_size : 1);
+  if (image == NULL) return rl_status_out_of_memory();
+  rl_status_t status = rl_code_object_load_image(parsed, bytes, size, 0, image,
+                                                 (size_t)parsed->image_size);
+  if (status == RL_OK) {
+    status = executor->check_kernel(executor->self, parsed->processor, image,
+                                    parsed->image_size, kernel);
+  }
+  free(image);
+  return status;
+}
+
 rl_status_t rl_sim_unload_code_object(rl_device_t* device,
                                       const rl_device_code_object_t* object) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);

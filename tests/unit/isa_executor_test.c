@@ -106,7 +106,7 @@ static void rl_it_end(void* self, void* state) {
 }
 
 static const rl_sim_executor_t rl_it_executor = {
-    "isa-test", NULL, rl_it_begin, rl_it_run, rl_it_end};
+    "isa-test", NULL, rl_it_begin, rl_it_run, rl_it_end, NULL};
 
 static void rl_it_ok(rl_status_t status) {
   if (status == RL_OK) return;
@@ -479,6 +479,26 @@ static void test_program_cache_validates_code(void** state) {
   assert_int_equal(rl_isa_executor_programs_built(), built + 2);
 }
 
+// A kernel holding an instruction the executor does not model is refused
+// before its first work-group runs (nothing is written), naming the
+// instruction by its LLVM mnemonic and PC — never mid-step.
+static void test_unmodelled_refused_before_running(void** state) {
+  rl_sim_fixture_t* fixture = *state;
+  const rl_code_object_kernel_t* kernel =
+      rl_code_object_find_kernel(fixture->code, "vc_fill");
+  const uint32_t sin = 0x7e026b02u;  // v_sin_f32 v1, v2 (llvm-mc-19)
+  rl_it_ok(fixture->device->vtable->write(
+      fixture->device, fixture->loaded.load_base + kernel->entry_address + 0x10,
+      &sin, 4));
+  rl_it_fill_t fill = rl_it_fill(fixture, 1.0f);
+  assert_true(fill.fault.faulted);
+  if (!strstr(fill.fault.message, "kernel vc_fill: v_sin_f32 (VOP1 opcode "
+                                  "0x35) at PC +0x10 is not modelled")) {
+    fail_msg("fault \"%s\"", fill.fault.message);
+  }
+  for (uint32_t i = 0; i < 128; ++i) assert_int_equal(fill.out[i], RL_IT_POISON);
+}
+
 static int rl_it_group_teardown(void** state) {
   (void)state;
   rl_isa_executor_clear_cache();  // the leak check sees no cached programs
@@ -502,6 +522,7 @@ int main(void) {
       RL_IT(test_denorm_mode_from_descriptor),
       RL_IT(test_lds_out_of_bounds_faults),
       RL_IT(test_program_cache_validates_code),
+      RL_IT(test_unmodelled_refused_before_running),
   };
   return cmocka_run_group_tests(tests, NULL, rl_it_group_teardown);
 }

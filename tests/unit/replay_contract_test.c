@@ -83,6 +83,46 @@ static void rl_contract_rejects_wrong_digest(void** state) {
   rl_expect_poisoned(fixture->replay);
 }
 
+// On a simulated device running the `isa` executor, a launched kernel whose
+// code holds an instruction the executor does not model is refused by the
+// contract (exit status 4), naming the kernel, the LLVM mnemonic and the PC.
+static void rl_contract_rejects_unmodelled_isa(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_device_options_t options = {.processor = "gfx1100", .executor = "isa"};
+  rl_device_t* isa = NULL;
+  assert_null(rl_device_open(&options, &isa));
+  rl_replay_t* replay = NULL;
+  assert_null(rl_replay_create(isa, fixture->capture, NULL, &replay));
+  assert_null(rl_replay_contract(replay));  // control: vecchain is modelled
+  rl_replay_destroy(replay);
+  // vc_fill's s_waitcnt at +0x10 becomes v_sin_f32 v1, v2 (llvm-mc-19).
+  rl_capture_code_object_t* code = &fixture->capture->code_objects[0];
+  const rl_code_object_kernel_t* fill =
+      rl_code_object_find_kernel(code->parsed, "vc_fill");
+  assert_non_null(fill);
+  const rl_code_object_segment_t* text = NULL;
+  for (uint32_t i = 0; i < code->parsed->segment_count; ++i) {
+    const rl_code_object_segment_t* s = &code->parsed->segments[i];
+    if (fill->entry_address >= s->virtual_address &&
+        fill->entry_address < s->virtual_address + s->file_size) {
+      text = s;
+    }
+  }
+  assert_non_null(text);
+  const uint32_t sin = 0x7e026b02u;
+  memcpy(code->bytes + text->file_offset +
+             (fill->entry_address - text->virtual_address) + 0x10,
+         &sin, 4);
+  code->digest = rl_digest128_of(code->bytes, code->size);
+  assert_null(rl_replay_create(isa, fixture->capture, NULL, &replay));
+  rl_test_expect(rl_replay_contract(replay), RL_STATUS_CONTRACT,
+                 "kernel vc_fill: v_sin_f32 (VOP1 opcode 0x35) at PC +0x10 "
+                 "is not modelled");
+  rl_expect_poisoned(replay);
+  rl_replay_destroy(replay);
+  rl_device_close(isa);
+}
+
 static void rl_contract_rejects_small_workspace(void** state) {
   rl_fixture_t* fixture = *state;
   uint32_t partials = 0;
@@ -295,6 +335,7 @@ int main(void) {
       RL_TEST(rl_contract_passes_for_vecchain),
       RL_TEST(rl_contract_rejects_other_isa),
       RL_TEST(rl_contract_rejects_wrong_digest),
+      RL_TEST(rl_contract_rejects_unmodelled_isa),
       RL_TEST(rl_contract_rejects_small_workspace),
       RL_TEST(rl_contract_rejects_misaligned_binding),
       RL_TEST(rl_contract_rejects_kernarg_size),

@@ -10,14 +10,21 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_decode.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_decode_vector.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_decode_memory.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx11.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_salu.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_sopp.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_valu.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_vop.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_vop3.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_valu16.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_packed.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_divide.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_check.c
 )
 target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)
 target_link_libraries(rl_sim_isa PUBLIC rl_sim m Threads::Threads)

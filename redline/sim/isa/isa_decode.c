@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "redline/sim/isa/isa_decode_internal.h"
+#include "redline/sim/isa/isa_names.h"
 
 // Inline float constants 240..248 (RDNA3 ISA guide, "Scalar/Vector source
 // operands": 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)) as
@@ -214,7 +215,8 @@ static bool rl_isa_decode_smem(const uint32_t* w, uint32_t count,
 }
 
 // Recognised families without a model: lengths per the RDNA3 ISA guide
-// ("Microcode Formats"): MTBUF/MUBUF/EXP/VINTERP/LDSDIR are 64 bits, MIMG
+// ("Microcode Formats"): MTBUF/MUBUF/EXP/VINTERP are 64 bits, LDSDIR 32
+// (llvm-mc-19 encodes lds_param_load in one dword), MIMG
 // 64 bits plus NSA address dwords (left unknown: size 0).
 static bool rl_isa_decode_other(const uint32_t* w, uint32_t count,
                                 rl_isa_inst_t* inst) {
@@ -225,7 +227,16 @@ static bool rl_isa_decode_other(const uint32_t* w, uint32_t count,
   else if (top6 == 0x3e) inst->encoding = RL_ISA_ENC_EXP;
   else if (top6 == 0x3c) inst->encoding = RL_ISA_ENC_MIMG;
   else return false;
-  if (inst->encoding != RL_ISA_ENC_MIMG && count >= 2) {
+  // Opcode fields (LLVM MIMGInstructions.td, BUFInstructions.td,
+  // VINTERPInstructions.td, LDSDIRInstructions.td, gfx11): MIMG OP[25:18],
+  // MTBUF OP[18:15], VINTERP OP[22:16], LDSDIR OP[21:20].
+  if (inst->encoding == RL_ISA_ENC_MIMG) inst->opcode = (w[0] >> 18) & 0xff;
+  else if (inst->encoding == RL_ISA_ENC_MTBUF) inst->opcode = (w[0] >> 15) & 0xf;
+  else if (inst->encoding == RL_ISA_ENC_VINTERP) inst->opcode = (w[0] >> 16) & 0x7f;
+  else if (inst->encoding == RL_ISA_ENC_LDSDIR) inst->opcode = (w[0] >> 20) & 3;
+  if (inst->encoding == RL_ISA_ENC_LDSDIR) {  // 32 bits (llvm-mc-19)
+    inst->size = 4;
+  } else if (inst->encoding != RL_ISA_ENC_MIMG && count >= 2) {
     inst->words[1] = w[1];
     inst->size = 8;
   }
@@ -266,12 +277,14 @@ bool rl_isa_decode(const uint32_t* words, uint32_t count, uint32_t features,
 
 const rl_isa_op_t* rl_isa_table_find(const rl_isa_table_t* table,
                                      uint32_t opcode) {
-  uint32_t lo = 0, hi = table->count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (table->ops[mid].opcode == opcode) return &table->ops[mid];
-    if (table->ops[mid].opcode < opcode) lo = mid + 1;
-    else hi = mid;
+  for (; table; table = table->next) {
+    uint32_t lo = 0, hi = table->count;
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (table->ops[mid].opcode == opcode) return &table->ops[mid];
+      if (table->ops[mid].opcode < opcode) lo = mid + 1;
+      else hi = mid;
+    }
   }
   return NULL;
 }
@@ -286,8 +299,27 @@ const rl_isa_op_t* rl_isa_table_find_for(const rl_isa_table_t* table,
   return op;
 }
 
+const char* rl_isa_opcode_name(uint32_t encoding, uint32_t opcode) {
+  if (encoding >= RL_ISA_ENC_COUNT) return NULL;
+  const rl_isa_name_table_t* table = &rl_isa_name_tables[encoding];
+  uint32_t lo = 0, hi = table->count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (table->names[mid].opcode == opcode) return table->names[mid].name;
+    if (table->names[mid].opcode < opcode) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+// The executor's own table names what it models; the generated name tables
+// name everything else (an encoding the decoder recognised, an opcode it
+// does not model, a form it refuses).
 const char* rl_isa_inst_name(const rl_isa_inst_t* inst) {
-  return inst->op ? inst->op->name : "UNKNOWN";
+  if (inst->op) return inst->op->name;
+  if (inst->encoding == RL_ISA_ENC_EXP) return "exp";
+  const char* name = rl_isa_opcode_name(inst->encoding, inst->opcode);
+  return name ? name : "UNKNOWN";
 }
 
 void rl_isa_inst_describe(const rl_isa_inst_t* inst, char* buffer,

@@ -54,6 +54,13 @@ static void rl_isa_vop2_accumulator(rl_isa_inst_t* inst) {
   }
 }
 
+// VOP2 opcodes that always carry a literal K (LLVM VOP2Instructions.td,
+// gfx11): v_fmamk_f32 0x2c, v_fmaak_f32 0x2d, v_fmamk_f16 0x37,
+// v_fmaak_f16 0x38.
+static bool rl_isa_vop2_has_k(uint32_t opcode) {
+  return opcode == 0x2c || opcode == 0x2d || opcode == 0x37 || opcode == 0x38;
+}
+
 static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
   inst->encoding = RL_ISA_ENC_VOP2;
@@ -62,7 +69,9 @@ static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
                                    features);
   uint32_t s0 = w[0] & 0x1ff;
   if (rl_isa_is_dpp(s0)) return rl_isa_skip_dpp(w, count, 1, inst);
-  bool k = inst->op && (inst->op->flags & RL_ISA_F_LITERAL_K);
+  // The K forms carry a literal whether or not they are modelled, so the
+  // length is right even for an opcode the tables lack.
+  bool k = rl_isa_vop2_has_k(inst->opcode);
   if (!rl_isa_take_literal(inst, w, count, 1, k || s0 == RL_ISA_SRC_LITERAL)) {
     return false;
   }

@@ -83,6 +83,10 @@ typedef struct rl_isa_valu_s {
   uint32_t mask_out;
   uint32_t mode;
   uint32_t arg;
+  // The destination row before the instruction (16-bit results keep its
+  // high half) and the VOP3 clamp bit (RL_ISA_F_INT_CLAMP kernels).
+  const uint32_t* old;
+  bool clamp;
 } rl_isa_valu_t;
 typedef void (*rl_isa_lanes_fn)(rl_isa_valu_t* v);
 
@@ -99,7 +103,19 @@ typedef void (*rl_isa_salu_fn)(rl_isa_salu_t* s);
 
 // Defines the exported table |name| over the array |ops|.
 #define RL_ISA_TABLE(name, ops) \
-  const rl_isa_table_t name = {ops, sizeof(ops) / sizeof(ops[0])}
+  const rl_isa_table_t name = {ops, sizeof(ops) / sizeof(ops[0]), NULL}
+// The same, chained to |next| (rl_isa_table_t).
+#define RL_ISA_TABLE_CHAIN(name, ops, next) \
+  const rl_isa_table_t name = {ops, sizeof(ops) / sizeof(ops[0]), (next)}
+
+// Tables other files chain in (isa_valu16.c, isa_packed.c, isa_divide.c,
+// isa_atomic.c).
+extern const rl_isa_table_t rl_isa_table_vop1_16, rl_isa_table_vop2_16,
+    rl_isa_table_vop3_16, rl_isa_table_vopc_16, rl_isa_table_vop2_packed,
+    rl_isa_table_vop3p_packed, rl_isa_table_vop3_divide,
+    rl_isa_table_vopc_class, rl_isa_table_ds_atomic,
+    rl_isa_table_flat_atomic, rl_isa_table_global_atomic,
+    rl_isa_table_ds_permute;
 
 // Reads a 32-bit (or the low/high halves of a 64-bit) scalar operand.
 static inline uint32_t rl_isa_read_s32(const rl_isa_wave_t* wave,
@@ -140,6 +156,20 @@ rl_status_t rl_isa_exec_unsupported(rl_isa_wave_t* wave,
 // Checks, once per instruction at predecode, the forms the runners do not
 // model (modifiers, operand kinds); NULL when |inst| can run.
 const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst);
+
+// The capability flags of |processor|; false when it is not modelled
+// (isa_executor.c).
+bool rl_isa_processor_features(const char* processor, uint32_t* out_features);
+
+// RL_STATUS_CONTRACT naming |kernel_name| and |program|'s first
+// unmodelled instruction, or OK when it has none (isa_check.c).
+struct rl_isa_program_s;
+rl_status_t rl_isa_program_refusal(const struct rl_isa_program_s* program,
+                                   const char* kernel_name);
+
+// The forms of the packed/mixed VOP3P opcodes their runners do not model,
+// or NULL (isa_packed.c).
+const char* rl_isa_packed_reason(const rl_isa_inst_t* inst);
 
 // Runners (exec functions) of the tables.
 rl_status_t rl_isa_exec_salu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);

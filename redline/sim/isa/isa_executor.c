@@ -58,6 +58,20 @@ static rl_status_t rl_isa_refuse(const rl_sim_dispatch_t* dispatch,
                    dispatch->kernel->name, what);
 }
 
+bool rl_isa_processor_features(const char* processor,
+                               uint32_t* out_features) {
+  *out_features = 0;
+  for (size_t i = 0;
+       processor && i < sizeof(rl_isa_targets) / sizeof(rl_isa_targets[0]);
+       ++i) {
+    if (strcmp(processor, rl_isa_targets[i].processor) == 0) {
+      *out_features = rl_isa_targets[i].features;
+      return true;
+    }
+  }
+  return false;
+}
+
 static rl_status_t rl_isa_check_target(const rl_sim_dispatch_t* dispatch,
                                        uint32_t* out_features) {
   const char* processor = dispatch->processor;
@@ -65,13 +79,7 @@ static rl_status_t rl_isa_check_target(const rl_sim_dispatch_t* dispatch,
     return rl_isa_refuse(dispatch, "the dispatch does not name its processor "
                                    "(rl_sim_dispatch_t.processor is NULL)");
   }
-  for (size_t i = 0; i < sizeof(rl_isa_targets) / sizeof(rl_isa_targets[0]);
-       ++i) {
-    if (strcmp(processor, rl_isa_targets[i].processor) == 0) {
-      *out_features = rl_isa_targets[i].features;
-      return RL_OK;
-    }
-  }
+  if (rl_isa_processor_features(processor, out_features)) return RL_OK;
   return RL_STATUS(RL_STATUS_UNSUPPORTED,
                    "isa executor: kernel %s: processor %s is not modelled: "
                    "only gfx11 (gfx1100-gfx1103, gfx1150-gfx1152) machine "
@@ -276,6 +284,7 @@ static rl_status_t rl_isa_resolve(rl_isa_dispatch_t* d, rl_sim_wg_t* wg) {
   if (d->program) return RL_OK;
   RL_RETURN_IF_ERROR(rl_isa_program_get(d->entry_address, d->features,
                                         rl_isa_fetch, wg, &d->program));
+  RL_RETURN_IF_ERROR(rl_isa_program_refusal(d->program, d->kernel_name));
   if (d->program->vgpr_end > d->vgpr_count) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "isa executor: kernel %s: its code uses v%u but the "
@@ -395,9 +404,17 @@ static rl_status_t rl_isa_run_workgroup(void* self, void* state,
   return status;
 }
 
+static rl_status_t rl_isa_check(void* self, const char* processor,
+                                const void* image, uint64_t image_size,
+                                const rl_code_object_kernel_t* kernel) {
+  (void)self;
+  return rl_isa_check_kernel(processor, image, image_size, kernel);
+}
+
 static const rl_sim_executor_t rl_isa_executor_object = {
     .name = "isa",
     .self = NULL,
+    .check_kernel = rl_isa_check,
     .begin = rl_isa_begin,
     .run_workgroup = rl_isa_run_workgroup,
     .end = rl_isa_end,

@@ -47,10 +47,9 @@
 //
 // Execution model: isa_exec.h (program order, wave32, waves of a work-group
 // round-robin between s_barrier), isa_float.h (float model and
-// tolerances), isa_mem.c (memory), isa_program.h (predecode and cache). An
-// instruction or form that is not modelled faults with
-// RL_STATUS_UNSUPPORTED naming its mnemonic, encoding, opcode and PC when
-// it executes; it is never skipped. A work-group that executes more than
+// tolerances), isa_mem.c (memory), isa_program.h (predecode and cache). A
+// kernel with an instruction or form that is not modelled is refused before
+// it runs (static check, below); such an instruction is never skipped. A work-group that executes more than
 // RL_ISA_WORKGROUP_BUDGET wave-instructions faults (a kernel that does not
 // terminate would otherwise hang the command processor).
 //
@@ -66,6 +65,46 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+// Static check (isa_check.c). The executor refuses, before any instruction
+// runs, a kernel whose code holds an instruction it does not model: the
+// engine asks at contract time (rl_sim_executor_t.check_kernel, through the
+// device's check_kernel), and a dispatch that bypasses the contract is
+// refused when its program is resolved, before its first work-group runs.
+// Either way the status is RL_STATUS_CONTRACT naming the kernel and the
+// first such instruction's LLVM mnemonic, encoding, opcode and PC ("kernel
+// k: v_mbcnt_lo_u32_b32 (VOP3 opcode 0x31f) at PC +0x1c is not modelled").
+// The code checked is what the dispatch would predecode: the linear sweep
+// from the entry of isa_program.h.
+
+// One instruction the executor does not model.
+typedef struct rl_isa_unmodelled_s {
+  uint32_t pc;           // bytes from the kernel's entry
+  const char* mnemonic;  // LLVM mnemonic ("v_mbcnt_lo_u32_b32"), or UNKNOWN
+  const char* encoding;  // "VOP3"
+  uint32_t opcode;       // the encoding's opcode field
+  const char* reason;    // "unknown instruction", "VOP3 op_sel is not ..."
+} rl_isa_unmodelled_t;
+typedef void (*rl_isa_unmodelled_fn)(void* context,
+                                     const rl_isa_unmodelled_t* inst);
+
+// Predecodes for |processor| the kernel whose code starts |entry| bytes into
+// |image| (a code object image laid out at base 0, |image_size| bytes) and
+// calls |visit| (may be NULL) for each instruction not modelled, in PC
+// order. *|out_instructions| is the number of instructions decoded,
+// *|out_unmodelled| the number reported. RL_STATUS_UNSUPPORTED for a
+// processor the executor does not model.
+rl_status_t rl_isa_scan_kernel(const char* processor, const void* image,
+                               uint64_t image_size, uint64_t entry,
+                               rl_isa_unmodelled_fn visit, void* context,
+                               uint32_t* out_instructions,
+                               uint32_t* out_unmodelled);
+
+// RL_STATUS_CONTRACT (see above) when |kernel|'s code in |image| holds an
+// instruction the executor does not model; OK otherwise.
+rl_status_t rl_isa_check_kernel(const char* processor, const void* image,
+                                uint64_t image_size,
+                                const rl_code_object_kernel_t* kernel);
 
 // Wave-instructions one work-group may execute before it faults.
 #define RL_ISA_WORKGROUP_BUDGET (1ull << 32)

@@ -89,8 +89,8 @@ typedef enum rl_isa_type_e {
   RL_ISA_T_B64,
   RL_ISA_T_F32,
   RL_ISA_T_F64,
-  RL_ISA_T_B16,  // packed 2 x 16-bit integer (VOP3P)
-  RL_ISA_T_F16,
+  RL_ISA_T_B16,  // 16-bit integer (low half; VOP3P: packed 2 x 16-bit)
+  RL_ISA_T_F16,  // binary16 (low half)
 } rl_isa_type_t;
 
 // Opcode flags.
@@ -105,6 +105,10 @@ enum {
   RL_ISA_F_NO_VOP3 = 1u << 7,      // has no VOP3 (e64) form
   RL_ISA_F_SDST = 1u << 8,         // VOP3 form has an SGPR destination
   RL_ISA_F_ACCUM = 1u << 9,        // v_fmac: the destination is source 2
+  RL_ISA_F_INT_CLAMP = 1u << 10,   // the lane kernel saturates on clamp
+  RL_ISA_F_READS_VCC = 1u << 11,   // v_div_fmas: VCC is the lane mask
+  RL_ISA_F_PK_MODS = 1u << 12,     // VOP3P: neg/neg_hi and constants are
+                                   // handled by the opcode's own runner
 };
 
 // Target capabilities, derived once from the processor (isa_target.c).
@@ -229,10 +233,14 @@ const char* rl_isa_inst_name(const rl_isa_inst_t* inst);
 void rl_isa_inst_describe(const rl_isa_inst_t* inst, char* buffer,
                           uint32_t capacity);
 
-// The opcode tables, by family (isa_table_*.c). Sorted by opcode.
+// The opcode tables, by family. Each is sorted by opcode and may chain to
+// more entries of the same encoding defined in another file (|next|: the
+// 16-bit, packed, division and atomic opcodes live with their semantics);
+// an opcode appears once in a chain.
 typedef struct rl_isa_table_s {
   const rl_isa_op_t* ops;
   uint32_t count;
+  const struct rl_isa_table_s* next;
 } rl_isa_table_t;
 
 extern const rl_isa_table_t rl_isa_table_sop1, rl_isa_table_sop2,
@@ -242,7 +250,8 @@ extern const rl_isa_table_t rl_isa_table_sop1, rl_isa_table_sop2,
     rl_isa_table_vopd, rl_isa_table_ds, rl_isa_table_flat,
     rl_isa_table_global, rl_isa_table_mubuf;
 
-// The entry for |opcode| in |table|, or NULL (binary search).
+// The entry for |opcode| in |table| or the tables it chains to, or NULL
+// (binary search in each).
 const rl_isa_op_t* rl_isa_table_find(const rl_isa_table_t* table,
                                      uint32_t opcode);
 

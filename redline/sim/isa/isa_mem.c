@@ -27,22 +27,8 @@
 
 #include "redline/sim/isa/isa_exec.h"
 #include "redline/sim/isa/isa_float.h"
+#include "redline/sim/isa/isa_mem.h"
 #include "redline/sim/isa/isa_program.h"
-
-// DS/FLAT |arg| layout.
-#define RL_ISA_MEM_SIZE(arg) ((arg) & 31u)     // bytes per element
-#define RL_ISA_MEM_KIND(arg) (((arg) >> 5) & 7u)
-#define RL_ISA_MEM_SIGNED 0x100u
-#define RL_ISA_MEM_STRIDE64 0x200u
-#define RL_ISA_MEM_ATOMIC(arg) (((arg) >> 10) & 15u)
-enum {
-  RL_ISA_MEM_LOAD = 0,
-  RL_ISA_MEM_STORE = 1,
-  RL_ISA_MEM_LOAD2 = 2,
-  RL_ISA_MEM_STORE2 = 3,
-  RL_ISA_MEM_ATOM = 4,
-  RL_ISA_MEM_ATOM_RTN = 5,
-};
 
 // Widens a loaded element of |size| bytes into dwords: sub-dword loads are
 // zero- or sign-extended to 32 bits.
@@ -96,21 +82,6 @@ static rl_status_t rl_isa_lds_check(const rl_isa_wave_t* wave,
                    where);
 }
 
-static uint32_t rl_isa_lds_atomic(uint32_t op, uint32_t old, uint32_t data) {
-  switch (op) {
-    case 0: return old + data;
-    case 1: return old - data;
-    case 2: return (int32_t)old < (int32_t)data ? old : data;
-    case 3: return (int32_t)old > (int32_t)data ? old : data;
-    case 4: return old < data ? old : data;
-    case 5: return old > data ? old : data;
-    case 6: return old & data;
-    case 7: return old | data;
-    case 8: return old ^ data;
-    default: return rl_isa_bits32(rl_isa_f32(old) + rl_isa_f32(data));
-  }
-}
-
 static rl_status_t rl_isa_ds_lane(rl_isa_wave_t* wave,
                                   const rl_isa_inst_t* inst, uint32_t lane) {
   const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
@@ -136,15 +107,8 @@ static rl_status_t rl_isa_ds_lane(rl_isa_wave_t* wave,
   if (kind == RL_ISA_MEM_LOAD) {
     rl_isa_mem_put(wave, inst->vdst, lane, lds + address, size,
                    arg & RL_ISA_MEM_SIGNED);
-  } else if (kind == RL_ISA_MEM_STORE) {
-    rl_isa_mem_get(wave, inst->data0, lane, size, lds + address);
   } else {
-    uint32_t old = 0;
-    memcpy(&old, lds + address, 4);
-    uint32_t data = wave->vgpr[inst->data0][lane];
-    uint32_t next = rl_isa_lds_atomic(RL_ISA_MEM_ATOMIC(arg), old, data);
-    memcpy(lds + address, &next, 4);
-    if (kind == RL_ISA_MEM_ATOM_RTN) wave->vgpr[inst->vdst][lane] = old;
+    rl_isa_mem_get(wave, inst->data0, lane, size, lds + address);
   }
   return RL_OK;
 }
@@ -162,9 +126,8 @@ rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
 // ---------------------------------------------------------------------------
 // FLAT and GLOBAL.
 
-static void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
-                                  const rl_isa_inst_t* inst,
-                                  uint64_t* out_address) {
+void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
+                           const rl_isa_inst_t* inst, uint64_t* out_address) {
   const int64_t offset = inst->offset;
   if (inst->saddr != RL_ISA_SRC_NULL) {
     uint64_t base = wave->sgpr[inst->saddr & 127] |
@@ -262,43 +225,20 @@ rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
 // Tables.
 
 #define NO RL_ISA_T_NONE
-#define ARG(size, kind, flags) ((size) | ((kind) << 5) | (flags))
+#define ARG RL_ISA_MEM_ARG
 #define DS(opc, name, arg) \
   RL_ISA_OP(opc, name, 0, NO, NO, NO, NO, arg, rl_isa_exec_ds, NULL)
-#define DSA(opc, name, kind, atomic) \
-  DS(opc, name, ARG(4, kind, (atomic) << 10))
 #define L RL_ISA_MEM_LOAD
 #define S RL_ISA_MEM_STORE
-#define A RL_ISA_MEM_ATOM
-#define AR RL_ISA_MEM_ATOM_RTN
 #define SX RL_ISA_MEM_SIGNED
 #define S64 RL_ISA_MEM_STRIDE64
 
 static const rl_isa_op_t rl_isa_ds_ops[] = {
-    DSA(0x00, "ds_add_u32", A, 0),
-    DSA(0x01, "ds_sub_u32", A, 1),
-    DSA(0x05, "ds_min_i32", A, 2),
-    DSA(0x06, "ds_max_i32", A, 3),
-    DSA(0x07, "ds_min_u32", A, 4),
-    DSA(0x08, "ds_max_u32", A, 5),
-    DSA(0x09, "ds_and_b32", A, 6),
-    DSA(0x0a, "ds_or_b32", A, 7),
-    DSA(0x0b, "ds_xor_b32", A, 8),
     DS(0x0d, "ds_store_b32", ARG(4, S, 0)),
     DS(0x0e, "ds_store_2addr_b32", ARG(4, RL_ISA_MEM_STORE2, 0)),
     DS(0x0f, "ds_store_2addr_stride64_b32", ARG(4, RL_ISA_MEM_STORE2, S64)),
-    DSA(0x15, "ds_add_f32", A, 9),
     DS(0x1e, "ds_store_b8", ARG(1, S, 0)),
     DS(0x1f, "ds_store_b16", ARG(2, S, 0)),
-    DSA(0x20, "ds_add_rtn_u32", AR, 0),
-    DSA(0x21, "ds_sub_rtn_u32", AR, 1),
-    DSA(0x25, "ds_min_rtn_i32", AR, 2),
-    DSA(0x26, "ds_max_rtn_i32", AR, 3),
-    DSA(0x27, "ds_min_rtn_u32", AR, 4),
-    DSA(0x28, "ds_max_rtn_u32", AR, 5),
-    DSA(0x29, "ds_and_rtn_b32", AR, 6),
-    DSA(0x2a, "ds_or_rtn_b32", AR, 7),
-    DSA(0x2b, "ds_xor_rtn_b32", AR, 8),
     DS(0x36, "ds_load_b32", ARG(4, L, 0)),
     DS(0x37, "ds_load_2addr_b32", ARG(4, RL_ISA_MEM_LOAD2, 0)),
     DS(0x38, "ds_load_2addr_stride64_b32", ARG(4, RL_ISA_MEM_LOAD2, S64)),
@@ -351,9 +291,9 @@ static const rl_isa_op_t rl_isa_mubuf_ops[] = {
               NULL),
 };
 
-RL_ISA_TABLE(rl_isa_table_ds, rl_isa_ds_ops);
-RL_ISA_TABLE(rl_isa_table_flat, rl_isa_flat_ops);
-RL_ISA_TABLE(rl_isa_table_global, rl_isa_global_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_ds, rl_isa_ds_ops, &rl_isa_table_ds_atomic);
+RL_ISA_TABLE_CHAIN(rl_isa_table_flat, rl_isa_flat_ops, &rl_isa_table_flat_atomic);
+RL_ISA_TABLE_CHAIN(rl_isa_table_global, rl_isa_global_ops, &rl_isa_table_global_atomic);
 RL_ISA_TABLE(rl_isa_table_mubuf, rl_isa_mubuf_ops);
 
 // One past the highest VGPR an instruction of these families touches
@@ -366,14 +306,23 @@ uint32_t rl_isa_mem_vgpr_end(const rl_isa_inst_t* inst) {
                       inst->saddr == RL_ISA_SRC_NULL;
   uint32_t end = inst->addr + (wide_address ? 2u : 1u);
   uint32_t stored = 0, loaded = 0;
+  // An atomic compare-swap carries (new, compare): FLAT/GLOBAL as one
+  // register tuple twice as wide, DS as DATA0 and DATA1.
+  bool cmpswap = kind >= RL_ISA_MEM_ATOM &&
+                 RL_ISA_MEM_ATOMIC(arg) == RL_ISA_ATOM_CMPSWAP;
+  bool flat = inst->encoding != RL_ISA_ENC_DS;
   if (kind == RL_ISA_MEM_STORE || kind == RL_ISA_MEM_STORE2 ||
       kind >= RL_ISA_MEM_ATOM) {
-    stored = inst->data0 + dwords;
+    stored = inst->data0 + dwords * (cmpswap && flat ? 2u : 1u);
   }
-  if (kind == RL_ISA_MEM_STORE2 && inst->data1 + dwords > stored) {
+  if ((kind == RL_ISA_MEM_STORE2 || (cmpswap && !flat)) &&
+      inst->data1 + dwords > stored) {
     stored = inst->data1 + dwords;
   }
-  if (kind == RL_ISA_MEM_LOAD || kind == RL_ISA_MEM_ATOM_RTN) {
+  bool returns = kind == RL_ISA_MEM_ATOM_RTN ||
+                 (kind == RL_ISA_MEM_ATOM && flat &&
+                  (inst->glc_slc_dlc & RL_ISA_MEM_GLC));
+  if (kind == RL_ISA_MEM_LOAD || returns) {
     loaded = inst->vdst + dwords;
   } else if (kind == RL_ISA_MEM_LOAD2) {
     loaded = inst->vdst + 2 * dwords;

@@ -52,9 +52,11 @@ static bool rl_isa_sweep_ensure(rl_isa_sweep_t* sweep, uint32_t needed) {
       sweep->words = words;
       sweep->capacity = capacity;
     }
-    // A whole chunk, else dword by dword up to the end of the allocation.
+    // A whole chunk, else dword by dword up to the end of the allocation
+    // (not just up to |needed|: the sweep is exhausted afterwards, so the
+    // dwords after |needed| would otherwise never be read).
     if (rl_isa_sweep_try(sweep, chunk)) continue;
-    while (sweep->fetched < needed && rl_isa_sweep_try(sweep, 1)) {
+    while (sweep->fetched < sweep->capacity && rl_isa_sweep_try(sweep, 1)) {
     }
     sweep->exhausted = true;
   }
@@ -146,6 +148,9 @@ static rl_status_t rl_isa_program_sweep(rl_isa_program_t* program,
                                program->features, &inst);
     inst.pc = pc;
     rl_isa_bind(&inst, known);
+    if (inst.exec == rl_isa_exec_unsupported && program->unmodelled++ == 0) {
+      program->first_unmodelled = program->count;
+    }
     RL_RETURN_IF_ERROR(rl_isa_program_push(program, &capacity, &inst));
     if (inst.size == 0) break;
     program->vgpr_end = rl_isa_max(program->vgpr_end,

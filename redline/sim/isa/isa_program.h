@@ -8,11 +8,11 @@
 // (s_endpgm, s_branch, s_code_end) once no known branch target lies beyond
 // it, or at the first dword it cannot decode or fetch. Every instruction
 // gets its exec function at build time: the opcode's runner, or the fault
-// handler when the opcode or one of its forms is not modelled (so an
-// unsupported instruction faults when, and only if, it executes, naming its
-// opcode, encoding and PC). Branch targets are resolved to instruction
-// indices (-1 when they leave the swept code or land inside an
-// instruction). A sentinel that faults ("ran past the predecoded code")
+// handler when the opcode or one of its forms is not modelled; the
+// executor refuses a program with any such instruction before it runs (see
+// |unmodelled|), the fault handler stays as a second line of defence.
+// Branch targets are resolved to instruction indices (-1 when they leave
+// the swept code or land inside an instruction). A sentinel that faults ("ran past the predecoded code")
 // ends the array. Nothing is allocated while executing.
 //
 // Caching. Programs are cached by entry address and target features. The
@@ -48,6 +48,11 @@ typedef struct rl_isa_program_s {
   uint32_t count;        // instructions, the sentinel included
   rl_isa_inst_t* insts;
   uint32_t vgpr_end;     // one past the highest VGPR an instruction names
+  // Instructions bound to the fault handler (not modelled, the sentinel
+  // excluded) and the index of the first; a dispatch of a program with any
+  // is refused before it runs (isa_executor.h).
+  uint32_t unmodelled;
+  uint32_t first_unmodelled;
   atomic_uint refs;
 } rl_isa_program_t;
 

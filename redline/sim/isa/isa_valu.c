@@ -42,10 +42,12 @@ static const uint32_t* rl_isa_valu_src(rl_isa_wave_t* wave,
   return row;
 }
 
-// Applies VOP3 ABS/NEG of source |n| (a float) to its sign-carrying dword.
+// Applies VOP3 ABS/NEG of source |n| (a float) to its sign-carrying dword;
+// |sign| is the sign bit (bit 15 for binary16 operands).
 static const uint32_t* rl_isa_valu_modify(const uint32_t* values,
-                                          uint32_t* row, bool abs, bool neg) {
-  uint32_t clear = abs ? 0x80000000u : 0, flip = neg ? 0x80000000u : 0;
+                                          uint32_t* row, bool abs, bool neg,
+                                          uint32_t sign) {
+  uint32_t clear = abs ? sign : 0, flip = neg ? sign : 0;
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     row[l] = (values[l] & ~clear) ^ flip;
   }
@@ -70,10 +72,11 @@ static void rl_isa_valu_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
     if (!abs && !neg) continue;
     if (wide) {
       v->hi[n] = rl_isa_valu_modify(v->hi[n], wave->tmp[RL_ISA_ROW_SRC_HI + n],
-                                    abs, neg);
+                                    abs, neg, 0x80000000u);
     } else {
+      uint32_t sign = type == RL_ISA_T_F16 ? 0x8000u : 0x80000000u;
       v->s[n] = rl_isa_valu_modify(v->s[n], wave->tmp[RL_ISA_ROW_SRC + n], abs,
-                                   neg);
+                                   neg, sign);
     }
   }
 }
@@ -108,12 +111,15 @@ static void rl_isa_valu_prepare(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
   v->d = wave->tmp[RL_ISA_ROW_D];
   v->d_hi = wave->tmp[RL_ISA_ROW_D_HI];
   v->exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  v->mask = (inst->op->flags & RL_ISA_F_CARRY)
-                ? rl_isa_read_s32(wave, &inst->src[2])
-                : 0;
+  const uint32_t flags = inst->op->flags;
+  v->mask = (flags & RL_ISA_F_CARRY) ? rl_isa_read_s32(wave, &inst->src[2])
+            : (flags & RL_ISA_F_READS_VCC) ? wave->sgpr[RL_ISA_SRC_VCC]
+                                           : 0;
   v->mask_out = 0;
   v->mode = wave->group->mode;
   v->arg = inst->op->arg;
+  v->old = wave->vgpr[inst->dst & 0xff];
+  v->clamp = inst->clamp;
 }
 
 rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
@@ -121,7 +127,7 @@ rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   rl_isa_valu_t v;
   rl_isa_valu_prepare(wave, inst, &v);
   ((rl_isa_lanes_fn)op->lanes)(&v);
-  if (inst->clamp) rl_isa_clamp_f32(v.d, v.mode);
+  if (inst->clamp && op->dst == RL_ISA_T_F32) rl_isa_clamp_f32(v.d, v.mode);
   if (op->dst != RL_ISA_T_NONE) {
     rl_isa_write_lanes(wave->vgpr[inst->dst], v.d, v.exec);
     if (rl_isa_is_wide(op->dst)) {
@@ -264,17 +270,45 @@ static const char* rl_isa_vop3_reason(const rl_isa_inst_t* inst) {
   if (inst->opsel) return "VOP3 op_sel is not modelled";
   for (uint32_t n = 0; n < 3; ++n) {
     if (!(((inst->abs | inst->neg) >> n) & 1)) continue;
-    if (op->src[n] != RL_ISA_T_F32 && op->src[n] != RL_ISA_T_F64) {
+    if (op->src[n] != RL_ISA_T_F32 && op->src[n] != RL_ISA_T_F64 &&
+        op->src[n] != RL_ISA_T_F16) {
       return "abs/neg modifiers on a non-float operand are not modelled";
     }
   }
-  if (inst->clamp && op->dst != RL_ISA_T_F32) {
-    return "clamp is modelled for binary32 results only";
+  if (inst->clamp && op->dst != RL_ISA_T_F32 &&
+      !(op->flags & RL_ISA_F_INT_CLAMP)) {
+    return "clamp is modelled for binary32 results and 32-bit integer "
+           "add/sub only";
+  }
+  return NULL;
+}
+
+static bool rl_isa_type_is_16(uint32_t type) {
+  return type == RL_ISA_T_F16 || type == RL_ISA_T_B16;
+}
+
+// VOP1/VOP2/VOPC 16-bit operands: a VGPR field of 128 and up names the high
+// half of v[n - 128] (RDNA3 ISA guide, "16-bit VGPR addressing"), which is
+// not modelled; LLVM 19 (fake16) keeps these operands in v0..v127.
+static const char* rl_isa_vop16_reason(const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  for (uint32_t n = 0; n < 3; ++n) {
+    if (!rl_isa_type_is_16(op->src[n])) continue;
+    if (inst->src[n].kind == RL_ISA_OPK_VGPR && inst->src[n].reg >= 128) {
+      return "a 16-bit operand in a VGPR high half (v.h) is not modelled";
+    }
+  }
+  if (rl_isa_type_is_16(op->dst) && inst->dst >= 128) {
+    return "a 16-bit result in a VGPR high half (v.h) is not modelled";
   }
   return NULL;
 }
 
 static const char* rl_isa_vop3p_reason(const rl_isa_inst_t* inst) {
+  if (inst->op->flags & RL_ISA_F_PK_MODS) {  // the op's runner applies them
+    if (inst->clamp) return "VOP3P clamp is not modelled";
+    return rl_isa_packed_reason(inst);
+  }
   if (inst->neg || inst->neg_hi || inst->clamp) {
     return "VOP3P neg/neg_hi/clamp are not modelled";
   }
@@ -295,6 +329,11 @@ const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   if (reason) return reason;
   if (inst->encoding == RL_ISA_ENC_VOP3) return rl_isa_vop3_reason(inst);
   if (inst->encoding == RL_ISA_ENC_VOP3P) return rl_isa_vop3p_reason(inst);
+  if (inst->encoding == RL_ISA_ENC_VOP1 || inst->encoding == RL_ISA_ENC_VOP2 ||
+      inst->encoding == RL_ISA_ENC_VOPC) {
+    reason = rl_isa_vop16_reason(inst);
+    if (reason) return reason;
+  }
   if (rl_isa_is_vector_encoding(inst->encoding) && inst->op->exec == NULL) {
     return "no semantics";
   }

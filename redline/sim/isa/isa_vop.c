@@ -42,9 +42,19 @@ RL_ISA_U32(rl_isa_v_and_b32, a & b)
 RL_ISA_U32(rl_isa_v_or_b32, a | b)
 RL_ISA_U32(rl_isa_v_xor_b32, a ^ b)
 RL_ISA_U32(rl_isa_v_xnor_b32, ~(a ^ b))
-RL_ISA_U32(rl_isa_v_add_nc_u32, a + b)
-RL_ISA_U32(rl_isa_v_sub_nc_u32, a - b)
-RL_ISA_U32(rl_isa_v_subrev_nc_u32, b - a)
+// The no-carry add/sub saturate (unsigned) when the VOP3 CLAMP bit is set
+// (RDNA3 ISA guide, "VOP3": integer clamp), which LLVM uses for
+// __builtin_elementwise_add_sat / uadd.sat.
+static uint32_t rl_isa_add_u32(uint32_t a, uint32_t b, bool clamp) {
+  uint32_t r = a + b;
+  return clamp && r < a ? 0xffffffffu : r;
+}
+static uint32_t rl_isa_sub_u32(uint32_t a, uint32_t b, bool clamp) {
+  return clamp && b > a ? 0 : a - b;
+}
+RL_ISA_U32(rl_isa_v_add_nc_u32, rl_isa_add_u32(a, b, v->clamp))
+RL_ISA_U32(rl_isa_v_sub_nc_u32, rl_isa_sub_u32(a, b, v->clamp))
+RL_ISA_U32(rl_isa_v_subrev_nc_u32, rl_isa_sub_u32(b, a, v->clamp))
 RL_ISA_U32_CARRY(rl_isa_v_add_co_ci_u32,
                  uint64_t r = (uint64_t)a + b + cin;
                  result = (uint32_t)r; carry = (uint32_t)(r >> 32))
@@ -123,6 +133,7 @@ static void rl_isa_v_cvt_f32_f64(rl_isa_valu_t* v) {
 #define CARRY RL_ISA_F_CARRY
 #define K (RL_ISA_F_LITERAL_K | RL_ISA_F_NO_VOP3)
 #define ACC RL_ISA_F_ACCUM
+#define ICLAMP RL_ISA_F_INT_CLAMP
 
 static const rl_isa_op_t rl_isa_vop2_ops[] = {
     RL_ISA_V(0x01, "v_cndmask_b32", CARRY, B32, B32, B32, NO, rl_isa_v_cndmask),
@@ -157,13 +168,16 @@ static const rl_isa_op_t rl_isa_vop2_ops[] = {
              rl_isa_v_sub_co_ci_u32),
     RL_ISA_V(0x22, "v_subrev_co_ci_u32", CARRY | RL_ISA_F_SDST, B32, B32, B32,
              NO, rl_isa_v_subrev_co_ci_u32),
-    RL_ISA_V(0x25, "v_add_nc_u32", 0, B32, B32, B32, NO, rl_isa_v_add_nc_u32),
-    RL_ISA_V(0x26, "v_sub_nc_u32", 0, B32, B32, B32, NO, rl_isa_v_sub_nc_u32),
-    RL_ISA_V(0x27, "v_subrev_nc_u32", 0, B32, B32, B32, NO,
+    RL_ISA_V(0x25, "v_add_nc_u32", ICLAMP, B32, B32, B32, NO,
+             rl_isa_v_add_nc_u32),
+    RL_ISA_V(0x26, "v_sub_nc_u32", ICLAMP, B32, B32, B32, NO,
+             rl_isa_v_sub_nc_u32),
+    RL_ISA_V(0x27, "v_subrev_nc_u32", ICLAMP, B32, B32, B32, NO,
              rl_isa_v_subrev_nc_u32),
     RL_ISA_V(0x2b, "v_fmac_f32", ACC, F32, F32, F32, F32, rl_isa_v_fma_f32),
-    RL_ISA_V(0x2c, "v_fmamk_f32", K, F32, F32, F32, NO, rl_isa_v_fmamk_f32),
-    RL_ISA_V(0x2d, "v_fmaak_f32", K, F32, F32, F32, NO, rl_isa_v_fma_f32),
+    // K (the literal) is source 2: typed F32 so the runner reads it.
+    RL_ISA_V(0x2c, "v_fmamk_f32", K, F32, F32, F32, F32, rl_isa_v_fmamk_f32),
+    RL_ISA_V(0x2d, "v_fmaak_f32", K, F32, F32, F32, F32, rl_isa_v_fma_f32),
 };
 
 #define V1(opc, name, d, s, fn) RL_ISA_V(opc, name, 0, d, s, NO, NO, fn)
@@ -224,6 +238,6 @@ static const rl_isa_op_t rl_isa_vopd_ops[] = {
     VD(18, "v_dual_and_b32", 0, B32, NO, rl_isa_v_and_b32),
 };
 
-RL_ISA_TABLE(rl_isa_table_vop2, rl_isa_vop2_ops);
-RL_ISA_TABLE(rl_isa_table_vop1, rl_isa_vop1_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop2, rl_isa_vop2_ops, &rl_isa_table_vop2_16);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop1, rl_isa_vop1_ops, &rl_isa_table_vop1_16);
 RL_ISA_TABLE(rl_isa_table_vopd, rl_isa_vopd_ops);

@@ -65,6 +65,44 @@ RL_ISA_U32_CARRY(rl_isa_v_sub_co_u32,
 RL_ISA_U32_CARRY(rl_isa_v_subrev_co_u32,
                  result = b - a; carry = b < a)
 
+// v_mbcnt_lo/hi_u32_b32: S1 plus the number of set bits of S0 below this
+// lane in the low / high 32 lanes of a 64-lane mask; in wave32 every lane
+// is below 32, so the hi form counts nothing and returns S1.
+RL_ISA_U32(rl_isa_v_mbcnt_lo, (uint32_t)__builtin_popcount(a & ((1u << l) - 1u)) + b)
+RL_ISA_U32(rl_isa_v_mbcnt_hi, b)
+
+// v_perm_b32: byte i of D is selected by byte i of S2 from the 8 bytes of
+// {S0, S1} (S1 the low dword): 0-7 a byte, 8-11 the sign of byte 1, 3, 5,
+// 7 replicated, 12 zero, 13 and up 0xff (RDNA3 ISA guide, V_PERM_B32).
+static uint32_t rl_isa_perm_byte(uint64_t data, uint32_t sel) {
+  if (sel >= 13) return 0xff;
+  if (sel == 12) return 0;
+  if (sel >= 8) return ((data >> (16 * (sel - 8) + 15)) & 1) ? 0xff : 0;
+  return (uint32_t)(data >> (8 * sel)) & 0xff;
+}
+static uint32_t rl_isa_perm(uint32_t a, uint32_t b, uint32_t c) {
+  uint64_t data = (uint64_t)a << 32 | b;
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    r |= rl_isa_perm_byte(data, (c >> (8 * i)) & 0xff) << (8 * i);
+  }
+  return r;
+}
+RL_ISA_U32(rl_isa_v_perm_b32, rl_isa_perm(a, b, c))
+
+// v_add_nc_i32 / v_sub_nc_i32: wrap, or saturate to the signed range when
+// the VOP3 CLAMP bit is set (LLVM's sadd.sat / ssub.sat).
+static uint32_t rl_isa_addsub_i32(uint32_t a, uint32_t b, bool sub,
+                                  bool clamp) {
+  int64_t r = sub ? (int64_t)(int32_t)a - (int32_t)b
+                  : (int64_t)(int32_t)a + (int32_t)b;
+  if (clamp && r > INT32_MAX) return (uint32_t)INT32_MAX;
+  if (clamp && r < INT32_MIN) return (uint32_t)INT32_MIN;
+  return (uint32_t)r;
+}
+RL_ISA_U32(rl_isa_v_add_nc_i32, rl_isa_addsub_i32(a, b, false, v->clamp))
+RL_ISA_U32(rl_isa_v_sub_nc_i32, rl_isa_addsub_i32(a, b, true, v->clamp))
+
 static int32_t rl_isa_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 static int32_t rl_isa_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static void rl_isa_v_min3_i32_lanes(rl_isa_valu_t* v) {
@@ -148,6 +186,7 @@ static const rl_isa_op_t rl_isa_vop3_ops[] = {
     RL_ISA_V(0x220, "v_med3_i32", 0, B32, B32, B32, B32, rl_isa_v_med3_i32),
     RL_ISA_V(0x221, "v_med3_u32", 0, B32, B32, B32, B32, rl_isa_v_med3_u32),
     RL_ISA_V(0x240, "v_xor3_b32", 0, B32, B32, B32, B32, rl_isa_v_xor3_b32),
+    RL_ISA_V(0x244, "v_perm_b32", 0, B32, B32, B32, B32, rl_isa_v_perm_b32),
     RL_ISA_V(0x245, "v_xad_u32", 0, B32, B32, B32, B32, rl_isa_v_xad_u32),
     RL_ISA_V(0x246, "v_lshl_add_u32", 0, B32, B32, B32, B32,
              rl_isa_v_lshl_add_u32),
@@ -169,6 +208,14 @@ static const rl_isa_op_t rl_isa_vop3_ops[] = {
     RL_ISA_V(0x31c, "v_ldexp_f32", 0, F32, F32, B32, NO, rl_isa_v_ldexp_f32),
     RL_ISA_V(0x31e, "v_bcnt_u32_b32", 0, B32, B32, B32, NO,
              rl_isa_v_bcnt_u32_b32),
+    RL_ISA_V(0x31f, "v_mbcnt_lo_u32_b32", 0, B32, B32, B32, NO,
+             rl_isa_v_mbcnt_lo),
+    RL_ISA_V(0x320, "v_mbcnt_hi_u32_b32", 0, B32, B32, B32, NO,
+             rl_isa_v_mbcnt_hi),
+    RL_ISA_V(0x325, "v_sub_nc_i32", RL_ISA_F_INT_CLAMP, B32, B32, B32, NO,
+             rl_isa_v_sub_nc_i32),
+    RL_ISA_V(0x326, "v_add_nc_i32", RL_ISA_F_INT_CLAMP, B32, B32, B32, NO,
+             rl_isa_v_add_nc_i32),
     RL_ISA_V(0x327, "v_add_f64", 0, F64, F64, F64, NO, rl_isa_v_add_f64),
     RL_ISA_V(0x328, "v_mul_f64", 0, F64, F64, F64, NO, rl_isa_v_mul_f64),
     RL_ISA_V(0x32c, "v_mul_lo_u32", 0, B32, B32, B32, NO, rl_isa_v_mul_lo_u32),
@@ -316,6 +363,6 @@ static const rl_isa_op_t rl_isa_vop3p_ops[] = {
     VP(0x0d, "v_pk_min_u16", rl_isa_pk_min_u16),
 };
 
-RL_ISA_TABLE(rl_isa_table_vop3, rl_isa_vop3_ops);
-RL_ISA_TABLE(rl_isa_table_vopc, rl_isa_vopc_ops);
-RL_ISA_TABLE(rl_isa_table_vop3p, rl_isa_vop3p_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop3, rl_isa_vop3_ops, &rl_isa_table_vop3_16);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vopc, rl_isa_vopc_ops, &rl_isa_table_vopc_16);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop3p, rl_isa_vop3p_ops, &rl_isa_table_vop3p_packed);

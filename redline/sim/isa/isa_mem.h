@@ -1,0 +1,58 @@
+// redline/sim/isa/isa_mem.h — what the vector-memory files of the ISA
+// executor share (private to rl_sim_isa: isa_mem.c, isa_atomic.c,
+// isa_permute.c): the layout of a DS/FLAT/GLOBAL opcode's |arg| and the
+// per-lane addressing of FLAT/GLOBAL.
+#ifndef REDLINE_SIM_ISA_ISA_MEM_H_
+#define REDLINE_SIM_ISA_ISA_MEM_H_
+
+#include "redline/sim/isa/isa_exec.h"
+
+// DS/FLAT |arg| layout: bytes per element [4:0], kind [7:5], sign-extend
+// [8], stride64 [9], atomic operation [14:10] (isa_atomic.c).
+#define RL_ISA_MEM_SIZE(arg) ((arg) & 31u)
+#define RL_ISA_MEM_KIND(arg) (((arg) >> 5) & 7u)
+#define RL_ISA_MEM_SIGNED 0x100u
+#define RL_ISA_MEM_STRIDE64 0x200u
+#define RL_ISA_MEM_ATOMIC(arg) (((arg) >> 10) & 31u)
+#define RL_ISA_MEM_ARG(size, kind, flags) ((size) | ((kind) << 5) | (flags))
+enum {
+  RL_ISA_MEM_LOAD = 0,
+  RL_ISA_MEM_STORE = 1,
+  RL_ISA_MEM_LOAD2 = 2,
+  RL_ISA_MEM_STORE2 = 3,
+  RL_ISA_MEM_ATOM = 4,      // DS atomic without return; FLAT atomics (GLC
+                            // selects the return)
+  RL_ISA_MEM_ATOM_RTN = 5,  // DS atomic with return, ds_(b)permute
+};
+
+// Atomic operations (RL_ISA_MEM_ATOMIC).
+enum {
+  RL_ISA_ATOM_ADD = 0,
+  RL_ISA_ATOM_SUB,
+  RL_ISA_ATOM_RSUB,
+  RL_ISA_ATOM_INC,
+  RL_ISA_ATOM_DEC,
+  RL_ISA_ATOM_MIN_I,
+  RL_ISA_ATOM_MAX_I,
+  RL_ISA_ATOM_MIN_U,
+  RL_ISA_ATOM_MAX_U,
+  RL_ISA_ATOM_AND,
+  RL_ISA_ATOM_OR,
+  RL_ISA_ATOM_XOR,
+  RL_ISA_ATOM_SWAP,
+  RL_ISA_ATOM_CMPSWAP,  // data is (new, compare): two operands
+  RL_ISA_ATOM_ADD_F32,
+  RL_ISA_ATOM_MIN_F32,
+  RL_ISA_ATOM_MAX_F32,
+  RL_ISA_ATOM_CSUB,     // subtract, clamped at 0
+};
+
+// The FLAT/GLOBAL GLC bit (inst->glc_slc_dlc bit 1): an atomic returns the
+// old value to VDST when it is set.
+#define RL_ISA_MEM_GLC 2u
+
+// The 32 lane addresses of a FLAT/GLOBAL instruction (isa_mem.c).
+void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
+                           const rl_isa_inst_t* inst, uint64_t* out_address);
+
+#endif  // REDLINE_SIM_ISA_ISA_MEM_H_
