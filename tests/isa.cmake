@@ -27,7 +27,8 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     SOURCES unit/isa_literal_test.c
     LIBS rl_test_isa_snippet m)
 
-  foreach(test isa_divide_test isa_valu16_test isa_atomic_test)
+  foreach(test isa_divide_test isa_valu16_test isa_atomic_test
+          isa_float64_test)
     rl_add_unit_test(${test}
       SOURCES unit/${test}.c
       LIBS rl_test_isa_snippet m)
@@ -43,6 +44,12 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
     SOURCES unit/isa_check_test.c
     LIBS rl_sim_isa rl_sim rl_test_isa_util)
   add_dependencies(isa_check_test rl_kernels redline)
+
+  rl_add_unit_test(isa_coverage_test
+    SOURCES unit/isa_coverage_test.c
+    LIBS rl_sim_isa)
+  target_compile_definitions(isa_coverage_test PRIVATE
+    RL_ISA_COVERAGE_DOC="${PROJECT_SOURCE_DIR}/docs/isa-coverage.md")
 
   rl_add_unit_test(isa_objdump_test
     SOURCES unit/isa_objdump_test.c

@@ -69,7 +69,7 @@ def disassemble(probes):
 
 
 def mnemonic(line):
-    name = line.split()[0]
+    name = line.split("::")[1].split()[0] if "::" in line else line.split()[0]
     for suffix in ("_e32", "_e64"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
@@ -99,7 +99,17 @@ FAMILIES = {
                     lambda op: [op << 25 | 4 << 17 | 2 << 9 | V1, LIT],
                     lambda op: [op << 25 | 4 << 17 | 2 << 9 | V1, 0x3c00]]),
     "VOP1": (0x100, [lambda op: [0x7e000000 | 4 << 17 | op << 9 | V1],
-                     lambda op: [0x7e000000 | 4 << 17 | op << 9 | 6]]),
+                     lambda op: [0x7e000000 | 4 << 17 | op << 9 | 6],
+                     lambda op: [0x7e000000 | op << 9]]),
+    # VOPD: the Y half is the probe (X is v_dual_mov_b32, opcode 8); every
+    # X opcode is also a Y opcode. The name is the one after "::".
+    "VOPD": (0x20, [lambda op: [0xc8000000 | 8 << 22 | op << 17 |
+                                0x100, 4 << 24 | 2 << 17 | 3 << 9 | V1],
+                    lambda op: [0xc8000000 | 8 << 22 | op << 17 |
+                                0x100, 4 << 24 | 2 << 17 | 3 << 9 | V1,
+                                LIT],
+                    lambda op: [0xc8000000 | 8 << 22 | op << 17 |
+                                0x100, 4 << 24 | 2 << 17 | V1]]),
     "VOPC": (0x100, [lambda op: [0x7c000000 | op << 17 | 2 << 9 | V1]]),
     "VOP3": (0x400, [lambda op: [0xd4000000 | op << 16 | 4,
                                  V1 | V2 << 9 | V3 << 18],

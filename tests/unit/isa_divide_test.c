@@ -1,5 +1,5 @@
-// Tests of the binary32 division helpers (redline/sim/isa/isa_divide.c):
-// clang-19's own a / b sequence (v_div_scale_f32 x2, v_rcp_f32, the
+// Tests of the division helpers (redline/sim/isa/isa_divide.c): for
+// binary32 and binary64, clang-19's own a / b sequence (v_div_scale_f32 x2, v_rcp_f32, the
 // Newton-Raphson fmas, v_div_fmas_f32, v_div_fixup_f32, copied from
 // `llvm-objdump-19 -d` of `out[i] = a[i] / b[i]` for gfx1100) must give the
 // host's correctly rounded IEEE quotient for every pair tried: zeros,
@@ -43,6 +43,21 @@ static const char* const rl_dt_divide[] = {
     "v_fma_f32 v3, -v3, v6, v5",
     "v_div_fmas_f32 v3, v3, v4, v6",
     "v_div_fixup_f32 v1, v3, v2, v1",
+};
+
+// clang-19 -O2, gfx1100: v[0:1] = a, v[2:3] = b -> v[0:1] = a / b (double).
+static const char* const rl_dt_divide64[] = {
+    "v_div_scale_f64 v[4:5], null, v[2:3], v[2:3], v[0:1]",
+    "v_rcp_f64_e32 v[6:7], v[4:5]",
+    "v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0",
+    "v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]",
+    "v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0",
+    "v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]",
+    "v_div_scale_f64 v[8:9], vcc_lo, v[0:1], v[2:3], v[0:1]",
+    "v_mul_f64 v[10:11], v[8:9], v[6:7]",
+    "v_fma_f64 v[4:5], -v[4:5], v[10:11], v[8:9]",
+    "v_div_fmas_f64 v[4:5], v[4:5], v[6:7], v[10:11]",
+    "v_div_fixup_f64 v[0:1], v[4:5], v[2:3], v[0:1]",
 };
 
 static uint32_t rl_dt_state = 0x12345678u;
@@ -108,6 +123,64 @@ static void test_clang_division_is_ieee(void** state) {
     pairs += RL_ISA_LANES;
   }
   print_message("%u quotients checked\n", pairs);
+  assert_int_equal(bad, 0);
+  rl_isa_snippet_destroy(s);
+}
+
+static uint64_t rl_dt_random64(void) {
+  uint64_t hi = rl_dt_random();
+  return hi << 32 | rl_dt_random();
+}
+
+static double rl_dt_double(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+static void test_clang_division_is_ieee_f64(void** state) {
+  (void)state;
+  rl_isa_snippet_t* s = rl_isa_snippet_create(RL_ISA_MODE_IEEE);
+  rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
+  rl_isa_snippet_load(s, rl_dt_divide64,
+                      sizeof(rl_dt_divide64) / sizeof(rl_dt_divide64[0]));
+  static const uint64_t specials[] = {
+      0, 1ull << 63, 0x3ff0000000000000ull, 0x7ff0000000000000ull,
+      0x7ff8000000000000ull, 1, 0x000fffffffffffffull, 0x0010000000000000ull,
+      0x7fefffffffffffffull, 0x4008000000000000ull, 0x3fd5555555555555ull,
+      0xffefffffffffffffull};
+  const uint32_t n = sizeof(specials) / sizeof(specials[0]);
+  uint32_t bad = 0, pairs = 0;
+  for (uint32_t round = 0; round < 1024 + n * n / RL_ISA_LANES + 1; ++round) {
+    uint64_t a[RL_ISA_LANES], b[RL_ISA_LANES];
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+      uint32_t k = round * RL_ISA_LANES + l;
+      bool special = k < n * n;
+      a[l] = special ? specials[k / n] : rl_dt_random64();
+      b[l] = special ? specials[k % n] : rl_dt_random64();
+      if (!special && (round & 1)) {
+        b[l] = (b[l] & 0x800fffffffffffffull) | (a[l] & 0x7ff0000000000000ull);
+      }
+      wave->vgpr[0][l] = (uint32_t)a[l];
+      wave->vgpr[1][l] = (uint32_t)(a[l] >> 32);
+      wave->vgpr[2][l] = (uint32_t)b[l];
+      wave->vgpr[3][l] = (uint32_t)(b[l] >> 32);
+    }
+    assert_int_equal(rl_isa_snippet_run(s), RL_OK);
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+      double expected = rl_dt_double(a[l]) / rl_dt_double(b[l]);
+      uint64_t got = wave->vgpr[0][l] | (uint64_t)wave->vgpr[1][l] << 32;
+      bool ok = isnan(expected) ? isnan(rl_dt_double(got))
+                                : memcmp(&got, &expected, 8) == 0;
+      if (!ok && bad < 8) {
+        print_message("%a / %a: got %a, expected %a\n", rl_dt_double(a[l]),
+                      rl_dt_double(b[l]), rl_dt_double(got), expected);
+      }
+      bad += !ok;
+      ++pairs;
+    }
+  }
+  print_message("%u binary64 quotients checked\n", pairs);
   assert_int_equal(bad, 0);
   rl_isa_snippet_destroy(s);
 }
@@ -186,6 +259,7 @@ static void test_div_fixup_corners(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_clang_division_is_ieee),
+      cmocka_unit_test(test_clang_division_is_ieee_f64),
       cmocka_unit_test(test_cmp_class),
       cmocka_unit_test(test_div_fixup_corners),
   };

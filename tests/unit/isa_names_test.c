@@ -53,7 +53,9 @@ static uint32_t rl_nt_load(rl_nt_line_t* out) {
     line->encoding = rl_nt_encoding(family);
     snprintf(line->text, sizeof(line->text), "%s", text + used);
     line->text[strcspn(line->text, "\n")] = 0;
-    sscanf(line->text, "%63s", line->mnemonic);
+    // VOPD lines pair a v_dual_mov_b32 X with the probed Y half.
+    const char* dual = strstr(line->text, "::");
+    sscanf(dual ? dual + 2 : line->text, "%63s", line->mnemonic);
     size_t n = strlen(line->mnemonic);
     if (n > 4 && (strcmp(line->mnemonic + n - 4, "_e32") == 0 ||
                   strcmp(line->mnemonic + n - 4, "_e64") == 0)) {
@@ -81,6 +83,7 @@ static void rl_nt_fields(const uint32_t* w, uint32_t* out_family,
       {31, 0x0, RL_ISA_ENC_VOP2, 25, 0x3f},
       {26, 0x35, RL_ISA_ENC_VOP3, 16, 0x3ff},
       {24, 0xcc, RL_ISA_ENC_VOP3P, 16, 0x7f},
+      {26, 0x32, RL_ISA_ENC_VOPD, 17, 0x1f},  // the Y opcode
       {24, 0xcd, RL_ISA_ENC_VINTERP, 16, 0x7f},
       {24, 0xce, RL_ISA_ENC_LDSDIR, 20, 0x3},
       {26, 0x36, RL_ISA_ENC_DS, 18, 0xff},

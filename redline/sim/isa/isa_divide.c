@@ -1,5 +1,5 @@
-// redline/sim/isa/isa_divide.c — the binary32 division helpers LLVM emits
-// for every IEEE a / b (v_div_scale_f32, v_div_fmas_f32, v_div_fixup_f32)
+// redline/sim/isa/isa_divide.c — the division helpers LLVM emits for every
+// IEEE a / b (v_div_scale, v_div_fmas, v_div_fixup; binary32 and binary64)
 // and the class tests (v_cmp_class_*, v_cmpx_class_*) that sqrt, exp, log
 // and division expansions use. Chained after the VOP3 and VOPC tables.
 //
@@ -81,10 +81,10 @@ static void rl_isa_v_div_scale_f32(rl_isa_valu_t* v) {
 }
 
 // V_DIV_FMAS_F32: fma, post-scaled where VCC (the mask) is set. The
-// scaled result can be a denormal, so it is rounded once after scaling:
-// the fma is taken in binary64 (one rounding to 53 bits, which can only
-// differ from the exact value's binary32 rounding on a binary64-made tie),
-// scaled exactly, then rounded to binary32.
+// hardware rounds once, after scaling. When the scaled result is a normal
+// number, fmaf() then an exact ldexpf() is that; when it is a denormal (or
+// overflows) it is rounded once more from binary64 (the fma in binary64,
+// scaled exactly), which can only differ on a binary64-made tie.
 static void rl_isa_v_div_fmas_f32(rl_isa_valu_t* v) {
   RL_ISA_LANE_LOOP {
     float a = rl_isa_f32(v->s[0][l]), b = rl_isa_f32(v->s[1][l]);
@@ -94,8 +94,11 @@ static void rl_isa_v_div_fmas_f32(rl_isa_valu_t* v) {
       continue;
     }
     int scale = rl_isa_exponent32(v->s[2][l]) > 127 ? 64 : -64;
-    double r = ldexp(fma((double)a, (double)b, (double)c), scale);
-    v->d[l] = rl_isa_bits32((float)r);
+    float r = ldexpf(fmaf(a, b, c), scale);  // exact unless out of range
+    if (!(fabsf(r) >= 0x1p-126f) || isinf(r)) {
+      r = (float)ldexp(fma((double)a, (double)b, (double)c), scale);
+    }
+    v->d[l] = rl_isa_bits32(r);
   }
 }
 
@@ -117,6 +120,111 @@ static uint32_t rl_isa_div_fixup32(uint32_t q, uint32_t d, uint32_t n) {
 static void rl_isa_v_div_fixup_f32(rl_isa_valu_t* v) {
   RL_ISA_LANE_LOOP {
     v->d[l] = rl_isa_div_fixup32(v->s[0][l], v->s[1][l], v->s[2][l]);
+  }
+}
+
+// The binary64 trio, the same algorithm at binary64 scale (the guide's
+// V_DIV_SCALE_F64 / V_DIV_FMAS_F64 / V_DIV_FIXUP_F64: 2^128 scaling,
+// thresholds 768 and 53, underflow below -1075), read as for binary32.
+static int32_t rl_isa_exponent64(uint64_t bits) {
+  return (int32_t)((bits >> 52) & 0x7ff);
+}
+
+static bool rl_isa_in_denorm_range64(long double x) {
+  return x != 0.0L && fabsl(x) < 0x1p-1022L;
+}
+
+static uint64_t rl_isa_div_scale64(uint64_t s0, uint64_t s1, uint64_t s2,
+                                   uint32_t* out_vcc) {
+  double a = rl_isa_f64(s0), den = rl_isa_f64(s1), num = rl_isa_f64(s2);
+  int32_t e1 = rl_isa_exponent64(s1), e2 = rl_isa_exponent64(s2);
+  bool den_denorm = e1 == 0 && (s1 << 1) != 0;
+  bool rcp_denorm = rl_isa_in_denorm_range64(1.0L / (long double)den);
+  bool quotient_denorm =
+      rl_isa_in_denorm_range64((long double)num / (long double)den);
+  *out_vcc = 0;
+  if (num == 0.0 || den == 0.0) return 0x7ff8000000000000ull;
+  if (e2 - e1 >= 768) {
+    *out_vcc = 1;
+    return a == den ? rl_isa_bits64(ldexp(a, 128)) : s0;
+  }
+  if (den_denorm) return rl_isa_bits64(ldexp(a, 128));
+  if (rcp_denorm && quotient_denorm) {
+    *out_vcc = 1;
+    return a == den ? rl_isa_bits64(ldexp(a, -128)) : s0;
+  }
+  if (rcp_denorm) return rl_isa_bits64(ldexp(a, -128));
+  if (quotient_denorm) {
+    *out_vcc = 1;
+    return a == num ? rl_isa_bits64(ldexp(a, 128)) : s0;
+  }
+  if (e2 <= 53) return rl_isa_bits64(ldexp(a, 128));
+  return s0;
+}
+
+#define RL_ISA_LANE64(row, hirow, l) ((row)[l] | (uint64_t)(hirow)[l] << 32)
+
+static void rl_isa_v_div_scale_f64(rl_isa_valu_t* v) {
+  uint32_t out = 0;
+  RL_ISA_LANE_LOOP {
+    uint32_t vcc = 0;
+    uint64_t r = rl_isa_div_scale64(RL_ISA_LANE64(v->s[0], v->hi[0], l),
+                                    RL_ISA_LANE64(v->s[1], v->hi[1], l),
+                                    RL_ISA_LANE64(v->s[2], v->hi[2], l), &vcc);
+    v->d[l] = (uint32_t)r;
+    v->d_hi[l] = (uint32_t)(r >> 32);
+    out |= vcc << l;
+  }
+  v->mask_out = out;
+}
+
+// As v_div_fmas_f32: one rounding after scaling for normal results; a
+// denormal or overflowing one goes through the x86 80-bit format.
+static void rl_isa_v_div_fmas_f64(rl_isa_valu_t* v) {
+  RL_ISA_LANE_LOOP {
+    uint64_t c = RL_ISA_LANE64(v->s[2], v->hi[2], l);
+    double a = rl_isa_f64(RL_ISA_LANE64(v->s[0], v->hi[0], l));
+    double b = rl_isa_f64(RL_ISA_LANE64(v->s[1], v->hi[1], l));
+    double r;
+    if ((v->mask >> l) & 1) {
+      int scale = rl_isa_exponent64(c) > 1023 ? 128 : -128;
+      r = ldexp(fma(a, b, rl_isa_f64(c)), scale);  // exact unless out of range
+      if (!(fabs(r) >= 0x1p-1022) || isinf(r)) {
+        r = (double)ldexpl(fmal(a, b, rl_isa_f64(c)), scale);
+      }
+    } else {
+      r = fma(a, b, rl_isa_f64(c));
+    }
+    uint64_t bits = rl_isa_bits64(r);
+    v->d[l] = (uint32_t)bits;
+    v->d_hi[l] = (uint32_t)(bits >> 32);
+  }
+}
+
+static uint64_t rl_isa_div_fixup64(uint64_t q, uint64_t d, uint64_t n) {
+  const uint64_t abs_mask = ~(1ull << 63), inf = 0x7ff0000000000000ull;
+  const uint64_t quiet = 1ull << 51;
+  uint64_t sign = (d ^ n) & (1ull << 63);
+  uint64_t ad = d & abs_mask, an = n & abs_mask;
+  if (an > inf) return n | quiet;
+  if (ad > inf) return d | quiet;
+  if ((ad == 0 && an == 0) || (ad == inf && an == inf)) {
+    return 0xfff8000000000000ull;
+  }
+  if (ad == 0 || an == inf) return sign | inf;
+  if (ad == inf || an == 0) return sign;
+  if (rl_isa_exponent64(n) - rl_isa_exponent64(d) < -1075) return sign;
+  if ((q & abs_mask) > inf) return sign | inf;
+  return sign | (q & abs_mask);
+}
+
+static void rl_isa_v_div_fixup_f64(rl_isa_valu_t* v) {
+  RL_ISA_LANE_LOOP {
+    uint64_t r = rl_isa_div_fixup64(RL_ISA_LANE64(v->s[0], v->hi[0], l),
+                                    RL_ISA_LANE64(v->s[1], v->hi[1], l),
+                                    RL_ISA_LANE64(v->s[2], v->hi[2], l));
+    v->d[l] = (uint32_t)r;
+    v->d_hi[l] = (uint32_t)(r >> 32);
   }
 }
 
@@ -152,10 +260,16 @@ static void rl_isa_vcmp_class(rl_isa_valu_t* v) {
 static const rl_isa_op_t rl_isa_vop3_divide_ops[] = {
     RL_ISA_V(0x227, "v_div_fixup_f32", 0, F32, F32, F32, F32,
              rl_isa_v_div_fixup_f32),
+    RL_ISA_V(0x228, "v_div_fixup_f64", 0, F64, F64, F64, F64,
+             rl_isa_v_div_fixup_f64),
     RL_ISA_V(0x237, "v_div_fmas_f32", RL_ISA_F_READS_VCC, F32, F32, F32, F32,
              rl_isa_v_div_fmas_f32),
+    RL_ISA_V(0x238, "v_div_fmas_f64", RL_ISA_F_READS_VCC, F64, F64, F64, F64,
+             rl_isa_v_div_fmas_f64),
     RL_ISA_V(0x2fc, "v_div_scale_f32", RL_ISA_F_SDST, F32, F32, F32, F32,
              rl_isa_v_div_scale_f32),
+    RL_ISA_V(0x2fd, "v_div_scale_f64", RL_ISA_F_SDST, F64, F64, F64, F64,
+             rl_isa_v_div_scale_f64),
 };
 
 #define VCLASS(opc, name, flags, t, bits)                                \
@@ -171,5 +285,6 @@ static const rl_isa_op_t rl_isa_vopc_class_ops[] = {
     VCLASS(0xff, "v_cmpx_class_f64", RL_ISA_F_CMPX, F64, 64),
 };
 
-RL_ISA_TABLE(rl_isa_table_vop3_divide, rl_isa_vop3_divide_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop3_divide, rl_isa_vop3_divide_ops,
+                   &rl_isa_table_vop3_f64);
 RL_ISA_TABLE(rl_isa_table_vopc_class, rl_isa_vopc_class_ops);

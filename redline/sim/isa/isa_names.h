@@ -29,8 +29,9 @@ typedef struct rl_isa_name_table_s {
 } rl_isa_name_table_t;
 
 // Indexed by rl_isa_encoding_t. VOP3 covers the VOP3 forms of VOPC
-// (0x000-0x0ff), VOP2 (0x100-0x13f) and VOP1 (0x180-0x1ff) too. VOPD and
-// EXP have no entry (their names come from the opcode table / are fixed).
+// (0x000-0x0ff), VOP2 (0x100-0x13f) and VOP1 (0x180-0x1ff) too; VOPD
+// lists the Y opcodes (X uses the same numbers, 0-13). EXP has no opcode
+// ("exp").
 extern const rl_isa_name_table_t rl_isa_name_tables[RL_ISA_ENC_COUNT];
 
 // The mnemonic of |opcode| in |encoding|, or NULL when gfx1100 has no such

@@ -289,6 +289,7 @@ static const rl_isa_name_t rl_isa_names_vop2[] = {
 };
 
 static const rl_isa_name_t rl_isa_names_vop1[] = {
+    {0x0, "v_nop"},
     {0x1, "v_mov_b32"},
     {0x2, "v_readfirstlane_b32"},
     {0x3, "v_cvt_i32_f64"},
@@ -314,6 +315,7 @@ static const rl_isa_name_t rl_isa_names_vop1[] = {
     {0x18, "v_ceil_f64"},
     {0x19, "v_rndne_f64"},
     {0x1a, "v_floor_f64"},
+    {0x1b, "v_pipeflush"},
     {0x1c, "v_mov_b16"},
     {0x20, "v_fract_f32"},
     {0x21, "v_trunc_f32"},
@@ -372,6 +374,25 @@ static const rl_isa_name_t rl_isa_names_vop1[] = {
     {0x69, "v_not_b16"},
     {0x6a, "v_cvt_i32_i16"},
     {0x6b, "v_cvt_u32_u16"},
+};
+
+static const rl_isa_name_t rl_isa_names_vopd[] = {
+    {0x0, "v_dual_fmac_f32"},
+    {0x1, "v_dual_fmaak_f32"},
+    {0x2, "v_dual_fmamk_f32"},
+    {0x3, "v_dual_mul_f32"},
+    {0x4, "v_dual_add_f32"},
+    {0x5, "v_dual_sub_f32"},
+    {0x6, "v_dual_subrev_f32"},
+    {0x7, "v_dual_mul_dx9_zero_f32"},
+    {0x8, "v_dual_mov_b32"},
+    {0x9, "v_dual_cndmask_b32"},
+    {0xa, "v_dual_max_f32"},
+    {0xb, "v_dual_min_f32"},
+    {0xc, "v_dual_dot2acc_f32_f16"},
+    {0x10, "v_dual_add_nc_u32"},
+    {0x11, "v_dual_lshlrev_b32"},
+    {0x12, "v_dual_and_b32"},
 };
 
 static const rl_isa_name_t rl_isa_names_vopc[] = {
@@ -1514,7 +1535,8 @@ const rl_isa_name_table_t rl_isa_name_tables[RL_ISA_ENC_COUNT] = {
     [RL_ISA_ENC_SOPP] = {rl_isa_names_sopp, 38},
     [RL_ISA_ENC_SMEM] = {rl_isa_names_smem, 14},
     [RL_ISA_ENC_VOP2] = {rl_isa_names_vop2, 46},
-    [RL_ISA_ENC_VOP1] = {rl_isa_names_vop1, 83},
+    [RL_ISA_ENC_VOP1] = {rl_isa_names_vop1, 85},
+    [RL_ISA_ENC_VOPD] = {rl_isa_names_vopd, 16},
     [RL_ISA_ENC_VOPC] = {rl_isa_names_vopc, 190},
     [RL_ISA_ENC_VOP3] = {rl_isa_names_vop3, 435},
     [RL_ISA_ENC_VOP3P] = {rl_isa_names_vop3p, 34},

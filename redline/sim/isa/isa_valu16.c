@@ -243,7 +243,8 @@ static const rl_isa_op_t rl_isa_vopc_16_ops[] = {
     VC_I16(0xb8, "v_cmpx_", "u16", CMPX, 16),
 };
 
-RL_ISA_TABLE(rl_isa_table_vop1_16, rl_isa_vop1_16_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop1_16, rl_isa_vop1_16_ops,
+                   &rl_isa_table_vop1_f64);
 RL_ISA_TABLE_CHAIN(rl_isa_table_vop2_16, rl_isa_vop2_16_ops,
                    &rl_isa_table_vop2_packed);
 RL_ISA_TABLE_CHAIN(rl_isa_table_vop3_16, rl_isa_vop3_16_ops,
