@@ -77,7 +77,7 @@ deb() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
     --no-install-recommends "$out"/*.deb
   (cd / && env -u REDLINE_KERNELS_DIR redline demo --layers 2)
-  (cd / && python3 -c 'import redline; print("python3-redline", redline.__version__)')
+  (cd / && /usr/bin/python3 -c 'import redline; print("python3-redline", redline.__version__)')
 }
 
 case "${1:-}" in
