@@ -86,7 +86,15 @@ rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
   replay->device = device;
   replay->capture = capture;
   replay->options = *options;
-  replay->options.limits = rl_limits_resolve(&options->limits);
+  rl_limits_t limits = options->limits;
+  if (strcmp(device->name, "sim") != 0) {
+    // The work budgets protect the simulator, which executes every
+    // work-item on the host; a GPU runs a 2^26-item GEMM in microseconds,
+    // so there they apply only when the caller sets them.
+    if (!limits.max_work_items) limits.max_work_items = UINT64_MAX;
+    if (!limits.max_dispatches) limits.max_dispatches = UINT32_MAX;
+  }
+  replay->options.limits = rl_limits_resolve(&limits);
   if (!replay->options.wait_timeout_ns) {
     replay->options.wait_timeout_ns = replay->options.limits.wait_timeout_ns;
   }

@@ -29,7 +29,7 @@ add_dependencies(rocr_device_test rl_kernels)
 # `redline doctor` and `redline replay --device rocr` in fresh processes:
 # exit codes, messages, results byte-identical to the sim device's.
 rl_rocr_test(rocr_cli_test SOURCES integration/rocr_cli_test.c
-  LIBS rl_base LABELS integration)
+  LIBS rl_base rl_capture LABELS integration)
 add_dependencies(rocr_cli_test redline rl_kernels)
 foreach(test rocr_standin_test rocr_device_test rocr_cli_test)
   set_property(TEST ${test} APPEND PROPERTY LABELS threaded)

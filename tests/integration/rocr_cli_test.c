@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "redline/capture_file.h"
 #include "tests/support/test_support.h"
 
 static char rl_dir[256];
@@ -189,6 +190,35 @@ static void rl_replay_failures(void** state) {
   assert_true(rl_has("report.txt", "errors 0\nfrees_while_busy 0\n"));
 }
 
+// The work budgets protect the simulator only: a grid past 2^24
+// work-items is refused by the contract on device sim (exit 4), while on
+// device rocr the contract admits it (a GPU runs it) unless the caller sets
+// --max-work-items. Here the stand-in's own simulator then refuses the
+// dispatch with its work cap, a queue fault (exit 6), not a contract.
+static void rl_work_budget_is_the_simulators(void** state) {
+  (void)state;
+  char path[512];
+  snprintf(path, sizeof(path), "%s/vc.rlc", rl_dir);
+  rl_capture_t* capture = NULL;
+  assert_null(rl_capture_file_read(path, &capture, NULL));
+  capture->launches[0].grid[0] = (1u << 18) + 1;  // 2^24 + 64 work-items
+  snprintf(path, sizeof(path), "%s/grid.rlc", rl_dir);
+  assert_null(rl_capture_file_write(capture, path, NULL));
+  rl_capture_destroy(capture);
+  static const char* const budget = "work-items exceed the limit";
+  char args[1024];
+  snprintf(args, sizeof(args), "replay %s --route aql", path);
+  assert_int_equal(rl_run(NULL, args), 4);
+  assert_true(rl_has("err.txt", budget));
+  snprintf(args, sizeof(args), "replay %s --route aql --device rocr", path);
+  assert_int_equal(rl_run_standin(NULL, args), 6);
+  assert_false(rl_has("err.txt", budget));
+  snprintf(args, sizeof(args),
+           "replay %s --route aql --device rocr --max-work-items 16M", path);
+  assert_int_equal(rl_run_standin(NULL, args), 4);
+  assert_true(rl_has("err.txt", budget));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_doctor_without_hardware),
@@ -196,6 +226,7 @@ int main(void) {
       cmocka_unit_test(rl_replays_equal_sim),
       cmocka_unit_test(rl_capture_on_rocr),
       cmocka_unit_test(rl_replay_failures),
+      cmocka_unit_test(rl_work_budget_is_the_simulators),
   };
   return cmocka_run_group_tests(tests, rl_setup, rl_teardown);
 }

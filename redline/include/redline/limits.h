@@ -46,7 +46,10 @@
 //                           last before the run is quarantined.
 //
 // A zero field means its default (rl_limits_resolve); UINT64_MAX (or
-// UINT32_MAX) turns a limit off.
+// UINT32_MAX) turns a limit off. The replay engine applies the work budgets
+// (max_work_items, max_dispatches) by default only on device sim, which
+// executes every work-item on the host; on a GPU device they apply when the
+// caller sets them (redline/replay.h).
 //
 // Thread-safety: plain values and pure functions.
 #ifndef REDLINE_LIMITS_H_
