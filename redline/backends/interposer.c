@@ -355,6 +355,13 @@ static void rl_ip_write_capture_locked(void) {
   }
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_funnel_finish(rl_ip.funnel, &capture);
+  if (!status && capture->launch_count == 0 && !rl_ip.reason[0]) {
+    // Nothing to replay: a window past the program's last launch, or a
+    // program whose launches never reached the interposer (linked against
+    // a runtime it does not interpose). Said, and refused by replay.
+    rl_ip_note(0, "no launch was recorded (window %s)",
+               rl_ip.window_open ? "open" : "never opened");
+  }
   if (!status && (rl_ip.bypassed || rl_ip.reason[0])) {
     status = rl_capture_mark_incomplete(capture, rl_ip.bypassed, rl_ip.reason);
   }
@@ -768,6 +775,9 @@ static hipError_t rl_ip_module_launch(hipFunction_t function, const void* host,
       return rl_ip.launch_result;
     }
     if (rl_ip.launched) {  // the runtime refused it: the program sees that
+      // ... and the capture cannot stand for the program's run.
+      rl_ip_note(0, "the runtime failed the launch of %s (%s)",
+                 f->info->name, rl_status_message(status));
       rl_status_free(status);
       return rl_ip.launch_result;
     }

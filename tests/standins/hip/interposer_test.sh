@@ -8,7 +8,8 @@
 # program (hip_app_chevron: fat binary + hipLaunchKernel): complete capture,
 # replayed to the same results; an unregistered stub marks it incomplete.
 # The whole-program capture is also replayed on the real-runtime devices
-# through their stand-ins: rocr (aql, pm4) and drm (route drm).
+# through their stand-ins: rocr (aql, pm4) and drm (route drm). A window
+# that records no launch gives a capture marked incomplete.
 # Usage: interposer_test.sh REDLINE HIP_APP INTERPOSER STANDIN CODE_OBJECT DIR
 #        CHEVRON_APP HSA_STANDIN DRM_STANDIN
 set -eu
@@ -113,4 +114,20 @@ set +e
 code=$?
 set -e
 [ $code -eq 4 ] || fail "unknown stub: replay exit $code, expected 4"
+
+# 8. A window past the program's last launch records nothing: the capture
+# says so and replay refuses it (exit 4), instead of an empty "complete"
+# capture.
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/empty.rlc \
+  REDLINE_CAPTURE_WINDOW=launches:1000:1 LD_PRELOAD=$interposer "$app" "$co" \
+  > /dev/null 2> "$dir/empty.err" || fail "empty: $(cat "$dir/empty.err")"
+grep -q "0 launches recorded.*INCOMPLETE: no launch was recorded" \
+  "$dir/empty.err" || fail "empty: $(cat "$dir/empty.err")"
+set +e
+"$redline" replay "$dir/empty.rlc" > /dev/null 2> "$dir/empty-replay.err"
+code=$?
+set -e
+[ $code -eq 4 ] || fail "empty: replay exit $code, expected 4"
+grep -q "no launch was recorded" "$dir/empty-replay.err" ||
+  fail "empty: $(cat "$dir/empty-replay.err")"
 echo PASS
