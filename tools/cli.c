@@ -111,6 +111,15 @@ int rl_cli_processor(const char* command, const char* flag,
                       command, flag, processor);
 }
 
+int rl_cli_cache_model(const char* command, const char* value) {
+  if (rl_cli_is(value, "off") || rl_cli_is(value, "report") ||
+      rl_cli_is(value, "strict")) {
+    return RL_EXIT_OK;
+  }
+  return rl_cli_usage("%s: --cache-model expects off, report or strict, got "
+                      "'%s'", command, value);
+}
+
 const char* rl_cli_kernels_dir(void) {
   const char* dir = getenv("REDLINE_KERNELS_DIR");
   return dir && dir[0] ? dir : RL_DEFAULT_KERNELS_DIR;

@@ -28,6 +28,7 @@ typedef struct rl_replay_cli_s {
   rl_route_t route;
   uint64_t repeat;
   bool adversarial;
+  const char* cache_model;  // NULL: off
   uint64_t seed;
   bool checked;
   bool json;
@@ -61,6 +62,9 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
     return rl_cli_processor("replay", flag, value);
   } else if (rl_cli_is(flag, "--executor")) {
     cli->executor = value;
+  } else if (rl_cli_is(flag, "--cache-model")) {
+    cli->cache_model = value;
+    return rl_cli_cache_model("replay", value);
   } else if (rl_cli_is(flag, "--hazards")) {
     cli->adversarial = strcmp(value, "adversarial") == 0;
     if (!cli->adversarial && strcmp(value, "sequential") != 0) {
@@ -90,7 +94,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
 static bool rl_replay_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--route", "--device", "--processor", "--executor", "--hazards", "--param",
-      "--repeat", "--seed", "--timeout-ms"};
+      "--repeat", "--seed", "--timeout-ms", "--cache-model"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -284,6 +288,7 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .processor = cli->processor ? cli->processor : processor,
       .adversarial = cli->adversarial,
       .seed = cli->seed,
+      .cache_model = cli->cache_model,
       .executor = cli->executor,
       .max_work_items = cli->limits.max_work_items,
       .max_dispatches = cli->limits.max_dispatches,
