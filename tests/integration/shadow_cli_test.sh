@@ -7,6 +7,10 @@
 #   flip   the negative control: exit 1, naming exactly the region and
 #          offset in the text and the JSON report.
 #   workspace  an undersized bound workspace: exit 4 (contract).
+#   cache  the cache model's negative control: the pm4 arm with its
+#          ACQUIRE_MEMs dropped or weakened after the census
+#          (REDLINE_TEST_FAULT) fails in strict mode (the default) and
+#          passes with --cache-model off, so the model caught it.
 #   arms ARMS N WORKLOAD TARGET [CAPTURE ARGS...] -- [SHADOW ARGS...]
 #       capture, then shadow with --arms ARMS (N of them); expects exit 0 and
 #       PASS. For the runtime arms (hip, hipgraph, drm) the caller sets
@@ -116,6 +120,21 @@ case "$case_name" in
     run 0 shadow "$dir/d.rlc" --arms eager,aql
     run 2 shadow "$dir/d.rlc" --flip-byte kv_cache:99999999
     run 2 shadow "$dir/d.rlc" --flip-byte nosuch:1
+    ;;
+  cache)
+    capture_decode
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4
+    REDLINE_TEST_FAULT=drop-acquire:all
+    export REDLINE_TEST_FAULT
+    run 1 shadow "$dir/d.rlc" --arms eager,pm4
+    expect_out "shadow: FAIL (window 0 (pos=30): region"
+    expect_out "in arm pm4 at offset"
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model off
+    REDLINE_TEST_FAULT=weaken-gcr:all
+    run 1 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model strict
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model off
+    unset REDLINE_TEST_FAULT
+    run 2 shadow "$dir/d.rlc" --cache-model sometimes
     ;;
   workspace)
     # Recording refuses a workspace below the longest admitted context.
