@@ -133,7 +133,8 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --arms LIST       default eager,aql,pm4\n"
      "  --windows S:C[:T] steps of one round (default: the capture's window)\n"
      "  --rounds N        rounds (default 5)\n"
-     "  --processor GFX, --hazards MODE, --seed N, --executor ref|isa\n"
+     "  --processor GFX, --hazards MODE, --seed N, --executor ref|isa,\n"
+     "  --cache-model MODE (default strict)\n"
      "                    as for shadow\n"
      "  --json OUT        the table as JSON, written atomically\n"
      "                    (a link is followed; OUT must not be FILE)\n"},

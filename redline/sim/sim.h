@@ -41,6 +41,11 @@
 //     dispatch index when there is one.
 //   - Retiring a packet: header := INVALID (release), read id + 1 (release),
 //     then the completion signal - 1 (release) and a wakeup of waiters.
+//   - Caches (optional, rl_sim_options_t.cache_model; sim_cache.h and
+//     docs/cache-model.md): per-WGP vector L0 and scalar cache, per-array
+//     GL1 (gfx11) and a write-back L2, maintained only by ACQUIRE_MEM /
+//     RELEASE_MEM GCR bits, AQL fence scopes and in-kernel invalidations,
+//     so a missing one makes loads (or the host) see stale bytes.
 //   - A 100 MHz timestamp counter and start/end timestamps per dispatch.
 //
 // Thread-safety: the rl_device_t API is for one engine thread at a time;

@@ -6,12 +6,28 @@
 // by line; an invalidation empties a table without freeing its storage.
 #include "redline/sim/sim_cache.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aql/aql_packet.h"
 #include "redline/base/array.h"
 #include "redline/sim/sim_internal.h"
+
+// The model's lock: a spin lock, because every executor access takes it and
+// it is held only for a table lookup and a 128-byte copy (an uncontended
+// pthread mutex cost a fifth of a strict decode shadow run). Contention
+// (several queues) yields the CPU.
+void rl_sim_cache_lock(rl_sim_cache_t* cache) {
+  while (atomic_flag_test_and_set_explicit(&cache->lock,
+                                           memory_order_acquire)) {
+    sched_yield();
+  }
+}
+
+void rl_sim_cache_unlock(rl_sim_cache_t* cache) {
+  atomic_flag_clear_explicit(&cache->lock, memory_order_release);
+}
 
 typedef struct rl_sim_cache_line_s {
   uint64_t tag;     // line address
@@ -121,7 +137,7 @@ static void rl_sim_cache_table_free(rl_sim_cache_table_t* table) {
 rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
                               rl_sim_cache_mode_t mode, uint64_t seed) {
   memset(cache, 0, sizeof(*cache));
-  pthread_mutex_init(&cache->lock, NULL);
+  atomic_flag_clear(&cache->lock);
   if (mode != RL_SIM_CACHE_OFF && mode != RL_SIM_CACHE_REPORT &&
       mode != RL_SIM_CACHE_STRICT) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -158,7 +174,6 @@ void rl_sim_cache_deinit(rl_sim_cache_t* cache) {
   free(cache->kl0);
   free(cache->gl1);
   free(cache->dirty);
-  pthread_mutex_destroy(&cache->lock);
   memset(cache, 0, sizeof(*cache));
 }
 
@@ -249,7 +264,7 @@ void rl_sim_cache_load(rl_sim_device_t* device,
     return;
   }
   bool scalar = (flags & RL_SIM_ACCESS_SCALAR) != 0;
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   rl_sim_cache_table_t* l0 =
       scalar ? &cache->kl0[access->wgp] : &cache->vl0[access->wgp];
   rl_sim_cache_table_t* gl1 =
@@ -276,7 +291,7 @@ void rl_sim_cache_load(rl_sim_device_t* device,
     }
     if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, cached, last - first);
   }
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 void rl_sim_cache_store_before(rl_sim_device_t* device,
@@ -291,7 +306,7 @@ void rl_sim_cache_store_before(rl_sim_device_t* device,
       kind != RL_MEMORY_KIND_DEVICE) {
     return;  // fine-grained memory is host-coherent: nothing goes dirty
   }
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   uint64_t end = address + size;
   for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
        tag += RL_SIM_CACHE_LINE) {
@@ -301,7 +316,7 @@ void rl_sim_cache_store_before(rl_sim_device_t* device,
     line->writer = access->dispatch_index;
     rl_sim_cache_fetch(device, tag, address, line->bytes);
   }
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 // Copies the stored bytes into |line| where they overlap it.
@@ -322,7 +337,7 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
                               uint32_t size) {
   rl_sim_cache_t* cache = &device->cache;
   if (size == 0) return;
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   rl_sim_cache_table_t* l0 = &cache->vl0[access->wgp];
   rl_sim_cache_table_t* gl1 =
       cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
@@ -333,7 +348,7 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
     rl_sim_cache_update(rl_sim_cache_find(l0, tag), address, data, size);
     if (gl1) rl_sim_cache_update(rl_sim_cache_find(gl1, tag), address, data, size);
   }
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 //===----------------------------------------------------------------------===//
@@ -354,28 +369,28 @@ static void rl_sim_cache_apply_locked(rl_sim_cache_t* cache,
 
 void rl_sim_cache_apply(rl_sim_cache_t* cache, uint32_t actions) {
   if (!rl_sim_cache_enabled(cache) || actions == 0) return;
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   rl_sim_cache_apply_locked(cache, actions);
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 void rl_sim_cache_apply_local(rl_sim_cache_t* cache, uint32_t wgp,
                               uint32_t actions) {
   if (!rl_sim_cache_enabled(cache) || wgp >= cache->wgp_count) return;
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   if (actions & RL_SIM_CACHE_INV_GLV) rl_sim_cache_clear(&cache->vl0[wgp]);
   if (actions & RL_SIM_CACHE_INV_GLK) rl_sim_cache_clear(&cache->kl0[wgp]);
   if ((actions & RL_SIM_CACHE_INV_GL1) && cache->array_count) {
     rl_sim_cache_clear(&cache->gl1[rl_sim_cache_array(cache, wgp)]);
   }
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
                             void* data, uint64_t size) {
   rl_sim_cache_t* cache = &device->cache;
   if (!rl_sim_cache_enabled(cache) || size == 0) return;
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   uint64_t end = address + size;
   bool reported = false;
   for (uint32_t l = 0; l < cache->dirty->line_count; ++l) {
@@ -395,20 +410,20 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
     }
     if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, memory, last - first);
   }
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 void rl_sim_cache_host_write(rl_sim_cache_t* cache, uint64_t address,
                              const void* data, uint64_t size) {
   if (!rl_sim_cache_enabled(cache) || size == 0) return;
-  pthread_mutex_lock(&cache->lock);
+  rl_sim_cache_lock(cache);
   uint64_t end = address + size;
   for (uint32_t l = 0; l < cache->dirty->line_count; ++l) {
     rl_sim_cache_line_t* line = &cache->dirty->lines[l];
     if (line->tag >= end || line->tag + RL_SIM_CACHE_LINE <= address) continue;
     rl_sim_cache_update(line, address, data, size);
   }
-  pthread_mutex_unlock(&cache->lock);
+  rl_sim_cache_unlock(cache);
 }
 
 // HSA fence scopes (AQL header): AMDGPUUsage "the CP invalidates the L0 and

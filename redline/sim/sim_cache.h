@@ -76,13 +76,13 @@
 // returned, as hardware would, and the finding is recorded too). Each stale
 // line is reported once per cache fill.
 //
-// Thread-safety: one mutex guards the whole model; every CP thread and the
-// engine thread (host reads/writes) take it per access. Nothing else is
+// Thread-safety: one spin lock guards the whole model; every CP thread and
+// the engine thread (host reads/writes) take it per access. Nothing else is
 // taken inside it except memory.lock (read), through translation.
 #ifndef REDLINE_SIM_SIM_CACHE_H_
 #define REDLINE_SIM_SIM_CACHE_H_
 
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -104,7 +104,7 @@
 typedef struct rl_sim_cache_table_s rl_sim_cache_table_t;
 
 typedef struct rl_sim_cache_s {
-  pthread_mutex_t lock;
+  atomic_flag lock;  // rl_sim_cache_lock()
   rl_sim_cache_mode_t mode;
   uint64_t seed;
   uint32_t wgp_count;
@@ -125,6 +125,10 @@ typedef struct rl_sim_cache_access_s {
 } rl_sim_cache_access_t;
 
 struct rl_sim_device_s;
+
+// The model's lock (held briefly; yields under contention).
+void rl_sim_cache_lock(rl_sim_cache_t* cache);
+void rl_sim_cache_unlock(rl_sim_cache_t* cache);
 
 // Sets up the model of |processor| in |mode| (OFF allocates nothing).
 rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
