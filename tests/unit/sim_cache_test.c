@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "redline/base/test_fault.h"
+#include "redline/sim/sim_internal.h"
 #include "sim_pm4_test_util.h"
 
 #define RL_TEST_N 64u  // one work-group
@@ -276,6 +277,70 @@ static void rl_test_aql_scopes(void** state) {
   assert_int_equal(rl_test_aql(RL_AQL_FENCE_SCOPE_NONE), 1u);
 }
 
+// The model's own API: cache-policy bits, the GL1 shared by both L0s,
+// in-kernel invalidations and the placement.
+static uint32_t rl_test_policy_load(rl_device_t* device, uint64_t address,
+                                    uint32_t flags) {
+  uint32_t value = 0;
+  assert_int_equal(device->vtable->read(device, address, &value, 4), RL_OK);
+  const rl_sim_cache_access_t access = {.wgp = 3, .flags = flags};
+  rl_sim_cache_load(rl_sim_device_cast(device), &access, address, &value, 4);
+  return value;
+}
+
+static void rl_test_policy_bits(void** state) {
+  (void)state;
+  rl_device_t* device = NULL;
+  const rl_sim_options_t options = {.cache_model = RL_SIM_CACHE_STRICT};
+  assert_int_equal(rl_sim_device_create(&options, &device), RL_OK);
+  rl_device_allocation_t b;
+  assert_int_equal(device->vtable->allocate(device, 256, 256,
+                                            RL_MEMORY_KIND_DEVICE, &b),
+                   RL_OK);
+  uint32_t one = 1, two = 2;
+  assert_int_equal(device->vtable->write(device, b.address, &one, 4), RL_OK);
+  assert_int_equal(rl_test_policy_load(device, b.address, 0), 1u);  // fills
+  assert_int_equal(device->vtable->write(device, b.address, &two, 4), RL_OK);
+  // L0 hit: stale. SLC/DLC are hints; GLC (gfx11) and scope >= SE (gfx12)
+  // bypass L0 and GL1.
+  assert_int_equal(rl_test_policy_load(device, b.address, 0), 1u);
+  assert_int_equal(rl_test_policy_load(device, b.address,
+                                       RL_SIM_ACCESS_SLC | RL_SIM_ACCESS_DLC),
+                   1u);
+  assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_GLC),
+                   2u);
+  assert_int_equal(rl_test_policy_load(
+                       device, b.address,
+                       RL_SIM_ACCESS_SCOPE(RL_SIM_ACCESS_SCOPE_SE)),
+                   2u);
+  // The K$ missed, but the array's GL1 the vector load filled is stale.
+  assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_SCALAR),
+                   1u);
+  // buffer_gl0_inv alone still hits the GL1; with buffer_gl1_inv it is
+  // fresh. The K$ keeps its own stale copy until s_dcache_inv / GLK_INV.
+  rl_sim_cache_t* cache = &rl_sim_device_cast(device)->cache;
+  rl_sim_cache_apply_local(cache, 3, RL_SIM_CACHE_INV_GLV);
+  assert_int_equal(rl_test_policy_load(device, b.address, 0), 1u);
+  rl_sim_cache_apply_local(cache, 3,
+                           RL_SIM_CACHE_INV_GLV | RL_SIM_CACHE_INV_GL1);
+  assert_int_equal(rl_test_policy_load(device, b.address, 0), 2u);
+  assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_SCALAR),
+                   1u);
+  rl_sim_cache_apply(cache, RL_SIM_CACHE_INV_GLK);
+  assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_SCALAR),
+                   2u);
+  // Placement: consecutive dispatches on opposite halves, two apart equal.
+  assert_int_not_equal(rl_sim_cache_place(cache, 4, 0),
+                       rl_sim_cache_place(cache, 5, 0));
+  assert_int_equal(rl_sim_cache_place(cache, 4, 7),
+                   rl_sim_cache_place(cache, 6, 7));
+  rl_sim_cache_stats_t stats;
+  rl_sim_cache_stats(device, &stats);
+  assert_true(stats.stale_reads >= 5);
+  assert_int_equal(device->vtable->free(device, b.address), RL_OK);
+  device->vtable->destroy(device);
+}
+
 static void rl_test_fault_parse(void** state) {
   (void)state;
   uint32_t n = 0;
@@ -300,6 +365,7 @@ int main(void) {
       cmocka_unit_test(rl_test_scalar_cache),
       cmocka_unit_test(rl_test_host_writeback),
       cmocka_unit_test(rl_test_aql_scopes),
+      cmocka_unit_test(rl_test_policy_bits),
       cmocka_unit_test(rl_test_fault_parse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
