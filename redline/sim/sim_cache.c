@@ -386,6 +386,38 @@ void rl_sim_cache_apply_local(rl_sim_cache_t* cache, uint32_t wgp,
   rl_sim_cache_unlock(cache);
 }
 
+// The next dirty line overlapping [address, end): walks
+// the read's lines through the hash when they are fewer than the dirty
+// lines, else the dirty table. |cursor| carries the position; NULL at the
+// end.
+static rl_sim_cache_line_t* rl_sim_cache_next_dirty(rl_sim_cache_t* cache,
+                                                    uint64_t address,
+                                                    uint64_t end,
+                                                    uint64_t* cursor) {
+  rl_sim_cache_table_t* dirty = cache->dirty;
+  uint64_t first_tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1);
+  uint64_t lines = (end - first_tag + RL_SIM_CACHE_LINE - 1) / RL_SIM_CACHE_LINE;
+  if (lines < dirty->line_count) {
+    for (; *cursor < lines; ++*cursor) {
+      rl_sim_cache_line_t* line =
+          rl_sim_cache_find(dirty, first_tag + *cursor * RL_SIM_CACHE_LINE);
+      if (line != NULL) {
+        ++*cursor;
+        return line;
+      }
+    }
+    return NULL;
+  }
+  for (; *cursor < dirty->line_count; ++*cursor) {
+    rl_sim_cache_line_t* line = &dirty->lines[*cursor];
+    if (line->tag < end && line->tag + RL_SIM_CACHE_LINE > address) {
+      ++*cursor;
+      return line;
+    }
+  }
+  return NULL;
+}
+
 void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
                             void* data, uint64_t size) {
   rl_sim_cache_t* cache = &device->cache;
@@ -393,9 +425,9 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
   rl_sim_cache_lock(cache);
   uint64_t end = address + size;
   bool reported = false;
-  for (uint32_t l = 0; l < cache->dirty->line_count; ++l) {
-    rl_sim_cache_line_t* line = &cache->dirty->lines[l];
-    if (line->tag >= end || line->tag + RL_SIM_CACHE_LINE <= address) continue;
+  uint64_t cursor = 0;
+  rl_sim_cache_line_t* line = NULL;
+  while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
     uint64_t first = line->tag > address ? line->tag : address;
     uint64_t last =
         line->tag + RL_SIM_CACHE_LINE < end ? line->tag + RL_SIM_CACHE_LINE : end;
@@ -418,9 +450,9 @@ void rl_sim_cache_host_write(rl_sim_cache_t* cache, uint64_t address,
   if (!rl_sim_cache_enabled(cache) || size == 0) return;
   rl_sim_cache_lock(cache);
   uint64_t end = address + size;
-  for (uint32_t l = 0; l < cache->dirty->line_count; ++l) {
-    rl_sim_cache_line_t* line = &cache->dirty->lines[l];
-    if (line->tag >= end || line->tag + RL_SIM_CACHE_LINE <= address) continue;
+  uint64_t cursor = 0;
+  rl_sim_cache_line_t* line = NULL;
+  while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
     rl_sim_cache_update(line, address, data, size);
   }
   rl_sim_cache_unlock(cache);
