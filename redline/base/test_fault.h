@@ -7,7 +7,11 @@
 //                   IB order, entry acquire included) of the lowered IB
 //                   into a NOP of the same length, after the census;
 //   weaken-gcr:N    the pm4 route clears GLV_INV (vector L0 invalidate)
-//                   in the N-th ACQUIRE_MEM's GCR_CNTL, after the census.
+//                   in the N-th ACQUIRE_MEM's GCR_CNTL, after the census;
+//   narrow-acquire:N  the aql route sets packet N's acquire fence scope to
+//                   NONE, after the census;
+//   narrow-release:N  the aql route lowers packet N's SYSTEM release fence
+//                   scope to AGENT (no L2 write-back), after the census.
 // N may be "all" (every one; *out_index is UINT32_MAX then).
 // Never set in production: the point is to prove that a checker fails.
 #ifndef REDLINE_BASE_TEST_FAULT_H_
