@@ -14,6 +14,7 @@
 #include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "redline/replay.h"
+#include "redline/sim/sim.h"
 #include "tools/cli.h"
 #include "tools/cli_limits.h"
 
@@ -203,6 +204,21 @@ static void rl_replay_print_text(rl_replay_t* replay,
   }
 }
 
+// With --cache-model report|strict on the simulator: what the cache model
+// found (docs/cache-model.md), after the region hashes.
+static void rl_replay_print_cache(const rl_replay_cli_t* cli,
+                                  rl_device_t* device) {
+  if (!cli->cache_model || strcmp(cli->cache_model, "off") == 0 ||
+      !rl_sim_device_is(device)) {
+    return;
+  }
+  rl_sim_cache_stats_t stats;
+  rl_sim_cache_stats(device, &stats);
+  printf("cache model=%s stale_reads=%" PRIu64 " stale_host_reads=%" PRIu64
+         "\n",
+         cli->cache_model, stats.stale_reads, stats.stale_host_reads);
+}
+
 static cJSON* rl_replay_proof_json(const rl_route_proof_t* proof) {
   cJSON* object = cJSON_CreateObject();
   cJSON_AddStringToObject(object, "device", proof->device);
@@ -328,6 +344,7 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
     rl_replay_print_json(replay, capture, status);
   } else {
     rl_replay_print_text(replay, capture);
+    rl_replay_print_cache(cli, device);
   }
   rl_replay_destroy(replay);
   return status ? rl_cli_fail(status, cli->path) : RL_EXIT_OK;
