@@ -19,8 +19,8 @@
 // pthread mutex cost a fifth of a strict decode shadow run). Contention
 // (several queues) yields the CPU.
 void rl_sim_cache_lock(rl_sim_cache_t* cache) {
-  while (atomic_flag_test_and_set_explicit(&cache->lock,
-                                           memory_order_acquire)) {
+  while (
+      atomic_flag_test_and_set_explicit(&cache->lock, memory_order_acquire)) {
     sched_yield();
   }
 }
@@ -37,7 +37,7 @@ typedef struct rl_sim_cache_line_s {
 } rl_sim_cache_line_t;
 
 struct rl_sim_cache_table_s {
-  uint32_t* slots;  // line index + 1; 0 is empty
+  uint32_t* slots;      // line index + 1; 0 is empty
   uint32_t slot_count;  // power of two, 0 before the first fill
   rl_sim_cache_line_t* lines;
   uint32_t line_count;
@@ -187,7 +187,8 @@ void rl_sim_cache_deinit(rl_sim_cache_t* cache) {
 uint32_t rl_sim_cache_place(const rl_sim_cache_t* cache,
                             uint64_t dispatch_index, uint64_t wg_index) {
   if (cache->wgp_count == 0) return 0;
-  uint64_t half = ((dispatch_index + cache->seed) & 1u) * (cache->wgp_count / 2);
+  uint64_t half =
+      ((dispatch_index + cache->seed) & 1u) * (cache->wgp_count / 2);
   return (uint32_t)((wg_index + half) % cache->wgp_count);
 }
 
@@ -205,8 +206,8 @@ static void rl_sim_cache_fetch(rl_sim_device_t* device, uint64_t tag,
                                uint64_t address, uint8_t* out) {
   memset(out, 0, RL_SIM_CACHE_LINE);
   uint64_t start = 0, end = 0;
-  uint8_t* host = rl_sim_memory_span(&device->memory, address, &start, &end,
-                                     NULL);
+  uint8_t* host =
+      rl_sim_memory_span(&device->memory, address, &start, &end, NULL);
   if (host == NULL) return;
   uint64_t first = tag > start ? tag : start;
   uint64_t last = tag + RL_SIM_CACHE_LINE < end ? tag + RL_SIM_CACHE_LINE : end;
@@ -277,7 +278,8 @@ void rl_sim_cache_load(rl_sim_device_t* device,
         rl_sim_cache_lookup(device, l0, gl1, tag, address);
     if (line == NULL) continue;
     uint64_t first = tag > address ? tag : address;
-    uint64_t last = tag + RL_SIM_CACHE_LINE < end ? tag + RL_SIM_CACHE_LINE : end;
+    uint64_t last =
+        tag + RL_SIM_CACHE_LINE < end ? tag + RL_SIM_CACHE_LINE : end;
     uint8_t* out = (uint8_t*)data + (first - address);
     const uint8_t* cached = line->bytes + (first - tag);
     if (memcmp(out, cached, last - first) == 0) continue;
@@ -346,7 +348,8 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
   for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
        tag += RL_SIM_CACHE_LINE) {
     rl_sim_cache_update(rl_sim_cache_find(l0, tag), address, data, size);
-    if (gl1) rl_sim_cache_update(rl_sim_cache_find(gl1, tag), address, data, size);
+    if (gl1)
+      rl_sim_cache_update(rl_sim_cache_find(gl1, tag), address, data, size);
   }
   rl_sim_cache_unlock(cache);
 }
@@ -355,8 +358,7 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
 // Invalidation, write-back, host accesses
 //===----------------------------------------------------------------------===//
 
-static void rl_sim_cache_apply_locked(rl_sim_cache_t* cache,
-                                      uint32_t actions) {
+static void rl_sim_cache_apply_locked(rl_sim_cache_t* cache, uint32_t actions) {
   for (uint32_t w = 0; w < cache->wgp_count; ++w) {
     if (actions & RL_SIM_CACHE_INV_GLV) rl_sim_cache_clear(&cache->vl0[w]);
     if (actions & RL_SIM_CACHE_INV_GLK) rl_sim_cache_clear(&cache->kl0[w]);
@@ -396,7 +398,8 @@ static rl_sim_cache_line_t* rl_sim_cache_next_dirty(rl_sim_cache_t* cache,
                                                     uint64_t* cursor) {
   rl_sim_cache_table_t* dirty = cache->dirty;
   uint64_t first_tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1);
-  uint64_t lines = (end - first_tag + RL_SIM_CACHE_LINE - 1) / RL_SIM_CACHE_LINE;
+  uint64_t lines =
+      (end - first_tag + RL_SIM_CACHE_LINE - 1) / RL_SIM_CACHE_LINE;
   if (lines < dirty->line_count) {
     for (; *cursor < lines; ++*cursor) {
       rl_sim_cache_line_t* line =
@@ -429,8 +432,9 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
   rl_sim_cache_line_t* line = NULL;
   while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
     uint64_t first = line->tag > address ? line->tag : address;
-    uint64_t last =
-        line->tag + RL_SIM_CACHE_LINE < end ? line->tag + RL_SIM_CACHE_LINE : end;
+    uint64_t last = line->tag + RL_SIM_CACHE_LINE < end
+                        ? line->tag + RL_SIM_CACHE_LINE
+                        : end;
     uint8_t* out = (uint8_t*)data + (first - address);
     const uint8_t* memory = line->bytes + (first - line->tag);
     if (memcmp(out, memory, last - first) == 0) continue;
@@ -466,8 +470,8 @@ void rl_sim_cache_host_write(rl_sim_cache_t* cache, uint64_t address,
 uint32_t rl_sim_cache_acquire_actions(uint32_t scope) {
   uint32_t actions = 0;
   if (scope >= RL_AQL_FENCE_SCOPE_AGENT) {
-    actions |= RL_SIM_CACHE_INV_GLV | RL_SIM_CACHE_INV_GLK |
-               RL_SIM_CACHE_INV_GL1;
+    actions |=
+        RL_SIM_CACHE_INV_GLV | RL_SIM_CACHE_INV_GLK | RL_SIM_CACHE_INV_GL1;
   }
   if (scope >= RL_AQL_FENCE_SCOPE_SYSTEM) actions |= RL_SIM_CACHE_INV_GL2;
   return actions;

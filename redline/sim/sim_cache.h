@@ -108,12 +108,12 @@ typedef struct rl_sim_cache_s {
   rl_sim_cache_mode_t mode;
   uint64_t seed;
   uint32_t wgp_count;
-  uint32_t array_count;  // 0: no GL1 (gfx12)
-  rl_sim_cache_table_t* vl0;   // [wgp_count]
-  rl_sim_cache_table_t* kl0;   // [wgp_count]
-  rl_sim_cache_table_t* gl1;   // [array_count]
-  rl_sim_cache_table_t* dirty; // one: dirty L2 lines, bytes as in memory
-  uint64_t stale_reads;        // counters for tests and benchmarks
+  uint32_t array_count;         // 0: no GL1 (gfx12)
+  rl_sim_cache_table_t* vl0;    // [wgp_count]
+  rl_sim_cache_table_t* kl0;    // [wgp_count]
+  rl_sim_cache_table_t* gl1;    // [array_count]
+  rl_sim_cache_table_t* dirty;  // one: dirty L2 lines, bytes as in memory
+  uint64_t stale_reads;         // counters (under the lock)
   uint64_t stale_host_reads;
 } rl_sim_cache_t;
 

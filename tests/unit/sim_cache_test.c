@@ -294,9 +294,9 @@ static void rl_test_policy_bits(void** state) {
   const rl_sim_options_t options = {.cache_model = RL_SIM_CACHE_STRICT};
   assert_int_equal(rl_sim_device_create(&options, &device), RL_OK);
   rl_device_allocation_t b;
-  assert_int_equal(device->vtable->allocate(device, 256, 256,
-                                            RL_MEMORY_KIND_DEVICE, &b),
-                   RL_OK);
+  assert_int_equal(
+      device->vtable->allocate(device, 256, 256, RL_MEMORY_KIND_DEVICE, &b),
+      RL_OK);
   uint32_t one = 1, two = 2;
   assert_int_equal(device->vtable->write(device, b.address, &one, 4), RL_OK);
   assert_int_equal(rl_test_policy_load(device, b.address, 0), 1u);  // fills
@@ -309,10 +309,10 @@ static void rl_test_policy_bits(void** state) {
                    1u);
   assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_GLC),
                    2u);
-  assert_int_equal(rl_test_policy_load(
-                       device, b.address,
-                       RL_SIM_ACCESS_SCOPE(RL_SIM_ACCESS_SCOPE_SE)),
-                   2u);
+  assert_int_equal(
+      rl_test_policy_load(device, b.address,
+                          RL_SIM_ACCESS_SCOPE(RL_SIM_ACCESS_SCOPE_SE)),
+      2u);
   // The K$ missed, but the array's GL1 the vector load filled is stale.
   assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_SCALAR),
                    1u);
