@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pm4/pm4_decode.h"
 #include "pm4/pm4_packet.h"
+#include "redline/base/test_fault.h"
 #include "redline/replay_internal.h"
 
 // The IB's alignment: INDIRECT_BUFFER needs dwords; a cache line keeps the
@@ -55,6 +57,41 @@ static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
   return RL_OK;
 }
 
+// Test-only (redline/base/test_fault.h): drops or weakens one ACQUIRE_MEM
+// of the IB after the census passed it, so a test can show the simulator's
+// cache model, not the census, catching the missing invalidation. A NOP of
+// the same length keeps every offset (and parameter patch) valid.
+static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
+  uint32_t drop = 0, weaken = 0;
+  bool dropping = rl_test_fault("drop-acquire", &drop);
+  bool weakening = rl_test_fault("weaken-gcr", &weaken);
+  if (!dropping && !weakening) return;
+  const rl_pm4_field_t* glv = NULL;
+  const rl_pm4_register_t* gcr = program->family->acquire_gcr_cntl;
+  for (uint32_t f = 0; f < gcr->field_count; ++f) {
+    if (strcmp(gcr->fields[f].name, "GLV_INV") == 0) glv = &gcr->fields[f];
+  }
+  uint32_t acquire = 0;
+  rl_pm4_packet_t packet;
+  for (uint32_t offset = 0; offset < program->dword_count;
+       offset += packet.dwords) {
+    if (rl_pm4_decode_next(program->family, program->dwords,
+                           program->dword_count, offset, &packet) != RL_OK) {
+      return;  // the census accepted it; nothing to do on odd input
+    }
+    if (packet.type != 3 || packet.opcode != RL_PM4_ACQUIRE_MEM) continue;
+    uint32_t* p = program->dwords + offset;
+    if (dropping && (acquire == drop || drop == UINT32_MAX)) {
+      p[0] = rl_pm4_header(RL_PM4_NOP, packet.dwords, p[0] & 0xffu);
+      for (uint32_t i = 1; i < packet.dwords; ++i) p[i] = 0;
+    }
+    if (weakening && (acquire == weaken || weaken == UINT32_MAX) && glv) {
+      p[RL_PM4_ACQUIRE_MEM_GCR_CNTL_DWORD] &= ~(1u << glv->shift);
+    }
+    ++acquire;
+  }
+}
+
 rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
   const rl_pm4_lower_options_t options = {
@@ -79,6 +116,7 @@ rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(rl_pm4_lower(&inputs, &options, &replay->pm4));
   // The census reads the program back; what it checks is what runs.
   RL_RETURN_IF_ERROR(rl_pm4_program_check(replay->pm4, &inputs));
+  rl_replay_pm4_test_fault(replay->pm4);
   memcpy(replay->ib.host, replay->pm4->dwords, 4ull * replay->pm4->dword_count);
   memcpy(replay->kernarg.host, replay->pm4->kernarg,
          replay->pm4->kernarg_size);

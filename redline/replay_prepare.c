@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/test_fault.h"
 #include "redline/replay_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -217,6 +218,33 @@ static rl_status_t rl_prepare_queue(rl_replay_t* replay,
 // Lowering and census
 //===----------------------------------------------------------------------===//
 
+// Test-only (redline/base/test_fault.h): narrows the fence scopes of the
+// lowered AQL packets after the census passed them, so a test can show the
+// simulator's cache model catching it. narrow-acquire:N sets packet N's
+// acquire scope to NONE; narrow-release:N lowers a SYSTEM release to AGENT.
+static void rl_prepare_test_fault(rl_aql_program_t* program) {
+  uint32_t acquire = 0, release = 0;
+  bool narrow_acquire = rl_test_fault("narrow-acquire", &acquire);
+  bool narrow_release = rl_test_fault("narrow-release", &release);
+  for (uint32_t i = 0; i < program->packet_count; ++i) {
+    uint16_t header = program->packets[i].header;
+    if (narrow_acquire && (i == acquire || acquire == UINT32_MAX)) {
+      header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
+                            << RL_AQL_HEADER_ACQUIRE_SHIFT);
+    }
+    uint32_t scope =
+        (header >> RL_AQL_HEADER_RELEASE_SHIFT) & RL_AQL_HEADER_SCOPE_MASK;
+    if (narrow_release && (i == release || release == UINT32_MAX) &&
+        scope == RL_AQL_FENCE_SCOPE_SYSTEM) {
+      header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
+                            << RL_AQL_HEADER_RELEASE_SHIFT);
+      header |= (uint16_t)(RL_AQL_FENCE_SCOPE_AGENT
+                           << RL_AQL_HEADER_RELEASE_SHIFT);
+    }
+    program->packets[i].header = header;
+  }
+}
+
 static rl_status_t rl_prepare_lower(rl_replay_t* replay) {
   const rl_capture_t* capture = replay->capture;
   for (uint32_t p = 0; p < capture->param_count; ++p) {
@@ -234,6 +262,7 @@ static rl_status_t rl_prepare_lower(rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(rl_aql_lower(&inputs, &replay->program));
   // The census reads the program back; what it checks is what runs.
   RL_RETURN_IF_ERROR(rl_aql_program_check(replay->program, &inputs));
+  rl_prepare_test_fault(replay->program);
   memcpy(replay->kernarg.host, replay->program->kernarg,
          replay->program->kernarg_size);
   return RL_OK;

@@ -186,6 +186,9 @@ typedef struct rl_shadow_device_options_s {
   bool adversarial;       // sim: seeded interleaving of unbarriered work
   uint64_t seed;
   const char* executor;   // sim: "ref" (NULL) or "isa"
+  // sim: the cache model, "off", "report" or "strict" (NULL: strict, so a
+  // missing acquire or write-back changes bytes; docs/cache-model.md).
+  const char* cache_model;
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {

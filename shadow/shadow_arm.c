@@ -70,6 +70,7 @@ static rl_status_t rl_shadow_arm_open_device(
       .adversarial = options->adversarial,
       .seed = options->seed,
       .executor = options->executor,
+      .cache_model = options->cache_model ? options->cache_model : "strict",
       .max_work_items = limits->max_work_items,
       .max_dispatches = limits->max_dispatches,
   };

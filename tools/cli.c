@@ -111,6 +111,15 @@ int rl_cli_processor(const char* command, const char* flag,
                       command, flag, processor);
 }
 
+int rl_cli_cache_model(const char* command, const char* value) {
+  if (rl_cli_is(value, "off") || rl_cli_is(value, "report") ||
+      rl_cli_is(value, "strict")) {
+    return RL_EXIT_OK;
+  }
+  return rl_cli_usage("%s: --cache-model expects off, report or strict, got "
+                      "'%s'", command, value);
+}
+
 // An installed CLI (cmake/Install.cmake) finds the code objects relative
 // to itself, BINDIR/../LIBDIR/redline/kernels, so a staged or relocated
 // prefix works; a CLI in the build tree has no such directory and uses the

@@ -80,6 +80,10 @@ int rl_cli_number_i64(const char* command, const char* flag, const char* text,
 int rl_cli_processor(const char* command, const char* flag,
                      const char* processor);
 
+// Checks a --cache-model value: off, report or strict (docs/cache-model.md).
+// Returns RL_EXIT_OK, or RL_EXIT_USAGE after printing the message.
+int rl_cli_cache_model(const char* command, const char* value);
+
 // Directory holding the built code objects: $REDLINE_KERNELS_DIR, else
 // ../LIBDIR/redline/kernels next to an installed CLI, else the build-time
 // default (RL_DEFAULT_KERNELS_DIR).

@@ -73,6 +73,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
     } else if (has_value && (rl_cli_is(arg, "--processor") ||
                              rl_cli_is(arg, "--hazards") ||
                              rl_cli_is(arg, "--executor") ||
+                             rl_cli_is(arg, "--cache-model") ||
                              rl_cli_is(arg, "--seed"))) {
       rl_shadow_cli_option("demo", arg, argv[++i], &options, &exit_code);
       if (exit_code != RL_EXIT_OK) return exit_code;
@@ -105,7 +106,11 @@ static rl_status_t rl_demo_record(const rl_demo_t* demo, const void* code,
                                         .processor = demo->processor,
                                         .adversarial = demo->device.adversarial,
                                         .seed = demo->device.seed,
-                                        .executor = demo->device.executor};
+                                        .executor = demo->device.executor,
+                                        .cache_model =
+                                            demo->device.cache_model
+                                                ? demo->device.cache_model
+                                                : "strict"};
   rl_device_t* device = NULL;
   rl_funnel_device_t funnel_device = {0};
   rl_funnel_t* funnel = NULL;

@@ -14,6 +14,7 @@
 #include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "redline/replay.h"
+#include "redline/sim/sim.h"
 #include "tools/cli.h"
 #include "tools/cli_limits.h"
 
@@ -28,6 +29,7 @@ typedef struct rl_replay_cli_s {
   rl_route_t route;
   uint64_t repeat;
   bool adversarial;
+  const char* cache_model;  // NULL: off
   uint64_t seed;
   bool checked;
   bool json;
@@ -61,6 +63,9 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
     return rl_cli_processor("replay", flag, value);
   } else if (rl_cli_is(flag, "--executor")) {
     cli->executor = value;
+  } else if (rl_cli_is(flag, "--cache-model")) {
+    cli->cache_model = value;
+    return rl_cli_cache_model("replay", value);
   } else if (rl_cli_is(flag, "--hazards")) {
     cli->adversarial = strcmp(value, "adversarial") == 0;
     if (!cli->adversarial && strcmp(value, "sequential") != 0) {
@@ -90,7 +95,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
 static bool rl_replay_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--route", "--device", "--processor", "--executor", "--hazards", "--param",
-      "--repeat", "--seed", "--timeout-ms"};
+      "--repeat", "--seed", "--timeout-ms", "--cache-model"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -199,6 +204,21 @@ static void rl_replay_print_text(rl_replay_t* replay,
   }
 }
 
+// With --cache-model report|strict on the simulator: what the cache model
+// found (docs/cache-model.md), after the region hashes.
+static void rl_replay_print_cache(const rl_replay_cli_t* cli,
+                                  rl_device_t* device) {
+  if (!cli->cache_model || strcmp(cli->cache_model, "off") == 0 ||
+      !rl_sim_device_is(device)) {
+    return;
+  }
+  rl_sim_cache_stats_t stats;
+  rl_sim_cache_stats(device, &stats);
+  printf("cache model=%s stale_reads=%" PRIu64 " stale_host_reads=%" PRIu64
+         "\n",
+         cli->cache_model, stats.stale_reads, stats.stale_host_reads);
+}
+
 static cJSON* rl_replay_proof_json(const rl_route_proof_t* proof) {
   cJSON* object = cJSON_CreateObject();
   cJSON_AddStringToObject(object, "device", proof->device);
@@ -284,6 +304,7 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .processor = cli->processor ? cli->processor : processor,
       .adversarial = cli->adversarial,
       .seed = cli->seed,
+      .cache_model = cli->cache_model,
       .executor = cli->executor,
       .max_work_items = cli->limits.max_work_items,
       .max_dispatches = cli->limits.max_dispatches,
@@ -323,6 +344,7 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
     rl_replay_print_json(replay, capture, status);
   } else {
     rl_replay_print_text(replay, capture);
+    rl_replay_print_cache(cli, device);
   }
   rl_replay_destroy(replay);
   return status ? rl_cli_fail(status, cli->path) : RL_EXIT_OK;

@@ -41,6 +41,11 @@
 //     dispatch index when there is one.
 //   - Retiring a packet: header := INVALID (release), read id + 1 (release),
 //     then the completion signal - 1 (release) and a wakeup of waiters.
+//   - Caches (optional, rl_sim_options_t.cache_model; sim_cache.h and
+//     docs/cache-model.md): per-WGP vector L0 and scalar cache, per-array
+//     GL1 (gfx11) and a write-back L2, maintained only by ACQUIRE_MEM /
+//     RELEASE_MEM GCR bits, AQL fence scopes and in-kernel invalidations,
+//     so a missing one makes loads (or the host) see stale bytes.
 //   - A 100 MHz timestamp counter and start/end timestamps per dispatch.
 //
 // Thread-safety: the rl_device_t API is for one engine thread at a time;
@@ -77,6 +82,21 @@ typedef enum rl_sim_hazard_mode_e {
   RL_SIM_HAZARDS_ADVERSARIAL = 1,  // unbarriered work-groups interleave
 } rl_sim_hazard_mode_t;
 
+// The cache model (sim_cache.h, docs/cache-model.md): OFF keeps memory
+// coherent; REPORT records a finding (RL_SIM_HAZARD_STALE_READ /
+// _STALE_HOST_READ) where a load would hit a stale line but returns the
+// current bytes; STRICT returns the stale bytes, as hardware would, and
+// records the finding too.
+typedef enum rl_sim_cache_mode_e {
+  RL_SIM_CACHE_OFF = 0,
+  RL_SIM_CACHE_REPORT = 1,
+  RL_SIM_CACHE_STRICT = 2,
+} rl_sim_cache_mode_t;
+
+// Parses "off", "report" or "strict"; false otherwise.
+bool rl_sim_cache_mode_parse(const char* text, rl_sim_cache_mode_t* out_mode);
+const char* rl_sim_cache_mode_name(rl_sim_cache_mode_t mode);
+
 typedef struct rl_sim_options_s {
   const char* processor;  // "gfx1100", "gfx1151", "gfx1201"
   rl_sim_hazard_mode_t hazards;
@@ -92,6 +112,9 @@ typedef struct rl_sim_options_s {
   // the one over the limit. Either is a queue fault naming the numbers.
   uint64_t max_work_items;
   uint32_t max_dispatches;
+  // The cache model (default OFF). Its work-group placement is seeded with
+  // |seed|.
+  rl_sim_cache_mode_t cache_model;
 } rl_sim_options_t;
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no
@@ -123,10 +146,20 @@ bool rl_sim_device_is(const rl_device_t* device);
 // IB not separated by a compute-idle wait are reported as RAW/WAR/WAW like
 // an unbarriered AQL batch.
 #define RL_SIM_HAZARD_RAW_NO_ACQUIRE 4u
+// Cache-model findings (rl_sim_options_t.cache_model REPORT or STRICT):
+// a device load that hit a line its L0, K$ or GL1 filled before a later
+// write and no invalidation has dropped since (earlier_dispatch: the
+// dispatch that dirtied the line in L2 when known, else UINT64_MAX;
+// later_dispatch: the reader), and a host read of coarse-grained memory a
+// dispatch wrote with no L2 write-back since (later_dispatch UINT64_MAX).
+// Each finding names the first stale byte and the stale bytes of that line.
+#define RL_SIM_HAZARD_STALE_READ 5u
+#define RL_SIM_HAZARD_STALE_HOST_READ 6u
 
 typedef struct rl_sim_hazard_s {
   uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW;
-                          // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE (PM4 only)
+                          // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE (PM4 only);
+                          // 5, 6 cache-model findings
   uint64_t earlier_dispatch;  // dispatch indices (rl_sim_dispatch_t), in
   uint64_t later_dispatch;    // packet order, whatever order groups ran in
   uint64_t address;       // first overlapping byte
@@ -177,6 +210,14 @@ rl_status_t rl_sim_register_code_object(rl_device_t* device,
                                         uint64_t image_address);
 void rl_sim_unregister_code_object(rl_device_t* device,
                                    uint64_t image_address);
+
+// Cache-model counters: loads that hit a stale line and host reads that
+// saw memory older than L2 (each access counted once per stale line).
+typedef struct rl_sim_cache_stats_s {
+  uint64_t stale_reads;
+  uint64_t stale_host_reads;
+} rl_sim_cache_stats_t;
+void rl_sim_cache_stats(rl_device_t* device, rl_sim_cache_stats_t* out_stats);
 
 // Translation for tests and the funnel adapter: a host view of
 // [|address|, |address| + |size|) when it lies inside one live allocation,

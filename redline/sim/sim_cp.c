@@ -49,6 +49,15 @@ static bool rl_sim_cp_stopping(rl_sim_queue_t* queue) {
 
 void rl_sim_cp_retire(rl_sim_queue_t* queue, uint64_t id,
                       uint64_t completion_signal) {
+  // The release fence happens before the packet is seen complete: a system
+  // scope writes the L2 back for the host (sim_cache.h). The slot still
+  // holds the packet's header.
+  uint32_t header = atomic_load_explicit(
+      (_Atomic uint32_t*)rl_sim_cp_slot(queue, id), memory_order_relaxed);
+  uint32_t release = (header >> RL_AQL_HEADER_RELEASE_SHIFT) &
+                     RL_AQL_HEADER_SCOPE_MASK;
+  rl_sim_cache_apply(&queue->device->cache,
+                     rl_sim_cache_release_actions(release));
   atomic_store_explicit((_Atomic uint32_t*)rl_sim_cp_slot(queue, id),
                         RL_AQL_PACKET_TYPE_INVALID, memory_order_release);
   atomic_store_explicit(queue->read_index, id + 1, memory_order_release);
@@ -194,6 +203,12 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
   // stale-cache window of earlier PM4 dispatches (sim_pm4.h).
   if (queue->pm4 != NULL && packet.acquire_scope != RL_AQL_FENCE_SCOPE_NONE) {
     rl_sim_pm4_batch_acquire(queue->pm4);
+  }
+  // The cache side of that acquire (sim_cache.h); a kernel dispatch applies
+  // its own when its first work-group starts, since a batch gathers several.
+  if (packet.type != RL_AQL_PACKET_TYPE_KERNEL_DISPATCH) {
+    rl_sim_cache_apply(&queue->device->cache,
+                       rl_sim_cache_acquire_actions(packet.acquire_scope));
   }
   switch (packet.type) {
     case RL_AQL_PACKET_TYPE_KERNEL_DISPATCH:

@@ -69,8 +69,9 @@ static rl_status_t rl_sim_free(rl_device_t* device, uint64_t address) {
 
 static rl_status_t rl_sim_write(rl_device_t* device, uint64_t address,
                                 const void* data, uint64_t size) {
-  if (rl_sim_memory_copy_in(&rl_sim_device_cast(device)->memory, address, data,
-                            size)) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  if (rl_sim_memory_copy_in(&sim->memory, address, data, size)) {
+    rl_sim_cache_host_write(&sim->cache, address, data, size);
     return RL_OK;
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -81,8 +82,11 @@ static rl_status_t rl_sim_write(rl_device_t* device, uint64_t address,
 
 static rl_status_t rl_sim_read(rl_device_t* device, uint64_t address,
                                void* data, uint64_t size) {
-  if (rl_sim_memory_copy_out(&rl_sim_device_cast(device)->memory, address, data,
-                             size)) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  if (rl_sim_memory_copy_out(&sim->memory, address, data, size)) {
+    // The host sees memory, not L2: dirty lines not yet written back show
+    // their old bytes (sim_cache.h).
+    rl_sim_cache_host_read(sim, address, data, size);
     return RL_OK;
   }
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -100,6 +104,7 @@ static void rl_sim_destroy(rl_device_t* device) {
   pthread_mutex_destroy(&sim->queue_lock);
   rl_sim_loader_deinit(&sim->loader);
   rl_sim_memory_deinit(&sim->memory);
+  rl_sim_cache_deinit(&sim->cache);
   pthread_mutex_destroy(&sim->signal_lock);
   pthread_cond_destroy(&sim->signal_cond);
   pthread_mutex_destroy(&sim->report_lock);
@@ -170,6 +175,8 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   rl_sim_loader_init(&sim->loader);
   atomic_init(&sim->next_queue_id, 1);
   atomic_init(&sim->dispatch_count, 0);
+  RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,
+                                       options->cache_model, options->seed));
   return rl_sim_memory_init(&sim->memory);
 }
 
@@ -260,4 +267,35 @@ void rl_sim_hazards_clear(rl_device_t* device) {
   pthread_mutex_lock(&sim->report_lock);
   sim->hazard_count = 0;
   pthread_mutex_unlock(&sim->report_lock);
+}
+
+void rl_sim_cache_stats(rl_device_t* device, rl_sim_cache_stats_t* out_stats) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  rl_sim_cache_lock(&sim->cache);
+  out_stats->stale_reads = sim->cache.stale_reads;
+  out_stats->stale_host_reads = sim->cache.stale_host_reads;
+  rl_sim_cache_unlock(&sim->cache);
+}
+
+bool rl_sim_cache_mode_parse(const char* text, rl_sim_cache_mode_t* out_mode) {
+  static const char* const names[] = {"off", "report", "strict"};
+  for (int m = 0; m < 3; ++m) {
+    if (text && strcmp(text, names[m]) == 0) {
+      *out_mode = (rl_sim_cache_mode_t)m;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* rl_sim_cache_mode_name(rl_sim_cache_mode_t mode) {
+  switch (mode) {
+    case RL_SIM_CACHE_OFF:
+      return "off";
+    case RL_SIM_CACHE_REPORT:
+      return "report";
+    case RL_SIM_CACHE_STRICT:
+      return "strict";
+  }
+  return "unknown";
 }

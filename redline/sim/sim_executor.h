@@ -92,7 +92,38 @@ rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
 rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
                             const void* data, uint32_t size);
 
-// Typed kernarg readers: the argument at |offset| of the kernarg segment.
+// What an access is, for the cache model (sim_cache.h): plain vector
+// accesses pass 0 (rl_sim_wg_load/store). Scalar loads (s_load,
+// s_buffer_load) go through the scalar cache. The policy bits are the
+// instruction's: gfx11 GLC/SLC/DLC (RDNA3 ISA guide, FLAT and SMEM
+// encodings); gfx12 SCOPE (0 CU, 1 SE, 2 DEV, 3 SYS; AMDGPUUsage GFX12) in
+// bits 5:4. Instruction fetch bypasses the data caches.
+#define RL_SIM_ACCESS_SCALAR 0x1u
+#define RL_SIM_ACCESS_GLC 0x2u
+#define RL_SIM_ACCESS_SLC 0x4u
+#define RL_SIM_ACCESS_DLC 0x8u
+#define RL_SIM_ACCESS_SCOPE(scope) (((uint32_t)(scope) & 3u) << 4)
+#define RL_SIM_ACCESS_SCOPE_OF(flags) (((flags) >> 4) & 3u)
+#define RL_SIM_ACCESS_SCOPE_SE 1u
+#define RL_SIM_ACCESS_INSTRUCTION 0x40u
+rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
+                                void* out_data, uint32_t size,
+                                uint32_t access);
+rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
+                                 const void* data, uint32_t size,
+                                 uint32_t access);
+
+// In-kernel cache invalidations of the caches this work-group's WGP reads
+// through: gfx11 buffer_gl0_inv (RL_SIM_WG_INV_GL0: the vector L0),
+// buffer_gl1_inv (RL_SIM_WG_INV_GL1: the shader array's GL1), s_dcache_inv
+// (RL_SIM_WG_INV_SCALAR: the scalar cache). No-ops when the model is off.
+#define RL_SIM_WG_INV_GL0 0x1u
+#define RL_SIM_WG_INV_SCALAR 0x2u
+#define RL_SIM_WG_INV_GL1 0x4u
+void rl_sim_wg_cache_invalidate(rl_sim_wg_t* wg, uint32_t caches);
+
+// Typed kernarg readers: the argument at |offset| of the kernarg segment,
+// read as a scalar load (hardware kernels s_load their kernargs).
 // A read past the kernel's kernarg_size fails (RL_STATUS_INVALID_ARGUMENT).
 rl_status_t rl_sim_wg_kernarg_u32(rl_sim_wg_t* wg, uint32_t offset,
                                   uint32_t* out_value);

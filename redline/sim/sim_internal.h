@@ -16,9 +16,11 @@
 //   - each queue's lock + cond carry the doorbell, stop and fault state;
 //   - queue_lock guards the list of live queues (create, destroy, and the
 //     device's destruction, which stops and joins whatever is left).
+//   - cache.lock guards the cache model (sim_cache.h).
 // Lock order: a thread holds at most one of these at a time, except that
 // memory.lock (read) is taken inside signal_lock (a barrier re-translating
-// its dependent signals); nothing is taken inside memory.lock.
+// its dependent signals), and memory.lock (read) and report_lock inside
+// cache.lock; nothing is taken inside memory.lock or report_lock.
 #ifndef REDLINE_SIM_SIM_INTERNAL_H_
 #define REDLINE_SIM_SIM_INTERNAL_H_
 
@@ -29,6 +31,7 @@
 
 #include "aql/aql_decode.h"
 #include "redline/sim/sim.h"
+#include "redline/sim/sim_cache.h"
 #include "redline/sim/sim_hazard_checker.h"
 
 // Device addresses end below 2^48: the GPU virtual address width of gfx9+
@@ -99,6 +102,7 @@ typedef struct rl_sim_device_s {
   uint32_t hazard_count;  // total found, may exceed the capacity
   rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
   uint64_t log_count;  // total recorded; the ring keeps the last ones
+  rl_sim_cache_t cache;  // the cache model (sim_cache.h); own lock
 } rl_sim_device_t;
 
 // One kernel launch as a command processor decoded it, from an AQL dispatch
@@ -133,6 +137,9 @@ typedef struct rl_sim_run_s {
   uint64_t wg_offset;
   uint64_t start_timestamp;
   bool finished;
+  // AQL: the packet's acquire fence scope, applied to the caches when its
+  // first work-group starts (PM4 dispatches: NONE, the IB acquires).
+  uint32_t acquire_scope;
   rl_sim_range_set_t reads;
   rl_sim_range_set_t writes;
 } rl_sim_run_t;
@@ -179,6 +186,7 @@ typedef struct rl_sim_wg_context_s {
   rl_sim_run_t* run;
   uint8_t* lds;
   uint64_t fault_address;  // set by a failed access
+  uint32_t wgp;            // the WGP it runs on (cache-model placement)
 } rl_sim_wg_context_t;
 
 static inline rl_sim_device_t* rl_sim_device_cast(rl_device_t* device) {
@@ -207,6 +215,12 @@ rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
 // NULL. The view stays valid until that allocation is freed.
 void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
                               uint64_t size);
+// Host block of the live allocation holding |address| (NULL if none):
+// [*|out_start|, *|out_end|) are its device addresses, *|out_kind| (may be
+// NULL) its kind.
+uint8_t* rl_sim_memory_span(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t* out_start, uint64_t* out_end,
+                            rl_memory_kind_t* out_kind);
 // Copies under the read lock; false when the range is not inside one live
 // allocation.
 bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,

@@ -244,3 +244,22 @@ bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
   pthread_rwlock_unlock(&memory->lock);
   return host != NULL;
 }
+
+uint8_t* rl_sim_memory_span(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t* out_start, uint64_t* out_end,
+                            rl_memory_kind_t* out_kind) {
+  uint8_t* host = NULL;
+  pthread_rwlock_rdlock(&memory->lock);
+  int64_t index = rl_sim_memory_find_locked(memory, address);
+  if (index >= 0) {
+    const rl_sim_allocation_t* item = &memory->items[index];
+    if (!item->no_access && address - item->address < item->size) {
+      host = item->host;
+      *out_start = item->address;
+      *out_end = item->address + item->size;
+      if (out_kind) *out_kind = item->kind;
+    }
+  }
+  pthread_rwlock_unlock(&memory->lock);
+  return host;
+}

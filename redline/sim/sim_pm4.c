@@ -186,14 +186,48 @@ static rl_status_t rl_sim_pm4_event_write(rl_sim_pm4_exec_t* exec,
   return rl_sim_pm4_batch_idle(exec);
 }
 
+// Field |name| of |reg| in |word|; 0 when the family has no such field.
+static uint32_t rl_sim_pm4_field(const rl_pm4_register_t* reg, uint32_t word,
+                                 const char* name) {
+  for (uint32_t f = 0; reg && f < reg->field_count; ++f) {
+    const rl_pm4_field_t* field = &reg->fields[f];
+    if (strcmp(field->name, name) != 0) continue;
+    return (word >> field->shift) & (uint32_t)((1ull << field->width) - 1);
+  }
+  return 0;
+}
+
+// The cache-model actions of a GCR_CNTL word (ACQUIRE_MEM dword 7, or
+// RELEASE_MEM dword 1 >> 12), decoded with the family's field table
+// (pm4_family_gfx11.c / _gfx12.c cite nvd.h and PAL). Range fields are
+// ignored: every action covers all lines, which is what the full-range
+// packets drivers and redline emit ask for. Sources of what each bit does:
+// Mesa radeonsi gfx10_emit_barrier and RADV gfx10_cs_emit_cache_flush.
+static uint32_t rl_sim_pm4_gcr_actions(const rl_pm4_register_t* reg,
+                                       uint32_t gcr) {
+  uint32_t actions = 0;
+  if (rl_sim_pm4_field(reg, gcr, "GLV_INV")) actions |= RL_SIM_CACHE_INV_GLV;
+  if (rl_sim_pm4_field(reg, gcr, "GLK_INV")) actions |= RL_SIM_CACHE_INV_GLK;
+  if (rl_sim_pm4_field(reg, gcr, "GLK_WB")) actions |= RL_SIM_CACHE_WB_GLK;
+  if (rl_sim_pm4_field(reg, gcr, "GL1_INV")) actions |= RL_SIM_CACHE_INV_GL1;
+  if (rl_sim_pm4_field(reg, gcr, "GL2_INV")) actions |= RL_SIM_CACHE_INV_GL2;
+  if (rl_sim_pm4_field(reg, gcr, "GL2_WB")) actions |= RL_SIM_CACHE_WB_GL2;
+  return actions;
+}
+
 static rl_status_t rl_sim_pm4_acquire_mem(rl_sim_pm4_exec_t* exec,
                                           const rl_pm4_packet_t* packet) {
   RL_RETURN_IF_ERROR(rl_sim_pm4_length(packet, 8));
-  uint32_t needed = exec->state->family->gcr_acquire;
+  const rl_pm4_family_t* family = exec->state->family;
+  uint32_t needed = family->gcr_acquire;
   uint32_t gcr = RL_PM4_GET(ACQUIRE_MEM, GCR_CNTL, packet->body[6]);
   if ((gcr & needed) == needed) {
     rl_sim_pm4_batch_acquire(exec->state);
   }
+  // ACQUIRE_MEM does not wait for dispatches in flight (that is
+  // CS_PARTIAL_FLUSH's job): the invalidation happens now, in CP order.
+  rl_sim_cache_apply(&exec->queue->device->cache,
+                     rl_sim_pm4_gcr_actions(family->acquire_gcr_cntl, gcr));
   return RL_OK;
 }
 
@@ -206,6 +240,9 @@ static rl_status_t rl_sim_pm4_release_mem(rl_sim_pm4_exec_t* exec,
       .data_sel = RL_PM4_GET(RELEASE_MEM, DATA_SEL, packet->body[1]),
       .address = rl_sim_pm4_address(&packet->body[2]),
       .data = rl_sim_pm4_address(&packet->body[4]),
+      .cache_actions = rl_sim_pm4_gcr_actions(
+          exec->state->family->release_gcr_cntl,
+          packet->body[0] >> RL_PM4_RELEASE_MEM_GCR_CNTL_SHIFT),
   };
   if ((index != RL_PM4_EVENT_INDEX_END_OF_PIPE &&
        index != RL_PM4_EVENT_INDEX_SHADER_DONE) ||

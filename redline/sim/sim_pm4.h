@@ -34,7 +34,11 @@
 //     dispatch in flight completes;
 //   ACQUIRE_MEM: a cache acquire when GCR_CNTL invalidates the scalar and
 //     vector L0 (GLK_INV, GLV_INV) and, on families with GL1, GL1 (GL1_INV);
-//     one that does not is executed but acquires nothing;
+//     one that does not is executed but acquires nothing. Its GCR_CNTL
+//     fields, decoded with the family's table, drive the cache model
+//     (sim_cache.h) whatever they are: each level named is acted on;
+//   RELEASE_MEM GCR bits (dword 1, 24:12) act on the cache model once the
+//     dispatches before it have completed, before its data write;
 //   RELEASE_MEM (EVENT_INDEX 5 end-of-pipe or 6 shader-done; DST_SEL memory;
 //     DATA_SEL 0 none, 1 low 32 bits, 2 64 bits, 3 GPU clock): the write
 //     happens once every dispatch launched before it has completed; INT_SEL
@@ -101,6 +105,7 @@ typedef struct rl_sim_pm4_release_s {
   uint32_t data_sel;  // 0 none, 1 32-bit, 2 64-bit, 3 GPU clock
   uint64_t address;
   uint64_t data;
+  uint32_t cache_actions;  // GCR bits as RL_SIM_CACHE_* (sim_cache.h)
 } rl_sim_pm4_release_t;
 
 // A dispatch of an earlier batch that completed behind a compute-idle wait

@@ -56,6 +56,8 @@ static rl_status_t rl_sim_pm4_fire(rl_sim_pm4_exec_t* exec) {
     if (r->fired) continue;
     if (r->after > done) break;
     r->fired = true;
+    // The GCR actions come first: the write signals that they are done.
+    rl_sim_cache_apply(&exec->queue->device->cache, r->cache_actions);
     RL_RETURN_IF_ERROR(rl_sim_pm4_release_write(exec, r));
   }
   return RL_OK;

@@ -126,6 +126,9 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address) {
   if (run->wg_done == 0) {
     run->start_timestamp = rl_sim_timestamp(&queue->device->base);
+    // The packet's acquire fence happens when it starts (sim_cache.h).
+    rl_sim_cache_apply(&queue->device->cache,
+                       rl_sim_cache_acquire_actions(run->acquire_scope));
   }
   uint64_t index =
       (run->wg_offset + run->wg_done * run->wg_stride) % run->wg_total;

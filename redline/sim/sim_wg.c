@@ -133,6 +133,7 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   run->wg_total = total;
   run->wg_done = 0;
   run->finished = false;
+  run->acquire_scope = 0;
   run->begun = false;
   run->start_timestamp = 0;
   rl_sim_range_set_clear(&run->reads);
@@ -167,7 +168,9 @@ rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
     launch.workgroup_size[axis] = packet->workgroup_size[axis];
     launch.grid_size[axis] = packet->grid_size[axis];
   }
-  return rl_sim_run_launch(queue, &launch, run, out_fault_address);
+  RL_RETURN_IF_ERROR(rl_sim_run_launch(queue, &launch, run, out_fault_address));
+  run->acquire_scope = packet->acquire_scope;
+  return RL_OK;
 }
 
 rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
@@ -216,7 +219,11 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t wg_index,
                                  uint64_t* out_fault_address) {
   const rl_sim_dispatch_t* d = &run->dispatch;
-  rl_sim_wg_context_t context = {queue->device, run, queue->lds, 0};
+  rl_sim_wg_context_t context = {queue->device, run, queue->lds, 0, 0};
+  if (rl_sim_cache_enabled(&queue->device->cache)) {
+    context.wgp = rl_sim_cache_place(&queue->device->cache,
+                                     d->dispatch_index, wg_index);
+  }
   rl_sim_wg_t wg = {.dispatch = d, .context = &context};
   uint64_t rest = wg_index;
   for (int axis = 0; axis < 3; ++axis) {
@@ -256,23 +263,55 @@ static rl_status_t rl_sim_wg_fault(rl_sim_wg_t* wg, const char* kind,
                    wg->dispatch->packet_id, wg->dispatch->dispatch_index);
 }
 
-rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
-                           uint32_t size) {
+rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
+                                void* out_data, uint32_t size,
+                                uint32_t access) {
   rl_sim_wg_context_t* context = wg->context;
-  if (!rl_sim_memory_copy_out(&context->device->memory, address, out_data,
-                              size)) {
+  rl_sim_device_t* device = context->device;
+  if (!rl_sim_memory_copy_out(&device->memory, address, out_data, size)) {
     return rl_sim_wg_fault(wg, "read", address, size);
+  }
+  if (rl_sim_cache_enabled(&device->cache)) {
+    const rl_sim_cache_access_t where = {context->wgp,
+                                         wg->dispatch->dispatch_index, access};
+    rl_sim_cache_load(device, &where, address, out_data, size);
   }
   return rl_sim_range_set_add(&context->run->reads, address, size);
 }
 
-rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address, const void* data,
-                            uint32_t size) {
+rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
+                                 const void* data, uint32_t size,
+                                 uint32_t access) {
   rl_sim_wg_context_t* context = wg->context;
-  if (!rl_sim_memory_copy_in(&context->device->memory, address, data, size)) {
+  rl_sim_device_t* device = context->device;
+  const rl_sim_cache_access_t where = {context->wgp,
+                                       wg->dispatch->dispatch_index, access};
+  bool cached = rl_sim_cache_enabled(&device->cache);
+  if (cached) rl_sim_cache_store_before(device, &where, address, size);
+  if (!rl_sim_memory_copy_in(&device->memory, address, data, size)) {
     return rl_sim_wg_fault(wg, "write", address, size);
   }
+  if (cached) rl_sim_cache_store_after(device, &where, address, data, size);
   return rl_sim_range_set_add(&context->run->writes, address, size);
+}
+
+rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
+                           uint32_t size) {
+  return rl_sim_wg_load_with(wg, address, out_data, size, 0);
+}
+
+rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address, const void* data,
+                            uint32_t size) {
+  return rl_sim_wg_store_with(wg, address, data, size, 0);
+}
+
+void rl_sim_wg_cache_invalidate(rl_sim_wg_t* wg, uint32_t caches) {
+  rl_sim_wg_context_t* context = wg->context;
+  uint32_t actions = 0;
+  if (caches & RL_SIM_WG_INV_GL0) actions |= RL_SIM_CACHE_INV_GLV;
+  if (caches & RL_SIM_WG_INV_SCALAR) actions |= RL_SIM_CACHE_INV_GLK;
+  if (caches & RL_SIM_WG_INV_GL1) actions |= RL_SIM_CACHE_INV_GL1;
+  rl_sim_cache_apply_local(&context->device->cache, context->wgp, actions);
 }
 
 static rl_status_t rl_sim_wg_kernarg(rl_sim_wg_t* wg, uint32_t offset,
@@ -284,7 +323,8 @@ static rl_status_t rl_sim_wg_kernarg(rl_sim_wg_t* wg, uint32_t offset,
                      "beyond its %u-byte kernarg segment",
                      d->kernel->name, size, offset, d->kernel->kernarg_size);
   }
-  return rl_sim_wg_load(wg, d->kernarg_address + offset, out_value, size);
+  return rl_sim_wg_load_with(wg, d->kernarg_address + offset, out_value, size,
+                             RL_SIM_ACCESS_SCALAR);
 }
 
 rl_status_t rl_sim_wg_kernarg_u32(rl_sim_wg_t* wg, uint32_t offset,

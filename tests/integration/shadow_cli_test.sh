@@ -7,6 +7,11 @@
 #   flip   the negative control: exit 1, naming exactly the region and
 #          offset in the text and the JSON report.
 #   workspace  an undersized bound workspace: exit 4 (contract).
+#   cache  the cache model's negative control: the pm4 arm with its
+#          ACQUIRE_MEMs dropped or weakened after the census
+#          (REDLINE_TEST_FAULT) fails in strict mode (the default) and
+#          passes with --cache-model off, so the model caught it; the same
+#          for the aql route with its fence scopes narrowed.
 #   arms ARMS N WORKLOAD TARGET [CAPTURE ARGS...] -- [SHADOW ARGS...]
 #       capture, then shadow with --arms ARMS (N of them); expects exit 0 and
 #       PASS. For the runtime arms (hip, hipgraph, drm) the caller sets
@@ -134,6 +139,30 @@ case "$case_name" in
     run 0 shadow "$dir/d.rlc" --arms eager,aql
     run 2 shadow "$dir/d.rlc" --flip-byte kv_cache:99999999
     run 2 shadow "$dir/d.rlc" --flip-byte nosuch:1
+    ;;
+  cache)
+    capture_decode
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4
+    REDLINE_TEST_FAULT=drop-acquire:all
+    export REDLINE_TEST_FAULT
+    run 1 shadow "$dir/d.rlc" --arms eager,pm4
+    expect_out "shadow: FAIL (window 0 (pos=30): region"
+    expect_out "in arm pm4 at offset"
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model off
+    REDLINE_TEST_FAULT=weaken-gcr:all
+    run 1 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model strict
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model off
+    # The aql route: acquire scopes narrowed to NONE, and the last packet's
+    # system release narrowed to agent (no L2 write-back for the host).
+    REDLINE_TEST_FAULT=narrow-acquire:all
+    run 1 shadow "$dir/d.rlc" --arms eager,aql
+    expect_out "in arm aql at offset"
+    run 0 shadow "$dir/d.rlc" --arms eager,aql --cache-model off
+    REDLINE_TEST_FAULT=narrow-release:all
+    run 1 shadow "$dir/d.rlc" --arms eager,aql
+    run 0 shadow "$dir/d.rlc" --arms eager,aql --cache-model report
+    unset REDLINE_TEST_FAULT
+    run 2 shadow "$dir/d.rlc" --cache-model sometimes
     ;;
   workspace)
     # Recording refuses a workspace below the longest admitted context.

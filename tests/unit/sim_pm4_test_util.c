@@ -42,12 +42,20 @@ static void* rl_pm4_test_read_file(const char* path, size_t* out_size) {
 
 void rl_pm4_fixture_setup(rl_pm4_fixture_t* fixture, const char* processor,
                           rl_sim_hazard_mode_t hazards) {
+  rl_pm4_fixture_setup_cache(fixture, processor, hazards, RL_SIM_CACHE_OFF);
+}
+
+void rl_pm4_fixture_setup_cache(rl_pm4_fixture_t* fixture,
+                                const char* processor,
+                                rl_sim_hazard_mode_t hazards,
+                                rl_sim_cache_mode_t cache_model) {
   memset(fixture, 0, sizeof(*fixture));
   rl_sim_fixture_t* f = &fixture->sim;
   rl_sim_options_t options = {.processor = processor,
                               .hazards = hazards,
                               .seed = 0x5eed,
-                              .executor = rl_ref_executor()};
+                              .executor = rl_ref_executor(),
+                              .cache_model = cache_model};
   rl_pm4_test_ok(rl_sim_device_create(&options, &f->device));
   rl_pm4_test_ok(f->device->vtable->queue_create(f->device, 16, &f->queue));
   char path[512];
@@ -141,10 +149,18 @@ uint64_t rl_pm4_test_submit(rl_pm4_fixture_t* fixture,
                             bool acquire) {
   uint32_t scope =
       acquire ? RL_AQL_FENCE_SCOPE_SYSTEM : RL_AQL_FENCE_SCOPE_NONE;
+  return rl_pm4_test_submit_scopes(fixture, ib, signal, scope,
+                                   RL_AQL_FENCE_SCOPE_SYSTEM);
+}
+
+uint64_t rl_pm4_test_submit_scopes(rl_pm4_fixture_t* fixture,
+                                   const rl_pm4_test_ib_t* ib,
+                                   uint64_t signal, uint32_t acquire_scope,
+                                   uint32_t release_scope) {
   uint64_t address = ib->memory.address;
   rl_aql_pm4_ib_packet_t packet = {
-      .header = rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 0, scope,
-                              RL_AQL_FENCE_SCOPE_SYSTEM),
+      .header = rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 0,
+                              acquire_scope, release_scope),
       .vendor_format = RL_AQL_VENDOR_FORMAT_PM4_IB,
       .ib_jump_cmd = {RL_AQL_PM4_IB_HEADER, (uint32_t)address,
                       (uint32_t)(address >> 32),

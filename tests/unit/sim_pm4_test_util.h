@@ -34,6 +34,11 @@ typedef struct rl_pm4_test_kernel_s {
 
 void rl_pm4_fixture_setup(rl_pm4_fixture_t* fixture, const char* processor,
                           rl_sim_hazard_mode_t hazards);
+// The same with the cache model in |cache_model| (sim_cache.h).
+void rl_pm4_fixture_setup_cache(rl_pm4_fixture_t* fixture,
+                                const char* processor,
+                                rl_sim_hazard_mode_t hazards,
+                                rl_sim_cache_mode_t cache_model);
 void rl_pm4_fixture_teardown(rl_pm4_fixture_t* fixture);
 
 // The parsed kernel |name| and its entry address on the device.
@@ -68,6 +73,11 @@ uint64_t rl_pm4_test_submit(rl_pm4_fixture_t* fixture,
                             const rl_pm4_test_ib_t* ib, uint64_t signal,
                             bool acquire);
 
+// The same with explicit AQL fence scopes (RL_AQL_FENCE_SCOPE_*).
+uint64_t rl_pm4_test_submit_scopes(rl_pm4_fixture_t* fixture,
+                                   const rl_pm4_test_ib_t* ib,
+                                   uint64_t signal, uint32_t acquire_scope,
+                                   uint32_t release_scope);
 // Kernarg segments (16-byte aligned) for vc_fill, vc_scale.
 uint64_t rl_pm4_test_fill_args(rl_pm4_fixture_t* fixture, uint64_t out,
                                float value, uint32_t n);

@@ -106,6 +106,9 @@ typedef struct rl_device_options_s {
   const char* processor;  // "gfx1100" (default), "gfx1151", "gfx1201"
   bool adversarial;       // sim: interleave unbarriered work-groups
   uint64_t seed;          // sim: adversarial seed
+  // sim: the cache model (docs/cache-model.md): "off" (NULL), "report" or
+  // "strict".
+  const char* cache_model;
   // rocr: the libhsa-runtime64 to load (NULL: $REDLINE_HSA_LIBRARY, else
   // libhsa-runtime64.so.1, then /opt/rocm/lib). drm: the libdrm_amdgpu to
   // load (NULL: $REDLINE_DRM_LIBRARY, else libdrm_amdgpu.so.1).

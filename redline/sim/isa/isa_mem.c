@@ -166,6 +166,17 @@ static bool rl_isa_flat_contiguous(const uint64_t* address, uint32_t exec,
   return true;
 }
 
+// Cache-model flags of a FLAT/GLOBAL instruction: its cache-policy bits
+// (RDNA3 ISA guide, FLAT encoding: DLC bit 13, GLC bit 14, SLC bit 15 of the
+// first dword, which the decoder keeps as bits 0..2 of glc_slc_dlc).
+static uint32_t rl_isa_flat_access(const rl_isa_inst_t* inst) {
+  uint32_t access = 0;
+  if (inst->glc_slc_dlc & 1u) access |= RL_SIM_ACCESS_DLC;
+  if (inst->glc_slc_dlc & 2u) access |= RL_SIM_ACCESS_GLC;
+  if (inst->glc_slc_dlc & 4u) access |= RL_SIM_ACCESS_SLC;
+  return access;
+}
+
 static rl_status_t rl_isa_flat_lane(rl_isa_wave_t* wave,
                                     const rl_isa_inst_t* inst, uint32_t lane,
                                     uint64_t address) {
@@ -173,9 +184,11 @@ static rl_status_t rl_isa_flat_lane(rl_isa_wave_t* wave,
   uint8_t bytes[16];
   if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
     rl_isa_mem_get(wave, inst->data0, lane, size, bytes);
-    return rl_sim_wg_store(wave->group->wg, address, bytes, size);
+    return rl_sim_wg_store_with(wave->group->wg, address, bytes, size,
+                                rl_isa_flat_access(inst));
   }
-  RL_RETURN_IF_ERROR(rl_sim_wg_load(wave->group->wg, address, bytes, size));
+  RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, bytes, size,
+                                         rl_isa_flat_access(inst)));
   rl_isa_mem_put(wave, inst->vdst, lane, bytes, size, arg & RL_ISA_MEM_SIGNED);
   return RL_OK;
 }
@@ -193,8 +206,10 @@ static bool rl_isa_flat_run(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
     }
   }
   rl_status_t status =
-      store ? rl_sim_wg_store(wave->group->wg, address, bytes, count * size)
-            : rl_sim_wg_load(wave->group->wg, address, bytes, count * size);
+      store ? rl_sim_wg_store_with(wave->group->wg, address, bytes,
+                                   count * size, rl_isa_flat_access(inst))
+            : rl_sim_wg_load_with(wave->group->wg, address, bytes,
+                                  count * size, rl_isa_flat_access(inst));
   if (status != RL_OK) {
     rl_status_free(status);
     return false;
@@ -289,12 +304,28 @@ static const rl_isa_op_t rl_isa_flat_ops[] = {
 static const rl_isa_op_t rl_isa_global_ops[] = {
     RL_ISA_FLAT_OPS(RL_ISA_FLAT_ROW, "global_")};
 
-// MUBUF: only the cache invalidations (no operands), no-ops here.
+// MUBUF: only the cache invalidations (no operands): they drop this WGP's
+// vector L0 / this shader array's GL1 in the cache model (AMDGPUUsage GFX11
+// acquire sequences use buffer_gl1_inv; buffer_gl0_inv).
+static rl_status_t rl_isa_exec_gl0_inv(rl_isa_wave_t* wave,
+                                       const rl_isa_inst_t* inst) {
+  (void)inst;
+  rl_sim_wg_cache_invalidate(wave->group->wg, RL_SIM_WG_INV_GL0);
+  return RL_OK;
+}
+
+static rl_status_t rl_isa_exec_gl1_inv(rl_isa_wave_t* wave,
+                                       const rl_isa_inst_t* inst) {
+  (void)inst;
+  rl_sim_wg_cache_invalidate(wave->group->wg, RL_SIM_WG_INV_GL1);
+  return RL_OK;
+}
+
 static const rl_isa_op_t rl_isa_mubuf_ops[] = {
-    RL_ISA_OP(0x2b, "buffer_gl0_inv", 0, NO, NO, NO, NO, 0, rl_isa_exec_nop,
-              NULL),
-    RL_ISA_OP(0x2c, "buffer_gl1_inv", 0, NO, NO, NO, NO, 0, rl_isa_exec_nop,
-              NULL),
+    RL_ISA_OP(0x2b, "buffer_gl0_inv", 0, NO, NO, NO, NO, 0,
+              rl_isa_exec_gl0_inv, NULL),
+    RL_ISA_OP(0x2c, "buffer_gl1_inv", 0, NO, NO, NO, NO, 0,
+              rl_isa_exec_gl1_inv, NULL),
 };
 
 RL_ISA_TABLE_CHAIN(rl_isa_table_ds, rl_isa_ds_ops, &rl_isa_table_ds_atomic);

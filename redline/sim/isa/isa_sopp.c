@@ -126,8 +126,12 @@ rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,
   if (inst->saddr != RL_ISA_SRC_NULL) address += wave->sgpr[inst->saddr];
   address &= ~(uint64_t)3;
   uint32_t data[16];
-  RL_RETURN_IF_ERROR(
-      rl_sim_wg_load(wave->group->wg, address, data, dwords * 4));
+  // Through the scalar cache; SMEM GLC (bit 14, decoded as bit 0) forces a
+  // miss like a vector GLC (RDNA3 ISA guide, SMEM encoding).
+  uint32_t access = RL_SIM_ACCESS_SCALAR;
+  if (inst->glc_slc_dlc & 1u) access |= RL_SIM_ACCESS_GLC;
+  RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, data,
+                                         dwords * 4, access));
   for (uint32_t i = 0; i < dwords; ++i) wave->sgpr[inst->dst + i] = data[i];
   return RL_OK;
 }

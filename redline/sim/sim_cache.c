@@ -1,0 +1,482 @@
+// redline/sim/sim_cache.c — the cache model (contract and sources in
+// sim_cache.h; rules in docs/cache-model.md).
+//
+// Each cache instance is an open-addressing table from line address to a
+// slot holding the 128 bytes the instance filled the line with. Lookups are
+// by line; an invalidation empties a table without freeing its storage.
+#include "redline/sim/sim_cache.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aql/aql_packet.h"
+#include "redline/base/array.h"
+#include "redline/sim/sim_internal.h"
+
+// The model's lock: a spin lock, because every executor access takes it and
+// it is held only for a table lookup and a 128-byte copy (an uncontended
+// pthread mutex cost a fifth of a strict decode shadow run). Contention
+// (several queues) yields the CPU.
+void rl_sim_cache_lock(rl_sim_cache_t* cache) {
+  while (
+      atomic_flag_test_and_set_explicit(&cache->lock, memory_order_acquire)) {
+    sched_yield();
+  }
+}
+
+void rl_sim_cache_unlock(rl_sim_cache_t* cache) {
+  atomic_flag_clear_explicit(&cache->lock, memory_order_release);
+}
+
+typedef struct rl_sim_cache_line_s {
+  uint64_t tag;     // line address
+  uint64_t writer;  // dirty table: the dispatch that first dirtied it
+  bool reported;    // a stale hit on this fill was reported already
+  uint8_t bytes[RL_SIM_CACHE_LINE];
+} rl_sim_cache_line_t;
+
+struct rl_sim_cache_table_s {
+  uint32_t* slots;      // line index + 1; 0 is empty
+  uint32_t slot_count;  // power of two, 0 before the first fill
+  rl_sim_cache_line_t* lines;
+  uint32_t line_count;
+  uint32_t line_capacity;
+};
+
+// Shader arrays and WGPs per target. gfx1100: 6 SEs x 2 SAs, 96 CUs = 48
+// WGPs (ROCm GPU specs; rocminfo "Shader Arrs. per Eng. 2"). gfx1151: 40 CUs
+// = 20 WGPs; 4 arrays is an assumption (not published). gfx1201: 64 CUs =
+// 32 WGPs and no GL1 (ROCm GPU specs "L1 cache: N/A").
+static void rl_sim_cache_topology(const char* processor, uint32_t* out_wgps,
+                                  uint32_t* out_arrays) {
+  if (strcmp(processor, "gfx1151") == 0) {
+    *out_wgps = 20;
+    *out_arrays = 4;
+  } else if (strcmp(processor, "gfx1201") == 0) {
+    *out_wgps = 32;
+    *out_arrays = 0;
+  } else {
+    *out_wgps = 48;
+    *out_arrays = 12;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Tables
+//===----------------------------------------------------------------------===//
+
+static uint32_t rl_sim_cache_hash(uint64_t tag, uint32_t mask) {
+  uint64_t h = (tag / RL_SIM_CACHE_LINE) * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(h >> 32) & mask;
+}
+
+static rl_sim_cache_line_t* rl_sim_cache_find(rl_sim_cache_table_t* table,
+                                              uint64_t tag) {
+  if (table->line_count == 0) return NULL;
+  uint32_t mask = table->slot_count - 1;
+  for (uint32_t i = rl_sim_cache_hash(tag, mask);; i = (i + 1) & mask) {
+    uint32_t slot = table->slots[i];
+    if (slot == 0) return NULL;
+    if (table->lines[slot - 1].tag == tag) return &table->lines[slot - 1];
+  }
+}
+
+static void rl_sim_cache_index(rl_sim_cache_table_t* table, uint32_t line) {
+  uint32_t mask = table->slot_count - 1;
+  uint32_t i = rl_sim_cache_hash(table->lines[line].tag, mask);
+  while (table->slots[i] != 0) i = (i + 1) & mask;
+  table->slots[i] = line + 1;
+}
+
+// Keeps the table at most half full.
+static bool rl_sim_cache_grow(rl_sim_cache_table_t* table) {
+  if ((uint64_t)(table->line_count + 1) * 2 <= table->slot_count) return true;
+  uint32_t count = table->slot_count ? table->slot_count * 2 : 256;
+  uint32_t* slots = calloc(count, sizeof(*slots));
+  if (slots == NULL) return false;
+  free(table->slots);
+  table->slots = slots;
+  table->slot_count = count;
+  for (uint32_t l = 0; l < table->line_count; ++l) rl_sim_cache_index(table, l);
+  return true;
+}
+
+// A new line |tag| (not present); NULL when out of memory (the access then
+// goes uncached, which only makes the model less strict).
+static rl_sim_cache_line_t* rl_sim_cache_insert(rl_sim_cache_table_t* table,
+                                                uint64_t tag) {
+  if (!rl_sim_cache_grow(table)) return NULL;
+  if (RL_ARRAY_RESERVE(&table->lines, &table->line_capacity,
+                       table->line_count + 1) != RL_OK) {
+    return NULL;
+  }
+  rl_sim_cache_line_t* line = &table->lines[table->line_count];
+  line->tag = tag;
+  line->writer = UINT64_MAX;
+  line->reported = false;
+  rl_sim_cache_index(table, table->line_count++);
+  return line;
+}
+
+static void rl_sim_cache_clear(rl_sim_cache_table_t* table) {
+  if (table->line_count == 0) return;
+  memset(table->slots, 0, table->slot_count * sizeof(*table->slots));
+  table->line_count = 0;
+}
+
+static void rl_sim_cache_table_free(rl_sim_cache_table_t* table) {
+  free(table->slots);
+  free(table->lines);
+}
+
+//===----------------------------------------------------------------------===//
+// Lifetime and placement
+//===----------------------------------------------------------------------===//
+
+rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
+                              rl_sim_cache_mode_t mode, uint64_t seed) {
+  memset(cache, 0, sizeof(*cache));
+  atomic_flag_clear(&cache->lock);
+  if (mode != RL_SIM_CACHE_OFF && mode != RL_SIM_CACHE_REPORT &&
+      mode != RL_SIM_CACHE_STRICT) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "cache model %d: expected off, report or strict",
+                     (int)mode);
+  }
+  cache->mode = mode;
+  cache->seed = seed;
+  if (mode == RL_SIM_CACHE_OFF) return RL_OK;
+  rl_sim_cache_topology(processor, &cache->wgp_count, &cache->array_count);
+  cache->vl0 = calloc(cache->wgp_count, sizeof(*cache->vl0));
+  cache->kl0 = calloc(cache->wgp_count, sizeof(*cache->kl0));
+  cache->gl1 = calloc(cache->array_count + 1, sizeof(*cache->gl1));
+  cache->dirty = calloc(1, sizeof(*cache->dirty));
+  if (!cache->vl0 || !cache->kl0 || !cache->gl1 || !cache->dirty) {
+    rl_sim_cache_deinit(cache);
+    return rl_status_out_of_memory();
+  }
+  return RL_OK;
+}
+
+void rl_sim_cache_deinit(rl_sim_cache_t* cache) {
+  for (uint32_t w = 0; cache->vl0 && w < cache->wgp_count; ++w) {
+    rl_sim_cache_table_free(&cache->vl0[w]);
+  }
+  for (uint32_t w = 0; cache->kl0 && w < cache->wgp_count; ++w) {
+    rl_sim_cache_table_free(&cache->kl0[w]);
+  }
+  for (uint32_t a = 0; cache->gl1 && a < cache->array_count; ++a) {
+    rl_sim_cache_table_free(&cache->gl1[a]);
+  }
+  if (cache->dirty) rl_sim_cache_table_free(cache->dirty);
+  free(cache->vl0);
+  free(cache->kl0);
+  free(cache->gl1);
+  free(cache->dirty);
+  memset(cache, 0, sizeof(*cache));
+}
+
+// Alternating halves (sim_cache.h "Placement"): consecutive dispatches run
+// on disjoint halves of the WGPs (and so of the shader arrays), dispatches
+// two apart on the same WGPs. A producer therefore never refreshes, by its
+// own write, the L0 line a later consumer reads through, while a reader two
+// dispatches earlier did fill it: the read / write / read pattern that a
+// missing acquire turns stale is always exercised. Any placement is legal on
+// hardware (the order is not documented).
+uint32_t rl_sim_cache_place(const rl_sim_cache_t* cache,
+                            uint64_t dispatch_index, uint64_t wg_index) {
+  if (cache->wgp_count == 0) return 0;
+  uint64_t half =
+      ((dispatch_index + cache->seed) & 1u) * (cache->wgp_count / 2);
+  return (uint32_t)((wg_index + half) % cache->wgp_count);
+}
+
+static uint32_t rl_sim_cache_array(const rl_sim_cache_t* cache, uint32_t wgp) {
+  return wgp / (cache->wgp_count / cache->array_count);
+}
+
+//===----------------------------------------------------------------------===//
+// Accesses
+//===----------------------------------------------------------------------===//
+
+// Fills |out| (a line's 128 bytes) from memory; bytes of the line outside
+// the allocation holding |address| are zero (no access can reach them).
+static void rl_sim_cache_fetch(rl_sim_device_t* device, uint64_t tag,
+                               uint64_t address, uint8_t* out) {
+  memset(out, 0, RL_SIM_CACHE_LINE);
+  uint64_t start = 0, end = 0;
+  uint8_t* host =
+      rl_sim_memory_span(&device->memory, address, &start, &end, NULL);
+  if (host == NULL) return;
+  uint64_t first = tag > start ? tag : start;
+  uint64_t last = tag + RL_SIM_CACHE_LINE < end ? tag + RL_SIM_CACHE_LINE : end;
+  if (first < last) {
+    memcpy(out + (first - tag), host + (first - start), last - first);
+  }
+}
+
+static void rl_sim_cache_report(rl_sim_device_t* device, uint32_t kind,
+                                uint64_t earlier, uint64_t later,
+                                uint64_t address, uint64_t size) {
+  rl_sim_hazard_t hazard = {kind, earlier, later, address, size};
+  rl_sim_report_hazard(device, &hazard);
+}
+
+// The line a load of |tag| hits or fills in |l0| (and the GL1 of |array|).
+static rl_sim_cache_line_t* rl_sim_cache_lookup(rl_sim_device_t* device,
+                                                rl_sim_cache_table_t* l0,
+                                                rl_sim_cache_table_t* gl1,
+                                                uint64_t tag,
+                                                uint64_t address) {
+  rl_sim_cache_line_t* line = rl_sim_cache_find(l0, tag);
+  if (line != NULL) return line;
+  rl_sim_cache_line_t* upper = gl1 ? rl_sim_cache_find(gl1, tag) : NULL;
+  if (gl1 != NULL && upper == NULL) {
+    upper = rl_sim_cache_insert(gl1, tag);
+    if (upper != NULL) rl_sim_cache_fetch(device, tag, address, upper->bytes);
+  }
+  line = rl_sim_cache_insert(l0, tag);
+  if (line == NULL) return NULL;
+  if (upper != NULL) {
+    memcpy(line->bytes, upper->bytes, RL_SIM_CACHE_LINE);
+  } else {
+    rl_sim_cache_fetch(device, tag, address, line->bytes);
+  }
+  return line;
+}
+
+// True when the access bypasses the per-WGP L0 and the GL1: gfx11 GLC=1
+// (MISS_EVICT at L0 and L1, SIGfx11CacheControl::enableLoadCacheBypass), or
+// a gfx12 scope of SCOPE_SE or wider (AMDGPUUsage GFX12: caches of a smaller
+// scope are bypassed; gfx12 has no GL1).
+static bool rl_sim_cache_bypass(uint32_t flags) {
+  return (flags & RL_SIM_ACCESS_GLC) != 0 ||
+         RL_SIM_ACCESS_SCOPE_OF(flags) >= RL_SIM_ACCESS_SCOPE_SE;
+}
+
+void rl_sim_cache_load(rl_sim_device_t* device,
+                       const rl_sim_cache_access_t* access, uint64_t address,
+                       void* data, uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  uint32_t flags = access->flags;
+  if (size == 0 || (flags & RL_SIM_ACCESS_INSTRUCTION) ||
+      rl_sim_cache_bypass(flags)) {
+    return;
+  }
+  bool scalar = (flags & RL_SIM_ACCESS_SCALAR) != 0;
+  rl_sim_cache_lock(cache);
+  rl_sim_cache_table_t* l0 =
+      scalar ? &cache->kl0[access->wgp] : &cache->vl0[access->wgp];
+  rl_sim_cache_table_t* gl1 =
+      cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
+                         : NULL;
+  uint64_t end = address + size;
+  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
+       tag += RL_SIM_CACHE_LINE) {
+    rl_sim_cache_line_t* line =
+        rl_sim_cache_lookup(device, l0, gl1, tag, address);
+    if (line == NULL) continue;
+    uint64_t first = tag > address ? tag : address;
+    uint64_t last =
+        tag + RL_SIM_CACHE_LINE < end ? tag + RL_SIM_CACHE_LINE : end;
+    uint8_t* out = (uint8_t*)data + (first - address);
+    const uint8_t* cached = line->bytes + (first - tag);
+    if (memcmp(out, cached, last - first) == 0) continue;
+    cache->stale_reads++;
+    if (!line->reported) {
+      line->reported = true;
+      rl_sim_cache_line_t* dirty = rl_sim_cache_find(cache->dirty, tag);
+      rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_READ,
+                          dirty ? dirty->writer : UINT64_MAX,
+                          access->dispatch_index, first, last - first);
+    }
+    if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, cached, last - first);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+void rl_sim_cache_store_before(rl_sim_device_t* device,
+                               const rl_sim_cache_access_t* access,
+                               uint64_t address, uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  rl_memory_kind_t kind = RL_MEMORY_KIND_DEVICE;
+  uint64_t start = 0, alloc_end = 0;
+  if (size == 0 ||
+      !rl_sim_memory_span(&device->memory, address, &start, &alloc_end,
+                          &kind) ||
+      kind != RL_MEMORY_KIND_DEVICE) {
+    return;  // fine-grained memory is host-coherent: nothing goes dirty
+  }
+  rl_sim_cache_lock(cache);
+  uint64_t end = address + size;
+  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
+       tag += RL_SIM_CACHE_LINE) {
+    if (rl_sim_cache_find(cache->dirty, tag) != NULL) continue;
+    rl_sim_cache_line_t* line = rl_sim_cache_insert(cache->dirty, tag);
+    if (line == NULL) continue;
+    line->writer = access->dispatch_index;
+    rl_sim_cache_fetch(device, tag, address, line->bytes);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+// Copies the stored bytes into |line| where they overlap it.
+static void rl_sim_cache_update(rl_sim_cache_line_t* line, uint64_t address,
+                                const void* data, uint64_t size) {
+  if (line == NULL) return;
+  uint64_t end = address + size;
+  uint64_t first = line->tag > address ? line->tag : address;
+  uint64_t last =
+      line->tag + RL_SIM_CACHE_LINE < end ? line->tag + RL_SIM_CACHE_LINE : end;
+  memcpy(line->bytes + (first - line->tag),
+         (const uint8_t*)data + (first - address), last - first);
+}
+
+void rl_sim_cache_store_after(rl_sim_device_t* device,
+                              const rl_sim_cache_access_t* access,
+                              uint64_t address, const void* data,
+                              uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  if (size == 0) return;
+  rl_sim_cache_lock(cache);
+  rl_sim_cache_table_t* l0 = &cache->vl0[access->wgp];
+  rl_sim_cache_table_t* gl1 =
+      cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
+                         : NULL;
+  uint64_t end = address + size;
+  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
+       tag += RL_SIM_CACHE_LINE) {
+    rl_sim_cache_update(rl_sim_cache_find(l0, tag), address, data, size);
+    if (gl1)
+      rl_sim_cache_update(rl_sim_cache_find(gl1, tag), address, data, size);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+//===----------------------------------------------------------------------===//
+// Invalidation, write-back, host accesses
+//===----------------------------------------------------------------------===//
+
+static void rl_sim_cache_apply_locked(rl_sim_cache_t* cache, uint32_t actions) {
+  for (uint32_t w = 0; w < cache->wgp_count; ++w) {
+    if (actions & RL_SIM_CACHE_INV_GLV) rl_sim_cache_clear(&cache->vl0[w]);
+    if (actions & RL_SIM_CACHE_INV_GLK) rl_sim_cache_clear(&cache->kl0[w]);
+  }
+  for (uint32_t a = 0; a < cache->array_count; ++a) {
+    if (actions & RL_SIM_CACHE_INV_GL1) rl_sim_cache_clear(&cache->gl1[a]);
+  }
+  if (actions & RL_SIM_CACHE_WB_GL2) rl_sim_cache_clear(cache->dirty);
+}
+
+void rl_sim_cache_apply(rl_sim_cache_t* cache, uint32_t actions) {
+  if (!rl_sim_cache_enabled(cache) || actions == 0) return;
+  rl_sim_cache_lock(cache);
+  rl_sim_cache_apply_locked(cache, actions);
+  rl_sim_cache_unlock(cache);
+}
+
+void rl_sim_cache_apply_local(rl_sim_cache_t* cache, uint32_t wgp,
+                              uint32_t actions) {
+  if (!rl_sim_cache_enabled(cache) || wgp >= cache->wgp_count) return;
+  rl_sim_cache_lock(cache);
+  if (actions & RL_SIM_CACHE_INV_GLV) rl_sim_cache_clear(&cache->vl0[wgp]);
+  if (actions & RL_SIM_CACHE_INV_GLK) rl_sim_cache_clear(&cache->kl0[wgp]);
+  if ((actions & RL_SIM_CACHE_INV_GL1) && cache->array_count) {
+    rl_sim_cache_clear(&cache->gl1[rl_sim_cache_array(cache, wgp)]);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+// The next dirty line overlapping [address, end): walks
+// the read's lines through the hash when they are fewer than the dirty
+// lines, else the dirty table. |cursor| carries the position; NULL at the
+// end.
+static rl_sim_cache_line_t* rl_sim_cache_next_dirty(rl_sim_cache_t* cache,
+                                                    uint64_t address,
+                                                    uint64_t end,
+                                                    uint64_t* cursor) {
+  rl_sim_cache_table_t* dirty = cache->dirty;
+  uint64_t first_tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1);
+  uint64_t lines =
+      (end - first_tag + RL_SIM_CACHE_LINE - 1) / RL_SIM_CACHE_LINE;
+  if (lines < dirty->line_count) {
+    for (; *cursor < lines; ++*cursor) {
+      rl_sim_cache_line_t* line =
+          rl_sim_cache_find(dirty, first_tag + *cursor * RL_SIM_CACHE_LINE);
+      if (line != NULL) {
+        ++*cursor;
+        return line;
+      }
+    }
+    return NULL;
+  }
+  for (; *cursor < dirty->line_count; ++*cursor) {
+    rl_sim_cache_line_t* line = &dirty->lines[*cursor];
+    if (line->tag < end && line->tag + RL_SIM_CACHE_LINE > address) {
+      ++*cursor;
+      return line;
+    }
+  }
+  return NULL;
+}
+
+void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
+                            void* data, uint64_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  if (!rl_sim_cache_enabled(cache) || size == 0) return;
+  rl_sim_cache_lock(cache);
+  uint64_t end = address + size;
+  bool reported = false;
+  uint64_t cursor = 0;
+  rl_sim_cache_line_t* line = NULL;
+  while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
+    uint64_t first = line->tag > address ? line->tag : address;
+    uint64_t last = line->tag + RL_SIM_CACHE_LINE < end
+                        ? line->tag + RL_SIM_CACHE_LINE
+                        : end;
+    uint8_t* out = (uint8_t*)data + (first - address);
+    const uint8_t* memory = line->bytes + (first - line->tag);
+    if (memcmp(out, memory, last - first) == 0) continue;
+    cache->stale_host_reads++;
+    if (!reported) {
+      reported = true;
+      rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_HOST_READ, line->writer,
+                          UINT64_MAX, first, last - first);
+    }
+    if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, memory, last - first);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+void rl_sim_cache_host_write(rl_sim_cache_t* cache, uint64_t address,
+                             const void* data, uint64_t size) {
+  if (!rl_sim_cache_enabled(cache) || size == 0) return;
+  rl_sim_cache_lock(cache);
+  uint64_t end = address + size;
+  uint64_t cursor = 0;
+  rl_sim_cache_line_t* line = NULL;
+  while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
+    rl_sim_cache_update(line, address, data, size);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+// HSA fence scopes (AQL header): AMDGPUUsage "the CP invalidates the L0 and
+// L1 caches at the start of each kernel dispatch" for an agent/system
+// acquire; system adds the L2 invalidate of non-coherent lines. A release of
+// system scope writes the L2 back so the host sees the results; agent scope
+// needs nothing (every store already reached L2).
+uint32_t rl_sim_cache_acquire_actions(uint32_t scope) {
+  uint32_t actions = 0;
+  if (scope >= RL_AQL_FENCE_SCOPE_AGENT) {
+    actions |=
+        RL_SIM_CACHE_INV_GLV | RL_SIM_CACHE_INV_GLK | RL_SIM_CACHE_INV_GL1;
+  }
+  if (scope >= RL_AQL_FENCE_SCOPE_SYSTEM) actions |= RL_SIM_CACHE_INV_GL2;
+  return actions;
+}
+
+uint32_t rl_sim_cache_release_actions(uint32_t scope) {
+  return scope >= RL_AQL_FENCE_SCOPE_SYSTEM ? RL_SIM_CACHE_WB_GL2 : 0;
+}
