@@ -82,6 +82,19 @@
 // and FAILs the run; its status code is kept (rl_shadow_result_t) so the
 // CLI can exit with its class. Any divergence FAILs the run.
 //
+// Hazard verdicts (shadow/hazard_verdict.h). Unless |no_hazard_check|, the
+// dynamic hazard checker of every arm on a simulated device (eager,
+// recorded, aql, pm4) is read after each window: any finding — two launches
+// of the window that touched the same bytes, at least one writing, with no
+// barrier bit, wait or acquire ordering them — FAILs the run, naming the
+// window, both launches and kernels, the buffer and byte range and the
+// missing synchronisation. It comes before any divergence in the verdict:
+// a race is the cause, the differing bytes (under adversarial ordering)
+// its effect. Arms on other devices (drm, hip, hipgraph) are not checked
+// and say so. The checker sees what the kernels actually accessed, so a
+// hazard plan that misses a conflict and a lowering that drops its barrier
+// fail here even when the default sequential ordering hides the race.
+//
 // Negative control (|flip|): after the first window has run and before its
 // regions are read, one byte (XOR 0xFF) of |flip_region| at |flip_offset|
 // is corrupted in the device memory of the pm4 arm, or of the last retained
@@ -103,6 +116,7 @@
 #include "redline/limits.h"
 #include "redline/digest.h"
 #include "redline/status.h"
+#include "shadow/hazard_verdict.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +124,8 @@ extern "C" {
 
 #define RL_SHADOW_MAX_ARMS 8u
 #define RL_SHADOW_MAX_BINDS 16u
+// Hazard findings kept per arm (more are counted).
+#define RL_SHADOW_MAX_HAZARDS 8u
 
 typedef enum rl_shadow_arm_kind_e {
   RL_SHADOW_ARM_EAGER = 0,
@@ -209,6 +225,8 @@ typedef struct rl_shadow_options_s {
   // than max_device_bytes. wait_timeout_ns bounds every wait of every
   // redline arm: each eager and recorded launch, each retained run.
   rl_limits_t limits;
+  // Skips the hazard verdicts (see above); on by default.
+  bool no_hazard_check;
 } rl_shadow_options_t;
 
 // What an arm ran: the retained routes' rl_route_proof_t, and the same
@@ -240,6 +258,13 @@ typedef struct rl_shadow_arm_result_s {
   rl_shadow_proof_t proof;
   bool proof_ok;
   char proof_problem[256];
+  // Hazard verdicts: |hazard_checked| when the arm's device is simulated
+  // and the check is on; |hazard_count| findings over all windows, the first
+  // RL_SHADOW_MAX_HAZARDS kept with the window they were found in.
+  bool hazard_checked;
+  uint32_t hazard_count;
+  rl_hazard_finding_t hazards[RL_SHADOW_MAX_HAZARDS];
+  uint32_t hazard_windows[RL_SHADOW_MAX_HAZARDS];
 } rl_shadow_arm_result_t;
 
 // One region of one arm after one window, against the reference arm.
@@ -267,6 +292,7 @@ typedef struct rl_shadow_result_s {
   bool flip;                    // the negative control was applied
   uint32_t flip_arm, flip_region;
   uint64_t flip_offset;
+  bool hazard_check;             // hazard verdicts were on
   bool diverged;
   // The first divergence in (window, region, arm) order.
   uint32_t first_window, first_region, first_arm;

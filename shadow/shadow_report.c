@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "shadow/shadow.h"
+#include "shadow/shadow_hazard.h"
 
 // Differing region states the text report details; the JSON has them all.
 #define RL_SHADOW_TEXT_MAX_DIFFERING 6u
@@ -112,6 +113,7 @@ static void rl_shadow_text_write(FILE* out, const rl_shadow_result_t* result) {
           rl_shadow_arm_kind_name(result->arms[result->reference].kind));
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_shadow_text_arm(out, &result->arms[a]);
+    rl_shadow_hazard_text(out, result, &result->arms[a]);
   }
   if (result->flip) {
     fprintf(out, "negative control: flipped byte %" PRIu64 " of region %s "
@@ -175,7 +177,8 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
   return o;
 }
 
-static cJSON* rl_shadow_json_arm(const rl_shadow_arm_result_t* arm) {
+static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
+                                 const rl_shadow_arm_result_t* arm) {
   cJSON* o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(arm->kind));
   cJSON_AddBoolToObject(o, "available", arm->available);
@@ -190,6 +193,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_arm_result_t* arm) {
   if (!arm->proof_ok) {
     cJSON_AddStringToObject(o, "proof_problem", arm->proof_problem);
   }
+  cJSON_AddItemToObject(o, "hazard_check", rl_shadow_hazard_json(result, arm));
   return o;
 }
 
@@ -297,7 +301,7 @@ cJSON* rl_shadow_report_json(const rl_shadow_result_t* result) {
   rl_shadow_json_header(root, result);
   cJSON* arms = cJSON_AddArrayToObject(root, "arms");
   for (uint32_t a = 0; a < result->arm_count; ++a) {
-    cJSON_AddItemToArray(arms, rl_shadow_json_arm(&result->arms[a]));
+    cJSON_AddItemToArray(arms, rl_shadow_json_arm(result, &result->arms[a]));
   }
   cJSON_AddItemToObject(root, "windows", rl_shadow_json_windows(result));
   rl_shadow_json_verdict(root, result);

@@ -9,6 +9,7 @@
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
+#include "shadow/shadow_hazard.h"
 
 typedef struct rl_shadow_run_s {
   const rl_capture_t* capture;
@@ -165,8 +166,15 @@ static void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w) {
   if (run->result->param != UINT32_MAX) run->values[run->result->param] = value;
   for (uint32_t a = 0; a < run->result->arm_count; ++a) {
     if (!run->arms[a]) continue;
+    rl_hazard_watch_t watch;
+    rl_shadow_hazard_before(run->arms[a], run->result->hazard_check, &watch,
+                            &run->result->arms[a]);
     rl_status_t status = rl_shadow_arm_step(run->arms[a], run->values);
-    if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
+    if (status) {
+      rl_shadow_fail_arm(run, a, status, NULL, w, value);
+    } else {
+      rl_shadow_hazard_after(run->arms[a], &watch, w, &run->result->arms[a]);
+    }
     ++run->done;
     if (run->options->progress) {
       run->options->progress(run->options->progress_user, run->done,
@@ -290,6 +298,12 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
              rl_shadow_arm_kind_name(arm->kind), arm->failure);
     return;
   }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    if (result->arms[a].hazard_count == 0) continue;
+    rl_shadow_hazard_reason(result, &result->arms[a], result->reason,
+                            sizeof(result->reason));
+    return;
+  }
   if (result->diverged) {
     const rl_shadow_cell_t* cell = rl_shadow_result_cell(
         result, result->first_window, result->first_region, result->first_arm);
@@ -375,6 +389,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   rl_shadow_result_t* result = calloc(1, sizeof(*result));
   if (!result) return rl_status_out_of_memory();
   result->capture = capture;
+  result->hazard_check = !options->no_hazard_check;
   rl_shadow_run_t run = {.capture = capture, .options = options,
                          .result = result};
   rl_status_t status = rl_shadow_check_options(capture, options, result);

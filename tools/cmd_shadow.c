@@ -1,6 +1,7 @@
 // `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
 // START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
-// [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]`:
+// [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]
+// [--no-hazard-check]`:
 // runs the windows of a capture through several arms from identical state
 // and compares every state region byte for byte (shadow/shadow.h). Prints
 // the report on stdout and ends with "shadow: PASS" or "shadow: FAIL
@@ -66,6 +67,8 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
     const char* arg = argv[i];
     if (rl_shadow_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_shadow_parse_value(cli, arg, argv[++i]);
+    } else if (rl_shadow_cli_flag(arg, &cli->options)) {
+      continue;
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
     } else {

@@ -124,6 +124,14 @@ bool rl_sim_device_is(const rl_device_t* device);
 // an unbarriered AQL batch.
 #define RL_SIM_HAZARD_RAW_NO_ACQUIRE 4u
 
+//
+// |ordering| names the synchronisation that was missing: for AQL a barrier
+// bit on the later dispatch's packet (or a barrier packet before it); for
+// PM4 a compute-idle wait (RAW/WAR/WAW) or an ACQUIRE_MEM after the wait
+// (RAW_NO_ACQUIRE) before the later dispatch.
+#define RL_SIM_HAZARD_ORDERING_AQL 0u
+#define RL_SIM_HAZARD_ORDERING_PM4 1u
+
 typedef struct rl_sim_hazard_s {
   uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW;
                           // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE (PM4 only)
@@ -131,6 +139,8 @@ typedef struct rl_sim_hazard_s {
   uint64_t later_dispatch;    // packet order, whatever order groups ran in
   uint64_t address;       // first overlapping byte
   uint64_t size;          // total overlapping bytes (may be several ranges)
+  uint64_t end;           // one past the last overlapping byte
+  uint32_t ordering;      // RL_SIM_HAZARD_ORDERING_*
 } rl_sim_hazard_t;
 
 // Copies up to |capacity| hazards found since the last clear (the first
@@ -138,6 +148,13 @@ typedef struct rl_sim_hazard_s {
 uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
                         uint32_t capacity);
 void rl_sim_hazards_clear(rl_device_t* device);
+
+// The dispatch index the next kernel dispatch on |device| will get
+// (rl_sim_dispatch_t.dispatch_index counts every dispatch of the device, in
+// the order command processors launch them): a caller that notes it before
+// submitting a sequence maps hazards and traced launches back to its own
+// launch indices.
+uint64_t rl_sim_dispatch_next(rl_device_t* device);
 
 // Per-dispatch record (kept for the most recent RL_SIM_DISPATCH_LOG
 // dispatches): timestamps in 100 MHz ticks.

@@ -260,3 +260,7 @@ void rl_sim_hazards_clear(rl_device_t* device) {
   sim->hazard_count = 0;
   pthread_mutex_unlock(&sim->report_lock);
 }
+
+uint64_t rl_sim_dispatch_next(rl_device_t* device) {
+  return atomic_load(&rl_sim_device_cast(device)->dispatch_count);
+}

@@ -164,6 +164,9 @@ typedef struct rl_sim_queue_s {
   // CP-thread-only state.
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
+  // Dispatches since the last packet with the barrier bit set, unordered
+  // with later ones (sim_hazard_checker.h).
+  rl_sim_hazard_open_t open;
   uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
   // PM4 register file and in-flight state (sim_pm4.h), created by the
   // first PM4-IB packet; CP-thread-only.
@@ -338,8 +341,22 @@ uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address);
 
-// sim_hazard_checker.c: reports overlaps between the runs of one batch.
-void rl_sim_hazard_check_batch(rl_sim_device_t* device,
-                               const rl_sim_run_t* runs, uint32_t count);
+// sim_hazard_checker.c: reports overlaps between the runs of the queue's
+// batch and against its open list, then moves the batch's accesses into
+// the open list (sim_hazard_checker.h).
+void rl_sim_hazard_check_batch(rl_sim_queue_t* queue);
+// Reports one kind of overlap of |earlier_set| and |later_set|.
+void rl_sim_hazard_report_overlap(rl_sim_device_t* device, uint32_t kind,
+                                  uint32_t ordering, uint64_t earlier,
+                                  const rl_sim_range_set_t* earlier_set,
+                                  uint64_t later,
+                                  const rl_sim_range_set_t* later_set);
+// Reports RAW, WAR and WAW of dispatch |earlier| (its accesses) against
+// |later|, which nothing ordered after it.
+void rl_sim_hazard_check_unordered(rl_sim_device_t* device, uint32_t ordering,
+                                   uint64_t earlier,
+                                   const rl_sim_range_set_t* earlier_reads,
+                                   const rl_sim_range_set_t* earlier_writes,
+                                   const rl_sim_run_t* later);
 
 #endif  // REDLINE_SIM_SIM_INTERNAL_H_

@@ -1,0 +1,47 @@
+// redline/base/test_fault.h — test-only fault injection, compiled into every
+// build and off unless the environment asks for it. Private to redline.
+//
+// REDLINE_TEST_FAULT=NAME[:INDEX][,NAME[:INDEX]]... (at most 4) makes named
+// mistakes in the engine, so a test can prove that a checker fails when
+// that mistake is made (the mutation proof of tools/shadow_mutations.sh,
+// docs/shadow-mutations.md). Without an INDEX a fault applies at every
+// index; a malformed value turns every fault off. The faults:
+//   drop-barrier:I  AQL lowering: packet I gets no barrier bit
+//   drop-wait:I     PM4 lowering: no CS_PARTIAL_FLUSH + ACQUIRE_MEM before
+//                   launch I
+//   drop-acquire:I  PM4 lowering: the wait before launch I has no
+//                   ACQUIRE_MEM
+//   miss-raw, miss-war, miss-waw
+//                   hazard analysis (capture/hazard.c): conflicts of that
+//                   kind never make a boundary wait (the index is the later
+//                   launch)
+//   patch-off:I     AQL and PM4 patch writes: a scalar kernarg patch of
+//                   launch I lands 4 bytes after its site
+//   patch-skip:I    ... a scalar kernarg patch of launch I is not written
+//   grid-skip:I     ... a grid patch of launch I is not written
+//   no-census       the AQL and PM4 censuses accept every program, so a
+//                   lowering fault reaches the device (with drop-*: proves
+//                   the dynamic hazard checker catches it on its own)
+// The AQL and PM4 censuses read the hazard plan, not these switches, so a
+// lowering fault is seen by them exactly as a real bug.
+//
+// Cost in the product path: one getenv() on first use, then a load and a
+// compare per call site (the sites are on prepare and patch paths, not per
+// work-item).
+//
+// Thread-safety: the variable is read once (pthread_once); later changes to
+// the environment are not seen.
+#ifndef REDLINE_BASE_TEST_FAULT_H_
+#define REDLINE_BASE_TEST_FAULT_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// True when REDLINE_TEST_FAULT names fault |name| and either gives no index
+// or gives |index|.
+bool rl_test_fault(const char* name, uint32_t index);
+
+// The REDLINE_TEST_FAULT value in force ("" when none or malformed).
+const char* rl_test_fault_name(void);
+
+#endif  // REDLINE_BASE_TEST_FAULT_H_
