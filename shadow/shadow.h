@@ -26,6 +26,16 @@
 //             Where eager proves the capture's bytes replay, recorded
 //             proves the typed model regenerates those bytes. Launches then
 //             execute like eager's (one packet, barrier, doorbell, wait).
+//             Independently, before each window the arm records the
+//             program again from scratch: the capture's workload re-run at
+//             the window's values on a simulated device of its own, and
+//             every launch's kernel, geometry and kernarg bytes compared
+//             with rl_launch_bind()'s, which is what every replay route
+//             patches (shadow/shadow_rerecord.h). A binding the capture got
+//             wrong fails here naming launch, byte and expression, though
+//             every arm agrees on the wrong bytes. Captures of foreign
+//             programs cannot be re-run: the proof's fallback_reason says
+//             "not re-recorded: ..." and only the typed-model check runs.
 //   aql, pm4  the retained routes of redline/replay.h: rl_replay_create(),
 //             contract, prepare(RL_ROUTE_AQL / RL_ROUTE_PM4), then one
 //             rl_replay_run() per window.
@@ -247,6 +257,11 @@ typedef struct rl_shadow_proof_s {
   uint64_t stream_bytes;   // bytes published per step
   uint32_t patch_sites;
   uint32_t ib_dwords;      // pm4
+  // recorded: windows re-recorded from the program and launches compared
+  // (shadow/shadow_rerecord.h); when re-recording is unavailable
+  // fallback_reason says "not re-recorded: <why>".
+  uint64_t rerecorded_windows;
+  uint64_t rerecorded_launches;
 } rl_shadow_proof_t;
 
 typedef struct rl_shadow_arm_result_s {

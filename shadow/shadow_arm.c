@@ -83,7 +83,8 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
   *out_arm = NULL;
   rl_shadow_arm_t common = {.kind = kind,
                             .capture = capture,
-                            .limits = rl_limits_resolve(&options->limits)};
+                            .limits = rl_limits_resolve(&options->limits),
+                            .device_options = options->device};
   // The HIP arms have no redline device: their memory lives in HIP.
   if (!rl_shadow_arm_kind_hip(kind)) {
     RL_RETURN_IF_ERROR(rl_shadow_arm_open_device(kind, capture,

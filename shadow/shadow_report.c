@@ -35,6 +35,14 @@ static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
           p->replay_count, p->steps, p->launches_issued, p->dispatches,
           p->packets, p->waits);
   if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+  if (arm->kind == RL_SHADOW_ARM_RECORDED && p->fallback_reason[0]) {
+    fprintf(out, " [%s; typed-model check only]", p->fallback_reason);
+  } else if (arm->kind == RL_SHADOW_ARM_RECORDED) {
+    fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
+            p->rerecorded_windows
+                ? p->rerecorded_launches / p->rerecorded_windows
+                : 0);
+  }
   if (arm->failed) {
     fprintf(out, "  FAILED: %s\n", arm->failure);
   } else if (!arm->proof_ok) {
@@ -174,6 +182,10 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
   cJSON_AddNumberToObject(o, "stream_bytes", (double)p->stream_bytes);
   cJSON_AddNumberToObject(o, "patch_sites", p->patch_sites);
   cJSON_AddNumberToObject(o, "ib_dwords", p->ib_dwords);
+  cJSON_AddNumberToObject(o, "rerecorded_windows",
+                          (double)p->rerecorded_windows);
+  cJSON_AddNumberToObject(o, "rerecorded_launches",
+                          (double)p->rerecorded_launches);
   return o;
 }
 
