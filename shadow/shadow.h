@@ -212,6 +212,8 @@ typedef struct rl_shadow_device_options_s {
   bool adversarial;       // sim: seeded interleaving of unbarriered work
   uint64_t seed;
   const char* executor;   // sim: "ref" (NULL) or "isa"
+  // sim: no access recording (set by the run from |no_hazard_check|).
+  bool no_hazard_check;
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {

@@ -72,6 +72,7 @@ static rl_status_t rl_shadow_arm_open_device(
       .executor = options->executor,
       .max_work_items = limits->max_work_items,
       .max_dispatches = limits->max_dispatches,
+      .no_hazard_check = options->no_hazard_check,
   };
   return rl_device_open(&device_options, out_device);
 }

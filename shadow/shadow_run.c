@@ -137,8 +137,10 @@ static void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
 
 static void rl_shadow_create_arms(rl_shadow_run_t* run) {
   const rl_shadow_options_t* options = run->options;
+  rl_shadow_device_options_t device = options->device;
+  device.no_hazard_check = options->no_hazard_check;
   const rl_shadow_arm_options_t arm_options = {
-      .device = options->device,
+      .device = device,
       .binds = options->binds,
       .bind_count = options->bind_count,
       .limits = options->limits,

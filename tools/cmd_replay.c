@@ -362,6 +362,7 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .executor = cli->executor,
       .max_work_items = cli->limits.max_work_items,
       .max_dispatches = cli->limits.max_dispatches,
+      .no_hazard_check = cli->no_hazard_check,
   };
   return rl_device_open(&options, out_device);
 }

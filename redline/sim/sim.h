@@ -92,6 +92,10 @@ typedef struct rl_sim_options_s {
   // the one over the limit. Either is a queue fault naming the numbers.
   uint64_t max_work_items;
   uint32_t max_dispatches;
+  // Turns the dynamic hazard checker off: kernel accesses are not recorded
+  // (the checker's only per-access cost, about a sixth of a decode shadow's
+  // CPU time, docs/BENCHMARKS.md) and no hazards are reported.
+  bool no_access_record;
 } rl_sim_options_t;
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no

@@ -263,6 +263,7 @@ rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
                               size)) {
     return rl_sim_wg_fault(wg, "read", address, size);
   }
+  if (context->device->options.no_access_record) return RL_OK;
   return rl_sim_range_set_add(&context->run->reads, address, size);
 }
 
@@ -272,6 +273,7 @@ rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address, const void* data,
   if (!rl_sim_memory_copy_in(&context->device->memory, address, data, size)) {
     return rl_sim_wg_fault(wg, "write", address, size);
   }
+  if (context->device->options.no_access_record) return RL_OK;
   return rl_sim_range_set_add(&context->run->writes, address, size);
 }
 
