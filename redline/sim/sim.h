@@ -29,8 +29,9 @@
 //     interleaves the work-groups of its dispatches in a seeded random order,
 //     so a missing barrier changes results. The dynamic hazard checker
 //     records the byte ranges every dispatch actually read and wrote and
-//     reports RAW/WAR/WAW between dispatches of one batch, independent of any
-//     declared effects.
+//     reports RAW/WAR/WAW between dispatches nothing orders (no barrier bit
+//     since the earlier one, whatever batches the CP happened to form),
+//     independent of any declared effects.
 //   - Faults (invalid packet type, reserved header bits, unknown kernel
 //     object, kernarg outside memory, VM fault, executor refusal, a
 //     completion or dependent signal outside memory, scratch use) put the
@@ -113,11 +114,14 @@ const rl_sim_executor_t* rl_sim_noop_executor(void);
 // True when |device| is a simulated device.
 bool rl_sim_device_is(const rl_device_t* device);
 
-// A dynamic hazard found between two dispatches of one unbarriered batch:
-// one record per (pair of dispatches, kind). A batch is a run of
-// consecutive kernel-dispatch packets with no barrier bit after its first
-// (sim_schedule.c has the exact rule). The records of a batch are
-// published before the batch's last packet retires, so they are visible
+// A dynamic hazard found between two dispatches that nothing orders: one
+// record per (pair of dispatches, kind). On an AQL queue a dispatch is
+// unordered with every dispatch since the last packet with the barrier bit
+// set, whether the CP ran them in one batch (sim_schedule.c has the batching
+// rule) or in several (a batch cut at RL_SIM_BATCH_MAX packets, or packets
+// published after the earlier ones completed): the verdict depends on the
+// stream's barrier bits only (sim_hazard_checker.h). The records of a batch
+// are published before the batch's last packet retires, so they are visible
 // once its completion signal is.
 //
 // PM4 IBs add a kind: RL_SIM_HAZARD_RAW_NO_ACQUIRE, a dispatch launched
