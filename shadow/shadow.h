@@ -33,9 +33,14 @@
 //             with rl_launch_bind()'s, which is what every replay route
 //             patches (shadow/shadow_rerecord.h). A binding the capture got
 //             wrong fails here naming launch, byte and expression, though
-//             every arm agrees on the wrong bytes. Captures of foreign
-//             programs cannot be re-run: the proof's fallback_reason says
-//             "not re-recorded: ..." and only the typed-model check runs.
+//             every arm agrees on the wrong bytes. Every other arm on a
+//             simulated device is then compared with the same recording
+//             dispatch by dispatch (geometry and kernarg bytes as the
+//             kernels saw them, from the device's launch trace), so a route
+//             that patches the wrong byte or skips a patch fails naming the
+//             launch and byte. Captures of foreign programs cannot be
+//             re-run: the proof's fallback_reason says "not re-recorded:
+//             ..." and only the typed-model check runs.
 //   aql, pm4  the retained routes of redline/replay.h: rl_replay_create(),
 //             contract, prepare(RL_ROUTE_AQL / RL_ROUTE_PM4), then one
 //             rl_replay_run() per window.

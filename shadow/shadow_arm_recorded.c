@@ -19,14 +19,12 @@
 //                     from window to window;
 //   read              the device's (the funnel snapshots initial contents);
 //   launch            the adapter's: one packet, doorbell, wait.
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aql/launch_bind.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_direct.h"
-#include "shadow/shadow_rerecord.h"
 
 typedef struct rl_shadow_recorded_s {
   rl_shadow_arm_t arm;  // first: the arm is the object
@@ -36,7 +34,6 @@ typedef struct rl_shadow_recorded_s {
   uint8_t* bound;             // rl_launch_bind's kernarg for comparison
   rl_funnel_arg_t* args;      // one per metadata argument (capacity)
   uint32_t* kernels;          // capture kernel -> funnel kernel index
-  rl_shadow_rerecord_t rerecord;  // the program recorded again per window
 } rl_shadow_recorded_t;
 
 //===----------------------------------------------------------------------===//
@@ -278,7 +275,6 @@ static rl_status_t rl_shadow_recorded_launch(rl_shadow_recorded_t* recorded,
 static rl_status_t rl_shadow_recorded_step(rl_shadow_arm_t* arm,
                                            const int64_t* values) {
   rl_shadow_recorded_t* recorded = (rl_shadow_recorded_t*)arm;
-  RL_RETURN_IF_ERROR(rl_shadow_rerecord_check(&recorded->rerecord, values));
   recorded->next_code_object = 0;
   recorded->next_buffer = 0;
   const rl_funnel_device_t device = {
@@ -324,13 +320,6 @@ static void rl_shadow_recorded_proof(const rl_shadow_arm_t* arm,
                                      rl_shadow_proof_t* out_proof) {
   const rl_shadow_recorded_t* recorded = (const rl_shadow_recorded_t*)arm;
   rl_shadow_direct_proof(&recorded->direct, arm->kind, arm->steps, out_proof);
-  const rl_shadow_rerecord_t* rerecord = &recorded->rerecord;
-  out_proof->rerecorded_windows = rerecord->windows;
-  out_proof->rerecorded_launches = rerecord->launches;
-  if (!rl_shadow_rerecord_available(rerecord)) {
-    snprintf(out_proof->fallback_reason, sizeof(out_proof->fallback_reason),
-             "not re-recorded: %s", rerecord->unavailable);
-  }
 }
 
 static bool rl_shadow_recorded_last_host_ns(const rl_shadow_arm_t* arm,
@@ -343,7 +332,6 @@ static bool rl_shadow_recorded_last_host_ns(const rl_shadow_arm_t* arm,
 static void rl_shadow_recorded_destroy(rl_shadow_arm_t* arm) {
   rl_shadow_recorded_t* recorded = (rl_shadow_recorded_t*)arm;
   rl_shadow_direct_deinit(&recorded->direct);
-  rl_shadow_rerecord_deinit(&recorded->rerecord);
   free(recorded->bound);
   free(recorded->args);
   free(recorded->kernels);
@@ -375,9 +363,7 @@ static rl_status_t rl_shadow_recorded_setup(rl_shadow_recorded_t* recorded) {
   if (!recorded->bound || !recorded->args || !recorded->kernels) {
     return rl_status_out_of_memory();
   }
-  return rl_shadow_rerecord_init(&recorded->rerecord, capture,
-                                 &recorded->arm.device_options,
-                                 recorded->arm.limits.wait_timeout_ns);
+  return RL_OK;
 }
 
 rl_status_t rl_shadow_arm_recorded_create(rl_shadow_arm_t* common,

@@ -10,6 +10,7 @@
 #include "aql/launch_bind.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
+#include "redline/sim/sim.h"
 #include "redline/funnel.h"
 
 // "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
@@ -81,6 +82,7 @@ rl_status_t rl_shadow_rerecord_init(rl_shadow_rerecord_t* rerecord,
 }
 
 void rl_shadow_rerecord_deinit(rl_shadow_rerecord_t* rerecord) {
+  rl_capture_destroy(rerecord->fresh);
   rl_device_close(rerecord->device);
   free(rerecord->params);
   memset(rerecord, 0, sizeof(*rerecord));
@@ -239,8 +241,10 @@ static rl_status_t rl_shadow_rerecord_compare(rl_shadow_rerecord_t* rerecord,
   return status;
 }
 
-rl_status_t rl_shadow_rerecord_check(rl_shadow_rerecord_t* rerecord,
-                                     const int64_t* values) {
+rl_status_t rl_shadow_rerecord_window(rl_shadow_rerecord_t* rerecord,
+                                      const int64_t* values) {
+  rl_capture_destroy(rerecord->fresh);
+  rerecord->fresh = NULL;
   if (!rl_shadow_rerecord_available(rerecord)) return RL_OK;
   rl_capture_t* fresh = NULL;
   rl_status_t status = rl_shadow_rerecord_run(rerecord, values, &fresh);
@@ -249,11 +253,114 @@ rl_status_t rl_shadow_rerecord_check(rl_shadow_rerecord_t* rerecord,
                               rerecord->workload->name);
   }
   status = rl_shadow_rerecord_compare(rerecord, fresh, values);
-  rl_capture_destroy(fresh);
   if (status) {
+    rl_capture_destroy(fresh);
     return rl_status_annotate(status, "re-recorded %s against the capture",
                               rerecord->workload->name);
   }
+  rerecord->fresh = fresh;
   ++rerecord->windows;
   return RL_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// What each arm dispatched
+//===----------------------------------------------------------------------===//
+
+bool rl_shadow_rerecord_trace_begin(const rl_shadow_rerecord_t* rerecord,
+                                    rl_shadow_arm_t* arm) {
+  if (!rerecord->fresh || !arm->device || !rl_sim_device_is(arm->device)) {
+    return false;
+  }
+  rl_sim_launch_trace_enable(arm->device, true);
+  return true;
+}
+
+// Rewrites every pointer slot of |record| from |arm_addresses| to the
+// recording's buffer addresses (a value in no buffer is left as it is).
+static void rl_shadow_rerecord_rebase(const rl_capture_t* capture,
+                                      const rl_capture_t* fresh, uint32_t l,
+                                      const uint64_t* arm_addresses,
+                                      rl_sim_launch_record_t* record) {
+  const rl_capture_launch_t* launch = &capture->launches[l];
+  for (uint32_t s = 0; s < launch->slot_count; ++s) {
+    uint32_t at = launch->slots[s].kernarg_offset;
+    if (at + 8 > record->kernarg_size) continue;
+    uint64_t value = rl_launch_load_le(record->kernarg + at, 8);
+    for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+      uint64_t base = arm_addresses[b];
+      if (value < base || value - base > capture->buffers[b].size) continue;
+      value = value - base + fresh->buffers[b].capture_address;
+      rl_launch_store_le(record->kernarg + at, 8, value);
+      break;
+    }
+  }
+}
+
+// Dispatch |l| of the arm against launch |l| of the recording.
+static rl_status_t rl_shadow_rerecord_dispatch(
+    const rl_capture_t* capture, const rl_capture_t* fresh, uint32_t l,
+    const rl_sim_launch_record_t* record) {
+  const rl_capture_launch_t* again = &fresh->launches[l];
+  const char* kernel = capture->kernels[capture->launches[l].kernel].name;
+  for (uint32_t axis = 0; axis < 3; ++axis) {
+    uint64_t items = (uint64_t)again->grid[axis] * again->block[axis];
+    if (record->workgroup_size[axis] == again->block[axis] &&
+        record->grid_size[axis] == items) {
+      continue;
+    }
+    return RL_STATUS(RL_STATUS_MISMATCH,
+                     "dispatched launch %u (%s): axis %c has %u work-items in "
+                     "groups of %u, the re-recorded program %" PRIu64
+                     " in groups of %u",
+                     l, kernel, "xyz"[axis], record->grid_size[axis],
+                     record->workgroup_size[axis], items, again->block[axis]);
+  }
+  uint32_t size = again->kernarg_size < record->kernarg_size
+                      ? again->kernarg_size
+                      : record->kernarg_size;
+  for (uint32_t i = 0; i < size; ++i) {
+    if (record->kernarg[i] == again->kernarg[i]) continue;
+    char site[192];
+    rl_shadow_rerecord_site(capture, l, i, site, sizeof(site));
+    return RL_STATUS(RL_STATUS_MISMATCH,
+                     "dispatched launch %u (%s): kernarg byte %u is 0x%02x, "
+                     "the re-recorded program has 0x%02x (%s)",
+                     l, kernel, i, record->kernarg[i], again->kernarg[i],
+                     site);
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_shadow_rerecord_compare_dispatched(
+    const rl_shadow_rerecord_t* rerecord, rl_shadow_arm_t* arm) {
+  const rl_capture_t* capture = rerecord->capture;
+  const rl_capture_t* fresh = rerecord->fresh;
+  uint32_t count = capture->launch_count;
+  rl_sim_launch_record_t* records = calloc(count + 1u, sizeof(*records));
+  uint64_t* addresses = calloc(capture->buffer_count + 1u, sizeof(uint64_t));
+  if (!records || !addresses) {
+    free(records);
+    free(addresses);
+    rl_sim_launch_trace_enable(arm->device, false);
+    return rl_status_out_of_memory();
+  }
+  uint32_t total = rl_sim_launch_trace_take(arm->device, records, count);
+  rl_sim_launch_trace_enable(arm->device, false);
+  rl_status_t status = RL_OK;
+  if (total != count) {
+    status = RL_STATUS(RL_STATUS_MISMATCH,
+                       "dispatched %u kernels, the re-recorded program "
+                       "launches %u", total, count);
+  }
+  for (uint32_t b = 0; !status && b < capture->buffer_count; ++b) {
+    status = arm->vtable->buffer_address(arm, b, &addresses[b]);
+  }
+  for (uint32_t l = 0; !status && l < count; ++l) {
+    rl_shadow_rerecord_rebase(capture, fresh, l, addresses, &records[l]);
+    status = rl_shadow_rerecord_dispatch(capture, fresh, l, &records[l]);
+  }
+  free(records);
+  free(addresses);
+  return status;
 }

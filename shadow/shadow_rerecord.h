@@ -15,11 +15,22 @@
 // values and at the fresh run's buffer addresses:
 //   - the kernel, the block, the dynamic LDS and the work-group counts;
 //   - every kernarg byte.
-// A difference fails the step (RL_STATUS_MISMATCH) naming the window's
-// values, the launch and kernel, the first differing byte (or axis), both
-// values, and what the capture says of that byte: the binding expression
-// ("kernarg[16:20] = pos"), a pointer slot, or "recorded bytes, no
-// binding" (a value the capture froze that the program changes).
+// A difference fails the recorded arm (RL_STATUS_MISMATCH) naming the
+// window's values, the launch and kernel, the first differing byte (or
+// axis), both values, and what the capture says of that byte: the binding
+// expression ("kernarg[16:20] = pos"), a pointer slot, or "recorded bytes,
+// no binding" (a value the capture froze that the program changes).
+//
+// What each route actually dispatched. Every other arm on a simulated
+// device runs its step with the device's launch trace on (redline/sim/sim.h
+// rl_sim_launch_trace_*): the geometry and kernarg bytes of each dispatch
+// as the kernel saw them, after the route's own patching. They must equal
+// the re-recorded program's launch for launch, pointers compared as (buffer,
+// offset) through each side's buffer addresses; a difference fails that arm
+// ("dispatched launch 3 (dc_rope): kernarg byte 20 is 0x1f, the
+// re-recorded program has 0x00 (recorded bytes, no binding)"). So a route
+// that patches a value at the wrong offset, skips a patch or keeps a stale
+// grid is named by launch and byte, not only by the regions it spoils.
 //
 // The configuration the workload was recorded with is derived from the
 // capture (rl_workload_t.config_of); the seed is 1, as `redline capture`
@@ -43,6 +54,7 @@
 #include "redline/capture.h"
 #include "redline/device/device.h"
 #include "shadow/shadow.h"
+#include "shadow/shadow_arm.h"
 
 #define RL_SHADOW_RERECORD_MAX_CONFIG 8u
 
@@ -55,6 +67,7 @@ typedef struct rl_shadow_rerecord_s {
   rl_device_t* device;  // the fresh eager runs' device (owned)
   uint64_t wait_timeout_ns;
   char unavailable[200];  // "" when re-recording is available
+  rl_capture_t* fresh;    // this window's re-recording (NULL: none)
   uint64_t windows;       // windows re-recorded and compared
   uint64_t launches;      // launches compared
 } rl_shadow_rerecord_t;
@@ -76,9 +89,22 @@ static inline bool rl_shadow_rerecord_available(
   return rerecord->workload != NULL;
 }
 
-// Re-records the window at |values| (one per capture parameter) and
-// compares (see above). RL_OK when unavailable.
-rl_status_t rl_shadow_rerecord_check(rl_shadow_rerecord_t* rerecord,
-                                     const int64_t* values);
+// Re-records the window at |values| (one per capture parameter), keeps the
+// recording for the arms' comparisons and compares it with the capture's
+// bindings (see above). RL_OK when unavailable; after a failure no
+// recording is kept.
+rl_status_t rl_shadow_rerecord_window(rl_shadow_rerecord_t* rerecord,
+                                      const int64_t* values);
+
+// Before |arm|'s step: turns its device's launch trace on when there is a
+// recording to compare with and the device is simulated. Returns whether
+// the step is traced.
+bool rl_shadow_rerecord_trace_begin(const rl_shadow_rerecord_t* rerecord,
+                                    rl_shadow_arm_t* arm);
+
+// After a traced step: compares what |arm| dispatched with the recording
+// and turns the trace off. RL_STATUS_MISMATCH naming the launch and byte.
+rl_status_t rl_shadow_rerecord_compare_dispatched(
+    const rl_shadow_rerecord_t* rerecord, rl_shadow_arm_t* arm);
 
 #endif  // REDLINE_SHADOW_SHADOW_RERECORD_H_

@@ -69,7 +69,9 @@ classify() {
     *"hazard in"*) echo "dynamic hazard checker (${2:-?})" ;;
     *"AQL census"*) echo "AQL census (prepare)" ;;
     *"PM4 census"*) echo "PM4 census (prepare)" ;;
-    *"re-recorded"*) echo "re-record (recorded arm)" ;;
+    *"dispatched launch"*|*"dispatched "*" kernels"*)
+      echo "re-record: what ${2:-?} dispatched" ;;
+    *"re-recorded"*) echo "re-record: the capture's bindings" ;;
     *"differs in arm"*) echo "region comparison (${2:-?})" ;;
     PASS*) echo "none" ;;
     *) echo "other" ;;

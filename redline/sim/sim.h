@@ -164,6 +164,34 @@ void rl_sim_hazards_clear(rl_device_t* device);
 // launch indices.
 uint64_t rl_sim_dispatch_next(rl_device_t* device);
 
+// Launch trace, for checking what a route actually dispatched against an
+// independent recording of the program (shadow/shadow_rerecord.h). While
+// enabled, every kernel dispatch the command processors begin is recorded
+// with its geometry and the bytes of its kernarg segment as the kernel sees
+// them at launch (up to RL_SIM_TRACE_KERNARG_MAX; at most
+// RL_SIM_DISPATCH_LOG records are kept until taken, more are counted).
+// Disabled by default; enabling or taking clears it. Thread-safety: under
+// the device's report lock, like the hazard list.
+#define RL_SIM_TRACE_KERNARG_MAX 512u
+
+typedef struct rl_sim_launch_record_s {
+  uint64_t dispatch_index;
+  uint64_t kernel_object;
+  uint32_t workgroup_size[3];
+  uint32_t grid_size[3];  // work-items
+  uint32_t kernarg_size;  // bytes kept in |kernarg|
+  uint8_t kernarg[RL_SIM_TRACE_KERNARG_MAX];
+} rl_sim_launch_record_t;
+
+void rl_sim_launch_trace_enable(rl_device_t* device, bool enable);
+
+// Moves up to |capacity| records, oldest first, into |out_records| (NULL
+// with capacity 0 only counts), clears the trace and returns how many
+// dispatches were traced since the last clear.
+uint32_t rl_sim_launch_trace_take(rl_device_t* device,
+                                  rl_sim_launch_record_t* out_records,
+                                  uint32_t capacity);
+
 // Per-dispatch record (kept for the most recent RL_SIM_DISPATCH_LOG
 // dispatches): timestamps in 100 MHz ticks.
 #define RL_SIM_DISPATCH_LOG 4096

@@ -102,6 +102,7 @@ static void rl_sim_destroy(rl_device_t* device) {
   rl_sim_memory_deinit(&sim->memory);
   pthread_mutex_destroy(&sim->signal_lock);
   pthread_cond_destroy(&sim->signal_cond);
+  rl_sim_trace_deinit(sim);
   pthread_mutex_destroy(&sim->report_lock);
   free(sim);
 }

@@ -97,6 +97,10 @@ typedef struct rl_sim_device_s {
   pthread_mutex_t report_lock;
   rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
   uint32_t hazard_count;  // total found, may exceed the capacity
+  bool trace_enabled;  // launch trace (sim.h), under report_lock
+  rl_sim_launch_record_t* trace;
+  uint32_t trace_count;  // total traced; min(count, capacity) kept
+  uint32_t trace_capacity;
   rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
   uint64_t log_count;  // total recorded; the ring keeps the last ones
 } rl_sim_device_t;
@@ -264,6 +268,10 @@ void rl_sim_log_dispatch(rl_sim_device_t* device,
                          const rl_sim_dispatch_record_t* record);
 void rl_sim_report_hazard(rl_sim_device_t* device,
                           const rl_sim_hazard_t* hazard);
+// sim_trace.c: records |launch| (dispatch |dispatch_index|) when tracing.
+void rl_sim_trace_launch(rl_sim_device_t* device, const rl_sim_launch_t* launch,
+                         uint64_t dispatch_index);
+void rl_sim_trace_deinit(rl_sim_device_t* device);
 
 // sim_queue.c
 rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,

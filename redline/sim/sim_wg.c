@@ -190,6 +190,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
                      kernel->name);
   }
   run->dispatch.dispatch_index = atomic_fetch_add(&device->dispatch_count, 1);
+  rl_sim_trace_launch(device, launch, run->dispatch.dispatch_index);
   run->state = NULL;
   rl_status_t status =
       executor->begin(executor->self, &run->dispatch, &run->state);
