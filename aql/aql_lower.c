@@ -10,6 +10,7 @@
 #include "aql/aql_decode.h"
 #include "aql/aql_lower_internal.h"
 #include "aql/launch_bind.h"
+#include "redline/base/test_fault.h"
 
 // AQL workgroup_size_* fields are 16 bits wide.
 #define RL_AQL_WORKGROUP_SIZE_MAX 65535u
@@ -227,6 +228,7 @@ static uint16_t rl_aql_lower_header(const rl_aql_lower_inputs_t* inputs,
                                     uint32_t index) {
   uint32_t last = inputs->capture->launch_count - 1;
   bool barrier = index == 0 || inputs->plan->boundaries[index].needs_wait;
+  if (index > 0 && rl_test_fault("drop-barrier", index)) barrier = false;
   return rl_aql_header(
       RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, barrier,
       index == 0 ? RL_AQL_FENCE_SCOPE_SYSTEM : RL_AQL_FENCE_SCOPE_AGENT,

@@ -3,6 +3,7 @@
 #include "aql/aql_patch.h"
 
 #include "aql/launch_bind.h"
+#include "redline/base/test_fault.h"
 
 // The new value of |patch| (step 1 of aql_patch.h).
 static rl_status_t rl_aql_patch_evaluate(const rl_capture_t* capture,
@@ -31,13 +32,23 @@ static void rl_aql_patch_write(rl_aql_program_t* program,
                                const rl_aql_patch_t* patch, uint64_t value,
                                uint8_t* kernarg_host) {
   if (patch->kind == RL_AQL_PATCH_GRID) {
+    if (rl_test_fault("grid-skip", patch->launch)) return;
     uint8_t* packet = (uint8_t*)&program->packets[patch->packet];
     rl_launch_store_le(packet + patch->offset, 4, value);
     return;
   }
-  rl_launch_store_le(program->kernarg + patch->offset, patch->size, value);
+  uint32_t offset = patch->offset;
+  if (patch->kind == RL_AQL_PATCH_KERNARG) {
+    // Test-only mistakes (redline/base/test_fault.h), kept in the segment.
+    if (rl_test_fault("patch-skip", patch->launch)) return;
+    if (rl_test_fault("patch-off", patch->launch) &&
+        offset + 4 + patch->size <= program->kernarg_size) {
+      offset += 4;
+    }
+  }
+  rl_launch_store_le(program->kernarg + offset, patch->size, value);
   if (kernarg_host && kernarg_host != program->kernarg) {
-    rl_launch_store_le(kernarg_host + patch->offset, patch->size, value);
+    rl_launch_store_le(kernarg_host + offset, patch->size, value);
   }
 }
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "redline/base/test_fault.h"
+
 // "launch 4 (vc_partial_sum) binding 2 (grid x = ceil((pos+1)/64))".
 static void rl_launch_binding_describe(const rl_capture_t* capture,
                                        uint32_t launch_index,
@@ -85,6 +87,17 @@ rl_status_t rl_launch_binding_evaluate(const rl_capture_t* capture,
   const rl_scalar_binding_t* binding =
       &capture->launches[launch_index].bindings[binding_index];
   int64_t value = 0;
+  // Test-only (redline/base/test_fault.h): a kernarg binding of launch
+  // |launch_index| evaluated at the capture's values, as if it were lost.
+  int64_t frozen[param_count + 1];
+  if (binding->target == RL_BINDING_KERNARG &&
+      rl_test_fault("bind-stale", launch_index) &&
+      param_count == capture->param_count) {
+    for (uint32_t p = 0; p < param_count; ++p) {
+      frozen[p] = capture->params[p].capture_value;
+    }
+    values = frozen;
+  }
   rl_status_t status =
       rl_expr_evaluate(&binding->expr, values, param_count, &value);
   if (status) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "redline/base/array.h"
+#include "redline/base/test_fault.h"
 
 typedef struct rl_hazard_entry_s {
   uint32_t launch;  // absolute launch index
@@ -140,14 +141,26 @@ static const rl_hazard_entry_t* rl_hazard_list_newest_overlap(
 
 // Finds the first conflict of |access| with the frontier of its buffer,
 // newest entry first. Returns false when there is none.
+// Test-only (redline/base/test_fault.h): a plan that misses a kind of
+// conflict before launch |index|.
+static bool rl_hazard_fault_misses(rl_hazard_kind_t kind, uint32_t index) {
+  static const char* const names[RL_HAZARD_KIND_COUNT_] = {
+      [RL_HAZARD_RAW] = "miss-raw",
+      [RL_HAZARD_WAR] = "miss-war",
+      [RL_HAZARD_WAW] = "miss-waw"};
+  return names[kind] != NULL && rl_test_fault(names[kind], index);
+}
+
 static bool rl_hazard_find_conflict(const rl_hazard_state_t* state,
                                     const rl_hazard_access_t* access,
+                                    uint32_t index,
                                     rl_hazard_conflict_t* out_conflict) {
   const rl_hazard_list_t* frontier = &state->buffers[access->buffer].frontier;
   for (uint32_t i = frontier->count; i > 0; --i) {
     const rl_hazard_entry_t* entry = &frontier->items[i - 1];
     rl_hazard_kind_t kind = rl_hazard_classify(entry->effect, access->effect);
     if (kind == RL_HAZARD_NONE || !rl_hazard_overlap(entry, access)) continue;
+    if (rl_hazard_fault_misses(kind, index)) continue;
     uint64_t begin = entry->offset > access->offset ? entry->offset
                                                     : access->offset;
     uint64_t end_a = entry->offset + entry->size;
@@ -170,12 +183,13 @@ static bool rl_hazard_access_active(const rl_hazard_access_t* access) {
 // the frontier when a wait is needed.
 static void rl_hazard_plan_boundary(rl_hazard_state_t* state,
                                     const rl_hazard_launch_t* launch,
+                                    uint32_t index,
                                     rl_hazard_boundary_t* out_boundary) {
   memset(out_boundary, 0, sizeof(*out_boundary));
   for (uint32_t a = 0; a < launch->access_count; ++a) {
     const rl_hazard_access_t* access = &launch->accesses[a];
     if (!rl_hazard_access_active(access)) continue;
-    if (rl_hazard_find_conflict(state, access, &out_boundary->reason)) {
+    if (rl_hazard_find_conflict(state, access, index, &out_boundary->reason)) {
       out_boundary->needs_wait = true;
       break;
     }
@@ -262,7 +276,7 @@ static rl_status_t rl_hazard_plan_launch(rl_hazard_plan_t* plan,
                                          const rl_hazard_launch_t* launch,
                                          uint32_t k) {
   uint32_t index = plan->first_launch + k;
-  rl_hazard_plan_boundary(state, launch, &plan->boundaries[k]);
+  rl_hazard_plan_boundary(state, launch, index, &plan->boundaries[k]);
   if (plan->boundaries[k].needs_wait) ++plan->wait_count;
   uint32_t first_edge = plan->edge_count;
   for (uint32_t a = 0; a < launch->access_count; ++a) {

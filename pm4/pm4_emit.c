@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pm4/pm4_lower_internal.h"
+#include "redline/base/test_fault.h"
 
 // The largest packet lowering builds: a SET_SH_REG of every register one
 // launch writes, with a one-register gap between each pair.
@@ -121,10 +122,11 @@ static void rl_pm4_emit_acquire(rl_pm4_emitter_t* e, uint32_t gcr) {
 }
 
 // The wait before a launch the plan makes wait (pm4_lower.h).
-static void rl_pm4_emit_wait(rl_pm4_emitter_t* e) {
+static void rl_pm4_emit_wait(rl_pm4_emitter_t* e, uint32_t launch) {
   rl_pm4_emitter_begin(e);
   rl_pm4_emitter_end(e, rl_pm4_emit_cs_partial_flush(e->builder, NULL));
   ++e->stats.waits;
+  if (rl_test_fault("drop-acquire", launch)) return;
   rl_pm4_emit_acquire(e, e->layout->family->gcr_acquire);
 }
 
@@ -145,8 +147,9 @@ static void rl_pm4_emit_release(rl_pm4_emitter_t* e) {
 static uint32_t rl_pm4_emit_launch(rl_pm4_emitter_t* e, uint32_t launch,
                                    const uint32_t* grid) {
   const rl_pm4_layout_t* layout = e->layout;
-  if (launch > 0 && layout->inputs->plan->boundaries[launch].needs_wait) {
-    rl_pm4_emit_wait(e);
+  if (launch > 0 && layout->inputs->plan->boundaries[launch].needs_wait &&
+      !rl_test_fault("drop-wait", launch)) {
+    rl_pm4_emit_wait(e, launch);
   }
   rl_pm4_launch_state_t state;
   rl_pm4_launch_state(layout, launch, launch == 0, &state);

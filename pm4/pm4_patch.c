@@ -3,6 +3,7 @@
 // uses (rl_launch_value_evaluate), then write the changed ones.
 #include "aql/launch_bind.h"
 #include "pm4/pm4_lower.h"
+#include "redline/base/test_fault.h"
 
 static rl_status_t rl_pm4_patch_evaluate(const rl_capture_t* capture,
                                          const rl_pm4_patch_t* patch,
@@ -28,6 +29,10 @@ static rl_status_t rl_pm4_patch_evaluate(const rl_capture_t* capture,
 static void rl_pm4_patch_write(rl_pm4_program_t* program,
                                const rl_pm4_patch_t* patch, uint64_t value,
                                uint8_t* kernarg_host, uint32_t* ib_host) {
+  bool grid = patch->kind == RL_PM4_PATCH_GRID_DIM ||
+              patch->kind == RL_PM4_PATCH_GRID_SIZE;
+  // Test-only mistakes (redline/base/test_fault.h).
+  if (grid && rl_test_fault("grid-skip", patch->launch)) return;
   if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
     program->dwords[patch->offset] = (uint32_t)value;
     if (ib_host && ib_host != program->dwords) {
@@ -35,9 +40,17 @@ static void rl_pm4_patch_write(rl_pm4_program_t* program,
     }
     return;
   }
-  rl_launch_store_le(program->kernarg + patch->offset, patch->size, value);
+  uint32_t offset = patch->offset;
+  if (patch->kind == RL_PM4_PATCH_KERNARG) {
+    if (rl_test_fault("patch-skip", patch->launch)) return;
+    if (rl_test_fault("patch-off", patch->launch) &&
+        offset + 4 + patch->size <= program->kernarg_size) {
+      offset += 4;
+    }
+  }
+  rl_launch_store_le(program->kernarg + offset, patch->size, value);
   if (kernarg_host && kernarg_host != program->kernarg) {
-    rl_launch_store_le(kernarg_host + patch->offset, patch->size, value);
+    rl_launch_store_le(kernarg_host + offset, patch->size, value);
   }
 }
 

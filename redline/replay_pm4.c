@@ -62,10 +62,7 @@ static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
 // cache model, not the census, catching the missing invalidation. A NOP of
 // the same length keeps every offset (and parameter patch) valid.
 static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
-  uint32_t drop = 0, weaken = 0;
-  bool dropping = rl_test_fault("drop-acquire", &drop);
-  bool weakening = rl_test_fault("weaken-gcr", &weaken);
-  if (!dropping && !weakening) return;
+  if (!rl_test_fault_name()[0]) return;
   const rl_pm4_field_t* glv = NULL;
   const rl_pm4_register_t* gcr = program->family->acquire_gcr_cntl;
   for (uint32_t f = 0; f < gcr->field_count; ++f) {
@@ -81,11 +78,11 @@ static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
     }
     if (packet.type != 3 || packet.opcode != RL_PM4_ACQUIRE_MEM) continue;
     uint32_t* p = program->dwords + offset;
-    if (dropping && (acquire == drop || drop == UINT32_MAX)) {
+    if (rl_test_fault("nop-acquire", acquire)) {
       p[0] = rl_pm4_header(RL_PM4_NOP, packet.dwords, p[0] & 0xffu);
       for (uint32_t i = 1; i < packet.dwords; ++i) p[i] = 0;
     }
-    if (weakening && (acquire == weaken || weaken == UINT32_MAX) && glv) {
+    if (rl_test_fault("weaken-gcr", acquire) && glv) {
       p[RL_PM4_ACQUIRE_MEM_GCR_CNTL_DWORD] &= ~(1u << glv->shift);
     }
     ++acquire;

@@ -223,18 +223,16 @@ static rl_status_t rl_prepare_queue(rl_replay_t* replay,
 // simulator's cache model catching it. narrow-acquire:N sets packet N's
 // acquire scope to NONE; narrow-release:N lowers a SYSTEM release to AGENT.
 static void rl_prepare_test_fault(rl_aql_program_t* program) {
-  uint32_t acquire = 0, release = 0;
-  bool narrow_acquire = rl_test_fault("narrow-acquire", &acquire);
-  bool narrow_release = rl_test_fault("narrow-release", &release);
+  if (!rl_test_fault_name()[0]) return;
   for (uint32_t i = 0; i < program->packet_count; ++i) {
     uint16_t header = program->packets[i].header;
-    if (narrow_acquire && (i == acquire || acquire == UINT32_MAX)) {
+    if (rl_test_fault("narrow-acquire", i)) {
       header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
                             << RL_AQL_HEADER_ACQUIRE_SHIFT);
     }
     uint32_t scope =
         (header >> RL_AQL_HEADER_RELEASE_SHIFT) & RL_AQL_HEADER_SCOPE_MASK;
-    if (narrow_release && (i == release || release == UINT32_MAX) &&
+    if (rl_test_fault("narrow-release", i) &&
         scope == RL_AQL_FENCE_SCOPE_SYSTEM) {
       header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
                             << RL_AQL_HEADER_RELEASE_SHIFT);

@@ -8,6 +8,7 @@
 #include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/sim.h"
 #include "shadow/bench_internal.h"
+#include "shadow/shadow_hazard.h"
 
 // Samples of one arm, in nanoseconds, one per step.
 typedef struct rl_bench_samples_s {
@@ -113,6 +114,9 @@ static void rl_bench_fail(rl_bench_t* bench, uint32_t a, rl_status_t status,
 static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   rl_shadow_arm_t* arm = bench->arms[a];
   rl_bench_samples_t* samples = &bench->samples[a];
+  rl_hazard_watch_t watch;
+  rl_hazard_watch_begin(&watch, bench->options->no_hazard_check ? NULL : arm->device,
+                        arm->capture);
   uint64_t instructions = rl_isa_executor_instructions();
   uint64_t start = rl_bench_now_ns();
   rl_status_t status = rl_shadow_arm_step(arm, bench->values);
@@ -120,6 +124,7 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   // Arms step one at a time and every step waits for its dispatches, so the
   // process-wide counter's growth belongs to this arm.
   instructions = rl_isa_executor_instructions() - instructions;
+  if (!status) status = rl_shadow_hazard_status(arm, &watch);
   if (status) {
     rl_bench_fail(bench, a, status, "step: ");
     return;
@@ -242,7 +247,8 @@ static void rl_bench_deinit(rl_bench_t* bench) {
 }
 
 static void rl_bench_create_arms(rl_bench_t* bench) {
-  const rl_shadow_arm_options_t arm_options = {.device = bench->options->device};
+  rl_shadow_arm_options_t arm_options = {.device = bench->options->device};
+  arm_options.device.no_hazard_check = bench->options->no_hazard_check;
   rl_bench_result_t* result = bench->result;
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_arm_result_t* arm = &result->arms[a];

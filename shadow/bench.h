@@ -57,6 +57,10 @@ typedef struct rl_bench_options_s {
   rl_shadow_device_options_t device;
   rl_shadow_progress_fn_t progress;  // may be NULL
   void* progress_user;
+  // Skips the dynamic hazard verdicts (shadow/hazard_verdict.h): otherwise a
+  // finding in any step fails that arm (RL_STATUS_MISMATCH). The check runs
+  // outside the timed span.
+  bool no_hazard_check;
 } rl_bench_options_t;
 
 // Nanoseconds over the samples of one arm.

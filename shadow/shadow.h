@@ -26,6 +26,21 @@
 //             Where eager proves the capture's bytes replay, recorded
 //             proves the typed model regenerates those bytes. Launches then
 //             execute like eager's (one packet, barrier, doorbell, wait).
+//             Independently, before each window the arm records the
+//             program again from scratch: the capture's workload re-run at
+//             the window's values on a simulated device of its own, and
+//             every launch's kernel, geometry and kernarg bytes compared
+//             with rl_launch_bind()'s, which is what every replay route
+//             patches (shadow/shadow_rerecord.h). A binding the capture got
+//             wrong fails here naming launch, byte and expression, though
+//             every arm agrees on the wrong bytes. Every other arm on a
+//             simulated device is then compared with the same recording
+//             dispatch by dispatch (geometry and kernarg bytes as the
+//             kernels saw them, from the device's launch trace), so a route
+//             that patches the wrong byte or skips a patch fails naming the
+//             launch and byte. Captures of foreign programs cannot be
+//             re-run: the proof's fallback_reason says "not re-recorded:
+//             ..." and only the typed-model check runs.
 //   aql, pm4  the retained routes of redline/replay.h: rl_replay_create(),
 //             contract, prepare(RL_ROUTE_AQL / RL_ROUTE_PM4), then one
 //             rl_replay_run() per window.
@@ -82,6 +97,19 @@
 // and FAILs the run; its status code is kept (rl_shadow_result_t) so the
 // CLI can exit with its class. Any divergence FAILs the run.
 //
+// Hazard verdicts (shadow/hazard_verdict.h). Unless |no_hazard_check|, the
+// dynamic hazard checker of every arm on a simulated device (eager,
+// recorded, aql, pm4) is read after each window: any finding — two launches
+// of the window that touched the same bytes, at least one writing, with no
+// barrier bit, wait or acquire ordering them — FAILs the run, naming the
+// window, both launches and kernels, the buffer and byte range and the
+// missing synchronisation. It comes before any divergence in the verdict:
+// a race is the cause, the differing bytes (under adversarial ordering)
+// its effect. Arms on other devices (drm, hip, hipgraph) are not checked
+// and say so. The checker sees what the kernels actually accessed, so a
+// hazard plan that misses a conflict and a lowering that drops its barrier
+// fail here even when the default sequential ordering hides the race.
+//
 // Negative control (|flip|): after the first window has run and before its
 // regions are read, one byte (XOR 0xFF) of |flip_region| at |flip_offset|
 // is corrupted in the device memory of the pm4 arm, or of the last retained
@@ -103,6 +131,7 @@
 #include "redline/limits.h"
 #include "redline/digest.h"
 #include "redline/status.h"
+#include "shadow/hazard_verdict.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +139,8 @@ extern "C" {
 
 #define RL_SHADOW_MAX_ARMS 8u
 #define RL_SHADOW_MAX_BINDS 16u
+// Hazard findings kept per arm (more are counted).
+#define RL_SHADOW_MAX_HAZARDS 8u
 
 typedef enum rl_shadow_arm_kind_e {
   RL_SHADOW_ARM_EAGER = 0,
@@ -189,6 +220,8 @@ typedef struct rl_shadow_device_options_s {
   // sim: the cache model, "off", "report" or "strict" (NULL: strict, so a
   // missing acquire or write-back changes bytes; docs/cache-model.md).
   const char* cache_model;
+  // sim: no access recording (set by the run from |no_hazard_check|).
+  bool no_hazard_check;
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {
@@ -212,6 +245,8 @@ typedef struct rl_shadow_options_s {
   // than max_device_bytes. wait_timeout_ns bounds every wait of every
   // redline arm: each eager and recorded launch, each retained run.
   rl_limits_t limits;
+  // Skips the hazard verdicts (see above); on by default.
+  bool no_hazard_check;
 } rl_shadow_options_t;
 
 // What an arm ran: the retained routes' rl_route_proof_t, and the same
@@ -232,6 +267,11 @@ typedef struct rl_shadow_proof_s {
   uint64_t stream_bytes;   // bytes published per step
   uint32_t patch_sites;
   uint32_t ib_dwords;      // pm4
+  // recorded: windows re-recorded from the program and launches compared
+  // (shadow/shadow_rerecord.h); when re-recording is unavailable
+  // fallback_reason says "not re-recorded: <why>".
+  uint64_t rerecorded_windows;
+  uint64_t rerecorded_launches;
 } rl_shadow_proof_t;
 
 typedef struct rl_shadow_arm_result_s {
@@ -243,6 +283,13 @@ typedef struct rl_shadow_arm_result_s {
   rl_shadow_proof_t proof;
   bool proof_ok;
   char proof_problem[256];
+  // Hazard verdicts: |hazard_checked| when the arm's device is simulated
+  // and the check is on; |hazard_count| findings over all windows, the first
+  // RL_SHADOW_MAX_HAZARDS kept with the window they were found in.
+  bool hazard_checked;
+  uint32_t hazard_count;
+  rl_hazard_finding_t hazards[RL_SHADOW_MAX_HAZARDS];
+  uint32_t hazard_windows[RL_SHADOW_MAX_HAZARDS];
 } rl_shadow_arm_result_t;
 
 // One region of one arm after one window, against the reference arm.
@@ -270,6 +317,7 @@ typedef struct rl_shadow_result_s {
   bool flip;                    // the negative control was applied
   uint32_t flip_arm, flip_region;
   uint64_t flip_offset;
+  bool hazard_check;             // hazard verdicts were on
   bool diverged;
   // The first divergence in (window, region, arm) order.
   uint32_t first_window, first_region, first_arm;

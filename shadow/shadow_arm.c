@@ -73,6 +73,7 @@ static rl_status_t rl_shadow_arm_open_device(
       .cache_model = options->cache_model ? options->cache_model : "strict",
       .max_work_items = limits->max_work_items,
       .max_dispatches = limits->max_dispatches,
+      .no_hazard_check = options->no_hazard_check,
   };
   return rl_device_open(&device_options, out_device);
 }
@@ -84,7 +85,8 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
   *out_arm = NULL;
   rl_shadow_arm_t common = {.kind = kind,
                             .capture = capture,
-                            .limits = rl_limits_resolve(&options->limits)};
+                            .limits = rl_limits_resolve(&options->limits),
+                            .device_options = options->device};
   // The HIP arms have no redline device: their memory lives in HIP.
   if (!rl_shadow_arm_kind_hip(kind)) {
     RL_RETURN_IF_ERROR(rl_shadow_arm_open_device(kind, capture,

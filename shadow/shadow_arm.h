@@ -65,6 +65,8 @@ struct rl_shadow_arm_s {
                                 // NULL for the HIP arms
   uint64_t steps;               // successful steps
   rl_limits_t limits;           // resolved (redline/limits.h)
+  rl_shadow_device_options_t device_options;  // what the device was opened
+                                              // with (strings borrowed)
 };
 
 // What an arm needs besides the capture.

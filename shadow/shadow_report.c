@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shadow/shadow.h"
+#include "shadow/shadow_hazard.h"
 
 // Differing region states the text report details; the JSON has them all.
 #define RL_SHADOW_TEXT_MAX_DIFFERING 6u
@@ -35,6 +36,14 @@ static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
           p->replay_count, p->steps, p->launches_issued, p->dispatches,
           p->packets, p->waits);
   if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+  if (arm->kind == RL_SHADOW_ARM_RECORDED && p->fallback_reason[0]) {
+    fprintf(out, " [%s; typed-model check only]", p->fallback_reason);
+  } else if (arm->kind == RL_SHADOW_ARM_RECORDED) {
+    fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
+            p->rerecorded_windows
+                ? p->rerecorded_launches / p->rerecorded_windows
+                : 0);
+  }
   if (arm->failed) {
     fprintf(out, "  FAILED: %s\n", arm->failure);
   } else if (!arm->proof_ok) {
@@ -153,6 +162,7 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
           rl_shadow_arm_kind_name(result->arms[result->reference].kind));
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_shadow_text_arm(out, &result->arms[a]);
+    rl_shadow_hazard_text(out, result, &result->arms[a]);
   }
   if (result->flip) {
     fprintf(out, "negative control: flipped byte %" PRIu64 " of region %s "
@@ -268,10 +278,15 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
   cJSON_AddNumberToObject(o, "stream_bytes", (double)p->stream_bytes);
   cJSON_AddNumberToObject(o, "patch_sites", p->patch_sites);
   cJSON_AddNumberToObject(o, "ib_dwords", p->ib_dwords);
+  cJSON_AddNumberToObject(o, "rerecorded_windows",
+                          (double)p->rerecorded_windows);
+  cJSON_AddNumberToObject(o, "rerecorded_launches",
+                          (double)p->rerecorded_launches);
   return o;
 }
 
-static cJSON* rl_shadow_json_arm(const rl_shadow_arm_result_t* arm) {
+static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
+                                 const rl_shadow_arm_result_t* arm) {
   cJSON* o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(arm->kind));
   cJSON_AddBoolToObject(o, "available", arm->available);
@@ -286,6 +301,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_arm_result_t* arm) {
   if (!arm->proof_ok) {
     cJSON_AddStringToObject(o, "proof_problem", arm->proof_problem);
   }
+  cJSON_AddItemToObject(o, "hazard_check", rl_shadow_hazard_json(result, arm));
   return o;
 }
 
@@ -405,7 +421,7 @@ cJSON* rl_shadow_report_json(const rl_shadow_result_t* result) {
   rl_shadow_json_header(root, result);
   cJSON* arms = cJSON_AddArrayToObject(root, "arms");
   for (uint32_t a = 0; a < result->arm_count; ++a) {
-    cJSON_AddItemToArray(arms, rl_shadow_json_arm(&result->arms[a]));
+    cJSON_AddItemToArray(arms, rl_shadow_json_arm(result, &result->arms[a]));
   }
   cJSON_AddItemToObject(root, "windows", rl_shadow_json_windows(result));
   rl_shadow_json_verdict(root, result);

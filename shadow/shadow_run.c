@@ -9,6 +9,8 @@
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
+#include "shadow/shadow_hazard.h"
+#include "shadow/shadow_rerecord.h"
 
 typedef struct rl_shadow_run_s {
   const rl_capture_t* capture;
@@ -19,6 +21,10 @@ typedef struct rl_shadow_run_s {
   uint8_t* reference_bytes;
   uint8_t* candidate_bytes;
   uint32_t done, total;  // progress in arm-steps
+  // The recorded arm's re-recording of each window (shadow_rerecord.h);
+  // |recorded| is its arm index, UINT32_MAX without a recorded arm.
+  uint32_t recorded;
+  rl_shadow_rerecord_t rerecord;
 } rl_shadow_run_t;
 
 //===----------------------------------------------------------------------===//
@@ -108,6 +114,19 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
 // Arms
 //===----------------------------------------------------------------------===//
 
+// The arm's proof, with the re-recording's counts for the recorded arm.
+static void rl_shadow_arm_proof(rl_shadow_run_t* run, uint32_t a) {
+  rl_shadow_proof_t* proof = &run->result->arms[a].proof;
+  run->arms[a]->vtable->proof(run->arms[a], proof);
+  if (a != run->recorded) return;
+  proof->rerecorded_windows = run->rerecord.windows;
+  proof->rerecorded_launches = run->rerecord.launches;
+  if (!rl_shadow_rerecord_available(&run->rerecord)) {
+    snprintf(proof->fallback_reason, sizeof(proof->fallback_reason),
+             "not re-recorded: %s", run->rerecord.unavailable);
+  }
+}
+
 static void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
                                rl_status_t status, const char* prefix,
                                int64_t window, int64_t value) {
@@ -128,7 +147,7 @@ static void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
   rl_status_free(status);
   if (run->arms[a]) {
     arm->proof_ok = false;
-    run->arms[a]->vtable->proof(run->arms[a], &arm->proof);
+    rl_shadow_arm_proof(run, a);
   }
   rl_shadow_arm_destroy(run->arms[a]);
   run->arms[a] = NULL;
@@ -136,8 +155,10 @@ static void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
 
 static void rl_shadow_create_arms(rl_shadow_run_t* run) {
   const rl_shadow_options_t* options = run->options;
+  rl_shadow_device_options_t device = options->device;
+  device.no_hazard_check = options->no_hazard_check;
   const rl_shadow_arm_options_t arm_options = {
-      .device = options->device,
+      .device = device,
       .binds = options->binds,
       .bind_count = options->bind_count,
       .limits = options->limits,
@@ -154,19 +175,70 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
       arm->available = true;
     }
   }
+  run->recorded = UINT32_MAX;
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    if (options->arms[a] != RL_SHADOW_ARM_RECORDED || !run->arms[a]) continue;
+    run->recorded = a;
+    rl_status_t status = rl_shadow_rerecord_init(
+        &run->rerecord, run->capture, &options->device,
+        run->arms[a]->limits.wait_timeout_ns);
+    if (status) {
+      rl_shadow_fail_arm(run, a, rl_status_annotate(status, "re-recording"),
+                         "not available: ", -1, 0);
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
 // Windows
 //===----------------------------------------------------------------------===//
 
+// The recorded arm records the program again at this window's values
+// before any arm steps (shadow_rerecord.h); a failure is the recorded arm's.
+static void rl_shadow_rerecord_step(rl_shadow_run_t* run, uint32_t w,
+                                    int64_t value) {
+  uint32_t a = run->recorded;
+  if (!run->arms[a]) {  // the recorded arm failed: nothing to compare with
+    rl_capture_destroy(run->rerecord.fresh);
+    run->rerecord.fresh = NULL;
+    return;
+  }
+  rl_status_t status = rl_shadow_rerecord_window(&run->rerecord, run->values);
+  if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
+}
+
+// One arm's step, watched by the hazard checker and, when there is a
+// re-recording, compared with it dispatch by dispatch.
+static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
+                               int64_t value) {
+  rl_shadow_arm_t* arm = run->arms[a];
+  rl_hazard_watch_t watch;
+  rl_shadow_hazard_before(arm, run->result->hazard_check, &watch,
+                          &run->result->arms[a]);
+  bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
+  rl_status_t status = rl_shadow_arm_step(arm, run->values);
+  if (!status) {
+    rl_shadow_hazard_after(arm, &watch, w, &run->result->arms[a]);
+  }
+  if (traced) {
+    rl_status_t compared =
+        rl_shadow_rerecord_compare_dispatched(&run->rerecord, arm);
+    if (!status) {
+      status = compared;
+    } else {
+      rl_status_free(compared);
+    }
+  }
+  if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
+}
+
 static void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w) {
   int64_t value = rl_shadow_window_value(&run->result->window, w);
   if (run->result->param != UINT32_MAX) run->values[run->result->param] = value;
+  if (run->recorded != UINT32_MAX) rl_shadow_rerecord_step(run, w, value);
   for (uint32_t a = 0; a < run->result->arm_count; ++a) {
     if (!run->arms[a]) continue;
-    rl_status_t status = rl_shadow_arm_step(run->arms[a], run->values);
-    if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
+    rl_shadow_step_arm(run, a, w, value);
     ++run->done;
     if (run->options->progress) {
       run->options->progress(run->options->progress_user, run->done,
@@ -285,7 +357,7 @@ static void rl_shadow_walk(rl_shadow_run_t* run) {
 
 static void rl_shadow_check_proof(rl_shadow_run_t* run, uint32_t a) {
   rl_shadow_arm_result_t* arm = &run->result->arms[a];
-  run->arms[a]->vtable->proof(run->arms[a], &arm->proof);
+  rl_shadow_arm_proof(run, a);
   uint64_t windows = run->result->window_count;
   uint64_t expected = rl_shadow_arm_kind_replays(arm->kind) ? windows : 0;
   arm->proof_ok = arm->proof.replay_count == expected &&
@@ -305,6 +377,12 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
     if (!arm->failed) continue;
     snprintf(result->reason, sizeof(result->reason), "arm %s: %s",
              rl_shadow_arm_kind_name(arm->kind), arm->failure);
+    return;
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    if (result->arms[a].hazard_count == 0) continue;
+    rl_shadow_hazard_reason(result, &result->arms[a], result->reason,
+                            sizeof(result->reason));
     return;
   }
   if (result->diverged) {
@@ -373,6 +451,7 @@ static void rl_shadow_run_deinit(rl_shadow_run_t* run) {
   for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
     rl_shadow_arm_destroy(run->arms[a]);
   }
+  rl_shadow_rerecord_deinit(&run->rerecord);
   free(run->values);
   free(run->reference_bytes);
   free(run->candidate_bytes);
@@ -392,8 +471,9 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   rl_shadow_result_t* result = calloc(1, sizeof(*result));
   if (!result) return rl_status_out_of_memory();
   result->capture = capture;
+  result->hazard_check = !options->no_hazard_check;
   rl_shadow_run_t run = {.capture = capture, .options = options,
-                         .result = result};
+                         .result = result, .recorded = UINT32_MAX};
   rl_status_t status = rl_shadow_check_options(capture, options, result);
   if (!status) status = rl_shadow_check_budgets(capture, options);
   if (!status) status = rl_shadow_run_init(&run);

@@ -55,3 +55,13 @@ foreach(target gfx1100 gfx1151)
     pass vecchain ${target} --executor isa -- --executor isa --hazards adversarial --seed 9)
 endforeach()
 rl_add_shadow_cli_test(demo_isa_cli integration 300 demo --executor isa)
+
+# The mutation proof (tools/shadow_mutations.sh, docs/shadow-mutations.md):
+# every test-only fault of redline/base/test_fault.h makes the default
+# `redline shadow` fail on decode (or is proven equivalent: identical
+# streams), and the negative control passes.
+add_test(NAME shadow_mutations
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tools/shadow_mutations.sh
+          $<TARGET_FILE:redline>)
+set_tests_properties(shadow_mutations PROPERTIES LABELS integration
+  TIMEOUT 300 ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")

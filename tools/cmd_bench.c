@@ -1,5 +1,6 @@
 // `redline bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]]
-// [--rounds N] [--json OUT] [--processor GFX] [--hazards MODE] [--seed N]`:
+// [--rounds N] [--json OUT] [--processor GFX] [--hazards MODE] [--seed N]
+// [--no-hazard-check]`:
 // times the arms in interleaved rounds (shadow/bench.h) and prints one row
 // per arm with its route proof, then the PM4 statistics of the IB.
 #include <stdio.h>
@@ -37,6 +38,8 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
     } else if (has_value && rl_cli_is(arg, "--rounds")) {
       exit_code = rl_cli_number_u64("bench", arg, argv[++i], 1, 100000,
                                     &cli->rounds);
+    } else if (rl_shadow_cli_flag(arg, &cli->shadow)) {
+      continue;
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
     } else {
@@ -62,6 +65,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .device = shadow->device,
       .progress = rl_progress_callback,
       .progress_user = &progress,
+      .no_hazard_check = shadow->no_hazard_check,
   };
   memcpy(options.arms, shadow->arms, sizeof(options.arms));
   rl_bench_result_t* result = NULL;

@@ -1,5 +1,5 @@
 // `redline demo [--layers N] [--processor GFX] [--hazards MODE] [--seed N]
-// [--executor ref|isa]
+// [--executor ref|isa] [--no-hazard-check]
 // [--out DIR] [--verbose]`: the whole pipeline on the simulator in one command.
 //   1. capture: the decode workload recorded through the funnel on a
 //      simulated device, so the recording is an eager run; the capture stays
@@ -40,6 +40,7 @@ typedef struct rl_demo_s {
   uint64_t layers;
   bool verbose;
   rl_shadow_device_options_t device;
+  bool no_hazard_check;
   char dir[512];
   char path[600];
   bool temporary;
@@ -77,11 +78,14 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
                              rl_cli_is(arg, "--seed"))) {
       rl_shadow_cli_option("demo", arg, argv[++i], &options, &exit_code);
       if (exit_code != RL_EXIT_OK) return exit_code;
+    } else if (rl_shadow_cli_flag(arg, &options)) {
+      continue;
     } else {
       return rl_cli_usage("demo: unknown or incomplete option '%s'", arg);
     }
   }
   demo->device = options.device;
+  demo->no_hazard_check = options.no_hazard_check;
   if (options.device.processor) demo->processor = options.device.processor;
   demo->device.processor = demo->processor;
   return RL_EXIT_OK;
@@ -208,7 +212,8 @@ static int rl_demo_inspect(rl_demo_t* demo, const rl_capture_t* capture) {
 }
 
 static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
-  rl_shadow_options_t options = {.device = demo->device};
+  rl_shadow_options_t options = {.device = demo->device,
+                                 .no_hazard_check = demo->no_hazard_check};
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
                        &exit_code);
@@ -223,7 +228,8 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
 }
 
 static int rl_demo_bench(rl_demo_t* demo, const rl_capture_t* capture) {
-  rl_shadow_options_t options = {.device = demo->device};
+  rl_shadow_options_t options = {.device = demo->device,
+                                 .no_hazard_check = demo->no_hazard_check};
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("demo", "--arms", "eager,aql,pm4", &options, &exit_code);
   if (capture->window_count) {

@@ -1,10 +1,13 @@
 // `redline replay FILE [--route aql|pm4|drm] [--no-retain] [--device sim]
 // [--processor GFX]
 // [--param NAME=VALUE]... [--repeat N] [--hazards sequential|adversarial]
-// [--seed N] [--checked] [--timeout-ms N] [--json]`: replays a capture
-// through the public replay API (redline/replay.h) and prints the route
-// proof and the XXH3-128 of every state region after the last run. The
-// exit code is the failure class: 4 contract (also parameters outside the
+// [--seed N] [--checked] [--timeout-ms N] [--json] [--no-hazard-check]`:
+// replays a capture through the public replay API (redline/replay.h) and
+// prints the route proof and the XXH3-128 of every state region after the
+// last run. On a simulated device the dynamic hazard checker watches every
+// run (shadow/hazard_verdict.h): a finding is printed ("hazard ...", and in
+// the JSON "hazard_check") and fails the replay with exit 1. The exit code
+// is otherwise the failure class: 4 contract (also parameters outside the
 // admitted range), 5 prepare, 6 poisoned, 7 quarantined.
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,10 +19,13 @@
 #include "redline/replay.h"
 #include "redline/sim/sim.h"
 #include "tools/cli.h"
+#include "shadow/hazard_verdict.h"
 #include "tools/cli_limits.h"
 
 #define RL_REPLAY_CLI_MAX_PARAMS 16
 #define RL_REPLAY_CLI_NS_PER_MS 1000000ull
+// Hazard findings printed (more are counted).
+#define RL_REPLAY_CLI_MAX_HAZARDS 8u
 
 typedef struct rl_replay_cli_s {
   const char* path;
@@ -34,6 +40,7 @@ typedef struct rl_replay_cli_s {
   bool checked;
   bool json;
   bool no_retain;
+  bool no_hazard_check;
   uint64_t timeout_ms;
   rl_limits_t limits;  // --max-* (tools/cli_limits.h)
   uint32_t param_count;
@@ -115,6 +122,8 @@ static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
       cli->json = true;
     } else if (rl_cli_is(arg, "--no-retain")) {
       cli->no_retain = true;
+    } else if (rl_cli_is(arg, "--no-hazard-check")) {
+      cli->no_hazard_check = true;
     } else if (rl_replay_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_replay_parse_value(cli, arg, argv[++i]);
     } else if (arg[0] != '-' && !cli->path) {
@@ -271,8 +280,13 @@ static cJSON* rl_replay_regions_json(rl_replay_t* replay,
   return array;
 }
 
+typedef struct rl_replay_hazards_s rl_replay_hazards_t;
+static cJSON* rl_replay_hazards_json(const rl_replay_hazards_t* hazards,
+                                     const rl_capture_t* capture);
+
 static void rl_replay_print_json(rl_replay_t* replay,
                                  const rl_capture_t* capture,
+                                 const rl_replay_hazards_t* hazards,
                                  rl_status_t status) {
   rl_route_proof_t proof;
   rl_replay_counters_t counters;
@@ -283,11 +297,72 @@ static void rl_replay_print_json(rl_replay_t* replay,
   cJSON_AddItemToObject(root, "counters", rl_replay_counters_json(&counters));
   cJSON_AddStringToObject(root, "status",
                           rl_status_code_name(rl_status_code(status)));
+  cJSON_AddItemToObject(root, "hazard_check",
+                        rl_replay_hazards_json(hazards, capture));
   if (proof.state == RL_REPLAY_REPLAYING) {
     cJSON_AddItemToObject(root, "regions",
                           rl_replay_regions_json(replay, capture));
   }
   rl_cli_print_json(root);
+}
+
+//===----------------------------------------------------------------------===//
+// Hazard verdicts
+//===----------------------------------------------------------------------===//
+
+typedef struct rl_replay_hazards_s {
+  bool checked;
+  uint32_t count;  // total found
+  rl_hazard_finding_t findings[RL_REPLAY_CLI_MAX_HAZARDS];
+} rl_replay_hazards_t;
+
+static void rl_replay_hazards_collect(rl_replay_t* replay,
+                                      const rl_capture_t* capture,
+                                      const rl_hazard_watch_t* watch,
+                                      rl_replay_hazards_t* out) {
+  out->checked = rl_hazard_watch_active(watch);
+  if (!out->checked) return;
+  uint64_t addresses[capture->buffer_count + 1];
+  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    addresses[b] = 0;
+    rl_status_free(rl_replay_buffer_address(replay, b, &addresses[b]));
+  }
+  out->count = rl_hazard_watch_collect(watch, addresses, out->findings,
+                                       RL_REPLAY_CLI_MAX_HAZARDS);
+}
+
+static void rl_replay_hazards_print(const rl_replay_hazards_t* hazards,
+                                    const rl_capture_t* capture) {
+  if (!hazards->checked) {
+    printf("hazards not checked\n");
+    return;
+  }
+  printf("hazards %u\n", hazards->count);
+  uint32_t kept = hazards->count < RL_REPLAY_CLI_MAX_HAZARDS
+                      ? hazards->count
+                      : RL_REPLAY_CLI_MAX_HAZARDS;
+  for (uint32_t i = 0; i < kept; ++i) {
+    char line[768];
+    rl_hazard_finding_format(capture, &hazards->findings[i], line,
+                             sizeof(line));
+    printf("hazard run %" PRIu64 ": %s\n", hazards->findings[i].step, line);
+  }
+}
+
+static cJSON* rl_replay_hazards_json(const rl_replay_hazards_t* hazards,
+                                     const rl_capture_t* capture) {
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddBoolToObject(o, "checked", hazards->checked);
+  cJSON_AddNumberToObject(o, "count", hazards->count);
+  cJSON* findings = cJSON_AddArrayToObject(o, "findings");
+  uint32_t kept = hazards->count < RL_REPLAY_CLI_MAX_HAZARDS
+                      ? hazards->count
+                      : RL_REPLAY_CLI_MAX_HAZARDS;
+  for (uint32_t i = 0; i < kept; ++i) {
+    cJSON_AddItemToArray(findings,
+                         rl_hazard_finding_json(capture, &hazards->findings[i]));
+  }
+  return o;
 }
 
 //===----------------------------------------------------------------------===//
@@ -308,23 +383,34 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .executor = cli->executor,
       .max_work_items = cli->limits.max_work_items,
       .max_dispatches = cli->limits.max_dispatches,
+      .no_hazard_check = cli->no_hazard_check,
   };
   return rl_device_open(&options, out_device);
 }
 
-// Contract, prepare and |cli->repeat| runs.
+// Contract, prepare and |cli->repeat| runs, watched by the hazard checker
+// unless |cli->no_hazard_check|.
 static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
-                                   rl_replay_t* replay,
-                                   const rl_capture_t* capture) {
+                                   rl_device_t* device, rl_replay_t* replay,
+                                   const rl_capture_t* capture,
+                                   rl_replay_hazards_t* out_hazards) {
   int64_t values[capture->param_count + 1];
   RL_RETURN_IF_ERROR(rl_replay_values(cli, capture, values));
   RL_RETURN_IF_ERROR(rl_replay_contract(replay));
   RL_RETURN_IF_ERROR(rl_replay_prepare(replay, cli->route));
+  rl_hazard_watch_t watch;
+  rl_hazard_watch_begin(&watch, cli->no_hazard_check ? NULL : device, capture);
   for (uint64_t i = 0; i < cli->repeat; ++i) {
     RL_RETURN_IF_ERROR(
         rl_replay_run(replay, values, capture->param_count));
   }
-  return RL_OK;
+  rl_replay_hazards_collect(replay, capture, &watch, out_hazards);
+  if (out_hazards->count == 0) return RL_OK;
+  char line[768];
+  rl_hazard_finding_format(capture, &out_hazards->findings[0], line,
+                           sizeof(line));
+  return RL_STATUS(RL_STATUS_MISMATCH, "hazard: %s (%u found)", line,
+                   out_hazards->count);
 }
 
 static int rl_replay_on_device(const rl_replay_cli_t* cli,
@@ -339,12 +425,14 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
   rl_replay_t* replay = NULL;
   rl_status_t status = rl_replay_create(device, capture, &options, &replay);
   if (status) return rl_cli_fail(status, "replay");
-  status = rl_replay_steps(cli, replay, capture);
+  rl_replay_hazards_t hazards = {0};
+  status = rl_replay_steps(cli, device, replay, capture, &hazards);
   if (cli->json) {
-    rl_replay_print_json(replay, capture, status);
+    rl_replay_print_json(replay, capture, &hazards, status);
   } else {
     rl_replay_print_text(replay, capture);
     rl_replay_print_cache(cli, device);
+    rl_replay_hazards_print(&hazards, capture);
   }
   rl_replay_destroy(replay);
   return status ? rl_cli_fail(status, cli->path) : RL_EXIT_OK;

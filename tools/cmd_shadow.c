@@ -1,7 +1,7 @@
 // `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
 // START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
 // [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]
-// [--verbose]`: runs the windows of a capture through several arms from
+// [--verbose] [--no-hazard-check]`: runs the windows of a capture through several arms from
 // identical state and compares every state region byte for byte
 // (shadow/shadow.h). Prints one line per arm, on a divergence the first
 // differing window, region, byte and both values, and ends with "shadow:
@@ -71,6 +71,8 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
       cli->verbose = true;
     } else if (rl_shadow_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_shadow_parse_value(cli, arg, argv[++i]);
+    } else if (rl_shadow_cli_flag(arg, &cli->options)) {
+      continue;
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
     } else {

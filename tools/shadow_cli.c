@@ -12,6 +12,12 @@ static int rl_shadow_cli_status_usage(const char* command, rl_status_t status) {
   return code;
 }
 
+bool rl_shadow_cli_flag(const char* flag, rl_shadow_options_t* options) {
+  if (!rl_cli_is(flag, "--no-hazard-check")) return false;
+  options->no_hazard_check = true;
+  return true;
+}
+
 bool rl_shadow_cli_option(const char* command, const char* flag,
                           const char* value, rl_shadow_options_t* options,
                           int* out_exit) {

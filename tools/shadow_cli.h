@@ -15,6 +15,11 @@
 // --hazards, --seed, --executor or a budget option (tools/cli_limits.h:
 // --max-*, --timeout-ms); returns false for other flags. *|out_exit| is
 // RL_EXIT_OK or the usage error already reported (prefixed by |command|).
+// Applies the value-less flag |flag| when it is --no-hazard-check (the
+// dynamic hazard verdicts, shadow/hazard_verdict.h, are on by default);
+// returns false for other flags.
+bool rl_shadow_cli_flag(const char* flag, rl_shadow_options_t* options);
+
 bool rl_shadow_cli_option(const char* command, const char* flag,
                           const char* value, rl_shadow_options_t* options,
                           int* out_exit);

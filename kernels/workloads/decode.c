@@ -314,6 +314,42 @@ static rl_status_t rl_dc_record_default(rl_funnel_t* funnel,
   return rl_decode_record(funnel, options, &dims);
 }
 
+// layers from the launch count (13 per layer + 4), workspace_chunks from
+// the partials buffer (decode.h, "Buffers"), the other dimensions being the
+// defaults the registry entry records with.
+static rl_status_t rl_dc_config_of(const rl_capture_t* capture,
+                                   rl_workload_param_value_t* out_config,
+                                   uint32_t capacity, uint32_t* out_count) {
+  *out_count = 0;
+  rl_decode_dims_t dims = rl_dc_default_dims;
+  uint32_t launches = capture->launch_count;
+  uint32_t partials = 0;
+  if (capacity < 2 || launches < RL_DECODE_LAUNCHES_FIXED +
+                                     RL_DECODE_LAUNCHES_PER_LAYER ||
+      (launches - RL_DECODE_LAUNCHES_FIXED) % RL_DECODE_LAUNCHES_PER_LAYER ||
+      !rl_capture_find_buffer(capture, "partials", &partials)) {
+    return RL_STATUS(RL_STATUS_NOT_FOUND,
+                     "decode: %u launches and no partials buffer fit no "
+                     "configuration", launches);
+  }
+  uint64_t chunk_bytes = (uint64_t)dims.heads * (dims.head_dim + 2u) * 4u;
+  uint64_t size = capture->buffers[partials].size;
+  uint64_t chunks = size / chunk_bytes;
+  if (size % chunk_bytes != 0 || chunks > 4096) {
+    return RL_STATUS(RL_STATUS_NOT_FOUND,
+                     "decode: a partials buffer of %llu bytes is not whole "
+                     "chunks of %llu bytes", (unsigned long long)size,
+                     (unsigned long long)chunk_bytes);
+  }
+  out_config[0] = (rl_workload_param_value_t){
+      "layers", (launches - RL_DECODE_LAUNCHES_FIXED) /
+                    RL_DECODE_LAUNCHES_PER_LAYER};
+  out_config[1] = (rl_workload_param_value_t){"workspace_chunks",
+                                              (int64_t)chunks};
+  *out_count = 2;
+  return RL_OK;
+}
+
 const rl_workload_t rl_workload_decode = {
     .name = "decode",
     .description = "one decode step of a tiny transformer (hidden 64, 4 "
@@ -325,4 +361,5 @@ const rl_workload_t rl_workload_decode = {
     .config_count = sizeof(rl_dc_config) / sizeof(rl_dc_config[0]),
     .config = rl_dc_config,
     .record = rl_dc_record_default,
+    .config_of = rl_dc_config_of,
 };

@@ -72,6 +72,16 @@ typedef struct rl_workload_s {
   // objects, buffers or launches yet).
   rl_status_t (*record)(rl_funnel_t* funnel,
                         const rl_workload_options_t* options);
+  // Optional (NULL: the workload has no configuration, the defaults
+  // re-record it): the configuration entries a capture of this workload was
+  // recorded with, derived from the capture's shape, so that a shadow can
+  // record the same program again at other parameter values
+  // (shadow/shadow_rerecord.h). Writes at most |capacity| entries (names
+  // are static) and their count; RL_STATUS_NOT_FOUND when the capture's
+  // shape matches no configuration.
+  rl_status_t (*config_of)(const rl_capture_t* capture,
+                           rl_workload_param_value_t* out_config,
+                           uint32_t capacity, uint32_t* out_count);
 } rl_workload_t;
 
 // The number of registered workloads and the one at |index| (NULL past the

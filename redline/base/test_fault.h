@@ -1,34 +1,61 @@
-// redline/base/test_fault.h — test-only fault injection, read from the
-// environment variable REDLINE_TEST_FAULT: a comma-separated list of
-// NAME:N entries, e.g. "drop-acquire:2" or "weaken-gcr:1,drop-acquire:3".
-// Each consumer asks for its own NAME; unknown names are ignored, so
-// several injectors share the variable. Names in use:
-//   drop-acquire:N  the pm4 route turns the N-th ACQUIRE_MEM (0-based, in
-//                   IB order, entry acquire included) of the lowered IB
-//                   into a NOP of the same length, after the census;
-//   weaken-gcr:N    the pm4 route clears GLV_INV (vector L0 invalidate)
-//                   in the N-th ACQUIRE_MEM's GCR_CNTL, after the census;
-//   narrow-acquire:N  the aql route sets packet N's acquire fence scope to
-//                   NONE, after the census;
-//   narrow-release:N  the aql route lowers packet N's SYSTEM release fence
-//                   scope to AGENT (no L2 write-back), after the census.
-// N may be "all" (every one; *out_index is UINT32_MAX then).
-// Never set in production: the point is to prove that a checker fails.
+// redline/base/test_fault.h — test-only fault injection, compiled into every
+// build and off unless the environment asks for it. Private to redline.
+//
+// REDLINE_TEST_FAULT=NAME[:INDEX][,NAME[:INDEX]]... (at most 4) makes named
+// mistakes in the engine, so a test can prove that a checker fails when
+// that mistake is made (the mutation proof of tools/shadow_mutations.sh,
+// docs/shadow-mutations.md). Without an INDEX a fault applies at every
+// index; a malformed value turns every fault off. The faults:
+//   drop-barrier:I  AQL lowering: packet I gets no barrier bit
+//   drop-wait:I     PM4 lowering: no CS_PARTIAL_FLUSH + ACQUIRE_MEM before
+//                   launch I
+//   drop-acquire:I  PM4 lowering: the wait before launch I has no
+//                   ACQUIRE_MEM
+//   miss-raw, miss-war, miss-waw
+//                   hazard analysis (capture/hazard.c): conflicts of that
+//                   kind never make a boundary wait (the index is the later
+//                   launch)
+//   patch-off:I     AQL and PM4 patch writes: a scalar kernarg patch of
+//                   launch I lands 4 bytes after its site
+//   patch-skip:I    ... a scalar kernarg patch of launch I is not written
+//   grid-skip:I     ... a grid patch of launch I is not written
+//   bind-stale:I    binding evaluation (aql/launch_bind.c): the kernarg
+//                   bindings of launch I are evaluated at the capture's
+//                   parameter values, as if the binding were lost; every
+//                   route (eager included) then agrees on the wrong bytes
+//   no-census       the AQL and PM4 censuses accept every program, so a
+//                   lowering fault reaches the device (with drop-*: proves
+//                   the dynamic hazard checker catches it on its own)
+// Faults applied after the census passed the program (the cache model's
+// mutation proofs, docs/cache-model.md; the index counts what is changed):
+//   nop-acquire:I   route pm4: the I-th ACQUIRE_MEM of the IB (in IB order,
+//                   the entry acquire included) becomes a NOP of the same
+//                   length
+//   weaken-gcr:I    route pm4: the I-th ACQUIRE_MEM loses GLV_INV (vector
+//                   L0 invalidate) in its GCR_CNTL
+//   narrow-acquire:I  route aql: packet I's acquire fence scope is NONE
+//   narrow-release:I  route aql: packet I's SYSTEM release scope is AGENT
+//                   (no L2 write-back)
+// The AQL and PM4 censuses read the hazard plan, not these switches, so a
+// lowering fault is seen by them exactly as a real bug.
+//
+// Cost in the product path: one getenv() on first use, then a load and a
+// compare per call site (the sites are on prepare and patch paths, not per
+// work-item).
+//
+// Thread-safety: the variable is read once (pthread_once); later changes to
+// the environment are not seen.
 #ifndef REDLINE_BASE_TEST_FAULT_H_
 #define REDLINE_BASE_TEST_FAULT_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+// True when REDLINE_TEST_FAULT names fault |name| and either gives no index
+// or gives |index|.
+bool rl_test_fault(const char* name, uint32_t index);
 
-// True when REDLINE_TEST_FAULT holds |name|:N; *|out_index| = N.
-bool rl_test_fault(const char* name, uint32_t* out_index);
-
-#ifdef __cplusplus
-}
-#endif
+// The REDLINE_TEST_FAULT value in force ("" when none or malformed).
+const char* rl_test_fault_name(void);
 
 #endif  // REDLINE_BASE_TEST_FAULT_H_

@@ -48,6 +48,7 @@ static rl_status_t rl_device_open_sim(const rl_device_options_t* options,
       .max_work_items = options->max_work_items,
       .max_dispatches = options->max_dispatches,
       .cache_model = cache_model,
+      .no_access_record = options->no_hazard_check,
   };
   return rl_sim_device_create(&sim_options, out_device);
 }

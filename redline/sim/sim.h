@@ -29,8 +29,9 @@
 //     interleaves the work-groups of its dispatches in a seeded random order,
 //     so a missing barrier changes results. The dynamic hazard checker
 //     records the byte ranges every dispatch actually read and wrote and
-//     reports RAW/WAR/WAW between dispatches of one batch, independent of any
-//     declared effects.
+//     reports RAW/WAR/WAW between dispatches nothing orders (no barrier bit
+//     since the earlier one, whatever batches the CP happened to form),
+//     independent of any declared effects.
 //   - Faults (invalid packet type, reserved header bits, unknown kernel
 //     object, kernarg outside memory, VM fault, executor refusal, a
 //     completion or dependent signal outside memory, scratch use) put the
@@ -115,6 +116,10 @@ typedef struct rl_sim_options_s {
   // The cache model (default OFF). Its work-group placement is seeded with
   // |seed|.
   rl_sim_cache_mode_t cache_model;
+  // Turns the dynamic hazard checker off: kernel accesses are not recorded
+  // (the checker's only per-access cost, about a sixth of a decode shadow's
+  // CPU time, docs/BENCHMARKS.md) and no hazards are reported.
+  bool no_access_record;
 } rl_sim_options_t;
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no
@@ -132,11 +137,14 @@ const rl_sim_executor_t* rl_sim_noop_executor(void);
 // True when |device| is a simulated device.
 bool rl_sim_device_is(const rl_device_t* device);
 
-// A dynamic hazard found between two dispatches of one unbarriered batch:
-// one record per (pair of dispatches, kind). A batch is a run of
-// consecutive kernel-dispatch packets with no barrier bit after its first
-// (sim_schedule.c has the exact rule). The records of a batch are
-// published before the batch's last packet retires, so they are visible
+// A dynamic hazard found between two dispatches that nothing orders: one
+// record per (pair of dispatches, kind). On an AQL queue a dispatch is
+// unordered with every dispatch since the last packet with the barrier bit
+// set, whether the CP ran them in one batch (sim_schedule.c has the batching
+// rule) or in several (a batch cut at RL_SIM_BATCH_MAX packets, or packets
+// published after the earlier ones completed): the verdict depends on the
+// stream's barrier bits only (sim_hazard_checker.h). The records of a batch
+// are published before the batch's last packet retires, so they are visible
 // once its completion signal is.
 //
 // PM4 IBs add a kind: RL_SIM_HAZARD_RAW_NO_ACQUIRE, a dispatch launched
@@ -156,6 +164,14 @@ bool rl_sim_device_is(const rl_device_t* device);
 #define RL_SIM_HAZARD_STALE_READ 5u
 #define RL_SIM_HAZARD_STALE_HOST_READ 6u
 
+//
+// |ordering| names the synchronisation that was missing: for AQL a barrier
+// bit on the later dispatch's packet (or a barrier packet before it); for
+// PM4 a compute-idle wait (RAW/WAR/WAW) or an ACQUIRE_MEM after the wait
+// (RAW_NO_ACQUIRE) before the later dispatch.
+#define RL_SIM_HAZARD_ORDERING_AQL 0u
+#define RL_SIM_HAZARD_ORDERING_PM4 1u
+
 typedef struct rl_sim_hazard_s {
   uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW;
                           // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE (PM4 only);
@@ -164,6 +180,8 @@ typedef struct rl_sim_hazard_s {
   uint64_t later_dispatch;    // packet order, whatever order groups ran in
   uint64_t address;       // first overlapping byte
   uint64_t size;          // total overlapping bytes (may be several ranges)
+  uint64_t end;           // one past the last overlapping byte
+  uint32_t ordering;      // RL_SIM_HAZARD_ORDERING_*
 } rl_sim_hazard_t;
 
 // Copies up to |capacity| hazards found since the last clear (the first
@@ -171,6 +189,41 @@ typedef struct rl_sim_hazard_s {
 uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
                         uint32_t capacity);
 void rl_sim_hazards_clear(rl_device_t* device);
+
+// The dispatch index the next kernel dispatch on |device| will get
+// (rl_sim_dispatch_t.dispatch_index counts every dispatch of the device, in
+// the order command processors launch them): a caller that notes it before
+// submitting a sequence maps hazards and traced launches back to its own
+// launch indices.
+uint64_t rl_sim_dispatch_next(rl_device_t* device);
+
+// Launch trace, for checking what a route actually dispatched against an
+// independent recording of the program (shadow/shadow_rerecord.h). While
+// enabled, every kernel dispatch the command processors begin is recorded
+// with its geometry and the bytes of its kernarg segment as the kernel sees
+// them at launch (up to RL_SIM_TRACE_KERNARG_MAX; at most
+// RL_SIM_DISPATCH_LOG records are kept until taken, more are counted).
+// Disabled by default; enabling or taking clears it. Thread-safety: under
+// the device's report lock, like the hazard list.
+#define RL_SIM_TRACE_KERNARG_MAX 512u
+
+typedef struct rl_sim_launch_record_s {
+  uint64_t dispatch_index;
+  uint64_t kernel_object;
+  uint32_t workgroup_size[3];
+  uint32_t grid_size[3];  // work-items
+  uint32_t kernarg_size;  // bytes kept in |kernarg|
+  uint8_t kernarg[RL_SIM_TRACE_KERNARG_MAX];
+} rl_sim_launch_record_t;
+
+void rl_sim_launch_trace_enable(rl_device_t* device, bool enable);
+
+// Moves up to |capacity| records, oldest first, into |out_records| (NULL
+// with capacity 0 only counts), clears the trace and returns how many
+// dispatches were traced since the last clear.
+uint32_t rl_sim_launch_trace_take(rl_device_t* device,
+                                  rl_sim_launch_record_t* out_records,
+                                  uint32_t capacity);
 
 // Per-dispatch record (kept for the most recent RL_SIM_DISPATCH_LOG
 // dispatches): timestamps in 100 MHz ticks.

@@ -199,6 +199,9 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
     return false;
   }
   if (!rl_sim_cp_check_signal(queue, id, &packet)) return false;
+  // The barrier bit orders this packet after every earlier one: nothing
+  // before it can race with what follows (sim_hazard_checker.h).
+  if (packet.barrier) rl_sim_hazard_open_clear(&queue->open);
   // An acquire fence at packet start invalidates the caches, which ends the
   // stale-cache window of earlier PM4 dispatches (sim_pm4.h).
   if (queue->pm4 != NULL && packet.acquire_scope != RL_AQL_FENCE_SCOPE_NONE) {

@@ -107,6 +107,7 @@ static void rl_sim_destroy(rl_device_t* device) {
   rl_sim_cache_deinit(&sim->cache);
   pthread_mutex_destroy(&sim->signal_lock);
   pthread_cond_destroy(&sim->signal_cond);
+  rl_sim_trace_deinit(sim);
   pthread_mutex_destroy(&sim->report_lock);
   free(sim);
 }
@@ -298,4 +299,8 @@ const char* rl_sim_cache_mode_name(rl_sim_cache_mode_t mode) {
       return "strict";
   }
   return "unknown";
+}
+
+uint64_t rl_sim_dispatch_next(rl_device_t* device) {
+  return atomic_load(&rl_sim_device_cast(device)->dispatch_count);
 }

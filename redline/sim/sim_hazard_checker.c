@@ -65,11 +65,12 @@ void rl_sim_range_set_deinit(rl_sim_range_set_t* set) {
   memset(set, 0, sizeof(*set));
 }
 
-uint64_t rl_sim_range_set_overlap(const rl_sim_range_set_t* a,
-                                  const rl_sim_range_set_t* b,
-                                  uint64_t* out_first) {
+uint64_t rl_sim_range_set_overlap_span(const rl_sim_range_set_t* a,
+                                       const rl_sim_range_set_t* b,
+                                       uint64_t* out_first, uint64_t* out_end) {
   uint64_t total = 0;
   *out_first = 0;
+  *out_end = 0;
   uint32_t i = 0;
   uint32_t j = 0;
   while (i < a->count && j < b->count) {
@@ -80,6 +81,7 @@ uint64_t rl_sim_range_set_overlap(const rl_sim_range_set_t* a,
     if (begin < end) {
       if (total == 0) *out_first = begin;
       total += end - begin;
+      *out_end = end;
     }
     if (x->end < y->end) {
       ++i;
@@ -90,37 +92,114 @@ uint64_t rl_sim_range_set_overlap(const rl_sim_range_set_t* a,
   return total;
 }
 
-// Reports one kind of overlap between an earlier and a later run.
-static void rl_sim_hazard_check_pair(rl_sim_device_t* device, uint32_t kind,
-                                     const rl_sim_run_t* earlier,
-                                     const rl_sim_range_set_t* earlier_set,
-                                     const rl_sim_run_t* later,
-                                     const rl_sim_range_set_t* later_set) {
+uint64_t rl_sim_range_set_overlap(const rl_sim_range_set_t* a,
+                                  const rl_sim_range_set_t* b,
+                                  uint64_t* out_first) {
+  uint64_t end = 0;
+  return rl_sim_range_set_overlap_span(a, b, out_first, &end);
+}
+
+rl_status_t rl_sim_hazard_open_add(rl_sim_hazard_open_t* open,
+                                   uint64_t dispatch_index,
+                                   rl_sim_range_set_t* reads,
+                                   rl_sim_range_set_t* writes) {
+  if (open->count == RL_SIM_HAZARD_OPEN_MAX) {
+    rl_sim_range_set_deinit(&open->items[0].reads);
+    rl_sim_range_set_deinit(&open->items[0].writes);
+    memmove(&open->items[0], &open->items[1],
+            (open->count - 1) * sizeof(open->items[0]));
+    open->count--;
+  }
+  rl_status_t status =
+      RL_ARRAY_RESERVE(&open->items, &open->capacity, open->count + 1);
+  if (status) {
+    rl_sim_range_set_clear(reads);
+    rl_sim_range_set_clear(writes);
+    return status;
+  }
+  rl_sim_hazard_open_entry_t* entry = &open->items[open->count++];
+  entry->dispatch_index = dispatch_index;
+  entry->reads = *reads;
+  entry->writes = *writes;
+  memset(reads, 0, sizeof(*reads));
+  memset(writes, 0, sizeof(*writes));
+  return RL_OK;
+}
+
+void rl_sim_hazard_open_clear(rl_sim_hazard_open_t* open) {
+  for (uint32_t i = 0; i < open->count; ++i) {
+    rl_sim_range_set_deinit(&open->items[i].reads);
+    rl_sim_range_set_deinit(&open->items[i].writes);
+  }
+  open->count = 0;
+}
+
+void rl_sim_hazard_open_deinit(rl_sim_hazard_open_t* open) {
+  rl_sim_hazard_open_clear(open);
+  free(open->items);
+  memset(open, 0, sizeof(*open));
+}
+
+// Reports one kind of overlap between an earlier and a later dispatch.
+void rl_sim_hazard_report_overlap(rl_sim_device_t* device, uint32_t kind,
+                                  uint32_t ordering, uint64_t earlier,
+                                  const rl_sim_range_set_t* earlier_set,
+                                  uint64_t later,
+                                  const rl_sim_range_set_t* later_set) {
   uint64_t first = 0;
-  uint64_t size = rl_sim_range_set_overlap(earlier_set, later_set, &first);
+  uint64_t end = 0;
+  uint64_t size =
+      rl_sim_range_set_overlap_span(earlier_set, later_set, &first, &end);
   if (size == 0) return;
   rl_sim_hazard_t hazard = {
       .kind = kind,
-      .earlier_dispatch = earlier->dispatch.dispatch_index,
-      .later_dispatch = later->dispatch.dispatch_index,
+      .earlier_dispatch = earlier,
+      .later_dispatch = later,
       .address = first,
       .size = size,
+      .end = end,
+      .ordering = ordering,
   };
   rl_sim_report_hazard(device, &hazard);
 }
 
-void rl_sim_hazard_check_batch(rl_sim_device_t* device,
-                               const rl_sim_run_t* runs, uint32_t count) {
-  for (uint32_t i = 0; i < count; ++i) {
-    for (uint32_t j = i + 1; j < count; ++j) {
-      const rl_sim_run_t* a = &runs[i];
-      const rl_sim_run_t* b = &runs[j];
-      rl_sim_hazard_check_pair(device, RL_HAZARD_RAW, a, &a->writes, b,
-                               &b->reads);
-      rl_sim_hazard_check_pair(device, RL_HAZARD_WAR, a, &a->reads, b,
-                               &b->writes);
-      rl_sim_hazard_check_pair(device, RL_HAZARD_WAW, a, &a->writes, b,
-                               &b->writes);
+void rl_sim_hazard_check_unordered(rl_sim_device_t* device, uint32_t ordering,
+                                   uint64_t earlier,
+                                   const rl_sim_range_set_t* earlier_reads,
+                                   const rl_sim_range_set_t* earlier_writes,
+                                   const rl_sim_run_t* later) {
+  uint64_t b = later->dispatch.dispatch_index;
+  rl_sim_hazard_report_overlap(device, RL_HAZARD_RAW, ordering, earlier,
+                               earlier_writes, b, &later->reads);
+  rl_sim_hazard_report_overlap(device, RL_HAZARD_WAR, ordering, earlier,
+                               earlier_reads, b, &later->writes);
+  rl_sim_hazard_report_overlap(device, RL_HAZARD_WAW, ordering, earlier,
+                               earlier_writes, b, &later->writes);
+}
+
+void rl_sim_hazard_check_batch(rl_sim_queue_t* queue) {
+  rl_sim_device_t* device = queue->device;
+  const rl_sim_run_t* runs = queue->runs;
+  rl_sim_hazard_open_t* open = &queue->open;
+  for (uint32_t e = 0; e < open->count; ++e) {
+    const rl_sim_hazard_open_entry_t* entry = &open->items[e];
+    for (uint32_t j = 0; j < queue->run_count; ++j) {
+      rl_sim_hazard_check_unordered(device, RL_SIM_HAZARD_ORDERING_AQL,
+                                    entry->dispatch_index, &entry->reads,
+                                    &entry->writes, &runs[j]);
     }
+  }
+  for (uint32_t i = 0; i < queue->run_count; ++i) {
+    for (uint32_t j = i + 1; j < queue->run_count; ++j) {
+      rl_sim_hazard_check_unordered(
+          device, RL_SIM_HAZARD_ORDERING_AQL, runs[i].dispatch.dispatch_index,
+          &runs[i].reads, &runs[i].writes, &runs[j]);
+    }
+  }
+  // The batch stays unordered with what follows until a barrier bit.
+  for (uint32_t k = 0; k < queue->run_count; ++k) {
+    rl_sim_run_t* run = &queue->runs[k];
+    rl_status_free(rl_sim_hazard_open_add(open, run->dispatch.dispatch_index,
+                                          &run->reads, &run->writes));
   }
 }

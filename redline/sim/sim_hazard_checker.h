@@ -13,6 +13,16 @@
 // order, whatever order the work-groups actually ran in. It does not look at
 // declared effects: it is the independent witness for them.
 //
+// Batches are a scheduling device, not the ordering rule: a batch is also
+// cut at RL_SIM_BATCH_MAX packets or at a packet not yet published, and the
+// packets on both sides of such a cut are still unordered (no barrier bit
+// between them). So the dispatches of every batch stay in the queue's open
+// list (rl_sim_hazard_open_t) until a packet with the barrier bit set, and
+// each later dispatch is checked against them too: the verdict depends only
+// on the barrier bits of the stream, never on when the host published it.
+// The PM4 interpreter keeps the same list for dispatches a full batch
+// completed without a compute-idle wait (sim_pm4.h).
+//
 // Thread-safety: a range set belongs to the command-processor thread that
 // owns the dispatch; the device's hazard list is under its report lock.
 #ifndef REDLINE_SIM_SIM_HAZARD_CHECKER_H_
@@ -49,5 +59,39 @@ void rl_sim_range_set_deinit(rl_sim_range_set_t* set);
 uint64_t rl_sim_range_set_overlap(const rl_sim_range_set_t* a,
                                   const rl_sim_range_set_t* b,
                                   uint64_t* out_first);
+
+// The same, and *|out_end| one past the last common byte (0 when none).
+uint64_t rl_sim_range_set_overlap_span(const rl_sim_range_set_t* a,
+                                       const rl_sim_range_set_t* b,
+                                       uint64_t* out_first, uint64_t* out_end);
+
+// The accesses of a dispatch that is still unordered with later ones.
+typedef struct rl_sim_hazard_open_entry_s {
+  uint64_t dispatch_index;
+  rl_sim_range_set_t reads;
+  rl_sim_range_set_t writes;
+} rl_sim_hazard_open_entry_t;
+
+// Most entries an open list keeps; the oldest are dropped beyond this (a
+// stream without any barrier bit for that long is not checked further back).
+#define RL_SIM_HAZARD_OPEN_MAX 256u
+
+typedef struct rl_sim_hazard_open_s {
+  rl_sim_hazard_open_entry_t* items;
+  uint32_t count;
+  uint32_t capacity;
+} rl_sim_hazard_open_t;
+
+// Moves |reads| and |writes| into a new entry of |open| (they are left
+// empty, without storage). Fails only when out of memory (then the sets
+// are only cleared: the dispatch is forgotten).
+rl_status_t rl_sim_hazard_open_add(rl_sim_hazard_open_t* open,
+                                   uint64_t dispatch_index,
+                                   rl_sim_range_set_t* reads,
+                                   rl_sim_range_set_t* writes);
+
+// Forgets every entry (an ordering point) and keeps the storage.
+void rl_sim_hazard_open_clear(rl_sim_hazard_open_t* open);
+void rl_sim_hazard_open_deinit(rl_sim_hazard_open_t* open);
 
 #endif  // REDLINE_SIM_SIM_HAZARD_CHECKER_H_

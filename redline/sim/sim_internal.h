@@ -100,6 +100,10 @@ typedef struct rl_sim_device_s {
   pthread_mutex_t report_lock;
   rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
   uint32_t hazard_count;  // total found, may exceed the capacity
+  bool trace_enabled;  // launch trace (sim.h), under report_lock
+  rl_sim_launch_record_t* trace;
+  uint32_t trace_count;  // total traced; min(count, capacity) kept
+  uint32_t trace_capacity;
   rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
   uint64_t log_count;  // total recorded; the ring keeps the last ones
   rl_sim_cache_t cache;  // the cache model (sim_cache.h); own lock
@@ -171,6 +175,9 @@ typedef struct rl_sim_queue_s {
   // CP-thread-only state.
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
+  // Dispatches since the last packet with the barrier bit set, unordered
+  // with later ones (sim_hazard_checker.h).
+  rl_sim_hazard_open_t open;
   uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
   // PM4 register file and in-flight state (sim_pm4.h), created by the
   // first PM4-IB packet; CP-thread-only.
@@ -280,6 +287,10 @@ void rl_sim_log_dispatch(rl_sim_device_t* device,
                          const rl_sim_dispatch_record_t* record);
 void rl_sim_report_hazard(rl_sim_device_t* device,
                           const rl_sim_hazard_t* hazard);
+// sim_trace.c: records |launch| (dispatch |dispatch_index|) when tracing.
+void rl_sim_trace_launch(rl_sim_device_t* device, const rl_sim_launch_t* launch,
+                         uint64_t dispatch_index);
+void rl_sim_trace_deinit(rl_sim_device_t* device);
 
 // sim_queue.c
 rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
@@ -357,8 +368,22 @@ uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address);
 
-// sim_hazard_checker.c: reports overlaps between the runs of one batch.
-void rl_sim_hazard_check_batch(rl_sim_device_t* device,
-                               const rl_sim_run_t* runs, uint32_t count);
+// sim_hazard_checker.c: reports overlaps between the runs of the queue's
+// batch and against its open list, then moves the batch's accesses into
+// the open list (sim_hazard_checker.h).
+void rl_sim_hazard_check_batch(rl_sim_queue_t* queue);
+// Reports one kind of overlap of |earlier_set| and |later_set|.
+void rl_sim_hazard_report_overlap(rl_sim_device_t* device, uint32_t kind,
+                                  uint32_t ordering, uint64_t earlier,
+                                  const rl_sim_range_set_t* earlier_set,
+                                  uint64_t later,
+                                  const rl_sim_range_set_t* later_set);
+// Reports RAW, WAR and WAW of dispatch |earlier| (its accesses) against
+// |later|, which nothing ordered after it.
+void rl_sim_hazard_check_unordered(rl_sim_device_t* device, uint32_t ordering,
+                                   uint64_t earlier,
+                                   const rl_sim_range_set_t* earlier_reads,
+                                   const rl_sim_range_set_t* earlier_writes,
+                                   const rl_sim_run_t* later);
 
 #endif  // REDLINE_SIM_SIM_INTERNAL_H_

@@ -68,6 +68,7 @@ void rl_sim_pm4_state_destroy(rl_sim_pm4_state_t* state) {
     rl_sim_range_set_deinit(&state->stale[s].writes);
   }
   free(state->stale);
+  rl_sim_hazard_open_deinit(&state->open);
   free(state);
 }
 

@@ -73,8 +73,12 @@
 // The completed-but-not-acquired writers of earlier batches on the queue
 // stay candidates for RAW_NO_ACQUIRE until an acquire (an ACQUIRE_MEM or a
 // PM4-IB packet with an acquire fence scope). At most RL_SIM_BATCH_MAX
-// dispatches are in flight: launching one more first completes all of them
-// (hazards past that many in flight are not seen).
+// dispatches are in flight: launching one more first completes all of them,
+// but that is scheduling, not ordering: the ones not behind a compute-idle
+// wait move to the open list (sim_hazard_checker.h) and later dispatches
+// are still checked against them for RAW/WAR/WAW until the next
+// compute-idle wait, after which they are RAW_NO_ACQUIRE candidates like
+// any other waited-for writer.
 //
 // Thread-safety: everything here runs on the queue's CP thread.
 #ifndef REDLINE_SIM_SIM_PM4_H_
@@ -145,6 +149,8 @@ typedef struct rl_sim_pm4_state_s {
   rl_sim_pm4_stale_t* stale;
   uint32_t stale_count;
   uint32_t stale_capacity;
+  // Dispatches a full batch completed with no compute-idle wait yet.
+  rl_sim_hazard_open_t open;
   uint64_t rng;
 } rl_sim_pm4_state_t;
 

@@ -86,43 +86,38 @@ static rl_status_t rl_sim_pm4_run_to(rl_sim_pm4_exec_t* exec, uint32_t limit) {
   return rl_sim_pm4_fire(exec);
 }
 
-static void rl_sim_pm4_report(rl_sim_device_t* device, uint32_t kind,
-                              uint64_t earlier, const rl_sim_range_set_t* a,
-                              uint64_t later, const rl_sim_range_set_t* b) {
-  uint64_t first = 0;
-  uint64_t size = rl_sim_range_set_overlap(a, b, &first);
-  if (size == 0) return;
-  rl_sim_hazard_t hazard = {kind, earlier, later, first, size};
-  rl_sim_report_hazard(device, &hazard);
-}
-
 // Reports the hazards of later run |j| against every earlier run of the
-// batch and every stale writer of its acquire epoch.
+// batch, every dispatch a full batch left unordered and every stale writer
+// of its acquire epoch.
 static void rl_sim_pm4_check_run(rl_sim_pm4_exec_t* exec, uint32_t j) {
   rl_sim_device_t* device = exec->queue->device;
   const rl_sim_run_t* later = &exec->queue->runs[j];
   const rl_sim_pm4_order_t* order = &exec->state->order[j];
+  const uint32_t pm4 = RL_SIM_HAZARD_ORDERING_PM4;
   uint64_t b = later->dispatch.dispatch_index;
+  const rl_sim_hazard_open_t* open = &exec->state->open;
+  for (uint32_t e = 0; e < open->count; ++e) {
+    rl_sim_hazard_check_unordered(device, pm4, open->items[e].dispatch_index,
+                                  &open->items[e].reads,
+                                  &open->items[e].writes, later);
+  }
   for (uint32_t i = 0; i < j; ++i) {
     const rl_sim_run_t* earlier = &exec->queue->runs[i];
     uint64_t a = earlier->dispatch.dispatch_index;
     if (i >= order->ordered_after) {
-      rl_sim_pm4_report(device, RL_HAZARD_RAW, a, &earlier->writes, b,
-                        &later->reads);
-      rl_sim_pm4_report(device, RL_HAZARD_WAR, a, &earlier->reads, b,
-                        &later->writes);
-      rl_sim_pm4_report(device, RL_HAZARD_WAW, a, &earlier->writes, b,
-                        &later->writes);
+      rl_sim_hazard_check_unordered(device, pm4, a, &earlier->reads,
+                                    &earlier->writes, later);
     } else if (i >= order->acquired_after) {
-      rl_sim_pm4_report(device, RL_SIM_HAZARD_RAW_NO_ACQUIRE, a,
-                        &earlier->writes, b, &later->reads);
+      rl_sim_hazard_report_overlap(device, RL_SIM_HAZARD_RAW_NO_ACQUIRE, pm4,
+                                   a, &earlier->writes, b, &later->reads);
     }
   }
   for (uint32_t s = 0; s < exec->state->stale_count; ++s) {
     const rl_sim_pm4_stale_t* stale = &exec->state->stale[s];
     if (stale->epoch != order->epoch) continue;
-    rl_sim_pm4_report(device, RL_SIM_HAZARD_RAW_NO_ACQUIRE,
-                      stale->dispatch_index, &stale->writes, b, &later->reads);
+    rl_sim_hazard_report_overlap(device, RL_SIM_HAZARD_RAW_NO_ACQUIRE, pm4,
+                                 stale->dispatch_index, &stale->writes, b,
+                                 &later->reads);
   }
 }
 
@@ -176,6 +171,37 @@ static rl_status_t rl_sim_pm4_stale_keep(rl_sim_pm4_exec_t* exec) {
   return RL_OK;
 }
 
+// A compute-idle wait completes the open list's dispatches too: their
+// writes become RAW_NO_ACQUIRE candidates of the current acquire epoch.
+static void rl_sim_pm4_open_settle(rl_sim_pm4_state_t* state) {
+  rl_sim_hazard_open_t* open = &state->open;
+  if (open->count == 0) return;
+  rl_sim_pm4_stale_prune(state, open->count);
+  if (RL_ARRAY_RESERVE(&state->stale, &state->stale_capacity,
+                       state->stale_count + open->count) == RL_OK) {
+    for (uint32_t e = 0; e < open->count; ++e) {
+      rl_sim_pm4_stale_t* stale = &state->stale[state->stale_count++];
+      stale->dispatch_index = open->items[e].dispatch_index;
+      stale->epoch = state->epoch;
+      stale->writes = open->items[e].writes;
+      memset(&open->items[e].writes, 0, sizeof(open->items[e].writes));
+    }
+  }
+  rl_sim_hazard_open_clear(open);
+}
+
+// Moves runs [idle_prefix, run_count), which no wait ordered, to the open
+// list before a full batch is emptied.
+static void rl_sim_pm4_open_keep(rl_sim_pm4_exec_t* exec) {
+  rl_sim_pm4_state_t* state = exec->state;
+  for (uint32_t k = state->idle_prefix; k < exec->queue->run_count; ++k) {
+    rl_sim_run_t* run = &exec->queue->runs[k];
+    rl_status_free(rl_sim_hazard_open_add(&state->open,
+                                          run->dispatch.dispatch_index,
+                                          &run->reads, &run->writes));
+  }
+}
+
 static void rl_sim_pm4_reset(rl_sim_pm4_exec_t* exec) {
   exec->queue->run_count = 0;
   exec->state->idle_prefix = 0;
@@ -190,8 +216,12 @@ static rl_status_t rl_sim_pm4_complete(rl_sim_pm4_exec_t* exec, bool idle) {
   RL_RETURN_IF_ERROR(rl_sim_pm4_run_to(exec, queue->run_count));
   if (exec->stopped) return RL_OK;
   for (uint32_t j = 0; j < queue->run_count; ++j) rl_sim_pm4_check_run(exec, j);
-  if (idle) exec->state->idle_prefix = queue->run_count;
+  if (idle) {
+    exec->state->idle_prefix = queue->run_count;
+    rl_sim_pm4_open_settle(exec->state);
+  }
   rl_status_t status = rl_sim_pm4_stale_keep(exec);
+  if (!idle) rl_sim_pm4_open_keep(exec);
   rl_sim_pm4_reset(exec);
   return status;
 }
@@ -301,6 +331,7 @@ static void rl_sim_pm4_wait_done(rl_sim_pm4_state_t* state, uint64_t address) {
     bool hit = r->fired && r->data_sel != 0 && address + 4 > r->address &&
                address < r->address + size;
     if (hit && r->after > state->idle_prefix) state->idle_prefix = r->after;
+    if (hit) rl_sim_pm4_open_settle(state);
   }
 }
 

@@ -210,7 +210,7 @@ rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,
   for (uint32_t k = 0; k < queue->run_count; ++k) {
     if (!queue->runs[k].finished) rl_sim_run_end(queue, &queue->runs[k]);
   }
-  rl_sim_hazard_check_batch(queue->device, queue->runs, queue->run_count);
+  rl_sim_hazard_check_batch(queue);
   if (status == RL_OK) {
     rl_sim_schedule_retire(queue, first_id, queue->run_count, &retired);
   }

@@ -193,6 +193,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
                      kernel->name);
   }
   run->dispatch.dispatch_index = atomic_fetch_add(&device->dispatch_count, 1);
+  rl_sim_trace_launch(device, launch, run->dispatch.dispatch_index);
   run->state = NULL;
   rl_status_t status =
       executor->begin(executor->self, &run->dispatch, &run->state);
@@ -276,6 +277,7 @@ rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
                                          wg->dispatch->dispatch_index, access};
     rl_sim_cache_load(device, &where, address, out_data, size);
   }
+  if (context->device->options.no_access_record) return RL_OK;
   return rl_sim_range_set_add(&context->run->reads, address, size);
 }
 
@@ -292,6 +294,7 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
     return rl_sim_wg_fault(wg, "write", address, size);
   }
   if (cached) rl_sim_cache_store_after(device, &where, address, data, size);
+  if (context->device->options.no_access_record) return RL_OK;
   return rl_sim_range_set_add(&context->run->writes, address, size);
 }
 

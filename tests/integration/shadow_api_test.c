@@ -21,6 +21,7 @@
 
 #include "kernels/workloads/workload.h"
 #include "redline/device/device.h"
+#include "redline/hazard.h"
 #include "redline/replay.h"
 #include "shadow/bench.h"
 #include "shadow/shadow.h"
@@ -82,6 +83,16 @@ static void rl_test_all_arms_pass(void** state) {
     assert_int_equal(arm->proof.replay_count,
                      rl_shadow_arm_kind_retained(arm->kind) ? 12 : 0);
   }
+  // Every arm's hazard checker ran and found nothing; the recorded arm
+  // re-recorded every window from the workload.
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    assert_true(result->arms[a].hazard_checked);
+    assert_int_equal(result->arms[a].hazard_count, 0);
+  }
+  const rl_shadow_proof_t* recorded = &result->arms[1].proof;
+  assert_string_equal(recorded->fallback_reason, "");
+  assert_int_equal(recorded->rerecorded_windows, 12);
+  assert_int_equal(recorded->rerecorded_launches, 12 * capture->launch_count);
   // The produced token is fed back: it changes from window to window.
   uint32_t token = 0;
   assert_true(rl_capture_find_buffer(capture, "token", &token));
@@ -202,6 +213,105 @@ static void rl_test_recorded_detects_reassembly(void** state) {
   rl_capture_destroy(capture);
 }
 
+// The capture loses the effects of launch 1 (dc_rmsnorm reads x, writes
+// xn): the plan then puts no wait before it, and the sequential simulator
+// still computes the right bytes. Only the dynamic checker sees the race,
+// on the retained arms, naming both launches, the buffer and the missing
+// barrier bit; with --no-hazard-check the run passes (the control).
+static void rl_test_hazard_verdict(void** state) {
+  (void)state;
+  rl_capture_t* capture = rl_record_decode();
+  rl_capture_launch_t* launch = &capture->launches[1];
+  for (uint32_t s = 0; s < launch->slot_count; ++s) {
+    launch->slots[s].effect = RL_EFFECT_NONE;
+  }
+  rl_shadow_options_t options = rl_options("eager,aql,pm4");
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){30, 1, 1};
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_false(result->pass);
+  assert_int_equal(rl_shadow_result_code(result), RL_STATUS_MISMATCH);
+  assert_false(result->diverged);
+  assert_int_equal(result->arms[0].hazard_count, 0);
+  uint32_t x = 0;
+  assert_true(rl_capture_find_buffer(capture, "x", &x));
+  for (uint32_t a = 1; a < 3; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    assert_true(arm->hazard_count > 0);
+    assert_int_equal(arm->hazards[0].kind, RL_HAZARD_RAW);
+    assert_int_equal(arm->hazards[0].earlier_launch, 0);
+    assert_int_equal(arm->hazards[0].later_launch, 1);
+    assert_int_equal(arm->hazards[0].buffer, x);
+    assert_int_equal(arm->hazards[0].offset, 0);
+    assert_int_equal(arm->hazards[0].end, capture->buffers[x].size);
+    assert_int_equal(arm->hazards[0].pm4, arm->kind == RL_SHADOW_ARM_PM4);
+  }
+  assert_non_null(strstr(result->reason, "arm aql: hazard in window 0"));
+  assert_non_null(strstr(result->reason, "launch 0 (dc_embed) and launch 1 "
+                                         "(dc_rmsnorm)"));
+  assert_non_null(strstr(result->reason, "no barrier bit"));
+  rl_shadow_result_destroy(result);
+  options.no_hazard_check = true;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_true(result->pass);
+  assert_false(result->arms[1].hazard_checked);
+  rl_shadow_result_destroy(result);
+  rl_capture_destroy(capture);
+}
+
+// A binding the capture lost (launch 3's pos): every arm, eager included,
+// replays the frozen bytes and agrees; the re-recorded program does not.
+static void rl_test_rerecord_detects_lost_binding(void** state) {
+  (void)state;
+  rl_capture_t* capture = rl_record_decode();
+  rl_capture_launch_t* launch = &capture->launches[3];
+  assert_int_equal(launch->binding_count, 1);
+  launch->binding_count = 0;
+  rl_shadow_options_t options = rl_options("eager,recorded,aql");
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){31, 1, 1};
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_false(result->pass);
+  assert_false(result->diverged);
+  assert_true(result->arms[1].failed);
+  assert_false(result->arms[2].failed);
+  assert_non_null(strstr(result->arms[1].failure,
+                         "launch 3 (dc_rope): kernarg byte 16 is 0x1f in the "
+                         "program, 0x1e from the capture (recorded bytes, no "
+                         "binding)"));
+  rl_shadow_result_destroy(result);
+  launch->binding_count = 1;
+  rl_capture_destroy(capture);
+}
+
+// A capture of a program redline cannot run again (a foreign workload
+// name, as an interposer capture has): the recorded arm says so and keeps
+// its typed-model check.
+static void rl_test_rerecord_foreign_falls_back(void** state) {
+  (void)state;
+  rl_capture_t* capture = rl_record_decode();
+  free(capture->workload);
+  capture->workload = strdup("someone-elses-app");
+  rl_shadow_options_t options = rl_options("eager,recorded");
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){30, 2, 1};
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_true(result->pass);
+  const rl_shadow_proof_t* proof = &result->arms[1].proof;
+  assert_non_null(strstr(proof->fallback_reason,
+                         "not re-recorded: workload 'someone-elses-app' is "
+                         "not a registered workload"));
+  assert_int_equal(proof->rerecorded_windows, 0);
+  char* text = rl_shadow_report_text(result);
+  assert_non_null(strstr(text, "typed-model check only"));
+  free(text);
+  rl_shadow_result_destroy(result);
+  rl_capture_destroy(capture);
+}
+
 static void rl_test_bench(void** state) {
   const rl_capture_t* capture = *state;
   rl_bench_options_t options;
@@ -244,6 +354,9 @@ int main(void) {
       cmocka_unit_test(rl_test_undersized_workspace_shadow),
       cmocka_unit_test(rl_test_recorded_detects_reassembly),
       cmocka_unit_test(rl_test_bench),
+      cmocka_unit_test(rl_test_hazard_verdict),
+      cmocka_unit_test(rl_test_rerecord_detects_lost_binding),
+      cmocka_unit_test(rl_test_rerecord_foreign_falls_back),
   };
   return cmocka_run_group_tests(tests, rl_setup, rl_teardown);
 }

@@ -143,22 +143,22 @@ case "$case_name" in
   cache)
     capture_decode
     run 0 shadow "$dir/d.rlc" --arms eager,pm4
-    REDLINE_TEST_FAULT=drop-acquire:all
+    REDLINE_TEST_FAULT=nop-acquire
     export REDLINE_TEST_FAULT
     run 1 shadow "$dir/d.rlc" --arms eager,pm4
     expect_out "shadow: FAIL (window 0 (pos=30): region"
     expect_out "in arm pm4 at offset"
     run 0 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model off
-    REDLINE_TEST_FAULT=weaken-gcr:all
+    REDLINE_TEST_FAULT=weaken-gcr
     run 1 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model strict
     run 0 shadow "$dir/d.rlc" --arms eager,pm4 --cache-model off
     # The aql route: acquire scopes narrowed to NONE, and the last packet's
     # system release narrowed to agent (no L2 write-back for the host).
-    REDLINE_TEST_FAULT=narrow-acquire:all
+    REDLINE_TEST_FAULT=narrow-acquire
     run 1 shadow "$dir/d.rlc" --arms eager,aql
     expect_out "in arm aql at offset"
     run 0 shadow "$dir/d.rlc" --arms eager,aql --cache-model off
-    REDLINE_TEST_FAULT=narrow-release:all
+    REDLINE_TEST_FAULT=narrow-release
     run 1 shadow "$dir/d.rlc" --arms eager,aql
     run 0 shadow "$dir/d.rlc" --arms eager,aql --cache-model report
     unset REDLINE_TEST_FAULT

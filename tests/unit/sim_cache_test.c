@@ -341,23 +341,6 @@ static void rl_test_policy_bits(void** state) {
   device->vtable->destroy(device);
 }
 
-static void rl_test_fault_parse(void** state) {
-  (void)state;
-  uint32_t n = 0;
-  setenv("REDLINE_TEST_FAULT", "drop-barrier:3,drop-acquire:12", 1);
-  assert_true(rl_test_fault("drop-acquire", &n));
-  assert_int_equal(n, 12);
-  assert_false(rl_test_fault("weaken-gcr", &n));
-  assert_false(rl_test_fault("drop", &n));
-  setenv("REDLINE_TEST_FAULT", "weaken-gcr:all", 1);
-  assert_true(rl_test_fault("weaken-gcr", &n));
-  assert_int_equal(n, UINT32_MAX);
-  setenv("REDLINE_TEST_FAULT", "drop-acquire:x", 1);
-  assert_false(rl_test_fault("drop-acquire", &n));
-  unsetenv("REDLINE_TEST_FAULT");
-  assert_false(rl_test_fault("drop-acquire", &n));
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_test_acquire_gfx11),
@@ -366,7 +349,6 @@ int main(void) {
       cmocka_unit_test(rl_test_host_writeback),
       cmocka_unit_test(rl_test_aql_scopes),
       cmocka_unit_test(rl_test_policy_bits),
-      cmocka_unit_test(rl_test_fault_parse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,6 +214,84 @@ static void test_war_and_waw(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
+// Two submissions, each waited for: the second packet has no barrier bit,
+// so it is unordered with the first although the CP ran them in separate
+// batches (sim_hazard_checker.h, open list). A later packet with the
+// barrier bit is ordered and reports nothing new (negative control).
+static void test_unordered_across_submissions(void** state) {
+  (void)state;
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, NULL, 16);
+  enum { N = 256 };
+  rl_device_allocation_t buf = rl_sim_fixture_alloc(&f, 4 * N);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 4 * N);
+  uint64_t first = rl_sim_fixture_signal(&f, 1);
+  uint64_t second = rl_sim_fixture_signal(&f, 1);
+  uint64_t third = rl_sim_fixture_signal(&f, 1);
+  uint64_t copy = rl_sim_fixture_kernel(&f, "vc_copy_u32");
+  rl_aql_dispatch_packet_t a = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_fill"),
+      rl_sim_fixture_fill_args(&f, buf.address, 1.0f, N), N, first, true);
+  rl_test_submit(&f, &a);
+  assert_true(rl_test_wait(&f, first, RL_TEST_WAIT_NS));
+  rl_aql_dispatch_packet_t b = rl_test_dispatch(
+      copy, rl_sim_fixture_copy_args(&f, buf.address, out.address, N), N,
+      second, false);
+  rl_test_submit(&f, &b);
+  assert_true(rl_test_wait(&f, second, RL_TEST_WAIT_NS));
+  rl_sim_hazard_t hazards[4];
+  assert_int_equal(rl_sim_hazards(f.device, hazards, 4), 1);
+  assert_int_equal(hazards[0].kind, RL_HAZARD_RAW);
+  assert_int_equal(hazards[0].ordering, RL_SIM_HAZARD_ORDERING_AQL);
+  assert_int_equal(hazards[0].later_dispatch, hazards[0].earlier_dispatch + 1);
+  assert_int_equal(hazards[0].address, buf.address);
+  assert_int_equal(hazards[0].end, buf.address + 4 * N);
+  rl_aql_dispatch_packet_t c = rl_test_dispatch(
+      copy, rl_sim_fixture_copy_args(&f, buf.address, out.address, N), N,
+      third, true);
+  rl_test_submit(&f, &c);
+  assert_true(rl_test_wait(&f, third, RL_TEST_WAIT_NS));
+  assert_int_equal(rl_sim_hazards(f.device, hazards, 4), 1);
+  rl_sim_fixture_teardown(&f);
+}
+
+// More unbarriered packets than one batch holds (RL_SIM_BATCH_MAX): the
+// producer and the consumer land in different batches and are still
+// reported; the fills in between touch disjoint bytes and report nothing.
+static void test_unordered_past_batch_max(void** state) {
+  (void)state;
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, NULL, 128);
+  enum { N = 64, FILLS = 64 };
+  rl_device_allocation_t buf = rl_sim_fixture_alloc(&f, 4 * N);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 4 * N);
+  rl_device_allocation_t many = rl_sim_fixture_alloc(&f, 4 * N * FILLS);
+  uint64_t signal = rl_sim_fixture_signal(&f, 1);
+  uint64_t fill = rl_sim_fixture_kernel(&f, "vc_fill");
+  rl_aql_dispatch_packet_t a = rl_test_dispatch(
+      fill, rl_sim_fixture_fill_args(&f, buf.address, 1.0f, N), N, 0, true);
+  rl_test_publish(&f, &a);
+  for (uint32_t k = 0; k < FILLS; ++k) {
+    rl_aql_dispatch_packet_t p = rl_test_dispatch(
+        fill, rl_sim_fixture_fill_args(&f, many.address + 4ull * N * k, 2.0f, N),
+        N, 0, false);
+    rl_test_publish(&f, &p);
+  }
+  rl_aql_dispatch_packet_t b = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_copy_u32"),
+      rl_sim_fixture_copy_args(&f, buf.address, out.address, N), N, signal,
+      false);
+  rl_test_submit(&f, &b);
+  assert_true(rl_test_wait(&f, signal, RL_TEST_WAIT_NS));
+  rl_sim_hazard_t hazards[4];
+  assert_int_equal(rl_sim_hazards(f.device, hazards, 4), 1);
+  assert_int_equal(hazards[0].kind, RL_HAZARD_RAW);
+  assert_int_equal(hazards[0].later_dispatch,
+                   hazards[0].earlier_dispatch + FILLS + 1);
+  assert_int_equal(hazards[0].address, buf.address);
+  rl_sim_fixture_teardown(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_set_matches_oracle),
@@ -223,6 +301,8 @@ int main(void) {
       cmocka_unit_test(test_adversarial_with_barrier_identical),
       cmocka_unit_test(test_same_seed_is_reproducible),
       cmocka_unit_test(test_war_and_waw),
+      cmocka_unit_test(test_unordered_across_submissions),
+      cmocka_unit_test(test_unordered_past_batch_max),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

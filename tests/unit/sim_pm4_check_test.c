@@ -333,8 +333,56 @@ static void rl_test_hazard_across_packets(void** state) {
   assert_int_equal(rl_test_two_packets(true), 0);  // negative control
 }
 
+// More dispatches without a wait than the interpreter keeps in flight
+// (RL_SIM_BATCH_MAX): launching the 65th completes the first 64, but that
+// orders nothing, so scale(a) still races fill(a) across the cut; the
+// fills in between write disjoint bytes. A wait before scale is the
+// negative control (only the stale-cache RAW is left without an acquire).
+static uint32_t rl_test_past_batch(bool wait, rl_sim_hazard_t* out_hazard) {
+  enum { FILLS = 64, N = 64 };
+  rl_pm4_fixture_t f;
+  rl_pm4_fixture_setup(&f, "gfx1100", RL_SIM_HAZARDS_SEQUENTIAL);
+  rl_device_allocation_t a = rl_sim_fixture_alloc(&f.sim, 4 * N);
+  rl_device_allocation_t b = rl_sim_fixture_alloc(&f.sim, 4 * N);
+  rl_device_allocation_t many = rl_sim_fixture_alloc(&f.sim, 4 * N * FILLS);
+  rl_pm4_test_ib_t ib;
+  rl_pm4_test_ib_init(&f, &ib, 16384);
+  rl_pm4_test_emit_kernel(&f, &ib.builder, "vc_fill",
+                          rl_pm4_test_fill_args(&f, a.address, 2.0f, N), NULL);
+  rl_pm4_test_emit_dispatch(&f, &ib.builder, "vc_fill", 1, false);
+  for (uint32_t k = 0; k < FILLS; ++k) {
+    rl_pm4_test_emit_kernarg(
+        &f, &ib.builder,
+        rl_pm4_test_fill_args(&f, many.address + 4ull * N * k, 1.0f, N));
+    rl_pm4_test_emit_dispatch(&f, &ib.builder, "vc_fill", 1, false);
+  }
+  if (wait) rl_pm4_test_emit_wait(&f, &ib.builder, true, true);
+  rl_pm4_test_emit_kernel(
+      &f, &ib.builder, "vc_scale",
+      rl_pm4_test_scale_args(&f, a.address, b.address, 3.0f, N), NULL);
+  rl_pm4_test_emit_dispatch(&f, &ib.builder, "vc_scale", 1, false);
+  uint64_t signal = rl_sim_fixture_signal(&f.sim, 1);
+  rl_pm4_test_submit(&f, &ib, signal, false);
+  assert_true(rl_test_wait(&f.sim, signal, RL_TEST_WAIT_NS));
+  memset(out_hazard, 0, sizeof(*out_hazard));
+  uint32_t count = rl_sim_hazards(f.sim.device, out_hazard, 1);
+  rl_pm4_fixture_teardown(&f);
+  return count;
+}
+
+static void rl_test_hazard_past_batch(void** state) {
+  (void)state;
+  rl_sim_hazard_t hazard;
+  assert_int_equal(rl_test_past_batch(false, &hazard), 1);
+  assert_int_equal(hazard.kind, 1);  // RAW
+  assert_int_equal(hazard.ordering, RL_SIM_HAZARD_ORDERING_PM4);
+  assert_int_equal(hazard.later_dispatch, hazard.earlier_dispatch + 65);
+  assert_int_equal(rl_test_past_batch(true, &hazard), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rl_test_hazard_past_batch),
       cmocka_unit_test(rl_test_unknown_opcode),
       cmocka_unit_test(rl_test_wrong_length),
       cmocka_unit_test(rl_test_register_outside_window),

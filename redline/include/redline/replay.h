@@ -120,6 +120,8 @@ typedef struct rl_device_options_s {
   // work-items per dispatch and dispatches per PM4-IB packet.
   uint64_t max_work_items;
   uint32_t max_dispatches;
+  // sim: no dynamic hazard checking (rl_sim_options_t.no_access_record).
+  bool no_hazard_check;
 } rl_device_options_t;
 
 // Opens a device; |options| may be NULL (sim, gfx1100). A device kind that
