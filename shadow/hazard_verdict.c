@@ -78,6 +78,10 @@ const char* rl_hazard_finding_kind_name(uint32_t kind) {
       return "WAW";
     case RL_HAZARD_FINDING_RAW_NO_ACQUIRE:
       return "RAW (no acquire)";
+    case RL_SIM_HAZARD_STALE_READ:
+      return "stale read (cache model)";
+    case RL_SIM_HAZARD_STALE_HOST_READ:
+      return "stale host read (cache model)";
     default:
       return "unknown";
   }
@@ -86,6 +90,15 @@ const char* rl_hazard_finding_kind_name(uint32_t kind) {
 const char* rl_hazard_finding_missing(const rl_hazard_finding_t* finding) {
   if (finding->kind == RL_HAZARD_FINDING_RAW_NO_ACQUIRE) {
     return "no ACQUIRE_MEM after the wait before the later launch";
+  }
+  if (finding->kind == RL_SIM_HAZARD_STALE_READ) {
+    return "a cache line written by the earlier launch was read without an "
+           "invalidation since (ACQUIRE_MEM GCR bits or an AQL acquire "
+           "scope)";
+  }
+  if (finding->kind == RL_SIM_HAZARD_STALE_HOST_READ) {
+    return "an L2 line the device wrote was not written back before the "
+           "host read it (RELEASE_MEM GL2_WB or a system release scope)";
   }
   if (finding->pm4) {
     return "no compute-idle wait (CS_PARTIAL_FLUSH, or WAIT_REG_MEM on a "

@@ -219,7 +219,12 @@ static void rl_sim_cache_fetch(rl_sim_device_t* device, uint64_t tag,
 static void rl_sim_cache_report(rl_sim_device_t* device, uint32_t kind,
                                 uint64_t earlier, uint64_t later,
                                 uint64_t address, uint64_t size) {
-  rl_sim_hazard_t hazard = {kind, earlier, later, address, size};
+  rl_sim_hazard_t hazard = {.kind = kind,
+                            .earlier_dispatch = earlier,
+                            .later_dispatch = later,
+                            .address = address,
+                            .size = size,
+                            .end = address + size};
   rl_sim_report_hazard(device, &hazard);
 }
 
