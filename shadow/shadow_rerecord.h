@@ -43,7 +43,9 @@
 // bytes == rl_launch_bind bytes) and says so in its proof's
 // fallback_reason ("not re-recorded: ...") and in the report.
 //
-// Thread-safety: one thread (the arm's).
+// Ownership: the shadow run (shadow_run.c) owns it when the recorded arm is
+// requested and attributes its failures to that arm.
+// Thread-safety: one thread (the run's).
 #ifndef REDLINE_SHADOW_SHADOW_RERECORD_H_
 #define REDLINE_SHADOW_SHADOW_RERECORD_H_
 
