@@ -271,6 +271,14 @@ typedef struct rl_shadow_result_s {
   // The first divergence in (window, region, arm) order.
   uint32_t first_window, first_region, first_arm;
   uint64_t first_offset;
+  // The element holding first_offset (region type's size: 4 for u32, i32
+  // and f32, 2 for f16 and bf16, 1 for bytes; little-endian), in the
+  // reference arm and in the first diverging arm; first_element_offset is
+  // first_offset rounded down to the element.
+  uint32_t first_element_size;
+  uint64_t first_element_offset;
+  uint8_t first_reference_value[8];
+  uint8_t first_arm_value[8];
   bool pass;
   char reason[768];             // "" on PASS
 } rl_shadow_result_t;
@@ -316,6 +324,14 @@ rl_status_code_t rl_shadow_result_code(const rl_shadow_result_t* result);
 // a final "shadow: PASS ..." or "shadow: FAIL (<reason>)" line.
 // NULL when out of memory.
 char* rl_shadow_report_text(const rl_shadow_result_t* result);
+
+// The short report `redline shadow` and `redline demo` print by default:
+// the header, one line per arm, the negative control, on a divergence the
+// first differing window, region, byte offset and both values, and the
+// final "shadow: PASS ..." / "shadow: FAIL (<reason>)" line. The
+// per-window, per-region table is only in rl_shadow_report_text() and the
+// JSON. NULL when out of memory.
+char* rl_shadow_report_summary(const rl_shadow_result_t* result);
 
 // The same content as JSON (a cJSON tree the caller deletes); NULL when out
 // of memory.

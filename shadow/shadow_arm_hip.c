@@ -31,6 +31,7 @@
 
 #include "aql/launch_bind.h"
 #include "redline/backends/hip_loader.h"
+#include "redline/backends/hip_wait.h"
 #include "shadow/shadow_arm.h"
 
 // Bytes written per hipMemcpy when zero-filling a buffer.
@@ -40,6 +41,7 @@ typedef struct rl_shadow_hip_s {
   rl_shadow_arm_t arm;  // first: the arm is the object
   rl_hip_api_t api;
   hipStream_t stream;
+  bool hung;  // a bounded wait expired: nothing the stream uses is freed
   char processor[64];     // the HIP device's gcnArchName
   hipModule_t* modules;   // per capture code object
   uint32_t module_count;
@@ -97,12 +99,22 @@ static rl_status_t rl_shadow_hip_enqueue(rl_shadow_hip_t* hip) {
   return RL_OK;
 }
 
+// The bounded wait for the step just enqueued (redline/backends/hip_wait.h).
+// When it expires the stream may still run the step, so the arm is marked
+// hung: destroy then frees nothing the stream can reach.
+static rl_status_t rl_shadow_hip_wait(rl_shadow_hip_t* hip) {
+  rl_status_t status = rl_hip_stream_wait(&hip->api, hip->stream,
+                                          hip->arm.limits.wait_timeout_ns);
+  if (rl_status_is(status, RL_STATUS_QUARANTINED)) hip->hung = true;
+  return status;
+}
+
 static rl_status_t rl_shadow_hip_step(rl_shadow_arm_t* arm,
                                       const int64_t* values) {
   rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
   RL_RETURN_IF_ERROR(rl_shadow_hip_bind(hip, values));
   RL_RETURN_IF_ERROR(rl_shadow_hip_enqueue(hip));
-  RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipStreamSynchronize, hip->stream));
+  RL_RETURN_IF_ERROR(rl_shadow_hip_wait(hip));
   hip->launches_issued += arm->capture->launch_count;
   return RL_OK;
 }
@@ -149,7 +161,7 @@ static rl_status_t rl_shadow_hipgraph_step(rl_shadow_arm_t* arm,
   RL_RETURN_IF_ERROR(
       RL_HIP_CALL(&hip->api, hipGraphLaunch, hip->exec, hip->stream));
   ++hip->graph_launches;
-  RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipStreamSynchronize, hip->stream));
+  RL_RETURN_IF_ERROR(rl_shadow_hip_wait(hip));
   hip->launches_issued += arm->capture->launch_count;
   return RL_OK;
 }
@@ -230,6 +242,14 @@ static bool rl_shadow_hip_last_host_ns(const rl_shadow_arm_t* arm,
 
 static void rl_shadow_hip_destroy(rl_shadow_arm_t* arm) {
   rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
+  if (hip->hung) {
+    // A step outlived its bounded wait: its kernels may still read and
+    // write the arm's buffers, so those, the modules and the stream are
+    // leaked on purpose (HIP offers no way to stop a stream).
+    hip->module_count = hip->buffer_count = 0;
+    hip->stream = NULL;
+    hip->exec = NULL;
+  }
   if (hip->stream) (void)hip->api.fn.hipStreamSynchronize(hip->stream);
   if (hip->exec) (void)hip->api.fn.hipGraphExecDestroy(hip->exec);
   for (uint32_t b = 0; b < hip->buffer_count; ++b) {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "shadow/shadow.h"
 
@@ -101,7 +102,47 @@ static bool rl_shadow_text_region(FILE* out, const rl_shadow_result_t* result,
   return true;
 }
 
-static void rl_shadow_text_write(FILE* out, const rl_shadow_result_t* result) {
+// Widens an IEEE half (f16) or bfloat16 to float.
+static float rl_shadow_half_to_float(uint16_t bits, bool brain) {
+  if (brain) {
+    uint32_t wide = (uint32_t)bits << 16;
+    float value;
+    memcpy(&value, &wide, sizeof(value));
+    return value;
+  }
+  int exponent = (bits >> 10) & 0x1f;
+  float mantissa = (float)(bits & 0x3ff);
+  float value = exponent == 0    ? ldexpf(mantissa, -24)
+                : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                 : ldexpf(mantissa + 1024.0f, exponent - 25);
+  return (bits & 0x8000) ? -value : value;
+}
+
+// Prints one little-endian element of |type| (|size| bytes at |bytes|):
+// its value and its bits.
+static void rl_shadow_text_value(FILE* out, rl_region_type_t type,
+                                 uint32_t size, const uint8_t* bytes) {
+  uint32_t bits = 0;
+  for (uint32_t i = 0; i < size; ++i) bits |= (uint32_t)bytes[i] << (8 * i);
+  if (size == 4 && type == RL_REGION_F32) {
+    float value;
+    memcpy(&value, &bits, sizeof(value));
+    fprintf(out, "%.9g (0x%08x)", (double)value, bits);
+  } else if (size == 4 && type == RL_REGION_I32) {
+    fprintf(out, "%" PRId32 " (0x%08x)", (int32_t)bits, bits);
+  } else if (size == 4) {
+    fprintf(out, "%" PRIu32 " (0x%08x)", bits, bits);
+  } else if (size == 2) {
+    fprintf(out, "%.5g (0x%04x)",
+            (double)rl_shadow_half_to_float((uint16_t)bits,
+                                            type == RL_REGION_BF16),
+            bits);
+  } else {
+    fprintf(out, "0x%02x", bits);
+  }
+}
+
+static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
   const rl_capture_t* capture = result->capture;
   fprintf(out,
           "shadow %s (%s): %u arms, %u windows of %s from %" PRId64
@@ -119,6 +160,55 @@ static void rl_shadow_text_write(FILE* out, const rl_shadow_result_t* result) {
             capture->regions[result->flip_region].name,
             rl_shadow_arm_kind_name(result->arms[result->flip_arm].kind));
   }
+}
+
+static void rl_shadow_text_verdict(FILE* out, const rl_shadow_result_t* result) {
+  if (result->pass) {
+    fprintf(out, "shadow: PASS (%u arms x %u windows x %u regions "
+            "byte-identical)\n", result->arm_count, result->window_count,
+            result->region_count);
+  } else {
+    fprintf(out, "shadow: FAIL (%s)\n", result->reason);
+  }
+}
+
+// The first divergence: where, and the element there in both arms.
+static void rl_shadow_text_first(FILE* out, const rl_shadow_result_t* result) {
+  const rl_capture_region_t* region =
+      &result->capture->regions[result->first_region];
+  fprintf(out,
+          "first divergence: window %u (%s=%" PRId64 "), region %s (%s), "
+          "byte %" PRIu64 "\n",
+          result->first_window, rl_shadow_param_name(result),
+          rl_shadow_window_value(&result->window, result->first_window),
+          region->name, rl_region_type_name(region->type),
+          result->first_offset);
+  const char* names[2] = {
+      rl_shadow_arm_kind_name(result->arms[result->reference].kind),
+      rl_shadow_arm_kind_name(result->arms[result->first_arm].kind)};
+  const uint8_t* values[2] = {result->first_reference_value,
+                              result->first_arm_value};
+  for (int i = 0; i < 2; ++i) {
+    fprintf(out, "  %-8s @%-8" PRIu64 " ", names[i],
+            result->first_element_offset);
+    rl_shadow_text_value(out, region->type, result->first_element_size,
+                         values[i]);
+    fputc('\n', out);
+  }
+}
+
+static void rl_shadow_summary_write(FILE* out,
+                                    const rl_shadow_result_t* result) {
+  rl_shadow_text_header(out, result);
+  if (result->diverged) {
+    rl_shadow_text_first(out, result);
+    fprintf(out, "(every window and region: --verbose or --json)\n");
+  }
+  rl_shadow_text_verdict(out, result);
+}
+
+static void rl_shadow_text_write(FILE* out, const rl_shadow_result_t* result) {
+  rl_shadow_text_header(out, result);
   uint32_t differing = 0;
   for (uint32_t w = 0; w < result->window_count; ++w) {
     for (uint32_t r = 0; r < result->region_count; ++r) {
@@ -129,26 +219,32 @@ static void rl_shadow_text_write(FILE* out, const rl_shadow_result_t* result) {
     fprintf(out, "  ... %u more differing region states (all in --json)\n",
             differing - RL_SHADOW_TEXT_MAX_DIFFERING);
   }
-  if (result->pass) {
-    fprintf(out, "shadow: PASS (%u arms x %u windows x %u regions "
-            "byte-identical)\n", result->arm_count, result->window_count,
-            result->region_count);
-  } else {
-    fprintf(out, "shadow: FAIL (%s)\n", result->reason);
-  }
+  if (result->diverged) rl_shadow_text_first(out, result);
+  rl_shadow_text_verdict(out, result);
 }
 
-char* rl_shadow_report_text(const rl_shadow_result_t* result) {
+// Runs |write| on an in-memory stream and returns its text.
+static char* rl_shadow_report_build(
+    void (*write)(FILE*, const rl_shadow_result_t*),
+    const rl_shadow_result_t* result) {
   char* text = NULL;
   size_t size = 0;
   FILE* out = open_memstream(&text, &size);
   if (!out) return NULL;
-  rl_shadow_text_write(out, result);
+  write(out, result);
   if (fclose(out) != 0) {
     free(text);
     return NULL;
   }
   return text;
+}
+
+char* rl_shadow_report_text(const rl_shadow_result_t* result) {
+  return rl_shadow_report_build(rl_shadow_text_write, result);
+}
+
+char* rl_shadow_report_summary(const rl_shadow_result_t* result) {
+  return rl_shadow_report_build(rl_shadow_summary_write, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -286,6 +382,18 @@ static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result
     cJSON_AddStringToObject(
         first, "arm", rl_shadow_arm_kind_name(result->arms[result->first_arm].kind));
     cJSON_AddNumberToObject(first, "offset", (double)result->first_offset);
+    cJSON_AddNumberToObject(first, "element_offset",
+                            (double)result->first_element_offset);
+    // The element's bytes in memory order, as hex.
+    char hex[2][2 * sizeof(result->first_arm_value) + 1];
+    for (uint32_t i = 0; i < result->first_element_size; ++i) {
+      snprintf(&hex[0][2 * i], 3, "%02x", result->first_reference_value[i]);
+      snprintf(&hex[1][2 * i], 3, "%02x", result->first_arm_value[i]);
+    }
+    hex[0][2 * result->first_element_size] = '\0';
+    hex[1][2 * result->first_element_size] = '\0';
+    cJSON_AddStringToObject(first, "reference_bytes", hex[0]);
+    cJSON_AddStringToObject(first, "arm_bytes", hex[1]);
   }
   cJSON_AddStringToObject(root, "verdict", result->pass ? "PASS" : "FAIL");
   cJSON_AddStringToObject(root, "reason", result->reason);

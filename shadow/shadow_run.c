@@ -186,6 +186,23 @@ static void rl_shadow_note_divergence(rl_shadow_run_t* run, uint32_t w,
   result->first_region = r;
   result->first_arm = a;
   result->first_offset = cell->first_difference;
+  // Both values of the element holding the first differing byte, for the
+  // report (the region bytes are not kept).
+  const rl_capture_region_t* region = &run->capture->regions[r];
+  uint32_t size = region->type == RL_REGION_BYTES ? 1
+                  : region->type == RL_REGION_F16 ||
+                          region->type == RL_REGION_BF16
+                      ? 2
+                      : 4;
+  uint64_t offset = cell->first_difference - cell->first_difference % size;
+  if (offset + size > region->size) {  // a trailing partial element
+    size = 1;
+    offset = cell->first_difference;
+  }
+  result->first_element_size = size;
+  result->first_element_offset = offset;
+  memcpy(result->first_reference_value, run->reference_bytes + offset, size);
+  memcpy(result->first_arm_value, run->candidate_bytes + offset, size);
 }
 
 // Reads region |r| of arm |a| into |bytes| and fills its cell's digest;

@@ -61,3 +61,10 @@ rl_add_unit_test(replay_timeout_test
   LIBS ${RL_ENGINE_TEST_LIBS} rl_device_funnel rl_kernels_ref rl_sim
   LABELS "unit;threaded")
 add_dependencies(replay_timeout_test rl_kernels)
+
+# State hashing against memcpy (a plain executable; the test is a short
+# smoke that also proves the dispatched digests equal libxxhash's generic).
+add_executable(digest_bench bench/digest_bench.c)
+target_link_libraries(digest_bench PRIVATE rl_base)
+add_test(NAME digest_bench_smoke COMMAND digest_bench --quick)
+set_tests_properties(digest_bench_smoke PROPERTIES LABELS unit TIMEOUT 120)

@@ -111,7 +111,28 @@ int rl_cli_processor(const char* command, const char* flag,
                       command, flag, processor);
 }
 
+// An installed CLI (cmake/Install.cmake) finds the code objects relative
+// to itself, BINDIR/../LIBDIR/redline/kernels, so a staged or relocated
+// prefix works; a CLI in the build tree has no such directory and uses the
+// build's kernels directory.
+static const char* rl_cli_installed_kernels_dir(void) {
+  static char dir[4096];
+  char exe[4096];
+  ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (length <= 0) return NULL;
+  exe[length] = '\0';
+  char* slash = strrchr(exe, '/');
+  if (!slash) return NULL;
+  *slash = '\0';
+  int written = snprintf(dir, sizeof(dir), "%s/../%s", exe,
+                         RL_INSTALL_KERNELS_RELDIR);
+  if (written < 0 || (size_t)written >= sizeof(dir)) return NULL;
+  return access(dir, R_OK | X_OK) == 0 ? dir : NULL;
+}
+
 const char* rl_cli_kernels_dir(void) {
   const char* dir = getenv("REDLINE_KERNELS_DIR");
-  return dir && dir[0] ? dir : RL_DEFAULT_KERNELS_DIR;
+  if (dir && dir[0]) return dir;
+  dir = rl_cli_installed_kernels_dir();
+  return dir ? dir : RL_DEFAULT_KERNELS_DIR;
 }

@@ -80,8 +80,9 @@ int rl_cli_number_i64(const char* command, const char* flag, const char* text,
 int rl_cli_processor(const char* command, const char* flag,
                      const char* processor);
 
-// Directory holding the built code objects: $REDLINE_KERNELS_DIR, else the
-// build-time default (RL_DEFAULT_KERNELS_DIR).
+// Directory holding the built code objects: $REDLINE_KERNELS_DIR, else
+// ../LIBDIR/redline/kernels next to an installed CLI, else the build-time
+// default (RL_DEFAULT_KERNELS_DIR).
 const char* rl_cli_kernels_dir(void);
 
 // Subcommands. Each receives argv starting at the subcommand name.

@@ -1,6 +1,6 @@
 // `redline demo [--layers N] [--processor GFX] [--hazards MODE] [--seed N]
 // [--executor ref|isa]
-// [--out DIR]`: the whole pipeline on the simulator in one command.
+// [--out DIR] [--verbose]`: the whole pipeline on the simulator in one command.
 //   1. capture: the decode workload recorded through the funnel on a
 //      simulated device, so the recording is an eager run; the capture stays
 //      in memory and is also written to DIR/decode.rlc (default: a
@@ -9,7 +9,8 @@
 //   2. inspect: the summary `redline inspect` prints;
 //   3. shadow: eager, recorded, aql and pm4 over the capture's window (12
 //      steps from chunk - 2, across the first chunk boundary of the
-//      attention split), byte-exact on every state region;
+//      attention split), byte-exact on every state region: one line per
+//      arm and the verdict (--verbose: every window and region);
 //   4. bench: eager, aql and pm4 interleaved, 3 rounds of the first 4 steps.
 // The last line is `redline demo: PASS` or `redline demo: FAIL (<reason>)`;
 // the exit code is that of the first failing stage.
@@ -37,6 +38,7 @@ typedef struct rl_demo_s {
   const char* processor;
   const char* out_dir;
   uint64_t layers;
+  bool verbose;
   rl_shadow_device_options_t device;
   char dir[512];
   char path[600];
@@ -59,7 +61,9 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
     int exit_code = RL_EXIT_OK;
-    if (has_value && rl_cli_is(arg, "--layers")) {
+    if (rl_cli_is(arg, "--verbose") || rl_cli_is(arg, "-v")) {
+      demo->verbose = true;
+    } else if (has_value && rl_cli_is(arg, "--layers")) {
       // The decode workload checks its admitted range (exit 2).
       exit_code = rl_cli_number_u64("demo", arg, argv[++i], 1, INT64_MAX,
                                     &demo->layers);
@@ -204,8 +208,8 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
   rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
                        &exit_code);
   char reason[768] = "";
-  exit_code = rl_cli_shadow_capture(capture, &options, NULL, "demo: shadow",
-                                    reason, sizeof(reason));
+  exit_code = rl_cli_shadow_capture(capture, &options, demo->verbose, NULL,
+                                    "demo: shadow", reason, sizeof(reason));
   if (exit_code != RL_EXIT_OK) {
     snprintf(demo->reason, sizeof(demo->reason), "shadow: %s",
              reason[0] ? reason : "see above");

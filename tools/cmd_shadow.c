@@ -1,10 +1,12 @@
 // `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
 // START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
-// [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]`:
-// runs the windows of a capture through several arms from identical state
-// and compares every state region byte for byte (shadow/shadow.h). Prints
-// the report on stdout and ends with "shadow: PASS" or "shadow: FAIL
-// (<reason>)". Exit 1 on any divergence or failed route proof; an arm that
+// [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]
+// [--verbose]`: runs the windows of a capture through several arms from
+// identical state and compares every state region byte for byte
+// (shadow/shadow.h). Prints one line per arm, on a divergence the first
+// differing window, region, byte and both values, and ends with "shadow:
+// PASS" or "shadow: FAIL (<reason>)"; --verbose adds a line per window and
+// region (the JSON always has them). Exit 1 on any divergence or failed route proof; an arm that
 // fails exits with its class (4 contract, 5 prepare, 6 poisoned, ...).
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@ typedef struct rl_shadow_cli_s {
   const char* path;
   const char* json;
   const char* flip;
+  bool verbose;
   const char* binds[RL_SHADOW_CLI_MAX_BINDS];
   uint32_t bind_count;
   rl_shadow_options_t options;
@@ -64,7 +67,9 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
                        &cli->options, &exit_code);
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
-    if (rl_shadow_takes_value(arg) && i + 1 < argc) {
+    if (rl_cli_is(arg, "--verbose") || rl_cli_is(arg, "-v")) {
+      cli->verbose = true;
+    } else if (rl_shadow_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_shadow_parse_value(cli, arg, argv[++i]);
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
@@ -93,7 +98,7 @@ static int rl_shadow_resolve(rl_shadow_cli_t* cli, const rl_capture_t* capture) 
 }
 
 int rl_cli_shadow_capture(const rl_capture_t* capture,
-                          const rl_shadow_options_t* options,
+                          const rl_shadow_options_t* options, bool verbose,
                           const char* json_path, const char* context,
                           char* out_reason, size_t reason_size) {
   rl_shadow_options_t run_options = *options;
@@ -105,7 +110,8 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
   rl_status_t status = rl_shadow_run(capture, &run_options, &result);
   rl_progress_finish(&progress);
   if (status) return rl_cli_fail(status, context);
-  char* text = rl_shadow_report_text(result);
+  char* text = verbose ? rl_shadow_report_text(result)
+                       : rl_shadow_report_summary(result);
   if (text) fputs(text, stdout);
   free(text);
   int exit_code = rl_status_exit_code(rl_shadow_result_code(result));
@@ -136,7 +142,8 @@ int rl_cmd_shadow(int argc, char** argv) {
   if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
   if (exit_code == RL_EXIT_OK) {
-    exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.json, cli.path,
+    exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.verbose,
+                                      cli.json, cli.path,
                                       NULL, 0);
   }
   rl_capture_destroy(capture);

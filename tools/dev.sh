@@ -6,6 +6,10 @@
 #   tools/dev.sh test-tsan   the threaded tests (command processor, ring
 #                            protocol, replays) built with TSan
 #   tools/dev.sh fuzz-smoke  build the libFuzzer targets (clang-19), short runs
+#   tools/dev.sh deb         build the Debian packages (dpkg-buildpackage, into
+#                            build-deb/), lintian them, install them with apt
+#                            and run `redline demo` from the installed package;
+#                            DEB_BUILD_OPTIONS=nocheck skips the package tests
 #   tools/dev.sh deps        only install the Debian packages
 # Build trees: build/ (default), build-asan/, build-tsan/, build-fuzz/. Set JOBS to
 # override the parallelism.
@@ -19,6 +23,8 @@ PACKAGES=(
   libxxhash-dev libelf-dev libmsgpack-dev libcjson-dev libzstd-dev libcmocka-dev
   clang-19 llvm-19 lld-19 libclang-rt-19-dev
   libhsa-runtime-dev libdrm-dev libamdhip64-dev
+  python3 python3-pytest
+  debhelper dh-python dpkg-dev fakeroot lintian
 )
 
 deps() {
@@ -51,6 +57,29 @@ run_tests() {  # run_tests DIR [ctest args...]
   ctest --test-dir "$dir" --output-on-failure -j "$JOBS" --timeout 600 "$@"
 }
 
+# Builds the packages from a copy of the tracked tree (dpkg-buildpackage
+# writes next to the source directory), checks them with lintian, installs
+# them and runs the demo from the installed CLI.
+deb() {
+  local out=$ROOT/build-deb src
+  rm -rf "$out" && mkdir -p "$out"
+  src=$out/redline-$(sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
+  mkdir -p "$src"
+  git ls-files -z | xargs -0 cp --parents -t "$src"
+  local start=$SECONDS
+  (cd "$src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} parallel=$JOBS" \
+    dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 ||
+    { tail -n 50 "$out/build.log" >&2; return 1; }
+  echo "deb: packages built in $((SECONDS - start)) s (log: $out/build.log)" >&2
+  lintian --fail-on error,warning "$out"/*.changes
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends "$out"/*.deb
+  (cd / && env -u REDLINE_KERNELS_DIR redline demo --layers 2)
+  (cd / && python3 -c 'import redline; print("python3-redline", redline.__version__)')
+}
+
 case "${1:-}" in
   deps) deps ;;
   demo) deps; demo ;;
@@ -67,9 +96,10 @@ case "${1:-}" in
     build build-tsan -DRL_SANITIZE=thread
     TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure \
       -j "$JOBS" --timeout 600 -L threaded ;;
+  deb) deps; deb ;;
   fuzz-smoke)
     deps
     build build-fuzz -DCMAKE_C_COMPILER=clang-19 -DRL_FUZZ=ON
     ctest --test-dir build-fuzz --output-on-failure -L fuzz ;;
-  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
 esac

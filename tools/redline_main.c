@@ -96,7 +96,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
     {"shadow", rl_cmd_shadow,
      "shadow FILE [--arms eager,recorded,aql,pm4] [--windows START:COUNT[:STRIDE]] "
      "[--json OUT] [--flip-byte REGION:OFFSET] [--hazards adversarial] "
-     "[--seed N] [--processor GFX] [--bind BUFFER=BYTES]...",
+     "[--seed N] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",
      "Run the windows of a capture through several arms from identical state\n"
      "(each arm on its own simulated device, buffers from the capture's initial\n"
      "contents) and compare every state region byte for byte after each window.\n"
@@ -105,6 +105,9 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "                         pm4 (retained routes); default all four\n"
      "  --windows S:C[:T]      C steps of the window parameter from S, stride T\n"
      "                         (default: the capture's window)\n"
+     "  --verbose, -v          also a line per window and region (the default\n"
+     "                         is a line per arm, the first divergence with\n"
+     "                         both values, and the verdict)\n"
      "  --json OUT             the report as JSON, written atomically\n"
      "                         (a link is followed; OUT must not be FILE)\n"
      "  --flip-byte R:OFF      negative control: corrupt byte OFF of region R in\n"
@@ -137,13 +140,14 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "                    (a link is followed; OUT must not be FILE)\n"},
     {"demo", rl_cmd_demo,
      "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
-     "[--executor ref|isa] [--out DIR]",
+     "[--executor ref|isa] [--out DIR] [--verbose]",
      "The whole pipeline on the simulator: capture the decode workload while it\n"
      "runs (an eager run), write the capture, print its inspect summary, shadow\n"
      "all four arms over 12 windows across a chunk boundary of the attention\n"
      "split, run a short bench, and end with `redline demo: PASS` or\n"
      "`redline demo: FAIL (<reason>)`.\n"
      "  --layers N        decoder layers (default 4)\n"
+     "  --verbose, -v     the shadow's line per window and region\n"
      "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
      "  --hazards MODE    sequential (default) or adversarial\n"
      "  --executor ref|isa  reference kernels (default) or the gfx11 ISA\n"

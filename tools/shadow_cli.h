@@ -30,11 +30,13 @@ int rl_shadow_cli_bind(const char* command, const char* text,
                        rl_shadow_options_t* options);
 
 // Runs the shadow of |capture| with |options| (progress on a terminal),
-// prints the text report on stdout, writes the JSON report to |json_path|
-// when given and returns the exit code (|context| prefixes errors). When
-// |out_reason| is given it receives the FAIL reason ("" on PASS).
+// prints the report on stdout (the summary: one line per arm, the first
+// divergence and the verdict; with |verbose| also every window and
+// region), writes the JSON report to |json_path| when given and returns
+// the exit code (|context| prefixes errors). When |out_reason| is given it
+// receives the FAIL reason ("" on PASS).
 int rl_cli_shadow_capture(const rl_capture_t* capture,
-                          const rl_shadow_options_t* options,
+                          const rl_shadow_options_t* options, bool verbose,
                           const char* json_path, const char* context,
                           char* out_reason, size_t reason_size);
 

@@ -16,6 +16,7 @@ add_library(rl_backends STATIC
   ${CMAKE_CURRENT_LIST_DIR}/rocr_loader.c
   ${CMAKE_CURRENT_LIST_DIR}/hip_loader.c
   ${CMAKE_CURRENT_LIST_DIR}/hip_funnel.c
+  ${CMAKE_CURRENT_LIST_DIR}/hip_wait.c
   ${CMAKE_CURRENT_LIST_DIR}/drm_loader.c
   ${CMAKE_CURRENT_LIST_DIR}/drm_device.c
   ${CMAKE_CURRENT_LIST_DIR}/drm_memory.c

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "redline/backends/hip_loader.h"
+#include "redline/backends/hip_wait.h"
+#include "redline/limits.h"
 #include "redline/base/array.h"
 #include "redline/code_object.h"
 
@@ -98,7 +100,8 @@ static rl_status_t rl_hip_funnel_write(void* self, uint64_t address,
   rl_hip_funnel_t* hip = self;
   if (size == 0) return RL_OK;
   RL_RETURN_IF_ERROR(rl_hip_funnel_resolve(hip, address, size));
-  RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipStreamSynchronize, hip->stream));
+  RL_RETURN_IF_ERROR(rl_hip_stream_wait(&hip->api, hip->stream,
+                                        RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS));
   return RL_HIP_CALL(&hip->api, hipMemcpy, (void*)(uintptr_t)address, data,
                      (size_t)size, hipMemcpyHostToDevice);
 }
@@ -108,7 +111,8 @@ static rl_status_t rl_hip_funnel_read(void* self, uint64_t address,
   rl_hip_funnel_t* hip = self;
   if (size == 0) return RL_OK;
   RL_RETURN_IF_ERROR(rl_hip_funnel_resolve(hip, address, size));
-  RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipStreamSynchronize, hip->stream));
+  RL_RETURN_IF_ERROR(rl_hip_stream_wait(&hip->api, hip->stream,
+                                        RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS));
   return RL_HIP_CALL(&hip->api, hipMemcpy, data,
                      (const void*)(uintptr_t)address, (size_t)size,
                      hipMemcpyDeviceToHost);

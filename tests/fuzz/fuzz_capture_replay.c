@@ -111,7 +111,7 @@ static void rl_fuzz_route(rl_device_t* device, const rl_capture_t* capture,
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rl_capture_t* capture = NULL;
   rl_status_t status =
-      rl_capture_file_decode_memory(data, size, false, &capture, NULL);
+      rl_capture_file_decode_memory(data, size, false, NULL, &capture, NULL);
   if (status) {
     rl_status_free(status);
     return 0;

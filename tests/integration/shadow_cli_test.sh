@@ -13,7 +13,8 @@
 #       REDLINE_HIP_LIBRARY / REDLINE_DRM_LIBRARY to the stand-ins; the drm
 #       render node is an empty file made here.
 #   hipflip  the negative control in the hip arm (exit 1 naming region and
-#          offset), and hip unavailable (a missing library: exit 8).
+#          offset), a hung HIP stream (bounded wait: exit 7), and hip
+#          unavailable (a missing library: exit 8).
 #   bench  a short interleaved bench with PM4 statistics.
 #   demo   `redline demo` prints `redline demo: PASS`.
 set -u
@@ -96,6 +97,15 @@ case "$case_name" in
     expect_out "region kv_cache differs in arm hip at offset 4100 (1 byte differs)"
     # Control of the control: the same run without the flip passes.
     run 0 shadow "$dir/d.rlc" --arms eager,hip
+    # A HIP stream that never completes (the stand-in's hang switch): the
+    # arms' bounded wait expires and the shadow ends quarantined (exit 7)
+    # instead of blocking in hipStreamSynchronize.
+    REDLINE_STANDIN_HIP_HANG=1 run 7 shadow "$dir/d.rlc" --arms eager,hip \
+      --timeout-ms 200
+    grep -q "HIP stream still busy after the bounded wait of 200000000 ns" \
+      "$dir/err.txt" "$dir/out.txt" || fail "no bounded-wait message"
+    REDLINE_STANDIN_HIP_HANG=1 run 7 shadow "$dir/d.rlc" --arms eager,hipgraph \
+      --timeout-ms 200
     REDLINE_HIP_LIBRARY=/nonexistent/libamdhip64.so.6
     export REDLINE_HIP_LIBRARY
     run 8 shadow "$dir/d.rlc" --arms eager,hip,aql
@@ -107,8 +117,16 @@ case "$case_name" in
     expect_out "shadow: FAIL (window 0 (pos=30): region kv_cache differs in arm pm4 at offset 4100 (1 byte differs))"
     expect_out "negative control: flipped byte 4100 of region kv_cache in arm pm4"
     tr -d ' \n\t' <"$dir/r.json" >"$dir/r.min"
-    grep -qF '"first_divergence":{"window":0,"region":"kv_cache","arm":"pm4","offset":4100}' \
+    grep -qF '"first_divergence":{"window":0,"region":"kv_cache","arm":"pm4","offset":4100,"element_offset":4100,' \
       "$dir/r.min" || fail "JSON first_divergence"
+    # Quiet by default: the first divergence with both values, no table.
+    expect_out "first divergence: window 0 (pos=30), region kv_cache ("
+    grep -qE '^  eager +@4100 ' "$dir/out.txt" || fail "reference value"
+    grep -qE '^  pm4 +@4100 ' "$dir/out.txt" || fail "arm value"
+    if grep -qE '^  window ' "$dir/out.txt"; then fail "table without --verbose"; fi
+    run 1 shadow "$dir/d.rlc" --flip-byte kv_cache:4100 --verbose
+    grep -qE '^  window 0 +pos=30 +kv_cache +DIFFERS' "$dir/out.txt" ||
+      fail "--verbose table"
     # Without pm4 the last retained arm (aql) is corrupted.
     run 1 shadow "$dir/d.rlc" --arms eager,aql --flip-byte logits:7
     expect_out "region logits differs in arm aql at offset 7 (1 byte differs)"
@@ -138,6 +156,9 @@ case "$case_name" in
   demo)
     run 0 demo "$@"
     expect_out "shadow: PASS"
+    # One line per arm, no per-window table without --verbose.
+    [ "$(grep -c '^arm ' "$dir/out.txt")" -ge 4 ] || fail "arm lines"
+    if grep -qE '^  window ' "$dir/out.txt"; then fail "table without --verbose"; fi
     expect_out "bench: PASS"
     tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
     ;;

@@ -1,5 +1,6 @@
 #include "tests/support/test_support.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -82,4 +83,15 @@ char* rl_test_lines_with_prefix(const char* dir, const char* name,
   }
   free(text);
   return lines;
+}
+
+int rl_test_thread_count(void) {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == NULL) return -1;
+  int count = 0;
+  for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(dir);
+  return count;
 }

@@ -10,6 +10,10 @@
 // *|out_size| is its length. The caller frees the buffer.
 void* rl_test_read_file(const char* path, size_t* out_size);
 
+// The number of threads of this process (Linux: entries of
+// /proc/self/task), for tests that prove a thread was joined.
+int rl_test_thread_count(void);
+
 #include <stdbool.h>
 
 // Runs `[ENV] REDLINE ARGS` through the shell with stdout and stderr

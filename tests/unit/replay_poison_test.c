@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #include <cmocka.h>
-#include <dirent.h>
 
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
@@ -289,21 +288,9 @@ static void rl_vm_fault_poisons(void** state) {
 // Quarantine
 //===----------------------------------------------------------------------===//
 
-// Threads of this process (Linux: entries of /proc/self/task).
-static int rl_thread_count(void) {
-  DIR* dir = opendir("/proc/self/task");
-  assert_non_null(dir);
-  int count = 0;
-  for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  closedir(dir);
-  return count;
-}
-
 static void rl_hung_queue_quarantines(void** state) {
   rl_fixture_t* fixture = *state;
-  fixture->threads_before = rl_thread_count();
+  fixture->threads_before = rl_test_thread_count();
   rl_replay_options_t options = {.wait_timeout_ns = 50000000ull};  // 50 ms
   rl_prepare(fixture, &options);
   assert_null(rl_run(fixture));
@@ -323,7 +310,7 @@ static void rl_hung_queue_quarantines(void** state) {
   // hung packet could touch is freed; no thread is left behind.
   rl_replay_destroy(fixture->replay);
   fixture->replay = NULL;
-  assert_int_equal(rl_thread_count(), fixture->threads_before);
+  assert_int_equal(rl_test_thread_count(), fixture->threads_before);
 }
 
 int main(void) {

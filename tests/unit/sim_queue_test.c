@@ -18,9 +18,9 @@
 #include <time.h>
 
 #include <cmocka.h>
-#include <dirent.h>
 
 #include "sim_test_util.h"
+#include "tests/support/test_support.h"
 
 static const rl_device_vtable_t* vt(rl_sim_fixture_t* f) {
   return f->device->vtable;
@@ -392,18 +392,6 @@ static const rl_sim_executor_t rl_counting_executor = {
     .run_workgroup = rl_counting_run,
     .end = rl_counting_end,
 };
-
-// Threads of this process (Linux: entries of /proc/self/task).
-static int rl_test_thread_count(void) {
-  DIR* dir = opendir("/proc/self/task");
-  assert_non_null(dir);
-  int count = 0;
-  for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  closedir(dir);
-  return count;
-}
 
 static uint64_t rl_test_now_ns(void) {
   struct timespec now;

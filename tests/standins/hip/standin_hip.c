@@ -536,6 +536,21 @@ RL_HIP_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
   return rl_hip_leave(rl_hip_drain(s));
 }
 
+// The stand-in runs a stream's launches when someone waits for them, so a
+// query completes the work and reports it done. REDLINE_STANDIN_HIP_HANG=1
+// makes every query answer hipErrorNotReady instead (a kernel that never
+// finishes), for the tests of redline's bounded waits.
+RL_HIP_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, "hipStreamQuery")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  const char* hang = getenv("REDLINE_STANDIN_HIP_HANG");
+  if (hang && strcmp(hang, "1") == 0) return rl_hip_leave(hipErrorNotReady);
+  return rl_hip_leave(rl_hip_drain(s));
+}
+
 RL_HIP_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
   RL_HIP_ENTER();
   if (!stream || !rl_hip_stream_usable(stream, "hipStreamDestroy")) {

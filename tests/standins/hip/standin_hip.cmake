@@ -2,9 +2,10 @@
 # library named libamdhip64.so.6 (the SONAME hip_loader.c tries first)
 # implementing the subset of hip_runtime_api.h redline and the HIP test
 # program use, over the simulated GPU (standin_hip.c). Built only with the
-# tests, into its own directory, selected only through
-# REDLINE_HIP_LIBRARY=<path> (or, for the unmodified test program, its
-# RUNPATH): never installed, never on the default search path.
+# tests (or by cmake/Install.cmake), into its own directory, selected only
+# through REDLINE_HIP_LIBRARY=<path> (or, for the unmodified test program,
+# its RUNPATH): installed only as a private library (LIBDIR/redline), never
+# on the default search path.
 set(RL_STANDIN_HIP_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_library(rl_standin_hip SHARED
   ${RL_STANDIN_HIP_DIR}/standin_hip.c

@@ -1,9 +1,10 @@
 # tests/standins/hsa/standin_hsa.cmake — the CI stand-in for ROCr: a shared
 # library named libhsa-runtime64.so.1 (the real SONAME) implementing the
 # subset of ROCr redline's rocr device uses over the simulated GPU
-# (standin_hsa.h). Built only with the tests, into its own directory, and
-# used only through REDLINE_HSA_LIBRARY=<path>: never installed, never on
-# the default search path. It gets the same sanitizer flags as everything
+# (standin_hsa.h). Built with the tests (or by cmake/Install.cmake), into
+# its own directory, and used only through REDLINE_HSA_LIBRARY=<path>:
+# installed only as a private library (LIBDIR/redline), never on the
+# default search path. It gets the same sanitizer flags as everything
 # else (the global add_compile_options / add_link_options).
 set(RL_STANDIN_HSA_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_library(rl_standin_hsa SHARED

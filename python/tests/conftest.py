@@ -1,0 +1,19 @@
+"""Fixtures: a vecchain capture recorded by the CLI ($REDLINE_BIN, else
+`redline` on PATH) with the code objects of $REDLINE_KERNELS_DIR."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def capture_path(tmp_path_factory):
+    redline_bin = os.environ.get("REDLINE_BIN") or shutil.which("redline")
+    if not redline_bin:
+        pytest.skip("no redline CLI to record a capture with")
+    path = tmp_path_factory.mktemp("captures") / "vecchain.rlc"
+    subprocess.run([redline_bin, "capture", "--workload", "vecchain", "-o", str(path)],
+                   check=True, stdout=subprocess.DEVNULL)
+    return path

@@ -1,0 +1,28 @@
+# tests/install.cmake — the library as products see it: exactly the public
+# API exported (check_exports.sh), an install into a staging prefix used
+# out of tree through pkg-config and find_package(redline)
+# (install_test.sh), and the Python bindings' tests (python/tests) over the
+# build tree's libredline.so.
+add_test(NAME libredline_exports
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/install/check_exports.sh
+    $<TARGET_FILE:redline_shared> ${PROJECT_SOURCE_DIR}/redline/include
+    ${PROJECT_SOURCE_DIR}/redline/libredline.map)
+set_tests_properties(libredline_exports PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(NAME install_example
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/install/install_test.sh
+    ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(install_example PROPERTIES
+  LABELS integration TIMEOUT 600 RUN_SERIAL TRUE)
+
+# Debian's python3 (python3-pytest, tools/dev.sh) before any other on PATH.
+find_program(RL_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+find_program(RL_PYTHON3 python3)
+if(RL_PYTHON3)
+  add_test(NAME python_bindings
+    COMMAND ${RL_PYTHON3} -m pytest -q -p no:cacheprovider
+      ${PROJECT_SOURCE_DIR}/python/tests)
+  set_tests_properties(python_bindings PROPERTIES
+    LABELS integration TIMEOUT 600
+    ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/python;REDLINE_LIBRARY=$<TARGET_FILE:redline_shared>;LD_LIBRARY_PATH=$<TARGET_FILE_DIR:redline_shared>;REDLINE_BIN=$<TARGET_FILE:redline>;REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
+endif()
