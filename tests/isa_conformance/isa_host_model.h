@@ -51,6 +51,8 @@ enum {
   RL_HM_NAN_ANY = 1u << 12,  // a NaN result matches any NaN
   RL_HM_TRANS = 1u << 13,    // transcendental: 1 ulp
   RL_HM_PACKED = 1u << 14,   // VOP3P: two 16-bit halves
+  RL_HM_NO_INLINE = 1u << 15,  // no inline-constant / literal forms (the
+                               // 16-bit float constants are not modelled)
 };
 
 // One lane (or one scalar operand set): sources as 64-bit values (32-bit
@@ -60,6 +62,7 @@ typedef struct rl_hm_lane_s {
   uint32_t cin;  // carry-in / select bit (VALU) or SCC (SALU)
   uint64_t d;    // destination before (ACC, s_cmov) and after
   uint32_t cout; // mask bit (VALU) or SCC (SALU) after
+  uint32_t lane; // VALU: the lane's index in its wave32 (v_mbcnt)
 } rl_hm_lane_t;
 
 typedef struct rl_hm_op_s rl_hm_op_t;
@@ -69,7 +72,8 @@ typedef void (*rl_hm_fn)(const rl_hm_op_t* op, uint32_t mode,
 struct rl_hm_op_s {
   const char* name;
   uint8_t nsrc;   // sources read
-  uint8_t wide;   // bit n: source n is 64-bit; bit 3: the destination
+  uint8_t wide;   // bit n: source n is 64-bit; bit 3: the destination;
+                  // bits 4-7: binary16 (RL_HM_H16_*)
   uint8_t fp;     // bit n: source n is a float (ABS/NEG apply); bit 3: the
                   // destination is binary32 (CLAMP applies)
   uint16_t flags; // RL_HM_*
@@ -78,6 +82,11 @@ struct rl_hm_op_s {
 };
 
 #define RL_HM_DST_BIT 3
+// |wide| bits 4..6: source n is a binary16 in the low half (ABS/NEG act on
+// bit 15); bit 7: the destination is a binary16 low half (the high half
+// keeps its old value, NaNs compared as "is a NaN" under RL_HM_NAN_ANY).
+#define RL_HM_H16_SRC(n) (1u << (4 + (n)))
+#define RL_HM_H16_DST (1u << 7)
 
 // The model of mnemonic |name| (compares are parsed from the name), or
 // NULL. The returned pointer stays valid until the next call with a parsed
@@ -95,7 +104,8 @@ bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,
                  uint64_t got);
 
 // VOP3P packed op: the 16-bit result of one half.
-uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t a, uint32_t b);
+uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t mode, uint32_t a,
+                      uint32_t b);
 
 // Memory helpers: the dword(s) a sub-dword load leaves in a VGPR, and the
 // new value of a 32-bit LDS atomic named |name| ("ds_add_u32",
