@@ -108,10 +108,14 @@ uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t mode, uint32_t a,
                       uint32_t b);
 
 // Memory helpers: the dword(s) a sub-dword load leaves in a VGPR, and the
-// new value of a 32-bit LDS atomic named |name| ("ds_add_u32",
-// "ds_max_rtn_i32"...; false when unknown).
+// new memory value of an atomic: rl_hm_ds_atomic() for "ds_add_u32",
+// "ds_max_rtn_i64", "ds_cmpstore_b32"... (|cmp| is DATA1),
+// rl_hm_mem_atomic() for "global_atomic_*" / "flat_atomic_*" (|cmp| is the
+// compare half of cmpswap's DATA). Both return false for an unknown name.
 uint32_t rl_hm_load_extend(uint32_t raw, uint32_t size, bool sign);
-bool rl_hm_ds_atomic(const char* name, uint32_t old, uint32_t data,
-                     uint32_t* out_new);
+bool rl_hm_ds_atomic(const char* name, uint64_t old, uint64_t data,
+                     uint64_t cmp, uint64_t* out_new);
+bool rl_hm_mem_atomic(const char* name, uint64_t old, uint64_t data,
+                      uint64_t cmp, uint64_t* out_new);
 
 #endif  // REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_
