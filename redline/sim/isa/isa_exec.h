@@ -83,8 +83,10 @@ typedef struct rl_isa_valu_s {
   uint32_t mask_out;
   uint32_t mode;
   uint32_t arg;
-  // The destination row before the instruction (16-bit results keep its
-  // high half) and the VOP3 clamp bit (RL_ISA_F_INT_CLAMP kernels).
+  // Set only for the opcodes that read them, so the common VALU path
+  // stays as short as before: the destination row before the instruction
+  // (RL_ISA_F_KEEP_HI: 16-bit results keep its high half) and the VOP3
+  // clamp bit (RL_ISA_F_INT_CLAMP kernels).
   const uint32_t* old;
   bool clamp;
 } rl_isa_valu_t;

@@ -109,6 +109,8 @@ enum {
   RL_ISA_F_READS_VCC = 1u << 11,   // v_div_fmas: VCC is the lane mask
   RL_ISA_F_PK_MODS = 1u << 12,     // VOP3P: neg/neg_hi and constants are
                                    // handled by the opcode's own runner
+  RL_ISA_F_KEEP_HI = 1u << 13,     // 16-bit result: the kernel reads the
+                                   // old destination (rl_isa_valu_t.old)
 };
 
 // Target capabilities, derived once from the processor (isa_target.c).

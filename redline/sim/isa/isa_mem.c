@@ -126,8 +126,9 @@ rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
 // ---------------------------------------------------------------------------
 // FLAT and GLOBAL.
 
-void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
-                           const rl_isa_inst_t* inst, uint64_t* out_address) {
+static inline void rl_isa_flat_lanes(const rl_isa_wave_t* wave,
+                                     const rl_isa_inst_t* inst,
+                                     uint64_t* out_address) {
   const int64_t offset = inst->offset;
   if (inst->saddr != RL_ISA_SRC_NULL) {
     uint64_t base = wave->sgpr[inst->saddr & 127] |
@@ -142,6 +143,11 @@ void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
                     (uint64_t)wave->vgpr[inst->addr + 1][l] << 32;
     out_address[l] = base + (uint64_t)offset;
   }
+}
+
+void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
+                           const rl_isa_inst_t* inst, uint64_t* out_address) {
+  rl_isa_flat_lanes(wave, inst, out_address);
 }
 
 // True when the active lanes are one run of consecutive lanes whose
@@ -206,7 +212,7 @@ rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
   if (exec == 0) return RL_OK;
   uint64_t address[RL_ISA_LANES];
-  rl_isa_flat_addresses(wave, inst, address);
+  rl_isa_flat_lanes(wave, inst, address);
   uint32_t first = 0;
   const uint32_t size = RL_ISA_MEM_SIZE(inst->op->arg);
   if (rl_isa_flat_contiguous(address, exec, size, &first) &&

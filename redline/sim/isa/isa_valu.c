@@ -54,6 +54,21 @@ static const uint32_t* rl_isa_valu_modify(const uint32_t* values,
   return row;
 }
 
+// Source |n| (of |type|) with its VOP3 ABS/NEG applied; out of line so the
+// common path (no modifiers) stays short.
+__attribute__((noinline)) static void rl_isa_valu_modifiers(
+    rl_isa_wave_t* wave, rl_isa_valu_t* v, uint32_t n, uint32_t type, bool abs,
+    bool neg) {
+  if (rl_isa_is_wide(type)) {
+    v->hi[n] = rl_isa_valu_modify(v->hi[n], wave->tmp[RL_ISA_ROW_SRC_HI + n],
+                                  abs, neg, 0x80000000u);
+  } else {
+    uint32_t sign = type == RL_ISA_T_F16 ? 0x8000u : 0x80000000u;
+    v->s[n] = rl_isa_valu_modify(v->s[n], wave->tmp[RL_ISA_ROW_SRC + n], abs,
+                                 neg, sign);
+  }
+}
+
 static void rl_isa_valu_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
                                 rl_isa_valu_t* v) {
   const rl_isa_op_t* op = inst->op;
@@ -70,14 +85,7 @@ static void rl_isa_valu_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
     }
     bool abs = (inst->abs >> n) & 1, neg = (inst->neg >> n) & 1;
     if (!abs && !neg) continue;
-    if (wide) {
-      v->hi[n] = rl_isa_valu_modify(v->hi[n], wave->tmp[RL_ISA_ROW_SRC_HI + n],
-                                    abs, neg, 0x80000000u);
-    } else {
-      uint32_t sign = type == RL_ISA_T_F16 ? 0x8000u : 0x80000000u;
-      v->s[n] = rl_isa_valu_modify(v->s[n], wave->tmp[RL_ISA_ROW_SRC + n], abs,
-                                   neg, sign);
-    }
+    rl_isa_valu_modifiers(wave, v, n, type, abs, neg);
   }
 }
 
@@ -105,27 +113,39 @@ static void rl_isa_clamp_f32(uint32_t* values, uint32_t mode) {
   }
 }
 
+// The state only some opcodes read (rl_isa_valu_t.old and .clamp, VCC as
+// the mask of v_div_fmas), kept out of the common path.
+#define RL_ISA_VALU_EXTRA \
+  (RL_ISA_F_READS_VCC | RL_ISA_F_INT_CLAMP | RL_ISA_F_KEEP_HI)
+
+__attribute__((noinline)) static void rl_isa_valu_extra(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, rl_isa_valu_t* v) {
+  if (inst->op->flags & RL_ISA_F_READS_VCC) {
+    v->mask = wave->sgpr[RL_ISA_SRC_VCC];
+  }
+  v->old = wave->vgpr[inst->dst & 0xff];
+  v->clamp = inst->clamp;
+}
+
 static void rl_isa_valu_prepare(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
                                 rl_isa_valu_t* v) {
   rl_isa_valu_sources(wave, inst, v);
   v->d = wave->tmp[RL_ISA_ROW_D];
   v->d_hi = wave->tmp[RL_ISA_ROW_D_HI];
   v->exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  const uint32_t flags = inst->op->flags;
-  v->mask = (flags & RL_ISA_F_CARRY) ? rl_isa_read_s32(wave, &inst->src[2])
-            : (flags & RL_ISA_F_READS_VCC) ? wave->sgpr[RL_ISA_SRC_VCC]
-                                           : 0;
+  v->mask = (inst->op->flags & RL_ISA_F_CARRY)
+                ? rl_isa_read_s32(wave, &inst->src[2])
+                : 0;
   v->mask_out = 0;
   v->mode = wave->group->mode;
   v->arg = inst->op->arg;
-  v->old = wave->vgpr[inst->dst & 0xff];
-  v->clamp = inst->clamp;
 }
 
 rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   const rl_isa_op_t* op = inst->op;
   rl_isa_valu_t v;
   rl_isa_valu_prepare(wave, inst, &v);
+  if (op->flags & RL_ISA_VALU_EXTRA) rl_isa_valu_extra(wave, inst, &v);
   ((rl_isa_lanes_fn)op->lanes)(&v);
   if (inst->clamp && op->dst == RL_ISA_T_F32) rl_isa_clamp_f32(v.d, v.mode);
   if (op->dst != RL_ISA_T_NONE) {

@@ -149,35 +149,41 @@ static void rl_isa_vcmp_i16(rl_isa_valu_t* v) {
   v->mask_out = out;
 }
 
+// A row whose 16-bit result keeps the destination's high half.
+#define RL_ISA_V16(opc, name, flags, d, s0, s1, s2, fn)                     \
+  RL_ISA_V(opc, name,                                                       \
+           (flags) | (((d) == F16 || (d) == B16) ? RL_ISA_F_KEEP_HI : 0),   \
+           d, s0, s1, s2, fn)
+
 #define CMPX RL_ISA_F_CMPX
 #define ACC RL_ISA_F_ACCUM
 #define K (RL_ISA_F_LITERAL_K | RL_ISA_F_NO_VOP3)
 
 static const rl_isa_op_t rl_isa_vop1_16_ops[] = {
-    RL_ISA_V(0x0a, "v_cvt_f16_f32", 0, F16, F32, NO, NO, rl_isa_v_cvt_f16_f32),
-    RL_ISA_V(0x0b, "v_cvt_f32_f16", 0, F32, F16, NO, NO, rl_isa_v_cvt_f32_f16),
-    RL_ISA_V(0x50, "v_cvt_f16_u16", 0, F16, B16, NO, NO, rl_isa_v_cvt_f16_u16),
-    RL_ISA_V(0x51, "v_cvt_f16_i16", 0, F16, B16, NO, NO, rl_isa_v_cvt_f16_i16),
-    RL_ISA_V(0x52, "v_cvt_u16_f16", 0, B16, F16, NO, NO, rl_isa_v_cvt_u16_f16),
-    RL_ISA_V(0x53, "v_cvt_i16_f16", 0, B16, F16, NO, NO, rl_isa_v_cvt_i16_f16),
-    RL_ISA_V(0x69, "v_not_b16", 0, B16, B16, NO, NO, rl_isa_v_not_b16),
-    RL_ISA_V(0x6a, "v_cvt_i32_i16", 0, B32, B16, NO, NO, rl_isa_v_cvt_i32_i16),
-    RL_ISA_V(0x6b, "v_cvt_u32_u16", 0, B32, B16, NO, NO, rl_isa_v_cvt_u32_u16),
+    RL_ISA_V16(0x0a, "v_cvt_f16_f32", 0, F16, F32, NO, NO, rl_isa_v_cvt_f16_f32),
+    RL_ISA_V16(0x0b, "v_cvt_f32_f16", 0, F32, F16, NO, NO, rl_isa_v_cvt_f32_f16),
+    RL_ISA_V16(0x50, "v_cvt_f16_u16", 0, F16, B16, NO, NO, rl_isa_v_cvt_f16_u16),
+    RL_ISA_V16(0x51, "v_cvt_f16_i16", 0, F16, B16, NO, NO, rl_isa_v_cvt_f16_i16),
+    RL_ISA_V16(0x52, "v_cvt_u16_f16", 0, B16, F16, NO, NO, rl_isa_v_cvt_u16_f16),
+    RL_ISA_V16(0x53, "v_cvt_i16_f16", 0, B16, F16, NO, NO, rl_isa_v_cvt_i16_f16),
+    RL_ISA_V16(0x69, "v_not_b16", 0, B16, B16, NO, NO, rl_isa_v_not_b16),
+    RL_ISA_V16(0x6a, "v_cvt_i32_i16", 0, B32, B16, NO, NO, rl_isa_v_cvt_i32_i16),
+    RL_ISA_V16(0x6b, "v_cvt_u32_u16", 0, B32, B16, NO, NO, rl_isa_v_cvt_u32_u16),
 };
 
 static const rl_isa_op_t rl_isa_vop2_16_ops[] = {
-    RL_ISA_V(0x32, "v_add_f16", 0, F16, F16, F16, NO, rl_isa_v_add_f16),
-    RL_ISA_V(0x33, "v_sub_f16", 0, F16, F16, F16, NO, rl_isa_v_sub_f16),
-    RL_ISA_V(0x34, "v_subrev_f16", 0, F16, F16, F16, NO, rl_isa_v_subrev_f16),
-    RL_ISA_V(0x35, "v_mul_f16", 0, F16, F16, F16, NO, rl_isa_v_mul_f16),
-    RL_ISA_V(0x36, "v_fmac_f16", ACC, F16, F16, F16, F16, rl_isa_v_fma_f16),
-    RL_ISA_V(0x37, "v_fmamk_f16", K, F16, F16, F16, F16, rl_isa_v_fmamk_f16),
-    RL_ISA_V(0x38, "v_fmaak_f16", K, F16, F16, F16, F16, rl_isa_v_fma_f16),
-    RL_ISA_V(0x39, "v_max_f16", 0, F16, F16, F16, NO, rl_isa_v_max_f16),
-    RL_ISA_V(0x3a, "v_min_f16", 0, F16, F16, F16, NO, rl_isa_v_min_f16),
+    RL_ISA_V16(0x32, "v_add_f16", 0, F16, F16, F16, NO, rl_isa_v_add_f16),
+    RL_ISA_V16(0x33, "v_sub_f16", 0, F16, F16, F16, NO, rl_isa_v_sub_f16),
+    RL_ISA_V16(0x34, "v_subrev_f16", 0, F16, F16, F16, NO, rl_isa_v_subrev_f16),
+    RL_ISA_V16(0x35, "v_mul_f16", 0, F16, F16, F16, NO, rl_isa_v_mul_f16),
+    RL_ISA_V16(0x36, "v_fmac_f16", ACC, F16, F16, F16, F16, rl_isa_v_fma_f16),
+    RL_ISA_V16(0x37, "v_fmamk_f16", K, F16, F16, F16, F16, rl_isa_v_fmamk_f16),
+    RL_ISA_V16(0x38, "v_fmaak_f16", K, F16, F16, F16, F16, rl_isa_v_fma_f16),
+    RL_ISA_V16(0x39, "v_max_f16", 0, F16, F16, F16, NO, rl_isa_v_max_f16),
+    RL_ISA_V16(0x3a, "v_min_f16", 0, F16, F16, F16, NO, rl_isa_v_min_f16),
 };
 
-#define V3(opc, name, d, s0, s1, s2, fn) RL_ISA_V(opc, name, 0, d, s0, s1, s2, fn)
+#define V3(opc, name, d, s0, s1, s2, fn) RL_ISA_V16(opc, name, 0, d, s0, s1, s2, fn)
 
 static const rl_isa_op_t rl_isa_vop3_16_ops[] = {
     V3(0x241, "v_mad_u16", B16, B16, B16, B16, rl_isa_v_mad_u16),

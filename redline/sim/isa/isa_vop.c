@@ -44,17 +44,26 @@ RL_ISA_U32(rl_isa_v_xor_b32, a ^ b)
 RL_ISA_U32(rl_isa_v_xnor_b32, ~(a ^ b))
 // The no-carry add/sub saturate (unsigned) when the VOP3 CLAMP bit is set
 // (RDNA3 ISA guide, "VOP3": integer clamp), which LLVM uses for
-// __builtin_elementwise_add_sat / uadd.sat.
-static uint32_t rl_isa_add_u32(uint32_t a, uint32_t b, bool clamp) {
-  uint32_t r = a + b;
-  return clamp && r < a ? 0xffffffffu : r;
+// __builtin_elementwise_add_sat / uadd.sat. The plain loops stay separate
+// so the common form is as fast as before.
+RL_ISA_U32(rl_isa_v_add_nc_plain, a + b)
+RL_ISA_U32(rl_isa_v_sub_nc_plain, a - b)
+RL_ISA_U32(rl_isa_v_subrev_nc_plain, b - a)
+RL_ISA_U32(rl_isa_v_add_nc_sat, a + b < a ? 0xffffffffu : a + b)
+RL_ISA_U32(rl_isa_v_sub_nc_sat, b > a ? 0 : a - b)
+RL_ISA_U32(rl_isa_v_subrev_nc_sat, a > b ? 0 : b - a)
+static void rl_isa_v_add_nc_u32(rl_isa_valu_t* v) {
+  if (v->clamp) rl_isa_v_add_nc_sat(v);
+  else rl_isa_v_add_nc_plain(v);
 }
-static uint32_t rl_isa_sub_u32(uint32_t a, uint32_t b, bool clamp) {
-  return clamp && b > a ? 0 : a - b;
+static void rl_isa_v_sub_nc_u32(rl_isa_valu_t* v) {
+  if (v->clamp) rl_isa_v_sub_nc_sat(v);
+  else rl_isa_v_sub_nc_plain(v);
 }
-RL_ISA_U32(rl_isa_v_add_nc_u32, rl_isa_add_u32(a, b, v->clamp))
-RL_ISA_U32(rl_isa_v_sub_nc_u32, rl_isa_sub_u32(a, b, v->clamp))
-RL_ISA_U32(rl_isa_v_subrev_nc_u32, rl_isa_sub_u32(b, a, v->clamp))
+static void rl_isa_v_subrev_nc_u32(rl_isa_valu_t* v) {
+  if (v->clamp) rl_isa_v_subrev_nc_sat(v);
+  else rl_isa_v_subrev_nc_plain(v);
+}
 RL_ISA_U32_CARRY(rl_isa_v_add_co_ci_u32,
                  uint64_t r = (uint64_t)a + b + cin;
                  result = (uint32_t)r; carry = (uint32_t)(r >> 32))
