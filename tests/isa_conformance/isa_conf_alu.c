@@ -269,6 +269,9 @@ static uint32_t rl_conf_valu_forms(const rl_isa_op_t* op, uint32_t encoding,
                                     .clamp = clamp && i == 0};
     }
   }
+  if (has_e64 && (hm->flags & RL_HM_ICLAMP)) {  // integer saturation
+    forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3, .clamp = true};
+  }
   if (!(hm->flags & (RL_HM_K | RL_HM_NO_INLINE)) && hm->nsrc >= 1) {
     forms[n++] = (rl_conf_form_t){.encoding = encoding, .literal_src0 = true};
   }
@@ -512,7 +515,7 @@ static bool rl_conf_salu(rl_conf_device_t* device, const rl_isa_op_t* op,
       for (uint32_t lane = 0; lane < RL_CONF_SALU_LANES; ++lane) {
         const uint32_t* r = in + lane * 8;
         uint32_t k = ks[lane % 32];
-        rl_hm_lane_t x = {{0}, 0, 0, 0, 0};
+        rl_hm_lane_t x = {{0}, 0, 0, 0, 0, false};
         x.s[0] = r[0] | (uint64_t)r[1] << 32;
         x.s[1] = r[2] | (uint64_t)r[3] << 32;
         if (!((hm->wide >> 0) & 1)) x.s[0] = (uint32_t)x.s[0];

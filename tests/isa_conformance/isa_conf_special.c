@@ -110,7 +110,7 @@ static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       const uint32_t* r = in + lane * 8;
       uint32_t self_old = side == 0 ? r[2] : r[3];
       rl_hm_lane_t x = {{r[0], r[1], (hm.flags & RL_HM_K) ? k : self_old},
-                        r[4], self_old, 0, 0};
+                        r[4], self_old, 0, 0, false};
       rl_hm_eval(&hm, RL_HM_MODE_IEEE | RL_HM_MODE_DX10, 0, 0, false, &x);
       uint32_t got_op = out[lane * 2 + side], got_mov = out[lane * 2 + 1 - side];
       ++result->cases;

@@ -95,9 +95,15 @@ FN(hm_and) { UNUSED; x->d = A & B; }
 FN(hm_or) { UNUSED; x->d = A | B; }
 FN(hm_xor) { UNUSED; x->d = A ^ B; }
 FN(hm_xnor) { UNUSED; x->d = (uint32_t)~(A ^ B); }
-FN(hm_add_nc) { UNUSED; x->d = (uint32_t)((uint64_t)A + B); }
-FN(hm_sub_nc) { UNUSED; x->d = (uint32_t)((uint64_t)A - B); }
-FN(hm_subrev_nc) { UNUSED; x->d = (uint32_t)((uint64_t)B - A); }
+// With CLAMP (RL_HM_ICLAMP) the unsigned result saturates to [0, 2^32-1].
+static uint32_t rl_hm_usat(const rl_hm_lane_t* x, int64_t r) {
+  if (x->clamp && r < 0) return 0;
+  if (x->clamp && r > 0xffffffffll) return 0xffffffffu;
+  return (uint32_t)r;
+}
+FN(hm_add_nc) { UNUSED; x->d = rl_hm_usat(x, (int64_t)A + B); }
+FN(hm_sub_nc) { UNUSED; x->d = rl_hm_usat(x, (int64_t)A - B); }
+FN(hm_subrev_nc) { UNUSED; x->d = rl_hm_usat(x, (int64_t)B - A); }
 // Carry ops: VCC/SDST gets the unsigned carry (add) or borrow (sub).
 FN(hm_add_co_ci) {
   UNUSED;
@@ -274,8 +280,14 @@ FN(hm_mbcnt_lo) {
   x->d = (uint32_t)(n + B);
 }
 FN(hm_mbcnt_hi) { UNUSED; x->d = B; }
-FN(hm_add_nc_i32) { UNUSED; x->d = (uint32_t)(rl_hm_s32(A) + rl_hm_s32(B)); }
-FN(hm_sub_nc_i32) { UNUSED; x->d = (uint32_t)(rl_hm_s32(A) - rl_hm_s32(B)); }
+// With CLAMP the signed result saturates to [INT32_MIN, INT32_MAX].
+static uint32_t rl_hm_ssat(const rl_hm_lane_t* x, int64_t r) {
+  if (x->clamp && r < INT32_MIN) return 0x80000000u;
+  if (x->clamp && r > INT32_MAX) return 0x7fffffffu;
+  return (uint32_t)r;
+}
+FN(hm_add_nc_i32) { UNUSED; x->d = rl_hm_ssat(x, rl_hm_s32(A) + rl_hm_s32(B)); }
+FN(hm_sub_nc_i32) { UNUSED; x->d = rl_hm_ssat(x, rl_hm_s32(A) - rl_hm_s32(B)); }
 
 // 16-bit integer ops: the low halves of the sources; the result goes to
 // the low half of D and the high half keeps its old value (gfx11).
@@ -763,9 +775,9 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_add_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_add_co_ci),
     V("v_sub_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_sub_co_ci),
     V("v_subrev_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_subrev_co_ci),
-    V("v_add_nc_u32", 2, 0, 0, 0, hm_add_nc),
-    V("v_sub_nc_u32", 2, 0, 0, 0, hm_sub_nc),
-    V("v_subrev_nc_u32", 2, 0, 0, 0, hm_subrev_nc),
+    V("v_add_nc_u32", 2, 0, 0, RL_HM_ICLAMP, hm_add_nc),
+    V("v_sub_nc_u32", 2, 0, 0, RL_HM_ICLAMP, hm_sub_nc),
+    V("v_subrev_nc_u32", 2, 0, 0, RL_HM_ICLAMP, hm_subrev_nc),
     V("v_fmac_f32", 3, 0, F3 | F2, NANY | RL_HM_ACC, hm_fma_f32),
     V("v_fmamk_f32", 3, 0, F3 | F2, NANY | RL_HM_K, hm_fmamk_f32),
     V("v_fmaak_f32", 3, 0, F3 | F2, NANY | RL_HM_K, hm_fma_f32),
@@ -835,8 +847,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_perm_b32", 3, 0, 0, 0, hm_perm),
     V("v_mbcnt_lo_u32_b32", 2, 0, 0, 0, hm_mbcnt_lo),
     V("v_mbcnt_hi_u32_b32", 2, 0, 0, 0, hm_mbcnt_hi),
-    V("v_add_nc_i32", 2, 0, 0, 0, hm_add_nc_i32),
-    V("v_sub_nc_i32", 2, 0, 0, 0, hm_sub_nc_i32),
+    V("v_add_nc_i32", 2, 0, 0, RL_HM_ICLAMP, hm_add_nc_i32),
+    V("v_sub_nc_i32", 2, 0, 0, RL_HM_ICLAMP, hm_sub_nc_i32),
     // 16-bit integer (VOP1, VOP3).
     V("v_not_b16", 1, 0, 0, 0, hm_not_b16),
     V("v_cvt_i32_i16", 1, 0, 0, 0, hm_cvt_i32_i16),
@@ -1167,6 +1179,7 @@ void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
     if (!((op->fp >> n) & 1)) continue;
     x->s[n] = rl_hm_modify(op, n, x->s[n], (abs >> n) & 1, (neg >> n) & 1);
   }
+  x->clamp = clamp && (op->flags & RL_HM_ICLAMP);
   op->fn(op, mode, x);
   if (clamp && (op->fp & (1u << RL_HM_DST_BIT))) {
     uint32_t d = (uint32_t)x->d;

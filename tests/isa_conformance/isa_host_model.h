@@ -53,6 +53,7 @@ enum {
   RL_HM_PACKED = 1u << 14,   // VOP3P: two 16-bit halves
   RL_HM_NO_INLINE = 1u << 15,  // no inline-constant / literal forms (the
                                // 16-bit float constants are not modelled)
+  RL_HM_ICLAMP = 1u << 16,   // VOP3 CLAMP saturates the integer result
 };
 
 // One lane (or one scalar operand set): sources as 64-bit values (32-bit
@@ -63,6 +64,7 @@ typedef struct rl_hm_lane_s {
   uint64_t d;    // destination before (ACC, s_cmov) and after
   uint32_t cout; // mask bit (VALU) or SCC (SALU) after
   uint32_t lane; // VALU: the lane's index in its wave32 (v_mbcnt)
+  bool clamp;    // RL_HM_ICLAMP opcodes: the CLAMP bit (set by eval)
 } rl_hm_lane_t;
 
 typedef struct rl_hm_op_s rl_hm_op_t;
@@ -76,7 +78,7 @@ struct rl_hm_op_s {
                   // bits 4-7: binary16 (RL_HM_H16_*)
   uint8_t fp;     // bit n: source n is a float (ABS/NEG apply); bit 3: the
                   // destination is binary32 (CLAMP applies)
-  uint16_t flags; // RL_HM_*
+  uint32_t flags; // RL_HM_*
   rl_hm_fn fn;
   uint32_t arg;
 };
