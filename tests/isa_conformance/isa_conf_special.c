@@ -600,6 +600,17 @@ static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       }
     }
   }
+  // inc/dec: small memory and data values half the time, so the wrap to 0
+  // and the reload from DATA (memory 0 or above DATA) both happen.
+  if (strstr(op->name, "_inc_") || strstr(op->name, "_dec_")) {
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      uint32_t* r = in + lane * rec;
+      if (r[9] & 1) r[2] &= 3, r[3] = 0;
+      for (uint32_t i = 14; i < 46; i += 2) {
+        if (r[i] & 0x100) r[i] &= 3, r[i + 1] = 0;
+      }
+    }
+  }
   // Compare-and-store: half the lanes compare against the location's
   // initial contents, so both outcomes occur.
   if (strstr(op->name, "cmpstore")) {
@@ -787,8 +798,9 @@ static bool rl_conf_vmem_atomic(rl_conf_device_t* device, const rl_isa_op_t* op,
       if (is_float) {
         words[i] = (0x3f000000u + (words[i] >> 12)) |
                    (strstr(op->name, "add") ? 0 : (words[i] << 31));
-      } else if (i % 3 == 0) {
+      } else if (i % 6 == 0) {
         words[i] &= 0xf;  // small values: inc/dec wrap, min/max, csub clamp
+        if (wide) words[i + 1] = 0;
       }
     }
     static uint8_t expect[RL_CONF_LANES / 32 * 8 * 8];
@@ -807,6 +819,7 @@ static bool rl_conf_vmem_atomic(rl_conf_device_t* device, const rl_isa_op_t* op,
                (strstr(op->name, "add") ? 0 : (r[5] << 31));
       } else if (r[9] & 1) {
         r[4] &= 0xf;
+        if (wide) r[5] = 0;
       }
       if (cmpswap && (r[9] & 2)) {  // the compare value: the initial slot
         memcpy(wide ? &r[6] : &r[5], expect + at - region, wide ? 8 : 4);
