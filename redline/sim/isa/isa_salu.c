@@ -97,8 +97,12 @@ RL_ISA_SALU(rl_isa_s_fmac_f32, s->d = rl_isa_sf_out(s, fmaf(rl_isa_sf(s, s->a), 
 RL_ISA_SALU(rl_isa_s_fmaak_f32, s->d = rl_isa_sf_out(s, fmaf(rl_isa_sf(s, s->a), rl_isa_sf(s, s->b), rl_isa_sf(s, s->c))))
 RL_ISA_SALU(rl_isa_s_fmamk_f32, s->d = rl_isa_sf_out(s, fmaf(rl_isa_sf(s, s->a), rl_isa_sf(s, s->c), rl_isa_sf(s, s->b))))
 // min/max: denormal inputs flushed under FTZ, as v_min/max_f32.
-RL_ISA_SALU(rl_isa_s_min_f32, s->d = rl_isa_minmax32(rl_isa_sf_bits(s, A32), rl_isa_sf_bits(s, B32V), false, s->mode & RL_ISA_MODE_IEEE))
-RL_ISA_SALU(rl_isa_s_max_f32, s->d = rl_isa_minmax32(rl_isa_sf_bits(s, A32), rl_isa_sf_bits(s, B32V), true, s->mode & RL_ISA_MODE_IEEE))
+RL_ISA_SALU(rl_isa_s_min_f32,
+            s->d = rl_isa_minmax32(rl_isa_sf_bits(s, A32), rl_isa_sf_bits(s, B32V),
+                                   false, s->mode & RL_ISA_MODE_IEEE))
+RL_ISA_SALU(rl_isa_s_max_f32,
+            s->d = rl_isa_minmax32(rl_isa_sf_bits(s, A32), rl_isa_sf_bits(s, B32V),
+                                   true, s->mode & RL_ISA_MODE_IEEE))
 
 // SOP1.
 RL_ISA_SALU(rl_isa_s_mov, s->d = s->a)
