@@ -7,7 +7,7 @@
 # mutation no longer applies), rebuilds only what changed, runs the tests
 # and records which of them catch it; the file is restored before the
 # next mutation. Prints a markdown table; exits non-zero when a mutation
-# survives or does not apply.
+# survives, does not apply or does not build.
 #
 # Usage: tools/mutate.sh [--only id,id,...] [--jobs N] [--keep]
 #   --only   run only the listed mutation ids (the ctest runs a subset)
