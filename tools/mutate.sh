@@ -7,7 +7,7 @@
 # mutation no longer applies), rebuilds only what changed, runs the tests
 # and records which of them catch it; the file is restored before the
 # next mutation. Prints a markdown table; exits non-zero when a mutation
-# survives or does not apply.
+# survives, does not apply or does not build.
 #
 # Usage: tools/mutate.sh [--only id,id,...] [--jobs N] [--keep]
 #   --only   run only the listed mutation ids (the ctest runs a subset)
@@ -33,9 +33,9 @@ MUTATIONS=(
   "fmac_unfused|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32(rl_isa_v_fma_f32, a * b + c)/|v_fmac_f32 rounds twice (unfused, 1 ulp)"
   "rndne_rounds_away|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_rndne_f32, nearbyintf\(a\)\)/RL_ISA_F32(rl_isa_v_rndne_f32, roundf(a))/|v_rndne_f32 rounds ties away from zero"
   "global_offset_plus4|redline/sim/isa/isa_mem.c|s/out_address\[l\] = base \+ wave->vgpr\[inst->addr\]\[l\] \+ \(uint64_t\)offset;/out_address[l] = base + wave->vgpr[inst->addr][l] + (uint64_t)(offset + 4);/|global load/store (SGPR base) immediate offset off by 4"
-  "neg_ignored|redline/sim/isa/isa_valu.c|s/flip = neg \? 0x80000000u : 0;/flip = (neg && 0) ? 0x80000000u : 0;/|VOP3 neg modifier ignored"
-  "abs_ignored|redline/sim/isa/isa_valu.c|s/uint32_t clear = abs \? 0x80000000u : 0,/uint32_t clear = (abs && 0) ? 0x80000000u : 0,/|VOP3 abs modifier ignored"
-  "clamp_ignored|redline/sim/isa/isa_valu.c|s/if \(inst->clamp\) rl_isa_clamp_f32\(v\.d, v\.mode\);/if (inst->clamp && 0) rl_isa_clamp_f32(v.d, v.mode);/|VOP3 clamp ignored"
+  "neg_ignored|redline/sim/isa/isa_valu.c|s/flip = neg \? sign : 0;/flip = (neg \&\& 0) ? sign : 0;/|VOP3 neg modifier ignored"
+  "abs_ignored|redline/sim/isa/isa_valu.c|s/uint32_t clear = abs \? sign : 0,/uint32_t clear = (abs \&\& 0) ? sign : 0,/|VOP3 abs modifier ignored"
+  "clamp_ignored|redline/sim/isa/isa_valu.c|s/if \(inst->clamp && op->dst == RL_ISA_T_F32\) rl_isa_clamp_f32\(v\.d, v\.mode\);/if (inst->clamp \&\& op->dst == RL_ISA_T_F32 \&\& 0) rl_isa_clamp_f32(v.d, v.mode);/|VOP3 clamp ignored"
   "exec_ignored|redline/sim/isa/isa_valu.c|s/if \(exec == RL_ISA_ALL_LANES\) \{/exec = RL_ISA_ALL_LANES; if (exec == RL_ISA_ALL_LANES) {/|VALU write-back ignores EXEC"
   "scc_not_set|redline/sim/isa/isa_salu.c|s/uint64_t r = \(uint64_t\)A32 \+ B32V; s->d = \(uint32_t\)r; s->scc = \(uint32_t\)\(r >> 32\)\)/uint64_t r = (uint64_t)A32 + B32V; s->d = (uint32_t)r; s->scc = 0)/|s_add_u32 does not set SCC (carry)"
   "carry_out_wrong|redline/sim/isa/isa_vop3.c|s/(rl_isa_v_add_co_u32,\s+uint64_t r = \(uint64_t\)a \+ b;\s+result = \(uint32_t\)r; carry = )\(uint32_t\)\(r >> 32\)/\${1}(uint32_t)(r >> 31) \& 1/|v_add_co_u32 carry-out taken from bit 31"
@@ -44,8 +44,14 @@ MUTATIONS=(
   "bfe_width_plus1|redline/sim/isa/isa_vop3.c|s/rl_isa_field_mask\(c & 31\)\)/rl_isa_field_mask((c + 1) \& 31))/|v_bfe_u32 width operand off by one"
   "ds_offset1_plus1|redline/sim/isa/isa_mem.c|s/a1 = base \+ inst->offset1 \* scale;/a1 = base + (inst->offset1 + 1) * scale;/|DS 2addr offset1 off by one element"
   "min_i32_unsigned|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_min_i32, \(int32_t\)a < \(int32_t\)b \? a : b\)/RL_ISA_U32(rl_isa_v_min_i32, a < b ? a : b)/|v_min_i32 compares unsigned"
-  "readfirstlane_lane0|redline/sim/isa/isa_valu.c|s/uint32_t lane = exec \? \(uint32_t\)__builtin_ctz\(exec\) : 0;/uint32_t lane = 0;/|v_readfirstlane_b32 ignores EXEC (always lane 0)"
+  "readfirstlane_lane0|redline/sim/isa/isa_valu.c|s/uint32_t lane = exec \? \(uint32_t\)__builtin_ctz\(exec\) : 0;/uint32_t lane = (uint32_t)(exec \& 0);/|v_readfirstlane_b32 ignores EXEC (always lane 0)"
   "ftz_result_kept|redline/sim/isa/isa_lanes.h|s/v->d\[l\] = rl_isa_flush32\(rl_isa_bits32\(expr\)\);/v->d[l] = rl_isa_bits32(expr);/|FTZ mode does not flush binary32 results"
+  "ldexp_exponent_flushed|redline/sim/isa/isa_vop3.c|s/ldexpf\(a, \(int32_t\)B\[l\]\)/ldexpf(a, (int32_t)rl_isa_bits32(b))/|v_ldexp_f32 reads its integer exponent through the FTZ-flushed float view"
+  "salu_min_unflushed|redline/sim/isa/isa_salu.c|s/rl_isa_sf_bits\(s, A32\), rl_isa_sf_bits\(s, B32V\)/A32, B32V/|s_min_f32 does not flush denormal inputs under FTZ"
+  "f16_min_quiets_snan|redline/sim/isa/isa_valu16.c|s/uint32_t a = rl_isa_f16_image32\(RL_ISA_LO\(v->s\[0\]\[l\]\)\);/uint32_t a = rl_isa_bits32(rl_isa_f16_to_f32(RL_ISA_LO(v->s[0][l])));/|v_min/max_f16 quiet a signalling NaN in source 0 before the IEEE rule"
+  "mbcnt_counts_own_lane|redline/sim/isa/isa_vop3.c|s/a \& \(\(1u << l\) - 1u\)/a \& ((2u << l) - 1u)/|v_mbcnt_lo_u32_b32 counts its own lane"
+  "atomic_inc_wraps_late|redline/sim/isa/isa_atomic.c|s/case RL_ISA_ATOM_INC: return tmp >= data \? 0/case RL_ISA_ATOM_INC: return tmp > data ? 0/|atomic inc (DS, GLOBAL, FLAT) wraps one step late"
+  "bpermute_reads_inactive|redline/sim/isa/isa_permute.c|s/tmp\[i\] = \(\(exec >> lane\) \& 1\) \? data\[lane\] : 0;/tmp[i] = data[lane];/|ds_bpermute_b32 reads inactive source lanes"
 )
 
 TESTS=(isa_conformance_test isa_executor_test isa_decode_test)
@@ -98,7 +104,11 @@ for entry in "${MUTATIONS[@]}"; do
   fi
   if ! cmake --build "$SCRATCH/build" -j"$JOBS" --target "${TESTS[@]}" \
        >"$SCRATCH/$id.build.log" 2>&1; then
-    caught="(build fails)"
+    # A mutation that does not compile proves nothing: rewrite it.
+    echo "MUTATION $id DOES NOT BUILD: update tools/mutate.sh" >&2
+    tail -5 "$SCRATCH/$id.build.log" >&2
+    caught="**does not build**"
+    status=1
   else
     caught="$(run_tests)"
   fi

@@ -35,25 +35,16 @@ static const struct {
   const char* name;
   const char* reason;
 } rl_conf_xfail[] = {
-    {"v_fmaak_f32", "the VOP2 K literal is ignored (src2 typed NONE, so K "
-                    "reads as 0); being fixed on branch isafix"},
-    {"v_fmamk_f32", "the VOP2 K literal is ignored (src2 typed NONE, so K "
-                    "reads as 0); being fixed on branch isafix"},
-    // Found by this suite; the executor is not changed here.
-    {"v_ldexp_f32", "FLOAT_DENORM_MODE_32 = 0 flushes the integer exponent "
-                    "operand as if it were a binary32 denormal (exponents "
-                    "1..0x7fffff read as 0)"},
-    {"s_min_f32", "does not flush denormal inputs under FLOAT_DENORM_MODE_32 "
-                  "= 0, unlike v_min_f32 and the documented SALU float model"},
-    {"s_max_f32", "does not flush denormal inputs under FLOAT_DENORM_MODE_32 "
-                  "= 0, unlike v_max_f32 and the documented SALU float model"},
+    {NULL, NULL},  // none today (v_ldexp_f32, s_min_f32, s_max_f32 fixed)
 };
 
 const char* rl_conf_xfail_reason(const char* name);
 const char* rl_conf_xfail_reason(const char* name) {
   for (size_t i = 0; i < sizeof(rl_conf_xfail) / sizeof(rl_conf_xfail[0]);
        ++i) {
-    if (!strcmp(rl_conf_xfail[i].name, name)) return rl_conf_xfail[i].reason;
+    if (rl_conf_xfail[i].name && !strcmp(rl_conf_xfail[i].name, name)) {
+      return rl_conf_xfail[i].reason;
+    }
   }
   return NULL;
 }
@@ -80,21 +71,29 @@ static const uint64_t rl_conf_int_special[] = {
     0x10000, 0x7fff, 0x8000, 31, 32, 33, 63, 64, 0xff, 0x100, 0xffffff,
     0x1000000, 0x55555555u, 0xaaaaaaaau, 0xffffffffffffffffull,
     0x8000000000000000ull, 0x7fffffffffffffffull, 0x100000000ull};
+static const uint64_t rl_conf_f16_special[] = {
+    0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x8400, 0x3c00, 0xbc00,
+    0x3800, 0x3e00, 0x4000, 0xc100, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00,
+    0xfe01, 0x7c01, 0x7d00, 0x4248, 0x3bff, 0x0200, 0x5bff, 0xdc00};
 #define RL_CONF_COUNT(a) (uint32_t)(sizeof(a) / sizeof(a[0]))
 
 static uint64_t rl_conf_special(uint32_t kind, uint32_t i) {
+  if (kind == 3) return rl_conf_f16_special[i % RL_CONF_COUNT(rl_conf_f16_special)];
   if (kind == 0) return rl_conf_f32_special[i % RL_CONF_COUNT(rl_conf_f32_special)];
   if (kind == 1) return rl_conf_f64_special[i % RL_CONF_COUNT(rl_conf_f64_special)];
   return rl_conf_int_special[i % RL_CONF_COUNT(rl_conf_int_special)];
 }
 static uint32_t rl_conf_special_count(uint32_t kind) {
-  return kind == 0   ? RL_CONF_COUNT(rl_conf_f32_special)
+  return kind == 3   ? RL_CONF_COUNT(rl_conf_f16_special)
+         : kind == 0 ? RL_CONF_COUNT(rl_conf_f32_special)
          : kind == 1 ? RL_CONF_COUNT(rl_conf_f64_special)
                      : RL_CONF_COUNT(rl_conf_int_special);
 }
 
-// Operand kind of source |n|: 0 binary32, 1 binary64, 2 integer.
+// Operand kind of source |n|: 0 binary32, 1 binary64, 2 integer, 3
+// binary16.
 static uint32_t rl_conf_kind(const rl_hm_op_t* hm, uint32_t n) {
+  if (hm->wide & RL_HM_H16_SRC(n)) return 3;
   if ((hm->fp >> n) & 1) return (hm->wide >> n) & 1 ? 1 : 0;
   return 2;
 }
@@ -108,6 +107,10 @@ static uint64_t rl_conf_random_operand(rl_conf_rng_t* rng, uint32_t kind) {
       if (kind == 0) {
         return sign << 31 | (uint64_t)(100 + (r >> 9) % 56) << 23 |
                (mant & 0x7fffff);
+      }
+      if (kind == 3) {  // the high half random: it must be ignored
+        return (r & 0xffff0000u) | sign << 15 |
+               (uint64_t)(8 + (r >> 9) % 16) << 10 | (mant & 0x3ff);
       }
       if (kind == 1) {
         return sign << 63 | (uint64_t)(1000 + (r >> 9) % 48) << 52 |
@@ -160,6 +163,7 @@ static uint32_t rl_conf_inline_code(const rl_hm_op_t* hm) {
 }
 static uint64_t rl_conf_inline_value(const rl_hm_op_t* hm) {
   bool wide = (hm->wide >> 1) & 1;
+  if ((hm->fp >> 1) & 1 && (hm->wide & RL_HM_H16_SRC(1))) return 0x4000u;
   if ((hm->fp >> 1) & 1) return wide ? 0x4000000000000000ull : 0x40000000u;
   return wide ? ~0ull : 0xffffffffu;
 }
@@ -265,10 +269,14 @@ static uint32_t rl_conf_valu_forms(const rl_isa_op_t* op, uint32_t encoding,
                                     .clamp = clamp && i == 0};
     }
   }
-  if (!(hm->flags & RL_HM_K) && hm->nsrc >= 1) {
+  if (has_e64 && (hm->flags & RL_HM_ICLAMP)) {  // integer saturation
+    forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3, .clamp = true};
+  }
+  if (!(hm->flags & (RL_HM_K | RL_HM_NO_INLINE)) && hm->nsrc >= 1) {
     forms[n++] = (rl_conf_form_t){.encoding = encoding, .literal_src0 = true};
   }
-  if (has_e64 && hm->nsrc >= 2 && !(hm->flags & RL_HM_CIN)) {
+  if (has_e64 && hm->nsrc >= 2 &&
+      !(hm->flags & (RL_HM_CIN | RL_HM_NO_INLINE))) {
     forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3,
                                   .inline_src1 = true};
   }
@@ -278,7 +286,7 @@ static uint32_t rl_conf_valu_forms(const rl_isa_op_t* op, uint32_t encoding,
 // The model's value for one lane and form.
 static void rl_conf_valu_expect(const rl_hm_op_t* hm, uint32_t mode,
                                 const rl_conf_form_t* f, const uint32_t* in,
-                                uint32_t k, uint64_t* out_d,
+                                uint32_t lane, uint32_t k, uint64_t* out_d,
                                 uint32_t* out_mask, uint64_t* out_alt) {
   rl_hm_lane_t x = {0};
   for (uint32_t n = 0; n < 3; ++n) {
@@ -288,14 +296,15 @@ static void rl_conf_valu_expect(const rl_hm_op_t* hm, uint32_t mode,
   if (f->inline_src1) x.s[1] = rl_conf_inline_value(hm);
   if (hm->flags & RL_HM_K) x.s[2] = k;
   x.cin = in[7] & 1;
+  x.lane = lane % 32;
   uint64_t old = in[8] | (uint64_t)in[9] << 32;
   x.d = old;
   bool active = in[6] != 0;
   if (hm->flags & RL_HM_PACKED) {
     uint32_t a = (uint32_t)x.s[0], b = (uint32_t)x.s[1];
-    uint32_t lo = rl_hm_packed(hm, f->mods.opsel & 1 ? a >> 16 : a,
+    uint32_t lo = rl_hm_packed(hm, mode, f->mods.opsel & 1 ? a >> 16 : a,
                                f->mods.opsel & 2 ? b >> 16 : b);
-    uint32_t hi = rl_hm_packed(hm, f->mods.opsel_hi & 1 ? a >> 16 : a,
+    uint32_t hi = rl_hm_packed(hm, mode, f->mods.opsel_hi & 1 ? a >> 16 : a,
                                f->mods.opsel_hi & 2 ? b >> 16 : b);
     x.d = (old & ~0xffffffffull) | lo | hi << 16;
   } else {
@@ -375,7 +384,7 @@ static bool rl_conf_valu(rl_conf_device_t* device, const rl_isa_op_t* op,
         const uint32_t* got = out + lane * 3 * nforms + 3 * i;
         uint64_t want = 0, alt = 0;
         uint32_t mask = 0;
-        rl_conf_valu_expect(hm, mode, &forms[i], in + lane * 10, k, &want,
+        rl_conf_valu_expect(hm, mode, &forms[i], in + lane * 10, lane, k, &want,
                             &mask, &alt);
         uint64_t g = got[0] | (uint64_t)got[1] << 32;
         bool wide = (hm->wide >> RL_HM_DST_BIT) & 1;
@@ -506,7 +515,7 @@ static bool rl_conf_salu(rl_conf_device_t* device, const rl_isa_op_t* op,
       for (uint32_t lane = 0; lane < RL_CONF_SALU_LANES; ++lane) {
         const uint32_t* r = in + lane * 8;
         uint32_t k = ks[lane % 32];
-        rl_hm_lane_t x = {{0}, 0, 0, 0};
+        rl_hm_lane_t x = {{0}, 0, 0, 0, 0, false};
         x.s[0] = r[0] | (uint64_t)r[1] << 32;
         x.s[1] = r[2] | (uint64_t)r[3] << 32;
         if (!((hm->wide >> 0) & 1)) x.s[0] = (uint32_t)x.s[0];

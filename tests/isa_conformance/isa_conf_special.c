@@ -110,7 +110,7 @@ static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       const uint32_t* r = in + lane * 8;
       uint32_t self_old = side == 0 ? r[2] : r[3];
       rl_hm_lane_t x = {{r[0], r[1], (hm.flags & RL_HM_K) ? k : self_old},
-                        r[4], self_old, 0};
+                        r[4], self_old, 0, 0, false};
       rl_hm_eval(&hm, RL_HM_MODE_IEEE | RL_HM_MODE_DX10, 0, 0, false, &x);
       uint32_t got_op = out[lane * 2 + side], got_mov = out[lane * 2 + 1 - side];
       ++result->cases;
@@ -563,8 +563,8 @@ static bool rl_conf_ds_parse(const char* name, rl_conf_ds_op_t* out) {
   else if (!strncmp(name, "ds_store", 8)) out->kind = two ? 3 : 1;
   else out->kind = strstr(name, "_rtn") ? 5 : 4;
   if (out->kind >= 4) {
-    uint32_t dummy;
-    if (!rl_hm_ds_atomic(name, 0, 0, &dummy)) return false;
+    uint64_t dummy;
+    if (!rl_hm_ds_atomic(name, 0, 0, 0, &dummy)) return false;
   }
   return true;
 }
@@ -582,15 +582,48 @@ static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                                                 : 2048;
   uint32_t off0 = (uint32_t)(rl_conf_rng_next(&rng) % (max_off + 1));
   uint32_t off1 = (uint32_t)(rl_conf_rng_next(&rng) % (max_off + 1));
-  if (m.kind != 2 && m.kind != 3) off0 &= ~3u, off1 = off0 >> 8, off0 &= 0xff;
+  uint32_t align = m.kind >= 4 && m.size == 8 ? 7u : 3u;  // 64-bit atomics
+  if (m.kind != 2 && m.kind != 3) off0 &= ~align, off1 = off0 >> 8, off0 &= 0xff;
   for (uint32_t lane = 0; lane < lanes; ++lane) {
     uint32_t* r = in + lane * rec;
     rl_conf_fill_random(&rng, r, rec);
-    r[0] = (r[0] % 4096) & ~(m.size >= 4 ? 3u : m.size - 1);  // address
+    r[0] = (r[0] % 4096) & ~(m.size >= 4 ? align : m.size - 1);  // address
     r[1] = (r[1] % 4) != 0;                                   // active
-    if (!strcmp(op->name, "ds_add_f32") || !strcmp(op->name, "ds_add_rtn_f32")) {
-      r[2] = 0x3f800000u + (r[2] >> 12);
-      for (uint32_t i = 16; i < 48; ++i) r[i] = 0x3f000000u + (r[i] >> 12);
+    // Float atomics: finite normal operands of both signs (min/max; add
+    // keeps them positive).
+    if (strstr(op->name, "_f32")) {
+      bool add = strstr(op->name, "add") != NULL;
+      uint32_t sign = add ? 0 : 0x80000000u;
+      r[2] = (0x3f800000u + (r[2] >> 12)) | (r[3] & sign);
+      for (uint32_t i = 14; i < 48; ++i) {
+        r[i] = (0x3f000000u + (r[i] >> 12)) | ((r[i] << 31) & sign);
+      }
+    }
+  }
+  // inc/dec: small memory and data values half the time, so the wrap to 0
+  // and the reload from DATA (memory 0 or above DATA) both happen.
+  if (strstr(op->name, "_inc_") || strstr(op->name, "_dec_")) {
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      uint32_t* r = in + lane * rec;
+      if (r[9] & 1) r[2] &= 3, r[3] = 0;
+      for (uint32_t i = 14; i < 46; i += 2) {
+        if (r[i] & 0x100) r[i] &= 3, r[i + 1] = 0;
+      }
+    }
+  }
+  // Compare-and-store: half the lanes compare against the location's
+  // initial contents, so both outcomes occur.
+  if (strstr(op->name, "cmpstore")) {
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      uint32_t* r = in + lane * rec;
+      if (r[8] & 1) continue;
+      uint32_t at = r[0] + (off0 | off1 << 8);
+      const uint32_t* g = in + (lane & ~63u) * rec;
+      for (uint32_t w = 0; w < m.size / 4; ++w) {
+        uint32_t byte = at + 4 * w;
+        uint32_t owner = (byte % 4096) / 64, index = (byte % 64) / 4;
+        r[6 + w] = g[owner * rec + (byte >= 4096 ? 30 : 14) + index];
+      }
     }
   }
   static rl_conf_program_t p;
@@ -639,7 +672,6 @@ static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       if (!r[1]) continue;
       uint32_t a0 = r[0] + off0 * scale, a1 = r[0] + off1 * scale;
       uint32_t single = r[0] + (off0 | off1 << 8);
-      uint32_t old = 0, next = 0;
       switch (m.kind) {
         case 0: {
           uint32_t v[4] = {0};
@@ -657,12 +689,16 @@ static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
           memcpy(lds + a0, r + 2, m.size);
           memcpy(lds + a1, r + 6, m.size);
           break;
-        default:
-          memcpy(&old, lds + single, 4);
-          rl_hm_ds_atomic(op->name, old, r[2], &next);
-          memcpy(lds + single, &next, 4);
-          if (m.kind == 5) rtn[l][0] = old;
+        default: {
+          uint64_t old64 = 0, next64 = 0;
+          uint64_t data = r[2] | (m.size == 8 ? (uint64_t)r[3] << 32 : 0);
+          uint64_t cmp = r[6] | (m.size == 8 ? (uint64_t)r[7] << 32 : 0);
+          memcpy(&old64, lds + single, m.size);
+          rl_hm_ds_atomic(op->name, old64, data, cmp, &next64);
+          memcpy(lds + single, &next64, m.size);
+          if (m.kind == 5) memcpy(rtn[l], &old64, m.size);
           break;
+        }
       }
     }
     for (uint32_t l = 0; l < 64; ++l) {
@@ -676,6 +712,162 @@ static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
         memcpy(&w, lds + (i / 16) * 4096 + l * 64 + (i % 16) * 4, 4);
         rl_conf_check(result, op->name, lane, 4 + i, got[4 + i], w);
       }
+    }
+  }
+  return true;
+}
+
+// ds_permute_b32 / ds_bpermute_b32 (RDNA3 ISA guide pseudo-code, wave32):
+// lane index (ADDR + OFFSET) / 4 mod 32; permute scatters DATA0 of each
+// active lane (ascending, a later lane wins), bpermute gathers from active
+// lanes; lanes nobody writes / inactive sources give 0; only active lanes
+// write VDST.
+static bool rl_conf_ds_permute(rl_conf_device_t* device, const rl_isa_op_t* op,
+                               rl_conf_result_t* result) {
+  bool backward = !strcmp(op->name, "ds_bpermute_b32");
+  if (!backward && strcmp(op->name, "ds_permute_b32")) return false;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  for (uint32_t form = 0; form < 2; ++form) {
+    uint32_t offset = form ? (uint32_t)(rl_conf_rng_next(&rng) % 65536) : 0;
+    uint32_t* in = (uint32_t*)rl_conf_in(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      uint32_t* r = in + lane * 4;
+      rl_conf_fill_random(&rng, r, 4);
+      if (r[1] & 0x100) r[0] = (r[0] % 32) * 4 + (r[0] >> 30);  // in range
+      r[1] = (r[1] % 5) != 0;
+    }
+    for (uint32_t lane = 32; lane < 64; ++lane) in[lane * 4 + 1] = 1;  // full wave
+    static rl_conf_program_t p;
+    p.count = 0;
+    // v1 address, v2 active, v3 data, v10 old destination.
+    rl_conf_prologue(&p, 16, 4, 4, (const uint32_t[]){1, 2, 3, 10});
+    rl_conf_active(&p, 2);
+    rl_conf_ds(&p, op->opcode, 10, 1, 3, 0, offset & 0xff, offset >> 8);
+    rl_conf_all_lanes(&p);
+    rl_conf_sopp(&p, RL_CONF_SOPP_WAITCNT, 0);
+    rl_conf_store(&p, 10, 0);
+    rl_conf_endpgm(&p);
+    rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+    if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+    const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+    for (uint32_t wave = 0; wave < RL_CONF_LANES / 32; ++wave) {
+      const uint32_t* w = in + wave * 32 * 4;
+      uint32_t tmp[32] = {0};
+      for (uint32_t i = 0; i < 32; ++i) {
+        uint32_t sel = ((w[i * 4] + offset) / 4) % 32;
+        if (backward) {
+          if (w[sel * 4 + 1]) tmp[i] = w[sel * 4 + 2];
+        } else if (w[i * 4 + 1]) {
+          tmp[sel] = w[i * 4 + 2];
+        }
+      }
+      for (uint32_t i = 0; i < 32; ++i) {
+        uint32_t want = w[i * 4 + 1] ? tmp[i] : w[i * 4 + 3];
+        rl_conf_check(result, op->name, wave * 32 + i, form, out[wave * 32 + i],
+                      want);
+      }
+    }
+  }
+  return true;
+}
+
+// GLOBAL / FLAT atomics: each wave owns 8 eight-byte slots of the aux
+// buffer; every lane picks one (so lanes collide and the ascending lane
+// order the executor documents matters), with and without GLC (return).
+// Half the cmpswap lanes compare against the slot's initial contents.
+static bool rl_conf_vmem_atomic(rl_conf_device_t* device, const rl_isa_op_t* op,
+                                uint32_t encoding, rl_conf_result_t* result) {
+  uint64_t dummy;
+  if (!rl_hm_mem_atomic(op->name, 0, 0, 0, &dummy)) return false;
+  bool wide = strstr(op->name, "64") != NULL;
+  bool cmpswap = strstr(op->name, "cmpswap") != NULL;
+  bool is_float = strstr(op->name, "_f32") != NULL;
+  uint32_t seg = encoding == RL_ISA_ENC_FLAT ? 0 : 2;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  const uint32_t region = 4096, rec = 10, slots = 8;
+  uint64_t base = rl_conf_aux_address(device);
+  for (uint32_t glc = 0; glc < 2; ++glc) {
+    int32_t offset = 8 * (int32_t)(rl_conf_rng_next(&rng) % 64);
+    uint8_t* aux = rl_conf_aux(device);
+    uint32_t* words = (uint32_t*)(aux + region);
+    uint32_t nwords = RL_CONF_LANES / 32 * slots * 2;
+    rl_conf_fill_random(&rng, words, nwords);
+    for (uint32_t i = 0; i < nwords; ++i) {
+      if (is_float) {
+        words[i] = (0x3f000000u + (words[i] >> 12)) |
+                   (strstr(op->name, "add") ? 0 : (words[i] << 31));
+      } else if (i % 6 == 0) {
+        words[i] &= 0xf;  // small values: inc/dec wrap, min/max, csub clamp
+        if (wide) words[i + 1] = 0;
+      }
+    }
+    static uint8_t expect[RL_CONF_LANES / 32 * 8 * 8];
+    memcpy(expect, words, sizeof(expect));
+    uint32_t* in = (uint32_t*)rl_conf_in(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      uint32_t* r = in + lane * rec;
+      rl_conf_fill_random(&rng, r, rec);
+      uint32_t at = region + (lane / 32) * slots * 8 + (r[0] % slots) * 8;
+      r[0] = at - (uint32_t)offset;  // v1: 32-bit offset (SGPR base)
+      uint64_t address = base + at - (uint32_t)offset;
+      r[1] = (uint32_t)address, r[2] = (uint32_t)(address >> 32);  // v[2:3]
+      r[3] = (r[3] % 5) != 0;  // v4: active
+      if (is_float) {
+        r[4] = (0x3f000000u + (r[4] >> 12)) |
+               (strstr(op->name, "add") ? 0 : (r[5] << 31));
+      } else if (r[9] & 1) {
+        r[4] &= 0xf;
+        if (wide) r[5] = 0;
+      }
+      if (cmpswap && (r[9] & 2)) {  // the compare value: the initial slot
+        memcpy(wide ? &r[6] : &r[5], expect + at - region, wide ? 8 : 4);
+      }
+    }
+    static rl_conf_program_t p;
+    p.count = 0;
+    // v1 offset, v[2:3] address, v4 active, v[10:13] data, v[20:21] old
+    // destination.
+    rl_conf_prologue(&p, rec * 4, 8, rec,
+                     (const uint32_t[]){1, 2, 3, 4, 10, 11, 12, 13, 20, 21});
+    rl_conf_active(&p, 4);
+    uint32_t addr = seg == 2 ? 1 : 2, saddr = seg == 2 ? 8 : RL_CONF_NULL;
+    rl_conf_flat(&p, seg, op->opcode, glc ? 20 : 0, addr, 10, saddr, offset);
+    if (glc) p.words[p.count - 2] |= 1u << 14;  // GLC: return the old value
+    rl_conf_all_lanes(&p);
+    rl_conf_sopp(&p, RL_CONF_SOPP_WAITCNT, 0);
+    rl_conf_store(&p, 20, 0);
+    rl_conf_store(&p, 21, 4);
+    rl_conf_endpgm(&p);
+    rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+    if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+    const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      const uint32_t* r = in + lane * rec;
+      uint32_t want[2] = {r[8], r[9]};
+      if (r[3]) {
+        uint32_t at = r[0] + (uint32_t)offset - region;
+        uint64_t old = 0, next = 0;
+        memcpy(&old, expect + at, wide ? 8 : 4);
+        uint64_t data = wide ? r[4] | (uint64_t)r[5] << 32 : r[4];
+        uint64_t cmp = wide ? r[6] | (uint64_t)r[7] << 32 : r[5];
+        rl_hm_mem_atomic(op->name, old, data, cmp, &next);
+        memcpy(expect + at, &next, wide ? 8 : 4);
+        if (glc) {
+          want[0] = (uint32_t)old;
+          if (wide) want[1] = (uint32_t)(old >> 32);
+        }
+      }
+      rl_conf_check(result, op->name, lane, glc * 2, out[lane * 2], want[0]);
+      rl_conf_check(result, op->name, lane, glc * 2 + 1, out[lane * 2 + 1],
+                    want[1]);
+    }
+    for (uint32_t i = 0; i < sizeof(expect); i += 4) {
+      uint32_t got, w;
+      memcpy(&got, aux + region + i, 4);
+      memcpy(&w, expect + i, 4);
+      rl_conf_check(result, op->name, i, 100 + glc, got, w);
     }
   }
   return true;
@@ -722,8 +914,12 @@ bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       return rl_conf_noop(device, op, encoding, result);
     case RL_ISA_ENC_MUBUF: return rl_conf_noop(device, op, encoding, result);
     case RL_ISA_ENC_FLAT:
-    case RL_ISA_ENC_GLOBAL: return rl_conf_vmem(device, op, encoding, result);
-    case RL_ISA_ENC_DS: return rl_conf_ds_case(device, op, result);
+    case RL_ISA_ENC_GLOBAL:
+      if (rl_conf_vmem_atomic(device, op, encoding, result)) return true;
+      return rl_conf_vmem(device, op, encoding, result);
+    case RL_ISA_ENC_DS:
+      if (rl_conf_ds_permute(device, op, result)) return true;
+      return rl_conf_ds_case(device, op, result);
     default: return false;
   }
 }

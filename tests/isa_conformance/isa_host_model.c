@@ -95,9 +95,15 @@ FN(hm_and) { UNUSED; x->d = A & B; }
 FN(hm_or) { UNUSED; x->d = A | B; }
 FN(hm_xor) { UNUSED; x->d = A ^ B; }
 FN(hm_xnor) { UNUSED; x->d = (uint32_t)~(A ^ B); }
-FN(hm_add_nc) { UNUSED; x->d = (uint32_t)((uint64_t)A + B); }
-FN(hm_sub_nc) { UNUSED; x->d = (uint32_t)((uint64_t)A - B); }
-FN(hm_subrev_nc) { UNUSED; x->d = (uint32_t)((uint64_t)B - A); }
+// With CLAMP (RL_HM_ICLAMP) the unsigned result saturates to [0, 2^32-1].
+static uint32_t rl_hm_usat(const rl_hm_lane_t* x, int64_t r) {
+  if (x->clamp && r < 0) return 0;
+  if (x->clamp && r > 0xffffffffll) return 0xffffffffu;
+  return (uint32_t)r;
+}
+FN(hm_add_nc) { UNUSED; x->d = rl_hm_usat(x, (int64_t)A + B); }
+FN(hm_sub_nc) { UNUSED; x->d = rl_hm_usat(x, (int64_t)A - B); }
+FN(hm_subrev_nc) { UNUSED; x->d = rl_hm_usat(x, (int64_t)B - A); }
 // Carry ops: VCC/SDST gets the unsigned carry (add) or borrow (sub).
 FN(hm_add_co_ci) {
   UNUSED;
@@ -241,6 +247,86 @@ FN(hm_lshlrev64) { UNUSED; x->d = x->s[1] << (A & 63); }
 FN(hm_lshrrev64) { UNUSED; x->d = x->s[1] >> (A & 63); }
 FN(hm_ashrrev64) { UNUSED; x->d = (uint64_t)((int64_t)x->s[1] >> (A & 63)); }
 
+// v_perm_b32 (RDNA3 ISA guide, V_PERM_B32): byte i of D is chosen by byte i
+// of S2 from the eight bytes of {S0, S1}, S1 being bytes 0-3.
+static uint32_t rl_hm_perm_sel(uint32_t s0, uint32_t s1, uint32_t sel) {
+  uint8_t bytes[8];
+  for (uint32_t i = 0; i < 4; ++i) {
+    bytes[i] = (uint8_t)(s1 >> (8 * i));
+    bytes[4 + i] = (uint8_t)(s0 >> (8 * i));
+  }
+  if (sel <= 7) return bytes[sel];
+  if (sel == 8) return (bytes[1] & 0x80) ? 0xff : 0x00;
+  if (sel == 9) return (bytes[3] & 0x80) ? 0xff : 0x00;
+  if (sel == 10) return (bytes[5] & 0x80) ? 0xff : 0x00;
+  if (sel == 11) return (bytes[7] & 0x80) ? 0xff : 0x00;
+  if (sel == 12) return 0x00;
+  return 0xff;
+}
+FN(hm_perm) {
+  UNUSED;
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    r |= rl_hm_perm_sel(A, B, (C >> (8 * i)) & 0xff) << (8 * i);
+  }
+  x->d = r;
+}
+// v_mbcnt_lo_u32_b32: S1 + the set bits of S0 at lanes below this one;
+// v_mbcnt_hi_u32_b32 counts lanes 32..63 below this one, none in wave32.
+FN(hm_mbcnt_lo) {
+  UNUSED;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < x->lane; ++i) n += (A >> i) & 1;
+  x->d = (uint32_t)(n + B);
+}
+FN(hm_mbcnt_hi) { UNUSED; x->d = B; }
+// With CLAMP the signed result saturates to [INT32_MIN, INT32_MAX].
+static uint32_t rl_hm_ssat(const rl_hm_lane_t* x, int64_t r) {
+  if (x->clamp && r < INT32_MIN) return 0x80000000u;
+  if (x->clamp && r > INT32_MAX) return 0x7fffffffu;
+  return (uint32_t)r;
+}
+FN(hm_add_nc_i32) { UNUSED; x->d = rl_hm_ssat(x, rl_hm_s32(A) + rl_hm_s32(B)); }
+FN(hm_sub_nc_i32) { UNUSED; x->d = rl_hm_ssat(x, rl_hm_s32(A) - rl_hm_s32(B)); }
+
+// 16-bit integer ops: the low halves of the sources; the result goes to
+// the low half of D and the high half keeps its old value (gfx11).
+#define LO16(v) ((uint32_t)(v) & 0xffffu)
+#define SX16(v) ((int32_t)(int16_t)(uint16_t)(v))
+static uint64_t rl_hm_keep_hi(const rl_hm_lane_t* x, uint32_t r) {
+  return (x->d & 0xffff0000u) | (r & 0xffffu);
+}
+#define H16(name, expr)                                              \
+  FN(name) {                                                         \
+    UNUSED;                                                          \
+    uint32_t a = LO16(A), b = LO16(B), c = LO16(C);                  \
+    (void)a, (void)b, (void)c;                                       \
+    x->d = rl_hm_keep_hi(x, (uint32_t)(expr));                       \
+  }
+H16(hm_add_u16, a + b)
+H16(hm_sub_u16, a - b)
+H16(hm_mul_lo_u16, a * b)
+H16(hm_mad_u16, a * b + c)
+H16(hm_max_u16, a >= b ? a : b)
+H16(hm_min_u16, a <= b ? a : b)
+H16(hm_max_i16, SX16(a) >= SX16(b) ? a : b)
+H16(hm_min_i16, SX16(a) <= SX16(b) ? a : b)
+H16(hm_lshlrev_b16, b << (a % 16))
+H16(hm_lshrrev_b16, b >> (a % 16))
+H16(hm_ashrrev_i16, (uint32_t)(SX16(b) >> (a % 16)))
+H16(hm_and_b16, a & b)
+H16(hm_or_b16, a | b)
+H16(hm_xor_b16, a ^ b)
+H16(hm_not_b16, ~a)
+FN(hm_cvt_i32_i16) { UNUSED; x->d = (uint32_t)SX16(A); }
+FN(hm_cvt_u32_u16) { UNUSED; x->d = LO16(A); }
+FN(hm_mad_u32_u16) { UNUSED; x->d = (uint32_t)((uint64_t)LO16(A) * LO16(B) + C); }
+FN(hm_mad_i32_i16) {
+  UNUSED;
+  x->d = (uint32_t)((int64_t)SX16(A) * SX16(B) + rl_hm_s32(C));
+}
+FN(hm_pack_b32_f16) { UNUSED; x->d = LO16(A) | LO16(B) << 16; }
+
 // ---------------------------------------------------------------------------
 // Vector float.
 
@@ -329,6 +415,172 @@ FN(hm_mul_f64) { UNUSED; x->d = rl_hm_ud(rl_hm_d(x->s[0]) * rl_hm_d(x->s[1])); }
 FN(hm_fma_f64) {
   UNUSED;
   x->d = rl_hm_ud(fma(rl_hm_d(x->s[0]), rl_hm_d(x->s[1]), rl_hm_d(x->s[2])));
+}
+
+// binary16 (RDNA3 ISA guide, "16-bit Math"; denormals always kept). A
+// binary16 value is exact in binary64; results round once to nearest even.
+static double rl_hm_h2d(uint32_t h) {
+  h &= 0xffffu;
+  int e = (int)((h >> 10) & 31);
+  uint32_t m = h & 0x3ffu;
+  double mag;
+  if (e == 31) mag = m ? NAN : INFINITY;
+  else if (e == 0) mag = ldexp((double)m, -24);
+  else mag = ldexp((double)(m + 1024), e - 25);
+  return (h & 0x8000u) ? -mag : mag;
+}
+static bool rl_hm_nan16(uint32_t h) {
+  return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
+}
+static uint32_t rl_hm_d2h(double d) {
+  uint32_t sign = signbit(d) ? 0x8000u : 0;
+  if (d != d) return sign | 0x7e00u;
+  double a = fabs(d);
+  if (a == INFINITY) return sign | 0x7c00u;
+  if (a < ldexp(1.0, -14)) {  // denormal: a multiple of 2^-24
+    double q = a * 16777216.0, f = floor(q), r = q - f;
+    uint32_t n = (uint32_t)f;
+    if (r > 0.5 || (r == 0.5 && (n & 1))) ++n;
+    return sign | n;  // 0x400 (the smallest normal) when it rounds up
+  }
+  int e = ilogb(a);                   // a in [2^e, 2^(e+1))
+  double q = ldexp(a, 10 - e), f = floor(q), r = q - f;  // q in [1024, 2048)
+  uint32_t n = (uint32_t)f;
+  if (r > 0.5 || (r == 0.5 && (n & 1))) ++n;
+  if (n == 2048) n = 1024, ++e;
+  if (e > 15) return sign | 0x7c00u;
+  return sign | (uint32_t)(e + 15) << 10 | (n - 1024);
+}
+#define HA rl_hm_h2d(A)
+#define HB rl_hm_h2d(B)
+#define HC rl_hm_h2d(C)
+#define F16OUT(expr) x->d = rl_hm_keep_hi(x, rl_hm_d2h(expr))
+FN(hh_add) { UNUSED; F16OUT(HA + HB); }
+FN(hh_sub) { UNUSED; F16OUT(HA - HB); }
+FN(hh_subrev) { UNUSED; F16OUT(HB - HA); }
+FN(hh_mul) { UNUSED; F16OUT(HA * HB); }
+// fma: the exact a*b+c fits no binary64 in general; fma() rounds it once
+// to binary64 and the binary16 rounding follows (a double rounding, the
+// documented 1-ulp tolerance of the model; the operands seen here never hit
+// it because the binary64 result of binary16 inputs is exact or far from a
+// binary16 tie).
+FN(hh_fma) { UNUSED; F16OUT(fma(HA, HB, HC)); }
+FN(hh_fmamk) { UNUSED; F16OUT(fma(HA, HC, HB)); }
+FN(hh_fmac) { UNUSED; F16OUT(fma(HA, HB, rl_hm_h2d((uint32_t)x->d))); }
+// min/max on binary16: the binary32 rule on the exact binary32 images
+// (a binary16 NaN keeps its quiet bit at bit 22 of the image).
+static uint32_t rl_hm_h2f_bits(uint32_t h) {
+  h &= 0xffffu;
+  uint32_t sign = (h & 0x8000u) << 16;
+  if ((h & 0x7c00u) == 0x7c00u) return sign | 0x7f800000u | (h & 0x3ffu) << 13;
+  return sign | (rl_hm_u((float)rl_hm_h2d(h)) & 0x7fffffffu);
+}
+static uint32_t rl_hm_f2h_bits(uint32_t f) {
+  if (rl_hm_nan(f)) return (f >> 16 & 0x8000u) | 0x7c00u | ((f >> 13) & 0x3ffu);
+  return rl_hm_d2h((double)rl_hm_f(f));
+}
+FN(hh_min) {
+  UNUSED;
+  x->d = rl_hm_keep_hi(x, rl_hm_f2h_bits(rl_hm_minmax(mode & ~RL_HM_MODE_FTZ32,
+                       rl_hm_h2f_bits(A), rl_hm_h2f_bits(B), false)));
+}
+FN(hh_max) {
+  UNUSED;
+  x->d = rl_hm_keep_hi(x, rl_hm_f2h_bits(rl_hm_minmax(mode & ~RL_HM_MODE_FTZ32,
+                       rl_hm_h2f_bits(A), rl_hm_h2f_bits(B), true)));
+}
+// A NaN keeps its payload and is quieted.
+FN(hh_cvt_f32_f16) {
+  UNUSED;
+  x->d = rl_hm_h2f_bits(A);
+  if (rl_hm_nan((uint32_t)x->d)) x->d |= 0x00400000u;
+}
+FN(hh_cvt_f16_f32) { UNUSED; F16OUT((double)FA); }
+FN(hh_cvt_f16_u16) { UNUSED; F16OUT((double)LO16(A)); }
+FN(hh_cvt_f16_i16) { UNUSED; F16OUT((double)SX16(A)); }
+FN(hh_cvt_u16_f16) {
+  UNUSED;
+  double v = HA;
+  uint32_t r = v != v || v <= 0 ? 0 : v >= 65535.0 ? 0xffffu : (uint32_t)v;
+  x->d = rl_hm_keep_hi(x, r);
+}
+FN(hh_cvt_i16_f16) {
+  UNUSED;
+  double v = HA;
+  int32_t r = v != v ? 0 : v <= -32768.0 ? -32768 : v >= 32767.0 ? 32767
+                                                                 : (int32_t)v;
+  x->d = rl_hm_keep_hi(x, (uint32_t)r);
+}
+
+// binary64 beyond add/mul/fma.
+#define DA rl_hm_d(x->s[0])
+FN(hd_cvt_i32_f64) { UNUSED; x->d = rl_hm_to_i32(DA); }
+FN(hd_cvt_u32_f64) { UNUSED; x->d = rl_hm_to_u32(DA); }
+FN(hd_cvt_f64_i32) { UNUSED; x->d = rl_hm_ud((double)(int32_t)A); }
+FN(hd_cvt_f64_u32) { UNUSED; x->d = rl_hm_ud((double)A); }
+FN(hd_trunc) { UNUSED; x->d = rl_hm_ud(trunc(DA)); }
+FN(hd_ceil) { UNUSED; x->d = rl_hm_ud(ceil(DA)); }
+FN(hd_floor) { UNUSED; x->d = rl_hm_ud(floor(DA)); }
+FN(hd_rndne) { UNUSED; x->d = rl_hm_ud(nearbyint(DA)); }
+FN(hd_sqrt) { UNUSED; x->d = rl_hm_ud(sqrt(DA)); }
+// rcp/rsq: the exact value in long double, 1 ulp allowed (RL_HM_TRANS).
+FN(hd_rcp) { UNUSED; x->d = rl_hm_ud((double)(1.0L / (long double)DA)); }
+FN(hd_rsq) { UNUSED; x->d = rl_hm_ud((double)(1.0L / sqrtl((long double)DA))); }
+// v_fract_f64: x - floor(x), at most the largest binary64 below 1; NaN for
+// infinities.
+FN(hd_fract) {
+  UNUSED;
+  double v = DA;
+  if (isinf(v)) { x->d = 0x7ff8000000000000ull; return; }
+  double f = v - floor(v);
+  x->d = rl_hm_ud(f >= 1.0 ? nextafter(1.0, 0.0) : f);
+}
+FN(hd_ldexp) {
+  UNUSED;
+  int32_t e = (int32_t)B;
+  x->d = rl_hm_ud(ldexp(DA, e < -5000 ? -5000 : e > 5000 ? 5000 : e));
+}
+// min/max_f64: the binary32 rule on binary64 patterns.
+static uint64_t rl_hm_minmax64(uint32_t mode, uint64_t a, uint64_t b, bool max) {
+  bool an = (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+  bool bn = (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+  const uint64_t q = 0x0008000000000000ull;
+  if ((mode & RL_HM_MODE_IEEE) && an && !(a & q)) return a | q;
+  if ((mode & RL_HM_MODE_IEEE) && bn && !(b & q)) return b | q;
+  if (an && bn) return a | q;
+  if (an) return b;
+  if (bn) return a;
+  double da = rl_hm_d(a), db = rl_hm_d(b);
+  if (da == db) {  // -0 below +0
+    bool pick_a = max ? !(a >> 63) || (b >> 63) : (a >> 63) || !(b >> 63);
+    return pick_a ? a : b;
+  }
+  return (max ? da > db : da < db) ? a : b;
+}
+FN(hd_min) { UNUSED; x->d = rl_hm_minmax64(mode, x->s[0], x->s[1], false); }
+FN(hd_max) { UNUSED; x->d = rl_hm_minmax64(mode, x->s[0], x->s[1], true); }
+
+// v_cmp_class_*: bit n of S1 selects class n of S0 (0 signalling NaN, 1
+// quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal,
+// 8 +normal, 9 +inf). arg: 16, 32 or 64 bits.
+static uint32_t rl_hm_class(uint64_t v, uint32_t bits) {
+  uint32_t mbits = bits == 16 ? 10 : bits == 32 ? 23 : 52;
+  uint64_t man = v & ((1ull << mbits) - 1);
+  uint64_t emax = (1ull << (bits - 1 - mbits)) - 1;
+  uint64_t exp = (v >> mbits) & emax;
+  bool neg = (v >> (bits - 1)) & 1;
+  if (exp == emax) {
+    if (man == 0) return neg ? 2 : 9;
+    return (man >> (mbits - 1)) & 1 ? 1 : 0;
+  }
+  if (exp == 0) return man == 0 ? (neg ? 5 : 6) : (neg ? 4 : 7);
+  return neg ? 3 : 8;
+}
+FN(hm_cmp_class) {
+  (void)mode;
+  uint64_t v = op->arg == 64 ? x->s[0] : op->arg == 16 ? x->s[0] & 0xffff
+                                                        : (uint32_t)x->s[0];
+  x->cout = (B >> rl_hm_class(v, op->arg)) & 1;
 }
 
 // ---------------------------------------------------------------------------
@@ -466,7 +718,8 @@ FN(hs_cvt_f32_i32) { UNUSED; x->d = rl_hm_out(mode, (float)(int32_t)A); }
 FN(hs_cvt_f32_u32) { UNUSED; x->d = rl_hm_out(mode, (float)A); }
 
 // VOP3P halves.
-enum { PK_MUL_LO, PK_ADD, PK_SUB, PK_LSHL, PK_LSHR, PK_MAX_U, PK_MIN_U };
+enum { PK_MUL_LO, PK_ADD, PK_SUB, PK_LSHL, PK_LSHR, PK_MAX_U, PK_MIN_U,
+       PK_ADD_F16, PK_MUL_F16, PK_MIN_F16, PK_MAX_F16 };
 FN(hm_packed) { UNUSED; (void)x; }
 
 // ---------------------------------------------------------------------------
@@ -476,6 +729,10 @@ FN(hm_packed) { UNUSED; (void)x; }
 #define W1 2u
 #define W2 4u
 #define WD 8u
+#define H0 RL_HM_H16_SRC(0)
+#define H1 RL_HM_H16_SRC(1)
+#define H2 RL_HM_H16_SRC(2)
+#define HD RL_HM_H16_DST
 #define F0 1u
 #define F1 2u
 #define F2 4u
@@ -518,9 +775,9 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_add_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_add_co_ci),
     V("v_sub_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_sub_co_ci),
     V("v_subrev_co_ci_u32", 2, 0, 0, RL_HM_CIN | RL_HM_COUT, hm_subrev_co_ci),
-    V("v_add_nc_u32", 2, 0, 0, 0, hm_add_nc),
-    V("v_sub_nc_u32", 2, 0, 0, 0, hm_sub_nc),
-    V("v_subrev_nc_u32", 2, 0, 0, 0, hm_subrev_nc),
+    V("v_add_nc_u32", 2, 0, 0, RL_HM_ICLAMP, hm_add_nc),
+    V("v_sub_nc_u32", 2, 0, 0, RL_HM_ICLAMP, hm_sub_nc),
+    V("v_subrev_nc_u32", 2, 0, 0, RL_HM_ICLAMP, hm_subrev_nc),
     V("v_fmac_f32", 3, 0, F3 | F2, NANY | RL_HM_ACC, hm_fma_f32),
     V("v_fmamk_f32", 3, 0, F3 | F2, NANY | RL_HM_K, hm_fmamk_f32),
     V("v_fmaak_f32", 3, 0, F3 | F2, NANY | RL_HM_K, hm_fma_f32),
@@ -587,6 +844,75 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_mul_lo_u32", 2, 0, 0, 0, hm_mul_lo),
     V("v_mul_hi_u32", 2, 0, 0, 0, hm_mul_hi_u),
     V("v_mul_hi_i32", 2, 0, 0, 0, hm_mul_hi_i),
+    V("v_perm_b32", 3, 0, 0, 0, hm_perm),
+    V("v_mbcnt_lo_u32_b32", 2, 0, 0, 0, hm_mbcnt_lo),
+    V("v_mbcnt_hi_u32_b32", 2, 0, 0, 0, hm_mbcnt_hi),
+    V("v_add_nc_i32", 2, 0, 0, RL_HM_ICLAMP, hm_add_nc_i32),
+    V("v_sub_nc_i32", 2, 0, 0, RL_HM_ICLAMP, hm_sub_nc_i32),
+    // 16-bit integer (VOP1, VOP3).
+    V("v_not_b16", 1, 0, 0, 0, hm_not_b16),
+    V("v_cvt_i32_i16", 1, 0, 0, 0, hm_cvt_i32_i16),
+    V("v_cvt_u32_u16", 1, 0, 0, 0, hm_cvt_u32_u16),
+    V("v_mad_u16", 3, 0, 0, 0, hm_mad_u16),
+    V("v_mad_i16", 3, 0, 0, 0, hm_mad_u16),
+    V("v_mad_u32_u16", 3, 0, 0, 0, hm_mad_u32_u16),
+    V("v_mad_i32_i16", 3, 0, 0, 0, hm_mad_i32_i16),
+    V("v_add_nc_u16", 2, 0, 0, 0, hm_add_u16),
+    V("v_sub_nc_u16", 2, 0, 0, 0, hm_sub_u16),
+    V("v_add_nc_i16", 2, 0, 0, 0, hm_add_u16),
+    V("v_sub_nc_i16", 2, 0, 0, 0, hm_sub_u16),
+    V("v_mul_lo_u16", 2, 0, 0, 0, hm_mul_lo_u16),
+    V("v_max_u16", 2, 0, 0, 0, hm_max_u16),
+    V("v_max_i16", 2, 0, 0, 0, hm_max_i16),
+    V("v_min_u16", 2, 0, 0, 0, hm_min_u16),
+    V("v_min_i16", 2, 0, 0, 0, hm_min_i16),
+    V("v_lshlrev_b16", 2, 0, 0, 0, hm_lshlrev_b16),
+    V("v_lshrrev_b16", 2, 0, 0, 0, hm_lshrrev_b16),
+    V("v_ashrrev_i16", 2, 0, 0, 0, hm_ashrrev_i16),
+    V("v_and_b16", 2, 0, 0, 0, hm_and_b16),
+    V("v_or_b16", 2, 0, 0, 0, hm_or_b16),
+    V("v_xor_b16", 2, 0, 0, 0, hm_xor_b16),
+    V("v_pack_b32_f16", 2, 0, 0, RL_HM_NO_INLINE, hm_pack_b32_f16),
+    // binary16 (H(n): source n / the destination is a binary16 low half).
+    V("v_add_f16", 2, H0 | H1 | HD, F0 | F1, NANY, hh_add),
+    V("v_sub_f16", 2, H0 | H1 | HD, F0 | F1, NANY, hh_sub),
+    V("v_subrev_f16", 2, H0 | H1 | HD, F0 | F1, NANY, hh_subrev),
+    V("v_mul_f16", 2, H0 | H1 | HD, F0 | F1, NANY, hh_mul),
+    V("v_fma_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY, hh_fma),
+    V("v_fmac_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY | RL_HM_ACC, hh_fmac),
+    V("v_fmamk_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY | RL_HM_K, hh_fmamk),
+    V("v_fmaak_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY | RL_HM_K, hh_fma),
+    V("v_min_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_min),
+    V("v_max_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_max),
+    V("v_cvt_f32_f16", 1, H0, F0, 0, hh_cvt_f32_f16),
+    V("v_cvt_f16_f32", 1, HD, F0, NANY, hh_cvt_f16_f32),
+    V("v_cvt_f16_u16", 1, HD, 0, 0, hh_cvt_f16_u16),
+    V("v_cvt_f16_i16", 1, HD, 0, 0, hh_cvt_f16_i16),
+    V("v_cvt_u16_f16", 1, H0, F0, 0, hh_cvt_u16_f16),
+    V("v_cvt_i16_f16", 1, H0, F0, 0, hh_cvt_i16_f16),
+    // binary64.
+    V("v_cvt_i32_f64", 1, W0, F0, 0, hd_cvt_i32_f64),
+    V("v_cvt_u32_f64", 1, W0, F0, 0, hd_cvt_u32_f64),
+    V("v_cvt_f64_i32", 1, WD, 0, 0, hd_cvt_f64_i32),
+    V("v_cvt_f64_u32", 1, WD, 0, 0, hd_cvt_f64_u32),
+    V("v_trunc_f64", 1, W0 | WD, F0, NANY, hd_trunc),
+    V("v_ceil_f64", 1, W0 | WD, F0, NANY, hd_ceil),
+    V("v_floor_f64", 1, W0 | WD, F0, NANY, hd_floor),
+    V("v_rndne_f64", 1, W0 | WD, F0, NANY, hd_rndne),
+    V("v_sqrt_f64", 1, W0 | WD, F0, NANY, hd_sqrt),
+    V("v_rcp_f64", 1, W0 | WD, F0, NANY | RL_HM_TRANS, hd_rcp),
+    V("v_rsq_f64", 1, W0 | WD, F0, NANY | RL_HM_TRANS, hd_rsq),
+    V("v_fract_f64", 1, W0 | WD, F0, NANY, hd_fract),
+    V("v_min_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_min),
+    V("v_max_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_max),
+    V("v_ldexp_f64", 2, W0 | WD, F0, NANY, hd_ldexp),
+    // Class tests (the compare shape; arg: the operand width).
+    VA("v_cmp_class_f16", 2, H0, F0, RL_HM_CMP | RL_HM_COUT, hm_cmp_class, 16),
+    VA("v_cmp_class_f32", 2, 0, F0, RL_HM_CMP | RL_HM_COUT, hm_cmp_class, 32),
+    VA("v_cmp_class_f64", 2, W0, F0, RL_HM_CMP | RL_HM_COUT, hm_cmp_class, 64),
+    VA("v_cmpx_class_f16", 2, H0, F0, RL_HM_CMP | RL_HM_CMPX | RL_HM_COUT, hm_cmp_class, 16),
+    VA("v_cmpx_class_f32", 2, 0, F0, RL_HM_CMP | RL_HM_CMPX | RL_HM_COUT, hm_cmp_class, 32),
+    VA("v_cmpx_class_f64", 2, W0, F0, RL_HM_CMP | RL_HM_CMPX | RL_HM_COUT, hm_cmp_class, 64),
     V("v_lshlrev_b64", 2, W1 | WD, 0, 0, hm_lshlrev64),
     V("v_lshrrev_b64", 2, W1 | WD, 0, 0, hm_lshrrev64),
     V("v_ashrrev_i64", 2, W1 | WD, 0, 0, hm_ashrrev64),
@@ -599,6 +925,10 @@ static const rl_hm_op_t rl_hm_ops[] = {
     VA("v_pk_sub_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_SUB),
     VA("v_pk_max_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MAX_U),
     VA("v_pk_min_u16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MIN_U),
+    VA("v_pk_add_f16", 2, 0, 0, RL_HM_PACKED | NANY, hm_packed, PK_ADD_F16),
+    VA("v_pk_mul_f16", 2, 0, 0, RL_HM_PACKED | NANY, hm_packed, PK_MUL_F16),
+    VA("v_pk_min_f16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MIN_F16),
+    VA("v_pk_max_f16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MAX_F16),
     // SOP2.
     S("s_add_u32", 2, 0, SCCO, hs_add_u32),
     S("s_sub_u32", 2, 0, SCCO, hs_sub_u32),
@@ -695,7 +1025,7 @@ static const rl_hm_op_t rl_hm_ops[] = {
 // Compares, parsed from the mnemonic: v_cmp[x]_<cond>_<type>,
 // s_cmp_<cond>_<type>, s_cmpk_<cond>_<type>.
 
-enum { T_F32, T_F64, T_I32, T_U32, T_I64, T_U64 };
+enum { T_F32, T_F64, T_I32, T_U32, T_I64, T_U64, T_I16, T_U16, T_F16 };
 
 static bool rl_hm_cond(const char* cond, int order, bool unordered) {
   // |order|: -1 less, 0 equal, 1 greater (meaningless when unordered).
@@ -764,6 +1094,16 @@ FN(hm_compare) {
       break;
     case T_U32: order = (uint32_t)a < (uint32_t)b ? -1 : (uint32_t)a > (uint32_t)b;
       break;
+    case T_F16: {
+      double ha = rl_hm_h2d((uint32_t)a), hb = rl_hm_h2d((uint32_t)b);
+      unordered = ha != ha || hb != hb;
+      order = ha < hb ? -1 : ha > hb ? 1 : 0;
+      break;
+    }
+    case T_I16: order = SX16(a) < SX16(b) ? -1 : SX16(a) > SX16(b);
+      break;
+    case T_U16: order = LO16(a) < LO16(b) ? -1 : LO16(a) > LO16(b);
+      break;
     case T_I64: order = (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
       break;
     default: order = a < b ? -1 : a > b; break;
@@ -783,19 +1123,22 @@ static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
   const char* us = strchr(rest, '_');
   if (us == NULL || us - rest >= (long)sizeof(c.cond)) return NULL;
   memcpy(c.cond, rest, (size_t)(us - rest));
-  static const char* const types[] = {"f32", "f64", "i32", "u32", "i64", "u64"};
+  static const char* const types[] = {"f32", "f64", "i32", "u32", "i64",
+                                      "u64", "i16", "u16", "f16"};
   c.type = -1;
-  for (int t = 0; t < 6; ++t) {
+  for (int t = 0; t < 9; ++t) {
     if (!strcmp(us + 1, types[t])) c.type = t;
   }
   if (c.type < 0) return NULL;
-  bool is_float = c.type <= T_F64;
+  bool is_float = c.type <= T_F64 || c.type == T_F16;
   if (!rl_hm_cond_known(c.cond, is_float)) return NULL;
+  if (c.type >= T_I16 && !vector) return NULL;
   if (!is_float && !strcmp(c.cond, "lg") && vector) return NULL;
   if (!is_float && !strcmp(c.cond, "ne") && !vector) return NULL;
   rl_hm_cmp_parsed = c;
   bool wide = c.type == T_F64 || c.type == T_I64 || c.type == T_U64;
-  rl_hm_op_t op = {name, 2, (uint8_t)(wide ? (W0 | W1) : 0),
+  uint32_t wbits = wide ? (W0 | W1) : c.type == T_F16 ? (H0 | H1) : 0;
+  rl_hm_op_t op = {name, 2, (uint8_t)wbits,
                    (uint8_t)(is_float ? (F0 | F1) : 0),
                    (uint16_t)(RL_HM_CMP | (cmpx ? RL_HM_CMPX : 0) |
                               (vector ? RL_HM_COUT
@@ -823,7 +1166,8 @@ const rl_hm_op_t* rl_hm_find(const char* name) {
 
 static uint64_t rl_hm_modify(const rl_hm_op_t* op, uint32_t n, uint64_t v,
                              bool abs, bool neg) {
-  uint64_t sign = (op->wide >> n) & 1 ? 1ull << 63 : 1ull << 31;
+  uint64_t sign = (op->wide >> n) & 1 ? 1ull << 63
+                  : (op->wide & RL_HM_H16_SRC(n)) ? 1ull << 15 : 1ull << 31;
   if (abs) v &= ~sign;
   if (neg) v ^= sign;
   return v;
@@ -835,6 +1179,7 @@ void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
     if (!((op->fp >> n) & 1)) continue;
     x->s[n] = rl_hm_modify(op, n, x->s[n], (abs >> n) & 1, (neg >> n) & 1);
   }
+  x->clamp = clamp && (op->flags & RL_HM_ICLAMP);
   op->fn(op, mode, x);
   if (clamp && (op->fp & (1u << RL_HM_DST_BIT))) {
     uint32_t d = (uint32_t)x->d;
@@ -860,11 +1205,29 @@ bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,
   bool wide = (op->wide >> RL_HM_DST_BIT) & 1;
   if (!wide) want = (uint32_t)want, got = (uint32_t)got;
   if (want == got) return true;
+  if ((op->flags & RL_HM_PACKED) && (op->flags & RL_HM_NAN_ANY)) {
+    for (uint32_t half = 0; half < 2; ++half) {
+      uint32_t w = (uint32_t)(want >> (16 * half)) & 0xffff;
+      uint32_t g = (uint32_t)(got >> (16 * half)) & 0xffff;
+      if (w != g && !(rl_hm_nan16(w) && rl_hm_nan16(g))) return false;
+    }
+    return (want >> 32) == (got >> 32);
+  }
+  if (op->wide & RL_HM_H16_DST) {
+    return (op->flags & RL_HM_NAN_ANY) && (want >> 16) == (got >> 16) &&
+           rl_hm_nan16((uint32_t)want) && rl_hm_nan16((uint32_t)got);
+  }
   if (op->flags & RL_HM_NAN_ANY) {
     if (wide ? rl_hm_nan64(want) && rl_hm_nan64(got)
              : rl_hm_nan((uint32_t)want) && rl_hm_nan((uint32_t)got)) {
       return true;
     }
+  }
+  if ((op->flags & RL_HM_TRANS) && wide) {  // binary64: 1 ulp
+    if ((want ^ got) >> 63) return false;
+    uint64_t mw = want & ~(1ull << 63), mg = got & ~(1ull << 63);
+    if (mw >= 0x7ff0000000000000ull || mg >= 0x7ff0000000000000ull) return false;
+    return mw + 1 == mg || mg + 1 == mw;
   }
   if (op->flags & RL_HM_TRANS) {
     uint32_t w = (uint32_t)want, g = (uint32_t)got;
@@ -881,10 +1244,19 @@ bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,
   return false;
 }
 
-uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t a, uint32_t b) {
+uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t mode, uint32_t a,
+                      uint32_t b) {
   a &= 0xffff;
   b &= 0xffff;
+  mode &= ~RL_HM_MODE_FTZ32;  // binary16 denormals are always kept
   switch (op->arg) {
+    case PK_ADD_F16: return rl_hm_d2h(rl_hm_h2d(a) + rl_hm_h2d(b));
+    case PK_MUL_F16: return rl_hm_d2h(rl_hm_h2d(a) * rl_hm_h2d(b));
+    case PK_MIN_F16:
+    case PK_MAX_F16:
+      return rl_hm_f2h_bits(rl_hm_minmax(mode, rl_hm_h2f_bits(a),
+                                         rl_hm_h2f_bits(b),
+                                         op->arg == PK_MAX_F16));
     case PK_MUL_LO: return (a * b) & 0xffff;
     case PK_ADD: return (a + b) & 0xffff;
     case PK_SUB: return (a - b) & 0xffff;
@@ -902,22 +1274,75 @@ uint32_t rl_hm_load_extend(uint32_t raw, uint32_t size, bool sign) {
   return sign ? (uint32_t)rl_hm_sext(raw, bits) : raw;
 }
 
-bool rl_hm_ds_atomic(const char* name, uint32_t old, uint32_t data,
-                     uint32_t* out_new) {
-  char base[32];
-  snprintf(base, sizeof(base), "%s", name + 3);  // past "ds_"
+// Memory atomics (RDNA3 ISA guide, DS_* / GLOBAL_ATOMIC_* pseudo-code):
+// |base| is the mnemonic without its family prefix and "_rtn" ("add_u32",
+// "cmpswap_b64"...); tmp the old memory value, src DATA, cmp the compare
+// value (DS: DATA1; GLOBAL/FLAT cmpswap: the high half of DATA).
+static bool rl_hm_atomic(const char* base, uint64_t tmp, uint64_t src,
+                         uint64_t cmp, uint64_t* out) {
+  const char* us = strrchr(base, '_');
+  if (us == NULL) return false;
+  size_t n = (size_t)(us - base);
+  bool wide = !strcmp(us + 1, "u64") || !strcmp(us + 1, "i64") ||
+              !strcmp(us + 1, "b64");
+  if (!wide && strcmp(us + 1, "u32") && strcmp(us + 1, "i32") &&
+      strcmp(us + 1, "b32") && strcmp(us + 1, "f32")) {
+    return false;
+  }
+  uint64_t mask = wide ? ~0ull : 0xffffffffull;
+  tmp &= mask, src &= mask, cmp &= mask;
+  bool is_signed = us[1] == 'i', is_float = us[1] == 'f';
+  int64_t st = wide ? (int64_t)tmp : (int32_t)(uint32_t)tmp;
+  int64_t ss = wide ? (int64_t)src : (int32_t)(uint32_t)src;
+#define IS(name) (n == strlen(name) && !strncmp(base, name, n))
+  uint64_t r;
+  if (is_float) {
+    float a = rl_hm_f((uint32_t)tmp), b = rl_hm_f((uint32_t)src);
+    if (IS("add")) r = rl_hm_u(a + b);
+    else if (IS("min")) r = rl_hm_minmax(RL_HM_MODE_IEEE, (uint32_t)tmp, (uint32_t)src, false);
+    else if (IS("max")) r = rl_hm_minmax(RL_HM_MODE_IEEE, (uint32_t)tmp, (uint32_t)src, true);
+    else return false;
+  } else if (IS("add")) r = tmp + src;
+  else if (IS("sub")) r = tmp - src;
+  else if (IS("rsub")) r = src - tmp;
+  else if (IS("inc")) r = tmp >= src ? 0 : tmp + 1;
+  else if (IS("dec")) r = tmp == 0 || tmp > src ? src : tmp - 1;
+  else if (IS("min")) r = is_signed ? (st < ss ? tmp : src) : (tmp < src ? tmp : src);
+  else if (IS("max")) r = is_signed ? (st > ss ? tmp : src) : (tmp > src ? tmp : src);
+  else if (IS("and")) r = tmp & src;
+  else if (IS("or")) r = tmp | src;
+  else if (IS("xor")) r = tmp ^ src;
+  else if (IS("swap") || IS("storexchg")) r = src;
+  else if (IS("cmpswap") || IS("cmpstore")) r = tmp == cmp ? src : tmp;
+  else if (IS("csub")) r = tmp < src ? 0 : tmp - src;
+  else return false;
+#undef IS
+  *out = r & mask;
+  return true;
+}
+
+static void rl_hm_atomic_base(const char* name, const char* prefix,
+                              char* base, size_t capacity) {
+  snprintf(base, capacity, "%s", name + strlen(prefix));
   char* rtn = strstr(base, "_rtn");
   if (rtn) memmove(rtn, rtn + 4, strlen(rtn + 4) + 1);
-  if (!strcmp(base, "add_u32")) *out_new = old + data;
-  else if (!strcmp(base, "sub_u32")) *out_new = old - data;
-  else if (!strcmp(base, "min_i32")) *out_new = (int32_t)old < (int32_t)data ? old : data;
-  else if (!strcmp(base, "max_i32")) *out_new = (int32_t)old > (int32_t)data ? old : data;
-  else if (!strcmp(base, "min_u32")) *out_new = old < data ? old : data;
-  else if (!strcmp(base, "max_u32")) *out_new = old > data ? old : data;
-  else if (!strcmp(base, "and_b32")) *out_new = old & data;
-  else if (!strcmp(base, "or_b32")) *out_new = old | data;
-  else if (!strcmp(base, "xor_b32")) *out_new = old ^ data;
-  else if (!strcmp(base, "add_f32")) *out_new = rl_hm_u(rl_hm_f(old) + rl_hm_f(data));
-  else return false;
-  return true;
+}
+
+bool rl_hm_ds_atomic(const char* name, uint64_t old, uint64_t data,
+                     uint64_t cmp, uint64_t* out_new) {
+  char base[48];
+  if (strncmp(name, "ds_", 3)) return false;
+  rl_hm_atomic_base(name, "ds_", base, sizeof(base));
+  return rl_hm_atomic(base, old, data, cmp, out_new);
+}
+
+bool rl_hm_mem_atomic(const char* name, uint64_t old, uint64_t data,
+                      uint64_t cmp, uint64_t* out_new) {
+  char base[48];
+  const char* prefix = !strncmp(name, "global_atomic_", 14) ? "global_atomic_"
+                       : !strncmp(name, "flat_atomic_", 12) ? "flat_atomic_"
+                                                            : NULL;
+  if (prefix == NULL) return false;
+  rl_hm_atomic_base(name, prefix, base, sizeof(base));
+  return rl_hm_atomic(base, old, data, cmp, out_new);
 }

@@ -51,6 +51,9 @@ enum {
   RL_HM_NAN_ANY = 1u << 12,  // a NaN result matches any NaN
   RL_HM_TRANS = 1u << 13,    // transcendental: 1 ulp
   RL_HM_PACKED = 1u << 14,   // VOP3P: two 16-bit halves
+  RL_HM_NO_INLINE = 1u << 15,  // no inline-constant / literal forms (the
+                               // 16-bit float constants are not modelled)
+  RL_HM_ICLAMP = 1u << 16,   // VOP3 CLAMP saturates the integer result
 };
 
 // One lane (or one scalar operand set): sources as 64-bit values (32-bit
@@ -60,6 +63,8 @@ typedef struct rl_hm_lane_s {
   uint32_t cin;  // carry-in / select bit (VALU) or SCC (SALU)
   uint64_t d;    // destination before (ACC, s_cmov) and after
   uint32_t cout; // mask bit (VALU) or SCC (SALU) after
+  uint32_t lane; // VALU: the lane's index in its wave32 (v_mbcnt)
+  bool clamp;    // RL_HM_ICLAMP opcodes: the CLAMP bit (set by eval)
 } rl_hm_lane_t;
 
 typedef struct rl_hm_op_s rl_hm_op_t;
@@ -69,15 +74,21 @@ typedef void (*rl_hm_fn)(const rl_hm_op_t* op, uint32_t mode,
 struct rl_hm_op_s {
   const char* name;
   uint8_t nsrc;   // sources read
-  uint8_t wide;   // bit n: source n is 64-bit; bit 3: the destination
+  uint8_t wide;   // bit n: source n is 64-bit; bit 3: the destination;
+                  // bits 4-7: binary16 (RL_HM_H16_*)
   uint8_t fp;     // bit n: source n is a float (ABS/NEG apply); bit 3: the
                   // destination is binary32 (CLAMP applies)
-  uint16_t flags; // RL_HM_*
+  uint32_t flags; // RL_HM_*
   rl_hm_fn fn;
   uint32_t arg;
 };
 
 #define RL_HM_DST_BIT 3
+// |wide| bits 4..6: source n is a binary16 in the low half (ABS/NEG act on
+// bit 15); bit 7: the destination is a binary16 low half (the high half
+// keeps its old value, NaNs compared as "is a NaN" under RL_HM_NAN_ANY).
+#define RL_HM_H16_SRC(n) (1u << (4 + (n)))
+#define RL_HM_H16_DST (1u << 7)
 
 // The model of mnemonic |name| (compares are parsed from the name), or
 // NULL. The returned pointer stays valid until the next call with a parsed
@@ -95,13 +106,18 @@ bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,
                  uint64_t got);
 
 // VOP3P packed op: the 16-bit result of one half.
-uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t a, uint32_t b);
+uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t mode, uint32_t a,
+                      uint32_t b);
 
 // Memory helpers: the dword(s) a sub-dword load leaves in a VGPR, and the
-// new value of a 32-bit LDS atomic named |name| ("ds_add_u32",
-// "ds_max_rtn_i32"...; false when unknown).
+// new memory value of an atomic: rl_hm_ds_atomic() for "ds_add_u32",
+// "ds_max_rtn_i64", "ds_cmpstore_b32"... (|cmp| is DATA1),
+// rl_hm_mem_atomic() for "global_atomic_*" / "flat_atomic_*" (|cmp| is the
+// compare half of cmpswap's DATA). Both return false for an unknown name.
 uint32_t rl_hm_load_extend(uint32_t raw, uint32_t size, bool sign);
-bool rl_hm_ds_atomic(const char* name, uint32_t old, uint32_t data,
-                     uint32_t* out_new);
+bool rl_hm_ds_atomic(const char* name, uint64_t old, uint64_t data,
+                     uint64_t cmp, uint64_t* out_new);
+bool rl_hm_mem_atomic(const char* name, uint64_t old, uint64_t data,
+                      uint64_t cmp, uint64_t* out_new);
 
 #endif  // REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_

@@ -40,6 +40,20 @@ static inline float rl_isa_f16_to_f32(uint32_t h) {
   return (float)rl_isa_f16_to_f64(h);  // exact
 }
 
+// The binary32 bit pattern of |h| for the min/max rule: exact, and a NaN
+// keeps its quiet bit (a signalling NaN stays signalling; the conversions
+// above quiet it).
+static inline uint32_t rl_isa_f16_image32(uint32_t h) {
+  h &= 0xffffu;
+  if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0) {
+    return (h & 0x8000u) << 16 | 0x7f800000u | (h & 0x3ffu) << 13;
+  }
+  float f = rl_isa_f16_to_f32(h);
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  return bits;
+}
+
 // Rounds |x| to binary16, nearest even.
 static inline uint32_t rl_isa_f64_to_f16(double x) {
   uint64_t bits;

@@ -16,7 +16,7 @@
 #include "redline/sim/isa/isa_lanes.h"
 
 static double rl_isa_fract64(double x) {
-  if (isinf(x)) return NAN;
+  if (isinf(x) || isnan(x)) return NAN;
   double f = x - floor(x);
   return f < 0x1.fffffffffffffp-1 ? f : 0x1.fffffffffffffp-1;
 }

@@ -57,7 +57,7 @@ static uint32_t rl_isa_pk_op(uint32_t kind, uint32_t a, uint32_t b,
     case RL_ISA_PK_ADD: return rl_isa_f64_to_f16(x + y);
     case RL_ISA_PK_MUL: return rl_isa_f64_to_f16(x * y);
     default: {  // min / max: the binary32 rule on exact images
-      uint32_t fa = rl_isa_bits32((float)x), fb = rl_isa_bits32((float)y);
+      uint32_t fa = rl_isa_f16_image32(a), fb = rl_isa_f16_image32(b);
       uint32_t r = rl_isa_minmax32(fa, fb, kind == RL_ISA_PK_MAX,
                                    (mode & RL_ISA_MODE_IEEE) != 0);
       return rl_isa_f32_to_f16(rl_isa_f32(r));

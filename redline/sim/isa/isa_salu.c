@@ -84,9 +84,11 @@ static float rl_isa_sf(const rl_isa_salu_t* s, uint64_t bits) {
   uint32_t b = (uint32_t)bits;
   return rl_isa_f32((s->mode & RL_ISA_MODE_FTZ32) ? rl_isa_flush32(b) : b);
 }
-static uint32_t rl_isa_sf_out(const rl_isa_salu_t* s, float value) {
-  uint32_t b = rl_isa_bits32(value);
+static uint32_t rl_isa_sf_bits(const rl_isa_salu_t* s, uint32_t b) {
   return (s->mode & RL_ISA_MODE_FTZ32) ? rl_isa_flush32(b) : b;
+}
+static uint32_t rl_isa_sf_out(const rl_isa_salu_t* s, float value) {
+  return rl_isa_sf_bits(s, rl_isa_bits32(value));
 }
 RL_ISA_SALU(rl_isa_s_add_f32, s->d = rl_isa_sf_out(s, rl_isa_sf(s, s->a) + rl_isa_sf(s, s->b)))
 RL_ISA_SALU(rl_isa_s_sub_f32, s->d = rl_isa_sf_out(s, rl_isa_sf(s, s->a) - rl_isa_sf(s, s->b)))
@@ -94,8 +96,13 @@ RL_ISA_SALU(rl_isa_s_mul_f32, s->d = rl_isa_sf_out(s, rl_isa_sf(s, s->a) * rl_is
 RL_ISA_SALU(rl_isa_s_fmac_f32, s->d = rl_isa_sf_out(s, fmaf(rl_isa_sf(s, s->a), rl_isa_sf(s, s->b), rl_isa_sf(s, s->d))))
 RL_ISA_SALU(rl_isa_s_fmaak_f32, s->d = rl_isa_sf_out(s, fmaf(rl_isa_sf(s, s->a), rl_isa_sf(s, s->b), rl_isa_sf(s, s->c))))
 RL_ISA_SALU(rl_isa_s_fmamk_f32, s->d = rl_isa_sf_out(s, fmaf(rl_isa_sf(s, s->a), rl_isa_sf(s, s->c), rl_isa_sf(s, s->b))))
-RL_ISA_SALU(rl_isa_s_min_f32, s->d = rl_isa_minmax32(A32, B32V, false, s->mode & RL_ISA_MODE_IEEE))
-RL_ISA_SALU(rl_isa_s_max_f32, s->d = rl_isa_minmax32(A32, B32V, true, s->mode & RL_ISA_MODE_IEEE))
+// min/max: denormal inputs flushed under FTZ, as v_min/max_f32.
+RL_ISA_SALU(rl_isa_s_min_f32,
+            s->d = rl_isa_minmax32(rl_isa_sf_bits(s, A32), rl_isa_sf_bits(s, B32V),
+                                   false, s->mode & RL_ISA_MODE_IEEE))
+RL_ISA_SALU(rl_isa_s_max_f32,
+            s->d = rl_isa_minmax32(rl_isa_sf_bits(s, A32), rl_isa_sf_bits(s, B32V),
+                                   true, s->mode & RL_ISA_MODE_IEEE))
 
 // SOP1.
 RL_ISA_SALU(rl_isa_s_mov, s->d = s->a)

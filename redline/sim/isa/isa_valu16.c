@@ -68,8 +68,8 @@ static uint32_t rl_isa_cvt_i16(double x) {
 static void rl_isa_v_minmax_f16(rl_isa_valu_t* v, bool max) {
   bool ieee = (v->mode & RL_ISA_MODE_IEEE) != 0;
   RL_ISA_LANE_LOOP {
-    uint32_t a = rl_isa_bits32(rl_isa_f16_to_f32(RL_ISA_LO(v->s[0][l])));
-    uint32_t b = rl_isa_bits32(rl_isa_f16_to_f32(RL_ISA_LO(v->s[1][l])));
+    uint32_t a = rl_isa_f16_image32(RL_ISA_LO(v->s[0][l]));
+    uint32_t b = rl_isa_f16_image32(RL_ISA_LO(v->s[1][l]));
     uint32_t r = rl_isa_minmax32(a, b, max, ieee);
     v->d[l] = RL_ISA_KEEP_HI(rl_isa_f32_to_f16(rl_isa_f32(r)));
   }
