@@ -1,6 +1,6 @@
 // Lowering a capture into retained AQL kernel-dispatch packets
 // (aql/aql_lower.h). Field meanings: HSA System Architecture 1.2 §2.9.6
-// (hsa_kernel_dispatch_packet_t) and shared/research/pm4_reference.md §4.
+// (hsa_kernel_dispatch_packet_t) and Debian's hsa/hsa.h field comments.
 #include "aql/aql_lower.h"
 
 #include <stddef.h>

@@ -10,8 +10,7 @@
 //     hsa_barrier_or_packet_t (layouts re-checked in
 //     redline/backends/runtime_headers_check.c against the real header).
 //   - The vendor PM4-IB packet: ROCR amd_aql_queue.cpp AqlQueue::ExecutePM4
-//     (struct amd_aql_pm4_ib, local to that function), summarised in
-//     shared/research/pm4_reference.md section 4.4.
+//     (struct amd_aql_pm4_ib, local to that function).
 //
 // Every packet is 64 bytes and starts with a 16-bit header. A producer writes
 // bytes 4..63 first and then publishes the first 32 bits (header | setup<<16

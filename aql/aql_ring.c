@@ -1,7 +1,6 @@
 // The AQL producer protocol (aql/aql_ring.h). Sources: HSA System
 // Architecture 1.2 §2.8; ROCR amd_aql_queue.cpp AqlQueue::ExecutePM4 and CLR
-// rocvirtual.cpp dispatchGenericAqlPacket, summarised in
-// shared/research/pm4_reference.md §4.3.
+// rocvirtual.cpp dispatchGenericAqlPacket.
 //
 // The ring lives in host-visible system memory on every backend redline
 // drives today, so a release store orders the packet body before the

@@ -1,8 +1,7 @@
 // aql/aql_ring.h — the AQL producer protocol on a device queue.
 //
 // Submission order (HSA System Architecture 1.2 §2.8; ROCR
-// AqlQueue::ExecutePM4; CLR dispatchGenericAqlPacket — see
-// shared/research/pm4_reference.md §4.3):
+// AqlQueue::ExecutePM4; CLR rocvirtual.cpp dispatchGenericAqlPacket):
 //   1. backpressure: with the write id w (a relaxed load: redline owns its
 //      queues exclusively, so this thread is the only producer), wait
 //      (bounded) until w + n - read_id <= ring size, reading the read id

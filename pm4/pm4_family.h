@@ -10,7 +10,7 @@
 //
 // Sources: Linux drivers/gpu/drm/amd/include/asic_reg/gc/gc_11_0_0_offset.h
 // and _sh_mask.h, gc_12_0_0_offset.h and _sh_mask.h; PAL gfx9_plus_merged_
-// registers.h and gfx12 equivalents; shared/research/pm4_reference.md §2.
+// registers.h and gfx12 equivalents.
 // Every table entry cites its source next to it (pm4_family_gfx11.c,
 // pm4_family_gfx12.c).
 #ifndef REDLINE_PM4_PM4_FAMILY_H_

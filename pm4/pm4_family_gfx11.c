@@ -18,7 +18,8 @@
 //     PACKET3_RELEASE_MEM_GCR_*; PAL gfx9CmdUtil.cpp Gfx10ReleaseMemGcrCntl
 //     (gfx11GlkWb at bit 12 of the field); PAL
 //     gfx9_plus_merged_f32_mec_pm4_packets.h PM4_MEC_RELEASE_MEM gfx11 view.
-//   - Capabilities: shared/research/pm4_reference.md §2.2 (RSRC1.PRIV).
+//   - Capabilities: Mesa radeonsi/RADV set COMPUTE_PGM_RSRC1.PRIV for
+//     gfx11 compute dispatches from PM4 (the gfx11 PM4-dispatch workaround).
 // The table was cross-checked field by field against the kernel headers by
 // a throwaway script (reported with the change that added it).
 #include "pm4/pm4_family_internal.h"

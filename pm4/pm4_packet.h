@@ -1,7 +1,7 @@
 // pm4/pm4_packet.h — PM4 type-3 packet header and opcodes for the compute
 // engine (MEC) of gfx11 and gfx12.
 //
-// Sources (see shared/research/pm4_reference.md §1): Mesa src/amd/common/
+// Sources: Mesa src/amd/common/
 // sid.h (PKT3 header fields, opcode values), PAL gfx9_plus_merged_pm4_it_
 // opcodes.h and gfx12_merged_pm4_it_opcodes.h, Linux drivers/gpu/drm/amd/
 // amdgpu/nvd.h (PACKET3_* opcodes), ROCR amd_gpu_pm4.h (PM4_HDR).
