@@ -87,7 +87,7 @@ rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
   replay->capture = capture;
   replay->options = *options;
   rl_limits_t limits = options->limits;
-  if (strcmp(device->name, "sim") != 0) {
+  if (!device->host_executes) {
     // The work budgets protect the simulator, which executes every
     // work-item on the host; a GPU runs a 2^26-item GEMM in microseconds,
     // so there they apply only when the caller sets them.

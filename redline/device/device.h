@@ -193,6 +193,9 @@ struct rl_device_s {
   const char* target;   // exact ISA, "amdgcn-amd-amdhsa--gfx1100"
   uint64_t timestamp_frequency;  // Hz
   uint32_t lds_limit;   // bytes of LDS per work-group
+  // True when kernels execute on the host (the simulator): the replay's
+  // work budgets (redline/limits.h) apply to it by default.
+  bool host_executes;
 };
 
 #ifdef __cplusplus

@@ -168,6 +168,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
       .target = sim->target,
       .timestamp_frequency = RL_SIM_TIMESTAMP_HZ,
       .lds_limit = RL_SIM_LDS_LIMIT,
+      .host_executes = true,
   };
   pthread_mutex_init(&sim->signal_lock, NULL);
   pthread_cond_init(&sim->signal_cond, NULL);

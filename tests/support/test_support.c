@@ -87,7 +87,7 @@ char* rl_test_lines_with_prefix(const char* dir, const char* name,
 
 int rl_test_thread_count(void) {
   DIR* dir = opendir("/proc/self/task");
-  if (dir == NULL) return -1;
+  if (dir == NULL) fail_msg("cannot list /proc/self/task");
   int count = 0;
   for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
     if (entry->d_name[0] != '.') ++count;
