@@ -291,8 +291,9 @@ class Device:
                  executor: Optional[str] = None, adversarial: bool = False,
                  seed: int = 0, library: Optional[str] = None):
         self._keep = [s.encode() if s else None for s in (kind, processor, library, executor)]
-        options = _lib.DeviceOptions(self._keep[0], self._keep[1], adversarial, seed,
-                                     self._keep[2], self._keep[3], 0, 0)
+        options = _lib.DeviceOptions(kind=self._keep[0], processor=self._keep[1],
+                                     adversarial=adversarial, seed=seed,
+                                     library=self._keep[2], executor=self._keep[3])
         self._ptr = ctypes.c_void_p()
         _check(lib.rl_device_open(ctypes.byref(options), ctypes.byref(self._ptr)))
         self._replays = []

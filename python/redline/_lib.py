@@ -90,8 +90,10 @@ class Capture(ctypes.Structure):
 class DeviceOptions(ctypes.Structure):
     _fields_ = [("kind", c_char_p), ("processor", c_char_p),
                 ("adversarial", ctypes.c_bool), ("seed", u64),
+                ("cache_model", c_char_p),
                 ("library", c_char_p), ("executor", c_char_p),
-                ("max_work_items", u64), ("max_dispatches", u32)]
+                ("max_work_items", u64), ("max_dispatches", u32),
+                ("no_hazard_check", ctypes.c_bool)]
 
 
 class Limits(ctypes.Structure):
