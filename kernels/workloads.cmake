@@ -6,5 +6,7 @@ add_library(rl_kernels_workloads STATIC
   workloads/vecchain.c
   workloads/decode.c
   workloads/decode_buffers.c
+  workloads/verify.c
+  workloads/verify_buffers.c
 )
 target_link_libraries(rl_kernels_workloads PUBLIC rl_capture m)
