@@ -8,3 +8,8 @@ rl_add_unit_test(verify_ref_test
   LIBS rl_device_funnel rl_kernels_ref rl_sim rl_capture m)
 target_compile_options(verify_ref_test PRIVATE -ffp-contract=off)
 add_dependencies(verify_ref_test rl_kernels)
+
+rl_add_unit_test(verify_route_test
+  SOURCES unit/verify_route_test.c unit/decode_test_util.c
+  LIBS rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
+add_dependencies(verify_route_test rl_kernels)
