@@ -1,0 +1,71 @@
+// The verify part of `redline demo` (tools/demo_verify.h).
+#include "tools/demo_verify.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kernels/workloads/verify_route.h"
+
+uint32_t rl_demo_verify_config(uint64_t layers,
+                               rl_workload_param_value_t* out) {
+  out[0] = (rl_workload_param_value_t){"layers", (int64_t)layers};
+  out[1] = (rl_workload_param_value_t){"max_context",
+                                       RL_DEMO_VERIFY_MAX_CONTEXT};
+  out[2] = (rl_workload_param_value_t){"crossover", RL_DEMO_VERIFY_CROSSOVER};
+  return 3;
+}
+
+rl_status_t rl_demo_verify_route(const rl_capture_t* capture) {
+  rl_verify_envelope_t envelope;
+  RL_RETURN_IF_ERROR(rl_verify_envelope_of(capture, &envelope));
+  printf("envelope   %s, B=%u, S=%u, live context in (%u, %u], partials "
+         ">= %" PRIu64 " bytes\n",
+         envelope.target, envelope.batch, envelope.chunks, envelope.crossover,
+         envelope.max_context, envelope.workspace_bytes);
+  const uint32_t B = envelope.batch;
+  const struct {
+    uint32_t batch;
+    int64_t pos;
+    bool route_off;
+    bool retained;
+  } steps[] = {
+      {B, (int64_t)envelope.crossover - B + 1, false, true},
+      {B, (int64_t)envelope.crossover - B, false, false},
+      {B, (int64_t)envelope.max_context - B + 1, false, false},
+      {B / 2 < 4 ? 33 : B / 2, (int64_t)envelope.crossover + 64, false, false},
+      {3, (int64_t)envelope.crossover + 64, false, false},
+      {B, (int64_t)envelope.crossover + 64, true, false},
+  };
+  for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); ++i) {
+    const rl_verify_route_options_t options = {steps[i].route_off, 0};
+    const rl_verify_step_t step = {envelope.target, steps[i].batch,
+                                   steps[i].pos, envelope.workspace_bytes};
+    rl_verify_decision_t decision;
+    RL_RETURN_IF_ERROR(rl_verify_decide(&envelope, &options, &step,
+                                        &decision));
+    printf("step       B=%-2u pos=%-5" PRId64 "%s -> %s%s%s\n", step.batch,
+           step.pos, steps[i].route_off ? " route=off" : "",
+           decision.retained ? "retained" : "eager",
+           decision.retained ? "" : ": ", decision.reason);
+    if (decision.retained != steps[i].retained) {
+      return RL_STATUS(RL_STATUS_MISMATCH,
+                       "route decision for B=%u pos=%" PRId64 " is %s",
+                       step.batch, step.pos,
+                       decision.retained ? "retained" : "eager");
+    }
+  }
+  const rl_verify_step_t small = {envelope.target, B,
+                                  (int64_t)envelope.crossover + 64,
+                                  envelope.workspace_bytes - 4};
+  rl_verify_decision_t decision;
+  rl_status_t status = rl_verify_decide(&envelope, NULL, &small, &decision);
+  if (!status) {
+    return RL_STATUS(RL_STATUS_MISMATCH,
+                     "an undersized workspace was not refused");
+  }
+  printf("step       workspace %" PRIu64 " bytes -> contract: %s\n",
+         small.workspace_bytes, rl_status_message(status));
+  rl_status_free(status);
+  return RL_OK;
+}
