@@ -13,3 +13,31 @@ rl_add_unit_test(verify_route_test
   SOURCES unit/verify_route_test.c unit/decode_test_util.c
   LIBS rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
 add_dependencies(verify_route_test rl_kernels)
+
+# Shadow runs of the verify workload at demo scale (2 layers, 1024 rows,
+# crossover 256, window 816.. stride 16): the four engine arms with the
+# reference and the ISA executor, all six arms with the HIP stand-in, and
+# the envelope refusals and region negative controls
+# (integration/verify_cli_test.sh). The long-context run (the issue's
+# done-when: B 16 from pos 8176, 6 arms, ISA executor) is labelled slow.
+set(RL_VERIFY_SMALL --config layers=2 --config max_context=1024
+  --config crossover=256)
+rl_add_shadow_cli_test(shadow_verify_gfx1100 integration 300
+  pass verify gfx1100 ${RL_VERIFY_SMALL} --)
+rl_add_shadow_cli_test(shadow_isa_verify_gfx1100 integration 300
+  pass verify gfx1100 ${RL_VERIFY_SMALL} --executor isa -- --executor isa)
+rl_add_shadow_runtime_test(shadow_runtimes_verify
+  arms eager,recorded,aql,pm4,hip,hipgraph 6 verify gfx1100 ${RL_VERIFY_SMALL}
+  --)
+rl_add_shadow_runtime_test(shadow_runtimes_verify8k_isa
+  arms eager,recorded,aql,pm4,hip,hipgraph 6 verify gfx1100 --layers 2
+  --executor isa -- --executor isa)
+set_tests_properties(shadow_runtimes_verify8k_isa PROPERTIES
+  LABELS "integration;slow" TIMEOUT 3600)
+foreach(case refuse flip)
+  add_test(NAME verify_cli_${case}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/integration/verify_cli_test.sh
+      $<TARGET_FILE:redline> ${case})
+  set_tests_properties(verify_cli_${case} PROPERTIES LABELS integration
+    TIMEOUT 300 ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
+endforeach()
