@@ -41,3 +41,8 @@ foreach(case refuse flip)
   set_tests_properties(verify_cli_${case} PROPERTIES LABELS integration
     TIMEOUT 300 ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
 endforeach()
+
+rl_add_unit_test(verify_workload_test
+  SOURCES unit/verify_workload_test.c unit/decode_test_util.c
+  LIBS rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
+add_dependencies(verify_workload_test rl_kernels)
