@@ -34,7 +34,7 @@ rl_add_shadow_runtime_test(shadow_runtimes_verify8k_isa
   --executor isa -- --executor isa)
 set_tests_properties(shadow_runtimes_verify8k_isa PROPERTIES
   LABELS "integration;slow" TIMEOUT 3600)
-foreach(case refuse flip)
+foreach(case refuse flip executors)
   add_test(NAME verify_cli_${case}
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/integration/verify_cli_test.sh
       $<TARGET_FILE:redline> ${case})

@@ -10,6 +10,11 @@
 #           the state after rollback (recur), after forward (kv_forward) or
 #           of the guard rows (kv_guard, reported as the kv_cache byte it
 #           is) is corrupted in the pm4 arm.
+#   executors  the eager arm with the reference kernels and with the ISA
+#           executor gives the same XXH3 of every region after every window
+#           (the references are bit-exact models of the compiled kernels);
+#           control: the same comparison against a run one window later
+#           differs.
 # Captures are at demo scale: 2 layers, 1024 rows, crossover 256.
 set -u
 redline=$1
@@ -71,6 +76,20 @@ case "$case_name" in
     # is compared first.
     run 1 shadow "$dir/v.rlc" --flip-byte kv_guard:3
     expect "region kv_cache differs in arm pm4 at offset 129027 (1 byte differs)"
+    ;;
+  executors)
+    capture
+    hashes() { grep -o '"xxh3_128":[[:space:]]*"[0-9a-f]*"' "$1" >"$2"; }
+    run 0 shadow "$dir/v.rlc" --arms eager --json "$dir/ref.json"
+    run 0 shadow "$dir/v.rlc" --arms eager --executor isa --json "$dir/isa.json"
+    run 0 shadow "$dir/v.rlc" --arms eager --windows 832:12:16 \
+      --json "$dir/later.json"
+    hashes "$dir/ref.json" "$dir/ref.txt"
+    hashes "$dir/isa.json" "$dir/isa.txt"
+    hashes "$dir/later.json" "$dir/later.txt"
+    [ "$(wc -l <"$dir/ref.txt")" -eq 192 ] || fail "expected 12 x 16 hashes"
+    cmp -s "$dir/ref.txt" "$dir/isa.txt" || fail "ref and isa executors differ"
+    cmp -s "$dir/ref.txt" "$dir/later.txt" && fail "control: windows not compared"
     ;;
   *)
     fail "unknown case $case_name"
