@@ -24,8 +24,10 @@ add_dependencies(verify_route_test rl_kernels)
 # 300 s because one ISA step takes seconds there.
 set(RL_VERIFY_SMALL --config layers=2 --config max_context=1024
   --config crossover=256)
-rl_add_shadow_cli_test(shadow_verify_gfx1100 integration 300
-  pass verify gfx1100 ${RL_VERIFY_SMALL} --)
+foreach(target gfx1100 gfx1151 gfx1201)
+  rl_add_shadow_cli_test(shadow_verify_${target} integration 300
+    pass verify ${target} ${RL_VERIFY_SMALL} --)
+endforeach()
 rl_add_shadow_cli_test(shadow_isa_verify_gfx1100 integration 300
   pass verify gfx1100 ${RL_VERIFY_SMALL} --executor isa -- --executor isa)
 rl_add_shadow_runtime_test(shadow_runtimes_verify
