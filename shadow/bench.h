@@ -61,6 +61,8 @@ typedef struct rl_bench_options_s {
   // finding in any step fails that arm (RL_STATUS_MISMATCH). The check runs
   // outside the timed span.
   bool no_hazard_check;
+  // Budgets and the bound of every wait, as for shadow (zero: defaults).
+  rl_limits_t limits;
 } rl_bench_options_t;
 
 // Nanoseconds over the samples of one arm.

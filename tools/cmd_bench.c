@@ -66,6 +66,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .progress = rl_progress_callback,
       .progress_user = &progress,
       .no_hazard_check = shadow->no_hazard_check,
+      .limits = shadow->limits,
   };
   memcpy(options.arms, shadow->arms, sizeof(options.arms));
   rl_bench_result_t* result = NULL;
