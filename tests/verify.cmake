@@ -50,3 +50,7 @@ rl_add_unit_test(verify_workload_test
   SOURCES unit/verify_workload_test.c unit/decode_test_util.c
   LIBS rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
 add_dependencies(verify_workload_test rl_kernels)
+
+# `redline demo --workload verify`: capture, inspect, route decisions,
+# shadow and bench end with PASS (the demo itself checks each decision).
+rl_add_shadow_cli_test(demo_verify_cli integration 300 demo --workload verify)
