@@ -234,7 +234,8 @@ static int rl_demo_inspect(rl_demo_t* demo, const rl_capture_t* capture) {
   rl_hazard_plan_destroy(plan);
   if (strcmp(demo->workload, "verify") == 0) {
     printf("\n");
-    status = rl_demo_verify_route(capture);
+    status = rl_demo_verify_route(capture, demo->processor,
+                                  demo->device.executor);
     if (status) {
       snprintf(demo->reason, sizeof(demo->reason), "route: %s",
                rl_status_message(status));

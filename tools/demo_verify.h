@@ -25,8 +25,13 @@ extern "C" {
 uint32_t rl_demo_verify_config(uint64_t layers, rl_workload_param_value_t* out);
 
 // Prints the envelope of |capture| and the decision for steps inside and
-// outside it; fails when a decision is not the expected one.
-rl_status_t rl_demo_verify_route(const rl_capture_t* capture);
+// outside it; fails when a decision is not the expected one. The step
+// whose live context is not above the crossover then runs on the eager
+// path: the verify step recorded at that pos (with no crossover) on a
+// fresh simulated |processor| with |executor| ("ref" when NULL), every
+// launch executed as it is issued.
+rl_status_t rl_demo_verify_route(const rl_capture_t* capture,
+                                 const char* processor, const char* executor);
 
 #ifdef __cplusplus
 }
