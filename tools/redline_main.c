@@ -1,17 +1,13 @@
 // The redline CLI: git-style subcommands over the redline libraries.
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/cli_help.h"
 
-typedef struct rl_cli_command_s {
-  const char* name;
-  int (*run)(int argc, char** argv);
-  const char* synopsis;
-  const char* help;
-} rl_cli_command_t;
-
-static const rl_cli_command_t rl_cli_commands[] = {
+const rl_cli_command_t rl_cli_commands[] = {
     {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json] [--isa]",
      "List the kernels of an AMDGPU code object: target, code-object version,\n"
      "kernarg layout from the metadata note and the decoded kernel descriptor.\n"
@@ -171,10 +167,10 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "REDLINE_DRM_LIBRARY override the runtime libraries.\n"},
     {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
 };
-#define RL_CLI_COMMAND_COUNT \
-  (sizeof(rl_cli_commands) / sizeof(rl_cli_commands[0]))
+const size_t rl_cli_command_count =
+    sizeof(rl_cli_commands) / sizeof(rl_cli_commands[0]);
 
-static const char rl_cli_exit_codes[] =
+const char rl_cli_exit_codes[] =
     "Exit codes:\n"
     "  0  success\n"
     "  1  divergence or mismatch found\n"
@@ -189,8 +185,25 @@ static const char rl_cli_exit_codes[] =
     "Numbers are decimal (010 is ten) or 0x-hexadecimal, without spaces or +.\n";
 
 int rl_cmd_help(int argc, char** argv) {
+  // Build-time generators (tools/CMakeLists.txt), not listed in the help:
+  // the manual pages and the bash completion come from the texts above.
+  if (argc == 3 && rl_cli_is(argv[1], "--man-dir")) {
+    return rl_cli_write_man_pages(argv[2], RL_VERSION) == 0 ? RL_EXIT_OK
+                                                           : RL_EXIT_UNAVAILABLE;
+  }
+  if ((argc == 2 || argc == 3) && rl_cli_is(argv[1], "--bash-completion")) {
+    FILE* out = argc == 3 ? fopen(argv[2], "w") : stdout;
+    if (!out) {
+      fprintf(stderr, "redline: help: %s: %s\n", argv[2], strerror(errno));
+      return RL_EXIT_UNAVAILABLE;
+    }
+    rl_cli_write_bash_completion(out);
+    bool failed = ferror(out) != 0;
+    failed = (out == stdout ? fflush(out) : fclose(out)) != 0 || failed;
+    return failed ? RL_EXIT_UNAVAILABLE : RL_EXIT_OK;
+  }
   if (argc >= 2) {
-    for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+    for (size_t i = 0; i < rl_cli_command_count; ++i) {
       if (strcmp(argv[1], rl_cli_commands[i].name) == 0) {
         printf("usage: redline %s\n\n%s\n%s", rl_cli_commands[i].synopsis,
                rl_cli_commands[i].help, rl_cli_exit_codes);
@@ -201,7 +214,7 @@ int rl_cmd_help(int argc, char** argv) {
   }
   printf("redline — PM4/AQL command-stream replay for AMD GPUs\n\n"
          "usage: redline COMMAND [ARGS]\n\nCommands:\n");
-  for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+  for (size_t i = 0; i < rl_cli_command_count; ++i) {
     printf("  %s\n", rl_cli_commands[i].synopsis);
   }
   printf("\nErrors go to stderr. Environment: REDLINE_KERNELS_DIR overrides\n"
@@ -221,7 +234,7 @@ int main(int argc, char** argv) {
     printf("redline %s\n", RL_VERSION);
     return RL_EXIT_OK;
   }
-  for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+  for (size_t i = 0; i < rl_cli_command_count; ++i) {
     if (strcmp(argv[1], rl_cli_commands[i].name) == 0) {
       for (int a = 2; a < argc; ++a) {
         if (rl_cli_is(argv[a], "--help") || rl_cli_is(argv[a], "-h")) {
