@@ -247,6 +247,11 @@ typedef struct rl_shadow_options_s {
   rl_limits_t limits;
   // Skips the hazard verdicts (see above); on by default.
   bool no_hazard_check;
+  // When set, every arm step goes into this trace (shadow/shadow_trace.h):
+  // host spans, the dispatches of simulated devices, arrows for the hazard
+  // plan's dependencies. Arms are processes |trace_pid_base| + 1 + index.
+  struct rl_trace_s* trace;
+  uint32_t trace_pid_base;
 } rl_shadow_options_t;
 
 // What an arm ran: the retained routes' rl_route_proof_t, and the same

@@ -11,6 +11,7 @@
 #include "shadow/shadow_compare.h"
 #include "shadow/shadow_hazard.h"
 #include "shadow/shadow_rerecord.h"
+#include "shadow/shadow_trace.h"
 
 typedef struct rl_shadow_run_s {
   const rl_capture_t* capture;
@@ -25,6 +26,7 @@ typedef struct rl_shadow_run_s {
   // |recorded| is its arm index, UINT32_MAX without a recorded arm.
   uint32_t recorded;
   rl_shadow_rerecord_t rerecord;
+  rl_shadow_trace_t trace;  // --trace (shadow/shadow_trace.h)
 } rl_shadow_run_t;
 
 //===----------------------------------------------------------------------===//
@@ -216,7 +218,19 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   rl_shadow_hazard_before(arm, run->result->hazard_check, &watch,
                           &run->result->arms[a]);
   bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
+  uint64_t start_ns = run->trace.trace ? rl_trace_now_ns() : 0;
   rl_status_t status = rl_shadow_arm_step(arm, run->values);
+  if (run->trace.trace) {
+    char name[96];
+    if (run->result->param == UINT32_MAX) {
+      snprintf(name, sizeof(name), "window %u", w);
+    } else {
+      snprintf(name, sizeof(name), "window %u (%s=%" PRId64 ")", w,
+               run->capture->params[run->result->param].name, value);
+    }
+    rl_shadow_trace_step(&run->trace, a, arm, name, start_ns,
+                         rl_trace_now_ns());
+  }
   if (!status) {
     rl_shadow_hazard_after(arm, &watch, w, &run->result->arms[a]);
   }
@@ -452,6 +466,7 @@ static void rl_shadow_run_deinit(rl_shadow_run_t* run) {
     rl_shadow_arm_destroy(run->arms[a]);
   }
   rl_shadow_rerecord_deinit(&run->rerecord);
+  rl_shadow_trace_end(&run->trace);
   free(run->values);
   free(run->reference_bytes);
   free(run->candidate_bytes);
@@ -477,6 +492,11 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   rl_status_t status = rl_shadow_check_options(capture, options, result);
   if (!status) status = rl_shadow_check_budgets(capture, options);
   if (!status) status = rl_shadow_run_init(&run);
+  if (!status) {
+    status = rl_shadow_trace_begin(&run.trace, options->trace, capture,
+                                   options->arms, options->arm_count,
+                                   "shadow", options->trace_pid_base);
+  }
   if (!status) {
     rl_shadow_create_arms(&run);
     for (uint32_t a = 0; a < result->arm_count; ++a) {

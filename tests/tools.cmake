@@ -17,3 +17,11 @@ add_test(NAME help_docs_test
           $<TARGET_FILE:redline> ${CMAKE_BINARY_DIR}/man
           ${CMAKE_BINARY_DIR}/completion/redline)
 set_tests_properties(help_docs_test PROPERTIES LABELS unit TIMEOUT 120)
+
+# `--trace` files follow the trace-event format Perfetto opens
+# (tests/tools/trace_check.py, with negative controls).
+find_program(RL_TRACE_PYTHON3 python3 REQUIRED)
+add_test(NAME trace_cli_test
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/trace_cli_test.sh
+          $<TARGET_FILE:redline> ${RL_TRACE_PYTHON3})
+set_tests_properties(trace_cli_test PROPERTIES LABELS integration TIMEOUT 300)

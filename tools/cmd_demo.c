@@ -30,6 +30,7 @@
 #include "tools/cli.h"
 #include "tools/inspect_json.h"
 #include "tools/shadow_cli.h"
+#include "tools/trace_cli.h"
 
 #define RL_DEMO_BENCH_ROUNDS 3u
 #define RL_DEMO_BENCH_STEPS 4u
@@ -37,6 +38,8 @@
 typedef struct rl_demo_s {
   const char* processor;
   const char* out_dir;
+  const char* trace_path;  // --trace: shadow and bench in one trace
+  rl_trace_t* trace;
   uint64_t layers;
   bool verbose;
   rl_shadow_device_options_t device;
@@ -71,6 +74,8 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       if (exit_code != RL_EXIT_OK) return exit_code;
     } else if (has_value && rl_cli_is(arg, "--out")) {
       demo->out_dir = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--trace")) {
+      demo->trace_path = argv[++i];
     } else if (has_value && (rl_cli_is(arg, "--processor") ||
                              rl_cli_is(arg, "--hazards") ||
                              rl_cli_is(arg, "--executor") ||
@@ -217,6 +222,7 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
                        &exit_code);
+  options.trace = demo->trace;
   char reason[768] = "";
   exit_code = rl_cli_shadow_capture(capture, &options, demo->verbose, NULL,
                                     "demo: shadow", reason, sizeof(reason));
@@ -232,6 +238,8 @@ static int rl_demo_bench(rl_demo_t* demo, const rl_capture_t* capture) {
                                  .no_hazard_check = demo->no_hazard_check};
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("demo", "--arms", "eager,aql,pm4", &options, &exit_code);
+  options.trace = demo->trace;
+  options.trace_pid_base = 100;  // after the shadow's arms
   if (capture->window_count) {
     const rl_capture_window_t* window = &capture->windows[0];
     options.has_window = true;
@@ -287,8 +295,11 @@ int rl_cmd_demo(int argc, char** argv) {
   rl_demo_t demo;
   int exit_code = rl_demo_parse(argc, argv, &demo);
   if (exit_code != RL_EXIT_OK) return exit_code;
+  exit_code = rl_cli_trace_open("demo", demo.trace_path, NULL, 0, &demo.trace);
+  if (exit_code != RL_EXIT_OK) return exit_code;
   double start = rl_demo_now();
   exit_code = rl_demo_stages(&demo);
+  exit_code = rl_cli_trace_close("demo", demo.trace, demo.trace_path, exit_code);
   rl_demo_cleanup(&demo);
   printf("\ndemo took %.1f s\n", rl_demo_now() - start);
   if (exit_code == RL_EXIT_OK) {

@@ -40,7 +40,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "              (default 4G; suffix K, M or G); over it: exit 3\n"},
     {"replay", rl_cmd_replay,
      "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
-     "[--repeat N] [--hazards adversarial] [--seed N] [--checked] [--json]",
+     "[--repeat N] [--hazards adversarial] [--seed N] [--checked] [--json] "
+     "[--trace OUT]",
      "Replay a capture on a fixed queue through the replay API: contract,\n"
      "prepare, then N runs; prints the route proof and the XXH3-128 of every\n"
      "state region after the last run. Pointers are rebased onto fresh\n"
@@ -65,6 +66,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --max-device-memory B  decompressed contents (default 4G, else exit 3),\n"
      "  --max-work-items N     device memory (8G), work-items per dispatch\n"
      "  --max-dispatches N     (16M) and dispatches per step (65536), else exit 4\n"
+     "  --trace OUT            a Chrome/Perfetto trace of the runs\n"
      "  --json                 machine output: {proof, counters, status, regions}\n"
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
     {"lower", rl_cmd_lower,
@@ -92,7 +94,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
      "shadow FILE [--arms eager,recorded,aql,pm4] [--windows START:COUNT[:STRIDE]] "
-     "[--json OUT] [--flip-byte REGION:OFFSET] [--hazards adversarial] "
+     "[--json OUT] [--trace OUT] [--flip-byte REGION:OFFSET] [--hazards adversarial] "
      "[--seed N] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",
      "Run the windows of a capture through several arms from identical state\n"
      "(each arm on its own simulated device, buffers from the capture's initial\n"
@@ -107,6 +109,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                         both values, and the verdict)\n"
      "  --json OUT             the report as JSON, written atomically\n"
      "                         (a link is followed; OUT must not be FILE)\n"
+     "  --trace OUT            a Chrome/Perfetto trace of every arm's steps\n"
+     "                         (host spans, simulated dispatches, waits)\n"
      "  --flip-byte R:OFF      negative control: corrupt byte OFF of region R in\n"
      "                         the pm4 arm (else the last retained arm) after\n"
      "                         window 0; the run must FAIL naming R and OFF\n"
@@ -124,7 +128,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "Exit 1 on any divergence or failed route proof.\n"},
     {"bench", rl_cmd_bench,
      "bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]] "
-     "[--rounds N] [--json OUT]",
+     "[--rounds N] [--json OUT] [--trace OUT]",
      "Time the arms in interleaved rounds (A B C A B C ...): per arm the median\n"
      "and p95 wall time per step, host submission time per step (engine\n"
      "counters), simulated-device time per step (dispatch-log timestamps), the\n"
@@ -136,10 +140,11 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --cache-model MODE (default strict)\n"
      "                    as for shadow\n"
      "  --json OUT        the table as JSON, written atomically\n"
-     "                    (a link is followed; OUT must not be FILE)\n"},
+     "                    (a link is followed; OUT must not be FILE)\n"
+     "  --trace OUT       a Chrome/Perfetto trace of every step\n"},
     {"demo", rl_cmd_demo,
      "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
-     "[--executor ref|isa] [--out DIR] [--verbose]",
+     "[--executor ref|isa] [--out DIR] [--trace OUT] [--verbose]",
      "The whole pipeline on the simulator: capture the decode workload while it\n"
      "runs (an eager run), write the capture, print its inspect summary, shadow\n"
      "all four arms over 12 windows across a chunk boundary of the attention\n"
@@ -153,7 +158,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --executor ref|isa  reference kernels (default) or the gfx11 ISA\n"
      "                    interpreter (gfx1100/gfx1151 only)\n"
      "  --out DIR         keep the capture as DIR/decode.rlc (default: a\n"
-     "                    temporary file, removed at exit)\n"},
+     "                    temporary file, removed at exit)\n"
+     "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"
