@@ -1,5 +1,5 @@
 // shadow/shadow_trace.h — what a shadow or bench run puts in a trace
-// (shadow/trace.h), one arm step at a time.
+// (redline/base/trace.h), one arm step at a time.
 //
 // Tracks: every arm is a process ("shadow: aql", "bench: pm4"); its "host"
 // thread holds one span per step ("window 3 (pos=33)") and, for the
@@ -30,7 +30,7 @@
 #include "redline/hazard.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
-#include "shadow/trace.h"
+#include "redline/base/trace.h"
 
 typedef struct rl_shadow_trace_arm_state_s {
   uint64_t last_dispatch;  // dispatch_index of the newest record traced

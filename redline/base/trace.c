@@ -1,5 +1,5 @@
-// The trace-event recorder (shadow/trace.h): events appended as JSON text.
-#include "shadow/trace.h"
+// The trace-event recorder (redline/base/trace.h): events appended as JSON text.
+#include "redline/base/trace.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-// shadow/trace.h — a timeline in the Chrome/Perfetto JSON trace-event
+// redline/base/trace.h — a timeline in the Chrome/Perfetto JSON trace-event
 // format, for `--trace FILE` (replay, shadow, bench, demo).
 //
 // The format is Google's "Trace Event Format" (the JSON object form:
@@ -23,8 +23,8 @@
 // RL_TRACE_MAX_EVENTS further events are counted, not kept, and the count
 // is written as metadata ("dropped_events"). Not thread-safe: one recorder
 // per thread.
-#ifndef REDLINE_SHADOW_TRACE_H_
-#define REDLINE_SHADOW_TRACE_H_
+#ifndef REDLINE_BASE_TRACE_H_
+#define REDLINE_BASE_TRACE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -84,4 +84,4 @@ rl_status_t rl_trace_write(rl_trace_t* trace, const char* path);
 }
 #endif
 
-#endif  // REDLINE_SHADOW_TRACE_H_
+#endif  // REDLINE_BASE_TRACE_H_
