@@ -300,9 +300,13 @@ rl_status_t rl_bench_run(const rl_capture_t* capture,
       rl_shadow_window_resolve(capture, options->has_window, &options->window,
                                &bench.param, &result->window);
   if (!status) status = rl_bench_init(&bench);
-  if (!status) {
+  if (!status && options->trace) {
+    const char* names[RL_SHADOW_MAX_ARMS];
+    for (uint32_t a = 0; a < options->arm_count; ++a) {
+      names[a] = rl_shadow_arm_kind_name(options->arms[a]);
+    }
     status = rl_shadow_trace_begin(&bench.trace, options->trace, capture,
-                                   options->arms, options->arm_count, "bench",
+                                   names, options->arm_count, "bench",
                                    options->trace_pid_base);
   }
   if (!status) {

@@ -21,7 +21,7 @@ static uint32_t rl_shadow_trace_pid(const rl_shadow_trace_t* state,
 
 rl_status_t rl_shadow_trace_begin(rl_shadow_trace_t* state, rl_trace_t* trace,
                                   const rl_capture_t* capture,
-                                  const rl_shadow_arm_kind_t* kinds,
+                                  const char* const* arm_names,
                                   uint32_t arm_count, const char* label,
                                   uint32_t pid_base) {
   memset(state, 0, sizeof(*state));
@@ -35,8 +35,7 @@ rl_status_t rl_shadow_trace_begin(rl_shadow_trace_t* state, rl_trace_t* trace,
   rl_status_free(rl_hazard_plan_create(capture, &state->plan));
   for (uint32_t a = 0; a < arm_count && a < RL_SHADOW_MAX_ARMS; ++a) {
     char name[96];
-    snprintf(name, sizeof(name), "%s: %s", label,
-             rl_shadow_arm_kind_name(kinds[a]));
+    snprintf(name, sizeof(name), "%s: %s", label, arm_names[a]);
     uint32_t pid = rl_shadow_trace_pid(state, a);
     rl_trace_name_process(trace, pid, name, (int32_t)pid);
     rl_trace_name_thread(trace, pid, RL_SHADOW_TRACE_HOST_TID, "host", 0);

@@ -49,12 +49,12 @@ typedef struct rl_shadow_trace_s {
   struct rl_sim_dispatch_record_s* log;  // RL_SIM_DISPATCH_LOG records
 } rl_shadow_trace_t;
 
-// Starts tracing a run of |arm_count| arms of |kinds| over |capture| into
-// |trace| (NULL: off), naming the arms' tracks "|label|: ARM" with process
-// ids |pid_base| + 1 + index.
+// Starts tracing a run of |arm_count| arms named |arm_names| over |capture|
+// into |trace| (NULL: off), naming the arms' tracks "|label|: NAME" with
+// process ids |pid_base| + 1 + index.
 rl_status_t rl_shadow_trace_begin(rl_shadow_trace_t* state, rl_trace_t* trace,
                                   const rl_capture_t* capture,
-                                  const rl_shadow_arm_kind_t* kinds,
+                                  const char* const* arm_names,
                                   uint32_t arm_count, const char* label,
                                   uint32_t pid_base);
 

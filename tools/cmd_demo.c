@@ -44,6 +44,7 @@ typedef struct rl_demo_s {
   bool verbose;
   rl_shadow_device_options_t device;
   bool no_hazard_check;
+  uint32_t adversarial_seeds;
   char dir[512];
   char path[600];
   bool temporary;
@@ -61,6 +62,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   demo->processor = "gfx1100";
   demo->layers = 4;
   rl_shadow_options_t options = {0};
+  options.adversarial_seeds = 2;  // as `redline shadow`
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -80,6 +82,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
                              rl_cli_is(arg, "--hazards") ||
                              rl_cli_is(arg, "--executor") ||
                              rl_cli_is(arg, "--cache-model") ||
+                             rl_cli_is(arg, "--adversarial-seeds") ||
                              rl_cli_is(arg, "--seed"))) {
       rl_shadow_cli_option("demo", arg, argv[++i], &options, &exit_code);
       if (exit_code != RL_EXIT_OK) return exit_code;
@@ -91,6 +94,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   }
   demo->device = options.device;
   demo->no_hazard_check = options.no_hazard_check;
+  demo->adversarial_seeds = options.adversarial_seeds;
   if (options.device.processor) demo->processor = options.device.processor;
   demo->device.processor = demo->processor;
   return RL_EXIT_OK;
@@ -223,6 +227,7 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
   rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
                        &exit_code);
   options.trace = demo->trace;
+  options.adversarial_seeds = demo->adversarial_seeds;
   char reason[768] = "";
   exit_code = rl_cli_shadow_capture(capture, &options, demo->verbose, NULL,
                                     "demo: shadow", reason, sizeof(reason));
@@ -277,7 +282,12 @@ static int rl_demo_stages(rl_demo_t* demo) {
     exit_code = rl_demo_inspect(demo, capture);
   }
   if (exit_code == RL_EXIT_OK) {
-    printf("\n== 3. shadow: eager, recorded, aql, pm4\n");
+    if (demo->adversarial_seeds && !demo->device.adversarial) {
+      printf("\n== 3. shadow: eager, recorded, aql, pm4; aql and pm4 also "
+             "under %u adversarial seeds\n", demo->adversarial_seeds);
+    } else {
+      printf("\n== 3. shadow: eager, recorded, aql, pm4\n");
+    }
     fflush(stdout);
     exit_code = rl_demo_shadow(demo, capture);
   }

@@ -407,9 +407,8 @@ static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
   rl_hazard_watch_t watch;
   rl_hazard_watch_begin(&watch, cli->no_hazard_check ? NULL : device, capture);
   rl_shadow_trace_t trace;
-  rl_shadow_arm_kind_t kind =
-      cli->route == RL_ROUTE_PM4 ? RL_SHADOW_ARM_PM4 : RL_SHADOW_ARM_AQL;
-  RL_RETURN_IF_ERROR(rl_shadow_trace_begin(&trace, cli->trace, capture, &kind,
+  const char* route = cli->route == RL_ROUTE_PM4 ? "pm4" : "aql";
+  RL_RETURN_IF_ERROR(rl_shadow_trace_begin(&trace, cli->trace, capture, &route,
                                            1, "replay", 0));
   rl_status_t status = RL_OK;
   for (uint64_t i = 0; i < cli->repeat && !status; ++i) {

@@ -36,7 +36,8 @@ typedef struct rl_shadow_cli_s {
 static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
-      "--processor", "--bind", "--executor", "--cache-model", "--trace"};
+      "--processor", "--bind", "--executor", "--cache-model", "--trace",
+      "--adversarial-seeds"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -69,6 +70,8 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("shadow", "--arms", "eager,recorded,aql,pm4",
                        &cli->options, &exit_code);
+  // Each window sequentially and under two seeded interleavings.
+  cli->options.adversarial_seeds = 2;
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
     if (rl_cli_is(arg, "--verbose") || rl_cli_is(arg, "-v")) {

@@ -17,9 +17,10 @@ launches=$("$redline" inspect "$dir/decode.rlc" --json |
 
 "$redline" shadow "$dir/decode.rlc" --arms eager,aql,pm4 --windows 30:2 \
   --trace "$dir/shadow.json" >/dev/null
+# Three arms and, by default, aql and pm4 under two adversarial seeds.
 "$python" "$check" --self-test "$dir/shadow.json" \
-  --dispatches $((launches * 2 * 3)) \
-  --processes "shadow: eager,shadow: aql,shadow: pm4"
+  --dispatches $((launches * 2 * 7)) \
+  --processes "shadow: eager,shadow: aql,shadow: pm4,shadow: pm4~adv2"
 
 "$redline" replay "$dir/decode.rlc" --route pm4 --repeat 3 \
   --trace "$dir/replay.json" >/dev/null
