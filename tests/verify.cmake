@@ -19,9 +19,10 @@ add_dependencies(verify_route_test rl_kernels)
 # reference and the ISA executor, all six arms with the HIP stand-in, and
 # the envelope refusals and region negative controls
 # (integration/verify_cli_test.sh). The long-context run (the issue's
-# done-when: B 16 from pos 8176, 6 arms, ISA executor) is labelled slow: 89 s
-# of CPU, 297 s wall on the loaded 2-core machine; its waits are bounded at
-# 300 s because one ISA step takes seconds there.
+# done-when: B 16 from pos 8176, 6 arms plus the adversarial passes, ISA
+# executor) is labelled slow: 171 s of CPU, 484 s wall on the loaded 2-core
+# machine; its waits are bounded at 300 s because one ISA step takes seconds
+# there.
 set(RL_VERIFY_SMALL --config layers=2 --config max_context=1024
   --config crossover=256)
 foreach(target gfx1100 gfx1151 gfx1201)
