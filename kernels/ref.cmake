@@ -9,6 +9,7 @@ add_library(rl_kernels_ref STATIC
   ref/ref_executor.c
   ref/vecchain_ref.c
   ref/decode_ref.c
+  ref/verify_ref.c
 )
 target_compile_options(rl_kernels_ref PRIVATE -ffp-contract=off)
 # rl_sim (redline/CMakeLists.txt, read before kernels/) provides the

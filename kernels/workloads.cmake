@@ -6,5 +6,8 @@ add_library(rl_kernels_workloads STATIC
   workloads/vecchain.c
   workloads/decode.c
   workloads/decode_buffers.c
+  workloads/verify.c
+  workloads/verify_buffers.c
+  workloads/verify_route.c
 )
 target_link_libraries(rl_kernels_workloads PUBLIC rl_capture m)

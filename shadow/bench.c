@@ -255,7 +255,8 @@ static void rl_bench_deinit(rl_bench_t* bench) {
 }
 
 static void rl_bench_create_arms(rl_bench_t* bench) {
-  rl_shadow_arm_options_t arm_options = {.device = bench->options->device};
+  rl_shadow_arm_options_t arm_options = {.device = bench->options->device,
+                                         .limits = bench->options->limits};
   arm_options.device.no_hazard_check = bench->options->no_hazard_check;
   rl_bench_result_t* result = bench->result;
   for (uint32_t a = 0; a < result->arm_count; ++a) {

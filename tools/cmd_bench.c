@@ -70,6 +70,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .progress = rl_progress_callback,
       .progress_user = &progress,
       .no_hazard_check = shadow->no_hazard_check,
+      .limits = shadow->limits,
       .trace = shadow->trace,
       .trace_pid_base = shadow->trace_pid_base,
   };

@@ -1,4 +1,5 @@
-// `redline demo [--layers N] [--processor GFX] [--hazards MODE] [--seed N]
+// `redline demo [--workload decode|verify] [--layers N] [--processor GFX]
+// [--hazards MODE] [--seed N]
 // [--executor ref|isa] [--no-hazard-check]
 // [--out DIR] [--verbose]`: the whole pipeline on the simulator in one command.
 //   1. capture: the decode workload recorded through the funnel on a
@@ -12,6 +13,9 @@
 //      attention split), byte-exact on every state region: one line per
 //      arm and the verdict (--verbose: every window and region);
 //   4. bench: eager, aql and pm4 interleaved, 3 rounds of the first 4 steps.
+// --workload verify runs the same stages on the verify workload at demo
+// scale (tools/demo_verify.h: 2 layers unless --layers, a 1024-row cache,
+// crossover 256) and prints its route envelope and decisions after inspect.
 // The last line is `redline demo: PASS` or `redline demo: FAIL (<reason>)`;
 // the exit code is that of the first failing stage.
 #include <errno.h>
@@ -28,6 +32,7 @@
 #include "redline/hazard.h"
 #include "redline/replay.h"
 #include "tools/cli.h"
+#include "tools/demo_verify.h"
 #include "tools/inspect_json.h"
 #include "tools/shadow_cli.h"
 #include "tools/trace_cli.h"
@@ -36,6 +41,7 @@
 #define RL_DEMO_BENCH_STEPS 4u
 
 typedef struct rl_demo_s {
+  const char* workload;  // "decode" (default) or "verify"
   const char* processor;
   const char* out_dir;
   const char* trace_path;  // --trace: shadow and bench in one trace
@@ -60,7 +66,8 @@ static double rl_demo_now(void) {
 static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   memset(demo, 0, sizeof(*demo));
   demo->processor = "gfx1100";
-  demo->layers = 4;
+  demo->workload = "decode";
+  demo->layers = 0;  // the workload's demo default
   rl_shadow_options_t options = {0};
   options.adversarial_seeds = 2;  // as `redline shadow`
   for (int i = 1; i < argc; ++i) {
@@ -74,6 +81,13 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       exit_code = rl_cli_number_u64("demo", arg, argv[++i], 1, INT64_MAX,
                                     &demo->layers);
       if (exit_code != RL_EXIT_OK) return exit_code;
+    } else if (has_value && rl_cli_is(arg, "--workload")) {
+      demo->workload = argv[++i];
+      if (strcmp(demo->workload, "decode") != 0 &&
+          strcmp(demo->workload, "verify") != 0) {
+        return rl_cli_usage("demo: --workload decode or verify, not '%s'",
+                            demo->workload);
+      }
     } else if (has_value && rl_cli_is(arg, "--out")) {
       demo->out_dir = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--trace")) {
@@ -92,6 +106,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       return rl_cli_usage("demo: unknown or incomplete option '%s'", arg);
     }
   }
+  if (!demo->layers) demo->layers = strcmp(demo->workload, "verify") ? 4 : 2;
   demo->device = options.device;
   demo->no_hazard_check = options.no_hazard_check;
   demo->adversarial_seeds = options.adversarial_seeds;
@@ -107,14 +122,20 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
 // Records the decode workload on a simulated device (the eager run).
 static rl_status_t rl_demo_record(const rl_demo_t* demo, const void* code,
                                   size_t code_size, rl_capture_t** out_capture) {
-  const rl_workload_t* workload = rl_workload_find("decode");
-  if (!workload) return RL_STATUS(RL_STATUS_NOT_FOUND, "no decode workload");
-  rl_workload_param_value_t config = {"layers", (int64_t)demo->layers};
+  const rl_workload_t* workload = rl_workload_find(demo->workload);
+  if (!workload) {
+    return RL_STATUS(RL_STATUS_NOT_FOUND, "no %s workload", demo->workload);
+  }
+  rl_workload_param_value_t config[3] = {{"layers", (int64_t)demo->layers}};
+  uint32_t config_count = 1;
+  if (strcmp(demo->workload, "verify") == 0) {
+    config_count = rl_demo_verify_config(demo->layers, config);
+  }
   rl_workload_options_t options = {.code_object = code,
                                    .code_object_size = code_size,
                                    .seed = 1,
-                                   .config = &config,
-                                   .config_count = 1};
+                                   .config = config,
+                                   .config_count = config_count};
   rl_device_options_t device_options = {.kind = "sim",
                                         .processor = demo->processor,
                                         .adversarial = demo->device.adversarial,
@@ -129,7 +150,9 @@ static rl_status_t rl_demo_record(const rl_demo_t* demo, const void* code,
   rl_funnel_t* funnel = NULL;
   rl_status_t status = rl_device_open(&device_options, &device);
   if (!status) status = rl_device_funnel_device_create(device, &funnel_device);
-  if (!status) status = rl_funnel_create("decode", &funnel_device, &funnel);
+  if (!status) {
+    status = rl_funnel_create(demo->workload, &funnel_device, &funnel);
+  }
   if (!status) status = workload->record(funnel, &options);
   if (!status) status = rl_funnel_finish(funnel, out_capture);
   rl_funnel_destroy(funnel);
@@ -157,7 +180,8 @@ static rl_status_t rl_demo_output_path(rl_demo_t* demo) {
     }
     demo->temporary = true;
   }
-  snprintf(demo->path, sizeof(demo->path), "%s/decode.rlc", demo->dir);
+  snprintf(demo->path, sizeof(demo->path), "%s/%s.rlc", demo->dir,
+           demo->workload);
   return RL_OK;
 }
 
@@ -181,8 +205,8 @@ static rl_status_t rl_demo_write(rl_demo_t* demo, const rl_capture_t* capture) {
 
 static int rl_demo_capture(rl_demo_t* demo, rl_capture_t** out_capture) {
   char path[4096];
-  snprintf(path, sizeof(path), "%s/decode-%s.co", rl_cli_kernels_dir(),
-           demo->processor);
+  snprintf(path, sizeof(path), "%s/%s-%s.co", rl_cli_kernels_dir(),
+           demo->workload, demo->processor);
   uint8_t* code = NULL;
   size_t code_size = 0;
   double start = rl_demo_now();
@@ -217,6 +241,16 @@ static int rl_demo_inspect(rl_demo_t* demo, const rl_capture_t* capture) {
   }
   rl_inspect_print_summary(capture, &identity, plan);
   rl_hazard_plan_destroy(plan);
+  if (strcmp(demo->workload, "verify") == 0) {
+    printf("\n");
+    status = rl_demo_verify_route(capture, demo->processor,
+                                  demo->device.executor);
+    if (status) {
+      snprintf(demo->reason, sizeof(demo->reason), "route: %s",
+               rl_status_message(status));
+      return rl_cli_fail(status, "demo: route");
+    }
+  }
   return RL_EXIT_OK;
 }
 
@@ -272,8 +306,8 @@ static void rl_demo_cleanup(const rl_demo_t* demo) {
 
 static int rl_demo_stages(rl_demo_t* demo) {
   rl_capture_t* capture = NULL;
-  printf("== 1. capture: decode, %" PRIu64 " layers, %s, sim (%s hazards)\n",
-         demo->layers, demo->processor,
+  printf("== 1. capture: %s, %" PRIu64 " layers, %s, sim (%s hazards)\n",
+         demo->workload, demo->layers, demo->processor,
          demo->device.adversarial ? "adversarial" : "sequential");
   int exit_code = rl_demo_capture(demo, &capture);
   if (exit_code == RL_EXIT_OK) {

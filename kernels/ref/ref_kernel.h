@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-// Most explicit arguments a reference kernel takes (dc_attn_partial: 9).
+// Most explicit arguments a reference kernel takes (vf_attn_partial: 12).
 #define RL_REF_MAX_ARGS 12
 
 // The type of an explicit argument as the reference reads it.
@@ -53,6 +53,10 @@ extern const uint32_t rl_ref_vecchain_kernel_count;
 // The decode kernels (decode_ref.c).
 extern const rl_ref_kernel_t rl_ref_decode_kernels[];
 extern const uint32_t rl_ref_decode_kernel_count;
+
+// The verify kernels (verify_ref.c).
+extern const rl_ref_kernel_t rl_ref_verify_kernels[];
+extern const uint32_t rl_ref_verify_kernel_count;
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 static const rl_workload_t* const rl_workloads[] = {
     &rl_workload_vecchain,
     &rl_workload_decode,
+    &rl_workload_verify,
 };
 
 #define RL_WORKLOAD_COUNT (sizeof(rl_workloads) / sizeof(rl_workloads[0]))

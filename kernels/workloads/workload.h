@@ -111,6 +111,7 @@ rl_status_t rl_workload_config_value(const rl_workload_t* workload,
 // The registered workloads (defined in their own files).
 extern const rl_workload_t rl_workload_vecchain;
 extern const rl_workload_t rl_workload_decode;
+extern const rl_workload_t rl_workload_verify;
 
 #ifdef __cplusplus
 }

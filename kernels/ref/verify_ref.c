@@ -1,0 +1,606 @@
+// Reference implementations of the kernels of kernels/verify.hip.
+//
+// Conventions of decode_ref.c: each function computes one work-group of 64
+// lanes with the kernel's 32-bit index arithmetic, loads and stores go
+// through rl_sim_wg_load/store (4 bytes per float or u32 element, 1 byte per
+// int8 cache element), fused multiply-adds are fmaf() exactly where the
+// source writes __builtin_fmaf (v_fmac_f32 / v_dual_fmac_f32 in the gfx1100
+// disassembly), this file is compiled with -ffp-contract=off, and the
+// transcendentals are the shared model of ref_math.h. Conversions:
+// (float)int8 is v_cvt_f32_i32 (exact), __builtin_rintf is v_rndne_f32
+// (round half to even, rintf() in the default rounding mode), the clamp to
+// [-127, 127] and the int conversion (v_cvt_i32_f32) are exact on the
+// clamped integral value. A work-item reads a value it needs once (the
+// query row of vf_attn_partial is read per lane in the kernel and once per
+// group here): the set of bytes accessed, which is what the hazard checker
+// sees, is the same.
+#include <math.h>
+#include <stdint.h>
+
+#include "kernels/ref/ref_kernel.h"
+#include "kernels/ref/ref_math.h"
+
+#define RL_VF_BLOCK 64u
+#define RL_VF_NEG_LOG2E (-1.44269504088896340736f)
+#define RL_VF_NO_INDEX 0xffffffffu
+
+static uint32_t rl_vf_gx(const rl_sim_wg_t* wg, uint32_t lane) {
+  return (wg->group_id[0] << 6) | lane;
+}
+
+static uint64_t rl_vf_at(uint64_t base, uint32_t index) {
+  return base + ((uint64_t)index << 2);
+}
+
+static rl_status_t rl_vf_load(rl_sim_wg_t* wg, uint64_t base, uint32_t index,
+                              void* out) {
+  return rl_sim_wg_load(wg, rl_vf_at(base, index), out, 4);
+}
+
+static rl_status_t rl_vf_store(rl_sim_wg_t* wg, uint64_t base, uint32_t index,
+                               const void* value) {
+  return rl_sim_wg_store(wg, rl_vf_at(base, index), value, 4);
+}
+
+// Explicit arguments by index: the kernels take pointers first, then
+// scalars, so one array per kind read in order is enough.
+typedef struct rl_vf_args_s {
+  uint64_t p[8];
+  uint32_t u[8];
+  float f;
+} rl_vf_args_t;
+
+// Reads |pointers| pointers, then |u32s| u32 values, then |f32s| (0 or 1)
+// f32 value, in argument order.
+static rl_status_t rl_vf_read(rl_sim_wg_t* wg, const rl_ref_args_t* args,
+                              uint32_t pointers, uint32_t u32s, uint32_t f32s,
+                              rl_vf_args_t* out) {
+  uint32_t a = 0;
+  for (uint32_t i = 0; i < pointers; ++i, ++a) {
+    RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[a], &out->p[i]));
+  }
+  for (uint32_t i = 0; i < u32s; ++i, ++a) {
+    RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[a], &out->u[i]));
+  }
+  if (f32s) return rl_sim_wg_kernarg_f32(wg, args->offset[a], &out->f);
+  return RL_OK;
+}
+
+static float rl_vf_tree_sum(float* lds) {
+  for (uint32_t stride = RL_VF_BLOCK / 2; stride > 0; stride /= 2) {
+    for (uint32_t lane = 0; lane < stride; ++lane) {
+      lds[lane] = lds[lane] + lds[lane + stride];
+    }
+  }
+  return lds[0];
+}
+
+static float rl_vf_tree_max(float* lds) {
+  for (uint32_t stride = RL_VF_BLOCK / 2; stride > 0; stride /= 2) {
+    for (uint32_t lane = 0; lane < stride; ++lane) {
+      const float o = lds[lane + stride], m = lds[lane];
+      lds[lane] = o > m ? o : m;
+    }
+  }
+  return lds[0];
+}
+
+// vf_embed(table, tokens, out, n, vocab).
+static rl_status_t rl_vf_embed(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
+  const uint32_t n = a.u[0], vocab = a.u[1], r = wg->group_id[1];
+  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
+    const uint32_t i = rl_vf_gx(wg, lane);
+    if (i >= n) continue;
+    uint32_t t = 0;
+    float v = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], r, &t));
+    t = t < vocab ? t : vocab - 1;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], t * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], r * n + i, &v));
+  }
+  return RL_OK;
+}
+
+// vf_rmsnorm(x, w, out, n, inv_n, eps), row = group x.
+static rl_status_t rl_vf_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 1, 0, &a));
+  float inv_n = 0, eps = 0;
+  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[4], &inv_n));
+  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[5], &eps));
+  const uint32_t n = a.u[0], base = wg->group_id[0] * n;
+  float* lds = (float*)rl_sim_wg_lds(wg);
+  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+    float sum = 0.0f;
+    for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
+      float v = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + i, &v));
+      sum = fmaf(v, v, sum);
+    }
+    lds[lane] = sum;
+  }
+  const float r = rl_ref_rsqf(rl_vf_tree_sum(lds) * inv_n + eps);
+  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+    for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
+      float v = 0, w = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + i, &v));
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], i, &w));
+      const float out = (v * r) * w;
+      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], base + i, &out));
+    }
+  }
+  return RL_OK;
+}
+
+// vf_matmul(W, X, Y, rows, cols): row = group x, b = group y.
+static rl_status_t rl_vf_matmul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
+  const uint32_t rows = a.u[0], cols = a.u[1];
+  const uint32_t row = wg->group_id[0], b = wg->group_id[1];
+  float* lds = (float*)rl_sim_wg_lds(wg);
+  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+    float sum = 0.0f;
+    for (uint32_t c = lane; c < cols; c += RL_VF_BLOCK) {
+      float w = 0, x = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], row * cols + c, &w));
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], b * cols + c, &x));
+      sum = fmaf(w, x, sum);
+    }
+    lds[lane] = sum;
+  }
+  const float y = rl_vf_tree_sum(lds);
+  return rl_vf_store(wg, a.p[2], b * rows + row, &y);
+}
+
+// vf_rope(qkv, table, pos, half, pairs, stride); half a power of two.
+static rl_status_t rl_vf_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 4, 0, &a));
+  const uint32_t pos = a.u[0], half = a.u[1], pairs = a.u[2], stride = a.u[3];
+  const uint32_t r = wg->group_id[1];
+  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
+    const uint32_t p = rl_vf_gx(wg, lane);
+    if (p >= pairs) continue;
+    const uint32_t angle = ((pos + r) * half + (p & (half - 1))) * 2;
+    const uint32_t row = r * stride;
+    float c = 0, s = 0, x0 = 0, x1 = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], angle, &c));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], angle + 1, &s));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], row + 2 * p, &x0));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], row + 2 * p + 1, &x1));
+    const float r0 = fmaf(x0, c, -(x1 * s));
+    const float r1 = fmaf(x0, s, x1 * c);
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], row + 2 * p, &r0));
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], row + 2 * p + 1, &r1));
+  }
+  return RL_OK;
+}
+
+// vf_kv_append(qkv, cache, scales, src_stride, row_bytes, row_scales, pos,
+// n): group (k, r). n > 64 would leave values without a lane: refused.
+static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
+                                   const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 5, 0, &a));
+  const uint32_t src_stride = a.u[0], row_bytes = a.u[1], row_scales = a.u[2];
+  const uint32_t pos = a.u[3], n = a.u[4];
+  if (n > RL_VF_BLOCK) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "vf_kv_append: n %u, one lane per value allows %u", n,
+                     RL_VF_BLOCK);
+  }
+  const uint32_t k = wg->group_id[0], r = wg->group_id[1];
+  float* lds = (float*)rl_sim_wg_lds(wg);
+  float v[RL_VF_BLOCK];
+  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+    v[lane] = 0.0f;
+    if (lane < n) {
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0],
+                                    r * src_stride + (1 + k) * n + lane,
+                                    &v[lane]));
+    }
+    lds[lane] = fabsf(v[lane]);
+  }
+  const float amax = rl_vf_tree_max(lds);
+  const float scale = amax * (1.0f / 127.0f);
+  const float inv = rl_ref_rcpf(scale);
+  const uint32_t t = pos + r;
+  for (uint32_t lane = 0; lane < n; ++lane) {
+    float q = rintf(v[lane] * inv);
+    q = q > 127.0f ? 127.0f : q;
+    q = q < -127.0f ? -127.0f : q;
+    q = amax > 0.0f ? q : 0.0f;
+    const int8_t byte = (int8_t)(int)q;
+    RL_RETURN_IF_ERROR(
+        rl_sim_wg_store(wg, a.p[1] + t * row_bytes + k * n + lane, &byte, 1));
+  }
+  return rl_vf_store(wg, a.p[2], t * row_scales + k, &scale);
+}
+
+// The arguments of vf_attn_partial.
+typedef struct rl_vf_attn_s {
+  uint64_t qkv, kv, ks, partials;
+  uint32_t row_bytes, row_scales, head_dim, heads, chunk, chunks, pos;
+  float score_scale;
+} rl_vf_attn_t;
+
+// Scores of one 64-position tile: s[j] for t = base + j < last. The head's
+// K bytes of a position are read with one access (the bytes every lane's
+// loop reads).
+static rl_status_t rl_vf_attn_scores(rl_sim_wg_t* wg, const rl_vf_attn_t* a,
+                                     const float* q, uint32_t h,
+                                     uint32_t base, uint32_t last,
+                                     float* scores) {
+  int8_t k[RL_VF_BLOCK];
+  for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) {
+    const uint32_t t = base + j;
+    scores[j] = -INFINITY;
+    if (t >= last) continue;
+    float dot = 0.0f, scale = 0;
+    RL_RETURN_IF_ERROR(rl_sim_wg_load(
+        wg, a->kv + t * a->row_bytes + h * a->head_dim, k, a->head_dim));
+    for (uint32_t d = 0; d < a->head_dim; ++d) dot = fmaf(q[d], (float)k[d], dot);
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a->ks, t * a->row_scales, &scale));
+    scores[j] = (dot * scale) * a->score_scale;
+  }
+  return RL_OK;
+}
+
+// One tile's accumulation for every lane d < head_dim, position-major: the
+// operations on each lane's l and acc are in the kernel's order (ascending
+// j); the V bytes of a position and its scale are read with one access
+// each.
+static rl_status_t rl_vf_attn_accumulate(rl_sim_wg_t* wg,
+                                         const rl_vf_attn_t* a,
+                                         const float* probs, uint32_t h,
+                                         uint32_t base, uint32_t count,
+                                         float* l, float* acc) {
+  const uint32_t n = a->heads * a->head_dim;
+  int8_t v[RL_VF_BLOCK];
+  for (uint32_t j = 0; j < count; ++j) {
+    const uint32_t tj = base + j;
+    float vs = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a->ks, tj * a->row_scales + 1, &vs));
+    RL_RETURN_IF_ERROR(rl_sim_wg_load(
+        wg, a->kv + tj * a->row_bytes + n + h * a->head_dim, v, a->head_dim));
+    const float pv = probs[j] * vs;
+    for (uint32_t d = 0; d < a->head_dim; ++d) {
+      l[d] = l[d] + probs[j];
+      acc[d] = fmaf(pv, (float)v[d], acc[d]);
+    }
+  }
+  return RL_OK;
+}
+
+// vf_attn_partial(qkv, kv, ks, partials, row_bytes, row_scales, head_dim,
+// heads, chunk, chunks, pos, score_scale): group (c, h, r). Every lane
+// keeps its own l; lanes d < head_dim all compute the same l, lane 0's is
+// stored.
+static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
+                                      const rl_ref_args_t* args) {
+  rl_vf_args_t raw = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 4, 7, 1, &raw));
+  const rl_vf_attn_t a = {raw.p[0], raw.p[1], raw.p[2], raw.p[3],
+                          raw.u[0], raw.u[1], raw.u[2], raw.u[3],
+                          raw.u[4], raw.u[5], raw.u[6], raw.f};
+  if (a.head_dim < 1 || a.head_dim > RL_VF_BLOCK) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "vf_attn_partial: head_dim %u, expected 1..%u",
+                     a.head_dim, RL_VF_BLOCK);
+  }
+  const uint32_t c = wg->group_id[0], h = wg->group_id[1];
+  const uint32_t r = wg->group_id[2];
+  const uint32_t n = a.heads * a.head_dim;
+  const uint32_t end = a.pos + r + 1, first = c * a.chunk;
+  const uint32_t last = first + a.chunk < end ? first + a.chunk : end;
+  float q[RL_VF_BLOCK];
+  for (uint32_t d = 0; d < a.head_dim; ++d) {
+    RL_RETURN_IF_ERROR(
+        rl_vf_load(wg, a.qkv, r * 3 * n + h * a.head_dim + d, &q[d]));
+  }
+  float* scores = (float*)rl_sim_wg_lds(wg);
+  float* probs = scores + RL_VF_BLOCK;
+  float m = -INFINITY;
+  float l[RL_VF_BLOCK] = {0}, acc[RL_VF_BLOCK] = {0};
+  for (uint32_t base = first; base < last; base += RL_VF_BLOCK) {
+    RL_RETURN_IF_ERROR(rl_vf_attn_scores(wg, &a, q, h, base, last, scores));
+    for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) probs[j] = scores[j];
+    const float tile_max = rl_vf_tree_max(probs);
+    const float m_new = tile_max > m ? tile_max : m;
+    const float alpha = rl_ref_exp2f(m - m_new);
+    for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) {
+      probs[j] = base + j < last ? rl_ref_exp2f(scores[j] - m_new) : 0.0f;
+    }
+    const uint32_t count =
+        last - base < RL_VF_BLOCK ? last - base : RL_VF_BLOCK;
+    for (uint32_t d = 0; d < a.head_dim; ++d) {
+      l[d] = l[d] * alpha;
+      acc[d] = acc[d] * alpha;
+    }
+    RL_RETURN_IF_ERROR(
+        rl_vf_attn_accumulate(wg, &a, probs, h, base, count, l, acc));
+    m = m_new;
+  }
+  const uint32_t out = ((r * a.heads + h) * a.chunks + c) * (a.head_dim + 2);
+  for (uint32_t d = 0; d < a.head_dim; ++d) {
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.partials, out + 2 + d, &acc[d]));
+  }
+  RL_RETURN_IF_ERROR(rl_vf_store(wg, a.partials, out, &m));
+  return rl_vf_store(wg, a.partials, out + 1, &l[0]);
+}
+
+// vf_attn_merge(partials, attn, head_dim, heads, chunks): group (h, r).
+static rl_status_t rl_vf_attn_merge(rl_sim_wg_t* wg,
+                                    const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 3, 0, &a));
+  const uint32_t head_dim = a.u[0], heads = a.u[1], chunks = a.u[2];
+  const uint32_t h = wg->group_id[0], r = wg->group_id[1];
+  const uint32_t width = head_dim + 2, first = (r * heads + h) * chunks;
+  for (uint32_t d = 0; d < wg->size[0] && d < head_dim; ++d) {
+    float M = -INFINITY;
+    for (uint32_t c = 0; c < chunks; ++c) {
+      float v = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], (first + c) * width, &v));
+      M = v > M ? v : M;
+    }
+    float L = 0.0f, A = 0.0f;
+    for (uint32_t c = 0; c < chunks; ++c) {
+      const uint32_t base = (first + c) * width;
+      float m = 0, l = 0, acc = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base, &m));
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + 1, &l));
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + 2 + d, &acc));
+      const float f = rl_ref_exp2f(m - M);
+      L = fmaf(l, f, L);
+      A = fmaf(acc, f, A);
+    }
+    const float out = A * rl_ref_rcpf(L);
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[1], (r * heads + h) * head_dim + d,
+                                   &out));
+  }
+  return RL_OK;
+}
+
+// vf_add(x, delta, n).
+static rl_status_t rl_vf_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
+  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
+    const uint32_t i = rl_vf_gx(wg, lane);
+    if (i >= a.u[0]) continue;
+    float x = 0, d = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], i, &x));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], i, &d));
+    const float out = x + d;
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], i, &out));
+  }
+  return RL_OK;
+}
+
+// vf_recur(x, xn, decay, gain, state, history, n, rows).
+static rl_status_t rl_vf_recur(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 6, 2, 0, &a));
+  const uint32_t n = a.u[0], rows = a.u[1];
+  for (uint32_t i = 0; i < wg->size[0] && i < n; ++i) {
+    float s = 0, decay = 0, gain = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[4], i, &s));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], i, &decay));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[3], i, &gain));
+    for (uint32_t t = 0; t < rows; ++t) {
+      float xn = 0, x = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], t * n + i, &xn));
+      s = fmaf(decay, s, gain * xn);
+      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[5], t * n + i, &s));
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], t * n + i, &x));
+      const float out = x + s;
+      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], t * n + i, &out));
+    }
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[4], i, &s));
+  }
+  return RL_OK;
+}
+
+// vf_silu_mul(gu, out, n), row = group y.
+static rl_status_t rl_vf_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
+  const uint32_t n = a.u[0], r = wg->group_id[1];
+  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
+    const uint32_t i = rl_vf_gx(wg, lane);
+    if (i >= n) continue;
+    float g = 0, u = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * 2 * n + i, &g));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * 2 * n + n + i, &u));
+    const float e = rl_ref_exp2f(g * RL_VF_NEG_LOG2E);
+    const float out = (g * rl_ref_rcpf(1.0f + e)) * u;
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[1], r * n + i, &out));
+  }
+  return RL_OK;
+}
+
+// vf_argmax(logits, argmax, n), row = group x.
+static rl_status_t rl_vf_argmax(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
+  const uint32_t n = a.u[0], r = wg->group_id[0];
+  float* values = (float*)rl_sim_wg_lds(wg);
+  uint32_t* indices = (uint32_t*)(values + RL_VF_BLOCK);
+  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+    values[lane] = -INFINITY;
+    indices[lane] = RL_VF_NO_INDEX;
+    for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
+      float v = 0;
+      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * n + i, &v));
+      if (v > values[lane]) {
+        values[lane] = v;
+        indices[lane] = i;
+      }
+    }
+  }
+  for (uint32_t stride = RL_VF_BLOCK / 2; stride > 0; stride /= 2) {
+    for (uint32_t lane = 0; lane < stride; ++lane) {
+      const float ov = values[lane + stride];
+      const uint32_t oi = indices[lane + stride];
+      if (ov > values[lane] || (ov == values[lane] && oi < indices[lane])) {
+        values[lane] = ov;
+        indices[lane] = oi;
+      }
+    }
+  }
+  const uint32_t winner = indices[0] == RL_VF_NO_INDEX ? 0 : indices[0];
+  return rl_vf_store(wg, a.p[1], r, &winner);
+}
+
+// vf_accept(tokens, argmax, state, rows, pos, mask), lane 0 of one group.
+static rl_status_t rl_vf_accept(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 3, 0, &a));
+  const uint32_t rows = a.u[0], pos = a.u[1], mask = a.u[2];
+  uint32_t tau = 0;
+  while (tau + 1 < rows) {
+    uint32_t am = 0, next = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], tau, &am));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], tau + 1, &next));
+    if (((am ^ next) & mask) != 0) break;
+    ++tau;
+  }
+  const uint32_t state[3] = {tau, pos + rows, pos + tau + 1};
+  for (uint32_t i = 0; i < 3; ++i) {
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], i, &state[i]));
+  }
+  for (uint32_t i = 0; i < rows; ++i) {
+    const uint32_t j = tau + i < rows - 1 ? tau + i : rows - 1;
+    uint32_t token = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], j, &token));
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], i, &token));
+  }
+  return RL_OK;
+}
+
+// vf_kv_save(cache, scales, dst, dst_scales, pos, words, scale_count) and
+// vf_kv_restore(cache, scales, src, src_scales, state, pos, words,
+// scale_count): the same copy in either direction, restore only for rows
+// r > state[0].
+static rl_status_t rl_vf_kv_copy(rl_sim_wg_t* wg, uint64_t cache,
+                                 uint64_t scales, uint64_t rows,
+                                 uint64_t row_scales, uint32_t pos,
+                                 uint32_t words, uint32_t scale_count,
+                                 int restore) {
+  const uint32_t r = wg->group_id[1], t = pos + r;
+  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
+    const uint32_t e = rl_vf_gx(wg, lane);
+    uint32_t value = 0;
+    uint64_t from = 0, to = 0;
+    uint32_t from_index = 0, to_index = 0;
+    if (e < words) {
+      from = restore ? rows : cache;
+      to = restore ? cache : rows;
+      from_index = restore ? r * words + e : t * words + e;
+      to_index = restore ? t * words + e : r * words + e;
+    } else if (e - words < scale_count) {
+      const uint32_t s = e - words;
+      from = restore ? row_scales : scales;
+      to = restore ? scales : row_scales;
+      from_index = restore ? r * scale_count + s : t * scale_count + s;
+      to_index = restore ? t * scale_count + s : r * scale_count + s;
+    } else {
+      continue;
+    }
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, from, from_index, &value));
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, to, to_index, &value));
+  }
+  return RL_OK;
+}
+
+static rl_status_t rl_vf_kv_save(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 4, 3, 0, &a));
+  return rl_vf_kv_copy(wg, a.p[0], a.p[1], a.p[2], a.p[3], a.u[0], a.u[1],
+                       a.u[2], 0);
+}
+
+static rl_status_t rl_vf_kv_restore(rl_sim_wg_t* wg,
+                                    const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 5, 3, 0, &a));
+  uint32_t tau = 0;
+  RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[4], 0, &tau));
+  if (wg->group_id[1] <= tau) return RL_OK;
+  return rl_vf_kv_copy(wg, a.p[0], a.p[1], a.p[2], a.p[3], a.u[0], a.u[1],
+                       a.u[2], 1);
+}
+
+// vf_recur_restore(state, history, accept, n, rows), layer = group x.
+static rl_status_t rl_vf_recur_restore(rl_sim_wg_t* wg,
+                                       const rl_ref_args_t* args) {
+  rl_vf_args_t a = {{0}, {0}, 0};
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
+  const uint32_t n = a.u[0], rows = a.u[1], l = wg->group_id[0];
+  for (uint32_t i = 0; i < wg->size[0] && i < n; ++i) {
+    uint32_t tau = 0;
+    float v = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], 0, &tau));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], (l * rows + tau) * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], l * n + i, &v));
+  }
+  return RL_OK;
+}
+
+#define RL_VF_P RL_REF_ARG_POINTER
+#define RL_VF_U RL_REF_ARG_U32
+#define RL_VF_F RL_REF_ARG_F32
+
+// LDS: the trees need whole work-groups (vf_rmsnorm, vf_matmul,
+// vf_kv_append, vf_attn_partial, vf_argmax).
+const rl_ref_kernel_t rl_ref_verify_kernels[] = {
+    {"vf_embed", {64, 1, 1}, 5, {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U},
+     0, false, rl_vf_embed},
+    {"vf_rmsnorm", {64, 1, 1}, 6,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_F, RL_VF_F}, RL_VF_BLOCK * 4,
+     true, rl_vf_rmsnorm},
+    {"vf_matmul", {64, 1, 1}, 5,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U}, RL_VF_BLOCK * 4, true,
+     rl_vf_matmul},
+    {"vf_rope", {64, 1, 1}, 6,
+     {RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
+     rl_vf_rope},
+    {"vf_kv_append", {64, 1, 1}, 8,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U},
+     RL_VF_BLOCK * 4, true, rl_vf_kv_append},
+    {"vf_attn_partial", {64, 1, 1}, 12,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U,
+      RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_F},
+     RL_VF_BLOCK * 8, true, rl_vf_attn_partial},
+    {"vf_attn_merge", {64, 1, 1}, 5,
+     {RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
+     rl_vf_attn_merge},
+    {"vf_add", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, 0, false,
+     rl_vf_add},
+    {"vf_recur", {64, 1, 1}, 8,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U},
+     0, false, rl_vf_recur},
+    {"vf_silu_mul", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, 0, false,
+     rl_vf_silu_mul},
+    {"vf_argmax", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, RL_VF_BLOCK * 8,
+     true, rl_vf_argmax},
+    {"vf_accept", {64, 1, 1}, 6,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
+     rl_vf_accept},
+    {"vf_kv_save", {64, 1, 1}, 7,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
+     rl_vf_kv_save},
+    {"vf_kv_restore", {64, 1, 1}, 8,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U},
+     0, false, rl_vf_kv_restore},
+    {"vf_recur_restore", {64, 1, 1}, 5,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U}, 0, false,
+     rl_vf_recur_restore},
+};
+
+const uint32_t rl_ref_verify_kernel_count =
+    sizeof(rl_ref_verify_kernels) / sizeof(rl_ref_verify_kernels[0]);

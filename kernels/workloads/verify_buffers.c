@@ -1,0 +1,267 @@
+// The verify workload's dimensions, buffers and seeded initial contents
+// (kernels/workloads/verify.h).
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/workloads/verify_internal.h"
+
+#define RL_VF_ALIGNMENT 256u
+#define RL_VF_MAX_ELEMENTS (1ull << 30)
+
+static const struct {
+  const char* name;
+  rl_buffer_role_t role;
+} rl_vf_buffer_info[RL_VF_BUFFER_COUNT_] = {
+#define RL_VF_W RL_BUFFER_ROLE_WEIGHTS
+#define RL_VF_S RL_BUFFER_ROLE_STATE
+#define RL_VF_T RL_BUFFER_ROLE_SCRATCH
+    {"embedding", RL_VF_W}, {"attn_norm", RL_VF_W}, {"w_qkv", RL_VF_W},
+    {"w_o", RL_VF_W},       {"ffn_norm", RL_VF_W},  {"w_gate_up", RL_VF_W},
+    {"w_down", RL_VF_W},    {"final_norm", RL_VF_W}, {"lm_head", RL_VF_W},
+    {"rope", RL_VF_W},      {"decay", RL_VF_W},     {"gain", RL_VF_W},
+    {"tokens", RL_VF_S},    {"argmax", RL_VF_S},    {"accept", RL_VF_S},
+    {"x", RL_VF_S},         {"logits", RL_VF_S},    {"kv_cache", RL_VF_S},
+    {"kv_scales", RL_VF_S}, {"recur", RL_VF_S},     {"recur_history", RL_VF_S},
+    {"kv_backup", RL_VF_S}, {"kv_backup_scales", RL_VF_S},
+    {"kv_forward", RL_VF_S}, {"kv_forward_scales", RL_VF_S},
+    {"partials", RL_BUFFER_ROLE_WORKSPACE},
+    {"xn", RL_VF_T},        {"qkv", RL_VF_T},       {"attn", RL_VF_T},
+    {"delta", RL_VF_T},     {"gate_up", RL_VF_T},   {"act", RL_VF_T},
+#undef RL_VF_W
+#undef RL_VF_S
+#undef RL_VF_T
+};
+
+const char* rl_vf_buffer_name(rl_vf_buffer_t buffer) {
+  return rl_vf_buffer_info[buffer].name;
+}
+
+uint32_t rl_verify_hidden(const rl_verify_dims_t* dims) {
+  return dims->heads * dims->head_dim;
+}
+
+uint64_t rl_verify_workspace_bytes(const rl_verify_dims_t* dims) {
+  return (uint64_t)dims->batch * dims->heads * dims->chunks *
+         (dims->head_dim + 2) * 4;
+}
+
+uint32_t rl_verify_launch_count(const rl_verify_dims_t* dims) {
+  return RL_VERIFY_LAUNCHES_PER_LAYER * dims->layers +
+         RL_VERIFY_LAUNCHES_FIXED;
+}
+
+void rl_verify_pos_range(const rl_verify_dims_t* dims, int64_t* out_min,
+                         int64_t* out_max) {
+  *out_min = (int64_t)dims->crossover - dims->batch + 1;
+  if (*out_min < 0) *out_min = 0;
+  *out_max = (int64_t)dims->max_context - dims->batch + 1;
+}
+
+void rl_vf_derive(rl_vf_t* vf) {
+  vf->hidden = rl_verify_hidden(&vf->dims);
+  vf->row_bytes = vf->dims.layers * 2 * vf->hidden;
+  vf->row_scales = vf->dims.layers * 2;
+  if (!vf->dims.workspace_chunks) vf->dims.workspace_chunks = vf->dims.chunks;
+}
+
+uint64_t rl_vf_buffer_bytes(const rl_vf_t* vf, rl_vf_buffer_t buffer) {
+  const rl_verify_dims_t* d = &vf->dims;
+  const uint64_t h = vf->hidden, L = d->layers, f = d->ffn, V = d->vocab;
+  const uint64_t B = d->batch, C = d->max_context;
+  switch (buffer) {
+    case RL_VF_EMBEDDING: case RL_VF_LM_HEAD: return V * h * 4;
+    case RL_VF_ATTN_NORM: case RL_VF_FFN_NORM: case RL_VF_DECAY:
+    case RL_VF_GAIN: case RL_VF_RECUR: return L * h * 4;
+    case RL_VF_W_QKV: return L * 3 * h * h * 4;
+    case RL_VF_W_O: return L * h * h * 4;
+    case RL_VF_W_GATE_UP: return L * 2 * f * h * 4;
+    case RL_VF_W_DOWN: return L * h * f * 4;
+    case RL_VF_FINAL_NORM: return h * 4;
+    case RL_VF_ROPE: return C * d->head_dim * 4;
+    case RL_VF_TOKENS: case RL_VF_ARGMAX: return B * 4;
+    case RL_VF_ACCEPT: return 16;
+    case RL_VF_X: case RL_VF_XN: case RL_VF_ATTN: case RL_VF_DELTA:
+      return B * h * 4;
+    case RL_VF_LOGITS: return B * V * 4;
+    case RL_VF_KV: return C * vf->row_bytes;
+    case RL_VF_KV_SCALES: return C * vf->row_scales * 4;
+    case RL_VF_RECUR_HISTORY: return L * B * h * 4;
+    case RL_VF_KV_BACKUP: case RL_VF_KV_FORWARD: return B * vf->row_bytes;
+    case RL_VF_KV_BACKUP_SCALES: case RL_VF_KV_FORWARD_SCALES:
+      return B * vf->row_scales * 4;
+    case RL_VF_PARTIALS:
+      return B * d->heads * d->workspace_chunks * (d->head_dim + 2) * 4;
+    case RL_VF_QKV: return B * 3 * h * 4;
+    case RL_VF_GATE_UP: return B * 2 * f * 4;
+    case RL_VF_ACT: return B * f * 4;
+    case RL_VF_BUFFER_COUNT_: break;
+  }
+  return 0;
+}
+
+static rl_status_t rl_verify_dims_check_ranges(const rl_verify_dims_t* d) {
+  if (d->layers < 1 || d->heads < 1 || d->ffn < 1 || d->vocab < 1 ||
+      d->chunks < 1) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: layers %u, heads %u, ffn %u, vocab %u, chunks "
+                     "%u must all be at least 1", d->layers, d->heads, d->ffn,
+                     d->vocab, d->chunks);
+  }
+  if (d->head_dim < 2 || d->head_dim > 64 ||
+      (d->head_dim & (d->head_dim - 1)) != 0 ||
+      d->heads * d->head_dim > 64) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: head_dim %u x heads %u, expected a power of two "
+                     "in [2, 64] and hidden <= 64 (one lane per value)",
+                     d->head_dim, d->heads);
+  }
+  if (d->batch < RL_VERIFY_MIN_BATCH || d->batch > RL_VERIFY_MAX_BATCH) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: batch %u outside the admitted %u..%u",
+                     d->batch, RL_VERIFY_MIN_BATCH, RL_VERIFY_MAX_BATCH);
+  }
+  if (d->max_context < (RL_VERIFY_WINDOW_STEPS + 1) * d->batch ||
+      d->max_context > (1u << 20)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: max_context %u, expected [%u, 2^20] (the "
+                     "window's %u steps of B %u)", d->max_context,
+                     (RL_VERIFY_WINDOW_STEPS + 1) * d->batch,
+                     RL_VERIFY_WINDOW_STEPS, d->batch);
+  }
+  if (d->crossover >= d->max_context) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: crossover %u leaves no admitted context below "
+                     "max_context %u", d->crossover, d->max_context);
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_verify_dims_check(const rl_verify_dims_t* dims) {
+  RL_RETURN_IF_ERROR(rl_verify_dims_check_ranges(dims));
+  if (dims->ffn > 65536 || dims->vocab > (1u << 24) || dims->layers > 4096) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: dimensions too large (ffn %u, vocab %u, layers "
+                     "%u)", dims->ffn, dims->vocab, dims->layers);
+  }
+  rl_vf_t vf = {.dims = *dims};
+  rl_vf_derive(&vf);
+  for (uint32_t b = 0; b < RL_VF_BUFFER_COUNT_; ++b) {
+    uint64_t bytes = rl_vf_buffer_bytes(&vf, (rl_vf_buffer_t)b);
+    if (bytes >= RL_VF_MAX_ELEMENTS) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "verify: buffer %s needs %llu bytes, the kernels' "
+                       "32-bit indices allow fewer than 2^30",
+                       rl_vf_buffer_info[b].name, (unsigned long long)bytes);
+    }
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_vf_register_buffers(rl_vf_t* vf) {
+  for (uint32_t b = 0; b < RL_VF_BUFFER_COUNT_; ++b) {
+    RL_RETURN_IF_ERROR(rl_funnel_buffer(
+        vf->funnel, rl_vf_buffer_info[b].name,
+        rl_vf_buffer_bytes(vf, (rl_vf_buffer_t)b), RL_VF_ALIGNMENT,
+        rl_vf_buffer_info[b].role, false, &vf->buffers[b],
+        &vf->addresses[b]));
+  }
+  return RL_OK;
+}
+
+static uint64_t rl_vf_next(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static void rl_vf_random(uint64_t* state, float center, double amplitude,
+                         float* out, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    double u = (double)(rl_vf_next(state) >> 40) * 0x1p-23 - 1.0;
+    out[i] = center + (float)(u * amplitude);
+  }
+}
+
+static void rl_vf_rope_table(const rl_verify_dims_t* d, float* out) {
+  const uint32_t half = d->head_dim / 2;
+  for (uint32_t p = 0; p < d->max_context; ++p) {
+    for (uint32_t i = 0; i < half; ++i) {
+      double angle = p * pow(RL_VERIFY_ROPE_THETA,
+                             -2.0 * i / (double)d->head_dim);
+      out[(p * half + i) * 2] = (float)cos(angle);
+      out[(p * half + i) * 2 + 1] = (float)sin(angle);
+    }
+  }
+}
+
+static void rl_vf_seed_weights(const rl_vf_t* vf, rl_vf_buffer_t b,
+                               uint64_t* state, float* out) {
+  const uint64_t count = rl_vf_buffer_bytes(vf, b) / 4;
+  const double matrix = 1.0 / sqrt((double)vf->hidden);
+  switch (b) {
+    case RL_VF_EMBEDDING: rl_vf_random(state, 0.0f, 1.0, out, count); break;
+    case RL_VF_ATTN_NORM: case RL_VF_FFN_NORM: case RL_VF_FINAL_NORM:
+      rl_vf_random(state, 1.0f, 0.25, out, count);
+      break;
+    case RL_VF_W_DOWN:
+      rl_vf_random(state, 0.0f, 1.0 / sqrt((double)vf->dims.ffn), out, count);
+      break;
+    case RL_VF_ROPE: rl_vf_rope_table(&vf->dims, out); break;
+    case RL_VF_DECAY: rl_vf_random(state, 0.7f, 0.2, out, count); break;
+    case RL_VF_GAIN: rl_vf_random(state, 0.0f, 0.5, out, count); break;
+    default: rl_vf_random(state, 0.0f, matrix, out, count); break;
+  }
+}
+
+// The cache: random int8 in [-127, 127] for every row, scales in (0.5,
+// 1.5) / 127.
+static rl_status_t rl_vf_upload_cache(rl_vf_t* vf, uint64_t* state,
+                                      void* scratch) {
+  const uint64_t bytes = rl_vf_buffer_bytes(vf, RL_VF_KV);
+  int8_t* q = scratch;
+  for (uint64_t i = 0; i < bytes; ++i) {
+    q[i] = (int8_t)((int)(rl_vf_next(state) % 255u) - 127);
+  }
+  RL_RETURN_IF_ERROR(
+      rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_KV], 0, q, bytes));
+  const uint64_t scales = rl_vf_buffer_bytes(vf, RL_VF_KV_SCALES);
+  rl_vf_random(state, 1.0f / 127.0f, 0.5 / 127.0, scratch, scales / 4);
+  return rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_KV_SCALES], 0,
+                          scratch, scales);
+}
+
+rl_status_t rl_vf_upload_initial(rl_vf_t* vf, uint64_t seed) {
+  uint64_t largest = 0;
+  for (uint32_t b = 0; b < RL_VF_BUFFER_COUNT_; ++b) {
+    uint64_t bytes = rl_vf_buffer_bytes(vf, (rl_vf_buffer_t)b);
+    if (bytes > largest) largest = bytes;
+  }
+  float* values = malloc(largest + 4);
+  if (!values) return rl_status_out_of_memory();
+  uint64_t state = seed;
+  rl_status_t status = RL_OK;
+  for (uint32_t b = RL_VF_EMBEDDING; !status && b <= RL_VF_GAIN; ++b) {
+    rl_vf_seed_weights(vf, (rl_vf_buffer_t)b, &state, values);
+    status = rl_funnel_upload(vf->funnel, vf->buffers[b], 0, values,
+                              rl_vf_buffer_bytes(vf, (rl_vf_buffer_t)b));
+  }
+  if (!status) status = rl_vf_upload_cache(vf, &state, values);
+  if (!status) {
+    const uint64_t bytes = rl_vf_buffer_bytes(vf, RL_VF_RECUR);
+    rl_vf_random(&state, 0.0f, 0.5, values, bytes / 4);
+    status = rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_RECUR], 0, values,
+                              bytes);
+  }
+  if (!status) {
+    uint32_t* tokens = (uint32_t*)values;
+    for (uint32_t r = 0; r < vf->dims.batch; ++r) {
+      tokens[r] = (uint32_t)(rl_vf_next(&state) % vf->dims.vocab);
+    }
+    status = rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_TOKENS], 0,
+                              tokens, vf->dims.batch * 4ull);
+  }
+  free(values);
+  return status;
+}
