@@ -169,6 +169,13 @@ struct rl_isa_program_s;
 rl_status_t rl_isa_program_refusal(const struct rl_isa_program_s* program,
                                    const char* kernel_name);
 
+// DPP (isa_dpp.c): fills |row| with the 32 lanes' source 0 under
+// |inst|'s DPP16/DPP8 control and returns the lanes allowed to write;
+// the DPP forms the executor does not model, or NULL.
+uint32_t rl_isa_dpp_fetch(const rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                          uint32_t* row);
+const char* rl_isa_dpp_reason(const rl_isa_inst_t* inst);
+
 // The forms of the packed/mixed VOP3P opcodes their runners do not model,
 // or NULL (isa_packed.c).
 const char* rl_isa_packed_reason(const rl_isa_inst_t* inst);
@@ -192,6 +199,8 @@ rl_status_t rl_isa_exec_sendmsg(rl_isa_wave_t* wave,
 rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,
                                   const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
