@@ -314,7 +314,13 @@ static uint32_t rl_conf_modifier_forms(const rl_isa_op_t* op,
                         .fi = (q >> 30) & 1};
     forms[n++] = (rl_conf_form_t){.encoding = encoding, .dpp = d8};
   }
-  bool dpp3_ok = has_e64 &&
+  // LLVM has no e64_dpp form of the 32-bit multiplies (llvm-mc-19:
+  // "e64_dpp variant of this instruction is not supported").
+  static const char* const no_vop3_dpp[] = {"v_mul_lo_u32", "v_mul_hi_u32",
+                                            "v_mul_hi_i32"};
+  bool listed = false;
+  for (uint32_t i = 0; i < 3; ++i) listed |= !strcmp(hm->name, no_vop3_dpp[i]);
+  bool dpp3_ok = has_e64 && !listed &&
                  !(hm->flags & (RL_HM_CMP | RL_HM_COUT | RL_HM_K | RL_HM_ACC)) &&
                  !(hm->wide & 1) && dst32 && hm->nsrc >= 1;
   if (dpp3_ok) {  // VOP3 DPP16: the VOP3 fields carry ABS/NEG
