@@ -35,7 +35,7 @@ MUTATIONS=(
   "global_offset_plus4|redline/sim/isa/isa_mem.c|s/out_address\[l\] = base \+ wave->vgpr\[inst->addr\]\[l\] \+ \(uint64_t\)offset;/out_address[l] = base + wave->vgpr[inst->addr][l] + (uint64_t)(offset + 4);/|global load/store (SGPR base) immediate offset off by 4"
   "neg_ignored|redline/sim/isa/isa_valu.c|s/flip = neg \? sign : 0;/flip = (neg \&\& 0) ? sign : 0;/|VOP3 neg modifier ignored"
   "abs_ignored|redline/sim/isa/isa_valu.c|s/uint32_t clear = abs \? sign : 0,/uint32_t clear = (abs \&\& 0) ? sign : 0,/|VOP3 abs modifier ignored"
-  "clamp_ignored|redline/sim/isa/isa_valu.c|s/if \(inst->clamp && op->dst == RL_ISA_T_F32\) rl_isa_clamp_f32\(v\.d, v\.mode\);/if (inst->clamp \&\& op->dst == RL_ISA_T_F32 \&\& 0) rl_isa_clamp_f32(v.d, v.mode);/|VOP3 clamp ignored"
+  "clamp_ignored|redline/sim/isa/isa_valu.c|s/if \(inst->clamp && op->dst == RL_ISA_T_F32\) rl_isa_clamp_f32\(v->d, v->mode\);/if (inst->clamp \&\& op->dst == RL_ISA_T_F32 \&\& 0) rl_isa_clamp_f32(v->d, v->mode);/|VOP3 clamp ignored"
   "exec_ignored|redline/sim/isa/isa_valu.c|s/if \(exec == RL_ISA_ALL_LANES\) \{/exec = RL_ISA_ALL_LANES; if (exec == RL_ISA_ALL_LANES) {/|VALU write-back ignores EXEC"
   "scc_not_set|redline/sim/isa/isa_salu.c|s/uint64_t r = \(uint64_t\)A32 \+ B32V; s->d = \(uint32_t\)r; s->scc = \(uint32_t\)\(r >> 32\)\)/uint64_t r = (uint64_t)A32 + B32V; s->d = (uint32_t)r; s->scc = 0)/|s_add_u32 does not set SCC (carry)"
   "carry_out_wrong|redline/sim/isa/isa_vop3.c|s/(rl_isa_v_add_co_u32,\s+uint64_t r = \(uint64_t\)a \+ b;\s+result = \(uint32_t\)r; carry = )\(uint32_t\)\(r >> 32\)/\${1}(uint32_t)(r >> 31) \& 1/|v_add_co_u32 carry-out taken from bit 31"
@@ -51,6 +51,14 @@ MUTATIONS=(
   "f16_min_quiets_snan|redline/sim/isa/isa_valu16.c|s/uint32_t a = rl_isa_f16_image32\(RL_ISA_LO\(v->s\[0\]\[l\]\)\);/uint32_t a = rl_isa_bits32(rl_isa_f16_to_f32(RL_ISA_LO(v->s[0][l])));/|v_min/max_f16 quiet a signalling NaN in source 0 before the IEEE rule"
   "mbcnt_counts_own_lane|redline/sim/isa/isa_vop3.c|s/a \& \(\(1u << l\) - 1u\)/a \& ((2u << l) - 1u)/|v_mbcnt_lo_u32_b32 counts its own lane"
   "atomic_inc_wraps_late|redline/sim/isa/isa_atomic.c|s/case RL_ISA_ATOM_INC: return tmp >= data \? 0/case RL_ISA_ATOM_INC: return tmp > data ? 0/|atomic inc (DS, GLOBAL, FLAT) wraps one step late"
+  "omod_ignored|redline/sim/isa/isa_valu.c|s/if \(inst->omod && op->dst == RL_ISA_T_F32\) \{/if (inst->omod \&\& op->dst == RL_ISA_T_F32 \&\& 0) {/|VOP3 omod (x2, x4, /2) ignored"
+  "opsel_hi_ignored|redline/sim/isa/isa_valu.c|s/  if \(hi\) \{/  if (hi \&\& 0) {/|VOP3 op_sel of a binary16 source ignored (low half read)"
+  "opsel_dst_ignored|redline/sim/isa/isa_valu.c|s/if \(\(inst->opsel & 8\) && op->dst == RL_ISA_T_F16\) \{/if ((inst->opsel \& 8) \&\& op->dst == RL_ISA_T_F16 \&\& 0) {/|VOP3 op_sel of a binary16 result ignored (low half written)"
+  "dpp_row_shr_plus1|redline/sim/isa/isa_dpp.c|s/case 0x110: return i - n < 0 \? -1 : i - n;/case 0x110: return i - n + 1 < 0 ? -1 : i - n + 1;/|DPP row_shr shifts one lane too few"
+  "dpp_bound_ctrl_ignored|redline/sim/isa/isa_dpp.c|s/if \(masked_in && \(valid .. inst->dpp_bc\)\)/if (masked_in \&\& (valid))/|DPP16 bound_ctrl ignored (invalid sources never write)"
+  "dpp_fi_ignored|redline/sim/isa/isa_dpp.c|s/uint32_t fetchable = inst->dpp_fi \? RL_ISA_ALL_LANES : exec;/uint32_t fetchable = exec;/|DPP fetch-inactive (fi) ignored"
+  "dpp_bank_mask_ignored|redline/sim/isa/isa_dpp.c|s/\(\(inst->dpp_bank_mask >> \(\(l >> 2\) & 3\)\) & 1\)/1/|DPP16 bank_mask ignored"
+  "ftz_input_kept|redline/sim/isa/isa_lanes.h|s/float a = rl_isa_f32\(rl_isa_flush32\(A\[l\]\)\);/float a = rl_isa_f32(A[l]);/|FTZ mode does not flush binary32 source 0 (denorm flush ignored)"
   "bpermute_reads_inactive|redline/sim/isa/isa_permute.c|s/tmp\[i\] = \(\(exec >> lane\) \& 1\) \? data\[lane\] : 0;/tmp[i] = data[lane];/|ds_bpermute_b32 reads inactive source lanes"
 )
 
