@@ -242,7 +242,8 @@ static void test_every_opcode_conforms(void** state) {
       }
       rl_conf_result_t result = {0};
       uint32_t enc = rl_conf_tables[t].encoding;
-      bool handled = rl_conf_alu_case(device, op, enc, &result) ||
+      bool handled = rl_conf_mode_case(device, op, &result) ||
+                     rl_conf_alu_case(device, op, enc, &result) ||
                      rl_conf_special_case(device, op, enc, &result);
       if (!handled || result.cases == 0) {
         ++uncovered;

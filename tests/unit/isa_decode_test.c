@@ -71,7 +71,13 @@ static void rl_td_scalar(const char* family, const rl_isa_op_t* op,
   } else if (strcmp(family, "SOPK") == 0) {
     if (strcmp(op->name, "s_version") == 0) sprintf(line, "%s 0x1234", op->name);
     else if (strncmp(op->name, "s_waitcnt_", 10) == 0) sprintf(line, "%s null, 0x0", op->name);
-    else sprintf(line, "%s s4, 0x1234", op->name);
+    else if (strcmp(op->name, "s_getreg_b32") == 0) {
+      sprintf(line, "%s s4, hwreg(HW_REG_MODE, 4, 4)", op->name);
+    } else if (strcmp(op->name, "s_setreg_b32") == 0) {
+      sprintf(line, "%s hwreg(HW_REG_MODE, 4, 4), s4", op->name);
+    } else if (strcmp(op->name, "s_setreg_imm32_b32") == 0) {
+      sprintf(line, "%s hwreg(HW_REG_MODE, 4, 4), 0xc", op->name);
+    } else sprintf(line, "%s s4, 0x1234", op->name);
   } else if (strcmp(family, "SOPP") == 0) {
     static const char* const bare[] = {"s_wait_idle", "s_code_end",
                                        "s_endpgm", "s_icache_inv",

@@ -156,7 +156,7 @@ static inline __attribute__((always_inline)) void rl_isa_valu_prepare(
                 ? rl_isa_read_s32(wave, &inst->src[2])
                 : 0;
   v->mask_out = 0;
-  v->mode = wave->group->mode;
+  v->mode = wave->mode;
   v->arg = inst->op->arg;
 }
 
@@ -258,7 +258,7 @@ static void rl_isa_vopd_half(rl_isa_wave_t* wave, const rl_isa_op_t* op,
   v.d = d;
   v.exec = wave->sgpr[RL_ISA_SRC_EXEC];
   v.mask = (op->flags & RL_ISA_F_CARRY) ? wave->sgpr[RL_ISA_SRC_VCC] : 0;
-  v.mode = wave->group->mode;
+  v.mode = wave->mode;
   v.arg = op->arg;
   ((rl_isa_lanes_fn)op->lanes)(&v);
 }
@@ -443,6 +443,9 @@ static const char* rl_isa_vop3p_reason(const rl_isa_inst_t* inst) {
 
 const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   if (inst->op == NULL || inst->size == 0) return "unknown instruction";
+  if (inst->encoding == RL_ISA_ENC_SOPP || inst->encoding == RL_ISA_ENC_SOPK) {
+    return rl_isa_mode_reason(inst);
+  }
   if (inst->encoding == RL_ISA_ENC_VOPD && inst->op_y == NULL) {
     return "unknown VOPD Y opcode";
   }
