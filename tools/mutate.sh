@@ -59,6 +59,7 @@ MUTATIONS=(
   "dpp_fi_ignored|redline/sim/isa/isa_dpp.c|s/uint32_t fetchable = inst->dpp_fi \? RL_ISA_ALL_LANES : exec;/uint32_t fetchable = exec;/|DPP fetch-inactive (fi) ignored"
   "dpp_bank_mask_ignored|redline/sim/isa/isa_dpp.c|s/\(\(inst->dpp_bank_mask >> \(\(l >> 2\) & 3\)\) & 1\)/1/|DPP16 bank_mask ignored"
   "ftz_input_kept|redline/sim/isa/isa_lanes.h|s/float a = rl_isa_f32\(rl_isa_flush32\(A\[l\]\)\);/float a = rl_isa_f32(A[l]);/|FTZ mode does not flush binary32 source 0 (denorm flush ignored)"
+  "denorm_mode_ignored|redline/sim/isa/isa_mode.c|s/\(\(\(reg >> 4\) & 3\) == 0 \? RL_ISA_MODE_FTZ32 : 0\)/(wave->mode \& RL_ISA_MODE_FTZ32)/|s_denorm_mode / s_setreg of FP_DENORM do not change the denormal flush"
   "bpermute_reads_inactive|redline/sim/isa/isa_permute.c|s/tmp\[i\] = \(\(exec >> lane\) \& 1\) \? data\[lane\] : 0;/tmp[i] = data[lane];/|ds_bpermute_b32 reads inactive source lanes"
 )
 

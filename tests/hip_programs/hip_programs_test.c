@@ -2,7 +2,8 @@
 // run by the `isa` executor through the recording funnel, each checked
 // against its CPU reference (hip_programs_ref.h):
 //   - every program on gfx1100 and gfx1151 at -O2, scan at -O1 and int64 at
-//     -Os on gfx1100 (differently laid-out code);
+//     -Os on gfx1100 (differently laid-out code), softmax with
+//     -fgpu-flush-denormals-to-zero (s_denorm_mode around the division);
 //   - the negative control: each program again with one planted error in
 //     its reference, which its comparison must report exactly once;
 //   - transpose, reduce and scan captured to .rlc and replayed by
@@ -535,6 +536,11 @@ static void test_int64_gfx1100_Os(void** state) {
   rl_hp_expect_pass("int64", "gfx1100", "-Os");
 }
 
+static void test_softmax_gfx1100_ftz(void** state) {
+  (void)state;
+  rl_hp_expect_pass("softmax", "gfx1100", "-ftz");
+}
+
 // The negative control: one planted error in each reference must be
 // reported exactly once, so every comparison above can fail.
 static void test_negative_control(void** state) {
@@ -601,6 +607,7 @@ int main(void) {
       RL_HP_ENTRIES(gemm),      RL_HP_ENTRIES(layernorm),
       cmocka_unit_test(test_scan_gfx1100_O1),
       cmocka_unit_test(test_int64_gfx1100_Os),
+      cmocka_unit_test(test_softmax_gfx1100_ftz),
       cmocka_unit_test(test_negative_control),
       cmocka_unit_test(test_shadow_transpose),
       cmocka_unit_test(test_shadow_reduce),
