@@ -57,4 +57,10 @@ if(TARGET rl_sim_isa AND RL_HIP_CLANG)
   target_compile_definitions(hip_programs_test PRIVATE
     RL_HIP_PROGRAMS_DIR="${RL_HIP_PROGRAMS_DIR}")
   add_dependencies(hip_programs_test rl_hip_programs redline)
+  # The decoder against llvm-objdump-19 on the corpus too.
+  if(TARGET isa_objdump_test)
+    add_dependencies(isa_objdump_test rl_hip_programs)
+    target_compile_definitions(isa_objdump_test PRIVATE
+      RL_HIP_PROGRAMS_DIR="${RL_HIP_PROGRAMS_DIR}")
+  endif()
 endif()
