@@ -6,7 +6,8 @@
 #
 # Code objects: ${RL_HIP_PROGRAMS_DIR}/<name>-<target>.co at -O2, plus
 # scan-gfx1100-O1.co and int64-gfx1100-Os.co, which the compiler lays out
-# differently (-O0 is not built: it spills to scratch, which the executor
+# differently, and softmax-gfx1100-ftz.co (-fgpu-flush-denormals-to-zero:
+# s_denorm_mode around the division) (-O0 is not built: it spills to scratch, which the executor
 # does not model). Same flags as kernels/kernels.cmake.
 set(RL_HIP_PROGRAMS_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_programs)
 set(RL_HIP_PROGRAMS_DIR ${CMAKE_BINARY_DIR}/tests/hip_programs)
@@ -39,6 +40,9 @@ if(TARGET rl_sim_isa AND RL_HIP_CLANG)
   endforeach()
   rl_hip_program_build(scan gfx1100 -O1 -O1)
   rl_hip_program_build(int64 gfx1100 -Os -Os)
+  # Denormals flushed: the float division runs between s_denorm_mode 15
+  # and s_denorm_mode 12 (MODE changed per wave).
+  rl_hip_program_build(softmax gfx1100 -ftz -O2 -fgpu-flush-denormals-to-zero)
   add_custom_target(rl_hip_programs ALL DEPENDS ${RL_HIP_PROGRAM_OUTPUTS})
 
   rl_add_unit_test(hip_programs_test
@@ -53,4 +57,10 @@ if(TARGET rl_sim_isa AND RL_HIP_CLANG)
   target_compile_definitions(hip_programs_test PRIVATE
     RL_HIP_PROGRAMS_DIR="${RL_HIP_PROGRAMS_DIR}")
   add_dependencies(hip_programs_test rl_hip_programs redline)
+  # The decoder against llvm-objdump-19 on the corpus too.
+  if(TARGET isa_objdump_test)
+    add_dependencies(isa_objdump_test rl_hip_programs)
+    target_compile_definitions(isa_objdump_test PRIVATE
+      RL_HIP_PROGRAMS_DIR="${RL_HIP_PROGRAMS_DIR}")
+  endif()
 endif()

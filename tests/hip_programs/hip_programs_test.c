@@ -2,7 +2,8 @@
 // run by the `isa` executor through the recording funnel, each checked
 // against its CPU reference (hip_programs_ref.h):
 //   - every program on gfx1100 and gfx1151 at -O2, scan at -O1 and int64 at
-//     -Os on gfx1100 (differently laid-out code);
+//     -Os on gfx1100 (differently laid-out code), softmax with
+//     -fgpu-flush-denormals-to-zero (s_denorm_mode around the division);
 //   - the negative control: each program again with one planted error in
 //     its reference, which its comparison must report exactly once;
 //   - transpose, reduce and scan captured to .rlc and replayed by
@@ -89,6 +90,59 @@ static uint32_t rl_hp_transpose(const rl_hp_run_t* run) {
   return bad;
 }
 
+// hp_reduce_dpp (reduce.hip): DPP scans, reductions and permutes of
+// |in|'s first kN elements, checked against the lane arithmetic they spell
+// (wave32: rows of 16 lanes, banks of 4).
+static uint32_t rl_hp_reduce_dpp(const rl_hp_run_t* run, const uint32_t* in) {
+  enum { kN = 2048, kWaves = kN / 32 };
+  rl_hp_t hp;
+  rl_hp_open(&hp, "reduce", run->target, run->variant);
+  uint64_t a_in = 0, a_scan = 0, a_perm = 0, a_masked = 0, a_sum = 0,
+           a_fsum = 0;
+  rl_hp_buffer(&hp, "in", in, kN * 4, &a_in);
+  uint32_t scan = rl_hp_buffer(&hp, "scan", NULL, kN * 4, &a_scan);
+  uint32_t perm = rl_hp_buffer(&hp, "perm", NULL, kN * 4, &a_perm);
+  uint32_t masked = rl_hp_buffer(&hp, "masked", NULL, kN * 4, &a_masked);
+  uint32_t sum = rl_hp_buffer(&hp, "wave_sum", NULL, kWaves * 4, &a_sum);
+  uint32_t fsum = rl_hp_buffer(&hp, "wave_fsum", NULL, kWaves * 4, &a_fsum);
+  const rl_funnel_arg_t args[] = {
+      rl_funnel_arg_pointer(a_in),     rl_funnel_arg_pointer(a_scan),
+      rl_funnel_arg_pointer(a_perm),   rl_funnel_arg_pointer(a_masked),
+      rl_funnel_arg_pointer(a_sum),    rl_funnel_arg_pointer(a_fsum)};
+  rl_hp_launch(&hp, "hp_reduce_dpp", kN / 256, 1, 256, 1, args, 6);
+  uint32_t* got = malloc(kN * 4 * 3 + kWaves * 8);
+  uint32_t* want = malloc(kN * 4 * 3 + kWaves * 8);
+  rl_hp_read(&hp, scan, got, kN * 4);
+  rl_hp_read(&hp, perm, got + kN, kN * 4);
+  rl_hp_read(&hp, masked, got + 2 * kN, kN * 4);
+  rl_hp_read(&hp, sum, got + 3 * kN, kWaves * 4);
+  rl_hp_read(&hp, fsum, got + 3 * kN + kWaves, kWaves * 4);
+  rl_hp_close(&hp);  // the reduce capture holds the other three kernels
+  for (uint32_t i = 0; i < kN; ++i) {
+    uint32_t lane = i % 32, row0 = i - i % 16, pos = i % 16;
+    uint32_t acc = 0;
+    for (uint32_t j = row0; j <= i; ++j) acc += in[j];
+    want[i] = acc;
+    want[kN + i] = in[(i & ~7u) | (7 - (i & 7))];
+    bool enabled = lane < 16 && (((0xau >> (pos / 4)) & 1) != 0);
+    want[2 * kN + i] = enabled && pos >= 3 ? in[i - 3] : ~in[i];
+  }
+  for (uint32_t w = 0; w < kWaves; ++w) {
+    uint32_t total = 0;
+    float ftotal = 0.0f;
+    for (uint32_t l = 0; l < 32; ++l) {
+      total += in[w * 32 + l];
+      ftotal += (float)(in[w * 32 + l] & 0xffff);  // exact: below 2^24
+    }
+    want[3 * kN + w] = total;
+    memcpy(&want[3 * kN + kWaves + w], &ftotal, 4);
+  }
+  uint32_t bad = rl_hp_compare_u32("reduce_dpp", got, want, 3 * kN + 2 * kWaves);
+  free(got);
+  free(want);
+  return bad;
+}
+
 static uint32_t rl_hp_reduce(const rl_hp_run_t* run) {
   enum { kN = 50000, kGroups = 8 };
   uint64_t state = rl_hp_seed("reduce");
@@ -137,7 +191,8 @@ static uint32_t rl_hp_reduce(const rl_hp_run_t* run) {
   }
   if (run->corrupt_reference) expected[1] ^= 1u;
   uint32_t bad = rl_hp_compare_u32("reduce", got, expected, 2) +
-                 rl_hp_compare_u64("reduce_sum64", &got64, &expected64, 1);
+                 rl_hp_compare_u64("reduce_sum64", &got64, &expected64, 1) +
+                 rl_hp_reduce_dpp(run, in);
   free(in);
   free(in64);
   return bad;
@@ -481,6 +536,11 @@ static void test_int64_gfx1100_Os(void** state) {
   rl_hp_expect_pass("int64", "gfx1100", "-Os");
 }
 
+static void test_softmax_gfx1100_ftz(void** state) {
+  (void)state;
+  rl_hp_expect_pass("softmax", "gfx1100", "-ftz");
+}
+
 // The negative control: one planted error in each reference must be
 // reported exactly once, so every comparison above can fail.
 static void test_negative_control(void** state) {
@@ -547,6 +607,7 @@ int main(void) {
       RL_HP_ENTRIES(gemm),      RL_HP_ENTRIES(layernorm),
       cmocka_unit_test(test_scan_gfx1100_O1),
       cmocka_unit_test(test_int64_gfx1100_Os),
+      cmocka_unit_test(test_softmax_gfx1100_ftz),
       cmocka_unit_test(test_negative_control),
       cmocka_unit_test(test_shadow_transpose),
       cmocka_unit_test(test_shadow_reduce),

@@ -23,10 +23,11 @@
 
 #include "tests/isa_conformance/isa_conf_suite.h"
 #include "tests/isa_conformance/isa_host_model.h"
+#include "tests/isa_conformance/isa_host_mods.h"
 
 #define RL_CONF_VALU_LANES 2048u
 #define RL_CONF_SALU_LANES 2048u
-#define RL_CONF_MAX_FORMS 6u
+#define RL_CONF_MAX_FORMS 10u
 
 // Known failures: cases that fail on the executor today, with the reason.
 // They run and are reported, but do not fail the test; remove an entry when
@@ -154,6 +155,9 @@ typedef struct rl_conf_form_s {
   bool literal_src0;     // src0 is a literal (K per program)
   bool inline_src1;      // src1 is an inline constant
   rl_conf_mods_t mods;   // VOP3P op_sel
+  uint32_t omod;         // VOP3 OMOD
+  uint32_t opsel;        // VOP3 OP_SEL (bit 3: the destination)
+  rl_conf_dpp_t dpp;     // VOP1/VOP2 DPP16/DPP8 (kind 0: none)
 } rl_conf_form_t;
 
 // The inline constant of source 1 in the inline form: -1 for integers,
@@ -178,7 +182,16 @@ static void rl_conf_emit_valu(rl_conf_program_t* p, const rl_isa_op_t* op,
   uint32_t src0 = f->literal_src0 ? RL_CONF_LITERAL : RL_CONF_V(1);
   bool lit = f->literal_src0 || (hm->flags & RL_HM_K);
   uint32_t literal = f->literal_src0 ? k : k;
-  if (f->encoding == RL_ISA_ENC_VOP2) {
+  if (f->dpp.kind && f->encoding != RL_ISA_ENC_VOP3) {  // the DPP dword
+                                                          // in the literal slot
+    uint32_t marker = rl_conf_dpp_marker(&f->dpp);
+    uint32_t word = rl_conf_dpp_word(&f->dpp, 1);
+    if (f->encoding == RL_ISA_ENC_VOP2) {
+      rl_conf_vop2(p, op->opcode, 10, marker, 3, true, word);
+    } else {
+      rl_conf_vop1(p, op->opcode, 10, marker, true, word);
+    }
+  } else if (f->encoding == RL_ISA_ENC_VOP2) {
     rl_conf_vop2(p, op->opcode, 10, src0, 3, lit, literal);
   } else if (f->encoding == RL_ISA_ENC_VOP1) {
     rl_conf_vop1(p, op->opcode, 10, src0, lit, literal);
@@ -201,8 +214,15 @@ static void rl_conf_emit_valu(rl_conf_program_t* p, const rl_isa_op_t* op,
     if (hm->flags & RL_HM_CMP) vdst = (hm->flags & RL_HM_CMPX) ? 126 : 32;
     if (vop3b) sdst = 32;
     rl_conf_mods_t mods = {.abs = (uint8_t)f->abs, .neg = (uint8_t)f->neg,
-                           .clamp = f->clamp};
-    rl_conf_vop3(p, opc, vdst, sdst, src, &mods, f->literal_src0, literal);
+                           .clamp = f->clamp, .omod = (uint8_t)f->omod,
+                           .opsel = (uint8_t)f->opsel};
+    if (f->dpp.kind) {
+      src[0] = rl_conf_dpp_marker(&f->dpp);
+      rl_conf_vop3(p, opc, vdst, sdst, src, &mods, true,
+                   rl_conf_dpp_word(&f->dpp, 1));
+    } else {
+      rl_conf_vop3(p, opc, vdst, sdst, src, &mods, f->literal_src0, literal);
+    }
   }
 }
 
@@ -234,6 +254,85 @@ static void rl_conf_valu_block(rl_conf_program_t* p, const rl_isa_op_t* op,
   rl_conf_store(p, 10, index * 12 + 0);
   rl_conf_store(p, 11, index * 12 + 4);
   rl_conf_store(p, 12, index * 12 + 8);
+}
+
+// The forms with OMOD, OP_SEL and DPP (isa_host_mods.h), chosen from the
+// model's operand shape: OMOD on binary32 results; OP_SEL on binary16
+// register sources and results; DPP16 (random control, masks, BOUND_CTRL,
+// FI, NEG/ABS on float sources) and DPP8 (random selects, FI) on the
+// VOP1/VOP2 opcodes with a plain 32-bit source 0 and vector result.
+static uint32_t rl_conf_modifier_forms(const rl_isa_op_t* op,
+                                       uint32_t encoding,
+                                       const rl_hm_op_t* hm,
+                                       rl_conf_rng_t* rng,
+                                       rl_conf_form_t* forms) {
+  uint32_t n = 0;
+  bool has_e64 = !(op->flags & RL_ISA_F_NO_VOP3);
+  bool cmp = (hm->flags & RL_HM_CMP) != 0;
+  bool dst32 = !((hm->wide >> RL_HM_DST_BIT) & 1);
+  uint32_t fpmask = hm->fp & 7u;
+  if (hm->flags & RL_HM_ACC) fpmask &= 3u;
+  if (has_e64 && !cmp && dst32 && ((hm->fp >> RL_HM_DST_BIT) & 1)) {
+    uint64_t r = rl_conf_rng_next(rng);
+    forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3,
+                                  .omod = 1 + (uint32_t)(r % 3),
+                                  .neg = (uint32_t)(r >> 4) & fpmask,
+                                  .clamp = (r >> 8) & 1};
+  }
+  uint32_t opsel_ok = 0;
+  for (uint32_t s = 0; s < hm->nsrc && s < 3; ++s) {
+    if (s == 2 && (hm->flags & (RL_HM_ACC | RL_HM_CIN | RL_HM_K))) break;
+    if (hm->wide & RL_HM_H16_SRC(s)) opsel_ok |= 1u << s;
+  }
+  if (!cmp && (hm->wide & RL_HM_H16_DST) && !(hm->flags & RL_HM_ACC) &&
+      op->dst == RL_ISA_T_F16) {
+    opsel_ok |= 8;
+  }
+  if (has_e64 && opsel_ok) {
+    // Every eligible half at once (so each is covered), random NEG.
+    uint64_t r = rl_conf_rng_next(rng);
+    forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3,
+                                  .opsel = opsel_ok,
+                                  .neg = (uint32_t)(r >> 8) & fpmask};
+  }
+  bool dpp_ok = (encoding == RL_ISA_ENC_VOP1 || encoding == RL_ISA_ENC_VOP2) &&
+                !(hm->flags & (RL_HM_CMP | RL_HM_COUT | RL_HM_K | RL_HM_ACC)) &&
+                !(hm->wide & 1) && dst32 && hm->nsrc >= 1;
+  if (dpp_ok) {
+    uint64_t r = rl_conf_rng_next(rng);
+    rl_conf_dpp_t d16 = {.kind = 16, .ctrl = (uint16_t)rl_hm_dpp16_ctrl_pick(r),
+                         .row_mask = (uint8_t)((r >> 32) & 0xf),
+                         .bank_mask = (uint8_t)((r >> 36) & 0xf),
+                         .bound_ctrl = (r >> 40) & 1, .fi = (r >> 41) & 1,
+                         .neg = (uint8_t)((r >> 42) & fpmask & 3u),
+                         .abs = (uint8_t)((r >> 45) & fpmask & 3u)};
+    // Most lanes enabled: every row and bank set half the time.
+    if ((r >> 48) & 1) d16.row_mask = 0xf, d16.bank_mask = 0xf;
+    forms[n++] = (rl_conf_form_t){.encoding = encoding, .dpp = d16};
+    uint64_t q = rl_conf_rng_next(rng);
+    rl_conf_dpp_t d8 = {.kind = 8, .sel = (uint32_t)q & 0xffffff,
+                        .fi = (q >> 30) & 1};
+    forms[n++] = (rl_conf_form_t){.encoding = encoding, .dpp = d8};
+  }
+  // LLVM has no e64_dpp form of the 32-bit multiplies (llvm-mc-19:
+  // "e64_dpp variant of this instruction is not supported").
+  static const char* const no_vop3_dpp[] = {"v_mul_lo_u32", "v_mul_hi_u32",
+                                            "v_mul_hi_i32"};
+  bool listed = false;
+  for (uint32_t i = 0; i < 3; ++i) listed |= !strcmp(hm->name, no_vop3_dpp[i]);
+  bool dpp3_ok = has_e64 && !listed &&
+                 !(hm->flags & (RL_HM_CMP | RL_HM_COUT | RL_HM_K | RL_HM_ACC)) &&
+                 !(hm->wide & 1) && dst32 && hm->nsrc >= 1;
+  if (dpp3_ok) {  // VOP3 DPP16: the VOP3 fields carry ABS/NEG
+    uint64_t r = rl_conf_rng_next(rng);
+    rl_conf_dpp_t d16 = {.kind = 16, .ctrl = (uint16_t)rl_hm_dpp16_ctrl_pick(r),
+                         .row_mask = 0xf, .bank_mask = (uint8_t)((r >> 36) & 0xf),
+                         .bound_ctrl = (r >> 40) & 1, .fi = (r >> 41) & 1};
+    forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3, .dpp = d16,
+                                  .abs = (uint32_t)(r >> 42) & fpmask,
+                                  .neg = (uint32_t)(r >> 45) & fpmask};
+  }
+  return n;
 }
 
 // The forms of |op|: its own encoding, the VOP3 (e64) form with modifier
@@ -280,17 +379,49 @@ static uint32_t rl_conf_valu_forms(const rl_isa_op_t* op, uint32_t encoding,
     forms[n++] = (rl_conf_form_t){.encoding = RL_ISA_ENC_VOP3,
                                   .inline_src1 = true};
   }
+  n += rl_conf_modifier_forms(op, encoding, hm, rng, forms + n);
   return n;
 }
 
 // The model's value for one lane and form.
+static uint32_t rl_conf_swap16(uint64_t v) {
+  return (uint32_t)v >> 16 | (uint32_t)v << 16;
+}
+
+// DPP: source 0 of |lane| read across its wave (|all| is every lane's input
+// record); false when the lane must not write.
+static bool rl_conf_dpp_source(const rl_conf_form_t* f, const uint32_t* all,
+                               uint32_t lane, uint64_t* out_src0) {
+  uint32_t wave = lane & ~31u, exec = 0;
+  for (uint32_t l = 0; l < 32; ++l) exec |= (all[(wave + l) * 10 + 6] != 0) << l;
+  rl_hm_dpp_t d = {.kind = f->dpp.kind, .ctrl = f->dpp.ctrl,
+                   .row_mask = f->dpp.row_mask, .bank_mask = f->dpp.bank_mask,
+                   .bound_ctrl = f->dpp.bound_ctrl, .fi = f->dpp.fi,
+                   .sel = f->dpp.sel};
+  bool writes = false, read = false;
+  uint32_t from = 0;
+  rl_hm_dpp_lane(&d, exec, lane % 32, &writes, &read, &from);
+  *out_src0 = read ? all[(wave + from) * 10] : 0;
+  return writes;
+}
+
 static void rl_conf_valu_expect(const rl_hm_op_t* hm, uint32_t mode,
-                                const rl_conf_form_t* f, const uint32_t* in,
+                                const rl_conf_form_t* f, const uint32_t* all,
                                 uint32_t lane, uint32_t k, uint64_t* out_d,
                                 uint32_t* out_mask, uint64_t* out_alt) {
+  const uint32_t* in = all + lane * 10;
   rl_hm_lane_t x = {0};
   for (uint32_t n = 0; n < 3; ++n) {
     x.s[n] = in[2 * n] | (uint64_t)in[2 * n + 1] << 32;
+  }
+  bool dpp_writes = true;
+  uint32_t abs = f->abs, neg = f->neg;
+  if (f->dpp.kind) {
+    dpp_writes = rl_conf_dpp_source(f, all, lane, &x.s[0]);
+    if (f->encoding != RL_ISA_ENC_VOP3) abs = f->dpp.abs, neg = f->dpp.neg;
+  }
+  for (uint32_t n = 0; n < 3; ++n) {  // OP_SEL: the high half
+    if ((f->opsel >> n) & 1) x.s[n] = (x.s[n] >> 16) & 0xffff;
   }
   if (f->literal_src0) x.s[0] = rl_conf_literal_value(hm, k);
   if (f->inline_src1) x.s[1] = rl_conf_inline_value(hm);
@@ -299,7 +430,7 @@ static void rl_conf_valu_expect(const rl_hm_op_t* hm, uint32_t mode,
   x.lane = lane % 32;
   uint64_t old = in[8] | (uint64_t)in[9] << 32;
   x.d = old;
-  bool active = in[6] != 0;
+  bool active = in[6] != 0 && dpp_writes;
   if (hm->flags & RL_HM_PACKED) {
     uint32_t a = (uint32_t)x.s[0], b = (uint32_t)x.s[1];
     uint32_t lo = rl_hm_packed(hm, mode, f->mods.opsel & 1 ? a >> 16 : a,
@@ -309,13 +440,22 @@ static void rl_conf_valu_expect(const rl_hm_op_t* hm, uint32_t mode,
     x.d = (old & ~0xffffffffull) | lo | hi << 16;
   } else {
     rl_hm_lane_t y = x;
-    rl_hm_eval(hm, mode, f->abs, f->neg, f->clamp, &x);
+    rl_hm_eval_omod(hm, mode, abs, neg, f->clamp, f->omod, false, &x);
     // Transcendentals of a denormal input in keep mode: the input may be
     // flushed (the hardware is specified to about 1 ulp only).
     *out_alt = x.d;
-    if (hm->flags & RL_HM_TRANS) {
-      rl_hm_eval(hm, mode | RL_HM_MODE_FTZ32, f->abs, f->neg, f->clamp, &y);
+    if ((hm->flags & RL_HM_TRANS) && f->omod && !(mode & RL_HM_MODE_IEEE)) {
+      // OMOD scales a result the 1-ulp rule may have flushed.
+      rl_hm_eval_omod(hm, mode, abs, neg, f->clamp, f->omod, true, &y);
       *out_alt = y.d;
+    } else if (hm->flags & RL_HM_TRANS) {
+      rl_hm_eval_omod(hm, mode | RL_HM_MODE_FTZ32, abs, neg, f->clamp,
+                      f->omod, false, &y);
+      *out_alt = y.d;
+    }
+    if (f->opsel & 8) {  // the 16-bit result to the high half
+      x.d = (old & 0xffffull) | ((x.d & 0xffffull) << 16);
+      *out_alt = (old & 0xffffull) | ((*out_alt & 0xffffull) << 16);
     }
   }
   if (!(hm->wide >> RL_HM_DST_BIT & 1) && !(hm->flags & RL_HM_PACKED)) {
@@ -354,6 +494,17 @@ static bool rl_conf_valu(rl_conf_device_t* device, const rl_isa_op_t* op,
   rl_conf_rng_init(&rng, op->name);
   rl_conf_form_t forms[RL_CONF_MAX_FORMS + 2];
   uint32_t nforms = rl_conf_valu_forms(op, encoding, hm, &rng, forms);
+  for (uint32_t i = 0; i < nforms; ++i) {
+    if (forms[i].omod) result->mod_forms |= RL_CONF_MOD_OMOD;
+    result->mod_forms |= (forms[i].opsel & 7u) * RL_CONF_MOD_OPSEL_SRC0;
+    if (forms[i].opsel & 8) result->mod_forms |= RL_CONF_MOD_OPSEL_DST;
+    if (forms[i].dpp.kind == 16) {
+      result->mod_forms |= forms[i].encoding == RL_ISA_ENC_VOP3
+                               ? RL_CONF_MOD_DPP16_VOP3
+                               : RL_CONF_MOD_DPP16;
+    }
+    if (forms[i].dpp.kind == 8) result->mod_forms |= RL_CONF_MOD_DPP8;
+  }
   bool is_float = hm->fp != 0;
   for (uint32_t config = 0; config < (is_float ? 2u : 1u); ++config) {
     uint32_t mode = config == 0 ? (RL_HM_MODE_IEEE | RL_HM_MODE_DX10)
@@ -384,14 +535,20 @@ static bool rl_conf_valu(rl_conf_device_t* device, const rl_isa_op_t* op,
         const uint32_t* got = out + lane * 3 * nforms + 3 * i;
         uint64_t want = 0, alt = 0;
         uint32_t mask = 0;
-        rl_conf_valu_expect(hm, mode, &forms[i], in + lane * 10, lane, k, &want,
+        rl_conf_valu_expect(hm, mode, &forms[i], in, lane, k, &want,
                             &mask, &alt);
         uint64_t g = got[0] | (uint64_t)got[1] << 32;
         bool wide = (hm->wide >> RL_HM_DST_BIT) & 1;
         bool active = in[lane * 10 + 6] != 0;
+        uint64_t gm = g, wm = want, am = alt;
+        if (forms[i].opsel & 8) {  // compare the result half as the low one
+          gm = (g & ~0xffffffffull) | rl_conf_swap16(g);
+          wm = (want & ~0xffffffffull) | rl_conf_swap16(want);
+          am = (alt & ~0xffffffffull) | rl_conf_swap16(alt);
+        }
         bool ok = active && !(hm->flags & RL_HM_CMP)
-                      ? (rl_hm_match(hm, mode, want, g) ||
-                         rl_hm_match(hm, mode, alt, g)) &&
+                      ? (rl_hm_match(hm, mode, wm, gm) ||
+                         rl_hm_match(hm, mode, am, gm)) &&
                             (wide || got[1] == (uint32_t)(want >> 32))
                       : g == want;
         ok = ok && got[2] == mask;
@@ -400,13 +557,19 @@ static bool rl_conf_valu(rl_conf_device_t* device, const rl_isa_op_t* op,
           const uint32_t* r = in + lane * 10;
           rl_conf_fail(result,
                        "%s form %u (enc %u abs %u neg %u clamp %d lit %d "
-                       "inline %d opsel %u/%u) mode %s lane %u: src "
+                       "inline %d opsel %u/%u omod %u vop3 opsel %u dpp %u "
+                       "ctrl 0x%x rm %x bm %x bc %d fi %d sel %06x) mode %s "
+                       "lane %u: src "
                        "%08x:%08x %08x:%08x %08x:%08x active %u cin %u K "
                        "%08x: got %08x:%08x mask %u, want %08x:%08x mask %u",
                        op->name, i, forms[i].encoding, forms[i].abs,
                        forms[i].neg, forms[i].clamp, forms[i].literal_src0,
                        forms[i].inline_src1, forms[i].mods.opsel,
-                       forms[i].mods.opsel_hi, config ? "ftz" : "ieee",
+                       forms[i].mods.opsel_hi, forms[i].omod, forms[i].opsel,
+                       forms[i].dpp.kind, forms[i].dpp.ctrl,
+                       forms[i].dpp.row_mask, forms[i].dpp.bank_mask,
+                       forms[i].dpp.bound_ctrl, forms[i].dpp.fi,
+                       forms[i].dpp.sel, config ? "ftz" : "ieee",
                        lane, r[1], r[0], r[3], r[2], r[5], r[4], r[6], r[7],
                        k, got[1], got[0], got[2], (uint32_t)(want >> 32),
                        (uint32_t)want, mask);

@@ -143,3 +143,18 @@ void rl_conf_mubuf(rl_conf_program_t* p, uint32_t op) {
   rl_conf_emit(p, 0xe0000000u | (op & 0xff) << 18);
   rl_conf_emit(p, 0);
 }
+
+uint32_t rl_conf_dpp_marker(const rl_conf_dpp_t* dpp) {
+  if (dpp->kind == 16) return 250u;
+  return dpp->fi ? 234u : 233u;
+}
+
+uint32_t rl_conf_dpp_word(const rl_conf_dpp_t* dpp, uint32_t vsrc0) {
+  uint32_t w = vsrc0 & 0xffu;
+  if (dpp->kind == 8) return w | (dpp->sel & 0xffffffu) << 8;
+  return w | (dpp->ctrl & 0x1ffu) << 8 | (dpp->fi ? 1u << 18 : 0) |
+         (dpp->bound_ctrl ? 1u << 19 : 0) | (dpp->neg & 1u) << 20 |
+         (dpp->abs & 1u) << 21 | ((dpp->neg >> 1) & 1u) << 22 |
+         ((dpp->abs >> 1) & 1u) << 23 | (dpp->bank_mask & 0xfu) << 24 |
+         (uint32_t)(dpp->row_mask & 0xfu) << 28;
+}

@@ -79,4 +79,20 @@ void rl_conf_flat(rl_conf_program_t* p, uint32_t seg, uint32_t op,
                   int32_t offset);
 void rl_conf_mubuf(rl_conf_program_t* p, uint32_t op);
 
+// DPP (RDNA3 ISA guide, "DPP16" / "DPP8"): the VOP1/VOP2/VOP3 forms put
+// the marker in place of source 0 and this dword after the instruction
+// (where a literal would go). |kind| 0 is no DPP.
+typedef struct rl_conf_dpp_s {
+  uint8_t kind;  // 16 or 8
+  uint16_t ctrl;
+  uint8_t row_mask, bank_mask;
+  bool bound_ctrl, fi;
+  uint8_t neg, abs;  // DPP16 of VOP1/VOP2: bit n for source n (n < 2)
+  uint32_t sel;      // DPP8: eight 3-bit lane selects
+} rl_conf_dpp_t;
+// The source-0 code: 250 (DPP16), 233 (DPP8) or 234 (DPP8 with FI).
+uint32_t rl_conf_dpp_marker(const rl_conf_dpp_t* dpp);
+// The DPP dword reading VGPR |vsrc0|.
+uint32_t rl_conf_dpp_word(const rl_conf_dpp_t* dpp, uint32_t vsrc0);
+
 #endif  // REDLINE_TESTS_ISA_CONFORMANCE_ISA_CONF_ENCODE_H_

@@ -21,7 +21,7 @@ typedef struct rl_conf_sample_s {
 
 static void test_encoder_matches_llvm_mc(void** state) {
   (void)state;
-  static rl_conf_program_t p[32];
+  static rl_conf_program_t p[48];
   const rl_conf_mods_t mods = {.abs = 1, .neg = 2, .clamp = true};
   const rl_conf_mods_t pk = {.opsel = 1, .opsel_hi = 6};  // src2 keeps the default
   const uint32_t s3[3] = {RL_CONF_V(1), RL_CONF_V(3), RL_CONF_V(5)};
@@ -29,7 +29,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
   const uint32_t cnd[3] = {128, 129, 32};
   const uint32_t rl[3] = {RL_CONF_V(1), 128 + 5, 0};
   const uint32_t inl[3] = {RL_CONF_V(1), 244, 0};
-  const char* lines[32];
+  const char* lines[48];
   uint32_t n = 0;
 #define S(text, call) lines[n] = text; call; ++n
   S("s_add_u32 s26, s20, s22", rl_conf_sop2(&p[n], 0x00, 26, 20, 22, false, 0));
@@ -79,8 +79,41 @@ static void test_encoder_matches_llvm_mc(void** state) {
   S("flat_load_u16 v10, v[2:3] offset:6",
     rl_conf_flat(&p[n], 0, 0x12, 10, 2, 0, RL_CONF_NULL, 6));
   S("buffer_gl0_inv", rl_conf_mubuf(&p[n], 0x2b));
+  // VOP3 OMOD and OP_SEL.
+  const rl_conf_mods_t omod = {.neg = 1, .omod = 3, .clamp = true};
+  S("v_mul_f32_e64 v10, -v1, v3 clamp div:2",
+    rl_conf_vop3(&p[n], 0x108, 10, 0, s64, &omod, false, 0));
+  const rl_conf_mods_t opsel = {.opsel = 0xb};
+  S("v_fma_f16 v10, v1, v3, v5 op_sel:[1,1,0,1]",
+    rl_conf_vop3(&p[n], 0x248, 10, 0, s3, &opsel, false, 0));
+  // DPP16 and DPP8 on VOP1/VOP2 (the DPP dword in the literal slot).
+  const rl_conf_dpp_t shr = {.kind = 16, .ctrl = 0x111, .row_mask = 0xa,
+                             .bank_mask = 0x5, .bound_ctrl = true, .fi = true};
+  S("v_mov_b32_dpp v10, v1 row_shr:1 row_mask:0xa bank_mask:0x5 "
+    "bound_ctrl:1 fi:1",
+    rl_conf_vop1(&p[n], 0x01, 10, rl_conf_dpp_marker(&shr), true,
+                 rl_conf_dpp_word(&shr, 1)));
+  const rl_conf_dpp_t quad = {.kind = 16, .ctrl = 0xb1, .row_mask = 0xf,
+                              .bank_mask = 0xf, .neg = 1, .abs = 2};
+  S("v_add_f32_dpp v10, -v1, |v3| quad_perm:[1,0,3,2] row_mask:0xf "
+    "bank_mask:0xf",
+    rl_conf_vop2(&p[n], 0x03, 10, rl_conf_dpp_marker(&quad), 3, true,
+                 rl_conf_dpp_word(&quad, 1)));
+  const rl_conf_dpp_t xmask = {.kind = 16, .ctrl = 0x163, .row_mask = 0xf,
+                               .bank_mask = 0xf};
+  S("v_add_nc_u32_dpp v10, v1, v3 row_xmask:3 row_mask:0xf bank_mask:0xf",
+    rl_conf_vop2(&p[n], 0x25, 10, rl_conf_dpp_marker(&xmask), 3, true,
+                 rl_conf_dpp_word(&xmask, 1)));
+  const rl_conf_dpp_t d8 = {.kind = 8, .sel = 0x053977, .fi = true};
+  S("v_mov_b32_dpp v10, v1 dpp8:[7,6,5,4,3,2,1,0] fi:1",
+    rl_conf_vop1(&p[n], 0x01, 10, rl_conf_dpp_marker(&d8), true,
+                 rl_conf_dpp_word(&d8, 1)));
+  const rl_conf_dpp_t d8b = {.kind = 8, .sel = 0x000000};
+  S("v_mul_f32_dpp v10, v1, v3 dpp8:[0,0,0,0,0,0,0,0]",
+    rl_conf_vop2(&p[n], 0x08, 10, rl_conf_dpp_marker(&d8b), 3, true,
+                 rl_conf_dpp_word(&d8b, 1)));
 #undef S
-  rl_isa_encoded_t encoded[32];
+  rl_isa_encoded_t encoded[48];
   rl_isa_test_assemble_batch("gfx1151", lines, n, encoded);
   for (uint32_t i = 0; i < n; ++i) {
     bool same = encoded[i].count == p[i].count;

@@ -30,8 +30,21 @@ uint64_t rl_conf_rng_next(rl_conf_rng_t* rng);
 typedef struct rl_conf_result_s {
   uint64_t cases;
   uint64_t failures;
+  uint32_t mod_forms;  // RL_CONF_MOD_* forms the case ran
   char first[512];
 } rl_conf_result_t;
+
+// Modifier forms beyond ABS/NEG/CLAMP: the coverage check asks the executor
+// which of them it accepts for an opcode and fails when the case did not
+// run one (isa_conformance_test.c).
+enum {
+  RL_CONF_MOD_OMOD = 1u << 0,
+  RL_CONF_MOD_OPSEL_SRC0 = 1u << 1,  // << n for source n
+  RL_CONF_MOD_OPSEL_DST = 1u << 4,
+  RL_CONF_MOD_DPP16 = 1u << 5,
+  RL_CONF_MOD_DPP8 = 1u << 6,
+  RL_CONF_MOD_DPP16_VOP3 = 1u << 7,
+};
 
 void rl_conf_fail(rl_conf_result_t* result, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
@@ -52,6 +65,9 @@ bool rl_conf_alu_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                       uint32_t encoding, rl_conf_result_t* result);
 bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                           uint32_t encoding, rl_conf_result_t* result);
+// s_denorm_mode, s_round_mode, s_getreg/s_setreg (isa_conf_mode.c).
+bool rl_conf_mode_case(rl_conf_device_t* device, const rl_isa_op_t* op,
+                       rl_conf_result_t* result);
 
 // Opcode numbers the harness code itself uses (RDNA3 ISA guide opcode
 // tables; checked with llvm-mc-19 by isa_conf_encode_test.c).

@@ -4,7 +4,8 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   set(RL_CONF_DIR ${CMAKE_CURRENT_LIST_DIR})
   add_library(rl_test_isa_conf STATIC
     ${RL_CONF_DIR}/isa_conf_encode.c
-    ${RL_CONF_DIR}/isa_host_model.c)
+    ${RL_CONF_DIR}/isa_host_model.c
+    ${RL_CONF_DIR}/isa_host_mods.c)
   target_include_directories(rl_test_isa_conf PUBLIC ${PROJECT_SOURCE_DIR})
   # The oracle rounds where the instructions round, like the executor.
   target_compile_options(rl_test_isa_conf PRIVATE -ffp-contract=off)
@@ -14,6 +15,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
     SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
             ${RL_CONF_DIR}/isa_conf_alu.c
             ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_harness.c
             unit/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m

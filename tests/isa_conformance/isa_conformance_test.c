@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_exec.h"
 #include "tests/isa_conformance/isa_conf_suite.h"
 
 const char* rl_conf_xfail_reason(const char* name);
@@ -117,6 +118,85 @@ static const char* rl_conf_elsewhere_test(const char* name) {
 }
 
 // ---------------------------------------------------------------------------
+// Modifier coverage: the OMOD, OP_SEL and DPP forms the executor accepts
+// for an opcode (its own predecode check, rl_isa_inst_unsupported_reason,
+// on an encoded probe), which the opcode's case must have run.
+
+static bool rl_conf_probe(const rl_conf_program_t* p, uint32_t want_omod,
+                          uint32_t want_opsel, uint32_t want_dpp) {
+  rl_isa_inst_t inst;
+  if (!rl_isa_decode(p->words, p->count, RL_ISA_FEATURE_SALU_FLOAT, &inst)) {
+    return false;
+  }
+  if (inst.omod != want_omod || (inst.opsel & want_opsel) != want_opsel ||
+      inst.dpp != want_dpp) {
+    return false;  // the form has no such field (VOP3b, no VOP3 form)
+  }
+  return rl_isa_inst_unsupported_reason(&inst) == NULL;
+}
+
+static uint32_t rl_conf_accepted_mods(const rl_isa_op_t* op, uint32_t enc) {
+  if (enc != RL_ISA_ENC_VOP1 && enc != RL_ISA_ENC_VOP2 &&
+      enc != RL_ISA_ENC_VOP3 && enc != RL_ISA_ENC_VOPC) {
+    return 0;
+  }
+  uint32_t opc = op->opcode + (enc == RL_ISA_ENC_VOP2   ? 0x100
+                               : enc == RL_ISA_ENC_VOP1 ? 0x180
+                                                        : 0);
+  bool sdst = (op->flags & RL_ISA_F_SDST) || opc < 0x100;
+  uint32_t src[3] = {RL_CONF_V(1), RL_CONF_V(3), RL_CONF_V(5)};
+  if (op->flags & RL_ISA_F_CARRY) src[2] = 30;
+  uint32_t accepted = 0;
+  static rl_conf_program_t p;
+  for (uint32_t form = 0; form < 5; ++form) {
+    rl_conf_mods_t mods = {0};
+    if (form == 0) mods.omod = 1;
+    else mods.opsel = (uint8_t)(1u << (form - 1));  // sources 0..2, dst
+    p.count = 0;
+    rl_conf_vop3(&p, opc, sdst ? 32 : 10, sdst ? 32 : 0, src, &mods, false, 0);
+    if (rl_conf_probe(&p, mods.omod, mods.opsel, 0)) {
+      accepted |= form == 0 ? RL_CONF_MOD_OMOD
+                  : form == 4 ? RL_CONF_MOD_OPSEL_DST
+                              : RL_CONF_MOD_OPSEL_SRC0 << (form - 1);
+    }
+  }
+  for (uint32_t kind = 8; kind <= 16; kind += 8) {
+    const rl_conf_dpp_t dpp = {.kind = (uint8_t)kind, .ctrl = 0x111,
+                               .row_mask = 0xf, .bank_mask = 0xf};
+    uint32_t marker = rl_conf_dpp_marker(&dpp), word = rl_conf_dpp_word(&dpp, 1);
+    p.count = 0;
+    if (enc == RL_ISA_ENC_VOP1) rl_conf_vop1(&p, op->opcode, 10, marker, true, word);
+    else if (enc == RL_ISA_ENC_VOP2) rl_conf_vop2(&p, op->opcode, 10, marker, 3, true, word);
+    else if (enc == RL_ISA_ENC_VOPC) rl_conf_vopc(&p, op->opcode, marker, 3, true, word);
+    else continue;
+    if (rl_conf_probe(&p, 0, 0, kind)) {
+      accepted |= kind == 16 ? RL_CONF_MOD_DPP16 : RL_CONF_MOD_DPP8;
+    }
+  }
+  const rl_conf_dpp_t dpp = {.kind = 16, .ctrl = 0x111, .row_mask = 0xf,
+                             .bank_mask = 0xf};
+  src[0] = rl_conf_dpp_marker(&dpp);
+  p.count = 0;
+  rl_conf_vop3(&p, opc, sdst ? 32 : 10, sdst ? 32 : 0, src, NULL, true,
+               rl_conf_dpp_word(&dpp, 1));
+  if (rl_conf_probe(&p, 0, 0, 16)) accepted |= RL_CONF_MOD_DPP16_VOP3;
+  return accepted;
+}
+
+static const char* rl_conf_mod_name(uint32_t bit) {
+  switch (bit) {
+    case RL_CONF_MOD_OMOD: return "VOP3 omod";
+    case RL_CONF_MOD_OPSEL_SRC0: return "VOP3 op_sel of source 0";
+    case RL_CONF_MOD_OPSEL_SRC0 << 1: return "VOP3 op_sel of source 1";
+    case RL_CONF_MOD_OPSEL_SRC0 << 2: return "VOP3 op_sel of source 2";
+    case RL_CONF_MOD_OPSEL_DST: return "VOP3 op_sel of the destination";
+    case RL_CONF_MOD_DPP16: return "DPP16";
+    case RL_CONF_MOD_DPP16_VOP3: return "VOP3 DPP16";
+    default: return "DPP8";
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Enumeration.
 
 static const struct {
@@ -143,6 +223,7 @@ static void test_every_opcode_conforms(void** state) {
   rl_conf_device_t* device = rl_conf_device_create();
   uint32_t opcodes = 0, uncovered = 0, failed = 0, xfailed = 0, elsewhere = 0;
   uint64_t cases = 0;
+  uint32_t mod_ops[8] = {0};  // opcodes run with each RL_CONF_MOD_* form
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (size_t t = 0; t < sizeof(rl_conf_tables) / sizeof(rl_conf_tables[0]);
@@ -161,7 +242,8 @@ static void test_every_opcode_conforms(void** state) {
       }
       rl_conf_result_t result = {0};
       uint32_t enc = rl_conf_tables[t].encoding;
-      bool handled = rl_conf_alu_case(device, op, enc, &result) ||
+      bool handled = rl_conf_mode_case(device, op, &result) ||
+                     rl_conf_alu_case(device, op, enc, &result) ||
                      rl_conf_special_case(device, op, enc, &result);
       if (!handled || result.cases == 0) {
         ++uncovered;
@@ -170,6 +252,14 @@ static void test_every_opcode_conforms(void** state) {
         continue;
       }
       cases += result.cases;
+      for (uint32_t b = 0; b < 8; ++b) mod_ops[b] += (result.mod_forms >> b) & 1;
+      uint32_t missing = rl_conf_accepted_mods(op, enc) & ~result.mod_forms;
+      for (uint32_t bit = 1; missing && bit <= RL_CONF_MOD_DPP16_VOP3; bit <<= 1) {
+        if (!(missing & bit)) continue;
+        ++uncovered;
+        print_error("no conformance case for %s with %s, which the executor "
+                    "accepts\n", op->name, rl_conf_mod_name(bit));
+      }
       const char* xfail = rl_conf_xfail_reason(op->name);
       if (result.failures && xfail) {
         ++xfailed;
@@ -198,6 +288,10 @@ static void test_every_opcode_conforms(void** state) {
                 opcodes, (unsigned long long)cases,
                 rl_conf_dispatches(device), failed, xfailed, elsewhere,
                 uncovered, seconds);
+  print_message("modifier forms run: omod %u, op_sel src0/src1/src2/dst "
+                "%u/%u/%u/%u, DPP16 %u, DPP8 %u, VOP3 DPP16 %u opcodes\n",
+                mod_ops[0], mod_ops[1], mod_ops[2], mod_ops[3], mod_ops[4],
+                mod_ops[5], mod_ops[6], mod_ops[7]);
   rl_conf_device_destroy(device);
   assert_int_equal(uncovered, 0);
   assert_int_equal(failed, 0);

@@ -872,7 +872,7 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_and_b16", 2, 0, 0, 0, hm_and_b16),
     V("v_or_b16", 2, 0, 0, 0, hm_or_b16),
     V("v_xor_b16", 2, 0, 0, 0, hm_xor_b16),
-    V("v_pack_b32_f16", 2, 0, 0, RL_HM_NO_INLINE, hm_pack_b32_f16),
+    V("v_pack_b32_f16", 2, H0 | H1, 0, RL_HM_NO_INLINE, hm_pack_b32_f16),
     // binary16 (H(n): source n / the destination is a binary16 low half).
     V("v_add_f16", 2, H0 | H1 | HD, F0 | F1, NANY, hh_add),
     V("v_sub_f16", 2, H0 | H1 | HD, F0 | F1, NANY, hh_sub),
@@ -884,7 +884,7 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_fmaak_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY | RL_HM_K, hh_fma),
     V("v_min_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_min),
     V("v_max_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_max),
-    V("v_cvt_f32_f16", 1, H0, F0, 0, hh_cvt_f32_f16),
+    V("v_cvt_f32_f16", 1, H0, F0 | FD, 0, hh_cvt_f32_f16),
     V("v_cvt_f16_f32", 1, HD, F0, NANY, hh_cvt_f16_f32),
     V("v_cvt_f16_u16", 1, HD, 0, 0, hh_cvt_f16_u16),
     V("v_cvt_f16_i16", 1, HD, 0, 0, hh_cvt_f16_i16),
@@ -1182,16 +1182,19 @@ void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
   x->clamp = clamp && (op->flags & RL_HM_ICLAMP);
   op->fn(op, mode, x);
   if (clamp && (op->fp & (1u << RL_HM_DST_BIT))) {
-    uint32_t d = (uint32_t)x->d;
-    if (rl_hm_nan(d)) {
-      if (mode & RL_HM_MODE_DX10) d = 0;
-    } else if (rl_hm_f(d) <= 0.0f) {
-      d = 0;
-    } else if (rl_hm_f(d) > 1.0f) {
-      d = 0x3f800000u;
-    }
-    x->d = d;
+    x->d = rl_hm_clamp_f32(mode, (uint32_t)x->d);
   }
+}
+
+uint32_t rl_hm_clamp_f32(uint32_t mode, uint32_t d) {
+  if (rl_hm_nan(d)) {
+    if (mode & RL_HM_MODE_DX10) d = 0;
+  } else if (rl_hm_f(d) <= 0.0f) {
+    d = 0;
+  } else if (rl_hm_f(d) > 1.0f) {
+    d = 0x3f800000u;
+  }
+  return d;
 }
 
 static bool rl_hm_nan64(uint64_t v) {

@@ -100,6 +100,9 @@ const rl_hm_op_t* rl_hm_find(const char* name);
 void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
                 uint32_t neg, bool clamp, rl_hm_lane_t* x);
 
+// VOP3 CLAMP of a binary32 result: [+0, 1], NaN to +0 under DX10_CLAMP.
+uint32_t rl_hm_clamp_f32(uint32_t mode, uint32_t d);
+
 // Whether |got| matches the model's |want| for the destination of |op|
 // (NaN and ulp rules above).
 bool rl_hm_match(const rl_hm_op_t* op, uint32_t mode, uint64_t want,

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_exec.h"
 #include "redline/sim/isa/isa_inst.h"
 #include "tests/unit/isa_test_util.h"
 
@@ -70,7 +71,13 @@ static void rl_td_scalar(const char* family, const rl_isa_op_t* op,
   } else if (strcmp(family, "SOPK") == 0) {
     if (strcmp(op->name, "s_version") == 0) sprintf(line, "%s 0x1234", op->name);
     else if (strncmp(op->name, "s_waitcnt_", 10) == 0) sprintf(line, "%s null, 0x0", op->name);
-    else sprintf(line, "%s s4, 0x1234", op->name);
+    else if (strcmp(op->name, "s_getreg_b32") == 0) {
+      sprintf(line, "%s s4, hwreg(HW_REG_MODE, 4, 4)", op->name);
+    } else if (strcmp(op->name, "s_setreg_b32") == 0) {
+      sprintf(line, "%s hwreg(HW_REG_MODE, 4, 4), s4", op->name);
+    } else if (strcmp(op->name, "s_setreg_imm32_b32") == 0) {
+      sprintf(line, "%s hwreg(HW_REG_MODE, 4, 4), 0xc", op->name);
+    } else sprintf(line, "%s s4, 0x1234", op->name);
   } else if (strcmp(family, "SOPP") == 0) {
     static const char* const bare[] = {"s_wait_idle", "s_code_end",
                                        "s_endpgm", "s_icache_inv",
@@ -370,6 +377,173 @@ static void test_table_check_can_fail(void** state) {
   assert_non_null(rl_td_mismatch(vop2, add, "v_add_f32", &encoded, 0));
 }
 
+// ---------------------------------------------------------------------------
+// DPP: every DPP form the executor accepts (its predecode check) is
+// disassembled by llvm-mc-19, and the text must name the entry's mnemonic
+// and spell exactly the DPP fields the decoder extracted.
+
+// The DPP16 controls each form cycles through (every class gfx11 defines).
+static const uint16_t rl_td_dpp16_ctrls[] = {0x1b, 0xe4, 0x101, 0x10f,
+                                            0x111, 0x118, 0x121, 0x12c,
+                                            0x140, 0x141, 0x150, 0x15f,
+                                            0x161, 0x16f};
+
+// The DPP text the decoder's fields mean, in llvm-mc's spelling.
+static void rl_td_dpp_text(const rl_isa_inst_t* i, char* out, size_t size) {
+  if (i->dpp == 8) {
+    int n = snprintf(out, size, "dpp8:[");
+    for (uint32_t l = 0; l < 8; ++l) {
+      n += snprintf(out + n, size - (size_t)n, "%s%u", l ? "," : "",
+                    (i->dpp_sel >> (3 * l)) & 7);
+    }
+    snprintf(out + n, size - (size_t)n, "]%s", i->dpp_fi ? " fi:1" : "");
+    return;
+  }
+  char ctrl[40];
+  uint32_t c = i->dpp_ctrl, k = c & 15;
+  if (c <= 0xff) {
+    snprintf(ctrl, sizeof(ctrl), "quad_perm:[%u,%u,%u,%u]", c & 3,
+             (c >> 2) & 3, (c >> 4) & 3, (c >> 6) & 3);
+  } else if ((c & 0x1f0) == 0x100) snprintf(ctrl, sizeof(ctrl), "row_shl:%u", k);
+  else if ((c & 0x1f0) == 0x110) snprintf(ctrl, sizeof(ctrl), "row_shr:%u", k);
+  else if ((c & 0x1f0) == 0x120) snprintf(ctrl, sizeof(ctrl), "row_ror:%u", k);
+  else if (c == 0x140) snprintf(ctrl, sizeof(ctrl), "row_mirror");
+  else if (c == 0x141) snprintf(ctrl, sizeof(ctrl), "row_half_mirror");
+  else if ((c & 0x1f0) == 0x150) snprintf(ctrl, sizeof(ctrl), "row_share:%u", k);
+  else snprintf(ctrl, sizeof(ctrl), "row_xmask:%u", k);
+  snprintf(out, size, "%s row_mask:0x%x bank_mask:0x%x%s%s", ctrl,
+           i->dpp_row_mask, i->dpp_bank_mask, i->dpp_bc ? " bound_ctrl:1" : "",
+           i->dpp_fi ? " fi:1" : "");
+}
+
+// The DPP forms of |op| (|family|: 0 VOP1, 1 VOP2, 2 VOP3 opcode space)
+// with control number |k|: appended to |items| when the executor accepts
+// them. Returns how many.
+static uint32_t rl_td_dpp_forms(const rl_isa_op_t* op, uint32_t family,
+                                uint32_t k, rl_isa_encoded_t* items,
+                                rl_isa_inst_t* insts) {
+  uint32_t n = 0;
+  const uint32_t vsrc0 = 7, vsrc1 = 3, vdst = 10;
+  uint32_t ctrl = rl_td_dpp16_ctrls[k % (sizeof(rl_td_dpp16_ctrls) / 2)];
+  uint32_t masks = ((k * 5) & 0xf) << 24 | ((k * 3 + 1) & 0xf) << 28;
+  uint32_t dpp16 = vsrc0 | ctrl << 8 | (k & 1) << 18 | ((k >> 1) & 1) << 19 |
+                   masks;
+  uint32_t dpp8 = vsrc0 | (uint32_t)((k * 0x9e3779b9u) & 0xffffff) << 8;
+  for (uint32_t form = 0; form < 4; ++form) {
+    rl_isa_encoded_t e = {{0}, 0};
+    uint32_t marker = form == 0 ? 250 : form == 1 ? 233 : 234;
+    uint32_t word = form == 0 ? dpp16 : dpp8;
+    if (form == 3) {  // VOP3 DPP16 (e64_dpp)
+      uint32_t opc = op->opcode + (family == 0 ? 0x180 : family == 1 ? 0x100 : 0);
+      e.words[0] = 0xd4000000u | opc << 16 | vdst;
+      e.words[1] = 250u;
+      if (op->src[1] != RL_ISA_T_NONE) e.words[1] |= (256u + vsrc1) << 9;
+      if (op->flags & RL_ISA_F_CARRY) e.words[1] |= 30u << 18;  // s30
+      else if (op->src[2] != RL_ISA_T_NONE) e.words[1] |= (256u + 5u) << 18;
+      e.words[2] = dpp16 & ~(0xfu << 20);
+      e.count = 3;
+    } else if (family == 0) {
+      e.words[0] = 0x7e000000u | vdst << 17 | (uint32_t)op->opcode << 9 | marker;
+      e.words[1] = word;
+      e.count = 2;
+    } else if (family == 1) {
+      e.words[0] = (uint32_t)op->opcode << 25 | vdst << 17 | vsrc1 << 9 | marker;
+      e.words[1] = word;
+      e.count = 2;
+    } else {
+      continue;
+    }
+    rl_isa_inst_t inst;
+    if (!rl_isa_decode(e.words, e.count, 0, &inst)) continue;
+    if (rl_isa_inst_unsupported_reason(&inst) != NULL) continue;
+    assert_ptr_equal(inst.op, op);
+    assert_int_equal(inst.size, e.count * 4);
+    assert_int_equal(inst.src[0].kind, RL_ISA_OPK_VGPR);
+    assert_int_equal(inst.src[0].reg, vsrc0);
+    items[n] = e;
+    insts[n] = inst;
+    ++n;
+  }
+  return n;
+}
+
+// Whether llvm-mc's |text| names |inst|'s mnemonic as a DPP form reading
+// v7 with exactly the decoder's DPP fields.
+static bool rl_td_dpp_agrees(const rl_isa_inst_t* inst, const char* text) {
+  char want[96], name[80];
+  rl_td_dpp_text(inst, want, sizeof(want));
+  snprintf(name, sizeof(name), "%s_", inst->op->name);
+  const char* at = strstr(text, want);
+  // The fields end the line or are followed by nothing llvm-mc adds
+  // (fi:1 / bound_ctrl:1 absent from |want| must be absent from |text|).
+  return strncmp(text, name, strlen(name)) == 0 &&
+         strstr(text, "_dpp ") != NULL && at != NULL &&
+         at[strlen(want)] == '\0' && strstr(text, " v7") != NULL;
+}
+
+static void test_dpp_forms_match_llvm_mc(void** state) {
+  (void)state;
+  enum { kCapacity = 2048 };
+  rl_isa_encoded_t* items = calloc(kCapacity, sizeof(*items));
+  rl_isa_inst_t* insts = calloc(kCapacity, sizeof(*insts));
+  char (*text)[192] = calloc(kCapacity, sizeof(*text));
+  assert_true(items && insts && text);
+  const rl_isa_table_t* tables[3] = {&rl_isa_table_vop1, &rl_isa_table_vop2,
+                                     &rl_isa_table_vop3};
+  uint32_t count = 0, k = 0;
+  for (uint32_t f = 0; f < 3; ++f) {
+    for (const rl_isa_table_t* t = tables[f]; t; t = t->next) {
+      for (uint32_t i = 0; i < t->count; ++i, ++k) {
+        assert_true(count + 4 <= kCapacity);
+        count += rl_td_dpp_forms(&t->ops[i], f, k, items + count,
+                                 insts + count);
+      }
+    }
+  }
+  rl_isa_test_disassemble_words("gfx1100", items, count, text);
+  uint32_t forms[3] = {0};
+  for (uint32_t i = 0; i < count; ++i) {
+    char want[96];
+    rl_td_dpp_text(&insts[i], want, sizeof(want));
+    if (!rl_td_dpp_agrees(&insts[i], text[i])) {
+      fail_msg("%s DPP form %08x %08x %08x: llvm-mc says \"%s\", the decoder "
+               "means \"%s\" reading v7", insts[i].op->name, items[i].words[0],
+               items[i].words[1], items[i].words[2], text[i], want);
+    }
+    ++forms[insts[i].encoding == RL_ISA_ENC_VOP3 ? 2 : insts[i].dpp == 8];
+  }
+  print_message("%u DPP forms the executor accepts agree with llvm-mc-19 "
+                "(%u DPP16, %u DPP8, %u VOP3 DPP16)\n",
+                count, forms[0], forms[1], forms[2]);
+  assert_true(forms[0] > 20 && forms[1] > 20 && forms[2] > 20);
+  free(items);
+  free(insts);
+  free(text);
+}
+
+// Negative control: a decoder field off by one (row_shr:2 for row_shr:1,
+// a missing fi:1, the wrong row mask) is a disagreement.
+static void test_dpp_check_can_fail(void** state) {
+  (void)state;
+  rl_isa_encoded_t e;
+  rl_isa_test_assemble("gfx1100", "v_add_f32_dpp v1, v7, v3 row_shr:1 "
+                       "row_mask:0xa bank_mask:0xf fi:1", &e);
+  char text[1][192];
+  rl_isa_test_disassemble_words("gfx1100", &e, 1, text);
+  rl_isa_inst_t inst;
+  assert_true(rl_isa_decode(e.words, e.count, 0, &inst));
+  assert_true(rl_td_dpp_agrees(&inst, text[0]));
+  rl_isa_inst_t bad = inst;
+  bad.dpp_ctrl = 0x112;
+  assert_false(rl_td_dpp_agrees(&bad, text[0]));
+  bad = inst;
+  bad.dpp_fi = false;
+  assert_false(rl_td_dpp_agrees(&bad, text[0]));
+  bad = inst;
+  bad.dpp_row_mask = 0xb;
+  assert_false(rl_td_dpp_agrees(&bad, text[0]));
+}
+
 // Decodes one llvm-mc sample on gfx1100.
 static rl_isa_inst_t rl_td_sample(const char* line, bool expect_known) {
   rl_isa_encoded_t encoded;
@@ -520,9 +694,14 @@ static void test_unknown_forms(void** state) {
   assert_int_equal(i.size, 4);
   assert_null(i.op);  // not modelled, but named (isa_names_gfx11.c)
   assert_string_equal(rl_isa_inst_name(&i), "v_sin_f32");
-  i = rl_td_sample("v_mov_b32_dpp v1, v2 quad_perm:[0,1,2,3] row_mask:0xf "
+  i = rl_td_sample("v_sin_f32_dpp v1, v2 quad_perm:[0,1,2,3] row_mask:0xf "
                    "bank_mask:0xf", false);
   assert_int_equal(i.size, 8);
+  // VOP3P DPP: decoded for its length, refused by the predecode check.
+  i = rl_td_sample("v_dot2_f32_f16 v0, v1, v2, v3 quad_perm:[2,2,3,1]", true);
+  assert_int_equal(i.size, 12);
+  assert_int_equal(i.dpp, 16);
+  assert_non_null(rl_isa_inst_unsupported_reason(&i));
   i = rl_td_sample("v_sin_f32 v1, 0x12345", false);
   assert_int_equal(i.size, 8);
   rl_isa_encoded_t encoded;  // gfx1150 SALU float: unknown on gfx1100
@@ -578,6 +757,8 @@ int main(void) {
       cmocka_unit_test(test_modifiers_and_implicit_operands),
       cmocka_unit_test(test_memory_and_control_fields),
       cmocka_unit_test(test_unknown_forms),
+      cmocka_unit_test(test_dpp_forms_match_llvm_mc),
+      cmocka_unit_test(test_dpp_check_can_fail),
       cmocka_unit_test(test_decoder_total_on_any_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,10 +22,14 @@
 #include "tests/support/test_support.h"
 #include "tests/unit/isa_test_util.h"
 
-// objdump's mnemonic without the _e32/_e64 encoding suffix.
-static void rl_od_strip(const char* mnemonic, char* out, size_t capacity) {
+// objdump's mnemonic without the _dpp and _e32/_e64 encoding suffixes;
+// *|dpp| says whether _dpp was there.
+static void rl_od_strip(const char* mnemonic, char* out, size_t capacity,
+                        bool* dpp) {
   snprintf(out, capacity, "%s", mnemonic);
   size_t n = strlen(out);
+  *dpp = n > 4 && strcmp(out + n - 4, "_dpp") == 0;
+  if (*dpp) out[n -= 4] = '\0';
   if (n > 4 && (strcmp(out + n - 4, "_e32") == 0 ||
                 strcmp(out + n - 4, "_e64") == 0)) {
     out[n - 4] = '\0';
@@ -65,9 +69,11 @@ static uint32_t rl_od_check(const char* path, const char* cpu,
     rl_isa_inst_t inst;
     bool known = rl_isa_decode(stream + at, total - at, features, &inst);
     char want[64], want_y[64];
-    rl_od_strip(listed->mnemonic, want, sizeof(want));
-    rl_od_strip(listed->mnemonic_y, want_y, sizeof(want_y));
+    bool dpp = false, dpp_y = false;
+    rl_od_strip(listed->mnemonic, want, sizeof(want), &dpp);
+    rl_od_strip(listed->mnemonic_y, want_y, sizeof(want_y), &dpp_y);
     if (!known || inst.size != 4 * listed->count ||
+        (inst.dpp != 0) != dpp ||
         strcmp(rl_isa_inst_name(&inst), want) != 0 ||
         (want_y[0] && strcmp(inst.op_y ? inst.op_y->name : "", want_y) != 0)) {
       ++*out_mismatches;
@@ -100,11 +106,12 @@ static uint32_t rl_od_check(const char* path, const char* cpu,
   return count;
 }
 
-static void test_kernels_agree_with_objdump(void** state) {
-  (void)state;
-  DIR* dir = opendir(RL_KERNELS_DIR);
-  assert_non_null(dir);
-  uint32_t objects = 0, instructions = 0;
+// Checks every gfx1100/gfx1151 code object in |path|; false when the
+// directory does not exist.
+static bool rl_od_check_dir(const char* path_dir, uint32_t* objects,
+                            uint32_t* instructions) {
+  DIR* dir = opendir(path_dir);
+  if (dir == NULL) return false;
   struct dirent* entry = NULL;
   while ((entry = readdir(dir)) != NULL) {
     const char* name = entry->d_name;
@@ -116,13 +123,27 @@ static void test_kernels_agree_with_objdump(void** state) {
     uint32_t features = strcmp(cpu, "gfx1151") == 0
                             ? RL_ISA_FEATURE_SALU_FLOAT : 0;
     char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", RL_KERNELS_DIR, name);
+    snprintf(path, sizeof(path), "%s/%s", path_dir, name);
     uint32_t mismatches = 0;
-    instructions += rl_od_check(path, cpu, features, true, &mismatches);
-    ++objects;
+    *instructions += rl_od_check(path, cpu, features, true, &mismatches);
+    ++*objects;
   }
   closedir(dir);
+  return true;
+}
+
+static void test_kernels_agree_with_objdump(void** state) {
+  (void)state;
+  uint32_t objects = 0, instructions = 0;
+  assert_true(rl_od_check_dir(RL_KERNELS_DIR, &objects, &instructions));
   assert_true(objects >= 3);  // vecchain gfx1100, gfx1100-v4, gfx1151
+#ifdef RL_HIP_PROGRAMS_DIR
+  // The HIP corpus (tests/hip_programs.cmake): DPP, op_sel, s_denorm_mode
+  // and the rest of what clang emits for ordinary programs.
+  uint32_t kernels_objects = objects;
+  assert_true(rl_od_check_dir(RL_HIP_PROGRAMS_DIR, &objects, &instructions));
+  assert_true(objects >= kernels_objects + 20);
+#endif
   print_message("%u code objects, %u instructions agree with "
                 "llvm-objdump-19\n", objects, instructions);
 }

@@ -24,6 +24,63 @@ static void rl_isa_test_write_lines(const char* const* lines, uint32_t count,
   fclose(file);
 }
 
+static bool rl_isa_test_parse_encoding(const char* text,
+                                       rl_isa_encoded_t* out);
+
+void rl_isa_test_disassemble_words(const char* cpu,
+                                   const rl_isa_encoded_t* items,
+                                   uint32_t count, char (*out)[192]) {
+  char path[64];
+  strcpy(path, "/tmp/rl_isa_test_XXXXXX");
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE* file = fdopen(fd, "w");
+  assert_non_null(file);
+  for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t w = 0; w < items[i].count; ++w) {
+      for (uint32_t b = 0; b < 4; ++b) {
+        fprintf(file, "%s0x%02x", w || b ? "," : "",
+                (items[i].words[w] >> (8 * b)) & 0xff);
+      }
+    }
+    fprintf(file, "\n");
+    out[i][0] = '\0';
+  }
+  fclose(file);
+  char command[512];
+  snprintf(command, sizeof(command),
+           "%s --disassemble -show-encoding -triple=amdgcn-amd-amdhsa "
+           "-mcpu=%s %s 2>/dev/null",
+           RL_LLVM_MC, cpu, path);
+  FILE* pipe = popen(command, "r");
+  assert_non_null(pipe);
+  char text[1024];
+  uint32_t next = 0;
+  while (fgets(text, sizeof(text), pipe)) {
+    rl_isa_encoded_t encoded;
+    if (!rl_isa_test_parse_encoding(text, &encoded)) continue;
+    // Items llvm-mc rejected print nothing: match by encoding, in order.
+    for (uint32_t i = next; i < count; ++i) {
+      if (items[i].count != encoded.count ||
+          memcmp(items[i].words, encoded.words, 4 * encoded.count) != 0) {
+        continue;
+      }
+      const char* start = text;
+      while (*start == ' ' || *start == '\t') ++start;
+      const char* end = strstr(start, " ; encoding");
+      size_t length = end ? (size_t)(end - start) : strlen(start);
+      while (length && (start[length - 1] == ' ')) --length;
+      if (length > 191) length = 191;
+      memcpy(out[i], start, length);
+      out[i][length] = '\0';
+      next = i + 1;
+      break;
+    }
+  }
+  pclose(pipe);
+  unlink(path);
+}
+
 // Parses "; encoding: [0x..,0x..]" into dwords; false when absent.
 static bool rl_isa_test_parse_encoding(const char* text,
                                        rl_isa_encoded_t* out) {

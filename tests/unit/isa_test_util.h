@@ -22,6 +22,14 @@ void rl_isa_test_assemble(const char* cpu, const char* line,
 void rl_isa_test_assemble_batch(const char* cpu, const char* const* lines,
                                 uint32_t count, rl_isa_encoded_t* out);
 
+// Disassembles each of |items| (one instruction each) in one
+// `llvm-mc-19 --disassemble -show-encoding -mcpu=|cpu|` run; out[i] is the
+// instruction's text without the encoding comment, or "" when llvm-mc
+// rejects it.
+void rl_isa_test_disassemble_words(const char* cpu,
+                                   const rl_isa_encoded_t* items,
+                                   uint32_t count, char (*out)[192]);
+
 // One instruction line of llvm-objdump output.
 typedef struct rl_isa_listed_s {
   uint64_t address;

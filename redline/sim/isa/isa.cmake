@@ -13,6 +13,8 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx11.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_salu.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_sopp.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_mode.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_dpp.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_valu.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_vop.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_vop3.c

@@ -109,7 +109,7 @@ static rl_status_t rl_isa_ds_atomic_lane(rl_isa_wave_t* wave,
                      ? rl_isa_atomic_reg(wave, inst->data1, lane, wide)
                      : 0;
   uint64_t next = rl_isa_atomic_apply(op, wide, tmp, data, cmp,
-                                      wave->group->mode);
+                                      wave->mode);
   memcpy(at, &next, size);
   if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_ATOM_RTN) {
     rl_isa_atomic_put(wave, inst->vdst, lane, wide, tmp);
@@ -145,7 +145,7 @@ static rl_status_t rl_isa_flat_atomic_lane(rl_isa_wave_t* wave,
                                          wide)
                      : 0;
   uint64_t next = rl_isa_atomic_apply(op, wide, tmp, data, cmp,
-                                      wave->group->mode);
+                                      wave->mode);
   RL_RETURN_IF_ERROR(rl_sim_wg_store(wave->group->wg, address, &next, size));
   if (inst->glc_slc_dlc & RL_ISA_MEM_GLC) {
     rl_isa_atomic_put(wave, inst->vdst, lane, wide, tmp);

@@ -11,6 +11,7 @@
 #define RL_ISA_SRC_M0 125u
 #define RL_ISA_SRC_EXEC 126u
 #define RL_ISA_SRC_DPP8 233u
+#define RL_ISA_SRC_DPP8_FI 234u
 #define RL_ISA_SRC_DPP16 250u
 #define RL_ISA_SRC_LITERAL 255u
 

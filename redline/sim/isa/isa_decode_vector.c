@@ -18,25 +18,60 @@
 //         destinations always sit in different VGPR banks.
 // A VOP3 opcode below 0x100 is a VOPC opcode, 0x100 + n is VOP2 opcode n and
 // 0x180 + n is VOP1 opcode n (the e64 forms); 0x200 and up are VOP3-only.
-// DPP (SRC0 = 250 or 233) adds one dword; it is recognised, not modelled.
+// DPP (SRC0 = 250 DPP16, 233 DPP8, 234 DPP8 with FI) adds one dword.
 #include <string.h>
 
 #include "redline/sim/isa/isa_decode_internal.h"
 
 static bool rl_isa_is_dpp(uint32_t src0) {
-  return src0 == RL_ISA_SRC_DPP16 || src0 == RL_ISA_SRC_DPP8;
+  return src0 == RL_ISA_SRC_DPP16 || src0 == RL_ISA_SRC_DPP8 ||
+         src0 == RL_ISA_SRC_DPP8_FI;
 }
 
-// DPP forms: one more dword after the |index| dwords of the instruction.
-// The length is known; DPP is not modelled, so the opcode is reported as
-// unknown (false).
-static bool rl_isa_skip_dpp(const uint32_t* w, uint32_t count, uint32_t index,
-                            rl_isa_inst_t* inst) {
-  inst->op = NULL;
-  if (index >= count) return false;
-  inst->words[index] = w[index];
+// DPP forms: one more dword after the |index| dwords of the instruction
+// (RDNA3 ISA guide, "DPP16" and "DPP8"; LLVM VOPInstructions.td VOP_DPPe /
+// VOP_DPP8e, checked against llvm-mc-19 by tests/unit/isa_decode_test.c):
+//   DPP16  SRC0[7:0] DPP_CTRL[16:8] FI[18] BC[19] SRC0_NEG[20]
+//          SRC0_ABS[21] SRC1_NEG[22] SRC1_ABS[23] BANK_MASK[27:24]
+//          ROW_MASK[31:28]
+//   DPP8   SRC0[7:0] SEL0..SEL7[31:8] (3 bits each, lane 0 first); FI is
+//          the source code (233: 0, 234: 1).
+// Source 0 becomes the VGPR the DPP dword names. The VOP1/VOP2/VOPC DPP16
+// forms carry their sources' NEG/ABS here; the VOP3 forms keep the VOP3
+// fields (isa_valu.c refuses DPP16 NEG/ABS bits on them). False (size 0)
+// when the dword lies beyond |count|.
+static bool rl_isa_take_dpp(const uint32_t* w, uint32_t count, uint32_t index,
+                            uint32_t marker, rl_isa_inst_t* inst) {
+  if (index >= count) {
+    inst->size = 0;
+    return false;
+  }
+  uint32_t d = w[index];
+  inst->words[index] = d;
   inst->size = (uint8_t)(index * 4 + 4);
-  return false;
+  if (marker == RL_ISA_SRC_DPP16) {
+    inst->dpp = 16;
+    inst->dpp_ctrl = (uint16_t)((d >> 8) & 0x1ff);
+    inst->dpp_fi = (d >> 18) & 1;
+    inst->dpp_bc = (d >> 19) & 1;
+    inst->dpp_bank_mask = (uint8_t)((d >> 24) & 0xf);
+    inst->dpp_row_mask = (uint8_t)(d >> 28);
+    if (index == 1) {  // VOP1/VOP2/VOPC: the source modifiers
+      inst->neg = (uint8_t)(((d >> 20) & 1) | (((d >> 22) & 1) << 1));
+      inst->abs = (uint8_t)(((d >> 21) & 1) | (((d >> 23) & 1) << 1));
+    }
+  } else {
+    inst->dpp = 8;
+    inst->dpp_fi = marker == RL_ISA_SRC_DPP8_FI;
+    inst->dpp_sel = d >> 8;
+  }
+  return true;
+}
+
+// The DPP dword's VGPR as source 0.
+static void rl_isa_dpp_src0(rl_isa_inst_t* inst, uint32_t index) {
+  rl_isa_operand_decode(256u + (inst->words[index] & 0xff),
+                        rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
 }
 
 // Carry-in/mask source and carry-out of the e32 forms of VOP2 carry ops and
@@ -68,18 +103,27 @@ static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
   inst->op = rl_isa_table_find_for(&rl_isa_table_vop2, inst->opcode,
                                    features);
   uint32_t s0 = w[0] & 0x1ff;
-  if (rl_isa_is_dpp(s0)) return rl_isa_skip_dpp(w, count, 1, inst);
+  bool dpp = rl_isa_is_dpp(s0);
   // The K forms carry a literal whether or not they are modelled, so the
-  // length is right even for an opcode the tables lack.
+  // length is right even for an opcode the tables lack (a K form has no
+  // DPP variant: the DPP dword is read and the check refuses the pair).
   bool k = rl_isa_vop2_has_k(inst->opcode);
-  if (!rl_isa_take_literal(inst, w, count, 1, k || s0 == RL_ISA_SRC_LITERAL)) {
+  if (dpp) {
+    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
+  } else if (!rl_isa_take_literal(inst, w, count, 1,
+                                  k || s0 == RL_ISA_SRC_LITERAL)) {
     return false;
   }
   inst->dst = (w[0] >> 17) & 0xff;
-  rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
+  if (dpp) {
+    rl_isa_dpp_src0(inst, 1);
+  } else {
+    rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst,
+                          &inst->src[0]);
+  }
   rl_isa_operand_decode(256u + ((w[0] >> 9) & 0xff),
                         rl_isa_src_type(inst->op, 1), inst, &inst->src[1]);
-  if (k) {
+  if (k && !dpp) {
     rl_isa_operand_decode(RL_ISA_SRC_LITERAL, RL_ISA_T_F32, inst,
                           &inst->src[2]);
   } else if (inst->op && (inst->op->flags & RL_ISA_F_CARRY)) {
@@ -96,7 +140,12 @@ static bool rl_isa_decode_vop1(const uint32_t* w, uint32_t count,
   inst->op = rl_isa_table_find_for(&rl_isa_table_vop1, inst->opcode,
                                    features);
   uint32_t s0 = w[0] & 0x1ff;
-  if (rl_isa_is_dpp(s0)) return rl_isa_skip_dpp(w, count, 1, inst);
+  if (rl_isa_is_dpp(s0)) {
+    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
+    inst->dst = (w[0] >> 17) & 0xff;
+    rl_isa_dpp_src0(inst, 1);
+    return inst->op != NULL;
+  }
   if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
     return false;
   }
@@ -118,11 +167,17 @@ static bool rl_isa_decode_vopc(const uint32_t* w, uint32_t count,
   inst->op = rl_isa_table_find_for(&rl_isa_table_vopc, inst->opcode,
                                    features);
   uint32_t s0 = w[0] & 0x1ff;
-  if (rl_isa_is_dpp(s0)) return rl_isa_skip_dpp(w, count, 1, inst);
-  if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
-    return false;
+  bool dpp = rl_isa_is_dpp(s0);
+  if (dpp) {
+    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
+    rl_isa_dpp_src0(inst, 1);
+  } else {
+    if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
+      return false;
+    }
+    rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst,
+                          &inst->src[0]);
   }
-  rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
   rl_isa_operand_decode(256u + ((w[0] >> 9) & 0xff),
                         rl_isa_src_type(inst->op, 1), inst, &inst->src[1]);
   inst->sdst = rl_isa_vopc_sdst(inst->op, RL_ISA_SRC_VCC);
@@ -193,7 +248,13 @@ static bool rl_isa_decode_vop3(const uint32_t* w, uint32_t count,
   if (count < 2) return false;
   inst->words[1] = w[1];
   inst->op = rl_isa_vop3_lookup(inst->opcode, features);
-  if (rl_isa_is_dpp(w[1] & 0x1ff)) return rl_isa_skip_dpp(w, count, 2, inst);
+  uint32_t s0 = w[1] & 0x1ff;
+  if (rl_isa_is_dpp(s0)) {
+    if (!rl_isa_take_dpp(w, count, 2, s0, inst)) return false;
+    rl_isa_vop3_fields(w, inst);
+    rl_isa_dpp_src0(inst, 2);
+    return inst->op != NULL;
+  }
   if (!rl_isa_take_literal(inst, w, count, 2, rl_isa_vop3_literal(w, inst->op))) {
     return false;
   }
@@ -209,7 +270,12 @@ static bool rl_isa_decode_vop3p(const uint32_t* w, uint32_t count,
   inst->words[1] = w[1];
   inst->op = rl_isa_table_find_for(&rl_isa_table_vop3p, inst->opcode,
                                    features);
-  if (!rl_isa_take_literal(inst, w, count, 2, rl_isa_vop3_literal(w, inst->op))) {
+  uint32_t s0 = w[1] & 0x1ff;
+  bool dpp = rl_isa_is_dpp(s0);
+  if (dpp) {  // decoded for its length; isa_valu.c refuses VOP3P DPP
+    if (!rl_isa_take_dpp(w, count, 2, s0, inst)) return false;
+  } else if (!rl_isa_take_literal(inst, w, count, 2,
+                                  rl_isa_vop3_literal(w, inst->op))) {
     return false;
   }
   inst->dst = w[0] & 0xff;
@@ -225,6 +291,7 @@ static bool rl_isa_decode_vop3p(const uint32_t* w, uint32_t count,
     rl_isa_operand_decode(codes[n], rl_isa_src_type(inst->op, n), inst,
                           &inst->src[n]);
   }
+  if (dpp) rl_isa_dpp_src0(inst, 2);
   return inst->op != NULL;
 }
 

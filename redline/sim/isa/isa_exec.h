@@ -61,6 +61,8 @@ struct rl_isa_wave_s {
   uint32_t pc;     // index of the next instruction
   uint32_t state;  // rl_isa_wave_state_t
   uint32_t id;     // wave index in the work-group
+  uint32_t mode;      // RL_ISA_MODE_* now (s_denorm_mode, s_setreg change it)
+  uint32_t mode_reg;  // the MODE hardware register (isa_mode.c)
   uint32_t (*vgpr)[RL_ISA_LANES];
   uint32_t vgpr_count;
   rl_isa_group_t* group;
@@ -117,7 +119,8 @@ extern const rl_isa_table_t rl_isa_table_vop1_16, rl_isa_table_vop2_16,
     rl_isa_table_vop3p_packed, rl_isa_table_vop3_divide,
     rl_isa_table_vopc_class, rl_isa_table_ds_atomic,
     rl_isa_table_flat_atomic, rl_isa_table_global_atomic,
-    rl_isa_table_ds_permute, rl_isa_table_vop1_f64, rl_isa_table_vop3_f64;
+    rl_isa_table_ds_permute, rl_isa_table_vop1_f64, rl_isa_table_vop3_f64,
+    rl_isa_table_sopp_mode, rl_isa_table_sopk_mode;
 
 // Reads a 32-bit (or the low/high halves of a 64-bit) scalar operand.
 static inline uint32_t rl_isa_read_s32(const rl_isa_wave_t* wave,
@@ -169,6 +172,19 @@ struct rl_isa_program_s;
 rl_status_t rl_isa_program_refusal(const struct rl_isa_program_s* program,
                                    const char* kernel_name);
 
+// MODE (isa_mode.c): the register value of the RL_ISA_MODE_* bits |mode|
+// (rounding nearest-even, 16/64-bit denormals kept), and the forms of the
+// MODE instructions the executor does not model, or NULL.
+uint32_t rl_isa_mode_register(uint32_t mode);
+const char* rl_isa_mode_reason(const rl_isa_inst_t* inst);
+
+// DPP (isa_dpp.c): fills |row| with the 32 lanes' source 0 under
+// |inst|'s DPP16/DPP8 control and returns the lanes allowed to write;
+// the DPP forms the executor does not model, or NULL.
+uint32_t rl_isa_dpp_fetch(const rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                          uint32_t* row);
+const char* rl_isa_dpp_reason(const rl_isa_inst_t* inst);
+
 // The forms of the packed/mixed VOP3P opcodes their runners do not model,
 // or NULL (isa_packed.c).
 const char* rl_isa_packed_reason(const rl_isa_inst_t* inst);
@@ -192,6 +208,8 @@ rl_status_t rl_isa_exec_sendmsg(rl_isa_wave_t* wave,
 rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,
                                   const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);

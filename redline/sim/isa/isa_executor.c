@@ -307,6 +307,8 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
   wave->pc = 0;
   wave->scc = 0;
   wave->state = RL_ISA_WAVE_RUNNING;
+  wave->mode = group->mode;
+  wave->mode_reg = rl_isa_mode_register(group->mode);
   for (uint32_t i = 0; i < RL_ISA_SGPRS; ++i) wave->sgpr[i] = RL_ISA_POISON;
   memcpy(wave->sgpr, d->user_sgprs, d->user_sgpr_count * sizeof(uint32_t));
   uint32_t next = d->system_sgpr_base;

@@ -198,6 +198,19 @@ struct rl_isa_inst_s {
   uint8_t opsel_hi; // VOP3P: 3 bits (high halves)
   uint8_t omod;
   bool clamp;
+  // DPP (RDNA3 ISA guide, "DPP16" / "DPP8"; decoded by isa_decode_vector.c,
+  // run by isa_dpp.c): |dpp| is 16 or 8 (0: none); src[0] is then the VGPR
+  // the DPP dword names. DPP16: |dpp_ctrl| DPP_CTRL[8:0], |dpp_row_mask|
+  // and |dpp_bank_mask| (4 bits each), |dpp_bc| BOUND_CTRL, |dpp_fi| FI.
+  // DPP8: |dpp_sel| the eight 3-bit lane selects, |dpp_fi| FI (source code
+  // 234 instead of 233).
+  uint8_t dpp;
+  uint8_t dpp_row_mask;
+  uint8_t dpp_bank_mask;
+  bool dpp_bc;
+  bool dpp_fi;
+  uint16_t dpp_ctrl;
+  uint32_t dpp_sel;
   // SOPP/SOPK immediate, memory offsets.
   int32_t simm16;
   int32_t offset;   // SMEM (21-bit signed), FLAT (13-bit), DS offset0, MUBUF

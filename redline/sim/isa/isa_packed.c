@@ -95,7 +95,7 @@ static rl_status_t rl_isa_exec_pk_f16(rl_isa_wave_t* wave,
   const uint32_t* s[3];
   rl_isa_pk_sources(wave, inst, s);
   uint32_t* d = wave->tmp[6];
-  const uint32_t kind = inst->op->arg, mode = wave->group->mode;
+  const uint32_t kind = inst->op->arg, mode = wave->mode;
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     uint32_t lo = rl_isa_pk_op(kind, rl_isa_pk_half(inst, 0, s[0][l], false),
                                rl_isa_pk_half(inst, 1, s[1][l], false),

@@ -113,6 +113,7 @@ static void rl_isa_bind(rl_isa_inst_t* inst, bool known) {
   if (known && inst->op->exec != NULL &&
       rl_isa_inst_unsupported_reason(inst) == NULL) {
     inst->exec = inst->op->exec;
+    if (inst->dpp) inst->exec = rl_isa_exec_valu_dpp;  // DPP source fetch
   }
 }
 

@@ -169,7 +169,7 @@ static rl_status_t rl_isa_salu_run(rl_isa_wave_t* wave,
                                    rl_isa_salu_t* s) {
   const rl_isa_op_t* op = inst->op;
   s->scc = wave->scc;
-  s->mode = wave->group->mode;
+  s->mode = wave->mode;
   s->arg = op->arg;
   ((rl_isa_salu_fn)op->lanes)(s);
   rl_isa_salu_write(wave, inst->dst, op->dst, s->d);
@@ -406,5 +406,5 @@ static const rl_isa_op_t rl_isa_sopc_ops[] = {
 
 RL_ISA_TABLE(rl_isa_table_sop2, rl_isa_sop2_ops);
 RL_ISA_TABLE(rl_isa_table_sop1, rl_isa_sop1_ops);
-RL_ISA_TABLE(rl_isa_table_sopk, rl_isa_sopk_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_sopk, rl_isa_sopk_ops, &rl_isa_table_sopk_mode);
 RL_ISA_TABLE(rl_isa_table_sopc, rl_isa_sopc_ops);

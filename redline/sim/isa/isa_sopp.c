@@ -183,5 +183,5 @@ static const rl_isa_op_t rl_isa_smem_ops[] = {
     P(0x21, "s_dcache_inv", rl_isa_exec_nop),
 };
 
-RL_ISA_TABLE(rl_isa_table_sopp, rl_isa_sopp_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_sopp, rl_isa_sopp_ops, &rl_isa_table_sopp_mode);
 RL_ISA_TABLE(rl_isa_table_smem, rl_isa_smem_ops);

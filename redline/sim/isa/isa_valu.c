@@ -7,9 +7,16 @@
 // Semantics (RDNA3 ISA guide, "Vector ALU Operations"): every lane computes;
 // only lanes whose EXEC bit is set write their result. A compare or
 // carry-out mask has 0 in the bits of inactive lanes. VOP3 ABS and NEG act
-// on float sources as sign-bit operations before the operation; CLAMP
-// clamps a float result to [0, 1] (NaN to 0 when DX10_CLAMP is set). OMOD,
-// OPSEL (of 32-bit operations) and DPP are not modelled and fail closed.
+// on float sources as sign-bit operations before the operation; OP_SEL
+// picks the high half of a binary16 source (bits 0-2) or writes a binary16
+// result to the high half (bit 3, the low half kept); OMOD multiplies a
+// binary32 result by 2, 4 or 0.5 (1, 2, 3) and is ignored when IEEE_MODE is
+// set (LLVM SIFoldOperands.cpp: "omod is ignored by hardware if IEEE bit is
+// enabled"), flushed like the result under FLOAT_DENORM_MODE_32 = 0; CLAMP
+// then clamps a binary32 result to [0, 1] (NaN to 0 when DX10_CLAMP is
+// set). DPP source 0 comes from isa_dpp.c. OP_SEL on other operand types,
+// OMOD on other results and the DPP forms rl_isa_dpp_reason() names fail
+// closed.
 #include <string.h>
 
 #include "redline/sim/isa/isa_exec.h"
@@ -54,11 +61,17 @@ static const uint32_t* rl_isa_valu_modify(const uint32_t* values,
   return row;
 }
 
-// Source |n| (of |type|) with its VOP3 ABS/NEG applied; out of line so the
-// common path (no modifiers) stays short.
+// Source |n| (of |type|) with its VOP3 OP_SEL high half (binary16 only:
+// the predecode check refuses the rest), then ABS/NEG applied; out of line
+// so the common path (no modifiers) stays short.
 __attribute__((noinline)) static void rl_isa_valu_modifiers(
     rl_isa_wave_t* wave, rl_isa_valu_t* v, uint32_t n, uint32_t type, bool abs,
-    bool neg) {
+    bool neg, bool hi) {
+  if (hi) {
+    uint32_t* row = wave->tmp[RL_ISA_ROW_SRC + n];
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) row[l] = v->s[n][l] >> 16;
+    v->s[n] = row;
+  }
   if (rl_isa_is_wide(type)) {
     v->hi[n] = rl_isa_valu_modify(v->hi[n], wave->tmp[RL_ISA_ROW_SRC_HI + n],
                                   abs, neg, 0x80000000u);
@@ -69,23 +82,28 @@ __attribute__((noinline)) static void rl_isa_valu_modifiers(
   }
 }
 
-static void rl_isa_valu_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
-                                rl_isa_valu_t* v) {
+// The sources of |inst|; |src0| (the DPP fetch) replaces source 0's
+// register read when non-NULL.
+static inline __attribute__((always_inline)) void rl_isa_valu_sources(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, rl_isa_valu_t* v,
+    const uint32_t* src0) {
   const rl_isa_op_t* op = inst->op;
   for (uint32_t n = 0; n < 3; ++n) {
     uint32_t type = op->src[n];
     v->s[n] = v->hi[n] = rl_isa_zero_row;
     if (type == RL_ISA_T_NONE) continue;
     bool wide = rl_isa_is_wide(type);
-    v->s[n] = rl_isa_valu_src(wave, &inst->src[n], false,
-                              wave->tmp[RL_ISA_ROW_SRC + n]);
+    v->s[n] = src0 && n == 0 ? src0
+                             : rl_isa_valu_src(wave, &inst->src[n], false,
+                                               wave->tmp[RL_ISA_ROW_SRC + n]);
     if (wide) {
       v->hi[n] = rl_isa_valu_src(wave, &inst->src[n], true,
                                  wave->tmp[RL_ISA_ROW_SRC_HI + n]);
     }
     bool abs = (inst->abs >> n) & 1, neg = (inst->neg >> n) & 1;
-    if (!abs && !neg) continue;
-    rl_isa_valu_modifiers(wave, v, n, type, abs, neg);
+    bool hi = (inst->opsel >> n) & 1;
+    if (!abs && !neg && !hi) continue;
+    rl_isa_valu_modifiers(wave, v, n, type, abs, neg, hi);
   }
 }
 
@@ -127,9 +145,10 @@ __attribute__((noinline)) static void rl_isa_valu_extra(
   v->clamp = inst->clamp;
 }
 
-static void rl_isa_valu_prepare(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
-                                rl_isa_valu_t* v) {
-  rl_isa_valu_sources(wave, inst, v);
+static inline __attribute__((always_inline)) void rl_isa_valu_prepare(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, rl_isa_valu_t* v,
+    const uint32_t* src0) {
+  rl_isa_valu_sources(wave, inst, v, src0);
   v->d = wave->tmp[RL_ISA_ROW_D];
   v->d_hi = wave->tmp[RL_ISA_ROW_D_HI];
   v->exec = wave->sgpr[RL_ISA_SRC_EXEC];
@@ -137,17 +156,55 @@ static void rl_isa_valu_prepare(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
                 ? rl_isa_read_s32(wave, &inst->src[2])
                 : 0;
   v->mask_out = 0;
-  v->mode = wave->group->mode;
+  v->mode = wave->mode;
   v->arg = inst->op->arg;
 }
 
-rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+// VOP3 OMOD of a binary32 result (see the file comment).
+static void rl_isa_omod_f32(uint32_t* values, uint32_t omod, uint32_t mode) {
+  if (mode & RL_ISA_MODE_IEEE) return;
+  float scale = omod == 1 ? 2.0f : omod == 2 ? 4.0f : 0.5f;
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    uint32_t bits = rl_isa_bits32(rl_isa_f32(values[l]) * scale);
+    values[l] = (mode & RL_ISA_MODE_FTZ32) ? rl_isa_flush32(bits) : bits;
+  }
+}
+
+// VOP3 OP_SEL bit 3 on a binary16 result: the result (low half of |values|,
+// computed as if for the low half) goes to the high half of the
+// destination, whose low half is kept.
+static void rl_isa_opsel_dst_hi(uint32_t* values, const uint32_t* old) {
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    values[l] = (old[l] & 0xffffu) | (values[l] << 16);
+  }
+}
+
+// The result modifiers after the lane kernel, out of line: OMOD, CLAMP,
+// OP_SEL of the destination.
+__attribute__((noinline)) static void rl_isa_valu_result_mods(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, rl_isa_valu_t* v) {
+  const rl_isa_op_t* op = inst->op;
+  if (inst->omod && op->dst == RL_ISA_T_F32) {
+    rl_isa_omod_f32(v->d, inst->omod, v->mode);
+  }
+  if (inst->clamp && op->dst == RL_ISA_T_F32) rl_isa_clamp_f32(v->d, v->mode);
+  if ((inst->opsel & 8) && op->dst == RL_ISA_T_F16) {
+    rl_isa_opsel_dst_hi(v->d, wave->vgpr[inst->dst & 0xff]);
+  }
+}
+
+static inline __attribute__((always_inline)) rl_status_t rl_isa_valu_run(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, const uint32_t* src0,
+    uint32_t enable) {
   const rl_isa_op_t* op = inst->op;
   rl_isa_valu_t v;
-  rl_isa_valu_prepare(wave, inst, &v);
+  rl_isa_valu_prepare(wave, inst, &v, src0);
+  v.exec &= enable;
   if (op->flags & RL_ISA_VALU_EXTRA) rl_isa_valu_extra(wave, inst, &v);
   ((rl_isa_lanes_fn)op->lanes)(&v);
-  if (inst->clamp && op->dst == RL_ISA_T_F32) rl_isa_clamp_f32(v.d, v.mode);
+  if (inst->clamp | inst->omod | (inst->opsel & 8)) {
+    rl_isa_valu_result_mods(wave, inst, &v);
+  }
   if (op->dst != RL_ISA_T_NONE) {
     rl_isa_write_lanes(wave->vgpr[inst->dst], v.d, v.exec);
     if (rl_isa_is_wide(op->dst)) {
@@ -160,11 +217,24 @@ rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   return RL_OK;
 }
 
+rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  return rl_isa_valu_run(wave, inst, NULL, RL_ISA_ALL_LANES);
+}
+
+// The DPP forms (bound instead of rl_isa_exec_valu by isa_program.c):
+// source 0 from the DPP fetch, writes limited to the lanes it enables.
+rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst) {
+  uint32_t* row = wave->tmp[RL_ISA_ROW_Y];
+  uint32_t enable = rl_isa_dpp_fetch(wave, inst, row);
+  return rl_isa_valu_run(wave, inst, row, enable);
+}
+
 // VOPC: the lane kernel sets |mask_out|; v_cmp writes it (inactive lanes 0)
 // to VCC or the VOP3 SGPR destination, v_cmpx to EXEC.
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   rl_isa_valu_t v;
-  rl_isa_valu_prepare(wave, inst, &v);
+  rl_isa_valu_prepare(wave, inst, &v, NULL);
   ((rl_isa_lanes_fn)inst->op->lanes)(&v);
   uint32_t result = v.mask_out & v.exec;
   if (inst->op->flags & RL_ISA_F_CMPX) {
@@ -188,7 +258,7 @@ static void rl_isa_vopd_half(rl_isa_wave_t* wave, const rl_isa_op_t* op,
   v.d = d;
   v.exec = wave->sgpr[RL_ISA_SRC_EXEC];
   v.mask = (op->flags & RL_ISA_F_CARRY) ? wave->sgpr[RL_ISA_SRC_VCC] : 0;
-  v.mode = wave->group->mode;
+  v.mode = wave->mode;
   v.arg = op->arg;
   ((rl_isa_lanes_fn)op->lanes)(&v);
 }
@@ -284,10 +354,41 @@ static const char* rl_isa_operand_reason(const rl_isa_inst_t* inst) {
   return NULL;
 }
 
+// The VOP3 OP_SEL bits the runner models: bit n for a binary16 source
+// read from a register, bit 3 for a binary16 result of a plain VALU
+// operation (not an accumulator).
+static const char* rl_isa_opsel_reason(const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  bool runner = op->exec == rl_isa_exec_valu || op->exec == rl_isa_exec_vopc;
+  for (uint32_t n = 0; n < 3; ++n) {
+    if (!((inst->opsel >> n) & 1)) continue;
+    if (!runner || op->src[n] != RL_ISA_T_F16 ||
+        (n == 2 && (op->flags & RL_ISA_F_ACCUM))) {
+      return "VOP3 op_sel is modelled on binary16 operands only (not on an "
+             "accumulator)";
+    }
+    if (inst->src[n].kind != RL_ISA_OPK_VGPR &&
+        inst->src[n].kind != RL_ISA_OPK_SGPR) {
+      return "VOP3 op_sel on a constant operand is not modelled";
+    }
+  }
+  if ((inst->opsel & 8) &&
+      (op->exec != rl_isa_exec_valu || op->dst != RL_ISA_T_F16 ||
+       (op->flags & (RL_ISA_F_ACCUM | RL_ISA_F_SDST)))) {
+    return "VOP3 op_sel of the destination is modelled on binary16 results "
+           "only";
+  }
+  return NULL;
+}
+
 static const char* rl_isa_vop3_reason(const rl_isa_inst_t* inst) {
   const rl_isa_op_t* op = inst->op;
-  if (inst->omod) return "the VOP3 output modifier (omod) is not modelled";
-  if (inst->opsel) return "VOP3 op_sel is not modelled";
+  if (inst->omod && (op->dst != RL_ISA_T_F32 || op->exec != rl_isa_exec_valu)) {
+    return "the VOP3 output modifier (omod) is modelled on binary32 results "
+           "only";
+  }
+  const char* reason = rl_isa_opsel_reason(inst);
+  if (reason) return reason;
   for (uint32_t n = 0; n < 3; ++n) {
     if (!(((inst->abs | inst->neg) >> n) & 1)) continue;
     if (op->src[n] != RL_ISA_T_F32 && op->src[n] != RL_ISA_T_F64 &&
@@ -342,11 +443,27 @@ static const char* rl_isa_vop3p_reason(const rl_isa_inst_t* inst) {
 
 const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   if (inst->op == NULL || inst->size == 0) return "unknown instruction";
+  if (inst->encoding == RL_ISA_ENC_SOPP || inst->encoding == RL_ISA_ENC_SOPK) {
+    return rl_isa_mode_reason(inst);
+  }
   if (inst->encoding == RL_ISA_ENC_VOPD && inst->op_y == NULL) {
     return "unknown VOPD Y opcode";
   }
   const char* reason = rl_isa_operand_reason(inst);
   if (reason) return reason;
+  if (inst->dpp) {
+    reason = rl_isa_dpp_reason(inst);
+    if (reason) return reason;
+    if (inst->encoding != RL_ISA_ENC_VOP3) {  // DPP16 NEG/ABS of VOP1/VOP2
+      for (uint32_t n = 0; n < 2; ++n) {
+        if ((((inst->abs | inst->neg) >> n) & 1) &&
+            inst->op->src[n] != RL_ISA_T_F32 &&
+            inst->op->src[n] != RL_ISA_T_F16) {
+          return "abs/neg modifiers on a non-float operand are not modelled";
+        }
+      }
+    }
+  }
   if (inst->encoding == RL_ISA_ENC_VOP3) return rl_isa_vop3_reason(inst);
   if (inst->encoding == RL_ISA_ENC_VOP3P) return rl_isa_vop3p_reason(inst);
   if (inst->encoding == RL_ISA_ENC_VOP1 || inst->encoding == RL_ISA_ENC_VOP2 ||
