@@ -44,6 +44,9 @@
 //                          (not including) its next launch: one iteration.
 // The capture is written atomically (rl_capture_file_write) when the window
 // closes, else at exit (atexit, before the runtime's own destructors).
+// It declares one window: parameter "run" (range [0, 1), bound by no
+// launch) walked over the single value 0, i.e. the recorded launches once,
+// so a shadow or bench of the file needs no --windows.
 //
 // Incomplete captures. Work the interposer cannot record is forwarded
 // untouched, and when it happens inside an open window the capture is
@@ -54,7 +57,10 @@
 // bypassed launch), hipMemcpy into a recorded buffer or device-to-device
 // after the window opened (a host write a replay could not reproduce), and
 // hipFree of a buffer a recorded launch used, followed by another recorded
-// launch ("buffer bufN freed mid-window"). Other HIP entry points are not interposed at all.
+// launch ("buffer bufN freed mid-window"). A capture with no launch, or
+// whose launches the runtime failed (at the call, or at the final
+// hipDeviceSynchronize the interposer makes before writing), is incomplete
+// too. Other HIP entry points are not interposed at all.
 //
 // Thread-safety: one lock around the recording; calls are forwarded with it
 // held, so an interposed program's HIP calls are serialised.
@@ -353,6 +359,27 @@ static void rl_ip_write_capture_locked(void) {
                                           RL_REGION_BYTES, &region);
     if (status) rl_ip_fail(status, "region");
   }
+  // Launches fail asynchronously too (a fault found when the queue runs):
+  // the runtime reports them at the next synchronisation, so the capture
+  // asks for one before it is written.
+  RL_IP_REAL(hipDeviceSynchronize);
+  RL_IP_REAL(hipGetErrorName);
+  hipError_t sync = real_hipDeviceSynchronize ? real_hipDeviceSynchronize()
+                                              : hipSuccess;
+  if (sync != hipSuccess) {
+    rl_ip_note(0, "a forwarded launch failed (hipDeviceSynchronize: %s)",
+               real_hipGetErrorName ? real_hipGetErrorName(sync) : "error");
+  }
+  // The capture declares its window: the whole recorded sequence is one
+  // step of parameter "run" (admitted range [0, 1)), so `redline shadow
+  // FILE` and `redline bench FILE` need no --windows.
+  uint32_t run_param = 0, window = 0;
+  rl_status_t declared =
+      rl_funnel_param(rl_ip.funnel, "run", 0, 1, 0, &run_param);
+  if (!declared) {
+    declared = rl_funnel_window(rl_ip.funnel, run_param, 0, 1, 1, &window);
+  }
+  if (declared) rl_ip_fail(declared, "declaring the window");
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_funnel_finish(rl_ip.funnel, &capture);
   if (!status && capture->launch_count == 0 && !rl_ip.reason[0]) {

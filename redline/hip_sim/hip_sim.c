@@ -81,9 +81,14 @@ static void rl_hip_write_report(void) {
   if (!path) return;
   FILE* file = fopen(path, "w");
   if (!file) return;
-  fprintf(file, "errors %u\nlaunches %llu\ndevice_ticks %llu\n",
+  fprintf(file,
+          "errors %u\nlaunches %llu\nkernels %llu\ndevice_ticks %llu\n"
+          "processor %s\nexecutor %s\nfailed %d\n",
           rl_hip.error_total, (unsigned long long)rl_hip.launches_run,
-          (unsigned long long)rl_hip.device_ticks);
+          (unsigned long long)rl_hip.kernels_run,
+          (unsigned long long)rl_hip.device_ticks, rl_hip.processor,
+          rl_hip.executor ? rl_hip.executor : "none",
+          rl_hip.sticky_error != hipSuccess);
   for (uint32_t i = 0; i < rl_hip.error_total && i < RL_HIP_ERRORS_KEPT; ++i) {
     fprintf(file, "error: %s\n", rl_hip.errors[i]);
   }

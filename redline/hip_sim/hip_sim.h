@@ -67,8 +67,11 @@
 //   REDLINE_HIP_EXECUTOR=isa|ref    the kernel executor (default isa; ref
 //                                   runs the C references of kernels/ only)
 //   REDLINE_HIP_REPORT=PATH         at exit write "errors N", "launches N",
-//                                   "device_ticks N" and one "error: ..."
-//                                   line per recorded error
+//                                   "kernels N" (distinct kernels run),
+//                                   "device_ticks N", "processor P",
+//                                   "executor E", "failed 0|1" (a launch
+//                                   faulted) and one "error: ..." line per
+//                                   recorded error
 //                                   (REDLINE_STANDIN_HIP_REPORT too)
 //   REDLINE_STANDIN_HIP_HANG=1      test hook: every stream query answers
 //                                   hipErrorNotReady (a kernel that never

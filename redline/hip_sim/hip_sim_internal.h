@@ -50,6 +50,7 @@ struct ihipModuleSymbol_t {
   uint32_t magic;
   struct ihipModule_t* module;
   const rl_code_object_kernel_t* kernel;
+  uint64_t launches;  // run on the device
 };
 
 struct ihipModule_t {
@@ -170,6 +171,7 @@ typedef struct rl_hip_state_s {
   uint32_t var_count, var_capacity;
   uint64_t printf_buffer;  // device address (hip_sim.h "printf")
   uint64_t launches_run;
+  uint64_t kernels_run;  // distinct kernels launched at least once
   uint64_t device_ticks;  // sum of dispatch end - start
   hipError_t sticky_error;  // a launch faulted: the device is lost
   char errors[RL_HIP_ERRORS_KEPT][256];

@@ -181,7 +181,9 @@ RL_HIP_EXPORT hipError_t hipModuleUnload(hipModule_t module) {
 static struct ihipModuleSymbol_t* rl_hip_function_of(
     struct ihipModule_t* m, const rl_code_object_kernel_t* kernel) {
   struct ihipModuleSymbol_t* f = &m->functions[kernel - m->parsed->kernels];
-  *f = (struct ihipModuleSymbol_t){RL_HIP_MAGIC_FUNCTION, m, kernel};
+  f->magic = RL_HIP_MAGIC_FUNCTION;
+  f->module = m;
+  f->kernel = kernel;
   return f;
 }
 

@@ -51,6 +51,7 @@ static hipError_t rl_hip_run_launch(const rl_hip_op_t* op) {
     return hipErrorLaunchFailure;
   }
   ++rl_hip.launches_run;
+  if (op->function->launches++ == 0) ++rl_hip.kernels_run;
   rl_sim_dispatch_record_t record;
   if (rl_sim_dispatch_log(rl_hip.sim, &record, 1) == 1 &&
       record.end_timestamp >= record.start_timestamp) {
