@@ -506,6 +506,35 @@ RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
       NULL, "hipLaunchKernel"));
 }
 
+// HIP 5's hip_ext.h declares hipExtModuleLaunchKernel and
+// hipHccModuleLaunchKernel as C++ functions: the names a program built
+// against it binds.
+hipError_t _Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags);
+RL_HIP_EXPORT hipError_t
+_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags) {
+  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
+                                  params, extra, start, stop, flags);
+}
+
+hipError_t _Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop);
+RL_HIP_EXPORT hipError_t
+_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop) {
+  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
+                                  params, extra, start, stop, 0);
+}
+
 // hip_impl::hipLaunchKernelGGLImpl(uintptr_t, const dim3&, const dim3&,
 // uint32_t, hipStream_t, void**): what HIP 5's hipLaunchKernelGGL template
 // calls.
