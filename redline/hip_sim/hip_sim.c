@@ -325,12 +325,15 @@ RL_HIP_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_t* props,
   return rl_hip_leave(hipSuccess);
 }
 
-// HIP 6 renamed the entry (hip_runtime_api.h #defines the old name to it);
-// the structure's head is the same for the fields programs read.
-hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_t* props, int device);
-RL_HIP_EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_t* props,
-                                                     int device) {
-  return hipGetDeviceProperties(props, device);
+// HIP 6 renamed the entry (its headers #define hipGetDeviceProperties to
+// it) and reordered hipDeviceProp_t; this runtime is built against HIP
+// 5.2's layout, so filling a HIP 6 structure would put every field in the
+// wrong place. Refused instead of a silent wrong answer.
+hipError_t hipGetDevicePropertiesR0600(void* props, int device);
+RL_HIP_EXPORT hipError_t hipGetDevicePropertiesR0600(void* props, int device) {
+  (void)props, (void)device;
+  rl_hip_unsupported("hipGetDevicePropertiesR0600 (HIP 6 layout)");
+  return hipErrorNotSupported;
 }
 
 RL_HIP_EXPORT hipError_t hipDeviceGetAttribute(int* value,
@@ -377,9 +380,13 @@ RL_HIP_EXPORT hipError_t hipDeviceGetAttribute(int* value,
     case hipDeviceAttributePciBusId: *value = 0; break;
     case hipDeviceAttributePciDeviceId: *value = 0; break;
     case hipDeviceAttributeUnifiedAddressing: *value = 1; break;
-    default:
-      rl_hip_unsupported("hipDeviceGetAttribute (this attribute)");
+    default: {
+      char name[64];
+      snprintf(name, sizeof(name), "hipDeviceGetAttribute(attribute %d)",
+               (int)attribute);
+      rl_hip_unsupported(name);
       return rl_hip_leave(hipErrorNotSupported);
+    }
   }
   return rl_hip_leave(hipSuccess);
 }

@@ -7,9 +7,10 @@
 // program's library path; tests and the shadow hip/hipgraph arms load it
 // by path (REDLINE_HIP_LIBRARY).
 //
-// The API is Debian's hip/hip_runtime_api.h (HIP 5.2) plus the R0600
-// names of HIP 6; every symbol sits in the version node the real library
-// gives it (hip_sim.map). What it implements: device management and
+// The API is Debian's hip/hip_runtime_api.h (HIP 5.2); every symbol sits
+// in the version node the real library gives it (hip_sim.map). HIP 6
+// reordered hipDeviceProp_t and the device attributes: its
+// hipGetDevicePropertiesR0600 answers hipErrorNotSupported. What it implements: device management and
 // properties, memory (device, host, managed, symbols, memset, sync and
 // async copies), launches (<<<>>>, hipLaunchKernel, hipModule*,
 // hipExtModuleLaunchKernel), function attributes and occupancy, streams,

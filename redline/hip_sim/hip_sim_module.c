@@ -516,9 +516,13 @@ RL_HIP_EXPORT hipError_t hipFuncGetAttribute(int* value,
       *value = (int)s->kernel->private_segment_size; break;
     case HIP_FUNC_ATTRIBUTE_NUM_REGS:
       *value = (int)s->kernel->vgpr_count; break;
-    default:
-      rl_hip_unsupported("hipFuncGetAttribute (this attribute)");
+    default: {
+      char name[64];
+      snprintf(name, sizeof(name), "hipFuncGetAttribute(attribute %d)",
+               (int)attribute);
+      rl_hip_unsupported(name);
       return rl_hip_leave(hipErrorNotSupported);
+    }
   }
   return rl_hip_leave(hipSuccess);
 }
