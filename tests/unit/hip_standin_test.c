@@ -1,4 +1,5 @@
-// Tests of the HIP stand-in (tests/standins/hip) through redline's loader,
+// Tests of the HIP runtime over the simulator (redline/hip_sim) through
+// redline's loader,
 // and of the HIP funnel device (redline/backends/hip_funnel.h) over it:
 // module launches in both argument forms, stream order, graphs, misuse
 // detection with negative controls, and a vecchain recording through HIP

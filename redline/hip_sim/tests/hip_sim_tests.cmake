@@ -11,11 +11,12 @@ find_library(RL_DEBIAN_AMDHIP64 NAMES amdhip64)
 set(RL_HIP_SIM_TESTS_SRC ${CMAKE_CURRENT_LIST_DIR})
 set(RL_HIP_SIM_TESTS_DIR ${CMAKE_BINARY_DIR}/redline/hip_sim/tests)
 
-# rl_hip_sim_test_program(NAME SOURCE [--genco]): builds NAME from SOURCE
-# with clang-19 (the device-library shim hip_sim_device_lib.h force-
-# included, buffered device printf); --genco builds a gfx1100 code object
-# NAME instead of a program. The one compile rule of these tests:
-# redline-hipcc replaces it when it lands.
+# rl_hip_sim_test_program(NAME SOURCE [--genco] [--gfx1151]): builds NAME
+# from SOURCE with clang-19 (the device-library shim hip_sim_device_lib.h
+# force-included, buffered device printf) for gfx1100, and gfx1151 too with
+# --gfx1151; --genco builds a gfx1100 code object NAME instead of a
+# program. The one compile rule of these tests: redline-hipcc replaces it
+# when it lands.
 function(rl_hip_sim_test_program name source)
   set(output ${RL_HIP_SIM_TESTS_DIR}/${name})
   set(flags -x hip -nogpulib -mprintf-kind=buffered -O2
@@ -25,7 +26,10 @@ function(rl_hip_sim_test_program name source)
         --no-gpu-bundle-output)
     set(link)
   else()
-    set(command ${flags} --offload-arch=gfx1100 --offload-arch=gfx1151)
+    set(command ${flags} --offload-arch=gfx1100)
+    if("--gfx1151" IN_LIST ARGN)
+      list(APPEND command --offload-arch=gfx1151)
+    endif()
     set(link -x none ${RL_DEBIAN_AMDHIP64})
   endif()
   add_custom_command(OUTPUT ${output}
@@ -49,7 +53,8 @@ endif()
 if(RL_HIP_CLANG AND RL_CLANG_OFFLOAD_BUNDLER AND RL_DEBIAN_AMDHIP64)
   file(MAKE_DIRECTORY ${RL_HIP_SIM_TESTS_DIR})
   set(RL_HIP_SIM_TEST_OUTPUTS)
-  foreach(program api module printf trap capture)
+  rl_hip_sim_test_program(hip_sim_api hip_sim_api.hip --gfx1151)
+  foreach(program module printf trap capture)
     rl_hip_sim_test_program(hip_sim_${program} hip_sim_${program}.hip)
   endforeach()
   rl_hip_sim_test_program(hip_sim_kernels.co hip_sim_kernels.hip --genco)
