@@ -177,9 +177,10 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
   char capture[1024];
   rl_run_capture_summary(run, capture, sizeof(capture));
   if (!text) {
-    fprintf(stderr, "redline run: %s %s: the program did not load the "
-            "simulator's HIP runtime (no HIP calls, or linked against "
-            "another libamdhip64)%s\n", run->program[0], outcome, capture);
+    fprintf(stderr, "redline run: %s %s: no report from the simulator's "
+            "HIP runtime (the program did not load it: no HIP call, or "
+            "another libamdhip64; or it ended without running its exit "
+            "handlers)%s\n", run->program[0], outcome, capture);
     return;
   }
   char processor[32], executor[16];
