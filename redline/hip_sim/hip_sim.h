@@ -41,8 +41,9 @@
 // memory are not translated.
 //
 // Timing. An event's time is the simulated device's timestamp counter
-// (100 MHz) when its marker ran; hipEventElapsedTime is the difference in
-// milliseconds.
+// (100 MHz, derived from the host's CLOCK_MONOTONIC: redline/sim/sim.h)
+// when its marker ran; hipEventElapsedTime is the difference in
+// milliseconds, i.e. how long the simulation took, not a GPU's speed.
 //
 // Device printf. clang-19 lowers printf in device code two ways: hostcall
 // (the default; needs the device libraries' __ockl_printf_* and a host
