@@ -12,7 +12,8 @@
 #   run       the summary line, exit status, --processor gfx1151
 #   capture   --capture, then `redline shadow FILE` (no --windows) on every
 #             arm passes / --flip-byte fails; a trapped or empty run's
-#             capture is incomplete and refused (exit 4)
+#             capture, or one with a hipMemsetAsync into a recorded buffer
+#             mid-run, is incomplete and refused (exit 4)
 set -u
 redline=$1
 bin=$2
@@ -98,7 +99,11 @@ grep -q "INCOMPLETE: no launch was recorded" "$dir/capture_none.err" ||
 run capture_trap 3 --capture "$dir/trap.rlc" -- "$bin/hip_sim_trap"
 grep -q "INCOMPLETE: a forwarded launch failed" "$dir/capture_trap.err" ||
   fail "capture trap: $(cat "$dir/capture_trap.err")"
-for file in none trap; do
+run capture_memset 0 --capture "$dir/memset.rlc" -- "$bin/hip_sim_capture" \
+  memset
+grep -q "INCOMPLETE: hipMemsetAsync into buf1 inside the window" \
+  "$dir/capture_memset.err" || fail "capture memset: $(cat "$dir/capture_memset.err")"
+for file in none trap memset; do
   "$redline" replay "$dir/$file.rlc" > "$dir/replay-$file.out" 2>&1
   [ $? = 4 ] || fail "replay $file: not refused: $(cat "$dir/replay-$file.out")"
   "$redline" shadow "$dir/$file.rlc" --executor isa \
