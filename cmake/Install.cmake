@@ -10,10 +10,12 @@
 #   LIBDIR/pkgconfig/redline.pc          pkg-config
 #   LIBDIR/cmake/redline/                find_package(redline) -> redline::redline
 #   LIBDIR/redline/                      private: the capture interposer
-#                                        (libredline_capture.so) and the
-#                                        HIP, ROCr and libdrm_amdgpu
-#                                        stand-ins over the simulator (never
-#                                        on the default library path)
+#                                        (libredline_capture.so), the HIP
+#                                        runtime over the simulator
+#                                        (libamdhip64.so.6 and .so.5) and
+#                                        the ROCr and libdrm_amdgpu
+#                                        stand-ins (never on the default
+#                                        library path)
 #   LIBDIR/redline/kernels/*.co          the AMDGPU code objects of the
 #                                        sample workloads; the installed
 #                                        CLI finds them relative to itself
@@ -45,7 +47,7 @@ install(FILES ${CMAKE_BINARY_DIR}/completion/redline
 
 # The runtime stand-ins are defined with the tests (tests/*.cmake); a build
 # without tests defines them here, so every build installs the same files.
-foreach(runtime hip hsa drm)
+foreach(runtime hsa drm)
   if(NOT TARGET rl_standin_${runtime})
     include(${PROJECT_SOURCE_DIR}/tests/standins/${runtime}/standin_${runtime}.cmake)
   endif()
@@ -54,12 +56,15 @@ endforeach()
 # Private libraries: the versioned file and its SONAME link, no dev link.
 install(TARGETS redline_capture
   LIBRARY DESTINATION ${RL_INSTALL_PRIVATE_DIR} NAMELINK_SKIP)
-foreach(standin rl_standin_hip rl_standin_hsa rl_standin_drm)
+foreach(standin rl_hip_sim rl_standin_hsa rl_standin_drm)
   if(TARGET ${standin})
     install(TARGETS ${standin}
       LIBRARY DESTINATION ${RL_INSTALL_PRIVATE_DIR} NAMELINK_SKIP)
   endif()
 endforeach()
+# The HIP runtime over the simulator answers to both sonames.
+install(FILES ${RL_HIP_SIM_LIBRARY_DIR}/libamdhip64.so.5
+  DESTINATION ${RL_INSTALL_PRIVATE_DIR})
 install(DIRECTORY ${RL_KERNELS_DIR}/
   DESTINATION ${RL_INSTALL_PRIVATE_DIR}/kernels
   FILES_MATCHING PATTERN "*.co")

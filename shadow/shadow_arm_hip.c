@@ -300,6 +300,17 @@ static const rl_shadow_arm_vtable_t rl_shadow_hipgraph_vtable = {
 // Opens HIP, checks that its device runs the capture's processor and
 // creates the stream. Every failure here is RL_STATUS_UNAVAILABLE.
 static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
+  // The HIP runtime over the simulator (redline/hip_sim/hip_sim.h) runs
+  // kernels with the executor this run asked for, on the capture's
+  // processor, unless the environment already chose; a real libamdhip64
+  // ignores the variables.
+  const char* executor = hip->arm.device_options.executor;
+  setenv("REDLINE_HIP_EXECUTOR", executor ? executor : "ref", 0);
+  const char* processor = hip->arm.device_options.processor;
+  const char* capture_target = hip->arm.capture->target;
+  const char* dash = capture_target ? strrchr(capture_target, '-') : NULL;
+  if (!processor && dash) processor = dash + 1;
+  if (processor) setenv("REDLINE_HIP_PROCESSOR", processor, 0);
   RL_RETURN_IF_ERROR(rl_hip_api_open(&hip->api, NULL));
   RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipInit, 0));
   hipDeviceProp_t props;

@@ -1,9 +1,8 @@
-# tests/hip.cmake — HIP without a GPU: the HIP stand-in (tests/standins/hip,
-# libamdhip64.so.6 over the simulated GPU), the HIP funnel device, `redline
+# tests/hip.cmake — HIP without a GPU: the HIP runtime over the simulator
+# (redline/hip_sim, libamdhip64.so.6), the HIP funnel device, `redline
 # capture --device hip` and the LD_PRELOAD interposer libredline_capture.so
 # on an unmodified HIP program. The hip/hipgraph shadow arms are tested in
 # shadow_runtimes.cmake.
-include(${CMAKE_CURRENT_LIST_DIR}/standins/hip/standin_hip.cmake)
 
 # The stand-in through redline's loader, its misuse detection, and the HIP
 # funnel device recording vecchain equal to the sim device.
@@ -12,7 +11,7 @@ rl_add_unit_test(hip_standin_test SOURCES unit/hip_standin_test.c
 target_include_directories(hip_standin_test SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(hip_standin_test PRIVATE __HIP_PLATFORM_AMD__
   RL_STANDIN_HIP_LIBRARY="${RL_STANDIN_HIP_LIBRARY}")
-add_dependencies(hip_standin_test rl_standin_hip rl_kernels)
+add_dependencies(hip_standin_test rl_hip_sim rl_kernels)
 set_property(TEST hip_standin_test APPEND PROPERTY LABELS threaded)
 
 # The unmodified HIP program, linked against the stand-in's SONAME (its
@@ -21,7 +20,7 @@ set_property(TEST hip_standin_test APPEND PROPERTY LABELS threaded)
 add_executable(hip_app standins/hip/hip_app.c)
 target_include_directories(hip_app SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(hip_app PRIVATE __HIP_PLATFORM_AMD__)
-target_link_libraries(hip_app PRIVATE rl_standin_hip PkgConfig::XXHASH)
+target_link_libraries(hip_app PRIVATE rl_hip_sim PkgConfig::XXHASH)
 
 # The same program the way clang compiles a triple-chevron HIP program: a fat
 # binary (offload bundle assembled at build time around the vecchain code
@@ -31,7 +30,7 @@ add_executable(hip_app_chevron standins/hip/hip_app_chevron.c)
 target_include_directories(hip_app_chevron SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(hip_app_chevron PRIVATE __HIP_PLATFORM_AMD__
   RL_CHEVRON_CODE_OBJECT="${RL_CHEVRON_CODE_OBJECT}")
-target_link_libraries(hip_app_chevron PRIVATE rl_standin_hip PkgConfig::XXHASH)
+target_link_libraries(hip_app_chevron PRIVATE rl_hip_sim PkgConfig::XXHASH)
 add_dependencies(hip_app_chevron rl_kernels)
 set_source_files_properties(standins/hip/hip_app_chevron.c PROPERTIES
   OBJECT_DEPENDS ${RL_CHEVRON_CODE_OBJECT})

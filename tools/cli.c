@@ -148,3 +148,27 @@ const char* rl_cli_kernels_dir(void) {
   dir = rl_cli_installed_kernels_dir();
   return dir ? dir : RL_DEFAULT_KERNELS_DIR;
 }
+
+// LIBDIR/redline next to an installed CLI when it holds the HIP runtime
+// over the simulator, else the build tree's private directory.
+const char* rl_cli_private_dir(void) {
+  static char dir[4096];
+  char exe[4096];
+  ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (length > 0) {
+    exe[length] = '\0';
+    char* slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      int written = snprintf(dir, sizeof(dir), "%s/../%s", exe,
+                             RL_INSTALL_PRIVATE_RELDIR);
+      char probe[4096 + 32];
+      snprintf(probe, sizeof(probe), "%s/libamdhip64.so.6", dir);
+      if (written > 0 && (size_t)written < sizeof(dir) &&
+          access(probe, R_OK) == 0) {
+        return dir;
+      }
+    }
+  }
+  return RL_BUILD_PRIVATE_DIR;
+}

@@ -93,6 +93,12 @@ int rl_cli_cache_model(const char* command, const char* value);
 // default (RL_DEFAULT_KERNELS_DIR).
 const char* rl_cli_kernels_dir(void);
 
+// The private library directory (the HIP runtime over the simulator,
+// libamdhip64.so.6/.so.5, and the interposer libredline_capture.so):
+// ../LIBDIR/redline next to an installed CLI, else the build tree's
+// build/lib/redline (RL_BUILD_PRIVATE_DIR).
+const char* rl_cli_private_dir(void);
+
 // Subcommands. Each receives argv starting at the subcommand name.
 int rl_cmd_kernels(int argc, char** argv);
 int rl_cmd_inspect(int argc, char** argv);
@@ -104,6 +110,7 @@ int rl_cmd_doctor(int argc, char** argv);
 int rl_cmd_shadow(int argc, char** argv);
 int rl_cmd_bench(int argc, char** argv);
 int rl_cmd_demo(int argc, char** argv);
+int rl_cmd_run(int argc, char** argv);
 int rl_cmd_help(int argc, char** argv);
 
 #endif  // REDLINE_TOOLS_CLI_H_

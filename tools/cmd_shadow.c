@@ -10,6 +10,7 @@
 // fails exits with its class (4 contract, 5 prepare, 6 poisoned, ...).
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "redline/capture_file.h"
@@ -150,6 +151,12 @@ int rl_cmd_shadow(int argc, char** argv) {
                                         &capture, NULL);
   if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
+  // Every arm runs on the simulator, so the hip and hipgraph arms default to
+  // redline's HIP runtime over the simulator (REDLINE_HIP_LIBRARY overrides).
+  char hip_sim[4096 + 32];
+  snprintf(hip_sim, sizeof(hip_sim), "%s/libamdhip64.so.6",
+           rl_cli_private_dir());
+  if (access(hip_sim, R_OK) == 0) setenv("REDLINE_HIP_LIBRARY", hip_sim, 0);
   rl_trace_t* trace = NULL;
   if (exit_code == RL_EXIT_OK) {
     exit_code = rl_cli_trace_open("shadow", cli.trace, &cli.path, 1, &trace);

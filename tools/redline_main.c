@@ -102,6 +102,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --arms LIST            eager (reference: one launch at a time), recorded\n"
      "                         (re-issued through the funnel's typed path), aql,\n"
      "                         pm4 (retained routes); default all four\n"
+     "                         hip, hipgraph: through a libamdhip64\n"
+     "                         ($REDLINE_HIP_LIBRARY, default redline's HIP\n"
+     "                         runtime over the simulator)\n"
      "  --windows S:C[:T]      C steps of the window parameter from S, stride T\n"
      "                         (default: the capture's window)\n"
      "  --verbose, -v          also a line per window and region (the default\n"
@@ -165,6 +168,27 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --out DIR         keep the capture as DIR/decode.rlc (default: a\n"
      "                    temporary file, removed at exit)\n"
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
+    {"run", rl_cmd_run,
+     "run [--processor GFX] [--executor isa|ref] [--capture FILE "
+     "[--window SPEC]] -- PROGRAM [ARGS...]",
+     "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
+     "(soname .so.5 or .so.6) is redline's HIP runtime over the simulator,\n"
+     "which runs every kernel's gfx11 machine code with the ISA interpreter.\n"
+     "The exit status is the program's (128 + N for signal N, 127 when it\n"
+     "cannot start); at exit one summary line on stderr: kernels, launches,\n"
+     "simulated device time, and the capture's state.\n"
+     "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
+     "  --executor E      isa (default) or ref (the C references of the\n"
+     "                    sample kernels only)\n"
+     "  --capture FILE    record the run through the LD_PRELOAD interposer\n"
+     "                    into FILE (replaced); the capture declares its\n"
+     "                    window, so `redline shadow FILE` needs no --windows.\n"
+     "                    Incomplete (and refused by replay) when a launch\n"
+     "                    failed, none was recorded, or work bypassed it\n"
+     "  --window SPEC     launches:FIRST:COUNT or marker:KERNEL:N (default:\n"
+     "                    the whole run)\n"
+     "Environment passed on: REDLINE_HIP_PROCESSOR, REDLINE_HIP_EXECUTOR,\n"
+     "REDLINE_HIP_REPORT, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"

@@ -44,6 +44,9 @@
 //                          (not including) its next launch: one iteration.
 // The capture is written atomically (rl_capture_file_write) when the window
 // closes, else at exit (atexit, before the runtime's own destructors).
+// It declares one window: parameter "run" (range [0, 1), bound by no
+// launch) walked over the single value 0, i.e. the recorded launches once,
+// so a shadow or bench of the file needs no --windows.
 //
 // Incomplete captures. Work the interposer cannot record is forwarded
 // untouched, and when it happens inside an open window the capture is
@@ -54,7 +57,12 @@
 // bypassed launch), hipMemcpy into a recorded buffer or device-to-device
 // after the window opened (a host write a replay could not reproduce), and
 // hipFree of a buffer a recorded launch used, followed by another recorded
-// launch ("buffer bufN freed mid-window"). Other HIP entry points are not interposed at all.
+// launch ("buffer bufN freed mid-window"); the same for hipMemcpyAsync,
+// hipMemcpyWithStream, hipMemcpy{HtoD,DtoD}[Async] and hipMemset[Async],
+// hipMemsetD8/D16/D32 into a recorded buffer inside the window. A capture with no launch, or
+// whose launches the runtime failed (at the call, or at the final
+// hipDeviceSynchronize the interposer makes before writing), is incomplete
+// too. Other HIP entry points are not interposed at all.
 //
 // Thread-safety: one lock around the recording; calls are forwarded with it
 // held, so an interposed program's HIP calls are serialised.
@@ -353,6 +361,27 @@ static void rl_ip_write_capture_locked(void) {
                                           RL_REGION_BYTES, &region);
     if (status) rl_ip_fail(status, "region");
   }
+  // Launches fail asynchronously too (a fault found when the queue runs):
+  // the runtime reports them at the next synchronisation, so the capture
+  // asks for one before it is written.
+  RL_IP_REAL(hipDeviceSynchronize);
+  RL_IP_REAL(hipGetErrorName);
+  hipError_t sync = real_hipDeviceSynchronize ? real_hipDeviceSynchronize()
+                                              : hipSuccess;
+  if (sync != hipSuccess) {
+    rl_ip_note(0, "a forwarded launch failed (hipDeviceSynchronize: %s)",
+               real_hipGetErrorName ? real_hipGetErrorName(sync) : "error");
+  }
+  // The capture declares its window: the whole recorded sequence is one
+  // step of parameter "run" (admitted range [0, 1)), so `redline shadow
+  // FILE` and `redline bench FILE` need no --windows.
+  uint32_t run_param = 0, window = 0;
+  rl_status_t declared =
+      rl_funnel_param(rl_ip.funnel, "run", 0, 1, 0, &run_param);
+  if (!declared) {
+    declared = rl_funnel_window(rl_ip.funnel, run_param, 0, 1, 1, &window);
+  }
+  if (declared) rl_ip_fail(declared, "declaring the window");
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_funnel_finish(rl_ip.funnel, &capture);
   if (!status && capture->launch_count == 0 && !rl_ip.reason[0]) {
@@ -614,6 +643,61 @@ RL_IP_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t size,
   return rl_ip_leave(real_hipMemcpy(dst, src, size, kind));
 }
 
+// A device write the program makes other than hipMemcpy (async copies,
+// memset, the typed copies): forwarded; one into a recorded buffer inside
+// the window is a host write a replay could not reproduce.
+static void rl_ip_device_write(const void* dst, const char* call) {
+  if (!rl_ip.window_open || rl_ip.window_closed) return;
+  rl_ip_buffer_t* b = rl_ip_buffer_at((uint64_t)(uintptr_t)dst);
+  if (b) rl_ip_note(0, "%s into buf%u inside the window", call, b->index);
+}
+
+#define RL_IP_WRITE_FORWARD(name, dst, params, ...)       \
+  RL_IP_EXPORT hipError_t name params {                   \
+    RL_IP_REAL(name);                                     \
+    RL_IP_ENTER();                                        \
+    if (!real_##name) return rl_ip_leave(hipErrorNotSupported); \
+    if (rl_ip_on) rl_ip_device_write((dst), #name);       \
+    return rl_ip_leave(real_##name(__VA_ARGS__));         \
+  }
+
+RL_IP_WRITE_FORWARD(hipMemcpyAsync, dst,
+                    (void* dst, const void* src, size_t size,
+                     hipMemcpyKind kind, hipStream_t stream),
+                    dst, src, size, kind, stream)
+RL_IP_WRITE_FORWARD(hipMemcpyWithStream, dst,
+                    (void* dst, const void* src, size_t size,
+                     hipMemcpyKind kind, hipStream_t stream),
+                    dst, src, size, kind, stream)
+RL_IP_WRITE_FORWARD(hipMemcpyHtoD, dst,
+                    (hipDeviceptr_t dst, void* src, size_t size),
+                    dst, src, size)
+RL_IP_WRITE_FORWARD(hipMemcpyHtoDAsync, dst,
+                    (hipDeviceptr_t dst, void* src, size_t size,
+                     hipStream_t stream),
+                    dst, src, size, stream)
+RL_IP_WRITE_FORWARD(hipMemcpyDtoD, dst,
+                    (hipDeviceptr_t dst, hipDeviceptr_t src, size_t size),
+                    dst, src, size)
+RL_IP_WRITE_FORWARD(hipMemcpyDtoDAsync, dst,
+                    (hipDeviceptr_t dst, hipDeviceptr_t src, size_t size,
+                     hipStream_t stream),
+                    dst, src, size, stream)
+RL_IP_WRITE_FORWARD(hipMemset, dst, (void* dst, int value, size_t size),
+                    dst, value, size)
+RL_IP_WRITE_FORWARD(hipMemsetAsync, dst,
+                    (void* dst, int value, size_t size, hipStream_t stream),
+                    dst, value, size, stream)
+RL_IP_WRITE_FORWARD(hipMemsetD8, dst,
+                    (hipDeviceptr_t dst, unsigned char value, size_t count),
+                    dst, value, count)
+RL_IP_WRITE_FORWARD(hipMemsetD16, dst,
+                    (hipDeviceptr_t dst, unsigned short value, size_t count),
+                    dst, value, count)
+RL_IP_WRITE_FORWARD(hipMemsetD32, dst,
+                    (hipDeviceptr_t dst, int value, size_t count),
+                    dst, value, count)
+
 static bool rl_ip_stream_capturing(hipStream_t stream) {
   for (uint32_t i = 0; i < rl_ip.capturing_count; ++i) {
     if (rl_ip.capturing[i] == stream) return true;
@@ -862,4 +946,34 @@ RL_IP_EXPORT hipError_t hipExtModuleLaunchKernel(
   if (!real) return rl_ip_leave(hipErrorNotSupported);
   return rl_ip_leave(real(f, gx, gy, gz, lx, ly, lz, lds, stream, kernelParams,
                           extra, start, stop, flags));
+}
+
+// HIP 5's hip_ext.h declares hipExtModuleLaunchKernel and
+// hipHccModuleLaunchKernel as C++ functions: a program built against it
+// binds these names, which must be interposed too or its launches would
+// bypass the capture unnoticed.
+hipError_t _Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags);
+RL_IP_EXPORT hipError_t
+_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags) {
+  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
+                                  params, extra, start, stop, flags);
+}
+
+hipError_t _Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop);
+RL_IP_EXPORT hipError_t
+_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop) {
+  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
+                                  params, extra, start, stop, 0);
 }

@@ -375,3 +375,10 @@ rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
   };
   return RL_OK;
 }
+
+uint64_t rl_device_funnel_load_base(const rl_funnel_device_t* device,
+                                    uint64_t handle) {
+  const rl_device_funnel_t* adapter = device ? device->self : NULL;
+  if (!adapter || handle >= adapter->code_object_count) return 0;
+  return adapter->code_objects[handle].loaded.load_base;
+}

@@ -84,6 +84,14 @@ rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
                                             uint64_t timeout_ns,
                                             rl_funnel_device_t* out_device);
 
+// The device address where code object |handle| (what the adapter's
+// load_code_object returned) was loaded: the address of its image's vaddr
+// 0, so a symbol's device address is that plus its st_value. 0 for a
+// handle the adapter does not know. For runtimes over the simulator that
+// resolve device variables (redline/hip_sim).
+uint64_t rl_device_funnel_load_base(const rl_funnel_device_t* device,
+                                    uint64_t handle);
+
 #ifdef __cplusplus
 }
 #endif

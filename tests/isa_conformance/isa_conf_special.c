@@ -406,6 +406,26 @@ static bool rl_conf_faults(rl_conf_device_t* device, const rl_isa_op_t* op,
   return true;
 }
 
+// The same for a SOP1 instruction that faults when executed
+// (s_sendmsg_rtn_b32): s40 = op(0).
+static bool rl_conf_faults_sop1(rl_conf_device_t* device,
+                                const rl_isa_op_t* op,
+                                rl_conf_result_t* result) {
+  static rl_conf_program_t p;
+  p.count = 0;
+  rl_conf_sop1(&p, op->opcode, 40, 128, false, 0);  // 128: inline 0
+  rl_conf_endpgm(&p);
+  rl_conf_config_t cfg = {.lanes = 64};
+  char fault[512] = "";
+  ++result->cases;
+  if (rl_conf_run(device, &p, &cfg, fault, sizeof(fault)) ||
+      !strstr(fault, op->name)) {
+    rl_conf_fail(result, "%s: expected a fault naming it, got \"%s\"",
+                 op->name, fault);
+  }
+  return true;
+}
+
 // s_load_b32..b512 at a random dword offset of the aux buffer, with and
 // without an SGPR offset.
 static bool rl_conf_smem_load(rl_conf_device_t* device, const rl_isa_op_t* op,
@@ -887,9 +907,15 @@ bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       return false;
     case RL_ISA_ENC_SOP1:
       if (!strcmp(name, "s_getpc_b64")) return rl_conf_getpc(device, op, result);
+      if (!strcmp(name, "s_sendmsg_rtn_b32")) {
+        return rl_conf_faults_sop1(device, op, result);
+      }
       return rl_conf_saveexec(device, op, result);
     case RL_ISA_ENC_SOPP:
-      if (!strcmp(name, "s_code_end")) return rl_conf_faults(device, op, result);
+      if (!strcmp(name, "s_code_end") || !strcmp(name, "s_trap") ||
+          !strcmp(name, "s_sethalt")) {
+        return rl_conf_faults(device, op, result);
+      }
       if (!strcmp(name, "s_barrier")) return rl_conf_barrier(device, op, result);
       if (!strcmp(name, "s_endpgm")) {
         // Every program ends with it; check nothing after it runs.

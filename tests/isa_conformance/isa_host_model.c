@@ -680,6 +680,7 @@ FN(hs_bfe_u64) {
 FN(hs_bfm) { UNUSED; x->d = (uint32_t)(((1ull << (A & 31)) - 1) << (B & 31)); }
 FN(hs_cselect) { UNUSED; x->d = x->cin ? x->s[0] : x->s[1]; }
 FN(hs_cmov) { UNUSED; if (x->cin) x->d = x->s[0]; }
+FN(hs_bitset1) { UNUSED; x->d = (uint32_t)x->d | 1u << (A & 31); }
 FN(hs_pack_ll) { UNUSED; x->d = (A & 0xffffu) | (B & 0xffffu) << 16; }
 FN(hs_pack_lh) { UNUSED; x->d = (A & 0xffffu) | (B & 0xffff0000u); }
 FN(hs_pack_hh) { UNUSED; x->d = (A >> 16) | (B & 0xffff0000u); }
@@ -988,6 +989,7 @@ static const rl_hm_op_t rl_hm_ops[] = {
     S("s_mov_b32", 1, 0, 0, hs_mov),
     S("s_mov_b64", 1, W0 | WD, 0, hs_mov),
     S("s_cmov_b32", 1, 0, SCCI, hs_cmov),
+    S("s_bitset1_b32", 1, 0, 0, hs_bitset1),
     S("s_cmov_b64", 1, W0 | WD, SCCI, hs_cmov),
     S("s_brev_b32", 1, 0, 0, hm_bfrev),
     S("s_ctz_i32_b32", 1, 0, 0, hm_ctz),

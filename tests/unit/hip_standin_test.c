@@ -1,4 +1,5 @@
-// Tests of the HIP stand-in (tests/standins/hip) through redline's loader,
+// Tests of the HIP runtime over the simulator (redline/hip_sim) through
+// redline's loader,
 // and of the HIP funnel device (redline/backends/hip_funnel.h) over it:
 // module launches in both argument forms, stream order, graphs, misuse
 // detection with negative controls, and a vecchain recording through HIP
@@ -21,16 +22,16 @@
 #include "redline/device/device_funnel.h"
 #include "redline/funnel.h"
 #include "redline/replay.h"
-#include "tests/standins/hip/standin_hip_hooks.h"
+#include "redline/hip_sim/hip_sim.h"
 #include "tests/support/test_support.h"
 
 #define N 1000u
 
 typedef struct rl_hip_test_s {
   rl_hip_api_t api;
-  rl_standin_hip_error_count_fn error_count;
-  rl_standin_hip_error_fn error;
-  rl_standin_hip_clear_errors_fn clear;
+  rl_hip_sim_error_count_fn error_count;
+  rl_hip_sim_error_fn error;
+  rl_hip_sim_clear_errors_fn clear;
   hipModule_t module;
   hipFunction_t fill, scale;
   uint8_t* code;
@@ -49,12 +50,12 @@ static int rl_setup(void** state) {
     return -1;
   }
   void* handle = rl_t.api.library.handle;
-  rl_t.error_count = (rl_standin_hip_error_count_fn)(uintptr_t)dlsym(
-      handle, "rl_standin_hip_error_count");
-  rl_t.error = (rl_standin_hip_error_fn)(uintptr_t)dlsym(handle,
-                                                         "rl_standin_hip_error");
-  rl_t.clear = (rl_standin_hip_clear_errors_fn)(uintptr_t)dlsym(
-      handle, "rl_standin_hip_clear_errors");
+  rl_t.error_count = (rl_hip_sim_error_count_fn)(uintptr_t)dlsym(
+      handle, "rl_hip_sim_error_count");
+  rl_t.error = (rl_hip_sim_error_fn)(uintptr_t)dlsym(handle,
+                                                         "rl_hip_sim_error");
+  rl_t.clear = (rl_hip_sim_clear_errors_fn)(uintptr_t)dlsym(
+      handle, "rl_hip_sim_clear_errors");
   if (!rl_t.error_count || !rl_t.error || !rl_t.clear) return -1;
   rl_t.code = rl_test_read_file(RL_KERNELS_DIR "/vecchain-gfx1100.co",
                                 &rl_t.code_size);

@@ -64,8 +64,13 @@ static void rl_td_scalar(const char* family, const rl_isa_op_t* op,
     else if (strcmp(op->name, "s_fmamk_f32") == 0) sprintf(line, "%s %s, %s, 0x1234, %s", op->name, d, a, b);
     else sprintf(line, "%s %s, %s, %s", op->name, d, a, b);
   } else if (strcmp(family, "SOP1") == 0) {
-    if (op->src[0] == RL_ISA_T_NONE) sprintf(line, "%s %s", op->name, d);
-    else sprintf(line, "%s %s, %s", op->name, d, a);
+    if (strcmp(op->name, "s_sendmsg_rtn_b32") == 0) {
+      sprintf(line, "%s %s, sendmsg(MSG_RTN_GET_DOORBELL)", op->name, d);
+    } else if (op->src[0] == RL_ISA_T_NONE) {
+      sprintf(line, "%s %s", op->name, d);
+    } else {
+      sprintf(line, "%s %s, %s", op->name, d, a);
+    }
   } else if (strcmp(family, "SOPC") == 0) {
     sprintf(line, "%s %s, %s", op->name, a, b);
   } else if (strcmp(family, "SOPK") == 0) {

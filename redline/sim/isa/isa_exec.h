@@ -203,6 +203,11 @@ rl_status_t rl_isa_exec_code_end(rl_isa_wave_t* wave,
 rl_status_t rl_isa_exec_branch(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_barrier(rl_isa_wave_t* wave,
                                 const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_sendmsg_rtn(rl_isa_wave_t* wave,
+                                    const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_trap(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_sethalt(rl_isa_wave_t* wave,
+                                const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_sendmsg(rl_isa_wave_t* wave,
                                 const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,

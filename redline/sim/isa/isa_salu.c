@@ -107,6 +107,8 @@ RL_ISA_SALU(rl_isa_s_max_f32,
 // SOP1.
 RL_ISA_SALU(rl_isa_s_mov, s->d = s->a)
 RL_ISA_SALU(rl_isa_s_cmov, if (s->scc) s->d = s->a)
+// s_bitset1_b32: D.u32[S0.u32[4:0]] = 1 (RDNA3 ISA guide, SOP1).
+RL_ISA_SALU(rl_isa_s_bitset1_b32, s->d = (uint32_t)s->d | (1u << (A32 & 31)))
 RL_ISA_SALU(rl_isa_s_not, s->d = ~s->a; NZ64)
 RL_ISA_SALU(rl_isa_s_not32, s->d = (uint32_t)~s->a; NZ32)
 RL_ISA_SALU(rl_isa_s_brev_b32,
@@ -312,6 +314,7 @@ static const rl_isa_op_t rl_isa_sop1_ops[] = {
     S1(0x0a, "s_clz_i32_u32", 0, B32, B32, rl_isa_s_clz_u32),
     S1(0x0e, "s_sext_i32_i8", 0, B32, B32, rl_isa_s_sext_i8),
     S1(0x0f, "s_sext_i32_i16", 0, B32, B32, rl_isa_s_sext_i16),
+    S1(0x12, "s_bitset1_b32", 0, B32, B32, rl_isa_s_bitset1_b32),
     S1(0x15, "s_abs_i32", SCC, B32, B32, rl_isa_s_abs_i32),
     S1(0x18, "s_bcnt1_i32_b32", SCC, B32, B32, rl_isa_s_bcnt1_b32),
     S1(0x1e, "s_not_b32", SCC, B32, B32, rl_isa_s_not32),
@@ -324,6 +327,8 @@ static const rl_isa_op_t rl_isa_sop1_ops[] = {
     SX(0x32, "s_or_not1_saveexec_b32", 4),
     RL_ISA_OP(0x47, "s_getpc_b64", 0, B64, NO, NO, NO, 0, rl_isa_exec_getpc,
               NULL),
+    RL_ISA_OP(0x4c, "s_sendmsg_rtn_b32", 0, B32, NO, NO, NO, 0,
+              rl_isa_exec_sendmsg_rtn, NULL),
     S1(0x60, "s_ceil_f32", SF, F32, F32, rl_isa_s_ceil_f32),
     S1(0x61, "s_floor_f32", SF, F32, F32, rl_isa_s_floor_f32),
     S1(0x62, "s_trunc_f32", SF, F32, F32, rl_isa_s_trunc_f32),

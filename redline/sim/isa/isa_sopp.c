@@ -84,6 +84,35 @@ rl_status_t rl_isa_exec_sendmsg(rl_isa_wave_t* wave,
                             "MSG_DEALLOC_VGPRS)", message);
 }
 
+// s_sendmsg_rtn_b32 (a message whose answer the wave waits for: the
+// doorbell of LLVM's trap fallback sequence, which only runs after s_trap
+// returned) is known and faults when executed, like s_sendmsg's other
+// messages.
+rl_status_t rl_isa_exec_sendmsg_rtn(rl_isa_wave_t* wave,
+                                    const rl_isa_inst_t* inst) {
+  (void)wave;
+  return rl_isa_fault(inst, "s_sendmsg_rtn_b32 is not modelled (it follows "
+                            "s_trap in LLVM's trap sequence)");
+}
+
+// s_trap: what llvm.trap lowers to (__builtin_trap, abort, a failed device
+// assert). No trap handler is simulated: the dispatch faults, naming the
+// kernel and the trap id; LLVM's fallback after it (s_sendmsg_rtn_b32,
+// s_sethalt) never runs.
+rl_status_t rl_isa_exec_trap(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  (void)wave;
+  return rl_isa_fault(inst, "s_trap %u: the kernel trapped (__builtin_trap, "
+                            "abort or a failed assert)",
+                      (uint32_t)inst->simm16 & 0xff);
+}
+
+rl_status_t rl_isa_exec_sethalt(rl_isa_wave_t* wave,
+                                const rl_isa_inst_t* inst) {
+  (void)wave;
+  return rl_isa_fault(inst, "s_sethalt %u: the wave halted itself",
+                      (uint32_t)inst->simm16 & 0xff);
+}
+
 // Branches: arg 0 scc0, 1 scc1, 2 vccz, 3 vccnz, 4 execz, 5 execnz,
 // 6 always. The target is PC + 4 + 4 * simm16, resolved to an instruction
 // index when the program was built.
@@ -145,6 +174,7 @@ rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,
 
 static const rl_isa_op_t rl_isa_sopp_ops[] = {
     P(0x00, "s_nop", rl_isa_exec_nop),
+    P(0x02, "s_sethalt", rl_isa_exec_sethalt),
     P(0x03, "s_sleep", rl_isa_exec_nop),
     P(0x04, "s_set_inst_prefetch_distance", rl_isa_exec_nop),
     P(0x05, "s_clause", rl_isa_exec_nop),
@@ -152,6 +182,7 @@ static const rl_isa_op_t rl_isa_sopp_ops[] = {
     P(0x08, "s_waitcnt_depctr", rl_isa_exec_nop),
     P(0x09, "s_waitcnt", rl_isa_exec_nop),
     P(0x0a, "s_wait_idle", rl_isa_exec_nop),
+    P(0x10, "s_trap", rl_isa_exec_trap),
     RL_ISA_OP(0x1f, "s_code_end", END, NO, NO, NO, NO, 0,
               rl_isa_exec_code_end, NULL),
     PB(0x20, "s_branch", END, 6),

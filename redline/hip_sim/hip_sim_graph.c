@@ -1,7 +1,7 @@
-// tests/standins/hip/standin_hip_graph.c — the HIP stand-in's stream
-// capture and graphs (hipStreamBeginCapture .. hipGraphLaunch) and error
-// names; see standin_hip.c for how the stand-in maps onto the simulator.
-#include "tests/standins/hip/standin_hip_internal.h"
+// redline/hip_sim/hip_sim_graph.c — stream capture and graphs
+// (hipStreamBeginCapture .. hipGraphLaunch, hipGraphExecUpdate) and error
+// names; see hip_sim.h for the execution model.
+#include "redline/hip_sim/hip_sim_internal.h"
 
 //===----------------------------------------------------------------------===//
 // Graphs
@@ -32,7 +32,7 @@ RL_HIP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
   struct ihipGraph* g = calloc(1, sizeof(*g));
   if (!g) return rl_hip_leave(hipErrorOutOfMemory);
   g->magic = RL_HIP_MAGIC_GRAPH;
-  g->launches = stream->captured;  // moved
+  g->ops = stream->captured;  // moved
   memset(&stream->captured, 0, sizeof(stream->captured));
   stream->capturing = false;
   *graph = g;
@@ -54,10 +54,10 @@ RL_HIP_EXPORT hipError_t hipGraphInstantiate(hipGraphExec_t* exec,
   struct hipGraphExec* e = calloc(1, sizeof(*e));
   if (!e) return rl_hip_leave(hipErrorOutOfMemory);
   e->magic = RL_HIP_MAGIC_EXEC;
-  for (uint32_t i = 0; i < graph->launches.count; ++i) {
-    hipError_t error = rl_hip_list_append(&e->launches, &graph->launches.items[i]);
+  for (uint32_t i = 0; i < graph->ops.count; ++i) {
+    hipError_t error = rl_hip_list_append(&e->ops, &graph->ops.items[i]);
     if (error) {
-      rl_hip_list_clear(&e->launches);
+      rl_hip_list_clear(&e->ops);
       free(e);
       return rl_hip_leave(error);
     }
@@ -76,11 +76,69 @@ RL_HIP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
   if (!rl_hip_stream_usable(s, "hipGraphLaunch")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  for (uint32_t i = 0; i < exec->launches.count; ++i) {
-    hipError_t error = rl_hip_list_append(
-        s->capturing ? &s->captured : &s->pending, &exec->launches.items[i]);
+  for (uint32_t i = 0; i < exec->ops.count; ++i) {
+    hipError_t error = rl_hip_enqueue(s, &exec->ops.items[i]);
     if (error) return rl_hip_leave(error);
   }
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec,
+                                                      hipGraph_t graph,
+                                                      unsigned long long flags) {
+  (void)flags;
+  return hipGraphInstantiate(exec, graph, NULL, NULL, 0);
+}
+
+// The executable graph takes the operations of |graph| (same topology: a
+// list of the same length whose launches run the same kernels), as HIP
+// updates kernel parameters in place; anything else is refused with
+// hipGraphExecUpdateErrorTopologyChanged and the executable graph kept.
+RL_HIP_EXPORT hipError_t hipGraphExecUpdate(hipGraphExec_t exec,
+                                            hipGraph_t graph,
+                                            hipGraphNode_t* error_node,
+                                            hipGraphExecUpdateResult* result) {
+  if (error_node) *error_node = NULL;
+  if (!exec || exec->magic != RL_HIP_MAGIC_EXEC || !graph ||
+      graph->magic != RL_HIP_MAGIC_GRAPH) {
+    return hipErrorInvalidValue;
+  }
+  RL_HIP_ENTER();
+  bool same = exec->ops.count == graph->ops.count;
+  for (uint32_t i = 0; same && i < graph->ops.count; ++i) {
+    const rl_hip_op_t* a = &exec->ops.items[i];
+    const rl_hip_op_t* b = &graph->ops.items[i];
+    same = a->kind == b->kind &&
+           (a->kind != RL_HIP_OP_LAUNCH || a->function == b->function);
+  }
+  if (!same) {
+    if (result) *result = hipGraphExecUpdateErrorTopologyChanged;
+    return rl_hip_leave(hipErrorGraphExecUpdateFailure);
+  }
+  rl_hip_list_t ops = {0};
+  for (uint32_t i = 0; i < graph->ops.count; ++i) {
+    hipError_t error = rl_hip_list_append(&ops, &graph->ops.items[i]);
+    if (error) {
+      rl_hip_list_clear(&ops);
+      return rl_hip_leave(error);
+    }
+  }
+  rl_hip_list_clear(&exec->ops);
+  exec->ops = ops;
+  if (result) *result = hipGraphExecUpdateSuccess;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipStreamIsCapturing(hipStream_t stream,
+                                              hipStreamCaptureStatus* status) {
+  if (!status) return hipErrorInvalidValue;
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, "hipStreamIsCapturing")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  *status = s->capturing ? hipStreamCaptureStatusActive
+                         : hipStreamCaptureStatusNone;
   return rl_hip_leave(hipSuccess);
 }
 
@@ -88,7 +146,7 @@ RL_HIP_EXPORT hipError_t hipGraphExecDestroy(hipGraphExec_t exec) {
   if (!exec || exec->magic != RL_HIP_MAGIC_EXEC) return hipErrorInvalidValue;
   pthread_mutex_lock(&rl_hip.lock);
   exec->magic = 0;
-  rl_hip_list_clear(&exec->launches);
+  rl_hip_list_clear(&exec->ops);
   free(exec);
   return rl_hip_leave(hipSuccess);
 }
@@ -97,7 +155,7 @@ RL_HIP_EXPORT hipError_t hipGraphDestroy(hipGraph_t graph) {
   if (!graph || graph->magic != RL_HIP_MAGIC_GRAPH) return hipErrorInvalidValue;
   pthread_mutex_lock(&rl_hip.lock);
   graph->magic = 0;
-  rl_hip_list_clear(&graph->launches);
+  rl_hip_list_clear(&graph->ops);
   free(graph);
   return rl_hip_leave(hipSuccess);
 }
@@ -124,6 +182,12 @@ RL_HIP_EXPORT const char* hipGetErrorName(hipError_t error) {
     RL_HIP_NAME(hipErrorStreamCaptureUnsupported)
     RL_HIP_NAME(hipErrorStreamCaptureUnmatched)
     RL_HIP_NAME(hipErrorNotSupported)
+    RL_HIP_NAME(hipErrorInvalidDeviceFunction)
+    RL_HIP_NAME(hipErrorInvalidSymbol)
+    RL_HIP_NAME(hipErrorNotReady)
+    RL_HIP_NAME(hipErrorFileNotFound)
+    RL_HIP_NAME(hipErrorGraphExecUpdateFailure)
+    RL_HIP_NAME(hipErrorAssert)
 #undef RL_HIP_NAME
     default: return "hipErrorUnknown";
   }

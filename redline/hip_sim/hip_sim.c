@@ -1,0 +1,457 @@
+// redline/hip_sim/hip_sim.c — the HIP runtime over the simulator
+// (hip_sim.h): the simulated device it starts on first use, device
+// management and properties, errors recorded for the test hooks, and the
+// exit report. The definitions use the prototypes of Debian's
+// hip/hip_runtime_api.h (compiled with __HIP_PLATFORM_AMD__), so they are
+// type-checked against the header.
+#include <limits.h>
+
+#include "kernels/ref/ref_executor.h"
+#include "redline/hip_sim/hip_sim_internal.h"
+#include "redline/sim/isa/isa_executor.h"
+
+rl_hip_state_t rl_hip = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                         .null_stream = {.magic = RL_HIP_MAGIC_STREAM}};
+
+// Bytes of records the device printf buffer holds (hip_sim.h).
+#define RL_HIP_PRINTF_BYTES (1u << 20)
+
+//===----------------------------------------------------------------------===//
+// Misuse record and hooks
+//===----------------------------------------------------------------------===//
+
+void rl_hip_error(const char* format, ...) {
+  if (rl_hip.error_total < RL_HIP_ERRORS_KEPT) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(rl_hip.errors[rl_hip.error_total], 256, format, args);
+    va_end(args);
+  }
+  ++rl_hip.error_total;
+}
+
+RL_HIP_EXPORT uint32_t rl_hip_sim_error_count(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  uint32_t count = rl_hip.error_total;
+  pthread_mutex_unlock(&rl_hip.lock);
+  return count;
+}
+
+RL_HIP_EXPORT const char* rl_hip_sim_error(uint32_t index) {
+  return index < RL_HIP_ERRORS_KEPT && index < rl_hip.error_total
+             ? rl_hip.errors[index] : "";
+}
+
+RL_HIP_EXPORT void rl_hip_sim_clear_errors(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  rl_hip.error_total = 0;
+  pthread_mutex_unlock(&rl_hip.lock);
+}
+
+RL_HIP_EXPORT uint64_t rl_hip_sim_launch_count(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  uint64_t count = rl_hip.launches_run;
+  pthread_mutex_unlock(&rl_hip.lock);
+  return count;
+}
+
+RL_HIP_EXPORT uint64_t rl_hip_sim_device_ticks(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  uint64_t ticks = rl_hip.device_ticks;
+  pthread_mutex_unlock(&rl_hip.lock);
+  return ticks;
+}
+
+void rl_hip_list_clear(rl_hip_list_t* list) {
+  for (uint32_t i = 0; i < list->count; ++i) free(list->items[i].kernarg);
+  free(list->items);
+  memset(list, 0, sizeof(*list));
+}
+
+static const char* rl_hip_env(const char* name, const char* fallback) {
+  const char* value = getenv(name);
+  if (value && value[0]) return value;
+  value = fallback ? getenv(fallback) : NULL;
+  return value && value[0] ? value : NULL;
+}
+
+static void rl_hip_write_report(void) {
+  const char* path =
+      rl_hip_env("REDLINE_HIP_REPORT", "REDLINE_STANDIN_HIP_REPORT");
+  if (!path) return;
+  FILE* file = fopen(path, "w");
+  if (!file) return;
+  fprintf(file,
+          "errors %u\nlaunches %llu\nkernels %llu\ndevice_ticks %llu\n"
+          "processor %s\nexecutor %s\nfailed %d\n",
+          rl_hip.error_total, (unsigned long long)rl_hip.launches_run,
+          (unsigned long long)rl_hip.kernels_run,
+          (unsigned long long)rl_hip.device_ticks, rl_hip.processor,
+          rl_hip.executor ? rl_hip.executor : "none",
+          rl_hip.sticky_error != hipSuccess);
+  for (uint32_t i = 0; i < rl_hip.error_total && i < RL_HIP_ERRORS_KEPT; ++i) {
+    fprintf(file, "error: %s\n", rl_hip.errors[i]);
+  }
+  fclose(file);
+}
+
+__attribute__((destructor)) static void rl_hip_shutdown(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  if (rl_hip.sim && !rl_hip.sticky_error) rl_hip_drain_all();
+  rl_hip_write_report();
+  if (!rl_hip.sim) {
+    pthread_mutex_unlock(&rl_hip.lock);
+    return;
+  }
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    rl_hip_list_clear(&rl_hip.streams[i]->pending);
+    rl_hip_list_clear(&rl_hip.streams[i]->captured);
+    free(rl_hip.streams[i]);
+  }
+  rl_hip_list_clear(&rl_hip.null_stream.pending);
+  rl_hip_list_clear(&rl_hip.null_stream.captured);
+  rl_funnel_device_destroy(&rl_hip.adapter);
+  rl_hip.sim->vtable->destroy(rl_hip.sim);
+  rl_hip.sim = NULL;
+  free(rl_hip.allocations);
+  for (uint32_t i = 0; i < rl_hip.module_count; ++i) {
+    struct ihipModule_t* m = rl_hip.modules[i];
+    rl_code_object_destroy(m->parsed);
+    for (uint32_t f = 0; f < m->format_count; ++f) free(m->formats[f].text);
+    free(m->formats);
+    free(m->image);
+    free(m->functions);
+    free(m);
+  }
+  free(rl_hip.modules);
+  free(rl_hip.stubs);
+  free(rl_hip.vars);
+  pthread_mutex_unlock(&rl_hip.lock);
+}
+
+//===----------------------------------------------------------------------===//
+// Device
+//===----------------------------------------------------------------------===//
+
+// Creates the simulated device on first use; lock held.
+hipError_t rl_hip_start_locked(void) {
+  if (rl_hip.started) return rl_hip.start_error;
+  rl_hip.started = true;
+  const char* processor = rl_hip_env("REDLINE_HIP_PROCESSOR", NULL);
+  const char* isa = rl_hip_env("REDLINE_STANDIN_ISA", NULL);
+  if (!processor && isa) {
+    const char* dash = strrchr(isa, '-');
+    processor = dash ? dash + 1 : isa;
+  }
+  snprintf(rl_hip.processor, sizeof(rl_hip.processor), "%s",
+           processor ? processor : "gfx1100");
+  const char* executor = rl_hip_env("REDLINE_HIP_EXECUTOR", NULL);
+  rl_hip.executor = executor && strcmp(executor, "ref") == 0 ? "ref" : "isa";
+  rl_status_t status = RL_OK;
+  if (executor && strcmp(executor, "ref") != 0 &&
+      strcmp(executor, "isa") != 0) {
+    status = RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "REDLINE_HIP_EXECUTOR='%s': expected isa or ref",
+                       executor);
+  }
+  const rl_sim_options_t options = {
+      .processor = rl_hip.processor,
+      .executor = strcmp(rl_hip.executor, "ref") == 0 ? rl_ref_executor()
+                                                       : rl_isa_executor()};
+  if (!status) status = rl_sim_device_create(&options, &rl_hip.sim);
+  if (!status) status = rl_device_funnel_create(rl_hip.sim, &rl_hip.adapter);
+  rl_device_allocation_t printf_buffer = {0};
+  if (!status) {
+    status = rl_hip.sim->vtable->allocate(
+        rl_hip.sim, 8u + RL_HIP_PRINTF_BYTES, 256, RL_MEMORY_KIND_DEVICE,
+        &printf_buffer);
+  }
+  if (!status) {
+    const uint32_t header[2] = {0, RL_HIP_PRINTF_BYTES};
+    status = rl_hip.sim->vtable->write(rl_hip.sim, printf_buffer.address,
+                                       header, sizeof(header));
+    rl_hip.printf_buffer = printf_buffer.address;
+  }
+  if (status) {
+    fprintf(stderr, "redline hip: no simulated device: %s\n",
+            rl_status_message(status));
+    rl_hip_error("start: %s", rl_status_message(status));
+    rl_status_free(status);
+    rl_hip.start_error = hipErrorNoDevice;
+  }
+  return rl_hip.start_error;
+}
+
+hipError_t rl_hip_leave(hipError_t error) {
+  if (error != hipSuccess) rl_hip.last_error = error;
+  pthread_mutex_unlock(&rl_hip.lock);
+  return error;
+}
+
+void rl_hip_unsupported(const char* name) {
+  static char seen[256][64];
+  static uint32_t seen_count;
+  static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&seen_lock);
+  bool first = true;
+  for (uint32_t i = 0; i < seen_count; ++i) {
+    if (strcmp(seen[i], name) == 0) first = false;
+  }
+  if (first && seen_count < 256) {
+    snprintf(seen[seen_count++], sizeof(seen[0]), "%s", name);
+  }
+  pthread_mutex_unlock(&seen_lock);
+  if (first) {
+    fprintf(stderr, "redline hip: %s is not supported by the simulator "
+            "runtime (hipErrorNotSupported)\n", name);
+  }
+}
+
+RL_HIP_EXPORT hipError_t hipInit(unsigned int flags) {
+  RL_HIP_ENTER();
+  return rl_hip_leave(flags == 0 ? hipSuccess : hipErrorInvalidValue);
+}
+
+RL_HIP_EXPORT hipError_t hipRuntimeGetVersion(int* version) {
+  if (!version) return hipErrorInvalidValue;
+  *version = 60000000;  // HIP 6.0.0: major * 10^7 + minor * 10^5 + patch
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipDriverGetVersion(int* version) {
+  return hipRuntimeGetVersion(version);
+}
+
+RL_HIP_EXPORT hipError_t hipGetDeviceCount(int* count) {
+  if (!count) return hipErrorInvalidValue;
+  RL_HIP_ENTER();
+  *count = 1;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipSetDevice(int device) {
+  RL_HIP_ENTER();
+  return rl_hip_leave(device == 0 ? hipSuccess : hipErrorInvalidDevice);
+}
+
+RL_HIP_EXPORT hipError_t hipGetDevice(int* device) {
+  if (!device) return hipErrorInvalidValue;
+  *device = 0;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceGet(hipDevice_t* device, int ordinal) {
+  if (!device) return hipErrorInvalidValue;
+  if (ordinal != 0) return hipErrorInvalidDevice;
+  *device = 0;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipSetDeviceFlags(unsigned flags) {
+  (void)flags;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipGetDeviceFlags(unsigned int* flags) {
+  if (!flags) return hipErrorInvalidValue;
+  *flags = 0;
+  return hipSuccess;
+}
+
+// A nominal compute-unit count per processor (programs size grids by it);
+// the simulator runs work-groups one after another whatever the count.
+int rl_hip_compute_units(void) {
+  if (strcmp(rl_hip.processor, "gfx1151") == 0) return 40;
+  if (strcmp(rl_hip.processor, "gfx1201") == 0) return 64;
+  return 96;
+}
+
+#define RL_HIP_TOTAL_MEMORY (16ull << 30)
+
+static void rl_hip_fill_properties(hipDeviceProp_t* props) {
+  memset(props, 0, sizeof(*props));
+  snprintf(props->name, sizeof(props->name), "redline simulated %s",
+           rl_hip.processor);
+  snprintf(props->gcnArchName, sizeof(props->gcnArchName), "%s",
+           rl_hip.processor);
+  // "gfx1151": major 11, minor 5 (the digits after the major, as HIP's
+  // gcnArch = major * 100 + minor * 10 + stepping).
+  const char* digits = rl_hip.processor + 3;
+  props->major = (digits[0] - '0') * 10 + (digits[1] - '0');
+  props->minor = digits[2] - '0';
+  props->gcnArch = props->major * 100 + props->minor * 10 + (digits[3] - '0');
+  props->totalGlobalMem = RL_HIP_TOTAL_MEMORY;
+  props->sharedMemPerBlock = rl_hip.sim->lds_limit;
+  props->regsPerBlock = 65536;
+  props->warpSize = 32;
+  props->maxThreadsPerBlock = 1024;
+  props->maxThreadsDim[0] = props->maxThreadsDim[1] =
+      props->maxThreadsDim[2] = 1024;
+  props->maxGridSize[0] = INT_MAX;
+  props->maxGridSize[1] = props->maxGridSize[2] = 65535;
+  props->clockRate = 2500000;        // kHz
+  props->memoryClockRate = 1250000;  // kHz
+  props->memoryBusWidth = 256;
+  props->totalConstMem = INT_MAX;
+  props->multiProcessorCount = rl_hip_compute_units();
+  props->l2CacheSize = 4 << 20;
+  props->maxThreadsPerMultiProcessor = 2048;
+  props->computeMode = 0;
+  props->clockInstructionRate = 100000;  // kHz: the 100 MHz timestamp
+  props->concurrentKernels = 1;
+  props->maxSharedMemoryPerMultiProcessor = rl_hip.sim->lds_limit;
+  props->isMultiGpuBoard = 0;
+  props->canMapHostMemory = 1;
+  props->integrated = strcmp(rl_hip.processor, "gfx1151") == 0;
+  props->managedMemory = 1;
+  props->directManagedMemAccessFromHost = 1;
+  props->concurrentManagedAccess = 1;
+  props->pageableMemoryAccess = 0;
+  props->cooperativeLaunch = 0;
+  props->textureAlignment = 256;
+  props->texturePitchAlignment = 256;
+  props->memPitch = INT_MAX;
+  props->ECCEnabled = 0;
+  props->tccDriver = 0;
+  props->asicRevision = 0;
+}
+
+RL_HIP_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_t* props,
+                                                int device) {
+  if (!props) return hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidDevice;
+  RL_HIP_ENTER();
+  rl_hip_fill_properties(props);
+  return rl_hip_leave(hipSuccess);
+}
+
+// HIP 6 renamed the entry (its headers #define hipGetDeviceProperties to
+// it) and reordered hipDeviceProp_t; this runtime is built against HIP
+// 5.2's layout, so filling a HIP 6 structure would put every field in the
+// wrong place. Refused instead of a silent wrong answer.
+hipError_t hipGetDevicePropertiesR0600(void* props, int device);
+RL_HIP_EXPORT hipError_t hipGetDevicePropertiesR0600(void* props, int device) {
+  (void)props, (void)device;
+  rl_hip_unsupported("hipGetDevicePropertiesR0600 (HIP 6 layout)");
+  return hipErrorNotSupported;
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceGetAttribute(int* value,
+                                               hipDeviceAttribute_t attribute,
+                                               int device) {
+  if (!value) return hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidDevice;
+  RL_HIP_ENTER();
+  hipDeviceProp_t p;
+  rl_hip_fill_properties(&p);
+  switch (attribute) {
+    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case hipDeviceAttributeMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case hipDeviceAttributeMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case hipDeviceAttributeMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case hipDeviceAttributeMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case hipDeviceAttributeMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+      *value = (int)p.sharedMemPerBlock; break;
+    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
+      *value = (int)p.maxSharedMemoryPerMultiProcessor; break;
+    case hipDeviceAttributeTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
+    case hipDeviceAttributeMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
+    case hipDeviceAttributeMemoryClockRate: *value = p.memoryClockRate; break;
+    case hipDeviceAttributeMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
+    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
+    case hipDeviceAttributeMaxThreadsPerMultiProcessor:
+      *value = p.maxThreadsPerMultiProcessor; break;
+    case hipDeviceAttributeComputeCapabilityMajor: *value = p.major; break;
+    case hipDeviceAttributeComputeCapabilityMinor: *value = p.minor; break;
+    case hipDeviceAttributeConcurrentKernels: *value = p.concurrentKernels; break;
+    case hipDeviceAttributeIntegrated: *value = p.integrated; break;
+    case hipDeviceAttributeManagedMemory: *value = p.managedMemory; break;
+    case hipDeviceAttributeConcurrentManagedAccess:
+      *value = p.concurrentManagedAccess; break;
+    case hipDeviceAttributeCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case hipDeviceAttributeCooperativeLaunch: *value = 0; break;
+    case hipDeviceAttributeEccEnabled: *value = 0; break;
+    case hipDeviceAttributeComputeMode: *value = 0; break;
+    case hipDeviceAttributePciBusId: *value = 0; break;
+    case hipDeviceAttributePciDeviceId: *value = 0; break;
+    case hipDeviceAttributeUnifiedAddressing: *value = 1; break;
+    default: {
+      char name[64];
+      snprintf(name, sizeof(name), "hipDeviceGetAttribute(attribute %d)",
+               (int)attribute);
+      rl_hip_unsupported(name);
+      return rl_hip_leave(hipErrorNotSupported);
+    }
+  }
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceGetName(char* name, int length,
+                                          hipDevice_t device) {
+  if (!name || length <= 0) return hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidDevice;
+  RL_HIP_ENTER();
+  snprintf(name, (size_t)length, "redline simulated %s", rl_hip.processor);
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceComputeCapability(int* major, int* minor,
+                                                    hipDevice_t device) {
+  if (!major || !minor) return hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidDevice;
+  RL_HIP_ENTER();
+  hipDeviceProp_t p;
+  rl_hip_fill_properties(&p);
+  *major = p.major;
+  *minor = p.minor;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
+  if (!bytes) return hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidDevice;
+  *bytes = RL_HIP_TOTAL_MEMORY;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
+  if (!free_bytes || !total) return hipErrorInvalidValue;
+  RL_HIP_ENTER();
+  *total = RL_HIP_TOTAL_MEMORY;
+  *free_bytes = rl_hip.allocated_bytes < RL_HIP_TOTAL_MEMORY
+                    ? RL_HIP_TOTAL_MEMORY - rl_hip.allocated_bytes : 0;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceSynchronize(void) {
+  RL_HIP_ENTER();
+  return rl_hip_leave(rl_hip_drain_all());
+}
+
+// Waits for every stream; the simulated device keeps its memory (a reset
+// that freed allocations behind the program's back would turn later use
+// into VM faults the program did not write).
+RL_HIP_EXPORT hipError_t hipDeviceReset(void) {
+  RL_HIP_ENTER();
+  return rl_hip_leave(rl_hip_drain_all());
+}
+
+RL_HIP_EXPORT hipError_t hipGetLastError(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  hipError_t error = rl_hip.last_error;
+  rl_hip.last_error = hipSuccess;
+  pthread_mutex_unlock(&rl_hip.lock);
+  return error;
+}
+
+RL_HIP_EXPORT hipError_t hipPeekAtLastError(void) {
+  pthread_mutex_lock(&rl_hip.lock);
+  hipError_t error = rl_hip.last_error;
+  pthread_mutex_unlock(&rl_hip.lock);
+  return error;
+}

@@ -1,0 +1,111 @@
+// redline/hip_sim/hip_sim.h — the HIP runtime over the simulated GPU: a
+// libamdhip64 (sonames libamdhip64.so.6 and .so.5, in the private library
+// directory build/lib/redline or LIBDIR/redline) that runs an unmodified
+// HIP program's kernels — their real gfx11 machine code — on redline's
+// simulated device (redline/sim/sim.h) with the `isa` executor
+// (redline/sim/isa/isa_executor.h). `redline run` puts it first on the
+// program's library path; tests and the shadow hip/hipgraph arms load it
+// by path (REDLINE_HIP_LIBRARY).
+//
+// The API is Debian's hip/hip_runtime_api.h (HIP 5.2); every symbol sits
+// in the version node the real library gives it (hip_sim.map). HIP 6
+// reordered hipDeviceProp_t and the device attributes: its
+// hipGetDevicePropertiesR0600 answers hipErrorNotSupported. What it implements: device management and
+// properties, memory (device, host, managed, symbols, memset, sync and
+// async copies), launches (<<<>>>, hipLaunchKernel, hipModule*,
+// hipExtModuleLaunchKernel), function attributes and occupancy, streams,
+// events, stream-capture graphs, errors and device printf. Every other
+// entry it exports returns hipErrorNotSupported and names itself once on
+// stderr ("redline hip: hipMemcpy2D is not supported by the simulator").
+//
+// Execution model. Operations (launches, async copies and memsets, event
+// records and waits) queue on their stream and run in order when someone
+// waits for them: hip{Stream,Event,Device}Synchronize, a query, the
+// synchronous copies and hipFree (which wait for every stream). The null
+// stream is the legacy default stream: work queued on it first runs every
+// other blocking stream's queued work, and work queued on a blocking
+// stream first runs the null stream's. hipStreamWaitEvent runs the event's
+// stream up to the event. Each launch is one AQL kernel-dispatch packet on
+// the simulated device (redline/device/device_funnel.h). A launch that
+// faults (a VM fault, s_trap from assert/__trap, an instruction the
+// executor refuses) prints "redline hip: kernel NAME failed: <reason>" on
+// stderr, and the device is lost as on hardware: that and every later
+// synchronisation returns hipErrorLaunchFailure.
+//
+// Memory. hipMalloc returns a device address (RL_SIM_VA_BASE upward) the
+// host cannot dereference, as on a discrete GPU. hipHostMalloc,
+// hipMallocHost and hipMallocManaged return a host pointer into
+// host-visible device memory; a kernel argument of kind global_buffer that
+// points into such memory is translated to its device address, and copies
+// accept either. Pointers to host-visible memory stored inside device
+// memory are not translated.
+//
+// Timing. An event's time is the simulated device's timestamp counter
+// (100 MHz, derived from the host's CLOCK_MONOTONIC: redline/sim/sim.h)
+// when its marker ran; hipEventElapsedTime is the difference in
+// milliseconds, i.e. how long the simulation took, not a GPU's speed.
+//
+// Device printf. clang-19 lowers printf in device code two ways: hostcall
+// (the default; needs the device libraries' __ockl_printf_* and a host
+// thread serving the hostcall buffer) and buffered (-mprintf-kind=buffered:
+// the kernel calls __printf_alloc(bytes) and writes a record; the
+// code object's amdhsa.printf metadata lists "N:S0:..:HASH,FORMAT" per
+// format string). This runtime implements the buffered form. Every launch
+// of a kernel with a hidden_printf_buffer argument gets the address of one
+// device buffer laid out as
+//     uint32 used      bytes of records written so far (atomic add)
+//     uint32 capacity  bytes available for records after this header
+//     records...
+// and __printf_alloc (device library) returns header + 8 + old used, or
+// NULL when the record does not fit. A record is uint32 control
+// ((bytes << 2) | flags), uint64 format hash, then the arguments: 8 bytes
+// each, strings inline NUL-terminated and padded to 8. After each launch
+// the runtime prints the records in order on stdout and resets |used|.
+//
+// Environment:
+//   REDLINE_HIP_PROCESSOR=gfx1100   the device (gfx1100, gfx1151, gfx1201;
+//                                   REDLINE_STANDIN_ISA=amdgcn-amd-amdhsa--
+//                                   gfx1100 is read too)
+//   REDLINE_HIP_EXECUTOR=isa|ref    the kernel executor (default isa; ref
+//                                   runs the C references of kernels/ only)
+//   REDLINE_HIP_REPORT=PATH         at exit write "errors N", "launches N",
+//                                   "kernels N" (distinct kernels run),
+//                                   "device_ticks N", "processor P",
+//                                   "executor E", "failed 0|1" (a launch
+//                                   faulted) and one "error: ..." line per
+//                                   recorded error
+//                                   (REDLINE_STANDIN_HIP_REPORT too)
+//   REDLINE_STANDIN_HIP_HANG=1      test hook: every stream query answers
+//                                   hipErrorNotReady (a kernel that never
+//                                   finishes)
+//
+// Misuse the runtime detects (each recorded as one error message, and the
+// call returns the HIP error named): a launch, synchronize or capture on a
+// destroyed stream (hipErrorInvalidHandle); hipFree of memory a queued
+// launch references (recorded, then the free synchronises and proceeds, as
+// HIP's hipFree does); hipMemcpy touching bytes outside every live
+// allocation, or a device range spanning two (hipErrorInvalidValue); hipFree
+// of an address that is not the base of a live allocation
+// (hipErrorInvalidValue); a launch whose function belongs to an unloaded
+// module (hipErrorInvalidHandle).
+//
+// Test hooks (dlsym these names in the loaded library):
+#ifndef REDLINE_HIP_SIM_HIP_SIM_H_
+#define REDLINE_HIP_SIM_HIP_SIM_H_
+
+#include <stdint.h>
+
+uint32_t rl_hip_sim_error_count(void);
+const char* rl_hip_sim_error(uint32_t index);  // first 64 kept, or ""
+void rl_hip_sim_clear_errors(void);
+// Dispatches executed on the simulated GPU since load.
+uint64_t rl_hip_sim_launch_count(void);
+// Simulated device time of those dispatches, in timestamp ticks (100 MHz).
+uint64_t rl_hip_sim_device_ticks(void);
+
+typedef uint32_t (*rl_hip_sim_error_count_fn)(void);
+typedef const char* (*rl_hip_sim_error_fn)(uint32_t);
+typedef void (*rl_hip_sim_clear_errors_fn)(void);
+typedef uint64_t (*rl_hip_sim_launch_count_fn)(void);
+
+#endif  // REDLINE_HIP_SIM_HIP_SIM_H_

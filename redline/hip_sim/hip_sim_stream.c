@@ -1,0 +1,595 @@
+// redline/hip_sim/hip_sim_stream.c — streams and their operations,
+// launches (hipModuleLaunchKernel, hipLaunchKernel and the <<<>>> call
+// configuration, hipExtModuleLaunchKernel) and events; the execution model
+// is hip_sim.h's.
+#include "redline/hip_sim/hip_sim_internal.h"
+
+//===----------------------------------------------------------------------===//
+// Operations
+//===----------------------------------------------------------------------===//
+
+hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op) {
+  if (list->count == list->capacity) {
+    uint32_t capacity = list->capacity ? list->capacity * 2 : 16;
+    void* grown = realloc(list->items, capacity * sizeof(*list->items));
+    if (!grown) return hipErrorOutOfMemory;
+    list->items = grown;
+    list->capacity = capacity;
+  }
+  rl_hip_op_t copy = *op;
+  copy.kernarg = NULL;
+  if (op->kind == RL_HIP_OP_LAUNCH) {
+    copy.kernarg = malloc(op->kernarg_size ? op->kernarg_size : 1);
+    if (!copy.kernarg) return hipErrorOutOfMemory;
+    memcpy(copy.kernarg, op->kernarg, op->kernarg_size);
+  }
+  list->items[list->count++] = copy;
+  return hipSuccess;
+}
+
+// Runs one launch on the simulated device; lock held.
+static hipError_t rl_hip_run_launch(const rl_hip_op_t* op) {
+  const rl_code_object_kernel_t* kernel = op->function->kernel;
+  const rl_funnel_dispatch_t dispatch = {
+      .launch_index = (uint32_t)rl_hip.launches_run,
+      .code_object_handle = op->function->module->handle,
+      .kernel = kernel,
+      .grid = {op->grid[0], op->grid[1], op->grid[2]},
+      .block = {op->block[0], op->block[1], op->block[2]},
+      .dynamic_lds = op->lds,
+      .kernarg = op->kernarg,
+      .kernarg_size = op->kernarg_size,
+  };
+  rl_status_t status = rl_hip.adapter.launch(rl_hip.adapter.self, &dispatch);
+  if (status) {
+    fprintf(stderr, "redline hip: kernel %s failed: %s\n", kernel->name,
+            rl_status_message(status));
+    rl_hip_error("launch of %s failed: %s", kernel->name,
+                 rl_status_message(status));
+    rl_status_free(status);
+    rl_hip.sticky_error = hipErrorLaunchFailure;
+    return hipErrorLaunchFailure;
+  }
+  ++rl_hip.launches_run;
+  if (op->function->launches++ == 0) ++rl_hip.kernels_run;
+  rl_sim_dispatch_record_t record;
+  if (rl_sim_dispatch_log(rl_hip.sim, &record, 1) == 1 &&
+      record.end_timestamp >= record.start_timestamp) {
+    rl_hip.device_ticks += record.end_timestamp - record.start_timestamp;
+  }
+  rl_hip_printf_flush();
+  return hipSuccess;
+}
+
+static hipError_t rl_hip_run_op(const rl_hip_op_t* op) {
+  if (rl_hip.sticky_error) return rl_hip.sticky_error;
+  switch (op->kind) {
+    case RL_HIP_OP_LAUNCH:
+      return rl_hip_run_launch(op);
+    case RL_HIP_OP_COPY:
+    case RL_HIP_OP_SET:
+      return rl_hip_run_memory_op(op);
+    case RL_HIP_OP_EVENT:
+      op->event->timestamp = rl_hip.sim->vtable->timestamp(rl_hip.sim);
+      op->event->done = true;
+      return hipSuccess;
+    case RL_HIP_OP_WAIT:
+      if (!op->event->done && op->event->stream) {
+        return rl_hip_drain(op->event->stream);
+      }
+      return hipSuccess;
+  }
+  return hipErrorInvalidValue;
+}
+
+hipError_t rl_hip_drain(struct ihipStream_t* stream) {
+  hipError_t result = hipSuccess;
+  // Taken out first: a wait inside may drain another stream, which may
+  // drain this one (nothing is run twice).
+  while (stream->pending.count) {
+    rl_hip_list_t ops = stream->pending;
+    memset(&stream->pending, 0, sizeof(stream->pending));
+    for (uint32_t i = 0; i < ops.count; ++i) {
+      hipError_t error = rl_hip_run_op(&ops.items[i]);
+      if (result == hipSuccess) result = error;
+    }
+    rl_hip_list_clear(&ops);
+  }
+  return result != hipSuccess ? result : rl_hip.sticky_error;
+}
+
+hipError_t rl_hip_drain_all(void) {
+  hipError_t result = rl_hip_drain(&rl_hip.null_stream);
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    hipError_t error = rl_hip_drain(rl_hip.streams[i]);
+    if (result == hipSuccess) result = error;
+  }
+  return result;
+}
+
+hipError_t rl_hip_enqueue(struct ihipStream_t* stream, const rl_hip_op_t* op) {
+  if (stream->capturing) return rl_hip_list_append(&stream->captured, op);
+  if (rl_hip.sticky_error) return rl_hip.sticky_error;
+  // The legacy default stream: ordered after every blocking stream's queued
+  // work, and before any later work of those streams.
+  if (stream == &rl_hip.null_stream) {
+    for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+      if (!rl_hip.streams[i]->non_blocking) {
+        hipError_t error = rl_hip_drain(rl_hip.streams[i]);
+        if (error) return error;
+      }
+    }
+  } else if (!stream->non_blocking) {
+    hipError_t error = rl_hip_drain(&rl_hip.null_stream);
+    if (error) return error;
+  }
+  return rl_hip_list_append(&stream->pending, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+struct ihipStream_t* rl_hip_stream(hipStream_t stream) {
+  return stream ? stream : &rl_hip.null_stream;
+}
+
+bool rl_hip_stream_usable(struct ihipStream_t* stream, const char* call) {
+  if (stream->magic != RL_HIP_MAGIC_STREAM) return false;
+  if (stream->destroyed) {
+    rl_hip_error("%s on destroyed stream %p", call, (void*)stream);
+    return false;
+  }
+  return true;
+}
+
+RL_HIP_EXPORT hipError_t hipStreamCreateWithFlags(hipStream_t* stream,
+                                                  unsigned int flags) {
+  if (!stream) return hipErrorInvalidValue;
+  RL_HIP_ENTER();
+  if (rl_hip.stream_count == RL_HIP_MAX_STREAMS) {
+    return rl_hip_leave(hipErrorOutOfMemory);
+  }
+  struct ihipStream_t* s = calloc(1, sizeof(*s));
+  if (!s) return rl_hip_leave(hipErrorOutOfMemory);
+  s->magic = RL_HIP_MAGIC_STREAM;
+  s->non_blocking = (flags & hipStreamNonBlocking) != 0;
+  rl_hip.streams[rl_hip.stream_count++] = s;
+  *stream = s;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipStreamCreate(hipStream_t* stream) {
+  return hipStreamCreateWithFlags(stream, hipStreamDefault);
+}
+
+RL_HIP_EXPORT hipError_t hipStreamCreateWithPriority(hipStream_t* stream,
+                                                     unsigned int flags,
+                                                     int priority) {
+  (void)priority;
+  return hipStreamCreateWithFlags(stream, flags);
+}
+
+RL_HIP_EXPORT hipError_t hipDeviceGetStreamPriorityRange(int* least,
+                                                         int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = 0;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipStreamGetFlags(hipStream_t stream,
+                                           unsigned int* flags) {
+  if (!flags) return hipErrorInvalidValue;
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, "hipStreamGetFlags")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  *flags = s->non_blocking ? hipStreamNonBlocking : hipStreamDefault;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, "hipStreamSynchronize")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  return rl_hip_leave(rl_hip_drain(s));
+}
+
+// The runtime runs a stream's work when someone waits for it, so a query
+// completes the work and reports it done. REDLINE_STANDIN_HIP_HANG=1 makes
+// every query answer hipErrorNotReady instead (a kernel that never
+// finishes), for the tests of redline's bounded waits.
+RL_HIP_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, "hipStreamQuery")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  const char* hang = getenv("REDLINE_STANDIN_HIP_HANG");
+  if (hang && strcmp(hang, "1") == 0) return rl_hip_leave(hipErrorNotReady);
+  return rl_hip_leave(rl_hip_drain(s));
+}
+
+RL_HIP_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
+  RL_HIP_ENTER();
+  if (!stream || !rl_hip_stream_usable(stream, "hipStreamDestroy")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  hipError_t result = rl_hip_drain(stream);  // queued work still completes
+  rl_hip_list_clear(&stream->captured);
+  stream->capturing = false;
+  stream->destroyed = true;
+  return rl_hip_leave(result);
+}
+
+RL_HIP_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream,
+                                            hipEvent_t event,
+                                            unsigned int flags) {
+  (void)flags;
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, "hipStreamWaitEvent")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (!event->recorded) return rl_hip_leave(hipSuccess);  // as HIP: no-op
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_WAIT, .event = event};
+  return rl_hip_leave(rl_hip_enqueue(s, &op));
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+RL_HIP_EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t* event,
+                                                 unsigned flags) {
+  (void)flags;
+  if (!event) return hipErrorInvalidValue;
+  struct ihipEvent_t* e = calloc(1, sizeof(*e));
+  if (!e) return hipErrorOutOfMemory;
+  e->magic = RL_HIP_MAGIC_EVENT;
+  *event = e;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipEventCreate(hipEvent_t* event) {
+  return hipEventCreateWithFlags(event, 0);
+}
+
+RL_HIP_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
+  RL_HIP_ENTER();
+  if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  // A queued marker may still name it: run its stream first.
+  if (event->recorded && !event->done && event->stream) {
+    rl_hip_drain(event->stream);
+  }
+  event->magic = 0;
+  free(event);
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!event || event->magic != RL_HIP_MAGIC_EVENT ||
+      !rl_hip_stream_usable(s, "hipEventRecord")) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (!s->capturing) {
+    event->recorded = true;
+    event->done = false;
+    event->stream = s;
+  }
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_EVENT, .event = event};
+  return rl_hip_leave(rl_hip_enqueue(s, &op));
+}
+
+RL_HIP_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
+  RL_HIP_ENTER();
+  if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (event->recorded && !event->done && event->stream) {
+    return rl_hip_leave(rl_hip_drain(event->stream));
+  }
+  return rl_hip_leave(rl_hip.sticky_error);
+}
+
+RL_HIP_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
+  return hipEventSynchronize(event);
+}
+
+RL_HIP_EXPORT hipError_t hipEventElapsedTime(float* ms, hipEvent_t start,
+                                             hipEvent_t stop) {
+  if (!ms) return hipErrorInvalidValue;
+  RL_HIP_ENTER();
+  if (!start || start->magic != RL_HIP_MAGIC_EVENT || !stop ||
+      stop->magic != RL_HIP_MAGIC_EVENT) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (!start->recorded || !stop->recorded) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (!start->done || !stop->done) return rl_hip_leave(hipErrorNotReady);
+  double ticks = (double)stop->timestamp - (double)start->timestamp;
+  *ms = (float)(ticks * 1000.0 / (double)rl_hip.sim->timestamp_frequency);
+  return rl_hip_leave(hipSuccess);
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+// Writes the hidden arguments at or past |given| bytes of |kernarg|
+// (redline/funnel.h lists what HIP puts in each; the printf buffer is the
+// runtime's, hip_sim.h).
+static void rl_hip_fill_hidden(const rl_code_object_kernel_t* kernel,
+                               uint8_t* kernarg, uint32_t given,
+                               const uint32_t grid[3], const uint32_t block[3],
+                               uint32_t lds) {
+  for (uint32_t i = 0; i < kernel->arg_count; ++i) {
+    const rl_kernel_arg_t* arg = &kernel->args[i];
+    if (arg->kind != RL_ARG_KIND_HIDDEN || arg->offset < given) continue;
+    if (arg->offset + arg->size > kernel->kernarg_size) continue;
+    const char* kind = arg->value_kind;
+    uint64_t value = 0;
+    if (strncmp(kind, "hidden_block_count_", 19) == 0) {
+      value = grid[kind[19] - 'x'];
+    } else if (strncmp(kind, "hidden_group_size_", 18) == 0) {
+      value = block[kind[18] - 'x'];
+    } else if (strcmp(kind, "hidden_grid_dims") == 0) {
+      value = 3;
+    } else if (strcmp(kind, "hidden_dynamic_lds_size") == 0) {
+      value = lds;
+    } else if (strcmp(kind, "hidden_printf_buffer") == 0) {
+      value = rl_hip.printf_buffer;
+    }
+    memset(kernarg + arg->offset, 0, arg->size);
+    memcpy(kernarg + arg->offset, &value, arg->size < 8 ? arg->size : 8);
+  }
+}
+
+// Pointer arguments into host-visible memory become device addresses.
+static void rl_hip_translate_pointers(const rl_code_object_kernel_t* kernel,
+                                      uint8_t* kernarg) {
+  for (uint32_t i = 0; i < kernel->arg_count; ++i) {
+    const rl_kernel_arg_t* arg = &kernel->args[i];
+    if (arg->kind != RL_ARG_KIND_GLOBAL_BUFFER || arg->size != 8) continue;
+    uint64_t value;
+    memcpy(&value, kernarg + arg->offset, 8);
+    uint64_t device = rl_hip_device_address((const void*)(uintptr_t)value);
+    memcpy(kernarg + arg->offset, &device, 8);
+  }
+}
+
+// Queues a launch; lock held. |extra_bytes| is the `extra` buffer (NULL:
+// |params| holds one pointer per explicit argument).
+static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
+                                       const uint32_t grid[3],
+                                       const uint32_t block[3], uint32_t lds,
+                                       struct ihipStream_t* s, void** params,
+                                       void** extra, const char* call) {
+  if (!rl_hip_stream_usable(s, call)) return hipErrorInvalidHandle;
+  if (!f || f->magic != RL_HIP_MAGIC_FUNCTION) {
+    return hipErrorInvalidResourceHandle;
+  }
+  if (!f->module->live) {
+    rl_hip_error("%s: %s belongs to an unloaded module", call,
+                 f->kernel->name);
+    return hipErrorInvalidHandle;
+  }
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!grid[axis] || !block[axis]) return hipErrorInvalidConfiguration;
+  }
+  if ((uint64_t)block[0] * block[1] * block[2] > 1024u) {
+    return hipErrorInvalidConfiguration;
+  }
+  const rl_code_object_kernel_t* kernel = f->kernel;
+  uint32_t explicit_count = 0;
+  for (uint32_t i = 0; i < kernel->arg_count; ++i) {
+    explicit_count += kernel->args[i].kind != RL_ARG_KIND_HIDDEN;
+  }
+  if ((params && extra) || (!params && !extra && explicit_count)) {
+    return hipErrorInvalidValue;
+  }
+  uint8_t* kernarg = calloc(1, kernel->kernarg_size ? kernel->kernarg_size : 1);
+  if (!kernarg) return hipErrorOutOfMemory;
+  uint32_t given = 0;
+  if (params) {
+    uint32_t explicit_index = 0;
+    for (uint32_t i = 0; i < kernel->arg_count; ++i) {
+      const rl_kernel_arg_t* arg = &kernel->args[i];
+      if (arg->kind == RL_ARG_KIND_HIDDEN) continue;
+      memcpy(kernarg + arg->offset, params[explicit_index++], arg->size);
+    }
+  } else if (extra) {
+    const void* buffer = NULL;
+    size_t size = 0;
+    bool have_size = false;
+    for (uint32_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) {
+        buffer = extra[i + 1];
+      } else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE) {
+        size = *(const size_t*)extra[i + 1];
+        have_size = true;
+      } else {
+        free(kernarg);
+        return hipErrorInvalidValue;
+      }
+    }
+    if (!buffer || !have_size || size > kernel->kernarg_size) {
+      free(kernarg);
+      return hipErrorInvalidValue;
+    }
+    memcpy(kernarg, buffer, size);
+    given = (uint32_t)size;
+  }
+  rl_hip_translate_pointers(kernel, kernarg);
+  rl_hip_fill_hidden(kernel, kernarg, given, grid, block, lds);
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_LAUNCH,
+                          .function = f,
+                          .grid = {grid[0], grid[1], grid[2]},
+                          .block = {block[0], block[1], block[2]},
+                          .lds = lds,
+                          .kernarg = kernarg,
+                          .kernarg_size = kernel->kernarg_size};
+  hipError_t result = rl_hip_enqueue(s, &op);
+  free(kernarg);
+  return result;
+}
+
+RL_HIP_EXPORT hipError_t hipModuleLaunchKernel(
+    hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz,
+    unsigned int bx, unsigned int by, unsigned int bz, unsigned int lds,
+    hipStream_t stream, void** kernelParams, void** extra) {
+  RL_HIP_ENTER();
+  const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  return rl_hip_leave(rl_hip_launch_locked(f, grid, block, lds,
+                                           rl_hip_stream(stream), kernelParams,
+                                           extra, "hipModuleLaunchKernel"));
+}
+
+// Global sizes in work-items; the simulator's dispatches are whole
+// work-groups (redline/device/device_funnel.h), so a global size that is
+// not a multiple of the local size is refused as not supported.
+hipError_t hipExtModuleLaunchKernel(
+    hipFunction_t f, uint32_t globalX, uint32_t globalY, uint32_t globalZ,
+    uint32_t localX, uint32_t localY, uint32_t localZ, size_t lds,
+    hipStream_t stream, void** kernelParams, void** extra,
+    hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags);
+RL_HIP_EXPORT hipError_t hipExtModuleLaunchKernel(
+    hipFunction_t f, uint32_t globalX, uint32_t globalY, uint32_t globalZ,
+    uint32_t localX, uint32_t localY, uint32_t localZ, size_t lds,
+    hipStream_t stream, void** kernelParams, void** extra,
+    hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags) {
+  (void)flags;
+  if (!localX || !localY || !localZ) return hipErrorInvalidConfiguration;
+  if (globalX % localX || globalY % localY || globalZ % localZ) {
+    rl_hip_unsupported("hipExtModuleLaunchKernel with a partial work-group");
+    return hipErrorNotSupported;
+  }
+  if (startEvent) hipEventRecord(startEvent, stream);
+  RL_HIP_ENTER();
+  const uint32_t grid[3] = {globalX / localX, globalY / localY,
+                            globalZ / localZ};
+  const uint32_t block[3] = {localX, localY, localZ};
+  hipError_t result = rl_hip_launch_locked(
+      f, grid, block, (uint32_t)lds, rl_hip_stream(stream), kernelParams,
+      extra, "hipExtModuleLaunchKernel");
+  rl_hip_leave(result);
+  if (!result && stopEvent) result = hipEventRecord(stopEvent, stream);
+  return result;
+}
+
+RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
+                                         dim3 numBlocks, dim3 dimBlocks,
+                                         void** args, size_t sharedMemBytes,
+                                         hipStream_t stream) {
+  RL_HIP_ENTER();
+  struct ihipModuleSymbol_t* f = rl_hip_stub_function(function_address);
+  if (!f) {
+    rl_hip_error("hipLaunchKernel(%p): not a registered kernel",
+                 function_address);
+    return rl_hip_leave(hipErrorInvalidDeviceFunction);
+  }
+  const uint32_t grid[3] = {numBlocks.x, numBlocks.y, numBlocks.z};
+  const uint32_t block[3] = {dimBlocks.x, dimBlocks.y, dimBlocks.z};
+  return rl_hip_leave(rl_hip_launch_locked(
+      f, grid, block, (uint32_t)sharedMemBytes, rl_hip_stream(stream), args,
+      NULL, "hipLaunchKernel"));
+}
+
+// HIP 5's hip_ext.h declares hipExtModuleLaunchKernel and
+// hipHccModuleLaunchKernel as C++ functions: the names a program built
+// against it binds.
+hipError_t _Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags);
+RL_HIP_EXPORT hipError_t
+_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags) {
+  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
+                                  params, extra, start, stop, flags);
+}
+
+hipError_t _Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop);
+RL_HIP_EXPORT hipError_t
+_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
+    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
+    void** extra, hipEvent_t start, hipEvent_t stop) {
+  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
+                                  params, extra, start, stop, 0);
+}
+
+// hip_impl::hipLaunchKernelGGLImpl(uintptr_t, const dim3&, const dim3&,
+// uint32_t, hipStream_t, void**): what HIP 5's hipLaunchKernelGGL template
+// calls.
+void _ZN8hip_impl22hipLaunchKernelGGLImplEmRK4dim3S2_jP12ihipStream_tPPv(
+    uintptr_t function_address, const dim3* numBlocks, const dim3* dimBlocks,
+    uint32_t sharedMemBytes, hipStream_t stream, void** kernarg);
+RL_HIP_EXPORT void _ZN8hip_impl22hipLaunchKernelGGLImplEmRK4dim3S2_jP12ihipStream_tPPv(
+    uintptr_t function_address, const dim3* numBlocks, const dim3* dimBlocks,
+    uint32_t sharedMemBytes, hipStream_t stream, void** kernarg) {
+  hipLaunchKernel((const void*)function_address, *numBlocks, *dimBlocks,
+                  kernarg, sharedMemBytes, stream);
+}
+
+// The <<<>>> call configuration: clang's host code pushes it before calling
+// the kernel's host stub, which pops it and calls hipLaunchKernel. A stack
+// per thread (a stub may run another launch while building arguments).
+typedef struct rl_hip_call_config_s {
+  dim3 grid, block;
+  size_t shared;
+  hipStream_t stream;
+} rl_hip_call_config_t;
+
+#define RL_HIP_CALL_CONFIG_DEPTH 16
+static _Thread_local rl_hip_call_config_t
+    rl_hip_call_configs[RL_HIP_CALL_CONFIG_DEPTH];
+static _Thread_local uint32_t rl_hip_call_config_count;
+
+RL_HIP_EXPORT hipError_t __hipPushCallConfiguration(dim3 gridDim,
+                                                    dim3 blockDim,
+                                                    size_t sharedMem,
+                                                    hipStream_t stream) {
+  if (rl_hip_call_config_count == RL_HIP_CALL_CONFIG_DEPTH) {
+    return hipErrorInvalidConfiguration;
+  }
+  rl_hip_call_configs[rl_hip_call_config_count++] =
+      (rl_hip_call_config_t){gridDim, blockDim, sharedMem, stream};
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t __hipPopCallConfiguration(dim3* gridDim,
+                                                   dim3* blockDim,
+                                                   size_t* sharedMem,
+                                                   hipStream_t* stream) {
+  if (rl_hip_call_config_count == 0) return hipErrorInvalidConfiguration;
+  const rl_hip_call_config_t* c =
+      &rl_hip_call_configs[--rl_hip_call_config_count];
+  *gridDim = c->grid;
+  *blockDim = c->block;
+  *sharedMem = c->shared;
+  *stream = c->stream;
+  return hipSuccess;
+}
+
+RL_HIP_EXPORT hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim,
+                                          size_t sharedMem,
+                                          hipStream_t stream) {
+  return __hipPushCallConfiguration(gridDim, blockDim, sharedMem, stream);
+}

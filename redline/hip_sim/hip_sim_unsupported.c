@@ -1,0 +1,70 @@
+// redline/hip_sim/hip_sim_unsupported.c — HIP entries the runtime over the
+// simulator exports but does not implement (hip_sim.h): each returns
+// hipErrorNotSupported and names itself once on stderr, so a program that
+// needs one fails visibly instead of computing a wrong answer. A program
+// calling an entry that is not exported at all stops at the dynamic loader
+// with "undefined symbol", which names it too.
+#include "redline/hip_sim/hip_sim_internal.h"
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+// Defines NAME(...) with the header's prototype, answering not supported.
+#define RL_HIP_UNSUPPORTED(name, ...)               \
+  RL_HIP_EXPORT hipError_t name(__VA_ARGS__) {      \
+    rl_hip_unsupported(#name);                      \
+    return hipErrorNotSupported;                    \
+  }
+
+RL_HIP_UNSUPPORTED(hipMallocPitch, void** ptr, size_t* pitch, size_t width,
+                   size_t height)
+RL_HIP_UNSUPPORTED(hipMemcpy2D, void* dst, size_t dpitch, const void* src,
+                   size_t spitch, size_t width, size_t height,
+                   hipMemcpyKind kind)
+RL_HIP_UNSUPPORTED(hipMemcpy2DAsync, void* dst, size_t dpitch,
+                   const void* src, size_t spitch, size_t width,
+                   size_t height, hipMemcpyKind kind, hipStream_t stream)
+RL_HIP_UNSUPPORTED(hipMemcpy3D, const struct hipMemcpy3DParms* p)
+RL_HIP_UNSUPPORTED(hipMemset2D, void* dst, size_t pitch, int value,
+                   size_t width, size_t height)
+RL_HIP_UNSUPPORTED(hipMallocArray, hipArray** array,
+                   const hipChannelFormatDesc* desc, size_t width,
+                   size_t height, unsigned int flags)
+RL_HIP_UNSUPPORTED(hipFreeArray, hipArray* array)
+RL_HIP_UNSUPPORTED(hipCreateTextureObject, hipTextureObject_t* texture,
+                   const hipResourceDesc* resource,
+                   const hipTextureDesc* desc,
+                   const struct hipResourceViewDesc* view)
+RL_HIP_UNSUPPORTED(hipDestroyTextureObject, hipTextureObject_t texture)
+RL_HIP_UNSUPPORTED(hipLaunchCooperativeKernel, const void* f, dim3 grid,
+                   dim3 block, void** args, unsigned int lds,
+                   hipStream_t stream)
+RL_HIP_UNSUPPORTED(hipDeviceCanAccessPeer, int* can, int device, int peer)
+RL_HIP_UNSUPPORTED(hipDeviceEnablePeerAccess, int peer, unsigned int flags)
+RL_HIP_UNSUPPORTED(hipMemcpyPeer, void* dst, int dst_device, const void* src,
+                   int src_device, size_t size)
+RL_HIP_UNSUPPORTED(hipIpcGetMemHandle, hipIpcMemHandle_t* handle, void* ptr)
+RL_HIP_UNSUPPORTED(hipIpcOpenMemHandle, void** ptr, hipIpcMemHandle_t handle,
+                   unsigned int flags)
+RL_HIP_UNSUPPORTED(hipHostRegister, void* ptr, size_t size,
+                   unsigned int flags)
+RL_HIP_UNSUPPORTED(hipHostUnregister, void* ptr)
+RL_HIP_UNSUPPORTED(hipMallocAsync, void** ptr, size_t size,
+                   hipStream_t stream)
+RL_HIP_UNSUPPORTED(hipFreeAsync, void* ptr, hipStream_t stream)
+RL_HIP_UNSUPPORTED(hipLaunchHostFunc, hipStream_t stream, hipHostFn_t fn,
+                   void* data)
+RL_HIP_UNSUPPORTED(hipStreamAddCallback, hipStream_t stream,
+                   hipStreamCallback_t callback, void* data,
+                   unsigned int flags)
+RL_HIP_UNSUPPORTED(hipGraphCreate, hipGraph_t* graph, unsigned int flags)
+RL_HIP_UNSUPPORTED(hipGraphAddKernelNode, hipGraphNode_t* node,
+                   hipGraph_t graph, const hipGraphNode_t* dependencies,
+                   size_t count, const hipKernelNodeParams* params)
+RL_HIP_UNSUPPORTED(hipGraphExecKernelNodeSetParams, hipGraphExec_t exec,
+                   hipGraphNode_t node, const hipKernelNodeParams* params)
+RL_HIP_UNSUPPORTED(hipPointerGetAttributes, hipPointerAttribute_t* attributes,
+                   const void* ptr)
+RL_HIP_UNSUPPORTED(hipDeviceSetCacheConfig, hipFuncCache_t config)
+RL_HIP_UNSUPPORTED(hipDeviceSetSharedMemConfig, hipSharedMemConfig config)
+RL_HIP_UNSUPPORTED(hipCtxCreate, hipCtx_t* ctx, unsigned int flags,
+                   hipDevice_t device)
