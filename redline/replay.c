@@ -403,7 +403,7 @@ rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
   out_site->launch = patch->launch;
   out_site->packet = patch->packet;
   out_site->size = patch->size;
-  out_site->current = patch->current;
+  out_site->current = rl_bind_table_current(replay->program->binds, index);
   if (patch->kind == RL_AQL_PATCH_GRID) {
     out_site->dword = (patch->packet * RL_AQL_PACKET_SIZE + patch->offset) / 4;
   } else {

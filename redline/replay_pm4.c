@@ -182,7 +182,7 @@ rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
   out_site->launch = patch->launch;
   out_site->packet = 0;
   out_site->size = patch->size;
-  out_site->current = patch->current;
+  out_site->current = rl_bind_table_current(replay->pm4->binds, index);
   if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
     out_site->device_address = replay->ib.address + 4ull * patch->offset;
     out_site->dword = patch->offset;

@@ -6,7 +6,7 @@
 //      a refusal changes nothing;
 //   2. checked mode: poison-fill scratch;
 //   3. bind + patch: rl_aql_program_apply (route pm4:
-//      rl_pm4_program_apply) re-evaluates the patch table (aql/launch_bind.h,
+//      rl_pm4_program_apply) re-evaluates the patch table (capture/launch_bind.h,
 //      the helper every arm shares) and writes only the values that
 //      changed, all or nothing;
 //   4. publish: completion signal armed at 1, then the ring protocol
