@@ -134,6 +134,7 @@ static rl_status_t rl_bench_table(rl_device_t* device,
   printf("%s\n", fillers ? "fixed patch sites (vecchain + zero-argument "
                            "vc_fill fillers)"
                          : "repeated vecchain launches (patch sites grow)");
+  printf("means over the runs (wall clock, preemptions included; tests/bench/host_cost_bench has medians and tails)\n");
   printf("launches  route  ib_dwords  packets  patch_sites  host_ns/run  "
          "engine_ns  doorbell  wait_ns/run  apply_ns\n");
   for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
