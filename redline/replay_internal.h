@@ -104,7 +104,7 @@ struct rl_replay_s {
   rl_aql_ring_t ring;
   rl_hazard_plan_t* plan;
   rl_aql_program_t* program;
-  // Route pm4 (replay_pm4.c): the IB, its program and the kernels' entry
+  // Route pm4 (replay_route_pm4.c): the IB, its program and the kernels' entry
   // addresses (load base + entry_address).
   rl_device_allocation_t ib;
   bool has_ib;

@@ -33,9 +33,10 @@
 
 // Header polls before the CP sleeps waiting for a late header.
 #define RL_SIM_CP_HEADER_SPIN 1000
-// Polls of the doorbell before the CP sleeps (with a pause each: some tens
-// of microseconds).
-#define RL_SIM_CP_DOORBELL_SPIN 4000
+// Polls of the doorbell before the CP sleeps, with a pause each: about
+// 5-70 us depending on the core's PAUSE latency, longer than a host step's
+// apply and publish, short enough not to starve other threads.
+#define RL_SIM_CP_DOORBELL_SPIN 512
 
 // A spin-wait hint to the core (x86 PAUSE, AArch64 YIELD).
 static inline void rl_sim_cp_pause(void) {

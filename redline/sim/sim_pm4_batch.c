@@ -353,11 +353,15 @@ static rl_status_t rl_sim_pm4_wait_round(rl_sim_pm4_exec_t* exec,
   if (fence != NULL) return rl_sim_pm4_run_to(exec, fence->after);
   uint32_t k = rl_sim_schedule_pick(queue, queue->run_count, &exec->state->rng);
   if (k != queue->run_count) return rl_sim_pm4_step(exec, k);
+  // Asleep for at most a slice; counted in |sleepers| so that a doorbell
+  // (the host's next step) wakes it, as sim_cp.c's waits are.
   pthread_mutex_lock(&queue->lock);
+  atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
   if (!rl_sim_pm4_stopping(queue)) {
     rl_sim_cond_sleep(&queue->cond, &queue->lock,
                       rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
   }
+  atomic_fetch_sub_explicit(&queue->sleepers, 1, memory_order_relaxed);
   pthread_mutex_unlock(&queue->lock);
   return RL_OK;
 }

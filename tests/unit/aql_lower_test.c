@@ -1,6 +1,6 @@
 // Tests of AQL lowering (aql/aql_lower.c), its census (aql/aql_census.c),
-// the patch table's apply (aql/aql_patch.c) and rl_launch_bind
-// (aql/launch_bind.c) on the vecchain workload recorded through the funnel
+// the patch table's apply (aql/aql_patch.c, over capture/bind_table.c) and rl_launch_bind
+// (capture/launch_bind.c) on the vecchain workload recorded through the funnel
 // with the record-only device.
 #include <setjmp.h>
 #include <stdarg.h>
