@@ -9,7 +9,7 @@
 #include "aql/aql_decode.h"
 #include "aql/aql_lower.h"
 #include "aql/aql_lower_internal.h"
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "redline/base/test_fault.h"
 
 // Context of one census: the program, the inputs, the packet under check.
@@ -245,7 +245,8 @@ static rl_status_t rl_aql_census_patch(const rl_aql_census_t* base,
   if (!status) {
     status = rl_aql_census_expect(&census, "patch current value",
                                   rl_aql_census_site_value(program, patch),
-                                  patch->current);
+                                  rl_bind_table_current(program->binds,
+                                                        index));
   }
   return rl_status_annotate(status, "patch %u", index);
 }

@@ -9,7 +9,7 @@
 
 #include "aql/aql_decode.h"
 #include "aql/aql_lower_internal.h"
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "redline/base/test_fault.h"
 
 // AQL workgroup_size_* fields are 16 bits wide.
@@ -213,9 +213,10 @@ static rl_status_t rl_aql_program_allocate(const rl_capture_t* capture,
   // calloc(0) may return NULL: keep one element so NULL means failure.
   program->kernarg = calloc(program->kernarg_size + 1u, 1);
   program->patches = calloc(patch_count + 1u, sizeof(*program->patches));
-  program->pending = calloc(patch_count + 1u, sizeof(*program->pending));
-  if (!program->packets || !program->kernarg_offsets || !program->kernarg ||
-      !program->patches || !program->pending) {
+  rl_status_t status = rl_bind_table_create(capture, &program->binds);
+  if (status || !program->packets || !program->kernarg_offsets ||
+      !program->kernarg || !program->patches) {
+    rl_status_free(status);
     rl_aql_program_destroy(program);
     return rl_status_out_of_memory();
   }
@@ -264,10 +265,11 @@ static void rl_aql_lower_emit_packet(const rl_aql_lower_inputs_t* inputs,
   }
 }
 
-// Appends the patch sites of launch |index|: its slots, then its bindings.
-static void rl_aql_lower_emit_patches(const rl_aql_lower_inputs_t* inputs,
-                                      rl_aql_program_t* program,
-                                      uint32_t index, uint32_t* patch_index) {
+// Appends the patch sites of launch |index|: its slots, then its bindings,
+// to the patch table and the bind table.
+static rl_status_t rl_aql_lower_emit_patches(
+    const rl_aql_lower_inputs_t* inputs, rl_aql_program_t* program,
+    uint32_t index, uint32_t* patch_index) {
   const rl_capture_launch_t* launch = &inputs->capture->launches[index];
   const uint32_t base = program->kernarg_offsets[index];
   const uint8_t* packet = (const uint8_t*)&program->packets[index];
@@ -275,8 +277,10 @@ static void rl_aql_lower_emit_patches(const rl_aql_lower_inputs_t* inputs,
     uint32_t offset = base + launch->slots[s].kernarg_offset;
     program->patches[(*patch_index)++] = (rl_aql_patch_t){
         .kind = RL_AQL_PATCH_POINTER, .launch = index, .packet = index,
-        .offset = offset, .size = 8, .slot = s,
-        .current = rl_launch_load_le(program->kernarg + offset, 8)};
+        .offset = offset, .size = 8, .slot = s};
+    RL_RETURN_IF_ERROR(rl_bind_table_add(
+        program->binds, RL_BIND_SITE_POINTER, index, s, RL_AQL_DEST_KERNARG,
+        offset, 8, 1, rl_launch_load_le(program->kernarg + offset, 8)));
   }
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     const rl_scalar_binding_t* binding = &launch->bindings[b];
@@ -287,16 +291,25 @@ static void rl_aql_lower_emit_patches(const rl_aql_lower_inputs_t* inputs,
       patch.offset = (uint32_t)offsetof(rl_aql_dispatch_packet_t,
                                         grid_size_x) + 4 * binding->offset;
       patch.size = 4;
-      patch.current = rl_launch_load_le(packet + patch.offset, 4);
+      // The grid is work-groups × the packet's workgroup size, which the
+      // census keeps equal to the launch's block.
+      RL_RETURN_IF_ERROR(rl_bind_table_add(
+          program->binds, RL_BIND_SITE_GRID, index, b, RL_AQL_DEST_PACKETS,
+          index * RL_AQL_PACKET_SIZE + patch.offset, 4,
+          launch->block[patch.axis < 3 ? patch.axis : 0],
+          rl_launch_load_le(packet + patch.offset, 4)));
     } else {
       patch.kind = RL_AQL_PATCH_KERNARG;
       patch.offset = base + binding->offset;
       patch.size = binding->size;
-      patch.current = rl_launch_load_le(program->kernarg + patch.offset,
-                                        patch.size);
+      RL_RETURN_IF_ERROR(rl_bind_table_add(
+          program->binds, RL_BIND_SITE_KERNARG, index, b, RL_AQL_DEST_KERNARG,
+          patch.offset, (uint8_t)patch.size, 1,
+          rl_launch_load_le(program->kernarg + patch.offset, patch.size)));
     }
     program->patches[(*patch_index)++] = patch;
   }
+  return RL_OK;
 }
 
 // Emits the image, packets and patches; validated inputs cannot fail here.
@@ -312,9 +325,10 @@ static rl_status_t rl_aql_lower_emit(const rl_aql_lower_inputs_t* inputs,
         capture, i, inputs->param_values, inputs->buffer_addresses,
         program->kernarg + program->kernarg_offsets[i], grid));
     rl_aql_lower_emit_packet(inputs, program, i, grid);
-    rl_aql_lower_emit_patches(inputs, program, i, &patch_index);
+    RL_RETURN_IF_ERROR(
+        rl_aql_lower_emit_patches(inputs, program, i, &patch_index));
   }
-  return RL_OK;
+  return rl_bind_table_finish(program->binds, inputs->param_values);
 }
 
 rl_status_t rl_aql_lower(const rl_aql_lower_inputs_t* inputs,
@@ -343,6 +357,6 @@ void rl_aql_program_destroy(rl_aql_program_t* program) {
   free(program->kernarg_offsets);
   free(program->kernarg);
   free(program->patches);
-  free(program->pending);
+  rl_bind_table_destroy(program->binds);
   free(program);
 }

@@ -16,7 +16,7 @@
 //   - completion_signal only on the last packet.
 // The kernarg image holds the recorded bytes with every pointer slot
 // rebased to |buffer_addresses| and every kernarg binding evaluated at
-// |param_values| (aql/launch_bind.h); grid bindings are evaluated the same
+// |param_values| (capture/launch_bind.h); grid bindings are evaluated the same
 // way into the packets.
 //
 // Validate → plan → reserve → emit: every error (bad inputs, a launch
@@ -69,6 +69,7 @@
 #include <stdint.h>
 
 #include "aql/aql_packet.h"
+#include "capture/bind_table.h"
 #include "redline/capture.h"
 #include "redline/hazard.h"
 #include "redline/status.h"
@@ -76,6 +77,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+// The bind table destinations of an AQL program: the kernarg image
+// (mirror: the device's kernarg segment) and the packet templates.
+enum { RL_AQL_DEST_KERNARG = 0, RL_AQL_DEST_PACKETS = 1 };
 
 typedef enum rl_aql_patch_kind_e {
   RL_AQL_PATCH_KERNARG = 0,
@@ -92,7 +97,6 @@ typedef struct rl_aql_patch_s {
   uint32_t size;     // 4 or 8
   uint32_t binding;  // binding index in the launch (KERNARG/GRID)
   uint32_t slot;     // slot index in the launch (POINTER)
-  uint64_t current;  // value currently written
 } rl_aql_patch_t;
 
 // What lowering needs to know about the prepared device state.
@@ -114,7 +118,10 @@ typedef struct rl_aql_program_s {
   uint32_t* kernarg_offsets;          // per launch, into the segment
   uint32_t patch_count;
   rl_aql_patch_t* patches;
-  uint64_t* pending;                  // apply's scratch, one per patch
+  // The same sites compiled for apply (capture/bind_table.h), site i =
+  // patch i; destinations RL_AQL_DEST_KERNARG and RL_AQL_DEST_PACKETS. It
+  // holds each site's current value.
+  rl_bind_table_t* binds;
   uint32_t barrier_count;             // packets with the barrier bit
 } rl_aql_program_t;
 

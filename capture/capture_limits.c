@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "capture/launch_bind.h"
 #include "redline/limits.h"
 
 // The simulator and ROCr place allocations at 4 KiB granularity.
@@ -43,49 +44,39 @@ uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
 }
 
 // The largest value of grid axis |axis| of |launch| (work-groups) over the
-// admitted range of its binding's parameter; the recorded value when the
-// axis is not bound. Bindings are monotone (capture.h), so the ends of the
-// range bound every value in between.
+// admitted range of its binding's parameter (rl_bind_expr_range, the
+// evaluator the contract uses); the recorded value when the axis is not
+// bound.
 static uint64_t rl_limits_grid_axis(const rl_capture_t* capture,
                                     const rl_capture_launch_t* launch,
-                                    uint32_t axis, int64_t* values) {
+                                    uint32_t axis) {
   uint64_t largest = launch->grid[axis];
   for (uint32_t i = 0; i < launch->binding_count; ++i) {
     const rl_scalar_binding_t* binding = &launch->bindings[i];
-    if (binding->target != RL_BINDING_GRID || binding->offset != axis ||
-        binding->expr.param >= capture->param_count) {
-      continue;  // not this axis, or a binding the contract rejects
+    if (binding->target != RL_BINDING_GRID || binding->offset != axis) {
+      continue;
     }
-    const rl_capture_param_t* param = &capture->params[binding->expr.param];
-    const int64_t ends[2] = {param->min, param->max - 1};
-    for (int e = 0; e < 2; ++e) {
-      values[binding->expr.param] = ends[e];
-      int64_t value = 0;
-      rl_status_t status = rl_expr_evaluate(&binding->expr, values,
-                                            capture->param_count, &value);
-      if (status) {
-        rl_status_free(status);  // the contract reports bad bindings
-        continue;
-      }
-      // A value past 32 bits is not representable in the packet; the
-      // contract's parameter check names it more precisely than a count.
-      if (value > 0 && value <= (int64_t)UINT32_MAX &&
-          (uint64_t)value > largest) {
-        largest = (uint64_t)value;
-      }
+    int64_t lo = 0, hi = 0;
+    rl_status_t status = rl_bind_expr_range(capture, &binding->expr, &lo, &hi);
+    if (status) {
+      rl_status_free(status);  // the contract reports bad bindings
+      continue;
     }
-    values[binding->expr.param] = param->capture_value;
+    // A value past 32 bits is not representable in the packet; the
+    // contract's parameter check names it more precisely than a count.
+    if (hi > 0 && hi <= (int64_t)UINT32_MAX && (uint64_t)hi > largest) {
+      largest = (uint64_t)hi;
+    }
   }
   return largest;
 }
 
 // Work-items of |launch| at its largest admitted grid, saturating.
 static uint64_t rl_limits_launch_items(const rl_capture_t* capture,
-                                       const rl_capture_launch_t* launch,
-                                       int64_t* values) {
+                                       const rl_capture_launch_t* launch) {
   uint64_t items = 1;
   for (uint32_t axis = 0; axis < 3; ++axis) {
-    uint64_t extent = rl_limits_grid_axis(capture, launch, axis, values) *
+    uint64_t extent = rl_limits_grid_axis(capture, launch, axis) *
                       (uint64_t)launch->block[axis];
     if (extent != 0 && items > UINT64_MAX / extent) return UINT64_MAX;
     items *= extent;
@@ -94,11 +85,10 @@ static uint64_t rl_limits_launch_items(const rl_capture_t* capture,
 }
 
 static rl_status_t rl_limits_check_launches(const rl_capture_t* capture,
-                                            const rl_limits_t* limits,
-                                            int64_t* values) {
+                                            const rl_limits_t* limits) {
   for (uint32_t l = 0; l < capture->launch_count; ++l) {
     const rl_capture_launch_t* launch = &capture->launches[l];
-    uint64_t items = rl_limits_launch_items(capture, launch, values);
+    uint64_t items = rl_limits_launch_items(capture, launch);
     if (items > limits->max_work_items) {
       return RL_STATUS(RL_STATUS_CONTRACT,
                        "launch %u (kernel %s): %" PRIu64 " work-items exceed "
@@ -127,12 +117,5 @@ rl_status_t rl_limits_check_capture(const rl_capture_t* capture,
                      " (max_device_bytes, --max-device-memory)",
                      device_bytes, limits->max_device_bytes);
   }
-  int64_t* values = calloc(capture->param_count + 1u, sizeof(*values));
-  if (!values) return rl_status_out_of_memory();
-  for (uint32_t p = 0; p < capture->param_count; ++p) {
-    values[p] = capture->params[p].capture_value;
-  }
-  rl_status_t status = rl_limits_check_launches(capture, limits, values);
-  free(values);
-  return status;
+  return rl_limits_check_launches(capture, limits);
 }

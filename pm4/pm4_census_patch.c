@@ -3,11 +3,11 @@
 // pointer slots, then its bindings (a grid binding: its DISPATCH_DIRECT
 // dim, then its dispatch image's grid size when the launch has an image),
 // each site inside its launch's kernarg slice, image or the IB and holding
-// the patch's |current| value.
+// the value its bind-table site holds (capture/bind_table.h).
 #include <stddef.h>
 #include <stdio.h>
 
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 
 typedef struct rl_pm4_patch_census_s {
@@ -63,7 +63,8 @@ static rl_status_t rl_pm4_patch_expect(rl_pm4_patch_census_t* census,
   uint64_t value = 0;
   bool same = rl_pm4_patch_same(patch, expected);
   bool inside = same && rl_pm4_patch_site(census, patch, &value);
-  if (same && inside && value == patch->current) return RL_OK;
+  const uint64_t current = rl_bind_table_current(program->binds, index);
+  if (same && inside && value == current) return RL_OK;
   const rl_capture_t* capture = census->layout->inputs->capture;
   char where[48] = "";
   if (expected->kind == RL_PM4_PATCH_GRID_DIM) {
@@ -82,7 +83,7 @@ static rl_status_t rl_pm4_patch_expect(rl_pm4_patch_census_t* census,
                       : "current value differs from the site",
       (unsigned)patch->kind, patch->offset, patch->size,
       (unsigned)expected->kind, expected->offset, expected->size,
-      (unsigned long long)patch->current, (unsigned long long)value);
+      (unsigned long long)current, (unsigned long long)value);
 }
 
 // The sites of binding |b| of launch |l|.

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 
 // The INDIRECT_BUFFER address is dword aligned and 48 bits wide
@@ -115,10 +115,10 @@ static rl_status_t rl_pm4_program_allocate(const rl_pm4_layout_t* layout,
   p->kernarg_offsets = calloc(launches, sizeof(*p->kernarg_offsets));
   p->image_offsets = calloc(launches, sizeof(*p->image_offsets));
   p->patches = calloc(p->patch_count + 1u, sizeof(*p->patches));
-  p->pending = calloc(p->patch_count + 1u, sizeof(*p->pending));
-  if (!p->dwords || !p->dispatch_offsets || !p->kernarg ||
-      !p->kernarg_offsets || !p->image_offsets || !p->patches ||
-      !p->pending) {
+  rl_status_t status = rl_bind_table_create(capture, &p->binds);
+  if (status || !p->dwords || !p->dispatch_offsets || !p->kernarg ||
+      !p->kernarg_offsets || !p->image_offsets || !p->patches) {
+    rl_status_free(status);
     rl_pm4_program_destroy(p);
     return rl_status_out_of_memory();
   }
@@ -159,31 +159,53 @@ static rl_status_t rl_pm4_lower_bind(const rl_pm4_layout_t* layout,
   return RL_OK;
 }
 
-static rl_pm4_patch_t rl_pm4_patch_at(const rl_pm4_program_t* program,
-                                      rl_pm4_patch_t patch) {
-  if (patch.kind == RL_PM4_PATCH_GRID_DIM) {
-    patch.current = program->dwords[patch.offset];
-  } else {
-    patch.current = rl_launch_load_le(program->kernarg + patch.offset,
-                                      patch.size);
+// Appends |patch| to the patch table and its site, holding what lowering
+// wrote there, to the bind table.
+static rl_status_t rl_pm4_patch_add(const rl_capture_t* capture,
+                                    rl_pm4_program_t* program,
+                                    const rl_pm4_patch_t* patch,
+                                    uint32_t* next) {
+  program->patches[(*next)++] = *patch;
+  const rl_capture_launch_t* launch = &capture->launches[patch->launch];
+  switch (patch->kind) {
+    case RL_PM4_PATCH_GRID_DIM:
+      return rl_bind_table_add(program->binds, RL_BIND_SITE_GRID,
+                               patch->launch, patch->binding, RL_PM4_DEST_IB,
+                               4 * patch->offset, 4, 1,
+                               program->dwords[patch->offset]);
+    case RL_PM4_PATCH_GRID_SIZE:
+      return rl_bind_table_add(
+          program->binds, RL_BIND_SITE_GRID, patch->launch, patch->binding,
+          RL_PM4_DEST_KERNARG, patch->offset, 4,
+          launch->block[patch->axis < 3 ? patch->axis : 0],
+          rl_launch_load_le(program->kernarg + patch->offset, 4));
+    case RL_PM4_PATCH_POINTER:
+      return rl_bind_table_add(
+          program->binds, RL_BIND_SITE_POINTER, patch->launch, patch->slot,
+          RL_PM4_DEST_KERNARG, patch->offset, 8, 1,
+          rl_launch_load_le(program->kernarg + patch->offset, 8));
+    case RL_PM4_PATCH_KERNARG:
+      return rl_bind_table_add(
+          program->binds, RL_BIND_SITE_KERNARG, patch->launch, patch->binding,
+          RL_PM4_DEST_KERNARG, patch->offset, (uint8_t)patch->size, 1,
+          rl_launch_load_le(program->kernarg + patch->offset, patch->size));
   }
-  return patch;
+  return RL_STATUS(RL_STATUS_INTERNAL, "patch kind %u", (unsigned)patch->kind);
 }
 
 // Appends the patch sites of launch |index| (pm4_lower.h order).
-static void rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
-                                 rl_pm4_program_t* program, uint32_t index,
-                                 uint32_t* next) {
-  const rl_capture_launch_t* launch =
-      &layout->inputs->capture->launches[index];
+static rl_status_t rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
+                                        rl_pm4_program_t* program,
+                                        uint32_t index, uint32_t* next) {
+  const rl_capture_t* capture = layout->inputs->capture;
+  const rl_capture_launch_t* launch = &capture->launches[index];
   const uint32_t base = program->kernarg_offsets[index];
   const uint32_t image = program->image_offsets[index];
   for (uint32_t s = 0; s < launch->slot_count; ++s) {
-    program->patches[(*next)++] = rl_pm4_patch_at(
-        program, (rl_pm4_patch_t){.kind = RL_PM4_PATCH_POINTER,
-                                  .launch = index, .slot = s, .size = 8,
-                                  .offset = base +
-                                            launch->slots[s].kernarg_offset});
+    const rl_pm4_patch_t patch = {
+        .kind = RL_PM4_PATCH_POINTER, .launch = index, .slot = s, .size = 8,
+        .offset = base + launch->slots[s].kernarg_offset};
+    RL_RETURN_IF_ERROR(rl_pm4_patch_add(capture, program, &patch, next));
   }
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     const rl_scalar_binding_t* binding = &launch->bindings[b];
@@ -192,20 +214,21 @@ static void rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
       patch.kind = RL_PM4_PATCH_KERNARG;
       patch.offset = base + binding->offset;
       patch.size = binding->size;
-      program->patches[(*next)++] = rl_pm4_patch_at(program, patch);
+      RL_RETURN_IF_ERROR(rl_pm4_patch_add(capture, program, &patch, next));
       continue;
     }
     patch.kind = RL_PM4_PATCH_GRID_DIM;
     patch.axis = binding->offset;
     patch.offset = program->dispatch_offsets[index] + 1 + binding->offset;
-    program->patches[(*next)++] = rl_pm4_patch_at(program, patch);
+    RL_RETURN_IF_ERROR(rl_pm4_patch_add(capture, program, &patch, next));
     if (image == RL_PM4_NO_IMAGE) continue;
     patch.kind = RL_PM4_PATCH_GRID_SIZE;
     patch.offset = image + (uint32_t)offsetof(rl_aql_dispatch_packet_t,
                                               grid_size_x) +
                    4 * binding->offset;
-    program->patches[(*next)++] = rl_pm4_patch_at(program, patch);
+    RL_RETURN_IF_ERROR(rl_pm4_patch_add(capture, program, &patch, next));
   }
+  return RL_OK;
 }
 
 // The vendor packet: an INDIRECT_BUFFER to the IB (ROCR ExecutePM4), with
@@ -249,8 +272,10 @@ static rl_status_t rl_pm4_lower_emit(const rl_pm4_layout_t* layout,
   }
   uint32_t next = 0;
   for (uint32_t i = 0; i < layout->inputs->capture->launch_count; ++i) {
-    rl_pm4_lower_patches(layout, program, i, &next);
+    RL_RETURN_IF_ERROR(rl_pm4_lower_patches(layout, program, i, &next));
   }
+  RL_RETURN_IF_ERROR(
+      rl_bind_table_finish(program->binds, layout->inputs->param_values));
   program->stats.patch_sites = program->patch_count;
   return rl_pm4_lower_packet(layout->inputs, program);
 }
@@ -300,6 +325,6 @@ void rl_pm4_program_destroy(rl_pm4_program_t* program) {
   free(program->kernarg_offsets);
   free(program->image_offsets);
   free(program->patches);
-  free(program->pending);
+  rl_bind_table_destroy(program->binds);
   free(program);
 }

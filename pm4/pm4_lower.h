@@ -118,6 +118,7 @@
 #include <stdint.h>
 
 #include "aql/aql_packet.h"
+#include "capture/bind_table.h"
 #include "pm4/pm4_family.h"
 #include "redline/capture.h"
 #include "redline/hazard.h"
@@ -150,8 +151,11 @@ typedef struct rl_pm4_patch_s {
   uint32_t size;     // bytes: 4 or 8
   uint32_t binding;  // binding index in the launch (KERNARG, GRID_*)
   uint32_t slot;     // slot index in the launch (POINTER)
-  uint64_t current;  // value currently written
 } rl_pm4_patch_t;
+
+// The bind table destinations of a PM4 program: the kernarg segment image
+// (mirror: the device's segment) and the IB (mirror: the device's IB).
+enum { RL_PM4_DEST_KERNARG = 0, RL_PM4_DEST_IB = 1 };
 
 // What lowering needs to know about the prepared device state.
 typedef struct rl_pm4_lower_inputs_s {
@@ -202,7 +206,9 @@ typedef struct rl_pm4_program_s {
   uint32_t image_count;
   uint32_t patch_count;
   rl_pm4_patch_t* patches;
-  uint64_t* pending;              // apply's scratch, one per patch
+  // The same sites compiled for apply (capture/bind_table.h), site i =
+  // patch i; it holds each site's current value.
+  rl_bind_table_t* binds;
   rl_aql_pm4_ib_packet_t packet;  // the vendor packet, header included
   rl_pm4_stats_t stats;
 } rl_pm4_program_t;
@@ -231,20 +237,29 @@ rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
 rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
                                  const rl_pm4_lower_inputs_t* inputs);
 
-// Re-binds |program| to |values| and |buffer_addresses|, with the contract
-// of rl_aql_program_apply (aql/aql_patch.h): every patch is evaluated
-// first; only then are the changed ones written — segment sites into
+// Re-binds |program| to |values| and |buffer_addresses| with the apply
+// every route shares (capture/bind_table.h; rl_aql_program_apply in
+// aql/aql_patch.h has the contract): pointers are re-resolved only when
+// |buffer_addresses| is not NULL, each distinct expression is evaluated
+// once, and only changed sites are written — segment sites into
 // program->kernarg and |kernarg_host|, GRID_DIM into program->dwords and
 // |ib_host| (either host view may be NULL or alias the program's copy) —
-// so a failure (RL_STATUS_CONTRACT naming launch, kernel and binding)
-// changes nothing and leaves *|out_changed_count| 0. The caller must not
-// apply while the packet processor may still read the IB or segment.
+// so a failed evaluation (RL_STATUS_CONTRACT naming launch, kernel and
+// binding) changes nothing and leaves *|out_changed_count| 0. The caller
+// must not apply while the packet processor may still read the IB or
+// segment.
 rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
                                  const rl_capture_t* capture,
                                  const int64_t* values, uint32_t param_count,
                                  const uint64_t* buffer_addresses,
                                  uint8_t* kernarg_host, uint32_t* ib_host,
                                  uint32_t* out_changed_count);
+
+// The destinations of |program|'s bind table with the given mirrors (may
+// be NULL): for rl_bind_table_apply directly.
+void rl_pm4_program_dests(rl_pm4_program_t* program, uint8_t* kernarg_host,
+                          uint32_t* ib_host,
+                          rl_bind_dest_t out_dests[RL_BIND_MAX_DESTS]);
 
 // Releases |program|; NULL is ignored.
 void rl_pm4_program_destroy(rl_pm4_program_t* program);

@@ -10,7 +10,12 @@ add_library(rl_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/replay_prepare.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_run.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_poison.c
-  ${CMAKE_CURRENT_LIST_DIR}/replay_pm4.c
+  # The routes behind redline/replay_route.h: the registry and what they
+  # share, then one file per route.
+  ${CMAKE_CURRENT_LIST_DIR}/replay_route.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_route_aql.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_route_pm4.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay_route_drm.c
   ${CMAKE_CURRENT_LIST_DIR}/device/device_open.c
 )
 target_link_libraries(rl_engine PUBLIC

@@ -170,14 +170,15 @@ rl_status_t rl_replay_require(const rl_replay_t* replay,
 // Destruction
 //===----------------------------------------------------------------------===//
 
+// The route's device state first (its queue or IB: once released nothing
+// reads the rest), then the signal and the kernarg segment.
 static rl_status_t rl_replay_release_program(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
-  rl_status_t status = RL_OK;
-  if (replay->has_queue) {
-    status = device->vtable->queue_destroy(device, &replay->queue);
+  if (replay->route_ops) {
+    rl_status_t status = replay->route_ops->release(replay);
     if (status) return status;  // still executing: leak the rest
-    replay->has_queue = false;
   }
+  rl_status_t status = RL_OK;
   if (replay->has_signal) {
     status = rl_status_join(
         status, device->vtable->signal_destroy(device, replay->signal.address));
@@ -188,7 +189,7 @@ static rl_status_t rl_replay_release_program(rl_replay_t* replay) {
         status, device->vtable->free(device, replay->kernarg.address));
     replay->has_kernarg = false;
   }
-  return rl_status_join(status, rl_replay_pm4_release(replay));
+  return status;
 }
 
 static rl_status_t rl_replay_release_objects(rl_replay_t* replay) {
@@ -222,11 +223,6 @@ static rl_status_t rl_replay_release_objects(rl_replay_t* replay) {
 // RL_STATUS_QUARANTINED, or a drm IB whose fence never signalled) is the
 // rest leaked on purpose, kept valid until the device itself is closed.
 rl_status_t rl_replay_release_device(rl_replay_t* replay) {
-  if (replay->ib_pending) {
-    return RL_STATUS(RL_STATUS_QUARANTINED,
-                     "the submitted IB has not completed: its memory is "
-                     "left to the device");
-  }
   rl_status_t status = rl_replay_release_program(replay);
   if (rl_status_is(status, RL_STATUS_QUARANTINED)) return status;
   return rl_status_join(status, rl_replay_release_objects(replay));
@@ -235,8 +231,7 @@ rl_status_t rl_replay_release_device(rl_replay_t* replay) {
 void rl_replay_destroy(rl_replay_t* replay) {
   if (!replay) return;
   if (replay->buffers) rl_status_free(rl_replay_release_device(replay));
-  rl_aql_program_destroy(replay->program);
-  rl_replay_pm4_destroy(replay);
+  if (replay->route_ops) replay->route_ops->destroy(replay);
   rl_hazard_plan_destroy(replay->plan);
   free(replay->code_objects);
   free(replay->kernel_objects);
@@ -269,15 +264,7 @@ void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof) {
              "%s", replay->reason[0] ? replay->reason : "not prepared");
   }
   out_proof->replay_count = replay->counters.runs;
-  if (replay->pm4) rl_replay_pm4_proof(replay, out_proof);
-  if (replay->program) {
-    out_proof->dispatches = replay->capture->launch_count;
-    out_proof->packets = replay->program->packet_count;
-    out_proof->waits = replay->program->barrier_count;
-    out_proof->stream_bytes =
-        (uint64_t)replay->program->packet_count * RL_AQL_PACKET_SIZE;
-    out_proof->patch_sites = replay->program->patch_count;
-  }
+  if (replay->route_ops) replay->route_ops->proof(replay, out_proof);
   out_proof->queue_id = replay->has_queue ? replay->queue.id : 0;
 }
 
@@ -355,61 +342,21 @@ rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
 rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
                                     uint8_t out_packet[64]) {
   memset(out_packet, 0, RL_AQL_PACKET_SIZE);
-  if (replay && replay->pm4 && index == 0) {
-    memcpy(out_packet, &replay->pm4->packet, RL_AQL_PACKET_SIZE);
-    return RL_OK;
-  }
-  if (!replay || !replay->program || index >= replay->program->packet_count) {
+  if (!replay || !replay->route_ops) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "packet %u: no such packet in the prepared stream",
                      index);
   }
-  memcpy(out_packet, &replay->program->packets[index], RL_AQL_PACKET_SIZE);
-  return RL_OK;
-}
-
-static void rl_replay_describe_patch(const rl_replay_t* replay,
-                                     const rl_aql_patch_t* patch,
-                                     rl_patch_site_t* out_site) {
-  const rl_capture_t* capture = replay->capture;
-  const rl_capture_launch_t* launch = &capture->launches[patch->launch];
-  if (patch->kind == RL_AQL_PATCH_POINTER) {
-    const rl_pointer_slot_t* slot = &launch->slots[patch->slot];
-    snprintf(out_site->what, sizeof(out_site->what), "buffer %s +0x%" PRIx64,
-             capture->buffers[slot->buffer].name, slot->offset);
-    return;
-  }
-  rl_expr_format(capture, &launch->bindings[patch->binding].expr,
-                 out_site->what, sizeof(out_site->what));
+  return replay->route_ops->stream_packet(replay, index, out_packet);
 }
 
 rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
                                  rl_patch_site_t* out_site) {
   memset(out_site, 0, sizeof(*out_site));
-  if (replay && replay->pm4 && index < replay->pm4->patch_count) {
-    return rl_replay_pm4_patch_site(replay, index, out_site);
-  }
-  if (!replay || !replay->program || index >= replay->program->patch_count) {
+  if (!replay || !replay->route_ops) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "patch site %u: no such site in the prepared stream",
                      index);
   }
-  const rl_aql_patch_t* patch = &replay->program->patches[index];
-  static const rl_patch_site_kind_t kinds[] = {
-      [RL_AQL_PATCH_KERNARG] = RL_PATCH_SITE_SCALAR,
-      [RL_AQL_PATCH_POINTER] = RL_PATCH_SITE_POINTER,
-      [RL_AQL_PATCH_GRID] = RL_PATCH_SITE_GRID};
-  out_site->kind = kinds[patch->kind];
-  out_site->launch = patch->launch;
-  out_site->packet = patch->packet;
-  out_site->size = patch->size;
-  out_site->current = patch->current;
-  if (patch->kind == RL_AQL_PATCH_GRID) {
-    out_site->dword = (patch->packet * RL_AQL_PACKET_SIZE + patch->offset) / 4;
-  } else {
-    out_site->device_address = replay->kernarg.address + patch->offset;
-    out_site->dword = patch->offset / 4;
-  }
-  rl_replay_describe_patch(replay, patch, out_site);
-  return RL_OK;
+  return replay->route_ops->patch_site(replay, index, out_site);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capture/launch_bind.h"
 #include "redline/replay_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -351,69 +352,9 @@ static rl_status_t rl_contract_buffers(const rl_replay_t* replay) {
 // Parameters: every admitted value gives representable bindings
 //===----------------------------------------------------------------------===//
 
-// Checks |value| (a binding's result) fits where |binding| writes it.
-static rl_status_t rl_contract_binding_value(
-    const rl_capture_launch_t* launch, const rl_scalar_binding_t* binding,
-    int64_t value) {
-  if (binding->target == RL_BINDING_GRID) {
-    uint64_t items = (uint64_t)value * launch->block[binding->offset];
-    if (value <= 0 || items > UINT32_MAX) {
-      return RL_STATUS(RL_STATUS_CONTRACT,
-                       "grid axis %u becomes %" PRId64 " work-groups "
-                       "(%" PRIu64 " work-items), outside 1..2^32-1 items",
-                       binding->offset, value, items);
-    }
-    return RL_OK;
-  }
-  if (value < 0 || (binding->size == 4 && value > (int64_t)UINT32_MAX)) {
-    return RL_STATUS(RL_STATUS_CONTRACT,
-                     "kernarg byte %u becomes %" PRId64
-                     ", which does not fit %u bytes",
-                     binding->offset, value, binding->size);
-  }
-  return RL_OK;
-}
-
-// ADD, DIV and CEIL_DIV are monotone in the parameter, so the ends of the
-// admitted range bound every value; MOD also reaches operand - 1 (and 0).
-static rl_status_t rl_contract_binding(const rl_capture_t* capture,
-                                       const rl_capture_launch_t* launch,
-                                       const rl_scalar_binding_t* binding,
-                                       int64_t* values) {
-  const rl_capture_param_t* param = &capture->params[binding->expr.param];
-  const int64_t ends[2] = {param->min, param->max - 1};
-  for (int e = 0; e < 2; ++e) {
-    values[binding->expr.param] = ends[e];
-    int64_t value = 0;
-    rl_status_t status = rl_expr_evaluate(&binding->expr, values,
-                                          capture->param_count, &value);
-    if (!status) status = rl_contract_binding_value(launch, binding, value);
-    if (!status && binding->expr.op == RL_EXPR_MOD) {
-      status = rl_contract_binding_value(launch, binding,
-                                         binding->target == RL_BINDING_GRID
-                                             ? 0
-                                             : binding->expr.operand - 1);
-    }
-    values[binding->expr.param] = param->capture_value;
-    if (status && !rl_status_is(status, RL_STATUS_CONTRACT)) {
-      // The evaluator calls a negative or overflowing value invalid input;
-      // here an admitted value drives the binding there, so the range does
-      // not hold: a contract failure (exit 4), as docs/failure-semantics.md
-      // lists it.
-      rl_status_t contract = RL_STATUS(RL_STATUS_CONTRACT, "%s",
-                                       rl_status_message(status));
-      rl_status_free(status);
-      status = contract;
-    }
-    if (status) {
-      return rl_status_annotate(status, "%s=%" PRId64, param->name, ends[e]);
-    }
-  }
-  return RL_OK;
-}
-
-static rl_status_t rl_contract_params_with(const rl_capture_t* capture,
-                                           int64_t* values) {
+// Every admitted value gives representable bindings: the check of
+// capture/launch_bind.h, with the rule the per-run evaluator applies.
+static rl_status_t rl_contract_params(const rl_capture_t* capture) {
   for (uint32_t p = 0; p < capture->param_count; ++p) {
     const rl_capture_param_t* param = &capture->params[p];
     if (param->min >= param->max || param->capture_value < param->min ||
@@ -424,27 +365,17 @@ static rl_status_t rl_contract_params_with(const rl_capture_t* capture,
                        param->name, param->capture_value, param->min,
                        param->max);
     }
-    values[p] = param->capture_value;
   }
   for (uint32_t l = 0; l < capture->launch_count; ++l) {
     const rl_capture_launch_t* launch = &capture->launches[l];
     for (uint32_t b = 0; b < launch->binding_count; ++b) {
-      rl_status_t status =
-          rl_contract_binding(capture, launch, &launch->bindings[b], values);
+      rl_status_t status = rl_bind_check_admitted(capture, l, b);
       if (status) {
         return rl_status_annotate(status, "launch %u binding %u", l, b);
       }
     }
   }
   return RL_OK;
-}
-
-static rl_status_t rl_contract_params(const rl_capture_t* capture) {
-  int64_t* values = calloc(capture->param_count + 1u, sizeof(int64_t));
-  if (!values) return rl_status_out_of_memory();
-  rl_status_t status = rl_contract_params_with(capture, values);
-  free(values);
-  return status;
 }
 
 //===----------------------------------------------------------------------===//

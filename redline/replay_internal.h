@@ -6,9 +6,13 @@
 //   replay_run.c      rl_replay_run: bind, patch, publish, bounded wait
 //   replay_poison.c   checked mode (guards, scratch fill), failure
 //                     transitions (poison, quarantine), test hooks
-//   replay_pm4.c      route pm4: IB allocation, lowering and census at
-//                     prepare, apply and the one vendor packet per run,
-//                     proof and stream accessors, its test hooks
+//   replay_route.c    the route registry, the shared apply, publication
+//                     and the bounded wait over an AQL queue
+//   replay_route_aql.c route aql: retained dispatch packets
+//   replay_route_pm4.c route pm4: one IB behind one vendor AQL packet
+//   replay_route_drm.c route drm: route pm4's IB submitted directly
+// The engine core (replay.c, replay_prepare.c, replay_run.c) reaches the
+// route only through replay->route_ops (redline/replay_route.h).
 //
 // State machine (docs/failure-semantics.md):
 //   CAPTURED --contract--> CONTRACTED --prepare--> PREPARED --run--> PREPARED
@@ -32,10 +36,12 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_ring.h"
+#include "capture/bind_table.h"
 #include "pm4/pm4_lower.h"
 #include "redline/device/device.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
+#include "redline/replay_route.h"
 
 // Red zone after every buffer the replay allocates in checked mode. 256
 // bytes cover a stray vector store of a full wave32 of 8-byte elements.
@@ -80,6 +86,7 @@ struct rl_replay_s {
   rl_replay_options_t options; // defaults filled in
   rl_replay_state_t state;
   rl_route_t route;            // the prepared route, NONE before prepare
+  const rl_replay_route_t* route_ops;  // its implementation, or NULL
   rl_replay_policy_t policy;
   bool route_enabled;          // REDLINE_ROUTE allows the prepared route
   char reason[256];            // why not PREPARED / why not enabled, or ""
@@ -97,7 +104,7 @@ struct rl_replay_s {
   rl_aql_ring_t ring;
   rl_hazard_plan_t* plan;
   rl_aql_program_t* program;
-  // Route pm4 (replay_pm4.c): the IB, its program and the kernels' entry
+  // Route pm4 (replay_route_pm4.c): the IB, its program and the kernels' entry
   // addresses (load base + entry_address).
   rl_device_allocation_t ib;
   bool has_ib;
@@ -107,6 +114,10 @@ struct rl_replay_s {
   rl_pm4_program_t* pm4;
   uint64_t* kernel_entries;
   uint32_t wait_count;        // packets with the barrier bit
+  // The prepared route's compiled patch table (owned by its program) and
+  // its destinations, for the shared apply (rl_replay_route_apply).
+  rl_bind_table_t* binds;
+  rl_bind_dest_t dests[RL_BIND_MAX_DESTS];
   int64_t* values;            // parameter values the stream holds now
   uint64_t* addresses;        // one device address per capture buffer
   rl_replay_counters_t counters;
@@ -145,36 +156,22 @@ bool rl_replay_can_run(const rl_replay_t* replay, const int64_t* values,
 rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy);
 
 //===----------------------------------------------------------------------===//
-// replay_pm4.c
+// replay_route_pm4.c (shared with route drm)
 //===----------------------------------------------------------------------===//
 
-// Prepare, after buffers, code objects, kernarg segment (of
-// rl_pm4_kernarg_segment_size bytes), signal and queue: measures the IB,
-// allocates it (RL_MEMORY_KIND_KERNARG: host-visible), lowers into it,
-// runs the census and writes the IB and kernarg image to the device.
-rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay);
-
-// Run steps 3-4 of route pm4 (replay_run.c): apply (all or nothing, only
-// changed values, into the device's IB and kernarg segment) and publish
-// the one vendor packet with one doorbell; *|out_changed| patch sites
-// written, *|out_last| the packet id.
-rl_status_t rl_replay_pm4_apply(rl_replay_t* replay, const int64_t* values,
-                                uint32_t value_count, uint32_t* out_changed);
-rl_status_t rl_replay_pm4_publish(rl_replay_t* replay, uint64_t* out_last);
-// Steps 4-5 of route drm: the IB as one submission through the device's
-// submit_ib and a bounded wait on its fence. An expired wait sets
-// |ib_pending| and returns RL_STATUS_QUARANTINED.
-rl_status_t rl_replay_drm_submit(rl_replay_t* replay);
-
-// Proof fields, stream packet and patch sites of route pm4 (replay.c).
+// After the shared state: the kernels' entry addresses, the IB (measured,
+// allocated host-visible), lowering, census, the IB and kernarg image on
+// the device, replay->binds and replay->dests. No queue.
+rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay);
 void rl_replay_pm4_proof(const rl_replay_t* replay,
                          rl_route_proof_t* out_proof);
+rl_status_t rl_replay_pm4_stream_packet(const rl_replay_t* replay,
+                                        uint32_t index,
+                                        uint8_t out_packet[64]);
 rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
                                      uint32_t index, rl_patch_site_t* out_site);
-
-// Releases the IB and the host state of route pm4 (device first; the
-// caller has established that the queue is idle).
-rl_status_t rl_replay_pm4_release(rl_replay_t* replay);
+// Frees the IB (the device is idle).
+rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay);
 void rl_replay_pm4_destroy(rl_replay_t* replay);
 
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,8 @@
 // rl_replay_prepare (redline/replay.h): the REDLINE_ROUTE escape hatch,
-// then for either route: buffers (rebased, filled from the capture, guarded
-// in checked mode), code objects, kernarg segment, completion signal and
-// queue; lowering (aql/aql_lower.h, or route pm4 in replay_pm4.c) and the
-// census of what was built.
+// then for every route: buffers (rebased, filled from the capture, guarded
+// in checked mode), code objects, kernarg segment (of the route's size) and
+// completion signal; then the route's own prepare (redline/replay_route.h:
+// queue or IB, lowering and the census of what was built).
 // Validate → plan → reserve → emit: the hazard plan and kernarg size are
 // computed before any device memory is taken, and a failure releases
 // everything prepare took and poisons the replay.
@@ -174,26 +174,10 @@ static rl_status_t rl_prepare_code_objects(rl_replay_t* replay) {
   return RL_OK;
 }
 
-// The ring size: the option, or the smallest power of two >= 1024 that
-// holds one run's packets.
-static uint32_t rl_prepare_queue_packets(const rl_replay_t* replay) {
-  if (replay->options.queue_packets) return replay->options.queue_packets;
-  uint32_t packets = RL_REPLAY_DEFAULT_QUEUE_PACKETS;
-  while (packets < replay->capture->launch_count && packets < (1u << 30)) {
-    packets <<= 1;
-  }
-  return packets;
-}
-
-static rl_status_t rl_prepare_queue(rl_replay_t* replay,
-                                    uint32_t kernarg_size) {
+// The kernarg segment and the completion signal every route uses.
+static rl_status_t rl_prepare_segment(rl_replay_t* replay,
+                                      uint32_t kernarg_size) {
   rl_device_t* device = replay->device;
-  uint32_t packets = rl_prepare_queue_packets(replay);
-  if (packets < replay->capture->launch_count) {
-    return RL_STATUS(RL_STATUS_PREPARE,
-                     "%u launches do not fit a ring of %u packets",
-                     replay->capture->launch_count, packets);
-  }
   RL_RETURN_IF_ERROR(device->vtable->allocate(
       device, kernarg_size, 256, RL_MEMORY_KIND_KERNARG, &replay->kernarg));
   replay->has_kernarg = true;
@@ -206,73 +190,19 @@ static rl_status_t rl_prepare_queue(rl_replay_t* replay,
   // but lowering builds it; the signal stays at 0.
   RL_RETURN_IF_ERROR(device->vtable->signal_create(device, 0, &replay->signal));
   replay->has_signal = true;
-  if (replay->route == RL_ROUTE_DRM) return RL_OK;  // no AQL queue
-  RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
-                                                  &replay->queue));
-  replay->has_queue = true;
-  rl_aql_ring_init(&replay->ring, device, &replay->queue);
   return RL_OK;
 }
 
 //===----------------------------------------------------------------------===//
-// Lowering and census
+// The route
 //===----------------------------------------------------------------------===//
 
-// Test-only (redline/base/test_fault.h): narrows the fence scopes of the
-// lowered AQL packets after the census passed them, so a test can show the
-// simulator's cache model catching it. narrow-acquire:N sets packet N's
-// acquire scope to NONE; narrow-release:N lowers a SYSTEM release to AGENT.
-static void rl_prepare_test_fault(rl_aql_program_t* program) {
-  if (!rl_test_fault_name()[0]) return;
-  for (uint32_t i = 0; i < program->packet_count; ++i) {
-    uint16_t header = program->packets[i].header;
-    if (rl_test_fault("narrow-acquire", i)) {
-      header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
-                            << RL_AQL_HEADER_ACQUIRE_SHIFT);
-    }
-    uint32_t scope =
-        (header >> RL_AQL_HEADER_RELEASE_SHIFT) & RL_AQL_HEADER_SCOPE_MASK;
-    if (rl_test_fault("narrow-release", i) &&
-        scope == RL_AQL_FENCE_SCOPE_SYSTEM) {
-      header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
-                            << RL_AQL_HEADER_RELEASE_SHIFT);
-      header |= (uint16_t)(RL_AQL_FENCE_SCOPE_AGENT
-                           << RL_AQL_HEADER_RELEASE_SHIFT);
-    }
-    program->packets[i].header = header;
-  }
-}
-
-static rl_status_t rl_prepare_lower(rl_replay_t* replay) {
-  const rl_capture_t* capture = replay->capture;
-  for (uint32_t p = 0; p < capture->param_count; ++p) {
-    replay->values[p] = capture->params[p].capture_value;
-  }
-  const rl_aql_lower_inputs_t inputs = {
-      .capture = capture,
-      .plan = replay->plan,
-      .buffer_addresses = replay->addresses,
-      .kernel_objects = replay->kernel_objects,
-      .kernarg_address = replay->kernarg.address,
-      .completion_signal = replay->signal.address,
-      .param_values = replay->values,
-  };
-  RL_RETURN_IF_ERROR(rl_aql_lower(&inputs, &replay->program));
-  // The census reads the program back; what it checks is what runs.
-  RL_RETURN_IF_ERROR(rl_aql_program_check(replay->program, &inputs));
-  rl_prepare_test_fault(replay->program);
-  memcpy(replay->kernarg.host, replay->program->kernarg,
-         replay->program->kernarg_size);
-  return RL_OK;
-}
-
-// Both routes: plan, buffers, code objects, kernarg segment, signal and
-// queue, then the route's lowering (route pm4: replay_pm4.c).
-static rl_status_t rl_prepare_route(rl_replay_t* replay, rl_route_t route) {
+// Every route: plan, buffers, code objects, kernarg segment and signal,
+// then the route's prepare.
+static rl_status_t rl_prepare_route(rl_replay_t* replay) {
+  const rl_replay_route_t* route = replay->route_ops;
   RL_RETURN_IF_ERROR(rl_hazard_plan_create(replay->capture, &replay->plan));
-  const bool ib = route == RL_ROUTE_PM4 || route == RL_ROUTE_DRM;
-  uint32_t kernarg_size = ib ? rl_pm4_kernarg_segment_size(replay->capture)
-                             : rl_aql_kernarg_segment_size(replay->capture);
+  uint32_t kernarg_size = route->kernarg_size(replay->capture);
   if (kernarg_size == 0) {
     return RL_STATUS(RL_STATUS_PREPARE,
                      "no kernarg segment: no launches, or one larger than "
@@ -280,25 +210,21 @@ static rl_status_t rl_prepare_route(rl_replay_t* replay, rl_route_t route) {
   }
   RL_RETURN_IF_ERROR(rl_prepare_buffers(replay));
   RL_RETURN_IF_ERROR(rl_prepare_code_objects(replay));
-  RL_RETURN_IF_ERROR(rl_prepare_queue(replay, kernarg_size));
-  return ib ? rl_replay_pm4_prepare(replay) : rl_prepare_lower(replay);
+  RL_RETURN_IF_ERROR(rl_prepare_segment(replay, kernarg_size));
+  return route->prepare(replay);
 }
 
 // Whether the device can run |route| at all: aql and pm4 need an AQL
 // queue, drm needs direct IB submission (device.h). Refused before
 // anything is built, with the routes the device does run.
 static rl_status_t rl_prepare_device_runs(const rl_replay_t* replay,
-                                          rl_route_t route) {
-  const rl_device_vtable_t* vt = replay->device->vtable;
-  bool runs = route == RL_ROUTE_DRM ? vt->submit_ib != NULL
-                                    : vt->queue_create != NULL;
-  if (runs) return RL_OK;
+                                          const rl_replay_route_t* route) {
+  if (route->device_runs(replay->device)) return RL_OK;
+  char runs[64];
+  rl_replay_route_list_runnable(replay->device, runs, sizeof(runs));
   return RL_STATUS(RL_STATUS_CONTRACT,
                    "device %s cannot run route %s: it runs %s",
-                   replay->device->name, rl_route_name(route),
-                   vt->queue_create ? (vt->submit_ib ? "aql, pm4 and drm"
-                                                     : "aql and pm4")
-                                    : "drm only");
+                   replay->device->name, rl_route_name(route->route), runs);
 }
 
 // Undoes a failed prepare: device resources first, then host state.
@@ -309,9 +235,7 @@ static rl_status_t rl_prepare_fail(rl_replay_t* replay, rl_status_t status) {
   status = rl_status_annotate(status, "prepare route %s",
                               rl_route_name(replay->route));
   status = rl_status_join(status, rl_replay_release_device(replay));
-  rl_aql_program_destroy(replay->program);
-  replay->program = NULL;
-  rl_replay_pm4_destroy(replay);
+  replay->route_ops->destroy(replay);
   rl_hazard_plan_destroy(replay->plan);
   replay->plan = NULL;
   return rl_replay_poison(replay, status);
@@ -323,8 +247,8 @@ static rl_status_t rl_prepare_fail(rl_replay_t* replay, rl_status_t status) {
 
 
 rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route) {
-  if (!replay || (route != RL_ROUTE_AQL && route != RL_ROUTE_PM4 &&
-                  route != RL_ROUTE_DRM)) {
+  const rl_replay_route_t* ops = rl_replay_route_find(route);
+  if (!replay || !ops) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "prepare: needs a replay and route aql, pm4 or drm");
   }
@@ -333,11 +257,12 @@ rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route) {
   }
   RL_RETURN_IF_ERROR(
       rl_replay_require(replay, RL_REPLAY_CONTRACTED, "rl_replay_prepare"));
-  RL_RETURN_IF_ERROR(rl_prepare_device_runs(replay, route));
+  RL_RETURN_IF_ERROR(rl_prepare_device_runs(replay, ops));
   rl_replay_policy_t policy = RL_REPLAY_POLICY_ANY;
   RL_RETURN_IF_ERROR(rl_replay_policy_from_env(&policy));
   replay->policy = policy;
   replay->route = route;
+  replay->route_ops = ops;
   replay->reason[0] = '\0';
   if (!rl_replay_policy_allows(policy, route, replay->reason,
                                sizeof(replay->reason))) {
@@ -346,7 +271,7 @@ rl_status_t rl_replay_prepare(rl_replay_t* replay, rl_route_t route) {
     replay->state = RL_REPLAY_PREPARED;
     return RL_OK;
   }
-  rl_status_t status = rl_prepare_route(replay, route);
+  rl_status_t status = rl_prepare_route(replay);
   if (status) return rl_prepare_fail(replay, status);
   replay->route_enabled = true;
   replay->state = RL_REPLAY_PREPARED;

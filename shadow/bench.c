@@ -50,7 +50,8 @@ static int rl_bench_compare_u64(const void* a, const void* b) {
   return x < y ? -1 : x > y;
 }
 
-// Median and p95 by nearest rank over |count| samples (sorted in place).
+// Median and p95 by nearest rank over |count| samples (sorted in place);
+// with fewer than RL_BENCH_P95_MIN_SAMPLES the tail is the maximum.
 static rl_bench_stat_t rl_bench_stat(uint64_t* samples, uint32_t count) {
   rl_bench_stat_t stat = {0};
   if (count == 0) return stat;
@@ -60,7 +61,8 @@ static rl_bench_stat_t rl_bench_stat(uint64_t* samples, uint32_t count) {
   stat.max = samples[count - 1];
   stat.median = samples[(count - 1) / 2];
   uint32_t rank = (uint32_t)(((uint64_t)count * 95 + 99) / 100);  // ceil
-  stat.p95 = samples[(rank ? rank : 1) - 1];
+  stat.p95_valid = count >= RL_BENCH_P95_MIN_SAMPLES;
+  stat.p95 = stat.p95_valid ? samples[(rank ? rank : 1) - 1] : stat.max;
   return stat;
 }
 

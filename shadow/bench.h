@@ -69,9 +69,13 @@ typedef struct rl_bench_options_s {
   uint32_t trace_pid_base;
 } rl_bench_options_t;
 
-// Nanoseconds over the samples of one arm.
+// Nanoseconds over the samples of one arm (wall-clock times). The p95 is
+// only a p95 from RL_BENCH_P95_MIN_SAMPLES samples on; below that |p95|
+// holds the maximum and |p95_valid| is false (reports then say "max").
+#define RL_BENCH_P95_MIN_SAMPLES 200u
 typedef struct rl_bench_stat_s {
   bool present;
+  bool p95_valid;
   uint64_t median;
   uint64_t p95;
   uint64_t min;

@@ -61,13 +61,25 @@ static void rl_bench_text_isa(FILE* out, const rl_bench_arm_result_t* arm) {
 static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
   const rl_capture_t* capture = result->capture;
   fprintf(out, "bench %s (%s): %u arms interleaved, %u rounds x %u steps "
-          "from %" PRId64 " stride %" PRId64 "; times per step in us\n",
+          "from %" PRId64 " stride %" PRId64 "; wall-clock times per step in us "
+          "(host: the engine's share of the step)\n",
           capture->workload, capture->target ? capture->target : "?",
           result->arm_count, result->rounds, result->window.count,
           result->window.start, result->window.stride);
+  // Every column is wall-clock time. The tail is a p95 only with enough
+  // samples (shadow/bench.h), otherwise the maximum.
+  bool p95 = false;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    p95 = p95 || result->arms[a].wall.p95_valid;
+  }
+  const char* tail = p95 ? "p95" : "max";
+  char names[6][16];
+  snprintf(names[0], sizeof(names[0]), "wall %s", tail);
+  snprintf(names[1], sizeof(names[1]), "host %s", tail);
+  snprintf(names[2], sizeof(names[2]), "dev %s", tail);
   fprintf(out, "%-9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "arm", "wall p50",
-          "wall p95", "host p50", "host p95", "dev p50", "dev p95",
-          "busy p50", "route proof");
+          names[0], "host p50", names[1], "dev p50", names[2], "busy p50",
+          "route proof");
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_text_row(out, &result->arms[a]);
   }
@@ -107,7 +119,7 @@ static void rl_bench_json_stat(cJSON* parent, const char* name,
   }
   cJSON* o = cJSON_AddObjectToObject(parent, name);
   cJSON_AddNumberToObject(o, "median_ns", (double)stat->median);
-  cJSON_AddNumberToObject(o, "p95_ns", (double)stat->p95);
+  if (stat->p95_valid) cJSON_AddNumberToObject(o, "p95_ns", (double)stat->p95);
   cJSON_AddNumberToObject(o, "min_ns", (double)stat->min);
   cJSON_AddNumberToObject(o, "max_ns", (double)stat->max);
 }

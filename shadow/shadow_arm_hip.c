@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"
 #include "shadow/shadow_arm.h"

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_direct.h"
 

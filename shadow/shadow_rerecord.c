@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
 #include "redline/sim/sim.h"

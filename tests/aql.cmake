@@ -23,3 +23,10 @@ target_link_libraries(aql_publish_bench PRIVATE
 target_compile_definitions(aql_publish_bench PRIVATE
   RL_KERNELS_DIR="${RL_KERNELS_DIR}")
 add_dependencies(aql_publish_bench rl_kernels)
+
+# The compiled patch table every route applies (capture/bind_table.c) and
+# the shared fit rule, against a fresh full evaluation of every launch.
+rl_add_unit_test(bind_table_test
+  SOURCES unit/bind_table_test.c
+  LIBS rl_capture rl_kernels_workloads)
+add_dependencies(bind_table_test rl_kernels)

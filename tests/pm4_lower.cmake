@@ -50,3 +50,16 @@ add_test(NAME pm4_replay_bench_smoke
           --code-object "${RL_KERNELS_DIR}/vecchain-gfx1100.co")
 set_tests_properties(pm4_replay_bench_smoke PROPERTIES
   LABELS integration TIMEOUT 300)
+
+# Host work per step (admit + apply + publish) on routes pm4 and aql at 4,
+# 48 and 200 decode layers and at a fixed number of dynamic sites, and the
+# simulator's cost per dispatch (tools/bench.sh; docs/BENCHMARKS.md). The
+# test is a short smoke run (one small row, ~2 s).
+add_executable(host_cost_bench bench/host_cost_bench.c)
+target_link_libraries(host_cost_bench PRIVATE
+  rl_engine rl_kernels_workloads rl_test_capture_repeat)
+add_dependencies(host_cost_bench rl_kernels)
+add_test(NAME host_cost_bench_smoke
+  COMMAND host_cost_bench --kernels "${RL_KERNELS_DIR}" --steps 20 --layers 1)
+set_tests_properties(host_cost_bench_smoke PROPERTIES
+  LABELS integration TIMEOUT 300)

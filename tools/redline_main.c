@@ -136,7 +136,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]] "
      "[--rounds N] [--json OUT] [--trace OUT]",
      "Time the arms in interleaved rounds (A B C A B C ...): per arm the median\n"
-     "and p95 wall time per step, host submission time per step (engine\n"
+     "and p95 (max under 200 samples) wall time per step, host submission\n"
+     "time per step (engine\n"
      "counters), simulated-device time per step (dispatch-log timestamps), the\n"
      "route proof and the PM4 statistics of the IB.\n"
      "  --arms LIST       default eager,aql,pm4\n"

@@ -19,7 +19,7 @@
 //                   launch I lands 4 bytes after its site
 //   patch-skip:I    ... a scalar kernarg patch of launch I is not written
 //   grid-skip:I     ... a grid patch of launch I is not written
-//   bind-stale:I    binding evaluation (aql/launch_bind.c): the kernarg
+//   bind-stale:I    binding evaluation (capture/launch_bind.c): the kernarg
 //                   bindings of launch I are evaluated at the capture's
 //                   parameter values, as if the binding were lost; every
 //                   route (eager included) then agrees on the wrong bytes

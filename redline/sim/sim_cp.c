@@ -33,6 +33,19 @@
 
 // Header polls before the CP sleeps waiting for a late header.
 #define RL_SIM_CP_HEADER_SPIN 1000
+// Polls of the doorbell before the CP sleeps, with a pause each: about
+// 5-70 us depending on the core's PAUSE latency, longer than a host step's
+// apply and publish, short enough not to starve other threads.
+#define RL_SIM_CP_DOORBELL_SPIN 512
+
+// A spin-wait hint to the core (x86 PAUSE, AArch64 YIELD).
+static inline void rl_sim_cp_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
 
 uint8_t* rl_sim_cp_slot(rl_sim_queue_t* queue, uint64_t id) {
   return queue->ring + (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE;
@@ -66,12 +79,29 @@ void rl_sim_cp_retire(rl_sim_queue_t* queue, uint64_t id,
   }
 }
 
-// Sleeps until the doorbell covers |id|; false when the queue is stopping.
+static bool rl_sim_cp_rung(rl_sim_queue_t* queue, uint64_t id) {
+  return atomic_load_explicit(&queue->doorbell_end, memory_order_acquire) > id;
+}
+
+// Waits until the doorbell covers |id|; false when the queue is stopping.
+// Spins first (a decode step rings again within microseconds), so the
+// producer's doorbell needs no system call; then counts itself in
+// |sleepers| and sleeps on the condition variable (the handshake is
+// described at rl_sim_queue_doorbell in sim_queue.c).
 static bool rl_sim_cp_wait_doorbell(rl_sim_queue_t* queue, uint64_t id) {
+  for (int spin = 0; spin < RL_SIM_CP_DOORBELL_SPIN; ++spin) {
+    if (rl_sim_cp_rung(queue, id)) return !rl_sim_cp_stopping(queue);
+    if (rl_sim_cp_stopping(queue)) return false;
+    rl_sim_cp_pause();
+  }
   pthread_mutex_lock(&queue->lock);
-  while (!rl_sim_cp_stopping(queue) && queue->doorbell_end <= id) {
+  atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
+  while (!rl_sim_cp_stopping(queue) &&
+         atomic_load_explicit(&queue->doorbell_end, memory_order_seq_cst) <=
+             id) {
     pthread_cond_wait(&queue->cond, &queue->lock);
   }
+  atomic_fetch_sub_explicit(&queue->sleepers, 1, memory_order_relaxed);
   pthread_mutex_unlock(&queue->lock);
   return !rl_sim_cp_stopping(queue);
 }
@@ -86,11 +116,15 @@ static bool rl_sim_cp_wait_header(rl_sim_queue_t* queue, uint64_t id,
         return true;
       }
     }
+    // Asleep for at most a slice; counted in |sleepers| so the next
+    // doorbell wakes it.
     pthread_mutex_lock(&queue->lock);
+    atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
     if (!rl_sim_cp_stopping(queue)) {
       rl_sim_cond_sleep(&queue->cond, &queue->lock,
                         rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
     }
+    atomic_fetch_sub_explicit(&queue->sleepers, 1, memory_order_relaxed);
     pthread_mutex_unlock(&queue->lock);
     if (rl_sim_cp_stopping(queue)) return false;
   }

@@ -151,6 +151,9 @@ typedef struct rl_sim_executor_s {
   rl_status_t (*check_kernel)(void* self, const char* processor,
                               const void* image, uint64_t image_size,
                               const rl_code_object_kernel_t* kernel);
+  // True when run_workgroup never reads or writes the work-group's LDS
+  // (the no-op executor): the simulator then skips zeroing it.
+  bool leaves_lds_untouched;
 } rl_sim_executor_t;
 
 #ifdef __cplusplus

@@ -103,6 +103,9 @@ rl_status_t rl_sim_hazard_open_add(rl_sim_hazard_open_t* open,
                                    uint64_t dispatch_index,
                                    rl_sim_range_set_t* reads,
                                    rl_sim_range_set_t* writes) {
+  // A dispatch that touched no memory cannot conflict with anything: it is
+  // not kept (the sets stay with the caller).
+  if (reads->count == 0 && writes->count == 0) return RL_OK;
   if (open->count == RL_SIM_HAZARD_OPEN_MAX) {
     rl_sim_range_set_deinit(&open->items[0].reads);
     rl_sim_range_set_deinit(&open->items[0].writes);
@@ -181,16 +184,27 @@ void rl_sim_hazard_check_batch(rl_sim_queue_t* queue) {
   rl_sim_device_t* device = queue->device;
   const rl_sim_run_t* runs = queue->runs;
   rl_sim_hazard_open_t* open = &queue->open;
-  for (uint32_t e = 0; e < open->count; ++e) {
+  // Runs that touched no memory conflict with nothing: only the others are
+  // compared (a no-op executor's batch costs no pairwise work).
+  uint32_t touching[RL_SIM_BATCH_MAX];
+  uint32_t touching_count = 0;
+  for (uint32_t j = 0; j < queue->run_count; ++j) {
+    if (runs[j].reads.count != 0 || runs[j].writes.count != 0) {
+      touching[touching_count++] = j;
+    }
+  }
+  for (uint32_t e = 0; e < open->count && touching_count; ++e) {
     const rl_sim_hazard_open_entry_t* entry = &open->items[e];
-    for (uint32_t j = 0; j < queue->run_count; ++j) {
+    for (uint32_t t = 0; t < touching_count; ++t) {
+      const uint32_t j = touching[t];
       rl_sim_hazard_check_unordered(device, RL_SIM_HAZARD_ORDERING_AQL,
                                     entry->dispatch_index, &entry->reads,
                                     &entry->writes, &runs[j]);
     }
   }
-  for (uint32_t i = 0; i < queue->run_count; ++i) {
-    for (uint32_t j = i + 1; j < queue->run_count; ++j) {
+  for (uint32_t a = 0; a < touching_count; ++a) {
+    for (uint32_t b = a + 1; b < touching_count; ++b) {
+      const uint32_t i = touching[a], j = touching[b];
       rl_sim_hazard_check_unordered(
           device, RL_SIM_HAZARD_ORDERING_AQL, runs[i].dispatch.dispatch_index,
           &runs[i].reads, &runs[i].writes, &runs[j]);

@@ -167,7 +167,11 @@ typedef struct rl_sim_queue_s {
   bool thread_started;
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  uint64_t doorbell_end;  // under lock: one past the last id rung
+  // One past the last id rung: the producer raises it with an atomic max
+  // and wakes the CP only when it sleeps (|sleepers| > 0), so a doorbell
+  // rung while the CP spins costs no system call (sim_queue.c).
+  _Atomic uint64_t doorbell_end;
+  atomic_uint sleepers;  // CP waits asleep on |cond| for the doorbell
   atomic_bool stop;
   atomic_uint_fast64_t hang_id;  // UINT64_MAX: none
   atomic_int state;              // rl_sim_queue_state_t
@@ -175,10 +179,18 @@ typedef struct rl_sim_queue_s {
   // CP-thread-only state.
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
+  // Bit k set while runs[k] is launched and unfinished: picking the next
+  // run is a few bit operations, not a scan of the batch.
+  uint64_t unfinished;
   // Dispatches since the last packet with the barrier bit set, unordered
   // with later ones (sim_hazard_checker.h).
   rl_sim_hazard_open_t open;
-  uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zeroed per work-group
+  uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zero below |lds_dirty|
+  // Bytes of |lds| an executor may have written since they were last
+  // zeroed: a work-group sees [0, group_segment_size) zeroed, and only the
+  // dirty part of it is cleared (none with an executor that never touches
+  // LDS, sim_executor.h leaves_lds_untouched).
+  uint32_t lds_dirty;
   // PM4 register file and in-flight state (sim_pm4.h), created by the
   // first PM4-IB packet; CP-thread-only.
   struct rl_sim_pm4_state_s* pm4;

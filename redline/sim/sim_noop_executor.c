@@ -29,6 +29,7 @@ static const rl_sim_executor_t rl_sim_noop = {
     .begin = rl_sim_noop_begin,
     .run_workgroup = rl_sim_noop_run,
     .end = rl_sim_noop_end,
+    .leaves_lds_untouched = true,
 };
 
 const rl_sim_executor_t* rl_sim_noop_executor(void) { return &rl_sim_noop; }

@@ -146,6 +146,7 @@ typedef struct rl_sim_pm4_state_s {
   uint64_t epoch;           // acquires executed on the queue
   rl_sim_pm4_release_t releases[RL_SIM_PM4_MAX_RELEASES];
   uint32_t release_count;
+  uint32_t release_fired;  // releases[0, release_fired) have fired
   rl_sim_pm4_stale_t* stale;
   uint32_t stale_count;
   uint32_t stale_capacity;

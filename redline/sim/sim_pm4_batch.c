@@ -25,11 +25,12 @@ static bool rl_sim_pm4_stopping(rl_sim_queue_t* queue) {
   return atomic_load_explicit(&queue->stop, memory_order_acquire);
 }
 
-// Index of the first unfinished run (run_count when all have finished).
+// Index of the first unfinished run (run_count when all have finished):
+// the lowest bit of queue->unfinished, not a scan.
 static uint32_t rl_sim_pm4_finished_prefix(rl_sim_queue_t* queue) {
-  uint32_t k = 0;
-  while (k < queue->run_count && queue->runs[k].finished) ++k;
-  return k;
+  uint64_t mask = queue->unfinished;
+  if (queue->run_count < 64) mask &= (1ull << queue->run_count) - 1;
+  return mask ? (uint32_t)__builtin_ctzll(mask) : queue->run_count;
 }
 
 static rl_status_t rl_sim_pm4_release_write(rl_sim_pm4_exec_t* exec,
@@ -47,15 +48,17 @@ static rl_status_t rl_sim_pm4_release_write(rl_sim_pm4_exec_t* exec,
 }
 
 // Performs, in program order, every pending RELEASE_MEM whose dispatches
-// have all finished.
+// have all finished. Releases fire in order, so the fired ones are a
+// prefix of the list (state->release_fired of them) and are not rescanned.
 static rl_status_t rl_sim_pm4_fire(rl_sim_pm4_exec_t* exec) {
   rl_sim_pm4_state_t* state = exec->state;
+  if (state->release_fired == state->release_count) return RL_OK;
   uint32_t done = rl_sim_pm4_finished_prefix(exec->queue);
-  for (uint32_t i = 0; i < state->release_count; ++i) {
+  for (uint32_t i = state->release_fired; i < state->release_count; ++i) {
     rl_sim_pm4_release_t* r = &state->releases[i];
-    if (r->fired) continue;
     if (r->after > done) break;
     r->fired = true;
+    state->release_fired = i + 1;
     // The GCR actions come first: the write signals that they are done.
     rl_sim_cache_apply(&exec->queue->device->cache, r->cache_actions);
     RL_RETURN_IF_ERROR(rl_sim_pm4_release_write(exec, r));
@@ -94,6 +97,8 @@ static void rl_sim_pm4_check_run(rl_sim_pm4_exec_t* exec, uint32_t j) {
   const rl_sim_run_t* later = &exec->queue->runs[j];
   const rl_sim_pm4_order_t* order = &exec->state->order[j];
   const uint32_t pm4 = RL_SIM_HAZARD_ORDERING_PM4;
+  // A dispatch that touched no memory conflicts with nothing.
+  if (later->reads.count == 0 && later->writes.count == 0) return;
   uint64_t b = later->dispatch.dispatch_index;
   const rl_sim_hazard_open_t* open = &exec->state->open;
   for (uint32_t e = 0; e < open->count; ++e) {
@@ -162,6 +167,7 @@ static rl_status_t rl_sim_pm4_stale_keep(rl_sim_pm4_exec_t* exec) {
                                       state->stale_count + count));
   for (uint32_t i = first; i < state->idle_prefix; ++i) {
     rl_sim_run_t* run = &exec->queue->runs[i];
+    if (run->writes.count == 0) continue;  // no writer: never stale
     rl_sim_pm4_stale_t* stale = &state->stale[state->stale_count++];
     stale->dispatch_index = run->dispatch.dispatch_index;
     stale->epoch = state->epoch;
@@ -207,6 +213,7 @@ static void rl_sim_pm4_reset(rl_sim_pm4_exec_t* exec) {
   exec->state->idle_prefix = 0;
   exec->state->acquire_prefix = 0;
   exec->state->release_count = 0;
+  exec->state->release_fired = 0;
 }
 
 // Completes every run; |idle| says whether this is a compute-idle wait
@@ -263,14 +270,16 @@ rl_status_t rl_sim_pm4_batch_launch(rl_sim_pm4_exec_t* exec,
 // the batch when that is not enough.
 static rl_status_t rl_sim_pm4_release_room(rl_sim_pm4_exec_t* exec) {
   rl_sim_pm4_state_t* state = exec->state;
-  uint32_t kept = 0;
+  uint32_t kept = 0, fired = 0;
   for (uint32_t i = 0; i < state->release_count; ++i) {
     rl_sim_pm4_release_t* r = &state->releases[i];
     if (!r->fired || r->after > state->idle_prefix) {
+      fired += r->fired && fired == kept;
       state->releases[kept++] = *r;
     }
   }
   state->release_count = kept;
+  state->release_fired = fired;
   if (kept < RL_SIM_PM4_MAX_RELEASES) return RL_OK;
   return rl_sim_pm4_complete(exec, false);
 }
@@ -344,11 +353,15 @@ static rl_status_t rl_sim_pm4_wait_round(rl_sim_pm4_exec_t* exec,
   if (fence != NULL) return rl_sim_pm4_run_to(exec, fence->after);
   uint32_t k = rl_sim_schedule_pick(queue, queue->run_count, &exec->state->rng);
   if (k != queue->run_count) return rl_sim_pm4_step(exec, k);
+  // Asleep for at most a slice; counted in |sleepers| so that a doorbell
+  // (the host's next step) wakes it, as sim_cp.c's waits are.
   pthread_mutex_lock(&queue->lock);
+  atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
   if (!rl_sim_pm4_stopping(queue)) {
     rl_sim_cond_sleep(&queue->cond, &queue->lock,
                       rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
   }
+  atomic_fetch_sub_explicit(&queue->sleepers, 1, memory_order_relaxed);
   pthread_mutex_unlock(&queue->lock);
   return RL_OK;
 }

@@ -124,6 +124,8 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
   pthread_mutex_init(&queue->lock, NULL);
   pthread_cond_init(&queue->cond, NULL);
   atomic_init(&queue->stop, false);
+  atomic_init(&queue->doorbell_end, 0);
+  atomic_init(&queue->sleepers, 0);
   atomic_init(&queue->hang_id, UINT64_MAX);
   atomic_init(&queue->state, RL_SIM_QUEUE_RUNNING);
   rl_status_t status = rl_sim_queue_allocate(queue);
@@ -189,18 +191,33 @@ void rl_sim_queues_stop_all(rl_sim_device_t* device) {
   }
 }
 
+// The producer's side of the doorbell handoff (the CP's is
+// rl_sim_cp_wait_doorbell in sim_cp.c): raise doorbell_end, then wake the
+// CP only when it sleeps. The sequentially consistent raise and the load
+// of |sleepers| pair with the CP's increment of |sleepers| and re-check of
+// doorbell_end (both under the lock it sleeps with): either the CP sees the
+// new value before it sleeps, or this sees it asleep and wakes it. Taking
+// the lock before the broadcast makes sure a CP that counted itself asleep
+// is inside its wait; the broadcast itself is outside the lock.
 void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
                            uint64_t packet_id) {
   (void)device;
   rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
-  pthread_mutex_lock(&sim_queue->lock);
   // A doorbell never moves backwards (a late, smaller value is ignored, as
   // the CP keeps the highest write pointer it has seen).
-  if (packet_id + 1 > sim_queue->doorbell_end) {
-    sim_queue->doorbell_end = packet_id + 1;
+  uint64_t end = atomic_load_explicit(&sim_queue->doorbell_end,
+                                      memory_order_relaxed);
+  while (packet_id + 1 > end &&
+         !atomic_compare_exchange_weak_explicit(
+             &sim_queue->doorbell_end, &end, packet_id + 1,
+             memory_order_seq_cst, memory_order_relaxed)) {
   }
-  pthread_cond_broadcast(&sim_queue->cond);
+  if (atomic_load_explicit(&sim_queue->sleepers, memory_order_seq_cst) == 0) {
+    return;
+  }
+  pthread_mutex_lock(&sim_queue->lock);
   pthread_mutex_unlock(&sim_queue->lock);
+  pthread_cond_broadcast(&sim_queue->cond);
 }
 
 bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue) {

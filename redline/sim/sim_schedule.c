@@ -93,9 +93,8 @@ rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
   RL_RETURN_IF_ERROR(rl_sim_run_prepare(queue, first_id, first, &queue->runs[0],
                                         out_fault_address));
   queue->run_count = 1;
-  pthread_mutex_lock(&queue->lock);
-  uint64_t end = queue->doorbell_end;
-  pthread_mutex_unlock(&queue->lock);
+  uint64_t end =
+      atomic_load_explicit(&queue->doorbell_end, memory_order_acquire);
   for (uint64_t id = first_id + 1;
        id < end && queue->run_count < RL_SIM_BATCH_MAX &&
        rl_sim_schedule_can_join(queue, id);
@@ -108,6 +107,7 @@ rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
 // Records the end of |run| in the dispatch log and ends its executor state.
 static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   run->finished = true;
+  queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
   rl_sim_dispatch_record_t record = {
       .dispatch_index = run->dispatch.dispatch_index,
       .packet_id = run->dispatch.packet_id,
@@ -170,18 +170,38 @@ static void rl_sim_schedule_order(rl_sim_queue_t* queue, uint64_t* rng) {
   }
 }
 
+// The index of the |r|-th (from 0) set bit of |mask|, which has more than
+// |r| set bits: a binary search on population counts.
+static uint32_t rl_sim_schedule_select(uint64_t mask, uint32_t r) {
+  uint32_t base = 0;
+  for (uint32_t width = 32; width > 0; width /= 2) {
+    uint64_t low = mask & ((1ull << width) - 1);
+    uint32_t count = (uint32_t)__builtin_popcountll(low);
+    if (r >= count) {
+      r -= count;
+      mask >>= width;
+      base += width;
+    } else {
+      mask = low;
+    }
+  }
+  return base;
+}
+
+// queue->unfinished keeps the batch's unfinished runs as bits, so a pick is
+// O(1): the lowest one, or (adversarial) the uniformly chosen r-th one in
+// index order — the same choice a scan of the batch would make.
 uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
                               uint64_t* rng) {
-  uint32_t unfinished[RL_SIM_BATCH_MAX];
-  uint32_t count = 0;
-  for (uint32_t k = 0; k < limit; ++k) {
-    if (!queue->runs[k].finished) unfinished[count++] = k;
-  }
-  if (count == 0) return limit;
+  uint64_t mask = queue->unfinished;
+  if (limit < 64) mask &= (1ull << limit) - 1;
+  if (mask == 0) return limit;
   if (queue->device->options.hazards != RL_SIM_HAZARDS_ADVERSARIAL) {
-    return unfinished[0];
+    return (uint32_t)__builtin_ctzll(mask);
   }
-  return unfinished[rl_sim_schedule_random(rng) % count];
+  uint32_t count = (uint32_t)__builtin_popcountll(mask);
+  return rl_sim_schedule_select(mask,
+                                (uint32_t)(rl_sim_schedule_random(rng) % count));
 }
 
 rl_status_t rl_sim_schedule_batch(rl_sim_queue_t* queue, uint64_t first_id,

@@ -205,10 +205,12 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
                               run->dispatch.dispatch_index);
   }
   run->begun = true;
+  queue->unfinished |= 1ull << (uint32_t)(run - queue->runs);
   return RL_OK;
 }
 
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
+  queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
   if (!run->begun) return;
   const rl_sim_executor_t* executor = queue->device->options.executor;
   if (executor->end != NULL) executor->end(executor->self, run->state);
@@ -236,8 +238,15 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
         (uint32_t)(left < d->workgroup_size[axis] ? left
                                                   : d->workgroup_size[axis]);
   }
-  if (d->group_segment_size > 0) memset(queue->lds, 0, d->group_segment_size);
+  // LDS starts zeroed (a deterministic stand-in for undefined contents):
+  // only bytes an earlier work-group may have written need clearing.
   const rl_sim_executor_t* executor = queue->device->options.executor;
+  const uint32_t lds = d->group_segment_size;
+  memset(queue->lds, 0, lds < queue->lds_dirty ? lds : queue->lds_dirty);
+  if (queue->lds_dirty <= lds) queue->lds_dirty = 0;
+  if (!executor->leaves_lds_untouched && lds > queue->lds_dirty) {
+    queue->lds_dirty = lds;
+  }
   rl_status_t status = executor->run_workgroup(executor->self, run->state, &wg);
   if (status == RL_OK) return RL_OK;
   *out_fault_address = context.fault_address;

@@ -81,20 +81,15 @@ static uint64_t rl_bench_now_ns(void) {
 
 // The engine's apply step alone, in a tight loop with no device work in
 // between (warm caches): what a run costs the host besides publication.
-// Images only (NULL host views), positions cycling 1..8.
+// The route's own apply (images and device host views), positions cycling
+// 1..8.
 static rl_status_t rl_bench_apply(rl_replay_t* replay, uint64_t count,
                                   double* out_ns) {
   const uint64_t start = rl_bench_now_ns();
   for (uint64_t i = 0; i < count; ++i) {
     int64_t pos = 1 + (int64_t)(i % 8);
     uint32_t changed = 0;
-    RL_RETURN_IF_ERROR(
-        replay->pm4 ? rl_pm4_program_apply(replay->pm4, replay->capture, &pos,
-                                           1, replay->addresses, NULL, NULL,
-                                           &changed)
-                    : rl_aql_program_apply(replay->program, replay->capture,
-                                           &pos, 1, replay->addresses, NULL,
-                                           &changed));
+    RL_RETURN_IF_ERROR(replay->route_ops->apply(replay, &pos, 1, &changed));
   }
   *out_ns = (double)(rl_bench_now_ns() - start) / (double)count;
   return RL_OK;
@@ -139,6 +134,7 @@ static rl_status_t rl_bench_table(rl_device_t* device,
   printf("%s\n", fillers ? "fixed patch sites (vecchain + zero-argument "
                            "vc_fill fillers)"
                          : "repeated vecchain launches (patch sites grow)");
+  printf("means over the runs (wall clock, preemptions included; tests/bench/host_cost_bench has medians and tails)\n");
   printf("launches  route  ib_dwords  packets  patch_sites  host_ns/run  "
          "engine_ns  doorbell  wait_ns/run  apply_ns\n");
   for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {

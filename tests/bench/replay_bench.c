@@ -98,6 +98,7 @@ static rl_status_t rl_bench_loop(rl_replay_t* replay,
   printf("executor            %s\n", options->ref ? "ref" : "noop");
   printf("replays             %" PRIu64 "\n", options->replays);
   printf("launches_per_replay 8\n");
+  printf("statistic           mean per replay, wall clock (preemptions included)\n");
   printf("host_ns_per_replay  %.0f\n", (double)counters.host_ns / n);
   printf("  doorbell_ns       %.0f\n", (double)counters.doorbell_ns / n);
   printf("  engine_ns         %.0f\n",

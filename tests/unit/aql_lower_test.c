@@ -1,6 +1,6 @@
 // Tests of AQL lowering (aql/aql_lower.c), its census (aql/aql_census.c),
-// the patch table's apply (aql/aql_patch.c) and rl_launch_bind
-// (aql/launch_bind.c) on the vecchain workload recorded through the funnel
+// the patch table's apply (aql/aql_patch.c, over capture/bind_table.c) and rl_launch_bind
+// (capture/launch_bind.c) on the vecchain workload recorded through the funnel
 // with the record-only device.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "kernels/workloads/workload.h"
 #include "redline/hazard.h"
 
@@ -180,11 +180,11 @@ static void test_patch_table_lists_every_binding_and_slot(void** state) {
       assert_int_equal(patch->axis, 0);
       assert_int_equal(patch->offset,
                        offsetof(rl_aql_dispatch_packet_t, grid_size_x));
-      assert_int_equal(patch->current, 64);
+      assert_int_equal(rl_bind_table_current(p->binds, i), 64);
     } else {
       assert_int_equal(rl_launch_load_le(p->kernarg + patch->offset,
                                          patch->size),
-                       patch->current);
+                       rl_bind_table_current(p->binds, i));
     }
   }
   assert_int_equal(kinds[RL_AQL_PATCH_KERNARG], 3);
@@ -421,9 +421,9 @@ static void test_census_negative_controls(void** state) {
   p->patches[k].offset += 4;
   rl_test_census_fails(f, "packet 5", "patch offset");
   p->patches[k].offset -= 4;
-  p->patches[k].current += 1;
+  p->binds->sites[k].current += 1;
   rl_test_census_fails(f, "packet 5", "patch current value");
-  p->patches[k].current -= 1;
+  p->binds->sites[k].current -= 1;
 
   uint32_t g = rl_test_find_patch(p, RL_AQL_PATCH_GRID, 4);
   p->patches[g].offset = 60;

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "aql/aql_decode.h"
-#include "aql/launch_bind.h"
+#include "capture/launch_bind.h"
 #include "pm4_test_util.h"
 
 typedef struct rl_test_s {
@@ -327,10 +327,10 @@ static void test_census_negative_controls(void** state) {
                  "NOP");
   memcpy(p->dwords + flush, saved, sizeof(saved));
   // A patch whose current value is stale, and the vendor packet's size.
-  p->patches[0].current += 8;
+  p->binds->sites[0].current += 8;
   rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), RL_STATUS_PREPARE,
                  "current value");
-  p->patches[0].current -= 8;
+  p->binds->sites[0].current -= 8;
   p->packet.ib_jump_cmd[3] -= 1;
   rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), RL_STATUS_PREPARE,
                  "vendor packet");

@@ -1,4 +1,4 @@
-// Tests of route pm4 of the replay engine (redline/replay_pm4.c) on the
+// Tests of route pm4 of the replay engine (redline/replay_route_pm4.c) on the
 // simulated device in adversarial mode: a pm4 replay equals the eager run
 // (the funnel recording executed on the same device) byte for byte on every
 // state region, for gfx1100, gfx1151 and gfx1201, with and without register

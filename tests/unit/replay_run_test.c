@@ -248,6 +248,33 @@ static void rl_replay_ten_thousand_runs(void** state) {
   assert_int_equal(proof.replay_count, 10000);
 }
 
+// The engine core drives routes only through the registry
+// (redline/replay_route.h): every public route has exactly one complete
+// implementation there; NONE and unknown values have none (the lookup can
+// fail, so the positive answers mean something).
+static void rl_every_route_is_registered_with_every_operation(void** state) {
+  (void)state;
+  const rl_route_t routes[] = {RL_ROUTE_AQL, RL_ROUTE_PM4, RL_ROUTE_DRM};
+  for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); ++i) {
+    const rl_replay_route_t* route = rl_replay_route_find(routes[i]);
+    assert_non_null(route);
+    assert_int_equal(route->route, routes[i]);
+    assert_non_null(route->device_runs);
+    assert_non_null(route->kernarg_size);
+    assert_non_null(route->prepare);
+    assert_non_null(route->apply);
+    assert_non_null(route->publish);
+    assert_non_null(route->wait);
+    assert_non_null(route->proof);
+    assert_non_null(route->stream_packet);
+    assert_non_null(route->patch_site);
+    assert_non_null(route->release);
+    assert_non_null(route->destroy);
+  }
+  assert_null(rl_replay_route_find(RL_ROUTE_NONE));
+  assert_null(rl_replay_route_find((rl_route_t)99));
+}
+
 int main(int argc, char** argv) {
 #define RL_TEST(name) cmocka_unit_test_setup_teardown(name, rl_setup, rl_teardown)
   // `replay_run_test soak` runs only the 10,000-run soak (its own CTest).
@@ -263,6 +290,7 @@ int main(int argc, char** argv) {
       RL_TEST(rl_replay_writes_only_changes),
       RL_TEST(rl_replay_route_proof),
       RL_TEST(rl_replay_packet_headers),
+      cmocka_unit_test(rl_every_route_is_registered_with_every_operation),
   };
 #undef RL_TEST
   return cmocka_run_group_tests(tests, NULL, NULL);

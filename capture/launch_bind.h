@@ -1,4 +1,4 @@
-// aql/launch_bind.h — evaluating a recorded launch's bindings at new
+// capture/launch_bind.h — evaluating a recorded launch's bindings at new
 // parameter values and buffer addresses: the one place every replay arm
 // turns a capture launch into the bytes and geometry it issues.
 //
@@ -20,13 +20,16 @@
 // that the capture cannot be replayed at. Admission ranges of parameters
 // are not checked here; that is the replay contract's job.
 //
-// Where it lives: the AQL lowering and its patch table are the first users,
-// so it sits in rl_aql; it depends on the capture model only and can move
-// down into capture/ unchanged when the PM4 route needs it without rl_aql.
+// The rule for what a binding's value may be (rl_bind_fit_range) and the
+// range a binding takes over the admitted parameter range
+// (rl_bind_expr_range, rl_bind_check_admitted: the replay contract's check)
+// live here too, so the per-run evaluator, the compiled patch table
+// (capture/bind_table.h), the contract and the work budget
+// (capture_limits.c) apply one rule.
 //
 // Thread-safety: pure functions of their arguments.
-#ifndef REDLINE_AQL_LAUNCH_BIND_H_
-#define REDLINE_AQL_LAUNCH_BIND_H_
+#ifndef REDLINE_CAPTURE_LAUNCH_BIND_H_
+#define REDLINE_CAPTURE_LAUNCH_BIND_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +40,43 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+// The values |binding| of |launch| may take — the one "value fits" rule:
+//   kernarg, 4 bytes  [0, 2^32-1];  kernarg, 8 bytes  [0, 2^63-1];
+//   grid axis a       [1, floor((2^32-1) / block[a])] work-groups, so the
+//                     grid in work-items fits the 32-bit AQL grid_size and
+//                     the PM4 DISPATCH_DIRECT dimensions (empty, lo > hi,
+//                     when the block is 0).
+static inline void rl_bind_fit_range(const rl_capture_launch_t* launch,
+                                     const rl_scalar_binding_t* binding,
+                                     int64_t* out_lo, int64_t* out_hi) {
+  if (binding->target == RL_BINDING_GRID) {
+    uint32_t block = launch->block[binding->offset < 3 ? binding->offset : 0];
+    *out_lo = 1;
+    *out_hi = block ? (int64_t)(UINT32_MAX / block) : 0;
+    return;
+  }
+  *out_lo = 0;
+  *out_hi = binding->size == 4 ? (int64_t)UINT32_MAX : INT64_MAX;
+}
+
+// The smallest and largest value |expr| takes over the admitted range
+// [min, max) of its parameter, the other parameters at their capture
+// values. ADD, DIV and CEIL_DIV are monotone, so the ends bound every
+// value; MOD also reaches 0 and operand - 1, and is given [0, operand-1].
+// An end the evaluator refuses (negative or overflowing) is its error
+// (RL_STATUS_INVALID_ARGUMENT) annotated with "name=value".
+rl_status_t rl_bind_expr_range(const rl_capture_t* capture,
+                               const rl_expr_t* expr, int64_t* out_lo,
+                               int64_t* out_hi);
+
+// The replay contract's parameter check for binding |binding_index| of
+// launch |launch_index|: every admitted value of its parameter gives a
+// value that fits (rl_bind_fit_range). RL_STATUS_CONTRACT naming the
+// parameter end, the binding and the value otherwise.
+rl_status_t rl_bind_check_admitted(const rl_capture_t* capture,
+                                   uint32_t launch_index,
+                                   uint32_t binding_index);
 
 // Evaluates binding |binding_index| of launch |launch_index| at |values|
 // (|param_count| of them, one per capture parameter) and checks that it
@@ -123,4 +163,4 @@ static inline uint64_t rl_launch_load_le(const uint8_t* bytes, uint32_t size) {
 }
 #endif
 
-#endif  // REDLINE_AQL_LAUNCH_BIND_H_
+#endif  // REDLINE_CAPTURE_LAUNCH_BIND_H_

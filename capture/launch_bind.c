@@ -1,5 +1,5 @@
-// Binding evaluation for one recorded launch (aql/launch_bind.h).
-#include "aql/launch_bind.h"
+// Binding evaluation for one recorded launch (capture/launch_bind.h).
+#include "capture/launch_bind.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,32 +43,30 @@ static rl_status_t rl_launch_binding_error(const rl_capture_t* capture,
   return status;
 }
 
-// Checks that |value| fits the target of |binding| in |launch|.
+// Checks that |value| fits the target of |binding| in |launch|
+// (rl_bind_fit_range, the one rule).
 static rl_status_t rl_launch_binding_fits(const rl_capture_t* capture,
                                           uint32_t launch_index,
                                           uint32_t binding_index,
                                           int64_t value) {
   const rl_capture_launch_t* launch = &capture->launches[launch_index];
   const rl_scalar_binding_t* binding = &launch->bindings[binding_index];
+  int64_t lo = 0, hi = 0;
+  rl_bind_fit_range(launch, binding, &lo, &hi);
+  if (value >= lo && value <= hi) return RL_OK;
   char text[160];
   if (binding->target == RL_BINDING_GRID) {
-    uint32_t items = 0;
     uint32_t block = launch->block[binding->offset < 3 ? binding->offset : 0];
-    if (rl_launch_work_items((uint64_t)value, block, &items)) return RL_OK;
     snprintf(text, sizeof(text),
              "%lld work-groups of %u work-items: expected 1 or more, with "
              "a grid size (work-items) that fits 32 bits",
              (long long)value, block);
-    return rl_launch_binding_error(capture, launch_index, binding_index,
-                                   RL_OK, text);
+  } else {
+    snprintf(text, sizeof(text), "value %lld does not fit its %u bytes",
+             (long long)value, binding->size);
   }
-  if (binding->size == 4 && (uint64_t)value > UINT32_MAX) {
-    snprintf(text, sizeof(text), "value %lld does not fit its 4 bytes",
-             (long long)value);
-    return rl_launch_binding_error(capture, launch_index, binding_index,
-                                   RL_OK, text);
-  }
-  return RL_OK;
+  return rl_launch_binding_error(capture, launch_index, binding_index, RL_OK,
+                                 text);
 }
 
 rl_status_t rl_launch_binding_evaluate(const rl_capture_t* capture,

@@ -1,18 +1,18 @@
-// Route pm4 of the replay engine (redline/replay_internal.h): the whole
+// Route pm4 of the replay engine (redline/replay_route.h): the whole
 // capture as one PM4 indirect buffer (pm4/pm4_lower.h) behind one AMD
-// vendor AQL packet.
+// vendor AQL packet. Route drm (replay_route_drm.c) shares the IB.
 //
-// Prepare (after the shared buffers, code objects, kernarg segment, signal
-// and queue): the kernels' entry addresses, the exact IB size
+// Prepare (after the shared buffers, code objects, kernarg segment and
+// signal): the queue (route pm4 only), the kernels' entry addresses, the exact IB size
 // (rl_pm4_lower_measure), the IB allocation (host-visible kernarg memory,
 // 256-byte aligned), lowering, the census of what was built, then the IB
 // and the kernarg image written to the device. Validate → plan → reserve →
 // emit: every refusal (a kernel the route cannot launch) is raised by the
 // measurement, before the IB is reserved.
 //
-// Run: rl_pm4_program_apply writes only the changed patch sites into the
-// device's IB and kernarg segment (all or nothing), then the vendor packet
-// is published with the AQL ring protocol (bytes 4..63, one release store
+// Run: the shared apply (capture/bind_table.h) writes only the changed
+// patch sites into the device's IB and kernarg segment (all or nothing),
+// then the vendor packet is published with the AQL ring protocol (bytes 4..63, one release store
 // of the header word, one doorbell). The writes are safe because the
 // previous run's wait observed its completion (acquire) first.
 #include <inttypes.h>
@@ -89,7 +89,7 @@ static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
   }
 }
 
-rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay) {
+rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
   const rl_pm4_lower_options_t options = {
       .retain = !replay->options.pm4_no_retain};
@@ -118,46 +118,26 @@ rl_status_t rl_replay_pm4_prepare(rl_replay_t* replay) {
   memcpy(replay->kernarg.host, replay->pm4->kernarg,
          replay->pm4->kernarg_size);
   replay->wait_count = replay->pm4->stats.waits;
+  replay->binds = replay->pm4->binds;
+  rl_pm4_program_dests(replay->pm4, replay->kernarg.host, replay->ib.host,
+                       replay->dests);
   return RL_OK;
 }
 
-rl_status_t rl_replay_pm4_apply(rl_replay_t* replay, const int64_t* values,
-                                uint32_t value_count, uint32_t* out_changed) {
-  return rl_pm4_program_apply(replay->pm4, replay->capture, values,
-                              value_count, replay->addresses,
-                              replay->kernarg.host, replay->ib.host,
-                              out_changed);
+static rl_status_t rl_route_pm4_prepare(rl_replay_t* replay) {
+  RL_RETURN_IF_ERROR(rl_replay_queue_create(replay));
+  return rl_replay_pm4_prepare_ib(replay);
 }
 
-rl_status_t rl_replay_pm4_publish(rl_replay_t* replay, uint64_t* out_last) {
-  const rl_aql_pm4_ib_packet_t* packet = &replay->pm4->packet;
-  RL_RETURN_IF_ERROR(rl_aql_ring_reserve(
-      &replay->ring, 1, replay->options.wait_timeout_ns, out_last));
-  rl_aql_ring_emit(&replay->ring, *out_last, packet);
-  rl_aql_ring_commit(&replay->ring, *out_last, rl_aql_header_word(packet));
-  return RL_OK;
-}
-
-rl_status_t rl_replay_drm_submit(rl_replay_t* replay) {
-  rl_device_t* device = replay->device;
-  const uint64_t timeout = replay->options.wait_timeout_ns;
-  bool fence_ok = false;
-  RL_RETURN_IF_ERROR(device->vtable->submit_ib(device, replay->ib.address,
-                                               replay->pm4->dword_count,
-                                               timeout, &fence_ok));
-  ++replay->counters.doorbells;
-  replay->counters.packets_published += 1;
-  if (fence_ok) return RL_OK;
-  replay->ib_pending = true;
-  return RL_STATUS(RL_STATUS_QUARANTINED,
-                   "bounded wait of %" PRIu64 " ns on the fence of the IB "
-                   "at 0x%" PRIx64 " expired; it may still execute",
-                   timeout, replay->ib.address);
+static rl_status_t rl_route_pm4_publish(rl_replay_t* replay,
+                                        uint64_t* out_last) {
+  return rl_replay_queue_publish(replay, &replay->pm4->packet, 1, out_last);
 }
 
 void rl_replay_pm4_proof(const rl_replay_t* replay,
                          rl_route_proof_t* out_proof) {
   const rl_pm4_program_t* program = replay->pm4;
+  if (!program) return;
   out_proof->dispatches = program->stats.dispatches;
   out_proof->packets = 1;
   out_proof->waits = program->stats.waits;
@@ -167,9 +147,26 @@ void rl_replay_pm4_proof(const rl_replay_t* replay,
   out_proof->patch_sites = program->patch_count;
 }
 
+rl_status_t rl_replay_pm4_stream_packet(const rl_replay_t* replay,
+                                        uint32_t index,
+                                        uint8_t out_packet[64]) {
+  if (!replay->pm4 || index != 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "packet %u: no such packet in the prepared stream",
+                     index);
+  }
+  memcpy(out_packet, &replay->pm4->packet, RL_AQL_PACKET_SIZE);
+  return RL_OK;
+}
+
 rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
                                      uint32_t index,
                                      rl_patch_site_t* out_site) {
+  if (!replay->pm4 || index >= replay->pm4->patch_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "patch site %u: no such site in the prepared stream",
+                     index);
+  }
   const rl_pm4_patch_t* patch = &replay->pm4->patches[index];
   const rl_capture_t* capture = replay->capture;
   const rl_capture_launch_t* launch = &capture->launches[patch->launch];
@@ -182,7 +179,7 @@ rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
   out_site->launch = patch->launch;
   out_site->packet = 0;
   out_site->size = patch->size;
-  out_site->current = patch->current;
+  out_site->current = rl_bind_table_current(replay->pm4->binds, index);
   if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
     out_site->device_address = replay->ib.address + 4ull * patch->offset;
     out_site->dword = patch->offset;
@@ -221,15 +218,22 @@ rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
   return RL_OK;
 }
 
-rl_status_t rl_replay_pm4_release(rl_replay_t* replay) {
+rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay) {
   if (!replay->has_ib) return RL_OK;
   replay->has_ib = false;
   return replay->device->vtable->free(replay->device, replay->ib.address);
 }
 
+// The queue first: once it is destroyed nothing reads the IB.
+static rl_status_t rl_route_pm4_release(rl_replay_t* replay) {
+  RL_RETURN_IF_ERROR(rl_replay_queue_release(replay));
+  return rl_replay_pm4_release_ib(replay);
+}
+
 void rl_replay_pm4_destroy(rl_replay_t* replay) {
   rl_pm4_program_destroy(replay->pm4);
   replay->pm4 = NULL;
+  replay->binds = NULL;
   free(replay->kernel_entries);
   replay->kernel_entries = NULL;
 }
@@ -273,3 +277,18 @@ rl_status_t rl_replay_test_pm4_drop_wait(rl_replay_t* replay, uint32_t launch,
   memcpy(ib + offset, program->dwords + offset, 4ull * size);
   return RL_OK;
 }
+
+const rl_replay_route_t rl_replay_route_pm4 = {
+    .route = RL_ROUTE_PM4,
+    .device_runs = rl_replay_queue_device_runs,
+    .kernarg_size = rl_pm4_kernarg_segment_size,
+    .prepare = rl_route_pm4_prepare,
+    .apply = rl_replay_route_apply,
+    .publish = rl_route_pm4_publish,
+    .wait = rl_replay_queue_wait,
+    .proof = rl_replay_pm4_proof,
+    .stream_packet = rl_replay_pm4_stream_packet,
+    .patch_site = rl_replay_pm4_patch_site,
+    .release = rl_route_pm4_release,
+    .destroy = rl_replay_pm4_destroy,
+};

@@ -1,0 +1,146 @@
+// capture/bind_table.h — the compiled patch table every replay route
+// applies: what a run must rewrite, with cost proportional to what
+// changed.
+//
+// A route's lowering (aql/aql_lower.c, pm4/pm4_lower.c) lays out its
+// stream and, for every place a capture value lands, adds a site:
+//   pointer site  8 bytes = buffer_addresses[slot.buffer] + slot.offset;
+//                 resolved once, when the table is built or rebased
+//                 (rl_bind_table_rebase), never on a run;
+//   dynamic site  |width| bytes = value(expression) × |scale|, where the
+//                 expression is the binding's (capture.h rl_expr_t) and
+//                 |scale| is 1 (a kernarg value or a work-group count) or
+//                 the launch's block on the axis (a grid in work-items).
+// Sites live in one of a few destinations (a route's byte images: kernarg
+// segment, packets, IB), each with an optional mirror (the device's host
+// view) written alongside.
+//
+// rl_bind_table_finish compiles the dynamic sites into a flat table: equal
+// expressions share one expression id, and each expression knows its
+// sites. rl_bind_table_apply then, per run:
+//   1. evaluates each distinct expression once and checks the value
+//      against the tightest fit rule of its sites (launch_bind.h
+//      rl_bind_fit_range); any failure returns here, before anything is
+//      written, with the message rl_launch_binding_evaluate gives for the
+//      first site (in table order) it fails at;
+//   2. for each expression whose value changed since the last apply, writes
+//      the sites whose value differs from what they hold.
+// A run that changes no expression touches no site: the cost is
+// O(expressions + sites of changed expressions), independent of launches.
+//
+// Test faults (redline/base/test_fault.h: bind-stale, patch-skip,
+// patch-off, grid-skip) are honoured by a slow path that evaluates every
+// site on its own (rl_launch_value_evaluate), only while a fault is set.
+//
+// Thread-safety: none; one thread applies at a time, while no device
+// reads the destinations (the engine waits for the previous run first).
+#ifndef REDLINE_CAPTURE_BIND_TABLE_H_
+#define REDLINE_CAPTURE_BIND_TABLE_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redline/capture.h"
+#include "redline/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Destinations a table may write (a route uses the first few).
+#define RL_BIND_MAX_DESTS 4u
+
+// What a site holds (for error messages and test faults).
+typedef enum rl_bind_site_kind_e {
+  RL_BIND_SITE_POINTER = 0,  // pointer slot |ref|
+  RL_BIND_SITE_KERNARG = 1,  // kernarg binding |ref|
+  RL_BIND_SITE_GRID = 2,     // grid binding |ref|, × |scale| (1: groups)
+} rl_bind_site_kind_t;
+
+typedef struct rl_bind_site_s {
+  uint32_t offset;  // byte offset in its destination
+  uint8_t width;    // 4 or 8
+  uint8_t dest;     // destination index
+  uint8_t kind;     // rl_bind_site_kind_t
+  uint32_t launch;  // capture launch
+  uint32_t ref;     // binding or slot index in the launch
+  uint32_t expr;    // expression id (dynamic sites)
+  uint32_t scale;   // multiplier of the expression's value
+  uint64_t current; // the value the site holds
+} rl_bind_site_t;
+
+// One distinct expression: its sites and its admissible value range.
+typedef struct rl_bind_expr_s {
+  rl_expr_t expr;
+  int64_t lo, hi;    // the tightest rl_bind_fit_range over its sites
+  int64_t value;     // value at the last apply
+  uint32_t first;    // its sites: site_index[first .. first + count)
+  uint32_t count;
+} rl_bind_expr_t;
+
+// A route's destination: its byte image of |size| bytes and an optional
+// mirror (may be NULL or equal to |base|).
+typedef struct rl_bind_dest_s {
+  uint8_t* base;
+  uint8_t* mirror;
+  uint32_t size;
+} rl_bind_dest_t;
+
+typedef struct rl_bind_table_s {
+  const rl_capture_t* capture;  // borrowed
+  uint32_t site_count, site_capacity;
+  rl_bind_site_t* sites;        // in the order the route added them
+  uint32_t expr_count;
+  rl_bind_expr_t* exprs;
+  uint32_t* site_index;         // dynamic sites grouped by expression
+  uint32_t pointer_count;
+  uint32_t* pointer_sites;      // indices of the pointer sites
+  int64_t* pending;             // apply's scratch, one per expression
+  bool evaluated;               // exprs[].value holds the last apply's
+} rl_bind_table_t;
+
+// An empty table over |capture| (*|out_table| NULL on failure).
+rl_status_t rl_bind_table_create(const rl_capture_t* capture,
+                                 rl_bind_table_t** out_table);
+void rl_bind_table_destroy(rl_bind_table_t* table);
+
+// Adds a site holding |current| now. A pointer site's |ref| is the slot; a
+// kernarg or grid site's |ref| is the binding, whose kind must match
+// (RL_STATUS_INVALID_ARGUMENT otherwise). |scale| must be 1 for kernarg
+// sites. Only before rl_bind_table_finish.
+rl_status_t rl_bind_table_add(rl_bind_table_t* table, rl_bind_site_kind_t kind,
+                              uint32_t launch, uint32_t ref, uint8_t dest,
+                              uint32_t offset, uint8_t width, uint32_t scale,
+                              uint64_t current);
+
+// Compiles the dynamic sites: expression ids, per-expression sites and fit
+// ranges. |values| (capture->param_count) are the values the sites hold.
+rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
+                                 const int64_t* values);
+
+// The per-run apply above. |values|: |param_count| ==
+// capture->param_count values. *|out_changed| sites written.
+rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
+                                uint32_t param_count,
+                                const rl_bind_dest_t* dests,
+                                uint32_t* out_changed);
+
+// Re-resolves every pointer site at |buffer_addresses| (one per capture
+// buffer) and writes those that changed (at bind/prepare, not per run).
+rl_status_t rl_bind_table_rebase(rl_bind_table_t* table,
+                                 const uint64_t* buffer_addresses,
+                                 const rl_bind_dest_t* dests,
+                                 uint32_t* out_changed);
+
+// The value site |index| holds (0 when out of range).
+static inline uint64_t rl_bind_table_current(const rl_bind_table_t* table,
+                                             uint32_t index) {
+  return table && index < table->site_count ? table->sites[index].current
+                                            : 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_CAPTURE_BIND_TABLE_H_

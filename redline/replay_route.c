@@ -1,0 +1,178 @@
+// The route registry and what the routes share (redline/replay_route.h):
+// the one apply, and publication and the bounded wait over an AQL queue.
+#include "redline/replay_route.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "redline/replay_internal.h"
+
+// The registry: one line per route.
+static const rl_replay_route_t* const rl_replay_routes[] = {
+    &rl_replay_route_aql,
+    &rl_replay_route_pm4,
+    &rl_replay_route_drm,
+};
+
+#define RL_REPLAY_ROUTE_COUNT \
+  (sizeof(rl_replay_routes) / sizeof(rl_replay_routes[0]))
+
+const rl_replay_route_t* rl_replay_route_find(rl_route_t route) {
+  for (size_t i = 0; i < RL_REPLAY_ROUTE_COUNT; ++i) {
+    if (rl_replay_routes[i]->route == route) return rl_replay_routes[i];
+  }
+  return NULL;
+}
+
+void rl_replay_route_list_runnable(const rl_device_t* device, char* out,
+                                   size_t out_size) {
+  const char* names[RL_REPLAY_ROUTE_COUNT];
+  size_t count = 0;
+  for (size_t i = 0; i < RL_REPLAY_ROUTE_COUNT; ++i) {
+    if (rl_replay_routes[i]->device_runs(device)) {
+      names[count++] = rl_route_name(rl_replay_routes[i]->route);
+    }
+  }
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < count && used < out_size; ++i) {
+    const char* glue = i == 0 ? "" : i + 1 == count ? " and " : ", ";
+    int n = snprintf(out + used, out_size - used, "%s%s", glue, names[i]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+  if (count == 0) snprintf(out, out_size, "no route");
+  if (count == 1 && used < out_size) {
+    snprintf(out + used, out_size - used, " only");
+  }
+}
+
+rl_status_t rl_replay_route_apply(rl_replay_t* replay, const int64_t* values,
+                                  uint32_t value_count,
+                                  uint32_t* out_changed) {
+  return rl_bind_table_apply(replay->binds, values, value_count,
+                             replay->dests, out_changed);
+}
+
+//===----------------------------------------------------------------------===//
+// Routes over an AQL queue
+//===----------------------------------------------------------------------===//
+
+bool rl_replay_queue_device_runs(const rl_device_t* device) {
+  return device->vtable->queue_create != NULL;
+}
+
+// The ring size: the option, or the smallest power of two >= 1024 that
+// holds one run's packets.
+static uint32_t rl_replay_queue_packets(const rl_replay_t* replay) {
+  if (replay->options.queue_packets) return replay->options.queue_packets;
+  uint32_t packets = RL_REPLAY_DEFAULT_QUEUE_PACKETS;
+  while (packets < replay->capture->launch_count && packets < (1u << 30)) {
+    packets <<= 1;
+  }
+  return packets;
+}
+
+rl_status_t rl_replay_queue_create(rl_replay_t* replay) {
+  rl_device_t* device = replay->device;
+  uint32_t packets = rl_replay_queue_packets(replay);
+  if (packets < replay->capture->launch_count) {
+    return RL_STATUS(RL_STATUS_PREPARE,
+                     "%u launches do not fit a ring of %u packets",
+                     replay->capture->launch_count, packets);
+  }
+  RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
+                                                  &replay->queue));
+  replay->has_queue = true;
+  rl_aql_ring_init(&replay->ring, device, &replay->queue);
+  return RL_OK;
+}
+
+rl_status_t rl_replay_queue_release(rl_replay_t* replay) {
+  if (!replay->has_queue) return RL_OK;
+  RL_RETURN_IF_ERROR(
+      replay->device->vtable->queue_destroy(replay->device, &replay->queue));
+  replay->has_queue = false;
+  return RL_OK;
+}
+
+rl_status_t rl_replay_queue_fault(rl_replay_t* replay) {
+  rl_device_fault_t fault = {0};
+  replay->device->vtable->queue_fault(replay->device, &replay->queue, &fault);
+  if (!fault.faulted) return RL_OK;
+  if (replay->options.checked) {
+    RL_RETURN_IF_ERROR(rl_replay_guards_fault(replay, &fault));
+  }
+  return RL_STATUS(RL_STATUS_POISONED,
+                   "queue %u faulted at packet %" PRIu64 ": %s",
+                   replay->queue.id, fault.packet_id, fault.message);
+}
+
+// The aql/aql_ring.h protocol step by step, so the doorbell (on the
+// simulator: waking the command-processor thread) is timed apart.
+rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
+                                    uint32_t count, uint64_t* out_last) {
+  rl_device_t* device = replay->device;
+  device->vtable->signal_store(device, replay->signal.address, 1);
+  uint64_t first = 0;
+  rl_status_t status = rl_aql_ring_reserve(
+      &replay->ring, count, replay->options.wait_timeout_ns, &first);
+  if (status) {
+    // A reserve that timed out without a fault: earlier packets are stuck.
+    rl_status_t fault = rl_replay_queue_fault(replay);
+    if (fault) {
+      rl_status_free(status);
+      return fault;
+    }
+    return rl_replay_recode(status, RL_STATUS_QUARANTINED);
+  }
+  const uint8_t* bytes = packets;
+  for (uint32_t i = 0; i < count; ++i) {
+    rl_aql_ring_emit(&replay->ring, first + i, bytes + i * RL_AQL_PACKET_SIZE);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    rl_aql_ring_commit(&replay->ring, first + i,
+                       rl_aql_header_word(bytes + i * RL_AQL_PACKET_SIZE));
+  }
+  *out_last = first + count - 1;
+  uint64_t before = rl_replay_now_ns();
+  rl_aql_ring_doorbell(&replay->ring, *out_last);
+  replay->counters.doorbell_ns += rl_replay_now_ns() - before;
+  replay->counters.packets_published += count;
+  ++replay->counters.doorbells;
+  return RL_OK;
+}
+
+// Waits in slices so a faulted queue (whose signal never completes) is
+// reported at once; a wait that runs out without a fault leaves the
+// queue's state unknown. Then the completion value and the fault.
+rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
+  rl_device_t* device = replay->device;
+  const uint64_t timeout = replay->options.wait_timeout_ns;
+  const uint64_t start = rl_replay_now_ns();
+  int64_t value = 1;
+  for (;;) {
+    uint64_t elapsed = rl_replay_now_ns() - start;
+    uint64_t left = elapsed < timeout ? timeout - elapsed : 0;
+    uint64_t slice = left < RL_REPLAY_WAIT_SLICE_NS ? left
+                                                    : RL_REPLAY_WAIT_SLICE_NS;
+    if (device->vtable->signal_wait_lt(device, replay->signal.address, 1,
+                                       slice, &value)) {
+      if (value != 0) {
+        return RL_STATUS(RL_STATUS_POISONED,
+                         "completion signal holds %" PRId64 ", expected 0",
+                         value);
+      }
+      return rl_replay_queue_fault(replay);
+    }
+    RL_RETURN_IF_ERROR(rl_replay_queue_fault(replay));
+    if (left == 0) break;
+  }
+  uint64_t read_id = __atomic_load_n(replay->queue.read_index, __ATOMIC_ACQUIRE);
+  return RL_STATUS(RL_STATUS_QUARANTINED,
+                   "bounded wait of %" PRIu64 " ns expired: completion "
+                   "signal %" PRId64 ", queue %u read id %" PRIu64
+                   " of last packet %" PRIu64 "; packets may still execute",
+                   timeout, value, replay->queue.id, read_id, last);
+}

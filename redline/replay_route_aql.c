@@ -1,0 +1,155 @@
+// Route aql of the replay engine (redline/replay_route.h): one retained
+// kernel-dispatch packet per launch (aql/aql_lower.h), the barrier bit
+// only where the hazard plan says so, published with the ring protocol and
+// one doorbell per run.
+//
+// Prepare (after the shared state): the queue, lowering, the census of
+// what was built, then the kernarg image written to the device. Run: the
+// shared apply writes only changed values into the device's kernarg
+// segment and the packet templates; the packets go out through the ring.
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "aql/aql_patch.h"
+#include "redline/base/test_fault.h"
+#include "redline/replay_internal.h"
+
+// Test-only (redline/base/test_fault.h): narrows the fence scopes of the
+// lowered AQL packets after the census passed them, so a test can show the
+// simulator's cache model catching it. narrow-acquire:N sets packet N's
+// acquire scope to NONE; narrow-release:N lowers a SYSTEM release to AGENT.
+static void rl_route_aql_test_fault(rl_aql_program_t* program) {
+  if (!rl_test_fault_name()[0]) return;
+  for (uint32_t i = 0; i < program->packet_count; ++i) {
+    uint16_t header = program->packets[i].header;
+    if (rl_test_fault("narrow-acquire", i)) {
+      header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
+                            << RL_AQL_HEADER_ACQUIRE_SHIFT);
+    }
+    uint32_t scope =
+        (header >> RL_AQL_HEADER_RELEASE_SHIFT) & RL_AQL_HEADER_SCOPE_MASK;
+    if (rl_test_fault("narrow-release", i) &&
+        scope == RL_AQL_FENCE_SCOPE_SYSTEM) {
+      header &= (uint16_t)~(RL_AQL_HEADER_SCOPE_MASK
+                            << RL_AQL_HEADER_RELEASE_SHIFT);
+      header |= (uint16_t)(RL_AQL_FENCE_SCOPE_AGENT
+                           << RL_AQL_HEADER_RELEASE_SHIFT);
+    }
+    program->packets[i].header = header;
+  }
+}
+
+static rl_status_t rl_route_aql_prepare(rl_replay_t* replay) {
+  RL_RETURN_IF_ERROR(rl_replay_queue_create(replay));
+  const rl_capture_t* capture = replay->capture;
+  for (uint32_t p = 0; p < capture->param_count; ++p) {
+    replay->values[p] = capture->params[p].capture_value;
+  }
+  const rl_aql_lower_inputs_t inputs = {
+      .capture = capture,
+      .plan = replay->plan,
+      .buffer_addresses = replay->addresses,
+      .kernel_objects = replay->kernel_objects,
+      .kernarg_address = replay->kernarg.address,
+      .completion_signal = replay->signal.address,
+      .param_values = replay->values,
+  };
+  RL_RETURN_IF_ERROR(rl_aql_lower(&inputs, &replay->program));
+  // The census reads the program back; what it checks is what runs.
+  RL_RETURN_IF_ERROR(rl_aql_program_check(replay->program, &inputs));
+  rl_route_aql_test_fault(replay->program);
+  memcpy(replay->kernarg.host, replay->program->kernarg,
+         replay->program->kernarg_size);
+  replay->binds = replay->program->binds;
+  rl_aql_program_dests(replay->program, replay->kernarg.host, replay->dests);
+  return RL_OK;
+}
+
+static rl_status_t rl_route_aql_publish(rl_replay_t* replay,
+                                        uint64_t* out_last) {
+  const rl_aql_program_t* program = replay->program;
+  return rl_replay_queue_publish(replay, program->packets,
+                                 program->packet_count, out_last);
+}
+
+static void rl_route_aql_proof(const rl_replay_t* replay,
+                               rl_route_proof_t* out_proof) {
+  const rl_aql_program_t* program = replay->program;
+  if (!program) return;
+  out_proof->dispatches = replay->capture->launch_count;
+  out_proof->packets = program->packet_count;
+  out_proof->waits = program->barrier_count;
+  out_proof->stream_bytes = (uint64_t)program->packet_count * RL_AQL_PACKET_SIZE;
+  out_proof->patch_sites = program->patch_count;
+}
+
+static rl_status_t rl_route_aql_stream_packet(const rl_replay_t* replay,
+                                              uint32_t index,
+                                              uint8_t out_packet[64]) {
+  if (!replay->program || index >= replay->program->packet_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "packet %u: no such packet in the prepared stream",
+                     index);
+  }
+  memcpy(out_packet, &replay->program->packets[index], RL_AQL_PACKET_SIZE);
+  return RL_OK;
+}
+
+static rl_status_t rl_route_aql_patch_site(const rl_replay_t* replay,
+                                           uint32_t index,
+                                           rl_patch_site_t* out_site) {
+  if (!replay->program || index >= replay->program->patch_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "patch site %u: no such site in the prepared stream",
+                     index);
+  }
+  const rl_aql_patch_t* patch = &replay->program->patches[index];
+  static const rl_patch_site_kind_t kinds[] = {
+      [RL_AQL_PATCH_KERNARG] = RL_PATCH_SITE_SCALAR,
+      [RL_AQL_PATCH_POINTER] = RL_PATCH_SITE_POINTER,
+      [RL_AQL_PATCH_GRID] = RL_PATCH_SITE_GRID};
+  out_site->kind = kinds[patch->kind];
+  out_site->launch = patch->launch;
+  out_site->packet = patch->packet;
+  out_site->size = patch->size;
+  out_site->current = rl_bind_table_current(replay->program->binds, index);
+  if (patch->kind == RL_AQL_PATCH_GRID) {
+    out_site->dword = (patch->packet * RL_AQL_PACKET_SIZE + patch->offset) / 4;
+  } else {
+    out_site->device_address = replay->kernarg.address + patch->offset;
+    out_site->dword = patch->offset / 4;
+  }
+  const rl_capture_t* capture = replay->capture;
+  const rl_capture_launch_t* launch = &capture->launches[patch->launch];
+  if (patch->kind == RL_AQL_PATCH_POINTER) {
+    const rl_pointer_slot_t* slot = &launch->slots[patch->slot];
+    snprintf(out_site->what, sizeof(out_site->what), "buffer %s +0x%" PRIx64,
+             capture->buffers[slot->buffer].name, slot->offset);
+    return RL_OK;
+  }
+  rl_expr_format(capture, &launch->bindings[patch->binding].expr,
+                 out_site->what, sizeof(out_site->what));
+  return RL_OK;
+}
+
+static void rl_route_aql_destroy(rl_replay_t* replay) {
+  rl_aql_program_destroy(replay->program);
+  replay->program = NULL;
+  replay->binds = NULL;
+}
+
+const rl_replay_route_t rl_replay_route_aql = {
+    .route = RL_ROUTE_AQL,
+    .device_runs = rl_replay_queue_device_runs,
+    .kernarg_size = rl_aql_kernarg_segment_size,
+    .prepare = rl_route_aql_prepare,
+    .apply = rl_replay_route_apply,
+    .publish = rl_route_aql_publish,
+    .wait = rl_replay_queue_wait,
+    .proof = rl_route_aql_proof,
+    .stream_packet = rl_route_aql_stream_packet,
+    .patch_site = rl_route_aql_patch_site,
+    .release = rl_replay_queue_release,
+    .destroy = rl_route_aql_destroy,
+};
