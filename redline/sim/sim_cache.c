@@ -251,12 +251,13 @@ static rl_sim_cache_line_t* rl_sim_cache_lookup(rl_sim_device_t* device,
   return line;
 }
 
-// True when the access bypasses the per-WGP L0 and the GL1: gfx11 GLC=1
+// True when the access bypasses the per-WGP L0 and the GL1: an atomic
+// read-modify-write (performed at L2, RL_SIM_ACCESS_ATOMIC), gfx11 GLC=1
 // (MISS_EVICT at L0 and L1, SIGfx11CacheControl::enableLoadCacheBypass), or
 // a gfx12 scope of SCOPE_SE or wider (AMDGPUUsage GFX12: caches of a smaller
 // scope are bypassed; gfx12 has no GL1).
 static bool rl_sim_cache_bypass(uint32_t flags) {
-  return (flags & RL_SIM_ACCESS_GLC) != 0 ||
+  return (flags & (RL_SIM_ACCESS_GLC | RL_SIM_ACCESS_ATOMIC)) != 0 ||
          RL_SIM_ACCESS_SCOPE_OF(flags) >= RL_SIM_ACCESS_SCOPE_SE;
 }
 

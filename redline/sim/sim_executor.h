@@ -106,6 +106,12 @@ rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
 #define RL_SIM_ACCESS_SCOPE_OF(flags) (((flags) >> 4) & 3u)
 #define RL_SIM_ACCESS_SCOPE_SE 1u
 #define RL_SIM_ACCESS_INSTRUCTION 0x40u
+// The read of an atomic read-modify-write (global/flat atomics): performed
+// at the L2, so it bypasses the per-WGP L0 and the GL1 whatever its policy
+// bits (LLVM AMDGPUUsage memory model: atomic read-modify-write instructions
+// implicitly bypass the L0/L1 caches; on gfx10/gfx11 their GLC bit only
+// selects whether the pre-operation value is returned).
+#define RL_SIM_ACCESS_ATOMIC 0x80u
 rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
                                 void* out_data, uint32_t size,
                                 uint32_t access);

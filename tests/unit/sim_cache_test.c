@@ -309,6 +309,11 @@ static void rl_test_policy_bits(void** state) {
                    1u);
   assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_GLC),
                    2u);
+  // An atomic read-modify-write is performed at L2 whatever its bits: it
+  // reads the current value, while a plain load still hits the stale line.
+  assert_int_equal(rl_test_policy_load(device, b.address, RL_SIM_ACCESS_ATOMIC),
+                   2u);
+  assert_int_equal(rl_test_policy_load(device, b.address, 0), 1u);
   assert_int_equal(
       rl_test_policy_load(device, b.address,
                           RL_SIM_ACCESS_SCOPE(RL_SIM_ACCESS_SCOPE_SE)),

@@ -138,7 +138,9 @@ static rl_status_t rl_isa_flat_atomic_lane(rl_isa_wave_t* wave,
   const uint32_t op = RL_ISA_MEM_ATOMIC(arg);
   const bool wide = size == 8;
   uint64_t tmp = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_load(wave->group->wg, address, &tmp, size));
+  // Performed at the L2: the read bypasses the L0 and GL1 (sim_executor.h).
+  RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, &tmp, size,
+                                         RL_SIM_ACCESS_ATOMIC));
   uint64_t data = rl_isa_atomic_reg(wave, inst->data0, lane, wide);
   uint64_t cmp = op == RL_ISA_ATOM_CMPSWAP
                      ? rl_isa_atomic_reg(wave, inst->data0 + size / 4, lane,
