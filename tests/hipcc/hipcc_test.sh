@@ -128,6 +128,38 @@ expect_status 0 "--genco for two processors" "$hipcc" --genco \
 [ "$(head -c 24 "$work/k2.co")" = "__CLANG_OFFLOAD_BUNDLE__" ] &&
   pass "two processors give an offload bundle" || fail "no bundle magic"
 
+# --- device-library corrections ------------------------------------------------
+# amd_mixed_dot(__half2, __half2, float, saturate): Debian's ockl always sets
+# the clamp bit; redline's ockl_fixes.bc makes it follow |saturate|. The
+# saturating kernel is the negative control: the objdump check must see its
+# clamp, so a check that never finds one cannot pass.
+cat >"$work/dot.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+__global__ void dot_plain(const __half2* a, const __half2* b, float* c) {
+  c[threadIdx.x] = amd_mixed_dot(a[threadIdx.x], b[threadIdx.x], c[threadIdx.x], false);
+}
+__global__ void dot_saturate(const __half2* a, const __half2* b, float* c) {
+  c[threadIdx.x] = amd_mixed_dot(a[threadIdx.x], b[threadIdx.x], c[threadIdx.x], true);
+}
+HIP
+objdump="$(dirname "$readelf")/llvm-objdump"
+# dot_lines KERNEL: the v_dot2 instructions of KERNEL in dot.co.
+dot_lines() {
+  "$objdump" -d --mcpu=gfx1100 "$work/dot.co" |
+    awk -v k="$1" '/^[0-9a-f]+ <.*>:$/ { on = index($0, k) > 0 } on && /dot2/'
+}
+if "$hipcc" --genco -O2 "$work/dot.hip" -o "$work/dot.co" 2>"$work/err"; then
+  plain=$(dot_lines dot_plain) sat=$(dot_lines dot_saturate)
+  [ -n "$plain" ] && ! echo "$plain" | grep -q clamp &&
+    pass "amd_mixed_dot(.., false): v_dot2 without clamp" ||
+    fail "amd_mixed_dot(.., false) gives: ${plain:-no v_dot2}"
+  echo "$sat" | grep -q clamp && pass "amd_mixed_dot(.., true): v_dot2 with clamp (negative control)" ||
+    fail "amd_mixed_dot(.., true) gives: ${sat:-no v_dot2}"
+else
+  fail "dot.hip: $(head -c 400 "$work/err")"
+fi
+
 # --- a whole program ----------------------------------------------------------
 expect_status 0 "compile and link a program" "$hipcc" -O2 "$work/k.hip" -o "$work/k"
 "$readelf" -d "$work/k" 2>/dev/null | grep -q 'NEEDED.*libamdhip64\.so' &&

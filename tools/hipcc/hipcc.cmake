@@ -1,10 +1,11 @@
 # tools/hipcc/hipcc.cmake — redline-hipcc, the HIP compiler driver
 # (docs/hip-corpus.md): the script, configured with the toolchain found here,
-# and the ISA-version control libraries it adds to Debian's rocm-device-libs
-# for the processors Debian 12's 5.2 bitcode predates.
+# the ISA-version control libraries it adds to Debian's rocm-device-libs
+# for the processors Debian 12's 5.2 bitcode predates, and the ockl
+# corrections it links over Debian's ockl.bc (ockl_fixes.c).
 #
 #   build/tools/redline-hipcc                  the driver
-#   build/tools/hipcc-devlib/oclc_isa_version_<N>.bc
+#   build/tools/hipcc-devlib/oclc_isa_version_<N>.bc, ockl_fixes.bc
 #   installed: bin/redline-hipcc, LIBDIR/redline/hipcc-devlib/*.bc
 set(RL_HIPCC_ARCHS gfx1100 gfx1151 gfx1201)
 set(RL_HIPCC_DEVLIB_DIR ${CMAKE_CURRENT_BINARY_DIR}/hipcc-devlib)
@@ -53,6 +54,28 @@ foreach(arch IN LISTS RL_HIPCC_ARCHS)
     VERBATIM)
   list(APPEND rl_hipcc_outputs ${out})
 endforeach()
+set(out ${RL_HIPCC_DEVLIB_DIR}/ockl_fixes.bc)
+add_custom_command(OUTPUT ${out}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${RL_HIPCC_DEVLIB_DIR}
+  COMMAND ${rl_hipcc_llvm_bin}/clang -x c --target=amdgcn-amd-amdhsa
+          -nogpulib -Xclang -mcode-object-version=none -O2
+          -Xclang -disable-llvm-passes -emit-llvm -c -o ${out}
+          ${CMAKE_CURRENT_SOURCE_DIR}/hipcc/ockl_fixes.c
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/hipcc/ockl_fixes.c
+  COMMENT "redline-hipcc: ockl corrections"
+  VERBATIM)
+list(APPEND rl_hipcc_outputs ${out})
+# An empty module with the AMDGPU data layout: the base llvm-link links
+# Debian's ockl and the fixes into.
+set(out ${RL_HIPCC_DEVLIB_DIR}/link_base.bc)
+add_custom_command(OUTPUT ${out}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${RL_HIPCC_DEVLIB_DIR}
+  COMMAND ${rl_hipcc_llvm_bin}/clang -x c --target=amdgcn-amd-amdhsa
+          -nogpulib -Xclang -mcode-object-version=none -emit-llvm -c
+          -o ${out} /dev/null
+  COMMENT "redline-hipcc: empty AMDGPU module"
+  VERBATIM)
+list(APPEND rl_hipcc_outputs ${out})
 add_custom_target(rl_hipcc ALL DEPENDS ${rl_hipcc_outputs})
 
 install(PROGRAMS ${RL_HIPCC} DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,0 +1,114 @@
+# tests/hip_corpus.cmake — the HIP corpus (tests/hip_corpus/*.hip,
+# docs/hip-corpus.md): whole HIP programs built with redline-hipcc for
+# gfx1100 and gfx1151, each checking its own results on the host.
+#
+#   ${RL_HIP_CORPUS_DIR}/<arch>/<name>              the programs
+#   ${RL_HIP_CORPUS_DIR}/<arch>/module_kernels.co   module.hip's code object
+#
+# Tests:
+#   hip_corpus_build       every program needs libamdhip64 and carries a
+#                          code object for its processor only (always on)
+#   hip_corpus.<name>.<arch>.run                 `redline run`, exit 0
+#   hip_corpus.<name>.<arch>.shadow              `redline run --capture`,
+#       then `redline shadow --executor isa --arms eager,aql,pm4,hip,hipgraph`
+#   hip_corpus.<name>.<arch>.shadow_adversarial  the same capture, shadow
+#                                                with --hazards adversarial
+#   hip_corpus.<name>.gfx1100.corrupt            negative control: the
+#       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
+# The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
+# to ON when the CLI has a `run` command (tools/redline_main.c).
+set(RL_HIP_CORPUS_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_corpus)
+set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
+set(RL_HIP_CORPUS_PROGRAMS
+  saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
+  dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
+  divergent printf)
+set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151)
+set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
+  "redline-hipcc flags for the HIP corpus")
+set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 CACHE STRING
+  "Processors whose corpus programs are also captured and shadowed "
+  "(all processors get the plain run)")
+
+if(NOT RL_HIPCC_HAVE_DEVICE_LIBS)
+  message(STATUS "HIP corpus: not built (rocm-device-libs not installed)")
+  return()
+endif()
+
+file(STRINGS ${PROJECT_SOURCE_DIR}/tools/redline_main.c rl_run_cmd
+  REGEX "\\{\"run\",")
+if(rl_run_cmd)
+  set(rl_run_default ON)
+else()
+  set(rl_run_default OFF)
+endif()
+option(RL_HIP_CORPUS_RUN
+  "Run the HIP corpus under `redline run` (needs the run command)"
+  ${rl_run_default})
+
+set(rl_corpus_deps ${RL_HIPCC} ${RL_HIP_CORPUS_SRC}/corpus.h)
+set(rl_corpus_outputs)
+foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/${arch})
+  file(MAKE_DIRECTORY ${dir})
+  foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)
+    add_custom_command(OUTPUT ${dir}/${name}
+      COMMAND ${RL_HIPCC} --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
+              -Wall -Werror -o ${dir}/${name} ${RL_HIP_CORPUS_SRC}/${name}.hip
+      DEPENDS ${RL_HIP_CORPUS_SRC}/${name}.hip ${rl_corpus_deps} rl_hipcc
+      COMMENT "redline-hipcc ${arch}: hip_corpus/${name}"
+      VERBATIM)
+    list(APPEND rl_corpus_outputs ${dir}/${name})
+  endforeach()
+  add_custom_command(OUTPUT ${dir}/module_kernels.co
+    COMMAND ${RL_HIPCC} --genco --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
+            -o ${dir}/module_kernels.co ${RL_HIP_CORPUS_SRC}/module_kernels.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/module_kernels.hip ${RL_HIPCC} rl_hipcc
+    COMMENT "redline-hipcc --genco ${arch}: hip_corpus/module_kernels.co"
+    VERBATIM)
+  list(APPEND rl_corpus_outputs ${dir}/module_kernels.co)
+endforeach()
+add_custom_target(rl_hip_corpus ALL DEPENDS ${rl_corpus_outputs})
+
+add_test(NAME hip_corpus_build
+  COMMAND ${RL_HIP_CORPUS_SRC}/corpus_build_check.sh ${RL_HIP_CORPUS_DIR}
+          ${RL_LLVM_READELF} "${RL_HIP_CORPUS_ARCHS}"
+          ${RL_HIP_CORPUS_PROGRAMS})
+set_tests_properties(hip_corpus_build PROPERTIES LABELS "hip_corpus")
+
+if(NOT RL_HIP_CORPUS_RUN)
+  message(STATUS "HIP corpus: run/shadow tests off (no `redline run`; "
+                 "-DRL_HIP_CORPUS_RUN=ON to force)")
+  return()
+endif()
+
+set(rl_corpus_run ${RL_HIP_CORPUS_SRC}/corpus_run.sh)
+foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/${arch})
+  foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)
+    set(args)
+    if(name STREQUAL "module")
+      set(args ${dir}/module_kernels.co)
+    endif()
+    set(t hip_corpus.${name}.${arch})
+    set(common $<TARGET_FILE:redline> ${arch} ${dir}/${name}.rlc
+               ${dir}/${name} ${args})
+    add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
+    set(tests ${t}.run)
+    if(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS)
+      add_test(NAME ${t}.shadow COMMAND ${rl_corpus_run} shadow ${common})
+      add_test(NAME ${t}.shadow_adversarial
+        COMMAND ${rl_corpus_run} shadow_adversarial ${common})
+      set_tests_properties(${t}.shadow PROPERTIES FIXTURES_SETUP ${t}.capture)
+      set_tests_properties(${t}.shadow_adversarial PROPERTIES
+        FIXTURES_REQUIRED ${t}.capture)
+      list(APPEND tests ${t}.shadow ${t}.shadow_adversarial)
+    endif()
+    if(arch STREQUAL "gfx1100")
+      add_test(NAME ${t}.corrupt COMMAND ${rl_corpus_run} corrupt ${common})
+      list(APPEND tests ${t}.corrupt)
+    endif()
+    set_tests_properties(${tests} PROPERTIES LABELS "hip_corpus;integration"
+      TIMEOUT 600)
+  endforeach()
+endforeach()
