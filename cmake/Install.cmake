@@ -2,6 +2,8 @@
 # (docs/install.md has the layout and how to build against it):
 #
 #   bin/redline                          the CLI
+#   bin/redline-hipcc                    the HIP compiler driver; its
+#                                        bitcode in LIBDIR/redline/hipcc-devlib
 #   LIBDIR/libredline.so.0[.x.y.z]       the library (libredline.so: dev link)
 #   LIBDIR/libredline.a                  with RL_INSTALL_STATIC
 #   include/redline/*.h                  the public headers
