@@ -80,6 +80,12 @@ has "$line" --offload-arch=gfx1151 --offload-arch=gfx1201 --hip-link &&
   pass "repeated --offload-arch, duplicates dropped, link adds --hip-link" ||
   fail "repeated arch: $line"
 
+has "$line" -mprintf-kind=buffered && pass "device printf buffered by default" ||
+  fail "no -mprintf-kind=buffered: $line"
+line=$(dry -mprintf-kind=hostcall -c "$work/k.hip")
+has "$line" -mprintf-kind=hostcall && lacks "$line" -mprintf-kind=buffered &&
+  pass "-mprintf-kind= given by the user wins" || fail "printf kind: $line"
+
 line=$(dry "$work/k.hip" obj.o other.cu -o prog)
 echo "$line" | grep -q -- "-x hip $work/k.hip -x none obj.o -x hip other.cu" &&
   pass "HIP sources tagged -x hip, objects -x none" || fail "languages: $line"
@@ -159,6 +165,23 @@ if "$hipcc" --genco -O2 "$work/dot.hip" -o "$work/dot.co" 2>"$work/err"; then
 else
   fail "dot.hip: $(head -c 400 "$work/err")"
 fi
+
+# Buffered device printf needs __printf_alloc, which Debian's HIP device
+# libraries lack; redline's ockl_fixes.bc provides it. The code object must
+# link (lld: no undefined symbols) and list the format in amdhsa.printf;
+# with -nogpulib (no device library at all) the same kernel must not link.
+cat >"$work/pf.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+__global__ void pf(int v) { printf("value %d\n", v + (int)threadIdx.x); }
+HIP
+expect_status 0 "printf kernel links (__printf_alloc)" "$hipcc" --genco -O2 \
+  "$work/pf.hip" -o "$work/pf.co"
+"$readelf" --notes "$work/pf.co" 2>/dev/null | grep -q 'value %d' &&
+  pass "printf format in amdhsa.printf" || fail "no printf metadata"
+expect_status 1 "printf kernel without device libraries fails to link (negative control)" \
+  "$hipcc" --genco -O2 -nogpulib "$work/pf.hip" -o "$work/pf-nolib.co"
+grep -q "__printf_alloc" "$work/err" && pass "the missing symbol is __printf_alloc" ||
+  fail "expected an undefined __printf_alloc: $(head -c 300 "$work/err")"
 
 # --- a whole program ----------------------------------------------------------
 expect_status 0 "compile and link a program" "$hipcc" -O2 "$work/k.hip" -o "$work/k"
