@@ -4,6 +4,8 @@
 #   bin/redline                          the CLI
 #   bin/redline-hipcc                    the HIP compiler driver; its
 #                                        bitcode in LIBDIR/redline/hipcc-devlib
+#   share/man/man1/redline*.1            manual pages (from `redline help`)
+#   share/bash-completion/completions/redline  bash completion (same)
 #   LIBDIR/libredline.so.0[.x.y.z]       the library (libredline.so: dev link)
 #   LIBDIR/libredline.a                  with RL_INSTALL_STATIC
 #   include/redline/*.h                  the public headers
@@ -36,6 +38,12 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/redline/include/redline
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 install(TARGETS redline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The manual pages and bash completion generated from `redline help`
+# (tools/CMakeLists.txt).
+install(DIRECTORY ${CMAKE_BINARY_DIR}/man/
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 FILES_MATCHING PATTERN "*.1")
+install(FILES ${CMAKE_BINARY_DIR}/completion/redline
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 
 # The runtime stand-ins are defined with the tests (tests/*.cmake); a build
 # without tests defines them here, so every build installs the same files.

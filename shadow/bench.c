@@ -9,6 +9,7 @@
 #include "redline/sim/sim.h"
 #include "shadow/bench_internal.h"
 #include "shadow/shadow_hazard.h"
+#include "shadow/shadow_trace.h"
 
 // Samples of one arm, in nanoseconds, one per step.
 typedef struct rl_bench_samples_s {
@@ -31,6 +32,7 @@ typedef struct rl_bench_s {
   rl_sim_dispatch_record_t* log;
   int64_t* values;
   uint32_t done, total;
+  rl_shadow_trace_t trace;  // --trace (shadow/shadow_trace.h)
 } rl_bench_t;
 
 static uint64_t rl_bench_now_ns(void) {
@@ -121,6 +123,11 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   uint64_t start = rl_bench_now_ns();
   rl_status_t status = rl_shadow_arm_step(arm, bench->values);
   uint64_t wall = rl_bench_now_ns() - start;
+  if (bench->trace.trace) {
+    char name[48];
+    snprintf(name, sizeof(name), "step %u", samples->count);
+    rl_shadow_trace_step(&bench->trace, a, arm, name, start, start + wall);
+  }
   // Arms step one at a time and every step waits for its dispatches, so the
   // process-wide counter's growth belongs to this arm.
   instructions = rl_isa_executor_instructions() - instructions;
@@ -244,6 +251,7 @@ static void rl_bench_deinit(rl_bench_t* bench) {
   }
   free(bench->log);
   free(bench->values);
+  rl_shadow_trace_end(&bench->trace);
 }
 
 static void rl_bench_create_arms(rl_bench_t* bench) {
@@ -292,6 +300,15 @@ rl_status_t rl_bench_run(const rl_capture_t* capture,
       rl_shadow_window_resolve(capture, options->has_window, &options->window,
                                &bench.param, &result->window);
   if (!status) status = rl_bench_init(&bench);
+  if (!status && options->trace) {
+    const char* names[RL_SHADOW_MAX_ARMS];
+    for (uint32_t a = 0; a < options->arm_count; ++a) {
+      names[a] = rl_shadow_arm_kind_name(options->arms[a]);
+    }
+    status = rl_shadow_trace_begin(&bench.trace, options->trace, capture,
+                                   names, options->arm_count, "bench",
+                                   options->trace_pid_base);
+  }
   if (!status) {
     rl_bench_create_arms(&bench);
     rl_bench_rounds(&bench);

@@ -61,6 +61,10 @@ typedef struct rl_bench_options_s {
   // finding in any step fails that arm (RL_STATUS_MISMATCH). The check runs
   // outside the timed span.
   bool no_hazard_check;
+  // When set, every step goes into this trace as for rl_shadow_run
+  // (shadow/shadow_trace.h); arms are processes |trace_pid_base| + 1 + index.
+  struct rl_trace_s* trace;
+  uint32_t trace_pid_base;
 } rl_bench_options_t;
 
 // Nanoseconds over the samples of one arm.

@@ -57,6 +57,9 @@
 //             with the HIP addresses and hipModuleLaunchKernel (`extra`
 //             form) on one stream, hipStreamSynchronize at the end of the
 //             step; regions are read back with hipMemcpy.
+//   KIND~advK a seeded pass (rl_shadow_options_t.adversarial_seeds): the
+//             retained arm KIND again on a device in adversarial mode with
+//             seed device.seed + K, compared with eager like every arm.
 //   hipgraph  the same step recorded by stream capture
 //             (hipStreamBeginCapture, the launches, hipStreamEndCapture),
 //             hipGraphInstantiate, and one hipGraphLaunch per window. A
@@ -137,7 +140,7 @@
 extern "C" {
 #endif
 
-#define RL_SHADOW_MAX_ARMS 8u
+#define RL_SHADOW_MAX_ARMS 16u
 #define RL_SHADOW_MAX_BINDS 16u
 // Hazard findings kept per arm (more are counted).
 #define RL_SHADOW_MAX_HAZARDS 8u
@@ -247,6 +250,19 @@ typedef struct rl_shadow_options_s {
   rl_limits_t limits;
   // Skips the hazard verdicts (see above); on by default.
   bool no_hazard_check;
+  // Seeded adversarial passes: for every retained arm (aql, pm4, drm) in
+  // |arms|, |adversarial_seeds| more arms of the same kind run every window
+  // on devices with the adversarial interleaving, seeds device.seed + 1 ..
+  // device.seed + N, named "KIND~advK". So one shadow runs each window
+  // sequentially and under N interleavings; a missing barrier or wait that
+  // the sequential order hides shows there. Ignored when device.adversarial
+  // is already set (every arm is adversarial then). The CLI's default is 2.
+  uint32_t adversarial_seeds;
+  // When set, every arm step goes into this trace (shadow/shadow_trace.h):
+  // host spans, the dispatches of simulated devices, arrows for the hazard
+  // plan's dependencies. Arms are processes |trace_pid_base| + 1 + index.
+  struct rl_trace_s* trace;
+  uint32_t trace_pid_base;
 } rl_shadow_options_t;
 
 // What an arm ran: the retained routes' rl_route_proof_t, and the same
@@ -276,6 +292,9 @@ typedef struct rl_shadow_proof_s {
 
 typedef struct rl_shadow_arm_result_s {
   rl_shadow_arm_kind_t kind;
+  char name[24];           // "pm4", or "pm4~adv2" for a seeded pass
+  bool adversarial;        // its device interleaves unordered work
+  uint64_t seed;           // the interleaving's seed (when adversarial)
   bool available;          // set up successfully
   bool failed;             // not available, or failed during a step
   rl_status_code_t failure_code;

@@ -23,6 +23,7 @@
 
 #include "redline/capture.h"
 #include "redline/device/device.h"
+#include "redline/replay.h"
 #include "redline/status.h"
 #include "shadow/shadow.h"
 
@@ -49,6 +50,10 @@ typedef struct rl_shadow_arm_vtable_s {
   // Host time of the last step from the engine's counters
   // (rl_replay_counters last_host_ns); false for arms without them.
   bool (*last_host_ns)(const rl_shadow_arm_t* arm, uint64_t* out_ns);
+  // The engine's counters (rl_replay_counters) of the retained arms; NULL
+  // for the others. For traces (shadow/shadow_trace.h).
+  void (*replay_counters)(const rl_shadow_arm_t* arm,
+                          rl_replay_counters_t* out_counters);
   // Copies packet |index| of the prepared stream (rl_replay_stream_packet);
   // NULL for arms without a retained stream.
   rl_status_t (*stream_packet)(const rl_shadow_arm_t* arm, uint32_t index,

@@ -79,6 +79,11 @@ static bool rl_shadow_retained_last_host_ns(const rl_shadow_arm_t* arm,
   return true;
 }
 
+static void rl_shadow_retained_replay_counters(
+    const rl_shadow_arm_t* arm, rl_replay_counters_t* out_counters) {
+  rl_replay_counters(((const rl_shadow_retained_t*)arm)->replay, out_counters);
+}
+
 static rl_status_t rl_shadow_retained_stream_packet(const rl_shadow_arm_t* arm,
                                                     uint32_t index,
                                                     uint8_t out_packet[64]) {
@@ -101,6 +106,7 @@ static const rl_shadow_arm_vtable_t rl_shadow_retained_vtable = {
     .buffer_address = rl_shadow_retained_buffer_address,
     .proof = rl_shadow_retained_proof,
     .last_host_ns = rl_shadow_retained_last_host_ns,
+    .replay_counters = rl_shadow_retained_replay_counters,
     .stream_packet = rl_shadow_retained_stream_packet,
     .destroy = rl_shadow_retained_destroy,
 };

@@ -104,7 +104,7 @@ void rl_shadow_hazard_reason(const rl_shadow_result_t* result,
   rl_hazard_finding_format(result->capture, &arm->hazards[0], line,
                            sizeof(line));
   snprintf(out, size, "arm %s: hazard in %s: %s%s",
-           rl_shadow_arm_kind_name(arm->kind), where, line,
+           arm->name, where, line,
            arm->hazard_count > 1 ? " (and more, see the report)" : "");
 }
 

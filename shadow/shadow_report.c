@@ -24,7 +24,7 @@ static const char* rl_shadow_param_name(const rl_shadow_result_t* result) {
 
 static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
   const rl_shadow_proof_t* p = &arm->proof;
-  fprintf(out, "arm %-8s ", rl_shadow_arm_kind_name(arm->kind));
+  fprintf(out, "arm %-9s ", arm->name);
   if (!arm->available) {
     fprintf(out, "%s\n", arm->failure);
     return;
@@ -58,7 +58,7 @@ static void rl_shadow_text_difference(FILE* out,
                                       uint32_t a, const rl_shadow_cell_t* cell) {
   char hex[RL_DIGEST128_HEX_LENGTH + 1];
   rl_digest128_format(cell->digest, hex);
-  fprintf(out, "      %-8s ", rl_shadow_arm_kind_name(result->arms[a].kind));
+  fprintf(out, "      %-9s ", result->arms[a].name);
   if (cell->equal) {
     fprintf(out, "equal               %s\n", hex);
     return;
@@ -159,7 +159,7 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
           capture->workload, capture->target ? capture->target : "?",
           result->arm_count, result->window.count, rl_shadow_param_name(result),
           result->window.start, result->window.stride, result->region_count,
-          rl_shadow_arm_kind_name(result->arms[result->reference].kind));
+          result->arms[result->reference].name);
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_shadow_text_arm(out, &result->arms[a]);
     rl_shadow_hazard_text(out, result, &result->arms[a]);
@@ -168,7 +168,7 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
     fprintf(out, "negative control: flipped byte %" PRIu64 " of region %s "
             "in arm %s after window 0\n", result->flip_offset,
             capture->regions[result->flip_region].name,
-            rl_shadow_arm_kind_name(result->arms[result->flip_arm].kind));
+            result->arms[result->flip_arm].name);
   }
 }
 
@@ -194,8 +194,8 @@ static void rl_shadow_text_first(FILE* out, const rl_shadow_result_t* result) {
           region->name, rl_region_type_name(region->type),
           result->first_offset);
   const char* names[2] = {
-      rl_shadow_arm_kind_name(result->arms[result->reference].kind),
-      rl_shadow_arm_kind_name(result->arms[result->first_arm].kind)};
+      result->arms[result->reference].name,
+      result->arms[result->first_arm].name};
   const uint8_t* values[2] = {result->first_reference_value,
                               result->first_arm_value};
   for (int i = 0; i < 2; ++i) {
@@ -288,7 +288,11 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
 static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
                                  const rl_shadow_arm_result_t* arm) {
   cJSON* o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(arm->kind));
+  cJSON_AddStringToObject(o, "arm", arm->name);
+  cJSON_AddStringToObject(o, "kind", rl_shadow_arm_kind_name(arm->kind));
+  cJSON_AddStringToObject(o, "hazards",
+                          arm->adversarial ? "adversarial" : "sequential");
+  if (arm->adversarial) cJSON_AddNumberToObject(o, "seed", (double)arm->seed);
   cJSON_AddBoolToObject(o, "available", arm->available);
   cJSON_AddBoolToObject(o, "failed", arm->failed);
   if (arm->failed) {
@@ -310,7 +314,7 @@ static cJSON* rl_shadow_json_cell(const rl_shadow_result_t* result, uint32_t a,
   char hex[RL_DIGEST128_HEX_LENGTH + 1];
   rl_digest128_format(cell->digest, hex);
   cJSON* o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "arm", rl_shadow_arm_kind_name(result->arms[a].kind));
+  cJSON_AddStringToObject(o, "arm", result->arms[a].name);
   cJSON_AddStringToObject(o, "xxh3_128", hex);
   cJSON_AddBoolToObject(o, "equal", cell->equal);
   if (!cell->equal) {
@@ -377,7 +381,7 @@ static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result)
   cJSON_AddNumberToObject(window, "stride", (double)result->window.stride);
   cJSON_AddStringToObject(
       root, "reference",
-      rl_shadow_arm_kind_name(result->arms[result->reference].kind));
+      result->arms[result->reference].name);
 }
 
 static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result) {
@@ -385,7 +389,7 @@ static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result
   if (result->flip) {
     cJSON* flip = cJSON_AddObjectToObject(root, "negative_control");
     cJSON_AddStringToObject(
-        flip, "arm", rl_shadow_arm_kind_name(result->arms[result->flip_arm].kind));
+        flip, "arm", result->arms[result->flip_arm].name);
     cJSON_AddStringToObject(flip, "region",
                             capture->regions[result->flip_region].name);
     cJSON_AddNumberToObject(flip, "offset", (double)result->flip_offset);
@@ -396,7 +400,7 @@ static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result
     cJSON_AddStringToObject(first, "region",
                             capture->regions[result->first_region].name);
     cJSON_AddStringToObject(
-        first, "arm", rl_shadow_arm_kind_name(result->arms[result->first_arm].kind));
+        first, "arm", result->arms[result->first_arm].name);
     cJSON_AddNumberToObject(first, "offset", (double)result->first_offset);
     cJSON_AddNumberToObject(first, "element_offset",
                             (double)result->first_element_offset);

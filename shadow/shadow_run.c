@@ -11,6 +11,7 @@
 #include "shadow/shadow_compare.h"
 #include "shadow/shadow_hazard.h"
 #include "shadow/shadow_rerecord.h"
+#include "shadow/shadow_trace.h"
 
 typedef struct rl_shadow_run_s {
   const rl_capture_t* capture;
@@ -25,7 +26,43 @@ typedef struct rl_shadow_run_s {
   // |recorded| is its arm index, UINT32_MAX without a recorded arm.
   uint32_t recorded;
   rl_shadow_rerecord_t rerecord;
+  rl_shadow_trace_t trace;  // --trace (shadow/shadow_trace.h)
+  // The caller's arms followed by the seeded adversarial passes
+  // (rl_shadow_options_t.adversarial_seeds); |options| points here.
+  rl_shadow_options_t expanded;
+  bool adversarial[RL_SHADOW_MAX_ARMS];
+  uint64_t seed[RL_SHADOW_MAX_ARMS];
+  uint32_t pass[RL_SHADOW_MAX_ARMS];  // 0: the caller's arm, K: ~advK
 } rl_shadow_run_t;
+
+// Appends the seeded adversarial passes of the retained arms to the run's
+// copy of the options (RL_STATUS_INVALID_ARGUMENT past RL_SHADOW_MAX_ARMS).
+static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
+                                         const rl_shadow_options_t* options) {
+  run->expanded = *options;
+  rl_shadow_options_t* expanded = &run->expanded;
+  for (uint32_t a = 0; a < options->arm_count && a < RL_SHADOW_MAX_ARMS; ++a) {
+    run->adversarial[a] = options->device.adversarial;
+    run->seed[a] = options->device.seed;
+  }
+  if (options->device.adversarial) return RL_OK;
+  for (uint32_t k = 1; k <= options->adversarial_seeds; ++k) {
+    for (uint32_t a = 0; a < options->arm_count; ++a) {
+      if (!rl_shadow_arm_kind_retained(options->arms[a])) continue;
+      if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
+        return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                         "shadow: %u adversarial seeds make more than %u arms",
+                         options->adversarial_seeds, RL_SHADOW_MAX_ARMS);
+      }
+      uint32_t b = expanded->arm_count++;
+      expanded->arms[b] = options->arms[a];
+      run->adversarial[b] = true;
+      run->seed[b] = options->device.seed + k;
+      run->pass[b] = k;
+    }
+  }
+  return RL_OK;
+}
 
 //===----------------------------------------------------------------------===//
 // Options
@@ -167,8 +204,13 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
     rl_shadow_arm_result_t* arm = &run->result->arms[a];
     arm->kind = options->arms[a];
     arm->proof.route = rl_shadow_arm_kind_name(arm->kind);
+    arm->adversarial = run->adversarial[a];
+    arm->seed = run->seed[a];
+    rl_shadow_arm_options_t this_arm = arm_options;
+    this_arm.device.adversarial = run->adversarial[a];
+    this_arm.device.seed = run->seed[a];
     rl_status_t status = rl_shadow_arm_create(arm->kind, run->capture,
-                                              &arm_options, &run->arms[a]);
+                                              &this_arm, &run->arms[a]);
     if (status) {
       rl_shadow_fail_arm(run, a, status, "not available: ", -1, 0);
     } else {
@@ -216,7 +258,19 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   rl_shadow_hazard_before(arm, run->result->hazard_check, &watch,
                           &run->result->arms[a]);
   bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
+  uint64_t start_ns = run->trace.trace ? rl_trace_now_ns() : 0;
   rl_status_t status = rl_shadow_arm_step(arm, run->values);
+  if (run->trace.trace) {
+    char name[96];
+    if (run->result->param == UINT32_MAX) {
+      snprintf(name, sizeof(name), "window %u", w);
+    } else {
+      snprintf(name, sizeof(name), "window %u (%s=%" PRId64 ")", w,
+               run->capture->params[run->result->param].name, value);
+    }
+    rl_shadow_trace_step(&run->trace, a, arm, name, start_ns,
+                         rl_trace_now_ns());
+  }
   if (!status) {
     rl_shadow_hazard_after(arm, &watch, w, &run->result->arms[a]);
   }
@@ -243,7 +297,7 @@ static void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w) {
     if (run->options->progress) {
       run->options->progress(run->options->progress_user, run->done,
                              run->total,
-                             rl_shadow_arm_kind_name(run->options->arms[a]));
+                             run->result->arms[a].name);
     }
   }
 }
@@ -376,7 +430,7 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
     const rl_shadow_arm_result_t* arm = &result->arms[a];
     if (!arm->failed) continue;
     snprintf(result->reason, sizeof(result->reason), "arm %s: %s",
-             rl_shadow_arm_kind_name(arm->kind), arm->failure);
+             arm->name, arm->failure);
     return;
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
@@ -396,7 +450,7 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
                                          : capture->params[result->param].name,
              rl_shadow_window_value(&result->window, result->first_window),
              capture->regions[result->first_region].name,
-             rl_shadow_arm_kind_name(result->arms[result->first_arm].kind),
+             result->arms[result->first_arm].name,
              result->first_offset, cell->differing_bytes,
              cell->differing_bytes == 1 ? "" : "s",
              cell->differing_bytes == 1 ? "s" : "");
@@ -406,7 +460,7 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
     const rl_shadow_arm_result_t* arm = &result->arms[a];
     if (arm->proof_ok) continue;
     snprintf(result->reason, sizeof(result->reason), "arm %s: route proof: %s",
-             rl_shadow_arm_kind_name(arm->kind), arm->proof_problem);
+             arm->name, arm->proof_problem);
     return;
   }
   result->pass = true;
@@ -424,6 +478,15 @@ static rl_status_t rl_shadow_run_init(rl_shadow_run_t* run) {
     if (capture->regions[r].size > largest) largest = capture->regions[r].size;
   }
   result->arm_count = run->options->arm_count;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const char* kind = rl_shadow_arm_kind_name(run->options->arms[a]);
+    if (run->pass[a]) {
+      snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s~adv%u",
+               kind, run->pass[a]);
+    } else {
+      snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s", kind);
+    }
+  }
   result->region_count = capture->region_count;
   result->cells = calloc((size_t)result->window.count * capture->region_count *
                                  result->arm_count + 1u,
@@ -452,6 +515,7 @@ static void rl_shadow_run_deinit(rl_shadow_run_t* run) {
     rl_shadow_arm_destroy(run->arms[a]);
   }
   rl_shadow_rerecord_deinit(&run->rerecord);
+  rl_shadow_trace_end(&run->trace);
   free(run->values);
   free(run->reference_bytes);
   free(run->candidate_bytes);
@@ -472,23 +536,44 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   if (!result) return rl_status_out_of_memory();
   result->capture = capture;
   result->hazard_check = !options->no_hazard_check;
-  rl_shadow_run_t run = {.capture = capture, .options = options,
-                         .result = result, .recorded = UINT32_MAX};
+  // The run is on the heap: it holds a copy of the options with the arms
+  // expanded, and RL_SHADOW_MAX_ARMS of everything.
+  rl_shadow_run_t* run = calloc(1, sizeof(*run));
+  if (!run) {
+    free(result);
+    return rl_status_out_of_memory();
+  }
+  run->capture = capture;
+  run->result = result;
+  run->recorded = UINT32_MAX;
+  run->options = &run->expanded;
   rl_status_t status = rl_shadow_check_options(capture, options, result);
+  if (!status) status = rl_shadow_expand_arms(run, options);
+  options = &run->expanded;
   if (!status) status = rl_shadow_check_budgets(capture, options);
-  if (!status) status = rl_shadow_run_init(&run);
-  if (!status) {
-    rl_shadow_create_arms(&run);
+  if (!status) status = rl_shadow_run_init(run);
+  if (!status && options->trace) {
+    const char* names[RL_SHADOW_MAX_ARMS];
     for (uint32_t a = 0; a < result->arm_count; ++a) {
-      run.total += run.arms[a] ? result->window.count : 0;
+      names[a] = result->arms[a].name;
     }
-    rl_shadow_walk(&run);
+    status = rl_shadow_trace_begin(&run->trace, options->trace, capture, names,
+                                   result->arm_count, "shadow",
+                                   options->trace_pid_base);
+  }
+  if (!status) {
+    rl_shadow_create_arms(run);
     for (uint32_t a = 0; a < result->arm_count; ++a) {
-      if (run.arms[a]) rl_shadow_check_proof(&run, a);
+      run->total += run->arms[a] ? result->window.count : 0;
+    }
+    rl_shadow_walk(run);
+    for (uint32_t a = 0; a < result->arm_count; ++a) {
+      if (run->arms[a]) rl_shadow_check_proof(run, a);
     }
     rl_shadow_verdict(result);
   }
-  rl_shadow_run_deinit(&run);
+  rl_shadow_run_deinit(run);
+  free(run);
   if (status) {
     rl_shadow_result_destroy(result);
     return status;

@@ -22,7 +22,7 @@ endfunction()
 
 foreach(workload vecchain decode)
   rl_add_shadow_runtime_test(shadow_runtimes_${workload}
-    arms eager,hip,hipgraph,aql,pm4,drm 6 ${workload} gfx1100 --)
+    arms eager,hip,hipgraph,aql,pm4,drm 12 ${workload} gfx1100 --)
 endforeach()
 rl_add_shadow_runtime_test(shadow_runtimes_decode_adversarial
   arms eager,hip,hipgraph,aql,pm4,drm 6 decode gfx1100 --

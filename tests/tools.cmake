@@ -8,3 +8,20 @@ add_test(NAME reliability_sweep_smoke
           -b ${PROJECT_BINARY_DIR})
 set_tests_properties(reliability_sweep_smoke PROPERTIES
   LABELS integration TIMEOUT 600)
+
+# The manual pages and bash completion generated at build time match the
+# text of `redline help COMMAND` (groff renders them; bash runs the
+# completion), with negative controls (tests/tools/help_docs_test.sh).
+add_test(NAME help_docs_test
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/help_docs_test.sh
+          $<TARGET_FILE:redline> ${CMAKE_BINARY_DIR}/man
+          ${CMAKE_BINARY_DIR}/completion/redline)
+set_tests_properties(help_docs_test PROPERTIES LABELS unit TIMEOUT 120)
+
+# `--trace` files follow the trace-event format Perfetto opens
+# (tests/tools/trace_check.py, with negative controls).
+find_program(RL_TRACE_PYTHON3 python3 REQUIRED)
+add_test(NAME trace_cli_test
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/trace_cli_test.sh
+          $<TARGET_FILE:redline> ${RL_TRACE_PYTHON3})
+set_tests_properties(trace_cli_test PROPERTIES LABELS integration TIMEOUT 300)

@@ -99,13 +99,16 @@ int rl_cli_number_i64(const char* command, const char* flag, const char* text,
   return status ? rl_cli_number_usage(command, flag, status) : RL_EXIT_OK;
 }
 
+// The processors the simulated device and the rocr and drm devices run
+// (redline/replay.h, rl_device_options_t.processor).
+const char* const rl_cli_processors[] = {"gfx1100", "gfx1151", "gfx1201"};
+const size_t rl_cli_processor_count =
+    sizeof(rl_cli_processors) / sizeof(rl_cli_processors[0]);
+
 int rl_cli_processor(const char* command, const char* flag,
                      const char* processor) {
-  // The processors the simulated device and the rocr and drm devices run
-  // (redline/replay.h, rl_device_options_t.processor).
-  static const char* const known[] = {"gfx1100", "gfx1151", "gfx1201"};
-  for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
-    if (rl_cli_is(processor, known[i])) return RL_EXIT_OK;
+  for (size_t i = 0; i < rl_cli_processor_count; ++i) {
+    if (rl_cli_is(processor, rl_cli_processors[i])) return RL_EXIT_OK;
   }
   return rl_cli_usage("%s: %s expects gfx1100, gfx1151 or gfx1201, got '%s'",
                       command, flag, processor);

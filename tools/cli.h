@@ -74,6 +74,10 @@ int rl_cli_number_u64(const char* command, const char* flag, const char* text,
 int rl_cli_number_i64(const char* command, const char* flag, const char* text,
                       int64_t min, int64_t max, int64_t* out_value);
 
+// The processors redline runs, in the order help texts list them.
+extern const char* const rl_cli_processors[];
+extern const size_t rl_cli_processor_count;
+
 // Checks that |processor|, given with |flag| (--processor, --target), is one
 // redline runs: gfx1100, gfx1151 or gfx1201. Returns RL_EXIT_OK, or
 // RL_EXIT_USAGE after printing the message.

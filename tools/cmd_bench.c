@@ -12,10 +12,12 @@
 #include "tools/cli.h"
 #include "tools/progress.h"
 #include "tools/shadow_cli.h"
+#include "tools/trace_cli.h"
 
 typedef struct rl_bench_cli_s {
   const char* path;
   const char* json;
+  const char* trace;
   rl_shadow_options_t shadow;  // arms, window and device options
   uint64_t rounds;
 } rl_bench_cli_t;
@@ -35,6 +37,8 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
       ++i;
     } else if (has_value && rl_cli_is(arg, "--json")) {
       cli->json = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--trace")) {
+      cli->trace = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--rounds")) {
       exit_code = rl_cli_number_u64("bench", arg, argv[++i], 1, 100000,
                                     &cli->rounds);
@@ -66,6 +70,8 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .progress = rl_progress_callback,
       .progress_user = &progress,
       .no_hazard_check = shadow->no_hazard_check,
+      .trace = shadow->trace,
+      .trace_pid_base = shadow->trace_pid_base,
   };
   memcpy(options.arms, shadow->arms, sizeof(options.arms));
   rl_bench_result_t* result = NULL;
@@ -100,8 +106,15 @@ int rl_cmd_bench(int argc, char** argv) {
   rl_capture_t* capture = NULL;
   status = rl_capture_file_read(cli.path, &capture, NULL);
   if (status) return rl_cli_fail(status, "bench");  // names the path
-  exit_code = rl_cli_bench_capture(capture, &cli.shadow, (uint32_t)cli.rounds,
-                                   cli.json, cli.path, NULL, 0);
+  rl_trace_t* trace = NULL;
+  exit_code = rl_cli_trace_open("bench", cli.trace, &cli.path, 1, &trace);
+  if (exit_code == RL_EXIT_OK) {
+    cli.shadow.trace = trace;
+    exit_code = rl_cli_bench_capture(capture, &cli.shadow,
+                                     (uint32_t)cli.rounds, cli.json, cli.path,
+                                     NULL, 0);
+    exit_code = rl_cli_trace_close("bench", trace, cli.trace, exit_code);
+  }
   rl_capture_destroy(capture);
   return exit_code;
 }

@@ -30,6 +30,7 @@
 #include "tools/cli.h"
 #include "tools/inspect_json.h"
 #include "tools/shadow_cli.h"
+#include "tools/trace_cli.h"
 
 #define RL_DEMO_BENCH_ROUNDS 3u
 #define RL_DEMO_BENCH_STEPS 4u
@@ -37,10 +38,13 @@
 typedef struct rl_demo_s {
   const char* processor;
   const char* out_dir;
+  const char* trace_path;  // --trace: shadow and bench in one trace
+  rl_trace_t* trace;
   uint64_t layers;
   bool verbose;
   rl_shadow_device_options_t device;
   bool no_hazard_check;
+  uint32_t adversarial_seeds;
   char dir[512];
   char path[600];
   bool temporary;
@@ -58,6 +62,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   demo->processor = "gfx1100";
   demo->layers = 4;
   rl_shadow_options_t options = {0};
+  options.adversarial_seeds = 2;  // as `redline shadow`
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -71,10 +76,13 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       if (exit_code != RL_EXIT_OK) return exit_code;
     } else if (has_value && rl_cli_is(arg, "--out")) {
       demo->out_dir = argv[++i];
+    } else if (has_value && rl_cli_is(arg, "--trace")) {
+      demo->trace_path = argv[++i];
     } else if (has_value && (rl_cli_is(arg, "--processor") ||
                              rl_cli_is(arg, "--hazards") ||
                              rl_cli_is(arg, "--executor") ||
                              rl_cli_is(arg, "--cache-model") ||
+                             rl_cli_is(arg, "--adversarial-seeds") ||
                              rl_cli_is(arg, "--seed"))) {
       rl_shadow_cli_option("demo", arg, argv[++i], &options, &exit_code);
       if (exit_code != RL_EXIT_OK) return exit_code;
@@ -86,6 +94,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   }
   demo->device = options.device;
   demo->no_hazard_check = options.no_hazard_check;
+  demo->adversarial_seeds = options.adversarial_seeds;
   if (options.device.processor) demo->processor = options.device.processor;
   demo->device.processor = demo->processor;
   return RL_EXIT_OK;
@@ -217,6 +226,8 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
                        &exit_code);
+  options.trace = demo->trace;
+  options.adversarial_seeds = demo->adversarial_seeds;
   char reason[768] = "";
   exit_code = rl_cli_shadow_capture(capture, &options, demo->verbose, NULL,
                                     "demo: shadow", reason, sizeof(reason));
@@ -232,6 +243,8 @@ static int rl_demo_bench(rl_demo_t* demo, const rl_capture_t* capture) {
                                  .no_hazard_check = demo->no_hazard_check};
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("demo", "--arms", "eager,aql,pm4", &options, &exit_code);
+  options.trace = demo->trace;
+  options.trace_pid_base = 100;  // after the shadow's arms
   if (capture->window_count) {
     const rl_capture_window_t* window = &capture->windows[0];
     options.has_window = true;
@@ -269,7 +282,12 @@ static int rl_demo_stages(rl_demo_t* demo) {
     exit_code = rl_demo_inspect(demo, capture);
   }
   if (exit_code == RL_EXIT_OK) {
-    printf("\n== 3. shadow: eager, recorded, aql, pm4\n");
+    if (demo->adversarial_seeds && !demo->device.adversarial) {
+      printf("\n== 3. shadow: eager, recorded, aql, pm4; aql and pm4 also "
+             "under %u adversarial seeds\n", demo->adversarial_seeds);
+    } else {
+      printf("\n== 3. shadow: eager, recorded, aql, pm4\n");
+    }
     fflush(stdout);
     exit_code = rl_demo_shadow(demo, capture);
   }
@@ -287,8 +305,11 @@ int rl_cmd_demo(int argc, char** argv) {
   rl_demo_t demo;
   int exit_code = rl_demo_parse(argc, argv, &demo);
   if (exit_code != RL_EXIT_OK) return exit_code;
+  exit_code = rl_cli_trace_open("demo", demo.trace_path, NULL, 0, &demo.trace);
+  if (exit_code != RL_EXIT_OK) return exit_code;
   double start = rl_demo_now();
   exit_code = rl_demo_stages(&demo);
+  exit_code = rl_cli_trace_close("demo", demo.trace, demo.trace_path, exit_code);
   rl_demo_cleanup(&demo);
   printf("\ndemo took %.1f s\n", rl_demo_now() - start);
   if (exit_code == RL_EXIT_OK) {

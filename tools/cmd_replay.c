@@ -20,6 +20,8 @@
 #include "redline/sim/sim.h"
 #include "tools/cli.h"
 #include "shadow/hazard_verdict.h"
+#include "shadow/shadow_trace.h"
+#include "tools/trace_cli.h"
 #include "tools/cli_limits.h"
 
 #define RL_REPLAY_CLI_MAX_PARAMS 16
@@ -39,6 +41,8 @@ typedef struct rl_replay_cli_s {
   uint64_t seed;
   bool checked;
   bool json;
+  const char* trace_path;  // --trace
+  rl_trace_t* trace;
   bool no_retain;
   bool no_hazard_check;
   uint64_t timeout_ms;
@@ -85,6 +89,8 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
                           RL_REPLAY_CLI_MAX_PARAMS);
     }
     cli->param_text[cli->param_count++] = value;
+  } else if (rl_cli_is(flag, "--trace")) {
+    cli->trace_path = value;
   } else if (rl_cli_is(flag, "--repeat")) {
     return rl_cli_number_u64("replay", flag, value, 1, UINT32_MAX,
                              &cli->repeat);
@@ -102,7 +108,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
 static bool rl_replay_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--route", "--device", "--processor", "--executor", "--hazards", "--param",
-      "--repeat", "--seed", "--timeout-ms", "--cache-model"};
+      "--repeat", "--seed", "--timeout-ms", "--cache-model", "--trace"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -400,10 +406,28 @@ static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
   RL_RETURN_IF_ERROR(rl_replay_prepare(replay, cli->route));
   rl_hazard_watch_t watch;
   rl_hazard_watch_begin(&watch, cli->no_hazard_check ? NULL : device, capture);
-  for (uint64_t i = 0; i < cli->repeat; ++i) {
-    RL_RETURN_IF_ERROR(
-        rl_replay_run(replay, values, capture->param_count));
+  rl_shadow_trace_t trace;
+  const char* route = cli->route == RL_ROUTE_PM4 ? "pm4" : "aql";
+  RL_RETURN_IF_ERROR(rl_shadow_trace_begin(&trace, cli->trace, capture, &route,
+                                           1, "replay", 0));
+  rl_status_t status = RL_OK;
+  for (uint64_t i = 0; i < cli->repeat && !status; ++i) {
+    uint64_t start = cli->trace ? rl_trace_now_ns() : 0;
+    status = rl_replay_run(replay, values, capture->param_count);
+    if (cli->trace) {
+      rl_replay_counters_t counters;
+      rl_replay_counters(replay, &counters);
+      rl_route_proof_t proof;
+      rl_replay_proof(replay, &proof);
+      char name[48];
+      snprintf(name, sizeof(name), "run %" PRIu64, i);
+      rl_shadow_trace_device_step(&trace, 0, device, &counters,
+                                  proof.stream_bytes / 4, name, start,
+                                  rl_trace_now_ns());
+    }
   }
+  rl_shadow_trace_end(&trace);
+  RL_RETURN_IF_ERROR(status);
   rl_replay_hazards_collect(replay, capture, &watch, out_hazards);
   if (out_hazards->count == 0) return RL_OK;
   char line[768];
@@ -452,7 +476,13 @@ int rl_cmd_replay(int argc, char** argv) {
     rl_capture_destroy(capture);
     return rl_cli_fail(status, "replay");
   }
-  exit_code = rl_replay_on_device(&cli, device, capture);
+  const char* inputs[] = {cli.path};
+  exit_code = rl_cli_trace_open("replay", cli.trace_path, inputs, 1, &cli.trace);
+  if (exit_code == RL_EXIT_OK) {
+    exit_code = rl_replay_on_device(&cli, device, capture);
+    exit_code = rl_cli_trace_close("replay", cli.trace, cli.trace_path,
+                                   exit_code);
+  }
   rl_device_close(device);
   rl_capture_destroy(capture);
   return exit_code;

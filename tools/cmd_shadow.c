@@ -18,12 +18,14 @@
 #include "tools/cli_limits.h"
 #include "tools/progress.h"
 #include "tools/shadow_cli.h"
+#include "tools/trace_cli.h"
 
 #define RL_SHADOW_CLI_MAX_BINDS 16
 
 typedef struct rl_shadow_cli_s {
   const char* path;
   const char* json;
+  const char* trace;
   const char* flip;
   bool verbose;
   const char* binds[RL_SHADOW_CLI_MAX_BINDS];
@@ -34,7 +36,8 @@ typedef struct rl_shadow_cli_s {
 static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
-      "--processor", "--bind", "--executor", "--cache-model"};
+      "--processor", "--bind", "--executor", "--cache-model", "--trace",
+      "--adversarial-seeds"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -49,6 +52,8 @@ static int rl_shadow_parse_value(rl_shadow_cli_t* cli, const char* flag,
   }
   if (rl_cli_is(flag, "--json")) {
     cli->json = value;
+  } else if (rl_cli_is(flag, "--trace")) {
+    cli->trace = value;
   } else if (rl_cli_is(flag, "--flip-byte")) {
     cli->flip = value;
   } else if (cli->bind_count == RL_SHADOW_CLI_MAX_BINDS) {
@@ -65,6 +70,8 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("shadow", "--arms", "eager,recorded,aql,pm4",
                        &cli->options, &exit_code);
+  // Each window sequentially and under two seeded interleavings.
+  cli->options.adversarial_seeds = 2;
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
     if (rl_cli_is(arg, "--verbose") || rl_cli_is(arg, "-v")) {
@@ -143,10 +150,16 @@ int rl_cmd_shadow(int argc, char** argv) {
                                         &capture, NULL);
   if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
+  rl_trace_t* trace = NULL;
   if (exit_code == RL_EXIT_OK) {
+    exit_code = rl_cli_trace_open("shadow", cli.trace, &cli.path, 1, &trace);
+  }
+  if (exit_code == RL_EXIT_OK) {
+    cli.options.trace = trace;
     exit_code = rl_cli_shadow_capture(capture, &cli.options, cli.verbose,
                                       cli.json, cli.path,
                                       NULL, 0);
+    exit_code = rl_cli_trace_close("shadow", trace, cli.trace, exit_code);
   }
   rl_capture_destroy(capture);
   return exit_code;

@@ -23,7 +23,7 @@ PACKAGES=(
   libxxhash-dev libelf-dev libmsgpack-dev libcjson-dev libzstd-dev libcmocka-dev
   clang-19 llvm-19 lld-19 libclang-rt-19-dev clang-tools-19 rocm-device-libs
   libhsa-runtime-dev libdrm-dev libamdhip64-dev
-  python3 python3-pytest
+  python3 python3-pytest groff-base man-db gnuplot-nox
   debhelper dh-python dpkg-dev fakeroot lintian
 )
 
@@ -78,6 +78,11 @@ deb() {
     --no-install-recommends "$out"/*.deb
   (cd / && env -u REDLINE_KERNELS_DIR redline demo --layers 2)
   (cd / && /usr/bin/python3 -c 'import redline; print("python3-redline", redline.__version__)')
+  # The installed manual page renders and names the options; the completion
+  # is where bash-completion looks for it.
+  man -P cat redline-shadow 2>/dev/null | grep -q -- '--arms' ||
+    { echo "deb: man redline-shadow does not show --arms" >&2; return 1; }
+  test -f /usr/share/bash-completion/completions/redline
 }
 
 case "${1:-}" in

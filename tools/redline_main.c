@@ -1,17 +1,13 @@
 // The redline CLI: git-style subcommands over the redline libraries.
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/cli_help.h"
 
-typedef struct rl_cli_command_s {
-  const char* name;
-  int (*run)(int argc, char** argv);
-  const char* synopsis;
-  const char* help;
-} rl_cli_command_t;
-
-static const rl_cli_command_t rl_cli_commands[] = {
+const rl_cli_command_t rl_cli_commands[] = {
     {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json] [--isa]",
      "List the kernels of an AMDGPU code object: target, code-object version,\n"
      "kernarg layout from the metadata note and the decoded kernel descriptor.\n"
@@ -46,7 +42,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
     {"replay", rl_cmd_replay,
      "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
      "[--repeat N] [--hazards adversarial] [--seed N] [--executor ref|isa] "
-     "[--checked] [--json]",
+     "[--checked] [--json] [--trace OUT]",
      "Replay a capture on a fixed queue through the replay API: contract,\n"
      "prepare, then N runs; prints the route proof and the XXH3-128 of every\n"
      "state region after the last run. Pointers are rebased onto fresh\n"
@@ -71,6 +67,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --max-device-memory B  decompressed contents (default 4G, else exit 3),\n"
      "  --max-work-items N     device memory (8G), work-items per dispatch\n"
      "  --max-dispatches N     (16M) and dispatches per step (65536), else exit 4\n"
+     "  --trace OUT            a Chrome/Perfetto trace of the runs\n"
      "  --json                 machine output: {proof, counters, status, regions}\n"
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
     {"lower", rl_cmd_lower,
@@ -98,9 +95,9 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
      "shadow FILE [--arms eager,recorded,aql,pm4[,hip,hipgraph,drm]] "
-     "[--windows START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET] "
-     "[--hazards adversarial] [--seed N] [--executor ref|isa] [--processor GFX] "
-     "[--bind BUFFER=BYTES]... [--verbose]",
+     "[--windows START:COUNT[:STRIDE]] [--json OUT] [--trace OUT] "
+     "[--flip-byte REGION:OFFSET] [--hazards adversarial] [--seed N] "
+     "[--executor ref|isa] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",
      "Run the windows of a capture through several arms from identical state\n"
      "(each arm on its own simulated device, buffers from the capture's initial\n"
      "contents) and compare every state region byte for byte after each window.\n"
@@ -117,11 +114,16 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "                         both values, and the verdict)\n"
      "  --json OUT             the report as JSON, written atomically\n"
      "                         (a link is followed; OUT must not be FILE)\n"
+     "  --trace OUT            a Chrome/Perfetto trace of every arm's steps\n"
+     "                         (host spans, simulated dispatches, waits)\n"
      "  --flip-byte R:OFF      negative control: corrupt byte OFF of region R in\n"
      "                         the pm4 arm (else the last retained arm) after\n"
      "                         window 0; the run must FAIL naming R and OFF\n"
      "  --hazards MODE         sim: sequential (default) or adversarial\n"
      "  --seed N               sim: seed of the adversarial interleaving\n"
+     "  --adversarial-seeds N  sequential runs: also run every retained arm\n"
+     "                         under N seeded interleavings (seeds SEED+1..;\n"
+     "                         arms aql~adv1...; default 2, 0 to 4)\n"
      "  --cache-model MODE     sim: strict (default), report or off caches\n"
      "  --executor ref|isa     sim: reference kernels (default) or gfx11 ISA\n"
      "  --processor GFX        device ISA (default: the capture's)\n"
@@ -134,7 +136,7 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "Exit 1 on any divergence or failed route proof.\n"},
     {"bench", rl_cmd_bench,
      "bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]] "
-     "[--rounds N] [--json OUT]",
+     "[--rounds N] [--json OUT] [--trace OUT]",
      "Time the arms in interleaved rounds (A B C A B C ...): per arm the median\n"
      "and p95 wall time per step, host submission time per step (engine\n"
      "counters), simulated-device time per step (dispatch-log timestamps), the\n"
@@ -146,10 +148,11 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --cache-model MODE (default strict)\n"
      "                    as for shadow\n"
      "  --json OUT        the table as JSON, written atomically\n"
-     "                    (a link is followed; OUT must not be FILE)\n"},
+     "                    (a link is followed; OUT must not be FILE)\n"
+     "  --trace OUT       a Chrome/Perfetto trace of every step\n"},
     {"demo", rl_cmd_demo,
      "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
-     "[--executor ref|isa] [--out DIR] [--verbose]",
+     "[--executor ref|isa] [--out DIR] [--trace OUT] [--verbose]",
      "The whole pipeline on the simulator: capture the decode workload while it\n"
      "runs (an eager run), write the capture, print its inspect summary, shadow\n"
      "all four arms over 12 windows across a chunk boundary of the attention\n"
@@ -159,11 +162,14 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "  --verbose, -v     the shadow's line per window and region\n"
      "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
      "  --hazards MODE    sequential (default) or adversarial\n"
+     "  --adversarial-seeds N  retained arms also under N seeded\n"
+     "                    interleavings (default 2; as for shadow)\n"
      "  --cache-model MODE strict (default), report or off\n"
      "  --executor ref|isa  reference kernels (default) or the gfx11 ISA\n"
      "                    interpreter (gfx1100/gfx1151 only)\n"
      "  --out DIR         keep the capture as DIR/decode.rlc (default: a\n"
-     "                    temporary file, removed at exit)\n"},
+     "                    temporary file, removed at exit)\n"
+     "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"
@@ -177,10 +183,10 @@ static const rl_cli_command_t rl_cli_commands[] = {
      "REDLINE_DRM_LIBRARY override the runtime libraries.\n"},
     {"help", rl_cmd_help, "help [COMMAND]", "Show help for redline or COMMAND.\n"},
 };
-#define RL_CLI_COMMAND_COUNT \
-  (sizeof(rl_cli_commands) / sizeof(rl_cli_commands[0]))
+const size_t rl_cli_command_count =
+    sizeof(rl_cli_commands) / sizeof(rl_cli_commands[0]);
 
-static const char rl_cli_exit_codes[] =
+const char rl_cli_exit_codes[] =
     "Exit codes:\n"
     "  0  success\n"
     "  1  divergence or mismatch found\n"
@@ -195,8 +201,25 @@ static const char rl_cli_exit_codes[] =
     "Numbers are decimal (010 is ten) or 0x-hexadecimal, without spaces or +.\n";
 
 int rl_cmd_help(int argc, char** argv) {
+  // Build-time generators (tools/CMakeLists.txt), not listed in the help:
+  // the manual pages and the bash completion come from the texts above.
+  if (argc == 3 && rl_cli_is(argv[1], "--man-dir")) {
+    return rl_cli_write_man_pages(argv[2], RL_VERSION) == 0 ? RL_EXIT_OK
+                                                           : RL_EXIT_UNAVAILABLE;
+  }
+  if ((argc == 2 || argc == 3) && rl_cli_is(argv[1], "--bash-completion")) {
+    FILE* out = argc == 3 ? fopen(argv[2], "w") : stdout;
+    if (!out) {
+      fprintf(stderr, "redline: help: %s: %s\n", argv[2], strerror(errno));
+      return RL_EXIT_UNAVAILABLE;
+    }
+    rl_cli_write_bash_completion(out);
+    bool failed = ferror(out) != 0;
+    failed = (out == stdout ? fflush(out) : fclose(out)) != 0 || failed;
+    return failed ? RL_EXIT_UNAVAILABLE : RL_EXIT_OK;
+  }
   if (argc >= 2) {
-    for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+    for (size_t i = 0; i < rl_cli_command_count; ++i) {
       if (strcmp(argv[1], rl_cli_commands[i].name) == 0) {
         printf("usage: redline %s\n\n%s\n%s", rl_cli_commands[i].synopsis,
                rl_cli_commands[i].help, rl_cli_exit_codes);
@@ -207,7 +230,7 @@ int rl_cmd_help(int argc, char** argv) {
   }
   printf("redline — PM4/AQL command-stream replay for AMD GPUs\n\n"
          "usage: redline COMMAND [ARGS]\n\nCommands:\n");
-  for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+  for (size_t i = 0; i < rl_cli_command_count; ++i) {
     printf("  %s\n", rl_cli_commands[i].synopsis);
   }
   printf("\nErrors go to stderr. Environment: REDLINE_KERNELS_DIR overrides\n"
@@ -227,7 +250,7 @@ int main(int argc, char** argv) {
     printf("redline %s\n", RL_VERSION);
     return RL_EXIT_OK;
   }
-  for (size_t i = 0; i < RL_CLI_COMMAND_COUNT; ++i) {
+  for (size_t i = 0; i < rl_cli_command_count; ++i) {
     if (strcmp(argv[1], rl_cli_commands[i].name) == 0) {
       for (int a = 2; a < argc; ++a) {
         if (rl_cli_is(argv[a], "--help") || rl_cli_is(argv[a], "-h")) {

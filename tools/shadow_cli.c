@@ -55,6 +55,10 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
   } else if (rl_cli_is(flag, "--seed")) {
     *out_exit = rl_cli_number_u64(command, flag, value, 0, UINT64_MAX,
                                   &options->device.seed);
+  } else if (rl_cli_is(flag, "--adversarial-seeds")) {
+    uint64_t seeds = 0;
+    *out_exit = rl_cli_number_u64(command, flag, value, 0, 4, &seeds);
+    options->adversarial_seeds = (uint32_t)seeds;
   } else if (rl_cli_is(flag, "--cache-model")) {
     options->device.cache_model = value;
     *out_exit = rl_cli_cache_model(command, value);

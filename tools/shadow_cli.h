@@ -12,7 +12,8 @@
 #include "shadow/shadow.h"
 
 // Applies |flag| |value| when it is one of --arms, --windows, --processor,
-// --hazards, --seed, --executor or a budget option (tools/cli_limits.h:
+// --hazards, --seed, --executor, --cache-model, --adversarial-seeds or a
+// budget option (tools/cli_limits.h:
 // --max-*, --timeout-ms); returns false for other flags. *|out_exit| is
 // RL_EXIT_OK or the usage error already reported (prefixed by |command|).
 // Applies the value-less flag |flag| when it is --no-hazard-check (the

@@ -4,8 +4,9 @@
 # Every row makes one named mistake in the engine through the test-only
 # switch REDLINE_TEST_FAULT (redline/base/test_fault.h: compiled into every
 # build, off unless set) and runs the default `redline shadow` (arms eager,
-# recorded, aql, pm4; the capture's own window; sequential ordering) on a
-# fresh capture. A row expected to "fail" must make the shadow exit non-zero;
+# recorded, aql, pm4, and aql and pm4 again under two seeded adversarial
+# interleavings; the capture's own window) on a fresh capture, with the
+# row's extra options when it has them. A row expected to "fail" must make the shadow exit non-zero;
 # the script reports which check caught it, the exit code and the first
 # line of the verdict. A row expected to be "equivalent" is a mutation that
 # cannot change what runs on that workload: the script proves it by showing
@@ -34,7 +35,8 @@ fi
 mkdir -p "$WORK"
 unset REDLINE_TEST_FAULT
 
-# workload | REDLINE_TEST_FAULT | expectation | what the mistake is
+# workload | REDLINE_TEST_FAULT | expectation | what the mistake is [| extra
+# shadow options]
 MUTATIONS=(
   "decode||pass|negative control: no fault"
   "decode|drop-barrier:1|fail|AQL lowering: no barrier bit on packet 1"
@@ -55,6 +57,9 @@ MUTATIONS=(
   "decode|grid-skip:5|fail|grid patch of launch 5 (attention chunks) skipped"
   "decode|bind-stale:3|fail|binding of launch 3 evaluated at the capture's pos (every route agrees)"
   "decode|bind-stale:6|fail|binding of launch 6 evaluated at the capture's pos"
+  "decode|drop-barrier:1,no-census|fail|no barrier bit, census and hazard checker off: only the bytes of the seeded interleavings|--no-hazard-check"
+  "decode|drop-wait:1,no-census|fail|no wait, census and hazard checker off|--no-hazard-check"
+  "decode|miss-raw|fail|every RAW missed, hazard checker off|--no-hazard-check"
 )
 
 capture() {  # capture WORKLOAD
@@ -89,17 +94,18 @@ echo "| workload | REDLINE_TEST_FAULT | mistake | expected | caught by | exit | 
 echo "|---|---|---|---|---|---|---|"
 failures=0
 for row in "${MUTATIONS[@]}"; do
-  IFS='|' read -r workload fault expect what <<<"$row"
+  IFS='|' read -r workload fault expect what extra <<<"$row"
   file="$(capture "$workload")"
   set +e
-  out="$(REDLINE_TEST_FAULT="$fault" "$REDLINE" shadow "$file" 2>/dev/null)"
+  # shellcheck disable=SC2086
+  out="$(REDLINE_TEST_FAULT="$fault" "$REDLINE" shadow "$file" $extra 2>/dev/null)"
   code=$?
   set -e
   verdict="$(printf '%s\n' "$out" | grep -m1 '^shadow: ' || echo 'shadow: (no verdict)')"
   reason="${verdict#shadow: }"
   reason="${reason#FAIL (}"
-  arm="$(printf '%s' "$reason" | sed -n 's/^arm \([a-z0-9]*\).*/\1/p')"
-  [[ -z "$arm" ]] && arm="$(printf '%s' "$reason" | sed -n 's/.* differs in arm \([a-z0-9]*\).*/\1/p')"
+  arm="$(printf '%s' "$reason" | sed -n 's/^arm \([a-z0-9~]*\).*/\1/p')"
+  [[ -z "$arm" ]] && arm="$(printf '%s' "$reason" | sed -n 's/.* differs in arm \([a-z0-9~]*\).*/\1/p')"
   check="$(classify "$reason" "$arm")"
   ok=1
   case "$expect" in
@@ -115,7 +121,7 @@ for row in "${MUTATIONS[@]}"; do
   esac
   [[ $ok -eq 1 ]] || { failures=$((failures + 1)); expect="$expect (VIOLATED)"; }
   line="$(printf '%s' "$verdict" | cut -c1-220 | sed 's/|/\\|/g')"
-  echo "| $workload | \`${fault:-none}\` | $what | $expect | $check | $code | $line |"
+  echo "| $workload | \`${fault:-none}\`${extra:+ \`$extra\`} | $what | $expect | $check | $code | $line |"
 done
 if [[ $failures -ne 0 ]]; then
   echo "shadow mutations: $failures row(s) violated their expectation" >&2

@@ -80,3 +80,5 @@ add_custom_target(rl_hipcc ALL DEPENDS ${rl_hipcc_outputs})
 
 install(PROGRAMS ${RL_HIPCC} DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${rl_hipcc_outputs} DESTINATION ${RL_HIPCC_INSTALL_DEVLIB})
+install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/hipcc/redline-hipcc.1
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
