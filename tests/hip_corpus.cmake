@@ -30,6 +30,19 @@ set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 CACHE STRING
   "Processors whose corpus programs are also captured and shadowed "
   "(all processors get the plain run)")
 
+# The programs are host code clang builds without redline's sanitizer
+# flags: sanitizer and fuzz builds would compile all of them again for no
+# coverage, so those builds leave the corpus out unless asked.
+if(RL_SANITIZE OR RL_FUZZ)
+  set(rl_corpus_default OFF)
+else()
+  set(rl_corpus_default ON)
+endif()
+option(RL_HIP_CORPUS "Build and test the HIP corpus (tests/hip_corpus)"
+  ${rl_corpus_default})
+if(NOT RL_HIP_CORPUS)
+  return()
+endif()
 if(NOT RL_HIPCC_HAVE_DEVICE_LIBS)
   message(STATUS "HIP corpus: not built (rocm-device-libs not installed)")
   return()
