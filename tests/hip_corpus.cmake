@@ -59,7 +59,8 @@ option(RL_HIP_CORPUS_RUN
   "Run the HIP corpus under `redline run` (needs the run command)"
   ${rl_run_default})
 
-set(rl_corpus_deps ${RL_HIPCC} ${RL_HIP_CORPUS_SRC}/corpus.h)
+set(rl_corpus_deps ${RL_HIPCC} ${RL_HIPCC_DEVLIB_FILES}
+    ${RL_HIP_CORPUS_SRC}/corpus.h)
 set(rl_corpus_outputs)
 foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
   set(dir ${RL_HIP_CORPUS_DIR}/${arch})
@@ -76,7 +77,7 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
   add_custom_command(OUTPUT ${dir}/module_kernels.co
     COMMAND ${RL_HIPCC} --genco --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
             -o ${dir}/module_kernels.co ${RL_HIP_CORPUS_SRC}/module_kernels.hip
-    DEPENDS ${RL_HIP_CORPUS_SRC}/module_kernels.hip ${RL_HIPCC} rl_hipcc
+    DEPENDS ${RL_HIP_CORPUS_SRC}/module_kernels.hip ${rl_corpus_deps} rl_hipcc
     COMMENT "redline-hipcc --genco ${arch}: hip_corpus/module_kernels.co"
     VERBATIM)
   list(APPEND rl_corpus_outputs ${dir}/module_kernels.co)

@@ -166,6 +166,33 @@ else
   fail "dot.hip: $(head -c 400 "$work/err")"
 fi
 
+# amd_mixed_dot(char4, char4, int): Debian's __ockl_sdot4 takes the gfx9/10
+# path for gfx11 and the kernel came out without any dot product; redline's
+# version gives gfx11's v_dot4_i32_iu8. Negative control: the same kernel
+# with a device-library directory lacking ockl_fixes.bc has none.
+cat >"$work/i8.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+__global__ void dot_i8(const char4* a, const char4* b, int* c) {
+  c[threadIdx.x] = amd_mixed_dot(a[threadIdx.x], b[threadIdx.x], c[threadIdx.x], false);
+}
+HIP
+mkdir -p "$work/nofix"
+devlib_dir=$(dirname "$hipcc")/hipcc-devlib
+for f in "$devlib_dir"/oclc_isa_version_*.bc "$devlib_dir"/link_base.bc; do ln -s "$f" "$work/nofix/"; done
+has_dot4() { "$objdump" -d --mcpu=gfx1100 "$1" | grep -q v_dot4_i32_iu8; }
+if "$hipcc" --genco -O2 "$work/i8.hip" -o "$work/i8.co" 2>"$work/err"; then
+  has_dot4 "$work/i8.co" && pass "amd_mixed_dot(char4): v_dot4_i32_iu8" ||
+    fail "amd_mixed_dot(char4) has no v_dot4_i32_iu8"
+else
+  fail "i8.hip: $(head -c 400 "$work/err")"
+fi
+if REDLINE_HIPCC_DEVLIB=$work/nofix "$hipcc" --genco -O2 "$work/i8.hip" -o "$work/i8-nofix.co" 2>"$work/err"; then
+  has_dot4 "$work/i8-nofix.co" && fail "Debian's sdot4 gave v_dot4 too: the check cannot tell" ||
+    pass "without ockl_fixes.bc no dot product (negative control)"
+else
+  fail "i8.hip without fixes: $(head -c 400 "$work/err")"
+fi
+
 # Buffered device printf needs __printf_alloc, which Debian's HIP device
 # libraries lack; redline's ockl_fixes.bc provides it. The code object must
 # link (lld: no undefined symbols) and list the format in amdhsa.printf;

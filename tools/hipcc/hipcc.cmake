@@ -77,6 +77,8 @@ add_custom_command(OUTPUT ${out}
   VERBATIM)
 list(APPEND rl_hipcc_outputs ${out})
 add_custom_target(rl_hipcc ALL DEPENDS ${rl_hipcc_outputs})
+set(RL_HIPCC_DEVLIB_FILES ${rl_hipcc_outputs}
+  CACHE INTERNAL "The bitcode files redline-hipcc reads (build tree)")
 
 install(PROGRAMS ${RL_HIPCC} DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${rl_hipcc_outputs} DESTINATION ${RL_HIPCC_INSTALL_DEVLIB})

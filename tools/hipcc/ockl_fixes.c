@@ -16,6 +16,22 @@
 //   __builtin_amdgcn_fdot2(a, b, c, clamp) (LLVM AMDGPUUsage and the RDNA3
 //   ISA guide, V_DOT2_F32_F16).
 //
+// __ockl_sdot4 / __ockl_udot4 / __ockl_sdot2 / __ockl_udot2 / __ockl_sdot8 /
+// __ockl_udot8(a, b, c, saturate): HIP's integer amd_mixed_dot overloads
+//   (char4, uchar4, short2, ushort2, and int/uint holding eight 4-bit
+//   values). The shipped bitcode picks the dot instruction by
+//   __oclc_ISA_version from a list that predates gfx11; for 11000 it takes
+//   the path of the gfx9/gfx10 instructions (v_dot4_i32_i8 etc., target
+//   feature dot1-insts), which gfx11 does not have, and the compiled kernel
+//   came out storing 0 for every char4 dot product (tests/hip_corpus/
+//   dot_i8.hip caught it). Here they are plain integer arithmetic, which
+//   clang-19 selects to gfx11's own dot instructions where they fit
+//   (v_dot4_i32_iu8, v_dot4_u32_u8). Meaning, from HIP's
+//   amd_math_functions.h and the RDNA3 ISA guide (V_DOT4_I32_IU8,
+//   V_DOT4_U32_U8, V_DOT8_I32_IU4, V_DOT8_U32_U4): the sum of the products
+//   of the elements plus c; with saturate, the sum clamped to the 32-bit
+//   range instead of wrapping.
+//
 // Compiled with: clang-19 -x c --target=amdgcn-amd-amdhsa -nogpulib
 //   -Xclang -mcode-object-version=none -O2 -Xclang -disable-llvm-passes
 //   -emit-llvm -c (no -mcpu and no IR passes: the function asks for the dot
@@ -71,4 +87,71 @@ __attribute__((visibility("protected"))) rl_global_char* __printf_alloc(
       &header[0], &used, used + bytes, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
       __HIP_MEMORY_SCOPE_AGENT));
   return buffer + 8 + used;
+}
+
+typedef signed char rl_char4 __attribute__((ext_vector_type(4)));
+typedef unsigned char rl_uchar4 __attribute__((ext_vector_type(4)));
+typedef short rl_short2 __attribute__((ext_vector_type(2)));
+typedef unsigned short rl_ushort2 __attribute__((ext_vector_type(2)));
+
+static inline int rl_sat_i32(long long v, bool saturate) {
+  if (saturate) {
+    if (v > 2147483647LL) return 2147483647;
+    if (v < -2147483647LL - 1) return -2147483647 - 1;
+  }
+  return (int)(unsigned)(unsigned long long)v;  // wraps
+}
+
+static inline unsigned rl_sat_u32(unsigned long long v, bool saturate) {
+  if (saturate && v > 0xffffffffULL) return 0xffffffffu;
+  return (unsigned)v;
+}
+
+__attribute__((visibility("protected"))) int __ockl_sdot4(rl_char4 a,
+                                                          rl_char4 b, int c,
+                                                          bool saturate) {
+  long long sum = c;
+  for (int i = 0; i < 4; ++i) sum += (int)a[i] * (int)b[i];
+  return rl_sat_i32(sum, saturate);
+}
+
+__attribute__((visibility("protected"))) unsigned __ockl_udot4(
+    rl_uchar4 a, rl_uchar4 b, unsigned c, bool saturate) {
+  unsigned long long sum = c;
+  for (int i = 0; i < 4; ++i) sum += (unsigned)a[i] * (unsigned)b[i];
+  return rl_sat_u32(sum, saturate);
+}
+
+__attribute__((visibility("protected"))) int __ockl_sdot2(rl_short2 a,
+                                                          rl_short2 b, int c,
+                                                          bool saturate) {
+  long long sum = c;
+  for (int i = 0; i < 2; ++i) sum += (long long)a[i] * b[i];
+  return rl_sat_i32(sum, saturate);
+}
+
+__attribute__((visibility("protected"))) unsigned __ockl_udot2(
+    rl_ushort2 a, rl_ushort2 b, unsigned c, bool saturate) {
+  unsigned long long sum = c;
+  for (int i = 0; i < 2; ++i) sum += (unsigned long long)a[i] * b[i];
+  return rl_sat_u32(sum, saturate);
+}
+
+// Eight 4-bit elements per 32-bit operand, element i in bits 4i..4i+3.
+__attribute__((visibility("protected"))) int __ockl_sdot8(int a, int b, int c,
+                                                          bool saturate) {
+  long long sum = c;
+  for (int i = 0; i < 8; ++i) {
+    int x = (int)((unsigned)a << (28 - 4 * i)) >> 28;  // sign-extend
+    int y = (int)((unsigned)b << (28 - 4 * i)) >> 28;
+    sum += x * y;
+  }
+  return rl_sat_i32(sum, saturate);
+}
+
+__attribute__((visibility("protected"))) unsigned __ockl_udot8(
+    unsigned a, unsigned b, unsigned c, bool saturate) {
+  unsigned long long sum = c;
+  for (int i = 0; i < 8; ++i) sum += ((a >> (4 * i)) & 15u) * ((b >> (4 * i)) & 15u);
+  return rl_sat_u32(sum, saturate);
 }
