@@ -13,7 +13,7 @@
 #       then `redline shadow --executor isa --arms eager,aql,pm4,hip,hipgraph`
 #   hip_corpus.<name>.<arch>.shadow_adversarial  the same capture, shadow
 #                                                with --hazards adversarial
-#   hip_corpus.<name>.gfx1100.corrupt            negative control: the
+#   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
 # to ON when the CLI has a `run` command (tools/redline_main.c).
@@ -26,9 +26,44 @@ set(RL_HIP_CORPUS_PROGRAMS
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
-set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 CACHE STRING
+set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 CACHE STRING
   "Processors whose corpus programs are also captured and shadowed "
   "(all processors get the plain run)")
+
+# Known gaps, measured 2026-12-01 with the HIP runtime of branch hiprt
+# (docs/hip-corpus.md, "Known gaps"): these tests are registered DISABLED, so
+# ctest lists them as not run; delete an entry when its gap closes.
+#   isa executor (the run fails, so its capture and control do too):
+#     dot_f16   v_dual_dot2acc_f32_f16 (VOPD) not modelled
+#     f64       v_frexp_mant_f64, v_frexp_exp_i32_f64, v_trig_preop_f64
+#     math      v_cndmask_b32 with abs/neg on a non-float operand
+#     divergent s_ctz_i32_b64
+#   shadow:
+#     gemm      aql arm: VM fault, s_load_b128 of the kernarg reads past
+#               the explicit arguments (the route's kernarg allocation)
+#     reduce, histogram  global atomics of one launch reported as stale
+#               reads by the strict cache model; eager then diverges from
+#               hip (gfx1100: adversarial only; gfx1151: both)
+#     globals   interposer: a __device__ array passed by hipGetSymbolAddress
+#               is "in no registered buffer" (capture incomplete)
+#     module    interposer: launches of a hipModuleLoad'ed function not seen
+#     graph     interposer: launches on a capturing stream not recorded
+set(rl_corpus_known_gaps)
+foreach(arch gfx1100 gfx1151)
+  foreach(name dot_f16 f64 math divergent)
+    foreach(mode run shadow shadow_adversarial corrupt)
+      list(APPEND rl_corpus_known_gaps hip_corpus.${name}.${arch}.${mode})
+    endforeach()
+  endforeach()
+  foreach(name gemm globals module graph)
+    list(APPEND rl_corpus_known_gaps hip_corpus.${name}.${arch}.shadow
+                                     hip_corpus.${name}.${arch}.shadow_adversarial)
+  endforeach()
+  list(APPEND rl_corpus_known_gaps hip_corpus.reduce.${arch}.shadow_adversarial
+                                   hip_corpus.histogram.${arch}.shadow_adversarial)
+endforeach()
+list(APPEND rl_corpus_known_gaps hip_corpus.reduce.gfx1151.shadow
+                                 hip_corpus.histogram.gfx1151.shadow)
 
 # The programs are host code clang builds without redline's sanitizer
 # flags: sanitizer and fuzz builds would compile all of them again for no
@@ -118,11 +153,14 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         FIXTURES_REQUIRED ${t}.capture)
       list(APPEND tests ${t}.shadow ${t}.shadow_adversarial)
     endif()
-    if(arch STREQUAL "gfx1100")
-      add_test(NAME ${t}.corrupt COMMAND ${rl_corpus_run} corrupt ${common})
-      list(APPEND tests ${t}.corrupt)
-    endif()
+    add_test(NAME ${t}.corrupt COMMAND ${rl_corpus_run} corrupt ${common})
+    list(APPEND tests ${t}.corrupt)
     set_tests_properties(${tests} PROPERTIES LABELS "hip_corpus;integration"
       TIMEOUT 600)
+    foreach(test IN LISTS tests)
+      if(test IN_LIST rl_corpus_known_gaps)
+        set_tests_properties(${test} PROPERTIES DISABLED TRUE)
+      endif()
+    endforeach()
   endforeach()
 endforeach()
