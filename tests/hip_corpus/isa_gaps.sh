@@ -19,7 +19,10 @@ for p in "$dir"/*; do
     *.rlc|*.*) continue ;;
     *)
       [ -x "$p" ] || continue
-      "$llvm/llvm-objcopy" --dump-section ".hip_fatbin=$work/$name.fatbin" "$p" /dev/null || continue
+      if ! "$llvm/llvm-objcopy" --dump-section ".hip_fatbin=$work/$name.fatbin" "$p" /dev/null 2>/dev/null; then
+        echo "== $name (no device code)"
+        continue
+      fi
       co=$work/$name.co
       "$llvm/clang-offload-bundler" --unbundle --type=o \
         "--targets=hipv4-amdgcn-amd-amdhsa--$arch" --input="$work/$name.fatbin" \
