@@ -119,10 +119,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
 endforeach()
 add_custom_target(rl_hip_corpus ALL DEPENDS ${rl_corpus_outputs})
 
+string(REPLACE ";" " " rl_corpus_archs_words "${RL_HIP_CORPUS_ARCHS}")
+string(REPLACE "module" "module:host" rl_corpus_check_names
+  "${RL_HIP_CORPUS_PROGRAMS}")
 add_test(NAME hip_corpus_build
   COMMAND ${RL_HIP_CORPUS_SRC}/corpus_build_check.sh ${RL_HIP_CORPUS_DIR}
-          ${RL_LLVM_READELF} "${RL_HIP_CORPUS_ARCHS}"
-          ${RL_HIP_CORPUS_PROGRAMS})
+          ${RL_LLVM_READELF} "${rl_corpus_archs_words}"
+          ${rl_corpus_check_names})
 set_tests_properties(hip_corpus_build PROPERTIES LABELS "hip_corpus")
 
 if(NOT RL_HIP_CORPUS_RUN)

@@ -2,7 +2,8 @@
 # tests/hip_corpus/corpus_build_check.sh — what the corpus build must give,
 # checked without running anything: every program is an executable that
 # needs libamdhip64, and its embedded offload bundle carries a code object
-# for its processor and for no other corpus processor; module_kernels.co is
+# for its processor and for no other corpus processor (a program listed as
+# NAME:host has no device code and must carry none); module_kernels.co is
 # an AMDGPU ELF for its processor. The first program is also checked
 # against the wrong processor, which must fail (negative control).
 #
@@ -16,11 +17,16 @@ fails=0
 # carries PROGRAM ARCH: the bundle entry id of ARCH is in the program.
 carries() { grep -q -a "hipv4-amdgcn-amd-amdhsa--$2" "$1"; }
 
-check() {  # check PROGRAM ARCH
+check() {  # check PROGRAM ARCH [host]
   local p=$1 arch=$2 other
   [ -x "$p" ] || { echo "missing: $p"; return 1; }
   "$readelf" -d "$p" | grep -q 'NEEDED.*libamdhip64\.so' ||
     { echo "$p: does not need libamdhip64"; return 1; }
+  if [ "${3:-}" = host ]; then  # host code only: no bundle at all
+    grep -q -a "hipv4-amdgcn-amd-amdhsa--" "$p" &&
+      { echo "$p: host-only program carries a code object"; return 1; }
+    return 0
+  fi
   carries "$p" "$arch" || { echo "$p: no $arch code object"; return 1; }
   for other in $archs; do
     [ "$other" = "$arch" ] && continue
@@ -32,7 +38,10 @@ check() {  # check PROGRAM ARCH
 count=0
 for arch in $archs; do
   for name in "$@"; do
-    check "$dir/$arch/$name" "$arch" || fails=$((fails + 1))
+    # NAME:host marks a program without device code (module.hip loads its
+    # kernels at run time).
+    check "$dir/$arch/${name%:host}" "$arch" "$([ "${name%:host}" != "$name" ] && echo host)" ||
+      fails=$((fails + 1))
     count=$((count + 1))
   done
   "$readelf" -h "$dir/$arch/module_kernels.co" 2>/dev/null |
