@@ -177,7 +177,7 @@ __global__ void dot_i8(const char4* a, const char4* b, int* c) {
 }
 HIP
 mkdir -p "$work/nofix"
-devlib_dir=$(dirname "$hipcc")/hipcc-devlib
+devlib_dir=$(cd "$(dirname "$hipcc")" && pwd)/hipcc-devlib
 for f in "$devlib_dir"/oclc_isa_version_*.bc "$devlib_dir"/link_base.bc; do ln -s "$f" "$work/nofix/"; done
 has_dot4() { "$objdump" -d --mcpu=gfx1100 "$1" | grep -q v_dot4_i32_iu8; }
 if "$hipcc" --genco -O2 "$work/i8.hip" -o "$work/i8.co" 2>"$work/err"; then
