@@ -2,6 +2,8 @@
 # (docs/install.md has the layout and how to build against it):
 #
 #   bin/redline                          the CLI
+#   bin/redline-hipcc                    the HIP compiler driver; its
+#                                        bitcode in LIBDIR/redline/hipcc-devlib
 #   share/man/man1/redline*.1            manual pages (from `redline help`)
 #   share/bash-completion/completions/redline  bash completion (same)
 #   LIBDIR/libredline.so.0[.x.y.z]       the library (libredline.so: dev link)

@@ -11,7 +11,8 @@ const rl_cli_command_t rl_cli_commands[] = {
     {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json] [--isa]",
      "List the kernels of an AMDGPU code object: target, code-object version,\n"
      "kernarg layout from the metadata note and the decoded kernel descriptor.\n"
-     "  --json   machine output: {target, kernels: [{name, kernarg_size, ...}]}\n"},
+     "  --json   machine output: {target, kernels: [{name, kernarg_size, ...}]}\n"
+     "  --isa    also list every instruction the ISA executor does not model\n"},
     {"capture", rl_cmd_capture,
      "capture --workload NAME [--target GFX] [--param NAME=VALUE]... -o FILE",
      "Record a registered workload through the capture funnel and write a\n"
@@ -40,8 +41,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "              (default 4G; suffix K, M or G); over it: exit 3\n"},
     {"replay", rl_cmd_replay,
      "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
-     "[--repeat N] [--hazards adversarial] [--seed N] [--checked] [--json] "
-     "[--trace OUT]",
+     "[--repeat N] [--hazards adversarial] [--seed N] [--executor ref|isa] "
+     "[--checked] [--json] [--trace OUT]",
      "Replay a capture on a fixed queue through the replay API: contract,\n"
      "prepare, then N runs; prints the route proof and the XXH3-128 of every\n"
      "state region after the last run. Pointers are rebased onto fresh\n"
@@ -93,18 +94,21 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --json         machine output: a list of packets\n"
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
-     "shadow FILE [--arms eager,recorded,aql,pm4] [--windows START:COUNT[:STRIDE]] "
-     "[--json OUT] [--trace OUT] [--flip-byte REGION:OFFSET] [--hazards adversarial] "
-     "[--seed N] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",
+     "shadow FILE [--arms eager,recorded,aql,pm4[,hip,hipgraph,drm]] "
+     "[--windows START:COUNT[:STRIDE]] [--json OUT] [--trace OUT] "
+     "[--flip-byte REGION:OFFSET] [--hazards adversarial] [--seed N] "
+     "[--executor ref|isa] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",
      "Run the windows of a capture through several arms from identical state\n"
      "(each arm on its own simulated device, buffers from the capture's initial\n"
      "contents) and compare every state region byte for byte after each window.\n"
      "  --arms LIST            eager (reference: one launch at a time), recorded\n"
      "                         (re-issued through the funnel's typed path), aql,\n"
-     "                         pm4 (retained routes); default all four\n"
-     "                         hip, hipgraph: through a libamdhip64\n"
+     "                         pm4 (retained routes); default all four;\n"
+     "                         hip (each launch through HIP), hipgraph (the\n"
+     "                         window as one HIP graph): through a libamdhip64\n"
      "                         ($REDLINE_HIP_LIBRARY, default redline's HIP\n"
-     "                         runtime over the simulator)\n"
+     "                         runtime over the simulator); drm (the render\n"
+     "                         node)\n"
      "  --windows S:C[:T]      C steps of the window parameter from S, stride T\n"
      "                         (default: the capture's window)\n"
      "  --verbose, -v          also a line per window and region (the default\n"

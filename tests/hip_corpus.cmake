@@ -1,0 +1,169 @@
+# tests/hip_corpus.cmake — the HIP corpus (tests/hip_corpus/*.hip,
+# docs/hip-corpus.md): whole HIP programs built with redline-hipcc for
+# gfx1100 and gfx1151, each checking its own results on the host.
+#
+#   ${RL_HIP_CORPUS_DIR}/<arch>/<name>              the programs
+#   ${RL_HIP_CORPUS_DIR}/<arch>/module_kernels.co   module.hip's code object
+#
+# Tests:
+#   hip_corpus_build       every program needs libamdhip64 and carries a
+#                          code object for its processor only (always on)
+#   hip_corpus.<name>.<arch>.run                 `redline run`, exit 0
+#   hip_corpus.<name>.<arch>.shadow              `redline run --capture`,
+#       then `redline shadow --executor isa --arms eager,aql,pm4,hip,hipgraph`
+#   hip_corpus.<name>.<arch>.shadow_adversarial  the same capture, shadow
+#                                                with --hazards adversarial
+#   hip_corpus.<name>.<arch>.corrupt             negative control: the
+#       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
+# The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
+# to ON when the CLI has a `run` command (tools/redline_main.c).
+set(RL_HIP_CORPUS_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_corpus)
+set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
+set(RL_HIP_CORPUS_PROGRAMS
+  saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
+  dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
+  divergent printf)
+set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151)
+set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
+  "redline-hipcc flags for the HIP corpus")
+set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 CACHE STRING
+  "Processors whose corpus programs are also captured and shadowed "
+  "(all processors get the plain run)")
+
+# Known gaps, measured 2026-12-01 with the HIP runtime of branch hiprt
+# (docs/hip-corpus.md, "Known gaps"): these tests are registered DISABLED, so
+# ctest lists them as not run; delete an entry when its gap closes.
+#   isa executor (the run fails, so its capture and control do too):
+#     dot_f16   v_dual_dot2acc_f32_f16 (VOPD) not modelled
+#     f64       v_frexp_mant_f64, v_frexp_exp_i32_f64, v_trig_preop_f64
+#     math      v_cndmask_b32 with abs/neg on a non-float operand
+#     divergent s_ctz_i32_b64
+#   shadow:
+#     gemm      aql arm: VM fault, s_load_b128 of the kernarg reads past
+#               the explicit arguments (the route's kernarg allocation)
+#     reduce, histogram  global atomics of one launch reported as stale
+#               reads by the strict cache model; eager then diverges from
+#               hip (gfx1100: adversarial only; gfx1151: both)
+#     globals   interposer: a __device__ array passed by hipGetSymbolAddress
+#               is "in no registered buffer" (capture incomplete)
+#     module    interposer: launches of a hipModuleLoad'ed function not seen
+#     graph     interposer: launches on a capturing stream not recorded
+set(rl_corpus_known_gaps)
+foreach(arch gfx1100 gfx1151)
+  foreach(name dot_f16 f64 math divergent)
+    foreach(mode run shadow shadow_adversarial corrupt)
+      list(APPEND rl_corpus_known_gaps hip_corpus.${name}.${arch}.${mode})
+    endforeach()
+  endforeach()
+  foreach(name gemm globals module graph)
+    list(APPEND rl_corpus_known_gaps hip_corpus.${name}.${arch}.shadow
+                                     hip_corpus.${name}.${arch}.shadow_adversarial)
+  endforeach()
+  list(APPEND rl_corpus_known_gaps hip_corpus.reduce.${arch}.shadow_adversarial
+                                   hip_corpus.histogram.${arch}.shadow_adversarial)
+endforeach()
+list(APPEND rl_corpus_known_gaps hip_corpus.reduce.gfx1151.shadow
+                                 hip_corpus.histogram.gfx1151.shadow)
+
+# The programs are host code clang builds without redline's sanitizer
+# flags: sanitizer and fuzz builds would compile all of them again for no
+# coverage, so those builds leave the corpus out unless asked.
+if(RL_SANITIZE OR RL_FUZZ)
+  set(rl_corpus_default OFF)
+else()
+  set(rl_corpus_default ON)
+endif()
+option(RL_HIP_CORPUS "Build and test the HIP corpus (tests/hip_corpus)"
+  ${rl_corpus_default})
+if(NOT RL_HIP_CORPUS)
+  return()
+endif()
+if(NOT RL_HIPCC_HAVE_DEVICE_LIBS)
+  message(STATUS "HIP corpus: not built (rocm-device-libs not installed)")
+  return()
+endif()
+
+file(STRINGS ${PROJECT_SOURCE_DIR}/tools/redline_main.c rl_run_cmd
+  REGEX "\\{\"run\",")
+if(rl_run_cmd)
+  set(rl_run_default ON)
+else()
+  set(rl_run_default OFF)
+endif()
+option(RL_HIP_CORPUS_RUN
+  "Run the HIP corpus under `redline run` (needs the run command)"
+  ${rl_run_default})
+
+set(rl_corpus_deps ${RL_HIPCC} ${RL_HIPCC_DEVLIB_FILES}
+    ${RL_HIP_CORPUS_SRC}/corpus.h)
+set(rl_corpus_outputs)
+foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/${arch})
+  file(MAKE_DIRECTORY ${dir})
+  foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)
+    add_custom_command(OUTPUT ${dir}/${name}
+      COMMAND ${RL_HIPCC} --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
+              -Wall -Werror -o ${dir}/${name} ${RL_HIP_CORPUS_SRC}/${name}.hip
+      DEPENDS ${RL_HIP_CORPUS_SRC}/${name}.hip ${rl_corpus_deps} rl_hipcc
+      COMMENT "redline-hipcc ${arch}: hip_corpus/${name}"
+      VERBATIM)
+    list(APPEND rl_corpus_outputs ${dir}/${name})
+  endforeach()
+  add_custom_command(OUTPUT ${dir}/module_kernels.co
+    COMMAND ${RL_HIPCC} --genco --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
+            -o ${dir}/module_kernels.co ${RL_HIP_CORPUS_SRC}/module_kernels.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/module_kernels.hip ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc --genco ${arch}: hip_corpus/module_kernels.co"
+    VERBATIM)
+  list(APPEND rl_corpus_outputs ${dir}/module_kernels.co)
+endforeach()
+add_custom_target(rl_hip_corpus ALL DEPENDS ${rl_corpus_outputs})
+
+string(REPLACE ";" " " rl_corpus_archs_words "${RL_HIP_CORPUS_ARCHS}")
+string(REPLACE "module" "module:host" rl_corpus_check_names
+  "${RL_HIP_CORPUS_PROGRAMS}")
+add_test(NAME hip_corpus_build
+  COMMAND ${RL_HIP_CORPUS_SRC}/corpus_build_check.sh ${RL_HIP_CORPUS_DIR}
+          ${RL_LLVM_READELF} "${rl_corpus_archs_words}"
+          ${rl_corpus_check_names})
+set_tests_properties(hip_corpus_build PROPERTIES LABELS "hip_corpus")
+
+if(NOT RL_HIP_CORPUS_RUN)
+  message(STATUS "HIP corpus: run/shadow tests off (no `redline run`; "
+                 "-DRL_HIP_CORPUS_RUN=ON to force)")
+  return()
+endif()
+
+set(rl_corpus_run ${RL_HIP_CORPUS_SRC}/corpus_run.sh)
+foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/${arch})
+  foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)
+    set(args)
+    if(name STREQUAL "module")
+      set(args ${dir}/module_kernels.co)
+    endif()
+    set(t hip_corpus.${name}.${arch})
+    set(common $<TARGET_FILE:redline> ${arch} ${dir}/${name}.rlc
+               ${dir}/${name} ${args})
+    add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
+    set(tests ${t}.run)
+    if(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS)
+      add_test(NAME ${t}.shadow COMMAND ${rl_corpus_run} shadow ${common})
+      add_test(NAME ${t}.shadow_adversarial
+        COMMAND ${rl_corpus_run} shadow_adversarial ${common})
+      set_tests_properties(${t}.shadow PROPERTIES FIXTURES_SETUP ${t}.capture)
+      set_tests_properties(${t}.shadow_adversarial PROPERTIES
+        FIXTURES_REQUIRED ${t}.capture)
+      list(APPEND tests ${t}.shadow ${t}.shadow_adversarial)
+    endif()
+    add_test(NAME ${t}.corrupt COMMAND ${rl_corpus_run} corrupt ${common})
+    list(APPEND tests ${t}.corrupt)
+    set_tests_properties(${tests} PROPERTIES LABELS "hip_corpus;integration"
+      TIMEOUT 600)
+    foreach(test IN LISTS tests)
+      if(test IN_LIST rl_corpus_known_gaps)
+        set_tests_properties(${test} PROPERTIES DISABLED TRUE)
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
