@@ -1,6 +1,7 @@
 // Lowering a capture into retained AQL kernel-dispatch packets
 // (aql/aql_lower.h). Field meanings: HSA System Architecture 1.2 §2.9.6
 // (hsa_kernel_dispatch_packet_t) and Debian's hsa/hsa.h field comments.
+#include "aql/aql_kernarg.h"
 #include "aql/aql_lower.h"
 
 #include <stddef.h>
@@ -8,7 +9,6 @@
 #include <string.h>
 
 #include "aql/aql_decode.h"
-#include "aql/aql_lower_internal.h"
 #include "aql/launch_bind.h"
 #include "redline/base/test_fault.h"
 

@@ -7,4 +7,6 @@ add_library(rl_kernels_workloads STATIC
   workloads/decode.c
   workloads/decode_buffers.c
 )
+rl_module_headers(rl_kernels_workloads FOLDER kernels/workloads
+  EXPORT workload.h)
 target_link_libraries(rl_kernels_workloads PUBLIC rl_capture m)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aql/aql_lower_internal.h"
+#include "aql/aql_kernarg.h"
 #include "aql/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 

@@ -34,6 +34,7 @@
 #include "aql/aql_ring.h"
 #include "pm4/pm4_lower.h"
 #include "redline/device/device.h"
+#include "redline/device/device_ring.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
 

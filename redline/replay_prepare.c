@@ -210,7 +210,7 @@ static rl_status_t rl_prepare_queue(rl_replay_t* replay,
   RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
                                                   &replay->queue));
   replay->has_queue = true;
-  rl_aql_ring_init(&replay->ring, device, &replay->queue);
+  rl_device_aql_ring_init(&replay->ring, device, &replay->queue);
   return RL_OK;
 }
 

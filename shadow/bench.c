@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/sim.h"
 #include "shadow/bench_internal.h"
 #include "shadow/shadow_hazard.h"
@@ -117,13 +116,13 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   rl_hazard_watch_t watch;
   rl_hazard_watch_begin(&watch, bench->options->no_hazard_check ? NULL : arm->device,
                         arm->capture);
-  uint64_t instructions = rl_isa_executor_instructions();
+  uint64_t instructions = rl_sim_executor_instructions(arm->device);
   uint64_t start = rl_bench_now_ns();
   rl_status_t status = rl_shadow_arm_step(arm, bench->values);
   uint64_t wall = rl_bench_now_ns() - start;
   // Arms step one at a time and every step waits for its dispatches, so the
   // process-wide counter's growth belongs to this arm.
-  instructions = rl_isa_executor_instructions() - instructions;
+  instructions = rl_sim_executor_instructions(arm->device) - instructions;
   if (!status) status = rl_shadow_hazard_status(arm, &watch);
   if (status) {
     rl_bench_fail(bench, a, status, "step: ");

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "aql/aql_packet.h"
-#include "aql/aql_ring.h"
+#include "redline/device/device_ring.h"
 #include "redline/base/array.h"
 #include "redline/code_object.h"
 
@@ -363,7 +363,7 @@ rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
     rl_device_funnel_destroy(adapter);
     return status;
   }
-  rl_aql_ring_init(&adapter->ring, device, &adapter->queue);
+  rl_device_aql_ring_init(&adapter->ring, device, &adapter->queue);
   *out_device = (rl_funnel_device_t){
       .self = adapter,
       .load_code_object = rl_device_funnel_load_code_object,

@@ -211,6 +211,14 @@ bool rl_sim_device_is(const rl_device_t* device) {
   return device != NULL && device->vtable == &rl_sim_vtable;
 }
 
+uint64_t rl_sim_executor_instructions(const rl_device_t* device) {
+  if (!rl_sim_device_is(device)) return 0;
+  const rl_sim_executor_t* executor =
+      ((const rl_sim_device_t*)device)->options.executor;
+  if (!executor || !executor->instructions) return 0;
+  return executor->instructions(executor->self);
+}
+
 void* rl_sim_translate(rl_device_t* device, uint64_t address, uint64_t size) {
   return rl_sim_memory_translate(&rl_sim_device_cast(device)->memory, address,
                                  size);

@@ -151,6 +151,10 @@ typedef struct rl_sim_executor_s {
   rl_status_t (*check_kernel)(void* self, const char* processor,
                               const void* image, uint64_t image_size,
                               const rl_code_object_kernel_t* kernel);
+  // Optional (NULL: the executor does not count). Machine instructions the
+  // executor has retired so far; a process-wide, monotonically increasing
+  // count, so callers measure growth between two reads.
+  uint64_t (*instructions)(void* self);
 } rl_sim_executor_t;
 
 #ifdef __cplusplus
