@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "redline/base/clock.h"
+
 // Polls of the read id before looking at the clock: about a microsecond.
 #define RL_AQL_RING_SPIN_COUNT 256u
 // sched_yield() rounds before sleeping.
@@ -28,12 +30,6 @@ static inline void rl_aql_ring_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
-}
-
-static uint64_t rl_aql_ring_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 }
 
 static void rl_aql_ring_sleep_ns(uint64_t ns) {
@@ -73,12 +69,12 @@ static rl_status_t rl_aql_ring_wait_room(const rl_aql_ring_t* ring,
     if (rl_aql_ring_has_room(ring, write_id, count)) return RL_OK;
     rl_aql_ring_cpu_relax();
   }
-  const uint64_t start = rl_aql_ring_now_ns();
+  const uint64_t start = rl_now_ns();
   uint64_t sleep_ns = RL_AQL_RING_SLEEP_MIN_NS;
   for (uint32_t round = 0;; ++round) {
     if (rl_aql_ring_has_room(ring, write_id, count)) return RL_OK;
     RL_RETURN_IF_ERROR(rl_aql_ring_fault_status(ring));
-    uint64_t elapsed = rl_aql_ring_now_ns() - start;
+    uint64_t elapsed = rl_now_ns() - start;
     if (elapsed >= timeout_ns) break;
     if (round < RL_AQL_RING_YIELD_COUNT) {
       sched_yield();

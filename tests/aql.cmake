@@ -12,6 +12,9 @@ rl_add_unit_test(aql_ring_test
   SOURCES unit/aql_ring_test.c
   LIBS rl_device rl_aql rl_test_aql_fake_queue)
 
+rl_add_unit_test(aql_dispatch_test
+  SOURCES unit/aql_dispatch_test.c LIBS rl_aql)
+
 rl_add_unit_test(aql_lower_test
   SOURCES unit/aql_lower_test.c
   LIBS rl_aql rl_kernels_workloads rl_capture)

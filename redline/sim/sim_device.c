@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "redline/base/clock.h"
 #include "redline/sim/sim_internal.h"
 
 // Processors the simulator models; they share everything it checks (wave32
@@ -13,11 +14,7 @@
 static const char* const rl_sim_processors[] = {"gfx1100", "gfx1151",
                                                 "gfx1201"};
 
-uint64_t rl_sim_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
+uint64_t rl_sim_now_ns(void) { return rl_now_ns(); }
 
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
                        uint64_t deadline_ns) {
