@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "aql/aql_decode.h"
+#include "aql/aql_kernarg.h"
 #include "aql/aql_lower.h"
-#include "aql/aql_lower_internal.h"
 #include "capture/launch_bind.h"
 #include "redline/base/test_fault.h"
 

@@ -1,6 +1,7 @@
 // Lowering a capture into retained AQL kernel-dispatch packets
 // (aql/aql_lower.h). Field meanings: HSA System Architecture 1.2 §2.9.6
 // (hsa_kernel_dispatch_packet_t) and Debian's hsa/hsa.h field comments.
+#include "aql/aql_kernarg.h"
 #include "aql/aql_lower.h"
 
 #include <stddef.h>
@@ -8,7 +9,8 @@
 #include <string.h>
 
 #include "aql/aql_decode.h"
-#include "aql/aql_lower_internal.h"
+#include "aql/aql_dispatch.h"
+#include "aql/aql_kernarg.h"
 #include "capture/launch_bind.h"
 #include "redline/base/test_fault.h"
 
@@ -244,22 +246,19 @@ static void rl_aql_lower_emit_packet(const rl_aql_lower_inputs_t* inputs,
   const rl_code_object_kernel_t* info =
       inputs->capture->kernels[launch->kernel].info;
   rl_aql_dispatch_packet_t* packet = &program->packets[index];
-  packet->header = rl_aql_lower_header(inputs, index);
-  packet->setup = 3;
-  packet->workgroup_size_x = (uint16_t)launch->block[0];
-  packet->workgroup_size_y = (uint16_t)launch->block[1];
-  packet->workgroup_size_z = (uint16_t)launch->block[2];
-  packet->grid_size_x = grid[0] * launch->block[0];
-  packet->grid_size_y = grid[1] * launch->block[1];
-  packet->grid_size_z = grid[2] * launch->block[2];
-  packet->private_segment_size = info->private_segment_size;
-  packet->group_segment_size = info->group_segment_size + launch->dynamic_lds;
-  packet->kernel_object = inputs->kernel_objects[launch->kernel];
-  packet->kernarg_address =
-      inputs->kernarg_address + program->kernarg_offsets[index];
-  if (index == program->packet_count - 1) {
-    packet->completion_signal = inputs->completion_signal;
-  }
+  const bool last = index == program->packet_count - 1;
+  const rl_aql_dispatch_t dispatch = {
+      .header = rl_aql_lower_header(inputs, index),
+      .grid = {grid[0], grid[1], grid[2]},
+      .block = {launch->block[0], launch->block[1], launch->block[2]},
+      .private_segment_size = info->private_segment_size,
+      .group_segment_size = info->group_segment_size + launch->dynamic_lds,
+      .kernel_object = inputs->kernel_objects[launch->kernel],
+      .kernarg_address =
+          inputs->kernarg_address + program->kernarg_offsets[index],
+      .completion_signal = last ? inputs->completion_signal : 0,
+  };
+  rl_aql_dispatch_packet_init(&dispatch, packet);
   if (packet->header & (1u << RL_AQL_HEADER_BARRIER_SHIFT)) {
     ++program->barrier_count;
   }

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "redline/base/clock.h"
+
 // Polls of the read id before looking at the clock: about a microsecond.
 #define RL_AQL_RING_SPIN_COUNT 256u
 // sched_yield() rounds before sleeping.
@@ -30,23 +32,15 @@ static inline void rl_aql_ring_cpu_relax(void) {
 #endif
 }
 
-static uint64_t rl_aql_ring_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 static void rl_aql_ring_sleep_ns(uint64_t ns) {
   struct timespec request = {.tv_sec = 0, .tv_nsec = (long)ns};
   while (nanosleep(&request, &request) != 0 && errno == EINTR) {
   }
 }
 
-void rl_aql_ring_init(rl_aql_ring_t* ring, rl_device_t* device,
-                      rl_device_queue_t* queue) {
-  ring->device = device;
-  ring->queue = queue;
-  ring->slots = (uint8_t*)queue->ring;
+void rl_aql_ring_init(rl_aql_ring_t* ring, const rl_aql_ring_queue_t* queue) {
+  ring->queue = *queue;
+  ring->slots = (uint8_t*)queue->slots;
   ring->packet_count = queue->packet_count;
   ring->mask = (uint64_t)queue->packet_count - 1;
 }
@@ -57,19 +51,14 @@ void rl_aql_ring_init(rl_aql_ring_t* ring, rl_device_t* device,
 static bool rl_aql_ring_has_room(const rl_aql_ring_t* ring, uint64_t write_id,
                                  uint32_t count) {
   uint64_t read_id = atomic_load_explicit(
-      (_Atomic uint64_t*)ring->queue->read_index, memory_order_acquire);
+      (_Atomic uint64_t*)ring->queue.read_index, memory_order_acquire);
   return write_id + count - read_id <= ring->packet_count;
 }
 
 // RL_OK when the device does not report a fault on the queue.
 static rl_status_t rl_aql_ring_fault_status(const rl_aql_ring_t* ring) {
-  if (!ring->device || !ring->device->vtable->queue_fault) return RL_OK;
-  rl_device_fault_t fault = {0};
-  ring->device->vtable->queue_fault(ring->device, ring->queue, &fault);
-  if (!fault.faulted) return RL_OK;
-  return RL_STATUS(RL_STATUS_POISONED,
-                   "AQL queue %u faulted at packet %llu: %s", ring->queue->id,
-                   (unsigned long long)fault.packet_id, fault.message);
+  if (!ring->queue.fault_status) return RL_OK;
+  return ring->queue.fault_status(ring->queue.device, ring->queue.queue);
 }
 
 // Bounded wait for room: spin, then yield, then sleep in growing steps.
@@ -80,12 +69,12 @@ static rl_status_t rl_aql_ring_wait_room(const rl_aql_ring_t* ring,
     if (rl_aql_ring_has_room(ring, write_id, count)) return RL_OK;
     rl_aql_ring_cpu_relax();
   }
-  const uint64_t start = rl_aql_ring_now_ns();
+  const uint64_t start = rl_now_ns();
   uint64_t sleep_ns = RL_AQL_RING_SLEEP_MIN_NS;
   for (uint32_t round = 0;; ++round) {
     if (rl_aql_ring_has_room(ring, write_id, count)) return RL_OK;
     RL_RETURN_IF_ERROR(rl_aql_ring_fault_status(ring));
-    uint64_t elapsed = rl_aql_ring_now_ns() - start;
+    uint64_t elapsed = rl_now_ns() - start;
     if (elapsed >= timeout_ns) break;
     if (round < RL_AQL_RING_YIELD_COUNT) {
       sched_yield();
@@ -98,10 +87,10 @@ static rl_status_t rl_aql_ring_wait_room(const rl_aql_ring_t* ring,
   return RL_STATUS(RL_STATUS_POISONED,
                    "AQL queue %u: no room for %u packets after %llu ns "
                    "(write id %llu, read id %llu, ring of %u)",
-                   ring->queue->id, count, (unsigned long long)timeout_ns,
+                   ring->queue.id, count, (unsigned long long)timeout_ns,
                    (unsigned long long)write_id,
                    (unsigned long long)atomic_load_explicit(
-                       (_Atomic uint64_t*)ring->queue->read_index,
+                       (_Atomic uint64_t*)ring->queue.read_index,
                        memory_order_acquire),
                    ring->packet_count);
 }
@@ -114,7 +103,7 @@ rl_status_t rl_aql_ring_reserve(rl_aql_ring_t* ring, uint32_t count,
                      "AQL reserve of %u packets: expected 1..%u (ring size)",
                      count, ring->packet_count);
   }
-  _Atomic uint64_t* write_index = (_Atomic uint64_t*)ring->queue->write_index;
+  _Atomic uint64_t* write_index = (_Atomic uint64_t*)ring->queue.write_index;
   // Only this thread stores the write id, so relaxed reads our own value.
   uint64_t write_id = atomic_load_explicit(write_index, memory_order_relaxed);
   if (!rl_aql_ring_has_room(ring, write_id, count)) {
@@ -138,7 +127,7 @@ void rl_aql_ring_commit(rl_aql_ring_t* ring, uint64_t id,
 }
 
 void rl_aql_ring_doorbell(rl_aql_ring_t* ring, uint64_t last_id) {
-  ring->device->vtable->queue_doorbell(ring->device, ring->queue, last_id);
+  ring->queue.doorbell(ring->queue.device, ring->queue.queue, last_id);
 }
 
 rl_status_t rl_aql_ring_submit(rl_aql_ring_t* ring, const void* packets,

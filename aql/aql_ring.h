@@ -35,25 +35,42 @@
 #include <stdint.h>
 
 #include "aql/aql_packet.h"
-#include "redline/device/device.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+// The queue a ring produces into. aql/ sits below the device interface
+// (redline/device/device.h), so the ring sees only the queue's memory and
+// two callbacks on opaque |device| and |queue| pointers;
+// rl_device_aql_ring_init (redline/device/device_ring.h) fills this from
+// an rl_device_queue_t.
+typedef struct rl_aql_ring_queue_s {
+  uint32_t id;            // for messages
+  uint32_t packet_count;  // power of two
+  void* slots;            // host view of packet_count * 64 bytes
+  uint64_t* write_index;  // owned by the producer (atomic)
+  uint64_t* read_index;   // owned by the packet processor (atomic)
+  void* device;
+  void* queue;
+  // Rings the doorbell with the id of the last packet written.
+  void (*doorbell)(void* device, void* queue, uint64_t packet_id);
+  // RL_OK, or RL_STATUS_POISONED naming the fault when the queue faulted.
+  // NULL when the queue cannot report faults.
+  rl_status_t (*fault_status)(void* device, void* queue);
+} rl_aql_ring_queue_t;
+
 typedef struct rl_aql_ring_s {
-  rl_device_t* device;
-  rl_device_queue_t* queue;
+  rl_aql_ring_queue_t queue;
   uint8_t* slots;          // host view of the ring
   uint64_t mask;           // packet_count - 1
   uint32_t packet_count;   // ring size in packets (a power of two)
 } rl_aql_ring_t;
 
-// Binds |ring| to |queue| of |device| (caller storage; nothing allocated).
-// |queue|->packet_count must be a power of two (device.h guarantees it).
-void rl_aql_ring_init(rl_aql_ring_t* ring, rl_device_t* device,
-                      rl_device_queue_t* queue);
+// Binds |ring| to |queue| (copied; caller storage; nothing allocated).
+// |queue|->packet_count must be a power of two.
+void rl_aql_ring_init(rl_aql_ring_t* ring, const rl_aql_ring_queue_t* queue);
 
 // Reserves |count| consecutive slots; *|out_first_id| is the first dispatch
 // id (cleared to 0 on entry). Waits at most |timeout_ns| for the packet

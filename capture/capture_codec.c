@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/byte_order.h"
+
 //===----------------------------------------------------------------------===//
 // Writer
 //===----------------------------------------------------------------------===//
@@ -52,9 +54,7 @@ void rl_codec_writer_truncate(rl_codec_writer_t* writer, size_t size) {
 static void rl_codec_write_le(rl_codec_writer_t* writer, uint64_t value,
                               size_t size) {
   uint8_t* at = rl_codec_writer_append(writer, size);
-  for (size_t i = 0; at && i < size; ++i) {
-    at[i] = (uint8_t)(value >> (8 * i));
-  }
+  if (at) rl_store_le(at, (uint32_t)size, value);
 }
 
 void rl_codec_write_u32(rl_codec_writer_t* writer, uint32_t value) {

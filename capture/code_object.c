@@ -15,6 +15,7 @@
 #include "redline/code_object.h"
 #include "capture/code_object_internal.h"
 #include "redline/base/array.h"
+#include "redline/base/byte_order.h"
 
 // The descriptor and every multi-byte field are copied from the file as-is.
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -55,13 +56,6 @@ typedef struct rl_code_object_parser_s {
   uint32_t symbol_capacity;
 } rl_code_object_parser_t;
 
-static uint32_t rl_co_read_u16(const uint8_t* p) { return p[0] | (p[1] << 8); }
-
-static uint32_t rl_co_read_u32(const uint8_t* p) {
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-         ((uint32_t)p[3] << 24);
-}
-
 static rl_status_t rl_co_libelf_error(const char* what) {
   return RL_STATUS(RL_STATUS_INVALID_INPUT, "%s: %s", what, elf_errmsg(-1));
 }
@@ -84,14 +78,14 @@ static rl_status_t rl_co_check_ident(const uint8_t* d, size_t size) {
                      "ELFCLASS64, ELFDATA2LSB, EV_CURRENT",
                      d[EI_CLASS], d[EI_DATA], d[EI_VERSION]);
   }
-  if (rl_co_read_u16(d + 18) != RL_EM_AMDGPU) {
+  if (rl_load_le16(d + 18) != RL_EM_AMDGPU) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
                      "byte 18: e_machine %u, expected EM_AMDGPU (224)",
-                     rl_co_read_u16(d + 18));
+                     rl_load_le16(d + 18));
   }
-  if (rl_co_read_u32(d + 20) != EV_CURRENT) {
+  if (rl_load_le32(d + 20) != EV_CURRENT) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "byte 20: e_version %u, expected 1",
-                     rl_co_read_u32(d + 20));
+                     rl_load_le32(d + 20));
   }
   if (d[EI_OSABI] != RL_ELFOSABI_AMDGPU_HSA) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
@@ -105,11 +99,11 @@ static rl_status_t rl_co_check_ident(const uint8_t* d, size_t size) {
                      "ABI versions 2-4 (code object v4-v6)",
                      d[EI_ABIVERSION], d[EI_ABIVERSION] + 2u);
   }
-  if (rl_co_read_u16(d + 16) != ET_DYN) {
+  if (rl_load_le16(d + 16) != ET_DYN) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "byte 16: e_type %u, expected ET_DYN (3): not a linked "
                      "code object",
-                     rl_co_read_u16(d + 16));
+                     rl_load_le16(d + 16));
   }
   return RL_OK;
 }
@@ -436,7 +430,7 @@ static rl_status_t rl_co_parse_elf(rl_code_object_parser_t* parser) {
   co->abi_version = parser->data[EI_ABIVERSION];
   co->code_object_version = co->abi_version + 2;  // ELFABIVERSION_AMDGPU_HSA_V4 = 2
   RL_RETURN_IF_ERROR(
-      rl_code_object_parse_flags(co, rl_co_read_u32(parser->data + 48)));
+      rl_code_object_parse_flags(co, rl_load_le32(parser->data + 48)));
   parser->copy = malloc(parser->size);
   if (!parser->copy) return rl_status_out_of_memory();
   memcpy(parser->copy, parser->data, parser->size);

@@ -106,3 +106,63 @@ rl_status_t rl_code_object_check_target(const rl_code_object_t* co) {
   }
   return RL_OK;
 }
+
+// One ":feature+" / ":feature-" item of a target string.
+static bool rl_target_parse_feature(const char* item, size_t length,
+                                    rl_target_t* target) {
+  if (length < 2) return false;
+  char sign = item[length - 1];
+  if (sign != '+' && sign != '-') return false;
+  rl_target_feature_t value =
+      sign == '+' ? RL_TARGET_FEATURE_ON : RL_TARGET_FEATURE_OFF;
+  if (length - 1 == 5 && memcmp(item, "xnack", 5) == 0) {
+    target->xnack = value;
+  } else if (length - 1 == 7 && memcmp(item, "sramecc", 7) == 0) {
+    target->sramecc = value;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+rl_status_t rl_target_parse(const char* text, rl_target_t* out_target) {
+  if (!out_target) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "target parse: no output");
+  }
+  memset(out_target, 0, sizeof(*out_target));
+  out_target->xnack = RL_TARGET_FEATURE_ANY;
+  out_target->sramecc = RL_TARGET_FEATURE_ANY;
+  if (!text || !*text) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "target: expected amdgcn-amd-amdhsa--<processor> or a "
+                     "processor such as gfx1100, got nothing");
+  }
+  const char* dashes = strstr(text, "--");
+  const char* start = dashes ? dashes + 2 : text;
+  size_t length = strcspn(start, ":");
+  for (size_t i = 0; i < sizeof(rl_code_object_machs) / sizeof(rl_code_object_machs[0]); ++i) {
+    const rl_code_object_mach_t* mach = &rl_code_object_machs[i];
+    if (strlen(mach->name) != length ||
+        memcmp(mach->name, start, length) != 0) {
+      continue;
+    }
+    memcpy(out_target->processor, start, length);
+    out_target->gfx_major = mach->gfx_major;
+    for (const char* item = start + length; *item == ':';) {
+      ++item;
+      size_t item_length = strcspn(item, ":");
+      if (!rl_target_parse_feature(item, item_length, out_target)) {
+        memset(out_target, 0, sizeof(*out_target));
+        return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                         "target '%s': unknown feature '%.*s' (expected "
+                         "xnack+/- or sramecc+/-)",
+                         text, (int)item_length, item);
+      }
+      item += item_length;
+    }
+    return RL_OK;
+  }
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "target '%s': unknown processor '%.*s'", text, (int)length,
+                   start);
+}

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "redline/capture.h"
+#include "redline/base/byte_order.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -146,17 +147,16 @@ static inline bool rl_launch_work_items(uint64_t groups, uint32_t block,
   return true;
 }
 
-// Little-endian store of the low |size| (4 or 8) bytes of |value|.
+// Little-endian store of the low |size| (4 or 8) bytes of |value| and load
+// of |size| bytes: the names the binding layer's callers use, over the one
+// byte-order helper (redline/base/byte_order.h). New code calls
+// rl_store_le / rl_load_le directly.
 static inline void rl_launch_store_le(uint8_t* bytes, uint32_t size,
                                       uint64_t value) {
-  for (uint32_t i = 0; i < size; ++i) bytes[i] = (uint8_t)(value >> (8 * i));
+  rl_store_le(bytes, size, value);
 }
-
-// Little-endian load of |size| (4 or 8) bytes.
 static inline uint64_t rl_launch_load_le(const uint8_t* bytes, uint32_t size) {
-  uint64_t value = 0;
-  for (uint32_t i = 0; i < size; ++i) value |= (uint64_t)bytes[i] << (8 * i);
-  return value;
+  return rl_load_le(bytes, size);
 }
 
 #ifdef __cplusplus

@@ -4,15 +4,11 @@
 
 #include <string.h>
 
+#include "redline/base/byte_order.h"
+
 // Bounds on a header the reader trusts (see the header's "Trust").
 #define RL_OFFLOAD_BUNDLE_MAX_ENTRIES 4096u
 #define RL_OFFLOAD_BUNDLE_MAX_TRIPLE 1024u
-
-static uint64_t rl_offload_bundle_u64(const uint8_t* bytes) {
-  uint64_t value;
-  memcpy(&value, bytes, 8);
-  return value;
-}
 
 // True when |triple| (|length| bytes) names the HIP entry for |processor|.
 static bool rl_offload_bundle_matches(const char* triple, uint64_t length,
@@ -56,7 +52,7 @@ rl_status_t rl_hip_fatbin_find(const void* wrapper, const char* processor,
                      "HIP fat binary: the bundle does not start with %s",
                      RL_OFFLOAD_BUNDLE_MAGIC);
   }
-  uint64_t count = rl_offload_bundle_u64(bundle + magic_length);
+  uint64_t count = rl_load_le64(bundle + magic_length);
   if (count > RL_OFFLOAD_BUNDLE_MAX_ENTRIES) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
                      "offload bundle: %llu entries, at most %u expected",
@@ -64,9 +60,9 @@ rl_status_t rl_hip_fatbin_find(const void* wrapper, const char* processor,
   }
   const uint8_t* entry = bundle + magic_length + 8;
   for (uint64_t i = 0; i < count; ++i) {
-    uint64_t offset = rl_offload_bundle_u64(entry);
-    uint64_t size = rl_offload_bundle_u64(entry + 8);
-    uint64_t length = rl_offload_bundle_u64(entry + 16);
+    uint64_t offset = rl_load_le64(entry);
+    uint64_t size = rl_load_le64(entry + 8);
+    uint64_t length = rl_load_le64(entry + 16);
     if (length > RL_OFFLOAD_BUNDLE_MAX_TRIPLE) {
       return RL_STATUS(RL_STATUS_INVALID_INPUT,
                        "offload bundle entry %llu: triple of %llu bytes",

@@ -11,7 +11,9 @@ add_library(rl_kernels_ref STATIC
   ref/decode_ref.c
   ref/verify_ref.c
 )
+rl_module_headers(rl_kernels_ref FOLDER kernels/ref EXPORT ref_executor.h)
 target_compile_options(rl_kernels_ref PRIVATE -ffp-contract=off)
-# rl_sim (redline/CMakeLists.txt, read before kernels/) provides the
-# rl_sim_wg_* accessors the references call.
+# rl_sim provides the executor interface and the rl_sim_wg_* accessors the
+# references call, and the float model (sim_math.h) they share with the ISA
+# executor.
 target_link_libraries(rl_kernels_ref PUBLIC rl_sim m)

@@ -10,4 +10,6 @@ add_library(rl_kernels_workloads STATIC
   workloads/verify_buffers.c
   workloads/verify_route.c
 )
+rl_module_headers(rl_kernels_workloads FOLDER kernels/workloads
+  EXPORT workload.h verify.h verify_route.h)
 target_link_libraries(rl_kernels_workloads PUBLIC rl_capture m)

@@ -40,6 +40,40 @@ typedef struct rl_pm4_register_s {
 
 #define RL_PM4_MAX_STATIC_THREAD_MGMT 9
 
+// Compile-time ids of the register fields code reads or writes (the
+// lowering, the simulator's PM4 interpreter): X(ID, REGISTER, FIELD). Each
+// family resolves every id from its redline/hw table at compile time (a
+// family without the field fails to build), so no field is looked up by
+// name at run time.
+#define RL_PM4_FIELD_IDS(X)                                                  \
+  X(INITIATOR_COMPUTE_SHADER_EN, COMPUTE_DISPATCH_INITIATOR, COMPUTE_SHADER_EN) \
+  X(INITIATOR_PARTIAL_TG_EN, COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN)       \
+  X(INITIATOR_FORCE_START_AT_000, COMPUTE_DISPATCH_INITIATOR,                 \
+    FORCE_START_AT_000)                                                       \
+  X(INITIATOR_USE_THREAD_DIMENSIONS, COMPUTE_DISPATCH_INITIATOR,              \
+    USE_THREAD_DIMENSIONS)                                                    \
+  X(INITIATOR_ORDER_MODE, COMPUTE_DISPATCH_INITIATOR, ORDER_MODE)             \
+  X(INITIATOR_CS_W32_EN, COMPUTE_DISPATCH_INITIATOR, CS_W32_EN)               \
+  X(RSRC1_PRIV, COMPUTE_PGM_RSRC1, PRIV)                                      \
+  X(RSRC2_USER_SGPR, COMPUTE_PGM_RSRC2, USER_SGPR)                            \
+  X(RSRC2_LDS_SIZE, COMPUTE_PGM_RSRC2, LDS_SIZE)                              \
+  X(NUM_THREAD_X_FULL, COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL)                 \
+  X(NUM_THREAD_Y_FULL, COMPUTE_NUM_THREAD_Y, NUM_THREAD_FULL)                 \
+  X(NUM_THREAD_Z_FULL, COMPUTE_NUM_THREAD_Z, NUM_THREAD_FULL)
+// Fields only some families have; a family without one leaves it zero
+// (width 0: the field reads as 0 and its mask is empty).
+#define RL_PM4_FIELD_IDS_GFX12(X)                                 \
+  X(NUM_THREAD_X_INTERLEAVE, COMPUTE_NUM_THREAD_X, INTERLEAVE_BITS_X) \
+  X(NUM_THREAD_Y_INTERLEAVE, COMPUTE_NUM_THREAD_Y, INTERLEAVE_BITS_Y)
+
+typedef enum rl_pm4_field_id_e {
+#define RL_PM4_FIELD_ID_ENUM(ID, REG, FIELD) RL_PM4_FIELD_##ID,
+  RL_PM4_FIELD_IDS(RL_PM4_FIELD_ID_ENUM)
+  RL_PM4_FIELD_IDS_GFX12(RL_PM4_FIELD_ID_ENUM)
+#undef RL_PM4_FIELD_ID_ENUM
+  RL_PM4_FIELD_ID_COUNT
+} rl_pm4_field_id_t;
+
 // Dword indices of the registers lowering programs (identical on gfx11 and
 // gfx12 for these; see the tables).
 typedef struct rl_pm4_compute_regs_s {
@@ -108,6 +142,9 @@ typedef struct rl_pm4_family_s {
   // other and between gfx11 and gfx12 (no GL1/GLM on gfx12).
   const rl_pm4_register_t* acquire_gcr_cntl;
   const rl_pm4_register_t* release_gcr_cntl;
+  // The fields by compile-time id (RL_PM4_FIELD_IDS); width 0 when the
+  // family has no such field.
+  rl_pm4_field_t field[RL_PM4_FIELD_ID_COUNT];
 } rl_pm4_family_t;
 
 // The family of processor |processor| ("gfx1100"); UNSUPPORTED otherwise.
@@ -122,8 +159,28 @@ const rl_pm4_register_t* rl_pm4_family_register(const rl_pm4_family_t* family,
 const rl_pm4_register_t* rl_pm4_family_register_named(
     const rl_pm4_family_t* family, const char* name);
 
+// The mask of |field| in its register (0 for width 0).
+static inline uint32_t rl_pm4_field_mask(rl_pm4_field_t field) {
+  return (uint32_t)(0xFFFFFFFFull >> (32u - field.width)) << field.shift;
+}
+
+// The value of field |id| of |family| in register value |value|.
+static inline uint32_t rl_pm4_field_get(const rl_pm4_family_t* family,
+                                        rl_pm4_field_id_t id, uint32_t value) {
+  const rl_pm4_field_t field = family->field[id];
+  return (value & rl_pm4_field_mask(field)) >> field.shift;
+}
+
+// |value| placed in field |id| of |family| (bits outside the field are
+// dropped).
+static inline uint32_t rl_pm4_field_put(const rl_pm4_family_t* family,
+                                        rl_pm4_field_id_t id, uint32_t value) {
+  const rl_pm4_field_t field = family->field[id];
+  return (value << field.shift) & rl_pm4_field_mask(field);
+}
+
 // The value of field |field_name| of |reg| in |value|; false if no such
-// field.
+// field (for tools that take names from a user, e.g. the disassembler).
 bool rl_pm4_register_field(const rl_pm4_register_t* reg, const char* field_name,
                            uint32_t value, uint32_t* out_field);
 

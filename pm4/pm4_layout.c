@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aql/aql_lower_internal.h"
+#include "aql/aql_kernarg.h"
 #include "capture/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 
@@ -28,52 +28,23 @@ static const char* rl_pm4_kernel_name(const rl_capture_t* capture,
 // Register fields
 //===----------------------------------------------------------------------===//
 
-static rl_status_t rl_pm4_field_lookup(const rl_pm4_family_t* family,
-                                       uint32_t index, const char* name,
-                                       rl_pm4_field_t* out_field) {
-  const rl_pm4_register_t* reg = rl_pm4_family_register(family, index);
-  for (uint32_t f = 0; reg && f < reg->field_count; ++f) {
-    if (strcmp(reg->fields[f].name, name) == 0) {
-      *out_field = reg->fields[f];
-      return RL_OK;
-    }
-  }
-  return RL_STATUS(RL_STATUS_INTERNAL,
-                   "PM4 family %s: register 0x%04x (%s) has no field %s",
-                   family->name, index, reg ? reg->name : "unknown", name);
-}
-
 // The initiator bits lowering sets (pm4_lower.h: CS_EN |
-// FORCE_START_AT_000 | ORDER_MODE, and CS_W32_EN per kernel).
-static rl_status_t rl_pm4_encoding_initiator(const rl_pm4_family_t* family,
-                                             rl_pm4_encoding_t* encoding) {
-  static const char* const bits[] = {"COMPUTE_SHADER_EN", "FORCE_START_AT_000",
-                                     "ORDER_MODE"};
-  const uint32_t reg = family->regs.dispatch_initiator;
-  rl_pm4_field_t field;
-  for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); ++i) {
-    RL_RETURN_IF_ERROR(rl_pm4_field_lookup(family, reg, bits[i], &field));
-    encoding->initiator |= rl_pm4_field_encode(field, 1);
-  }
-  RL_RETURN_IF_ERROR(rl_pm4_field_lookup(family, reg, "CS_W32_EN", &field));
-  encoding->initiator_w32 = rl_pm4_field_encode(field, 1);
-  return RL_OK;
-}
-
-static rl_status_t rl_pm4_encoding_init(const rl_pm4_family_t* family,
-                                        rl_pm4_encoding_t* out_encoding) {
+// FORCE_START_AT_000 | ORDER_MODE, and CS_W32_EN per kernel), and the
+// fields it writes, by compile-time id from the family's table.
+static void rl_pm4_encoding_init(const rl_pm4_family_t* family,
+                                 rl_pm4_encoding_t* out_encoding) {
   memset(out_encoding, 0, sizeof(*out_encoding));
-  const rl_pm4_compute_regs_t* regs = &family->regs;
-  RL_RETURN_IF_ERROR(
-      rl_pm4_field_lookup(family, regs->pgm_rsrc1, "PRIV", &out_encoding->priv));
-  RL_RETURN_IF_ERROR(rl_pm4_field_lookup(family, regs->pgm_rsrc1 + 1,
-                                         "LDS_SIZE", &out_encoding->lds_size));
-  for (uint32_t axis = 0; axis < 3; ++axis) {
-    RL_RETURN_IF_ERROR(rl_pm4_field_lookup(family, regs->num_thread_x + axis,
-                                           "NUM_THREAD_FULL",
-                                           &out_encoding->num_thread[axis]));
-  }
-  return rl_pm4_encoding_initiator(family, out_encoding);
+  out_encoding->priv = family->field[RL_PM4_FIELD_RSRC1_PRIV];
+  out_encoding->lds_size = family->field[RL_PM4_FIELD_RSRC2_LDS_SIZE];
+  out_encoding->num_thread[0] = family->field[RL_PM4_FIELD_NUM_THREAD_X_FULL];
+  out_encoding->num_thread[1] = family->field[RL_PM4_FIELD_NUM_THREAD_Y_FULL];
+  out_encoding->num_thread[2] = family->field[RL_PM4_FIELD_NUM_THREAD_Z_FULL];
+  out_encoding->initiator =
+      rl_pm4_field_put(family, RL_PM4_FIELD_INITIATOR_COMPUTE_SHADER_EN, 1) |
+      rl_pm4_field_put(family, RL_PM4_FIELD_INITIATOR_FORCE_START_AT_000, 1) |
+      rl_pm4_field_put(family, RL_PM4_FIELD_INITIATOR_ORDER_MODE, 1);
+  out_encoding->initiator_w32 =
+      rl_pm4_field_put(family, RL_PM4_FIELD_INITIATOR_CS_W32_EN, 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -287,7 +258,7 @@ static rl_status_t rl_pm4_launch_check(const rl_pm4_layout_t* layout,
   uint64_t lds = rl_pm4_launch_lds_bytes(in->capture, index);
   if (lds > RL_PM4_LDS_MAX ||
       !rl_pm4_field_fits(layout->encoding.lds_size,
-                         (lds + RL_PM4_LDS_GRANULE - 1) / RL_PM4_LDS_GRANULE)) {
+                         (lds + RL_HW_LDS_GRANULE_BYTES - 1) / RL_HW_LDS_GRANULE_BYTES)) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "launch %u (%s): %llu bytes of LDS (static + dynamic "
                      "%u), expected at most %u",
@@ -420,7 +391,7 @@ static rl_status_t rl_pm4_layout_build(rl_pm4_layout_t* layout) {
   RL_RETURN_IF_ERROR(rl_pm4_layout_check_inputs(layout->inputs));
   RL_RETURN_IF_ERROR(rl_pm4_family_for_processor(
       capture->code_objects[0].parsed->processor, &layout->family));
-  RL_RETURN_IF_ERROR(rl_pm4_encoding_init(layout->family, &layout->encoding));
+  rl_pm4_encoding_init(layout->family, &layout->encoding);
   RL_RETURN_IF_ERROR(rl_pm4_layout_allocate(layout));
   RL_RETURN_IF_ERROR(rl_pm4_layout_check_segment(layout));
   RL_RETURN_IF_ERROR(rl_pm4_layout_kernels(layout));
@@ -486,8 +457,8 @@ static void rl_pm4_state_program(const rl_pm4_layout_t* layout,
   }
   uint32_t rsrc2 = (d->compute_pgm_rsrc2 & ~rl_pm4_field_mask(enc->lds_size)) |
                    rl_pm4_field_encode(enc->lds_size,
-                                       (uint32_t)((lds + RL_PM4_LDS_GRANULE - 1) /
-                                                  RL_PM4_LDS_GRANULE));
+                                       (uint32_t)((lds + RL_HW_LDS_GRANULE_BYTES - 1) /
+                                                  RL_HW_LDS_GRANULE_BYTES));
   rl_pm4_state_add(state, regs->pgm_rsrc1, rsrc1);
   rl_pm4_state_add(state, regs->pgm_rsrc1 + 1, rsrc2);
   rl_pm4_state_add(state, regs->pgm_rsrc3, d->compute_pgm_rsrc3);

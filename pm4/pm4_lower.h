@@ -61,7 +61,7 @@
 // (STATIC_THREAD_MGMT_*), DISPATCH_INTERLEAVE, scratch base.
 //
 // Kernarg segment: the kernarg slices laid out as the AQL route does
-// (aql/aql_lower_internal.h: each slice at a multiple of max(kernarg
+// (aql/aql_kernarg.h: each slice at a multiple of max(kernarg
 // alignment, 16)), then, 64-byte aligned, one 64-byte
 // hsa_kernel_dispatch_packet_t image per launch whose kernel enables the
 // dispatch ptr (workgroup/grid sizes, segment sizes, kernel object, kernarg

@@ -17,6 +17,7 @@
 
 #include "pm4/pm4_builder.h"
 #include "pm4/pm4_lower.h"
+#include "redline/hw/hw_fields.h"
 
 // SH registers: dword indices [RL_PM4_SH_REG_BASE, RL_PM4_SH_REG_END).
 #define RL_PM4_SH_COUNT (RL_PM4_SH_REG_END - RL_PM4_SH_REG_BASE)
@@ -24,9 +25,6 @@
 #define RL_PM4_REG_UNKNOWN UINT32_MAX
 // A user SGPR the kernel does not enable.
 #define RL_PM4_USER_NONE UINT32_MAX
-// LDS granule of COMPUTE_PGM_RSRC2.LDS_SIZE on gfx7..gfx12: 128 dwords
-// (AMDGPUUsage compute_pgm_rsrc2 table; radeonsi align(lds, 512) >> 9).
-#define RL_PM4_LDS_GRANULE 512u
 // LDS per work-group on gfx11/gfx12 (AMDGPUUsage "Memory Spaces").
 #define RL_PM4_LDS_MAX 65536u
 // gfx9..gfx12 work-group limit (work-items).
@@ -91,9 +89,6 @@ static inline uint32_t rl_pm4_field_encode(rl_pm4_field_t field,
                                            uint32_t value) {
   uint32_t mask = field.width >= 32 ? UINT32_MAX : (1u << field.width) - 1u;
   return (value & mask) << field.shift;
-}
-static inline uint32_t rl_pm4_field_mask(rl_pm4_field_t field) {
-  return rl_pm4_field_encode(field, UINT32_MAX);
 }
 static inline bool rl_pm4_field_fits(rl_pm4_field_t field, uint64_t value) {
   return field.width >= 32 || value < (1ull << field.width);

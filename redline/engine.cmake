@@ -1,9 +1,7 @@
 # redline/engine.cmake — rl_engine: the replay engine (redline/replay.h):
 # devices by kind, the replay lifecycle (contract, prepare, run, poison,
 # quarantine), bindings and pointer rebasing, route proof.
-#
-# Included from the top-level CMakeLists.txt after kernels/ because it links
-# targets defined there (rl_kernels_ref, the sim's reference executor).
+# device_open.c composes the devices (sim with its executors, rocr, drm).
 add_library(rl_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/replay.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_contract.c
@@ -16,8 +14,9 @@ add_library(rl_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/replay_route_aql.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_route_pm4.c
   ${CMAKE_CURRENT_LIST_DIR}/replay_route_drm.c
-  ${CMAKE_CURRENT_LIST_DIR}/device/device_open.c
+  ${CMAKE_CURRENT_LIST_DIR}/device_open.c
 )
+rl_module_headers(rl_engine FOLDER redline)
 target_link_libraries(rl_engine PUBLIC
-  rl_device_funnel rl_aql rl_pm4 rl_sim rl_sim_isa rl_kernels_ref rl_capture)
+  rl_device rl_device_funnel rl_aql rl_pm4 rl_sim rl_sim_isa rl_kernels_ref rl_capture)
 target_link_libraries(rl_engine PUBLIC rl_backends)

@@ -9,13 +9,13 @@
 #                   (tests/install/check_exports.sh compares the two).
 #   redline_static  libredline.a with the same objects (RL_INSTALL_STATIC).
 #
-# Included from the top-level CMakeLists.txt after shadow/, whose targets it
-# links. The static libraries are compiled position-independent so one set
-# of objects serves both.
+# Read last (set_target_properties needs the parts defined). The static
+# libraries are compiled position-independent so one set of objects serves
+# both.
 option(RL_INSTALL_STATIC "Also build and install libredline.a" ON)
 
 set(RL_LIBRARY_PARTS
-  rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa rl_kernels_ref
+  rl_base rl_capture rl_aql rl_pm4 rl_device rl_sim rl_sim_isa rl_kernels_ref
   rl_backends rl_device_funnel rl_engine rl_kernels_workloads rl_shadow)
 set_target_properties(${RL_LIBRARY_PARTS} PROPERTIES
   POSITION_INDEPENDENT_CODE ON)
@@ -23,6 +23,7 @@ set_target_properties(${RL_LIBRARY_PARTS} PROPERTIES
 # The JSON entry points of shadow and bench (redline/shadow_json.h), for
 # language bindings; compiled once, like the parts.
 add_library(rl_shadow_json OBJECT ${PROJECT_SOURCE_DIR}/shadow/shadow_json.c)
+rl_module_headers(rl_shadow_json FOLDER shadow)
 target_link_libraries(rl_shadow_json PRIVATE rl_shadow)
 set_target_properties(rl_shadow_json PROPERTIES POSITION_INDEPENDENT_CODE ON)
 

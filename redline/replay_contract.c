@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "capture/launch_bind.h"
+#include "redline/base/byte_order.h"
 #include "redline/replay_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -99,12 +100,6 @@ static rl_status_t rl_contract_device_kernels(const rl_replay_t* replay) {
 // Launches: kernarg layout, implicit arguments, zero tail, LDS
 //===----------------------------------------------------------------------===//
 
-static uint64_t rl_contract_load_le(const uint8_t* bytes, uint32_t size) {
-  uint64_t value = 0;
-  for (uint32_t i = size; i-- > 0;) value = (value << 8) | bytes[i];
-  return value;
-}
-
 // The grid binding of |axis| in |launch|, or NULL.
 static const rl_scalar_binding_t* rl_contract_grid_binding(
     const rl_capture_launch_t* launch, uint32_t axis) {
@@ -164,7 +159,7 @@ static rl_status_t rl_contract_hidden_arg(const rl_capture_launch_t* launch,
   uint32_t axis = 3;
   uint64_t expected = rl_contract_hidden_value(launch, arg, &axis);
   uint32_t size = arg->size > 8 ? 8 : arg->size;
-  uint64_t recorded = rl_contract_load_le(launch->kernarg + arg->offset, size);
+  uint64_t recorded = rl_load_le(launch->kernarg + arg->offset, size);
   if (size < 8) expected &= (1ull << (8 * size)) - 1;
   if (recorded != expected) {
     return RL_STATUS(RL_STATUS_CONTRACT,

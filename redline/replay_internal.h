@@ -39,6 +39,7 @@
 #include "capture/bind_table.h"
 #include "pm4/pm4_lower.h"
 #include "redline/device/device.h"
+#include "redline/device/device_ring.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
 #include "redline/replay_route.h"

@@ -1,5 +1,6 @@
 // The route registry and what the routes share (redline/replay_route.h):
 // the one apply, and publication and the bounded wait over an AQL queue.
+#include "redline/device/device_ring.h"
 #include "redline/replay_route.h"
 
 #include <inttypes.h>
@@ -85,7 +86,7 @@ rl_status_t rl_replay_queue_create(rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
                                                   &replay->queue));
   replay->has_queue = true;
-  rl_aql_ring_init(&replay->ring, device, &replay->queue);
+  rl_device_aql_ring_init(&replay->ring, device, &replay->queue);
   return RL_OK;
 }
 

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "redline/base/clock.h"
 #include "redline/replay.h"
 
 typedef struct rl_replay_route_s {
@@ -55,12 +56,8 @@ typedef struct rl_replay_route_s {
   void (*destroy)(rl_replay_t* replay);
 } rl_replay_route_t;
 
-// CLOCK_MONOTONIC in nanoseconds (the engine's timings).
-static inline uint64_t rl_replay_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
+// CLOCK_MONOTONIC in nanoseconds (the engine's timings): the one clock.
+static inline uint64_t rl_replay_now_ns(void) { return rl_now_ns(); }
 
 // The registered route |route|, or NULL (replay_route.c).
 const rl_replay_route_t* rl_replay_route_find(rl_route_t route);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "redline/sim/isa/isa_executor.h"
+#include "redline/base/clock.h"
 #include "redline/sim/sim.h"
 #include "shadow/bench_internal.h"
 #include "shadow/shadow_hazard.h"
@@ -34,12 +34,6 @@ typedef struct rl_bench_s {
   uint32_t done, total;
   rl_shadow_trace_t trace;  // --trace (shadow/shadow_trace.h)
 } rl_bench_t;
-
-static uint64_t rl_bench_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
 
 //===----------------------------------------------------------------------===//
 // Statistics
@@ -121,10 +115,10 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   rl_hazard_watch_t watch;
   rl_hazard_watch_begin(&watch, bench->options->no_hazard_check ? NULL : arm->device,
                         arm->capture);
-  uint64_t instructions = rl_isa_executor_instructions();
-  uint64_t start = rl_bench_now_ns();
+  uint64_t instructions = rl_sim_executor_instructions(arm->device);
+  uint64_t start = rl_now_ns();
   rl_status_t status = rl_shadow_arm_step(arm, bench->values);
-  uint64_t wall = rl_bench_now_ns() - start;
+  uint64_t wall = rl_now_ns() - start;
   if (bench->trace.trace) {
     char name[48];
     snprintf(name, sizeof(name), "step %u", samples->count);
@@ -132,7 +126,7 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   }
   // Arms step one at a time and every step waits for its dispatches, so the
   // process-wide counter's growth belongs to this arm.
-  instructions = rl_isa_executor_instructions() - instructions;
+  instructions = rl_sim_executor_instructions(arm->device) - instructions;
   if (!status) status = rl_shadow_hazard_status(arm, &watch);
   if (status) {
     rl_bench_fail(bench, a, status, "step: ");

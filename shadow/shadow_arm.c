@@ -2,6 +2,7 @@
 // the kind names, stepping and the negative control.
 #include "shadow/shadow_arm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,15 +46,13 @@ bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind) {
   return kind == RL_SHADOW_ARM_HIP || kind == RL_SHADOW_ARM_HIPGRAPH;
 }
 
-// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
-static void rl_shadow_processor_of(const char* target, char* out,
-                                   size_t size) {
-  const char* start = target ? strstr(target, "--") : NULL;
-  start = start ? start + 2 : "gfx1100";
-  size_t length = strcspn(start, ":");
-  if (length >= size) length = size - 1;
-  memcpy(out, start, length);
-  out[length] = '\0';
+// The processor of capture target |target| in |out| (rl_target_parse), or
+// "gfx1100" when the target does not name one.
+static void rl_shadow_processor_of(const char* target, char* out, size_t size) {
+  rl_target_t parsed;
+  rl_status_t status = rl_target_parse(target, &parsed);
+  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
+  rl_status_free(status);
 }
 
 // The drm arm opens a "drm" device (library and render node from the

@@ -320,11 +320,12 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   size_t length = strcspn(props.gcnArchName, ":");
   if (length >= sizeof(hip->processor)) length = sizeof(hip->processor) - 1;
   memcpy(hip->processor, props.gcnArchName, length);
+  hip->processor[length] = '\0';
   const char* target = hip->arm.capture->target;
-  const char* wanted = target && strstr(target, "--") ? strstr(target, "--") + 2
-                                                      : "";
-  if (strncmp(wanted, hip->processor, length) != 0 ||
-      (wanted[length] && wanted[length] != ':')) {
+  rl_target_t wanted;
+  rl_status_t parsed = rl_target_parse(target, &wanted);
+  rl_status_free(parsed);
+  if (parsed || strcmp(wanted.processor, hip->processor) != 0) {
     return RL_STATUS(RL_STATUS_UNAVAILABLE,
                      "the HIP device is %s, the capture targets %s",
                      hip->processor, target ? target : "?");

@@ -13,15 +13,13 @@
 #include "redline/sim/sim.h"
 #include "redline/funnel.h"
 
-// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
-static void rl_shadow_rerecord_processor(const char* target, char* out,
-                                         size_t size) {
-  const char* start = target ? strstr(target, "--") : NULL;
-  start = start ? start + 2 : "gfx1100";
-  size_t length = strcspn(start, ":");
-  if (length >= size) length = size - 1;
-  memcpy(out, start, length);
-  out[length] = '\0';
+// The processor of capture target |target| in |out| (rl_target_parse), or
+// "gfx1100" when the target does not name one.
+static void rl_shadow_rerecord_processor(const char* target, char* out, size_t size) {
+  rl_target_t parsed;
+  rl_status_t status = rl_target_parse(target, &parsed);
+  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
+  rl_status_free(status);
 }
 
 // Finds the workload and its configuration, or says why not.

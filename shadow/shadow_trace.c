@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "redline/sim/sim.h"
+#include "shadow/shadow_arm.h"
 
 enum {
   RL_SHADOW_TRACE_HOST_TID = 1,

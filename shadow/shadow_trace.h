@@ -29,7 +29,8 @@
 #include "redline/capture.h"
 #include "redline/hazard.h"
 #include "shadow/shadow.h"
-#include "shadow/shadow_arm.h"
+#include "redline/device/device.h"
+#include "redline/replay.h"
 #include "redline/base/trace.h"
 
 typedef struct rl_shadow_trace_arm_state_s {
@@ -60,8 +61,9 @@ rl_status_t rl_shadow_trace_begin(rl_shadow_trace_t* state, rl_trace_t* trace,
 
 // Traces the step of arm |a| (|arm|, NULL when the arm failed to set up)
 // that ran from |start_ns| to |end_ns| as "|step_name|".
+struct rl_shadow_arm_s;  // shadow/shadow_arm.h
 void rl_shadow_trace_step(rl_shadow_trace_t* state, uint32_t a,
-                          rl_shadow_arm_t* arm, const char* step_name,
+                          struct rl_shadow_arm_s* arm, const char* step_name,
                           uint64_t start_ns, uint64_t end_ns);
 
 // The same for a step run outside an arm (`redline replay`): |device| (NULL

@@ -10,7 +10,10 @@ target_include_directories(rl_test_aql_fake_queue PUBLIC
 
 rl_add_unit_test(aql_ring_test
   SOURCES unit/aql_ring_test.c
-  LIBS rl_aql rl_test_aql_fake_queue)
+  LIBS rl_device rl_aql rl_test_aql_fake_queue)
+
+rl_add_unit_test(aql_dispatch_test
+  SOURCES unit/aql_dispatch_test.c LIBS rl_aql)
 
 rl_add_unit_test(aql_lower_test
   SOURCES unit/aql_lower_test.c
@@ -19,7 +22,7 @@ add_dependencies(aql_lower_test rl_kernels)
 
 add_executable(aql_publish_bench bench/aql_publish_bench.c)
 target_link_libraries(aql_publish_bench PRIVATE
-  rl_aql rl_kernels_workloads rl_test_aql_fake_queue)
+  rl_device rl_aql rl_kernels_workloads rl_test_aql_fake_queue)
 target_compile_definitions(aql_publish_bench PRIVATE
   RL_KERNELS_DIR="${RL_KERNELS_DIR}")
 add_dependencies(aql_publish_bench rl_kernels)

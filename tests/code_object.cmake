@@ -4,6 +4,9 @@
 rl_add_unit_test(kernel_descriptor_test
   SOURCES unit/kernel_descriptor_test.c
   LIBS rl_capture)
+rl_add_unit_test(target_parse_test
+  SOURCES unit/target_parse_test.c
+  LIBS rl_capture)
 
 # code_object_reloc.hip -> a gfx1100 code object with one R_AMDGPU_RELATIVE64.
 set(RL_RELOC_FIXTURE "${CMAKE_CURRENT_BINARY_DIR}/code_object_reloc-gfx1100.co")

@@ -11,3 +11,9 @@ rl_add_unit_test(disasm_cli_test
   SOURCES integration/disasm_cli_test.c
   LIBS rl_pm4 rl_aql PkgConfig::CJSON LABELS integration)
 add_dependencies(disasm_cli_test redline)
+# The register tables against values transcribed from the kernel's AMD
+# headers (tests/data/amd_registers/), with a negative control.
+rl_add_unit_test(hw_registers_test
+  SOURCES unit/hw_registers_test.c LIBS rl_pm4)
+target_compile_definitions(hw_registers_test PRIVATE
+  RL_AMD_REGISTERS_DIR="${PROJECT_SOURCE_DIR}/tests/data/amd_registers")

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "kernels/workloads/workload.h"
+#include "redline/base/clock.h"
 #include "redline/capture_file.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
@@ -57,11 +58,7 @@ typedef struct rl_demo_s {
   char reason[1024];
 } rl_demo_t;
 
-static double rl_demo_now(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)now.tv_sec + now.tv_nsec / 1e9;
-}
+static double rl_demo_now(void) { return (double)rl_now_ns() / 1e9; }
 
 static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
   memset(demo, 0, sizeof(*demo));

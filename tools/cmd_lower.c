@@ -22,6 +22,7 @@
 typedef struct rl_lower_cli_s {
   const char* path;
   const char* processor;
+  rl_target_t target;  // --target / --processor, parsed (processor above)
   rl_route_t route;
   bool json;
   bool stats;
@@ -58,8 +59,9 @@ static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
                              rl_cli_is(arg, "--target"))) {
       // "gfx1201" or a whole target "amdgcn-amd-amdhsa--gfx1201".
       const char* value = argv[++i];
-      const char* processor = strstr(value, "--");
-      cli->processor = processor ? processor + 2 : value;
+      rl_status_t status = rl_target_parse(value, &cli->target);
+      rl_status_free(status);
+      cli->processor = status ? value : cli->target.processor;
       int exit_code = rl_cli_processor("lower", arg, cli->processor);
       if (exit_code != RL_EXIT_OK) return exit_code;
     } else if (rl_lower_parse_flag(arg, cli)) {
@@ -74,14 +76,13 @@ static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
   return RL_EXIT_OK;
 }
 
-// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
+// The processor of capture target |target| in |out| (rl_target_parse), or
+// "gfx1100" when the target does not name one.
 static void rl_lower_processor_of(const char* target, char* out, size_t size) {
-  const char* start = target ? strstr(target, "--") : NULL;
-  start = start ? start + 2 : "gfx1100";
-  size_t length = strcspn(start, ":");
-  if (length >= size) length = size - 1;
-  memcpy(out, start, length);
-  out[length] = '\0';
+  rl_target_t parsed;
+  rl_status_t status = rl_target_parse(target, &parsed);
+  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
+  rl_status_free(status);
 }
 
 static void rl_lower_print_packets(const rl_replay_t* replay,

@@ -175,15 +175,13 @@ static rl_status_t rl_replay_values(const rl_replay_cli_t* cli,
   return RL_OK;
 }
 
-// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
-static void rl_replay_processor_of(const char* target, char* out,
-                                   size_t size) {
-  const char* start = target ? strstr(target, "--") : NULL;
-  start = start ? start + 2 : "gfx1100";
-  size_t length = strcspn(start, ":");
-  if (length >= size) length = size - 1;
-  memcpy(out, start, length);
-  out[length] = '\0';
+// The processor of capture target |target| in |out| (rl_target_parse), or
+// "gfx1100" when the target does not name one.
+static void rl_replay_processor_of(const char* target, char* out, size_t size) {
+  rl_target_t parsed;
+  rl_status_t status = rl_target_parse(target, &parsed);
+  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
+  rl_status_free(status);
 }
 
 //===----------------------------------------------------------------------===//

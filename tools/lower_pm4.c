@@ -19,15 +19,13 @@ typedef struct rl_lower_pm4_ib_s {
   uint32_t packets;
 } rl_lower_pm4_ib_t;
 
-// "amdgcn-amd-amdhsa--gfx1100:xnack-" -> "gfx1100" in |out|.
-static void rl_lower_pm4_processor(const char* target, char* out,
-                                   size_t size) {
-  const char* start = target ? strstr(target, "--") : NULL;
-  start = start ? start + 2 : "";
-  size_t length = strcspn(start, ":");
-  if (length >= size) length = size - 1;
-  memcpy(out, start, length);
-  out[length] = '\0';
+// The processor of capture target |target| in |out| (rl_target_parse), or
+// "" when the target does not name one.
+static void rl_lower_pm4_processor(const char* target, char* out, size_t size) {
+  rl_target_t parsed;
+  rl_status_t status = rl_target_parse(target, &parsed);
+  snprintf(out, size, "%s", status ? "" : parsed.processor);
+  rl_status_free(status);
 }
 
 static rl_status_t rl_lower_pm4_ib_read(const rl_replay_t* replay,

@@ -5,27 +5,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "redline/base/clock.h"
+
 #define RL_PROGRESS_DELAY_NS 1000000000ull   // quiet for the first second
 #define RL_PROGRESS_PERIOD_NS 100000000ull   // at most ten redraws a second
-
-static uint64_t rl_progress_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
 
 void rl_progress_init(rl_progress_t* progress, const char* label) {
   progress->label = label;
   progress->tty = isatty(STDERR_FILENO) == 1;
   progress->drawn = false;
-  progress->start_ns = rl_progress_now_ns();
+  progress->start_ns = rl_now_ns();
   progress->last_ns = 0;
 }
 
 void rl_progress_update(rl_progress_t* progress, uint32_t done, uint32_t total,
                         const char* what) {
   if (!progress->tty) return;
-  uint64_t now = rl_progress_now_ns();
+  uint64_t now = rl_now_ns();
   if (now - progress->start_ns < RL_PROGRESS_DELAY_NS) return;
   if (progress->drawn && now - progress->last_ns < RL_PROGRESS_PERIOD_NS &&
       done != total) {

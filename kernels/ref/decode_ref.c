@@ -15,13 +15,13 @@
 // the source (v_fmac_f32 / v_dual_fmac_f32) and fmaf() here; this file is
 // compiled with -ffp-contract=off (ref.cmake) so nothing else fuses. The
 // transcendentals v_exp_f32, v_rsq_f32 and v_rcp_f32 are the shared model
-// of kernels/ref/ref_math.h. Operand order of one add or multiply does not
+// of redline/sim/sim_math.h. Operand order of one add or multiply does not
 // matter (commutative for non-NaN inputs).
 #include <math.h>
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
-#include "kernels/ref/ref_math.h"
+#include "redline/sim/sim_math.h"
 
 #define RL_DC_BLOCK 64u
 // The literal of decode.hip: -log2(e) rounded to binary32 (0xbfb8aa3b).
@@ -127,7 +127,7 @@ static rl_status_t rl_dc_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     lds[lane] = sum;
   }
   const float mean = rl_dc_tree_sum(lds) * inv_n;
-  const float r = rl_ref_rsqf(mean + eps);
+  const float r = rl_sim_math_rsqf(mean + eps);
   for (uint32_t lane = 0; lane < RL_DC_BLOCK; ++lane) {
     for (uint32_t i = lane; i < n; i += RL_DC_BLOCK) {
       float v = 0, weight = 0;
@@ -322,7 +322,7 @@ static rl_status_t rl_dc_attn_partial(rl_sim_wg_t* wg,
   float m = scores[0];
   for (uint32_t j = 1; j < RL_DC_BLOCK; ++j) m = scores[j] > m ? scores[j] : m;
   for (uint32_t j = 0; j < RL_DC_BLOCK; ++j) {
-    probs[j] = valid[j] ? rl_ref_exp2f(scores[j] - m) : 0.0f;
+    probs[j] = valid[j] ? rl_sim_math_exp2f(scores[j] - m) : 0.0f;
   }
   for (uint32_t d = 0; d < a.head_dim && d < RL_DC_BLOCK; ++d) {
     RL_RETURN_IF_ERROR(rl_dc_attn_accumulate(wg, &a, probs, c, h, d, m));
@@ -361,11 +361,11 @@ static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
       RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, base, &m));
       RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, base + 1, &l));
       RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, base + 2 + d, &acc));
-      const float f = rl_ref_exp2f(m - M);
+      const float f = rl_sim_math_exp2f(m - M);
       L = fmaf(l, f, L);
       A = fmaf(acc, f, A);
     }
-    const float result = A * rl_ref_rcpf(L);
+    const float result = A * rl_sim_math_rcpf(L);
     RL_RETURN_IF_ERROR(rl_dc_store(wg, out, h * head_dim + d, &result));
   }
   return RL_OK;
@@ -405,8 +405,8 @@ static rl_status_t rl_dc_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     float g = 0, u = 0;
     RL_RETURN_IF_ERROR(rl_dc_load(wg, gu, i, &g));
     RL_RETURN_IF_ERROR(rl_dc_load(wg, gu, n + i, &u));
-    const float e = rl_ref_exp2f(g * RL_DC_NEG_LOG2E);
-    const float silu = g * rl_ref_rcpf(1.0f + e);
+    const float e = rl_sim_math_exp2f(g * RL_DC_NEG_LOG2E);
+    const float silu = g * rl_sim_math_rcpf(1.0f + e);
     const float result = silu * u;
     RL_RETURN_IF_ERROR(rl_dc_store(wg, out, i, &result));
   }

@@ -6,7 +6,7 @@
 // int8 cache element), fused multiply-adds are fmaf() exactly where the
 // source writes __builtin_fmaf (v_fmac_f32 / v_dual_fmac_f32 in the gfx1100
 // disassembly), this file is compiled with -ffp-contract=off, and the
-// transcendentals are the shared model of ref_math.h. Conversions:
+// transcendentals are the shared model of redline/sim/sim_math.h. Conversions:
 // (float)int8 is v_cvt_f32_i32 (exact), __builtin_rintf is v_rndne_f32
 // (round half to even, rintf() in the default rounding mode), the clamp to
 // [-127, 127] and the int conversion (v_cvt_i32_f32) are exact on the
@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
-#include "kernels/ref/ref_math.h"
+#include "redline/sim/sim_math.h"
 
 #define RL_VF_BLOCK 64u
 #define RL_VF_NEG_LOG2E (-1.44269504088896340736f)
@@ -121,7 +121,7 @@ static rl_status_t rl_vf_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     }
     lds[lane] = sum;
   }
-  const float r = rl_ref_rsqf(rl_vf_tree_sum(lds) * inv_n + eps);
+  const float r = rl_sim_math_rsqf(rl_vf_tree_sum(lds) * inv_n + eps);
   for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
     for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
       float v = 0, w = 0;
@@ -206,7 +206,7 @@ static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
   }
   const float amax = rl_vf_tree_max(lds);
   const float scale = amax * (1.0f / 127.0f);
-  const float inv = rl_ref_rcpf(scale);
+  const float inv = rl_sim_math_rcpf(scale);
   const uint32_t t = pos + r;
   for (uint32_t lane = 0; lane < n; ++lane) {
     float q = rintf(v[lane] * inv);
@@ -310,9 +310,9 @@ static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
     for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) probs[j] = scores[j];
     const float tile_max = rl_vf_tree_max(probs);
     const float m_new = tile_max > m ? tile_max : m;
-    const float alpha = rl_ref_exp2f(m - m_new);
+    const float alpha = rl_sim_math_exp2f(m - m_new);
     for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) {
-      probs[j] = base + j < last ? rl_ref_exp2f(scores[j] - m_new) : 0.0f;
+      probs[j] = base + j < last ? rl_sim_math_exp2f(scores[j] - m_new) : 0.0f;
     }
     const uint32_t count =
         last - base < RL_VF_BLOCK ? last - base : RL_VF_BLOCK;
@@ -354,11 +354,11 @@ static rl_status_t rl_vf_attn_merge(rl_sim_wg_t* wg,
       RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base, &m));
       RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + 1, &l));
       RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + 2 + d, &acc));
-      const float f = rl_ref_exp2f(m - M);
+      const float f = rl_sim_math_exp2f(m - M);
       L = fmaf(l, f, L);
       A = fmaf(acc, f, A);
     }
-    const float out = A * rl_ref_rcpf(L);
+    const float out = A * rl_sim_math_rcpf(L);
     RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[1], (r * heads + h) * head_dim + d,
                                    &out));
   }
@@ -416,8 +416,8 @@ static rl_status_t rl_vf_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     float g = 0, u = 0;
     RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * 2 * n + i, &g));
     RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * 2 * n + n + i, &u));
-    const float e = rl_ref_exp2f(g * RL_VF_NEG_LOG2E);
-    const float out = (g * rl_ref_rcpf(1.0f + e)) * u;
+    const float e = rl_sim_math_exp2f(g * RL_VF_NEG_LOG2E);
+    const float out = (g * rl_sim_math_rcpf(1.0f + e)) * u;
     RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[1], r * n + i, &out));
   }
   return RL_OK;

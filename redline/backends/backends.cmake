@@ -2,9 +2,7 @@
 # their runtime loaders (redline/backends/). Every runtime is loaded with
 # dlopen and type-checked at build time against Debian's headers (ROCr
 # hsa/hsa.h + hsa_ext_amd.h, libdrm amdgpu.h + xf86drm.h, HIP
-# hip_runtime_api.h); nothing links them. Included from
-# redline/CMakeLists.txt after rl_runtime_headers_check has found the
-# headers.
+# hip_runtime_api.h); nothing links them.
 add_library(rl_backends STATIC
   ${CMAKE_CURRENT_LIST_DIR}/dl_library.c
   ${CMAKE_CURRENT_LIST_DIR}/hsa_loader.c
@@ -24,7 +22,10 @@ add_library(rl_backends STATIC
   ${CMAKE_CURRENT_LIST_DIR}/doctor.c
   ${CMAKE_CURRENT_LIST_DIR}/doctor_probe.c
 )
+rl_module_headers(rl_backends FOLDER redline/backends
+  EXPORT rocr_device.h drm_device.h hip_funnel.h hip_loader.h hip_wait.h
+         hip_symbols.h dl_library.h)
 target_include_directories(rl_backends SYSTEM PRIVATE
   ${RL_HSA_INCLUDE_DIR} ${RL_HIP_INCLUDE_DIR} ${LIBDRM_AMDGPU_INCLUDE_DIRS})
 target_compile_definitions(rl_backends PRIVATE __HIP_PLATFORM_AMD__)
-target_link_libraries(rl_backends PUBLIC rl_base ${CMAKE_DL_LIBS})
+target_link_libraries(rl_backends PUBLIC rl_device rl_aql rl_capture rl_base ${CMAKE_DL_LIBS})

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "redline/backends/drm_internal.h"
+#include "redline/base/clock.h"
 
 // The GPU's page size: VA ranges and mappings are whole pages.
 #define RL_DRM_PAGE 4096ull
@@ -263,22 +264,16 @@ int64_t rl_drm_signal_load(rl_device_t* base, uint64_t signal) {
   return slot ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : 0;
 }
 
-static uint64_t rl_drm_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 bool rl_drm_signal_wait_lt(rl_device_t* base, uint64_t signal, int64_t value,
                            uint64_t timeout_ns, int64_t* out_value) {
   int64_t* slot = rl_drm_signal_value(rl_drm_cast(base), signal);
   if (!slot) return false;
-  const uint64_t start = rl_drm_now_ns();
+  const uint64_t start = rl_now_ns();
   for (;;) {
     int64_t seen = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (out_value) *out_value = seen;
     if (seen < value) return true;
-    if (rl_drm_now_ns() - start >= timeout_ns) return false;
+    if (rl_now_ns() - start >= timeout_ns) return false;
     const struct timespec pause = {0, 20000};
     nanosleep(&pause, NULL);
   }

@@ -4,18 +4,14 @@
 #include <inttypes.h>
 #include <time.h>
 
+#include "redline/base/clock.h"
+
 #define RL_HIP_WAIT_FIRST_SLEEP_NS 1000ull
 #define RL_HIP_WAIT_MAX_SLEEP_NS 1000000ull
 
-static uint64_t rl_hip_wait_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 rl_status_t rl_hip_stream_wait(const rl_hip_api_t* api, hipStream_t stream,
                                uint64_t timeout_ns) {
-  const uint64_t start = rl_hip_wait_now_ns();
+  const uint64_t start = rl_now_ns();
   uint64_t sleep_ns = RL_HIP_WAIT_FIRST_SLEEP_NS;
   for (;;) {
     hipError_t error = api->fn.hipStreamQuery(stream);
@@ -23,7 +19,7 @@ rl_status_t rl_hip_stream_wait(const rl_hip_api_t* api, hipStream_t stream,
     if (error != hipErrorNotReady) {
       return rl_hip_check(api, error, "hipStreamQuery", __FILE__, __LINE__);
     }
-    uint64_t elapsed = rl_hip_wait_now_ns() - start;
+    uint64_t elapsed = rl_now_ns() - start;
     if (elapsed >= timeout_ns) {
       return RL_STATUS(RL_STATUS_QUARANTINED,
                        "HIP stream still busy after the bounded wait of "

@@ -5,6 +5,7 @@
 find_package(Threads REQUIRED)
 add_library(redline_capture SHARED ${CMAKE_CURRENT_LIST_DIR}/interposer.c)
 set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)
+rl_module_headers(redline_capture FOLDER redline/backends)
 target_include_directories(redline_capture SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(redline_capture PRIVATE __HIP_PLATFORM_AMD__)
 target_link_libraries(redline_capture PRIVATE rl_capture rl_base

@@ -161,10 +161,10 @@ static bool rl_rocr_queue_publish_marker(rl_rocr_device_t* device,
   memset(&packet, 0, sizeof(packet));
   packet.completion_signal = queue->marker;
   memcpy(slot + 4, (const uint8_t*)&packet + 4, sizeof(packet) - 4);
-  uint32_t header =
-      HSA_PACKET_TYPE_BARRIER_AND | (1u << HSA_PACKET_HEADER_BARRIER) |
-      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
+  // The header (setup 0) from the one AQL layout (aql/aql_packet.h).
+  uint32_t header = rl_aql_header(RL_AQL_PACKET_TYPE_BARRIER_AND, 1,
+                                  RL_AQL_FENCE_SCOPE_SYSTEM,
+                                  RL_AQL_FENCE_SCOPE_SYSTEM);
   __atomic_store_n((uint32_t*)slot, header, __ATOMIC_RELEASE);
   fn->hsa_signal_store_screlease(hsa->doorbell_signal,
                                  (hsa_signal_value_t)id);

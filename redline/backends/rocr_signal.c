@@ -9,6 +9,7 @@
 
 #include "redline/base/array.h"
 #include "redline/backends/rocr_internal.h"
+#include "redline/base/clock.h"
 
 static int64_t rl_rocr_signal_find(const rl_rocr_device_t* device,
                                    uint64_t handle) {
@@ -62,12 +63,6 @@ int64_t rl_rocr_signal_load(rl_device_t* base, uint64_t handle) {
   return device->api.fn.hsa_signal_load_scacquire((hsa_signal_t){handle});
 }
 
-static uint64_t rl_rocr_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 // |ns| in the unit of hsa_signal_wait_*'s timeout_hint: ticks of the system
 // timestamp (HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY), at least 1.
 static uint64_t rl_rocr_wait_ticks(const rl_rocr_device_t* device,
@@ -81,9 +76,9 @@ static uint64_t rl_rocr_wait_ticks(const rl_rocr_device_t* device,
 bool rl_rocr_signal_wait_raw(rl_rocr_device_t* device, hsa_signal_t signal,
                              int64_t value, uint64_t timeout_ns,
                              int64_t* out_value) {
-  const uint64_t start = rl_rocr_now_ns();
+  const uint64_t start = rl_now_ns();
   for (;;) {
-    uint64_t elapsed = rl_rocr_now_ns() - start;
+    uint64_t elapsed = rl_now_ns() - start;
     uint64_t left = elapsed < timeout_ns ? timeout_ns - elapsed : 0;
     int64_t observed = device->api.fn.hsa_signal_wait_scacquire(
         signal, HSA_SIGNAL_CONDITION_LT, (hsa_signal_value_t)value,

@@ -11,6 +11,32 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
+#include "aql/aql_packet.h"
+
+// The AQL header layout redline writes everywhere (aql/aql_packet.h) is the
+// one hsa.h defines.
+_Static_assert((int)RL_AQL_PACKET_TYPE_KERNEL_DISPATCH ==
+                   (int)HSA_PACKET_TYPE_KERNEL_DISPATCH,
+               "aql_packet.h kernel-dispatch type differs from hsa.h");
+_Static_assert((int)RL_AQL_PACKET_TYPE_BARRIER_AND ==
+                   (int)HSA_PACKET_TYPE_BARRIER_AND,
+               "aql_packet.h barrier-AND type differs from hsa.h");
+_Static_assert((int)RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC ==
+                   (int)HSA_PACKET_TYPE_VENDOR_SPECIFIC,
+               "aql_packet.h vendor type differs from hsa.h");
+_Static_assert((int)RL_AQL_HEADER_BARRIER_SHIFT ==
+                   (int)HSA_PACKET_HEADER_BARRIER,
+               "aql_packet.h barrier bit differs from hsa.h");
+_Static_assert((int)RL_AQL_HEADER_ACQUIRE_SHIFT ==
+                   (int)HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE,
+               "aql_packet.h acquire scope differs from hsa.h");
+_Static_assert((int)RL_AQL_HEADER_RELEASE_SHIFT ==
+                   (int)HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE,
+               "aql_packet.h release scope differs from hsa.h");
+_Static_assert((int)RL_AQL_FENCE_SCOPE_SYSTEM == (int)HSA_FENCE_SCOPE_SYSTEM &&
+                   (int)RL_AQL_FENCE_SCOPE_AGENT == (int)HSA_FENCE_SCOPE_AGENT,
+               "aql_packet.h fence scopes differ from hsa.h");
+
 // The AQL packet formats are 64 bytes (HSA Platform System Architecture
 // Specification 1.2, section 2.9; hsa.h).
 _Static_assert(sizeof(hsa_kernel_dispatch_packet_t) == 64,

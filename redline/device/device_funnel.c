@@ -6,8 +6,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "aql/aql_dispatch.h"
 #include "aql/aql_packet.h"
-#include "aql/aql_ring.h"
+#include "redline/base/clock.h"
+#include "redline/device/device_ring.h"
 #include "redline/base/array.h"
 #include "redline/code_object.h"
 
@@ -182,17 +184,12 @@ static rl_aql_dispatch_packet_t rl_device_funnel_packet(
   const rl_device_funnel_code_object_t* code_object =
       &adapter->code_objects[dispatch->code_object_handle];
   const rl_code_object_kernel_t* kernel = dispatch->kernel;
-  rl_aql_dispatch_packet_t packet = {
+  const rl_aql_dispatch_t launch = {
       .header = rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, 1,
                               RL_AQL_FENCE_SCOPE_SYSTEM,
                               RL_AQL_FENCE_SCOPE_SYSTEM),
-      .setup = 3,
-      .workgroup_size_x = (uint16_t)dispatch->block[0],
-      .workgroup_size_y = (uint16_t)dispatch->block[1],
-      .workgroup_size_z = (uint16_t)dispatch->block[2],
-      .grid_size_x = dispatch->grid[0] * dispatch->block[0],
-      .grid_size_y = dispatch->grid[1] * dispatch->block[1],
-      .grid_size_z = dispatch->grid[2] * dispatch->block[2],
+      .grid = {dispatch->grid[0], dispatch->grid[1], dispatch->grid[2]},
+      .block = {dispatch->block[0], dispatch->block[1], dispatch->block[2]},
       .private_segment_size = kernel->private_segment_size,
       .group_segment_size = kernel->group_segment_size + dispatch->dynamic_lds,
       .kernel_object =
@@ -200,6 +197,8 @@ static rl_aql_dispatch_packet_t rl_device_funnel_packet(
       .kernarg_address = kernarg_address,
       .completion_signal = adapter->signal.address,
   };
+  rl_aql_dispatch_packet_t packet;
+  rl_aql_dispatch_packet_init(&launch, &packet);
   return packet;
 }
 
@@ -219,18 +218,12 @@ static rl_status_t rl_device_funnel_break(rl_device_funnel_t* adapter,
 #define RL_DEVICE_FUNNEL_SLICE_MIN_NS 1000000ull
 #define RL_DEVICE_FUNNEL_SLICE_MAX_NS 50000000ull
 
-static uint64_t rl_device_funnel_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 // Waits for the completion signal; turns a fault or a timeout into a
 // status and breaks the adapter.
 static rl_status_t rl_device_funnel_wait(rl_device_funnel_t* adapter,
                                          uint64_t packet_id) {
   const rl_device_vtable_t* vt = rl_device_funnel_vt(adapter);
-  const uint64_t deadline = rl_device_funnel_now_ns() + adapter->timeout_ns;
+  const uint64_t deadline = rl_now_ns() + adapter->timeout_ns;
   uint64_t slice = RL_DEVICE_FUNNEL_SLICE_MIN_NS;
   int64_t value = 0;
   rl_device_fault_t fault = {0};
@@ -240,7 +233,7 @@ static rl_status_t rl_device_funnel_wait(rl_device_funnel_t* adapter,
       return RL_OK;
     }
     vt->queue_fault(adapter->device, &adapter->queue, &fault);
-    if (fault.faulted || rl_device_funnel_now_ns() >= deadline) break;
+    if (fault.faulted || rl_now_ns() >= deadline) break;
     if (slice < RL_DEVICE_FUNNEL_SLICE_MAX_NS) slice *= 2;
   }
   char reason[600];
@@ -363,7 +356,7 @@ rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
     rl_device_funnel_destroy(adapter);
     return status;
   }
-  rl_aql_ring_init(&adapter->ring, device, &adapter->queue);
+  rl_device_aql_ring_init(&adapter->ring, device, &adapter->queue);
   *out_device = (rl_funnel_device_t){
       .self = adapter,
       .load_code_object = rl_device_funnel_load_code_object,

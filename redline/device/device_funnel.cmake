@@ -1,6 +1,15 @@
-# redline/device/device_funnel.cmake — rl_device_funnel: the recording
-# funnel's device over an rl_device_t (device_funnel.h), publishing launches
-# with the AQL ring protocol (rl_aql, defined in aql/ after this file is
-# read; CMake resolves the name at generate time).
-add_library(rl_device_funnel STATIC device/device_funnel.c)
-target_link_libraries(rl_device_funnel PUBLIC rl_aql rl_capture rl_base)
+# redline/device/device_funnel.cmake — the device interface layer:
+#   rl_device         the interface every device implements (device.h) and
+#                     the AQL ring bound to a device queue (device_ring.h);
+#   rl_device_funnel  the recording funnel's device over an rl_device_t
+#                     (device_funnel.h), publishing launches with the AQL
+#                     ring protocol.
+add_library(rl_device STATIC ${CMAKE_CURRENT_LIST_DIR}/device_ring.c)
+rl_module_headers(rl_device FOLDER redline/device
+  EXPORT device.h device_ring.h)
+target_link_libraries(rl_device PUBLIC rl_aql rl_base)
+
+add_library(rl_device_funnel STATIC ${CMAKE_CURRENT_LIST_DIR}/device_funnel.c)
+rl_module_headers(rl_device_funnel FOLDER redline/device
+  EXPORT device_funnel.h)
+target_link_libraries(rl_device_funnel PUBLIC rl_device rl_aql rl_capture rl_base)

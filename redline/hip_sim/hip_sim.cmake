@@ -17,6 +17,7 @@ add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim_unsupported.c)
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa
   rl_kernels_ref rl_device_funnel PROPERTIES POSITION_INDEPENDENT_CODE ON)
+rl_module_headers(rl_hip_sim FOLDER redline/hip_sim)
 target_include_directories(rl_hip_sim SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(rl_hip_sim PRIVATE __HIP_PLATFORM_AMD__
   __HIP_DISABLE_CPP_FUNCTIONS__)

@@ -137,6 +137,11 @@ const rl_sim_executor_t* rl_sim_noop_executor(void);
 // True when |device| is a simulated device.
 bool rl_sim_device_is(const rl_device_t* device);
 
+// The instruction count of |device|'s executor (rl_sim_executor_t
+// .instructions); 0 when |device| is NULL, not simulated, or its executor
+// does not count.
+uint64_t rl_sim_executor_instructions(const rl_device_t* device);
+
 // A dynamic hazard found between two dispatches that nothing orders: one
 // record per (pair of dispatches, kind). On an AQL queue a dispatch is
 // unordered with every dispatch since the last packet with the barrier bit

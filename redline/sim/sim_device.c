@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "redline/base/clock.h"
 #include "redline/sim/sim_internal.h"
 
 // Processors the simulator models; they share everything it checks (wave32
@@ -13,11 +14,7 @@
 static const char* const rl_sim_processors[] = {"gfx1100", "gfx1151",
                                                 "gfx1201"};
 
-uint64_t rl_sim_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
+uint64_t rl_sim_now_ns(void) { return rl_now_ns(); }
 
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
                        uint64_t deadline_ns) {
@@ -209,6 +206,14 @@ rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
 
 bool rl_sim_device_is(const rl_device_t* device) {
   return device != NULL && device->vtable == &rl_sim_vtable;
+}
+
+uint64_t rl_sim_executor_instructions(const rl_device_t* device) {
+  if (!rl_sim_device_is(device)) return 0;
+  const rl_sim_executor_t* executor =
+      ((const rl_sim_device_t*)device)->options.executor;
+  if (!executor || !executor->instructions) return 0;
+  return executor->instructions(executor->self);
 }
 
 void* rl_sim_translate(rl_device_t* device, uint64_t address, uint64_t size) {

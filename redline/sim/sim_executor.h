@@ -160,6 +160,10 @@ typedef struct rl_sim_executor_s {
   // True when run_workgroup never reads or writes the work-group's LDS
   // (the no-op executor): the simulator then skips zeroing it.
   bool leaves_lds_untouched;
+  // Optional (NULL: the executor does not count). Machine instructions the
+  // executor has retired so far; a process-wide, monotonically increasing
+  // count, so callers measure growth between two reads.
+  uint64_t (*instructions)(void* self);
 } rl_sim_executor_t;
 
 #ifdef __cplusplus

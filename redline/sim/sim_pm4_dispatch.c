@@ -34,10 +34,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "redline/hw/hw_fields.h"
 #include "redline/sim/sim_pm4.h"
 
-// RSRC2.LDS_SIZE granule on gfx7..gfx12 (AMDGPUUsage; 128 dwords).
-#define RL_SIM_PM4_LDS_GRANULE 512u
 
 bool rl_sim_pm4_reg_written(const rl_sim_pm4_state_t* state, uint32_t index) {
   uint32_t i = index - RL_PM4_SH_REG_BASE;
@@ -55,15 +54,10 @@ static const char* rl_sim_pm4_reg_name(const rl_sim_pm4_state_t* state,
   return reg ? reg->name : "SH register";
 }
 
-// Field |name| of register |index| holding |value| (0 when the family's
-// table has no such field).
+// Field |id| (pm4_family.h) of a register holding |value|.
 static uint32_t rl_sim_pm4_field(const rl_sim_pm4_state_t* state,
-                                 uint32_t index, const char* name,
-                                 uint32_t value) {
-  uint32_t field = 0;
-  rl_pm4_register_field(rl_pm4_family_register(state->family, index), name,
-                        value, &field);
-  return field;
+                                 rl_pm4_field_id_t id, uint32_t value) {
+  return rl_pm4_field_get(state->family, id, value);
 }
 
 // Fails unless registers [index, index + count) were all written.
@@ -138,7 +132,7 @@ static rl_status_t rl_sim_pm4_dispatch_rsrc(rl_sim_pm4_exec_t* exec,
                                            state->rsrc3_cp_mask, k));
   uint32_t rsrc1 = rl_sim_pm4_reg(state, regs->pgm_rsrc1);
   if (state->family->rsrc1_priv_for_pm4 &&
-      !rl_sim_pm4_field(state, regs->pgm_rsrc1, "PRIV", rsrc1)) {
+      !rl_sim_pm4_field(state, RL_PM4_FIELD_RSRC1_PRIV, rsrc1)) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "%s PM4 dispatch needs COMPUTE_PGM_RSRC1.PRIV (0x%08x "
                      "has it clear; the CWSR workaround of kfdtest, radeonsi "
@@ -147,8 +141,8 @@ static rl_status_t rl_sim_pm4_dispatch_rsrc(rl_sim_pm4_exec_t* exec,
   }
   uint32_t rsrc2 = rl_sim_pm4_reg(state, regs->pgm_rsrc1 + 1);
   uint32_t granules =
-      rl_sim_pm4_field(state, regs->pgm_rsrc1 + 1, "LDS_SIZE", rsrc2);
-  launch->group_segment_size = granules * RL_SIM_PM4_LDS_GRANULE;
+      rl_sim_pm4_field(state, RL_PM4_FIELD_RSRC2_LDS_SIZE, rsrc2);
+  launch->group_segment_size = granules * RL_HW_LDS_GRANULE_BYTES;
   if (launch->group_segment_size < k->group_segment_size) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "COMPUTE_PGM_RSRC2.LDS_SIZE is %u (%u bytes), less than "
@@ -171,21 +165,24 @@ static rl_status_t rl_sim_pm4_dispatch_rsrc(rl_sim_pm4_exec_t* exec,
 static rl_status_t rl_sim_pm4_dispatch_initiator(
     const rl_sim_pm4_state_t* state, const rl_code_object_kernel_t* k,
     uint32_t initiator) {
-  uint32_t reg = state->family->regs.dispatch_initiator;
-  if (!rl_sim_pm4_field(state, reg, "COMPUTE_SHADER_EN", initiator)) {
+  if (!rl_sim_pm4_field(state, RL_PM4_FIELD_INITIATOR_COMPUTE_SHADER_EN,
+                        initiator)) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "DISPATCH_INITIATOR 0x%08x has COMPUTE_SHADER_EN clear",
                      initiator);
   }
-  if (rl_sim_pm4_field(state, reg, "USE_THREAD_DIMENSIONS", initiator) ||
-      rl_sim_pm4_field(state, reg, "PARTIAL_TG_EN", initiator)) {
+  if (rl_sim_pm4_field(state, RL_PM4_FIELD_INITIATOR_USE_THREAD_DIMENSIONS,
+                       initiator) ||
+      rl_sim_pm4_field(state, RL_PM4_FIELD_INITIATOR_PARTIAL_TG_EN,
+                       initiator)) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "DISPATCH_INITIATOR 0x%08x: USE_THREAD_DIMENSIONS and "
                      "PARTIAL_TG_EN are not supported (dims are work-group "
                      "counts)",
                      initiator);
   }
-  bool w32 = rl_sim_pm4_field(state, reg, "CS_W32_EN", initiator) != 0;
+  bool w32 =
+      rl_sim_pm4_field(state, RL_PM4_FIELD_INITIATOR_CS_W32_EN, initiator) != 0;
   if (w32 != k->descriptor_info.enable_wavefront_size32) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "DISPATCH_INITIATOR 0x%08x has CS_W32_EN=%d but kernel "
@@ -199,21 +196,20 @@ static rl_status_t rl_sim_pm4_dispatch_initiator(
 // NUM_THREAD_FULL of axis |axis|; other bits (but interleave) must be 0.
 static rl_status_t rl_sim_pm4_num_thread(const rl_sim_pm4_state_t* state,
                                          uint32_t axis, uint32_t* out_size) {
-  static const char* const interleave[3] = {"INTERLEAVE_BITS_X",
-                                            "INTERLEAVE_BITS_Y", ""};
+  static const rl_pm4_field_id_t full[3] = {RL_PM4_FIELD_NUM_THREAD_X_FULL,
+                                            RL_PM4_FIELD_NUM_THREAD_Y_FULL,
+                                            RL_PM4_FIELD_NUM_THREAD_Z_FULL};
   uint32_t index = state->family->regs.num_thread_x + axis;
   uint32_t value = rl_sim_pm4_reg(state, index);
-  const rl_pm4_register_t* reg = rl_pm4_family_register(state->family, index);
-  uint32_t allowed = 0;
-  for (uint32_t f = 0; reg && f < reg->field_count; ++f) {
-    const rl_pm4_field_t* field = &reg->fields[f];
-    if (strcmp(field->name, "NUM_THREAD_FULL") != 0 &&
-        strcmp(field->name, interleave[axis]) != 0) {
-      continue;
-    }
-    allowed |= (uint32_t)(((1ull << field->width) - 1) << field->shift);
+  const rl_pm4_field_t* fields = state->family->field;
+  uint32_t allowed = rl_pm4_field_mask(fields[full[axis]]);
+  // Interleave bits exist on gfx12 X and Y (width 0, no bits, elsewhere).
+  if (axis == 0) {
+    allowed |= rl_pm4_field_mask(fields[RL_PM4_FIELD_NUM_THREAD_X_INTERLEAVE]);
+  } else if (axis == 1) {
+    allowed |= rl_pm4_field_mask(fields[RL_PM4_FIELD_NUM_THREAD_Y_INTERLEAVE]);
   }
-  *out_size = rl_sim_pm4_field(state, index, "NUM_THREAD_FULL", value);
+  *out_size = rl_sim_pm4_field(state, full[axis], value);
   if (*out_size == 0 || (value & ~allowed) != 0) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "%s is 0x%08x: expected a nonzero NUM_THREAD_FULL and "
@@ -352,7 +348,7 @@ static rl_status_t rl_sim_pm4_dispatch_user_data(
   rl_sim_pm4_user_t user;
   RL_RETURN_IF_ERROR(rl_sim_pm4_user_layout(k, &user));
   uint32_t rsrc2_index = state->family->regs.pgm_rsrc1 + 1;
-  uint32_t sgprs = rl_sim_pm4_field(state, rsrc2_index, "USER_SGPR",
+  uint32_t sgprs = rl_sim_pm4_field(state, RL_PM4_FIELD_RSRC2_USER_SGPR,
                                     rl_sim_pm4_reg(state, rsrc2_index));
   if (sgprs < user.count || user.count > state->family->user_data_count) {
     return RL_STATUS(RL_STATUS_CONTRACT,

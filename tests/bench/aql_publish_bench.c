@@ -29,7 +29,7 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
-#include "aql/aql_ring.h"
+#include "redline/device/device_ring.h"
 #include "aql_fake_queue.h"
 #include "kernels/workloads/workload.h"
 #include "redline/hazard.h"
@@ -242,7 +242,7 @@ int main(int argc, char** argv) {
                                rl_fake_queue_create(RL_BENCH_RING_ISOLATED, 0)};
   rl_aql_ring_t rings[2];
   for (uint32_t m = 0; m < 2; ++m) {
-    rl_aql_ring_init(&rings[m], &fakes[m]->device, &fakes[m]->queue);
+    rl_device_aql_ring_init(&rings[m], &fakes[m]->device, &fakes[m]->queue);
     rl_fake_queue_start(fakes[m], NULL, NULL);
   }
   rl_bench_program_t program = {0};

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "aql/aql_ring.h"
+#include "redline/device/device_ring.h"
 #include "aql_fake_queue.h"
 
 #define RL_TEST_SECOND 1000000000ull
@@ -40,7 +40,7 @@ static void test_emit_leaves_header_invalid_until_commit(void** state) {
   (void)state;
   rl_fake_queue_t* fake = rl_fake_queue_create(8, 16);
   rl_aql_ring_t ring;
-  rl_aql_ring_init(&ring, &fake->device, &fake->queue);
+  rl_device_aql_ring_init(&ring, &fake->device, &fake->queue);
   uint64_t id = 99;
   assert_null(rl_aql_ring_reserve(&ring, 1, RL_TEST_SECOND, &id));
   assert_int_equal(id, 0);
@@ -72,7 +72,7 @@ static void test_stalled_consumer_times_out_without_taking_slots(
   (void)state;
   rl_fake_queue_t* fake = rl_fake_queue_create(8, 16);
   rl_aql_ring_t ring;
-  rl_aql_ring_init(&ring, &fake->device, &fake->queue);
+  rl_device_aql_ring_init(&ring, &fake->device, &fake->queue);
   rl_fake_queue_start(fake, rl_test_check, NULL);
   rl_fake_queue_stall(fake, true);
   uint8_t packets[8][64];
@@ -131,7 +131,7 @@ static void test_wraparound_many_ring_lengths(void** state) {
   enum { kRing = 16, kBatches = 3000 };
   rl_fake_queue_t* fake = rl_fake_queue_create(kRing, kBatches);
   rl_aql_ring_t ring;
-  rl_aql_ring_init(&ring, &fake->device, &fake->queue);
+  rl_device_aql_ring_init(&ring, &fake->device, &fake->queue);
   rl_fake_queue_start(fake, rl_test_check, NULL);
   uint8_t packets[kRing][64];
   uint64_t next = 0;
@@ -162,7 +162,7 @@ static void test_one_doorbell_per_batch(void** state) {
   (void)state;
   rl_fake_queue_t* fake = rl_fake_queue_create(64, 16);
   rl_aql_ring_t ring;
-  rl_aql_ring_init(&ring, &fake->device, &fake->queue);
+  rl_device_aql_ring_init(&ring, &fake->device, &fake->queue);
   rl_fake_queue_start(fake, rl_test_check, NULL);
   uint8_t packets[5][64];
   for (uint32_t i = 0; i < 5; ++i) rl_test_packet(i, packets[i]);

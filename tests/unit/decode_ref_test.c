@@ -1,5 +1,5 @@
 // Tests of the decode reference kernels (kernels/ref/decode_ref.c) and the
-// transcendental model (kernels/ref/ref_math.h), run one kernel at a time
+// transcendental model (redline/sim/sim_math.h), run one kernel at a time
 // through the funnel on the simulated GPU.
 //
 // Two kinds of checks:
@@ -20,7 +20,7 @@
 //   rope       |got - want| <= 1e-6 x (|x0| + |x1|) (the table is the same
 //              binary32 cos/sin in both)
 //   attention  |got - want| <= 1e-4 x max_t |v_t[d]| (a convex combination
-//              of V rows; exp2/rcp are the ref_math model, ~1 ulp from the
+//              of V rows; exp2/rcp are the sim_math model, ~1 ulp from the
 //              hardware, which this bound absorbs)
 //   silu_mul   |got - want| <= 1e-5 x |want| + 1e-30
 #include <math.h>
@@ -35,7 +35,7 @@
 
 #include <cmocka.h>
 
-#include "kernels/ref/ref_math.h"
+#include "redline/sim/sim_math.h"
 #include "tests/unit/decode_test_util.h"
 
 #define RL_TEST_TOL_MATVEC 1e-4
@@ -96,32 +96,32 @@ static float rl_test_tree(float lanes[64]) {
 }
 
 //===----------------------------------------------------------------------===//
-// ref_math
+// sim_math
 //===----------------------------------------------------------------------===//
 
 // The model is the correctly rounded value, with denormals flushed.
-static void test_ref_math(void** state) {
+static void test_sim_math(void** state) {
   (void)state;
   for (int k = -126; k <= 127; ++k) {
-    assert_true(rl_ref_exp2f((float)k) == ldexpf(1.0f, k));
+    assert_true(rl_sim_math_exp2f((float)k) == ldexpf(1.0f, k));
   }
-  assert_true(rl_ref_exp2f(0.0f) == 1.0f);
-  assert_true(rl_ref_exp2f(-INFINITY) == 0.0f);
-  assert_true(isinf(rl_ref_exp2f(INFINITY)));
-  assert_true(rl_ref_exp2f(-127.0f) == 0.0f);  // 2^-127 is denormal: flushed
-  assert_true(rl_ref_exp2f(0.5f) == (float)sqrt(2.0));
-  assert_true(rl_ref_rcpf(4.0f) == 0.25f);
-  assert_true(rl_ref_rcpf(3.0f) == (float)(1.0 / 3.0));
-  assert_true(isinf(rl_ref_rcpf(0x1p-130f)));  // denormal input reads as 0
-  assert_true(rl_ref_rcpf(0x1p127f) == 0.0f);  // 2^-127: flushed result
-  assert_true(rl_ref_rsqf(4.0f) == 0.5f);
-  assert_true(rl_ref_rsqf(2.0f) == (float)(1.0 / sqrt(2.0)));
-  assert_true(isnan(rl_ref_rsqf(-1.0f)));
-  assert_true(rl_ref_log2f(8.0f) == 3.0f);
-  assert_true(isinf(rl_ref_log2f(0.0f)) && rl_ref_log2f(0.0f) < 0);
-  assert_true(rl_ref_sqrtf(9.0f) == 3.0f);
+  assert_true(rl_sim_math_exp2f(0.0f) == 1.0f);
+  assert_true(rl_sim_math_exp2f(-INFINITY) == 0.0f);
+  assert_true(isinf(rl_sim_math_exp2f(INFINITY)));
+  assert_true(rl_sim_math_exp2f(-127.0f) == 0.0f);  // 2^-127 is denormal: flushed
+  assert_true(rl_sim_math_exp2f(0.5f) == (float)sqrt(2.0));
+  assert_true(rl_sim_math_rcpf(4.0f) == 0.25f);
+  assert_true(rl_sim_math_rcpf(3.0f) == (float)(1.0 / 3.0));
+  assert_true(isinf(rl_sim_math_rcpf(0x1p-130f)));  // denormal input reads as 0
+  assert_true(rl_sim_math_rcpf(0x1p127f) == 0.0f);  // 2^-127: flushed result
+  assert_true(rl_sim_math_rsqf(4.0f) == 0.5f);
+  assert_true(rl_sim_math_rsqf(2.0f) == (float)(1.0 / sqrt(2.0)));
+  assert_true(isnan(rl_sim_math_rsqf(-1.0f)));
+  assert_true(rl_sim_math_log2f(8.0f) == 3.0f);
+  assert_true(isinf(rl_sim_math_log2f(0.0f)) && rl_sim_math_log2f(0.0f) < 0);
+  assert_true(rl_sim_math_sqrtf(9.0f) == 3.0f);
   // Not exactly representable: the double result rounded once.
-  assert_true(rl_ref_exp2f(0.1f) == (float)exp2((double)0.1f));
+  assert_true(rl_sim_math_exp2f(0.1f) == (float)exp2((double)0.1f));
 }
 
 //===----------------------------------------------------------------------===//
@@ -193,8 +193,8 @@ static void test_elementwise(void** state) {
   rl_test_bits(got_cache, cache, ROWS * STRIDE, "kv_append (whole cache)");
   for (uint32_t i = 0; i < N; ++i) {
     const float g = gu[i], u = gu[N + i];
-    const float e = rl_ref_exp2f(g * -1.44269504088896340736f);
-    want[i] = (g * rl_ref_rcpf(1.0f + e)) * u;
+    const float e = rl_sim_math_exp2f(g * -1.44269504088896340736f);
+    want[i] = (g * rl_sim_math_rcpf(1.0f + e)) * u;
     const double exact = g / (1.0 + exp(-(double)g)) * u;
     rl_test_close(got_act[i], exact, RL_TEST_TOL_SILU * fabs(exact) + 1e-30,
                   "silu_mul", i);
@@ -274,7 +274,7 @@ static void test_rmsnorm(void** state) {
       }
     }
     for (uint32_t i = 0; i < n; ++i) squares += (double)x[i] * x[i];
-    const float r = rl_ref_rsqf(rl_test_tree(lanes) * inv_n + eps);
+    const float r = rl_sim_math_rsqf(rl_test_tree(lanes) * inv_n + eps);
     const double exact_r = 1.0 / sqrt(squares / n + (double)eps);
     for (uint32_t i = 0; i < n; ++i) {
       want[i] = (x[i] * r) * w[i];
@@ -457,7 +457,7 @@ static void test_attention(void** state) {
         rl_test_close(got[h * RL_TA_HD + d], exact[d], RL_TEST_TOL_ATTN * vmax,
                       "attention", h * RL_TA_HD + d);
         if (chunks == 1) {
-          const float want = one[2 + d] * rl_ref_rcpf(one[1]);
+          const float want = one[2 + d] * rl_sim_math_rcpf(one[1]);
           rl_test_bits(&got[h * RL_TA_HD + d], &want, 1, "one-chunk merge");
         }
       }
@@ -503,7 +503,7 @@ static void test_rope_refuses_half_zero(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_ref_math),
+      cmocka_unit_test(test_sim_math),
       cmocka_unit_test_setup_teardown(test_embed, rl_test_setup,
                                       rl_test_teardown),
       cmocka_unit_test_setup_teardown(test_elementwise, rl_test_setup,

@@ -32,7 +32,7 @@
 
 #include <cmocka.h>
 
-#include "kernels/ref/ref_math.h"
+#include "redline/sim/sim_math.h"
 #include "tests/unit/decode_test_util.h"
 
 #define RL_VT_TOL_ATTN 1e-6
@@ -194,13 +194,13 @@ static void rl_vt_attn_direct(const rl_vt_attn_case_t* c, uint32_t r,
       }
     }
     const float m_new = probs[0] > m ? probs[0] : m;
-    const float alpha = rl_ref_exp2f(m - m_new);
+    const float alpha = rl_sim_math_exp2f(m - m_new);
     const uint32_t count = end - base < 64 ? end - base : 64;
     l = l * alpha;
     for (uint32_t d = 0; d < RL_VT_HD; ++d) acc[d] = acc[d] * alpha;
     for (uint32_t j = 0; j < count; ++j) {
       const uint32_t t = base + j;
-      const float p = rl_ref_exp2f(scores[j] - m_new);
+      const float p = rl_sim_math_exp2f(scores[j] - m_new);
       const float pv = p * c->scales[t * 2 + 1];
       l = l + p;
       for (uint32_t d = 0; d < RL_VT_HD; ++d) {
@@ -210,7 +210,7 @@ static void rl_vt_attn_direct(const rl_vt_attn_case_t* c, uint32_t r,
     }
     m = m_new;
   }
-  for (uint32_t d = 0; d < RL_VT_HD; ++d) out[d] = acc[d] * rl_ref_rcpf(l);
+  for (uint32_t d = 0; d < RL_VT_HD; ++d) out[d] = acc[d] * rl_sim_math_rcpf(l);
 }
 
 // Exact softmax attention in double over positions [0, end) with the

@@ -191,6 +191,25 @@ rl_status_t rl_code_object_load_image(const rl_code_object_t* code_object,
                                       uint64_t load_base, void* image,
                                       size_t image_size);
 
+// A target, typed: what a target string ("amdgcn-amd-amdhsa--gfx1100:xnack-",
+// as in a code object's amdhsa.target and a capture's target) or a bare
+// processor ("gfx1201", as a user types it) names.
+typedef struct rl_target_s {
+  char processor[32];           // "gfx1100"
+  uint32_t gfx_major;           // 9, 10, 11 or 12
+  rl_target_feature_t xnack;    // ANY when the string does not say
+  rl_target_feature_t sramecc;  // ANY when the string does not say
+} rl_target_t;
+
+// Parses |text| into *|out_target| (cleared on entry): the processor after
+// "--" (or all of |text| when it has no "--"), then ":xnack+/-" and
+// ":sramecc+/-" in any order. Fails with RL_STATUS_INVALID_ARGUMENT naming
+// |text| when it is NULL or empty, names a processor no code object can
+// have (LLVM's EF_AMDGPU_MACH table), or carries an unknown feature. The
+// one parser of target strings: every module that needs the processor of a
+// capture, a device or a flag calls it. On failure *|out_target| is zero.
+rl_status_t rl_target_parse(const char* text, rl_target_t* out_target);
+
 // Spelling helpers for reports.
 const char* rl_target_feature_name(rl_target_feature_t feature);
 const char* rl_effect_name(rl_effect_t effect);  // "none", "read", ...

@@ -1,7 +1,6 @@
 # redline/sim/isa/isa.cmake — rl_sim_isa: the `isa` executor of the simulated
 # GPU, an interpreter of gfx11 wave32 machine code
-# (redline/sim/isa/isa_executor.h). Included from redline/CMakeLists.txt
-# after rl_sim.
+# (redline/sim/isa/isa_executor.h).
 #
 # -ffp-contract=off: every float operation must round exactly where the GPU
 # instruction rounds; fused multiply-add is written as fmaf() where the ISA
@@ -29,5 +28,6 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_check.c
 )
+rl_module_headers(rl_sim_isa FOLDER redline/sim/isa EXPORT isa_executor.h)
 target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)
 target_link_libraries(rl_sim_isa PUBLIC rl_sim m Threads::Threads)

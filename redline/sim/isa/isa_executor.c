@@ -415,6 +415,11 @@ static rl_status_t rl_isa_check(void* self, const char* processor,
   return rl_isa_check_kernel(processor, image, image_size, kernel);
 }
 
+static uint64_t rl_isa_executor_count(void* self) {
+  (void)self;
+  return rl_isa_executor_instructions();
+}
+
 static const rl_sim_executor_t rl_isa_executor_object = {
     .name = "isa",
     .self = NULL,
@@ -422,6 +427,7 @@ static const rl_sim_executor_t rl_isa_executor_object = {
     .begin = rl_isa_begin,
     .run_workgroup = rl_isa_run_workgroup,
     .end = rl_isa_end,
+    .instructions = rl_isa_executor_count,
 };
 
 const rl_sim_executor_t* rl_isa_executor(void) {

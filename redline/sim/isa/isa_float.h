@@ -16,7 +16,7 @@
 //     the same sign (RL_ISA_MODE_FTZ32). Modes 1 and 2 and any 16/64-bit
 //     mode other than 3 are refused in begin().
 //   - Transcendentals v_exp_f32, v_log_f32, v_rcp_f32, v_rcp_iflag_f32,
-//     v_rsq_f32, v_sqrt_f32: kernels/ref/ref_math.h, the one model every
+//     v_rsq_f32, v_sqrt_f32: redline/sim/sim_math.h, the one model every
 //     simulated executor shares: the exact value computed in double,
 //     rounded once to binary32, denormal inputs and results flushed. The
 //     hardware is documented to about 1 ulp and its bits are unspecified,

@@ -5,8 +5,8 @@
 // VOPDInstructions.td (gfx11), confirmed with llvm-mc-19 -mcpu=gfx1100 by
 // tests/unit/isa_decode_test.c; semantics from the RDNA3 ISA guide
 // ("Vector ALU Operations" opcode descriptions). The float model is
-// isa_float.h; transcendentals use kernels/ref/ref_math.h.
-#include "kernels/ref/ref_math.h"
+// isa_float.h; transcendentals use redline/sim/sim_math.h.
+#include "redline/sim/sim_math.h"
 #include "redline/sim/isa/isa_lanes.h"
 
 // Sign-extended low 24 bits (v_mul_i32_i24 and friends).
@@ -120,11 +120,11 @@ RL_ISA_F32(rl_isa_v_trunc_f32, truncf(a))
 RL_ISA_F32(rl_isa_v_ceil_f32, ceilf(a))
 RL_ISA_F32(rl_isa_v_floor_f32, floorf(a))
 RL_ISA_F32(rl_isa_v_rndne_f32, nearbyintf(a))
-RL_ISA_F32(rl_isa_v_exp_f32, rl_ref_exp2f(a))
-RL_ISA_F32(rl_isa_v_log_f32, rl_ref_log2f(a))
-RL_ISA_F32(rl_isa_v_rcp_f32, rl_ref_rcpf(a))
-RL_ISA_F32(rl_isa_v_rsq_f32, rl_ref_rsqf(a))
-RL_ISA_F32(rl_isa_v_sqrt_f32, rl_ref_sqrtf(a))
+RL_ISA_F32(rl_isa_v_exp_f32, rl_sim_math_exp2f(a))
+RL_ISA_F32(rl_isa_v_log_f32, rl_sim_math_log2f(a))
+RL_ISA_F32(rl_isa_v_rcp_f32, rl_sim_math_rcpf(a))
+RL_ISA_F32(rl_isa_v_rsq_f32, rl_sim_math_rsqf(a))
+RL_ISA_F32(rl_isa_v_sqrt_f32, rl_sim_math_sqrtf(a))
 RL_ISA_U64(rl_isa_v_cvt_f64_f32,
            rl_isa_bits64((double)rl_isa_f32(
                (v->mode & RL_ISA_MODE_FTZ32) ? rl_isa_flush32((uint32_t)a)

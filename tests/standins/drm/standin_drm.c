@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 
 #include "aql/aql_packet.h"
-#include "aql/aql_ring.h"
+#include "redline/device/device_ring.h"
 #include "kernels/ref/ref_executor.h"
 #include "pm4/pm4_builder.h"
 #include "pm4/pm4_family.h"
@@ -229,7 +229,7 @@ RL_EXPORT int amdgpu_device_initialize(int fd, uint32_t* major_version,
     free(device);
     return -ENOMEM;
   }
-  rl_aql_ring_init(&device->ring, device->sim, &device->queue);
+  rl_device_aql_ring_init(&device->ring, device->sim, &device->queue);
   device->magic = RL_LIVE;
   *major_version = RL_STANDIN_DRM_MAJOR;
   *minor_version = RL_STANDIN_DRM_MINOR;

@@ -1,5 +1,8 @@
-// kernels/ref/ref_math.h — the one model of the gfx11/gfx12 transcendental
-// instructions that the simulated GPU's executors share.
+// redline/sim/sim_math.h — the simulated GPU's float model: the one model
+// of the gfx11/gfx12 transcendental instructions that every executor (the
+// ISA interpreter in redline/sim/isa/ and the C references in kernels/ref/)
+// shares. It lives in the simulator because it defines the simulated
+// device's answer; the reference kernels depend on it, not the reverse.
 //
 // The kernels in kernels/*.hip have no device libraries, so their
 // transcendentals are the hardware instructions, reached through amdgcn
@@ -38,8 +41,8 @@
 // which none of the shipped workloads rely on.
 //
 // Thread-safety: pure functions.
-#ifndef REDLINE_KERNELS_REF_REF_MATH_H_
-#define REDLINE_KERNELS_REF_REF_MATH_H_
+#ifndef REDLINE_SIM_SIM_MATH_H_
+#define REDLINE_SIM_SIM_MATH_H_
 
 #include <float.h>
 #include <math.h>
@@ -49,42 +52,42 @@ extern "C" {
 #endif
 
 // |x| with a denormal replaced by a zero of the same sign.
-static inline float rl_ref_flush_denormal(float x) {
+static inline float rl_sim_math_flush_denormal(float x) {
   return fabsf(x) < FLT_MIN ? copysignf(0.0f, x) : x;
 }
 
 // |value| rounded once to binary32, with a denormal result flushed.
-static inline float rl_ref_round_flush(double value) {
-  return rl_ref_flush_denormal((float)value);
+static inline float rl_sim_math_round_flush(double value) {
+  return rl_sim_math_flush_denormal((float)value);
 }
 
 // v_exp_f32: 2^|x|.
-static inline float rl_ref_exp2f(float x) {
-  return rl_ref_round_flush(exp2((double)rl_ref_flush_denormal(x)));
+static inline float rl_sim_math_exp2f(float x) {
+  return rl_sim_math_round_flush(exp2((double)rl_sim_math_flush_denormal(x)));
 }
 
 // v_log_f32: log2 |x|.
-static inline float rl_ref_log2f(float x) {
-  return rl_ref_round_flush(log2((double)rl_ref_flush_denormal(x)));
+static inline float rl_sim_math_log2f(float x) {
+  return rl_sim_math_round_flush(log2((double)rl_sim_math_flush_denormal(x)));
 }
 
 // v_rcp_f32: 1 / |x|.
-static inline float rl_ref_rcpf(float x) {
-  return rl_ref_round_flush(1.0 / (double)rl_ref_flush_denormal(x));
+static inline float rl_sim_math_rcpf(float x) {
+  return rl_sim_math_round_flush(1.0 / (double)rl_sim_math_flush_denormal(x));
 }
 
 // v_rsq_f32: 1 / sqrt |x|.
-static inline float rl_ref_rsqf(float x) {
-  return rl_ref_round_flush(1.0 / sqrt((double)rl_ref_flush_denormal(x)));
+static inline float rl_sim_math_rsqf(float x) {
+  return rl_sim_math_round_flush(1.0 / sqrt((double)rl_sim_math_flush_denormal(x)));
 }
 
 // v_sqrt_f32: sqrt |x|.
-static inline float rl_ref_sqrtf(float x) {
-  return rl_ref_round_flush(sqrt((double)rl_ref_flush_denormal(x)));
+static inline float rl_sim_math_sqrtf(float x) {
+  return rl_sim_math_round_flush(sqrt((double)rl_sim_math_flush_denormal(x)));
 }
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif  // REDLINE_KERNELS_REF_REF_MATH_H_
+#endif  // REDLINE_SIM_SIM_MATH_H_

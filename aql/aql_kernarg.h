@@ -1,7 +1,9 @@
-// aql/aql_lower_internal.h — the kernarg segment layout shared by the AQL
-// lowering and its census (private to rl_aql).
-#ifndef REDLINE_AQL_AQL_LOWER_INTERNAL_H_
-#define REDLINE_AQL_AQL_LOWER_INTERNAL_H_
+// aql/aql_kernarg.h — the kernarg segment layout: where each launch's
+// kernarg slice sits in the one segment a prepared replay owns. Both routes
+// use it (the AQL lowering and its census here, the PM4 lowering in
+// pm4/pm4_layout.c), so the two routes place kernargs identically.
+#ifndef REDLINE_AQL_AQL_KERNARG_H_
+#define REDLINE_AQL_AQL_KERNARG_H_
 
 #include <stdint.h>
 
@@ -14,4 +16,4 @@
 uint64_t rl_aql_kernarg_slice_next(const rl_capture_t* capture, uint32_t index,
                                    uint64_t* end);
 
-#endif  // REDLINE_AQL_AQL_LOWER_INTERNAL_H_
+#endif  // REDLINE_AQL_AQL_KERNARG_H_

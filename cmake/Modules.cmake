@@ -1,0 +1,51 @@
+# cmake/Modules.cmake — per-target include directories.
+#
+# Sources name headers from the project root ("aql/aql_ring.h",
+# "redline/sim/sim.h"), but no target sees the project root. Each target gets
+# two views in the build tree, made of symbolic links to the source headers
+# (edits need no re-configure):
+#   PRIVATE  <build>/rl_include/<target>/private/<folder>/*.h: every header
+#            of the target's own folder (not its sub-folders);
+#   PUBLIC   <build>/rl_include/<target>/public/<folder>/<header>: only the
+#            headers the module exports, seen by every target that links it.
+# So a module's other headers are unreachable from outside it: an include of
+# one fails to compile. The public API (redline/include/redline/) comes
+# from rl_base. Tests are white-box and see the project root
+# (tests/CMakeLists.txt). tests/architecture/check_layers.py checks which
+# folder may include which (the layering at the top of CMakeLists.txt).
+#
+# rl_module_headers(<target> FOLDER <folder> [EXPORT <header>...])
+function(rl_module_headers target)
+  cmake_parse_arguments(ARG "" "FOLDER" "EXPORT" ${ARGN})
+  set(view ${CMAKE_BINARY_DIR}/rl_include/${target})
+  file(GLOB own CONFIGURE_DEPENDS
+    RELATIVE ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}
+    ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/*.h)
+  file(REMOVE_RECURSE ${view})
+  foreach(header IN LISTS own)
+    rl_module_link(${ARG_FOLDER}/${header} ${view}/private)
+  endforeach()
+  foreach(header IN LISTS ARG_EXPORT)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/${header})
+      message(FATAL_ERROR "${target} exports ${ARG_FOLDER}/${header}, "
+                          "which does not exist")
+    endif()
+    rl_module_link(${ARG_FOLDER}/${header} ${view}/public)
+  endforeach()
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY")  # header-only: nothing private
+    target_include_directories(${target} INTERFACE ${view}/public)
+    return()
+  endif()
+  target_include_directories(${target} PRIVATE ${view}/private)
+  if(ARG_EXPORT)
+    target_include_directories(${target} PUBLIC ${view}/public)
+  endif()
+endfunction()
+
+# Links <view>/<path> to the source file <path>.
+function(rl_module_link path view)
+  get_filename_component(dir ${view}/${path} DIRECTORY)
+  file(MAKE_DIRECTORY ${dir})
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${path} ${view}/${path} SYMBOLIC)
+endfunction()

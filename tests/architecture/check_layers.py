@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Checks the include graph of the source tree against the layering.
+
+The layering is written once, in the comment block of the top-level
+CMakeLists.txt between "rl-layers BEGIN" and "rl-layers END": one line per
+folder of the product tree, "<folder>: <folders it may include>", with
+continuation lines indented. A folder may always include its own headers
+and the public API (redline/include/redline/, which itself includes only
+the API).
+
+Every #include "..." of every .c and .h file outside tests/, python/ and
+build directories is resolved the way the compiler does for the sources
+(beside the including file, then from the project root, then from
+redline/include/) and turned into a folder edge. The check fails, naming
+the file, the line and the edge, on:
+  - an edge the layering does not allow (a back edge, a skip the layering
+    does not list, or a cycle, since the allowed edges form no cycle);
+  - a source file in a folder the layering does not name;
+  - an include that resolves to no file of the tree;
+  - a layering block that is missing, names a folder twice, or has a cycle.
+
+Usage:
+  check_layers.py [--root DIR] [--verbose]
+  check_layers.py --negative-control [--root DIR]
+The negative control copies the tree's sources to a temporary directory,
+injects one forbidden include (aql/ including the device interface, the
+back edge issue 14 removed) and requires the check to fail on exactly that
+edge; it also requires the unmodified copy to pass.
+"""
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+API = "redline/include/redline"
+SKIP_DIRS = {".git", "tests", "python", "debian", "docs", "cmake"}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+ENTRY = re.compile(r"([^\s(]+)(?:\(([^)]*)\))?")
+
+
+def add_entries(allowed, text):
+    """Adds "folder" (any file) or "folder(a.c b.c)" (those files) entries."""
+    for match in ENTRY.finditer(text):
+        folder, files = match.group(1), match.group(2)
+        allowed[folder] = set(files.split()) if files is not None else None
+
+
+def parse_layers(cmakelists):
+    """Returns {folder: {allowed folder: None (any file) or set(files)}}
+    from the rl-layers block."""
+    layers, current, inside = {}, None, False
+    with open(cmakelists, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if "rl-layers BEGIN" in line:
+                inside = True
+                continue
+            if "rl-layers END" in line:
+                inside = False
+                break
+            if not inside:
+                continue
+            text = line.lstrip("#").strip()
+            if not text:
+                continue
+            if ":" in text:
+                folder, _, rest = text.partition(":")
+                folder = folder.strip()
+                if folder in layers:
+                    raise SystemExit(f"{cmakelists}:{number}: folder {folder} "
+                                     "is listed twice in the layering")
+                layers[folder] = {}
+                current = folder
+                add_entries(layers[folder], rest)
+            elif current is not None:
+                add_entries(layers[current], text)
+            else:
+                raise SystemExit(f"{cmakelists}:{number}: continuation line "
+                                 "before any folder")
+    if inside or not layers:
+        raise SystemExit(f"{cmakelists}: no complete rl-layers BEGIN/END block")
+    for folder, allowed in layers.items():
+        for target in allowed:
+            if target not in layers:
+                raise SystemExit(f"{cmakelists}: {folder} may include {target}, "
+                                 "which the layering does not list")
+    return layers
+
+
+def find_cycle(layers):
+    """Returns a list of folders forming a cycle of allowed edges, or None."""
+    state, stack = {}, []
+
+    def visit(folder):
+        state[folder] = 1
+        stack.append(folder)
+        for target in sorted(layers[folder]):
+            if state.get(target) == 1:
+                return stack[stack.index(target):] + [target]
+            if target not in state:
+                cycle = visit(target)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[folder] = 2
+        return None
+
+    for folder in sorted(layers):
+        if folder not in state:
+            cycle = visit(folder)
+            if cycle:
+                return cycle
+    return None
+
+
+def sources(root):
+    for directory, dirs, files in os.walk(root):
+        rel_dir = os.path.relpath(directory, root)
+        dirs[:] = sorted(d for d in dirs
+                         if not (rel_dir == "." and
+                                 (d in SKIP_DIRS or d.startswith("build")))
+                         and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith((".c", ".h")):
+                yield os.path.normpath(os.path.join(rel_dir, name))
+
+
+def resolve(root, including, name):
+    for candidate in (os.path.join(os.path.dirname(including), name), name,
+                      os.path.join("redline/include", name)):
+        candidate = os.path.normpath(candidate)
+        if os.path.isfile(os.path.join(root, candidate)):
+            return candidate
+    return None
+
+
+def check(root, layers):
+    """Returns (violations, edges) of the tree at |root|."""
+    violations, edges = [], {}
+    for path in sources(root):
+        folder = os.path.dirname(path)
+        if folder != API and folder not in layers:
+            violations.append(f"{path}: folder {folder} is not in the layering "
+                              "(CMakeLists.txt rl-layers)")
+            continue
+        with open(os.path.join(root, path), encoding="utf-8",
+                  errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                match = INCLUDE.match(line)
+                if not match:
+                    continue
+                target = resolve(root, path, match.group(1))
+                where = f"{path}:{number}"
+                if target is None:
+                    violations.append(f"{where}: #include \"{match.group(1)}\" "
+                                      "resolves to no file of the tree")
+                    continue
+                to = os.path.dirname(target)
+                if to == folder:
+                    continue
+                edges.setdefault((folder, to), []).append(where)
+                files = layers.get(folder, {})
+                allowed = (to == API and folder != API) or (
+                    to in files and (files[to] is None or
+                                     os.path.basename(path) in files[to]))
+                if not allowed:
+                    violations.append(f"{where}: {folder} -> {to} "
+                                      f"(#include \"{match.group(1)}\") is not "
+                                      "allowed by the layering")
+    return violations, edges
+
+
+def run(root, verbose):
+    layers = parse_layers(os.path.join(root, "CMakeLists.txt"))
+    cycle = find_cycle(layers)
+    if cycle:
+        print("layering has a cycle: " + " -> ".join(cycle))
+        return 1
+    violations, edges = check(root, layers)
+    if verbose:
+        for (a, b), where in sorted(edges.items()):
+            print(f"{a} -> {b} ({len(where)})")
+    for violation in violations:
+        print(violation)
+    if violations:
+        print(f"FAIL: {len(violations)} include(s) against the layering")
+        return 1
+    print(f"OK: {sum(len(w) for w in edges.values())} cross-folder includes "
+          f"in {len(edges)} folder edges, all allowed")
+    return 0
+
+
+def copy_sources(root, dest):
+    shutil.copy(os.path.join(root, "CMakeLists.txt"), dest)
+    for path in sources(root):
+        os.makedirs(os.path.join(dest, os.path.dirname(path)), exist_ok=True)
+        shutil.copy(os.path.join(root, path), os.path.join(dest, path))
+
+
+def negative_control(root):
+    with tempfile.TemporaryDirectory(prefix="rl_layers_") as tmp:
+        copy_sources(root, tmp)
+        if run(tmp, False) != 0:
+            print("negative control: the unmodified copy fails")
+            return 1
+        victim = os.path.join(tmp, "aql", "aql_ring.c")
+        with open(victim, "a", encoding="utf-8") as f:
+            f.write('\n#include "redline/device/device.h"\n')
+        layers = parse_layers(os.path.join(tmp, "CMakeLists.txt"))
+        violations, _ = check(tmp, layers)
+        expected = [v for v in violations if "aql -> redline/device" in v]
+        if len(violations) != 1 or len(expected) != 1:
+            print("negative control: expected exactly one violation "
+                  f"aql -> redline/device, got {violations}")
+            return 1
+        print("negative control: the injected include fails the check: "
+              + expected[0])
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--negative-control", action="store_true")
+    args = parser.parse_args()
+    root = os.path.abspath(args.root)
+    if args.negative_control:
+        return negative_control(root)
+    return run(root, args.verbose)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
