@@ -1,5 +1,6 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC]] -- PROGRAM [ARGS...]`: runs an unmodified HIP program on
+// [--window SPEC]] [--trace FILE] -- PROGRAM [ARGS...]`: runs an unmodified
+// HIP program on
 // the simulated GPU. The program's libamdhip64 (soname .so.5 or .so.6) is
 // the HIP runtime over the simulator (redline/hip_sim/hip_sim.h), found
 // first through LD_LIBRARY_PATH = the private library directory
@@ -7,6 +8,8 @@
 // tree); with --capture the interposer libredline_capture.so from the same
 // directory is preloaded and writes FILE (REDLINE_CAPTURE_OUT, and
 // REDLINE_CAPTURE_WINDOW from --window; redline/backends/interposer.c).
+// --trace FILE has the runtime write every launch's device span as a
+// Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
 //
 // The exit status is the program's (128 + N when signal N killed it; 127
 // when it could not be started). At exit one summary line on stderr:
@@ -33,6 +36,7 @@ typedef struct rl_run_s {
   const char* executor;
   const char* capture;
   const char* window;
+  const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
   char** program;  // argv of the program
   char lib_dir[4096];
   char report[64];
@@ -63,6 +67,8 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       run->capture = value;
     } else if (rl_cli_is(flag, "--window")) {
       run->window = value;
+    } else if (rl_cli_is(flag, "--trace")) {
+      run->trace = value;
     } else {
       return rl_cli_usage("run: unknown option '%s'", flag);
     }
@@ -94,6 +100,7 @@ static void rl_run_exec(const rl_run_t* run) {
   failed |= setenv("REDLINE_HIP_REPORT", run->report, 1);
   if (run->processor) failed |= setenv("REDLINE_HIP_PROCESSOR", run->processor, 1);
   if (run->executor) failed |= setenv("REDLINE_HIP_EXECUTOR", run->executor, 1);
+  if (run->trace) failed |= setenv("REDLINE_HIP_TRACE", run->trace, 1);
   if (run->capture) {
     char interposer[4096 + 32];
     snprintf(interposer, sizeof(interposer), "%s/libredline_capture.so",
@@ -187,13 +194,18 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
   rl_run_report_word(text, "processor", processor, sizeof(processor));
   rl_run_report_word(text, "executor", executor, sizeof(executor));
   uint64_t ticks = rl_run_report_u64(text, "device_ticks", 0);
+  char trace[600] = "";
+  if (run->trace) {
+    snprintf(trace, sizeof(trace), "; trace %s %s", run->trace,
+             access(run->trace, R_OK) == 0 ? "written" : "NOT written");
+  }
   fprintf(stderr, "redline run: %s %s: %" PRIu64 " kernels, %" PRIu64
-          " launches, device time %.3f ms (%s, %s)%s%s\n", run->program[0],
+          " launches, device time %.3f ms (%s, %s)%s%s%s\n", run->program[0],
           outcome, rl_run_report_u64(text, "kernels", 0),
           rl_run_report_u64(text, "launches", 0), (double)ticks / 1e5,
           processor, executor,
           rl_run_report_u64(text, "failed", 0) ? "; a launch FAILED" : "",
-          capture);
+          capture, trace);
   free(text);
 }
 
@@ -211,8 +223,17 @@ int rl_cmd_run(int argc, char** argv) {
   }
   close(fd);
   unlink(run.report);  // the runtime creates it when it loads
-  // A capture left by an earlier run must not pass for this one's.
+  // Outputs must not name the program; ones left by an earlier run must
+  // not pass for this one's.
+  const char* program = run.program[0];
+  rl_status_t checked = rl_cli_check_output(run.trace, &program, 1);
+  if (!checked) checked = rl_cli_check_output(run.capture, &program, 1);
+  if (checked) {
+    unlink(run.report);
+    return rl_cli_fail(checked, "run");
+  }
   if (run.capture) unlink(run.capture);
+  if (run.trace) unlink(run.trace);
   fflush(NULL);
   pid_t child = fork();
   if (child < 0) {

@@ -7,6 +7,7 @@
 #include <limits.h>
 
 #include "kernels/ref/ref_executor.h"
+#include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
 #include "redline/sim/isa/isa_executor.h"
 
@@ -99,6 +100,17 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
   pthread_mutex_lock(&rl_hip.lock);
   if (rl_hip.sim && !rl_hip.sticky_error) rl_hip_drain_all();
   rl_hip_write_report();
+  if (rl_hip.trace) {
+    const char* path = rl_hip_env("REDLINE_HIP_TRACE", NULL);
+    rl_status_t status = rl_trace_write(rl_hip.trace, path);
+    if (status) {
+      fprintf(stderr, "redline hip: trace %s: %s\n", path,
+              rl_status_message(status));
+      rl_status_free(status);
+    }
+    rl_trace_destroy(rl_hip.trace);
+    rl_hip.trace = NULL;
+  }
   if (!rl_hip.sim) {
     pthread_mutex_unlock(&rl_hip.lock);
     return;
@@ -158,6 +170,13 @@ hipError_t rl_hip_start_locked(void) {
       .processor = rl_hip.processor,
       .executor = strcmp(rl_hip.executor, "ref") == 0 ? rl_ref_executor()
                                                        : rl_isa_executor()};
+  if (!status && rl_hip_env("REDLINE_HIP_TRACE", NULL)) {
+    status = rl_trace_create(&rl_hip.trace);
+    if (!status) {
+      rl_trace_name_process(rl_hip.trace, 1, "redline run: HIP program", 1);
+      rl_trace_name_thread(rl_hip.trace, 1, 1, "device (in order)", 0);
+    }
+  }
   if (!status) status = rl_sim_device_create(&options, &rl_hip.sim);
   if (!status) status = rl_device_funnel_create(rl_hip.sim, &rl_hip.adapter);
   rl_device_allocation_t printf_buffer = {0};

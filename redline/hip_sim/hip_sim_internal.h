@@ -177,6 +177,9 @@ typedef struct rl_hip_state_s {
   char errors[RL_HIP_ERRORS_KEPT][256];
   uint32_t error_total;
   hipError_t last_error;
+  // REDLINE_HIP_TRACE (`redline run --trace`): every launch's device span
+  // in a Chrome/Perfetto trace (redline/base/trace.h), written at exit.
+  struct rl_trace_s* trace;
 } rl_hip_state_t;
 
 extern rl_hip_state_t rl_hip;

@@ -2,6 +2,7 @@
 // launches (hipModuleLaunchKernel, hipLaunchKernel and the <<<>>> call
 // configuration, hipExtModuleLaunchKernel) and events; the execution model
 // is hip_sim.h's.
+#include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -56,6 +57,24 @@ static hipError_t rl_hip_run_launch(const rl_hip_op_t* op) {
   if (rl_sim_dispatch_log(rl_hip.sim, &record, 1) == 1 &&
       record.end_timestamp >= record.start_timestamp) {
     rl_hip.device_ticks += record.end_timestamp - record.start_timestamp;
+    if (rl_hip.trace) {
+      // The simulator's timestamps are CLOCK_MONOTONIC in 10 ns ticks
+      // (redline/sim/sim.h), the trace's clock.
+      const uint64_t tick_ns =
+          1000000000ull / rl_hip.sim->timestamp_frequency;
+      char name[160];
+      snprintf(name, sizeof(name), "%s #%llu", kernel->name,
+               (unsigned long long)(rl_hip.launches_run - 1));
+      const rl_trace_arg_t args[] = {
+          {"launch", NULL, (double)(rl_hip.launches_run - 1)},
+          {"grid", NULL, (double)op->grid[0] * op->grid[1] * op->grid[2]},
+          {"block", NULL, (double)op->block[0] * op->block[1] * op->block[2]},
+      };
+      rl_trace_span(rl_hip.trace, 1, 1, name, "dispatch",
+                    record.start_timestamp * tick_ns,
+                    (record.end_timestamp - record.start_timestamp) * tick_ns,
+                    args, 3);
+    }
   }
   rl_hip_printf_flush();
   return hipSuccess;

@@ -92,7 +92,10 @@ expect "shadow" sh
 expect "aql pm4" replay --route ""
 expect "eager,aql" shadow --arms eager,a
 expect "gfx1100 gfx1151 gfx1201" demo --processor ""
-expect "decode vecchain" capture --workload ""
+# The workloads the CLI registers, read from its own list.
+workloads=$("$redline" capture --list | awk '/^[a-z]/ {print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
+[[ -n $workloads ]] || fail "no workloads in redline capture --list"
+expect "$workloads" capture --workload ""
 expect "isa ref" shadow --executor ""
 
 # Negative controls: the same checks on damaged copies must fail.

@@ -110,4 +110,13 @@ for file in none trap memset; do
     > "$dir/shadow-$file.out" 2>&1
   [ $? = 4 ] || fail "shadow $file: not refused: $(cat "$dir/shadow-$file.out")"
 done
+# trace: --trace writes every launch's device span (Chrome/Perfetto
+# format, checked by tests/tools/trace_check.py with its negative controls)
+run trace 0 --trace "$dir/run-trace.json" -- "$bin/hip_sim_capture"
+grep -q "trace $dir/run-trace.json written$" "$dir/trace.err" ||
+  fail "trace: $(cat "$dir/trace.err")"
+python3 "$(dirname "$0")/../../../tests/tools/trace_check.py" --self-test \
+  "$dir/run-trace.json" --dispatches 6 \
+  --processes "redline run: HIP program" > "$dir/trace-check.out" 2>&1 ||
+  fail "trace: $(cat "$dir/trace-check.out")"
 echo "hip_sim_test: PASS"
