@@ -25,3 +25,8 @@ add_test(NAME trace_cli_test
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/trace_cli_test.sh
           $<TARGET_FILE:redline> ${RL_TRACE_PYTHON3})
 set_tests_properties(trace_cli_test PROPERTIES LABELS integration TIMEOUT 300)
+
+# The benchmark plots (tools/plot_host_cost.sh, gnuplot) from the tables of
+# docs/BENCHMARKS.md, and the refusal of a file without them.
+add_test(NAME plot_test COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/plot_test.sh)
+set_tests_properties(plot_test PROPERTIES LABELS unit TIMEOUT 120)

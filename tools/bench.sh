@@ -8,7 +8,10 @@
 #                     and the simulator's cost per dispatch (no-op executor);
 #   digest_bench      state hashing against memcpy;
 #   aql_publish_bench AQL publication per packet;
-#   pm4_replay_bench  and replay_bench: their means, kept for comparison.
+#   pm4_replay_bench  and replay_bench: their means, kept for comparison;
+#   the plots        docs/img/host-cost.svg and sim-cost.svg
+#                     (tools/plot_host_cost.sh, from the tables) and
+#                     stream-dwords.svg (tools/plot_dwords.sh), by gnuplot.
 # The part of the file after the "measured by hand" marker (density,
 # shadow bench, fuzzing, CI time: numbers no bench program prints) is kept
 # as it is.
@@ -31,7 +34,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
 fi
 TYPE=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 cmake --build "$BUILD" -j "$JOBS" --target host_cost_bench digest_bench \
-  aql_publish_bench pm4_replay_bench replay_bench >/dev/null
+  aql_publish_bench pm4_replay_bench replay_bench redline >/dev/null
 T="$BUILD/tests"
 K="$BUILD/kernels"
 
@@ -91,6 +94,20 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
   echo "steps: the engine's own cost; a real step also pays for the cache lines the simulated"
   echo "command processor (a thread on the other core) read since the previous step."
 
+  echo
+  echo "![Host CPU per step against launches](img/host-cost.svg)"
+  echo "![Simulator cost per dispatch against launches](img/sim-cost.svg)"
+
+  echo
+  echo "## Published stream per dispatch, by route and retention"
+  echo
+  echo "\`tools/plot_dwords.sh $BUILD docs/img/stream-dwords.svg\` (\`redline lower --stats\` of decode"
+  echo "captures; dwords published per step divided by dispatches):"
+  echo
+  tools/plot_dwords.sh "$BUILD" docs/img/stream-dwords.svg
+  echo
+  echo "![Stream dwords per dispatch against launches](img/stream-dwords.svg)"
+
   run "State hashing against memcpy" text "$T/digest_bench"
 
   run "AQL publication per packet" text "$T/aql_publish_bench"
@@ -108,6 +125,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
   cat "$manual"
 } >"$OUT.new"
 mv "$OUT.new" "$OUT"
+# The plots of the host-cost tables just written (gnuplot, SVG).
+tools/plot_host_cost.sh "$OUT" docs/img >/dev/null
 trap - EXIT
 rm -f "$manual"
 echo "tools/bench.sh: wrote $OUT"

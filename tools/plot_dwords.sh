@@ -32,7 +32,8 @@ done
 gnuplot <<GNUPLOT
 set terminal svg size 720,420 dynamic font "sans,12"
 set output "$out"
-set title "Published stream per dispatch (decode workload)"
+set termoption noenhanced
+set title "Published stream per dispatch (decode workload, redline lower --stats)"
 set xlabel "launches per step"
 set ylabel "dwords per dispatch"
 set logscale x
