@@ -52,12 +52,17 @@ static rl_status_t rl_run_fail(rl_replay_t* replay, rl_status_t status) {
 
 // Steps 2-6 of an admitted run.
 static rl_status_t rl_run_admitted(rl_replay_t* replay, const int64_t* values,
-                                   uint32_t value_count, uint64_t start) {
+                                   uint32_t value_count, uint64_t start,
+                                   uint64_t admitted) {
   const rl_replay_route_t* route = replay->route_ops;
+  replay->counters.last_admit_ns = admitted - start;
   RL_RETURN_IF_ERROR(rl_run_bind(replay, values, value_count));
+  const uint64_t applied = rl_replay_now_ns();
+  replay->counters.last_apply_ns = applied - admitted;
   uint64_t last = 0;
   RL_RETURN_IF_ERROR(route->publish(replay, &last));
   const uint64_t published = rl_replay_now_ns();
+  replay->counters.last_publish_ns = published - applied;
   replay->counters.last_host_ns = published - start;
   replay->counters.host_ns += replay->counters.last_host_ns;
   rl_status_t status = route->wait(replay, last);
@@ -79,7 +84,8 @@ rl_status_t rl_replay_run(rl_replay_t* replay, const int64_t* values,
     ++replay->counters.refused;
     return RL_STATUS(RL_STATUS_CONTRACT, "run not admitted: %s", reason);
   }
-  rl_status_t status = rl_run_admitted(replay, values, value_count, start);
+  rl_status_t status =
+      rl_run_admitted(replay, values, value_count, start, rl_replay_now_ns());
   if (status) return rl_run_fail(replay, status);
   ++replay->counters.runs;
   replay->state = RL_REPLAY_REPLAYING;

@@ -60,21 +60,34 @@ static void rl_shadow_trace_host(rl_shadow_trace_t* state, uint32_t a,
   rl_trace_span(state->trace, pid, RL_SHADOW_TRACE_HOST_TID, step_name, "step",
                 start_ns, duration, NULL, 0);
   if (!counters) return;
-  // Nested in the step: host work first, then the wait, both clamped to it.
-  uint64_t host = counters->last_host_ns < duration ? counters->last_host_ns
-                                                    : duration;
-  uint64_t wait = counters->last_wait_ns < duration - host
-                      ? counters->last_wait_ns
-                      : duration - host;
-  rl_trace_arg_t args[] = {
-      {"doorbells", NULL, (double)counters->doorbells},
-      {"packets_published", NULL, (double)counters->packets_published},
+  // Nested in the step, in order and clamped to it: admission, apply,
+  // publish (the engine's phase counters), then the wait.
+  const struct {
+    const char* name;
+    uint64_t ns;
+  } phases[] = {
+      {"admit", counters->last_admit_ns},
+      {"apply (bind + patch)", counters->last_apply_ns},
+      {"publish (+ doorbell)", counters->last_publish_ns},
+      {"wait", counters->last_wait_ns},
   };
-  rl_trace_span(state->trace, pid, RL_SHADOW_TRACE_HOST_TID,
-                "host work (admit, apply, publish)", "host", start_ns, host,
-                args, 2);
-  rl_trace_span(state->trace, pid, RL_SHADOW_TRACE_HOST_TID, "wait", "host",
-                start_ns + host, wait, NULL, 0);
+  uint64_t at = start_ns;
+  for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); ++i) {
+    uint64_t left = start_ns + duration - at;
+    uint64_t length = phases[i].ns < left ? phases[i].ns : left;
+    if (i == 2) {
+      rl_trace_arg_t args[] = {
+          {"doorbells", NULL, (double)counters->doorbells},
+          {"packets_published", NULL, (double)counters->packets_published},
+      };
+      rl_trace_span(state->trace, pid, RL_SHADOW_TRACE_HOST_TID, phases[i].name,
+                    "host", at, length, args, 2);
+    } else {
+      rl_trace_span(state->trace, pid, RL_SHADOW_TRACE_HOST_TID, phases[i].name,
+                    "host", at, length, NULL, 0);
+    }
+    at += length;
+  }
   uint64_t written = counters->values_written - state->values_written[a];
   state->values_written[a] = counters->values_written;
   rl_trace_counter(state->trace, pid, "patch sites written", end_ns,

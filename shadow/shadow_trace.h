@@ -3,9 +3,9 @@
 //
 // Tracks: every arm is a process ("shadow: aql", "bench: pm4"); its "host"
 // thread holds one span per step ("window 3 (pos=33)") and, for the
-// retained arms, nested spans from the engine's counters: "host work"
-// (admission, binding, patching, publication and doorbell:
-// rl_replay_counters.last_host_ns) and "wait" (last_wait_ns). On a
+// retained arms, nested spans from the engine's phase counters
+// (rl_replay_counters): "admit", "apply (bind + patch)", "publish (+
+// doorbell)" and "wait". On a
 // simulated device every dispatch of the step is a span on a "queue Q"
 // thread (concurrent dispatches, as the adversarial interleaving runs them,
 // on extra "queue Q lane L" threads so spans nest), named "KERNEL #LAUNCH"

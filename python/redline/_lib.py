@@ -124,7 +124,8 @@ class ReplayCounters(ctypes.Structure):
     _fields_ = [(name, u64) for name in (
         "runs", "refused", "values_written", "values_unchanged",
         "packets_published", "doorbells", "host_ns", "doorbell_ns", "wait_ns",
-        "last_host_ns", "last_wait_ns")]
+        "last_host_ns", "last_wait_ns", "last_admit_ns", "last_apply_ns",
+        "last_publish_ns")]
 
 
 status_t = c_void_p

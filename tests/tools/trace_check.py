@@ -2,6 +2,7 @@
 """Checks a `--trace` file against the Chrome/Perfetto trace-event format.
 
 usage: trace_check.py TRACE [--dispatches N] [--processes NAME,...]
+                           [--spans NAME,...]
        trace_check.py --self-test TRACE
 
 The rules are those of Google's Trace Event Format (JSON object form) as
@@ -19,7 +20,8 @@ ui.perfetto.dev imports it, written here independently of the writer
     enclosing slice ("bp": "e"), the "s" does not come after the "f", and
     each end lies inside an "X" span on its own track.
 With --dispatches N the trace must hold exactly N spans of category
-"dispatch"; with --processes the named processes must be present.
+"dispatch"; with --processes the named processes, with --spans spans of
+those names must be present.
 --self-test checks that damaged copies of TRACE are rejected (the negative
 controls), then that TRACE itself passes.
 """
@@ -30,7 +32,7 @@ import sys
 from collections import defaultdict
 
 
-def check(document, dispatches=None, processes=None):
+def check(document, dispatches=None, processes=None, wanted_spans=None):
     problems = []
     if not isinstance(document, dict) or not isinstance(
             document.get("traceEvents"), list):
@@ -38,6 +40,7 @@ def check(document, dispatches=None, processes=None):
     spans = defaultdict(list)
     flows = defaultdict(dict)
     names = set()
+    span_names = set()
     dispatch_count = 0
     for index, event in enumerate(document["traceEvents"]):
         where = f"event {index}"
@@ -70,6 +73,7 @@ def check(document, dispatches=None, processes=None):
             # Microseconds to integer nanoseconds, as the viewers store them.
             start, length = round(ts * 1000), round(dur * 1000)
             spans[track].append((start, start + length, index))
+            span_names.add(event["name"])
             if event.get("cat") == "dispatch":
                 dispatch_count += 1
         elif phase == "C":
@@ -122,6 +126,9 @@ def check(document, dispatches=None, processes=None):
                                 f"span of track {track}")
     if dispatches is not None and dispatch_count != dispatches:
         problems.append(f"{dispatch_count} dispatch spans, expected {dispatches}")
+    for name in wanted_spans or []:
+        if name not in span_names:
+            problems.append(f"no span named {name!r}")
     for name in processes or []:
         if name not in names:
             problems.append(f"no process named {name!r} (have {sorted(names)})")
@@ -168,15 +175,17 @@ def main(argv):
     if test:
         args = args[1:]
     path = args[0]
-    dispatches = processes = None
+    dispatches = processes = span_list = None
     if "--dispatches" in args:
         dispatches = int(args[args.index("--dispatches") + 1])
     if "--processes" in args:
         processes = args[args.index("--processes") + 1].split(",")
+    if "--spans" in args:
+        span_list = args[args.index("--spans") + 1].split(",")
     with open(path) as f:
         document = json.load(f)
     failed = self_test(document) if test else False
-    problems = check(document, dispatches, processes)
+    problems = check(document, dispatches, processes, span_list)
     for problem in problems[:20]:
         print(f"FAIL: {path}: {problem}")
     if problems or failed:

@@ -25,7 +25,8 @@ launches=$("$redline" inspect "$dir/decode.rlc" --json |
 "$redline" replay "$dir/decode.rlc" --route pm4 --repeat 3 \
   --trace "$dir/replay.json" >/dev/null
 "$python" "$check" "$dir/replay.json" --dispatches $((launches * 3)) \
-  --processes "replay: pm4"
+  --processes "replay: pm4" \
+  --spans "run 0,admit,apply (bind + patch),publish (+ doorbell),wait"
 
 "$redline" bench "$dir/decode.rlc" --arms aql --windows 30:2 --rounds 2 \
   --trace "$dir/bench.json" >/dev/null

@@ -267,6 +267,12 @@ typedef struct rl_replay_counters_s {
   uint64_t wait_ns;            // bounded waits, summed over runs
   uint64_t last_host_ns;       // of the most recent run
   uint64_t last_wait_ns;
+  // The most recent run's host time by phase (they add up to last_host_ns):
+  // admission (the contract's range check), apply (binding evaluation and
+  // patch writes) and publish (packets or IB, and the doorbell).
+  uint64_t last_admit_ns;
+  uint64_t last_apply_ns;
+  uint64_t last_publish_ns;
 } rl_replay_counters_t;
 
 void rl_replay_counters(const rl_replay_t* replay,
