@@ -69,7 +69,8 @@ install(FILES ${RL_HIP_SIM_LIBRARY_DIR}/libamdhip64.so.5
   DESTINATION ${RL_INSTALL_PRIVATE_DIR})
 install(DIRECTORY ${RL_KERNELS_DIR}/
   DESTINATION ${RL_INSTALL_PRIVATE_DIR}/kernels
-  FILES_MATCHING PATTERN "*.co")
+  FILES_MATCHING PATTERN "*.co"
+  PATTERN "CMakeFiles" EXCLUDE)
 
 # pkg-config: the shared library; `pkg-config --static` adds what
 # libredline.a needs.
