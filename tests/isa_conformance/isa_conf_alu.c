@@ -393,7 +393,7 @@ static uint32_t rl_conf_swap16(uint64_t v) {
 static bool rl_conf_dpp_source(const rl_conf_form_t* f, const uint32_t* all,
                                uint32_t lane, uint64_t* out_src0) {
   uint32_t wave = lane & ~31u, exec = 0;
-  for (uint32_t l = 0; l < 32; ++l) exec |= (all[(wave + l) * 10 + 6] != 0) << l;
+  for (uint32_t l = 0; l < 32; ++l) exec |= (uint32_t)(all[(wave + l) * 10 + 6] != 0) << l;
   rl_hm_dpp_t d = {.kind = f->dpp.kind, .ctrl = f->dpp.ctrl,
                    .row_mask = f->dpp.row_mask, .bank_mask = f->dpp.bank_mask,
                    .bound_ctrl = f->dpp.bound_ctrl, .fi = f->dpp.fi,
