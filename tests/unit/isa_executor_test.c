@@ -132,10 +132,21 @@ static void rl_it_record(const rl_workload_t* workload, const char* processor,
                               .hazards = RL_SIM_HAZARDS_SEQUENTIAL,
                               .executor = executor};
   rl_it_ok(rl_sim_device_create(&options, &run->device));
-  rl_it_ok(rl_device_funnel_create(run->device, &run->funnel_device));
+  // A comparison, not a timing: sanitizer builds interpret the machine code
+  // many times slower than the default 10 s bound of a launch allows.
+  rl_it_ok(rl_device_funnel_create_bounded(run->device, 600ull * 1000000000ull,
+                                           &run->funnel_device));
   rl_it_ok(rl_funnel_create(workload->name, &run->funnel_device, &run->funnel));
+  // Two layers run every kernel of a layered workload (decode, verify); more
+  // repeat them.
+  static const rl_workload_param_value_t two_layers = {"layers", 2};
+  bool layered = false;
+  for (uint32_t c = 0; c < workload->config_count; ++c) {
+    layered |= strcmp(workload->config[c].name, "layers") == 0;
+  }
   rl_workload_options_t workload_options = {
-      .code_object = bytes, .code_object_size = size, .seed = 7};
+      .code_object = bytes, .code_object_size = size, .seed = 7,
+      .config = layered ? &two_layers : NULL, .config_count = layered};
   rl_it_ok(workload->record(run->funnel, &workload_options));
 }
 
