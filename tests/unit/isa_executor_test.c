@@ -137,16 +137,24 @@ static void rl_it_record(const rl_workload_t* workload, const char* processor,
   rl_it_ok(rl_device_funnel_create_bounded(run->device, 600ull * 1000000000ull,
                                            &run->funnel_device));
   rl_it_ok(rl_funnel_create(workload->name, &run->funnel_device, &run->funnel));
-  // Two layers run every kernel of a layered workload (decode, verify); more
-  // repeat them.
-  static const rl_workload_param_value_t two_layers = {"layers", 2};
+  // Small shapes that still run every kernel: two layers of a layered
+  // workload (more repeat them), and verify at the demo's 1,024-row context
+  // (tools/demo_verify.c) instead of 8,704 rows.
+  static const rl_workload_param_value_t two_layers[] = {{"layers", 2}};
+  static const rl_workload_param_value_t verify_config[] = {
+      {"layers", 2}, {"max_context", 1024}, {"crossover", 256}};
+  static const rl_workload_param_value_t verify_params[] = {{"pos", 816}};
   bool layered = false;
   for (uint32_t c = 0; c < workload->config_count; ++c) {
     layered |= strcmp(workload->config[c].name, "layers") == 0;
   }
+  const bool verify = strcmp(workload->name, "verify") == 0;
   rl_workload_options_t workload_options = {
       .code_object = bytes, .code_object_size = size, .seed = 7,
-      .config = layered ? &two_layers : NULL, .config_count = layered};
+      .config = verify ? verify_config : layered ? two_layers : NULL,
+      .config_count = verify ? 3u : layered ? 1u : 0u,
+      .params = verify ? verify_params : NULL,
+      .param_count = verify ? 1u : 0u};
   rl_it_ok(workload->record(run->funnel, &workload_options));
 }
 
