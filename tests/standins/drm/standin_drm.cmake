@@ -14,6 +14,9 @@ target_include_directories(rl_standin_drm SYSTEM PRIVATE
   ${RL_STANDIN_LIBDRM_INCLUDE_DIRS})
 target_compile_definitions(rl_standin_drm PRIVATE
   RL_STANDIN_DRM_KERNELS_DIR="${RL_KERNELS_DIR}")
+# A stand-in is test code built with the product (it is installed as a
+# private library): like the tests it names its headers from the root.
+rl_module_headers(rl_standin_drm FOLDER tests/standins/drm)
 target_link_libraries(rl_standin_drm PRIVATE rl_sim rl_kernels_ref
   Threads::Threads)
 target_link_options(rl_standin_drm PRIVATE

@@ -18,6 +18,9 @@ add_library(rl_standin_hsa SHARED
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_kernels_ref
   PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(rl_standin_hsa SYSTEM PRIVATE ${RL_HSA_INCLUDE_DIR})
+# A stand-in is test code built with the product (it is installed as a
+# private library): like the tests it names its headers from the root.
+rl_module_headers(rl_standin_hsa FOLDER tests/standins/hsa)
 target_link_libraries(rl_standin_hsa PRIVATE rl_sim rl_kernels_ref Threads::Threads)
 # Export only the HSA API and the test hooks; the embedded rl_* copies stay
 # private so they never interpose on the host program's.
