@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "redline/base/clock.h"
 #include "redline/base/output_file.h"
 
 struct rl_trace_s {
@@ -21,11 +21,7 @@ struct rl_trace_s {
   bool out_of_memory;
 };
 
-uint64_t rl_trace_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
+uint64_t rl_trace_now_ns(void) { return rl_now_ns(); }
 
 rl_status_t rl_trace_create(rl_trace_t** out_trace) {
   rl_trace_t* trace = calloc(1, sizeof(*trace));

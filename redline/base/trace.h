@@ -50,6 +50,7 @@ typedef struct rl_trace_arg_s {
 rl_status_t rl_trace_create(rl_trace_t** out_trace);
 void rl_trace_destroy(rl_trace_t* trace);
 
+// The trace's clock: redline/base/clock.h's rl_now_ns (CLOCK_MONOTONIC).
 uint64_t rl_trace_now_ns(void);
 
 // Names track |pid| (and |tid|); |sort_index| orders them in the viewer.
