@@ -76,8 +76,11 @@ static void rl_pm4_emit_registers(rl_pm4_emitter_t* e, uint32_t index,
 static bool rl_pm4_emitter_holds(const rl_pm4_emitter_t* e,
                                  const rl_pm4_reg_value_t* write) {
   uint32_t reg = write->index - RL_PM4_SH_REG_BASE;
+  // Test-only (redline/base/test_fault.h): retention that trusts any held
+  // register, whatever value it holds.
+  bool any_value = rl_test_fault("retain-any-value", 0);
   return e->retain && e->regs.where[reg] != RL_PM4_REG_UNKNOWN &&
-         e->regs.value[reg] == write->value;
+         (e->regs.value[reg] == write->value || any_value);
 }
 
 // Whether register |index| has a known value a run may write again.

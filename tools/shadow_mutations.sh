@@ -18,9 +18,11 @@
 # when a "fail" mutation passes, an "equivalent" one changes a stream, or
 # the negative control fails.
 #
-# Usage: tools/shadow_mutations.sh [REDLINE] [WORKDIR]
+# Usage: tools/shadow_mutations.sh [REDLINE] [WORKDIR] [TARGET]
 #   REDLINE  the redline binary (default build/tools/redline)
 #   WORKDIR  scratch directory for the captures (default: a temporary one)
+#   TARGET   the processor the captures are made for: gfx1100 (default),
+#            gfx1151 or gfx1201
 # REDLINE_KERNELS_DIR must name the code objects when the binary does not
 # find them by itself (as for `redline capture`).
 set -euo pipefail
@@ -28,6 +30,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REDLINE="${1:-$ROOT/build/tools/redline}"
 WORK="${2:-}"
+TARGET="${3:-gfx1100}"
 if [[ -z "$WORK" ]]; then
   WORK="$(mktemp -d)"
   trap 'rm -rf "$WORK"' EXIT
@@ -57,14 +60,22 @@ MUTATIONS=(
   "decode|grid-skip:5|fail|grid patch of launch 5 (attention chunks) skipped"
   "decode|bind-stale:3|fail|binding of launch 3 evaluated at the capture's pos (every route agrees)"
   "decode|bind-stale:6|fail|binding of launch 6 evaluated at the capture's pos"
+  "decode|nop-acquire:1|fail|route pm4, after the census: the ACQUIRE_MEM before launch 1 is a NOP"
+  "decode|weaken-gcr|fail|route pm4, after the census: every ACQUIRE_MEM loses GLV_INV (GCR bits weakened)"
+  "decode|narrow-acquire:1|fail|route aql, after the census: packet 1's acquire fence scope narrowed to NONE"
+  "decode|narrow-release|fail|route aql, after the census: SYSTEM release scopes narrowed to AGENT (no L2 write-back for the host)"
+  "decode|retain-any-value|fail|PM4 lowering: register retention ignores the value (a held register is never rewritten)"
   "decode|drop-barrier:1,no-census|fail|no barrier bit, census and hazard checker off: only the bytes of the seeded interleavings|--no-hazard-check"
   "decode|drop-wait:1,no-census|fail|no wait, census and hazard checker off|--no-hazard-check"
   "decode|miss-raw|fail|every RAW missed, hazard checker off|--no-hazard-check"
+  "decode|nop-acquire|fail|every ACQUIRE_MEM a NOP, hazard checker off: only the strict cache model|--no-hazard-check"
+  "decode|weaken-gcr|fail|GLV_INV cleared, hazard checker off: only the strict cache model|--no-hazard-check"
 )
 
 capture() {  # capture WORKLOAD
   local file="$WORK/$1.rlc"
-  [[ -f "$file" ]] || "$REDLINE" capture --workload "$1" -o "$file" 2>/dev/null
+  [[ -f "$file" ]] ||
+    "$REDLINE" capture --workload "$1" --target "$TARGET" -o "$file" 2>/dev/null
   echo "$file"
 }
 
@@ -78,6 +89,8 @@ classify() {
       echo "re-record: what ${2:-?} dispatched" ;;
     *"re-recorded"*) echo "re-record: the capture's bindings" ;;
     *"differs in arm"*) echo "region comparison (${2:-?})" ;;
+    *"cache model"*|*"stale"*) echo "cache model (${2:-?})" ;;
+    *"not available"*|*"faulted"*) echo "device or prepare (${2:-?})" ;;
     PASS*) echo "none" ;;
     *) echo "other" ;;
   esac
@@ -90,6 +103,8 @@ streams() {
     md5sum | cut -c1-12
 }
 
+echo "Target: $TARGET"
+echo
 echo "| workload | REDLINE_TEST_FAULT | mistake | expected | caught by | exit | first line of the verdict |"
 echo "|---|---|---|---|---|---|---|"
 failures=0

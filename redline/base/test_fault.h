@@ -23,6 +23,9 @@
 //                   bindings of launch I are evaluated at the capture's
 //                   parameter values, as if the binding were lost; every
 //                   route (eager included) then agrees on the wrong bytes
+//   retain-any-value  PM4 lowering: register retention skips a SET_SH_REG
+//                   whenever the register was written before, whatever
+//                   value it held (retention that ignores the value)
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

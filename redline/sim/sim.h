@@ -26,8 +26,9 @@
 //     the rules).
 //   - Concurrency: dispatches not separated by a barrier may overlap. In
 //     RL_SIM_HAZARDS_ADVERSARIAL mode the processor gathers such a batch and
-//     interleaves the work-groups of its dispatches in a seeded random order,
-//     so a missing barrier changes results. The dynamic hazard checker
+//     interleaves the work-groups of its dispatches in a seeded random order
+//     (with the `isa` executor, their instructions: a quantum of a few
+//     wave-instructions at a time), so a missing barrier changes results. The dynamic hazard checker
 //     records the byte ranges every dispatch actually read and wrote and
 //     reports RAW/WAR/WAW between dispatches nothing orders (no barrier bit
 //     since the earlier one, whatever batches the CP happened to form),
@@ -120,6 +121,13 @@ typedef struct rl_sim_options_s {
   // (the checker's only per-access cost, about a sixth of a decode shadow's
   // CPU time, docs/BENCHMARKS.md) and no hazards are reported.
   bool no_access_record;
+  // Adversarial mode with an executor that can pause a work-group (the
+  // `isa` executor: rl_sim_executor_t.wg_step) interleaves the dispatches of
+  // a batch at instruction granularity: each step runs a random quantum of
+  // 1..RL_SIM_QUANTUM_MAX wave-instructions of one dispatch's work-group in
+  // flight. Set this to interleave whole work-groups only, as with every
+  // other executor.
+  bool whole_workgroups;
 } rl_sim_options_t;
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no

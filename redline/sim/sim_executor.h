@@ -164,6 +164,20 @@ typedef struct rl_sim_executor_s {
   // executor has retired so far; a process-wide, monotonically increasing
   // count, so callers measure growth between two reads.
   uint64_t (*instructions)(void* self);
+  // Optional (all three NULL: work-groups only run whole). Resumable
+  // work-groups, for the adversarial scheduler's interleaving at
+  // instruction granularity (sim_schedule.c): wg_open() prepares |wg|, which
+  // the simulator keeps valid (with its own LDS) until wg_close();
+  // wg_step() retires at most |quantum| wave-instructions of it and sets
+  // *|out_done| once it has ended; wg_close() frees it, ended or not. A
+  // work-group stepped to its end computes what run_workgroup computes.
+  // Several work-groups of one or several dispatches may be open at once
+  // and are stepped in any order, from the queue's CP thread only.
+  rl_status_t (*wg_open)(void* self, void* state, rl_sim_wg_t* wg,
+                         void** out_wg_state);
+  rl_status_t (*wg_step)(void* self, void* wg_state, uint64_t quantum,
+                         bool* out_done);
+  void (*wg_close)(void* self, void* wg_state);
 } rl_sim_executor_t;
 
 #ifdef __cplusplus

@@ -47,6 +47,11 @@
 // Most dispatches one unbarriered batch gathers; a longer run of
 // unbarriered packets is split into several batches.
 #define RL_SIM_BATCH_MAX 64u
+// Adversarial interleaving at instruction granularity: a step runs 1..this
+// many wave-instructions of one dispatch (sim_schedule.c).
+#define RL_SIM_QUANTUM_MAX 16u
+// ... among up to this many work-groups of each dispatch in flight at once.
+#define RL_SIM_OPEN_WG_MAX 4u
 // How long any sleeping wait sleeps before it re-checks its condition and
 // the queue's stop flag (1 ms), so no wait depends on a wakeup alone.
 #define RL_SIM_WAIT_SLICE_NS 1000000ull
@@ -146,6 +151,13 @@ typedef struct rl_sim_run_s {
   uint32_t acquire_scope;
   rl_sim_range_set_t reads;
   rl_sim_range_set_t writes;
+  // Adversarial interleaving at instruction granularity (sim_schedule.c):
+  // the work-groups in flight (open_wg[0, open_count)), how many have been
+  // opened, and the random stream of the slots and quanta drawn for them.
+  struct rl_sim_open_wg_s* open_wg[RL_SIM_OPEN_WG_MAX];
+  uint32_t open_count;
+  uint64_t wg_opened;
+  uint64_t quantum_rng;
 } rl_sim_run_t;
 
 typedef enum rl_sim_queue_state_e {
@@ -351,6 +363,18 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t wg_index,
                                  uint64_t* out_fault_address);
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run);
+// The resumable form of rl_sim_run_workgroup() (executors with wg_step):
+// opens work-group |wg_index| of |run| as run->open_wg[open_count++], with
+// its own zeroed LDS; steps open_wg[|slot|] by at most |quantum|
+// wave-instructions (*|out_done| once it has ended); closes open_wg[|slot|]
+// (also when it has not ended: a fault, a stop), moving the last open one
+// into its slot.
+rl_status_t rl_sim_wg_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                           uint64_t wg_index, uint64_t* out_fault_address);
+rl_status_t rl_sim_wg_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                           uint32_t slot, uint64_t quantum, bool* out_done,
+                           uint64_t* out_fault_address);
+void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run, uint32_t slot);
 
 // sim_schedule.c: gathers the unbarriered batch starting with the dispatch
 // |first| (dispatch id |first_id|) into queue->runs; fails only for the

@@ -18,7 +18,16 @@
 // the first dispatch index of the batch), and each dispatch walks its own
 // work-groups in a random affine permutation (offset + k * stride mod n with
 // stride coprime to n), so a consumer may run before, between or after its
-// producer's work-groups. Both modes retire packets in id order as soon as a
+// producer's work-groups. With an executor that can pause a work-group
+// (rl_sim_executor_t.wg_step: the `isa` executor) and unless
+// options.whole_workgroups, a step is not a whole work-group but a quantum
+// of 1..RL_SIM_QUANTUM_MAX wave-instructions (uniform, from the run's own
+// splitmix64 stream) of one of the up to RL_SIM_OPEN_WG_MAX work-groups
+// the picked dispatch has in flight (opened in its work-group order, the
+// slot drawn uniformly), so the instructions of unordered dispatches, and
+// of the work-groups of one dispatch, interleave as on a GPU with several
+// work-groups resident: a consumer can read between two stores of one
+// producer work-item, which no order of whole work-groups shows. Both modes retire packets in id order as soon as a
 // packet and all earlier ones have finished, except the batch's last packet:
 // it retires after the batch's hazards are reported, so whoever waits on the
 // last completion signal can read them.
@@ -120,15 +129,53 @@ static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   rl_sim_run_end(queue, run);
 }
 
-// Runs work-group |k| (in the run's own order) of |run|; finishes the run
-// after its last one.
+// True when adversarial steps are instruction quanta (see the top).
+static bool rl_sim_schedule_by_quantum(const rl_sim_queue_t* queue) {
+  const rl_sim_options_t* options = &queue->device->options;
+  return options->hazards == RL_SIM_HAZARDS_ADVERSARIAL &&
+         !options->whole_workgroups && options->executor->wg_step != NULL &&
+         options->executor->wg_open != NULL &&
+         options->executor->wg_close != NULL;
+}
+
+// Quantum mode: opens work-groups (in the run's own order) until
+// RL_SIM_OPEN_WG_MAX are in flight, then runs a random quantum of a random
+// one of them.
+static rl_status_t rl_sim_schedule_quantum(rl_sim_queue_t* queue,
+                                           rl_sim_run_t* run,
+                                           uint64_t* out_fault_address) {
+  while (run->open_count < RL_SIM_OPEN_WG_MAX &&
+         run->wg_opened < run->wg_total) {
+    uint64_t index =
+        (run->wg_offset + run->wg_opened * run->wg_stride) % run->wg_total;
+    RL_RETURN_IF_ERROR(rl_sim_wg_open(queue, run, index, out_fault_address));
+    run->wg_opened++;
+  }
+  uint32_t slot =
+      (uint32_t)(rl_sim_schedule_random(&run->quantum_rng) % run->open_count);
+  uint64_t quantum =
+      1 + rl_sim_schedule_random(&run->quantum_rng) % RL_SIM_QUANTUM_MAX;
+  bool done = false;
+  RL_RETURN_IF_ERROR(
+      rl_sim_wg_step(queue, run, slot, quantum, &done, out_fault_address));
+  if (!done) return RL_OK;
+  rl_sim_wg_close(queue, run, slot);
+  if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
+  return RL_OK;
+}
+
+// Runs the next work-group (in the run's own order) of |run|, or in
+// quantum mode the next quantum; finishes the run after its last one.
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address) {
-  if (run->wg_done == 0) {
+  if (run->wg_done == 0 && run->wg_opened == 0) {
     run->start_timestamp = rl_sim_timestamp(&queue->device->base);
     // The packet's acquire fence happens when it starts (sim_cache.h).
     rl_sim_cache_apply(&queue->device->cache,
                        rl_sim_cache_acquire_actions(run->acquire_scope));
+  }
+  if (rl_sim_schedule_by_quantum(queue)) {
+    return rl_sim_schedule_quantum(queue, run, out_fault_address);
   }
   uint64_t index =
       (run->wg_offset + run->wg_done * run->wg_stride) % run->wg_total;
@@ -153,10 +200,11 @@ void rl_sim_schedule_order_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                uint64_t* rng) {
   run->wg_stride = 1;
   run->wg_offset = 0;
-  if (queue->device->options.hazards != RL_SIM_HAZARDS_ADVERSARIAL ||
-      run->wg_total < 2) {
-    return;
-  }
+  if (queue->device->options.hazards != RL_SIM_HAZARDS_ADVERSARIAL) return;
+  // Its own stream, derived without advancing |rng|, so whole-work-group
+  // orders stay what they were for a given seed.
+  run->quantum_rng = *rng ^ 0xD1B54A32D192ED03ull ^ run->dispatch.dispatch_index;
+  if (run->wg_total < 2) return;
   run->wg_offset = rl_sim_schedule_random(rng) % run->wg_total;
   do {
     run->wg_stride = 1 + rl_sim_schedule_random(rng) % (run->wg_total - 1);

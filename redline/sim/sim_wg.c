@@ -19,6 +19,7 @@
 //     + kernarg_size) must lie inside one live allocation;
 //   - at most 2^32 work-groups (a simulator limit).
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "redline/sim/sim_internal.h"
@@ -132,6 +133,7 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   run->completion_signal = launch->completion_signal;
   run->wg_total = total;
   run->wg_done = 0;
+  run->wg_opened = 0;
   run->finished = false;
   run->acquire_scope = 0;
   run->begun = false;
@@ -211,6 +213,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
 
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
+  while (run->open_count > 0) rl_sim_wg_close(queue, run, 0);
   if (!run->begun) return;
   const rl_sim_executor_t* executor = queue->device->options.executor;
   if (executor->end != NULL) executor->end(executor->self, run->state);
@@ -218,30 +221,52 @@ void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   run->state = NULL;
 }
 
-rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
-                                 uint64_t wg_index,
-                                 uint64_t* out_fault_address) {
+// Fills |wg| and |context| for work-group |wg_index| of |run|, with |lds|
+// as its LDS.
+static void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                            uint64_t wg_index, uint8_t* lds, rl_sim_wg_t* wg,
+                            rl_sim_wg_context_t* context) {
   const rl_sim_dispatch_t* d = &run->dispatch;
-  rl_sim_wg_context_t context = {queue->device, run, queue->lds, 0, 0};
+  *context = (rl_sim_wg_context_t){queue->device, run, lds, 0, 0};
   if (rl_sim_cache_enabled(&queue->device->cache)) {
-    context.wgp = rl_sim_cache_place(&queue->device->cache,
-                                     d->dispatch_index, wg_index);
+    context->wgp = rl_sim_cache_place(&queue->device->cache,
+                                      d->dispatch_index, wg_index);
   }
-  rl_sim_wg_t wg = {.dispatch = d, .context = &context};
+  *wg = (rl_sim_wg_t){.dispatch = d, .context = context};
   uint64_t rest = wg_index;
   for (int axis = 0; axis < 3; ++axis) {
-    wg.group_id[axis] = (uint32_t)(rest % d->workgroup_count[axis]);
+    wg->group_id[axis] = (uint32_t)(rest % d->workgroup_count[axis]);
     rest /= d->workgroup_count[axis];
-    uint64_t first = (uint64_t)wg.group_id[axis] * d->workgroup_size[axis];
+    uint64_t first = (uint64_t)wg->group_id[axis] * d->workgroup_size[axis];
     uint64_t left = d->grid_size[axis] - first;
-    wg.size[axis] =
+    wg->size[axis] =
         (uint32_t)(left < d->workgroup_size[axis] ? left
                                                   : d->workgroup_size[axis]);
   }
+}
+
+// The executor's failure, annotated with the work-group, and its fault
+// address.
+static rl_status_t rl_sim_wg_failed(rl_status_t status, const rl_sim_wg_t* wg,
+                                    uint64_t* out_fault_address) {
+  const rl_sim_wg_context_t* context = wg->context;
+  *out_fault_address = context->fault_address;
+  return rl_status_annotate(
+      status, "kernel %s dispatch %" PRIu64 " work-group (%u,%u,%u)",
+      wg->dispatch->kernel->name, wg->dispatch->dispatch_index,
+      wg->group_id[0], wg->group_id[1], wg->group_id[2]);
+}
+
+rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 uint64_t wg_index,
+                                 uint64_t* out_fault_address) {
+  rl_sim_wg_context_t context;
+  rl_sim_wg_t wg;
+  rl_sim_wg_setup(queue, run, wg_index, queue->lds, &wg, &context);
   // LDS starts zeroed (a deterministic stand-in for undefined contents):
   // only bytes an earlier work-group may have written need clearing.
   const rl_sim_executor_t* executor = queue->device->options.executor;
-  const uint32_t lds = d->group_segment_size;
+  const uint32_t lds = run->dispatch.group_segment_size;
   memset(queue->lds, 0, lds < queue->lds_dirty ? lds : queue->lds_dirty);
   if (queue->lds_dirty <= lds) queue->lds_dirty = 0;
   if (!executor->leaves_lds_untouched && lds > queue->lds_dirty) {
@@ -249,11 +274,58 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
   }
   rl_status_t status = executor->run_workgroup(executor->self, run->state, &wg);
   if (status == RL_OK) return RL_OK;
-  *out_fault_address = context.fault_address;
-  return rl_status_annotate(
-      status, "kernel %s dispatch %" PRIu64 " work-group (%u,%u,%u)",
-      d->kernel->name, d->dispatch_index, wg.group_id[0], wg.group_id[1],
-      wg.group_id[2]);
+  return rl_sim_wg_failed(status, &wg, out_fault_address);
+}
+
+// A work-group in flight between quanta: what rl_sim_run_workgroup keeps on
+// its stack, plus the LDS of its own (the queue's is for whole work-groups).
+typedef struct rl_sim_open_wg_s {
+  rl_sim_wg_t wg;
+  rl_sim_wg_context_t context;
+  void* state;  // the executor's, from wg_open()
+  uint8_t* lds;
+} rl_sim_open_wg_t;
+
+rl_status_t rl_sim_wg_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                           uint64_t wg_index, uint64_t* out_fault_address) {
+  const rl_sim_executor_t* executor = queue->device->options.executor;
+  rl_sim_open_wg_t* open = calloc(1, sizeof(*open));
+  uint32_t lds = run->dispatch.group_segment_size;
+  if (open == NULL || (lds > 0 && (open->lds = calloc(1, lds)) == NULL)) {
+    free(open);
+    return rl_status_out_of_memory();
+  }
+  rl_sim_wg_setup(queue, run, wg_index, open->lds, &open->wg, &open->context);
+  uint32_t slot = run->open_count++;
+  run->open_wg[slot] = open;
+  rl_status_t status =
+      executor->wg_open(executor->self, run->state, &open->wg, &open->state);
+  if (status == RL_OK) return RL_OK;
+  status = rl_sim_wg_failed(status, &open->wg, out_fault_address);
+  rl_sim_wg_close(queue, run, slot);
+  return status;
+}
+
+rl_status_t rl_sim_wg_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                           uint32_t slot, uint64_t quantum, bool* out_done,
+                           uint64_t* out_fault_address) {
+  const rl_sim_executor_t* executor = queue->device->options.executor;
+  rl_sim_open_wg_t* open = run->open_wg[slot];
+  rl_status_t status =
+      executor->wg_step(executor->self, open->state, quantum, out_done);
+  if (status == RL_OK) return RL_OK;
+  return rl_sim_wg_failed(status, &open->wg, out_fault_address);
+}
+
+void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                     uint32_t slot) {
+  rl_sim_open_wg_t* open = run->open_wg[slot];
+  const rl_sim_executor_t* executor = queue->device->options.executor;
+  if (open->state != NULL) executor->wg_close(executor->self, open->state);
+  free(open->lds);
+  free(open);
+  run->open_wg[slot] = run->open_wg[--run->open_count];
+  run->open_wg[run->open_count] = NULL;
 }
 
 // A VM fault status naming the access, the packet and the dispatch, and

@@ -90,14 +90,20 @@ static void rl_test_ok(rl_status_t status) {
 void rl_sim_fixture_setup(rl_sim_fixture_t* fixture,
                           const rl_sim_options_t* options,
                           uint32_t packet_count) {
+  rl_sim_fixture_setup_code(fixture, options, packet_count,
+                            RL_KERNELS_DIR "/vecchain-gfx1100.co");
+}
+
+void rl_sim_fixture_setup_code(rl_sim_fixture_t* fixture,
+                               const rl_sim_options_t* options,
+                               uint32_t packet_count, const char* path) {
   memset(fixture, 0, sizeof(*fixture));
   rl_sim_options_t copy = options ? *options : (rl_sim_options_t){0};
   if (copy.executor == NULL) copy.executor = &rl_test_executor;
   rl_test_ok(rl_sim_device_create(&copy, &fixture->device));
   rl_test_ok(fixture->device->vtable->queue_create(
       fixture->device, packet_count, &fixture->queue));
-  fixture->code_bytes = rl_test_read_file(RL_KERNELS_DIR "/vecchain-gfx1100.co",
-                                          &fixture->code_size);
+  fixture->code_bytes = rl_test_read_file(path, &fixture->code_size);
   rl_test_ok(rl_code_object_parse(fixture->code_bytes, fixture->code_size,
                                   &fixture->code));
   rl_test_ok(fixture->device->vtable->load_code_object(

@@ -41,6 +41,10 @@ extern const rl_sim_executor_t rl_test_executor;
 void rl_sim_fixture_setup(rl_sim_fixture_t* fixture,
                           const rl_sim_options_t* options,
                           uint32_t packet_count);
+// The same with the code object at |path| instead of vecchain's.
+void rl_sim_fixture_setup_code(rl_sim_fixture_t* fixture,
+                               const rl_sim_options_t* options,
+                               uint32_t packet_count, const char* path);
 // Destroys the queue (must return OK), unloads and destroys the device.
 void rl_sim_fixture_teardown(rl_sim_fixture_t* fixture);
 

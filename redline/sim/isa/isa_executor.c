@@ -297,10 +297,12 @@ static rl_status_t rl_isa_resolve(rl_isa_dispatch_t* d, rl_sim_wg_t* wg) {
 }
 
 static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
+                             rl_isa_wave_t* storage,
+                             uint32_t (*vgprs)[RL_ISA_LANES],
                              const rl_sim_wg_t* wg, uint32_t w,
                              uint32_t waves, uint32_t items) {
-  rl_isa_wave_t* wave = &d->waves[w];
-  wave->vgpr = d->vgprs + (size_t)w * RL_ISA_VGPR_ROWS;
+  rl_isa_wave_t* wave = &storage[w];
+  wave->vgpr = vgprs + (size_t)w * RL_ISA_VGPR_ROWS;
   wave->vgpr_count = d->vgpr_count;
   wave->group = group;
   wave->id = w;
@@ -333,16 +335,17 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
   }
 }
 
-// Runs |wave| until it ends, reaches a barrier or faults.
-static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* budget) {
+// Runs |wave| for at most *|left| wave-instructions: until it ends, reaches
+// a barrier, faults or uses them up; *|left| is what remains.
+static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
   const rl_isa_inst_t* insts = wave->group->insts;
-  uint64_t left = *budget;
-  while (wave->state == RL_ISA_WAVE_RUNNING && left > 0) {
+  uint64_t n = *left;
+  while (wave->state == RL_ISA_WAVE_RUNNING && n > 0) {
     const rl_isa_inst_t* inst = &insts[wave->pc++];
-    --left;
+    --n;
     rl_status_t status = inst->exec(wave, inst);
     if (status != RL_OK) {
-      *budget = left;
+      *left = n;
       if (rl_status_code(status) == RL_STATUS_UNSUPPORTED) {  // names inst
         return rl_status_annotate(status, "wave %u", wave->id);
       }
@@ -351,61 +354,162 @@ static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* budget) {
       return rl_status_annotate(status, "wave %u: %s", wave->id, where);
     }
   }
-  *budget = left;
-  if (left == 0 && wave->state == RL_ISA_WAVE_RUNNING) {
-    return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "isa executor: work-group exceeded %llu "
-                     "wave-instructions (wave %u at PC +0x%x): the kernel does "
-                     "not seem to terminate",
-                     (unsigned long long)RL_ISA_WORKGROUP_BUDGET, wave->id,
-                     insts[wave->pc].pc);
+  *left = n;
+  return RL_OK;
+}
+
+// One work-group in flight: its waves, where the round-robin stands and the
+// wave-instructions it may still retire. run_workgroup steps a slice over
+// the dispatch's own waves to its end in one call; the resumable interface
+// (wg_open/wg_step/wg_close) gives every open work-group a slice of its own
+// and steps it a quantum at a time, so the simulator can interleave the
+// instructions of unordered dispatches (sim_schedule.c, adversarial mode).
+typedef struct rl_isa_slice_s {
+  rl_isa_dispatch_t* dispatch;
+  rl_isa_group_t group;
+  rl_isa_wave_t* waves;
+  uint32_t (*vgprs)[RL_ISA_LANES];  // owned when the slice owns its waves
+  uint32_t wave_count;
+  uint32_t current;  // the wave the round-robin is on
+  uint64_t budget;   // wave-instructions left (RL_ISA_WORKGROUP_BUDGET)
+} rl_isa_slice_t;
+
+// Sets up |slice| for |wg| over |waves| (wave_count of them) and their
+// VGPR rows; resolves the program on the dispatch's first work-group.
+static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
+                                     rl_isa_dispatch_t* d, rl_sim_wg_t* wg,
+                                     rl_isa_wave_t* waves,
+                                     uint32_t (*vgprs)[RL_ISA_LANES]) {
+  RL_RETURN_IF_ERROR(rl_isa_resolve(d, wg));
+  *slice = (rl_isa_slice_t){
+      .dispatch = d,
+      .group = {.wg = wg,
+                .lds = rl_sim_wg_lds(wg),
+                .lds_size = d->lds_size,
+                .mode = d->mode,
+                .entry_address = d->entry_address,
+                .insts = d->program->insts},
+      .waves = waves,
+      .budget = RL_ISA_WORKGROUP_BUDGET,
+  };
+  uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
+  uint32_t count = (items + RL_ISA_LANES - 1) / RL_ISA_LANES;
+  slice->wave_count = count > d->max_waves ? d->max_waves : count;
+  for (uint32_t w = 0; w < slice->wave_count; ++w) {
+    rl_isa_wave_init(d, &slice->group, waves, vgprs, wg, w, slice->wave_count,
+                     items);
   }
   return RL_OK;
 }
 
-// Round-robin: every running wave runs to its next barrier or its end; when
-// all waves still alive wait at the barrier, they are all released.
-static rl_status_t rl_isa_schedule(rl_isa_dispatch_t* d, uint32_t waves,
-                                   uint64_t* budget) {
-  for (;;) {
-    uint32_t ended = 0;
-    for (uint32_t w = 0; w < waves; ++w) {
-      RL_RETURN_IF_ERROR(rl_isa_wave_run(&d->waves[w], budget));
-      if (d->waves[w].state == RL_ISA_WAVE_ENDED) ++ended;
+// Round-robin, resumable: the current wave runs to its next barrier or its
+// end, then the next one; after the last wave, when every wave still alive
+// waits at the barrier they are all released. Runs at most |quantum|
+// wave-instructions and sets *|out_done| when every wave has ended: in one
+// call with an unbounded quantum this is the whole work-group, and any
+// sequence of quanta retires the same instructions in the same order.
+static rl_status_t rl_isa_slice_run(rl_isa_slice_t* slice, uint64_t quantum,
+                                    bool* out_done) {
+  *out_done = false;
+  while (quantum > 0) {
+    rl_isa_wave_t* wave = &slice->waves[slice->current];
+    if (wave->state == RL_ISA_WAVE_RUNNING) {
+      uint64_t allowed = quantum < slice->budget ? quantum : slice->budget;
+      uint64_t left = allowed;
+      rl_status_t status = rl_isa_wave_run(wave, &left);
+      uint64_t used = allowed - left;
+      slice->budget -= used;
+      quantum -= used;
+      RL_RETURN_IF_ERROR(status);
+      if (wave->state == RL_ISA_WAVE_RUNNING) {
+        if (slice->budget > 0) return RL_OK;  // the quantum is used up
+        return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                         "isa executor: work-group exceeded %llu "
+                         "wave-instructions (wave %u at PC +0x%x): the kernel "
+                         "does not seem to terminate",
+                         (unsigned long long)RL_ISA_WORKGROUP_BUDGET, wave->id,
+                         slice->group.insts[wave->pc].pc);
+      }
     }
-    if (ended == waves) return RL_OK;
-    for (uint32_t w = 0; w < waves; ++w) {
-      if (d->waves[w].state == RL_ISA_WAVE_BARRIER) {
-        d->waves[w].state = RL_ISA_WAVE_RUNNING;
+    if (++slice->current < slice->wave_count) continue;
+    slice->current = 0;
+    uint32_t ended = 0;
+    for (uint32_t w = 0; w < slice->wave_count; ++w) {
+      if (slice->waves[w].state == RL_ISA_WAVE_ENDED) ++ended;
+    }
+    if (ended == slice->wave_count) {
+      *out_done = true;
+      return RL_OK;
+    }
+    for (uint32_t w = 0; w < slice->wave_count; ++w) {
+      if (slice->waves[w].state == RL_ISA_WAVE_BARRIER) {
+        slice->waves[w].state = RL_ISA_WAVE_RUNNING;
       }
     }
   }
+  return RL_OK;
+}
+
+// rl_isa_slice_run, counting the retired wave-instructions once per call.
+static rl_status_t rl_isa_slice_step(rl_isa_slice_t* slice, uint64_t quantum,
+                                     bool* out_done) {
+  uint64_t before = slice->budget;
+  rl_status_t status = rl_isa_slice_run(slice, quantum, out_done);
+  atomic_fetch_add_explicit(&rl_isa_retired, before - slice->budget,
+                            memory_order_relaxed);
+  return status;
 }
 
 static rl_status_t rl_isa_run_workgroup(void* self, void* state,
                                         rl_sim_wg_t* wg) {
   (void)self;
   rl_isa_dispatch_t* d = state;
-  RL_RETURN_IF_ERROR(rl_isa_resolve(d, wg));
-  rl_isa_group_t group = {
-      .wg = wg,
-      .lds = rl_sim_wg_lds(wg),
-      .lds_size = d->lds_size,
-      .mode = d->mode,
-      .entry_address = d->entry_address,
-      .insts = d->program->insts,
-  };
-  uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
-  uint32_t waves = (items + RL_ISA_LANES - 1) / RL_ISA_LANES;
-  if (waves > d->max_waves) waves = d->max_waves;
-  for (uint32_t w = 0; w < waves; ++w) {
-    rl_isa_wave_init(d, &group, wg, w, waves, items);
+  rl_isa_slice_t slice;
+  RL_RETURN_IF_ERROR(rl_isa_slice_init(&slice, d, wg, d->waves, d->vgprs));
+  bool done = false;
+  return rl_isa_slice_step(&slice, UINT64_MAX, &done);
+}
+
+static void rl_isa_wg_close(void* self, void* wg_state) {
+  (void)self;
+  rl_isa_slice_t* slice = wg_state;
+  if (slice == NULL) return;
+  free(slice->waves);
+  free(slice->vgprs);
+  free(slice);
+}
+
+static rl_status_t rl_isa_wg_open(void* self, void* state, rl_sim_wg_t* wg,
+                                  void** out_wg_state) {
+  (void)self;
+  rl_isa_dispatch_t* d = state;
+  *out_wg_state = NULL;
+  rl_isa_slice_t* slice = calloc(1, sizeof(*slice));
+  uint32_t waves = d->max_waves ? d->max_waves : 1;
+  rl_isa_wave_t* wave_storage = calloc(waves, sizeof(rl_isa_wave_t));
+  uint32_t(*vgprs)[RL_ISA_LANES] =
+      calloc((size_t)waves * RL_ISA_VGPR_ROWS, sizeof(uint32_t) * RL_ISA_LANES);
+  if (slice == NULL || wave_storage == NULL || vgprs == NULL) {
+    free(slice);
+    free(wave_storage);
+    free(vgprs);
+    return rl_status_out_of_memory();
   }
-  uint64_t budget = RL_ISA_WORKGROUP_BUDGET;
-  rl_status_t status = rl_isa_schedule(d, waves, &budget);
-  atomic_fetch_add_explicit(&rl_isa_retired, RL_ISA_WORKGROUP_BUDGET - budget,
-                            memory_order_relaxed);
-  return status;
+  rl_status_t status = rl_isa_slice_init(slice, d, wg, wave_storage, vgprs);
+  slice->waves = wave_storage;
+  slice->vgprs = vgprs;
+  if (status != RL_OK) {
+    rl_isa_wg_close(self, slice);
+    return status;
+  }
+  *out_wg_state = slice;
+  return RL_OK;
+}
+
+static rl_status_t rl_isa_wg_step(void* self, void* wg_state, uint64_t quantum,
+                                  bool* out_done) {
+  (void)self;
+  return rl_isa_slice_step(wg_state, quantum, out_done);
 }
 
 static rl_status_t rl_isa_check(void* self, const char* processor,
@@ -427,6 +531,9 @@ static const rl_sim_executor_t rl_isa_executor_object = {
     .begin = rl_isa_begin,
     .run_workgroup = rl_isa_run_workgroup,
     .end = rl_isa_end,
+    .wg_open = rl_isa_wg_open,
+    .wg_step = rl_isa_wg_step,
+    .wg_close = rl_isa_wg_close,
     .instructions = rl_isa_executor_count,
 };
 
