@@ -108,7 +108,6 @@ extern "C" {
 #define RL_VERIFY_LAUNCHES_PER_LAYER 14u
 #define RL_VERIFY_LAUNCHES_FIXED 9u
 #define RL_VERIFY_WINDOW_STEPS 12u
-#define RL_VERIFY_ACCEPT_MASK 0x3u
 #define RL_VERIFY_MIN_BATCH 4u
 #define RL_VERIFY_MAX_BATCH 32u
 #define RL_VERIFY_CHUNKS 8u
@@ -126,11 +125,15 @@ typedef struct rl_verify_dims_s {
   // Capacity of the partials workspace in chunks per (row, head); 0 means
   // the required |chunks|.
   uint32_t workspace_chunks;
+  // Windows (of RL_VERIFY_WINDOW_STEPS) whose drafts carry one deliberately
+  // wrong token; the others are the reference run's own tokens (tau = B).
+  uint32_t wrong_drafts;
 } rl_verify_dims_t;
 
 // 49 layers, 2 heads of 16 (hidden 32), ffn 64, vocab 256, max_context
-// 8704, B 16, S 8, crossover 4096, the required workspace.
-#define RL_VERIFY_DIMS_DEFAULT {49, 2, 16, 64, 256, 8704, 16, 8, 4096, 0}
+// 8704, B 16, S 8, crossover 4096, the required workspace, 8 of the 12
+// windows with a wrong draft.
+#define RL_VERIFY_DIMS_DEFAULT {49, 2, 16, 64, 256, 8704, 16, 8, 4096, 0, 8}
 #define RL_VERIFY_DEFAULT_POS 8176
 
 // Checks the constraints above (and that buffers stay below 2^30 elements
