@@ -172,7 +172,7 @@ uint32_t rl_vf_wrong_row(const rl_vf_t* vf, uint32_t w) {
   const uint32_t n = vf->dims.wrong_drafts, W = RL_VERIFY_WINDOW_STEPS;
   const uint32_t B = vf->dims.batch;
   if ((w + 1) * n / W == w * n / W) return B;
-  return 1 + (5 * w + 3) % (B - 1);
+  return 1 + (37 * w + 3) % (B - 1);
 }
 
 static void rl_vd_free(rl_vd_t* d) {

@@ -83,7 +83,8 @@ rl_status_t rl_vf_draft(const rl_vf_t* vf, const rl_vf_host_t* host,
 
 // The row of window |w|'s deliberately wrong draft, or B when the window
 // has none: vf->dims.wrong_drafts of the windows, spread evenly, at rows
-// 1 + (5 w + 3) mod (B - 1).
+// 1 + (37 w + 3) mod (B - 1) (37 is prime to every B - 1 of 3..31, so
+// the rows cycle through all of 1..B-1).
 uint32_t rl_vf_wrong_row(const rl_vf_t* vf, uint32_t w);
 
 #endif  // REDLINE_KERNELS_WORKLOADS_VERIFY_INTERNAL_H_
