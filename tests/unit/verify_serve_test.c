@@ -5,8 +5,9 @@
 //              the crossover named, + 1 runs retained; the last rows of the
 //              cache (pos 248) run retained, one row past (pos 249) is
 //              refused (RL_STATUS_CONTRACT) and nothing runs; B = 3, 4, 32,
-//              33 are refused naming B and run nothing; route=off runs
-//              eager saying so.
+//              33 are refused naming B and run nothing; route=off and
+//              REDLINE_ROUTE=off run the admitted step eager saying so (and
+//              without them it runs retained).
 //   state      a sequence crossing the crossover (152 with tau = 8, 160
 //              with tau = 6 retained; 55 eager; 248 retained; 56 eager)
 //              leaves every region byte-identical to the same sequence run
@@ -144,6 +145,15 @@ static void test_edges(void** state) {
   rl_verify_serve_destroy(server);
   server = rl_vst_server(t, true);
   rl_vst_step(server, B, 100, false, "route=off");
+  rl_verify_serve_destroy(server);
+  // The engine's escape hatch: the same admitted step runs eager.
+  setenv("REDLINE_ROUTE", "off", 1);
+  server = rl_vst_server(t, false);
+  rl_vst_step(server, B, 100, false, "REDLINE_ROUTE=off");
+  rl_verify_serve_destroy(server);
+  unsetenv("REDLINE_ROUTE");
+  server = rl_vst_server(t, false);
+  rl_vst_step(server, B, 100, true, NULL);
   rl_verify_serve_destroy(server);
 }
 
