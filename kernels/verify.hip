@@ -294,9 +294,10 @@ RL_VF_KERNEL void vf_add(float* __restrict__ x,
 }
 
 // The gated linear recurrence of one layer, one group, lane i < n (n <= 64):
-// s = state[i]; for rows t ascending: s = fma(decay[i], s, gain[i] * xn[t n
-// + i]); history[t n + i] = s; x[t n + i] = x[t n + i] + s. Then state[i] =
-// s.
+// s = state[i]; history[i] = s (the state before the step); for rows t
+// ascending: s = fma(decay[i], s, gain[i] * xn[t n + i]); history[(t + 1) n +
+// i] = s; x[t n + i] = x[t n + i] + s. Then state[i] = s. history has rows +
+// 1 entries per layer.
 RL_VF_KERNEL void vf_recur(float* __restrict__ x,
                            const float* __restrict__ xn,
                            const float* __restrict__ decay,
@@ -309,9 +310,10 @@ RL_VF_KERNEL void vf_recur(float* __restrict__ x,
   float s = state[i];
   float a = decay[i];
   float g = gain[i];
+  history[i] = s;
   for (unsigned t = 0; t < rows; ++t) {
     s = __builtin_fmaf(a, s, g * xn[t * n + i]);
-    history[t * n + i] = s;
+    history[(t + 1) * n + i] = s;
     x[t * n + i] = x[t * n + i] + s;
   }
   state[i] = s;
@@ -369,27 +371,36 @@ RL_VF_KERNEL void vf_argmax(const float* __restrict__ logits,
   }
 }
 
-// One group, lane 0. Draft j + 1 is accepted when ((argmax[j] ^ tokens[j +
-// 1]) & mask) == 0; tau = the number of leading accepted drafts (0..rows-1).
-// state[0] = tau, state[1] = pos + rows (the head after the forward pass),
-// state[2] = pos + tau + 1 (the head after rollback). The next drafts:
-// tokens[i] = argmax[min(tau + i, rows - 1)].
+// One group, lane 0. Exact acceptance: draft r (tokens[r], the token at pos
+// + r) is accepted when it equals the target's prediction for its position,
+// the argmax of the previous row: state[3] (the last row of the previous
+// step) for r = 0, argmax[r - 1] after. tau = the length of the accepted
+// prefix (0..rows). state[0] = tau, state[1] = pos + rows (the head after
+// the forward pass), state[2] = pos + tau (the head after rollback),
+// state[3] = argmax[rows - 1]. The next drafts: tokens[i] = drafts[next *
+// rows + i], next = slot - first_slot + 1 clamped to windows - 1 (slot =
+// pos / rows, bound by the replay; drafts is the drafter's table, one row
+// per window).
 RL_VF_KERNEL void vf_accept(unsigned* __restrict__ tokens,
                             const unsigned* __restrict__ argmax,
-                            unsigned* __restrict__ state, unsigned rows,
-                            unsigned pos, unsigned mask) {
+                            unsigned* __restrict__ state,
+                            const unsigned* __restrict__ drafts,
+                            unsigned rows, unsigned pos, unsigned slot,
+                            unsigned first_slot, unsigned windows) {
   if (rl_vf_lane() != 0) return;
   unsigned tau = 0;
-  while (tau + 1 < rows && ((argmax[tau] ^ tokens[tau + 1]) & mask) == 0) {
+  unsigned expected = state[3];
+  while (tau < rows && tokens[tau] == expected) {
+    expected = argmax[tau];
     ++tau;
   }
   state[0] = tau;
   state[1] = pos + rows;
-  state[2] = pos + tau + 1;
-  for (unsigned i = 0; i < rows; ++i) {
-    unsigned j = tau + i < rows - 1 ? tau + i : rows - 1;
-    tokens[i] = argmax[j];
-  }
+  state[2] = pos + tau;
+  state[3] = argmax[rows - 1];
+  unsigned next = slot - first_slot + 1;
+  next = next < windows ? next : windows - 1;
+  for (unsigned i = 0; i < rows; ++i) tokens[i] = drafts[next * rows + i];
 }
 
 // Row r = group y: copies the 4-byte words of cache row pos + r (words per
@@ -412,7 +423,7 @@ RL_VF_KERNEL void vf_kv_save(const unsigned* __restrict__ cache,
   }
 }
 
-// The rollback of the rejected rows: row r = group y with r > tau =
+// The rollback of the rejected rows: row r = group y with r >= tau =
 // state[0] gets back the words and scales vf_kv_save put in src row r.
 RL_VF_KERNEL void vf_kv_restore(unsigned* __restrict__ cache,
                                 float* __restrict__ scales,
@@ -423,7 +434,7 @@ RL_VF_KERNEL void vf_kv_restore(unsigned* __restrict__ cache,
                                 unsigned scale_count) {
   unsigned e = rl_vf_global_x();
   unsigned r = __builtin_amdgcn_workgroup_id_y();
-  if (r <= state[0]) return;
+  if (r < state[0]) return;
   unsigned t = pos + r;
   if (e < words) {
     cache[t * words + e] = src[r * words + e];
@@ -433,8 +444,9 @@ RL_VF_KERNEL void vf_kv_restore(unsigned* __restrict__ cache,
   }
 }
 
-// Layer l = group x: state[l n + i] = history[(l rows + tau) n + i], tau =
-// accept[0], i < n (n <= 64): the recurrence after the last accepted row.
+// Layer l = group x: state[l n + i] = history[(l (rows + 1) + tau) n + i],
+// tau = accept[0], i < n (n <= 64): the recurrence after the last accepted
+// row (entry 0: before the step, when nothing is accepted).
 RL_VF_KERNEL void vf_recur_restore(float* __restrict__ state,
                                    const float* __restrict__ history,
                                    const unsigned* __restrict__ accept,
@@ -443,5 +455,5 @@ RL_VF_KERNEL void vf_recur_restore(float* __restrict__ state,
   unsigned l = __builtin_amdgcn_workgroup_id_x();
   if (i >= n) return;
   unsigned tau = accept[0];
-  state[l * n + i] = history[(l * rows + tau) * n + i];
+  state[l * n + i] = history[(l * (rows + 1) + tau) * n + i];
 }

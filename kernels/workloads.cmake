@@ -8,6 +8,7 @@ add_library(rl_kernels_workloads STATIC
   workloads/decode_buffers.c
   workloads/verify.c
   workloads/verify_buffers.c
+  workloads/verify_draft.c
   workloads/verify_route.c
 )
 rl_module_headers(rl_kernels_workloads FOLDER kernels/workloads

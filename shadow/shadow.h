@@ -312,6 +312,8 @@ typedef struct rl_shadow_arm_result_s {
 } rl_shadow_arm_result_t;
 
 // One region of one arm after one window, against the reference arm.
+#define RL_SHADOW_CELL_SMALL 16u
+
 typedef struct rl_shadow_cell_s {
   bool present;            // the arm produced this state
   bool equal;
@@ -320,6 +322,11 @@ typedef struct rl_shadow_cell_s {
   bool has_max_abs;        // float region types
   double max_abs_difference;  // +inf when only one side is NaN/inf
   rl_digest128_t digest;   // XXH3-128 of the region's bytes
+  // The region's bytes when it has at most RL_SHADOW_CELL_SMALL of them
+  // (small_size; 0 otherwise): the verbose table prints small u32 regions'
+  // values (a verify step's tau and heads).
+  uint8_t small[16];
+  uint32_t small_size;
 } rl_shadow_cell_t;
 
 typedef struct rl_shadow_result_s {

@@ -100,7 +100,18 @@ static bool rl_shadow_text_region(FILE* out, const rl_shadow_result_t* result,
   if (all_equal) {
     char hex[RL_DIGEST128_HEX_LENGTH + 1];
     rl_digest128_format(first->digest, hex);
-    fprintf(out, "equal (%u arms)     %s\n", present, hex);
+    fprintf(out, "equal (%u arms)     %s", present, hex);
+    if (region->type == RL_REGION_U32 && first->small_size) {
+      fprintf(out, "  values");  // a small u32 region: its values too
+      for (uint32_t i = 0; i + 4 <= first->small_size; i += 4) {
+        uint32_t v = 0;
+        for (uint32_t b = 0; b < 4; ++b) {
+          v |= (uint32_t)first->small[i + b] << (8 * b);
+        }
+        fprintf(out, " %u", v);
+      }
+    }
+    fprintf(out, "\n");
     return false;
   }
   fprintf(out, "DIFFERS\n");

@@ -348,6 +348,10 @@ static bool rl_shadow_read(rl_shadow_run_t* run, uint32_t w, uint32_t r,
   }
   cell->present = true;
   cell->digest = rl_digest128_of(bytes, (size_t)region->size);
+  if (region->size <= RL_SHADOW_CELL_SMALL) {
+    memcpy(cell->small, bytes, (size_t)region->size);
+    cell->small_size = (uint32_t)region->size;
+  }
   return true;
 }
 

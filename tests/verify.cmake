@@ -56,3 +56,10 @@ add_dependencies(verify_workload_test rl_kernels)
 # `redline demo --workload verify`: capture, inspect, route decisions,
 # shadow and bench end with PASS (the demo itself checks each decision).
 rl_add_shadow_cli_test(demo_verify_cli integration 300 demo --workload verify)
+
+# The serving loop (shadow/verify_serve.h): retained inside the envelope,
+# eager outside it on the same buffers, refusals with the reason.
+rl_add_unit_test(verify_serve_test
+  SOURCES unit/verify_serve_test.c unit/decode_test_util.c
+  LIBS rl_shadow rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
+add_dependencies(verify_serve_test rl_kernels)

@@ -6,11 +6,13 @@
 #include <stdio.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/workloads/verify.h"
 #include "kernels/workloads/verify_route.h"
 #include "redline/funnel.h"
 #include "redline/replay.h"
+#include "shadow/verify_serve.h"
 #include "tools/cli.h"
 
 uint32_t rl_demo_verify_config(uint64_t layers,
@@ -22,50 +24,100 @@ uint32_t rl_demo_verify_config(uint64_t layers,
   return 3;
 }
 
-// The eager path of a step outside the envelope: the step recorded at |pos|
-// on a fresh simulated device, which executes every launch as it is
-// issued (the program the eager arm replays, without a retained route).
-// Writes the number of launches that ran.
-static rl_status_t rl_demo_verify_eager(const rl_capture_t* capture,
+// Prints one served step: the path, why when eager, and tau.
+static rl_status_t rl_demo_verify_serve_step(rl_verify_server_t* server,
+                                             uint32_t accept_region,
+                                             uint32_t batch, int64_t pos,
+                                             bool* out_retained) {
+  rl_verify_decision_t decision;
+  RL_RETURN_IF_ERROR(rl_verify_serve_step(server, batch, pos, &decision));
+  uint32_t accept[4] = {0};
+  RL_RETURN_IF_ERROR(rl_verify_serve_read_region(server, accept_region,
+                                                 accept, sizeof(accept)));
+  printf("serve      pos=%-5" PRId64 " %-8s tau=%-2u head %u -> %u%s%s%s\n",
+         pos, decision.retained ? "retained" : "eager", accept[0], accept[1],
+         accept[2], decision.retained ? "" : "  (", decision.reason,
+         decision.retained ? "" : ")");
+  *out_retained = decision.retained;
+  return RL_OK;
+}
+
+// The serving loop (shadow/verify_serve.h) on one simulated device: the
+// capture's 12 windows (retained, tau from the exact acceptance), then
+// steps across the crossover from below (eager, then retained).
+static rl_status_t rl_demo_verify_serve(const rl_capture_t* capture,
                                         const rl_verify_envelope_t* envelope,
                                         const char* processor,
-                                        const char* executor, int64_t pos,
-                                        uint32_t* out_launches) {
-  char path[4096];
-  snprintf(path, sizeof(path), "%s/verify-%s.co", rl_cli_kernels_dir(),
-           processor);
-  uint8_t* code = NULL;
-  size_t code_size = 0;
-  RL_RETURN_IF_ERROR(rl_cli_read_file(path, &code, &code_size));
-  rl_verify_dims_t dims = RL_VERIFY_DIMS_DEFAULT;
-  dims.layers = (capture->launch_count - RL_VERIFY_LAUNCHES_FIXED) /
-                RL_VERIFY_LAUNCHES_PER_LAYER;
-  dims.batch = envelope->batch;
-  dims.max_context = envelope->max_context;
-  dims.crossover = 0;
-  const rl_workload_param_value_t param = {"pos", pos};
-  const rl_workload_options_t options = {.code_object = code,
-                                         .code_object_size = code_size,
-                                         .seed = 1,
-                                         .params = &param,
-                                         .param_count = 1};
+                                        const char* executor) {
+  uint32_t accept_region = 0;
+  bool found = false;
+  for (uint32_t r = 0; r < capture->region_count; ++r) {
+    if (strcmp(capture->regions[r].name, "accept") == 0) {
+      accept_region = r;
+      found = true;
+    }
+  }
+  if (!found || capture->regions[accept_region].size != 16 ||
+      capture->window_count < 1) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify capture without its accept region or window");
+  }
   const rl_device_options_t device_options = {
       .kind = "sim", .processor = processor, .executor = executor};
   rl_device_t* device = NULL;
-  rl_funnel_device_t funnel_device = {0};
-  rl_funnel_t* funnel = NULL;
-  rl_capture_t* eager = NULL;
-  rl_status_t status = rl_device_open(&device_options, &device);
-  if (!status) status = rl_device_funnel_device_create(device, &funnel_device);
-  if (!status) status = rl_funnel_create("verify", &funnel_device, &funnel);
-  if (!status) status = rl_verify_record(funnel, &options, &dims);
-  if (!status) status = rl_funnel_finish(funnel, &eager);
-  if (!status) *out_launches = eager->launch_count;
-  rl_capture_destroy(eager);
-  rl_funnel_destroy(funnel);
-  rl_funnel_device_destroy(&funnel_device);
+  RL_RETURN_IF_ERROR(rl_device_open(&device_options, &device));
+  const rl_verify_serve_options_t options = {.route = RL_ROUTE_PM4};
+  rl_verify_server_t* server = NULL;
+  rl_status_t status =
+      rl_verify_serve_create(device, capture, &options, &server);
+  const rl_capture_window_t* window = &capture->windows[0];
+  const uint32_t B = envelope->batch;
+  uint32_t full = 0, partial = 0, eager = 0;
+  for (uint32_t w = 0; !status && w < window->count; ++w) {
+    bool retained = false;
+    status = rl_demo_verify_serve_step(server, accept_region, B,
+                                       window->start + (int64_t)w *
+                                                           window->stride,
+                                       &retained);
+    uint32_t accept[4] = {0};
+    if (!status) {
+      status = rl_verify_serve_read_region(server, accept_region, accept,
+                                           sizeof(accept));
+    }
+    if (!status) {
+      full += accept[0] == B;
+      partial += accept[0] > 0 && accept[0] < B;
+    }
+  }
+  // Across the crossover: live context below it, at it, just above it.
+  const int64_t crossing[3] = {(int64_t)envelope->crossover - 2 * B,
+                               (int64_t)envelope->crossover - B,
+                               (int64_t)envelope->crossover - B + 1};
+  for (uint32_t i = 0; !status && i < 3; ++i) {
+    bool retained = false;
+    status = rl_demo_verify_serve_step(server, accept_region, B, crossing[i],
+                                       &retained);
+    if (!status && retained != (i == 2)) {
+      status = RL_STATUS(RL_STATUS_MISMATCH,
+                         "served step at pos %" PRId64 " ran %s", crossing[i],
+                         retained ? "retained" : "eager");
+    }
+    eager += !retained;
+  }
+  if (!status) {
+    uint64_t retained_steps = 0, eager_steps = 0;
+    rl_verify_serve_counts(server, &retained_steps, &eager_steps);
+    printf("served     %" PRIu64 " steps retained, %" PRIu64
+           " eager; tau = B in %u windows, 0 < tau < B in %u\n",
+           retained_steps, eager_steps, full, partial);
+    if (!full || !partial || eager_steps != eager) {
+      status = RL_STATUS(RL_STATUS_MISMATCH,
+                         "the window should show both tau = B and 0 < tau < "
+                         "B (%u, %u)", full, partial);
+    }
+  }
+  rl_verify_serve_destroy(server);
   rl_device_close(device);
-  free(code);
   return status;
 }
 
@@ -108,13 +160,6 @@ rl_status_t rl_demo_verify_route(const rl_capture_t* capture,
                        step.batch, step.pos,
                        decision.retained ? "retained" : "eager");
     }
-    if (i == 1) {  // below the crossover: run it on the eager path
-      uint32_t launches = 0;
-      RL_RETURN_IF_ERROR(rl_demo_verify_eager(capture, &envelope, processor,
-                                              executor, step.pos, &launches));
-      printf("           ran on the eager path: %u launches executed one by "
-             "one on the simulator\n", launches);
-    }
   }
   const rl_verify_step_t small = {envelope.target, B,
                                   (int64_t)envelope.crossover + 64,
@@ -128,5 +173,5 @@ rl_status_t rl_demo_verify_route(const rl_capture_t* capture,
   printf("step       workspace %" PRIu64 " bytes -> contract: %s\n",
          small.workspace_bytes, rl_status_message(status));
   rl_status_free(status);
-  return RL_OK;
+  return rl_demo_verify_serve(capture, &envelope, processor, executor);
 }

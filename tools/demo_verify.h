@@ -1,6 +1,7 @@
 // tools/demo_verify.h — what `redline demo --workload verify` adds to the
 // decode demo (tools/cmd_demo.c): the recording configuration at demo
-// scale, and the route envelope with a few admitted and refused steps.
+// scale, the route envelope with a few admitted and refused steps, and a
+// serving loop across the crossover.
 #ifndef REDLINE_TOOLS_DEMO_VERIFY_H_
 #define REDLINE_TOOLS_DEMO_VERIFY_H_
 
@@ -25,11 +26,11 @@ extern "C" {
 uint32_t rl_demo_verify_config(uint64_t layers, rl_workload_param_value_t* out);
 
 // Prints the envelope of |capture| and the decision for steps inside and
-// outside it; fails when a decision is not the expected one. The step
-// whose live context is not above the crossover then runs on the eager
-// path: the verify step recorded at that pos (with no crossover) on a
-// fresh simulated |processor| with |executor| ("ref" when NULL), every
-// launch executed as it is issued.
+// outside it; fails when a decision is not the expected one. Then serves
+// steps through shadow/verify_serve.h on a fresh simulated |processor| with
+// |executor| ("ref" when NULL): the capture's window (retained, tau per
+// step; fails unless both tau = B and 0 < tau < B occur) and three steps
+// across the crossover from below (eager naming the rule, eager, retained).
 rl_status_t rl_demo_verify_route(const rl_capture_t* capture,
                                  const char* processor, const char* executor);
 

@@ -89,7 +89,8 @@ deb() {
     tests/example/vecchain_example.c kernels/workloads/workload.c \
     kernels/workloads/vecchain.c kernels/workloads/decode.c \
     kernels/workloads/decode_buffers.c kernels/workloads/verify.c \
-    kernels/workloads/verify_buffers.c -o "$work/example" \
+    kernels/workloads/verify_buffers.c kernels/workloads/verify_draft.c \
+    -o "$work/example" \
     $(pkg-config --libs redline) -lm
   "$work/example" "$kernels/vecchain-gfx1100.co" >/dev/null ||
     { echo "deb: the pkg-config example failed" >&2; return 1; }

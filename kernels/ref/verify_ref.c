@@ -391,11 +391,12 @@ static rl_status_t rl_vf_recur(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[4], i, &s));
     RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], i, &decay));
     RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[3], i, &gain));
+    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[5], i, &s));
     for (uint32_t t = 0; t < rows; ++t) {
       float xn = 0, x = 0;
       RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], t * n + i, &xn));
       s = fmaf(decay, s, gain * xn);
-      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[5], t * n + i, &s));
+      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[5], (t + 1) * n + i, &s));
       RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], t * n + i, &x));
       const float out = x + s;
       RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], t * n + i, &out));
@@ -456,27 +457,33 @@ static rl_status_t rl_vf_argmax(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   return rl_vf_store(wg, a.p[1], r, &winner);
 }
 
-// vf_accept(tokens, argmax, state, rows, pos, mask), lane 0 of one group.
+// vf_accept(tokens, argmax, state, drafts, rows, pos, slot, first_slot,
+// windows), lane 0 of one group.
 static rl_status_t rl_vf_accept(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 3, 0, &a));
-  const uint32_t rows = a.u[0], pos = a.u[1], mask = a.u[2];
-  uint32_t tau = 0;
-  while (tau + 1 < rows) {
-    uint32_t am = 0, next = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], tau, &am));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], tau + 1, &next));
-    if (((am ^ next) & mask) != 0) break;
+  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 4, 5, 0, &a));
+  const uint32_t rows = a.u[0], pos = a.u[1], slot = a.u[2];
+  const uint32_t first_slot = a.u[3], windows = a.u[4];
+  uint32_t tau = 0, expected = 0;
+  RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], 3, &expected));
+  while (tau < rows) {
+    uint32_t token = 0;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], tau, &token));
+    if (token != expected) break;
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], tau, &expected));
     ++tau;
   }
-  const uint32_t state[3] = {tau, pos + rows, pos + tau + 1};
-  for (uint32_t i = 0; i < 3; ++i) {
+  uint32_t last = 0;
+  RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], rows - 1, &last));
+  const uint32_t state[4] = {tau, pos + rows, pos + tau, last};
+  for (uint32_t i = 0; i < 4; ++i) {
     RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], i, &state[i]));
   }
+  uint32_t next = slot - first_slot + 1;
+  next = next < windows ? next : windows - 1;
   for (uint32_t i = 0; i < rows; ++i) {
-    const uint32_t j = tau + i < rows - 1 ? tau + i : rows - 1;
     uint32_t token = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], j, &token));
+    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[3], next * rows + i, &token));
     RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], i, &token));
   }
   return RL_OK;
@@ -485,7 +492,7 @@ static rl_status_t rl_vf_accept(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // vf_kv_save(cache, scales, dst, dst_scales, pos, words, scale_count) and
 // vf_kv_restore(cache, scales, src, src_scales, state, pos, words,
 // scale_count): the same copy in either direction, restore only for rows
-// r > state[0].
+// r >= state[0].
 static rl_status_t rl_vf_kv_copy(rl_sim_wg_t* wg, uint64_t cache,
                                  uint64_t scales, uint64_t rows,
                                  uint64_t row_scales, uint32_t pos,
@@ -530,7 +537,7 @@ static rl_status_t rl_vf_kv_restore(rl_sim_wg_t* wg,
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 5, 3, 0, &a));
   uint32_t tau = 0;
   RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[4], 0, &tau));
-  if (wg->group_id[1] <= tau) return RL_OK;
+  if (wg->group_id[1] < tau) return RL_OK;
   return rl_vf_kv_copy(wg, a.p[0], a.p[1], a.p[2], a.p[3], a.u[0], a.u[1],
                        a.u[2], 1);
 }
@@ -545,7 +552,8 @@ static rl_status_t rl_vf_recur_restore(rl_sim_wg_t* wg,
     uint32_t tau = 0;
     float v = 0;
     RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], 0, &tau));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], (l * rows + tau) * n + i, &v));
+    RL_RETURN_IF_ERROR(
+        rl_vf_load(wg, a.p[1], (l * (rows + 1) + tau) * n + i, &v));
     RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], l * n + i, &v));
   }
   return RL_OK;
@@ -588,9 +596,10 @@ const rl_ref_kernel_t rl_ref_verify_kernels[] = {
      rl_vf_silu_mul},
     {"vf_argmax", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, RL_VF_BLOCK * 8,
      true, rl_vf_argmax},
-    {"vf_accept", {64, 1, 1}, 6,
-     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
-     rl_vf_accept},
+    {"vf_accept", {64, 1, 1}, 9,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U,
+      RL_VF_U},
+     0, false, rl_vf_accept},
     {"vf_kv_save", {64, 1, 1}, 7,
      {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
      rl_vf_kv_save},

@@ -139,7 +139,7 @@ static rl_status_t rl_vf_recurrence(rl_vf_t* vf, uint32_t layer) {
       rl_vf_ptr(vf, RL_VF_DECAY, layer * h * 4),
       rl_vf_ptr(vf, RL_VF_GAIN, layer * h * 4),
       rl_vf_ptr(vf, RL_VF_RECUR, layer * h * 4),
-      rl_vf_ptr(vf, RL_VF_RECUR_HISTORY, layer * B * h * 4),
+      rl_vf_ptr(vf, RL_VF_RECUR_HISTORY, layer * (B + 1) * h * 4),
       rl_funnel_arg_u32((uint32_t)h), rl_funnel_arg_u32((uint32_t)B)};
   return rl_vf_launch(vf, RL_VF_K_RECUR, 1, 1, args, 8);
 }
@@ -203,11 +203,18 @@ static rl_status_t rl_vf_tail(rl_vf_t* vf) {
                                     rl_funnel_arg_u32(d->vocab)};
   RL_RETURN_IF_ERROR(
       rl_vf_launch(vf, RL_VF_K_ARGMAX, d->batch, 1, argmax, 3));
+  // slot = pos / B: the window index plus first_slot (windows advance by
+  // B), so the kernel picks the next window's row of the drafts table.
+  const rl_expr_t slot = {.param = vf->pos_param, .add = 0,
+                          .op = RL_EXPR_DIV, .operand = d->batch};
   const rl_funnel_arg_t accept[] = {
       rl_vf_ptr(vf, RL_VF_TOKENS, 0), rl_vf_ptr(vf, RL_VF_ARGMAX, 0),
-      rl_vf_ptr(vf, RL_VF_ACCEPT, 0), rl_funnel_arg_u32(d->batch),
-      rl_vf_pos(vf), rl_funnel_arg_u32(RL_VERIFY_ACCEPT_MASK)};
-  RL_RETURN_IF_ERROR(rl_vf_launch(vf, RL_VF_K_ACCEPT, 1, 1, accept, 6));
+      rl_vf_ptr(vf, RL_VF_ACCEPT, 0), rl_vf_ptr(vf, RL_VF_DRAFTS, 0),
+      rl_funnel_arg_u32(d->batch), rl_vf_pos(vf),
+      rl_funnel_arg_u32_bound(vf->pos / d->batch, slot),
+      rl_funnel_arg_u32((uint32_t)(vf->window_start / d->batch)),
+      rl_funnel_arg_u32(RL_VERIFY_WINDOW_STEPS)};
+  RL_RETURN_IF_ERROR(rl_vf_launch(vf, RL_VF_K_ACCEPT, 1, 1, accept, 9));
   RL_RETURN_IF_ERROR(
       rl_vf_kv_save(vf, RL_VF_KV_FORWARD, RL_VF_KV_FORWARD_SCALES));
   const uint32_t words = vf->row_bytes / 4;
@@ -372,6 +379,7 @@ rl_status_t rl_verify_record(rl_funnel_t* funnel,
   int64_t pos = 0;
   RL_RETURN_IF_ERROR(rl_vf_pos_value(dims, options, &pos));
   vf.pos = (uint32_t)pos;
+  vf.window_start = rl_vf_default_pos(dims);
   RL_RETURN_IF_ERROR(rl_vf_check_workspace(&vf));
   RL_RETURN_IF_ERROR(rl_vf_load(&vf, options));
   int64_t min = 0, max = 0;
@@ -402,14 +410,18 @@ static const rl_workload_param_t rl_vf_config[] = {
      4096},
     {"workspace_chunks", "partials capacity in chunks per (row, head); 0: "
                          "the required 8", 0, 4097, 0},
+    {"wrong_drafts", "windows of the 12 whose drafts carry one wrong token "
+                     "(tau < B); the others are the reference run's tokens "
+                     "(tau = B)", 0, RL_VERIFY_WINDOW_STEPS + 1, 8},
 };
 
 // The registry entry: the default dimensions with the config overrides.
 static rl_status_t rl_vf_record_default(rl_funnel_t* funnel,
                                         const rl_workload_options_t* options) {
   rl_verify_dims_t dims = rl_vf_default_dims;
-  int64_t values[5] = {0};
-  for (uint32_t i = 0; i < 5; ++i) {
+  enum { kCount = sizeof(rl_vf_config) / sizeof(rl_vf_config[0]) };
+  int64_t values[kCount] = {0};
+  for (uint32_t i = 0; i < kCount; ++i) {
     RL_RETURN_IF_ERROR(rl_workload_config_value(
         &rl_workload_verify, options, rl_vf_config[i].name, &values[i]));
   }
@@ -418,6 +430,7 @@ static rl_status_t rl_vf_record_default(rl_funnel_t* funnel,
   dims.max_context = (uint32_t)values[2];
   dims.crossover = (uint32_t)values[3];
   dims.workspace_chunks = (uint32_t)values[4];
+  dims.wrong_drafts = (uint32_t)values[5];
   return rl_verify_record(funnel, options, &dims);
 }
 

@@ -20,24 +20,37 @@
 //     xn = rmsnorm(x) * ffn_norm; x += W_down (silu(gate) * up)
 //   logits[r] = lm_head (rmsnorm(x[r]) * final_norm); argmax[r].
 //
-// Acceptance (vf_accept). Draft r + 1 is accepted when ((argmax[r] ^
-// tokens[r + 1]) & RL_VERIFY_ACCEPT_MASK) == 0, tau = the number of leading
-// accepted drafts (0..B-1). The mask compares the low two bits instead of
-// the whole token so that the synthetic model (random weights, whose
-// argmax a draft cannot predict) accepts some drafts and tau varies from
-// window to window; RL_VERIFY_ACCEPT_MASK 0xffffffff would be exact
-// acceptance. The kernel writes accept = {tau, pos + B (the ring head after
-// the forward pass), pos + tau + 1 (the head after rollback)} and the next
-// drafts tokens[i] = argmax[min(tau + i, B - 1)] (fed back to the next
-// window's embedding).
+// Acceptance (vf_accept), exact as in speculative decoding. Draft r (the
+// token at pos + r) is accepted when it equals the target's prediction for
+// its position: the argmax of the previous row, i.e. accept[3] (the last
+// row's argmax of the previous step) for r = 0 and argmax[r - 1] after. tau
+// = the length of the accepted prefix, 0..B. The kernel writes accept =
+// {tau, pos + B (the ring head after the forward pass), pos + tau (the head
+// after rollback), argmax[B - 1]} and the next window's drafts from the
+// drafts table: tokens[i] = drafts[w + 1][i], w = pos / B - start / B
+// (clamped to the table; start = the window's first pos).
+//
+// Drafts. The drafter is an eager run of the same model in double
+// precision on the host at recording time (verify_internal.h,
+// rl_vf_draft): it walks the window's RL_VERIFY_WINDOW_STEPS steps from
+// the window start, row by row, proposing the model's own greedy token for
+// every row, and rolls back after each step as the kernels do. In
+// dims.wrong_drafts of the windows (spread evenly; default 8 of 12) the
+// draft at row 1 + (37 w + 3) mod (B - 1) is replaced by another token, so
+// tau is that row there and B in the other windows (the kernels' float
+// argmax agrees with the double one except at a near tie, which would only
+// end a prefix early). The windows advance by B whatever tau was (the
+// capture's window is fixed-stride); rows pos + tau.. keep their restored
+// stale bytes and are attended by the next window as context.
 //
 // Rollback. Before the forward pass vf_kv_save copies the previous bytes
 // (and scales) of the B rows [pos, pos + B) of every layer into kv_backup;
 // after acceptance it copies the forward rows into kv_forward (the state
 // after forward, for comparison), vf_kv_restore puts the previous bytes
-// back for rows r > tau, and vf_recur_restore sets each layer's recurrent
-// state to its history entry of row tau (the value after the last accepted
-// row). recur_history keeps the per-row states of the forward pass.
+// back for rows r >= tau, and vf_recur_restore sets each layer's recurrent
+// state to its history entry tau (entry 0 is the state before the step,
+// entry r + 1 the state after row r). recur_history keeps the B + 1
+// states per layer of the forward pass.
 //
 // Launches: 14 per layer (rmsnorm, matmul qkv, rope, kv_append,
 // attn_partial, attn_merge, matmul o, add, recur, rmsnorm, matmul gate_up,
@@ -50,11 +63,11 @@
 //   weights    embedding [V][h], attn_norm [L][h], w_qkv [L][3h][h], w_o
 //              [L][h][h], ffn_norm [L][h], w_gate_up [L][2f][h], w_down
 //              [L][h][f], final_norm [h], lm_head [V][h], rope [C][hd/2][2],
-//              decay [L][h], gain [L][h]
+//              decay [L][h], gain [L][h], drafts [12][B] u32 (read only)
 //   state      tokens [B] u32, argmax [B] u32, accept [4] u32, x [B][h],
 //              logits [B][V], kv_cache [C][L][2][h] int8 (K then V of every
 //              layer, row-major by position), kv_scales [C][L][2],
-//              recur [L][h], recur_history [L][B][h], kv_backup
+//              recur [L][h], recur_history [L][B + 1][h], kv_backup
 //              [B][L][2][h] int8, kv_backup_scales [B][L][2], kv_forward
 //              and kv_forward_scales (same shapes)
 //   workspace  partials [B][heads][W][hd + 2], W = workspace_chunks >= S
@@ -64,7 +77,9 @@
 // (decay in (0.5, 0.9), gain and recur in (-0.5, 0.5)); every K/V row
 // random int8 with scales in (0.5, 1.5) / 127 — the rows past pos are the
 // stale contents of a ring buffer, so a rollback that zeroes instead of
-// restoring is visible; tokens below vocab; everything else zero.
+// restoring is visible; accept[3] a token below vocab, drafts from the
+// drafter (seconds at 49 layers and 8K rows: it runs the whole window once),
+// tokens = the first window's drafts; everything else zero.
 //
 // Parameter pos: admitted on [crossover - B + 1, max_context - B + 1), i.e.
 // live context pos + B above the crossover and the B rows inside the
@@ -108,7 +123,6 @@ extern "C" {
 #define RL_VERIFY_LAUNCHES_PER_LAYER 14u
 #define RL_VERIFY_LAUNCHES_FIXED 9u
 #define RL_VERIFY_WINDOW_STEPS 12u
-#define RL_VERIFY_ACCEPT_MASK 0x3u
 #define RL_VERIFY_MIN_BATCH 4u
 #define RL_VERIFY_MAX_BATCH 32u
 #define RL_VERIFY_CHUNKS 8u
@@ -126,11 +140,15 @@ typedef struct rl_verify_dims_s {
   // Capacity of the partials workspace in chunks per (row, head); 0 means
   // the required |chunks|.
   uint32_t workspace_chunks;
+  // Windows (of RL_VERIFY_WINDOW_STEPS) whose drafts carry one deliberately
+  // wrong token; the others are the reference run's own tokens (tau = B).
+  uint32_t wrong_drafts;
 } rl_verify_dims_t;
 
 // 49 layers, 2 heads of 16 (hidden 32), ffn 64, vocab 256, max_context
-// 8704, B 16, S 8, crossover 4096, the required workspace.
-#define RL_VERIFY_DIMS_DEFAULT {49, 2, 16, 64, 256, 8704, 16, 8, 4096, 0}
+// 8704, B 16, S 8, crossover 4096, the required workspace, 8 of the 12
+// windows with a wrong draft.
+#define RL_VERIFY_DIMS_DEFAULT {49, 2, 16, 64, 256, 8704, 16, 8, 4096, 0, 8}
 #define RL_VERIFY_DEFAULT_POS 8176
 
 // Checks the constraints above (and that buffers stay below 2^30 elements

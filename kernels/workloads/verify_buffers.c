@@ -20,6 +20,7 @@ static const struct {
     {"w_o", RL_VF_W},       {"ffn_norm", RL_VF_W},  {"w_gate_up", RL_VF_W},
     {"w_down", RL_VF_W},    {"final_norm", RL_VF_W}, {"lm_head", RL_VF_W},
     {"rope", RL_VF_W},      {"decay", RL_VF_W},     {"gain", RL_VF_W},
+    {"drafts", RL_VF_W},
     {"tokens", RL_VF_S},    {"argmax", RL_VF_S},    {"accept", RL_VF_S},
     {"x", RL_VF_S},         {"logits", RL_VF_S},    {"kv_cache", RL_VF_S},
     {"kv_scales", RL_VF_S}, {"recur", RL_VF_S},     {"recur_history", RL_VF_S},
@@ -80,13 +81,14 @@ uint64_t rl_vf_buffer_bytes(const rl_vf_t* vf, rl_vf_buffer_t buffer) {
     case RL_VF_FINAL_NORM: return h * 4;
     case RL_VF_ROPE: return C * d->head_dim * 4;
     case RL_VF_TOKENS: case RL_VF_ARGMAX: return B * 4;
+    case RL_VF_DRAFTS: return RL_VERIFY_WINDOW_STEPS * B * 4;
     case RL_VF_ACCEPT: return 16;
     case RL_VF_X: case RL_VF_XN: case RL_VF_ATTN: case RL_VF_DELTA:
       return B * h * 4;
     case RL_VF_LOGITS: return B * V * 4;
     case RL_VF_KV: return C * vf->row_bytes;
     case RL_VF_KV_SCALES: return C * vf->row_scales * 4;
-    case RL_VF_RECUR_HISTORY: return L * B * h * 4;
+    case RL_VF_RECUR_HISTORY: return L * (B + 1) * h * 4;
     case RL_VF_KV_BACKUP: case RL_VF_KV_FORWARD: return B * vf->row_bytes;
     case RL_VF_KV_BACKUP_SCALES: case RL_VF_KV_FORWARD_SCALES:
       return B * vf->row_scales * 4;
@@ -128,6 +130,11 @@ static rl_status_t rl_verify_dims_check_ranges(const rl_verify_dims_t* d) {
                      "window's %u steps of B %u)", d->max_context,
                      (RL_VERIFY_WINDOW_STEPS + 1) * d->batch,
                      RL_VERIFY_WINDOW_STEPS, d->batch);
+  }
+  if (d->wrong_drafts > RL_VERIFY_WINDOW_STEPS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "verify: wrong_drafts %u above the window's %u steps",
+                     d->wrong_drafts, RL_VERIFY_WINDOW_STEPS);
   }
   if (d->crossover >= d->max_context) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -217,51 +224,73 @@ static void rl_vf_seed_weights(const rl_vf_t* vf, rl_vf_buffer_t b,
 
 // The cache: random int8 in [-127, 127] for every row, scales in (0.5,
 // 1.5) / 127.
-static rl_status_t rl_vf_upload_cache(rl_vf_t* vf, uint64_t* state,
-                                      void* scratch) {
+static void rl_vf_seed_cache(const rl_vf_t* vf, uint64_t* state, int8_t* q,
+                             float* scales) {
   const uint64_t bytes = rl_vf_buffer_bytes(vf, RL_VF_KV);
-  int8_t* q = scratch;
   for (uint64_t i = 0; i < bytes; ++i) {
     q[i] = (int8_t)((int)(rl_vf_next(state) % 255u) - 127);
   }
-  RL_RETURN_IF_ERROR(
-      rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_KV], 0, q, bytes));
-  const uint64_t scales = rl_vf_buffer_bytes(vf, RL_VF_KV_SCALES);
-  rl_vf_random(state, 1.0f / 127.0f, 0.5 / 127.0, scratch, scales / 4);
-  return rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_KV_SCALES], 0,
-                          scratch, scales);
+  rl_vf_random(state, 1.0f / 127.0f, 0.5 / 127.0, scales,
+               rl_vf_buffer_bytes(vf, RL_VF_KV_SCALES) / 4);
+}
+
+// Host copies of the seeded contents (one allocation per buffer).
+typedef struct rl_vf_init_s {
+  void* bytes[RL_VF_BUFFER_COUNT_];
+} rl_vf_init_t;
+
+static void rl_vf_init_free(rl_vf_init_t* init) {
+  for (uint32_t b = 0; b < RL_VF_BUFFER_COUNT_; ++b) free(init->bytes[b]);
+}
+
+static const rl_vf_buffer_t rl_vf_seeded[] = {RL_VF_KV, RL_VF_KV_SCALES,
+                                              RL_VF_RECUR, RL_VF_DRAFTS,
+                                              RL_VF_TOKENS, RL_VF_ACCEPT};
+
+// Weights, cache, recurrent state and the first expected token from the
+// seed (in that order, so the weights and cache of a seed do not depend on
+// the drafts), then the drafts of the window.
+static rl_status_t rl_vf_seed_all(const rl_vf_t* vf, uint64_t seed,
+                                  rl_vf_init_t* init) {
+  for (uint32_t b = RL_VF_EMBEDDING; b <= RL_VF_GAIN; ++b) {
+    init->bytes[b] = malloc(rl_vf_buffer_bytes(vf, (rl_vf_buffer_t)b));
+    if (!init->bytes[b]) return rl_status_out_of_memory();
+  }
+  for (size_t i = 0; i < sizeof(rl_vf_seeded) / sizeof(rl_vf_seeded[0]);
+       ++i) {
+    init->bytes[rl_vf_seeded[i]] = calloc(1, rl_vf_buffer_bytes(vf, rl_vf_seeded[i]));
+    if (!init->bytes[rl_vf_seeded[i]]) return rl_status_out_of_memory();
+  }
+  uint64_t state = seed;
+  rl_vf_host_t host = {.cache = init->bytes[RL_VF_KV],
+                       .scales = init->bytes[RL_VF_KV_SCALES],
+                       .recur = init->bytes[RL_VF_RECUR]};
+  for (uint32_t b = RL_VF_EMBEDDING; b <= RL_VF_GAIN; ++b) {
+    rl_vf_seed_weights(vf, (rl_vf_buffer_t)b, &state, init->bytes[b]);
+    host.weights[b] = init->bytes[b];
+  }
+  rl_vf_seed_cache(vf, &state, init->bytes[RL_VF_KV],
+                   init->bytes[RL_VF_KV_SCALES]);
+  rl_vf_random(&state, 0.0f, 0.5, init->bytes[RL_VF_RECUR],
+               rl_vf_buffer_bytes(vf, RL_VF_RECUR) / 4);
+  // accept[3]: the prediction for the first draft's position (what the
+  // step before the window would have left there).
+  uint32_t* accept = init->bytes[RL_VF_ACCEPT];
+  accept[3] = (uint32_t)(rl_vf_next(&state) % vf->dims.vocab);
+  uint32_t* drafts = init->bytes[RL_VF_DRAFTS];
+  RL_RETURN_IF_ERROR(rl_vf_draft(vf, &host, accept[3], drafts, NULL));
+  memcpy(init->bytes[RL_VF_TOKENS], drafts, vf->dims.batch * 4ull);
+  return RL_OK;
 }
 
 rl_status_t rl_vf_upload_initial(rl_vf_t* vf, uint64_t seed) {
-  uint64_t largest = 0;
-  for (uint32_t b = 0; b < RL_VF_BUFFER_COUNT_; ++b) {
-    uint64_t bytes = rl_vf_buffer_bytes(vf, (rl_vf_buffer_t)b);
-    if (bytes > largest) largest = bytes;
-  }
-  float* values = malloc(largest + 4);
-  if (!values) return rl_status_out_of_memory();
-  uint64_t state = seed;
-  rl_status_t status = RL_OK;
-  for (uint32_t b = RL_VF_EMBEDDING; !status && b <= RL_VF_GAIN; ++b) {
-    rl_vf_seed_weights(vf, (rl_vf_buffer_t)b, &state, values);
-    status = rl_funnel_upload(vf->funnel, vf->buffers[b], 0, values,
+  rl_vf_init_t init = {{0}};
+  rl_status_t status = rl_vf_seed_all(vf, seed, &init);
+  for (uint32_t b = 0; !status && b < RL_VF_BUFFER_COUNT_; ++b) {
+    if (!init.bytes[b]) continue;
+    status = rl_funnel_upload(vf->funnel, vf->buffers[b], 0, init.bytes[b],
                               rl_vf_buffer_bytes(vf, (rl_vf_buffer_t)b));
   }
-  if (!status) status = rl_vf_upload_cache(vf, &state, values);
-  if (!status) {
-    const uint64_t bytes = rl_vf_buffer_bytes(vf, RL_VF_RECUR);
-    rl_vf_random(&state, 0.0f, 0.5, values, bytes / 4);
-    status = rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_RECUR], 0, values,
-                              bytes);
-  }
-  if (!status) {
-    uint32_t* tokens = (uint32_t*)values;
-    for (uint32_t r = 0; r < vf->dims.batch; ++r) {
-      tokens[r] = (uint32_t)(rl_vf_next(&state) % vf->dims.vocab);
-    }
-    status = rl_funnel_upload(vf->funnel, vf->buffers[RL_VF_TOKENS], 0,
-                              tokens, vf->dims.batch * 4ull);
-  }
-  free(values);
+  rl_vf_init_free(&init);
   return status;
 }

@@ -13,13 +13,20 @@
 //   kv_append  scale = (max |v|) x (1/127) bit for bit; |q x scale - v| <=
 //              scale / 2 (rounding to nearest); q in [-127, 127]; the other
 //              rows' bytes untouched.
-//   rollback   after save, append and restore with tau, rows <= tau keep
-//              the appended bytes and rows > tau hold exactly the previous
-//              bytes and scales; the recurrent state equals history row
-//              tau. Negative control: with tau = B - 1 nothing is restored
-//              and the same check on the previous bytes fails.
+//   rollback   after save, append and restore with tau, rows < tau keep
+//              the appended bytes and rows >= tau hold exactly the previous
+//              bytes and scales; the recurrent state equals history entry
+//              tau (entry 0: before the step). Negative control: with tau =
+//              B nothing is restored and the same check on the previous
+//              bytes fails.
 //   recurrence against the recurrence in double, 1e-5 relative.
-//   accept     tau, the heads and the next drafts for constructed drafts.
+//   accept     exact acceptance for constructed drafts: tau = the matching
+//              prefix against the previous row's argmax (state[3] for row
+//              0), the heads, state[3] = the last argmax, the next drafts
+//              from the table row of the next window (clamped); tau = 0,
+//              0 < tau < B and tau = B. Negative control: a draft that
+//              differs from the argmax only in bit 8 (the old two-bit
+//              comparison would accept it) ends the prefix.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -413,8 +420,8 @@ static void test_kv_append_quantises(void** state) {
   }
 }
 
-// Checks rows [pos, pos + batch) of |got| against |forward| for r <= tau
-// and |previous| for r > tau; returns the number of differing rows.
+// Checks rows [pos, pos + batch) of |got| against |forward| for r < tau
+// and |previous| for r >= tau; returns the number of differing rows.
 static uint32_t rl_vt_rollback_mismatches(const rl_vt_kv_t* kv, uint32_t tau,
                                           const int8_t* got,
                                           const float* got_scales,
@@ -425,8 +432,8 @@ static uint32_t rl_vt_rollback_mismatches(const rl_vt_kv_t* kv, uint32_t tau,
   uint32_t mismatches = 0;
   for (uint32_t r = 0; r < kv->batch; ++r) {
     const uint32_t t = kv->pos + r;
-    const int8_t* want = r <= tau ? forward : previous;
-    const float* want_scales = r <= tau ? forward_scales : previous_scales;
+    const int8_t* want = r < tau ? forward : previous;
+    const float* want_scales = r < tau ? forward_scales : previous_scales;
     if (memcmp(got + t * RL_VT_ROW_BYTES, want + t * RL_VT_ROW_BYTES,
                RL_VT_ROW_BYTES) != 0 ||
         memcmp(got_scales + t * 2, want_scales + t * 2, 8) != 0) {
@@ -484,7 +491,7 @@ static void test_rollback_restores_exact_bytes(void** state) {
                       (ROWS - kv.pos - kv.batch) * RL_VT_ROW_BYTES);
 }
 
-// Negative control: with tau = B - 1 nothing is restored, so the check that
+// Negative control: with tau = B nothing is restored, so the check that
 // passed above must now find the rejected rows (as if tau were 2) wrong.
 static void test_rollback_negative_control(void** state) {
   rl_dt_sim_t* sim = *state;
@@ -494,13 +501,13 @@ static void test_rollback_negative_control(void** state) {
   float previous_scales[ROWS * 2], forward_scales[ROWS * 2];
   float final_scales[ROWS * 2];
   rl_vt_kv_t kv;
-  rl_vt_rollback_run(sim, &kv, 7, previous, previous_scales, forward,
+  rl_vt_rollback_run(sim, &kv, 8, previous, previous_scales, forward,
                      forward_scales, final, final_scales);
   assert_memory_equal(final, forward, ROWS * RL_VT_ROW_BYTES);
   assert_int_equal(rl_vt_rollback_mismatches(&kv, 2, final, final_scales,
                                              forward, forward_scales,
                                              previous, previous_scales),
-                   kv.batch - 3);
+                   kv.batch - 2);
 }
 
 //===--- recurrence, acceptance -----------------------------------------===//
@@ -527,25 +534,27 @@ static void test_recurrence_and_restore(void** state) {
   rl_dt_buffer(sim, "decay", decay, sizeof(decay), &a_decay);
   rl_dt_buffer(sim, "gain", gain, sizeof(gain), &a_gain);
   uint32_t b_s = rl_dt_buffer(sim, "state", s0, sizeof(s0), &a_s);
-  uint32_t b_hist = rl_dt_buffer(sim, "history", NULL, B * N * 4, &a_hist);
+  uint32_t b_hist =
+      rl_dt_buffer(sim, "history", NULL, (B + 1) * N * 4, &a_hist);
   rl_dt_buffer(sim, "accept", accept, sizeof(accept), &a_accept);
   const rl_funnel_arg_t recur[] = {
       rl_vt_p(a_x), rl_vt_p(a_xn), rl_vt_p(a_decay), rl_vt_p(a_gain),
       rl_vt_p(a_s), rl_vt_p(a_hist), rl_vt_u(N), rl_vt_u(B)};
   rl_vt_launch(sim, "vf_recur", 1, 1, 1, recur, 8);
-  float got_x[B * N], hist[B * N], after[N];
+  float got_x[B * N], hist[(B + 1) * N], after[N];
   rl_dt_read(sim, b_x, got_x, sizeof(got_x));
   rl_dt_read(sim, b_hist, hist, sizeof(hist));
   rl_dt_read(sim, b_s, after, sizeof(after));
   for (uint32_t i = 0; i < N; ++i) {
     double s = s0[i];
+    assert_memory_equal(&hist[i], &s0[i], 4);
     for (uint32_t t = 0; t < B; ++t) {
       s = (double)decay[i] * s + (double)gain[i] * xn[t * N + i];
-      assert_true(fabs(hist[t * N + i] - s) <= 1e-5 * (fabs(s) + 1e-3));
+      assert_true(fabs(hist[(t + 1) * N + i] - s) <= 1e-5 * (fabs(s) + 1e-3));
       assert_true(fabs(got_x[t * N + i] - (x[t * N + i] + s)) <=
                   1e-5 * (fabs(x[t * N + i]) + fabs(s) + 1e-3));
     }
-    assert_memory_equal(&after[i], &hist[(B - 1) * N + i], 4);
+    assert_memory_equal(&after[i], &hist[B * N + i], 4);
   }
   const rl_funnel_arg_t restore[] = {rl_vt_p(a_s), rl_vt_p(a_hist),
                                      rl_vt_p(a_accept), rl_vt_u(N),
@@ -553,35 +562,71 @@ static void test_recurrence_and_restore(void** state) {
   rl_vt_launch(sim, "vf_recur_restore", 1, 1, 1, restore, 5);
   rl_dt_read(sim, b_s, after, sizeof(after));
   assert_memory_equal(after, &hist[TAU * N], sizeof(after));
-  assert_memory_not_equal(after, &hist[(B - 1) * N], sizeof(after));
+  assert_memory_not_equal(after, &hist[B * N], sizeof(after));
+}
+
+// Runs vf_accept on |tokens| with state[3] = |prev| at slot |slot| (first
+// slot 10, 3 windows); returns accept[] and the next tokens.
+static void rl_vt_accept(rl_dt_sim_t* sim, const uint32_t* tokens,
+                         uint32_t prev, uint32_t slot, uint32_t* accept,
+                         uint32_t* next) {
+  enum { B = 8, POS = 100, WINDOWS = 3 };
+  const uint32_t argmax[B] = {10, 21, 33, 40, 50, 60, 70, 80};
+  uint32_t drafts[WINDOWS * B];
+  for (uint32_t i = 0; i < WINDOWS * B; ++i) drafts[i] = 1000 + i;
+  const uint32_t initial[4] = {0, 0, 0, prev};
+  uint64_t a_tokens = 0, a_argmax = 0, a_accept = 0, a_drafts = 0;
+  static unsigned call;  // buffer names are unique per recording
+  char names[4][32];
+  const char* kinds[4] = {"tokens", "argmax", "accept", "drafts"};
+  for (int i = 0; i < 4; ++i) {
+    snprintf(names[i], sizeof(names[i]), "%s%u", kinds[i], call);
+  }
+  ++call;
+  uint32_t b_tokens = rl_dt_buffer(sim, names[0], tokens, B * 4, &a_tokens);
+  rl_dt_buffer(sim, names[1], argmax, sizeof(argmax), &a_argmax);
+  uint32_t b_accept =
+      rl_dt_buffer(sim, names[2], initial, sizeof(initial), &a_accept);
+  rl_dt_buffer(sim, names[3], drafts, sizeof(drafts), &a_drafts);
+  const rl_funnel_arg_t args[] = {
+      rl_vt_p(a_tokens), rl_vt_p(a_argmax), rl_vt_p(a_accept),
+      rl_vt_p(a_drafts), rl_vt_u(B), rl_vt_u(POS), rl_vt_u(slot),
+      rl_vt_u(10), rl_vt_u(WINDOWS)};
+  rl_vt_launch(sim, "vf_accept", 1, 1, 1, args, 9);
+  rl_dt_read(sim, b_accept, accept, 16);
+  rl_dt_read(sim, b_tokens, next, B * 4);
 }
 
 static void test_accept(void** state) {
   rl_dt_sim_t* sim = *state;
   enum { B = 8, POS = 100 };
-  // argmax[r] predicts draft r + 1; drafts 1..3 agree in the low two bits
-  // (draft 2 only there), draft 4 does not: tau = 3.
-  const uint32_t argmax[B] = {10, 21, 33, 40, 50, 60, 70, 80};
-  const uint32_t tokens[B] = {1, 10, 25, 33, 41, 50, 60, 70};
-  uint64_t a_tokens = 0, a_argmax = 0, a_accept = 0;
-  uint32_t b_tokens = rl_dt_buffer(sim, "tokens", tokens, sizeof(tokens),
-                                   &a_tokens);
-  rl_dt_buffer(sim, "argmax", argmax, sizeof(argmax), &a_argmax);
-  uint32_t b_accept = rl_dt_buffer(sim, "accept", NULL, 16, &a_accept);
-  const rl_funnel_arg_t args[] = {rl_vt_p(a_tokens), rl_vt_p(a_argmax),
-                                  rl_vt_p(a_accept), rl_vt_u(B),
-                                  rl_vt_u(POS), rl_vt_u(0x3)};
-  rl_vt_launch(sim, "vf_accept", 1, 1, 1, args, 6);
+  // Draft r is accepted when it equals the previous row's argmax (prev = 7
+  // for row 0): rows 0..3 match, row 4 (41 against argmax[3] = 40) does
+  // not: tau = 4.
+  const uint32_t partial[B] = {7, 10, 21, 33, 41, 50, 60, 70};
+  const uint32_t all[B] = {7, 10, 21, 33, 40, 50, 60, 70};
+  const uint32_t none[B] = {8, 10, 21, 33, 40, 50, 60, 70};
+  // Only bit 8 differs from argmax[1] = 21 at row 2: a low-bits
+  // comparison would accept it.
+  const uint32_t high[B] = {7, 10, 21 + 256, 33, 40, 50, 60, 70};
   uint32_t accept[4], next[B];
-  rl_dt_read(sim, b_accept, accept, sizeof(accept));
-  rl_dt_read(sim, b_tokens, next, sizeof(next));
-  assert_int_equal(accept[0], 3);
+  rl_vt_accept(sim, partial, 7, 10, accept, next);
+  assert_int_equal(accept[0], 4);
   assert_int_equal(accept[1], POS + B);
   assert_int_equal(accept[2], POS + 4);
-  for (uint32_t i = 0; i < B; ++i) {
-    const uint32_t j = 3 + i < B - 1 ? 3 + i : B - 1;
-    assert_int_equal(next[i], argmax[j]);
-  }
+  assert_int_equal(accept[3], 80);
+  for (uint32_t i = 0; i < B; ++i) assert_int_equal(next[i], 1000 + B + i);
+  rl_vt_accept(sim, all, 7, 11, accept, next);
+  assert_int_equal(accept[0], B);
+  assert_int_equal(accept[2], POS + B);
+  for (uint32_t i = 0; i < B; ++i) assert_int_equal(next[i], 1000 + 2 * B + i);
+  rl_vt_accept(sim, none, 7, 30, accept, next);  // past the table: clamped
+  assert_int_equal(accept[0], 0);
+  assert_int_equal(accept[2], POS);
+  for (uint32_t i = 0; i < B; ++i) assert_int_equal(next[i], 1000 + 2 * B + i);
+  rl_vt_accept(sim, high, 7, 5, accept, next);  // before the table: clamped
+  assert_int_equal(accept[0], 2);
+  for (uint32_t i = 0; i < B; ++i) assert_int_equal(next[i], 1000 + 2 * B + i);
 }
 
 int main(void) {

@@ -1,7 +1,7 @@
 // One whole verify step recorded through the funnel on the simulated GPU
 // (reference executor) against a forward pass in double precision on the
-// host, from the capture's initial contents (2 layers, B 8, pos 100, 256
-// rows, crossover 64).
+// host, from the capture's initial contents (2 layers, B 8, pos 152 = the
+// window's first step, 256 rows, crossover 64).
 //
 // The host pass follows kernels/workloads/verify.h in double. The int8
 // cache is part of the model: the host checks that each appended K/V row
@@ -13,13 +13,20 @@
 //   argmax      equal wherever the host's top-two margin exceeds that
 //               tolerance
 //   hidden      |got - want| <= 1e-4 x max |want|
-//   tau, heads  recomputed from the step's argmax and the initial drafts
-//   rollback    kv_cache rows pos + r: the forward bytes for r <= tau, the
-//               initial bytes for r > tau, exactly; recur equal to
-//               recur_history row tau exactly, and recur_history within
+//   tau, heads  exact acceptance recomputed from the step's argmax and the
+//               initial drafts (row 0 against accept[3]), and equal to the
+//               drafter's plan: with wrong_drafts 12 the first window's
+//               drafts carry a wrong token at row 4 (tau = 4, rows 0..3
+//               are the model's own greedy tokens), with wrong_drafts 0
+//               every draft is the model's (tau = B); the next tokens are
+//               the second window's drafts
+//   rollback    kv_cache rows pos + r: the forward bytes for r < tau, the
+//               initial bytes for r >= tau, exactly; recur equal to
+//               recur_history entry tau exactly, and recur_history within
 //               1e-4 of the host's recurrence
-// Negative control: the same logits check against a host pass whose RoPE
-// uses position pos + r + 1 fails.
+// Negative controls: the same logits check against a host pass whose RoPE
+// uses position pos + r + 1 fails; tau recomputed against the row's own
+// argmax instead of the previous row's is not the step's tau.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,7 +43,7 @@
 #include "tests/unit/decode_test_util.h"
 
 #define RL_VW_TOL 1e-4
-enum { L = 2, H = 32, HEADS = 2, HD = 16, F = 64, V = 256, B = 8, POS = 100,
+enum { L = 2, H = 32, HEADS = 2, HD = 16, F = 64, V = 256, B = 8, POS = 152,
        C = 256, ROW_BYTES = L * 2 * H, ROW_SCALES = L * 2 };
 
 typedef struct rl_vw_s {
@@ -240,7 +247,7 @@ static double rl_vw_error(const float* got, const double* want, int rows,
   return worst;
 }
 
-static void rl_vw_record(rl_vw_t* w) {
+static void rl_vw_record(rl_vw_t* w, uint32_t wrong_drafts) {
   rl_dt_sim_open(&w->sim, "verify", 0);
   free(w->sim.bytes);
   char path[1024];
@@ -251,6 +258,7 @@ static void rl_vw_record(rl_vw_t* w) {
   dims.batch = B;
   dims.max_context = C;
   dims.crossover = 64;
+  dims.wrong_drafts = wrong_drafts;
   assert_int_equal(rl_verify_hidden(&dims), H);
   const rl_workload_param_value_t pos = {"pos", POS};
   const rl_workload_options_t options = {.code_object = w->sim.bytes,
@@ -277,15 +285,36 @@ static void rl_vw_model(const rl_vw_t* w, const int8_t* fwd,
       fwd, fwd_scales};
 }
 
-static void test_step_against_double(void** state) {
-  (void)state;
+// Exact acceptance: the length of the prefix of |tokens| where each equals
+// the previous row's argmax (|prev| for row 0); |own_row| compares with the
+// row's own argmax instead (the negative control).
+static uint32_t rl_vw_tau(const uint32_t* tokens, const uint32_t* argmax,
+                          uint32_t prev, bool own_row) {
+  uint32_t tau = 0;
+  while (tau < B) {
+    const uint32_t want =
+        own_row ? argmax[tau] : (tau == 0 ? prev : argmax[tau - 1]);
+    if (tokens[tau] != want) break;
+    ++tau;
+  }
+  return tau;
+}
+
+static void rl_vw_step(uint32_t wrong_drafts, uint32_t planned_tau) {
   rl_vw_t w;
-  rl_vw_record(&w);
+  rl_vw_record(&w, wrong_drafts);
   int8_t* fwd = rl_vw_final(&w, "kv_forward");
   float* fwd_scales = rl_vw_final(&w, "kv_forward_scales");
   float* logits = rl_vw_final(&w, "logits");
   float* hidden = rl_vw_final(&w, "x");
-  float* hist = rl_vw_final(&w, "recur_history");
+  float* hist_all = rl_vw_final(&w, "recur_history");
+  static float hist[L * B * H];  // the entries after each row
+  for (int l = 0; l < L; ++l) {
+    memcpy(&hist[l * B * H], &hist_all[(l * (B + 1) + 1) * H], B * H * 4);
+  }
+  uint32_t* next = rl_vw_final(&w, "tokens");
+  const uint32_t* drafts = rl_vw_initial(&w, "drafts");
+  const uint32_t* initial_accept = rl_vw_initial(&w, "accept");
   float* recur = rl_vw_final(&w, "recur");
   uint32_t* argmax = rl_vw_final(&w, "argmax");
   uint32_t* accept = rl_vw_final(&w, "accept");
@@ -315,44 +344,60 @@ static void test_step_against_double(void** state) {
       assert_int_equal(argmax[r], best);
     }
   }
-  // Acceptance from the step's argmax and the initial drafts.
-  uint32_t tau = 0;
-  while (tau + 1 < B &&
-         ((argmax[tau] ^ m.tokens[tau + 1]) & RL_VERIFY_ACCEPT_MASK) == 0) {
-    ++tau;
-  }
-  // Seed 7 gives tau = 2: accepted and rejected rows both occur.
-  assert_int_equal(tau, 2);
+  // Acceptance from the step's argmax and the initial drafts, as planned.
+  const uint32_t tau = rl_vw_tau(m.tokens, argmax, initial_accept[3], false);
+  printf("wrong_drafts %u: tau %u (planned %u)\n", wrong_drafts, tau,
+         planned_tau);
+  assert_int_equal(tau, planned_tau);
   assert_int_equal(accept[0], tau);
   assert_int_equal(accept[1], POS + B);
-  assert_int_equal(accept[2], POS + tau + 1);
+  assert_int_equal(accept[2], POS + tau);
+  assert_int_equal(accept[3], argmax[B - 1]);
+  assert_memory_equal(next, drafts + B, B * 4);
+  assert_int_not_equal(rl_vw_tau(m.tokens, argmax, initial_accept[3], true),
+                       tau);
   // Rollback: accepted rows keep the forward bytes, rejected rows the
   // initial ones; the recurrence is history row tau.
   for (int r = 0; r < B; ++r) {
     const int t = POS + r;
-    const void* want = r <= (int)tau ? (const void*)(fwd + r * ROW_BYTES)
-                                     : (const void*)(m.cache + t * ROW_BYTES);
-    const void* want_s = r <= (int)tau
+    const void* want = r < (int)tau ? (const void*)(fwd + r * ROW_BYTES)
+                                    : (const void*)(m.cache + t * ROW_BYTES);
+    const void* want_s = r < (int)tau
                              ? (const void*)(fwd_scales + r * ROW_SCALES)
                              : (const void*)(m.scales + t * ROW_SCALES);
     assert_memory_equal(cache + t * ROW_BYTES, want, ROW_BYTES);
     assert_memory_equal(scales + t * ROW_SCALES, want_s, ROW_SCALES * 4);
   }
   for (int l = 0; l < L; ++l) {
-    assert_memory_equal(recur + l * H, hist + (l * B + tau) * H, H * 4);
+    assert_memory_equal(recur + l * H, hist_all + (l * (B + 1) + tau) * H,
+                        H * 4);
   }
   // Negative control: a host pass with RoPE one position late disagrees.
   static double shifted_logits[B * V], shifted_x[B * H], shifted_hist[L * B * H];
   rl_vw_forward(&m, 1, shifted_logits, shifted_x, shifted_hist);
   assert_true(rl_vw_error(logits, shifted_logits, B, V) > RL_VW_TOL);
-  free(fwd); free(fwd_scales); free(logits); free(hidden); free(hist);
+  free(fwd); free(fwd_scales); free(logits); free(hidden); free(hist_all);
+  free(next);
   free(recur); free(argmax); free(accept); free(cache); free(scales);
   rl_dt_sim_close(&w.sim);
 }
 
+// 0 < tau < B: the first window's wrong draft is at row 1 + 3 mod 7 = 4.
+static void test_step_partial_acceptance(void** state) {
+  (void)state;
+  rl_vw_step(12, 4);
+}
+
+// tau = B: every draft of the first window is the model's own token.
+static void test_step_full_acceptance(void** state) {
+  (void)state;
+  rl_vw_step(0, B);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_step_against_double),
+      cmocka_unit_test(test_step_partial_acceptance),
+      cmocka_unit_test(test_step_full_acceptance),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
