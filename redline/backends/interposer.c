@@ -76,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/array.h"
 #include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "redline/code_object.h"
@@ -107,6 +108,45 @@ typedef struct rl_ip_buffer_s {
   bool used;  // referenced by a recorded launch
 } rl_ip_buffer_t;
 
+// A staging buffer: device memory holding the host bytes of one recorded
+// host->device copy (the copy kernel's source), freed when the capture is
+// written.
+typedef struct rl_ip_staging_s {
+  void* base;
+} rl_ip_staging_t;
+
+typedef enum rl_ip_node_kind_e {
+  RL_IP_NODE_KERNEL = 0,
+  RL_IP_NODE_COPY = 1,  // device or host bytes into a device range
+  RL_IP_NODE_FILL = 2,
+} rl_ip_node_kind_t;
+
+// One node of a graph captured from a stream, in capture order.
+typedef struct rl_ip_node_s {
+  rl_ip_node_kind_t kind;
+  uint32_t function;  // KERNEL: index into functions
+  uint32_t grid[3], block[3], lds;
+  uint8_t* kernarg;  // KERNEL: the kernarg image, kernarg_size bytes
+  uint64_t dst, src, size;  // COPY / FILL
+  bool src_host;            // COPY: src is a host address (read at launch)
+  uint32_t pattern, width;  // FILL
+} rl_ip_node_t;
+
+// A graph captured from |stream|: its nodes, the hipGraph_t the capture
+// ended in and the executable graphs instantiated from it. |broken| names
+// why its launches cannot be recorded (a node the interposer does not
+// model, or an executable graph updated after instantiation).
+typedef struct rl_ip_graph_s {
+  hipStream_t stream;
+  bool capturing;
+  hipGraph_t graph;
+  hipGraphExec_t execs[16];
+  uint32_t exec_count;
+  rl_ip_node_t* nodes;
+  uint32_t node_count, node_capacity;
+  char broken[160];
+} rl_ip_graph_t;
+
 static struct {
   pthread_mutex_t lock;
   bool started, written, failed;
@@ -128,8 +168,19 @@ static struct {
   uint32_t function_count;
   rl_ip_buffer_t buffers[RL_IP_MAX];
   uint32_t buffer_count;
-  hipStream_t capturing[64];
-  uint32_t capturing_count;
+  // Copies and fills (rl_ip_copy_*): the embedded copy code object, loaded
+  // into the funnel on the first device write recorded, and its kernels.
+  bool copy_loaded, copy_failed;
+  rl_code_object_t* copy_parsed;
+  uint32_t copy_kernel, fill_kernel;
+  const rl_code_object_kernel_t* copy_info;
+  const rl_code_object_kernel_t* fill_info;
+  rl_ip_staging_t* staging;  // host bytes of recorded host->device copies
+  uint32_t staging_count, staging_capacity;
+  bool record_only;  // the funnel's launch records without forwarding
+  // Graphs captured from streams (rl_ip_graph_*).
+  rl_ip_graph_t* graphs;  // one per hipStreamBeginCapture
+  uint32_t graph_count, graph_capacity;
   // Window.
   bool marker;
   char marker_name[128];
@@ -137,6 +188,7 @@ static struct {
   uint64_t launches_seen;  // module launches (launches:) or marker hits
   bool window_open, window_closed;
   uint32_t recorded;
+  uint32_t copies;  // copies and fills recorded as copy-kernel launches
   uint32_t bypassed;
   int64_t freed_in_window;  // funnel buffer freed while open, or -1
   char reason[256];
@@ -241,6 +293,10 @@ static rl_status_t rl_ip_launch(void* self,
   void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, (void*)dispatch->kernarg,
                    HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};
   rl_ip.launched = true;
+  if (rl_ip.record_only) {  // the program's own call does the work
+    rl_ip.launch_result = hipSuccess;
+    return RL_OK;
+  }
   if (rl_ip.pending_host) {
     rl_ip.launch_result = rl_ip_launch_host(dispatch);
   } else {
@@ -398,8 +454,10 @@ static void rl_ip_write_capture_locked(void) {
   if (status) {
     rl_ip_fail(status, "writing the capture");
   } else {
-    fprintf(stderr, "redline_capture: %u launches recorded into %s%s%s\n",
-            capture->launch_count, rl_ip.out,
+    fprintf(stderr,
+            "redline_capture: %u launches recorded into %s (%u of them "
+            "copies or fills)%s%s\n",
+            capture->launch_count, rl_ip.out, rl_ip.copies,
             rl_capture_incomplete(capture) ? "; INCOMPLETE: " : "",
             rl_capture_incomplete(capture) ? capture->incomplete_reason : "");
   }
@@ -412,6 +470,23 @@ static void rl_ip_write_capture_locked(void) {
       (void)real_hipFree(rl_ip.buffers[i].base);
     }
   }
+  for (uint32_t i = 0; i < rl_ip.staging_count && real_hipFree; ++i) {
+    (void)real_hipFree(rl_ip.staging[i].base);
+  }
+  free(rl_ip.staging);
+  rl_ip.staging = NULL;
+  rl_ip.staging_count = rl_ip.staging_capacity = 0;
+  for (uint32_t g = 0; g < rl_ip.graph_count; ++g) {
+    for (uint32_t n = 0; n < rl_ip.graphs[g].node_count; ++n) {
+      free(rl_ip.graphs[g].nodes[n].kernarg);
+    }
+    free(rl_ip.graphs[g].nodes);
+  }
+  free(rl_ip.graphs);
+  rl_ip.graphs = NULL;
+  rl_ip.graph_count = rl_ip.graph_capacity = 0;
+  rl_code_object_destroy(rl_ip.copy_parsed);
+  rl_ip.copy_parsed = NULL;
 }
 
 static void rl_ip_write_capture(void) {
@@ -461,6 +536,76 @@ RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   memcpy(&shnum, bytes + 0x3C, 2);
   size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
   rl_ip_record_code_object(*module, image, size, "hipModuleLoadData");
+  return rl_ip_leave(error);
+}
+
+// The processor of device 0, defined below.
+static bool rl_ip_processor(char* out, size_t capacity);
+
+// Reads the whole file |path| into a malloc'd buffer; NULL on failure.
+static uint8_t* rl_ip_read_file(const char* path, size_t* out_size) {
+  *out_size = 0;
+  FILE* file = fopen(path, "rb");
+  if (!file) return NULL;
+  uint8_t* bytes = NULL;
+  size_t size = 0, capacity = 0;
+  for (;;) {
+    if (size == capacity) {
+      capacity = capacity ? capacity * 2 : 65536;
+      uint8_t* grown = realloc(bytes, capacity);
+      if (!grown) break;
+      bytes = grown;
+    }
+    size_t got = fread(bytes + size, 1, capacity - size, file);
+    size += got;
+    if (got == 0) break;
+  }
+  bool ok = !ferror(file);
+  fclose(file);
+  if (!ok || size < 64 || size == capacity) {
+    free(bytes);
+    return NULL;
+  }
+  *out_size = size;
+  return bytes;
+}
+
+// hipModuleLoad: the runtime reads the file; the interposer reads the same
+// file after it and records the code object in it: the file itself when it
+// is an ELF, else the entry for the device's processor when it is a clang
+// offload bundle (what hipcc --genco writes). A module it cannot record is
+// named on stderr; its launches then mark an open window incomplete.
+RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
+  RL_IP_REAL(hipModuleLoad);
+  RL_IP_ENTER();
+  if (!real_hipModuleLoad) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleLoad(module, fname);
+  if (error || !rl_ip_on) return rl_ip_leave(error);
+  size_t size = 0;
+  uint8_t* bytes = rl_ip_read_file(fname, &size);
+  const void* code = bytes;
+  uint64_t code_size = size;
+  rl_status_t status =
+      bytes ? RL_OK
+            : RL_STATUS(RL_STATUS_INVALID_INPUT, "cannot read '%s'", fname);
+  if (!status && size >= 24 &&
+      memcmp(bytes, RL_OFFLOAD_BUNDLE_MAGIC, 24) == 0) {
+    char processor[64];
+    const rl_hip_fatbin_wrapper_t wrapper = {.magic = RL_HIP_FATBIN_MAGIC,
+                                             .version = RL_HIP_FATBIN_VERSION,
+                                             .binary = bytes};
+    status = rl_ip_processor(processor, sizeof(processor))
+                 ? rl_hip_fatbin_find(&wrapper, processor, &code, &code_size)
+                 : RL_STATUS(RL_STATUS_UNAVAILABLE,
+                             "hipGetDeviceProperties gave no gcnArchName");
+  }
+  if (status) {
+    rl_ip_fail(status, "hipModuleLoad");
+  } else {
+    rl_ip_record_code_object(*module, code, (size_t)code_size,
+                             "hipModuleLoad");
+  }
+  free(bytes);
   return rl_ip_leave(error);
 }
 
@@ -630,91 +775,409 @@ RL_IP_EXPORT hipError_t hipFree(void* ptr) {
   return rl_ip_leave(hipSuccess);
 }
 
+//===----------------------------------------------------------------------===//
+// Copies and fills: device writes without a kernel, recorded as launches of
+// the embedded copy kernels (interposer_copy.hip) that the program's own
+// call performs (the funnel's launch only records them).
+//===----------------------------------------------------------------------===//
+
+// Layout of the table cmake/EmbedFiles.cmake generates.
+typedef struct {
+  const char* name;
+  const uint8_t* bytes;
+  size_t size;
+} rl_embedded_file_t;
+extern const rl_embedded_file_t rl_ip_copy_objects[];
+
+static bool rl_ip_in_window(void) {
+  return rl_ip.funnel && rl_ip.window_open && !rl_ip.window_closed;
+}
+
+// Loads the copy code object of the device's processor into the funnel
+// once; false (said once on stderr) when there is none.
+static bool rl_ip_copy_load(void) {
+  if (rl_ip.copy_loaded || rl_ip.copy_failed) return rl_ip.copy_loaded;
+  char processor[64] = "";
+  const rl_embedded_file_t* file = NULL;
+  if (rl_ip_processor(processor, sizeof(processor))) {
+    for (const rl_embedded_file_t* e = rl_ip_copy_objects; e->name; ++e) {
+      if (strcmp(e->name, processor) == 0) file = e;
+    }
+  }
+  rl_status_t status =
+      file ? rl_code_object_parse(file->bytes, file->size, &rl_ip.copy_parsed)
+           : RL_STATUS(RL_STATUS_UNSUPPORTED,
+                       "no copy kernels for processor '%s'", processor);
+  uint32_t code_object = 0;
+  if (!status) {
+    rl_ip.pending_handle = UINT64_MAX;  // never loaded in the runtime
+    status = rl_funnel_load_code_object(rl_ip.funnel, file->bytes, file->size,
+                                        &code_object);
+  }
+  if (!status) {
+    status = rl_funnel_kernel(rl_ip.funnel, code_object, "rl_capture_copy",
+                              &rl_ip.copy_kernel);
+  }
+  if (!status) {
+    status = rl_funnel_kernel(rl_ip.funnel, code_object, "rl_capture_fill",
+                              &rl_ip.fill_kernel);
+  }
+  if (status) {
+    rl_ip_fail(status, "loading the copy kernels");
+    rl_ip.copy_failed = true;
+    return false;
+  }
+  rl_ip.copy_info =
+      rl_code_object_find_kernel(rl_ip.copy_parsed, "rl_capture_copy");
+  rl_ip.fill_info =
+      rl_code_object_find_kernel(rl_ip.copy_parsed, "rl_capture_fill");
+  rl_ip.copy_loaded = rl_ip.copy_info && rl_ip.fill_info;
+  rl_ip.copy_failed = !rl_ip.copy_loaded;
+  return rl_ip.copy_loaded;
+}
+
+// The recorded buffer holding [address, address + size), or NULL.
+static rl_ip_buffer_t* rl_ip_buffer_range(uint64_t address, uint64_t size) {
+  rl_ip_buffer_t* b = rl_ip_buffer_at(address);
+  uint64_t base = b ? (uint64_t)(uintptr_t)b->base : 0;
+  return b && size <= b->size - (address - base) ? b : NULL;
+}
+
+// Records one launch of copy-kernel |kernel| over |size| bytes with
+// |args|; the program's call (forwarded by the caller) does the write.
+static void rl_ip_record_builtin(uint32_t kernel,
+                                 const rl_code_object_kernel_t* info,
+                                 uint64_t size, const rl_funnel_arg_t* args,
+                                 uint32_t arg_count, const char* call) {
+  const uint64_t groups = (size + 255u) / 256u;
+  if (groups > UINT32_MAX) {
+    rl_ip_note(1, "%s of %llu bytes is too large to record", call,
+               (unsigned long long)size);
+    return;
+  }
+  const uint32_t grid[3] = {(uint32_t)groups, 1, 1}, block[3] = {256, 1, 1};
+  rl_ip.record_only = true;
+  rl_ip.pending_host = NULL;
+  rl_ip.pending_info = info;
+  rl_status_t status = rl_funnel_launch(rl_ip.funnel, kernel, grid, block, 0,
+                                        args, arg_count, NULL, NULL);
+  rl_ip.record_only = false;
+  if (status) {
+    char what[96];
+    snprintf(what, sizeof(what), "%s refused by the funnel", call);
+    rl_ip_fail(status, what);
+    rl_ip_note(1, "%s", what);
+    return;
+  }
+  ++rl_ip.copies;
+}
+
+// Records a device write of |size| bytes at |dst| from device address
+// |src| (|host| NULL) or from the host bytes |host|; lock held, window
+// open. A write outside every recorded buffer does not touch the capture.
+static void rl_ip_record_copy(const char* call, uint64_t dst, uint64_t src,
+                              const void* host, uint64_t size) {
+  rl_ip_buffer_t* b = rl_ip_buffer_at(dst);
+  if (!b || size == 0) return;
+  if (!rl_ip_buffer_range(dst, size)) {
+    rl_ip_note(1, "%s of %llu bytes into buf%u runs past its end", call,
+               (unsigned long long)size, b->index);
+    return;
+  }
+  if (!rl_ip_copy_load()) {
+    rl_ip_note(1, "%s into buf%u inside the window (no copy kernels)", call,
+               b->index);
+    return;
+  }
+  uint64_t source = src;
+  if (host) {  // staged: a read-only buffer holding the program's bytes
+    RL_IP_REAL(hipMalloc);
+    void* staging = NULL;
+    rl_status_t status = RL_ARRAY_RESERVE(&rl_ip.staging,
+                                          &rl_ip.staging_capacity,
+                                          rl_ip.staging_count + 1);
+    if (!status && (!real_hipMalloc || real_hipMalloc(&staging, size) ||
+                    !staging)) {
+      status = RL_STATUS(RL_STATUS_UNAVAILABLE,
+                         "hipMalloc of a %llu-byte staging buffer failed",
+                         (unsigned long long)size);
+    }
+    uint32_t index = 0;
+    char name[32];
+    snprintf(name, sizeof(name), "upload%u", rl_ip.staging_count);
+    if (!status) {
+      rl_ip.staging[rl_ip.staging_count++].base = staging;
+      rl_ip.pending_address = (uint64_t)(uintptr_t)staging;
+      status = rl_funnel_buffer(rl_ip.funnel, name, size, 256,
+                                RL_BUFFER_ROLE_WEIGHTS, false, &index,
+                                &source);
+    }
+    if (!status) status = rl_funnel_upload(rl_ip.funnel, index, 0, host, size);
+    if (status) {
+      rl_ip_fail(status, call);
+      rl_ip_note(1, "%s into buf%u: the host bytes were not staged", call,
+                 b->index);
+      return;
+    }
+  } else {
+    rl_ip_buffer_t* s = rl_ip_buffer_range(src, size);
+    if (!s) {
+      rl_ip_note(1, "%s into buf%u from device memory outside every "
+                    "recorded buffer", call, b->index);
+      return;
+    }
+    s->used = true;
+  }
+  b->used = true;
+  const rl_funnel_arg_t args[3] = {
+      rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
+      rl_funnel_arg_pointer_declared(source, RL_EFFECT_READ, 0, size),
+      rl_funnel_arg_u64(size)};
+  rl_ip_record_builtin(rl_ip.copy_kernel, rl_ip.copy_info, size, args, 3,
+                       call);
+}
+
+// Records a fill of |size| bytes at |dst| with the |width|-byte |pattern|.
+static void rl_ip_record_fill(const char* call, uint64_t dst, uint32_t pattern,
+                              uint32_t width, uint64_t size) {
+  rl_ip_buffer_t* b = rl_ip_buffer_at(dst);
+  if (!b || size == 0) return;
+  if (!rl_ip_buffer_range(dst, size)) {
+    rl_ip_note(1, "%s of %llu bytes into buf%u runs past its end", call,
+               (unsigned long long)size, b->index);
+    return;
+  }
+  if (!rl_ip_copy_load()) {
+    rl_ip_note(1, "%s into buf%u inside the window (no copy kernels)", call,
+               b->index);
+    return;
+  }
+  b->used = true;
+  const rl_funnel_arg_t args[4] = {
+      rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
+      rl_funnel_arg_u32(pattern), rl_funnel_arg_u32(width),
+      rl_funnel_arg_u64(size)};
+  rl_ip_record_builtin(rl_ip.fill_kernel, rl_ip.fill_info, size, args, 4,
+                       call);
+}
+
+// A copy of |kind| the program makes: device writes inside the window are
+// recorded; a hipMemcpyDefault whose source is not a recorded buffer is a
+// host address only the runtime can tell apart, so it is refused.
+static void rl_ip_copy(const char* call, void* dst, const void* src,
+                       size_t size, hipMemcpyKind kind) {
+  if (!rl_ip_in_window()) return;
+  if (kind == hipMemcpyDeviceToHost || kind == hipMemcpyHostToHost) return;
+  const uint64_t d = (uint64_t)(uintptr_t)dst, s = (uint64_t)(uintptr_t)src;
+  if (kind == hipMemcpyDefault) {
+    if (!rl_ip_buffer_at(d)) return;
+    if (rl_ip_buffer_at(s)) {
+      kind = hipMemcpyDeviceToDevice;
+    } else {
+      rl_ip_note(1, "%s (hipMemcpyDefault) into a recorded buffer from an "
+                    "address the capture cannot classify", call);
+      return;
+    }
+  }
+  if (kind == hipMemcpyHostToDevice) {
+    rl_ip_record_copy(call, d, 0, src, size);
+  } else {
+    rl_ip_record_copy(call, d, s, NULL, size);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs captured from streams: the nodes are kept at capture time and
+// recorded, in capture order, each time an executable graph made from them
+// is launched.
+//===----------------------------------------------------------------------===//
+
+// The graph |stream| is capturing into, or NULL.
+static rl_ip_graph_t* rl_ip_graph_capturing(hipStream_t stream) {
+  for (uint32_t i = 0; i < rl_ip.graph_count; ++i) {
+    if (rl_ip.graphs[i].capturing && rl_ip.graphs[i].stream == stream) {
+      return &rl_ip.graphs[i];
+    }
+  }
+  return NULL;
+}
+
+static rl_ip_node_t* rl_ip_graph_node(rl_ip_graph_t* g, rl_ip_node_kind_t kind) {
+  if (g->broken[0]) return NULL;
+  rl_status_t status =
+      RL_ARRAY_RESERVE(&g->nodes, &g->node_capacity, g->node_count + 1);
+  if (status) {
+    rl_status_free(status);
+    snprintf(g->broken, sizeof(g->broken), "out of memory");
+    return NULL;
+  }
+  rl_ip_node_t* n = &g->nodes[g->node_count++];
+  *n = (rl_ip_node_t){.kind = kind};
+  return n;
+}
+
+// Marks |g| unrecordable with |reason| (the first one kept).
+static void rl_ip_graph_break(rl_ip_graph_t* g, const char* reason) {
+  if (!g->broken[0]) snprintf(g->broken, sizeof(g->broken), "%s", reason);
+}
+
+// A copy into the graph |g| is capturing: a node when it writes device
+// memory.
+static void rl_ip_graph_copy(rl_ip_graph_t* g, void* dst, const void* src,
+                             size_t size, hipMemcpyKind kind) {
+  if (kind == hipMemcpyDeviceToHost || kind == hipMemcpyHostToHost) return;
+  if (kind == hipMemcpyDefault) {
+    kind = rl_ip_buffer_at((uint64_t)(uintptr_t)src) ? hipMemcpyDeviceToDevice
+                                                      : hipMemcpyHostToDevice;
+  }
+  rl_ip_node_t* n = rl_ip_graph_node(g, RL_IP_NODE_COPY);
+  if (!n) return;
+  n->dst = (uint64_t)(uintptr_t)dst;
+  n->src = (uint64_t)(uintptr_t)src;
+  n->size = size;
+  n->src_host = kind == hipMemcpyHostToDevice;
+}
+
+static void rl_ip_graph_fill(rl_ip_graph_t* g, void* dst, uint32_t pattern,
+                             uint32_t width, uint64_t size) {
+  rl_ip_node_t* n = rl_ip_graph_node(g, RL_IP_NODE_FILL);
+  if (!n) return;
+  n->dst = (uint64_t)(uintptr_t)dst;
+  n->pattern = pattern;
+  n->width = width;
+  n->size = size;
+}
+
+// True when [d, d + size) of a device write is one the capture must see.
+static void rl_ip_fill(const char* call, void* dst, uint32_t pattern,
+                       uint32_t width, uint64_t size) {
+  if (rl_ip_in_window()) {
+    rl_ip_record_fill(call, (uint64_t)(uintptr_t)dst, pattern, width, size);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The device writes a program makes without a kernel
+//===----------------------------------------------------------------------===//
+
 RL_IP_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t size,
                                   hipMemcpyKind kind) {
   RL_IP_REAL(hipMemcpy);
   RL_IP_ENTER();
   if (!real_hipMemcpy) return rl_ip_leave(hipErrorNotSupported);
-  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed &&
-      kind != hipMemcpyDeviceToHost && kind != hipMemcpyHostToHost) {
-    rl_ip_buffer_t* b = rl_ip_buffer_at((uint64_t)(uintptr_t)dst);
-    if (b) rl_ip_note(0, "hipMemcpy into buf%u inside the window", b->index);
-  }
+  if (rl_ip_on) rl_ip_copy("hipMemcpy", dst, src, size, kind);
   return rl_ip_leave(real_hipMemcpy(dst, src, size, kind));
 }
 
-// A device write the program makes other than hipMemcpy (async copies,
-// memset, the typed copies): forwarded; one into a recorded buffer inside
-// the window is a host write a replay could not reproduce.
-static void rl_ip_device_write(const void* dst, const char* call) {
-  if (!rl_ip.window_open || rl_ip.window_closed) return;
-  rl_ip_buffer_t* b = rl_ip_buffer_at((uint64_t)(uintptr_t)dst);
-  if (b) rl_ip_note(0, "%s into buf%u inside the window", call, b->index);
+// An asynchronous copy on |stream|: a graph node while the stream captures.
+static void rl_ip_copy_on(const char* call, void* dst, const void* src,
+                          size_t size, hipMemcpyKind kind,
+                          hipStream_t stream) {
+  rl_ip_graph_t* g = rl_ip_graph_capturing(stream);
+  if (g) {
+    rl_ip_graph_copy(g, dst, src, size, kind);
+  } else {
+    rl_ip_copy(call, dst, src, size, kind);
+  }
 }
 
-#define RL_IP_WRITE_FORWARD(name, dst, params, ...)       \
-  RL_IP_EXPORT hipError_t name params {                   \
-    RL_IP_REAL(name);                                     \
-    RL_IP_ENTER();                                        \
-    if (!real_##name) return rl_ip_leave(hipErrorNotSupported); \
-    if (rl_ip_on) rl_ip_device_write((dst), #name);       \
-    return rl_ip_leave(real_##name(__VA_ARGS__));         \
+static void rl_ip_fill_on(const char* call, void* dst, uint32_t pattern,
+                          uint32_t width, uint64_t size, hipStream_t stream) {
+  rl_ip_graph_t* g = rl_ip_graph_capturing(stream);
+  if (g) {
+    rl_ip_graph_fill(g, dst, pattern, width, size);
+  } else {
+    rl_ip_fill(call, dst, pattern, width, size);
+  }
+}
+
+// Forwards |name| after |observe| (a statement using the parameters) ran
+// with the lock held and recording on.
+#define RL_IP_WRITE_FORWARD(name, observe, params, ...)          \
+  RL_IP_EXPORT hipError_t name params {                          \
+    RL_IP_REAL(name);                                            \
+    RL_IP_ENTER();                                               \
+    if (!real_##name) return rl_ip_leave(hipErrorNotSupported);  \
+    if (rl_ip_on) observe;                                       \
+    return rl_ip_leave(real_##name(__VA_ARGS__));                \
   }
 
-RL_IP_WRITE_FORWARD(hipMemcpyAsync, dst,
+RL_IP_WRITE_FORWARD(hipMemcpyAsync,
+                    rl_ip_copy_on("hipMemcpyAsync", dst, src, size, kind,
+                                  stream),
                     (void* dst, const void* src, size_t size,
                      hipMemcpyKind kind, hipStream_t stream),
                     dst, src, size, kind, stream)
-RL_IP_WRITE_FORWARD(hipMemcpyWithStream, dst,
+RL_IP_WRITE_FORWARD(hipMemcpyWithStream,
+                    rl_ip_copy_on("hipMemcpyWithStream", dst, src, size, kind,
+                                  stream),
                     (void* dst, const void* src, size_t size,
                      hipMemcpyKind kind, hipStream_t stream),
                     dst, src, size, kind, stream)
-RL_IP_WRITE_FORWARD(hipMemcpyHtoD, dst,
+RL_IP_WRITE_FORWARD(hipMemcpyHtoD,
+                    rl_ip_copy("hipMemcpyHtoD", dst, src, size,
+                               hipMemcpyHostToDevice),
                     (hipDeviceptr_t dst, void* src, size_t size),
                     dst, src, size)
-RL_IP_WRITE_FORWARD(hipMemcpyHtoDAsync, dst,
+RL_IP_WRITE_FORWARD(hipMemcpyHtoDAsync,
+                    rl_ip_copy_on("hipMemcpyHtoDAsync", dst, src, size,
+                                  hipMemcpyHostToDevice, stream),
                     (hipDeviceptr_t dst, void* src, size_t size,
                      hipStream_t stream),
                     dst, src, size, stream)
-RL_IP_WRITE_FORWARD(hipMemcpyDtoD, dst,
+RL_IP_WRITE_FORWARD(hipMemcpyDtoD,
+                    rl_ip_copy("hipMemcpyDtoD", dst, src, size,
+                               hipMemcpyDeviceToDevice),
                     (hipDeviceptr_t dst, hipDeviceptr_t src, size_t size),
                     dst, src, size)
-RL_IP_WRITE_FORWARD(hipMemcpyDtoDAsync, dst,
+RL_IP_WRITE_FORWARD(hipMemcpyDtoDAsync,
+                    rl_ip_copy_on("hipMemcpyDtoDAsync", dst, src, size,
+                                  hipMemcpyDeviceToDevice, stream),
                     (hipDeviceptr_t dst, hipDeviceptr_t src, size_t size,
                      hipStream_t stream),
                     dst, src, size, stream)
-RL_IP_WRITE_FORWARD(hipMemset, dst, (void* dst, int value, size_t size),
-                    dst, value, size)
-RL_IP_WRITE_FORWARD(hipMemsetAsync, dst,
+RL_IP_WRITE_FORWARD(hipMemset,
+                    rl_ip_fill("hipMemset", dst, (uint8_t)value, 1, size),
+                    (void* dst, int value, size_t size), dst, value, size)
+RL_IP_WRITE_FORWARD(hipMemsetAsync,
+                    rl_ip_fill_on("hipMemsetAsync", dst, (uint8_t)value, 1,
+                                  size, stream),
                     (void* dst, int value, size_t size, hipStream_t stream),
                     dst, value, size, stream)
-RL_IP_WRITE_FORWARD(hipMemsetD8, dst,
+RL_IP_WRITE_FORWARD(hipMemsetD8,
+                    rl_ip_fill("hipMemsetD8", dst, value, 1, count),
                     (hipDeviceptr_t dst, unsigned char value, size_t count),
                     dst, value, count)
-RL_IP_WRITE_FORWARD(hipMemsetD16, dst,
+RL_IP_WRITE_FORWARD(hipMemsetD16,
+                    rl_ip_fill("hipMemsetD16", dst, value, 2,
+                               (uint64_t)count * 2u),
                     (hipDeviceptr_t dst, unsigned short value, size_t count),
                     dst, value, count)
-RL_IP_WRITE_FORWARD(hipMemsetD32, dst,
+RL_IP_WRITE_FORWARD(hipMemsetD32,
+                    rl_ip_fill("hipMemsetD32", dst, (uint32_t)value, 4,
+                               (uint64_t)count * 4u),
                     (hipDeviceptr_t dst, int value, size_t count),
                     dst, value, count)
 
-static bool rl_ip_stream_capturing(hipStream_t stream) {
-  for (uint32_t i = 0; i < rl_ip.capturing_count; ++i) {
-    if (rl_ip.capturing[i] == stream) return true;
-  }
-  return false;
-}
+//===----------------------------------------------------------------------===//
+// Stream capture and graph launches
+//===----------------------------------------------------------------------===//
 
 RL_IP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
                                               hipStreamCaptureMode mode) {
   RL_IP_REAL(hipStreamBeginCapture);
   RL_IP_ENTER();
   if (!real_hipStreamBeginCapture) return rl_ip_leave(hipErrorNotSupported);
-  (void)rl_ip_on;
   hipError_t error = real_hipStreamBeginCapture(stream, mode);
-  if (!error && rl_ip.capturing_count < 64) {
-    rl_ip.capturing[rl_ip.capturing_count++] = stream;
+  if (error || !rl_ip_on) return rl_ip_leave(error);
+  rl_status_t status = RL_ARRAY_RESERVE(&rl_ip.graphs, &rl_ip.graph_capacity,
+                                        rl_ip.graph_count + 1);
+  if (status) {
+    rl_ip_fail(status, "hipStreamBeginCapture");
+    return rl_ip_leave(error);
   }
+  rl_ip.graphs[rl_ip.graph_count++] =
+      (rl_ip_graph_t){.stream = stream, .capturing = true};
   return rl_ip_leave(error);
 }
 
@@ -722,26 +1185,93 @@ RL_IP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
                                             hipGraph_t* graph) {
   RL_IP_REAL(hipStreamEndCapture);
   RL_IP_ENTER();
-  (void)rl_ip_on;
   if (!real_hipStreamEndCapture) return rl_ip_leave(hipErrorNotSupported);
-  for (uint32_t i = 0; i < rl_ip.capturing_count; ++i) {
-    if (rl_ip.capturing[i] == stream) {
-      rl_ip.capturing[i] = rl_ip.capturing[--rl_ip.capturing_count];
-      break;
-    }
+  hipError_t error = real_hipStreamEndCapture(stream, graph);
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_capturing(stream) : NULL;
+  if (g) {
+    g->capturing = false;
+    g->graph = error || !graph ? NULL : *graph;
   }
-  return rl_ip_leave(real_hipStreamEndCapture(stream, graph));
+  return rl_ip_leave(error);
 }
 
-RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
-                                       hipStream_t stream) {
-  RL_IP_REAL(hipGraphLaunch);
-  RL_IP_ENTER();
-  if (!real_hipGraphLaunch) return rl_ip_leave(hipErrorNotSupported);
-  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
-    rl_ip_note(1, "hipGraphLaunch is not recorded");
+// The captured graph whose hipGraph_t is |graph|, or NULL.
+static rl_ip_graph_t* rl_ip_graph_of(hipGraph_t graph) {
+  for (uint32_t i = 0; graph && i < rl_ip.graph_count; ++i) {
+    if (rl_ip.graphs[i].graph == graph) return &rl_ip.graphs[i];
   }
-  return rl_ip_leave(real_hipGraphLaunch(exec, stream));
+  return NULL;
+}
+
+// The captured graph |exec| was instantiated from, or NULL.
+static rl_ip_graph_t* rl_ip_graph_exec(hipGraphExec_t exec) {
+  for (uint32_t i = 0; exec && i < rl_ip.graph_count; ++i) {
+    for (uint32_t e = 0; e < rl_ip.graphs[i].exec_count; ++e) {
+      if (rl_ip.graphs[i].execs[e] == exec) return &rl_ip.graphs[i];
+    }
+  }
+  return NULL;
+}
+
+static void rl_ip_graph_instantiated(hipGraph_t graph, hipGraphExec_t exec) {
+  rl_ip_graph_t* g = rl_ip_graph_of(graph);
+  if (!g) return;
+  if (g->exec_count == 16) {
+    rl_ip_graph_break(g, "more than 16 executable graphs of one graph");
+    return;
+  }
+  g->execs[g->exec_count++] = exec;
+}
+
+RL_IP_EXPORT hipError_t hipGraphInstantiate(hipGraphExec_t* exec,
+                                            hipGraph_t graph,
+                                            hipGraphNode_t* error_node,
+                                            char* log, size_t log_size) {
+  RL_IP_REAL(hipGraphInstantiate);
+  RL_IP_ENTER();
+  if (!real_hipGraphInstantiate) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error =
+      real_hipGraphInstantiate(exec, graph, error_node, log, log_size);
+  if (!error && rl_ip_on && exec) rl_ip_graph_instantiated(graph, *exec);
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec,
+                                                     hipGraph_t graph,
+                                                     unsigned long long flags) {
+  RL_IP_REAL(hipGraphInstantiateWithFlags);
+  RL_IP_ENTER();
+  if (!real_hipGraphInstantiateWithFlags) {
+    return rl_ip_leave(hipErrorNotSupported);
+  }
+  hipError_t error = real_hipGraphInstantiateWithFlags(exec, graph, flags);
+  if (!error && rl_ip_on && exec) rl_ip_graph_instantiated(graph, *exec);
+  return rl_ip_leave(error);
+}
+
+// Changing an executable graph makes its recorded nodes stale.
+RL_IP_EXPORT hipError_t hipGraphExecKernelNodeSetParams(
+    hipGraphExec_t exec, hipGraphNode_t node,
+    const hipKernelNodeParams* params) {
+  RL_IP_REAL(hipGraphExecKernelNodeSetParams);
+  RL_IP_ENTER();
+  if (!real_hipGraphExecKernelNodeSetParams) {
+    return rl_ip_leave(hipErrorNotSupported);
+  }
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(exec) : NULL;
+  if (g) rl_ip_graph_break(g, "a kernel node changed after instantiation");
+  return rl_ip_leave(real_hipGraphExecKernelNodeSetParams(exec, node, params));
+}
+
+RL_IP_EXPORT hipError_t hipGraphExecUpdate(
+    hipGraphExec_t exec, hipGraph_t graph, hipGraphNode_t* error_node,
+    hipGraphExecUpdateResult* result) {
+  RL_IP_REAL(hipGraphExecUpdate);
+  RL_IP_ENTER();
+  if (!real_hipGraphExecUpdate) return rl_ip_leave(hipErrorNotSupported);
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(exec) : NULL;
+  if (g) rl_ip_graph_break(g, "the executable graph was updated");
+  return rl_ip_leave(real_hipGraphExecUpdate(exec, graph, error_node, result));
 }
 
 // Moves the window for one module launch of |f|; true when it is recorded.
@@ -764,6 +1294,217 @@ static bool rl_ip_window_step(const rl_ip_function_t* f) {
   return rl_ip.window_open && !rl_ip.window_closed;
 }
 
+// Steps the window for a launch of |f| and writes the capture when that
+// closes it; true when the launch is recorded.
+static bool rl_ip_window_launch(const rl_ip_function_t* f) {
+  bool closed_before = rl_ip.window_closed;
+  bool record = rl_ip.funnel && rl_ip_window_step(f);
+  if (!closed_before && rl_ip.window_closed) rl_ip_write_capture_locked();
+  return record;
+}
+
+// The function launched as |function| (module) or |host| (host stub).
+static rl_ip_function_t* rl_ip_function_find(hipFunction_t function,
+                                             const void* host) {
+  rl_ip_function_t* f = NULL;
+  for (uint32_t i = 0; i < rl_ip.function_count; ++i) {
+    const rl_ip_function_t* candidate = &rl_ip.functions[i];
+    if (host ? candidate->host == host
+             : candidate->function == function && !candidate->host) {
+      f = &rl_ip.functions[i];
+    }
+  }
+  return f;
+}
+
+// Types the explicit arguments of a launch of |info| (argument typing):
+// from |params| (one pointer per explicit argument) or from the kernarg
+// image |buffer| of |buffer_size| bytes, sliced at the metadata offsets.
+// global_buffer -> pointer (the funnel's effect rules), 4/8-byte by_value
+// -> u32/u64, others -> bytes (pointing into |params| or |buffer|). False
+// when an argument is not readable.
+static bool rl_ip_type_args(const rl_code_object_kernel_t* info, void** params,
+                            const uint8_t* buffer, size_t buffer_size,
+                            rl_funnel_arg_t args[64], uint32_t* out_count) {
+  uint32_t count = 0;
+  for (uint32_t a = 0; a < info->arg_count; ++a) {
+    const rl_kernel_arg_t* meta = &info->args[a];
+    if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
+    const uint8_t* bytes = NULL;
+    if (params) {
+      bytes = params[count];
+    } else if (buffer && meta->offset + meta->size <= buffer_size) {
+      bytes = buffer + meta->offset;
+    }
+    if (!bytes || count == 64) return false;
+    uint64_t value = 0;
+    memcpy(&value, bytes, meta->size < 8 ? meta->size : 8);
+    if (meta->kind == RL_ARG_KIND_GLOBAL_BUFFER && meta->size == 8) {
+      args[count] = rl_funnel_arg_pointer(value);
+      rl_ip_buffer_t* b = rl_ip_buffer_at(value);
+      if (b) b->used = true;
+    } else if (meta->size == 4) {
+      args[count] = rl_funnel_arg_u32((uint32_t)value);
+    } else if (meta->size == 8) {
+      args[count] = rl_funnel_arg_u64(value);
+    } else {
+      args[count] = rl_funnel_arg_bytes(bytes, meta->size);
+    }
+    ++count;
+  }
+  *out_count = count;
+  return true;
+}
+
+// The explicit-argument buffer of an |extra| launch, or NULL.
+static const uint8_t* rl_ip_extra_buffer(void** extra, size_t* out_size) {
+  const uint8_t* buffer = NULL;
+  *out_size = 0;
+  for (uint32_t i = 0; extra && extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+    if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) buffer = extra[i + 1];
+    if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE) {
+      *out_size = *(const size_t*)extra[i + 1];
+    }
+  }
+  return buffer;
+}
+
+// A kernel launch into the graph |g| is capturing: a node holding the
+// kernarg image of its explicit arguments.
+static void rl_ip_graph_kernel(rl_ip_graph_t* g, const rl_ip_function_t* f,
+                               const uint32_t grid[3], const uint32_t block[3],
+                               uint32_t lds, void** params, void** extra) {
+  if (!f) {
+    rl_ip_graph_break(g, "a kernel the interposer did not see loaded");
+    return;
+  }
+  const rl_code_object_kernel_t* info = f->info;
+  uint8_t* image = calloc(1, info->kernarg_size + 1u);
+  size_t buffer_size = 0;
+  const uint8_t* buffer = rl_ip_extra_buffer(extra, &buffer_size);
+  bool ok = image && (params || buffer);
+  uint32_t explicit_index = 0;
+  for (uint32_t a = 0; ok && a < info->arg_count; ++a) {
+    const rl_kernel_arg_t* meta = &info->args[a];
+    if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
+    if (params) {
+      memcpy(image + meta->offset, params[explicit_index++], meta->size);
+    } else if (meta->offset + meta->size <= buffer_size) {
+      memcpy(image + meta->offset, buffer + meta->offset, meta->size);
+    } else {
+      ok = false;
+    }
+  }
+  rl_ip_node_t* n = ok ? rl_ip_graph_node(g, RL_IP_NODE_KERNEL) : NULL;
+  if (!n) {
+    free(image);
+    rl_ip_graph_break(g, "a kernel node's arguments are not readable");
+    return;
+  }
+  n->function = (uint32_t)(f - rl_ip.functions);
+  memcpy(n->grid, grid, sizeof(n->grid));
+  memcpy(n->block, block, sizeof(n->block));
+  n->lds = lds;
+  n->kernarg = image;
+}
+
+// Records one launch of |f| with typed |args|; |record_only| when the
+// runtime runs it some other way (a graph node), else the funnel forwards
+// it with its exact kernarg bytes. Returns the runtime's result of the
+// forwarded launch; *|out_recorded| says whether the funnel took it.
+static hipError_t rl_ip_record_launch(const rl_ip_function_t* f,
+                                      hipFunction_t function,
+                                      const uint32_t grid[3],
+                                      const uint32_t block[3], uint32_t lds,
+                                      hipStream_t stream,
+                                      const rl_funnel_arg_t* args,
+                                      uint32_t arg_count, bool record_only,
+                                      bool* out_recorded) {
+  *out_recorded = false;
+  if (rl_ip.freed_in_window >= 0) {
+    rl_ip_note(0, "buffer buf%lld freed mid-window",
+               (long long)rl_ip.freed_in_window);
+  }
+  rl_ip.pending_function = function;
+  rl_ip.pending_host = f->host;
+  rl_ip.pending_info = f->info;
+  rl_ip.pending_stream = stream;
+  rl_ip.launched = false;
+  rl_ip.launch_result = hipSuccess;
+  rl_ip.record_only = record_only;
+  rl_status_t status = rl_funnel_launch(rl_ip.funnel, f->kernel, grid, block,
+                                        lds, args, arg_count, NULL, NULL);
+  rl_ip.record_only = false;
+  if (!status) {
+    ++rl_ip.recorded;
+    *out_recorded = true;
+    return rl_ip.launch_result;
+  }
+  if (rl_ip.launched && !record_only) {
+    // The runtime refused it: the program sees that, and the capture
+    // cannot stand for the program's run.
+    rl_ip_note(0, "the runtime failed the launch of %s (%s)", f->info->name,
+               rl_status_message(status));
+    rl_status_free(status);
+    *out_recorded = true;  // forwarded once already
+    return rl_ip.launch_result;
+  }
+  char what[160];
+  snprintf(what, sizeof(what), "launch of %s refused by the funnel",
+           f->info->name);
+  rl_ip_fail(status, what);
+  rl_ip_note(1, "%s", what);
+  return hipSuccess;
+}
+
+RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
+                                       hipStream_t stream) {
+  RL_IP_REAL(hipGraphLaunch);
+  RL_IP_ENTER();
+  if (!real_hipGraphLaunch) return rl_ip_leave(hipErrorNotSupported);
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(exec) : NULL;
+  if (rl_ip_on && (!g || g->broken[0])) {
+    // Its kernel nodes are unknown: count the launch as one step.
+    if (rl_ip_window_launch(NULL)) {
+      rl_ip_note(1, "hipGraphLaunch is not recorded: %s",
+                 g ? g->broken : "a graph not captured from a stream");
+    }
+  }
+  for (uint32_t i = 0; g && !g->broken[0] && i < g->node_count; ++i) {
+    const rl_ip_node_t* n = &g->nodes[i];
+    if (n->kind == RL_IP_NODE_COPY) {
+      if (rl_ip_in_window()) {
+        rl_ip_record_copy("hipGraphLaunch (memcpy node)", n->dst,
+                          n->src_host ? 0 : n->src,
+                          n->src_host ? (const void*)(uintptr_t)n->src : NULL,
+                          n->size);
+      }
+      continue;
+    }
+    if (n->kind == RL_IP_NODE_FILL) {
+      if (rl_ip_in_window()) {
+        rl_ip_record_fill("hipGraphLaunch (memset node)", n->dst, n->pattern,
+                          n->width, n->size);
+      }
+      continue;
+    }
+    const rl_ip_function_t* f = &rl_ip.functions[n->function];
+    if (!rl_ip_window_launch(f)) continue;
+    rl_funnel_arg_t args[64];
+    uint32_t arg_count = 0;
+    bool recorded = false;
+    if (!rl_ip_type_args(f->info, NULL, n->kernarg, f->info->kernarg_size,
+                         args, &arg_count)) {
+      rl_ip_note(1, "graph node %u (%s): arguments not readable", i,
+                 f->info->name);
+      continue;
+    }
+    (void)rl_ip_record_launch(f, f->function, n->grid, n->block, n->lds,
+                              stream, args, arg_count, true, &recorded);
+  }
+  return rl_ip_leave(real_hipGraphLaunch(exec, stream));
+}
+
 // Records and issues one launch of the module function |function|, or
 // (|host| set) of the registered host stub |host|; lock held.
 static hipError_t rl_ip_module_launch(hipFunction_t function, const void* host,
@@ -776,105 +1517,38 @@ static hipError_t rl_ip_module_launch(hipFunction_t function, const void* host,
   if (host ? !real_hipLaunchKernel : !real_hipModuleLaunchKernel) {
     return hipErrorNotSupported;
   }
-  rl_ip_function_t* f = NULL;
-  for (uint32_t i = 0; i < rl_ip.function_count; ++i) {
-    const rl_ip_function_t* candidate = &rl_ip.functions[i];
-    if (host ? candidate->host == host
-             : candidate->function == function && !candidate->host) {
-      f = &rl_ip.functions[i];
-    }
-  }
-  bool closed_before = rl_ip.window_closed;
-  bool record = rl_ip.funnel && rl_ip_window_step(f);
-  if (!closed_before && rl_ip.window_closed) rl_ip_write_capture_locked();
-  if (record && rl_ip_stream_capturing(stream)) {
-    rl_ip_note(1, "a launch on a capturing stream is not recorded");
-    record = false;
+  rl_ip_function_t* f = rl_ip_function_find(function, host);
+  rl_ip_graph_t* g = rl_ip.funnel ? rl_ip_graph_capturing(stream) : NULL;
+  bool record = false;
+  if (g) {  // a node of the graph: recorded when the graph is launched
+    rl_ip_graph_kernel(g, f, grid, block, lds, params, extra);
+  } else {
+    record = rl_ip_window_launch(f);
   }
   if (record && !f) {
     rl_ip_note(1, "a launch of a function the interposer did not see loaded");
     record = false;
   }
-  // The explicit arguments, sliced at the metadata offsets.
-  const uint8_t* buffer = NULL;
-  size_t buffer_size = 0;
-  if (record && extra) {
-    for (uint32_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
-      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) buffer = extra[i + 1];
-      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE) {
-        buffer_size = *(const size_t*)extra[i + 1];
-      }
-    }
-  }
   rl_funnel_arg_t args[64];
   uint32_t arg_count = 0;
-  if (record) {
-    const rl_code_object_kernel_t* info = f->info;
-    for (uint32_t a = 0; a < info->arg_count && record; ++a) {
-      const rl_kernel_arg_t* meta = &info->args[a];
-      if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
-      const uint8_t* bytes = NULL;
-      if (params) {
-        bytes = params[arg_count];
-      } else if (buffer && meta->offset + meta->size <= buffer_size) {
-        bytes = buffer + meta->offset;
-      }
-      if (!bytes || arg_count == 64) {
-        rl_ip_note(1, "launch of %s: arguments not readable", info->name);
-        record = false;
-        break;
-      }
-      rl_funnel_arg_t arg;
-      uint64_t value = 0;
-      memcpy(&value, bytes, meta->size < 8 ? meta->size : 8);
-      if (meta->kind == RL_ARG_KIND_GLOBAL_BUFFER && meta->size == 8) {
-        arg = rl_funnel_arg_pointer(value);
-        rl_ip_buffer_t* b = rl_ip_buffer_at(value);
-        if (b) b->used = true;
-      } else if (meta->size == 4) {
-        arg = rl_funnel_arg_u32((uint32_t)value);
-      } else if (meta->size == 8) {
-        arg = rl_funnel_arg_u64(value);
-      } else {
-        arg = rl_funnel_arg_bytes(bytes, meta->size);
-      }
-      args[arg_count++] = arg;
-    }
-  }
-  if (record && rl_ip.freed_in_window >= 0) {
-    rl_ip_note(0, "buffer buf%lld freed mid-window",
-               (long long)rl_ip.freed_in_window);
+  size_t buffer_size = 0;
+  const uint8_t* buffer = rl_ip_extra_buffer(extra, &buffer_size);
+  if (record && !rl_ip_type_args(f->info, params, buffer, buffer_size, args,
+                                 &arg_count)) {
+    rl_ip_note(1, "launch of %s: arguments not readable", f->info->name);
+    record = false;
   }
   if (record) {
-    rl_ip.pending_function = function;
-    rl_ip.pending_host = host;
-    rl_ip.pending_info = f->info;
-    rl_ip.pending_stream = stream;
-    rl_ip.launched = false;
-    rl_ip.launch_result = hipSuccess;
-    rl_status_t status = rl_funnel_launch(rl_ip.funnel, f->kernel, grid, block,
-                                          lds, args, arg_count, NULL, NULL);
-    if (!status) {
-      ++rl_ip.recorded;
-      return rl_ip.launch_result;
-    }
-    if (rl_ip.launched) {  // the runtime refused it: the program sees that
-      // ... and the capture cannot stand for the program's run.
-      rl_ip_note(0, "the runtime failed the launch of %s (%s)",
-                 f->info->name, rl_status_message(status));
-      rl_status_free(status);
-      return rl_ip.launch_result;
-    }
-    char what[160];
-    snprintf(what, sizeof(what), "launch of %s refused by the funnel",
-             f->info->name);
-    rl_ip_fail(status, what);
-    rl_ip_note(1, "%s", what);
+    bool forwarded = false;
+    hipError_t result = rl_ip_record_launch(f, function, grid, block, lds,
+                                            stream, args, arg_count, false,
+                                            &forwarded);
+    if (forwarded) return result;
   }
   if (host) {
-    const dim3 g = {grid[0], grid[1], grid[2]};
-    const dim3 b = {block[0], block[1], block[2]};
-    return real_hipLaunchKernel(host, g, b, params, lds, stream);
+    const dim3 g3 = {grid[0], grid[1], grid[2]};
+    const dim3 b3 = {block[0], block[1], block[2]};
+    return real_hipLaunchKernel(host, g3, b3, params, lds, stream);
   }
   return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
                                     block[0], block[1], block[2], lds, stream,

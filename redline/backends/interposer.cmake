@@ -3,7 +3,33 @@
 # SHARED library embedding the capture model and the funnel; it exports
 # only the HIP entry points it interposes.
 find_package(Threads REQUIRED)
-add_library(redline_capture SHARED ${CMAKE_CURRENT_LIST_DIR}/interposer.c)
+# The copy and fill kernels the interposer records device writes as
+# (interposer_copy.hip), one code object per processor, embedded in the
+# library so a capture needs no file beside it.
+set(rl_ip_copy_dir ${CMAKE_BINARY_DIR}/lib/redline/copy)
+file(MAKE_DIRECTORY ${rl_ip_copy_dir})
+set(rl_ip_copy_files)
+foreach(target IN LISTS RL_KERNEL_TARGETS)
+  set(output ${rl_ip_copy_dir}/interposer_copy-${target}.co)
+  add_custom_command(OUTPUT ${output}
+    COMMAND ${RL_HIP_CLANG} -x hip -nogpulib -nogpuinc
+            --offload-arch=${target} --cuda-device-only --no-gpu-bundle-output
+            -O2 -o ${output} ${CMAKE_CURRENT_LIST_DIR}/interposer_copy.hip
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/interposer_copy.hip
+    COMMENT "HIP ${target}: interposer copy kernels"
+    VERBATIM)
+  list(APPEND rl_ip_copy_files ${output})
+endforeach()
+add_custom_command(OUTPUT ${rl_ip_copy_dir}/interposer_copy_objects.c
+  COMMAND ${CMAKE_COMMAND} -DOUTPUT=${rl_ip_copy_dir}/interposer_copy_objects.c
+          -DSYMBOL=rl_ip_copy_objects "-DNAMES=${RL_KERNEL_TARGETS}"
+          "-DFILES=${rl_ip_copy_files}"
+          -P ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
+  DEPENDS ${rl_ip_copy_files} ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
+  COMMENT "Embedding the interposer copy kernels"
+  VERBATIM)
+add_library(redline_capture SHARED ${CMAKE_CURRENT_LIST_DIR}/interposer.c
+  ${rl_ip_copy_dir}/interposer_copy_objects.c)
 set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)
 rl_module_headers(redline_capture FOLDER redline/backends)
 target_include_directories(redline_capture SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
