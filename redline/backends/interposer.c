@@ -48,21 +48,32 @@
 // launch) walked over the single value 0, i.e. the recorded launches once,
 // so a shadow or bench of the file needs no --windows.
 //
+//   hipModuleLoad          the code object in the file (an ELF, or the
+//                          processor's entry of an offload bundle);
+//   copies and memsets     into a recorded buffer inside the window, as
+//                          launches of the embedded copy/fill kernels
+//                          (interposer_copy.hip; host bytes through a
+//                          staging buffer "uploadN");
+//   stream capture         launches, copies and memsets on a capturing
+//                          stream are kept as the graph's nodes and
+//                          recorded, in order, at each hipGraphLaunch of an
+//                          executable graph instantiated from it.
+// docs/capture-interposer.md is the user-facing rule.
+//
 // Incomplete captures. Work the interposer cannot record is forwarded
 // untouched, and when it happens inside an open window the capture is
 // marked incomplete (rl_capture_mark_incomplete; replay then refuses it):
 // hipLaunchKernel of a host stub the interposer did not see registered,
-// launches the funnel refuses (e.g. a pointer outside every hipMalloc buffer), launches
-// on a capturing stream and hipGraphLaunch (each call counts as one
-// bypassed launch), hipMemcpy into a recorded buffer or device-to-device
-// after the window opened (a host write a replay could not reproduce), and
-// hipFree of a buffer a recorded launch used, followed by another recorded
-// launch ("buffer bufN freed mid-window"); the same for hipMemcpyAsync,
-// hipMemcpyWithStream, hipMemcpy{HtoD,DtoD}[Async] and hipMemset[Async],
-// hipMemsetD8/D16/D32 into a recorded buffer inside the window. A capture with no launch, or
-// whose launches the runtime failed (at the call, or at the final
-// hipDeviceSynchronize the interposer makes before writing), is incomplete
-// too. Other HIP entry points are not interposed at all.
+// launches the funnel refuses (e.g. a pointer outside every hipMalloc
+// buffer), hipGraphLaunch of a graph not captured from a stream or changed
+// after instantiation, a copy or memset it cannot record (past the end of
+// its buffer, from device memory outside every buffer, hipMemcpyDefault
+// from an address it cannot classify), and hipFree of a buffer a recorded
+// launch used, followed by another recorded launch ("buffer bufN freed
+// mid-window"). A capture with no launch, or whose launches the runtime
+// failed (at the call, or at the final hipDeviceSynchronize the interposer
+// makes before writing), is incomplete too. Other HIP entry points are not
+// interposed at all.
 //
 // Thread-safety: one lock around the recording; calls are forwarded with it
 // held, so an interposed program's HIP calls are serialised.
@@ -850,7 +861,7 @@ static void rl_ip_record_builtin(uint32_t kernel,
                                  uint64_t size, const rl_funnel_arg_t* args,
                                  uint32_t arg_count, const char* call) {
   const uint64_t groups = (size + 255u) / 256u;
-  if (groups > UINT32_MAX) {
+  if (size > UINT32_MAX) {  // the kernels count bytes in 32 bits
     rl_ip_note(1, "%s of %llu bytes is too large to record", call,
                (unsigned long long)size);
     return;
@@ -932,7 +943,7 @@ static void rl_ip_record_copy(const char* call, uint64_t dst, uint64_t src,
   const rl_funnel_arg_t args[3] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_pointer_declared(source, RL_EFFECT_READ, 0, size),
-      rl_funnel_arg_u64(size)};
+      rl_funnel_arg_u32((uint32_t)size)};
   rl_ip_record_builtin(rl_ip.copy_kernel, rl_ip.copy_info, size, args, 3,
                        call);
 }
@@ -956,7 +967,7 @@ static void rl_ip_record_fill(const char* call, uint64_t dst, uint32_t pattern,
   const rl_funnel_arg_t args[4] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_u32(pattern), rl_funnel_arg_u32(width),
-      rl_funnel_arg_u64(size)};
+      rl_funnel_arg_u32((uint32_t)size)};
   rl_ip_record_builtin(rl_ip.fill_kernel, rl_ip.fill_info, size, args, 4,
                        call);
 }

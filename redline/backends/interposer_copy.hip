@@ -10,24 +10,25 @@
 // bytes reach the device through a read-only staging buffer whose initial
 // contents are the bytes the program copied.
 //
-// Launch contract: 1-D grid of 256-wide work-groups covering n bytes; one
-// byte per work-item (byte addresses carry no alignment requirement, so a
+// Launch contract: 1-D grid of 256-wide work-groups covering n bytes (n
+// below 2^32, the interposer refuses larger writes); one byte per work-item (byte addresses carry no alignment requirement, so a
 // copy at any offset and of any length is exact). Self-contained device
-// code like kernels/*.hip: no HIP headers, no device libraries.
+// code like kernels/*.hip: no HIP headers, no device libraries. The `ref`
+// executor's versions are kernels/ref/capture_copy_ref.c.
 #define RL_COPY_BLOCK 256u
 #define RL_COPY_KERNEL extern "C" __attribute__((global)) \
   __attribute__((amdgpu_flat_work_group_size(RL_COPY_BLOCK, RL_COPY_BLOCK)))
 
-static __attribute__((device)) inline unsigned long rl_copy_index(void) {
-  return (unsigned long)__builtin_amdgcn_workgroup_id_x() * RL_COPY_BLOCK +
+static __attribute__((device)) inline unsigned rl_copy_index(void) {
+  return __builtin_amdgcn_workgroup_id_x() * RL_COPY_BLOCK +
          __builtin_amdgcn_workitem_id_x();
 }
 
 // dst[i] = src[i] for i < n.
 RL_COPY_KERNEL void rl_capture_copy(unsigned char* __restrict__ dst,
                                     const unsigned char* __restrict__ src,
-                                    unsigned long n) {
-  unsigned long i = rl_copy_index();
+                                    unsigned n) {
+  unsigned i = rl_copy_index();
   if (i < n) dst[i] = src[i];
 }
 
@@ -35,7 +36,7 @@ RL_COPY_KERNEL void rl_capture_copy(unsigned char* __restrict__ dst,
 // hipMemset (width 1), hipMemsetD16 (2), hipMemsetD32 (4).
 RL_COPY_KERNEL void rl_capture_fill(unsigned char* __restrict__ dst,
                                     unsigned pattern, unsigned width,
-                                    unsigned long n) {
-  unsigned long i = rl_copy_index();
-  if (i < n) dst[i] = (unsigned char)(pattern >> (8u * (unsigned)(i % width)));
+                                    unsigned n) {
+  unsigned i = rl_copy_index();
+  if (i < n) dst[i] = (unsigned char)(pattern >> (8u * (i % width)));
 }
