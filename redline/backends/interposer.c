@@ -158,7 +158,9 @@ typedef struct rl_ip_graph_s {
   char broken[160];
 } rl_ip_graph_t;
 
-static struct {
+// The interposer's whole state: one object, created with the process
+// (an LD_PRELOAD library has one per process) and passed to every function.
+typedef struct rl_interposer_s {
   pthread_mutex_t lock;
   bool started, written, failed;
   void* library;
@@ -204,29 +206,32 @@ static struct {
   int64_t freed_in_window;  // funnel buffer freed while open, or -1
   char reason[256];
   char out[4096];
-} rl_ip = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed_in_window = -1};
+} rl_interposer_t;
 
-static void* rl_ip_real(const char* name) {
+static rl_interposer_t rl_ip_instance = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                                         .freed_in_window = -1};
+
+static void* rl_ip_real(rl_interposer_t* ip, const char* name) {
   const char* path = getenv("REDLINE_HIP_LIBRARY");
   if (path && path[0]) {
-    if (!rl_ip.library) rl_ip.library = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-    return rl_ip.library ? dlsym(rl_ip.library, name) : NULL;
+    if (!ip->library) ip->library = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    return ip->library ? dlsym(ip->library, name) : NULL;
   }
   return dlsym(RTLD_NEXT, name);
 }
 
 #define RL_IP_REAL(name)                                               \
   static __typeof__(name)* real_##name;                               \
-  if (!real_##name) real_##name = (__typeof__(name)*)rl_ip_real(#name)
+  if (!real_##name) real_##name = (__typeof__(name)*)rl_ip_real(ip, #name)
 
-static void rl_ip_note(uint32_t bypassed, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
-static void rl_ip_note(uint32_t bypassed, const char* format, ...) {
-  rl_ip.bypassed += bypassed;
-  if (!rl_ip.reason[0]) {
+static void rl_ip_note(rl_interposer_t* ip, uint32_t bypassed, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void rl_ip_note(rl_interposer_t* ip, uint32_t bypassed, const char* format, ...) {
+  ip->bypassed += bypassed;
+  if (!ip->reason[0]) {
     va_list args;
     va_start(args, format);
-    vsnprintf(rl_ip.reason, sizeof(rl_ip.reason), format, args);
+    vsnprintf(ip->reason, sizeof(ip->reason), format, args);
     va_end(args);
   }
 }
@@ -243,21 +248,23 @@ static void rl_ip_fail(rl_status_t status, const char* what) {
 
 static rl_status_t rl_ip_load(void* self, const void* bytes, size_t size,
                               uint64_t* out_handle) {
-  (void)self, (void)bytes, (void)size;
-  *out_handle = rl_ip.pending_handle;
+  rl_interposer_t* ip = self;
+  (void)bytes, (void)size;
+  *out_handle = ip->pending_handle;
   return RL_OK;
 }
 
 static rl_status_t rl_ip_allocate(void* self, uint64_t size,
                                   uint64_t alignment, uint64_t* out_address) {
-  (void)self, (void)size, (void)alignment;
-  *out_address = rl_ip.pending_address;
+  rl_interposer_t* ip = self;
+  (void)size, (void)alignment;
+  *out_address = ip->pending_address;
   return RL_OK;
 }
 
 static rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
                                uint64_t size) {
-  (void)self;
+  rl_interposer_t* ip = self;
   RL_IP_REAL(hipMemcpy);
   hipError_t error = real_hipMemcpy((void*)(uintptr_t)address, data, size,
                                     hipMemcpyHostToDevice);
@@ -268,7 +275,7 @@ static rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
 
 static rl_status_t rl_ip_read(void* self, uint64_t address, void* data,
                               uint64_t size) {
-  (void)self;
+  rl_interposer_t* ip = self;
   RL_IP_REAL(hipMemcpy);
   hipError_t error = real_hipMemcpy(data, (const void*)(uintptr_t)address,
                                     size, hipMemcpyDeviceToHost);
@@ -279,12 +286,12 @@ static rl_status_t rl_ip_read(void* self, uint64_t address, void* data,
 
 // Forwards a host-stub launch: hipLaunchKernel takes one pointer per
 // explicit argument, here into the funnel's kernarg at the metadata offsets.
-static hipError_t rl_ip_launch_host(const rl_funnel_dispatch_t* dispatch) {
+static hipError_t rl_ip_launch_host(rl_interposer_t* ip, const rl_funnel_dispatch_t* dispatch) {
   RL_IP_REAL(hipLaunchKernel);
   if (!real_hipLaunchKernel) return hipErrorNotSupported;
   void* params[64];
   uint32_t count = 0;
-  const rl_code_object_kernel_t* info = rl_ip.pending_info;
+  const rl_code_object_kernel_t* info = ip->pending_info;
   for (uint32_t a = 0; a < info->arg_count && count < 64; ++a) {
     if (info->args[a].kind == RL_ARG_KIND_HIDDEN) continue;
     params[count++] = (void*)(dispatch->kernarg + info->args[a].offset);
@@ -292,36 +299,36 @@ static hipError_t rl_ip_launch_host(const rl_funnel_dispatch_t* dispatch) {
   const dim3 grid = {dispatch->grid[0], dispatch->grid[1], dispatch->grid[2]};
   const dim3 block = {dispatch->block[0], dispatch->block[1],
                       dispatch->block[2]};
-  return real_hipLaunchKernel(rl_ip.pending_host, grid, block, params,
-                              dispatch->dynamic_lds, rl_ip.pending_stream);
+  return real_hipLaunchKernel(ip->pending_host, grid, block, params,
+                              dispatch->dynamic_lds, ip->pending_stream);
 }
 
 static rl_status_t rl_ip_launch(void* self,
                                 const rl_funnel_dispatch_t* dispatch) {
-  (void)self;
+  rl_interposer_t* ip = self;
   RL_IP_REAL(hipModuleLaunchKernel);
   size_t size = dispatch->kernarg_size;
   void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, (void*)dispatch->kernarg,
                    HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};
-  rl_ip.launched = true;
-  if (rl_ip.record_only) {  // the program's own call does the work
-    rl_ip.launch_result = hipSuccess;
+  ip->launched = true;
+  if (ip->record_only) {  // the program's own call does the work
+    ip->launch_result = hipSuccess;
     return RL_OK;
   }
-  if (rl_ip.pending_host) {
-    rl_ip.launch_result = rl_ip_launch_host(dispatch);
+  if (ip->pending_host) {
+    ip->launch_result = rl_ip_launch_host(ip, dispatch);
   } else {
-    rl_ip.launch_result = real_hipModuleLaunchKernel(
-        rl_ip.pending_function, dispatch->grid[0], dispatch->grid[1],
+    ip->launch_result = real_hipModuleLaunchKernel(
+        ip->pending_function, dispatch->grid[0], dispatch->grid[1],
         dispatch->grid[2], dispatch->block[0], dispatch->block[1],
-        dispatch->block[2], dispatch->dynamic_lds, rl_ip.pending_stream, NULL,
+        dispatch->block[2], dispatch->dynamic_lds, ip->pending_stream, NULL,
         extra);
   }
-  return rl_ip.launch_result
+  return ip->launch_result
              ? RL_STATUS(RL_STATUS_UNAVAILABLE, "%s: error %d",
-                         rl_ip.pending_host ? "hipLaunchKernel"
+                         ip->pending_host ? "hipLaunchKernel"
                                             : "hipModuleLaunchKernel",
-                         (int)rl_ip.launch_result)
+                         (int)ip->launch_result)
              : RL_OK;
 }
 
@@ -336,15 +343,15 @@ static bool rl_ip_number(const char* text, uint64_t* out_value) {
   return ok;
 }
 
-static bool rl_ip_start(void) {
-  if (rl_ip.started) return !rl_ip.failed;
-  rl_ip.started = true;
+static bool rl_ip_start(rl_interposer_t* ip) {
+  if (ip->started) return !ip->failed;
+  ip->started = true;
   const char* out = getenv("REDLINE_CAPTURE_OUT");
-  snprintf(rl_ip.out, sizeof(rl_ip.out), "%s",
+  snprintf(ip->out, sizeof(ip->out), "%s",
            out && out[0] ? out : "redline_capture.rlc");
   const char* window = getenv("REDLINE_CAPTURE_WINDOW");
-  rl_ip.first = 0;
-  rl_ip.count = UINT64_MAX;
+  ip->first = 0;
+  ip->count = UINT64_MAX;
   if (window && strncmp(window, "launches:", 9) == 0) {
     // FIRST[:COUNT|:all], each number by the one parser (redline/base/number.h).
     char first[32] = "";
@@ -353,31 +360,31 @@ static bool rl_ip_start(void) {
     if (length >= sizeof(first)) length = 0;  // refused by the parser below
     memcpy(first, window + 9, length);
     first[length] = '\0';
-    if (!rl_ip_number(first, &rl_ip.first)) rl_ip.failed = true;
+    if (!rl_ip_number(first, &ip->first)) ip->failed = true;
     if (colon && strcmp(colon + 1, "all") != 0 &&
-        !rl_ip_number(colon + 1, &rl_ip.count)) {
-      rl_ip.failed = true;
+        !rl_ip_number(colon + 1, &ip->count)) {
+      ip->failed = true;
     }
   } else if (window && strncmp(window, "marker:", 7) == 0) {
     const char* colon = strrchr(window + 7, ':');
     size_t length = colon ? (size_t)(colon - window - 7) : 0;
-    if (!colon || length == 0 || length >= sizeof(rl_ip.marker_name)) {
-      rl_ip.failed = true;
+    if (!colon || length == 0 || length >= sizeof(ip->marker_name)) {
+      ip->failed = true;
     } else {
-      rl_ip.marker = true;
-      memcpy(rl_ip.marker_name, window + 7, length);
-      if (!rl_ip_number(colon + 1, &rl_ip.first)) rl_ip.failed = true;
+      ip->marker = true;
+      memcpy(ip->marker_name, window + 7, length);
+      if (!rl_ip_number(colon + 1, &ip->first)) ip->failed = true;
     }
   } else if (window && window[0]) {
-    rl_ip.failed = true;
+    ip->failed = true;
   }
-  if (rl_ip.failed) {
+  if (ip->failed) {
     fprintf(stderr, "redline_capture: REDLINE_CAPTURE_WINDOW='%s': expected "
                     "launches:FIRST:COUNT or marker:NAME:N; not capturing\n",
             window);
     return false;
   }
-  rl_ip.device = (rl_funnel_device_t){.self = &rl_ip,
+  ip->device = (rl_funnel_device_t){.self = ip,
                                       .load_code_object = rl_ip_load,
                                       .allocate = rl_ip_allocate,
                                       .write = rl_ip_write,
@@ -385,28 +392,30 @@ static bool rl_ip_start(void) {
                                       .launch = rl_ip_launch};
   const char* name = program_invocation_short_name;
   rl_status_t status = rl_funnel_create(name && name[0] ? name : "hip-app",
-                                        &rl_ip.device, &rl_ip.funnel);
+                                        &ip->device, &ip->funnel);
   if (status) {
     rl_ip_fail(status, "funnel");
-    rl_ip.failed = true;
+    ip->failed = true;
     return false;
   }
   atexit(rl_ip_write_capture);
   return true;
 }
 
-#define RL_IP_ENTER() \
-  pthread_mutex_lock(&rl_ip.lock); \
-  bool rl_ip_on = rl_ip_start() && !rl_ip.written
+#define RL_IP_ENTER()                  \
+  rl_interposer_t* ip = &rl_ip_instance; \
+  pthread_mutex_lock(&ip->lock);        \
+  bool rl_ip_on = rl_ip_start(ip) && !ip->written
 
-static hipError_t rl_ip_leave(hipError_t error) {
-  pthread_mutex_unlock(&rl_ip.lock);
+static hipError_t rl_ip_unlock(rl_interposer_t* ip, hipError_t error) {
+  pthread_mutex_unlock(&ip->lock);
   return error;
 }
+#define rl_ip_leave(error) rl_ip_unlock(ip, (error))
 
-static rl_ip_buffer_t* rl_ip_buffer_at(uint64_t address) {
-  for (uint32_t i = 0; i < rl_ip.buffer_count; ++i) {
-    rl_ip_buffer_t* b = &rl_ip.buffers[i];
+static rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address) {
+  for (uint32_t i = 0; i < ip->buffer_count; ++i) {
+    rl_ip_buffer_t* b = &ip->buffers[i];
     uint64_t base = (uint64_t)(uintptr_t)b->base;
     if (!b->freed && address >= base && address - base < b->size) return b;
   }
@@ -415,16 +424,16 @@ static rl_ip_buffer_t* rl_ip_buffer_at(uint64_t address) {
 
 // Finishes the funnel and writes the capture (atomically, by the output-file
 // rules of rl_capture_file_write).
-static void rl_ip_write_capture_locked(void) {
-  if (!rl_ip.funnel || rl_ip.written) return;
-  rl_ip.written = true;
-  for (uint32_t i = 0; i < rl_ip.buffer_count; ++i) {
+static void rl_ip_write_capture_locked(rl_interposer_t* ip) {
+  if (!ip->funnel || ip->written) return;
+  ip->written = true;
+  for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     char name[32];
-    snprintf(name, sizeof(name), "buf%u", rl_ip.buffers[i].index);
+    snprintf(name, sizeof(name), "buf%u", ip->buffers[i].index);
     uint32_t region = 0;
-    rl_status_t status = rl_funnel_region(rl_ip.funnel, name,
-                                          rl_ip.buffers[i].index, 0,
-                                          rl_ip.buffers[i].size,
+    rl_status_t status = rl_funnel_region(ip->funnel, name,
+                                          ip->buffers[i].index, 0,
+                                          ip->buffers[i].size,
                                           RL_REGION_BYTES, &region);
     if (status) rl_ip_fail(status, "region");
   }
@@ -436,7 +445,7 @@ static void rl_ip_write_capture_locked(void) {
   hipError_t sync = real_hipDeviceSynchronize ? real_hipDeviceSynchronize()
                                               : hipSuccess;
   if (sync != hipSuccess) {
-    rl_ip_note(0, "a forwarded launch failed (hipDeviceSynchronize: %s)",
+    rl_ip_note(ip, 0, "a forwarded launch failed (hipDeviceSynchronize: %s)",
                real_hipGetErrorName ? real_hipGetErrorName(sync) : "error");
   }
   // The capture declares its window: the whole recorded sequence is one
@@ -444,66 +453,67 @@ static void rl_ip_write_capture_locked(void) {
   // FILE` and `redline bench FILE` need no --windows.
   uint32_t run_param = 0, window = 0;
   rl_status_t declared =
-      rl_funnel_param(rl_ip.funnel, "run", 0, 1, 0, &run_param);
+      rl_funnel_param(ip->funnel, "run", 0, 1, 0, &run_param);
   if (!declared) {
-    declared = rl_funnel_window(rl_ip.funnel, run_param, 0, 1, 1, &window);
+    declared = rl_funnel_window(ip->funnel, run_param, 0, 1, 1, &window);
   }
   if (declared) rl_ip_fail(declared, "declaring the window");
   rl_capture_t* capture = NULL;
-  rl_status_t status = rl_funnel_finish(rl_ip.funnel, &capture);
-  if (!status && capture->launch_count == 0 && !rl_ip.reason[0]) {
+  rl_status_t status = rl_funnel_finish(ip->funnel, &capture);
+  if (!status && capture->launch_count == 0 && !ip->reason[0]) {
     // Nothing to replay: a window past the program's last launch, or a
     // program whose launches never reached the interposer (linked against
     // a runtime it does not interpose). Said, and refused by replay.
-    rl_ip_note(0, "no launch was recorded (window %s)",
-               rl_ip.window_open ? "open" : "never opened");
+    rl_ip_note(ip, 0, "no launch was recorded (window %s)",
+               ip->window_open ? "open" : "never opened");
   }
-  if (!status && (rl_ip.bypassed || rl_ip.reason[0])) {
-    status = rl_capture_mark_incomplete(capture, rl_ip.bypassed, rl_ip.reason);
+  if (!status && (ip->bypassed || ip->reason[0])) {
+    status = rl_capture_mark_incomplete(capture, ip->bypassed, ip->reason);
   }
-  if (!status) status = rl_capture_file_write(capture, rl_ip.out, NULL);
+  if (!status) status = rl_capture_file_write(capture, ip->out, NULL);
   if (status) {
     rl_ip_fail(status, "writing the capture");
   } else {
     fprintf(stderr,
             "redline_capture: %u launches recorded into %s (%u of them "
             "copies or fills)%s%s\n",
-            capture->launch_count, rl_ip.out, rl_ip.copies,
+            capture->launch_count, ip->out, ip->copies,
             rl_capture_incomplete(capture) ? "; INCOMPLETE: " : "",
             rl_capture_incomplete(capture) ? capture->incomplete_reason : "");
   }
   rl_capture_destroy(capture);
-  rl_funnel_destroy(rl_ip.funnel);
-  rl_ip.funnel = NULL;
+  rl_funnel_destroy(ip->funnel);
+  ip->funnel = NULL;
   RL_IP_REAL(hipFree);
-  for (uint32_t i = 0; i < rl_ip.buffer_count; ++i) {
-    if (rl_ip.buffers[i].freed && real_hipFree) {
-      (void)real_hipFree(rl_ip.buffers[i].base);
+  for (uint32_t i = 0; i < ip->buffer_count; ++i) {
+    if (ip->buffers[i].freed && real_hipFree) {
+      (void)real_hipFree(ip->buffers[i].base);
     }
   }
-  for (uint32_t i = 0; i < rl_ip.staging_count && real_hipFree; ++i) {
-    (void)real_hipFree(rl_ip.staging[i].base);
+  for (uint32_t i = 0; i < ip->staging_count && real_hipFree; ++i) {
+    (void)real_hipFree(ip->staging[i].base);
   }
-  free(rl_ip.staging);
-  rl_ip.staging = NULL;
-  rl_ip.staging_count = rl_ip.staging_capacity = 0;
-  for (uint32_t g = 0; g < rl_ip.graph_count; ++g) {
-    for (uint32_t n = 0; n < rl_ip.graphs[g].node_count; ++n) {
-      free(rl_ip.graphs[g].nodes[n].kernarg);
+  free(ip->staging);
+  ip->staging = NULL;
+  ip->staging_count = ip->staging_capacity = 0;
+  for (uint32_t g = 0; g < ip->graph_count; ++g) {
+    for (uint32_t n = 0; n < ip->graphs[g].node_count; ++n) {
+      free(ip->graphs[g].nodes[n].kernarg);
     }
-    free(rl_ip.graphs[g].nodes);
+    free(ip->graphs[g].nodes);
   }
-  free(rl_ip.graphs);
-  rl_ip.graphs = NULL;
-  rl_ip.graph_count = rl_ip.graph_capacity = 0;
-  rl_code_object_destroy(rl_ip.copy_parsed);
-  rl_ip.copy_parsed = NULL;
+  free(ip->graphs);
+  ip->graphs = NULL;
+  ip->graph_count = ip->graph_capacity = 0;
+  rl_code_object_destroy(ip->copy_parsed);
+  ip->copy_parsed = NULL;
 }
 
 static void rl_ip_write_capture(void) {
-  pthread_mutex_lock(&rl_ip.lock);
-  rl_ip_write_capture_locked();
-  pthread_mutex_unlock(&rl_ip.lock);
+  rl_interposer_t* ip = &rl_ip_instance;
+  pthread_mutex_lock(&ip->lock);
+  rl_ip_write_capture_locked(ip);
+  pthread_mutex_unlock(&ip->lock);
 }
 
 //===----------------------------------------------------------------------===//
@@ -512,14 +522,14 @@ static void rl_ip_write_capture(void) {
 
 // Records the |size|-byte code object |image| the runtime loaded as
 // |module|; lock held, recording on.
-static void rl_ip_record_code_object(hipModule_t module, const void* image,
+static void rl_ip_record_code_object(rl_interposer_t* ip, hipModule_t module, const void* image,
                                      size_t size, const char* what) {
-  if (rl_ip.module_count == 64) return;
-  rl_ip_module_t* m = &rl_ip.modules[rl_ip.module_count];
-  rl_ip.pending_handle = rl_ip.module_count;
+  if (ip->module_count == 64) return;
+  rl_ip_module_t* m = &ip->modules[ip->module_count];
+  ip->pending_handle = ip->module_count;
   rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
   if (!status) {
-    status = rl_funnel_load_code_object(rl_ip.funnel, image, size,
+    status = rl_funnel_load_code_object(ip->funnel, image, size,
                                         &m->code_object);
   }
   if (status) {
@@ -529,13 +539,13 @@ static void rl_ip_record_code_object(hipModule_t module, const void* image,
     return;
   }
   m->module = module;
-  ++rl_ip.module_count;
+  ++ip->module_count;
 }
 
 RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
                                           const void* image) {
-  RL_IP_REAL(hipModuleLoadData);
   RL_IP_ENTER();
+  RL_IP_REAL(hipModuleLoadData);
   if (!real_hipModuleLoadData) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipModuleLoadData(module, image);
   if (error || !rl_ip_on) return rl_ip_leave(error);
@@ -546,12 +556,12 @@ RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   memcpy(&shentsize, bytes + 0x3A, 2);
   memcpy(&shnum, bytes + 0x3C, 2);
   size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
-  rl_ip_record_code_object(*module, image, size, "hipModuleLoadData");
+  rl_ip_record_code_object(ip, *module, image, size, "hipModuleLoadData");
   return rl_ip_leave(error);
 }
 
 // The processor of device 0, defined below.
-static bool rl_ip_processor(char* out, size_t capacity);
+static bool rl_ip_processor(rl_interposer_t* ip, char* out, size_t capacity);
 
 // Reads the whole file |path| into a malloc'd buffer; NULL on failure.
 static uint8_t* rl_ip_read_file(const char* path, size_t* out_size) {
@@ -587,8 +597,8 @@ static uint8_t* rl_ip_read_file(const char* path, size_t* out_size) {
 // offload bundle (what hipcc --genco writes). A module it cannot record is
 // named on stderr; its launches then mark an open window incomplete.
 RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
-  RL_IP_REAL(hipModuleLoad);
   RL_IP_ENTER();
+  RL_IP_REAL(hipModuleLoad);
   if (!real_hipModuleLoad) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipModuleLoad(module, fname);
   if (error || !rl_ip_on) return rl_ip_leave(error);
@@ -605,7 +615,7 @@ RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
     const rl_hip_fatbin_wrapper_t wrapper = {.magic = RL_HIP_FATBIN_MAGIC,
                                              .version = RL_HIP_FATBIN_VERSION,
                                              .binary = bytes};
-    status = rl_ip_processor(processor, sizeof(processor))
+    status = rl_ip_processor(ip, processor, sizeof(processor))
                  ? rl_hip_fatbin_find(&wrapper, processor, &code, &code_size)
                  : RL_STATUS(RL_STATUS_UNAVAILABLE,
                              "hipGetDeviceProperties gave no gcnArchName");
@@ -613,7 +623,7 @@ RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
   if (status) {
     rl_ip_fail(status, "hipModuleLoad");
   } else {
-    rl_ip_record_code_object(*module, code, (size_t)code_size,
+    rl_ip_record_code_object(ip, *module, code, (size_t)code_size,
                              "hipModuleLoad");
   }
   free(bytes);
@@ -623,35 +633,35 @@ RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
 RL_IP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
                                              hipModule_t module,
                                              const char* name) {
-  RL_IP_REAL(hipModuleGetFunction);
   RL_IP_ENTER();
+  RL_IP_REAL(hipModuleGetFunction);
   if (!real_hipModuleGetFunction) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipModuleGetFunction(function, module, name);
-  if (error || !rl_ip_on || rl_ip.function_count == 256) {
+  if (error || !rl_ip_on || ip->function_count == 256) {
     return rl_ip_leave(error);
   }
-  for (uint32_t m = 0; m < rl_ip.module_count; ++m) {
-    if (rl_ip.modules[m].module != module) continue;
-    rl_ip_function_t* f = &rl_ip.functions[rl_ip.function_count];
+  for (uint32_t m = 0; m < ip->module_count; ++m) {
+    if (ip->modules[m].module != module) continue;
+    rl_ip_function_t* f = &ip->functions[ip->function_count];
     rl_status_t status = rl_funnel_kernel(
-        rl_ip.funnel, rl_ip.modules[m].code_object, name, &f->kernel);
+        ip->funnel, ip->modules[m].code_object, name, &f->kernel);
     if (status) {
       rl_ip_fail(status, "hipModuleGetFunction");
       break;
     }
     f->function = *function;
     f->module = m;
-    f->info = rl_code_object_find_kernel(rl_ip.modules[m].parsed, name);
-    ++rl_ip.function_count;
+    f->info = rl_code_object_find_kernel(ip->modules[m].parsed, name);
+    ++ip->function_count;
     break;
   }
   return rl_ip_leave(error);
 }
 
 // The recorded module loaded as |module|, or NULL.
-static rl_ip_module_t* rl_ip_module_find(hipModule_t module) {
-  for (uint32_t m = 0; m < rl_ip.module_count; ++m) {
-    if (rl_ip.modules[m].module == module) return &rl_ip.modules[m];
+static rl_ip_module_t* rl_ip_module_find(rl_interposer_t* ip, hipModule_t module) {
+  for (uint32_t m = 0; m < ip->module_count; ++m) {
+    if (ip->modules[m].module == module) return &ip->modules[m];
   }
   return NULL;
 }
@@ -667,7 +677,7 @@ void __hipRegisterFunction(void** modules, const void* hostFunction,
 
 // The processor of device 0 ("gfx1100"), from gcnArchName without its
 // target-id features (":sramecc+:xnack-"); false when the runtime says none.
-static bool rl_ip_processor(char* out, size_t capacity) {
+static bool rl_ip_processor(rl_interposer_t* ip, char* out, size_t capacity) {
   RL_IP_REAL(hipGetDeviceProperties);
   hipDeviceProp_t props;
   if (!real_hipGetDeviceProperties || real_hipGetDeviceProperties(&props, 0)) {
@@ -680,8 +690,8 @@ static bool rl_ip_processor(char* out, size_t capacity) {
 }
 
 RL_IP_EXPORT void** __hipRegisterFatBinary(const void* data) {
-  RL_IP_REAL(__hipRegisterFatBinary);
   RL_IP_ENTER();
+  RL_IP_REAL(__hipRegisterFatBinary);
   void** modules =
       real___hipRegisterFatBinary ? real___hipRegisterFatBinary(data) : NULL;
   if (!modules || !rl_ip_on) {
@@ -692,14 +702,14 @@ RL_IP_EXPORT void** __hipRegisterFatBinary(const void* data) {
   const void* code = NULL;
   uint64_t size = 0;
   rl_status_t status =
-      rl_ip_processor(processor, sizeof(processor))
+      rl_ip_processor(ip, processor, sizeof(processor))
           ? rl_hip_fatbin_find(data, processor, &code, &size)
           : RL_STATUS(RL_STATUS_UNAVAILABLE,
                       "hipGetDeviceProperties gave no gcnArchName");
   if (status) {
     rl_ip_fail(status, "__hipRegisterFatBinary");
   } else {
-    rl_ip_record_code_object((hipModule_t)modules, code, (size_t)size,
+    rl_ip_record_code_object(ip, (hipModule_t)modules, code, (size_t)size,
                              "__hipRegisterFatBinary");
   }
   rl_ip_leave(hipSuccess);
@@ -713,75 +723,75 @@ RL_IP_EXPORT void __hipRegisterFunction(void** modules,
                                         unsigned int threadLimit, void* tid,
                                         void* bid, void* blockDim,
                                         void* gridDim, int* wSize) {
-  RL_IP_REAL(__hipRegisterFunction);
   RL_IP_ENTER();
+  RL_IP_REAL(__hipRegisterFunction);
   if (real___hipRegisterFunction) {
     real___hipRegisterFunction(modules, hostFunction, deviceFunction,
                                deviceName, threadLimit, tid, bid, blockDim,
                                gridDim, wSize);
   }
-  rl_ip_module_t* m = rl_ip_on ? rl_ip_module_find((hipModule_t)modules) : NULL;
+  rl_ip_module_t* m = rl_ip_on ? rl_ip_module_find(ip, (hipModule_t)modules) : NULL;
   const rl_code_object_kernel_t* info =
       m && deviceName ? rl_code_object_find_kernel(m->parsed, deviceName)
                       : NULL;
-  if (!info || rl_ip.function_count == 256) {
+  if (!info || ip->function_count == 256) {
     rl_ip_leave(hipSuccess);
     return;
   }
-  rl_ip_function_t* f = &rl_ip.functions[rl_ip.function_count];
+  rl_ip_function_t* f = &ip->functions[ip->function_count];
   rl_status_t status =
-      rl_funnel_kernel(rl_ip.funnel, m->code_object, deviceName, &f->kernel);
+      rl_funnel_kernel(ip->funnel, m->code_object, deviceName, &f->kernel);
   if (status) {
     rl_ip_fail(status, "__hipRegisterFunction");
   } else {
     *f = (rl_ip_function_t){.host = hostFunction,
-                            .module = (uint32_t)(m - rl_ip.modules),
+                            .module = (uint32_t)(m - ip->modules),
                             .kernel = f->kernel,
                             .info = info};
-    ++rl_ip.function_count;
+    ++ip->function_count;
   }
   rl_ip_leave(hipSuccess);
 }
 
 RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
-  RL_IP_REAL(hipMalloc);
   RL_IP_ENTER();
+  RL_IP_REAL(hipMalloc);
   if (!real_hipMalloc) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipMalloc(ptr, size);
-  if (error || !rl_ip_on || !*ptr || rl_ip.buffer_count == RL_IP_MAX) {
+  if (error || !rl_ip_on || !*ptr || ip->buffer_count == RL_IP_MAX) {
     return rl_ip_leave(error);
   }
-  rl_ip_buffer_t* b = &rl_ip.buffers[rl_ip.buffer_count];
+  rl_ip_buffer_t* b = &ip->buffers[ip->buffer_count];
   char name[32];
-  snprintf(name, sizeof(name), "buf%u", rl_ip.buffer_count);
-  rl_ip.pending_address = (uint64_t)(uintptr_t)*ptr;
+  snprintf(name, sizeof(name), "buf%u", ip->buffer_count);
+  ip->pending_address = (uint64_t)(uintptr_t)*ptr;
   uint64_t address = 0;
   rl_status_t status =
-      rl_funnel_buffer(rl_ip.funnel, name, size, 256, RL_BUFFER_ROLE_STATE,
+      rl_funnel_buffer(ip->funnel, name, size, 256, RL_BUFFER_ROLE_STATE,
                        false, &b->index, &address);
   if (status) {
     rl_ip_fail(status, "hipMalloc");
-    if (rl_ip.window_open) rl_ip_note(0, "an allocation was not recorded");
+    if (ip->window_open) rl_ip_note(ip, 0, "an allocation was not recorded");
     return rl_ip_leave(error);
   }
   b->base = *ptr;
   b->size = size;
-  ++rl_ip.buffer_count;
+  ++ip->buffer_count;
   return rl_ip_leave(error);
 }
 
 RL_IP_EXPORT hipError_t hipFree(void* ptr) {
-  RL_IP_REAL(hipFree);
   RL_IP_ENTER();
+  RL_IP_REAL(hipFree);
   if (!real_hipFree) return rl_ip_leave(hipErrorNotSupported);
-  rl_ip_buffer_t* b = rl_ip_on ? rl_ip_buffer_at((uint64_t)(uintptr_t)ptr) : NULL;
+  rl_ip_buffer_t* b = rl_ip_on ? rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)ptr) : NULL;
   if (!b || b->base != ptr) return rl_ip_leave(real_hipFree(ptr));
   // Kept allocated until the capture is written (no address reuse).
   b->freed = true;
   // An error only if the window records another launch afterwards.
-  if (b->used && rl_ip.window_open && !rl_ip.window_closed &&
-      rl_ip.freed_in_window < 0) {
-    rl_ip.freed_in_window = b->index;
+  if (b->used && ip->window_open && !ip->window_closed &&
+      ip->freed_in_window < 0) {
+    ip->freed_in_window = b->index;
   }
   return rl_ip_leave(hipSuccess);
 }
@@ -800,103 +810,103 @@ typedef struct {
 } rl_embedded_file_t;
 extern const rl_embedded_file_t rl_ip_copy_objects[];
 
-static bool rl_ip_in_window(void) {
-  return rl_ip.funnel && rl_ip.window_open && !rl_ip.window_closed;
+static bool rl_ip_in_window(rl_interposer_t* ip) {
+  return ip->funnel && ip->window_open && !ip->window_closed;
 }
 
 // Loads the copy code object of the device's processor into the funnel
 // once; false (said once on stderr) when there is none.
-static bool rl_ip_copy_load(void) {
-  if (rl_ip.copy_loaded || rl_ip.copy_failed) return rl_ip.copy_loaded;
+static bool rl_ip_copy_load(rl_interposer_t* ip) {
+  if (ip->copy_loaded || ip->copy_failed) return ip->copy_loaded;
   char processor[64] = "";
   const rl_embedded_file_t* file = NULL;
-  if (rl_ip_processor(processor, sizeof(processor))) {
+  if (rl_ip_processor(ip, processor, sizeof(processor))) {
     for (const rl_embedded_file_t* e = rl_ip_copy_objects; e->name; ++e) {
       if (strcmp(e->name, processor) == 0) file = e;
     }
   }
   rl_status_t status =
-      file ? rl_code_object_parse(file->bytes, file->size, &rl_ip.copy_parsed)
+      file ? rl_code_object_parse(file->bytes, file->size, &ip->copy_parsed)
            : RL_STATUS(RL_STATUS_UNSUPPORTED,
                        "no copy kernels for processor '%s'", processor);
   uint32_t code_object = 0;
   if (!status) {
-    rl_ip.pending_handle = UINT64_MAX;  // never loaded in the runtime
-    status = rl_funnel_load_code_object(rl_ip.funnel, file->bytes, file->size,
+    ip->pending_handle = UINT64_MAX;  // never loaded in the runtime
+    status = rl_funnel_load_code_object(ip->funnel, file->bytes, file->size,
                                         &code_object);
   }
   if (!status) {
-    status = rl_funnel_kernel(rl_ip.funnel, code_object, "rl_capture_copy",
-                              &rl_ip.copy_kernel);
+    status = rl_funnel_kernel(ip->funnel, code_object, "rl_capture_copy",
+                              &ip->copy_kernel);
   }
   if (!status) {
-    status = rl_funnel_kernel(rl_ip.funnel, code_object, "rl_capture_fill",
-                              &rl_ip.fill_kernel);
+    status = rl_funnel_kernel(ip->funnel, code_object, "rl_capture_fill",
+                              &ip->fill_kernel);
   }
   if (status) {
     rl_ip_fail(status, "loading the copy kernels");
-    rl_ip.copy_failed = true;
+    ip->copy_failed = true;
     return false;
   }
-  rl_ip.copy_info =
-      rl_code_object_find_kernel(rl_ip.copy_parsed, "rl_capture_copy");
-  rl_ip.fill_info =
-      rl_code_object_find_kernel(rl_ip.copy_parsed, "rl_capture_fill");
-  rl_ip.copy_loaded = rl_ip.copy_info && rl_ip.fill_info;
-  rl_ip.copy_failed = !rl_ip.copy_loaded;
-  return rl_ip.copy_loaded;
+  ip->copy_info =
+      rl_code_object_find_kernel(ip->copy_parsed, "rl_capture_copy");
+  ip->fill_info =
+      rl_code_object_find_kernel(ip->copy_parsed, "rl_capture_fill");
+  ip->copy_loaded = ip->copy_info && ip->fill_info;
+  ip->copy_failed = !ip->copy_loaded;
+  return ip->copy_loaded;
 }
 
 // The recorded buffer holding [address, address + size), or NULL.
-static rl_ip_buffer_t* rl_ip_buffer_range(uint64_t address, uint64_t size) {
-  rl_ip_buffer_t* b = rl_ip_buffer_at(address);
+static rl_ip_buffer_t* rl_ip_buffer_range(rl_interposer_t* ip, uint64_t address, uint64_t size) {
+  rl_ip_buffer_t* b = rl_ip_buffer_at(ip, address);
   uint64_t base = b ? (uint64_t)(uintptr_t)b->base : 0;
   return b && size <= b->size - (address - base) ? b : NULL;
 }
 
 // Records one launch of copy-kernel |kernel| over |size| bytes with
 // |args|; the program's call (forwarded by the caller) does the write.
-static void rl_ip_record_builtin(uint32_t kernel,
+static void rl_ip_record_builtin(rl_interposer_t* ip, uint32_t kernel,
                                  const rl_code_object_kernel_t* info,
                                  uint64_t size, const rl_funnel_arg_t* args,
                                  uint32_t arg_count, const char* call) {
   const uint64_t groups = (size + 255u) / 256u;
   if (size > UINT32_MAX) {  // the kernels count bytes in 32 bits
-    rl_ip_note(1, "%s of %llu bytes is too large to record", call,
+    rl_ip_note(ip, 1, "%s of %llu bytes is too large to record", call,
                (unsigned long long)size);
     return;
   }
   const uint32_t grid[3] = {(uint32_t)groups, 1, 1}, block[3] = {256, 1, 1};
-  rl_ip.record_only = true;
-  rl_ip.pending_host = NULL;
-  rl_ip.pending_info = info;
-  rl_status_t status = rl_funnel_launch(rl_ip.funnel, kernel, grid, block, 0,
+  ip->record_only = true;
+  ip->pending_host = NULL;
+  ip->pending_info = info;
+  rl_status_t status = rl_funnel_launch(ip->funnel, kernel, grid, block, 0,
                                         args, arg_count, NULL, NULL);
-  rl_ip.record_only = false;
+  ip->record_only = false;
   if (status) {
     char what[96];
     snprintf(what, sizeof(what), "%s refused by the funnel", call);
     rl_ip_fail(status, what);
-    rl_ip_note(1, "%s", what);
+    rl_ip_note(ip, 1, "%s", what);
     return;
   }
-  ++rl_ip.copies;
+  ++ip->copies;
 }
 
 // Records a device write of |size| bytes at |dst| from device address
 // |src| (|host| NULL) or from the host bytes |host|; lock held, window
 // open. A write outside every recorded buffer does not touch the capture.
-static void rl_ip_record_copy(const char* call, uint64_t dst, uint64_t src,
+static void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst, uint64_t src,
                               const void* host, uint64_t size) {
-  rl_ip_buffer_t* b = rl_ip_buffer_at(dst);
+  rl_ip_buffer_t* b = rl_ip_buffer_at(ip, dst);
   if (!b || size == 0) return;
-  if (!rl_ip_buffer_range(dst, size)) {
-    rl_ip_note(1, "%s of %llu bytes into buf%u runs past its end", call,
+  if (!rl_ip_buffer_range(ip, dst, size)) {
+    rl_ip_note(ip, 1, "%s of %llu bytes into buf%u runs past its end", call,
                (unsigned long long)size, b->index);
     return;
   }
-  if (!rl_ip_copy_load()) {
-    rl_ip_note(1, "%s into buf%u inside the window (no copy kernels)", call,
+  if (!rl_ip_copy_load(ip)) {
+    rl_ip_note(ip, 1, "%s into buf%u inside the window (no copy kernels)", call,
                b->index);
     return;
   }
@@ -904,9 +914,9 @@ static void rl_ip_record_copy(const char* call, uint64_t dst, uint64_t src,
   if (host) {  // staged: a read-only buffer holding the program's bytes
     RL_IP_REAL(hipMalloc);
     void* staging = NULL;
-    rl_status_t status = RL_ARRAY_RESERVE(&rl_ip.staging,
-                                          &rl_ip.staging_capacity,
-                                          rl_ip.staging_count + 1);
+    rl_status_t status = RL_ARRAY_RESERVE(&ip->staging,
+                                          &ip->staging_capacity,
+                                          ip->staging_count + 1);
     if (!status && (!real_hipMalloc || real_hipMalloc(&staging, size) ||
                     !staging)) {
       status = RL_STATUS(RL_STATUS_UNAVAILABLE,
@@ -915,25 +925,25 @@ static void rl_ip_record_copy(const char* call, uint64_t dst, uint64_t src,
     }
     uint32_t index = 0;
     char name[32];
-    snprintf(name, sizeof(name), "upload%u", rl_ip.staging_count);
+    snprintf(name, sizeof(name), "upload%u", ip->staging_count);
     if (!status) {
-      rl_ip.staging[rl_ip.staging_count++].base = staging;
-      rl_ip.pending_address = (uint64_t)(uintptr_t)staging;
-      status = rl_funnel_buffer(rl_ip.funnel, name, size, 256,
+      ip->staging[ip->staging_count++].base = staging;
+      ip->pending_address = (uint64_t)(uintptr_t)staging;
+      status = rl_funnel_buffer(ip->funnel, name, size, 256,
                                 RL_BUFFER_ROLE_WEIGHTS, false, &index,
                                 &source);
     }
-    if (!status) status = rl_funnel_upload(rl_ip.funnel, index, 0, host, size);
+    if (!status) status = rl_funnel_upload(ip->funnel, index, 0, host, size);
     if (status) {
       rl_ip_fail(status, call);
-      rl_ip_note(1, "%s into buf%u: the host bytes were not staged", call,
+      rl_ip_note(ip, 1, "%s into buf%u: the host bytes were not staged", call,
                  b->index);
       return;
     }
   } else {
-    rl_ip_buffer_t* s = rl_ip_buffer_range(src, size);
+    rl_ip_buffer_t* s = rl_ip_buffer_range(ip, src, size);
     if (!s) {
-      rl_ip_note(1, "%s into buf%u from device memory outside every "
+      rl_ip_note(ip, 1, "%s into buf%u from device memory outside every "
                     "recorded buffer", call, b->index);
       return;
     }
@@ -944,22 +954,22 @@ static void rl_ip_record_copy(const char* call, uint64_t dst, uint64_t src,
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_pointer_declared(source, RL_EFFECT_READ, 0, size),
       rl_funnel_arg_u32((uint32_t)size)};
-  rl_ip_record_builtin(rl_ip.copy_kernel, rl_ip.copy_info, size, args, 3,
+  rl_ip_record_builtin(ip, ip->copy_kernel, ip->copy_info, size, args, 3,
                        call);
 }
 
 // Records a fill of |size| bytes at |dst| with the |width|-byte |pattern|.
-static void rl_ip_record_fill(const char* call, uint64_t dst, uint32_t pattern,
+static void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst, uint32_t pattern,
                               uint32_t width, uint64_t size) {
-  rl_ip_buffer_t* b = rl_ip_buffer_at(dst);
+  rl_ip_buffer_t* b = rl_ip_buffer_at(ip, dst);
   if (!b || size == 0) return;
-  if (!rl_ip_buffer_range(dst, size)) {
-    rl_ip_note(1, "%s of %llu bytes into buf%u runs past its end", call,
+  if (!rl_ip_buffer_range(ip, dst, size)) {
+    rl_ip_note(ip, 1, "%s of %llu bytes into buf%u runs past its end", call,
                (unsigned long long)size, b->index);
     return;
   }
-  if (!rl_ip_copy_load()) {
-    rl_ip_note(1, "%s into buf%u inside the window (no copy kernels)", call,
+  if (!rl_ip_copy_load(ip)) {
+    rl_ip_note(ip, 1, "%s into buf%u inside the window (no copy kernels)", call,
                b->index);
     return;
   }
@@ -968,32 +978,32 @@ static void rl_ip_record_fill(const char* call, uint64_t dst, uint32_t pattern,
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_u32(pattern), rl_funnel_arg_u32(width),
       rl_funnel_arg_u32((uint32_t)size)};
-  rl_ip_record_builtin(rl_ip.fill_kernel, rl_ip.fill_info, size, args, 4,
+  rl_ip_record_builtin(ip, ip->fill_kernel, ip->fill_info, size, args, 4,
                        call);
 }
 
 // A copy of |kind| the program makes: device writes inside the window are
 // recorded; a hipMemcpyDefault whose source is not a recorded buffer is a
 // host address only the runtime can tell apart, so it is refused.
-static void rl_ip_copy(const char* call, void* dst, const void* src,
+static void rl_ip_copy(rl_interposer_t* ip, const char* call, void* dst, const void* src,
                        size_t size, hipMemcpyKind kind) {
-  if (!rl_ip_in_window()) return;
+  if (!rl_ip_in_window(ip)) return;
   if (kind == hipMemcpyDeviceToHost || kind == hipMemcpyHostToHost) return;
   const uint64_t d = (uint64_t)(uintptr_t)dst, s = (uint64_t)(uintptr_t)src;
   if (kind == hipMemcpyDefault) {
-    if (!rl_ip_buffer_at(d)) return;
-    if (rl_ip_buffer_at(s)) {
+    if (!rl_ip_buffer_at(ip, d)) return;
+    if (rl_ip_buffer_at(ip, s)) {
       kind = hipMemcpyDeviceToDevice;
     } else {
-      rl_ip_note(1, "%s (hipMemcpyDefault) into a recorded buffer from an "
+      rl_ip_note(ip, 1, "%s (hipMemcpyDefault) into a recorded buffer from an "
                     "address the capture cannot classify", call);
       return;
     }
   }
   if (kind == hipMemcpyHostToDevice) {
-    rl_ip_record_copy(call, d, 0, src, size);
+    rl_ip_record_copy(ip, call, d, 0, src, size);
   } else {
-    rl_ip_record_copy(call, d, s, NULL, size);
+    rl_ip_record_copy(ip, call, d, s, NULL, size);
   }
 }
 
@@ -1004,10 +1014,10 @@ static void rl_ip_copy(const char* call, void* dst, const void* src,
 //===----------------------------------------------------------------------===//
 
 // The graph |stream| is capturing into, or NULL.
-static rl_ip_graph_t* rl_ip_graph_capturing(hipStream_t stream) {
-  for (uint32_t i = 0; i < rl_ip.graph_count; ++i) {
-    if (rl_ip.graphs[i].capturing && rl_ip.graphs[i].stream == stream) {
-      return &rl_ip.graphs[i];
+static rl_ip_graph_t* rl_ip_graph_capturing(rl_interposer_t* ip, hipStream_t stream) {
+  for (uint32_t i = 0; i < ip->graph_count; ++i) {
+    if (ip->graphs[i].capturing && ip->graphs[i].stream == stream) {
+      return &ip->graphs[i];
     }
   }
   return NULL;
@@ -1034,11 +1044,11 @@ static void rl_ip_graph_break(rl_ip_graph_t* g, const char* reason) {
 
 // A copy into the graph |g| is capturing: a node when it writes device
 // memory.
-static void rl_ip_graph_copy(rl_ip_graph_t* g, void* dst, const void* src,
+static void rl_ip_graph_copy(rl_interposer_t* ip, rl_ip_graph_t* g, void* dst, const void* src,
                              size_t size, hipMemcpyKind kind) {
   if (kind == hipMemcpyDeviceToHost || kind == hipMemcpyHostToHost) return;
   if (kind == hipMemcpyDefault) {
-    kind = rl_ip_buffer_at((uint64_t)(uintptr_t)src) ? hipMemcpyDeviceToDevice
+    kind = rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)src) ? hipMemcpyDeviceToDevice
                                                       : hipMemcpyHostToDevice;
   }
   rl_ip_node_t* n = rl_ip_graph_node(g, RL_IP_NODE_COPY);
@@ -1060,10 +1070,10 @@ static void rl_ip_graph_fill(rl_ip_graph_t* g, void* dst, uint32_t pattern,
 }
 
 // True when [d, d + size) of a device write is one the capture must see.
-static void rl_ip_fill(const char* call, void* dst, uint32_t pattern,
+static void rl_ip_fill(rl_interposer_t* ip, const char* call, void* dst, uint32_t pattern,
                        uint32_t width, uint64_t size) {
-  if (rl_ip_in_window()) {
-    rl_ip_record_fill(call, (uint64_t)(uintptr_t)dst, pattern, width, size);
+  if (rl_ip_in_window(ip)) {
+    rl_ip_record_fill(ip, call, (uint64_t)(uintptr_t)dst, pattern, width, size);
   }
 }
 
@@ -1073,32 +1083,32 @@ static void rl_ip_fill(const char* call, void* dst, uint32_t pattern,
 
 RL_IP_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t size,
                                   hipMemcpyKind kind) {
-  RL_IP_REAL(hipMemcpy);
   RL_IP_ENTER();
+  RL_IP_REAL(hipMemcpy);
   if (!real_hipMemcpy) return rl_ip_leave(hipErrorNotSupported);
-  if (rl_ip_on) rl_ip_copy("hipMemcpy", dst, src, size, kind);
+  if (rl_ip_on) rl_ip_copy(ip, "hipMemcpy", dst, src, size, kind);
   return rl_ip_leave(real_hipMemcpy(dst, src, size, kind));
 }
 
 // An asynchronous copy on |stream|: a graph node while the stream captures.
-static void rl_ip_copy_on(const char* call, void* dst, const void* src,
+static void rl_ip_copy_on(rl_interposer_t* ip, const char* call, void* dst, const void* src,
                           size_t size, hipMemcpyKind kind,
                           hipStream_t stream) {
-  rl_ip_graph_t* g = rl_ip_graph_capturing(stream);
+  rl_ip_graph_t* g = rl_ip_graph_capturing(ip, stream);
   if (g) {
-    rl_ip_graph_copy(g, dst, src, size, kind);
+    rl_ip_graph_copy(ip, g, dst, src, size, kind);
   } else {
-    rl_ip_copy(call, dst, src, size, kind);
+    rl_ip_copy(ip, call, dst, src, size, kind);
   }
 }
 
-static void rl_ip_fill_on(const char* call, void* dst, uint32_t pattern,
+static void rl_ip_fill_on(rl_interposer_t* ip, const char* call, void* dst, uint32_t pattern,
                           uint32_t width, uint64_t size, hipStream_t stream) {
-  rl_ip_graph_t* g = rl_ip_graph_capturing(stream);
+  rl_ip_graph_t* g = rl_ip_graph_capturing(ip, stream);
   if (g) {
     rl_ip_graph_fill(g, dst, pattern, width, size);
   } else {
-    rl_ip_fill(call, dst, pattern, width, size);
+    rl_ip_fill(ip, call, dst, pattern, width, size);
   }
 }
 
@@ -1106,66 +1116,66 @@ static void rl_ip_fill_on(const char* call, void* dst, uint32_t pattern,
 // with the lock held and recording on.
 #define RL_IP_WRITE_FORWARD(name, observe, params, ...)          \
   RL_IP_EXPORT hipError_t name params {                          \
-    RL_IP_REAL(name);                                            \
-    RL_IP_ENTER();                                               \
+    RL_IP_ENTER();                                            \
+    RL_IP_REAL(name);                                               \
     if (!real_##name) return rl_ip_leave(hipErrorNotSupported);  \
     if (rl_ip_on) observe;                                       \
     return rl_ip_leave(real_##name(__VA_ARGS__));                \
   }
 
 RL_IP_WRITE_FORWARD(hipMemcpyAsync,
-                    rl_ip_copy_on("hipMemcpyAsync", dst, src, size, kind,
+                    rl_ip_copy_on(ip, "hipMemcpyAsync", dst, src, size, kind,
                                   stream),
                     (void* dst, const void* src, size_t size,
                      hipMemcpyKind kind, hipStream_t stream),
                     dst, src, size, kind, stream)
 RL_IP_WRITE_FORWARD(hipMemcpyWithStream,
-                    rl_ip_copy_on("hipMemcpyWithStream", dst, src, size, kind,
+                    rl_ip_copy_on(ip, "hipMemcpyWithStream", dst, src, size, kind,
                                   stream),
                     (void* dst, const void* src, size_t size,
                      hipMemcpyKind kind, hipStream_t stream),
                     dst, src, size, kind, stream)
 RL_IP_WRITE_FORWARD(hipMemcpyHtoD,
-                    rl_ip_copy("hipMemcpyHtoD", dst, src, size,
+                    rl_ip_copy(ip, "hipMemcpyHtoD", dst, src, size,
                                hipMemcpyHostToDevice),
                     (hipDeviceptr_t dst, void* src, size_t size),
                     dst, src, size)
 RL_IP_WRITE_FORWARD(hipMemcpyHtoDAsync,
-                    rl_ip_copy_on("hipMemcpyHtoDAsync", dst, src, size,
+                    rl_ip_copy_on(ip, "hipMemcpyHtoDAsync", dst, src, size,
                                   hipMemcpyHostToDevice, stream),
                     (hipDeviceptr_t dst, void* src, size_t size,
                      hipStream_t stream),
                     dst, src, size, stream)
 RL_IP_WRITE_FORWARD(hipMemcpyDtoD,
-                    rl_ip_copy("hipMemcpyDtoD", dst, src, size,
+                    rl_ip_copy(ip, "hipMemcpyDtoD", dst, src, size,
                                hipMemcpyDeviceToDevice),
                     (hipDeviceptr_t dst, hipDeviceptr_t src, size_t size),
                     dst, src, size)
 RL_IP_WRITE_FORWARD(hipMemcpyDtoDAsync,
-                    rl_ip_copy_on("hipMemcpyDtoDAsync", dst, src, size,
+                    rl_ip_copy_on(ip, "hipMemcpyDtoDAsync", dst, src, size,
                                   hipMemcpyDeviceToDevice, stream),
                     (hipDeviceptr_t dst, hipDeviceptr_t src, size_t size,
                      hipStream_t stream),
                     dst, src, size, stream)
 RL_IP_WRITE_FORWARD(hipMemset,
-                    rl_ip_fill("hipMemset", dst, (uint8_t)value, 1, size),
+                    rl_ip_fill(ip, "hipMemset", dst, (uint8_t)value, 1, size),
                     (void* dst, int value, size_t size), dst, value, size)
 RL_IP_WRITE_FORWARD(hipMemsetAsync,
-                    rl_ip_fill_on("hipMemsetAsync", dst, (uint8_t)value, 1,
+                    rl_ip_fill_on(ip, "hipMemsetAsync", dst, (uint8_t)value, 1,
                                   size, stream),
                     (void* dst, int value, size_t size, hipStream_t stream),
                     dst, value, size, stream)
 RL_IP_WRITE_FORWARD(hipMemsetD8,
-                    rl_ip_fill("hipMemsetD8", dst, value, 1, count),
+                    rl_ip_fill(ip, "hipMemsetD8", dst, value, 1, count),
                     (hipDeviceptr_t dst, unsigned char value, size_t count),
                     dst, value, count)
 RL_IP_WRITE_FORWARD(hipMemsetD16,
-                    rl_ip_fill("hipMemsetD16", dst, value, 2,
+                    rl_ip_fill(ip, "hipMemsetD16", dst, value, 2,
                                (uint64_t)count * 2u),
                     (hipDeviceptr_t dst, unsigned short value, size_t count),
                     dst, value, count)
 RL_IP_WRITE_FORWARD(hipMemsetD32,
-                    rl_ip_fill("hipMemsetD32", dst, (uint32_t)value, 4,
+                    rl_ip_fill(ip, "hipMemsetD32", dst, (uint32_t)value, 4,
                                (uint64_t)count * 4u),
                     (hipDeviceptr_t dst, int value, size_t count),
                     dst, value, count)
@@ -1176,29 +1186,29 @@ RL_IP_WRITE_FORWARD(hipMemsetD32,
 
 RL_IP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
                                               hipStreamCaptureMode mode) {
-  RL_IP_REAL(hipStreamBeginCapture);
   RL_IP_ENTER();
+  RL_IP_REAL(hipStreamBeginCapture);
   if (!real_hipStreamBeginCapture) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipStreamBeginCapture(stream, mode);
   if (error || !rl_ip_on) return rl_ip_leave(error);
-  rl_status_t status = RL_ARRAY_RESERVE(&rl_ip.graphs, &rl_ip.graph_capacity,
-                                        rl_ip.graph_count + 1);
+  rl_status_t status = RL_ARRAY_RESERVE(&ip->graphs, &ip->graph_capacity,
+                                        ip->graph_count + 1);
   if (status) {
     rl_ip_fail(status, "hipStreamBeginCapture");
     return rl_ip_leave(error);
   }
-  rl_ip.graphs[rl_ip.graph_count++] =
+  ip->graphs[ip->graph_count++] =
       (rl_ip_graph_t){.stream = stream, .capturing = true};
   return rl_ip_leave(error);
 }
 
 RL_IP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
                                             hipGraph_t* graph) {
-  RL_IP_REAL(hipStreamEndCapture);
   RL_IP_ENTER();
+  RL_IP_REAL(hipStreamEndCapture);
   if (!real_hipStreamEndCapture) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipStreamEndCapture(stream, graph);
-  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_capturing(stream) : NULL;
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_capturing(ip, stream) : NULL;
   if (g) {
     g->capturing = false;
     g->graph = error || !graph ? NULL : *graph;
@@ -1207,25 +1217,25 @@ RL_IP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
 }
 
 // The captured graph whose hipGraph_t is |graph|, or NULL.
-static rl_ip_graph_t* rl_ip_graph_of(hipGraph_t graph) {
-  for (uint32_t i = 0; graph && i < rl_ip.graph_count; ++i) {
-    if (rl_ip.graphs[i].graph == graph) return &rl_ip.graphs[i];
+static rl_ip_graph_t* rl_ip_graph_of(rl_interposer_t* ip, hipGraph_t graph) {
+  for (uint32_t i = 0; graph && i < ip->graph_count; ++i) {
+    if (ip->graphs[i].graph == graph) return &ip->graphs[i];
   }
   return NULL;
 }
 
 // The captured graph |exec| was instantiated from, or NULL.
-static rl_ip_graph_t* rl_ip_graph_exec(hipGraphExec_t exec) {
-  for (uint32_t i = 0; exec && i < rl_ip.graph_count; ++i) {
-    for (uint32_t e = 0; e < rl_ip.graphs[i].exec_count; ++e) {
-      if (rl_ip.graphs[i].execs[e] == exec) return &rl_ip.graphs[i];
+static rl_ip_graph_t* rl_ip_graph_exec(rl_interposer_t* ip, hipGraphExec_t exec) {
+  for (uint32_t i = 0; exec && i < ip->graph_count; ++i) {
+    for (uint32_t e = 0; e < ip->graphs[i].exec_count; ++e) {
+      if (ip->graphs[i].execs[e] == exec) return &ip->graphs[i];
     }
   }
   return NULL;
 }
 
-static void rl_ip_graph_instantiated(hipGraph_t graph, hipGraphExec_t exec) {
-  rl_ip_graph_t* g = rl_ip_graph_of(graph);
+static void rl_ip_graph_instantiated(rl_interposer_t* ip, hipGraph_t graph, hipGraphExec_t exec) {
+  rl_ip_graph_t* g = rl_ip_graph_of(ip, graph);
   if (!g) return;
   if (g->exec_count == 16) {
     rl_ip_graph_break(g, "more than 16 executable graphs of one graph");
@@ -1238,25 +1248,25 @@ RL_IP_EXPORT hipError_t hipGraphInstantiate(hipGraphExec_t* exec,
                                             hipGraph_t graph,
                                             hipGraphNode_t* error_node,
                                             char* log, size_t log_size) {
-  RL_IP_REAL(hipGraphInstantiate);
   RL_IP_ENTER();
+  RL_IP_REAL(hipGraphInstantiate);
   if (!real_hipGraphInstantiate) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error =
       real_hipGraphInstantiate(exec, graph, error_node, log, log_size);
-  if (!error && rl_ip_on && exec) rl_ip_graph_instantiated(graph, *exec);
+  if (!error && rl_ip_on && exec) rl_ip_graph_instantiated(ip, graph, *exec);
   return rl_ip_leave(error);
 }
 
 RL_IP_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec,
                                                      hipGraph_t graph,
                                                      unsigned long long flags) {
-  RL_IP_REAL(hipGraphInstantiateWithFlags);
   RL_IP_ENTER();
+  RL_IP_REAL(hipGraphInstantiateWithFlags);
   if (!real_hipGraphInstantiateWithFlags) {
     return rl_ip_leave(hipErrorNotSupported);
   }
   hipError_t error = real_hipGraphInstantiateWithFlags(exec, graph, flags);
-  if (!error && rl_ip_on && exec) rl_ip_graph_instantiated(graph, *exec);
+  if (!error && rl_ip_on && exec) rl_ip_graph_instantiated(ip, graph, *exec);
   return rl_ip_leave(error);
 }
 
@@ -1264,12 +1274,12 @@ RL_IP_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec,
 RL_IP_EXPORT hipError_t hipGraphExecKernelNodeSetParams(
     hipGraphExec_t exec, hipGraphNode_t node,
     const hipKernelNodeParams* params) {
-  RL_IP_REAL(hipGraphExecKernelNodeSetParams);
   RL_IP_ENTER();
+  RL_IP_REAL(hipGraphExecKernelNodeSetParams);
   if (!real_hipGraphExecKernelNodeSetParams) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(exec) : NULL;
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(ip, exec) : NULL;
   if (g) rl_ip_graph_break(g, "a kernel node changed after instantiation");
   return rl_ip_leave(real_hipGraphExecKernelNodeSetParams(exec, node, params));
 }
@@ -1277,52 +1287,52 @@ RL_IP_EXPORT hipError_t hipGraphExecKernelNodeSetParams(
 RL_IP_EXPORT hipError_t hipGraphExecUpdate(
     hipGraphExec_t exec, hipGraph_t graph, hipGraphNode_t* error_node,
     hipGraphExecUpdateResult* result) {
-  RL_IP_REAL(hipGraphExecUpdate);
   RL_IP_ENTER();
+  RL_IP_REAL(hipGraphExecUpdate);
   if (!real_hipGraphExecUpdate) return rl_ip_leave(hipErrorNotSupported);
-  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(exec) : NULL;
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(ip, exec) : NULL;
   if (g) rl_ip_graph_break(g, "the executable graph was updated");
   return rl_ip_leave(real_hipGraphExecUpdate(exec, graph, error_node, result));
 }
 
 // Moves the window for one module launch of |f|; true when it is recorded.
-static bool rl_ip_window_step(const rl_ip_function_t* f) {
-  if (rl_ip.window_closed) return false;
-  if (rl_ip.marker) {
-    if (!f || strcmp(f->info->name, rl_ip.marker_name) != 0) {
-      return rl_ip.window_open;
+static bool rl_ip_window_step(rl_interposer_t* ip, const rl_ip_function_t* f) {
+  if (ip->window_closed) return false;
+  if (ip->marker) {
+    if (!f || strcmp(f->info->name, ip->marker_name) != 0) {
+      return ip->window_open;
     }
-    uint64_t hit = rl_ip.launches_seen++;
-    if (hit == rl_ip.first) rl_ip.window_open = true;
-    if (hit == rl_ip.first + 1) rl_ip.window_closed = true;
-    return rl_ip.window_open && !rl_ip.window_closed;
+    uint64_t hit = ip->launches_seen++;
+    if (hit == ip->first) ip->window_open = true;
+    if (hit == ip->first + 1) ip->window_closed = true;
+    return ip->window_open && !ip->window_closed;
   }
-  uint64_t index = rl_ip.launches_seen++;
-  if (index == rl_ip.first) rl_ip.window_open = true;
-  if (rl_ip.count != UINT64_MAX && index >= rl_ip.first + rl_ip.count) {
-    rl_ip.window_closed = true;
+  uint64_t index = ip->launches_seen++;
+  if (index == ip->first) ip->window_open = true;
+  if (ip->count != UINT64_MAX && index >= ip->first + ip->count) {
+    ip->window_closed = true;
   }
-  return rl_ip.window_open && !rl_ip.window_closed;
+  return ip->window_open && !ip->window_closed;
 }
 
 // Steps the window for a launch of |f| and writes the capture when that
 // closes it; true when the launch is recorded.
-static bool rl_ip_window_launch(const rl_ip_function_t* f) {
-  bool closed_before = rl_ip.window_closed;
-  bool record = rl_ip.funnel && rl_ip_window_step(f);
-  if (!closed_before && rl_ip.window_closed) rl_ip_write_capture_locked();
+static bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f) {
+  bool closed_before = ip->window_closed;
+  bool record = ip->funnel && rl_ip_window_step(ip, f);
+  if (!closed_before && ip->window_closed) rl_ip_write_capture_locked(ip);
   return record;
 }
 
 // The function launched as |function| (module) or |host| (host stub).
-static rl_ip_function_t* rl_ip_function_find(hipFunction_t function,
+static rl_ip_function_t* rl_ip_function_find(rl_interposer_t* ip, hipFunction_t function,
                                              const void* host) {
   rl_ip_function_t* f = NULL;
-  for (uint32_t i = 0; i < rl_ip.function_count; ++i) {
-    const rl_ip_function_t* candidate = &rl_ip.functions[i];
+  for (uint32_t i = 0; i < ip->function_count; ++i) {
+    const rl_ip_function_t* candidate = &ip->functions[i];
     if (host ? candidate->host == host
              : candidate->function == function && !candidate->host) {
-      f = &rl_ip.functions[i];
+      f = &ip->functions[i];
     }
   }
   return f;
@@ -1334,7 +1344,7 @@ static rl_ip_function_t* rl_ip_function_find(hipFunction_t function,
 // global_buffer -> pointer (the funnel's effect rules), 4/8-byte by_value
 // -> u32/u64, others -> bytes (pointing into |params| or |buffer|). False
 // when an argument is not readable.
-static bool rl_ip_type_args(const rl_code_object_kernel_t* info, void** params,
+static bool rl_ip_type_args(rl_interposer_t* ip, const rl_code_object_kernel_t* info, void** params,
                             const uint8_t* buffer, size_t buffer_size,
                             rl_funnel_arg_t args[64], uint32_t* out_count) {
   uint32_t count = 0;
@@ -1352,7 +1362,7 @@ static bool rl_ip_type_args(const rl_code_object_kernel_t* info, void** params,
     memcpy(&value, bytes, meta->size < 8 ? meta->size : 8);
     if (meta->kind == RL_ARG_KIND_GLOBAL_BUFFER && meta->size == 8) {
       args[count] = rl_funnel_arg_pointer(value);
-      rl_ip_buffer_t* b = rl_ip_buffer_at(value);
+      rl_ip_buffer_t* b = rl_ip_buffer_at(ip, value);
       if (b) b->used = true;
     } else if (meta->size == 4) {
       args[count] = rl_funnel_arg_u32((uint32_t)value);
@@ -1382,7 +1392,7 @@ static const uint8_t* rl_ip_extra_buffer(void** extra, size_t* out_size) {
 
 // A kernel launch into the graph |g| is capturing: a node holding the
 // kernarg image of its explicit arguments.
-static void rl_ip_graph_kernel(rl_ip_graph_t* g, const rl_ip_function_t* f,
+static void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g, const rl_ip_function_t* f,
                                const uint32_t grid[3], const uint32_t block[3],
                                uint32_t lds, void** params, void** extra) {
   if (!f) {
@@ -1412,7 +1422,7 @@ static void rl_ip_graph_kernel(rl_ip_graph_t* g, const rl_ip_function_t* f,
     rl_ip_graph_break(g, "a kernel node's arguments are not readable");
     return;
   }
-  n->function = (uint32_t)(f - rl_ip.functions);
+  n->function = (uint32_t)(f - ip->functions);
   memcpy(n->grid, grid, sizeof(n->grid));
   memcpy(n->block, block, sizeof(n->block));
   n->lds = lds;
@@ -1423,7 +1433,7 @@ static void rl_ip_graph_kernel(rl_ip_graph_t* g, const rl_ip_function_t* f,
 // runtime runs it some other way (a graph node), else the funnel forwards
 // it with its exact kernarg bytes. Returns the runtime's result of the
 // forwarded launch; *|out_recorded| says whether the funnel took it.
-static hipError_t rl_ip_record_launch(const rl_ip_function_t* f,
+static hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
                                       hipFunction_t function,
                                       const uint32_t grid[3],
                                       const uint32_t block[3], uint32_t lds,
@@ -1432,60 +1442,60 @@ static hipError_t rl_ip_record_launch(const rl_ip_function_t* f,
                                       uint32_t arg_count, bool record_only,
                                       bool* out_recorded) {
   *out_recorded = false;
-  if (rl_ip.freed_in_window >= 0) {
-    rl_ip_note(0, "buffer buf%lld freed mid-window",
-               (long long)rl_ip.freed_in_window);
+  if (ip->freed_in_window >= 0) {
+    rl_ip_note(ip, 0, "buffer buf%lld freed mid-window",
+               (long long)ip->freed_in_window);
   }
-  rl_ip.pending_function = function;
-  rl_ip.pending_host = f->host;
-  rl_ip.pending_info = f->info;
-  rl_ip.pending_stream = stream;
-  rl_ip.launched = false;
-  rl_ip.launch_result = hipSuccess;
-  rl_ip.record_only = record_only;
-  rl_status_t status = rl_funnel_launch(rl_ip.funnel, f->kernel, grid, block,
+  ip->pending_function = function;
+  ip->pending_host = f->host;
+  ip->pending_info = f->info;
+  ip->pending_stream = stream;
+  ip->launched = false;
+  ip->launch_result = hipSuccess;
+  ip->record_only = record_only;
+  rl_status_t status = rl_funnel_launch(ip->funnel, f->kernel, grid, block,
                                         lds, args, arg_count, NULL, NULL);
-  rl_ip.record_only = false;
+  ip->record_only = false;
   if (!status) {
-    ++rl_ip.recorded;
+    ++ip->recorded;
     *out_recorded = true;
-    return rl_ip.launch_result;
+    return ip->launch_result;
   }
-  if (rl_ip.launched && !record_only) {
+  if (ip->launched && !record_only) {
     // The runtime refused it: the program sees that, and the capture
     // cannot stand for the program's run.
-    rl_ip_note(0, "the runtime failed the launch of %s (%s)", f->info->name,
+    rl_ip_note(ip, 0, "the runtime failed the launch of %s (%s)", f->info->name,
                rl_status_message(status));
     rl_status_free(status);
     *out_recorded = true;  // forwarded once already
-    return rl_ip.launch_result;
+    return ip->launch_result;
   }
   char what[160];
   snprintf(what, sizeof(what), "launch of %s refused by the funnel",
            f->info->name);
   rl_ip_fail(status, what);
-  rl_ip_note(1, "%s", what);
+  rl_ip_note(ip, 1, "%s", what);
   return hipSuccess;
 }
 
 RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
                                        hipStream_t stream) {
-  RL_IP_REAL(hipGraphLaunch);
   RL_IP_ENTER();
+  RL_IP_REAL(hipGraphLaunch);
   if (!real_hipGraphLaunch) return rl_ip_leave(hipErrorNotSupported);
-  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(exec) : NULL;
+  rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(ip, exec) : NULL;
   if (rl_ip_on && (!g || g->broken[0])) {
     // Its kernel nodes are unknown: count the launch as one step.
-    if (rl_ip_window_launch(NULL)) {
-      rl_ip_note(1, "hipGraphLaunch is not recorded: %s",
+    if (rl_ip_window_launch(ip, NULL)) {
+      rl_ip_note(ip, 1, "hipGraphLaunch is not recorded: %s",
                  g ? g->broken : "a graph not captured from a stream");
     }
   }
   for (uint32_t i = 0; g && !g->broken[0] && i < g->node_count; ++i) {
     const rl_ip_node_t* n = &g->nodes[i];
     if (n->kind == RL_IP_NODE_COPY) {
-      if (rl_ip_in_window()) {
-        rl_ip_record_copy("hipGraphLaunch (memcpy node)", n->dst,
+      if (rl_ip_in_window(ip)) {
+        rl_ip_record_copy(ip, "hipGraphLaunch (memcpy node)", n->dst,
                           n->src_host ? 0 : n->src,
                           n->src_host ? (const void*)(uintptr_t)n->src : NULL,
                           n->size);
@@ -1493,24 +1503,24 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
       continue;
     }
     if (n->kind == RL_IP_NODE_FILL) {
-      if (rl_ip_in_window()) {
-        rl_ip_record_fill("hipGraphLaunch (memset node)", n->dst, n->pattern,
+      if (rl_ip_in_window(ip)) {
+        rl_ip_record_fill(ip, "hipGraphLaunch (memset node)", n->dst, n->pattern,
                           n->width, n->size);
       }
       continue;
     }
-    const rl_ip_function_t* f = &rl_ip.functions[n->function];
-    if (!rl_ip_window_launch(f)) continue;
+    const rl_ip_function_t* f = &ip->functions[n->function];
+    if (!rl_ip_window_launch(ip, f)) continue;
     rl_funnel_arg_t args[64];
     uint32_t arg_count = 0;
     bool recorded = false;
-    if (!rl_ip_type_args(f->info, NULL, n->kernarg, f->info->kernarg_size,
+    if (!rl_ip_type_args(ip, f->info, NULL, n->kernarg, f->info->kernarg_size,
                          args, &arg_count)) {
-      rl_ip_note(1, "graph node %u (%s): arguments not readable", i,
+      rl_ip_note(ip, 1, "graph node %u (%s): arguments not readable", i,
                  f->info->name);
       continue;
     }
-    (void)rl_ip_record_launch(f, f->function, n->grid, n->block, n->lds,
+    (void)rl_ip_record_launch(ip, f, f->function, n->grid, n->block, n->lds,
                               stream, args, arg_count, true, &recorded);
   }
   return rl_ip_leave(real_hipGraphLaunch(exec, stream));
@@ -1518,7 +1528,7 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
 
 // Records and issues one launch of the module function |function|, or
 // (|host| set) of the registered host stub |host|; lock held.
-static hipError_t rl_ip_module_launch(hipFunction_t function, const void* host,
+static hipError_t rl_ip_module_launch(rl_interposer_t* ip, hipFunction_t function, const void* host,
                                       const uint32_t grid[3],
                                       const uint32_t block[3], uint32_t lds,
                                       hipStream_t stream, void** params,
@@ -1528,30 +1538,30 @@ static hipError_t rl_ip_module_launch(hipFunction_t function, const void* host,
   if (host ? !real_hipLaunchKernel : !real_hipModuleLaunchKernel) {
     return hipErrorNotSupported;
   }
-  rl_ip_function_t* f = rl_ip_function_find(function, host);
-  rl_ip_graph_t* g = rl_ip.funnel ? rl_ip_graph_capturing(stream) : NULL;
+  rl_ip_function_t* f = rl_ip_function_find(ip, function, host);
+  rl_ip_graph_t* g = ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
   bool record = false;
   if (g) {  // a node of the graph: recorded when the graph is launched
-    rl_ip_graph_kernel(g, f, grid, block, lds, params, extra);
+    rl_ip_graph_kernel(ip, g, f, grid, block, lds, params, extra);
   } else {
-    record = rl_ip_window_launch(f);
+    record = rl_ip_window_launch(ip, f);
   }
   if (record && !f) {
-    rl_ip_note(1, "a launch of a function the interposer did not see loaded");
+    rl_ip_note(ip, 1, "a launch of a function the interposer did not see loaded");
     record = false;
   }
   rl_funnel_arg_t args[64];
   uint32_t arg_count = 0;
   size_t buffer_size = 0;
   const uint8_t* buffer = rl_ip_extra_buffer(extra, &buffer_size);
-  if (record && !rl_ip_type_args(f->info, params, buffer, buffer_size, args,
+  if (record && !rl_ip_type_args(ip, f->info, params, buffer, buffer_size, args,
                                  &arg_count)) {
-    rl_ip_note(1, "launch of %s: arguments not readable", f->info->name);
+    rl_ip_note(ip, 1, "launch of %s: arguments not readable", f->info->name);
     record = false;
   }
   if (record) {
     bool forwarded = false;
-    hipError_t result = rl_ip_record_launch(f, function, grid, block, lds,
+    hipError_t result = rl_ip_record_launch(ip, f, function, grid, block, lds,
                                             stream, args, arg_count, false,
                                             &forwarded);
     if (forwarded) return result;
@@ -1578,7 +1588,7 @@ RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
   }
   const uint32_t g[3] = {grid.x, grid.y, grid.z};
   const uint32_t b[3] = {block.x, block.y, block.z};
-  return rl_ip_leave(rl_ip_module_launch(NULL, function, g, b,
+  return rl_ip_leave(rl_ip_module_launch(ip, NULL, function, g, b,
                                          (uint32_t)shared, stream, args,
                                          NULL));
 }
@@ -1596,7 +1606,7 @@ RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
   }
   const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   return rl_ip_leave(
-      rl_ip_module_launch(f, NULL, grid, block, lds, stream, kernelParams, extra));
+      rl_ip_module_launch(ip, f, NULL, grid, block, lds, stream, kernelParams, extra));
 }
 
 // hip_ext.h (not in Debian's C headers): global sizes in work-items.
@@ -1619,15 +1629,15 @@ RL_IP_EXPORT hipError_t hipExtModuleLaunchKernel(
   if (rl_ip_on && whole && !start && !stop && flags == 0) {
     const uint32_t grid[3] = {gx / lx, gy / ly, gz / lz};
     const uint32_t block[3] = {lx, ly, lz};
-    return rl_ip_leave(rl_ip_module_launch(f, NULL, grid, block,
+    return rl_ip_leave(rl_ip_module_launch(ip, f, NULL, grid, block,
                                            (uint32_t)lds, stream, kernelParams,
                                            extra));
   }
-  if (rl_ip_on && rl_ip.window_open && !rl_ip.window_closed) {
-    rl_ip_note(1, "hipExtModuleLaunchKernel with a partial work-group, "
+  if (rl_ip_on && ip->window_open && !ip->window_closed) {
+    rl_ip_note(ip, 1, "hipExtModuleLaunchKernel with a partial work-group, "
                   "events or flags is not recorded");
   }
-  ext_fn* real = (ext_fn*)rl_ip_real("hipExtModuleLaunchKernel");
+  ext_fn* real = (ext_fn*)rl_ip_real(ip, "hipExtModuleLaunchKernel");
   if (!real) return rl_ip_leave(hipErrorNotSupported);
   return rl_ip_leave(real(f, gx, gy, gz, lx, ly, lz, lds, stream, kernelParams,
                           extra, start, stop, flags));
