@@ -1,5 +1,5 @@
 // Reference implementations of the interposer's copy and fill kernels
-// (redline/backends/interposer_copy.hip), so a capture holding recorded
+// (capture/interposer/interposer_copy.hip), so a capture holding recorded
 // copies also replays on the `ref` executor.
 //
 // One byte per work-item: work-item i = group * 256 + lane (32 bits, as the

@@ -1,7 +1,8 @@
-# redline/backends/interposer.cmake — libredline_capture.so, the LD_PRELOAD
-# interposer that captures an unmodified HIP program (interposer.c). A
-# SHARED library embedding the capture model and the funnel; it exports
-# only the HIP entry points it interposes.
+# capture/interposer/interposer.cmake — libredline_capture.so, the
+# LD_PRELOAD interposer that captures an unmodified HIP program
+# (interposer_internal.h lists its files, one concern each). A SHARED
+# library embedding the capture model and the funnel; it exports only the
+# HIP entry points it interposes.
 find_package(Threads REQUIRED)
 # The copy and fill kernels the interposer records device writes as
 # (interposer_copy.hip), one code object per processor, embedded in the
@@ -28,12 +29,20 @@ add_custom_command(OUTPUT ${rl_ip_copy_dir}/interposer_copy_objects.c
   DEPENDS ${rl_ip_copy_files} ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
   COMMENT "Embedding the interposer copy kernels"
   VERBATIM)
-add_library(redline_capture SHARED ${CMAKE_CURRENT_LIST_DIR}/interposer.c
+set(rl_ip_dir ${CMAKE_CURRENT_LIST_DIR})
+add_library(redline_capture SHARED
+  ${rl_ip_dir}/interposer_window.c
+  ${rl_ip_dir}/interposer_args.c
+  ${rl_ip_dir}/interposer_forward.c
+  ${rl_ip_dir}/interposer_load.c
+  ${rl_ip_dir}/interposer_copy.c
+  ${rl_ip_dir}/interposer_graph.c
+  ${rl_ip_dir}/interposer_write.c
   ${rl_ip_copy_dir}/interposer_copy_objects.c)
 set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)
-rl_module_headers(redline_capture FOLDER redline/backends)
+rl_module_headers(redline_capture FOLDER capture/interposer)
 target_include_directories(redline_capture SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
-target_compile_definitions(redline_capture PRIVATE __HIP_PLATFORM_AMD__)
+target_compile_definitions(redline_capture PRIVATE __HIP_PLATFORM_AMD__ _GNU_SOURCE)
 target_link_libraries(redline_capture PRIVATE rl_capture rl_base
   ${CMAKE_DL_LIBS} Threads::Threads)
 target_link_options(redline_capture PRIVATE
