@@ -48,6 +48,9 @@ static bool rl_aql_kernarg_layout(const rl_capture_t* capture,
     if (start == UINT64_MAX || end > UINT32_MAX) return false;
     if (out_offsets) out_offsets[i] = (uint32_t)start;
   }
+  // The kernarg read slack after the last slice (redline/code_object.h).
+  end = rl_kernarg_mapped_end(end);
+  if (end > UINT32_MAX) return false;
   *out_size = (uint32_t)end;
   return true;
 }

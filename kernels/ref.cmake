@@ -10,6 +10,7 @@ add_library(rl_kernels_ref STATIC
   ref/vecchain_ref.c
   ref/decode_ref.c
   ref/verify_ref.c
+  ref/capture_copy_ref.c
 )
 rl_module_headers(rl_kernels_ref FOLDER kernels/ref EXPORT ref_executor.h)
 target_compile_options(rl_kernels_ref PRIVATE -ffp-contract=off)

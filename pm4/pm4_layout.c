@@ -293,6 +293,9 @@ bool rl_pm4_segment_layout(const rl_capture_t* capture,
     if (start == UINT64_MAX || end > UINT32_MAX) return false;
     if (out_kernarg_offsets) out_kernarg_offsets[i] = (uint32_t)start;
   }
+  // The kernarg read slack after the last slice (redline/code_object.h):
+  // the images follow the slices, and the segment ends no earlier than it.
+  const uint64_t mapped_end = rl_kernarg_mapped_end(end);
   end = (end + RL_PM4_IMAGE_ALIGN - 1) & ~(uint64_t)(RL_PM4_IMAGE_ALIGN - 1);
   uint32_t images = 0;
   for (uint32_t i = 0; i < capture->launch_count; ++i) {
@@ -308,6 +311,8 @@ bool rl_pm4_segment_layout(const rl_capture_t* capture,
     }
     if (end > UINT32_MAX) return false;
   }
+  if (end < mapped_end) end = mapped_end;
+  if (end > UINT32_MAX) return false;
   if (out_image_count) *out_image_count = images;
   if (out_size) *out_size = (uint32_t)end;
   return true;

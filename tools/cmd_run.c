@@ -7,7 +7,7 @@
 // (LIBDIR/redline next to an installed CLI, build/lib/redline in the build
 // tree); with --capture the interposer libredline_capture.so from the same
 // directory is preloaded and writes FILE (REDLINE_CAPTURE_OUT, and
-// REDLINE_CAPTURE_WINDOW from --window; redline/backends/interposer.c).
+// REDLINE_CAPTURE_WINDOW from --window; capture/interposer/).
 // --trace FILE has the runtime write every launch's device span as a
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
 //

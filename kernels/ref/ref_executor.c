@@ -26,6 +26,7 @@ static const struct {
     {rl_ref_vecchain_kernels, &rl_ref_vecchain_kernel_count},
     {rl_ref_decode_kernels, &rl_ref_decode_kernel_count},
     {rl_ref_verify_kernels, &rl_ref_verify_kernel_count},
+    {rl_ref_capture_kernels, &rl_ref_capture_kernel_count},
 };
 
 static const rl_ref_kernel_t* rl_ref_kernel_find(const char* name) {

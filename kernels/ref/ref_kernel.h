@@ -54,6 +54,10 @@ extern const uint32_t rl_ref_vecchain_kernel_count;
 extern const rl_ref_kernel_t rl_ref_decode_kernels[];
 extern const uint32_t rl_ref_decode_kernel_count;
 
+// The interposer's copy and fill kernels (capture_copy_ref.c).
+extern const rl_ref_kernel_t rl_ref_capture_kernels[];
+extern const uint32_t rl_ref_capture_kernel_count;
+
 // The verify kernels (verify_ref.c).
 extern const rl_ref_kernel_t rl_ref_verify_kernels[];
 extern const uint32_t rl_ref_verify_kernel_count;

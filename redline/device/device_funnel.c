@@ -112,14 +112,17 @@ static rl_status_t rl_device_funnel_kernarg(rl_device_funnel_t* adapter,
   // kernarg segment pointer is 16-byte aligned), more when the kernel asks.
   uint64_t align = alignment > 16 ? alignment : 16;
   uint64_t offset = (adapter->kernarg_used + align - 1) & ~(align - 1);
+  // The block keeps the kernarg read slack mapped after these bytes
+  // (redline/code_object.h): a widened scalar load may read past them.
+  const uint64_t footprint = rl_kernarg_mapped_end(size);
   if (adapter->kernarg_block_count == 0 ||
-      offset + size >
+      offset + footprint >
           adapter->kernarg_blocks[adapter->kernarg_block_count - 1].size) {
     RL_RETURN_IF_ERROR(RL_ARRAY_RESERVE(&adapter->kernarg_blocks,
                                         &adapter->kernarg_block_capacity,
                                         adapter->kernarg_block_count + 1));
-    uint64_t block_size = size > RL_DEVICE_FUNNEL_KERNARG_BLOCK
-                              ? size
+    uint64_t block_size = footprint > RL_DEVICE_FUNNEL_KERNARG_BLOCK
+                              ? footprint
                               : RL_DEVICE_FUNNEL_KERNARG_BLOCK;
     rl_device_allocation_t block = {0};
     RL_RETURN_IF_ERROR(rl_device_funnel_vt(adapter)->allocate(

@@ -2,6 +2,7 @@
 // launches (hipModuleLaunchKernel, hipLaunchKernel and the <<<>>> call
 // configuration, hipExtModuleLaunchKernel) and events; the execution model
 // is hip_sim.h's.
+#include "capture/hip_ext_abi.h"
 #include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
 
@@ -478,11 +479,6 @@ RL_HIP_EXPORT hipError_t hipModuleLaunchKernel(
 // Global sizes in work-items; the simulator's dispatches are whole
 // work-groups (redline/device/device_funnel.h), so a global size that is
 // not a multiple of the local size is refused as not supported.
-hipError_t hipExtModuleLaunchKernel(
-    hipFunction_t f, uint32_t globalX, uint32_t globalY, uint32_t globalZ,
-    uint32_t localX, uint32_t localY, uint32_t localZ, size_t lds,
-    hipStream_t stream, void** kernelParams, void** extra,
-    hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags);
 RL_HIP_EXPORT hipError_t hipExtModuleLaunchKernel(
     hipFunction_t f, uint32_t globalX, uint32_t globalY, uint32_t globalZ,
     uint32_t localX, uint32_t localY, uint32_t localZ, size_t lds,
@@ -525,34 +521,9 @@ RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
       NULL, "hipLaunchKernel"));
 }
 
-// HIP 5's hip_ext.h declares hipExtModuleLaunchKernel and
-// hipHccModuleLaunchKernel as C++ functions: the names a program built
-// against it binds.
-hipError_t _Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
-    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
-    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
-    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags);
-RL_HIP_EXPORT hipError_t
-_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j(
-    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
-    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
-    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags) {
-  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
-                                  params, extra, start, stop, flags);
-}
-
-hipError_t _Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
-    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
-    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
-    void** extra, hipEvent_t start, hipEvent_t stop);
-RL_HIP_EXPORT hipError_t
-_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_(
-    hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
-    uint32_t ly, uint32_t lz, size_t lds, hipStream_t stream, void** params,
-    void** extra, hipEvent_t start, hipEvent_t stop) {
-  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, lds, stream,
-                                  params, extra, start, stop, 0);
-}
+// The mangled C++ names HIP 5's hip_ext.h binds, forwarding to
+// hipExtModuleLaunchKernel (one definition: capture/hip_ext_abi.h).
+RL_HIP_EXT_ABI_FORWARDERS(RL_HIP_EXPORT)
 
 // hip_impl::hipLaunchKernelGGLImpl(uintptr_t, const dim3&, const dim3&,
 // uint32_t, hipStream_t, void**): what HIP 5's hipLaunchKernelGGL template

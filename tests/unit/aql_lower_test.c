@@ -437,6 +437,26 @@ static void test_census_negative_controls(void** state) {
   assert_null(rl_aql_program_check(p, &f->inputs));
 }
 
+// A compiler may read kernargs with a scalar load wider than it needs (the
+// corpus GEMM: s_load_b128 at offset 24 of a 36-byte segment), so the
+// segment keeps RL_KERNARG_READ_SLACK zero bytes mapped after its last
+// slice (redline/code_object.h). Without them the aql arm of that shadow
+// faulted (negative control: drop the slack in rl_aql_kernarg_layout and
+// this test fails).
+static void test_kernarg_segment_maps_read_slack_after_last_slice(
+    void** state) {
+  rl_test_fixture_t* f = *state;
+  const rl_aql_program_t* p = f->program;
+  const uint32_t last = p->packet_count - 1;
+  const uint64_t end =
+      p->kernarg_offsets[last] + f->capture->launches[last].kernarg_size;
+  assert_true(p->kernarg_size >= end + RL_KERNARG_READ_SLACK);
+  assert_int_equal(p->kernarg_size % 16, 0);
+  for (uint64_t i = end; i < p->kernarg_size; ++i) {
+    assert_int_equal(p->kernarg[i], 0);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_packets_follow_the_plan,
@@ -457,6 +477,9 @@ int main(void) {
                                       rl_test_setup, rl_test_teardown),
       cmocka_unit_test_setup_teardown(test_census_negative_controls,
                                       rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          test_kernarg_segment_maps_read_slack_after_last_slice,
+          rl_test_setup, rl_test_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -445,6 +445,21 @@ static void test_dispatch_ptr_image(void** state) {
   info->descriptor = saved;
 }
 
+// The PM4 segment (slices, then dispatch-packet images) also ends at least
+// RL_KERNARG_READ_SLACK bytes after the last slice (redline/code_object.h),
+// so a widened scalar kernarg load stays inside it on every family.
+static void test_kernarg_segment_maps_read_slack_after_last_slice(
+    void** state) {
+  rl_test_t* t = *state;
+  const rl_pm4_program_t* p = t->program;
+  const uint32_t last = t->f.capture->launch_count - 1;
+  const uint64_t end =
+      p->kernarg_offsets[last] + t->f.capture->launches[last].kernarg_size;
+  assert_true(p->kernarg_size >= end + RL_KERNARG_READ_SLACK);
+  assert_int_equal(p->kernarg_size,
+                   rl_pm4_kernarg_segment_size(t->f.capture));
+}
+
 #define RL_TEST(fn, target) \
   cmocka_unit_test_prestate_setup_teardown(fn, rl_test_setup, \
                                            rl_test_teardown, (void*)target)
@@ -461,6 +476,7 @@ int main(void) {
       RL_TEST(test_refuses_what_it_cannot_provide, "gfx1100"),
       RL_TEST(test_refuses_what_it_cannot_provide, "gfx1201"),
       RL_TEST_ALL(test_dispatch_ptr_image),
+      RL_TEST_ALL(test_kernarg_segment_maps_read_slack_after_last_slice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

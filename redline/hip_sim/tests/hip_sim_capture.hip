@@ -2,7 +2,8 @@
 // filled by hipMemcpy before any launch, then three rounds of two <<<>>>
 // kernels and one copy back, checked on the host. With the argument
 // "none" it launches nothing, with "memset" it clears y by hipMemsetAsync
-// after the first round (a capture of either must be refused).
+// after the first round (a capture of "none" must be refused; the memset is
+// recorded as a fill launch).
 #include "hip_sim_check.h"
 
 __global__ void axpy(float* y, const float* x, float a, int n) {

@@ -92,6 +92,27 @@ typedef struct rl_kernel_arg_s {
   bool effect_known;  // false when neither access key is present
 } rl_kernel_arg_t;
 
+// The kernarg read slack: how many bytes past the end of a kernarg segment
+// a dispatch must keep mapped. The compiler may read a kernel's arguments
+// with a scalar load wider than the bytes it needs (LLVM widens a 3-dword
+// kernarg read to S_LOAD_B128 on gfx11, which has no 96-bit scalar load:
+// the corpus GEMM's s_load_b128 at offset 24 of its 36-byte segment reads
+// bytes 36..39). The widest scalar load is S_LOAD_B512, 64 bytes (RDNA3
+// ISA reference, "Scalar Memory Operations"), and every such load starts
+// inside the segment, so 64 bytes past its end are always enough. Hardware
+// never faults there because the runtime suballocates kernargs from larger
+// pools; a replay route that allocates exactly kernarg_segment_size bytes
+// would. Every route (aql, pm4, drm, the eager/hip device funnel) keeps
+// this many zero bytes mapped after the last kernarg it places.
+#define RL_KERNARG_READ_SLACK 64u
+
+// |end| (the byte just past the last kernarg placed in an allocation) plus
+// the read slack, rounded up to 16 bytes: the allocation size the kernarg
+// read rule above needs.
+static inline uint64_t rl_kernarg_mapped_end(uint64_t end) {
+  return (end + RL_KERNARG_READ_SLACK + 15u) & ~(uint64_t)15u;
+}
+
 typedef struct rl_code_object_kernel_s {
   const char* name;    // .name
   const char* symbol;  // .symbol, "<name>.kd"

@@ -9,7 +9,12 @@
 // names them buf0, buf1, buf2, as the interposer does), so a test can
 // compare a replay of the interposed capture with the program's own
 // results. argv[2] == "free-mid" frees b right after vc_add (a program bug
-// the capture must report, not crash on).
+// the capture must report, not crash on). argv[2] == "copies" also writes
+// device memory without kernels inside the window, between the launches:
+// an async host-to-device copy into c, a memset of part of b, a device-to-
+// device copy from c into a. argv[2] == "graph" runs the vc_axpy_pos loop
+// as a graph captured from |stream| (a memset node, the kernel, a
+// device-to-device copy node) launched three times instead.
 #include <hip/hip_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,10 +44,12 @@ static void print_region(const char* name, const void* device) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: hip_app CODE_OBJECT [free-mid]\n");
+    fprintf(stderr, "usage: hip_app CODE_OBJECT [free-mid|copies|graph]\n");
     return 2;
   }
   bool free_mid = argc > 2 && strcmp(argv[2], "free-mid") == 0;
+  bool copies = argc > 2 && strcmp(argv[2], "copies") == 0;
+  bool graph = argc > 2 && strcmp(argv[2], "graph") == 0;
   FILE* file = fopen(argv[1], "rb");
   if (!file) return 1;
   fseek(file, 0, SEEK_END);
@@ -90,7 +97,35 @@ int main(int argc, char** argv) {
                               NULL));
   CHECK(hipStreamSynchronize(stream));
   if (free_mid) CHECK(hipFree(b));
-  for (unsigned pos = 1; pos <= 3; ++pos) {
+  if (copies) {
+    static float host[200];
+    for (unsigned i = 0; i < 200; ++i) host[i] = (float)i * 0.25f - 7.0f;
+    CHECK(hipMemcpyAsync(c + 100, host, sizeof(host), hipMemcpyHostToDevice,
+                         stream));
+    CHECK(hipMemsetAsync(b + 10, 0x3f, 40 * sizeof(float), stream));
+    CHECK(hipStreamSynchronize(stream));
+    CHECK(hipMemcpy(a + 500, c + 50, 300 * sizeof(float),
+                    hipMemcpyDeviceToDevice));
+  }
+  if (graph) {
+    unsigned pos = 2;
+    void* axpy_args[] = {&a, &c, &pos, &n};
+    hipGraph_t g;
+    hipGraphExec_t exec;
+    CHECK(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));
+    CHECK(hipMemsetAsync(b + 7, 0x41, 13 * sizeof(float), stream));
+    CHECK(hipModuleLaunchKernel(axpy, groups, 1, 1, 64, 1, 1, 0, stream,
+                                axpy_args, NULL));
+    CHECK(hipMemcpyAsync(b + 100, c + 3, 60 * sizeof(float),
+                         hipMemcpyDeviceToDevice, stream));
+    CHECK(hipStreamEndCapture(stream, &g));
+    CHECK(hipGraphInstantiate(&exec, g, NULL, NULL, 0));
+    for (int l = 0; l < 3; ++l) CHECK(hipGraphLaunch(exec, stream));
+    CHECK(hipStreamSynchronize(stream));
+    CHECK(hipGraphExecDestroy(exec));
+    CHECK(hipGraphDestroy(g));
+  }
+  for (unsigned pos = 1; pos <= 3 && !graph; ++pos) {
     void* axpy_args[] = {&a, &c, &pos, &n};
     CHECK(hipModuleLaunchKernel(axpy, groups, 1, 1, 64, 1, 1, 0, stream,
                                 axpy_args, NULL));

@@ -115,6 +115,35 @@ code=$?
 set -e
 [ $code -eq 4 ] || fail "unknown stub: replay exit $code, expected 4"
 
+# 9. Device writes without kernels inside the window (an async upload, a
+# memset, a device-to-device copy), and a graph captured from a stream
+# (memset node, kernel node, copy node) launched three times: complete
+# captures whose replays (aql and pm4) give the program's own results.
+# Negative control: each mode's results differ from the plain run's, so a
+# capture that dropped the copies or the graph's nodes would replay to
+# different hashes and fail here.
+for mode in copies graph; do
+  REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/$mode.rlc \
+    LD_PRELOAD=$interposer "$app" "$co" $mode > "$dir/$mode.txt" \
+    2> "$dir/$mode.err" || fail "$mode: $(cat "$dir/$mode.err")"
+  ! grep -q INCOMPLETE "$dir/$mode.err" || fail "$mode: $(cat "$dir/$mode.err")"
+  ! cmp -s "$dir/$mode.txt" "$dir/plain.txt" ||
+    fail "$mode: the results do not depend on the copies (no control)"
+  for route in aql pm4; do
+    "$redline" replay "$dir/$mode.rlc" --route $route > "$dir/$mode-$route.txt" ||
+      fail "$mode: replay --route $route refused"
+    for region in buf0 buf1 buf2; do
+      want=$(grep "^region $region " "$dir/$mode.txt")
+      grep -qx "$want" "$dir/$mode-$route.txt" ||
+        fail "$mode $route: $region differs: app '$want'"
+    done
+  done
+done
+grep -q "3 of them copies or fills" "$dir/copies.err" ||
+  fail "copies: $(cat "$dir/copies.err")"
+grep -q "6 of them copies or fills" "$dir/graph.err" ||
+  fail "graph: $(cat "$dir/graph.err")"
+
 # 8. A window past the program's last launch records nothing: the capture
 # says so and replay refuses it (exit 4), instead of an empty "complete"
 # capture.

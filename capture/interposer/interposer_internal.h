@@ -1,0 +1,301 @@
+// capture/interposer/interposer_internal.h — the LD_PRELOAD interposer
+// (libredline_capture.so), private to capture/interposer/: its state object
+// and the functions its files share. What it records and when a capture is
+// incomplete, for users: docs/capture-interposer.md.
+//
+// The interposer captures an unmodified HIP program through the recording
+// funnel (redline/funnel.h) and writes a capture file.
+//
+//   LD_PRELOAD=libredline_capture.so REDLINE_CAPTURE_OUT=out.rlc
+//   REDLINE_CAPTURE_WINDOW=launches:FIRST:COUNT  ./app
+//
+// Which library it forwards to: the one named by $REDLINE_HIP_LIBRARY
+// (dlopen'd by path; it must be the library the program itself bound to,
+// e.g. the CI stand-in found through the program's RUNPATH or
+// LD_LIBRARY_PATH — dlopen of the same file returns the same handle), else
+// the next definition in lookup order (dlsym(RTLD_NEXT)). Every call is
+// forwarded; the interposer only observes and records.
+//
+// What it records:
+//   hipModuleLoadData      the code object (bytes kept; size from the ELF
+//                          section-header table);
+//   hipModuleGetFunction   the kernel, typed by the code-object metadata;
+//   __hipRegisterFatBinary the code object for the device's processor
+//                          (hipGetDeviceProperties gcnArchName) taken from
+//                          the fat binary's offload bundle
+//                          (redline/offload_bundle.h);
+//   __hipRegisterFunction  host stub -> kernel of that code object;
+//   hipMalloc / hipFree    buffers "bufN" (role state) at the address the
+//                          runtime returned; a freed buffer stays allocated
+//                          until the capture is written, so no later
+//                          allocation can reuse its address;
+//   hipModuleLaunchKernel (kernelParams or extra form),
+//   hipLaunchKernel (a registered host stub; args like kernelParams) and
+//   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
+//                          inside the window: the explicit arguments are
+//                          sliced from the program's bytes at the metadata
+//                          offsets and typed (global_buffer -> pointer with
+//                          the funnel's effect rules, 4/8-byte by_value ->
+//                          u32/u64, others -> bytes); the funnel assembles
+//                          the kernarg and the launch is forwarded with those
+//                          exact bytes on the program's stream (extra form;
+//                          hipLaunchKernel: per-argument pointers into them).
+//   Regions: one BYTES region per buffer, named like it.
+// Window ($REDLINE_CAPTURE_WINDOW, default launches:0:all):
+//   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
+//                          in call order; COUNT may be "all");
+//   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
+//                          (not including) its next launch: one iteration.
+// The capture is written atomically (rl_capture_file_write) when the window
+// closes, else at exit (atexit, before the runtime's own destructors).
+// It declares one window: parameter "run" (range [0, 1), bound by no
+// launch) walked over the single value 0, i.e. the recorded launches once,
+// so a shadow or bench of the file needs no --windows.
+//
+//   hipModuleLoad          the code object in the file (an ELF, or the
+//                          processor's entry of an offload bundle);
+//   copies and memsets     into a recorded buffer inside the window, as
+//                          launches of the embedded copy/fill kernels
+//                          (interposer_copy.hip; host bytes through a
+//                          staging buffer "uploadN");
+//   stream capture         launches, copies and memsets on a capturing
+//                          stream are kept as the graph's nodes and
+//                          recorded, in order, at each hipGraphLaunch of an
+//                          executable graph instantiated from it.
+// docs/capture-interposer.md is the user-facing rule.
+//
+// Incomplete captures. Work the interposer cannot record is forwarded
+// untouched, and when it happens inside an open window the capture is
+// marked incomplete (rl_capture_mark_incomplete; replay then refuses it):
+// hipLaunchKernel of a host stub the interposer did not see registered,
+// launches the funnel refuses (e.g. a pointer outside every hipMalloc
+// buffer), hipGraphLaunch of a graph not captured from a stream or changed
+// after instantiation, a copy or memset it cannot record (past the end of
+// its buffer, from device memory outside every buffer, hipMemcpyDefault
+// from an address it cannot classify), and hipFree of a buffer a recorded
+// launch used, followed by another recorded launch ("buffer bufN freed
+// mid-window"). A capture with no launch, or whose launches the runtime
+// failed (at the call, or at the final hipDeviceSynchronize the interposer
+// makes before writing), is incomplete too. Other HIP entry points are not
+// interposed at all.
+//
+// The files, one concern each:
+//   interposer_window.c   the state object (one per process: an LD_PRELOAD
+//                         library has no other context), setup from the
+//                         environment, the capture window
+//   interposer_args.c     argument typing: explicit arguments sliced at the
+//                         metadata offsets and typed for the funnel
+//   interposer_forward.c  the funnel's device (forwarding with the exact
+//                         kernarg bytes) and the launch entry points
+//   interposer_load.c     code objects, kernels and allocations
+//   interposer_copy.c     device writes without kernels, recorded as
+//                         launches of the copy kernels (interposer_copy.hip)
+//   interposer_graph.c    stream capture and graph launches
+//   interposer_write.c    write-out of the capture
+//
+// Thread-safety: every entry point takes the state's lock (RL_IP_ENTER)
+// and forwards with it held, so an interposed program's HIP calls are
+// serialised; every function here expects the lock held.
+#ifndef REDLINE_CAPTURE_INTERPOSER_INTERPOSER_INTERNAL_H_
+#define REDLINE_CAPTURE_INTERPOSER_INTERPOSER_INTERNAL_H_
+
+#include <hip/hip_runtime_api.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "redline/code_object.h"
+#include "redline/funnel.h"
+#include "redline/status.h"
+
+#define RL_IP_EXPORT __attribute__((visibility("default")))
+#define RL_IP_MAX 4096u
+
+typedef struct rl_ip_module_s {
+  hipModule_t module;
+  uint32_t code_object;
+  rl_code_object_t* parsed;
+} rl_ip_module_t;
+
+typedef struct rl_ip_function_s {
+  hipFunction_t function;  // NULL for a registered host stub
+  const void* host;        // the host stub, or NULL for a module function
+  uint32_t module;         // index into modules
+  uint32_t kernel;         // funnel kernel index
+  const rl_code_object_kernel_t* info;
+} rl_ip_function_t;
+
+typedef struct rl_ip_buffer_s {
+  void* base;
+  uint64_t size;
+  uint32_t index;  // funnel buffer
+  bool freed;
+  bool used;  // referenced by a recorded launch
+} rl_ip_buffer_t;
+
+// A staging buffer: device memory holding the host bytes of one recorded
+// host->device copy (the copy kernel's source), freed when the capture is
+// written.
+typedef struct rl_ip_staging_s {
+  void* base;
+} rl_ip_staging_t;
+
+typedef enum rl_ip_node_kind_e {
+  RL_IP_NODE_KERNEL = 0,
+  RL_IP_NODE_COPY = 1,  // device or host bytes into a device range
+  RL_IP_NODE_FILL = 2,
+} rl_ip_node_kind_t;
+
+// One node of a graph captured from a stream, in capture order.
+typedef struct rl_ip_node_s {
+  rl_ip_node_kind_t kind;
+  uint32_t function;  // KERNEL: index into functions
+  uint32_t grid[3], block[3], lds;
+  uint8_t* kernarg;         // KERNEL: the kernarg image, kernarg_size bytes
+  uint64_t dst, src, size;  // COPY / FILL
+  bool src_host;            // COPY: src is a host address (read at launch)
+  uint32_t pattern, width;  // FILL
+} rl_ip_node_t;
+
+// A graph captured from |stream|: its nodes, the hipGraph_t the capture
+// ended in and the executable graphs instantiated from it. |broken| names
+// why its launches cannot be recorded (a node the interposer does not
+// model, or an executable graph updated after instantiation).
+typedef struct rl_ip_graph_s {
+  hipStream_t stream;
+  bool capturing;
+  hipGraph_t graph;
+  hipGraphExec_t execs[16];
+  uint32_t exec_count;
+  rl_ip_node_t* nodes;
+  uint32_t node_count, node_capacity;
+  char broken[160];
+} rl_ip_graph_t;
+
+// The interposer's whole state: one object, created with the process
+// (an LD_PRELOAD library has one per process) and passed to every function.
+typedef struct rl_interposer_s {
+  pthread_mutex_t lock;
+  bool started, written, failed;
+  void* library;
+  rl_funnel_device_t device;
+  rl_funnel_t* funnel;
+  // Values the device functions hand to the funnel.
+  uint64_t pending_address;
+  uint64_t pending_handle;
+  hipFunction_t pending_function;
+  const void* pending_host;  // set: launch through hipLaunchKernel
+  const rl_code_object_kernel_t* pending_info;
+  hipStream_t pending_stream;
+  hipError_t launch_result;
+  bool launched;
+  rl_ip_module_t modules[64];
+  uint32_t module_count;
+  rl_ip_function_t functions[256];
+  uint32_t function_count;
+  rl_ip_buffer_t buffers[RL_IP_MAX];
+  uint32_t buffer_count;
+  // Copies and fills (rl_ip_copy_*): the embedded copy code object, loaded
+  // into the funnel on the first device write recorded, and its kernels.
+  bool copy_loaded, copy_failed;
+  rl_code_object_t* copy_parsed;
+  uint32_t copy_kernel, fill_kernel;
+  const rl_code_object_kernel_t* copy_info;
+  const rl_code_object_kernel_t* fill_info;
+  rl_ip_staging_t* staging;  // host bytes of recorded host->device copies
+  uint32_t staging_count, staging_capacity;
+  bool record_only;  // the funnel's launch records without forwarding
+  // Graphs captured from streams (rl_ip_graph_*).
+  rl_ip_graph_t* graphs;  // one per hipStreamBeginCapture
+  uint32_t graph_count, graph_capacity;
+  // Window.
+  bool marker;
+  char marker_name[128];
+  uint64_t first, count;   // launches: window; marker: N
+  uint64_t launches_seen;  // module launches (launches:) or marker hits
+  bool window_open, window_closed;
+  uint32_t recorded;
+  uint32_t copies;  // copies and fills recorded as copy-kernel launches
+  uint32_t bypassed;
+  int64_t freed_in_window;  // funnel buffer freed while open, or -1
+  char reason[256];
+  char out[4096];
+} rl_interposer_t;
+
+// The process's interposer state.
+rl_interposer_t* rl_ip_get(void);
+
+#define RL_IP_REAL(name)                \
+  static __typeof__(name)* real_##name; \
+  if (!real_##name) real_##name = (__typeof__(name)*)rl_ip_real(ip, #name)
+
+#define RL_IP_ENTER()                \
+  rl_interposer_t* ip = rl_ip_get(); \
+  pthread_mutex_lock(&ip->lock);     \
+  bool rl_ip_on = rl_ip_start(ip) && !ip->written
+
+#define rl_ip_leave(error) rl_ip_unlock(ip, (error))
+
+// interposer_window.c — the state object, setup, window control
+void rl_ip_fail(rl_status_t status, const char* what);
+bool rl_ip_in_window(rl_interposer_t* ip);
+void rl_ip_note(rl_interposer_t* ip, uint32_t bypassed, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+void* rl_ip_real(rl_interposer_t* ip, const char* name);
+bool rl_ip_start(rl_interposer_t* ip);
+hipError_t rl_ip_unlock(rl_interposer_t* ip, hipError_t error);
+bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f);
+
+// interposer_args.c — argument typing and buffer lookup
+rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address);
+rl_ip_buffer_t* rl_ip_buffer_range(rl_interposer_t* ip, uint64_t address,
+                                   uint64_t size);
+const uint8_t* rl_ip_extra_buffer(void** extra, size_t* out_size);
+rl_ip_function_t* rl_ip_function_find(rl_interposer_t* ip,
+                                      hipFunction_t function, const void* host);
+bool rl_ip_type_args(rl_interposer_t* ip, const rl_code_object_kernel_t* info,
+                     void** params, const uint8_t* buffer, size_t buffer_size,
+                     rl_funnel_arg_t args[64], uint32_t* out_count);
+
+// interposer_forward.c — the funnel device and launch forwarding
+rl_status_t rl_ip_allocate(void* self, uint64_t size, uint64_t alignment,
+                           uint64_t* out_address);
+rl_status_t rl_ip_launch(void* self, const rl_funnel_dispatch_t* dispatch);
+rl_status_t rl_ip_load(void* self, const void* bytes, size_t size,
+                       uint64_t* out_handle);
+rl_status_t rl_ip_read(void* self, uint64_t address, void* data, uint64_t size);
+hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
+                               hipFunction_t function, const uint32_t grid[3],
+                               const uint32_t block[3], uint32_t lds,
+                               hipStream_t stream, const rl_funnel_arg_t* args,
+                               uint32_t arg_count, bool record_only,
+                               bool* out_recorded);
+rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
+                        uint64_t size);
+
+// interposer_load.c — code objects, kernels, allocations
+bool rl_ip_processor(rl_interposer_t* ip, char* out, size_t capacity);
+
+// interposer_copy.c — copies and fills
+void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
+                       uint64_t src, const void* host, uint64_t size);
+void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
+                       uint32_t pattern, uint32_t width, uint64_t size);
+
+// interposer_graph.c — stream capture and graphs
+rl_ip_graph_t* rl_ip_graph_capturing(rl_interposer_t* ip, hipStream_t stream);
+void rl_ip_graph_copy(rl_interposer_t* ip, rl_ip_graph_t* g, void* dst,
+                      const void* src, size_t size, hipMemcpyKind kind);
+void rl_ip_graph_fill(rl_ip_graph_t* g, void* dst, uint32_t pattern,
+                      uint32_t width, uint64_t size);
+void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
+                        const rl_ip_function_t* f, const uint32_t grid[3],
+                        const uint32_t block[3], uint32_t lds, void** params,
+                        void** extra);
+
+// interposer_write.c — writing the capture out
+void rl_ip_write_capture(void);
+void rl_ip_write_capture_locked(rl_interposer_t* ip);
+
+#endif  // REDLINE_CAPTURE_INTERPOSER_INTERPOSER_INTERNAL_H_

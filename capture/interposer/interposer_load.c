@@ -1,0 +1,293 @@
+// capture/interposer/interposer_load.c — code objects, kernels, allocations
+// (capture/interposer/interposer_internal.h).
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/interposer/interposer_internal.h"
+#include "redline/base/array.h"
+#include "redline/base/number.h"
+#include "redline/capture_file.h"
+#include "redline/offload_bundle.h"
+
+//===----------------------------------------------------------------------===//
+// Interposed entry points
+//===----------------------------------------------------------------------===//
+
+// Records the |size|-byte code object |image| the runtime loaded as
+// |module|; lock held, recording on.
+static void rl_ip_record_code_object(rl_interposer_t* ip, hipModule_t module,
+                                     const void* image, size_t size,
+                                     const char* what) {
+  if (ip->module_count == 64) return;
+  rl_ip_module_t* m = &ip->modules[ip->module_count];
+  ip->pending_handle = ip->module_count;
+  rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
+  if (!status) {
+    status =
+        rl_funnel_load_code_object(ip->funnel, image, size, &m->code_object);
+  }
+  if (status) {
+    rl_ip_fail(status, what);
+    rl_code_object_destroy(m->parsed);
+    m->parsed = NULL;
+    return;
+  }
+  m->module = module;
+  ++ip->module_count;
+}
+
+RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
+                                          const void* image) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipModuleLoadData);
+  if (!real_hipModuleLoadData) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleLoadData(module, image);
+  if (error || !rl_ip_on) return rl_ip_leave(error);
+  const uint8_t* bytes = image;
+  uint64_t shoff = 0;
+  uint16_t shentsize = 0, shnum = 0;
+  memcpy(&shoff, bytes + 0x28, 8);
+  memcpy(&shentsize, bytes + 0x3A, 2);
+  memcpy(&shnum, bytes + 0x3C, 2);
+  size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+  rl_ip_record_code_object(ip, *module, image, size, "hipModuleLoadData");
+  return rl_ip_leave(error);
+}
+
+// Reads the whole file |path| into a malloc'd buffer; NULL on failure.
+static uint8_t* rl_ip_read_file(const char* path, size_t* out_size) {
+  *out_size = 0;
+  FILE* file = fopen(path, "rb");
+  if (!file) return NULL;
+  uint8_t* bytes = NULL;
+  size_t size = 0, capacity = 0;
+  for (;;) {
+    if (size == capacity) {
+      capacity = capacity ? capacity * 2 : 65536;
+      uint8_t* grown = realloc(bytes, capacity);
+      if (!grown) break;
+      bytes = grown;
+    }
+    size_t got = fread(bytes + size, 1, capacity - size, file);
+    size += got;
+    if (got == 0) break;
+  }
+  bool ok = !ferror(file);
+  fclose(file);
+  if (!ok || size < 64 || size == capacity) {
+    free(bytes);
+    return NULL;
+  }
+  *out_size = size;
+  return bytes;
+}
+
+// hipModuleLoad: the runtime reads the file; the interposer reads the same
+// file after it and records the code object in it: the file itself when it
+// is an ELF, else the entry for the device's processor when it is a clang
+// offload bundle (what hipcc --genco writes). A module it cannot record is
+// named on stderr; its launches then mark an open window incomplete.
+RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipModuleLoad);
+  if (!real_hipModuleLoad) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleLoad(module, fname);
+  if (error || !rl_ip_on) return rl_ip_leave(error);
+  size_t size = 0;
+  uint8_t* bytes = rl_ip_read_file(fname, &size);
+  const void* code = bytes;
+  uint64_t code_size = size;
+  rl_status_t status =
+      bytes ? RL_OK
+            : RL_STATUS(RL_STATUS_INVALID_INPUT, "cannot read '%s'", fname);
+  if (!status && size >= 24 &&
+      memcmp(bytes, RL_OFFLOAD_BUNDLE_MAGIC, 24) == 0) {
+    char processor[64];
+    const rl_hip_fatbin_wrapper_t wrapper = {.magic = RL_HIP_FATBIN_MAGIC,
+                                             .version = RL_HIP_FATBIN_VERSION,
+                                             .binary = bytes};
+    status = rl_ip_processor(ip, processor, sizeof(processor))
+                 ? rl_hip_fatbin_find(&wrapper, processor, &code, &code_size)
+                 : RL_STATUS(RL_STATUS_UNAVAILABLE,
+                             "hipGetDeviceProperties gave no gcnArchName");
+  }
+  if (status) {
+    rl_ip_fail(status, "hipModuleLoad");
+  } else {
+    rl_ip_record_code_object(ip, *module, code, (size_t)code_size,
+                             "hipModuleLoad");
+  }
+  free(bytes);
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
+                                             hipModule_t module,
+                                             const char* name) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipModuleGetFunction);
+  if (!real_hipModuleGetFunction) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipModuleGetFunction(function, module, name);
+  if (error || !rl_ip_on || ip->function_count == 256) {
+    return rl_ip_leave(error);
+  }
+  for (uint32_t m = 0; m < ip->module_count; ++m) {
+    if (ip->modules[m].module != module) continue;
+    rl_ip_function_t* f = &ip->functions[ip->function_count];
+    rl_status_t status = rl_funnel_kernel(
+        ip->funnel, ip->modules[m].code_object, name, &f->kernel);
+    if (status) {
+      rl_ip_fail(status, "hipModuleGetFunction");
+      break;
+    }
+    f->function = *function;
+    f->module = m;
+    f->info = rl_code_object_find_kernel(ip->modules[m].parsed, name);
+    ++ip->function_count;
+    break;
+  }
+  return rl_ip_leave(error);
+}
+
+// The recorded module loaded as |module|, or NULL.
+static rl_ip_module_t* rl_ip_module_find(rl_interposer_t* ip,
+                                         hipModule_t module) {
+  for (uint32_t m = 0; m < ip->module_count; ++m) {
+    if (ip->modules[m].module == module) return &ip->modules[m];
+  }
+  return NULL;
+}
+
+// Not in HIP's C headers: clang's host code declares them itself. The
+// handle types are opaque here (hip::FatBinaryInfo** in ROCm/clr
+// hipamd/src/hip_platform.cpp).
+void** __hipRegisterFatBinary(const void* data);
+
+void __hipRegisterFunction(void** modules, const void* hostFunction,
+                           char* deviceFunction, const char* deviceName,
+                           unsigned int threadLimit, void* tid, void* bid,
+                           void* blockDim, void* gridDim, int* wSize);
+
+// The processor of device 0 ("gfx1100"), from gcnArchName without its
+// target-id features (":sramecc+:xnack-"); false when the runtime says none.
+bool rl_ip_processor(rl_interposer_t* ip, char* out, size_t capacity) {
+  RL_IP_REAL(hipGetDeviceProperties);
+  hipDeviceProp_t props;
+  if (!real_hipGetDeviceProperties || real_hipGetDeviceProperties(&props, 0)) {
+    return false;
+  }
+  props.gcnArchName[sizeof(props.gcnArchName) - 1] = '\0';
+  snprintf(out, capacity, "%.*s", (int)strcspn(props.gcnArchName, ":"),
+           props.gcnArchName);
+  return out[0] != '\0';
+}
+
+RL_IP_EXPORT void** __hipRegisterFatBinary(const void* data) {
+  RL_IP_ENTER();
+  RL_IP_REAL(__hipRegisterFatBinary);
+  void** modules =
+      real___hipRegisterFatBinary ? real___hipRegisterFatBinary(data) : NULL;
+  if (!modules || !rl_ip_on) {
+    rl_ip_leave(hipSuccess);
+    return modules;
+  }
+  char processor[64];
+  const void* code = NULL;
+  uint64_t size = 0;
+  rl_status_t status =
+      rl_ip_processor(ip, processor, sizeof(processor))
+          ? rl_hip_fatbin_find(data, processor, &code, &size)
+          : RL_STATUS(RL_STATUS_UNAVAILABLE,
+                      "hipGetDeviceProperties gave no gcnArchName");
+  if (status) {
+    rl_ip_fail(status, "__hipRegisterFatBinary");
+  } else {
+    rl_ip_record_code_object(ip, (hipModule_t)modules, code, (size_t)size,
+                             "__hipRegisterFatBinary");
+  }
+  rl_ip_leave(hipSuccess);
+  return modules;
+}
+
+RL_IP_EXPORT void __hipRegisterFunction(
+    void** modules, const void* hostFunction, char* deviceFunction,
+    const char* deviceName, unsigned int threadLimit, void* tid, void* bid,
+    void* blockDim, void* gridDim, int* wSize) {
+  RL_IP_ENTER();
+  RL_IP_REAL(__hipRegisterFunction);
+  if (real___hipRegisterFunction) {
+    real___hipRegisterFunction(modules, hostFunction, deviceFunction,
+                               deviceName, threadLimit, tid, bid, blockDim,
+                               gridDim, wSize);
+  }
+  rl_ip_module_t* m =
+      rl_ip_on ? rl_ip_module_find(ip, (hipModule_t)modules) : NULL;
+  const rl_code_object_kernel_t* info =
+      m && deviceName ? rl_code_object_find_kernel(m->parsed, deviceName)
+                      : NULL;
+  if (!info || ip->function_count == 256) {
+    rl_ip_leave(hipSuccess);
+    return;
+  }
+  rl_ip_function_t* f = &ip->functions[ip->function_count];
+  rl_status_t status =
+      rl_funnel_kernel(ip->funnel, m->code_object, deviceName, &f->kernel);
+  if (status) {
+    rl_ip_fail(status, "__hipRegisterFunction");
+  } else {
+    *f = (rl_ip_function_t){.host = hostFunction,
+                            .module = (uint32_t)(m - ip->modules),
+                            .kernel = f->kernel,
+                            .info = info};
+    ++ip->function_count;
+  }
+  rl_ip_leave(hipSuccess);
+}
+
+RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipMalloc);
+  if (!real_hipMalloc) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipMalloc(ptr, size);
+  if (error || !rl_ip_on || !*ptr || ip->buffer_count == RL_IP_MAX) {
+    return rl_ip_leave(error);
+  }
+  rl_ip_buffer_t* b = &ip->buffers[ip->buffer_count];
+  char name[32];
+  snprintf(name, sizeof(name), "buf%u", ip->buffer_count);
+  ip->pending_address = (uint64_t)(uintptr_t)*ptr;
+  uint64_t address = 0;
+  rl_status_t status =
+      rl_funnel_buffer(ip->funnel, name, size, 256, RL_BUFFER_ROLE_STATE, false,
+                       &b->index, &address);
+  if (status) {
+    rl_ip_fail(status, "hipMalloc");
+    if (ip->window_open) rl_ip_note(ip, 0, "an allocation was not recorded");
+    return rl_ip_leave(error);
+  }
+  b->base = *ptr;
+  b->size = size;
+  ++ip->buffer_count;
+  return rl_ip_leave(error);
+}
+
+RL_IP_EXPORT hipError_t hipFree(void* ptr) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipFree);
+  if (!real_hipFree) return rl_ip_leave(hipErrorNotSupported);
+  rl_ip_buffer_t* b =
+      rl_ip_on ? rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)ptr) : NULL;
+  if (!b || b->base != ptr) return rl_ip_leave(real_hipFree(ptr));
+  // Kept allocated until the capture is written (no address reuse).
+  b->freed = true;
+  // An error only if the window records another launch afterwards.
+  if (b->used && ip->window_open && !ip->window_closed &&
+      ip->freed_in_window < 0) {
+    ip->freed_in_window = b->index;
+  }
+  return rl_ip_leave(hipSuccess);
+}
