@@ -176,7 +176,6 @@ FAMILIES = {
 # [31:26] 110001, OP[21:14] (tbuffer opcodes from 0x80). MTBUF and MIMG
 # (VIMAGE/VSAMPLE) are not named for gfx12.
 GFX12_FAMILIES = {
-    "SOP2": (0x80, FAMILIES["SOP2"][1]),
     "SMEM": (0x40, [lambda op: [0xf4000000 | op << 13 | 4 << 6 | 1,
                                  0xf8000010],
                      lambda op: [0xf4000000 | op << 13, 0xf8000000],

@@ -81,17 +81,6 @@ static const rl_isa_name_t rl_isa_names_sop2[] = {
     {0x53, "s_add_nc_u64"},
     {0x54, "s_sub_nc_u64"},
     {0x55, "s_mul_u64"},
-    {0x60, "s_movk_i32"},
-    {0x61, "s_version"},
-    {0x62, "s_cmovk_i32"},
-    {0x6f, "s_addk_co_i32"},
-    {0x70, "s_mulk_i32"},
-    {0x71, "s_getreg_b32"},
-    {0x72, "s_setreg_b32"},
-    {0x73, "s_setreg_imm32_b32"},
-    {0x74, "s_call_b64"},
-    {0x7d, "s_ctz_i32_b32"},
-    {0x7e, "s_cmp_lt_i32"},
 };
 
 static const rl_isa_name_t rl_isa_names_sopk[] = {
@@ -1532,7 +1521,7 @@ static const rl_isa_name_t rl_isa_names_mubuf[] = {
 };
 
 const rl_isa_name_table_t rl_isa_name_tables_gfx12[RL_ISA_ENC_COUNT] = {
-    [RL_ISA_ENC_SOP2] = {rl_isa_names_sop2, 85},
+    [RL_ISA_ENC_SOP2] = {rl_isa_names_sop2, 74},
     [RL_ISA_ENC_SOPK] = {rl_isa_names_sopk, 9},
     [RL_ISA_ENC_SOP1] = {rl_isa_names_sop1, 87},
     [RL_ISA_ENC_SOPC] = {rl_isa_names_sopc, 46},
