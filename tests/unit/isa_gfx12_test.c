@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/isa/isa_gfx12.h"
 #include "redline/sim/isa/isa_names.h"
 #include "tests/unit/isa_test_util.h"
@@ -295,6 +296,59 @@ static void test_refused_forms(void** state) {
   assert_non_null(rl_isa_gfx12_reason(&inst));
 }
 
+// Static refusal before run (isa_executor.h): a gfx1201 kernel is scanned
+// as a dispatch predecodes it, and what is not modelled is named by its
+// gfx12 LLVM mnemonic; a kernel of modelled instructions passes.
+typedef struct rl_g12_seen_s {
+  char names[8][64];
+  uint32_t count;
+} rl_g12_seen_t;
+
+static void rl_g12_visit(void* context, const rl_isa_unmodelled_t* inst) {
+  rl_g12_seen_t* seen = context;
+  if (seen->count < 8) {
+    snprintf(seen->names[seen->count++], 64, "%s", inst->mnemonic);
+  }
+}
+
+static uint32_t rl_g12_scan(const char* const* lines, uint32_t count,
+                            rl_g12_seen_t* seen) {
+  rl_isa_encoded_t encoded[8];
+  rl_isa_test_assemble_batch("gfx1201", lines, count, encoded);
+  uint32_t image[32] = {0}, words = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t w = 0; w < encoded[i].count; ++w) {
+      image[words++] = encoded[i].words[w];
+    }
+  }
+  uint32_t instructions = 0, unmodelled = 0;
+  memset(seen, 0, sizeof(*seen));
+  assert_null(rl_isa_scan_kernel("gfx1201", image, sizeof(image), 0,
+                                 rl_g12_visit, seen, &instructions,
+                                 &unmodelled));
+  assert_int_equal(instructions, count);
+  return unmodelled;
+}
+
+static void test_static_refusal_names_gfx12_mnemonics(void** state) {
+  (void)state;
+  rl_g12_seen_t seen;
+  const char* const refused[] = {
+      "s_load_b32 s4, s[0:1], 0x0", "v_max_num_f32_e32 v1, v2, v3",
+      "buffer_load_b32 v1, v2, s[4:7], s3 offen", "s_barrier_signal 1",
+      "s_endpgm"};
+  assert_int_equal(rl_g12_scan(refused, 5, &seen), 3);
+  assert_string_equal(seen.names[0], "v_max_num_f32");
+  assert_string_equal(seen.names[1], "buffer_load_b32");
+  assert_string_equal(seen.names[2], "s_barrier_signal");
+  // Negative control: the same kernel with modelled instructions only.
+  const char* const modelled[] = {
+      "s_load_b32 s4, s[0:1], 0x0", "s_wait_kmcnt 0x0",
+      "v_add_f32_e32 v1, v2, v3", "s_barrier_signal -1",
+      "s_barrier_wait -1", "s_endpgm"};
+  assert_int_equal(rl_g12_scan(modelled, 6, &seen), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_gfx12_opcode_decodes_as_llvm),
@@ -303,6 +357,7 @@ int main(void) {
       cmocka_unit_test(test_table_check_can_fail),
       cmocka_unit_test(test_fields),
       cmocka_unit_test(test_refused_forms),
+      cmocka_unit_test(test_static_refusal_names_gfx12_mnemonics),
   };
   return cmocka_run_group_tests(tests, rl_g12_setup, rl_g12_teardown);
 }
