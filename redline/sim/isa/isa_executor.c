@@ -119,6 +119,10 @@ static rl_status_t rl_isa_check_modes(const rl_sim_dispatch_t* dispatch,
   *out_mode = (info->float_denorm_mode_32 == 0 ? RL_ISA_MODE_FTZ32 : 0) |
               (info->enable_ieee_mode ? RL_ISA_MODE_IEEE : 0) |
               (info->enable_dx10_clamp ? RL_ISA_MODE_DX10_CLAMP : 0);
+  if ((features & RL_ISA_FEATURE_GFX12) && info->enable_dynamic_vgpr) {
+    return rl_isa_refuse(dispatch, "dynamic VGPR allocation (COMPUTE_PGM_"
+                                   "RSRC2 bit 6 on gfx12) is not modelled");
+  }
   if (features & RL_ISA_FEATURE_GFX12) {
     // gfx12 has no IEEE_MODE / DX10_CLAMP: COMPUTE_PGM_RSRC1 bits 23 and 21
     // are DISABLE_PERF and WG_RR_EN there (AMDGPUUsage, "compute_pgm_rsrc1
