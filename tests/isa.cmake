@@ -40,6 +40,13 @@ if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
   target_compile_definitions(isa_names_test PRIVATE
     RL_ISA_NAMES_DATA="${PROJECT_SOURCE_DIR}/tests/data/isa_names_gfx11.txt")
 
+  # gfx12 (issue 15): the gfx12 decoder and tables against llvm-mc-19.
+  rl_add_unit_test(isa_gfx12_test
+    SOURCES unit/isa_gfx12_test.c
+    LIBS rl_sim_isa rl_test_isa_util)
+  target_compile_definitions(isa_gfx12_test PRIVATE
+    RL_ISA_NAMES_GFX12_DATA="${PROJECT_SOURCE_DIR}/tests/data/isa_names_gfx12.txt")
+
   rl_add_unit_test(isa_check_test
     SOURCES unit/isa_check_test.c
     LIBS rl_sim_isa rl_sim rl_test_isa_util)

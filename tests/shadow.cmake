@@ -44,8 +44,9 @@ rl_add_shadow_cli_test(demo_cli integration 300 demo)
 
 # The gfx11 ISA executor (issue 7): every arm runs the compiler's machine
 # code instead of the reference kernels and must still agree byte for byte,
-# also with adversarial interleaving. gfx12 is not interpreted.
-foreach(target gfx1100 gfx1151)
+# also with adversarial interleaving; gfx1201 runs gfx12 machine code
+# (issue 15, docs/isa-gfx12.md).
+foreach(target gfx1100 gfx1151 gfx1201)
   rl_add_shadow_cli_test(shadow_isa_decode_${target} integration 300
     pass decode ${target} --executor isa -- --executor isa)
   rl_add_shadow_cli_test(shadow_isa_decode_${target}_adversarial integration 300
@@ -54,6 +55,8 @@ foreach(target gfx1100 gfx1151)
     pass vecchain ${target} --executor isa -- --executor isa --hazards adversarial --seed 9)
 endforeach()
 rl_add_shadow_cli_test(demo_isa_cli integration 300 demo --executor isa)
+rl_add_shadow_cli_test(demo_isa_gfx1201_cli integration 300
+  demo --executor isa --processor gfx1201)
 
 # The mutation proof (tools/shadow_mutations.sh, docs/shadow-mutations.md):
 # every test-only fault of redline/base/test_fault.h makes the default

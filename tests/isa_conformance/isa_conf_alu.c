@@ -494,6 +494,15 @@ static bool rl_conf_valu(rl_conf_device_t* device, const rl_isa_op_t* op,
   rl_conf_rng_init(&rng, op->name);
   rl_conf_form_t forms[RL_CONF_MAX_FORMS + 2];
   uint32_t nforms = rl_conf_valu_forms(op, encoding, hm, &rng, forms);
+  if (rl_conf_gfx12) {  // gfx12 refuses float CLAMP and OMOD (isa_gfx12.h)
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < nforms; ++i) {
+      bool float_clamp = forms[i].clamp && !(hm->flags & RL_HM_ICLAMP);
+      if (float_clamp || forms[i].omod) continue;
+      forms[kept++] = forms[i];
+    }
+    nforms = kept;
+  }
   for (uint32_t i = 0; i < nforms; ++i) {
     if (forms[i].omod) result->mod_forms |= RL_CONF_MOD_OMOD;
     result->mod_forms |= (forms[i].opsel & 7u) * RL_CONF_MOD_OPSEL_SRC0;

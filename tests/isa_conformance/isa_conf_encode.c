@@ -48,8 +48,16 @@ void rl_conf_sopp(rl_conf_program_t* p, uint32_t op, uint16_t simm16) {
   rl_conf_emit(p, 0xbf800000u | (op & 0x7f) << 16 | simm16);
 }
 
+bool rl_conf_gfx12 = false;
+
 void rl_conf_smem(rl_conf_program_t* p, uint32_t op, uint32_t sdata,
                   uint32_t sbase, int32_t offset, uint32_t soffset) {
+  if (rl_conf_gfx12) {  // OP[18:13], 24-bit offset
+    rl_conf_emit(p, 0xf4000000u | (op & 0x3f) << 13 | (sdata & 0x7f) << 6 |
+                        ((sbase >> 1) & 0x3f));
+    rl_conf_emit(p, (soffset & 0x7f) << 25 | ((uint32_t)offset & 0xffffff));
+    return;
+  }
   rl_conf_emit(p, 0xf4000000u | (op & 0xff) << 18 | (sdata & 0x7f) << 6 |
                       ((sbase >> 1) & 0x3f));
   rl_conf_emit(p, (soffset & 0x7f) << 25 | ((uint32_t)offset & 0x1fffff));
@@ -133,10 +141,26 @@ void rl_conf_ds(rl_conf_program_t* p, uint32_t op, uint32_t vdst,
 void rl_conf_flat(rl_conf_program_t* p, uint32_t seg, uint32_t op,
                   uint32_t vdst, uint32_t addr, uint32_t data, uint32_t saddr,
                   int32_t offset) {
+  if (rl_conf_gfx12) {  // 96 bits: [31:24] 0xec/0xed/0xee, OP[21:14]
+    rl_conf_emit(p, (0xecu + (seg & 3u)) << 24 | (op & 0xff) << 14 |
+                        (saddr & 0x7f));
+    rl_conf_emit(p, (data & 0xff) << 23 | (vdst & 0xff));
+    rl_conf_emit(p, ((uint32_t)offset & 0xffffff) << 8 | (addr & 0xff));
+    return;
+  }
   rl_conf_emit(p, 0xdc000000u | (op & 0x7f) << 18 | (seg & 3u) << 16 |
                       ((uint32_t)offset & 0x1fff));
   rl_conf_emit(p, (vdst & 0xff) << 24 | (saddr & 0x7f) << 16 |
                       (data & 0xff) << 8 | (addr & 0xff));
+}
+
+void rl_conf_wg_barrier(rl_conf_program_t* p) {
+  if (rl_conf_gfx12) {
+    rl_conf_sop1(p, 0x4e, 0, 128 + 65, false, 0);  // -1: inline 193
+    rl_conf_sopp(p, 0x14, 0xffff);
+    return;
+  }
+  rl_conf_sopp(p, 0x3d, 0);
 }
 
 void rl_conf_mubuf(rl_conf_program_t* p, uint32_t op) {

@@ -49,6 +49,11 @@ void rl_conf_sopc(rl_conf_program_t* p, uint32_t op, uint32_t s0, uint32_t s1,
                   bool has_literal, uint32_t literal);
 void rl_conf_sopp(rl_conf_program_t* p, uint32_t op, uint16_t simm16);
 // SMEM: |sbase| is the even SGPR of the base pair; |soffset| 124 = none.
+// gfx12 mode (isa_conf_gfx12 suite): rl_conf_smem and rl_conf_flat emit
+// the gfx12 (RDNA4) SMEM and 96-bit VFLAT/VGLOBAL layouts instead, from the
+// RDNA4 guide's "Microcode Formats" (checked against llvm-mc-19
+// -mcpu=gfx1201 by isa_conf_encode_test.c); the other formats are the same.
+extern bool rl_conf_gfx12;
 void rl_conf_smem(rl_conf_program_t* p, uint32_t op, uint32_t sdata,
                   uint32_t sbase, int32_t offset, uint32_t soffset);
 void rl_conf_vop1(rl_conf_program_t* p, uint32_t op, uint32_t vdst,
@@ -78,6 +83,9 @@ void rl_conf_flat(rl_conf_program_t* p, uint32_t seg, uint32_t op,
                   uint32_t vdst, uint32_t addr, uint32_t data, uint32_t saddr,
                   int32_t offset);
 void rl_conf_mubuf(rl_conf_program_t* p, uint32_t op);
+// The work-group barrier: s_barrier (SOPP 0x3d); on gfx12 s_barrier_signal
+// -1 (SOP1 0x4e) then s_barrier_wait -1 (SOPP 0x14).
+void rl_conf_wg_barrier(rl_conf_program_t* p);
 
 // DPP (RDNA3 ISA guide, "DPP16" / "DPP8"): the VOP1/VOP2/VOP3 forms put
 // the marker in place of source 0 and this dword after the instruction

@@ -130,6 +130,55 @@ static void test_encoder_matches_llvm_mc(void** state) {
   print_message("%u encodings match llvm-mc-19\n", n);
 }
 
+// gfx12 mode: the SMEM and VFLAT/VGLOBAL layouts of rl_conf_smem /
+// rl_conf_flat and the split barrier against llvm-mc-19 -mcpu=gfx1201.
+static void test_gfx12_encoder_matches_llvm_mc(void** state) {
+  (void)state;
+  static rl_conf_program_t p[8];
+  const char* lines[8];
+  uint32_t n = 0;
+  rl_conf_gfx12 = true;
+#define S(text, call) lines[n] = text; p[n].count = 0; call; ++n
+  S("s_load_b128 s[4:7], s[0:1], 0x0",
+    rl_conf_smem(&p[n], 0x02, 4, 0, 0, RL_CONF_NULL));
+  S("s_load_b32 s40, s[8:9], s12 offset:-0x10",
+    rl_conf_smem(&p[n], 0x00, 40, 8, -16, 12));
+  S("global_load_b32 v1, v250, s[4:5] offset:-8",
+    rl_conf_flat(&p[n], 2, 0x14, 1, 250, 0, 4, -8));
+  S("global_store_b64 v[2:3], v[10:11], off offset:16",
+    rl_conf_flat(&p[n], 2, 0x1b, 0, 2, 10, RL_CONF_NULL, 16));
+  S("flat_load_b32 v10, v[2:3] offset:6",
+    rl_conf_flat(&p[n], 0, 0x14, 10, 2, 0, RL_CONF_NULL, 6));
+  S("global_inv", rl_conf_flat(&p[n], 2, 0x2b, 0, 0, 0, RL_CONF_NULL, 0));
+  S("s_barrier_signal -1", rl_conf_sop1(&p[n], 0x4e, 0, 193, false, 0));
+  S("s_barrier_wait -1", rl_conf_sopp(&p[n], 0x14, 0xffff));
+#undef S
+  rl_conf_gfx12 = false;
+  rl_isa_encoded_t encoded[8];
+  rl_isa_test_assemble_batch("gfx1201", lines, n, encoded);
+  for (uint32_t i = 0; i < n; ++i) {
+    bool same = encoded[i].count == p[i].count;
+    for (uint32_t w = 0; same && w < p[i].count; ++w) {
+      same = encoded[i].words[w] == p[i].words[w];
+    }
+    if (!same) {
+      fail_msg("\"%s\": encoder %08x %08x %08x (%u dwords), llvm-mc %08x "
+               "%08x %08x (%u dwords)", lines[i], p[i].words[0],
+               p[i].words[1], p[i].words[2], p[i].count, encoded[i].words[0],
+               encoded[i].words[1], encoded[i].words[2], encoded[i].count);
+    }
+  }
+  // The barrier helper emits exactly the last two.
+  static rl_conf_program_t barrier;
+  rl_conf_gfx12 = true;
+  rl_conf_wg_barrier(&barrier);
+  rl_conf_gfx12 = false;
+  assert_int_equal(barrier.count, 2);
+  assert_int_equal(barrier.words[0], encoded[n - 2].words[0]);
+  assert_int_equal(barrier.words[1], encoded[n - 1].words[0]);
+  print_message("%u gfx12 encodings match llvm-mc-19\n", n);
+}
+
 // Negative control: a deliberately wrong field must be noticed.
 static void test_encoder_check_can_fail(void** state) {
   (void)state;
@@ -144,6 +193,7 @@ static void test_encoder_check_can_fail(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_encoder_matches_llvm_mc),
+      cmocka_unit_test(test_gfx12_encoder_matches_llvm_mc),
       cmocka_unit_test(test_encoder_check_can_fail),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

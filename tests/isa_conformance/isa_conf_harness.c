@@ -38,6 +38,7 @@ static rl_status_t rl_conf_begin(void* self, const rl_sim_dispatch_t* dispatch,
   copy.kernel = &kernel;
   copy.entry_address = rl_conf_current.entry_address;
   copy.processor = config->processor ? config->processor : "gfx1100";
+  if (rl_conf_gfx12) copy.processor = "gfx1201";
   info->granulated_workitem_vgpr_count = 31;  // 256 VGPRs
   info->float_denorm_mode_32 = config->ftz32 ? 0 : 3;
   info->enable_ieee_mode = config->ieee;

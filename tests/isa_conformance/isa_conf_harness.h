@@ -4,7 +4,8 @@
 // the executor points the dispatch of vc_fill at the test's code (in a
 // device allocation) and sets the descriptor fields the test controls
 // (denormal mode, IEEE and DX10_CLAMP bits, processor, 256 VGPRs, the
-// work-group id X in s15). Everything else — program build, wave set-up,
+// work-group id X in s15; gfx1201 when rl_conf_gfx12 is set, the work-group
+// id then in TTMP9). Everything else — program build, wave set-up,
 // memory through the simulated MMU — is the executor's own path.
 //
 // Program contract: s[0:1] holds the kernarg pointer, whose segment is

@@ -95,9 +95,9 @@ static void rl_conf_mode_run(rl_conf_device_t* device, const rl_isa_op_t* op,
   bool getreg = !strcmp(op->name, "s_getreg_b32");
   uint32_t denorm_now = getreg ? (desc_ftz ? 0u : 3u) : denorm;
   uint32_t mode_reg = denorm_now << 4 | 3u << 6 |
-                      (desc_ftz ? 0u : 3u << 8);  // DX10_CLAMP, IEEE
+                      (desc_ftz || rl_conf_gfx12 ? 0u : 3u << 8);  // DX10_CLAMP, IEEE (not on gfx12)
   uint32_t hm_mode = (denorm_now == 0 ? RL_HM_MODE_FTZ32 : 0) |
-                     (desc_ftz ? 0 : RL_HM_MODE_IEEE | RL_HM_MODE_DX10);
+                     (desc_ftz || rl_conf_gfx12 ? 0 : RL_HM_MODE_IEEE | RL_HM_MODE_DX10);
   const char* names[2] = {"v_mul_f32", "v_add_f32"};
   const uint32_t* out = (const uint32_t*)rl_conf_out(device);
   for (uint32_t lane = 0; lane < RL_CONF_MODE_LANES; ++lane) {

@@ -283,13 +283,18 @@ static bool rl_conf_noop(rl_conf_device_t* device, const rl_isa_op_t* op,
   rl_conf_vop1(&p, RL_CONF_VOP1_MOV_B32, 10, RL_CONF_V(1), false, 0);
   rl_conf_sop1(&p, RL_CONF_SOP1_MOV_B32, 40, RL_CONF_LITERAL, true, 0x5eed);
   if (encoding == RL_ISA_ENC_SOPP) {
-    uint16_t simm = !strcmp(op->name, "s_sendmsg") ? 3 : 0;
+    uint16_t simm = !strcmp(op->name, "s_sendmsg")        ? 3
+                    : !strcmp(op->name, "s_barrier_wait") ? 0xffff  // -1
+                                                          : 0;
     rl_conf_sopp(&p, op->opcode, simm);
   } else if (encoding == RL_ISA_ENC_SMEM) {
     rl_conf_smem(&p, op->opcode, 0, 0, 0, RL_CONF_NULL);
   } else if (encoding == RL_ISA_ENC_MUBUF) {
     rl_conf_mubuf(&p, op->opcode);
-  } else {
+  } else if (encoding == RL_ISA_ENC_GLOBAL && op->src[0] == RL_ISA_T_NONE &&
+             op->dst == RL_ISA_T_NONE && op->arg == 0) {
+    rl_conf_flat(&p, 2, op->opcode, 0, 0, 0, RL_CONF_NULL, 0);  // gfx12
+  } else {                                                      // global_inv/wb
     return false;
   }
   rl_conf_vop2(&p, RL_CONF_VOP2_ADD_NC_U32, 10, 129, 10, false, 0);
@@ -662,12 +667,12 @@ static bool rl_conf_ds_case(rl_conf_device_t* device, const rl_isa_op_t* op,
     uint32_t at = (i / 16) * 4096 + (i % 16) * 4;
     rl_conf_ds(&p, 0x0d, 0, 252, 40 + i, 0, at & 0xff, at >> 8);
   }
-  rl_conf_sopp(&p, 0x3d, 0);  // s_barrier
+  rl_conf_wg_barrier(&p);
   rl_conf_active(&p, 2);
   bool store = m.kind == 1 || m.kind == 3 || m.kind == 4;
   rl_conf_ds(&p, op->opcode, store ? 0 : 30, 1, 20, 24, off0, off1);
   rl_conf_all_lanes(&p);
-  rl_conf_sopp(&p, 0x3d, 0);
+  rl_conf_wg_barrier(&p);
   for (uint32_t i = 0; i < 32; ++i) {
     uint32_t at = (i / 16) * 4096 + (i % 16) * 4;
     rl_conf_ds(&p, 0x36, 72 + i, 252, 0, 0, at & 0xff, at >> 8);
@@ -854,7 +859,8 @@ static bool rl_conf_vmem_atomic(rl_conf_device_t* device, const rl_isa_op_t* op,
     rl_conf_active(&p, 4);
     uint32_t addr = seg == 2 ? 1 : 2, saddr = seg == 2 ? 8 : RL_CONF_NULL;
     rl_conf_flat(&p, seg, op->opcode, glc ? 20 : 0, addr, 10, saddr, offset);
-    if (glc) p.words[p.count - 2] |= 1u << 14;  // GLC: return the old value
+    // GLC (gfx12: TH_ATOMIC_RETURN, TH[54:52] bit 0): return the old value
+    if (glc) p.words[p.count - 2] |= rl_conf_gfx12 ? 1u << 20 : 1u << 14;
     rl_conf_all_lanes(&p);
     rl_conf_sopp(&p, RL_CONF_SOPP_WAITCNT, 0);
     rl_conf_store(&p, 20, 0);
@@ -942,7 +948,8 @@ bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
     case RL_ISA_ENC_FLAT:
     case RL_ISA_ENC_GLOBAL:
       if (rl_conf_vmem_atomic(device, op, encoding, result)) return true;
-      return rl_conf_vmem(device, op, encoding, result);
+      if (rl_conf_vmem(device, op, encoding, result)) return true;
+      return rl_conf_noop(device, op, encoding, result);
     case RL_ISA_ENC_DS:
       if (rl_conf_ds_permute(device, op, result)) return true;
       return rl_conf_ds_case(device, op, result);

@@ -22,11 +22,33 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
     LABELS "unit;isa;conformance")
   add_dependencies(isa_conformance_test rl_kernels)
 
+  # The same suite over the gfx12 tables on gfx1201 (issue 15).
+  rl_add_unit_test(isa_conf_gfx12_suite
+    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
+            ${RL_CONF_DIR}/isa_conf_alu.c
+            ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_mode.c
+            ${RL_CONF_DIR}/isa_conf_harness.c
+            unit/sim_test_util.c
+    LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
+    LABELS "unit;isa;conformance")
+  target_compile_definitions(isa_conf_gfx12_suite PRIVATE RL_CONF_GFX12=1)
+  add_dependencies(isa_conf_gfx12_suite rl_kernels)
+
   if(TARGET rl_test_isa_util)
     rl_add_unit_test(isa_conf_encode_test
       SOURCES ${RL_CONF_DIR}/isa_conf_encode_test.c
       LIBS rl_test_isa_conf rl_test_isa_util
       LABELS "unit;isa;conformance")
+    # gfx12-only instructions (issue 15): gfx1201 programs encoded by
+    # llvm-mc-19, run on the harness, checked against the host model.
+    rl_add_unit_test(isa_conf_gfx12_test
+      SOURCES ${RL_CONF_DIR}/isa_conf_gfx12_test.c
+              ${RL_CONF_DIR}/isa_conf_harness.c
+              unit/sim_test_util.c
+      LIBS rl_test_isa_conf rl_test_isa_util rl_sim_isa rl_sim rl_capture m
+      LABELS "unit;isa;conformance")
+    add_dependencies(isa_conf_gfx12_test rl_kernels)
   endif()
 endif()
 

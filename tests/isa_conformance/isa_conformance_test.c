@@ -22,6 +22,19 @@
 #include "redline/sim/isa/isa_exec.h"
 #include "tests/isa_conformance/isa_conf_suite.h"
 
+// Built twice: isa_conformance_test runs the gfx11 tables on gfx1100, and
+// with RL_CONF_GFX12 isa_conf_gfx12_suite runs the gfx12 tables
+// (redline/sim/isa/isa_gfx12.h) on gfx1201, gfx12 layouts encoded by
+// rl_conf_smem / rl_conf_flat.
+#ifdef RL_CONF_GFX12
+#include "redline/sim/isa/isa_gfx12.h"
+#define RL_CONF_FEATURES (RL_ISA_FEATURE_SALU_FLOAT | RL_ISA_FEATURE_GFX12)
+#define RL_CONF_TABLE(t) rl_isa_gfx12_table_of(rl_conf_tables[t].encoding)
+#else
+#define RL_CONF_FEATURES RL_ISA_FEATURE_SALU_FLOAT
+#define RL_CONF_TABLE(t) (rl_conf_tables[t].table)
+#endif
+
 const char* rl_conf_xfail_reason(const char* name);
 
 // ---------------------------------------------------------------------------
@@ -53,7 +66,9 @@ void rl_conf_prologue(rl_conf_program_t* p, uint32_t in_bytes,
                       const uint32_t* regs) {
   rl_conf_smem(p, RL_CONF_SMEM_LOAD_B128, 4, 0, 0, RL_CONF_NULL);
   rl_conf_smem(p, RL_CONF_SMEM_LOAD_B64, 8, 0, 16, RL_CONF_NULL);
-  rl_conf_sop2(p, RL_CONF_SOP2_LSHL_B32, 10, 15, 128 + 6, false, 0);
+  // The work-group id: s15 (USER_SGPR), TTMP9 on gfx12 (architected SGPRs).
+  rl_conf_sop2(p, RL_CONF_SOP2_LSHL_B32, 10, rl_conf_gfx12 ? 117 : 15,
+               128 + 6, false, 0);
   rl_conf_vop2(p, RL_CONF_VOP2_ADD_NC_U32, 0, 10, 0, false, 0);
   rl_conf_vop2(p, RL_CONF_VOP2_MUL_U32_U24, 250, RL_CONF_LITERAL, 0, true,
                in_bytes);
@@ -107,6 +122,19 @@ static const struct {
     {"v_fma_mix_f32", "tests/unit/isa_valu16_test.c test_packed"},
     {"v_fma_mixlo_f16", "tests/unit/isa_valu16_test.c test_packed"},
     {"v_fma_mixhi_f16", "tests/unit/isa_valu16_test.c test_packed"},
+    // gfx12-only opcodes: gfx1201 programs assembled by llvm-mc-19 against
+    // the host model (64-bit SALU, the v_s_* transcendentals through
+    // rl_hm_find of the VOP1 name), and the split barrier with its
+    // negative control.
+    {"s_add_nc_u64", "tests/isa_conformance/isa_conf_gfx12_test.c test_salu64"},
+    {"s_sub_nc_u64", "tests/isa_conformance/isa_conf_gfx12_test.c test_salu64"},
+    {"s_mul_u64", "tests/isa_conformance/isa_conf_gfx12_test.c test_salu64"},
+    {"v_s_exp_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
+    {"v_s_log_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
+    {"v_s_rcp_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
+    {"v_s_rsq_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
+    {"v_s_sqrt_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
+    {"s_barrier_signal", "tests/isa_conformance/isa_conf_gfx12_test.c test_split_barrier"},
 };
 
 static const char* rl_conf_elsewhere_test(const char* name) {
@@ -125,7 +153,7 @@ static const char* rl_conf_elsewhere_test(const char* name) {
 static bool rl_conf_probe(const rl_conf_program_t* p, uint32_t want_omod,
                           uint32_t want_opsel, uint32_t want_dpp) {
   rl_isa_inst_t inst;
-  if (!rl_isa_decode(p->words, p->count, RL_ISA_FEATURE_SALU_FLOAT, &inst)) {
+  if (!rl_isa_decode(p->words, p->count, RL_CONF_FEATURES, &inst)) {
     return false;
   }
   if (inst.omod != want_omod || (inst.opsel & want_opsel) != want_opsel ||
@@ -220,6 +248,9 @@ static const struct {
 static void test_every_opcode_conforms(void** state) {
   (void)state;
   const char* only = getenv("RL_CONF_ONLY");
+#ifdef RL_CONF_GFX12
+  rl_conf_gfx12 = true;
+#endif
   rl_conf_device_t* device = rl_conf_device_create();
   uint32_t opcodes = 0, uncovered = 0, failed = 0, xfailed = 0, elsewhere = 0;
   uint64_t cases = 0;
@@ -230,7 +261,7 @@ static void test_every_opcode_conforms(void** state) {
        ++t) {
     // Each encoding's table is a chain (isa_inst.h: 16-bit, packed,
     // division and atomic opcodes live in linked tables); walk all of it.
-    for (const rl_isa_table_t* table = rl_conf_tables[t].table; table;
+    for (const rl_isa_table_t* table = RL_CONF_TABLE(t); table;
          table = table->next) {
     for (uint32_t i = 0; i < table->count; ++i) {
       const rl_isa_op_t* op = &table->ops[i];

@@ -1153,7 +1153,26 @@ static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
   return &rl_hm_cmp_op;
 }
 
+// gfx12 (RDNA4 guide) names of operations this model knows under their
+// gfx11 name: the carry-out SALU adds ("_co_"), the 64-bit VOP3 mad, the
+// clamped atomic subtract.
+static const char* rl_hm_gfx12_alias(const char* name) {
+  static const char* const aliases[][2] = {
+      {"s_add_co_u32", "s_add_u32"},       {"s_sub_co_u32", "s_sub_u32"},
+      {"s_add_co_i32", "s_add_i32"},       {"s_sub_co_i32", "s_sub_i32"},
+      {"s_add_co_ci_u32", "s_addc_u32"},   {"s_sub_co_ci_u32", "s_subb_u32"},
+      {"s_addk_co_i32", "s_addk_i32"},     {"v_mad_co_u64_u32", "v_mad_u64_u32"},
+      {"v_mad_co_i64_i32", "v_mad_i64_i32"},
+      {"global_atomic_sub_clamp_u32", "global_atomic_csub_u32"},
+  };
+  for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); ++i) {
+    if (!strcmp(aliases[i][0], name)) return aliases[i][1];
+  }
+  return name;
+}
+
 const rl_hm_op_t* rl_hm_find(const char* name) {
+  name = rl_hm_gfx12_alias(name);
   for (size_t i = 0; i < sizeof(rl_hm_ops) / sizeof(rl_hm_ops[0]); ++i) {
     if (!strcmp(rl_hm_ops[i].name, name)) {
       if (rl_hm_ops[i].flags & RL_HM_CMP) rl_hm_cmp_parsed.sopk = false;
@@ -1343,6 +1362,7 @@ bool rl_hm_ds_atomic(const char* name, uint64_t old, uint64_t data,
 
 bool rl_hm_mem_atomic(const char* name, uint64_t old, uint64_t data,
                       uint64_t cmp, uint64_t* out_new) {
+  name = rl_hm_gfx12_alias(name);
   char base[48];
   const char* prefix = !strncmp(name, "global_atomic_", 14) ? "global_atomic_"
                        : !strncmp(name, "flat_atomic_", 12) ? "flat_atomic_"

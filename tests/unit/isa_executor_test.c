@@ -2,12 +2,12 @@
 // simulated GPU:
 //   - every registered workload (vecchain, decode) recorded through the
 //     funnel on a device running `isa` and on one running `ref` leaves every
-//     buffer bit-identical, for the gfx1100 (v5 and v4) and gfx1151 code
+//     buffer bit-identical, for the gfx1100 (v5 and v4), gfx1151 and gfx1201 code
 //     objects, and every kernel of those code objects that has a reference
 //     implementation was run by the interpreter;
 //   - negative controls: a dispatch whose kernarg pointer, entry address or
 //     user SGPR layout is wrong gives a wrong result or a fault; the refusals
-//     of begin() (gfx12, wave64, float modes, SGPR counts); an LDS access
+//     of begin() (an unmodelled processor, wave64, float modes, SGPR counts); an LDS access
 //     outside the group segment faults; the descriptor's denormal mode
 //     changes results; a cached program is rebuilt when the code changes.
 #include <setjmp.h>
@@ -220,7 +220,7 @@ static void test_workloads_match_ref(void** state) {
     const char* processor;
     const char* suffix;
   } targets[] = {{"gfx1100", "gfx1100"}, {"gfx1100", "gfx1100-v4"},
-                 {"gfx1151", "gfx1151"}};
+                 {"gfx1151", "gfx1151"}, {"gfx1201", "gfx1201"}};
   uint64_t before = rl_isa_executor_instructions();
   for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); ++t) {
     for (uint32_t w = 0; w < rl_workload_count(); ++w) {
@@ -396,8 +396,8 @@ static void rl_it_expect_refusal(rl_sim_fixture_t* fixture,
 }
 
 static void test_refuses_gfx12(void** state) {
-  rl_it_mutation.processor = "gfx1201";
-  rl_it_expect_refusal(*state, "gfx12 instruction encodings differ");
+  rl_it_mutation.processor = "gfx1030";  // gfx12 is modelled; gfx10 is not
+  rl_it_expect_refusal(*state, "processor gfx1030 is not modelled");
 }
 static void test_refuses_unknown_processor(void** state) {
   rl_it_mutation.null_processor = true;

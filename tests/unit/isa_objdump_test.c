@@ -1,5 +1,5 @@
 // The gfx11 decoder (redline/sim/isa/) against llvm-objdump-19 on every
-// kernel we build: for every gfx1100 and gfx1151 code object in the kernels
+// kernel we build: for every gfx1100, gfx1151 and gfx1201 code object in the kernels
 // directory (code object v5 and the gfx1100 v4 variant), every instruction
 // objdump prints — all kernels, their padding and s_code_end tail — must
 // decode at the same PC to the same mnemonic (objdump's _e32/_e64 suffix
@@ -117,11 +117,16 @@ static bool rl_od_check_dir(const char* path_dir, uint32_t* objects,
     const char* name = entry->d_name;
     size_t n = strlen(name);
     if (n < 4 || strcmp(name + n - 3, ".co") != 0) continue;
-    const char* cpu = strstr(name, "-gfx1100") ? "gfx1100"
-                      : strstr(name, "-gfx1151") ? "gfx1151" : NULL;
-    if (cpu == NULL) continue;  // gfx12 encodings are not decoded
+    const char* cpu = strstr(name, "-gfx1100")   ? "gfx1100"
+                      : strstr(name, "-gfx1151") ? "gfx1151"
+                      : strstr(name, "-gfx1201") ? "gfx1201"
+                                                 : NULL;
+    if (cpu == NULL) continue;
     uint32_t features = strcmp(cpu, "gfx1151") == 0
                             ? RL_ISA_FEATURE_SALU_FLOAT : 0;
+    if (strcmp(cpu, "gfx1201") == 0) {
+      features = RL_ISA_FEATURE_SALU_FLOAT | RL_ISA_FEATURE_GFX12;
+    }
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s", path_dir, name);
     uint32_t mismatches = 0;
@@ -155,6 +160,12 @@ static void test_objdump_check_can_fail(void** state) {
   uint32_t mismatches = 0;
   rl_od_check(RL_KERNELS_DIR "/vecchain-gfx1151.co", "gfx1151", 0, false,
               &mismatches);
+  assert_true(mismatches > 0);
+  // ... and the gfx1201 code read with the gfx11 tables (SMEM and VGLOBAL
+  // layouts, s_wait_*) must too.
+  mismatches = 0;
+  rl_od_check(RL_KERNELS_DIR "/vecchain-gfx1201.co", "gfx1201",
+              RL_ISA_FEATURE_SALU_FLOAT, false, &mismatches);
   assert_true(mismatches > 0);
 }
 

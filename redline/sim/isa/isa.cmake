@@ -27,6 +27,11 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_check.c
+  # gfx12 (RDNA4): what the generation changes (isa_gfx12.h)
+  ${CMAKE_CURRENT_LIST_DIR}/isa_decode_gfx12.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_table_gfx12.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_exec_gfx12.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx12.c
 )
 rl_module_headers(rl_sim_isa FOLDER redline/sim/isa EXPORT isa_executor.h)
 target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)

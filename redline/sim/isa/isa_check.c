@@ -56,7 +56,7 @@ static rl_status_t rl_isa_scan_build(const char* processor, const void* image,
   if (!rl_isa_processor_features(processor, &features)) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "isa executor: processor %s is not modelled (gfx1100-"
-                     "gfx1103, gfx1150-gfx1152)",
+                     "gfx1103, gfx1150-gfx1152, gfx1200, gfx1201)",
                      processor ? processor : "(none)");
   }
   rl_isa_image_t code = {image, image_size};

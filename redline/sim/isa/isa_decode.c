@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "redline/sim/isa/isa_decode_internal.h"
+#include "redline/sim/isa/isa_gfx12.h"
 #include "redline/sim/isa/isa_names.h"
 
 // Inline float constants 240..248 (RDNA3 ISA guide, "Scalar/Vector source
@@ -251,8 +252,11 @@ bool rl_isa_decode(const uint32_t* words, uint32_t count, uint32_t features,
   if (count == 0) return false;
   const uint32_t w0 = words[0];
   inst->words[0] = w0;
+  inst->gfx12 = (features & RL_ISA_FEATURE_GFX12) != 0;
   bool known = false;
-  if ((w0 >> 23) == 0x17d) known = rl_isa_decode_sop1(words, count, features, inst);
+  if (inst->gfx12 && rl_isa_decode_gfx12(words, count, features, inst, &known)) {
+    // a family whose gfx12 layout differs (isa_decode_gfx12.c)
+  } else if ((w0 >> 23) == 0x17d) known = rl_isa_decode_sop1(words, count, features, inst);
   else if ((w0 >> 23) == 0x17e) known = rl_isa_decode_sopc(words, count, features, inst);
   else if ((w0 >> 23) == 0x17f) known = rl_isa_decode_sopp(words, features, inst);
   else if ((w0 >> 28) == 0xb) known = rl_isa_decode_sopk(words, count, features, inst);
@@ -291,6 +295,7 @@ const rl_isa_op_t* rl_isa_table_find(const rl_isa_table_t* table,
 
 const rl_isa_op_t* rl_isa_table_find_for(const rl_isa_table_t* table,
                                          uint32_t opcode, uint32_t features) {
+  if (features & RL_ISA_FEATURE_GFX12) table = rl_isa_gfx12_table(table);
   const rl_isa_op_t* op = rl_isa_table_find(table, opcode);
   if (op && (op->flags & RL_ISA_F_SALU_FLOAT) &&
       !(features & RL_ISA_FEATURE_SALU_FLOAT)) {
@@ -300,8 +305,13 @@ const rl_isa_op_t* rl_isa_table_find_for(const rl_isa_table_t* table,
 }
 
 const char* rl_isa_opcode_name(uint32_t encoding, uint32_t opcode) {
+  return rl_isa_opcode_name_in(rl_isa_name_tables, encoding, opcode);
+}
+
+const char* rl_isa_opcode_name_in(const rl_isa_name_table_t* tables,
+                                  uint32_t encoding, uint32_t opcode) {
   if (encoding >= RL_ISA_ENC_COUNT) return NULL;
-  const rl_isa_name_table_t* table = &rl_isa_name_tables[encoding];
+  const rl_isa_name_table_t* table = &tables[encoding];
   uint32_t lo = 0, hi = table->count;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -318,7 +328,9 @@ const char* rl_isa_opcode_name(uint32_t encoding, uint32_t opcode) {
 const char* rl_isa_inst_name(const rl_isa_inst_t* inst) {
   if (inst->op) return inst->op->name;
   if (inst->encoding == RL_ISA_ENC_EXP) return "exp";
-  const char* name = rl_isa_opcode_name(inst->encoding, inst->opcode);
+  const char* name = rl_isa_opcode_name_in(
+      inst->gfx12 ? rl_isa_name_tables_gfx12 : rl_isa_name_tables,
+      inst->encoding, inst->opcode);
   return name ? name : "UNKNOWN";
 }
 

@@ -17,6 +17,8 @@
 // a 128-bit operand starting at v255, so no operand can index past the
 // allocation whatever the descriptor says.
 #define RL_ISA_VGPR_ROWS 260u
+// TTMPn is SGPR 108 + n (source codes 108-123).
+#define RL_ISA_TTMP(n) (108u + (n))
 
 // Processors the interpreter models and their capability flags.
 typedef struct rl_isa_target_s {
@@ -29,6 +31,10 @@ static const rl_isa_target_t rl_isa_targets[] = {
     {"gfx1150", RL_ISA_FEATURE_SALU_FLOAT},
     {"gfx1151", RL_ISA_FEATURE_SALU_FLOAT},
     {"gfx1152", RL_ISA_FEATURE_SALU_FLOAT},
+    // gfx12 (RDNA4): its own encodings and tables (isa_gfx12.h); the SALU
+    // float opcodes of gfx1150 are gfx12 opcodes too.
+    {"gfx1200", RL_ISA_FEATURE_SALU_FLOAT | RL_ISA_FEATURE_GFX12},
+    {"gfx1201", RL_ISA_FEATURE_SALU_FLOAT | RL_ISA_FEATURE_GFX12},
 };
 
 typedef struct rl_isa_dispatch_s {
@@ -82,16 +88,13 @@ static rl_status_t rl_isa_check_target(const rl_sim_dispatch_t* dispatch,
   if (rl_isa_processor_features(processor, out_features)) return RL_OK;
   return RL_STATUS(RL_STATUS_UNSUPPORTED,
                    "isa executor: kernel %s: processor %s is not modelled: "
-                   "only gfx11 (gfx1100-gfx1103, gfx1150-gfx1152) machine "
-                   "code is interpreted%s",
-                   dispatch->kernel->name, processor,
-                   strncmp(processor, "gfx12", 5) == 0
-                       ? " (gfx12 instruction encodings differ)"
-                       : "");
+                   "only gfx11 (gfx1100-gfx1103, gfx1150-gfx1152) and gfx12 "
+                   "(gfx1200, gfx1201) machine code is interpreted",
+                   dispatch->kernel->name, processor);
 }
 
 static rl_status_t rl_isa_check_modes(const rl_sim_dispatch_t* dispatch,
-                                      uint32_t* out_mode) {
+                                      uint32_t features, uint32_t* out_mode) {
   const rl_kernel_descriptor_info_t* info = &dispatch->kernel->descriptor_info;
   if (!info->enable_wavefront_size32) {
     return rl_isa_refuse(dispatch, "wave64 kernels are not modelled (only "
@@ -116,6 +119,20 @@ static rl_status_t rl_isa_check_modes(const rl_sim_dispatch_t* dispatch,
   *out_mode = (info->float_denorm_mode_32 == 0 ? RL_ISA_MODE_FTZ32 : 0) |
               (info->enable_ieee_mode ? RL_ISA_MODE_IEEE : 0) |
               (info->enable_dx10_clamp ? RL_ISA_MODE_DX10_CLAMP : 0);
+  if ((features & RL_ISA_FEATURE_GFX12) && info->enable_dynamic_vgpr) {
+    return rl_isa_refuse(dispatch, "dynamic VGPR allocation (COMPUTE_PGM_"
+                                   "RSRC2 bit 6 on gfx12) is not modelled");
+  }
+  if (features & RL_ISA_FEATURE_GFX12) {
+    // gfx12 has no IEEE_MODE / DX10_CLAMP: COMPUTE_PGM_RSRC1 bits 23 and 21
+    // are DISABLE_PERF and WG_RR_EN there (AMDGPUUsage, "compute_pgm_rsrc1
+    // for GFX6-GFX12"), and MODE has no such bits. Only the denormal mode
+    // is taken; the opcodes whose gfx11 result depends on IEEE mode (the
+    // float min/max family) have new gfx12 names and are not joined, and
+    // the forms that depend on DX10_CLAMP/IEEE (float CLAMP, OMOD) are
+    // refused on gfx12 (isa_exec_gfx12.c).
+    *out_mode &= RL_ISA_MODE_FTZ32;
+  }
   return RL_OK;
 }
 
@@ -238,7 +255,9 @@ static rl_status_t rl_isa_begin(void* self, const rl_sim_dispatch_t* dispatch,
   rl_isa_dispatch_t* d = calloc(1, sizeof(*d));
   if (d == NULL) return rl_status_out_of_memory();
   rl_status_t status = rl_isa_check_target(dispatch, &d->features);
-  if (status == RL_OK) status = rl_isa_check_modes(dispatch, &d->mode);
+  if (status == RL_OK) {
+    status = rl_isa_check_modes(dispatch, d->features, &d->mode);
+  }
   if (status == RL_OK) status = rl_isa_setup_sgprs(dispatch, d);
   if (status != RL_OK) {
     rl_isa_dispatch_free(d);
@@ -314,8 +333,18 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
   for (uint32_t i = 0; i < RL_ISA_SGPRS; ++i) wave->sgpr[i] = RL_ISA_POISON;
   memcpy(wave->sgpr, d->user_sgprs, d->user_sgpr_count * sizeof(uint32_t));
   uint32_t next = d->system_sgpr_base;
-  for (int axis = 0; axis < 3; ++axis) {
-    if (d->workgroup_id[axis]) wave->sgpr[next++] = wg->group_id[axis];
+  if (d->features & RL_ISA_FEATURE_GFX12) {
+    // gfx12 has architected SGPRs: the work-group id is in TTMP9 (X) and
+    // TTMP7 (Y in [15:0], Z in [31:16]), not in system SGPRs, which start
+    // with the work-group info (LLVM AMDGPU: "Architected SGPRs for GFX12",
+    // SIISelLowering allocateSystemSGPRs).
+    wave->sgpr[RL_ISA_TTMP(9)] = wg->group_id[0];
+    wave->sgpr[RL_ISA_TTMP(7)] =
+        (wg->group_id[1] & 0xffffu) | (wg->group_id[2] << 16);
+  } else {
+    for (int axis = 0; axis < 3; ++axis) {
+      if (d->workgroup_id[axis]) wave->sgpr[next++] = wg->group_id[axis];
+    }
   }
   if (d->workgroup_info) wave->sgpr[next++] = (w == 0 ? 1u << 31 : 0) | waves;
   uint32_t first = w * RL_ISA_LANES;

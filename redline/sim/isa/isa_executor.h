@@ -11,8 +11,9 @@
 // interpreter models, and refuses with RL_STATUS_UNSUPPORTED naming the
 // kernel otherwise:
 //   - the processor (dispatch->processor) is a gfx11 one: gfx1100-gfx1103
-//     or gfx1150-gfx1152 (the latter with the gfx1150 SALU float opcodes);
-//     gfx12 (gfx1200/gfx1201) encodings differ and are refused;
+//     or gfx1150-gfx1152 (the latter with the gfx1150 SALU float opcodes),
+//     or gfx12: gfx1200, gfx1201 (its own encodings and tables over the
+//     same semantics, isa_gfx12.h);
 //   - the kernel is wave32 (KERNEL_CODE_PROPERTIES.ENABLE_WAVEFRONT_SIZE32);
 //   - rounding is round-to-nearest-even for all sizes, FLOAT_DENORM_MODE_32
 //     is 0 (flush) or 3 (keep), FLOAT_DENORM_MODE_16_64 is 3;
@@ -38,7 +39,10 @@
 // most USER_SGPR. System SGPRs start at s[USER_SGPR], as RSRC2 enables
 // them: work-group id X, Y, Z, work-group info ({first_wave,
 // 14'b0, ordered_append_term[10:0] = 0, threadgroup_size_in_waves[5:0]})
-// and the private segment wave offset (refused: no scratch). VGPR0 holds
+// and the private segment wave offset (refused: no scratch); on gfx12
+// (architected SGPRs) the work-group id is in TTMP9 (X) and TTMP7 (Y in
+// [15:0], Z in [31:16]) instead, and the system SGPRs start with the
+// work-group info. VGPR0 holds
 // the packed work-item ids X[9:0], Y[19:10], Z[29:20] ("packed work-item
 // IDs" targets), Y and Z only as TIDIG_COMP_CNT enables them. EXEC has one
 // bit per live lane (the last wave of a partial work-group has fewer); every

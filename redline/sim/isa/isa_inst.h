@@ -116,6 +116,8 @@ enum {
 // Target capabilities, derived once from the processor (isa_target.c).
 enum {
   RL_ISA_FEATURE_SALU_FLOAT = 1u << 0,  // gfx1150+: s_add_f32, s_cvt_*...
+  RL_ISA_FEATURE_GFX12 = 1u << 1,       // gfx12 encodings and opcode tables
+                                        // (isa_gfx12.h)
 };
 
 typedef struct rl_isa_wave_s rl_isa_wave_t;
@@ -224,6 +226,10 @@ struct rl_isa_inst_s {
   uint8_t vdst;
   uint8_t saddr;
   uint8_t glc_slc_dlc;
+  // gfx12 (RDNA4): the instruction was decoded with the gfx12 tables; the
+  // cache-policy fields of SMEM and VMEM as encoded (TH[2:0], SCOPE[4:3]).
+  bool gfx12;
+  uint8_t th_scope;
   // Resolved by the program builder: the instruction index a branch lands
   // on (-1 when it is outside the program or not an instruction boundary).
   int32_t target;

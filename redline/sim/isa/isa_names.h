@@ -33,10 +33,17 @@ typedef struct rl_isa_name_table_s {
 // lists the Y opcodes (X uses the same numbers, 0-13). EXP has no opcode
 // ("exp").
 extern const rl_isa_name_table_t rl_isa_name_tables[RL_ISA_ENC_COUNT];
+// The same for gfx12 (isa_names_gfx12.c, from llvm-mc-19 -mcpu=gfx1201):
+// MUBUF holds the VBUFFER opcodes, FLAT/GLOBAL/SCRATCH the VFLAT/VGLOBAL/
+// VSCRATCH ones; MTBUF and MIMG are empty.
+extern const rl_isa_name_table_t rl_isa_name_tables_gfx12[RL_ISA_ENC_COUNT];
 
 // The mnemonic of |opcode| in |encoding|, or NULL when gfx1100 has no such
 // opcode.
 const char* rl_isa_opcode_name(uint32_t encoding, uint32_t opcode);
+// The same in |tables| (rl_isa_name_tables or rl_isa_name_tables_gfx12).
+const char* rl_isa_opcode_name_in(const rl_isa_name_table_t* tables,
+                                  uint32_t encoding, uint32_t opcode);
 
 #ifdef __cplusplus
 }

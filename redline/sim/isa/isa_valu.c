@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_gfx12.h"
 #include "redline/sim/isa/isa_float.h"
 
 static const uint32_t rl_isa_zero_row[RL_ISA_LANES];
@@ -443,6 +444,7 @@ static const char* rl_isa_vop3p_reason(const rl_isa_inst_t* inst) {
 
 const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   if (inst->op == NULL || inst->size == 0) return "unknown instruction";
+  if (inst->gfx12 && rl_isa_gfx12_reason(inst)) return rl_isa_gfx12_reason(inst);
   if (inst->encoding == RL_ISA_ENC_SOPP || inst->encoding == RL_ISA_ENC_SOPK) {
     return rl_isa_mode_reason(inst);
   }
