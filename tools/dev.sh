@@ -74,16 +74,29 @@ deb() {
   lintian --fail-on error,warning "$out"/*.changes
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+  # --reinstall: packages of the same version from an earlier build would
+  # otherwise stay installed ("already the newest version"), and the checks
+  # below would test the old build.
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall \
     --no-install-recommends "$out"/*.deb
   (cd / && env -u REDLINE_KERNELS_DIR redline demo --layers 2)
   (cd / && /usr/bin/python3 -c 'import redline; print("python3-redline", redline.__version__)')
-  # The C example built against the installed -dev package with
-  # pkg-config, on the installed code objects.
+  # Python driving a replay, and the C example built against the installed
+  # -dev package with pkg-config, both on the installed code objects.
   local kernels
   kernels=$(pkg-config --variable=libdir redline)/redline/kernels
   local work
   work=$(mktemp -d)
+  (cd / && redline capture --workload vecchain -o "$work/v.rlc" >/dev/null)
+  (cd / && /usr/bin/python3 -c '
+import sys, redline
+capture = redline.Capture.read(sys.argv[1])
+with redline.Device() as device, device.replay(capture) as replay:
+    replay.contract()
+    replay.prepare("pm4")
+    replay.run(pos=3)
+    assert replay.proof()["replay_count"] == 1, replay.proof()
+print("python3-redline: replay ok")' "$work/v.rlc")
   # shellcheck disable=SC2046
   cc -std=c11 -O1 -I"$ROOT" $(pkg-config --cflags redline) \
     tests/example/vecchain_example.c kernels/workloads/workload.c \
