@@ -2,7 +2,11 @@
 // exp, log, sin and pow in double, and a 64-bit-float atomicAdd sum.
 // Tolerances (ocml's f64 functions are documented within a few ulp):
 // sqrt and division exact (IEEE correctly rounded); exp, log, sin, pow
-// relative 1e-14 (about 45 ulp of slack), polynomial 1e-14 relative;
+// relative 1e-14 (about 45 ulp of slack), polynomial 1e-13 relative (the
+// device contracts the Horner steps into fma, clang's HIP default
+// -ffp-contract=fast, the host does not; near the root at x = 2.0264 the
+// two results differ by 1.05e-14 relative, the fma chain being closer to
+// the exact value);
 // the atomic sum 1e-12 relative (order of additions varies).
 #include "corpus.h"
 
@@ -60,7 +64,7 @@ int main() {
   HIP_CHECK(hipFree(dsum));
   corpus_corrupt(got.data());
   static const char* names[8] = {"poly", "div", "sqrt", "exp", "log", "sin", "pow", "fma"};
-  static const double rel[8] = {1e-14, 0, 0, 1e-14, 1e-14, 1e-14, 1e-14, 0};
+  static const double rel[8] = {1e-13, 0, 0, 1e-14, 1e-14, 1e-14, 1e-14, 0};
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < 8; ++k) {
       double g = got[8 * i + k], w = want[8 * i + k];

@@ -57,6 +57,9 @@ static void rl_conf_writelane(rl_conf_program_t* p, uint32_t vdst,
 // ---------------------------------------------------------------------------
 // VOPD: the opcode as X (paired with v_dual_mov_b32 as Y) and as Y (with
 // v_dual_mov_b32 as X), checked against the host model of its VOP2 twin.
+// The mov reads the other half's destination, so it must see the value
+// from before the instruction: both halves read their sources before
+// either writes (RDNA3 ISA guide, "VOPD").
 
 static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                          rl_conf_result_t* result) {
@@ -84,7 +87,8 @@ static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
     uint32_t k = 0x3fc00000u + ((uint32_t)rl_conf_rng_next(&rng) >> 12);
     static rl_conf_program_t p;
     p.count = 0;
-    // v1 = src0, v2 = vsrc1, v10/v11 = old X/Y destination, v4 = mov source,
+    // v1 = src0, v2 = vsrc1, v10/v11 = old X/Y destination (also the mov
+    // source), v4 = unused,
     // v7 = the other vsrc1, v8 = VCC bit.
     rl_conf_prologue(&p, 32, 8, 6, (const uint32_t[]){1, 2, 10, 11, 8, 4});
     uint32_t cmp[3] = {128, RL_CONF_V(8), 0};
@@ -92,11 +96,12 @@ static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                  false, 0);
     bool lit = (hm.flags & RL_HM_K) != 0;
     if (side == 0) {
+      // X = the op into v10 from v1 and v2; Y = mov v11 <- v10 (bank 2).
       rl_conf_vopd(&p, op->opcode, mov, 10, RL_CONF_V(1), 2, 11,
-                   RL_CONF_V(4), 0, lit, k);
+                   RL_CONF_V(10), 0, lit, k);
     } else {
-      // X = mov v10 <- v4; Y = the op into v11 from v1 (bank 1 vs 0) and v2.
-      rl_conf_vopd(&p, mov, op->opcode, 10, RL_CONF_V(4), 0, 11,
+      // X = mov v10 <- v11 (bank 3); Y = the op into v11 from v1 and v2.
+      rl_conf_vopd(&p, mov, op->opcode, 10, RL_CONF_V(11), 0, 11,
                    RL_CONF_V(1), 2, lit, k);
     }
     rl_conf_store(&p, 10, 0);
@@ -115,11 +120,11 @@ static bool rl_conf_vopd_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       uint32_t got_op = out[lane * 2 + side], got_mov = out[lane * 2 + 1 - side];
       ++result->cases;
       if (!rl_hm_match(&hm, RL_HM_MODE_IEEE, (uint32_t)x.d, got_op) ||
-          got_mov != r[5]) {
+          got_mov != self_old) {
         rl_conf_fail(result, "%s as %s lane %u: src %08x %08x: got %08x "
                      "(mov %08x), want %08x (mov %08x)", op->name,
                      side ? "Y" : "X", lane, r[0], r[1], got_op, got_mov,
-                     (uint32_t)x.d, r[5]);
+                     (uint32_t)x.d, self_old);
       }
     }
   }

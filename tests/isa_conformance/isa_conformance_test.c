@@ -116,7 +116,6 @@ static const struct {
     // two sources and op_sel only); host binary16 model in the test.
     {"v_pk_fma_f16", "tests/unit/isa_valu16_test.c test_packed"},
     {"v_dot2_f32_f16", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_dot2acc_f32_f16", "tests/unit/isa_valu16_test.c test_packed"},
     {"v_dot4_i32_iu8", "tests/unit/isa_valu16_test.c test_packed"},
     {"v_dot4_u32_u8", "tests/unit/isa_valu16_test.c test_packed"},
     {"v_fma_mix_f32", "tests/unit/isa_valu16_test.c test_packed"},

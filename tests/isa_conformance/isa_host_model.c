@@ -145,6 +145,30 @@ FN(hm_ctz) {
   while (n < 32 && !((A >> n) & 1)) ++n;
   x->d = n == 32 ? 0xffffffffu : n;
 }
+// The 64-bit scalar forms: S_CTZ_I32_B64 / S_CLZ_I32_U64 scan 64 bits.
+FN(hs_ctz64) {
+  UNUSED;
+  uint32_t n = 0;
+  while (n < 64 && !((x->s[0] >> n) & 1)) ++n;
+  x->d = n == 64 ? 0xffffffffu : n;
+}
+FN(hs_clz64) {
+  UNUSED;
+  uint32_t n = 0;
+  while (n < 64 && !((x->s[0] >> (63 - n)) & 1)) ++n;
+  x->d = n == 64 ? 0xffffffffu : n;
+}
+// S_CLS_I32(_I64) pseudo-code: D = -1; for i in 1..bits-1, from the MSB:
+// the first bit S0[bits-1-i] that differs from the sign bit gives D = i.
+static uint32_t rl_hm_cls(uint64_t v, uint32_t bits) {
+  uint64_t sign = (v >> (bits - 1)) & 1;
+  for (uint32_t i = 1; i < bits; ++i) {
+    if (((v >> (bits - 1 - i)) & 1) != sign) return i;
+  }
+  return 0xffffffffu;
+}
+FN(hs_cls32) { UNUSED; x->d = rl_hm_cls(A, 32); }
+FN(hs_cls64) { UNUSED; x->d = rl_hm_cls(x->s[0], 64); }
 FN(hm_bcnt) {
   UNUSED;
   uint32_t n = 0;
@@ -540,6 +564,90 @@ FN(hd_ldexp) {
   int32_t e = (int32_t)B;
   x->d = rl_hm_ud(ldexp(DA, e < -5000 ? -5000 : e > 5000 ? 5000 : e));
 }
+// Float decomposition (RDNA3 ISA guide V_FREXP_MANT_* / V_FREXP_EXP_*),
+// from the bit fields: +-inf and NaN give the source (mant) or 0 (exp); +-0
+// gives itself (mant) or 0 (exp); a denormal is normalised first. |ebits|
+// and |mbits| size the format (8/23, 11/52, 5/10).
+static uint64_t rl_hm_frexp(uint64_t v, uint32_t ebits, uint32_t mbits,
+                            bool want_exp) {
+  uint64_t sign = v >> (ebits + mbits) & 1, emax = (1ull << ebits) - 1;
+  uint64_t e = (v >> mbits) & emax, m = v & ((1ull << mbits) - 1);
+  int64_t bias = (int64_t)(emax >> 1);
+  if (e == emax || (e == 0 && m == 0)) return want_exp ? 0 : v;
+  int64_t exp;
+  if (e == 0) {  // m * 2^(1 - bias - mbits): shift the leading one up
+    uint32_t p = 63 - (uint32_t)__builtin_clzll(m);
+    exp = (int64_t)p - (int64_t)mbits + 2 - bias;
+    m = (m << (mbits - p)) & ((1ull << mbits) - 1);
+  } else {
+    exp = (int64_t)e - bias + 1;
+  }
+  if (want_exp) return (uint64_t)exp;
+  return sign << (ebits + mbits) | (uint64_t)(bias - 1) << mbits | m;
+}
+FN(hm_frexp_mant_f32) {
+  (void)op;
+  x->d = rl_hm_frexp(rl_hm_ftz(mode, A), 8, 23, false);
+}
+FN(hm_frexp_exp_f32) {
+  (void)op;
+  x->d = (uint32_t)rl_hm_frexp(rl_hm_ftz(mode, A), 8, 23, true);
+}
+FN(hd_frexp_mant) { UNUSED; x->d = rl_hm_frexp(x->s[0], 11, 52, false); }
+FN(hd_frexp_exp) { UNUSED; x->d = (uint32_t)rl_hm_frexp(x->s[0], 11, 52, true); }
+// v_dot2acc_f32_f16: D = D + S0.h[0] * S1.h[0] + S0.h[1] * S1.h[1], the
+// products exact, the sum rounded once to binary32 (long double holds the
+// binary16 products and a binary32 accumulator of nearby magnitude
+// exactly); MODE denormal flushing does not apply (the guide's dot
+// products keep denormals).
+FN(hh_dot2acc) {
+  UNUSED;
+  long double sum = (long double)rl_hm_f((uint32_t)x->d);
+  for (uint32_t h = 0; h < 2; ++h) {
+    sum += (long double)rl_hm_h2d(LO16(A >> (16 * h))) *
+           (long double)rl_hm_h2d(LO16(B >> (16 * h)));
+  }
+  x->d = rl_hm_u((float)sum);
+}
+FN(hh_frexp_mant) {
+  UNUSED;
+  x->d = rl_hm_keep_hi(x, (uint32_t)rl_hm_frexp(LO16(A), 5, 10, false));
+}
+FN(hh_frexp_exp) {
+  UNUSED;
+  x->d = rl_hm_keep_hi(x, (uint32_t)rl_hm_frexp(LO16(A), 5, 10, true) & 0xffffu);
+}
+// V_TRIG_PREOP_F64 (RDNA3 ISA guide pseudo-code): the 53 bits of 2/pi
+// after the first |shift| fraction bits, at magnitude 2^(-53 - shift),
+// shift = 53 * S1[4:0] (+ exponent - 1077 above 1077), times 2^128 from
+// exponent 1968 up, rounded toward zero. 2/pi in 24-bit digits (the layout
+// of fdlibm's ipio2 table), of which the guide uses the first 1,201 bits.
+static const uint32_t rl_hm_two_over_pi24[] = {
+    0xA2F983, 0x6E4E44, 0x1529FC, 0x2757D1, 0xF534DD, 0xC0DB62, 0x95993C, 0x439041,
+    0xFE5163, 0xABDEBB, 0xC561B7, 0x246E3A, 0x424DD2, 0xE00649, 0x2EEA09, 0xD1921C,
+    0xFE1DEB, 0x1CB129, 0xA73EE8, 0x8235F5, 0x2EBB44, 0x84E99C, 0x7026B4, 0x5F7E41,
+    0x3991D6, 0x398353, 0x39F49C, 0x845F8B, 0xBDF928, 0x3B1FF8, 0x97FFDE, 0x05980F,
+    0xEF2F11, 0x8B5A0A, 0x6D1F6D, 0x367ECF, 0x27CB09, 0xB74F46, 0x3F669E, 0x5FEA2D,
+    0x7527BA, 0xC7EBE5, 0xF17B3D, 0x0739F7, 0x8A5292, 0xEA6BFB, 0x5FB11F, 0x8D5D08,
+    0x560330, 0x46FC7B, 0x6BABF0,
+};
+FN(hd_trig_preop) {
+  UNUSED;
+  int64_t e = (int64_t)((x->s[0] >> 52) & 0x7ff);
+  int64_t shift = 53 * (int64_t)(B & 31) + (e > 1077 ? e - 1077 : 0);
+  uint64_t window = 0;
+  for (int64_t pos = shift; pos < shift + 53; ++pos) {  // 0-based bit index
+    uint64_t bit = 0;
+    if (pos < 1201) {
+      bit = (rl_hm_two_over_pi24[pos / 24] >> (23 - pos % 24)) & 1;
+    }
+    window = window * 2 + bit;
+  }
+  long double r = ldexpl((long double)window,
+                         (int)(-53 - shift + (e >= 1968 ? 128 : 0)));
+  if (r < 0x1p-1022L) r = floorl(r * 0x1p1074L) * 0x1p-1074L;  // toward 0
+  x->d = rl_hm_ud((double)r);
+}
 // min/max_f64: the binary32 rule on binary64 patterns.
 static uint64_t rl_hm_minmax64(uint32_t mode, uint64_t a, uint64_t b, bool max) {
   bool an = (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
@@ -750,7 +858,11 @@ FN(hm_packed) { UNUSED; (void)x; }
 
 static const rl_hm_op_t rl_hm_ops[] = {
     // VOP2.
-    V("v_cndmask_b32", 2, 0, 0, RL_HM_CIN, hm_cndmask),
+    // Its VOP3 ABS/NEG act on bit 31 of the two data sources (RDNA3 ISA
+    // guide, VOP3 input modifiers; LLVM gives the opcode float input
+    // modifiers), which the float shape expresses; no flushing (hm_cndmask
+    // selects raw bits).
+    V("v_cndmask_b32", 2, 0, F0 | F1, RL_HM_CIN, hm_cndmask),
     V("v_add_f32", 2, 0, F3, NANY, hm_add_f32),
     V("v_sub_f32", 2, 0, F3, NANY, hm_sub_f32),
     V("v_subrev_f32", 2, 0, F3, NANY, hm_subrev_f32),
@@ -907,6 +1019,14 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_min_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_min),
     V("v_max_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_max),
     V("v_ldexp_f64", 2, W0 | WD, F0, NANY, hd_ldexp),
+    V("v_dot2acc_f32_f16", 3, 0, 0, NANY | RL_HM_ACC, hh_dot2acc),
+    V("v_frexp_mant_f64", 1, W0 | WD, F0, NANY, hd_frexp_mant),
+    V("v_frexp_exp_i32_f64", 1, W0, F0, 0, hd_frexp_exp),
+    V("v_trig_preop_f64", 2, W0 | WD, F0, 0, hd_trig_preop),
+    V("v_frexp_mant_f32", 1, 0, F0 | FD, NANY, hm_frexp_mant_f32),
+    V("v_frexp_exp_i32_f32", 1, 0, F0, 0, hm_frexp_exp_f32),
+    V("v_frexp_mant_f16", 1, H0 | HD, F0, NANY, hh_frexp_mant),
+    V("v_frexp_exp_i16_f16", 1, H0, F0, 0, hh_frexp_exp),
     // Class tests (the compare shape; arg: the operand width).
     VA("v_cmp_class_f16", 2, H0, F0, RL_HM_CMP | RL_HM_COUT, hm_cmp_class, 16),
     VA("v_cmp_class_f32", 2, 0, F0, RL_HM_CMP | RL_HM_COUT, hm_cmp_class, 32),
@@ -994,6 +1114,10 @@ static const rl_hm_op_t rl_hm_ops[] = {
     S("s_brev_b32", 1, 0, 0, hm_bfrev),
     S("s_ctz_i32_b32", 1, 0, 0, hm_ctz),
     S("s_clz_i32_u32", 1, 0, 0, hm_clz),
+    S("s_ctz_i32_b64", 1, W0, 0, hs_ctz64),
+    S("s_clz_i32_u64", 1, W0, 0, hs_clz64),
+    S("s_cls_i32", 1, 0, 0, hs_cls32),
+    S("s_cls_i32_i64", 1, W0, 0, hs_cls64),
     S("s_sext_i32_i8", 1, 0, 0, hs_sext8),
     S("s_sext_i32_i16", 1, 0, 0, hs_sext16),
     S("s_abs_i32", 1, 0, SCCO, hs_abs),

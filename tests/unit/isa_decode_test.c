@@ -526,6 +526,74 @@ static void test_dpp_forms_match_llvm_mc(void** state) {
   free(text);
 }
 
+// The whole VOPD opcode space (X 0..15, Y 0..31) disassembled by
+// llvm-mc-19 for gfx1100 and gfx1151: every pair llvm-mc accepts must
+// decode to the same two mnemonics and operands (X: v4, v0, v2; Y: v5, v1,
+// v3), every pair it rejects must not decode as known. Returns the
+// mismatches (a message for the first in |first|).
+static uint32_t rl_td_vopd_space(const char* cpu, uint32_t opx_break,
+                                 char* first, size_t capacity) {
+  enum { kItems = 16 * 32 };
+  static rl_isa_encoded_t items[kItems];
+  static char text[kItems][192];
+  for (uint32_t i = 0; i < kItems; ++i) {
+    uint32_t opx = i / 32, opy = i % 32;
+    // v_dual_mov_b32 (8) has no VSRC1: llvm-mc rejects a non-zero field.
+    uint32_t vx1 = opx == 8 ? 0 : 2, vy1 = opy == 8 ? 0 : 3;
+    items[i].words[0] = 0xc8000000u | opx << 22 | opy << 17 | vx1 << 9 | 256u;
+    items[i].words[1] = 4u << 24 | 2u << 17 | vy1 << 9 | 257u;
+    items[i].words[2] = 0x1234u;  // K of fmaak/fmamk (X or Y opcode 1, 2)
+    bool k = opx == 1 || opx == 2 || opy == 1 || opy == 2;
+    items[i].count = k ? 3 : 2;
+  }
+  rl_isa_test_disassemble_words(cpu, items, kItems, text);
+  uint32_t bad = 0, known = 0;
+  for (uint32_t i = 0; i < kItems; ++i) {
+    rl_isa_inst_t inst;
+    bool ok = rl_isa_decode(items[i].words, items[i].count, 0, &inst);
+    if (ok && i / 32 == opx_break) inst.op = NULL;  // negative control
+    char want_x[64] = "", want_y[64] = "";
+    const char* dual = strstr(text[i], "::");
+    if (text[i][0]) {
+      sscanf(text[i], "%63s", want_x);
+      if (dual) sscanf(dual + 2, "%63s", want_y);
+    }
+    bool llvm_ok = want_x[0] && want_y[0];
+    known += llvm_ok;
+    bool same = llvm_ok ? ok && inst.op && inst.op_y &&
+                              !strcmp(inst.op->name, want_x) &&
+                              !strcmp(inst.op_y->name, want_y) &&
+                              inst.dst == 4 && inst.dst_y == 5 &&
+                              inst.src[0].reg == 0 && inst.src_y[0].reg == 1
+                        : !(ok && inst.op && inst.op_y);
+    if (!same && bad++ == 0) {
+      snprintf(first, capacity, "%s VOPD X 0x%x Y 0x%x: llvm-mc \"%.160s\", "
+               "decoder %s :: %s", cpu, i / 32, i % 32, text[i],
+               inst.op ? inst.op->name : "(unknown)",
+               inst.op_y ? inst.op_y->name : "(unknown)");
+    }
+  }
+  assert_true(known >= 13 * 16);  // 13 X opcodes x 16 Y opcodes at least
+  return bad;
+}
+
+static void test_vopd_space_matches_llvm_mc(void** state) {
+  (void)state;
+  char first[512] = "";
+  const char* cpus[] = {"gfx1100", "gfx1151"};
+  for (uint32_t c = 0; c < 2; ++c) {
+    uint32_t bad = rl_td_vopd_space(cpus[c], ~0u, first, sizeof(first));
+    if (bad) fail_msg("%u VOPD pairs disagree; first: %s", bad, first);
+  }
+}
+
+// Negative control: forgetting one X opcode is a disagreement.
+static void test_vopd_space_check_can_fail(void** state) {
+  (void)state;
+  char first[512] = "";
+  assert_true(rl_td_vopd_space("gfx1100", 12, first, sizeof(first)) >= 16);
+}
+
 // Negative control: a decoder field off by one (row_shr:2 for row_shr:1,
 // a missing fi:1, the wrong row mask) is a disagreement.
 static void test_dpp_check_can_fail(void** state) {
@@ -764,6 +832,8 @@ int main(void) {
       cmocka_unit_test(test_unknown_forms),
       cmocka_unit_test(test_dpp_forms_match_llvm_mc),
       cmocka_unit_test(test_dpp_check_can_fail),
+      cmocka_unit_test(test_vopd_space_matches_llvm_mc),
+      cmocka_unit_test(test_vopd_space_check_can_fail),
       cmocka_unit_test(test_decoder_total_on_any_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

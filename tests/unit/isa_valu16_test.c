@@ -289,14 +289,18 @@ REF(ref_pk_fma_f16,
 REF(ref_pk_mul_sel,
     return rl_vt_d2h(rl_vt_h2d(rl_vt_hh(a, 1)) * -rl_vt_h2d(rl_vt_hh(b, 0))) |
            rl_vt_d2h(rl_vt_h2d(rl_vt_hh(a, 0)) * rl_vt_h2d(rl_vt_hh(b, 1))) << 16)
+// The dot products round once to binary32: the binary16 products are exact
+// in binary64, the sum is kept in long double (a binary64 sum rounded again
+// to binary32 is 1 ulp off for a = 2aaeae36, b = 126a21c2, c = 9c1b178b:
+// exact 0xba89b0af).
+static long double rl_vt_dot2(uint32_t a, uint32_t b) {
+  return (long double)(rl_vt_h2d(rl_vt_hh(a, 0)) * rl_vt_h2d(rl_vt_hh(b, 0))) +
+         (long double)(rl_vt_h2d(rl_vt_hh(a, 1)) * rl_vt_h2d(rl_vt_hh(b, 1)));
+}
 REF(ref_dot2_f32_f16,
-    return rl_vt_f2u((float)(rl_vt_h2d(rl_vt_hh(a, 0)) * rl_vt_h2d(rl_vt_hh(b, 0)) +
-                             rl_vt_h2d(rl_vt_hh(a, 1)) * rl_vt_h2d(rl_vt_hh(b, 1)) +
-                             (double)rl_vt_u2f(c))))
+    return rl_vt_f2u((float)(rl_vt_dot2(a, b) + (long double)rl_vt_u2f(c))))
 REF(ref_dot2acc_f32_f16,
-    return rl_vt_f2u((float)(rl_vt_h2d(rl_vt_hh(a, 0)) * rl_vt_h2d(rl_vt_hh(b, 0)) +
-                             rl_vt_h2d(rl_vt_hh(a, 1)) * rl_vt_h2d(rl_vt_hh(b, 1)) +
-                             (double)rl_vt_u2f(old))))
+    return rl_vt_f2u((float)(rl_vt_dot2(a, b) + (long double)rl_vt_u2f(old))))
 
 static uint32_t rl_vt_dot4(uint32_t a, uint32_t b, uint32_t c, bool sa,
                            bool sb) {

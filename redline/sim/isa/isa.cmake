@@ -21,6 +21,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_packed.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_divide.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_float64.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_frexp.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c

@@ -113,14 +113,15 @@ typedef void (*rl_isa_salu_fn)(rl_isa_salu_t* s);
   const rl_isa_table_t name = {ops, sizeof(ops) / sizeof(ops[0]), (next)}
 
 // Tables other files chain in (isa_valu16.c, isa_packed.c, isa_divide.c,
-// isa_float64.c, isa_atomic.c, isa_permute.c).
+// isa_float64.c, isa_frexp.c, isa_atomic.c, isa_permute.c).
 extern const rl_isa_table_t rl_isa_table_vop1_16, rl_isa_table_vop2_16,
     rl_isa_table_vop3_16, rl_isa_table_vopc_16, rl_isa_table_vop2_packed,
     rl_isa_table_vop3p_packed, rl_isa_table_vop3_divide,
     rl_isa_table_vopc_class, rl_isa_table_ds_atomic,
     rl_isa_table_flat_atomic, rl_isa_table_global_atomic,
     rl_isa_table_ds_permute, rl_isa_table_vop1_f64, rl_isa_table_vop3_f64,
-    rl_isa_table_sopp_mode, rl_isa_table_sopk_mode;
+    rl_isa_table_sopp_mode, rl_isa_table_sopk_mode, rl_isa_table_vop1_frexp,
+    rl_isa_table_vop3_frexp, rl_isa_table_vopd_packed;
 
 // Reads a 32-bit (or the low/high halves of a 64-bit) scalar operand.
 static inline uint32_t rl_isa_read_s32(const rl_isa_wave_t* wave,

@@ -134,5 +134,7 @@ static const rl_isa_op_t rl_isa_vop3_f64_ops[] = {
     RL_ISA_V(0x32b, "v_ldexp_f64", 0, F64, F64, B32, NO, rl_isa_v_ldexp_f64),
 };
 
-RL_ISA_TABLE(rl_isa_table_vop1_f64, rl_isa_vop1_f64_ops);
-RL_ISA_TABLE(rl_isa_table_vop3_f64, rl_isa_vop3_f64_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop1_f64, rl_isa_vop1_f64_ops,
+                   &rl_isa_table_vop1_frexp);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop3_f64, rl_isa_vop3_f64_ops,
+                   &rl_isa_table_vop3_frexp);

@@ -111,6 +111,8 @@ enum {
                                    // handled by the opcode's own runner
   RL_ISA_F_KEEP_HI = 1u << 13,     // 16-bit result: the kernel reads the
                                    // old destination (rl_isa_valu_t.old)
+  RL_ISA_F_FP_MODS = 1u << 14,     // VOP3/DPP abs/neg act on bit 31 of an
+                                   // integer operand (v_cndmask_b32)
 };
 
 // Target capabilities, derived once from the processor (isa_target.c).

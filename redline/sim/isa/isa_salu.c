@@ -119,6 +119,18 @@ RL_ISA_SALU(rl_isa_s_sext_i16, s->d = (uint32_t)(int32_t)(int16_t)A32)
 RL_ISA_SALU(rl_isa_s_bcnt1_b32, s->d = (uint32_t)__builtin_popcount(A32); NZ32)
 RL_ISA_SALU(rl_isa_s_ctz_b32, s->d = A32 ? (uint32_t)__builtin_ctz(A32) : 0xffffffffu)
 RL_ISA_SALU(rl_isa_s_clz_u32, s->d = A32 ? (uint32_t)__builtin_clz(A32) : 0xffffffffu)
+RL_ISA_SALU(rl_isa_s_ctz_b64, s->d = s->a ? (uint32_t)__builtin_ctzll(s->a) : 0xffffffffu)
+RL_ISA_SALU(rl_isa_s_clz_u64, s->d = s->a ? (uint32_t)__builtin_clzll(s->a) : 0xffffffffu)
+// s_cls_i32 / s_cls_i32_i64: how many leading bits equal the sign bit (the
+// sign bit included), -1 when every bit does (RDNA3 ISA guide, S_CLS_I32:
+// the loop from bit 30 down stops at the first bit that differs from bit
+// 31 and returns its distance from the MSB).
+RL_ISA_SALU(rl_isa_s_cls_i32,
+            uint32_t v = A32 ^ (uint32_t)((int32_t)A32 >> 31);
+            s->d = v ? (uint32_t)__builtin_clz(v) : 0xffffffffu)
+RL_ISA_SALU(rl_isa_s_cls_i64,
+            uint64_t v = s->a ^ (uint64_t)((int64_t)s->a >> 63);
+            s->d = v ? (uint32_t)__builtin_clzll(v) : 0xffffffffu)
 RL_ISA_SALU(rl_isa_s_cvt_f32_i32, s->d = rl_isa_sf_out(s, (float)(int32_t)A32))
 RL_ISA_SALU(rl_isa_s_cvt_f32_u32, s->d = rl_isa_sf_out(s, (float)A32))
 RL_ISA_SALU(rl_isa_s_cvt_i32_f32, s->d = rl_isa_cvt_i32(rl_isa_sf(s, s->a)))
@@ -311,7 +323,11 @@ static const rl_isa_op_t rl_isa_sop1_ops[] = {
     S1(0x03, "s_cmov_b64", 0, B64, B64, rl_isa_s_cmov),
     S1(0x04, "s_brev_b32", 0, B32, B32, rl_isa_s_brev_b32),
     S1(0x08, "s_ctz_i32_b32", 0, B32, B32, rl_isa_s_ctz_b32),
+    S1(0x09, "s_ctz_i32_b64", 0, B32, B64, rl_isa_s_ctz_b64),
     S1(0x0a, "s_clz_i32_u32", 0, B32, B32, rl_isa_s_clz_u32),
+    S1(0x0b, "s_clz_i32_u64", 0, B32, B64, rl_isa_s_clz_u64),
+    S1(0x0c, "s_cls_i32", 0, B32, B32, rl_isa_s_cls_i32),
+    S1(0x0d, "s_cls_i32_i64", 0, B32, B64, rl_isa_s_cls_i64),
     S1(0x0e, "s_sext_i32_i8", 0, B32, B32, rl_isa_s_sext_i8),
     S1(0x0f, "s_sext_i32_i16", 0, B32, B32, rl_isa_s_sext_i16),
     S1(0x12, "s_bitset1_b32", 0, B32, B32, rl_isa_s_bitset1_b32),

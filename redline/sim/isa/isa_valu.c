@@ -7,7 +7,11 @@
 // Semantics (RDNA3 ISA guide, "Vector ALU Operations"): every lane computes;
 // only lanes whose EXEC bit is set write their result. A compare or
 // carry-out mask has 0 in the bits of inactive lanes. VOP3 ABS and NEG act
-// on float sources as sign-bit operations before the operation; OP_SEL
+// on float sources as sign-bit operations before the operation (and on
+// the two 32-bit data sources of v_cndmask_b32, which LLVM gives float
+// input modifiers: VOP2Instructions.td, the VOP2e_SGPR profile's
+// FP32InputMods, so a select of negated or absolute values is one
+// instruction — bit 31 is cleared, then flipped); OP_SEL
 // picks the high half of a binary16 source (bits 0-2) or writes a binary16
 // result to the high half (bit 3, the low half kept); OMOD multiplies a
 // binary32 result by 2, 4 or 0.5 (1, 2, 3) and is ignored when IEEE_MODE is
@@ -392,6 +396,7 @@ static const char* rl_isa_vop3_reason(const rl_isa_inst_t* inst) {
   if (reason) return reason;
   for (uint32_t n = 0; n < 3; ++n) {
     if (!(((inst->abs | inst->neg) >> n) & 1)) continue;
+    if ((op->flags & RL_ISA_F_FP_MODS) && n < 2) continue;
     if (op->src[n] != RL_ISA_T_F32 && op->src[n] != RL_ISA_T_F64 &&
         op->src[n] != RL_ISA_T_F16) {
       return "abs/neg modifiers on a non-float operand are not modelled";
@@ -459,6 +464,7 @@ const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
     if (inst->encoding != RL_ISA_ENC_VOP3) {  // DPP16 NEG/ABS of VOP1/VOP2
       for (uint32_t n = 0; n < 2; ++n) {
         if ((((inst->abs | inst->neg) >> n) & 1) &&
+            !(inst->op->flags & RL_ISA_F_FP_MODS) &&
             inst->op->src[n] != RL_ISA_T_F32 &&
             inst->op->src[n] != RL_ISA_T_F16) {
           return "abs/neg modifiers on a non-float operand are not modelled";

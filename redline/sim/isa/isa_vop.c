@@ -145,7 +145,8 @@ static void rl_isa_v_cvt_f32_f64(rl_isa_valu_t* v) {
 #define ICLAMP RL_ISA_F_INT_CLAMP
 
 static const rl_isa_op_t rl_isa_vop2_ops[] = {
-    RL_ISA_V(0x01, "v_cndmask_b32", CARRY, B32, B32, B32, NO, rl_isa_v_cndmask),
+    RL_ISA_V(0x01, "v_cndmask_b32", CARRY | RL_ISA_F_FP_MODS, B32, B32, B32,
+             NO, rl_isa_v_cndmask),
     RL_ISA_V(0x03, "v_add_f32", 0, F32, F32, F32, NO, rl_isa_v_add_f32),
     RL_ISA_V(0x04, "v_sub_f32", 0, F32, F32, F32, NO, rl_isa_v_sub_f32),
     RL_ISA_V(0x05, "v_subrev_f32", 0, F32, F32, F32, NO, rl_isa_v_subrev_f32),
@@ -224,7 +225,9 @@ static const rl_isa_op_t rl_isa_vop1_ops[] = {
     V1(0x3a, "v_ctz_i32_b32", B32, B32, rl_isa_v_ctz_i32_b32),
 };
 
-// VOPD: X takes opcodes 0..13, Y also 16..18 (RDNA3 ISA guide, "VOPD").
+// VOPD: X takes opcodes 0..13, Y also 16..18 (RDNA3 ISA guide, "VOPD");
+// clang-19 emits 0..12 and 16..18 for gfx11 (12, v_dual_dot2acc_f32_f16,
+// lives with its kernel in isa_packed.c).
 // The exec function of both halves is the VOPD runner.
 #define VD(opc, name, flags, s1, s2, fn) \
   RL_ISA_OP(opc, name, flags, B32, B32, s1, s2, 0, rl_isa_exec_vopd, fn)
@@ -249,4 +252,4 @@ static const rl_isa_op_t rl_isa_vopd_ops[] = {
 
 RL_ISA_TABLE_CHAIN(rl_isa_table_vop2, rl_isa_vop2_ops, &rl_isa_table_vop2_16);
 RL_ISA_TABLE_CHAIN(rl_isa_table_vop1, rl_isa_vop1_ops, &rl_isa_table_vop1_16);
-RL_ISA_TABLE(rl_isa_table_vopd, rl_isa_vopd_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vopd, rl_isa_vopd_ops, &rl_isa_table_vopd_packed);
