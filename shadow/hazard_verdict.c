@@ -89,7 +89,10 @@ const char* rl_hazard_finding_kind_name(uint32_t kind) {
 
 const char* rl_hazard_finding_missing(const rl_hazard_finding_t* finding) {
   if (finding->kind == RL_HAZARD_FINDING_RAW_NO_ACQUIRE) {
-    return "no ACQUIRE_MEM after the wait before the later launch";
+    return finding->pm4
+               ? "no ACQUIRE_MEM after the wait before the later launch"
+               : "the later launch's AQL packet has acquire fence scope "
+                 "NONE (and no acquire since the earlier one completed)";
   }
   if (finding->kind == RL_SIM_HAZARD_STALE_READ) {
     return "a cache line written by the earlier launch was read without an "

@@ -62,8 +62,14 @@ rl_add_shadow_cli_test(demo_isa_gfx1201_cli integration 300
 # every test-only fault of redline/base/test_fault.h makes the default
 # `redline shadow` fail on decode (or is proven equivalent: identical
 # streams), and the negative control passes.
+# On gfx1100 and on gfx1201 (RDNA4: its own PM4 family tables and GCR
+# bits); about 4 min each on the shared 2-core machine.
 add_test(NAME shadow_mutations
   COMMAND bash ${PROJECT_SOURCE_DIR}/tools/shadow_mutations.sh
-          $<TARGET_FILE:redline>)
-set_tests_properties(shadow_mutations PROPERTIES LABELS integration
-  TIMEOUT 300 ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
+          $<TARGET_FILE:redline> "" gfx1100)
+add_test(NAME shadow_mutations_gfx1201
+  COMMAND bash ${PROJECT_SOURCE_DIR}/tools/shadow_mutations.sh
+          $<TARGET_FILE:redline> "" gfx1201)
+set_tests_properties(shadow_mutations shadow_mutations_gfx1201 PROPERTIES
+  LABELS integration TIMEOUT 600
+  ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")

@@ -165,7 +165,10 @@ uint64_t rl_sim_executor_instructions(const rl_device_t* device);
 // RELEASE_MEM fence) with no ACQUIRE_MEM since that wait, reading bytes an
 // earlier dispatch wrote: it may read stale L0/GL1 lines. Dispatches of one
 // IB not separated by a compute-idle wait are reported as RAW/WAR/WAW like
-// an unbarriered AQL batch.
+// an unbarriered AQL batch. On an AQL queue the same kind names a
+// dispatch whose packet has acquire fence scope NONE reading bytes that a
+// dispatch before a barrier packet with acquire scope NONE wrote, with no
+// acquiring packet between them (sim_hazard_checker.h).
 #define RL_SIM_HAZARD_RAW_NO_ACQUIRE 4u
 // Cache-model findings (rl_sim_options_t.cache_model REPORT or STRICT):
 // a device load that hit a line its L0, K$ or GL1 filled before a later
@@ -181,13 +184,14 @@ uint64_t rl_sim_executor_instructions(const rl_device_t* device);
 // |ordering| names the synchronisation that was missing: for AQL a barrier
 // bit on the later dispatch's packet (or a barrier packet before it); for
 // PM4 a compute-idle wait (RAW/WAR/WAW) or an ACQUIRE_MEM after the wait
-// (RAW_NO_ACQUIRE) before the later dispatch.
+// (RAW_NO_ACQUIRE) before the later dispatch; RAW_NO_ACQUIRE with AQL
+// ordering: an acquire fence scope on the later packet.
 #define RL_SIM_HAZARD_ORDERING_AQL 0u
 #define RL_SIM_HAZARD_ORDERING_PM4 1u
 
 typedef struct rl_sim_hazard_s {
   uint32_t kind;          // rl_hazard_kind_t values: 1 RAW, 2 WAR, 3 WAW;
-                          // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE (PM4 only);
+                          // 4 RL_SIM_HAZARD_RAW_NO_ACQUIRE;
                           // 5, 6 cache-model findings
   uint64_t earlier_dispatch;  // dispatch indices (rl_sim_dispatch_t), in
   uint64_t later_dispatch;    // packet order, whatever order groups ran in

@@ -234,8 +234,20 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
   }
   if (!rl_sim_cp_check_signal(queue, id, &packet)) return false;
   // The barrier bit orders this packet after every earlier one: nothing
-  // before it can race with what follows (sim_hazard_checker.h).
-  if (packet.barrier) rl_sim_hazard_open_clear(&queue->open);
+  // before it can race with what follows (sim_hazard_checker.h). Without an
+  // acquire fence, what they wrote is ordered but not yet visible to a
+  // dispatch that does not acquire either: kept as unacquired.
+  if (packet.barrier) {
+    if (packet.type == RL_AQL_PACKET_TYPE_KERNEL_DISPATCH &&
+        packet.acquire_scope == RL_AQL_FENCE_SCOPE_NONE) {
+      rl_sim_hazard_open_move(&queue->unacquired, &queue->open);
+    } else {
+      rl_sim_hazard_open_clear(&queue->unacquired);
+    }
+    rl_sim_hazard_open_clear(&queue->open);
+  } else if (packet.acquire_scope != RL_AQL_FENCE_SCOPE_NONE) {
+    rl_sim_hazard_open_clear(&queue->unacquired);
+  }
   // An acquire fence at packet start invalidates the caches, which ends the
   // stale-cache window of earlier PM4 dispatches (sim_pm4.h).
   if (queue->pm4 != NULL && packet.acquire_scope != RL_AQL_FENCE_SCOPE_NONE) {

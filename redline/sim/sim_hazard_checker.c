@@ -129,6 +129,19 @@ rl_status_t rl_sim_hazard_open_add(rl_sim_hazard_open_t* open,
   return RL_OK;
 }
 
+void rl_sim_hazard_open_move(rl_sim_hazard_open_t* to,
+                             rl_sim_hazard_open_t* from) {
+  for (uint32_t i = 0; i < from->count; ++i) {
+    rl_sim_hazard_open_entry_t* entry = &from->items[i];
+    // Only the writes can make a later RAW (no acquire).
+    rl_sim_range_set_deinit(&entry->reads);
+    rl_status_free(rl_sim_hazard_open_add(to, entry->dispatch_index,
+                                          &entry->reads, &entry->writes));
+    rl_sim_range_set_deinit(&entry->writes);
+  }
+  from->count = 0;
+}
+
 void rl_sim_hazard_open_clear(rl_sim_hazard_open_t* open) {
   for (uint32_t i = 0; i < open->count; ++i) {
     rl_sim_range_set_deinit(&open->items[i].reads);
@@ -200,6 +213,20 @@ void rl_sim_hazard_check_batch(rl_sim_queue_t* queue) {
       rl_sim_hazard_check_unordered(device, RL_SIM_HAZARD_ORDERING_AQL,
                                     entry->dispatch_index, &entry->reads,
                                     &entry->writes, &runs[j]);
+    }
+  }
+  // Ordered but not acquired: reads of what a dispatch before a barrier
+  // without acquire wrote, by a dispatch that does not acquire either.
+  const rl_sim_hazard_open_t* unacquired = &queue->unacquired;
+  for (uint32_t e = 0; e < unacquired->count && touching_count; ++e) {
+    const rl_sim_hazard_open_entry_t* entry = &unacquired->items[e];
+    for (uint32_t t = 0; t < touching_count; ++t) {
+      const rl_sim_run_t* run = &runs[touching[t]];
+      if (run->acquire_scope != RL_AQL_FENCE_SCOPE_NONE) continue;
+      rl_sim_hazard_report_overlap(device, RL_SIM_HAZARD_RAW_NO_ACQUIRE,
+                                   RL_SIM_HAZARD_ORDERING_AQL,
+                                   entry->dispatch_index, &entry->writes,
+                                   run->dispatch.dispatch_index, &run->reads);
     }
   }
   for (uint32_t a = 0; a < touching_count; ++a) {

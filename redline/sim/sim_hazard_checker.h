@@ -23,6 +23,19 @@
 // The PM4 interpreter keeps the same list for dispatches a full batch
 // completed without a compute-idle wait (sim_pm4.h).
 //
+// Ordered is not yet visible: a barrier bit makes the later packet wait for
+// the earlier ones to complete, but its reads go through the vector L0 and
+// scalar caches, which only an acquire fence at agent or system scope
+// invalidates (LLVM AMDGPUUsage, memory model for GFX11: "acquire" at agent
+// scope = buffer_gl0_inv/gl1_inv; the AQL packet's acquire fence scope
+// does the same at packet start, HSA runtime spec 2.9.1 / sim_cache.h). So
+// at a barrier packet whose acquire scope is NONE the open list moves to
+// the queue's unacquired list instead of being forgotten, and a later
+// dispatch that does not acquire either and reads what those wrote is
+// reported as RAW_NO_ACQUIRE (ordering AQL); an acquiring packet empties
+// the list. This is the AQL counterpart of the PM4 rule (a wait without
+// ACQUIRE_MEM), and it does not depend on the cache model being on.
+//
 // Thread-safety: a range set belongs to the command-processor thread that
 // owns the dispatch; the device's hazard list is under its report lock.
 #ifndef REDLINE_SIM_SIM_HAZARD_CHECKER_H_
@@ -89,6 +102,11 @@ rl_status_t rl_sim_hazard_open_add(rl_sim_hazard_open_t* open,
                                    uint64_t dispatch_index,
                                    rl_sim_range_set_t* reads,
                                    rl_sim_range_set_t* writes);
+
+// Moves every entry of |from| to the end of |to| (oldest dropped beyond
+// RL_SIM_HAZARD_OPEN_MAX); |from| is left empty.
+void rl_sim_hazard_open_move(rl_sim_hazard_open_t* to,
+                             rl_sim_hazard_open_t* from);
 
 // Forgets every entry (an ordering point) and keeps the storage.
 void rl_sim_hazard_open_clear(rl_sim_hazard_open_t* open);

@@ -197,6 +197,11 @@ typedef struct rl_sim_queue_s {
   // Dispatches since the last packet with the barrier bit set, unordered
   // with later ones (sim_hazard_checker.h).
   rl_sim_hazard_open_t open;
+  // Dispatches a barrier ordered before later ones whose writes no AQL
+  // acquire fence has covered since (a barrier packet with acquire scope
+  // NONE): a later packet that also does not acquire and reads them is a
+  // RAW (no acquire) (sim_hazard_checker.h).
+  rl_sim_hazard_open_t unacquired;
   uint8_t* lds;  // RL_SIM_LDS_LIMIT bytes, zero below |lds_dirty|
   // Bytes of |lds| an executor may have written since they were last
   // zeroed: a work-group sees [0, group_segment_size) zeroed, and only the

@@ -292,6 +292,57 @@ static void test_unordered_past_batch_max(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
+// A barrier orders B after A, but B's packet has acquire fence scope NONE:
+// it may read A's bytes from a stale L0. The checker reports RAW (no
+// acquire) with AQL ordering; with an agent-scope acquire on B (the
+// negative control), or an acquiring packet between them, nothing.
+static uint32_t rl_test_acquire_run(uint32_t b_acquire, bool middle,
+                                    rl_sim_hazard_t* out_hazard) {
+  rl_sim_options_t options = {0};
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, &options, 16);
+  rl_device_allocation_t buf = rl_sim_fixture_alloc(&f, 4 * 256);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 4 * 256);
+  rl_device_allocation_t other = rl_sim_fixture_alloc(&f, 4 * 256);
+  uint64_t signal = rl_sim_fixture_signal(&f, middle ? 3 : 2);
+  rl_aql_dispatch_packet_t a = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_fill"),
+      rl_sim_fixture_fill_args(&f, buf.address, 3.0f, 256), 256, signal, true);
+  rl_aql_dispatch_packet_t m = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_fill"),
+      rl_sim_fixture_fill_args(&f, other.address, 1.0f, 256), 256, signal,
+      true);
+  rl_aql_dispatch_packet_t b = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_copy_u32"),
+      rl_sim_fixture_copy_args(&f, buf.address, out.address, 256), 256, signal,
+      true);
+  b.header = rl_aql_header(RL_AQL_PACKET_TYPE_KERNEL_DISPATCH, true,
+                           b_acquire, RL_AQL_FENCE_SCOPE_SYSTEM);
+  rl_test_publish(&f, &a);
+  if (middle) rl_test_publish(&f, &m);
+  rl_test_submit(&f, &b);
+  assert_true(rl_test_wait(&f, signal, RL_TEST_WAIT_NS));
+  rl_sim_hazard_t hazards[4];
+  uint32_t total = rl_sim_hazards(f.device, hazards, 4);
+  if (total > 0) *out_hazard = hazards[0];
+  rl_sim_fixture_teardown(&f);
+  return total;
+}
+
+static void barrier_without_acquire_reports_raw_no_acquire(void** state) {
+  (void)state;
+  rl_sim_hazard_t h;
+  assert_int_equal(rl_test_acquire_run(RL_AQL_FENCE_SCOPE_NONE, false, &h), 1);
+  assert_int_equal(h.kind, RL_SIM_HAZARD_RAW_NO_ACQUIRE);
+  assert_int_equal(h.ordering, RL_SIM_HAZARD_ORDERING_AQL);
+  assert_int_equal(h.size, 4 * 256);
+  // Negative controls: an acquire on the reader, or an acquiring packet
+  // between writer and reader, makes the bytes visible.
+  assert_int_equal(rl_test_acquire_run(RL_AQL_FENCE_SCOPE_AGENT, false, &h),
+                   0);
+  assert_int_equal(rl_test_acquire_run(RL_AQL_FENCE_SCOPE_NONE, true, &h), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_set_matches_oracle),
@@ -303,6 +354,7 @@ int main(void) {
       cmocka_unit_test(test_war_and_waw),
       cmocka_unit_test(test_unordered_across_submissions),
       cmocka_unit_test(test_unordered_past_batch_max),
+      cmocka_unit_test(barrier_without_acquire_reports_raw_no_acquire),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
