@@ -43,9 +43,12 @@ void rl_sim_signal_wake_all(rl_sim_device_t* device) {
   pthread_mutex_unlock(&device->signal_lock);
 }
 
-// After a change: wakes the counted sleepers, if any.
+// After a change (a sequentially consistent write of the value): wakes
+// the counted sleepers, if any. The write and this load are both in the
+// single order of sequentially consistent operations, as are the waiter's
+// increment and its load of the value, so no fence is needed (and
+// ThreadSanitizer does not model fences).
 static void rl_sim_signal_changed(rl_sim_device_t* device) {
-  atomic_thread_fence(memory_order_seq_cst);
   if (atomic_load_explicit(&device->signal_sleepers, memory_order_seq_cst)) {
     rl_sim_signal_wake_all(device);
   }
