@@ -22,6 +22,7 @@ void rl_bind_table_destroy(rl_bind_table_t* table) {
   free(table->sites);
   free(table->exprs);
   free(table->site_index);
+  free(table->hot);
   free(table->pointer_sites);
   free(table->pending);
   free(table);
@@ -134,8 +135,9 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
   }
   table->pointer_count = table->site_count - dynamic;
   table->site_index = calloc(dynamic + 1u, sizeof(uint32_t));
+  table->hot = calloc(dynamic + 1u, sizeof(*table->hot));
   table->pointer_sites = calloc(table->pointer_count + 1u, sizeof(uint32_t));
-  if (!table->site_index || !table->pointer_sites) {
+  if (!table->site_index || !table->hot || !table->pointer_sites) {
     return rl_status_out_of_memory();
   }
   RL_RETURN_IF_ERROR(rl_bind_table_number(table, dynamic));
@@ -156,8 +158,12 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
       continue;
     }
     rl_bind_expr_t* e = &table->exprs[site->expr];
+    table->hot[e->first + e->count] =
+        (rl_bind_hot_t){.offset = site->offset, .scale = site->scale,
+                        .dest = site->dest, .width = site->width};
     table->site_index[e->first + e->count++] = i;
   }
+  table->synced = true;
   // The values the sites hold now; an expression the values do not
   // evaluate leaves the table unevaluated (the first apply visits every
   // site).
@@ -190,6 +196,34 @@ static inline void rl_bind_site_store(const rl_bind_site_t* site,
   }
 }
 
+// Brings sites[].current of the dynamic sites up to date after fast
+// applies (they hold exprs[].value × scale).
+static void rl_bind_table_sync(rl_bind_table_t* table) {
+  if (table->synced) return;
+  for (uint32_t i = 0; i < table->site_count; ++i) {
+    rl_bind_site_t* site = &table->sites[i];
+    if (site->kind == RL_BIND_SITE_POINTER) continue;
+    site->current = (uint64_t)table->exprs[site->expr].value * site->scale;
+  }
+  table->synced = true;
+}
+
+// The fast path's store: |value| at |hot| (and its mirror), little-endian.
+static inline void rl_bind_hot_store(const rl_bind_hot_t* hot,
+                                     const rl_bind_dest_t* dests,
+                                     uint64_t value) {
+  const rl_bind_dest_t* dest = &dests[hot->dest];
+  uint8_t* at = dest->base + hot->offset;
+  if (hot->width == 8) {
+    for (int i = 0; i < 8; ++i) at[i] = (uint8_t)(value >> (8 * i));
+  } else {
+    for (int i = 0; i < 4; ++i) at[i] = (uint8_t)(value >> (8 * i));
+  }
+  if (dest->mirror && dest->mirror != dest->base) {
+    memcpy(dest->mirror + hot->offset, at, hot->width);
+  }
+}
+
 // The slow path: every dynamic site evaluated on its own, in table order,
 // with the test faults' mistakes. All or nothing like the fast path.
 static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
@@ -200,6 +234,7 @@ static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
   const rl_capture_t* capture = table->capture;
   uint64_t* pending = calloc(table->site_count + 1u, sizeof(uint64_t));
   if (!pending) return rl_status_out_of_memory();
+  rl_bind_table_sync(table);
   for (uint32_t i = 0; i < table->site_count; ++i) {
     const rl_bind_site_t* site = &table->sites[i];
     if (site->kind == RL_BIND_SITE_POINTER) continue;
@@ -268,23 +303,41 @@ rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
     }
     table->pending[e] = value;
   }
-  // 2. The sites of changed expressions, only where the value differs.
+  // 2. The sites of changed expressions.
   uint32_t changed = 0;
+  if (!table->evaluated) {
+    // What the sites hold is only in sites[] (synced): compare each.
+    for (uint32_t e = 0; e < table->expr_count; ++e) {
+      rl_bind_expr_t* expr = &table->exprs[e];
+      expr->value = table->pending[e];
+      for (uint32_t k = 0; k < expr->count; ++k) {
+        rl_bind_site_t* site =
+            &table->sites[table->site_index[expr->first + k]];
+        uint64_t v = (uint64_t)expr->value * site->scale;
+        if (v == site->current) continue;
+        rl_bind_site_store(site, dests, site->offset, v);
+        site->current = v;
+        ++changed;
+      }
+    }
+    table->evaluated = true;
+    *out_changed = changed;
+    return RL_OK;
+  }
   for (uint32_t e = 0; e < table->expr_count; ++e) {
     rl_bind_expr_t* expr = &table->exprs[e];
     const int64_t value = table->pending[e];
-    if (table->evaluated && value == expr->value) continue;
+    if (value == expr->value) continue;
+    // Every site of the expression holds old × scale != value × scale (the
+    // fit range keeps the products exact).
     expr->value = value;
+    table->synced = false;
+    const rl_bind_hot_t* hot = table->hot + expr->first;
     for (uint32_t k = 0; k < expr->count; ++k) {
-      rl_bind_site_t* site = &table->sites[table->site_index[expr->first + k]];
-      uint64_t v = (uint64_t)value * site->scale;
-      if (v == site->current) continue;
-      rl_bind_site_store(site, dests, site->offset, v);
-      site->current = v;
-      ++changed;
+      rl_bind_hot_store(&hot[k], dests, (uint64_t)value * hot[k].scale);
     }
+    changed += expr->count;
   }
-  table->evaluated = true;
   *out_changed = changed;
   return RL_OK;
 }

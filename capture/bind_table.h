@@ -24,7 +24,10 @@
 //      written, with the message rl_launch_binding_evaluate gives for the
 //      first site (in table order) it fails at;
 //   2. for each expression whose value changed since the last apply, writes
-//      the sites whose value differs from what they hold.
+//      its sites (all of them hold value × scale, so all differ), reading
+//      only the compact hot[] entries; the first apply after an
+//      unevaluated finish or a slow-path apply compares each site with
+//      what it holds instead.
 // A run that changes no expression touches no site: the cost is
 // O(expressions + sites of changed expressions), independent of launches.
 //
@@ -69,6 +72,17 @@ typedef struct rl_bind_site_s {
   uint64_t current; // the value the site holds
 } rl_bind_site_t;
 
+// A dynamic site as apply's fast path reads it: 12 bytes, the sites of
+// one expression contiguous (hot[first .. first + count)), so a run that
+// writes N sites reads N sequential entries and touches N destination
+// lines, nothing else.
+typedef struct rl_bind_hot_s {
+  uint32_t offset;  // byte offset in its destination
+  uint32_t scale;   // multiplier of the expression's value
+  uint8_t dest;     // destination index
+  uint8_t width;    // 4 or 8
+} rl_bind_hot_t;
+
 // One distinct expression: its sites and its admissible value range.
 typedef struct rl_bind_expr_s {
   rl_expr_t expr;
@@ -93,10 +107,16 @@ typedef struct rl_bind_table_s {
   uint32_t expr_count;
   rl_bind_expr_t* exprs;
   uint32_t* site_index;         // dynamic sites grouped by expression
+  rl_bind_hot_t* hot;           // the same sites, as apply writes them
   uint32_t pointer_count;
   uint32_t* pointer_sites;      // indices of the pointer sites
   int64_t* pending;             // apply's scratch, one per expression
   bool evaluated;               // exprs[].value holds the last apply's
+  // Whether sites[].current of the dynamic sites is up to date. The fast
+  // apply does not touch sites[] (only hot[] and the destinations): after
+  // it a dynamic site holds exprs[expr].value × scale, which
+  // rl_bind_table_current derives; the slow path syncs sites[] first.
+  bool synced;
 } rl_bind_table_t;
 
 // An empty table over |capture| (*|out_table| NULL on failure).
@@ -135,8 +155,12 @@ rl_status_t rl_bind_table_rebase(rl_bind_table_t* table,
 // The value site |index| holds (0 when out of range).
 static inline uint64_t rl_bind_table_current(const rl_bind_table_t* table,
                                              uint32_t index) {
-  return table && index < table->site_count ? table->sites[index].current
-                                            : 0;
+  if (!table || index >= table->site_count) return 0;
+  const rl_bind_site_t* site = &table->sites[index];
+  if (table->synced || site->kind == RL_BIND_SITE_POINTER) {
+    return site->current;
+  }
+  return (uint64_t)table->exprs[site->expr].value * site->scale;
 }
 
 #ifdef __cplusplus

@@ -63,6 +63,11 @@ static rl_status_t rl_route_aql_prepare(rl_replay_t* replay) {
          replay->program->kernarg_size);
   replay->binds = replay->program->binds;
   rl_aql_program_dests(replay->program, replay->kernarg.host, replay->dests);
+  // A run writes the device's kernarg segment only (one store per changed
+  // site); the packets are published from the program's own images.
+  rl_bind_dest_t* kernarg = &replay->dests[RL_AQL_DEST_KERNARG];
+  kernarg->base = kernarg->mirror;
+  kernarg->mirror = NULL;
   return RL_OK;
 }
 

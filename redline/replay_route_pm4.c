@@ -11,7 +11,8 @@
 // measurement, before the IB is reserved.
 //
 // Run: the shared apply (capture/bind_table.h) writes only the changed
-// patch sites into the device's IB and kernarg segment (all or nothing),
+// patch sites into the device's IB and kernarg segment (all or nothing;
+// the program's host images keep the prepared stream),
 // then the vendor packet is published with the AQL ring protocol (bytes 4..63, one release store
 // of the header word, one doorbell). The writes are safe because the
 // previous run's wait observed its completion (acquire) first.
@@ -121,6 +122,15 @@ rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
   replay->binds = replay->pm4->binds;
   rl_pm4_program_dests(replay->pm4, replay->kernarg.host, replay->ib.host,
                        replay->dests);
+  // A run writes the device's views only: the program's own images
+  // (pm4->dwords, pm4->kernarg) keep the prepared stream, and what runs
+  // is read back from the device (rl_replay_stream_ib). One store per
+  // changed site instead of two.
+  rl_bind_dest_t* dests = replay->dests;
+  dests[RL_PM4_DEST_KERNARG].base = dests[RL_PM4_DEST_KERNARG].mirror;
+  dests[RL_PM4_DEST_KERNARG].mirror = NULL;
+  dests[RL_PM4_DEST_IB].base = dests[RL_PM4_DEST_IB].mirror;
+  dests[RL_PM4_DEST_IB].mirror = NULL;
   return RL_OK;
 }
 
@@ -214,7 +224,8 @@ rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
                      "stream IB of %u dwords, room for %u",
                      program->dword_count, capacity);
   }
-  memcpy(out_dwords, program->dwords, 4ull * program->dword_count);
+  // The device's view: the stream as the last run left it.
+  memcpy(out_dwords, replay->ib.host, 4ull * program->dword_count);
   return RL_OK;
 }
 

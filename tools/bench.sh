@@ -93,6 +93,16 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
   echo "\"apply alone, warm loop\" runs the route's apply back to back with no device work between"
   echo "steps: the engine's own cost; a real step also pays for the cache lines the simulated"
   echo "command processor (a thread on the other core) read since the previous step."
+  echo
+  echo "Reading the tables: a step writes only the sites of the expressions whose value changed"
+  echo "(\"sites written\"), one store each, into the device's view of the stream; publication"
+  echo "is one vendor packet (pm4) or one packet per launch (aql, the 100 ns-per-packet budget);"
+  echo "the doorbell finds the command processor polling (no system call) unless it slept. What"
+  echo "still grows with the stream's length is cache state, not work: while the device runs a"
+  echo "long stream the host thread waits (asleep after 20 µs) and, on a shared machine, other"
+  echo "processes evict its cache lines, so the next step's few touched lines miss. The wall"
+  echo "minimum is the step that found them warm; the medians carry the misses and, on a loaded"
+  echo "machine, the other processes' interference (see the load average above)."
 
   echo
   echo "![Host CPU per step against launches](img/host-cost.svg)"

@@ -33,19 +33,13 @@
 
 // Header polls before the CP sleeps waiting for a late header.
 #define RL_SIM_CP_HEADER_SPIN 1000
-// Polls of the doorbell before the CP sleeps, with a pause each: about
-// 5-70 us depending on the core's PAUSE latency, longer than a host step's
-// apply and publish, short enough not to starve other threads.
-#define RL_SIM_CP_DOORBELL_SPIN 512
-
-// A spin-wait hint to the core (x86 PAUSE, AArch64 YIELD).
-static inline void rl_sim_cp_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
-#endif
-}
+// How long the CP polls the doorbell before it sleeps (the clock read
+// every 64 polls, a pause each): longer than the host takes from a
+// completion to its next doorbell (its wake-up, then admit, apply and
+// publish), so a decode loop's doorbell finds the CP polling and needs no
+// system call; short enough to leave the core to other work when the
+// queue goes quiet.
+#define RL_SIM_CP_DOORBELL_SPIN_NS 200000ull
 
 uint8_t* rl_sim_cp_slot(rl_sim_queue_t* queue, uint64_t id) {
   return queue->ring + (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE;
@@ -89,10 +83,15 @@ static bool rl_sim_cp_rung(rl_sim_queue_t* queue, uint64_t id) {
 // |sleepers| and sleeps on the condition variable (the handshake is
 // described at rl_sim_queue_doorbell in sim_queue.c).
 static bool rl_sim_cp_wait_doorbell(rl_sim_queue_t* queue, uint64_t id) {
-  for (int spin = 0; spin < RL_SIM_CP_DOORBELL_SPIN; ++spin) {
+  const uint64_t start = rl_sim_now_ns();
+  for (uint32_t spin = 0;; ++spin) {
     if (rl_sim_cp_rung(queue, id)) return !rl_sim_cp_stopping(queue);
     if (rl_sim_cp_stopping(queue)) return false;
-    rl_sim_cp_pause();
+    if ((spin & 63u) == 63u &&
+        rl_sim_now_ns() - start >= RL_SIM_CP_DOORBELL_SPIN_NS) {
+      break;
+    }
+    rl_sim_pause();
   }
   pthread_mutex_lock(&queue->lock);
   atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
@@ -177,13 +176,13 @@ static bool rl_sim_cp_barrier(rl_sim_queue_t* queue, uint64_t id,
     }
   }
   rl_sim_device_t* device = queue->device;
-  pthread_mutex_lock(&device->signal_lock);
+  rl_sim_signal_lock(device);
   bool ready = false;
   while (!(ready = rl_sim_cp_barrier_ready(queue, packet)) &&
          !rl_sim_cp_stopping(queue)) {
     rl_sim_signal_sleep(device, rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
   }
-  pthread_mutex_unlock(&device->signal_lock);
+  rl_sim_signal_unlock(device);
   if (ready) rl_sim_cp_retire(queue, id, packet->completion_signal);
   return true;
 }

@@ -173,6 +173,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   pthread_mutex_init(&sim->queue_lock, NULL);
   rl_sim_loader_init(&sim->loader);
   atomic_init(&sim->next_queue_id, 1);
+  atomic_init(&sim->signal_sleepers, 0);
   atomic_init(&sim->dispatch_count, 0);
   RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,
                                        options->cache_model, options->seed));

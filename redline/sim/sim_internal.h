@@ -98,6 +98,10 @@ typedef struct rl_sim_device_s {
   rl_sim_loader_t loader;
   pthread_mutex_t signal_lock;
   pthread_cond_t signal_cond;
+  // Waits inside signal_lock that may sleep on signal_cond (counted from
+  // before their first check of a value to after their last): a change
+  // made while none is counted wakes nobody and costs no system call.
+  atomic_uint signal_sleepers;
   atomic_uint next_queue_id;
   pthread_mutex_t queue_lock;
   struct rl_sim_queue_s* queues;  // live queues, under queue_lock
@@ -144,6 +148,7 @@ typedef struct rl_sim_run_s {
   uint64_t wg_done;
   uint64_t wg_stride;  // adversarial: permutation of work-group order
   uint64_t wg_offset;
+  uint64_t wg_next;    // (wg_offset + wg_done * wg_stride) % wg_total
   uint64_t start_timestamp;
   bool finished;
   // AQL: the packet's acquire fence scope, applied to the caches when its
@@ -301,12 +306,26 @@ _Atomic int64_t* rl_sim_signal_value(rl_sim_device_t* device, uint64_t signal);
 void rl_sim_signal_decrement(rl_sim_device_t* device, uint64_t signal);
 // Wakes every thread sleeping on any signal (after a change or a stop).
 void rl_sim_signal_wake_all(rl_sim_device_t* device);
+// Takes signal_lock and counts the caller in signal_sleepers (before it
+// checks any value), and the reverse: every wait that may sleep on
+// signal_cond is bracketed by these two.
+void rl_sim_signal_lock(rl_sim_device_t* device);
+void rl_sim_signal_unlock(rl_sim_device_t* device);
 // Sleeps on the signal channel until |deadline_ns| (CLOCK_MONOTONIC) or at
 // most one wait slice, whichever is first. The caller holds signal_lock.
 void rl_sim_signal_sleep(rl_sim_device_t* device, uint64_t deadline_ns);
 
 // sim_device.c
 uint64_t rl_sim_now_ns(void);
+
+// A spin-wait hint to the core (x86 PAUSE, AArch64 YIELD).
+static inline void rl_sim_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
 // pthread_cond_timedwait on |cond| (|lock| held) until |deadline_ns|
 // (CLOCK_MONOTONIC) or at most RL_SIM_WAIT_SLICE_NS, whichever is first.
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,

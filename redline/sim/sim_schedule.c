@@ -177,8 +177,12 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
   if (rl_sim_schedule_by_quantum(queue)) {
     return rl_sim_schedule_quantum(queue, run, out_fault_address);
   }
-  uint64_t index =
-      (run->wg_offset + run->wg_done * run->wg_stride) % run->wg_total;
+  // (wg_offset + wg_done * wg_stride) % wg_total, kept incrementally: no
+  // division per work-group (wg_stride < wg_total, or both 1).
+  if (run->wg_done == 0) run->wg_next = run->wg_offset;
+  uint64_t index = run->wg_next;
+  run->wg_next += run->wg_stride;
+  if (run->wg_next >= run->wg_total) run->wg_next -= run->wg_total;
   RL_RETURN_IF_ERROR(
       rl_sim_run_workgroup(queue, run, index, out_fault_address));
   if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);

@@ -235,8 +235,17 @@ static void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
   *wg = (rl_sim_wg_t){.dispatch = d, .context = context};
   uint64_t rest = wg_index;
   for (int axis = 0; axis < 3; ++axis) {
-    wg->group_id[axis] = (uint32_t)(rest % d->workgroup_count[axis]);
-    rest /= d->workgroup_count[axis];
+    // No division on an axis of one work-group (most dispatches are 1D):
+    // two 64-bit divisions per axis were most of a no-op work-group's cost.
+    if (d->workgroup_count[axis] == 1) {
+      wg->group_id[axis] = 0;
+    } else if (rest < d->workgroup_count[axis]) {
+      wg->group_id[axis] = (uint32_t)rest;
+      rest = 0;
+    } else {
+      wg->group_id[axis] = (uint32_t)(rest % d->workgroup_count[axis]);
+      rest /= d->workgroup_count[axis];
+    }
     uint64_t first = (uint64_t)wg->group_id[axis] * d->workgroup_size[axis];
     uint64_t left = d->grid_size[axis] - first;
     wg->size[axis] =
@@ -267,7 +276,8 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
   // only bytes an earlier work-group may have written need clearing.
   const rl_sim_executor_t* executor = queue->device->options.executor;
   const uint32_t lds = run->dispatch.group_segment_size;
-  memset(queue->lds, 0, lds < queue->lds_dirty ? lds : queue->lds_dirty);
+  const uint32_t clear = lds < queue->lds_dirty ? lds : queue->lds_dirty;
+  if (clear) memset(queue->lds, 0, clear);
   if (queue->lds_dirty <= lds) queue->lds_dirty = 0;
   if (!executor->leaves_lds_untouched && lds > queue->lds_dirty) {
     queue->lds_dirty = lds;

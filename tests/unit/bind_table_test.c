@@ -240,13 +240,56 @@ static void test_a_stale_site_is_found_by_the_full_evaluation(void** state) {
   int64_t pos = 100;
   assert_null(rl_bind_table_apply(t, &pos, 1, f->dests, &changed));
   assert_int_equal(rl_test_first_stale_launch(f, pos), UINT32_MAX);
-  // The first kernarg site claims pos = 101 is already written.
+  // The first kernarg site loses its write: its bytes hold 101 while the
+  // table believes they hold 100, so the same value again writes nothing.
   uint32_t k = 0;
   while (t->sites[k].kind != RL_BIND_SITE_KERNARG) ++k;
-  t->sites[k].current = 101;
-  pos = 101;
+  f->image[t->sites[k].offset] += 1;
+  f->mirror[t->sites[k].offset] += 1;
   assert_null(rl_bind_table_apply(t, &pos, 1, f->dests, &changed));
+  assert_int_equal(changed, 0);
   assert_int_equal(rl_test_first_stale_launch(f, pos), t->sites[k].launch);
+  f->image[t->sites[k].offset] -= 1;
+  f->mirror[t->sites[k].offset] -= 1;
+}
+
+// The number site |k| holds in its destination.
+static uint64_t rl_test_site_bytes(const rl_test_fixture_t* f, uint32_t k) {
+  const rl_bind_site_t* site = &f->table->sites[k];
+  return rl_launch_load_le(f->dests[site->dest].base + site->offset,
+                           site->width);
+}
+
+// rl_bind_table_current (derived from the expressions after a fast apply,
+// from sites[] after the slow path) names what every site holds; the
+// negative control: a changed byte makes them differ.
+static void test_current_names_what_each_site_holds(void** state) {
+  rl_test_fixture_t* f = *state;
+  rl_bind_table_t* t = f->table;
+  int64_t walk[] = {8, 9, 64, 65, 1000, 1000, 7};
+  for (size_t i = 0; i < sizeof(walk) / sizeof(walk[0]); ++i) {
+    uint32_t changed = 0;
+    if (i == 3) {
+      // A refused value takes the slow path (which syncs sites[]) and
+      // changes nothing.
+      int64_t refused = -5;
+      rl_status_t status =
+          rl_bind_table_apply(t, &refused, 1, f->dests, &changed);
+      assert_non_null(status);
+      rl_status_free(status);
+    }
+    assert_null(rl_bind_table_apply(t, &walk[i], 1, f->dests, &changed));
+    if (i == 5) assert_int_equal(changed, 0);
+    for (uint32_t k = 0; k < t->site_count; ++k) {
+      assert_int_equal(rl_bind_table_current(t, k), rl_test_site_bytes(f, k));
+    }
+  }
+  uint32_t k = 0;
+  while (t->sites[k].kind != RL_BIND_SITE_GRID) ++k;
+  uint8_t* byte = f->dests[t->sites[k].dest].base + t->sites[k].offset;
+  *byte ^= 1;
+  assert_int_not_equal(rl_bind_table_current(t, k), rl_test_site_bytes(f, k));
+  *byte ^= 1;
 }
 
 static void test_a_refused_value_changes_nothing(void** state) {
@@ -336,6 +379,8 @@ static void test_sites_that_do_not_match_the_capture_are_refused(
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_current_names_what_each_site_holds,
+                                      rl_test_setup, rl_test_teardown),
       cmocka_unit_test_setup_teardown(test_equal_expressions_share_one_id,
                                       rl_test_setup, rl_test_teardown),
       cmocka_unit_test_setup_teardown(
