@@ -106,12 +106,12 @@ static rl_status_t rl_shadow_json_parse(const char* text,
   return RL_OK;
 }
 
-// Adds the exit class to |report|, prints it into *|out_report| and
-// deletes it.
+// Adds the result's status code (number and name) to |report|, prints it
+// into *|out_report| and deletes it.
 static rl_status_t rl_shadow_json_finish(cJSON* report, rl_status_code_t code,
                                          char** out_report) {
   if (!report) return rl_status_out_of_memory();
-  cJSON_AddNumberToObject(report, "code", rl_status_exit_code(code));
+  cJSON_AddNumberToObject(report, "code", (double)code);
   cJSON_AddStringToObject(report, "code_name", rl_status_code_name(code));
   *out_report = cJSON_PrintUnformatted(report);
   cJSON_Delete(report);

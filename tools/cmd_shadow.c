@@ -124,7 +124,7 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
                        : rl_shadow_report_summary(result);
   if (text) fputs(text, stdout);
   free(text);
-  int exit_code = rl_status_exit_code(rl_shadow_result_code(result));
+  int exit_code = rl_exit_code_of(rl_shadow_result_code(result));
   if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
   // The report on stdout says why; errors also go to stderr, so a failing
   // arm (out of memory, contract...) never exits silently.

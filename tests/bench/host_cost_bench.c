@@ -374,7 +374,6 @@ int main(int argc, char** argv) {
   rl_device_close(device);
   if (!status) return 0;
   fprintf(stderr, "host_cost_bench: %s\n", rl_status_message(status));
-  int code = rl_status_exit_code(rl_status_code(status));
   rl_status_free(status);
-  return code;
+  return 1;
 }

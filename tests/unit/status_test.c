@@ -56,26 +56,6 @@ static void test_join_keeps_primary_and_appends_secondary(void** state) {
   rl_status_free(only);
 }
 
-static void test_exit_codes_match_the_documented_table(void** state) {
-  (void)state;
-  static const struct {
-    rl_status_code_t code;
-    int exit_code;
-  } table[] = {
-      {RL_STATUS_OK, 0},          {RL_STATUS_MISMATCH, 1},
-      {RL_STATUS_INVALID_ARGUMENT, 2}, {RL_STATUS_INVALID_INPUT, 3},
-      {RL_STATUS_UNSUPPORTED, 3}, {RL_STATUS_IO, 3},
-      {RL_STATUS_NOT_FOUND, 3},   {RL_STATUS_CONTRACT, 4},
-      {RL_STATUS_PREPARE, 5},     {RL_STATUS_POISONED, 6},
-      {RL_STATUS_QUARANTINED, 7}, {RL_STATUS_UNAVAILABLE, 8},
-      {RL_STATUS_OUT_OF_MEMORY, 8}, {RL_STATUS_INTERNAL, 70},
-  };
-  for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
-    assert_int_equal(rl_status_exit_code(table[i].code), table[i].exit_code);
-    assert_string_not_equal(rl_status_code_name(table[i].code), "UNKNOWN");
-  }
-}
-
 static void test_out_of_memory_status_is_static(void** state) {
   (void)state;
   rl_status_t oom = rl_status_out_of_memory();
@@ -100,7 +80,6 @@ int main(void) {
       cmocka_unit_test(test_ok_is_null_and_reads_as_ok),
       cmocka_unit_test(test_annotation_prepends_context_outermost_first),
       cmocka_unit_test(test_join_keeps_primary_and_appends_secondary),
-      cmocka_unit_test(test_exit_codes_match_the_documented_table),
       cmocka_unit_test(test_out_of_memory_status_is_static),
       cmocka_unit_test(test_ok_code_cannot_be_made),
   };
