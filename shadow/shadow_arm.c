@@ -108,7 +108,14 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
       break;
     case RL_SHADOW_ARM_HIP:
     case RL_SHADOW_ARM_HIPGRAPH:
-      status = rl_shadow_arm_hip_create(&common, out_arm);
+      // The HIP arms live above shadow (shadow/hip/): their constructor
+      // comes with the options, from the program that links them.
+      status = options->device.hip_arm
+                   ? options->device.hip_arm(&common, out_arm)
+                   : RL_STATUS(RL_STATUS_UNAVAILABLE,
+                               "arm %s: this program does not link the HIP "
+                               "arms (shadow/hip/shadow_hip.h)",
+                               rl_shadow_arm_kind_name(kind));
       break;
     default:
       status = RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",

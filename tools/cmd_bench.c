@@ -9,6 +9,7 @@
 
 #include "redline/capture_file.h"
 #include "shadow/bench.h"
+#include "shadow/hip/shadow_hip.h"
 #include "tools/cli.h"
 #include "tools/progress.h"
 #include "tools/shadow_cli.h"
@@ -75,6 +76,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .trace_pid_base = shadow->trace_pid_base,
   };
   memcpy(options.arms, shadow->arms, sizeof(options.arms));
+  options.device.hip_arm = rl_shadow_hip_arm_create;
   rl_bench_result_t* result = NULL;
   rl_status_t status = rl_bench_run(capture, &options, &result);
   rl_progress_finish(&progress);

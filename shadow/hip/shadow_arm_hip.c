@@ -1,6 +1,7 @@
-// The HIP arms (shadow/shadow.h): hip and hipgraph, the capture's launches
-// issued through the HIP runtime (redline/backends/hip_loader.h) instead of
-// a redline device. Both share one state: the capture's code objects
+// The HIP arms (shadow/shadow.h, shadow/hip/shadow_hip.h): hip and
+// hipgraph, the capture's launches issued through the HIP runtime
+// (redline/backends/hip_loader.h) instead of a redline device. Both share
+// one state: the capture's code objects
 // loaded with hipModuleLoadData, one hipMalloc per capture buffer filled
 // from its initial contents, one stream, and a kernarg slab holding every
 // launch's bytes of the current step (rl_launch_bind at the window's values
@@ -32,6 +33,7 @@
 #include "capture/launch_bind.h"
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"
+#include "shadow/hip/shadow_hip.h"
 #include "shadow/shadow_arm.h"
 
 // Bytes written per hipMemcpy when zero-filling a buffer.
@@ -306,11 +308,20 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   // ignores the variables.
   const char* executor = hip->arm.device_options.executor;
   setenv("REDLINE_HIP_EXECUTOR", executor ? executor : "ref", 0);
+  // The capture's target, parsed once: the processor the HIP device must
+  // run and, unless the run names one, the one the simulator should be.
+  const char* target = hip->arm.capture->target;
+  rl_target_t wanted;
+  rl_status_t parsed = rl_target_parse(target, &wanted);
+  if (parsed) {
+    return rl_status_join(
+        RL_STATUS(RL_STATUS_UNAVAILABLE,
+                  "the capture's target '%s' names no processor",
+                  target ? target : ""),
+        parsed);
+  }
   const char* processor = hip->arm.device_options.processor;
-  const char* capture_target = hip->arm.capture->target;
-  const char* dash = capture_target ? strrchr(capture_target, '-') : NULL;
-  if (!processor && dash) processor = dash + 1;
-  if (processor) setenv("REDLINE_HIP_PROCESSOR", processor, 0);
+  setenv("REDLINE_HIP_PROCESSOR", processor ? processor : wanted.processor, 0);
   RL_RETURN_IF_ERROR(rl_hip_api_open(&hip->api, NULL));
   RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipInit, 0));
   hipDeviceProp_t props;
@@ -321,14 +332,10 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   if (length >= sizeof(hip->processor)) length = sizeof(hip->processor) - 1;
   memcpy(hip->processor, props.gcnArchName, length);
   hip->processor[length] = '\0';
-  const char* target = hip->arm.capture->target;
-  rl_target_t wanted;
-  rl_status_t parsed = rl_target_parse(target, &wanted);
-  rl_status_free(parsed);
-  if (parsed || strcmp(wanted.processor, hip->processor) != 0) {
+  if (strcmp(wanted.processor, hip->processor) != 0) {
     return RL_STATUS(RL_STATUS_UNAVAILABLE,
                      "the HIP device is %s, the capture targets %s",
-                     hip->processor, target ? target : "?");
+                     hip->processor, target);
   }
   return RL_HIP_CALL(&hip->api, hipStreamCreate, &hip->stream);
 }
@@ -422,7 +429,7 @@ static rl_status_t rl_shadow_hip_setup(rl_shadow_hip_t* hip) {
   return rl_shadow_hip_modules(hip);
 }
 
-rl_status_t rl_shadow_arm_hip_create(rl_shadow_arm_t* common,
+rl_status_t rl_shadow_hip_arm_create(rl_shadow_arm_t* common,
                                      rl_shadow_arm_t** out_arm) {
   rl_shadow_hip_t* hip = calloc(1, sizeof(*hip));
   if (!hip) return rl_status_out_of_memory();

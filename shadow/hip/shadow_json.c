@@ -1,6 +1,7 @@
 // The JSON entry points of shadow and bench (redline/shadow_json.h): parse
 // the options onto rl_shadow_options_t / rl_bench_options_t, run, and
-// print the report the CLI's --json writes.
+// print the report the CLI's --json writes. It sits with the HIP arms
+// (shadow/hip/) so that the library offers every arm the CLI does.
 #include "redline/shadow_json.h"
 
 #include <cjson/cJSON.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "shadow/bench.h"
+#include "shadow/hip/shadow_hip.h"
 #include "shadow/shadow.h"
 
 typedef struct rl_shadow_json_options_s {
@@ -89,6 +91,7 @@ static rl_status_t rl_shadow_json_parse(const char* text,
   memset(options, 0, sizeof(*options));
   *out_root = NULL;
   options->rounds = 5;
+  options->shadow.device.hip_arm = rl_shadow_hip_arm_create;
   RL_RETURN_IF_ERROR(rl_shadow_arms_parse(default_arms, options->shadow.arms,
                                           &options->shadow.arm_count));
   if (!text || !text[0]) return RL_OK;
