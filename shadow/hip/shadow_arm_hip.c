@@ -308,20 +308,16 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   // ignores the variables.
   const char* executor = hip->arm.device_options.executor;
   setenv("REDLINE_HIP_EXECUTOR", executor ? executor : "ref", 0);
-  // The capture's target, parsed once: the processor the HIP device must
-  // run and, unless the run names one, the one the simulator should be.
+  // The capture's typed target: the processor the HIP device must run and,
+  // unless the run names one, the one the simulator should be.
   const char* target = hip->arm.capture->target;
-  rl_target_t wanted;
-  rl_status_t parsed = rl_target_parse(target, &wanted);
-  if (parsed) {
-    return rl_status_join(
-        RL_STATUS(RL_STATUS_UNAVAILABLE,
-                  "the capture's target '%s' names no processor",
-                  target ? target : ""),
-        parsed);
+  const rl_target_t* wanted = &hip->arm.capture->typed_target;
+  if (!wanted->processor[0]) {
+    return RL_STATUS(RL_STATUS_UNAVAILABLE,
+                     "the capture has no code object, so no processor");
   }
   const char* processor = hip->arm.device_options.processor;
-  setenv("REDLINE_HIP_PROCESSOR", processor ? processor : wanted.processor, 0);
+  setenv("REDLINE_HIP_PROCESSOR", processor ? processor : wanted->processor, 0);
   RL_RETURN_IF_ERROR(rl_hip_api_open(&hip->api, NULL));
   RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipInit, 0));
   hipDeviceProp_t props;
@@ -332,7 +328,7 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   if (length >= sizeof(hip->processor)) length = sizeof(hip->processor) - 1;
   memcpy(hip->processor, props.gcnArchName, length);
   hip->processor[length] = '\0';
-  if (strcmp(wanted.processor, hip->processor) != 0) {
+  if (strcmp(wanted->processor, hip->processor) != 0) {
     return RL_STATUS(RL_STATUS_UNAVAILABLE,
                      "the HIP device is %s, the capture targets %s",
                      hip->processor, target);

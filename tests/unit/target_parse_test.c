@@ -1,15 +1,21 @@
 // rl_target_parse (redline/code_object.h): the one parser of target
 // strings, for full targets and bare processors, with the failures it
-// names.
+// names; and the typed target a capture takes once from its first code
+// object (rl_capture_t.typed_target), which every consumer reads instead
+// of parsing the string again.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "redline/capture.h"
 #include "redline/code_object.h"
+#include "tests/support/test_support.h"
 
 static void test_target_parse_reads_processor_and_features(void** state) {
   (void)state;
@@ -58,11 +64,66 @@ static void test_target_parse_refuses_unknown_or_missing_parts(void** state) {
   rl_expect_invalid("gfx11000", "unknown processor");
 }
 
+// For each processor's vecchain code object: the capture's typed target is
+// what parsing its target string gives, field by field.
+static void capture_typed_target_equals_the_parse_of_its_target(void** state) {
+  (void)state;
+  static const char* const processors[] = {"gfx1100", "gfx1151", "gfx1201"};
+  for (size_t i = 0; i < sizeof(processors) / sizeof(processors[0]); ++i) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/vecchain-%s.co", RL_KERNELS_DIR,
+             processors[i]);
+    size_t size = 0;
+    void* bytes = rl_test_read_file(path, &size);
+    assert_non_null(bytes);
+    rl_capture_t* capture = NULL;
+    assert_null(rl_capture_create("typed", &capture));
+    uint32_t index = 0;
+    assert_null(rl_capture_add_code_object(capture, bytes, size, &index));
+    rl_target_t parsed;
+    assert_null(rl_target_parse(capture->target, &parsed));
+    assert_string_equal(capture->typed_target.processor, processors[i]);
+    assert_string_equal(capture->typed_target.processor, parsed.processor);
+    assert_int_equal(capture->typed_target.gfx_major, parsed.gfx_major);
+    // Where the string names a feature the typed target has it; where it
+    // does not, e_flags says "any" or "unsupported" (more than the string).
+    rl_target_feature_t typed[2] = {capture->typed_target.xnack,
+                                    capture->typed_target.sramecc};
+    rl_target_feature_t spelled[2] = {parsed.xnack, parsed.sramecc};
+    for (int f = 0; f < 2; ++f) {
+      if (spelled[f] != RL_TARGET_FEATURE_ANY) {
+        assert_int_equal(typed[f], spelled[f]);
+      } else {
+        assert_true(typed[f] == RL_TARGET_FEATURE_ANY ||
+                    typed[f] == RL_TARGET_FEATURE_UNSUPPORTED);
+      }
+    }
+    assert_string_equal(rl_capture_processor_or(capture, "none"),
+                        processors[i]);
+    rl_capture_destroy(capture);
+    free(bytes);
+  }
+}
+
+// Negative control: a capture without a code object has no typed target,
+// and the helper answers the caller's fallback, not a guess.
+static void capture_without_code_object_has_no_typed_target(void** state) {
+  (void)state;
+  rl_capture_t* capture = NULL;
+  assert_null(rl_capture_create("empty", &capture));
+  assert_string_equal(capture->typed_target.processor, "");
+  assert_int_equal(capture->typed_target.gfx_major, 0);
+  assert_string_equal(rl_capture_processor_or(capture, "none"), "none");
+  rl_capture_destroy(capture);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_target_parse_reads_processor_and_features),
       cmocka_unit_test(test_target_parse_accepts_a_bare_processor),
       cmocka_unit_test(test_target_parse_refuses_unknown_or_missing_parts),
+      cmocka_unit_test(capture_typed_target_equals_the_parse_of_its_target),
+      cmocka_unit_test(capture_without_code_object_has_no_typed_target),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
