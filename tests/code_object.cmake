@@ -7,6 +7,7 @@ rl_add_unit_test(kernel_descriptor_test
 rl_add_unit_test(target_parse_test
   SOURCES unit/target_parse_test.c
   LIBS rl_capture)
+add_dependencies(target_parse_test rl_kernels)
 
 # code_object_reloc.hip -> a gfx1100 code object with one R_AMDGPU_RELATIVE64.
 set(RL_RELOC_FIXTURE "${CMAKE_CURRENT_BINARY_DIR}/code_object_reloc-gfx1100.co")
