@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "capture_repeat.h"
+#include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
 #include "redline/replay_internal.h"
 #include "redline/sim/sim.h"
