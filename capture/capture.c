@@ -111,7 +111,10 @@ rl_status_t rl_capture_add_code_object(rl_capture_t* capture, const void* data,
     return status;
   }
   memcpy(bytes, data, size);
-  if (target) capture->target = target;
+  if (target) {
+    capture->target = target;
+    rl_code_object_target(parsed, &capture->typed_target);
+  }
   rl_capture_code_object_t* entry =
       &capture->code_objects[capture->code_object_count];
   entry->bytes = bytes;

@@ -166,3 +166,12 @@ rl_status_t rl_target_parse(const char* text, rl_target_t* out_target) {
                    "target '%s': unknown processor '%.*s'", text, (int)length,
                    start);
 }
+
+void rl_code_object_target(const rl_code_object_t* co, rl_target_t* out_target) {
+  memset(out_target, 0, sizeof(*out_target));
+  snprintf(out_target->processor, sizeof(out_target->processor), "%s",
+           co->processor ? co->processor : "");
+  out_target->gfx_major = co->gfx_major;
+  out_target->xnack = co->xnack;
+  out_target->sramecc = co->sramecc;
+}

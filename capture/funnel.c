@@ -69,6 +69,7 @@ static void rl_funnel_pop_code_object(rl_capture_t* capture) {
   if (capture->code_object_count == 0) {
     free(capture->target);
     capture->target = NULL;
+    memset(&capture->typed_target, 0, sizeof(capture->typed_target));
   }
 }
 

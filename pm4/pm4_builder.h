@@ -12,7 +12,7 @@
 // RL_PM4_NO_OFFSET.
 //
 // Exactly what each builder sets (golden encodings in
-// tests/unit/pm4_builder_test.c):
+// tests/unit/pm4/pm4_builder_test.c):
 //   - SET_SH_REG and DISPATCH_DIRECT carry SHADER_TYPE=1 (compute) in the
 //     header (Mesa radeonsi/radv on compute queues; PAL Type3Header comment:
 //     it matters for SH-register packets); no other packet sets it.

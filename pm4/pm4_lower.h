@@ -51,7 +51,7 @@
 // value is known is written again (1 dword) rather than opening a second
 // packet (2 dwords). Retention never elides a value that differs: the
 // register file every dispatch sees is the one without retention (the
-// census and tests/unit/pm4_retain_test.c prove it on the decoded IB). It
+// census and tests/unit/pm4/pm4_retain_test.c prove it on the decoded IB). It
 // assumes nothing but the IB writes SH registers between its packets: true
 // for the packets of one IB on one queue; that a mid-IB preemption (CWSR)
 // restores them with the queue state is assumed, not verified here

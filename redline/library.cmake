@@ -16,15 +16,16 @@ option(RL_INSTALL_STATIC "Also build and install libredline.a" ON)
 
 set(RL_LIBRARY_PARTS
   rl_base rl_capture rl_aql rl_pm4 rl_device rl_sim rl_sim_isa rl_kernels_ref
-  rl_backends rl_device_funnel rl_engine rl_kernels_workloads rl_shadow)
+  rl_backends rl_device_funnel rl_engine rl_kernels_workloads rl_shadow
+  rl_shadow_hip)
 set_target_properties(${RL_LIBRARY_PARTS} PROPERTIES
   POSITION_INDEPENDENT_CODE ON)
 
 # The JSON entry points of shadow and bench (redline/shadow_json.h), for
 # language bindings; compiled once, like the parts.
-add_library(rl_shadow_json OBJECT ${PROJECT_SOURCE_DIR}/shadow/shadow_json.c)
-rl_module_headers(rl_shadow_json FOLDER shadow)
-target_link_libraries(rl_shadow_json PRIVATE rl_shadow)
+add_library(rl_shadow_json OBJECT ${PROJECT_SOURCE_DIR}/shadow/hip/shadow_json.c)
+rl_module_headers(rl_shadow_json FOLDER shadow/hip)
+target_link_libraries(rl_shadow_json PRIVATE rl_shadow_hip)
 set_target_properties(rl_shadow_json PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 set(RL_LIBRARY_OBJECTS $<TARGET_OBJECTS:rl_shadow_json>)

@@ -53,10 +53,9 @@ rl_status_t rl_bench_pm4_census(rl_shadow_arm_t* arm, rl_bench_pm4_t* out_pm4) {
   uint64_t address = (uint64_t)(packet.ib_jump_cmd[1] & ~3u) |
                      ((uint64_t)(packet.ib_jump_cmd[2] & 0xFFFFu) << 32);
   uint32_t count = packet.ib_jump_cmd[3] & 0xFFFFFu;
-  rl_target_t target;
-  RL_RETURN_IF_ERROR(rl_target_parse(arm->device->target, &target));
   const rl_pm4_family_t* family = NULL;
-  RL_RETURN_IF_ERROR(rl_pm4_family_for_processor(target.processor, &family));
+  RL_RETURN_IF_ERROR(rl_pm4_family_for_processor(
+      rl_capture_processor_or(arm->capture, ""), &family));
   uint32_t* dwords = malloc((size_t)count * 4u + 4u);
   if (!dwords) return rl_status_out_of_memory();
   rl_status_t status =

@@ -66,7 +66,7 @@
 //             graph holds its kernargs, so when a window's bindings change
 //             them (decode's position) the step is re-captured and
 //             re-instantiated: hipGraphExecKernelNodeSetParams is not
-//             loaded (nor in the stand-in). shadow/shadow_arm_hip.c.
+//             loaded (nor in the stand-in). shadow/hip/shadow_arm_hip.c.
 //             Both HIP arms are "not available" (RL_STATUS_UNAVAILABLE, the
 //             run exits 8) when HIP cannot be loaded, has no device, drives
 //             another processor than the capture's, or a buffer must keep
@@ -215,6 +215,14 @@ typedef struct rl_shadow_bind_s {
 typedef void (*rl_shadow_progress_fn_t)(void* user, uint32_t done,
                                         uint32_t total, const char* arm);
 
+// Creates and prepares the arm |common| describes (shadow/shadow_arm.h:
+// kind, capture, limits, device options; |device| is NULL). How a run gets
+// the constructor of arms whose runtime sits beside shadow rather than
+// under it: the hip and hipgraph arms (shadow/hip/shadow_hip.h).
+struct rl_shadow_arm_s;
+typedef rl_status_t (*rl_shadow_arm_factory_t)(
+    struct rl_shadow_arm_s* common, struct rl_shadow_arm_s** out_arm);
+
 typedef struct rl_shadow_device_options_s {
   const char* processor;  // NULL: the capture's
   bool adversarial;       // sim: seeded interleaving of unbarriered work
@@ -225,6 +233,10 @@ typedef struct rl_shadow_device_options_s {
   const char* cache_model;
   // sim: no access recording (set by the run from |no_hazard_check|).
   bool no_hazard_check;
+  // The hip and hipgraph arms' constructor (rl_shadow_hip_arm_create of
+  // shadow/hip/shadow_hip.h); NULL: those arms are unavailable
+  // (RL_STATUS_UNAVAILABLE). Set by the CLI and the JSON entry points.
+  rl_shadow_arm_factory_t hip_arm;
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {

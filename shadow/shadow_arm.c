@@ -46,23 +46,13 @@ bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind) {
   return kind == RL_SHADOW_ARM_HIP || kind == RL_SHADOW_ARM_HIPGRAPH;
 }
 
-// The processor of capture target |target| in |out| (rl_target_parse), or
-// "gfx1100" when the target does not name one.
-static void rl_shadow_processor_of(const char* target, char* out, size_t size) {
-  rl_target_t parsed;
-  rl_status_t status = rl_target_parse(target, &parsed);
-  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
-  rl_status_free(status);
-}
-
 // The drm arm opens a "drm" device (library and render node from the
 // environment, redline/replay.h); every other arm a simulated one.
 static rl_status_t rl_shadow_arm_open_device(
     rl_shadow_arm_kind_t kind, const rl_capture_t* capture,
     const rl_shadow_device_options_t* options, const rl_limits_t* limits,
     rl_device_t** out_device) {
-  char processor[64];
-  rl_shadow_processor_of(capture->target, processor, sizeof(processor));
+  const char* processor = rl_capture_processor_or(capture, "gfx1100");
   const rl_device_options_t device_options = {
       .kind = kind == RL_SHADOW_ARM_DRM ? "drm" : "sim",
       .processor = options->processor ? options->processor : processor,
@@ -108,7 +98,14 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
       break;
     case RL_SHADOW_ARM_HIP:
     case RL_SHADOW_ARM_HIPGRAPH:
-      status = rl_shadow_arm_hip_create(&common, out_arm);
+      // The HIP arms live above shadow (shadow/hip/): their constructor
+      // comes with the options, from the program that links them.
+      status = options->device.hip_arm
+                   ? options->device.hip_arm(&common, out_arm)
+                   : RL_STATUS(RL_STATUS_UNAVAILABLE,
+                               "arm %s: this program does not link the HIP "
+                               "arms (shadow/hip/shadow_hip.h)",
+                               rl_shadow_arm_kind_name(kind));
       break;
     default:
       status = RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",

@@ -1,6 +1,7 @@
 // shadow/shadow_arm.h — one arm of a shadow or bench run behind a small
-// vtable (private to rl_shadow). shadow/shadow.h describes what each kind
-// of arm does; this header is how the run drives them.
+// vtable. shadow/shadow.h describes what each kind of arm does; this header
+// is how the run drives them. Exported for the arms that live above shadow
+// (shadow/hip/), which implement the vtable; nothing else includes it.
 //
 // Life of an arm: rl_shadow_arm_create() opens the arm's own device,
 // creates the kind's object and prepares it from the capture (buffers
@@ -11,8 +12,9 @@
 //
 // Kinds: shadow_arm_eager.c, shadow_arm_recorded.c (both on the direct
 // state of shadow_direct.h), shadow_arm_retained.c (aql, pm4 and drm, the
-// last on a "drm" device) and shadow_arm_hip.c (hip and hipgraph, which
-// open no redline device: |device| is NULL).
+// last on a "drm" device) and shadow/hip/shadow_arm_hip.c (hip and
+// hipgraph, which open no redline device: |device| is NULL; the run gets
+// their constructor from rl_shadow_device_options_t.hip_arm).
 //
 // Thread-safety: an arm is driven by one thread.
 #ifndef REDLINE_SHADOW_SHADOW_ARM_H_
@@ -107,8 +109,6 @@ rl_status_t rl_shadow_arm_eager_create(rl_shadow_arm_t* common,
                                        rl_shadow_arm_t** out_arm);
 rl_status_t rl_shadow_arm_recorded_create(rl_shadow_arm_t* common,
                                           rl_shadow_arm_t** out_arm);
-rl_status_t rl_shadow_arm_hip_create(rl_shadow_arm_t* common,
-                                     rl_shadow_arm_t** out_arm);
 rl_status_t rl_shadow_arm_retained_create(rl_shadow_arm_t* common,
                                           const rl_shadow_arm_options_t* options,
                                           rl_shadow_arm_t** out_arm);

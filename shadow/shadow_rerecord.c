@@ -13,15 +13,6 @@
 #include "redline/sim/sim.h"
 #include "redline/funnel.h"
 
-// The processor of capture target |target| in |out| (rl_target_parse), or
-// "gfx1100" when the target does not name one.
-static void rl_shadow_rerecord_processor(const char* target, char* out, size_t size) {
-  rl_target_t parsed;
-  rl_status_t status = rl_target_parse(target, &parsed);
-  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
-  rl_status_free(status);
-}
-
 // Finds the workload and its configuration, or says why not.
 static void rl_shadow_rerecord_resolve(rl_shadow_rerecord_t* rerecord) {
   const rl_capture_t* capture = rerecord->capture;
@@ -66,8 +57,7 @@ rl_status_t rl_shadow_rerecord_init(rl_shadow_rerecord_t* rerecord,
   rerecord->params =
       calloc(capture->param_count + 1u, sizeof(rl_workload_param_value_t));
   if (!rerecord->params) return rl_status_out_of_memory();
-  char processor[64];
-  rl_shadow_rerecord_processor(capture->target, processor, sizeof(processor));
+  const char* processor = rl_capture_processor_or(capture, "gfx1100");
   const rl_device_options_t device_options = {
       .kind = "sim",
       .processor = options->processor ? options->processor : processor,

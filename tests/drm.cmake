@@ -17,9 +17,7 @@ function(rl_drm_test name)
   set_property(TEST ${name} APPEND PROPERTY LABELS threaded)
 endfunction()
 
-# The stand-in's misuse detection, each check with its negative control.
-rl_drm_test(drm_standin_test SOURCES unit/drm_standin_test.c
-  LIBS rl_backends LABELS unit)
+# The stand-in's misuse detection is a unit test (tests/unit/backends/).
 
 # `redline doctor` and `redline replay --device drm --route drm` in fresh
 # processes: exit codes, messages, regions equal to the sim's route pm4.

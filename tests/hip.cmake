@@ -5,14 +5,7 @@
 # shadow_runtimes.cmake.
 
 # The stand-in through redline's loader, its misuse detection, and the HIP
-# funnel device recording vecchain equal to the sim device.
-rl_add_unit_test(hip_standin_test SOURCES unit/hip_standin_test.c
-  LIBS rl_engine rl_device_funnel rl_kernels_workloads LABELS unit)
-target_include_directories(hip_standin_test SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
-target_compile_definitions(hip_standin_test PRIVATE __HIP_PLATFORM_AMD__
-  RL_STANDIN_HIP_LIBRARY="${RL_STANDIN_HIP_LIBRARY}")
-add_dependencies(hip_standin_test rl_hip_sim rl_kernels)
-set_property(TEST hip_standin_test APPEND PROPERTY LABELS threaded)
+# funnel device recording vecchain: tests/unit/backends/hip_standin_test.c.
 
 # The unmodified HIP program, linked against the stand-in's SONAME (its
 # RUNPATH finds the stand-in; REDLINE_HIP_LIBRARY points the interposer at

@@ -1,35 +1,20 @@
-# Tests of the PM4 lowering (pm4/pm4_lower.h): IB structure per launch,
-# waits at the hazard plan's boundaries, retention exactness, apply, census
-# negative controls and refusals, on vecchain for gfx1100, gfx1151 and
-# gfx1201 (code objects built by rl_kernels).
-add_library(rl_test_capture_repeat STATIC unit/capture_repeat.c)
+# The PM4 lowering's helpers (the unit tests are in tests/unit/pm4/ and
+# tests/unit/engine/), `redline lower/replay --route pm4` in a fresh
+# process, and the host-cost benchmarks. Helpers: rl_test_capture_repeat
+# (a capture of N launches) and rl_test_pm4_util (lowering fixtures).
+add_library(rl_test_capture_repeat STATIC unit/capture/capture_repeat.c)
 target_link_libraries(rl_test_capture_repeat PUBLIC rl_capture)
 target_include_directories(rl_test_capture_repeat PUBLIC
-  ${CMAKE_CURRENT_SOURCE_DIR}/unit)
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/capture)
 
-add_library(rl_test_pm4_util STATIC unit/pm4_test_util.c)
+add_library(rl_test_pm4_util STATIC unit/pm4/pm4_test_util.c)
 target_link_libraries(rl_test_pm4_util PUBLIC
   rl_pm4 rl_kernels_workloads rl_capture rl_test_support rl_test_capture_repeat
   PkgConfig::CMOCKA)
 target_compile_definitions(rl_test_pm4_util PRIVATE
   RL_KERNELS_DIR="${RL_KERNELS_DIR}")
 target_include_directories(rl_test_pm4_util PUBLIC
-  ${CMAKE_CURRENT_SOURCE_DIR}/unit)
-
-foreach(test pm4_lower_test pm4_retain_test)
-  rl_add_unit_test(${test}
-    SOURCES unit/${test}.c
-    LIBS rl_test_pm4_util)
-  add_dependencies(${test} rl_kernels)
-endforeach()
-
-# Route pm4 of the replay engine on the simulated device (adversarial):
-# replay equals eager on every target, with and without retention, and the
-# simulator reports a dropped wait or acquire.
-rl_add_unit_test(replay_pm4_test
-  SOURCES unit/replay_pm4_test.c
-  LIBS rl_engine rl_kernels_workloads)
-add_dependencies(replay_pm4_test rl_kernels)
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/pm4)
 
 # `redline lower --route pm4` and `redline replay --route pm4` in a fresh
 # process, on all three targets.

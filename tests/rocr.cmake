@@ -16,21 +16,12 @@ function(rl_rocr_test name)
   add_dependencies(${name} rl_standin_hsa)
 endfunction()
 
-# The stand-in's misuse detection, each check with its negative control.
-rl_rocr_test(rocr_standin_test SOURCES unit/rocr_standin_test.c
-  LIBS rl_backends LABELS unit)
-
-# The rocr device in-process: vtable contract, eager runs and replays equal
-# to the simulator's, queue errors, quarantine.
-rl_rocr_test(rocr_device_test SOURCES unit/rocr_device_test.c
-  LIBS rl_engine rl_kernels_workloads LABELS unit)
-add_dependencies(rocr_device_test rl_kernels)
+# The stand-in's misuse detection and the rocr device in-process are unit
+# tests (tests/unit/backends/).
 
 # `redline doctor` and `redline replay --device rocr` in fresh processes:
 # exit codes, messages, results byte-identical to the sim device's.
 rl_rocr_test(rocr_cli_test SOURCES integration/rocr_cli_test.c
   LIBS rl_base rl_capture LABELS integration)
 add_dependencies(rocr_cli_test redline rl_kernels)
-foreach(test rocr_standin_test rocr_device_test rocr_cli_test)
-  set_property(TEST ${test} APPEND PROPERTY LABELS threaded)
-endforeach()
+set_property(TEST rocr_cli_test APPEND PROPERTY LABELS threaded)

@@ -4,9 +4,6 @@
 # every target (tests/integration/shadow_cli_test.sh). Every shadow case
 # requests all four arms, pm4 included: it passes only while the pm4 route
 # works end to end.
-rl_add_unit_test(shadow_compare_test
-  SOURCES unit/shadow_compare_test.c LIBS rl_shadow m)
-
 rl_add_unit_test(shadow_api_test
   SOURCES integration/shadow_api_test.c
   LIBS rl_shadow rl_kernels_workloads LABELS integration)

@@ -1,19 +1,7 @@
-# Tests of the verify workload (issue 17): the reference kernels of
-# kernels/verify.hip (verify_ref_test: split-KV attention S = 1 bit for bit
-# against direct attention and S = 8 against double precision, int8
-# quantisation, rollback bytes, recurrence, acceptance) and the route's
-# envelope (verify_route_test: admission edges, undersized workspace).
-rl_add_unit_test(verify_ref_test
-  SOURCES unit/verify_ref_test.c unit/decode_test_util.c
-  LIBS rl_device_funnel rl_kernels_ref rl_sim rl_capture m)
-target_compile_options(verify_ref_test PRIVATE -ffp-contract=off)
-add_dependencies(verify_ref_test rl_kernels)
-
-rl_add_unit_test(verify_route_test
-  SOURCES unit/verify_route_test.c unit/decode_test_util.c
-  LIBS rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
-add_dependencies(verify_route_test rl_kernels)
-
+# Integration tests of the verify workload (issue 17); its unit tests are
+# tests/unit/ref/verify_ref_test.c (the reference kernels) and
+# tests/unit/workloads/verify_{route,workload}_test.c (the route's envelope,
+# the workload).
 # Shadow runs of the verify workload at demo scale (2 layers, 1024 rows,
 # crossover 256, window 816.. stride 16): the four engine arms with the
 # reference and the ISA executor, all six arms with the HIP stand-in, and
@@ -48,18 +36,7 @@ foreach(case refuse flip executors)
     TIMEOUT 300 ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
 endforeach()
 
-rl_add_unit_test(verify_workload_test
-  SOURCES unit/verify_workload_test.c unit/decode_test_util.c
-  LIBS rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
-add_dependencies(verify_workload_test rl_kernels)
-
 # `redline demo --workload verify`: capture, inspect, route decisions,
 # shadow and bench end with PASS (the demo itself checks each decision).
 rl_add_shadow_cli_test(demo_verify_cli integration 300 demo --workload verify)
 
-# The serving loop (shadow/verify_serve.h): retained inside the envelope,
-# eager outside it on the same buffers, refusals with the reason.
-rl_add_unit_test(verify_serve_test
-  SOURCES unit/verify_serve_test.c unit/decode_test_util.c
-  LIBS rl_shadow rl_device_funnel rl_kernels_ref rl_kernels_workloads rl_sim m)
-add_dependencies(verify_serve_test rl_kernels)

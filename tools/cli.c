@@ -24,7 +24,7 @@ int rl_cli_fail(rl_status_t status, const char* context) {
   } else {
     fprintf(stderr, "redline: %s\n", rl_status_message(status));
   }
-  int code = rl_status_exit_code(rl_status_code(status));
+  int code = rl_exit_code_of(rl_status_code(status));
   rl_status_free(status);
   return code;
 }

@@ -1,7 +1,7 @@
 // tools/cli.h — shared plumbing of the redline CLI: subcommand table, file
 // reading, error reporting and JSON output. Only tools/ prints; every
 // command turns a failed rl_status_t into a message on stderr and the exit
-// code documented in `redline help` (rl_status_exit_code()).
+// code documented in `redline help` (tools/exit_code.h: the only mapping).
 #ifndef REDLINE_TOOLS_CLI_H_
 #define REDLINE_TOOLS_CLI_H_
 
@@ -12,19 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "redline/status.h"
-
-// Exit codes (docs/cli.md). Equal to rl_status_exit_code() of each class.
-enum {
-  RL_EXIT_OK = 0,
-  RL_EXIT_MISMATCH = 1,
-  RL_EXIT_USAGE = 2,
-  RL_EXIT_INVALID_INPUT = 3,
-  RL_EXIT_CONTRACT = 4,
-  RL_EXIT_PREPARE = 5,
-  RL_EXIT_POISONED = 6,
-  RL_EXIT_QUARANTINED = 7,
-  RL_EXIT_UNAVAILABLE = 8,
-};
+#include "tools/exit_code.h"
 
 // Reads the whole regular file at |path| into a malloc'd buffer
 // (redline/base/file.h: anything else is refused before it is read, and

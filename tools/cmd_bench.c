@@ -9,6 +9,7 @@
 
 #include "redline/capture_file.h"
 #include "shadow/bench.h"
+#include "shadow/hip/shadow_hip.h"
 #include "tools/cli.h"
 #include "tools/progress.h"
 #include "tools/shadow_cli.h"
@@ -75,6 +76,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .trace_pid_base = shadow->trace_pid_base,
   };
   memcpy(options.arms, shadow->arms, sizeof(options.arms));
+  options.device.hip_arm = rl_shadow_hip_arm_create;
   rl_bench_result_t* result = NULL;
   rl_status_t status = rl_bench_run(capture, &options, &result);
   rl_progress_finish(&progress);
@@ -82,7 +84,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
   char* text = rl_bench_report_text(result);
   if (text) fputs(text, stdout);
   free(text);
-  int exit_code = rl_status_exit_code(rl_bench_result_code(result));
+  int exit_code = rl_exit_code_of(rl_bench_result_code(result));
   if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
   // The report on stdout says why; errors also go to stderr, so a failing
   // arm (out of memory, contract...) never exits silently.

@@ -76,15 +76,6 @@ static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
   return RL_EXIT_OK;
 }
 
-// The processor of capture target |target| in |out| (rl_target_parse), or
-// "gfx1100" when the target does not name one.
-static void rl_lower_processor_of(const char* target, char* out, size_t size) {
-  rl_target_t parsed;
-  rl_status_t status = rl_target_parse(target, &parsed);
-  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
-  rl_status_free(status);
-}
-
 static void rl_lower_print_packets(const rl_replay_t* replay,
                                    const rl_capture_t* capture,
                                    const rl_route_proof_t* proof) {
@@ -196,8 +187,7 @@ int rl_cmd_lower(int argc, char** argv) {
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_capture_file_read(cli.path, &capture, NULL);
   if (status) return rl_cli_fail(status, "lower");
-  char processor[64];
-  rl_lower_processor_of(capture->target, processor, sizeof(processor));
+  const char* processor = rl_capture_processor_or(capture, "gfx1100");
   const rl_device_options_t options = {
       .processor = cli.processor ? cli.processor : processor};
   rl_device_t* device = NULL;

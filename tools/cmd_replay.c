@@ -175,15 +175,6 @@ static rl_status_t rl_replay_values(const rl_replay_cli_t* cli,
   return RL_OK;
 }
 
-// The processor of capture target |target| in |out| (rl_target_parse), or
-// "gfx1100" when the target does not name one.
-static void rl_replay_processor_of(const char* target, char* out, size_t size) {
-  rl_target_t parsed;
-  rl_status_t status = rl_target_parse(target, &parsed);
-  snprintf(out, size, "%s", status ? "gfx1100" : parsed.processor);
-  rl_status_free(status);
-}
-
 //===----------------------------------------------------------------------===//
 // Output
 //===----------------------------------------------------------------------===//
@@ -376,8 +367,7 @@ static cJSON* rl_replay_hazards_json(const rl_replay_hazards_t* hazards,
 static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
                                          const rl_capture_t* capture,
                                          rl_device_t** out_device) {
-  char processor[64];
-  rl_replay_processor_of(capture->target, processor, sizeof(processor));
+  const char* processor = rl_capture_processor_or(capture, "gfx1100");
   const rl_device_options_t options = {
       .kind = cli->device,
       .processor = cli->processor ? cli->processor : processor,

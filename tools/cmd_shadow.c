@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "redline/capture_file.h"
+#include "shadow/hip/shadow_hip.h"
 #include "shadow/shadow.h"
 #include "tools/cli.h"
 #include "tools/cli_limits.h"
@@ -112,6 +113,7 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
                           const char* json_path, const char* context,
                           char* out_reason, size_t reason_size) {
   rl_shadow_options_t run_options = *options;
+  run_options.device.hip_arm = rl_shadow_hip_arm_create;
   rl_progress_t progress;
   rl_progress_init(&progress, "shadow");
   run_options.progress = rl_progress_callback;
@@ -124,7 +126,7 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
                        : rl_shadow_report_summary(result);
   if (text) fputs(text, stdout);
   free(text);
-  int exit_code = rl_status_exit_code(rl_shadow_result_code(result));
+  int exit_code = rl_exit_code_of(rl_shadow_result_code(result));
   if (out_reason) snprintf(out_reason, reason_size, "%s", result->reason);
   // The report on stdout says why; errors also go to stderr, so a failing
   // arm (out of memory, contract...) never exits silently.

@@ -10,7 +10,7 @@ Probes that do not decode with the first operand pattern are retried with
 the next (two sources instead of three, a trailing literal, ...); an opcode
 no pattern decodes is not an instruction of gfx1100 and stays unnamed.
 The text file lists every decoded probe (encoding, opcode, the full
-disassembled line); tests/unit/isa_names_test.c assembles those lines with
+disassembled line); tests/unit/sim/isa/isa_names_test.c assembles those lines with
 llvm-mc-19 -show-encoding and checks that each opcode field and name match
 the C table.
 
@@ -275,7 +275,7 @@ HEADER = """\
 // so diagnostics name instructions the executor does not model. VOP3 lists
 // its own opcodes and the VOP3 forms of VOPC (0x000-0x0ff), VOP2
 // (0x100-0x13f) and VOP1 (0x180-0x1ff). Checked against llvm-mc-19 by
-// tests/unit/isa_names_test.c (tests/data/isa_names_gfx11.txt).
+// tests/unit/sim/isa/isa_names_test.c (tests/data/isa_names_gfx11.txt).
 #include "redline/sim/isa/isa_names.h"
 
 """

@@ -19,22 +19,14 @@ typedef struct rl_lower_pm4_ib_s {
   uint32_t packets;
 } rl_lower_pm4_ib_t;
 
-// The processor of capture target |target| in |out| (rl_target_parse), or
-// "" when the target does not name one.
-static void rl_lower_pm4_processor(const char* target, char* out, size_t size) {
-  rl_target_t parsed;
-  rl_status_t status = rl_target_parse(target, &parsed);
-  snprintf(out, size, "%s", status ? "" : parsed.processor);
-  rl_status_free(status);
-}
-
+// The IB's family is the capture's processor (the replay contract made the
+// device's target equal to the capture's).
 static rl_status_t rl_lower_pm4_ib_read(const rl_replay_t* replay,
-                                        const rl_route_proof_t* proof,
+                                        const rl_capture_t* capture,
                                         rl_lower_pm4_ib_t* out_ib) {
   memset(out_ib, 0, sizeof(*out_ib));
-  char processor[64];
-  rl_lower_pm4_processor(proof->target, processor, sizeof(processor));
-  RL_RETURN_IF_ERROR(rl_pm4_family_for_processor(processor, &out_ib->family));
+  RL_RETURN_IF_ERROR(rl_pm4_family_for_processor(
+      rl_capture_processor_or(capture, ""), &out_ib->family));
   RL_RETURN_IF_ERROR(rl_replay_stream_ib(replay, NULL, 0, &out_ib->count));
   out_ib->dwords = malloc(4ull * out_ib->count + 4);
   if (!out_ib->dwords) return rl_status_out_of_memory();
@@ -195,9 +187,8 @@ rl_status_t rl_lower_pm4_print(const rl_replay_t* replay,
                                const rl_capture_t* capture,
                                const rl_route_proof_t* proof,
                                const rl_lower_pm4_output_t* output) {
-  (void)capture;
   rl_lower_pm4_ib_t ib;
-  rl_status_t status = rl_lower_pm4_ib_read(replay, proof, &ib);
+  rl_status_t status = rl_lower_pm4_ib_read(replay, capture, &ib);
   if (!status && output->json) {
     if (rl_lower_pm4_json(replay, proof, &ib, output) != RL_EXIT_OK) {
       status = rl_status_out_of_memory();

@@ -35,7 +35,8 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Status codes of redline/status.h (the CLI exits with the same numbers).
+# Status codes of redline/status.h: what failed (the CLI's exit codes are a
+# separate table, tools/exit_code.h).
 STATUS_CODES = {
     0: "OK", 1: "MISMATCH", 2: "INVALID_ARGUMENT", 3: "INVALID_INPUT",
     4: "CONTRACT", 5: "PREPARE", 6: "POISONED", 7: "QUARANTINED",
@@ -246,7 +247,8 @@ class Capture:
     def shadow(self, **options) -> dict:
         """Shadow parity run (redline/shadow_json.h): arms, windows,
         processor, executor, adversarial, seed. Returns the JSON report as a
-        dict; "verdict" is "PASS" or "FAIL", "code" the CLI's exit code."""
+        dict; "verdict" is "PASS" or "FAIL", "code" the status code of the
+        result (0 on PASS, 1 on a divergence) and "code_name" its name."""
         return self._json_run(lib.rl_shadow_run_json, options)
 
     def bench(self, **options) -> dict:

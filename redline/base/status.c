@@ -133,30 +133,6 @@ const char* rl_status_code_name(rl_status_code_t code) {
   return "UNKNOWN";
 }
 
-int rl_status_exit_code(rl_status_code_t code) {
-  switch (code) {
-    case RL_STATUS_OK:
-    case RL_STATUS_MISMATCH:
-    case RL_STATUS_INVALID_ARGUMENT:
-    case RL_STATUS_INVALID_INPUT:
-    case RL_STATUS_CONTRACT:
-    case RL_STATUS_PREPARE:
-    case RL_STATUS_POISONED:
-    case RL_STATUS_QUARANTINED:
-    case RL_STATUS_UNAVAILABLE:
-      return (int)code;
-    case RL_STATUS_UNSUPPORTED:
-    case RL_STATUS_IO:
-    case RL_STATUS_NOT_FOUND:
-      return 3;
-    case RL_STATUS_OUT_OF_MEMORY:
-      return 8;
-    case RL_STATUS_INTERNAL:
-      return 70;
-  }
-  return 70;
-}
-
 void rl_status_free(rl_status_t status) {
   if (!status || status == rl_status_out_of_memory()) return;
   free(status->message);

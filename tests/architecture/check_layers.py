@@ -23,9 +23,10 @@ Usage:
   check_layers.py [--root DIR] [--verbose]
   check_layers.py --negative-control [--root DIR]
 The negative control copies the tree's sources to a temporary directory,
-injects one forbidden include (aql/ including the device interface, the
-back edge issue 14 removed) and requires the check to fail on exactly that
-edge; it also requires the unmodified copy to pass.
+injects forbidden includes one at a time (INJECTIONS: aql/ including the
+device interface, shadow/ including the backends' HIP loader) and requires
+the check to fail on exactly that edge each time; it also requires the
+unmodified copy to pass.
 """
 import argparse
 import os
@@ -200,24 +201,40 @@ def copy_sources(root, dest):
         shutil.copy(os.path.join(root, path), os.path.join(dest, path))
 
 
+# Forbidden includes the negative control injects, one at a time: a back
+# edge issue 14 removed (aql/ including the device interface) and the edge
+# the HIP arms used to take (shadow/ including the backends' HIP loader,
+# now only shadow/hip/ may).
+INJECTIONS = [
+    ("aql/aql_ring.c", "redline/device/device.h", "aql -> redline/device"),
+    ("shadow/shadow_arm.c", "redline/backends/hip_loader.h",
+     "shadow -> redline/backends"),
+]
+
+
 def negative_control(root):
     with tempfile.TemporaryDirectory(prefix="rl_layers_") as tmp:
         copy_sources(root, tmp)
         if run(tmp, False) != 0:
             print("negative control: the unmodified copy fails")
             return 1
-        victim = os.path.join(tmp, "aql", "aql_ring.c")
-        with open(victim, "a", encoding="utf-8") as f:
-            f.write('\n#include "redline/device/device.h"\n')
         layers = parse_layers(os.path.join(tmp, "CMakeLists.txt"))
-        violations, _ = check(tmp, layers)
-        expected = [v for v in violations if "aql -> redline/device" in v]
-        if len(violations) != 1 or len(expected) != 1:
-            print("negative control: expected exactly one violation "
-                  f"aql -> redline/device, got {violations}")
-            return 1
-        print("negative control: the injected include fails the check: "
-              + expected[0])
+        for victim, header, edge in INJECTIONS:
+            path = os.path.join(tmp, victim)
+            with open(path, encoding="utf-8") as f:
+                original = f.read()
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(f'\n#include "{header}"\n')
+            violations, _ = check(tmp, layers)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original)
+            expected = [v for v in violations if edge in v]
+            if len(violations) != 1 or len(expected) != 1:
+                print("negative control: expected exactly one violation "
+                      f"{edge}, got {violations}")
+                return 1
+            print("negative control: the injected include fails the check: "
+                  + expected[0])
     return 0
 
 

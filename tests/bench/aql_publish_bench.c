@@ -1,6 +1,6 @@
 // aql_publish_bench — host cost of publishing AQL packets through the ring
 // protocol (aql/aql_ring.h) to an in-memory queue whose consumer thread only
-// resets headers and advances the read id (tests/unit/aql_fake_queue.h).
+// resets headers and advances the read id (tests/unit/aql/aql_fake_queue.h).
 //
 //   aql_publish_bench [packets]      (default 10,000,000 per row)
 //
@@ -30,7 +30,7 @@
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
 #include "redline/device/device_ring.h"
-#include "aql_fake_queue.h"
+#include "tests/unit/aql/aql_fake_queue.h"
 #include "kernels/workloads/workload.h"
 #include "redline/hazard.h"
 

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "capture_repeat.h"
+#include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
 #include "redline/replay_internal.h"
 #include "redline/sim/sim.h"
@@ -434,7 +434,6 @@ int main(int argc, char** argv) {
   rl_device_close(device);
   if (!status) return 0;
   fprintf(stderr, "host_cost_bench: %s\n", rl_status_message(status));
-  int code = rl_status_exit_code(rl_status_code(status));
   rl_status_free(status);
-  return code;
+  return 1;
 }

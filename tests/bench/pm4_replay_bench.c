@@ -2,7 +2,7 @@
 // comparison) at 10, 100 and 1,000 launches, on the simulated device.
 //
 // The captures are vecchain's 8 launches followed by vc_fill launches with
-// zeroed arguments (tests/unit/capture_repeat.h fillers: no pointer slots,
+// zeroed arguments (tests/unit/capture/capture_repeat.h fillers: no pointer slots,
 // no bindings, no hazards), so every size has the same 19 patch sites and
 // only the stream grows. A second table repeats vecchain's real launches
 // (patch sites grow with the launches) for contrast. The executor is a
@@ -32,7 +32,7 @@
 #include <time.h>
 
 #include "aql/aql_patch.h"
-#include "capture_repeat.h"
+#include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
 #include "redline/replay_internal.h"
 #include "redline/sim/sim.h"
@@ -185,7 +185,6 @@ int main(int argc, char** argv) {
   rl_device_close(device);
   if (!status) return 0;
   fprintf(stderr, "pm4_replay_bench: %s\n", rl_status_message(status));
-  int code = rl_status_exit_code(rl_status_code(status));
   rl_status_free(status);
-  return code;
+  return 1;
 }

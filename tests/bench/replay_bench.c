@@ -158,7 +158,6 @@ int main(int argc, char** argv) {
   rl_status_t status = rl_bench_run(&options);
   if (!status) return 0;
   fprintf(stderr, "replay_bench: %s\n", rl_status_message(status));
-  int code = rl_status_exit_code(rl_status_code(status));
   rl_status_free(status);
-  return code;
+  return 1;
 }

@@ -23,7 +23,7 @@
 #include "tests/support/test_support.h"
 
 #include "redline/capture_file.h"
-#include "tests/unit/replay_test_helpers.h"
+#include "tests/unit/engine/replay_test_helpers.h"
 
 #define RL_CAPTURE_POS 37
 // vc_copy_u32(ids, io, 64): slot 0 reads ids, slot 1 writes io.

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "tests/isa_conformance/isa_conf_encode.h"
-#include "tests/unit/isa_test_util.h"
+#include "tests/unit/sim/isa/isa_test_util.h"
 
 typedef struct rl_conf_sample_s {
   const char* text;

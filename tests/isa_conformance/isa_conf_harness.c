@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "redline/sim/isa/isa_executor.h"
-#include "tests/unit/sim_test_util.h"
+#include "tests/unit/sim/sim_test_util.h"
 
 struct rl_conf_device_s {
   rl_sim_fixture_t fixture;

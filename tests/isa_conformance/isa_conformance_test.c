@@ -106,21 +106,21 @@ static const struct {
     // v_div_fixup) on random and special operands must equal the host's
     // IEEE a / b; v_div_fixup corners one by one (v_div_fmas reads VCC from
     // v_div_scale, which the lane model cannot chain).
-    {"v_div_scale_f32", "tests/unit/isa_divide_test.c test_clang_division_is_ieee"},
-    {"v_div_fmas_f32", "tests/unit/isa_divide_test.c test_clang_division_is_ieee"},
-    {"v_div_fixup_f32", "tests/unit/isa_divide_test.c test_clang_division_is_ieee, test_div_fixup_corners"},
-    {"v_div_scale_f64", "tests/unit/isa_divide_test.c test_clang_division_is_ieee_f64"},
-    {"v_div_fmas_f64", "tests/unit/isa_divide_test.c test_clang_division_is_ieee_f64"},
-    {"v_div_fixup_f64", "tests/unit/isa_divide_test.c test_clang_division_is_ieee_f64, test_div_fixup_corners"},
+    {"v_div_scale_f32", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee"},
+    {"v_div_fmas_f32", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee"},
+    {"v_div_fixup_f32", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee, test_div_fixup_corners"},
+    {"v_div_scale_f64", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee_f64"},
+    {"v_div_fmas_f64", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee_f64"},
+    {"v_div_fixup_f64", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee_f64, test_div_fixup_corners"},
     // Three-source VOP3P with NEG/op_sel mixes (the suite's VOP3P form has
     // two sources and op_sel only); host binary16 model in the test.
-    {"v_pk_fma_f16", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_dot2_f32_f16", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_dot4_i32_iu8", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_dot4_u32_u8", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_fma_mix_f32", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_fma_mixlo_f16", "tests/unit/isa_valu16_test.c test_packed"},
-    {"v_fma_mixhi_f16", "tests/unit/isa_valu16_test.c test_packed"},
+    {"v_pk_fma_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_dot2_f32_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_dot4_i32_iu8", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_dot4_u32_u8", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_fma_mix_f32", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_fma_mixlo_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_fma_mixhi_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
     // gfx12-only opcodes: gfx1201 programs assembled by llvm-mc-19 against
     // the host model (64-bit SALU, the v_s_* transcendentals through
     // rl_hm_find of the VOP1 name), and the split barrier with its

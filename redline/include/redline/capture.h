@@ -203,7 +203,21 @@ typedef struct rl_capture_s {
   // bypassed"). Stored in the INCOMPLETE section (capture_file.h).
   uint32_t bypassed_launches;
   char* incomplete_reason;
+  // |target| typed, taken once from the first code object's parsed fields
+  // (rl_code_object_t processor, gfx_major, xnack, sramecc: the features as
+  // e_flags says, so UNSUPPORTED where the processor has none) when it sets
+  // |target|; all zero (processor "") while the capture has no code object.
+  // Read this instead of parsing |target| again.
+  rl_target_t typed_target;
 } rl_capture_t;
+
+// The processor |capture|'s code objects run on ("gfx1100"), or |fallback|
+// when it has no code object yet.
+static inline const char* rl_capture_processor_or(const rl_capture_t* capture,
+                                                  const char* fallback) {
+  return capture->typed_target.processor[0] ? capture->typed_target.processor
+                                            : fallback;
+}
 
 // Marks |capture| incomplete: adds |bypassed| launches and, when the
 // capture has no reason yet, copies |reason| (the first reason is kept).

@@ -231,6 +231,12 @@ typedef struct rl_target_s {
 // capture, a device or a flag calls it. On failure *|out_target| is zero.
 rl_status_t rl_target_parse(const char* text, rl_target_t* out_target);
 
+// The typed target of a parsed code object (its processor, generation and
+// features, as rl_code_object_parse read them from e_flags): no string is
+// parsed again.
+void rl_code_object_target(const rl_code_object_t* code_object,
+                           rl_target_t* out_target);
+
 // Spelling helpers for reports.
 const char* rl_target_feature_name(rl_target_feature_t feature);
 const char* rl_effect_name(rl_effect_t effect);  // "none", "read", ...

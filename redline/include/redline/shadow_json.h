@@ -13,9 +13,11 @@
 //            Every key is optional; NULL or "" means {}. Bench's default
 //            arms are "eager,aql,pm4". Unknown keys are refused.
 //   report   the document `redline shadow --json` / `redline bench --json`
-//            write (docs/cli.md), plus "code": the exit class of the
-//            result (0 on PASS, 1 on a divergence or a failed proof, the
-//            failing arm's status code otherwise) and "code_name".
+//            write (docs/cli.md), plus "code": the status code of the
+//            result as a number (rl_status_code_t: 0 on PASS, 1
+//            (RL_STATUS_MISMATCH) on a divergence or a failed proof, the
+//            failing arm's status code otherwise) and "code_name", its
+//            name. The CLI's exit code for it is tools/ business.
 //
 // A divergence or a failing arm is a result, not an error: the call returns
 // OK and the report says FAIL. Errors are invalid options

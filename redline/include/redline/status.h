@@ -2,8 +2,9 @@
 //
 // A status is either RL_OK (a NULL pointer: the success path allocates nothing)
 // or a heap object carrying:
-//   - a fixed code (rl_status_code_t) whose meaning is documented below and
-//     which the CLI maps one-to-one onto its exit codes;
+//   - a fixed code (rl_status_code_t) naming the class of what failed
+//     (documented below; the CLI decides which exit code each class gets,
+//     in tools/exit_code.h, not here);
 //   - a message saying what was expected and what was found;
 //   - context prepended by callers on the way up (file offset, section,
 //     launch index, kernel symbol...), so the final text reads
@@ -28,35 +29,36 @@
 extern "C" {
 #endif
 
-// Status codes. The numeric values of the first ten equal the CLI exit codes
-// (docs/cli.md); the remaining ones map onto those in rl_status_exit_code().
+// Status codes: what failed. The numbers are stable (the Python binding and
+// the shadow JSON report carry them) but mean nothing beyond the class; a
+// program's exit code is the caller's choice (the CLI's: tools/exit_code.h).
 typedef enum rl_status_code_e {
   RL_STATUS_OK = 0,
-  // A comparison found a divergence or mismatch (exit 1).
+  // A comparison found a divergence or mismatch.
   RL_STATUS_MISMATCH = 1,
-  // The caller used the API or the CLI wrongly: bad flag, bad value (exit 2).
+  // The caller used the API or the CLI wrongly: bad flag, bad value.
   RL_STATUS_INVALID_ARGUMENT = 2,
-  // An input file (capture, code object) is malformed or corrupt (exit 3).
+  // An input file (capture, code object) is malformed or corrupt.
   RL_STATUS_INVALID_INPUT = 3,
-  // A replay contract does not hold: ISA, digest, sizes, ranges (exit 4).
+  // A replay contract does not hold: ISA, digest, sizes, ranges.
   RL_STATUS_CONTRACT = 4,
-  // Prepare failed: lowering, loading, allocation of replay resources (exit 5).
+  // Prepare failed: lowering, loading, allocation of replay resources.
   RL_STATUS_PREPARE = 5,
-  // A replay failed and the replay object is poisoned until re-capture (exit 6).
+  // A replay failed and the replay object is poisoned until re-capture.
   RL_STATUS_POISONED = 6,
-  // Queue state unknown after a failure: nothing may run on it (exit 7).
+  // Queue state unknown after a failure: nothing may run on it.
   RL_STATUS_QUARANTINED = 7,
-  // No usable device or runtime library (exit 8).
+  // No usable device or runtime library.
   RL_STATUS_UNAVAILABLE = 8,
-  // Well-formed input using something redline does not support (exit 3).
+  // Well-formed input using something redline does not support.
   RL_STATUS_UNSUPPORTED = 9,
-  // The operating system refused a file operation (exit 3).
+  // The operating system refused a file operation.
   RL_STATUS_IO = 10,
-  // A named thing (kernel symbol, buffer, parameter) does not exist (exit 3).
+  // A named thing (kernel symbol, buffer, parameter) does not exist.
   RL_STATUS_NOT_FOUND = 11,
-  // Memory allocation failed (exit 8: the host cannot run the request).
+  // Memory allocation failed.
   RL_STATUS_OUT_OF_MEMORY = 12,
-  // A redline invariant broke: a bug, never a user error (exit 70).
+  // A redline invariant broke: a bug, never a user error.
   RL_STATUS_INTERNAL = 13,
 } rl_status_code_t;
 
@@ -99,9 +101,6 @@ bool rl_status_is(rl_status_t status, rl_status_code_t code);
 
 // Stable upper-case name of |code| ("INVALID_INPUT").
 const char* rl_status_code_name(rl_status_code_t code);
-
-// The CLI exit code documented for |code| (see the enum above).
-int rl_status_exit_code(rl_status_code_t code);
 
 // Releases |status|; RL_OK and the static out-of-memory status are ignored.
 void rl_status_free(rl_status_t status);

@@ -30,7 +30,7 @@ static bool rl_isa_is_dpp(uint32_t src0) {
 
 // DPP forms: one more dword after the |index| dwords of the instruction
 // (RDNA3 ISA guide, "DPP16" and "DPP8"; LLVM VOPInstructions.td VOP_DPPe /
-// VOP_DPP8e, checked against llvm-mc-19 by tests/unit/isa_decode_test.c):
+// VOP_DPP8e, checked against llvm-mc-19 by tests/unit/sim/isa/isa_decode_test.c):
 //   DPP16  SRC0[7:0] DPP_CTRL[16:8] FI[18] BC[19] SRC0_NEG[20]
 //          SRC0_ABS[21] SRC1_NEG[22] SRC1_ABS[23] BANK_MASK[27:24]
 //          ROW_MASK[31:28]

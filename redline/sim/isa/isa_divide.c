@@ -15,7 +15,7 @@
 //     guide prints a fixed 2^32;
 //   - V_DIV_FIXUP_F32 with a NaN quotient estimate (the Newton-Raphson
 //     steps overflowed) returns an infinity of the quotient's sign.
-// The end-to-end check is tests/unit/isa_divide_test.c: clang-19's own
+// The end-to-end check is tests/unit/sim/isa/isa_divide_test.c: clang-19's own
 // division sequence must give the host's correctly rounded a / b.
 // Denormal mode: these three never flush (the guide: "input denormals are
 // not flushed"); LLVM brackets the sequence with s_denorm_mode when the

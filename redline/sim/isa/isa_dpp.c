@@ -106,7 +106,7 @@ const char* rl_isa_dpp_reason(const rl_isa_inst_t* inst) {
   // LLVM (llvm-mc-19 -mcpu=gfx1100: "e64_dpp variant of this instruction
   // is not supported") has no VOP3 DPP form of v_div_fixup_f32 (0x227),
   // v_mul_lo_u32, v_mul_hi_u32 and v_mul_hi_i32 (0x32c-0x32e);
-  // tests/unit/isa_decode_test.c disassembles every VOP3 DPP form accepted
+  // tests/unit/sim/isa/isa_decode_test.c disassembles every VOP3 DPP form accepted
   // here, so a missing entry fails it.
   if (inst->encoding == RL_ISA_ENC_VOP3 &&
       (inst->opcode == 0x227 ||

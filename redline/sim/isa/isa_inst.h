@@ -16,7 +16,7 @@
 // VOP*Instructions.td, SMInstructions.td, DSInstructions.td,
 // FLATInstructions.td, BUFInstructions.td for the gfx11 field layouts;
 // every layout and opcode is checked against llvm-mc-19 -mcpu=gfx1100 by
-// tests/unit/isa_decode_test.c):
+// tests/unit/sim/isa/isa_decode_test.c):
 //   SOP2 [31:30]=10         SOPK [31:28]=1011     SOP1 [31:23]=101111101
 //   SOPC [31:23]=101111110  SOPP [31:23]=101111111 SMEM [31:26]=111101
 //   VOP2 [31]=0             VOP1 [31:25]=0111111  VOPC [31:25]=0111110

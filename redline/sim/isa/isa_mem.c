@@ -4,7 +4,7 @@
 //
 // Sources: opcodes from LLVM DSInstructions.td, FLATInstructions.td and
 // BUFInstructions.td (gfx11), confirmed with llvm-mc-19 -mcpu=gfx1100 by
-// tests/unit/isa_decode_test.c; addressing from the RDNA3 ISA guide
+// tests/unit/sim/isa/isa_decode_test.c; addressing from the RDNA3 ISA guide
 // ("Data Share Operations": address = ADDR VGPR + offset, the 2addr forms
 // add OFFSET0/OFFSET1 times the element size, times 64 for stride64;
 // "Flat, Scratch and Global Instructions": GLOBAL address = SADDR (64-bit

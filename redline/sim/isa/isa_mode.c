@@ -4,7 +4,7 @@
 // SOPK tables).
 //
 // Sources: opcodes from LLVM SOPInstructions.td (gfx11), confirmed with
-// llvm-mc-19 by tests/unit/isa_decode_test.c; the register from the RDNA3
+// llvm-mc-19 by tests/unit/sim/isa/isa_decode_test.c; the register from the RDNA3
 // ISA guide ("MODE", "S_GETREG_B32", "S_SETREG_B32", "S_DENORM_MODE",
 // "S_ROUND_MODE") and LLVM SIDefines.h (FP_ROUND_MODE_SP/DP,
 // FP_DENORM_MODE_SP/DP, HWREG IDs):

@@ -4,7 +4,7 @@
 // so diagnostics name instructions the executor does not model. VOP3 lists
 // its own opcodes and the VOP3 forms of VOPC (0x000-0x0ff), VOP2
 // (0x100-0x13f) and VOP1 (0x180-0x1ff). Checked against llvm-mc-19 by
-// tests/unit/isa_names_test.c (tests/data/isa_names_gfx11.txt).
+// tests/unit/sim/isa/isa_names_test.c (tests/data/isa_names_gfx11.txt).
 #include "redline/sim/isa/isa_names.h"
 
 static const rl_isa_name_t rl_isa_names_sop2[] = {

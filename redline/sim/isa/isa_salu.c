@@ -3,7 +3,7 @@
 //
 // Sources: opcodes from LLVM llvm/lib/Target/AMDGPU/SOPInstructions.td
 // (gfx11 encodings), confirmed with llvm-mc-19 -mcpu=gfx1100 (gfx1151 for
-// the SALU float opcodes of gfx1150+) by tests/unit/isa_decode_test.c;
+// the SALU float opcodes of gfx1150+) by tests/unit/sim/isa/isa_decode_test.c;
 // semantics from the RDNA3 ISA guide, "Scalar ALU Operations" (each
 // opcode's pseudo-code, including which ones write SCC and how).
 #include "redline/sim/isa/isa_exec.h"

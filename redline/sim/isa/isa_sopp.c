@@ -3,7 +3,7 @@
 //
 // Sources: opcodes from LLVM SOPInstructions.td and SMInstructions.td
 // (gfx11), confirmed with llvm-mc-19 -mcpu=gfx1100 by
-// tests/unit/isa_decode_test.c; semantics from the RDNA3 ISA guide
+// tests/unit/sim/isa/isa_decode_test.c; semantics from the RDNA3 ISA guide
 // ("Program Flow Control", "Scalar Memory Operations", "Dependency Checking"
 // for s_waitcnt/s_delay_alu/s_clause, "Send Message" for s_sendmsg).
 //

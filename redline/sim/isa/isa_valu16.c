@@ -5,7 +5,7 @@
 //
 // Sources: opcodes from LLVM VOP1Instructions.td, VOP2Instructions.td,
 // VOP3Instructions.td and VOPCInstructions.td (gfx11), confirmed with
-// llvm-mc-19 by tests/unit/isa_decode_test.c; semantics from the RDNA3 ISA
+// llvm-mc-19 by tests/unit/sim/isa/isa_decode_test.c; semantics from the RDNA3 ISA
 // guide, "Vector ALU Operations" (16-bit opcodes) and "16-bit Math":
 //   - a 16-bit operand is the low half of its register (VOP1/VOP2/VOPC
 //     VGPR fields of 128 and up name high halves and are refused, as is

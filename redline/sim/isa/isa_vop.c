@@ -3,7 +3,7 @@
 //
 // Sources: opcodes from LLVM VOP1Instructions.td, VOP2Instructions.td and
 // VOPDInstructions.td (gfx11), confirmed with llvm-mc-19 -mcpu=gfx1100 by
-// tests/unit/isa_decode_test.c; semantics from the RDNA3 ISA guide
+// tests/unit/sim/isa/isa_decode_test.c; semantics from the RDNA3 ISA guide
 // ("Vector ALU Operations" opcode descriptions). The float model is
 // isa_float.h; transcendentals use redline/sim/sim_math.h.
 #include "redline/sim/sim_math.h"

@@ -4,7 +4,7 @@
 //
 // Sources: opcodes from LLVM VOP3Instructions.td, VOPCInstructions.td and
 // VOP3PInstructions.td (gfx11), confirmed with llvm-mc-19 -mcpu=gfx1100 by
-// tests/unit/isa_decode_test.c; semantics from the RDNA3 ISA guide
+// tests/unit/sim/isa/isa_decode_test.c; semantics from the RDNA3 ISA guide
 // ("Vector ALU Operations"). Compare conditions: isa_float.h.
 #include "redline/sim/isa/isa_lanes.h"
 
