@@ -29,7 +29,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
             ${RL_CONF_DIR}/isa_conf_special.c
             ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_harness.c
-            unit/sim_test_util.c
+            unit/sim/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
     LABELS "unit;isa;conformance")
   target_compile_definitions(isa_conf_gfx12_suite PRIVATE RL_CONF_GFX12=1)
@@ -45,7 +45,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
     rl_add_unit_test(isa_conf_gfx12_test
       SOURCES ${RL_CONF_DIR}/isa_conf_gfx12_test.c
               ${RL_CONF_DIR}/isa_conf_harness.c
-              unit/sim_test_util.c
+              unit/sim/sim_test_util.c
       LIBS rl_test_isa_conf rl_test_isa_util rl_sim_isa rl_sim rl_capture m
       LABELS "unit;isa;conformance")
     add_dependencies(isa_conf_gfx12_test rl_kernels)
