@@ -24,7 +24,7 @@
 #include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/isa/isa_gfx12.h"
 #include "redline/sim/isa/isa_names.h"
-#include "tests/unit/isa_test_util.h"
+#include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_G12_MAX 4096
 #define RL_G12_FEATURES (RL_ISA_FEATURE_SALU_FLOAT | RL_ISA_FEATURE_GFX12)
