@@ -120,10 +120,15 @@ def find_cycle(layers):
 def sources(root):
     for directory, dirs, files in os.walk(root):
         rel_dir = os.path.relpath(directory, root)
+        # A CMake build tree anywhere (build*/, the Debian build's
+        # obj-<triplet>/ inside the source) holds generated header views,
+        # not sources.
         dirs[:] = sorted(d for d in dirs
                          if not (rel_dir == "." and
                                  (d in SKIP_DIRS or d.startswith("build")))
-                         and not d.startswith("."))
+                         and not d.startswith(".")
+                         and not os.path.isfile(
+                             os.path.join(directory, d, "CMakeCache.txt")))
         for name in sorted(files):
             if name.endswith((".c", ".h")):
                 yield os.path.normpath(os.path.join(rel_dir, name))
