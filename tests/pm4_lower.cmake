@@ -28,7 +28,7 @@ add_dependencies(pm4_cli_test redline rl_kernels)
 # executable; the test is a short smoke run).
 add_executable(pm4_replay_bench bench/pm4_replay_bench.c)
 target_link_libraries(pm4_replay_bench PRIVATE
-  rl_engine rl_kernels_workloads rl_test_capture_repeat)
+  rl_engine rl_kernels_workloads rl_test_capture_repeat PkgConfig::CJSON)
 add_dependencies(pm4_replay_bench rl_kernels)
 add_test(NAME pm4_replay_bench_smoke
   COMMAND pm4_replay_bench --replays 20
@@ -42,7 +42,7 @@ set_tests_properties(pm4_replay_bench_smoke PROPERTIES
 # test is a short smoke run (one small row, ~2 s).
 add_executable(host_cost_bench bench/host_cost_bench.c)
 target_link_libraries(host_cost_bench PRIVATE
-  rl_engine rl_kernels_workloads rl_test_capture_repeat)
+  rl_engine rl_kernels_workloads rl_test_capture_repeat PkgConfig::CJSON)
 add_dependencies(host_cost_bench rl_kernels)
 add_test(NAME host_cost_bench_smoke
   COMMAND host_cost_bench --kernels "${RL_KERNELS_DIR}" --steps 20 --layers 1)

@@ -10,7 +10,8 @@
 #   aql_publish_bench AQL publication per packet;
 #   pm4_replay_bench  and replay_bench: their means, kept for comparison;
 #   the plots        docs/img/host-cost.svg and sim-cost.svg
-#                     (tools/plot_host_cost.sh, from the tables) and
+#                     (tools/plot_host_cost.sh, from host_cost_bench's
+#                     --json output) and
 #                     stream-dwords.svg (tools/plot_dwords.sh), by gnuplot.
 # The part of the file after the "measured by hand" marker (density,
 # shadow bench, fuzzing, CI time: numbers no bench program prints) is kept
@@ -39,7 +40,8 @@ T="$BUILD/tests"
 K="$BUILD/kernels"
 
 manual=$(mktemp)
-trap 'rm -f "$manual" "$OUT.new"' EXIT
+WORKDIR=$(mktemp -d)
+trap 'rm -rf "$manual" "$OUT.new" "$WORKDIR"' EXIT
 if grep -qF "$MARKER" "$OUT"; then
   sed -n "/$(printf '%s' "$MARKER" | sed 's/[][\/.*^$]/\\&/g')/,\$p" "$OUT" | tail -n +2 >"$manual"
 fi
@@ -87,7 +89,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
   echo "| load average before the runs | $(load) (other work shares the cores: wall-clock tails are noisy) |"
 
   run "Host work per step and simulator cost per dispatch (issue 13)" md \
-    "$T/host_cost_bench" --kernels "$K" --steps "$STEPS"
+    "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" \
+    --json "$WORKDIR/host_cost.json"
   echo
   echo "Host = admission + apply + publish (doorbell included), the simulator's processing excluded."
   echo "\"apply alone, warm loop\" runs the route's apply back to back with no device work between"
@@ -135,8 +138,9 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
   cat "$manual"
 } >"$OUT.new"
 mv "$OUT.new" "$OUT"
-# The plots of the host-cost tables just written (gnuplot, SVG).
-tools/plot_host_cost.sh "$OUT" docs/img >/dev/null
+# The plots of the host-cost run just written, from its JSON (gnuplot, SVG).
+tools/plot_host_cost.sh "$WORKDIR/host_cost.json" docs/img >/dev/null
+rm -rf "$WORKDIR"
 trap - EXIT
 rm -f "$manual"
 echo "tools/bench.sh: wrote $OUT"

@@ -1,33 +1,34 @@
 #!/usr/bin/env bash
-# Draws host_cost_bench's tables (tests/bench/host_cost_bench.c) as SVG with
-# gnuplot: host CPU per step and simulator cost per dispatch against the
-# launch count, per route, for the decode workload (every parameter moving)
-# and for fixed dynamic sites. tools/bench.sh calls it with the bench's
-# output; any file holding those Markdown tables works (docs/BENCHMARKS.md).
+# Draws host_cost_bench's results (tests/bench/host_cost_bench.c, written
+# with --json FILE) as SVG with gnuplot: host CPU per step and simulator
+# cost per dispatch against the launch count, per route, for the decode
+# workload (every parameter moving) and for fixed dynamic sites.
+# tools/bench.sh calls it with the JSON of the run it put in
+# docs/BENCHMARKS.md.
 #
-# usage: tools/plot_host_cost.sh TABLES OUTDIR
+# usage: tools/plot_host_cost.sh BENCH.json OUTDIR
 #   writes OUTDIR/host-cost.svg and OUTDIR/sim-cost.svg
 set -euo pipefail
-tables=$1 outdir=$2
+json=$1 outdir=$2
 mkdir -p "$outdir"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # One data file per (table, route): launches, host CPU median (µs), sim
-# µs/dispatch median. Rows: "| 4 layers: 56 | ... | pm4 | wall | cpu | ..."
-# in the decode table, "| 10 | ... | pm4 | ..." in the fixed-sites table.
-awk -F'|' -v dir="$dir" '
-  /^### Decode workload/ { table = "decode" }
-  /^### Fixed dynamic sites/ { table = "fixed" }
-  table != "" && NF >= 10 && ($4 ~ /^ *(pm4|aql) *$/) {
-    launches = $2; sub(/.*: */, "", launches); gsub(/ /, "", launches)
-    route = $4; gsub(/ /, "", route)
-    split($6, cpu, "/"); split($9, sim, "/")
-    gsub(/ /, "", cpu[1]); gsub(/ /, "", sim[1])
-    print launches, cpu[1], sim[1] >> (dir "/" table "-" route ".dat")
-  }' "$tables"
+# µs/dispatch median.
+python3 - "$json" "$dir" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+if data.get("bench") != "host_cost_bench":
+    sys.exit(f"plot_host_cost.sh: {sys.argv[1]} is not host_cost_bench JSON")
+for row in data["rows"]:
+    name = f'{sys.argv[2]}/{row["table"]}-{row["route"]}.dat'
+    with open(name, "a") as out:
+        print(row["launches"], row["host_cpu_median_us"],
+              row["sim_us_per_dispatch_median"], file=out)
+PY
 for f in decode-pm4 decode-aql fixed-pm4 fixed-aql; do
-  [ -s "$dir/$f.dat" ] || { echo "plot_host_cost.sh: no $f rows in $tables" >&2; exit 1; }
+  [ -s "$dir/$f.dat" ] || { echo "plot_host_cost.sh: no $f rows in $json" >&2; exit 1; }
 done
 
 plot() {  # plot FILE TITLE YLABEL COLUMN

@@ -65,6 +65,7 @@ MUTATIONS=(
   "decode|narrow-acquire:1|fail|route aql, after the census: packet 1's acquire fence scope narrowed to NONE"
   "decode|narrow-release|fail|route aql, after the census: SYSTEM release scopes narrowed to AGENT (no L2 write-back for the host)"
   "decode|retain-any-value|fail|PM4 lowering: register retention ignores the value (a held register is never rewritten)"
+  "decode|retain-any-value,no-census|fail|... with the census off: the stale registers reach the device"
   "decode|drop-barrier:1,no-census|fail|no barrier bit, census and hazard checker off: only the bytes of the seeded interleavings|--no-hazard-check"
   "decode|drop-wait:1,no-census|fail|no wait, census and hazard checker off|--no-hazard-check"
   "decode|miss-raw|fail|every RAW missed, hazard checker off|--no-hazard-check"

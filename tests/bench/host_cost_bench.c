@@ -23,7 +23,9 @@
 // and p95 only from >= 200, otherwise the maximum, labelled as such.
 //
 // Usage: host_cost_bench --kernels DIR [--steps N] [--layers L,L,...]
+#include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,15 +298,17 @@ static void rl_bench_print(const char* label, const char* route,
 enum { RL_BENCH_MAX_ROWS = 32 };
 static struct {
   char label[40];
+  const char* table;  // "decode" or "fixed"
   const char* route;
   rl_bench_row_t row;
 } rl_bench_rows[RL_BENCH_MAX_ROWS];
 static size_t rl_bench_row_count;
 
-static void rl_bench_keep(const char* label, const char* route,
-                          const rl_bench_row_t* r) {
+static void rl_bench_keep(const char* table, const char* label,
+                          const char* route, const rl_bench_row_t* r) {
   rl_bench_print(label, route, r);
   if (rl_bench_row_count == RL_BENCH_MAX_ROWS) return;
+  rl_bench_rows[rl_bench_row_count].table = table;
   snprintf(rl_bench_rows[rl_bench_row_count].label,
            sizeof(rl_bench_rows[0].label), "%s%u", label, r->launches);
   rl_bench_rows[rl_bench_row_count].route = route;
@@ -322,6 +326,43 @@ static void rl_bench_phases(void) {
            rl_bench_rows[i].label, rl_bench_rows[i].route, r->admit_ns,
            r->apply_ns, r->publish_ns, r->doorbell_ns, r->written);
   }
+}
+
+// The kept rows as JSON (--json FILE), for the plots (tools/plot_host_cost.sh):
+// times in microseconds, medians and the tail with its name.
+static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
+  cJSON* root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "bench", "host_cost_bench");
+  cJSON_AddNumberToObject(root, "steps", (double)steps);
+  cJSON* rows = cJSON_AddArrayToObject(root, "rows");
+  for (size_t i = 0; i < rl_bench_row_count; ++i) {
+    const rl_bench_row_t* r = &rl_bench_rows[i].row;
+    cJSON* row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "table", rl_bench_rows[i].table);
+    cJSON_AddStringToObject(row, "route", rl_bench_rows[i].route);
+    cJSON_AddNumberToObject(row, "launches", r->launches);
+    cJSON_AddNumberToObject(row, "sites", r->sites);
+    cJSON_AddNumberToObject(row, "dynamic_sites", r->dynamic_sites);
+    cJSON_AddNumberToObject(row, "expressions", r->expressions);
+    cJSON_AddNumberToObject(row, "host_wall_median_us", r->wall.median / 1e3);
+    cJSON_AddNumberToObject(row, "host_wall_min_us", r->wall.min / 1e3);
+    cJSON_AddNumberToObject(row, "host_cpu_median_us", r->cpu.median / 1e3);
+    cJSON_AddNumberToObject(row, "host_cpu_tail_us", r->cpu.tail / 1e3);
+    cJSON_AddStringToObject(row, "tail", r->cpu.tail_name);
+    cJSON_AddNumberToObject(row, "sites_written_per_step", (double)r->written);
+    cJSON_AddNumberToObject(row, "sim_us_per_dispatch_median",
+                            r->sim.median / 1e3);
+    cJSON_AddItemToArray(rows, row);
+  }
+  char* text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (text == NULL) return rl_status_out_of_memory();
+  FILE* file = fopen(path, "w");
+  bool ok = file != NULL && fputs(text, file) >= 0 && fputc('\n', file) >= 0;
+  if (file != NULL && fclose(file) != 0) ok = false;
+  free(text);
+  if (ok) return RL_OK;
+  return RL_STATUS(RL_STATUS_IO, "cannot write %s", path);
 }
 
 static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
@@ -343,8 +384,8 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
     RL_RETURN_IF_ERROR(status);
     char label[32];
     snprintf(label, sizeof(label), "%" PRId64 " layers: ", layers[i]);
-    rl_bench_keep(label, "pm4", &pm4);
-    rl_bench_keep(label, "aql", &aql);
+    rl_bench_keep("decode", label, "pm4", &pm4);
+    rl_bench_keep("decode", label, "aql", &aql);
     printf("| | | aql publication | %.1f ns per packet kept (host wall "
            "median / packets) | | | | |\n",
            aql.wall.median / aql.packets);
@@ -371,7 +412,7 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
       status = rl_bench_route(device, capture, routes[r], steps, cost,
                               &rows[r]);
       if (!status) {
-        rl_bench_keep("", rl_route_name(routes[r]), &rows[r]);
+        rl_bench_keep("fixed", "", rl_route_name(routes[r]), &rows[r]);
         if (s == 0) first[r] = rows[r].cpu.median;
         if (s == 0) first_min[r] = rows[r].wall.min;
         last[r] = rows[r].cpu.median;
@@ -394,11 +435,13 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
 
 int main(int argc, char** argv) {
   const char* kernels = NULL;
+  const char* json = NULL;
   uint64_t steps = 1500;
   int64_t layers[8] = {4, 48, 200};
   size_t layer_count = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--kernels") == 0) kernels = argv[i + 1];
+    if (strcmp(argv[i], "--json") == 0) json = argv[i + 1];
     if (strcmp(argv[i], "--steps") == 0) {
       steps = strtoull(argv[i + 1], NULL, 0);
     }
@@ -412,7 +455,7 @@ int main(int argc, char** argv) {
   }
   if (!kernels || steps == 0) {
     fprintf(stderr, "usage: host_cost_bench --kernels DIR [--steps N] "
-                    "[--layers L,L,...]\n");
+                    "[--layers L,L,...] [--json FILE]\n");
     return 2;
   }
   const rl_sim_options_t sim = {.processor = "gfx1100",
@@ -431,6 +474,7 @@ int main(int argc, char** argv) {
   }
   if (!status) status = rl_bench_fixed(device, kernels, steps, cost);
   if (!status) rl_bench_phases();
+  if (!status && json) status = rl_bench_write_json(json, steps);
   rl_device_close(device);
   if (!status) return 0;
   fprintf(stderr, "host_cost_bench: %s\n", rl_status_message(status));
