@@ -149,14 +149,17 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
 hipError_t rl_hip_start_locked(void) {
   if (rl_hip.started) return rl_hip.start_error;
   rl_hip.started = true;
+  // REDLINE_HIP_PROCESSOR, else the target id the stand-in ISA names
+  // ("amdgcn-amd-amdhsa--gfx1201:xnack-"), through the one target parser; a
+  // string it refuses is passed on unchanged for the simulator to refuse.
   const char* processor = rl_hip_env("REDLINE_HIP_PROCESSOR", NULL);
   const char* isa = rl_hip_env("REDLINE_STANDIN_ISA", NULL);
-  if (!processor && isa) {
-    const char* dash = strrchr(isa, '-');
-    processor = dash ? dash + 1 : isa;
-  }
+  const char* text = processor ? processor : isa ? isa : "gfx1100";
+  rl_target_t target;
+  rl_status_t parsed = rl_target_parse(text, &target);
   snprintf(rl_hip.processor, sizeof(rl_hip.processor), "%s",
-           processor ? processor : "gfx1100");
+           parsed ? text : target.processor);
+  rl_status_free(parsed);
   const char* executor = rl_hip_env("REDLINE_HIP_EXECUTOR", NULL);
   rl_hip.executor = executor && strcmp(executor, "ref") == 0 ? "ref" : "isa";
   rl_status_t status = RL_OK;
@@ -287,18 +290,33 @@ int rl_hip_compute_units(void) {
 
 #define RL_HIP_TOTAL_MEMORY (16ull << 30)
 
+// A hex digit of a processor name ("gfx90a": 'a' is 10); 0 for anything
+// else, the end of the name included.
+static int rl_hip_hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return 0;
+}
+
 static void rl_hip_fill_properties(hipDeviceProp_t* props) {
   memset(props, 0, sizeof(*props));
   snprintf(props->name, sizeof(props->name), "redline simulated %s",
            rl_hip.processor);
   snprintf(props->gcnArchName, sizeof(props->gcnArchName), "%s",
            rl_hip.processor);
-  // "gfx1151": major 11, minor 5 (the digits after the major, as HIP's
-  // gcnArch = major * 100 + minor * 10 + stepping).
-  const char* digits = rl_hip.processor + 3;
-  props->major = (digits[0] - '0') * 10 + (digits[1] - '0');
-  props->minor = digits[2] - '0';
-  props->gcnArch = props->major * 100 + props->minor * 10 + (digits[3] - '0');
+  // "gfx1151": major 11 (the typed target's generation), minor 5 and
+  // stepping 1, the two hex digits after the major (gfx90a: 9, 0, 10), as
+  // HIP's gcnArch = major * 100 + minor * 10 + stepping.
+  rl_target_t target;
+  rl_status_t parsed = rl_target_parse(rl_hip.processor, &target);
+  if (!parsed) {
+    const char* digits = target.processor + (target.gfx_major >= 10 ? 5 : 4);
+    props->major = (int)target.gfx_major;
+    props->minor = rl_hip_hex_digit(digits[0]);
+    props->gcnArch = props->major * 100 + props->minor * 10 +
+                     rl_hip_hex_digit(digits[0] ? digits[1] : '\0');
+  }
+  rl_status_free(parsed);
   props->totalGlobalMem = RL_HIP_TOTAL_MEMORY;
   props->sharedMemPerBlock = rl_hip.sim->lds_limit;
   props->regsPerBlock = 65536;

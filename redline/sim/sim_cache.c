@@ -12,6 +12,7 @@
 
 #include "aql/aql_packet.h"
 #include "redline/base/array.h"
+#include "redline/code_object.h"
 #include "redline/sim/sim_internal.h"
 
 // The model's lock: a spin lock, because every executor access takes it and
@@ -44,22 +45,27 @@ struct rl_sim_cache_table_s {
   uint32_t line_capacity;
 };
 
-// Shader arrays and WGPs per target. gfx1100: 6 SEs x 2 SAs, 96 CUs = 48
-// WGPs (ROCm GPU specs; rocminfo "Shader Arrs. per Eng. 2"). gfx1151: 40 CUs
-// = 20 WGPs; 4 arrays is an assumption (not published). gfx1201: 64 CUs =
-// 32 WGPs and no GL1 (ROCm GPU specs "L1 cache: N/A").
-static void rl_sim_cache_topology(const char* processor, uint32_t* out_wgps,
-                                  uint32_t* out_arrays) {
-  if (strcmp(processor, "gfx1151") == 0) {
+// WGPs per processor and shader arrays (one GL1 each) per generation, from
+// the typed target. gfx1100: 6 SEs x 2 SAs, 96 CUs = 48 WGPs (ROCm GPU
+// specs; rocminfo "Shader Arrs. per Eng. 2"). gfx1151: 40 CUs = 20 WGPs; 4
+// arrays is an assumption (not published). gfx1201: 64 CUs = 32 WGPs. gfx12
+// has no GL1 (ROCm GPU specs "L1 cache: N/A"; AMDGPUUsage GFX12 memory
+// model), so no arrays.
+static rl_status_t rl_sim_cache_topology(const char* processor,
+                                         uint32_t* out_wgps,
+                                         uint32_t* out_arrays) {
+  rl_target_t target;
+  RL_RETURN_IF_ERROR(rl_target_parse(processor, &target));
+  *out_wgps = 48;
+  *out_arrays = 12;
+  if (strcmp(target.processor, "gfx1151") == 0) {
     *out_wgps = 20;
     *out_arrays = 4;
-  } else if (strcmp(processor, "gfx1201") == 0) {
+  } else if (strcmp(target.processor, "gfx1201") == 0) {
     *out_wgps = 32;
-    *out_arrays = 0;
-  } else {
-    *out_wgps = 48;
-    *out_arrays = 12;
   }
+  if (target.gfx_major >= 12) *out_arrays = 0;
+  return RL_OK;
 }
 
 //===----------------------------------------------------------------------===//
@@ -144,10 +150,11 @@ rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
                      "cache model %d: expected off, report or strict",
                      (int)mode);
   }
+  if (mode == RL_SIM_CACHE_OFF) return RL_OK;
+  RL_RETURN_IF_ERROR(rl_sim_cache_topology(processor, &cache->wgp_count,
+                                           &cache->array_count));
   cache->mode = mode;
   cache->seed = seed;
-  if (mode == RL_SIM_CACHE_OFF) return RL_OK;
-  rl_sim_cache_topology(processor, &cache->wgp_count, &cache->array_count);
   cache->vl0 = calloc(cache->wgp_count, sizeof(*cache->vl0));
   cache->kl0 = calloc(cache->wgp_count, sizeof(*cache->kl0));
   cache->gl1 = calloc(cache->array_count + 1, sizeof(*cache->gl1));

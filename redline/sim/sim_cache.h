@@ -130,7 +130,9 @@ struct rl_sim_device_s;
 void rl_sim_cache_lock(rl_sim_cache_t* cache);
 void rl_sim_cache_unlock(rl_sim_cache_t* cache);
 
-// Sets up the model of |processor| in |mode| (OFF allocates nothing).
+// Sets up the model of |processor| in |mode| (OFF allocates nothing); fails
+// with RL_STATUS_INVALID_ARGUMENT naming |processor| when rl_target_parse
+// refuses it.
 rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
                               rl_sim_cache_mode_t mode, uint64_t seed);
 void rl_sim_cache_deinit(rl_sim_cache_t* cache);

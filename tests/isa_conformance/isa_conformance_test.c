@@ -114,13 +114,13 @@ static const struct {
     {"v_div_fixup_f64", "tests/unit/sim/isa/isa_divide_test.c test_clang_division_is_ieee_f64, test_div_fixup_corners"},
     // Three-source VOP3P with NEG/op_sel mixes (the suite's VOP3P form has
     // two sources and op_sel only); host binary16 model in the test.
-    {"v_pk_fma_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
-    {"v_dot2_f32_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
-    {"v_dot4_i32_iu8", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
-    {"v_dot4_u32_u8", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
-    {"v_fma_mix_f32", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
-    {"v_fma_mixlo_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
-    {"v_fma_mixhi_f16", "tests/unit/sim/isa/isa_valu16_test.c test_packed"},
+    {"v_pk_fma_f16", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
+    {"v_dot2_f32_f16", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
+    {"v_dot4_i32_iu8", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
+    {"v_dot4_u32_u8", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
+    {"v_fma_mix_f32", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
+    {"v_fma_mixlo_f16", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
+    {"v_fma_mixhi_f16", "tests/unit/sim/isa/isa_valu16_test.c isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model"},
     // gfx12-only opcodes: gfx1201 programs assembled by llvm-mc-19 against
     // the host model (64-bit SALU, the v_s_* transcendentals through
     // rl_hm_find of the VOP1 name), and the split barrier with its

@@ -47,6 +47,16 @@ int main() {
     fprintf(stderr, "gcnArchName %s, expected %s\n", props.gcnArchName, want);
     return 1;
   }
+  // HIP_SIM_TEST_VERSION "MAJOR.MINOR": the version hipGetDeviceProperties
+  // gives (gfx1151: 11.5).
+  const char* version = getenv("HIP_SIM_TEST_VERSION");
+  int want_major = 0, want_minor = 0;
+  if (version && (sscanf(version, "%d.%d", &want_major, &want_minor) != 2 ||
+                  props.major != want_major || props.minor != want_minor)) {
+    fprintf(stderr, "version %d.%d, expected %s\n", props.major, props.minor,
+            version);
+    return 1;
+  }
   EXPECT_EQ(props.warpSize, 32);
   int value = 0;
   CHECK(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxThreadsPerBlock, 0));

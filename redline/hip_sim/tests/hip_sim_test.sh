@@ -4,7 +4,9 @@
 # through `redline run`. Every case has a negative control showing its
 # check can fail:
 #   api       every API check passes (exit 0, the not-supported entry named
-#             once) / HIP_SIM_TEST_BREAK=1 makes a check fail (exit 1)
+#             once) / HIP_SIM_TEST_BREAK=1 makes a check fail (exit 1); the
+#             processor and version from --processor or the stand-in ISA's
+#             target id / a wrong expected arch or version fails (exit 1)
 #   module    module load, globals, launches, graphs / the same break
 #   printf    stdout is the expected lines / a changed line is noticed
 #   trap      exit 3 with the kernel named, `redline run` exits 3 and says a
@@ -42,9 +44,15 @@ grep -q "^hip_sim_api: ok" "$dir/api.out" || fail "api: $(cat "$dir/api.out")"
   fail "api: the not-supported entry is not named once: $(cat "$dir/api.err")"
 grep -q "^redline run: .*hip_sim_api exited 0: [0-9]* kernels, [0-9]* launches, device time [0-9.]* ms (gfx1100, isa)$" \
   "$dir/api.err" || fail "api: summary line: $(cat "$dir/api.err")"
-HIP_SIM_TEST_ARCH=gfx1151 run api_gfx1151 0 --processor gfx1151 -- \
-  "$bin/hip_sim_api"
+HIP_SIM_TEST_ARCH=gfx1151 HIP_SIM_TEST_VERSION=11.5 run api_gfx1151 0 \
+  --processor gfx1151 -- "$bin/hip_sim_api"
 HIP_SIM_TEST_ARCH=gfx1100 run api_arch_control 1 --processor gfx1151 -- \
+  "$bin/hip_sim_api"
+HIP_SIM_TEST_VERSION=11.0 run api_version_control 1 --processor gfx1151 -- \
+  "$bin/hip_sim_api"
+# Without --processor, the stand-in ISA's target id, features and all.
+REDLINE_STANDIN_ISA=amdgcn-amd-amdhsa--gfx1151:xnack- \
+  HIP_SIM_TEST_ARCH=gfx1151 HIP_SIM_TEST_VERSION=11.5 run api_target_id 0 -- \
   "$bin/hip_sim_api"
 HIP_SIM_TEST_BREAK=1 run api_break 1 -- "$bin/hip_sim_api"
 

@@ -100,7 +100,8 @@ static float rl_test_tree(float lanes[64]) {
 //===----------------------------------------------------------------------===//
 
 // The model is the correctly rounded value, with denormals flushed.
-static void test_sim_math(void** state) {
+static void ref_sim_math_exp2f_is_correctly_rounded_with_denormals_flushed(
+    void** state) {
   (void)state;
   for (int k = -126; k <= 127; ++k) {
     assert_true(rl_sim_math_exp2f((float)k) == ldexpf(1.0f, k));
@@ -129,7 +130,7 @@ static void test_sim_math(void** state) {
 //===----------------------------------------------------------------------===//
 
 // Embedding rows are copied bit for bit; a token past the table clamps.
-static void test_embed(void** state) {
+static void ref_embed_copies_rows_bit_for_bit_and_clamps_token(void** state) {
   rl_dt_sim_t* sim = *state;
   enum { V = 10, N = 100 };
   float table[V * N], out[N];
@@ -153,7 +154,7 @@ static void test_embed(void** state) {
 }
 
 // Residual add, copies of the K/V rows, SiLU x up.
-static void test_elementwise(void** state) {
+static void ref_residual_add_kv_copy_and_silu_match_host(void** state) {
   rl_dt_sim_t* sim = *state;
   enum { N = 100, STRIDE = 3 * N, ROWS = 8, POS = 5 };
   static float x[N], delta[N], src[2 * N], cache[ROWS * STRIDE], gu[2 * N];
@@ -203,7 +204,8 @@ static void test_elementwise(void** state) {
 }
 
 // RoPE: the fused rotation, bit for bit, and close to the double rotation.
-static void test_rope(void** state) {
+static void ref_rope_matches_fused_rotation_and_is_close_to_double(
+    void** state) {
   rl_dt_sim_t* sim = *state;
   enum { HD = 16, HALF = HD / 2, H = 64, CTX = 40, POS = 37 };
   static float qk[2 * H], table[CTX * HALF * 2];
@@ -245,7 +247,8 @@ static void test_rope(void** state) {
 
 // RMSNorm over n = 64 (one element per lane) and n = 200 (several, the last
 // lanes short).
-static void test_rmsnorm(void** state) {
+static void ref_rmsnorm_matches_host_for_one_and_several_elements_per_lane(
+    void** state) {
   rl_dt_sim_t* sim = *state;
   static float x[200], w[200], got[200], want[200];
   uint64_t seed = 14;
@@ -287,7 +290,7 @@ static void test_rmsnorm(void** state) {
 }
 
 // y = W x for 70 rows of 200 columns and of 64 columns.
-static void test_matvec(void** state) {
+static void ref_matvec_matches_host_for_wide_and_lane_width_rows(void** state) {
   rl_dt_sim_t* sim = *state;
   enum { ROWS = 70, COLS = 200 };
   static float w[ROWS * COLS], x[COLS], got[ROWS];
@@ -329,7 +332,8 @@ static void test_matvec(void** state) {
 
 // argmax: the first maximum, ties across and within lanes, NaN skipped,
 // nothing but -inf gives 0.
-static void test_argmax(void** state) {
+static void ref_argmax_picks_first_maximum_skips_nan_and_all_neg_inf_gives_zero(
+    void** state) {
   rl_dt_sim_t* sim = *state;
   enum { N = 256, CASES = 6 };
   static float logits[CASES][N];
@@ -414,7 +418,8 @@ static void rl_test_attention_exact(const float* q, const float* cache,
 // Partial + merge at contexts of 1, 31, 32, 33 (across the first chunk
 // boundary), 100 and 512 (all chunks), against the double softmax; with a
 // single chunk the merge is exactly acc * rcp(l).
-static void test_attention(void** state) {
+static void ref_attention_partial_and_merge_match_double_softmax_across_chunks(
+    void** state) {
   rl_dt_sim_t* sim = *state;
   static float q[RL_TA_KV], cache[RL_TA_CTX * RL_TA_STRIDE];
   static float partials[RL_TA_S * RL_TA_HEADS * RL_TA_WIDTH];
@@ -467,7 +472,8 @@ static void test_attention(void** state) {
 
 // The reference refuses what the kernel cannot do: a chunk past its 64-lane
 // LDS, a RoPE remainder by zero. Both fault the queue.
-static void test_refusals(void** state) {
+static void ref_refuses_chunk_past_lds_and_rope_remainder_by_zero(
+    void** state) {
   rl_dt_sim_t* sim = *state;
   uint64_t a = 0;
   rl_dt_buffer(sim, "b", NULL, 65536, &a);
@@ -503,23 +509,32 @@ static void test_rope_refuses_half_zero(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_sim_math),
-      cmocka_unit_test_setup_teardown(test_embed, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_elementwise, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_rope, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_rmsnorm, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_matvec, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_argmax, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_attention, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_refusals, rl_test_setup,
-                                      rl_test_teardown),
+      cmocka_unit_test(
+          ref_sim_math_exp2f_is_correctly_rounded_with_denormals_flushed),
+      cmocka_unit_test_setup_teardown(
+          ref_embed_copies_rows_bit_for_bit_and_clamps_token, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_residual_add_kv_copy_and_silu_match_host, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_rope_matches_fused_rotation_and_is_close_to_double, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_rmsnorm_matches_host_for_one_and_several_elements_per_lane,
+          rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_matvec_matches_host_for_wide_and_lane_width_rows, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_argmax_picks_first_maximum_skips_nan_and_all_neg_inf_gives_zero,
+          rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_attention_partial_and_merge_match_double_softmax_across_chunks,
+          rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_refuses_chunk_past_lds_and_rope_remainder_by_zero, rl_test_setup,
+          rl_test_teardown),
       cmocka_unit_test_setup_teardown(test_rope_refuses_half_zero,
                                       rl_test_setup, rl_test_teardown),
   };

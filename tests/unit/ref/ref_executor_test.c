@@ -263,7 +263,8 @@ static void rl_test_expect_words(const void* got, const void* want,
 
 enum { RL_TEST_N = 150, RL_TEST_GROUPS = 4 };  // 256 work-items for 150
 
-static void test_fill(void** state) {
+static void ref_vc_fill_stores_argument_bits_unchanged_including_snan(
+    void** state) {
   rl_test_t* test = *state;
   rl_test_poison(test);
   rl_test_arg_t args[] = {rl_test_ptr(rl_test_address(test, 0)),
@@ -287,7 +288,7 @@ static void test_fill(void** state) {
   rl_test_expect_words(got[1], want[1], RL_TEST_N + 64, "fill snan");
 }
 
-static void test_scale(void** state) {
+static void ref_vc_scale_matches_host_product_bit_for_bit(void** state) {
   rl_test_t* test = *state;
   rl_test_poison(test);
   float in[RL_TEST_N];
@@ -312,7 +313,7 @@ static void test_scale(void** state) {
   rl_test_expect_words(got, want, RL_TEST_N + 64, "scale");
 }
 
-static void test_add(void** state) {
+static void ref_vc_add_matches_host_sum_bit_for_bit(void** state) {
   rl_test_t* test = *state;
   rl_test_poison(test);
   float a[RL_TEST_N], b[RL_TEST_N];
@@ -369,7 +370,8 @@ static void rl_test_axpy(rl_test_t* test, uint32_t pos, bool inexact) {
   rl_test_expect_words(got, want, RL_TEST_N + 64, "axpy_pos");
 }
 
-static void test_axpy_pos(void** state) {
+static void ref_vc_axpy_pos_fuses_and_rounds_pos_like_cvt_f32_u32(
+    void** state) {
   rl_test_t* test = *state;
   rl_test_axpy(test, 3, true);
   rl_test_axpy(test, 7, true);
@@ -432,7 +434,8 @@ static void rl_test_partial_sum(rl_test_t* test, uint32_t count,
   if (expect_order_matters) assert_true(order_matters > 0);
 }
 
-static void test_partial_sum(void** state) {
+static void ref_vc_partial_sum_matches_tree_order_over_full_and_partial_chunks(
+    void** state) {
   rl_test_t* test = *state;
   // 1000 = 3 * 300 + 100: three full chunks of up to 5 elements a lane, a
   // partial last chunk, and a fifth group that starts past n (sum +0.0f).
@@ -443,7 +446,8 @@ static void test_partial_sum(void** state) {
   rl_test_partial_sum(test, 4000, 64, 63, false);
 }
 
-static void test_merge(void** state) {
+static void ref_vc_merge_sums_partials_and_merge_of_nothing_is_zero(
+    void** state) {
   rl_test_t* test = *state;
   rl_test_poison(test);
   float partials[7];
@@ -469,7 +473,8 @@ static void test_merge(void** state) {
   rl_test_expect_words(got, want, 1, "merge of nothing");
 }
 
-static void test_copy_u32(void** state) {
+static void ref_vc_copy_u32_copies_nan_and_denormal_bits_unchanged(
+    void** state) {
   rl_test_t* test = *state;
   rl_test_poison(test);
   uint32_t in[64];
@@ -531,7 +536,7 @@ static void rl_test_expect_refusal(const rl_sim_dispatch_t* dispatch,
   rl_status_free(status);
 }
 
-static void test_begin_refusals(void** state) {
+static void ref_begin_refuses_malformed_dispatches(void** state) {
   rl_test_t* test = *state;
   const rl_sim_executor_t* executor = rl_ref_executor();
   assert_string_equal(executor->name, "ref");
@@ -632,22 +637,28 @@ static void test_out_of_bounds_pointer_faults(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_fill, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_scale, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_add, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_axpy_pos, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_partial_sum, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_merge, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_copy_u32, rl_test_setup,
-                                      rl_test_teardown),
-      cmocka_unit_test_setup_teardown(test_begin_refusals, rl_test_setup,
-                                      rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_vc_fill_stores_argument_bits_unchanged_including_snan,
+          rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_vc_scale_matches_host_product_bit_for_bit, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(ref_vc_add_matches_host_sum_bit_for_bit,
+                                      rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_vc_axpy_pos_fuses_and_rounds_pos_like_cvt_f32_u32, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_vc_partial_sum_matches_tree_order_over_full_and_partial_chunks,
+          rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_vc_merge_sums_partials_and_merge_of_nothing_is_zero,
+          rl_test_setup, rl_test_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_vc_copy_u32_copies_nan_and_denormal_bits_unchanged, rl_test_setup,
+          rl_test_teardown),
+      cmocka_unit_test_setup_teardown(ref_begin_refuses_malformed_dispatches,
+                                      rl_test_setup, rl_test_teardown),
       cmocka_unit_test_setup_teardown(test_wrong_block_size_faults,
                                       rl_test_setup, rl_test_teardown),
       cmocka_unit_test_setup_teardown(test_out_of_bounds_pointer_faults,

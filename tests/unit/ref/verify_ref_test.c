@@ -597,7 +597,8 @@ static void rl_vt_accept(rl_dt_sim_t* sim, const uint32_t* tokens,
   rl_dt_read(sim, b_tokens, next, B * 4);
 }
 
-static void test_accept(void** state) {
+static void ref_verify_accept_counts_drafts_matching_previous_argmax(
+    void** state) {
   rl_dt_sim_t* sim = *state;
   enum { B = 8, POS = 100 };
   // Draft r is accepted when it equals the previous row's argmax (prev = 7
@@ -639,10 +640,11 @@ int main(void) {
                                       rl_vt_setup, rl_vt_teardown),
       cmocka_unit_test_setup_teardown(test_rollback_negative_control,
                                       rl_vt_setup, rl_vt_teardown),
-      cmocka_unit_test_setup_teardown(test_recurrence_and_restore,
-                                      rl_vt_setup, rl_vt_teardown),
-      cmocka_unit_test_setup_teardown(test_accept, rl_vt_setup,
+      cmocka_unit_test_setup_teardown(test_recurrence_and_restore, rl_vt_setup,
                                       rl_vt_teardown),
+      cmocka_unit_test_setup_teardown(
+          ref_verify_accept_counts_drafts_matching_previous_argmax, rl_vt_setup,
+          rl_vt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

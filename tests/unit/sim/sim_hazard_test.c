@@ -179,7 +179,7 @@ static void test_range_set_matches_oracle(void** state) {
 
 // A copies buf to out, B refills buf (WAR against A), C refills out (WAW
 // against A, and nothing against B): one batch, three dispatches.
-static void test_war_and_waw(void** state) {
+static void sim_hazard_war_and_waw_in_one_batch_order_dispatches(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
@@ -351,7 +351,7 @@ int main(void) {
       cmocka_unit_test(test_adversarial_changes_result_without_barrier),
       cmocka_unit_test(test_adversarial_with_barrier_identical),
       cmocka_unit_test(test_same_seed_is_reproducible),
-      cmocka_unit_test(test_war_and_waw),
+      cmocka_unit_test(sim_hazard_war_and_waw_in_one_batch_order_dispatches),
       cmocka_unit_test(test_unordered_across_submissions),
       cmocka_unit_test(test_unordered_past_batch_max),
       cmocka_unit_test(barrier_without_acquire_reports_raw_no_acquire),

@@ -84,7 +84,7 @@ static void rl_test_barrier_case(rl_sim_fixture_t* f, uint32_t type,
   rl_test_submit(f, &p);
 }
 
-static void test_barrier_and(void** state) {
+static void sim_queue_barrier_and_waits_for_every_dependency(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
@@ -105,7 +105,7 @@ static void test_barrier_and(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
-static void test_barrier_or(void** state) {
+static void sim_queue_barrier_or_completes_on_first_dependency(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
@@ -219,7 +219,7 @@ static void rl_test_fault_case(rl_sim_fixture_t* f, void* bad, const char* part,
   assert_int_equal(rl_test_read_id(f), 1);
 }
 
-static void test_fault_bad_type(void** state) {
+static void sim_queue_invalid_packet_type_faults_naming_type(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
@@ -312,7 +312,7 @@ static void test_fault_pm4_ib_unmapped(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
-static void test_injected_hang(void** state) {
+static void sim_queue_injected_hang_stalls_without_fault(void** state) {
   (void)state;
   rl_sim_fixture_t f;
   rl_sim_fixture_setup(&f, NULL, 16);
@@ -445,18 +445,18 @@ static void test_close_device_with_busy_queue(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dispatch_completes_and_retires),
-      cmocka_unit_test(test_barrier_and),
-      cmocka_unit_test(test_barrier_or),
+      cmocka_unit_test(sim_queue_barrier_and_waits_for_every_dependency),
+      cmocka_unit_test(sim_queue_barrier_or_completes_on_first_dependency),
       cmocka_unit_test(test_blocked_barrier_destroy_returns),
       cmocka_unit_test(test_ring_full_backpressure),
-      cmocka_unit_test(test_fault_bad_type),
+      cmocka_unit_test(sim_queue_invalid_packet_type_faults_naming_type),
       cmocka_unit_test(test_fault_reserved_bits),
       cmocka_unit_test(test_fault_unknown_kernel_object),
       cmocka_unit_test(test_fault_kernarg_outside_memory),
       cmocka_unit_test(test_fault_vm_fault_from_executor),
       cmocka_unit_test(test_fault_executor_refusal),
       cmocka_unit_test(test_fault_pm4_ib_unmapped),
-      cmocka_unit_test(test_injected_hang),
+      cmocka_unit_test(sim_queue_injected_hang_stalls_without_fault),
       cmocka_unit_test(test_close_device_with_busy_queue),
       cmocka_unit_test(test_timestamps_ordered),
   };

@@ -361,7 +361,7 @@ static void rl_test_target_step(const char* target, float logits[256],
 // The three targets' code objects run on their simulated devices with the
 // same results bit for bit: the reference accepts each one's metadata, and
 // the float semantics it models are the same on all three.
-static void test_targets_agree(void** state) {
+static void decode_workload_three_targets_agree_bit_for_bit(void** state) {
   (void)state;
   float want[256], got[256];
   uint32_t want_token = 0, token = 0;
@@ -406,7 +406,8 @@ static rl_capture_t* rl_test_capture(int64_t pos,
 }
 
 // 13 launches per layer plus 4: 17, 56 (the default) and 628 (48 layers).
-static void test_launch_counts(void** state) {
+static void decode_workload_launches_thirteen_per_layer_plus_four(
+    void** state) {
   (void)state;
   const struct {
     int64_t layers;
@@ -484,7 +485,9 @@ static void rl_test_workspace_slots(const rl_capture_t* capture,
 }
 
 // Parameters, bindings, roles, regions and window of the default capture.
-static void test_capture_shape(void** state) {
+static void
+decode_workload_default_capture_has_expected_params_bindings_regions(
+    void** state) {
   (void)state;
   rl_capture_t* capture = rl_test_capture(33, NULL, 0);
   assert_int_equal(capture->param_count, 1);
@@ -582,7 +585,8 @@ static void test_workspace_contract(void** state) {
 }
 
 // Unknown names and values outside the admitted ranges are refused.
-static void test_option_errors(void** state) {
+static void decode_workload_refuses_unknown_options_and_out_of_range_values(
+    void** state) {
   (void)state;
   const struct {
     int64_t pos;
@@ -611,12 +615,14 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_step_default_dims),
       cmocka_unit_test(test_step_small_dims),
-      cmocka_unit_test(test_targets_agree),
-      cmocka_unit_test(test_launch_counts),
-      cmocka_unit_test(test_capture_shape),
+      cmocka_unit_test(decode_workload_three_targets_agree_bit_for_bit),
+      cmocka_unit_test(decode_workload_launches_thirteen_per_layer_plus_four),
+      cmocka_unit_test(
+          decode_workload_default_capture_has_expected_params_bindings_regions),
       cmocka_unit_test(test_no_guard_at_last_position),
       cmocka_unit_test(test_workspace_contract),
-      cmocka_unit_test(test_option_errors),
+      cmocka_unit_test(
+          decode_workload_refuses_unknown_options_and_out_of_range_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

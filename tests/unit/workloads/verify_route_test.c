@@ -102,7 +102,7 @@ static void rl_vrt_expect(const rl_vrt_t* t,
   }
 }
 
-static void test_envelope(void** state) {
+static void verify_route_envelope_records_captured_shape(void** state) {
   const rl_vrt_t* t = *state;
   assert_string_equal(t->envelope.target, RL_VRT_TARGET);
   assert_int_equal(t->envelope.batch, 16);
@@ -113,7 +113,7 @@ static void test_envelope(void** state) {
                    rl_verify_workspace_bytes(&t->dims));
 }
 
-static void test_batch_edges(void** state) {
+static void verify_route_refuses_batch_other_than_captured(void** state) {
   const rl_vrt_t* t = *state;
   rl_vrt_expect(t, NULL, rl_vrt_step(t, 3, 400), false,
                 "B=3 outside the admitted 4..32");
@@ -171,7 +171,7 @@ static void test_crossover_edges(void** state) {
                 "not above the crossover 256");
 }
 
-static void test_capacity_edge(void** state) {
+static void verify_route_refuses_rows_past_kv_capacity(void** state) {
   const rl_vrt_t* t = *state;
   rl_vrt_expect(t, NULL, rl_vrt_step(t, 16, 1008), true, NULL);
   rl_vrt_expect(t, NULL, rl_vrt_step(t, 16, 1009), false,
@@ -224,11 +224,11 @@ static void test_undersized_workspace(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_envelope),
-      cmocka_unit_test(test_batch_edges),
+      cmocka_unit_test(verify_route_envelope_records_captured_shape),
+      cmocka_unit_test(verify_route_refuses_batch_other_than_captured),
       cmocka_unit_test(test_batch_edges_admitted),
       cmocka_unit_test(test_crossover_edges),
-      cmocka_unit_test(test_capacity_edge),
+      cmocka_unit_test(verify_route_refuses_rows_past_kv_capacity),
       cmocka_unit_test(test_target_and_escape_hatches),
       cmocka_unit_test(test_undersized_workspace),
   };

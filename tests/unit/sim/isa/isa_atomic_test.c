@@ -134,7 +134,9 @@ static void rl_at_check_returned(const rl_isa_wave_t* wave, bool wide,
 }
 
 // global_atomic_*: every case, returning (glc) and not, with EXEC holes.
-static void test_global_atomics(void** state) {
+static void
+isa_global_atomics_match_host_with_and_without_return_under_exec_holes(
+    void** state) {
   (void)state;
   for (size_t i = 0; i < sizeof(rl_at_cases) / sizeof(rl_at_cases[0]); ++i) {
     const rl_at_case_t* c = &rl_at_cases[i];
@@ -193,7 +195,8 @@ static void test_global_atomics(void** state) {
 
 // ds_*: the same cases on LDS (ds_cmpstore: DATA0 new, DATA1 compare), with
 // and without return, at a non-zero offset.
-static void test_ds_atomics(void** state) {
+static void isa_ds_atomics_match_host_at_nonzero_offset_with_and_without_return(
+    void** state) {
   (void)state;
   static const struct { const char* ds; int index; } names[] = {
       {"add_%s32", 0}, {"sub_%s32", 1}, {"inc_%s32", 2}, {"dec_%s32", 3},
@@ -260,7 +263,9 @@ static void test_ds_atomics(void** state) {
 
 // ds_bpermute_b32 (pull) and ds_permute_b32 (push) against the guide's
 // pseudo-code, with inactive lanes, offset and collisions.
-static void test_ds_permute(void** state) {
+static void
+isa_ds_permute_and_bpermute_follow_guide_pseudocode_with_inactive_lanes(
+    void** state) {
   (void)state;
   rl_isa_snippet_t* s = rl_isa_snippet_create(0);
   rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
@@ -363,9 +368,12 @@ static void test_lane_and_integer_ops(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_global_atomics),
-      cmocka_unit_test(test_ds_atomics),
-      cmocka_unit_test(test_ds_permute),
+      cmocka_unit_test(
+          isa_global_atomics_match_host_with_and_without_return_under_exec_holes),
+      cmocka_unit_test(
+          isa_ds_atomics_match_host_at_nonzero_offset_with_and_without_return),
+      cmocka_unit_test(
+          isa_ds_permute_and_bpermute_follow_guide_pseudocode_with_inactive_lanes),
       cmocka_unit_test(test_lane_and_integer_ops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,7 +116,9 @@ static void rl_ct_expect_refusal(rl_status_t status, uint32_t pc) {
   rl_status_free(status);
 }
 
-static void test_check_kernel(void** state) {
+static void
+isa_check_kernel_accepts_vecchain_and_names_kernel_and_place_of_refusal(
+    void** state) {
   (void)state;
   rl_ct_object_t o;
   rl_ct_load(&o, false);  // control: every vecchain kernel is modelled
@@ -199,7 +201,8 @@ static void test_cli_lists_unmodelled(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_check_kernel),
+      cmocka_unit_test(
+          isa_check_kernel_accepts_vecchain_and_names_kernel_and_place_of_refusal),
       cmocka_unit_test(test_device_check_kernel),
       cmocka_unit_test(test_cli_lists_unmodelled),
   };

@@ -197,7 +197,7 @@ static uint32_t rl_dt_class(float x) {
   return neg ? 3 : 8;
 }
 
-static void test_cmp_class(void** state) {
+static void isa_cmp_class_f32_tests_each_of_the_ten_classes(void** state) {
   (void)state;
   rl_isa_snippet_t* s = rl_isa_snippet_create(0);
   rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
@@ -260,7 +260,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_clang_division_is_ieee),
       cmocka_unit_test(test_clang_division_is_ieee_f64),
-      cmocka_unit_test(test_cmp_class),
+      cmocka_unit_test(isa_cmp_class_f32_tests_each_of_the_ten_classes),
       cmocka_unit_test(test_div_fixup_corners),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

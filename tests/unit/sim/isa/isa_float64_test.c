@@ -46,7 +46,7 @@ static int32_t rl_ft_cvt_i32(double x) {
   return (int32_t)x;
 }
 
-static void test_f64_unary(void** state) {
+static void isa_f64_unary_and_conversions_match_host_double(void** state) {
   (void)state;
   rl_isa_snippet_t* s = rl_isa_snippet_create(RL_ISA_MODE_IEEE);
   rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
@@ -86,7 +86,7 @@ static void test_f64_unary(void** state) {
 }
 
 // v_min_f64 / v_max_f64: -0 below +0, NaN yields the other operand.
-static void test_f64_minmax(void** state) {
+static void isa_f64_min_max_order_signed_zeros_and_skip_nan(void** state) {
   (void)state;
   rl_isa_snippet_t* s = rl_isa_snippet_create(0);
   rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
@@ -115,8 +115,8 @@ static void test_f64_minmax(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_f64_unary),
-      cmocka_unit_test(test_f64_minmax),
+      cmocka_unit_test(isa_f64_unary_and_conversions_match_host_double),
+      cmocka_unit_test(isa_f64_min_max_order_signed_zeros_and_skip_nan),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

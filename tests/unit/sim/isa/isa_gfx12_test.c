@@ -239,7 +239,8 @@ static void rl_g12_decode_line(const char* text, rl_isa_inst_t* inst) {
 }
 
 // The operand fields of the changed layouts.
-static void test_fields(void** state) {
+static void isa_gfx12_decode_fills_operand_fields_of_changed_layouts(
+    void** state) {
   (void)state;
   rl_isa_inst_t inst;
   rl_g12_decode_line("s_load_b64 s[4:5], s[2:3], s6 offset:-0x10", &inst);
@@ -281,7 +282,7 @@ static void test_fields(void** state) {
 }
 
 // Forms refused statically, by reason.
-static void test_refused_forms(void** state) {
+static void isa_gfx12_unmodelled_forms_are_refused_with_a_reason(void** state) {
   (void)state;
   rl_isa_inst_t inst;
   rl_g12_decode_line("s_barrier_signal -1", &inst);
@@ -355,8 +356,9 @@ int main(void) {
       cmocka_unit_test(test_gfx11_tables_disagree),
       cmocka_unit_test(test_tables_named_by_llvm),
       cmocka_unit_test(test_table_check_can_fail),
-      cmocka_unit_test(test_fields),
-      cmocka_unit_test(test_refused_forms),
+      cmocka_unit_test(
+          isa_gfx12_decode_fills_operand_fields_of_changed_layouts),
+      cmocka_unit_test(isa_gfx12_unmodelled_forms_are_refused_with_a_reason),
       cmocka_unit_test(test_static_refusal_names_gfx12_mnemonics),
   };
   return cmocka_run_group_tests(tests, rl_g12_setup, rl_g12_teardown);

@@ -190,7 +190,8 @@ static void test_f16_rounding_edges(void** state) {
   rl_isa_snippet_destroy(s);
 }
 
-static void test_f16_arithmetic(void** state) {
+static void isa_valu16_f16_arithmetic_matches_binary16_host_model(
+    void** state) {
   (void)state;
   rl_vt_check("v_add_f16_e32 v0, v1, v2", ref_add_f16, RL_VT_F16_LO, 64);
   rl_vt_check("v_sub_f16_e64 v0, v1, v2", ref_sub_f16, RL_VT_F16_LO, 64);
@@ -217,7 +218,7 @@ REF(ref_cvt_u32_u16, return LO(a))
 REF(ref_cvt_i32_i16, return (uint32_t)rl_vt_s16(a))
 REF(ref_pack_b32_f16, return LO(a) | LO(b) << 16)
 
-static void test_int16(void** state) {
+static void isa_valu16_int16_ops_keep_high_half_and_match_host(void** state) {
   (void)state;
   rl_vt_check("v_lshrrev_b16 v0, v1, v2", ref_lshrrev_b16, RL_VT_EXACT, 8);
   rl_vt_check("v_lshlrev_b16 v0, v1, v2", ref_lshlrev_b16, RL_VT_EXACT, 8);
@@ -235,7 +236,8 @@ static void test_int16(void** state) {
 
 // v_cmp_*_u16 / v_cmpx_lt_u16 / v_cmp_*_i16 / v_cmp_*_f16: the mask of
 // active lanes whose condition holds (v_cmpx writes EXEC).
-static void test_cmp16(void** state) {
+static void isa_valu16_compares_set_mask_of_active_lanes_and_cmpx_writes_exec(
+    void** state) {
   (void)state;
   rl_isa_snippet_t* s = rl_isa_snippet_create(0);
   rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
@@ -329,7 +331,8 @@ REF(ref_mixhi,
            rl_vt_d2h(fmaf((float)rl_vt_h2d(rl_vt_hh(a, 0)),
                           (float)rl_vt_h2d(rl_vt_hh(b, 0)), -rl_vt_u2f(c))) << 16)
 
-static void test_packed(void** state) {
+static void isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model(
+    void** state) {
   (void)state;
   rl_vt_check("v_pk_add_f16 v0, v1, v2", ref_pk_add_f16, RL_VT_F16_BOTH, 32);
   rl_vt_check("v_pk_mul_f16 v0, v1, v2", ref_pk_mul_f16, RL_VT_F16_BOTH, 32);
@@ -371,10 +374,12 @@ int main(void) {
       cmocka_unit_test(test_comparison_can_fail),
       cmocka_unit_test(test_f16_conversions),
       cmocka_unit_test(test_f16_rounding_edges),
-      cmocka_unit_test(test_f16_arithmetic),
-      cmocka_unit_test(test_int16),
-      cmocka_unit_test(test_cmp16),
-      cmocka_unit_test(test_packed),
+      cmocka_unit_test(isa_valu16_f16_arithmetic_matches_binary16_host_model),
+      cmocka_unit_test(isa_valu16_int16_ops_keep_high_half_and_match_host),
+      cmocka_unit_test(
+          isa_valu16_compares_set_mask_of_active_lanes_and_cmpx_writes_exec),
+      cmocka_unit_test(
+          isa_valu16_packed_fma_dot_and_mix_match_binary16_host_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
