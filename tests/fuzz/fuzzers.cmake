@@ -11,7 +11,7 @@ set(RL_FUZZ_SEEDS_fuzz_code_object
   ${RL_KERNELS_DIR}/vecchain-gfx1100.co
   ${RL_KERNELS_DIR}/vecchain-gfx1201.co
   ${RL_KERNELS_DIR}/vecchain-gfx1100-v4.co
-  ${PROJECT_BINARY_DIR}/tests/code_object_reloc-gfx1100.co)
+  ${PROJECT_BINARY_DIR}/tests/unit/capture/code_object_reloc-gfx1100.co)
 set(RL_FUZZ_SEEDS_fuzz_capture_reader ${RL_SEED_CAPTURE})
 
 rl_add_fuzzer(fuzz_code_object fuzz_code_object.c rl_capture)
