@@ -67,6 +67,9 @@ add_test(NAME shadow_mutations
 add_test(NAME shadow_mutations_gfx1201
   COMMAND bash ${PROJECT_SOURCE_DIR}/tools/shadow_mutations.sh
           $<TARGET_FILE:redline> "" gfx1201)
+# Labelled slow: the sanitizer stage skips them (the same binary run 30
+# times with faults injected adds no sanitizer coverage over the shadow
+# tests, and costs about 3 min there).
 set_tests_properties(shadow_mutations shadow_mutations_gfx1201 PROPERTIES
-  LABELS integration TIMEOUT 600
+  LABELS "integration;slow" TIMEOUT 600
   ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
