@@ -22,48 +22,10 @@
 
 #define RL_NT_MAX 4096
 
-typedef struct rl_nt_line_s {
-  uint32_t encoding;
-  uint32_t opcode;
-  char mnemonic[64];
-  char text[160];
-} rl_nt_line_t;
-
-static uint32_t rl_nt_encoding(const char* name) {
-  for (uint32_t e = 0; e < RL_ISA_ENC_COUNT; ++e) {
-    if (strcmp(rl_isa_encoding_name(e), name) == 0) return e;
-  }
-  fail_msg("unknown encoding %s", name);
-  return 0;
-}
+typedef rl_isa_name_line_t rl_nt_line_t;
 
 static uint32_t rl_nt_load(rl_nt_line_t* out) {
-  FILE* file = fopen(RL_ISA_NAMES_DATA, "r");
-  assert_non_null(file);
-  char text[256];
-  uint32_t count = 0;
-  while (fgets(text, sizeof(text), file)) {
-    if (text[0] == '#' || text[0] == '\n') continue;
-    assert_true(count < RL_NT_MAX);
-    rl_nt_line_t* line = &out[count++];
-    char family[16];
-    int used = 0;
-    assert_int_equal(sscanf(text, "%15s %x %n", family, &line->opcode, &used),
-                     2);
-    line->encoding = rl_nt_encoding(family);
-    snprintf(line->text, sizeof(line->text), "%s", text + used);
-    line->text[strcspn(line->text, "\n")] = 0;
-    // VOPD lines pair a v_dual_mov_b32 X with the probed Y half.
-    const char* dual = strstr(line->text, "::");
-    sscanf(dual ? dual + 2 : line->text, "%63s", line->mnemonic);
-    size_t n = strlen(line->mnemonic);
-    if (n > 4 && (strcmp(line->mnemonic + n - 4, "_e32") == 0 ||
-                  strcmp(line->mnemonic + n - 4, "_e64") == 0)) {
-      line->mnemonic[n - 4] = 0;
-    }
-  }
-  fclose(file);
-  return count;
+  return rl_isa_test_load_names(RL_ISA_NAMES_DATA, out, RL_NT_MAX);
 }
 
 // The encoding family and opcode field of |w| (RDNA3 ISA guide,

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_inst.h"
+
 // Writes |lines| to a fresh temporary file; returns its path in |path|.
 static void rl_isa_test_write_lines(const char* const* lines, uint32_t count,
                                     char* path) {
@@ -187,4 +189,42 @@ rl_isa_listed_t* rl_isa_test_disassemble(const char* cpu, const char* path,
   assert_int_equal(pclose(pipe), 0);
   *out_count = count;
   return list;
+}
+
+static uint32_t rl_isa_test_encoding(const char* name) {
+  for (uint32_t e = 0; e < RL_ISA_ENC_COUNT; ++e) {
+    if (strcmp(rl_isa_encoding_name(e), name) == 0) return e;
+  }
+  fail_msg("unknown encoding %s", name);
+  return 0;
+}
+
+uint32_t rl_isa_test_load_names(const char* path, rl_isa_name_line_t* out,
+                                uint32_t capacity) {
+  FILE* file = fopen(path, "r");
+  assert_non_null(file);
+  char text[256];
+  uint32_t count = 0;
+  while (fgets(text, sizeof(text), file)) {
+    if (text[0] == '#' || text[0] == '\n') continue;
+    assert_true(count < capacity);
+    rl_isa_name_line_t* line = &out[count++];
+    char family[16];
+    int used = 0;
+    assert_int_equal(sscanf(text, "%15s %x %n", family, &line->opcode, &used),
+                     2);
+    line->encoding = rl_isa_test_encoding(family);
+    snprintf(line->text, sizeof(line->text), "%s", text + used);
+    line->text[strcspn(line->text, "\n")] = 0;
+    // VOPD lines pair a v_dual_mov_b32 X with the probed Y half.
+    const char* dual = strstr(line->text, "::");
+    sscanf(dual ? dual + 2 : line->text, "%63s", line->mnemonic);
+    size_t n = strlen(line->mnemonic);
+    if (n > 4 && (strcmp(line->mnemonic + n - 4, "_e32") == 0 ||
+                  strcmp(line->mnemonic + n - 4, "_e64") == 0)) {
+      line->mnemonic[n - 4] = 0;
+    }
+  }
+  fclose(file);
+  return count;
 }

@@ -44,4 +44,19 @@ typedef struct rl_isa_listed_s {
 rl_isa_listed_t* rl_isa_test_disassemble(const char* cpu, const char* path,
                                          uint32_t* out_count);
 
+// One line of an llvm-mc name table (tests/data/isa_names_gfx1*.txt):
+// "FAMILY OPCODE TEXT", the encoding index of FAMILY, and the mnemonic of
+// TEXT (the Y half of a VOPD pair; without an _e32/_e64 suffix).
+typedef struct rl_isa_name_line_s {
+  uint32_t encoding;
+  uint32_t opcode;
+  char mnemonic[64];
+  char text[160];
+} rl_isa_name_line_t;
+
+// Reads the table at |path| into |out| (at most |capacity| lines, '#'
+// comments and blank lines skipped); fails the test on a malformed line.
+uint32_t rl_isa_test_load_names(const char* path, rl_isa_name_line_t* out,
+                                uint32_t capacity);
+
 #endif  // REDLINE_TESTS_UNIT_ISA_TEST_UTIL_H_
