@@ -10,7 +10,7 @@ find_program(RL_LLVM_OBJDUMP NAMES llvm-objdump llvm-objdump-19
 if(TARGET rl_sim_isa AND RL_LLVM_MC AND RL_LLVM_OBJDUMP)
   add_library(rl_test_isa_util STATIC unit/sim/isa/isa_test_util.c)
   target_include_directories(rl_test_isa_util PUBLIC ${PROJECT_SOURCE_DIR})
-  target_link_libraries(rl_test_isa_util PUBLIC PkgConfig::CMOCKA)
+  target_link_libraries(rl_test_isa_util PUBLIC rl_sim_isa PkgConfig::CMOCKA)
   target_compile_definitions(rl_test_isa_util PRIVATE
     RL_LLVM_MC="${RL_LLVM_MC}" RL_LLVM_OBJDUMP="${RL_LLVM_OBJDUMP}")
 
