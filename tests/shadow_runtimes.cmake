@@ -39,6 +39,7 @@ file(TOUCH ${RL_HARDWARE_CHECK_DIR}/renderD128)
 add_test(NAME hardware_check_standins
   COMMAND sh ${PROJECT_SOURCE_DIR}/tools/hardware_check.sh ${CMAKE_BINARY_DIR}
     ${RL_HARDWARE_CHECK_DIR}/report.json)
+# Eleven redline runs: 78 s seen under load 12 on the 2-core machine.
 set_tests_properties(hardware_check_standins PROPERTIES
-  LABELS integration TIMEOUT 120
+  LABELS integration TIMEOUT 600
   ENVIRONMENT "${RL_SHADOW_RUNTIME_ENV};REDLINE_HSA_LIBRARY=${RL_STANDIN_HSA_LIBRARY};REDLINE_DRM_RENDER_NODE=${RL_HARDWARE_CHECK_DIR}/renderD128")
