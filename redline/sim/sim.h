@@ -73,9 +73,10 @@ extern "C" {
 // a 64-bit address is the same whether a target sign-extends it from bit 47
 // (gfx12 code re-extends the zero-extended S_GETPC_B64 result; the amdgpu
 // driver treats [2^47, 2^64 - 2^47) as a hole) or not. The range sits below
-// where Linux x86-64 places executables, heaps, mappings and stacks (and below
-// the ASan/TSan application ranges), so a host pointer does not fall in it in
-// practice; RL_SIM_VA_END bounds the check. Allocations are page aligned with
+// where Linux x86-64 places executables (0x55.., PIE), heaps, mappings and
+// stacks (0x7f.., top-down), and where ASan's allocator (0x6000..) and TSan's
+// application ranges are, so a host pointer does not fall in it in practice;
+// RL_SIM_VA_END bounds the check. Allocations are page aligned with
 // an unmapped 64 KiB guard gap after each; freed ranges are never reused;
 // bounds are checked to the byte (stricter than hardware's page granularity).
 #define RL_SIM_VA_BASE 0x0000400000000000ull
