@@ -122,6 +122,17 @@ add_test(NAME hip_corpus_build
           ${rl_corpus_check_names})
 set_tests_properties(hip_corpus_build PROPERTIES LABELS "hip_corpus")
 
+# The isa decoder against llvm-objdump-19 on every corpus code object of
+# every processor (isa_objdump_test, tests/unit/sim/isa/, over the code
+# objects corpus_objdump.sh takes out of the programs' bundles).
+if(TARGET rl_test_isa_util)
+  add_test(NAME hip_corpus_objdump
+    COMMAND ${RL_HIP_CORPUS_SRC}/corpus_objdump.sh ${RL_HIP_CORPUS_DIR}
+            $<TARGET_FILE:isa_objdump_test> ${RL_LLVM_ROOT}/bin
+            ${RL_HIP_CORPUS_ARCHS})
+  set_tests_properties(hip_corpus_objdump PROPERTIES LABELS "hip_corpus;isa")
+endif()
+
 if(NOT RL_HIP_CORPUS_RUN)
   message(STATUS "HIP corpus: run/shadow tests off (no `redline run`; "
                  "-DRL_HIP_CORPUS_RUN=ON to force)")
