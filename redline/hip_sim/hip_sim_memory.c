@@ -199,7 +199,8 @@ static bool rl_hip_resolve(const void* pointer, uint64_t size,
   rl_hip_allocation_t* a = rl_hip_find(value);
   *out_device = a != NULL;
   *out_address = value;
-  if (!a && value >= RL_SIM_VA_BASE && size <= (1ull << 48) - value) {
+  if (!a && value >= RL_SIM_VA_BASE && value < RL_SIM_VA_END &&
+      size <= RL_SIM_VA_END - value) {
     // Device memory the program did not allocate: a loaded code object's
     // variables (the simulator bounds-checks the access).
     *out_device = true;

@@ -4,7 +4,7 @@
 //
 // What it models:
 //   - A device virtual address space. Allocations get addresses in a range
-//     no host pointer can have (RL_SIM_VA_BASE upward, with unmapped guard
+//     host pointers do not use ([RL_SIM_VA_BASE, RL_SIM_VA_END), with unmapped guard
 //     gaps between allocations); every access from a packet or a kernel is
 //     translated and bounds-checked, and an access outside a live allocation
 //     is a VM fault naming the address, the packet and the dispatch.
@@ -68,13 +68,19 @@
 extern "C" {
 #endif
 
-// Device addresses start here: above the 47-bit user-space range of x86-64
-// Linux, so no host pointer can alias one. They end below 2^48 (the GPU's
-// 48-bit virtual address width); fixed-address allocations must lie in
-// [RL_SIM_VA_BASE, 2^48). Allocations are page aligned with an unmapped
-// 64 KiB guard gap after each; freed ranges are never reused; bounds are
-// checked to the byte (stricter than hardware's page granularity).
-#define RL_SIM_VA_BASE 0x0000900000000000ull
+// Device addresses lie in [RL_SIM_VA_BASE, RL_SIM_VA_END): inside the lower,
+// canonical half of the GPU's 48-bit virtual address space (bit 47 clear), so
+// a 64-bit address is the same whether a target sign-extends it from bit 47
+// (gfx12 code re-extends the zero-extended S_GETPC_B64 result; the amdgpu
+// driver treats [2^47, 2^64 - 2^47) as a hole) or not. The range sits below
+// where Linux x86-64 places executables (0x55.., PIE), heaps, mappings and
+// stacks (0x7f.., top-down), and where ASan's allocator (0x6000..) and TSan's
+// application ranges are, so a host pointer does not fall in it in practice;
+// RL_SIM_VA_END bounds the check. Allocations are page aligned with
+// an unmapped 64 KiB guard gap after each; freed ranges are never reused;
+// bounds are checked to the byte (stricter than hardware's page granularity).
+#define RL_SIM_VA_BASE 0x0000400000000000ull
+#define RL_SIM_VA_END 0x0000500000000000ull
 #define RL_SIM_TIMESTAMP_HZ 100000000ull  // 100 MHz
 // LDS per work-group on gfx11/gfx12 (AMDGPUUsage "Memory Spaces": 64 KiB).
 #define RL_SIM_LDS_LIMIT 65536u

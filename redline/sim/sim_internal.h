@@ -34,9 +34,6 @@
 #include "redline/sim/sim_cache.h"
 #include "redline/sim/sim_hazard_checker.h"
 
-// Device addresses end below 2^48: the GPU virtual address width of gfx9+
-// (AMDGPUUsage "Address Spaces": 48-bit flat addresses).
-#define RL_SIM_VA_END 0x0001000000000000ull
 // Allocations are placed at page granularity (4 KiB, the GPU page size ROCr
 // allocates in) and separated by an unmapped guard gap, so an access that
 // runs off the end of one buffer faults instead of landing in the next.

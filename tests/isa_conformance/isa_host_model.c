@@ -391,6 +391,23 @@ static uint32_t rl_hm_minmax(uint32_t mode, uint32_t a, uint32_t b, bool max) {
   if (max) return ka >= kb ? a : b;
   return ka <= kb ? a : b;
 }
+// gfx12's *_num_* min/max (RDNA4 guide, V_MIN_NUM_F32 ...): IEEE 754-2019
+// minimumNumber/maximumNumber. A NaN operand, quiet or signalling, yields
+// the other operand; two NaNs the first, quieted; -0 < +0. That is the rule
+// above without the IEEE-mode signalling-NaN case, whatever the mode.
+#define RL_HM_NUM(mode) ((mode) & ~RL_HM_MODE_IEEE)
+FN(hm_min_num_f32) { UNUSED; x->d = rl_hm_minmax(RL_HM_NUM(mode), A, B, false); }
+FN(hm_max_num_f32) { UNUSED; x->d = rl_hm_minmax(RL_HM_NUM(mode), A, B, true); }
+FN(hm_min3_num_f32) {
+  UNUSED;
+  uint32_t m = RL_HM_NUM(mode);
+  x->d = rl_hm_minmax(m, rl_hm_minmax(m, A, B, false), C, false);
+}
+FN(hm_max3_num_f32) {
+  UNUSED;
+  uint32_t m = RL_HM_NUM(mode);
+  x->d = rl_hm_minmax(m, rl_hm_minmax(m, A, B, true), C, true);
+}
 FN(hm_min_f32) { UNUSED; x->d = rl_hm_minmax(mode, A, B, false); }
 FN(hm_max_f32) { UNUSED; x->d = rl_hm_minmax(mode, A, B, true); }
 FN(hm_min3_f32) {
@@ -511,6 +528,18 @@ FN(hh_min) {
 FN(hh_max) {
   UNUSED;
   x->d = rl_hm_keep_hi(x, rl_hm_f2h_bits(rl_hm_minmax(mode & ~RL_HM_MODE_FTZ32,
+                       rl_hm_h2f_bits(A), rl_hm_h2f_bits(B), true)));
+}
+FN(hh_min_num) {
+  UNUSED;
+  x->d = rl_hm_keep_hi(x, rl_hm_f2h_bits(rl_hm_minmax(
+                       RL_HM_NUM(mode) & ~RL_HM_MODE_FTZ32,
+                       rl_hm_h2f_bits(A), rl_hm_h2f_bits(B), false)));
+}
+FN(hh_max_num) {
+  UNUSED;
+  x->d = rl_hm_keep_hi(x, rl_hm_f2h_bits(rl_hm_minmax(
+                       RL_HM_NUM(mode) & ~RL_HM_MODE_FTZ32,
                        rl_hm_h2f_bits(A), rl_hm_h2f_bits(B), true)));
 }
 // A NaN keeps its payload and is quieted.
@@ -667,6 +696,14 @@ static uint64_t rl_hm_minmax64(uint32_t mode, uint64_t a, uint64_t b, bool max) 
 }
 FN(hd_min) { UNUSED; x->d = rl_hm_minmax64(mode, x->s[0], x->s[1], false); }
 FN(hd_max) { UNUSED; x->d = rl_hm_minmax64(mode, x->s[0], x->s[1], true); }
+FN(hd_min_num) {
+  UNUSED;
+  x->d = rl_hm_minmax64(RL_HM_NUM(mode), x->s[0], x->s[1], false);
+}
+FN(hd_max_num) {
+  UNUSED;
+  x->d = rl_hm_minmax64(RL_HM_NUM(mode), x->s[0], x->s[1], true);
+}
 
 // v_cmp_class_*: bit n of S1 selects class n of S0 (0 signalling NaN, 1
 // quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal,
@@ -828,7 +865,8 @@ FN(hs_cvt_f32_u32) { UNUSED; x->d = rl_hm_out(mode, (float)A); }
 
 // VOP3P halves.
 enum { PK_MUL_LO, PK_ADD, PK_SUB, PK_LSHL, PK_LSHR, PK_MAX_U, PK_MIN_U,
-       PK_ADD_F16, PK_MUL_F16, PK_MIN_F16, PK_MAX_F16 };
+       PK_ADD_F16, PK_MUL_F16, PK_MIN_F16, PK_MAX_F16, PK_MIN_NUM_F16,
+       PK_MAX_NUM_F16 };
 FN(hm_packed) { UNUSED; (void)x; }
 
 // ---------------------------------------------------------------------------
@@ -873,6 +911,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_mul_u32_u24", 2, 0, 0, 0, hm_mul_u24),
     V("v_mul_hi_u32_u24", 2, 0, 0, 0, hm_mul_hi_u24),
     V("v_min_f32", 2, 0, F3, 0, hm_min_f32),
+    V("v_min_num_f32", 2, 0, F3, 0, hm_min_num_f32),
+    V("v_max_num_f32", 2, 0, F3, 0, hm_max_num_f32),
     V("v_max_f32", 2, 0, F3, 0, hm_max_f32),
     V("v_min_i32", 2, 0, 0, 0, hm_min_i32),
     V("v_max_i32", 2, 0, 0, 0, hm_max_i32),
@@ -930,6 +970,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_fma_f64", 3, W0 | W1 | W2 | WD, F0 | F1 | F2, NANY, hm_fma_f64),
     V("v_alignbit_b32", 3, 0, 0, 0, hm_alignbit),
     V("v_min3_f32", 3, 0, F3 | F2, 0, hm_min3_f32),
+    V("v_min3_num_f32", 3, 0, F3 | F2, 0, hm_min3_num_f32),
+    V("v_max3_num_f32", 3, 0, F3 | F2, 0, hm_max3_num_f32),
     V("v_min3_i32", 3, 0, 0, 0, hm_min3_i32),
     V("v_min3_u32", 3, 0, 0, 0, hm_min3_u32),
     V("v_max3_f32", 3, 0, F3 | F2, 0, hm_max3_f32),
@@ -996,6 +1038,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_fmamk_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY | RL_HM_K, hh_fmamk),
     V("v_fmaak_f16", 3, H0 | H1 | H2 | HD, F0 | F1 | F2, NANY | RL_HM_K, hh_fma),
     V("v_min_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_min),
+    V("v_min_num_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_min_num),
+    V("v_max_num_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_max_num),
     V("v_max_f16", 2, H0 | H1 | HD, F0 | F1, 0, hh_max),
     V("v_cvt_f32_f16", 1, H0, F0 | FD, 0, hh_cvt_f32_f16),
     V("v_cvt_f16_f32", 1, HD, F0, NANY, hh_cvt_f16_f32),
@@ -1017,6 +1061,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_rsq_f64", 1, W0 | WD, F0, NANY | RL_HM_TRANS, hd_rsq),
     V("v_fract_f64", 1, W0 | WD, F0, NANY, hd_fract),
     V("v_min_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_min),
+    V("v_min_num_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_min_num),
+    V("v_max_num_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_max_num),
     V("v_max_f64", 2, W0 | W1 | WD, F0 | F1, 0, hd_max),
     V("v_ldexp_f64", 2, W0 | WD, F0, NANY, hd_ldexp),
     V("v_dot2acc_f32_f16", 3, 0, 0, NANY | RL_HM_ACC, hh_dot2acc),
@@ -1049,6 +1095,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     VA("v_pk_add_f16", 2, 0, 0, RL_HM_PACKED | NANY, hm_packed, PK_ADD_F16),
     VA("v_pk_mul_f16", 2, 0, 0, RL_HM_PACKED | NANY, hm_packed, PK_MUL_F16),
     VA("v_pk_min_f16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MIN_F16),
+    VA("v_pk_min_num_f16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MIN_NUM_F16),
+    VA("v_pk_max_num_f16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MAX_NUM_F16),
     VA("v_pk_max_f16", 2, 0, 0, RL_HM_PACKED, hm_packed, PK_MAX_F16),
     // SOP2.
     S("s_add_u32", 2, 0, SCCO, hs_add_u32),
@@ -1100,6 +1148,8 @@ static const rl_hm_op_t rl_hm_ops[] = {
     SF("s_add_f32", 2, F0 | F1, NANY, hm_add_f32),
     SF("s_sub_f32", 2, F0 | F1, NANY, hm_sub_f32),
     SF("s_min_f32", 2, F0 | F1, 0, hm_min_f32),
+    SF("s_min_num_f32", 2, F0 | F1, 0, hm_min_num_f32),
+    SF("s_max_num_f32", 2, F0 | F1, 0, hm_max_num_f32),
     SF("s_max_f32", 2, F0 | F1, 0, hm_max_f32),
     SF("s_mul_f32", 2, F0 | F1, NANY, hm_mul_f32),
     SF("s_fmaak_f32", 3, F0 | F1 | F2, NANY | RL_HM_K, hm_fma_f32),
@@ -1405,6 +1455,11 @@ uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t mode, uint32_t a,
       return rl_hm_f2h_bits(rl_hm_minmax(mode, rl_hm_h2f_bits(a),
                                          rl_hm_h2f_bits(b),
                                          op->arg == PK_MAX_F16));
+    case PK_MIN_NUM_F16:
+    case PK_MAX_NUM_F16:
+      return rl_hm_f2h_bits(rl_hm_minmax(RL_HM_NUM(mode), rl_hm_h2f_bits(a),
+                                         rl_hm_h2f_bits(b),
+                                         op->arg == PK_MAX_NUM_F16));
     case PK_MUL_LO: return (a * b) & 0xffff;
     case PK_ADD: return (a + b) & 0xffff;
     case PK_SUB: return (a - b) & 0xffff;
@@ -1449,6 +1504,9 @@ static bool rl_hm_atomic(const char* base, uint64_t tmp, uint64_t src,
     if (IS("add")) r = rl_hm_u(a + b);
     else if (IS("min")) r = rl_hm_minmax(RL_HM_MODE_IEEE, (uint32_t)tmp, (uint32_t)src, false);
     else if (IS("max")) r = rl_hm_minmax(RL_HM_MODE_IEEE, (uint32_t)tmp, (uint32_t)src, true);
+    // gfx12 *_min_num_f32 / *_max_num_f32: minimumNumber/maximumNumber
+    else if (IS("min_num")) r = rl_hm_minmax(0, (uint32_t)tmp, (uint32_t)src, false);
+    else if (IS("max_num")) r = rl_hm_minmax(0, (uint32_t)tmp, (uint32_t)src, true);
     else return false;
   } else if (IS("add")) r = tmp + src;
   else if (IS("sub")) r = tmp - src;

@@ -127,10 +127,10 @@ static rl_status_t rl_isa_check_modes(const rl_sim_dispatch_t* dispatch,
     // gfx12 has no IEEE_MODE / DX10_CLAMP: COMPUTE_PGM_RSRC1 bits 23 and 21
     // are DISABLE_PERF and WG_RR_EN there (AMDGPUUsage, "compute_pgm_rsrc1
     // for GFX6-GFX12"), and MODE has no such bits. Only the denormal mode
-    // is taken; the opcodes whose gfx11 result depends on IEEE mode (the
-    // float min/max family) have new gfx12 names and are not joined, and
-    // the forms that depend on DX10_CLAMP/IEEE (float CLAMP, OMOD) are
-    // refused on gfx12 (isa_exec_gfx12.c).
+    // is taken; the gfx12 float min/max (*_num_*) are the gfx11 rows with
+    // IEEE clear (isa_table_gfx12.c), and the forms that depend on
+    // DX10_CLAMP/IEEE (float CLAMP, OMOD) are refused on gfx12
+    // (isa_exec_gfx12.c).
     *out_mode &= RL_ISA_MODE_FTZ32;
   }
   return RL_OK;

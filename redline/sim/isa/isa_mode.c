@@ -17,7 +17,10 @@
 //   source into the field, s_getreg returns the field zero-extended.
 // Each wave starts with the MODE the kernel descriptor gives
 // (COMPUTE_PGM_RSRC1 FLOAT_MODE, DX10_CLAMP, IEEE_MODE) and changes only its
-// own copy. The executor models round-to-nearest-even only and, for
+// own copy. gfx12 has neither DX10_CLAMP nor IEEE (LLVM GCNSubtarget.h
+// hasDX10ClampMode/hasIEEEMode false from GFX12): a gfx12 wave starts with
+// both clear and a write that sets MODE bits 8 or 9 is refused, so the
+// gfx12 float min/max (the *_num_* opcodes) always see IEEE clear. The executor models round-to-nearest-even only and, for
 // binary32, FLOAT_DENORM 0 or 3, for binary16/64 FLOAT_DENORM 3: a constant
 // that sets anything else is refused at load time, a register value at the
 // instruction (a fault naming it).
@@ -87,6 +90,10 @@ static rl_status_t rl_isa_exec_setreg(rl_isa_wave_t* wave,
   uint32_t field = h.mask << h.offset;
   uint32_t reg = (wave->mode_reg & ~field) | ((value << h.offset) & field);
   const char* unmodelled = rl_isa_mode_unmodelled(reg);
+  if (!unmodelled && inst->gfx12 && (reg & (3u << 8))) {
+    unmodelled = "bits 8/9 on gfx12 (gfx11's DX10_CLAMP/IEEE, which gfx12 "
+                 "does not have)";
+  }
   if (unmodelled) {
     return rl_isa_fault(inst, "MODE 0x%x sets %s, which is not modelled", reg,
                         unmodelled);
@@ -108,10 +115,14 @@ const char* rl_isa_mode_reason(const rl_isa_inst_t* inst) {
     }
     if (exec == rl_isa_exec_setreg && inst->op->arg) {  // constant: check now
       rl_isa_hwreg_t h = rl_isa_hwreg(inst);
-      uint32_t base = rl_isa_mode_register(RL_ISA_MODE_IEEE);
+      uint32_t base = rl_isa_mode_register(inst->gfx12 ? 0 : RL_ISA_MODE_IEEE);
       uint32_t field = h.mask << h.offset;
-      return rl_isa_mode_unmodelled((base & ~field) |
-                                    ((inst->literal << h.offset) & field));
+      uint32_t reg = (base & ~field) | ((inst->literal << h.offset) & field);
+      if (inst->gfx12 && (reg & (3u << 8))) {
+        return "s_setreg of MODE bits 8/9 on gfx12 (gfx11's DX10_CLAMP/IEEE, "
+               "which gfx12 does not have)";
+      }
+      return rl_isa_mode_unmodelled(reg);
     }
   }
   return NULL;

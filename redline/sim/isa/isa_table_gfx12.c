@@ -11,9 +11,8 @@
 //     win over a join.
 // A gfx12 mnemonic that is neither stays out of the table, so its
 // instruction is refused before the kernel runs. Same mnemonic, same
-// semantics is the premise; where gfx12 changed the behaviour under a new
-// name (v_max_num_f32, ds_min_num_f32...) the name differs and nothing is
-// joined. The join is checked by tests/unit/isa_gfx12_test.c.
+// semantics is the premise; a gfx12 name for a gfx11 operation is joined
+// only through rl_isa_gfx12_renames, which says why the semantics agree. The join is checked by tests/unit/isa_gfx12_test.c.
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,34 @@ const rl_isa_rename_t rl_isa_gfx12_renames[] = {
     {"v_mad_co_u64_u32", "v_mad_u64_u32"},
     {"v_mad_co_i64_i32", "v_mad_i64_i32"},
     {"global_atomic_sub_clamp_u32", "global_atomic_csub_u32"},
+    // IEEE 754-2019 minimumNumber/maximumNumber (RDNA4 guide, V_MIN_NUM_F32
+    // ...: a NaN operand loses to a number, quiet or signalling; two NaNs
+    // give the first quieted; -0 < +0). That is the gfx11 rule with
+    // IEEE_MODE clear, and a gfx12 wave never has IEEE_MODE (no such
+    // descriptor or MODE bit, isa_executor.c / isa_mode.c), so the gfx11
+    // rows compute it.
+    {"v_min_num_f32", "v_min_f32"},
+    {"v_max_num_f32", "v_max_f32"},
+    {"v_min_num_f16", "v_min_f16"},
+    {"v_max_num_f16", "v_max_f16"},
+    {"v_min_num_f64", "v_min_f64"},
+    {"v_max_num_f64", "v_max_f64"},
+    {"v_min3_num_f32", "v_min3_f32"},
+    {"v_max3_num_f32", "v_max3_f32"},
+    {"v_pk_min_num_f16", "v_pk_min_f16"},
+    {"v_pk_max_num_f16", "v_pk_max_f16"},
+    {"v_dual_min_num_f32", "v_dual_min_f32"},
+    {"v_dual_max_num_f32", "v_dual_max_f32"},
+    {"s_min_num_f32", "s_min_f32"},
+    {"s_max_num_f32", "s_max_f32"},
+    {"ds_min_num_f32", "ds_min_f32"},
+    {"ds_max_num_f32", "ds_max_f32"},
+    {"ds_min_num_rtn_f32", "ds_min_rtn_f32"},
+    {"ds_max_num_rtn_f32", "ds_max_rtn_f32"},
+    {"global_atomic_min_num_f32", "global_atomic_min_f32"},
+    {"global_atomic_max_num_f32", "global_atomic_max_f32"},
+    {"flat_atomic_min_num_f32", "flat_atomic_min_f32"},
+    {"flat_atomic_max_num_f32", "flat_atomic_max_f32"},
 };
 const uint32_t rl_isa_gfx12_rename_count =
     sizeof(rl_isa_gfx12_renames) / sizeof(rl_isa_gfx12_renames[0]);

@@ -225,11 +225,11 @@ RL_STANDIN_EXPORT hsa_status_t hsa_amd_pointer_info(
 
 // The host bytes behind |pointer|: the sim's view of a sim address (false
 // when it is not inside one allocation), else the pointer itself (host
-// memory; sim addresses lie above every host address, sim.h).
+// memory; sim addresses lie in a range host pointers do not use, sim.h).
 static bool rl_standin_resolve(const void* pointer, size_t size,
                                void** out_bytes) {
   const uint64_t address = (uint64_t)(uintptr_t)pointer;
-  if (address < RL_SIM_VA_BASE) {
+  if (address < RL_SIM_VA_BASE || address >= RL_SIM_VA_END) {
     *out_bytes = (void*)pointer;
     return true;
   }

@@ -52,9 +52,17 @@ static void test_addresses_are_never_host_pointers(void** state) {
   for (int i = 0; i < 8; ++i) {
     rl_device_allocation_t a = rl_test_alloc(device, 100 + (uint64_t)i * 4096);
     assert_true(a.address >= RL_SIM_VA_BASE);
-    // Above the 47-bit user half of x86-64: no host pointer looks like this.
-    assert_true(a.address > 0x00007fffffffffffull);
-    assert_true(a.address != (uint64_t)(uintptr_t)a.host);
+    assert_true(a.address + a.size <= RL_SIM_VA_END);
+    // Canonical for every target: sign-extending from bit 47 (gfx12 code
+    // does, after S_GETPC_B64) leaves the address as it is.
+    assert_true((uint64_t)((int64_t)(a.address << 16) >> 16) == a.address);
+    // Host pointers (the mapping, the stack, the heap) lie outside the range.
+    uint64_t host = (uint64_t)(uintptr_t)a.host;
+    uint64_t stack = (uint64_t)(uintptr_t)&a;
+    uint64_t heap = (uint64_t)(uintptr_t)device;
+    assert_true(host < RL_SIM_VA_BASE || host >= RL_SIM_VA_END);
+    assert_true(stack < RL_SIM_VA_BASE || stack >= RL_SIM_VA_END);
+    assert_true(heap < RL_SIM_VA_BASE || heap >= RL_SIM_VA_END);
     // A guard gap separates consecutive allocations.
     assert_true(a.address > previous_end);
     previous_end = a.address + a.size;

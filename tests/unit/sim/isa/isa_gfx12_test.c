@@ -298,19 +298,22 @@ static void test_static_refusal_names_gfx12_mnemonics(void** state) {
   (void)state;
   rl_g12_seen_t seen;
   const char* const refused[] = {
-      "s_load_b32 s4, s[0:1], 0x0", "v_max_num_f32_e32 v1, v2, v3",
+      "s_load_b32 s4, s[0:1], 0x0", "v_med3_num_f32 v1, v2, v3, v4",
       "buffer_load_b32 v1, v2, s[4:7], s3 offen", "s_barrier_signal 1",
-      "s_endpgm"};
-  assert_int_equal(rl_g12_scan(refused, 5, &seen), 3);
-  assert_string_equal(seen.names[0], "v_max_num_f32");
+      // gfx12 has no IEEE bit (MODE bit 9 on gfx11): setting it is refused
+      "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 9, 1), 1", "s_endpgm"};
+  assert_int_equal(rl_g12_scan(refused, 6, &seen), 4);
+  assert_string_equal(seen.names[0], "v_med3_num_f32");
   assert_string_equal(seen.names[1], "buffer_load_b32");
   assert_string_equal(seen.names[2], "s_barrier_signal");
+  assert_string_equal(seen.names[3], "s_setreg_imm32_b32");
   // Negative control: the same kernel with modelled instructions only.
   const char* const modelled[] = {
       "s_load_b32 s4, s[0:1], 0x0", "s_wait_kmcnt 0x0",
       "v_add_f32_e32 v1, v2, v3", "s_barrier_signal -1",
-      "s_barrier_wait -1", "s_endpgm"};
-  assert_int_equal(rl_g12_scan(modelled, 6, &seen), 0);
+      "s_barrier_wait -1", "v_max_num_f32_e32 v1, v2, v3",
+      "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 0xf", "s_endpgm"};
+  assert_int_equal(rl_g12_scan(modelled, 8, &seen), 0);
 }
 
 int main(void) {

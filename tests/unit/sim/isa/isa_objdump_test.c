@@ -149,6 +149,14 @@ static void test_kernels_agree_with_objdump(void** state) {
   assert_true(rl_od_check_dir(RL_HIP_PROGRAMS_DIR, &objects, &instructions));
   assert_true(objects >= kernels_objects + 20);
 #endif
+  // RL_ISA_OBJDUMP_DIR: one more directory of NAME-ARCH.co files (the HIP
+  // corpus's code objects, extracted by tests/hip_corpus/corpus_objdump.sh).
+  const char* extra = getenv("RL_ISA_OBJDUMP_DIR");
+  if (extra != NULL && *extra != '\0') {
+    uint32_t before = objects;
+    assert_true(rl_od_check_dir(extra, &objects, &instructions));
+    assert_true(objects > before);
+  }
   print_message("%u code objects, %u instructions agree with "
                 "llvm-objdump-19\n", objects, instructions);
 }
