@@ -99,19 +99,21 @@ static void test_jump_target_must_be_an_instruction_start(void** state) {
   const char* lines[] = {
       "v_readfirstlane_b32 s0, v5",   // 0: the target's low half
       "s_mov_b32 s1, 0",              // 4
-      "s_setpc_b64 s[0:1]",           // 8
-      "v_mov_b32 v6, 1",              // 12: skipped
-      "v_mov_b32 v7, 2",              // 16: the target
+      "s_cbranch_execz 2",            // 8: not taken; makes the linear
+                                      // sweep reach past s_setpc_b64
+      "s_setpc_b64 s[0:1]",           // 12
+      "v_mov_b32 v6, 1",              // 16: skipped
+      "v_mov_b32 v7, 2",              // 20: the target
   };
-  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[5][l] = 16;
-  rl_isa_snippet_exec(s, lines, 5);
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[5][l] = 20;
+  rl_isa_snippet_exec(s, lines, 6);
   assert_int_equal(wave->vgpr[6][0], 0);
   assert_int_equal(wave->vgpr[7][0], 2);
-  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[5][l] = 18;
-  rl_isa_snippet_load(s, lines, 5);
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[5][l] = 22;
+  rl_isa_snippet_load(s, lines, 6);
   rl_status_t status = rl_isa_snippet_run(s);
   assert_int_not_equal(rl_status_code(status), RL_STATUS_OK);
-  assert_non_null(strstr(rl_status_message(status), "jump to 0x12"));
+  assert_non_null(strstr(rl_status_message(status), "jump to 0x16"));
   rl_status_free(status);
   rl_isa_snippet_destroy(s);
 }
