@@ -165,8 +165,10 @@ endforeach()
 # work-item helpers (s_swappc_b64) and makes flat pointers to stack objects
 # (src_private_base). Tests hip_corpus_O0.<name>.gfx1100.run and .shadow;
 # the shadow leaves out arm pm4, which programs no scratch and refuses these
-# kernels. Label hip_corpus_O0.
-set(RL_HIP_CORPUS_O0_PROGRAMS saxpy transpose reduce scan)
+# kernels. Label hip_corpus_O0. scan passes `redline run` at -O0 too but
+# one of its launches takes about 10 s of interpretation, the bound of the
+# runtime's and the shadow's waits, so it is left out (docs/hip-corpus.md).
+set(RL_HIP_CORPUS_O0_PROGRAMS saxpy transpose reduce)
 set(rl_o0_dir ${RL_HIP_CORPUS_DIR}/gfx1100-O0)
 file(MAKE_DIRECTORY ${rl_o0_dir})
 set(rl_o0_outputs)
