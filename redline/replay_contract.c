@@ -52,22 +52,6 @@ static rl_status_t rl_contract_digests(const rl_capture_t* capture) {
   return RL_OK;
 }
 
-// Scratch and dynamic stacks need a private segment the replay does not set
-// up; the kernarg size must be what the loader metadata says.
-static rl_status_t rl_contract_kernels(const rl_capture_t* capture) {
-  for (uint32_t k = 0; k < capture->kernel_count; ++k) {
-    const rl_code_object_kernel_t* info = capture->kernels[k].info;
-    if (info->private_segment_size != 0 || info->uses_dynamic_stack) {
-      return RL_STATUS(RL_STATUS_CONTRACT,
-                       "kernel %s: needs scratch (%u bytes per work-item%s), "
-                       "which replay does not provide",
-                       info->name, info->private_segment_size,
-                       info->uses_dynamic_stack ? ", dynamic stack" : "");
-    }
-  }
-  return RL_OK;
-}
-
 // Every launched kernel must be one the device can run (the simulator's
 // `isa` executor refuses code with instructions it does not model), checked
 // here so the refusal comes before anything is loaded or reserved.
@@ -401,7 +385,10 @@ static rl_status_t rl_contract_all(const rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(rl_contract_budgets(replay));
   RL_RETURN_IF_ERROR(rl_contract_target(replay));
   RL_RETURN_IF_ERROR(rl_contract_digests(replay->capture));
-  RL_RETURN_IF_ERROR(rl_contract_kernels(replay->capture));
+  // Kernels with a private segment (scratch) replay on routes aql and
+  // eager, whose packets carry the kernel's private_segment_size; route pm4
+  // (and drm, which submits pm4's IB) programs no scratch and refuses them
+  // when it lays out the step (pm4_layout.c).
   RL_RETURN_IF_ERROR(rl_contract_device_kernels(replay));
   RL_RETURN_IF_ERROR(rl_contract_launches(replay));
   RL_RETURN_IF_ERROR(rl_contract_buffers(replay));

@@ -178,3 +178,35 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
     endforeach()
   endforeach()
 endforeach()
+
+# The -O0 flavour (docs/hip-corpus.md, "At -O0"; docs/isa-scratch.md): four
+# programs built without optimisation for gfx1100, whose code keeps every
+# value in the private segment (scratch_*), calls the HIP headers'
+# work-item helpers (s_swappc_b64) and makes flat pointers to stack objects
+# (src_private_base). Tests hip_corpus_O0.<name>.gfx1100.run and .shadow;
+# the shadow leaves out arm pm4, which programs no scratch and refuses these
+# kernels. Label hip_corpus_O0. scan passes `redline run` at -O0 too but
+# one of its launches takes about 10 s of interpretation, the bound of the
+# runtime's and the shadow's waits, so it is left out (docs/hip-corpus.md).
+set(RL_HIP_CORPUS_O0_PROGRAMS saxpy transpose reduce)
+set(rl_o0_dir ${RL_HIP_CORPUS_DIR}/gfx1100-O0)
+file(MAKE_DIRECTORY ${rl_o0_dir})
+set(rl_o0_outputs)
+foreach(name IN LISTS RL_HIP_CORPUS_O0_PROGRAMS)
+  add_custom_command(OUTPUT ${rl_o0_dir}/${name}
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 -O0 -Wall -Werror
+            -o ${rl_o0_dir}/${name} ${RL_HIP_CORPUS_SRC}/${name}.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/${name}.hip ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc gfx1100 -O0: hip_corpus/${name}"
+    VERBATIM)
+  list(APPEND rl_o0_outputs ${rl_o0_dir}/${name})
+  set(t hip_corpus_O0.${name}.gfx1100)
+  set(common $<TARGET_FILE:redline> gfx1100 ${rl_o0_dir}/${name}.rlc
+             ${rl_o0_dir}/${name})
+  add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
+  add_test(NAME ${t}.shadow COMMAND ${rl_corpus_run} shadow ${common})
+  set_tests_properties(${t}.run ${t}.shadow PROPERTIES
+    LABELS "hip_corpus;hip_corpus_O0;integration" TIMEOUT 600
+    ENVIRONMENT "RL_CORPUS_ARMS=eager,aql,hip,hipgraph")
+endforeach()
+add_custom_target(rl_hip_corpus_O0 ALL DEPENDS ${rl_o0_outputs})

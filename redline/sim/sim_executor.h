@@ -56,7 +56,13 @@ typedef struct rl_sim_dispatch_s {
   uint32_t grid_size[3];       // work-items (AQL semantics)
   uint32_t workgroup_count[3]; // ceil(grid_size / workgroup_size)
   uint32_t group_segment_size;    // static + dynamic LDS bytes
-  uint32_t private_segment_size;  // scratch bytes per work-item
+  // Scratch bytes per work-item: the packet's private_segment_size (PM4:
+  // what COMPUTE_TMPRING_SIZE provides), checked by the simulator to cover
+  // the kernel's fixed private segment. An executor that models scratch
+  // gives every work-item its own zero-based private segment of this many
+  // bytes, lives only as long as the work-item, and faults any access past
+  // it (a dynamic stack that outgrows it included).
+  uint32_t private_segment_size;
   // The processor of the loaded code object ("gfx1100"; the device's, which
   // the loader checked): the ISA of the code at entry_address. NULL when the
   // producer does not know it; an executor that interprets machine code
@@ -71,6 +77,19 @@ typedef struct rl_sim_dispatch_s {
   const uint32_t* user_sgprs;
   uint32_t user_sgpr_count;
 } rl_sim_dispatch_t;
+
+// The flat-address apertures of the simulated device (gfx9+ 64-bit mode,
+// LLVM AMDGPUUsage "Address Spaces": each aperture is 2^32 bytes with a base
+// aligned to 2^32; the values are the ones the amdgpu driver programs for
+// gfx9 and later, kfd_flat_memory.c MAKE_LDS_APP_BASE_V9 / MAKE_SCRATCH_
+// APP_BASE_V9): a FLAT access whose address lies in [base, base + 2^32)
+// reaches the work-group's LDS (shared) or the work-item's private segment
+// at offset address - base. src_shared_base/limit and src_private_base/
+// limit read these values. The simulator's own VA (RL_SIM_VA_BASE..
+// RL_SIM_VA_END) lies below both.
+#define RL_SIM_APERTURE_SHARED_BASE 0x0001000000000000ull
+#define RL_SIM_APERTURE_PRIVATE_BASE 0x0002000000000000ull
+#define RL_SIM_APERTURE_SIZE 0x100000000ull
 
 typedef struct rl_sim_wg_s rl_sim_wg_t;
 

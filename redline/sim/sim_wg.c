@@ -8,9 +8,11 @@
 // the order a CP meets the fields:
 //   - kernel_object must be the device address of a loaded `.kd` (a real CP
 //     would fetch garbage as a descriptor and hang or fault);
-//   - the kernel must need no scratch: the packet's private_segment_size,
-//     the kernel's private segment and dynamic stack must all be zero (the
-//     simulator has no scratch; UNSUPPORTED);
+//   - scratch: a kernel with a private segment (fixed size, dynamic stack
+//     or ENABLE_PRIVATE_SEGMENT) needs a dispatch that provides at least its
+//     fixed size per work-item, and none may ask for more than
+//     RL_SIM_PRIVATE_LIMIT (CONTRACT); the executor gives every work-item
+//     that many private bytes (sim_executor.h);
 //   - group_segment_size must cover the kernel's static LDS and be at most
 //     RL_SIM_LDS_LIMIT;
 //   - the work-group must not exceed the kernel's max_flat_workgroup_size;
@@ -26,6 +28,14 @@
 
 // Largest number of work-groups one dispatch may have on the simulator.
 #define RL_SIM_MAX_WORKGROUPS (1ull << 32)
+// Largest private segment per work-item a dispatch may ask for (bytes).
+#define RL_SIM_PRIVATE_LIMIT (64u * 1024u)
+
+// The apertures lie above every address the simulator hands out.
+_Static_assert(RL_SIM_VA_END <= RL_SIM_APERTURE_SHARED_BASE &&
+                   RL_SIM_APERTURE_SHARED_BASE + RL_SIM_APERTURE_SIZE <=
+                       RL_SIM_APERTURE_PRIVATE_BASE,
+               "the flat apertures overlap the simulator's VA");
 
 // The work cap (rl_sim_options_t.max_work_items), before anything runs.
 static rl_status_t rl_sim_run_check_work(const rl_sim_device_t* device,
@@ -44,15 +54,31 @@ static rl_status_t rl_sim_run_check_work(const rl_sim_device_t* device,
 
 static rl_status_t rl_sim_run_check_limits(const rl_sim_launch_t* launch) {
   const rl_code_object_kernel_t* kernel = launch->kernel.kernel;
-  if (launch->private_segment_size != 0 || kernel->private_segment_size != 0 ||
-      kernel->uses_dynamic_stack) {
-    return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "kernel %s needs scratch (packet private segment %u, "
-                     "kernel %u bytes, dynamic stack %d); the simulated "
-                     "device has none",
+  bool scratch = kernel->private_segment_size != 0 ||
+                 kernel->uses_dynamic_stack ||
+                 kernel->descriptor_info.enable_private_segment;
+  if (scratch && launch->private_segment_size < kernel->private_segment_size) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s needs scratch (%u private bytes per "
+                     "work-item%s) but the dispatch provides %u (AQL: the "
+                     "packet's private_segment_size; PM4: COMPUTE_TMPRING_"
+                     "SIZE and the scratch base)",
+                     kernel->name, kernel->private_segment_size,
+                     kernel->uses_dynamic_stack ? " and a dynamic stack" : "",
+                     launch->private_segment_size);
+  }
+  if (scratch && launch->private_segment_size == 0) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s enables its private segment (a dynamic "
+                     "stack: %d) but the dispatch provides no scratch",
+                     kernel->name, kernel->uses_dynamic_stack ? 1 : 0);
+  }
+  if (launch->private_segment_size > RL_SIM_PRIVATE_LIMIT) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s: %u private bytes per work-item, the "
+                     "simulated device provides at most %u",
                      kernel->name, launch->private_segment_size,
-                     kernel->private_segment_size,
-                     kernel->uses_dynamic_stack ? 1 : 0);
+                     RL_SIM_PRIVATE_LIMIT);
   }
   if (launch->group_segment_size < kernel->group_segment_size ||
       launch->group_segment_size > RL_SIM_LDS_LIMIT) {

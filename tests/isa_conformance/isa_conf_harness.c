@@ -48,6 +48,10 @@ static rl_status_t rl_conf_begin(void* self, const rl_sim_dispatch_t* dispatch,
   info->enable_sgpr_workgroup_id_z = false;
   info->enable_sgpr_workgroup_info = false;
   info->enable_vgpr_workitem_id = 0;
+  if (config->private_bytes != 0) {  // scratch, as a packet would give it
+    info->enable_private_segment = true;
+    copy.private_segment_size = config->private_bytes;
+  }
   const rl_sim_executor_t* isa = rl_isa_executor();
   return isa->begin(isa->self, &copy, out_state);
 }

@@ -30,6 +30,7 @@ typedef struct rl_conf_config_s {
   const char* processor;  // NULL: gfx1100
   uint32_t lanes;      // work-items (a multiple of 64)
   uint32_t lds_bytes;  // group segment
+  uint32_t private_bytes;  // private segment per work-item (0: none)
 } rl_conf_config_t;
 
 typedef struct rl_conf_device_s rl_conf_device_t;

@@ -16,6 +16,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
             ${RL_CONF_DIR}/isa_conf_alu.c
             ${RL_CONF_DIR}/isa_conf_special.c
             ${RL_CONF_DIR}/isa_conf_mode.c
+            ${RL_CONF_DIR}/isa_conf_private.c
             ${RL_CONF_DIR}/isa_conf_harness.c
             unit/sim/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
@@ -28,6 +29,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
             ${RL_CONF_DIR}/isa_conf_alu.c
             ${RL_CONF_DIR}/isa_conf_special.c
             ${RL_CONF_DIR}/isa_conf_mode.c
+            ${RL_CONF_DIR}/isa_conf_private.c
             ${RL_CONF_DIR}/isa_conf_harness.c
             unit/sim/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m

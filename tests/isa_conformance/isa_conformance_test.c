@@ -238,6 +238,7 @@ static const struct {
     {&rl_isa_table_vop3p, RL_ISA_ENC_VOP3P}, {&rl_isa_table_vopd, RL_ISA_ENC_VOPD},
     {&rl_isa_table_ds, RL_ISA_ENC_DS},       {&rl_isa_table_flat, RL_ISA_ENC_FLAT},
     {&rl_isa_table_global, RL_ISA_ENC_GLOBAL},
+    {&rl_isa_table_scratch, RL_ISA_ENC_SCRATCH},
     {&rl_isa_table_mubuf, RL_ISA_ENC_MUBUF},
 };
 
@@ -272,7 +273,8 @@ static void test_every_opcode_conforms(void** state) {
       }
       rl_conf_result_t result = {0};
       uint32_t enc = rl_conf_tables[t].encoding;
-      bool handled = rl_conf_mode_case(device, op, &result) ||
+      bool handled = rl_conf_private_case(device, op, enc, &result) ||
+                     rl_conf_mode_case(device, op, &result) ||
                      rl_conf_alu_case(device, op, enc, &result) ||
                      rl_conf_special_case(device, op, enc, &result);
       if (!handled || result.cases == 0) {

@@ -23,6 +23,9 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_float64.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_frexp.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_scratch.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_call.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_callscan.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c

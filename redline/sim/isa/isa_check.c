@@ -46,7 +46,7 @@ rl_status_t rl_isa_program_refusal(const rl_isa_program_t* program,
                    "are not (`redline kernels CODEOBJECT --isa` lists them)",
                    kernel_name, first.mnemonic, first.encoding, first.opcode,
                    first.pc, first.reason, program->unmodelled,
-                   program->count - 1);
+                   program->instructions);
 }
 
 static rl_status_t rl_isa_scan_build(const char* processor, const void* image,
@@ -74,13 +74,13 @@ rl_status_t rl_isa_scan_kernel(const char* processor, const void* image,
   rl_isa_program_t* program = NULL;
   RL_RETURN_IF_ERROR(
       rl_isa_scan_build(processor, image, image_size, entry, &program));
-  for (uint32_t i = 0; visit && i + 1 < program->count; ++i) {
+  for (uint32_t i = 0; visit && i < program->count; ++i) {
     if (program->insts[i].exec != rl_isa_exec_unsupported) continue;
     rl_isa_unmodelled_t unmodelled;
     rl_isa_unmodelled_fill(&program->insts[i], &unmodelled);
     visit(context, &unmodelled);
   }
-  *out_instructions = program->count - 1;
+  *out_instructions = program->instructions;
   *out_unmodelled = program->unmodelled;
   rl_isa_program_release(program);
   return RL_OK;

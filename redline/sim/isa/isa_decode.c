@@ -10,6 +10,7 @@
 #include "redline/sim/isa/isa_decode_internal.h"
 #include "redline/sim/isa/isa_gfx12.h"
 #include "redline/sim/isa/isa_names.h"
+#include "redline/sim/sim_executor.h"
 
 // Inline float constants 240..248 (RDNA3 ISA guide, "Scalar/Vector source
 // operands": 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)) as
@@ -77,6 +78,16 @@ void rl_isa_operand_decode(uint32_t code, uint32_t type,
   } else if (code == RL_ISA_SRC_LITERAL) {
     out->kind = RL_ISA_OPK_CONST;
     out->value = rl_isa_literal_value(inst->literal, type);
+  } else if (code >= 235 && code <= 238 && rl_isa_type_is_64(type)) {
+    // src_shared_base/limit, src_private_base/limit: the apertures of the
+    // simulated device (sim_executor.h). Only 64-bit reads are decoded:
+    // LLVM reads them as 64-bit operands and takes the high half, and
+    // notes the 32-bit form does not return the base (SIISelLowering,
+    // getSegmentAperture), so a 32-bit use stays unmodelled.
+    uint64_t base = code <= 236 ? RL_SIM_APERTURE_SHARED_BASE
+                                : RL_SIM_APERTURE_PRIVATE_BASE;
+    out->kind = RL_ISA_OPK_CONST;
+    out->value = (code & 1) ? base : base + RL_SIM_APERTURE_SIZE - 1;
   } else if (code == 251) {
     out->kind = RL_ISA_OPK_VCCZ;
   } else if (code == 252) {

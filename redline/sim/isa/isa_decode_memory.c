@@ -8,8 +8,10 @@
 //          | ADDR[39:32] DATA0[47:40] DATA1[55:48] VDST[63:56]
 //   FLAT   OFFSET[12:0] DLC[13] GLC[14] SLC[15] SEG[17:16] OP[24:18]
 //          | ADDR[39:32] DATA[47:40] SADDR[54:48] VDST[63:56]
-//          SEG 0 flat, 1 scratch, 2 global. OFFSET is 13-bit signed for
-//          global and scratch; flat offsets are 12-bit unsigned (llvm-mc-19
+//          SEG 0 flat, 1 scratch, 2 global. SCRATCH: SVE[55] says
+//          whether ADDR (a 32-bit VGPR) takes part in the address
+//          (llvm-mc-19: `scratch_load_b32 v4, v1, off` sets it, `off, s33`
+//          does not). OFFSET is 13-bit signed for global and scratch; flat offsets are 12-bit unsigned (llvm-mc-19
 //          rejects a negative one), so bit 12 set on FLAT is not decoded.
 //   MUBUF  OFFSET[11:0] ... OP[25:18] | VADDR VDATA SRSRC ... SOFFSET[63:56]
 //          Only the cache invalidations (buffer_gl0_inv, buffer_gl1_inv),
@@ -44,6 +46,10 @@ static bool rl_isa_decode_flat(const uint32_t* w, uint32_t features,
   } else if (seg == 2) {
     inst->op = rl_isa_table_find_for(&rl_isa_table_global, inst->opcode,
                                      features);
+  } else if (seg == 1) {
+    inst->op = rl_isa_table_find_for(&rl_isa_table_scratch, inst->opcode,
+                                     features);
+    inst->sve = (w[1] >> 23) & 1;
   }
   inst->offset = ((int32_t)(w[0] << 19)) >> 19;
   inst->glc_slc_dlc = (uint8_t)((w[0] >> 13) & 7);

@@ -51,8 +51,9 @@ typedef struct rl_isa_group_s {
   uint8_t* lds;
   uint32_t lds_size;
   uint32_t mode;              // RL_ISA_MODE_*
-  uint64_t entry_address;     // device address of instruction index 0
+  uint64_t entry_address;     // device address of PC 0 (the program base)
   const rl_isa_inst_t* insts; // the program
+  const struct rl_isa_program_s* program;  // its jump map (isa_call.c)
 } rl_isa_group_t;
 
 struct rl_isa_wave_s {
@@ -66,6 +67,10 @@ struct rl_isa_wave_s {
   uint32_t (*vgpr)[RL_ISA_LANES];
   uint32_t vgpr_count;
   rl_isa_group_t* group;
+  // The private segments of the wave's 32 work-items: lane l's is
+  // |private_size| bytes at private_mem + l * private_size (isa_scratch.c).
+  uint8_t* private_mem;
+  uint32_t private_size;
   // Scratch rows for broadcast scalar operands, modified sources and
   // results (VALU runners).
   uint32_t tmp[12][RL_ISA_LANES];
@@ -197,6 +202,8 @@ rl_status_t rl_isa_exec_sopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_saveexec(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_getpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_setpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_swappc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_nop(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_endpgm(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_code_end(rl_isa_wave_t* wave,
@@ -227,6 +234,8 @@ rl_status_t rl_isa_exec_writelane(rl_isa_wave_t* wave,
                                   const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_scratch(rl_isa_wave_t* wave,
+                                const rl_isa_inst_t* inst);
 
 #ifdef __cplusplus
 }

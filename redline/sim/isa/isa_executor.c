@@ -19,6 +19,8 @@
 #define RL_ISA_VGPR_ROWS 260u
 // TTMPn is SGPR 108 + n (source codes 108-123).
 #define RL_ISA_TTMP(n) (108u + (n))
+// Largest private segment per work-item the executor allocates (bytes).
+#define RL_ISA_PRIVATE_LIMIT (64u * 1024u)
 
 // Processors the interpreter models and their capability flags.
 typedef struct rl_isa_target_s {
@@ -51,9 +53,11 @@ typedef struct rl_isa_dispatch_s {
   uint32_t vgpr_count;  // allocated by the descriptor
   uint32_t max_waves;   // waves of a whole work-group
   uint32_t lds_size;
+  uint32_t private_size;  // bytes per work-item (0: no private segment)
   rl_isa_program_t* program;  // resolved by the first work-group
   rl_isa_wave_t* waves;
   uint32_t (*vgprs)[RL_ISA_LANES];
+  uint8_t* privates;  // max_waves x 32 private segments (run_workgroup)
 } rl_isa_dispatch_t;
 
 static atomic_ullong rl_isa_retired;
@@ -191,6 +195,34 @@ static uint32_t rl_isa_enabled_user_sgprs(
          info->enable_sgpr_private_segment_size;
 }
 
+// The private segment (isa_scratch.c). gfx11 and gfx12 have architected
+// flat scratch (LLVM AMDGPUUsage, processor table): the wave's scratch base
+// is set up by the hardware, no system SGPR carries a wave offset and the
+// kernel addresses its stack from offset 0 (s33 = 0). Every work-item gets
+// the dispatch's private_segment_size bytes; the simulator checked that
+// they cover the kernel's fixed size (sim_wg.c).
+static rl_status_t rl_isa_setup_private(const rl_sim_dispatch_t* dispatch,
+                                        rl_isa_dispatch_t* d) {
+  const rl_code_object_kernel_t* kernel = dispatch->kernel;
+  if (!kernel->descriptor_info.enable_private_segment) return RL_OK;
+  if (dispatch->private_segment_size < kernel->private_segment_size) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "isa executor: kernel %s: the dispatch provides %u "
+                     "private bytes per work-item, the kernel needs %u",
+                     kernel->name, dispatch->private_segment_size,
+                     kernel->private_segment_size);
+  }
+  if (dispatch->private_segment_size > RL_ISA_PRIVATE_LIMIT) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: kernel %s: %u private bytes per "
+                     "work-item; the executor models at most %u",
+                     kernel->name, dispatch->private_segment_size,
+                     RL_ISA_PRIVATE_LIMIT);
+  }
+  d->private_size = (dispatch->private_segment_size + 3u) & ~3u;
+  return RL_OK;
+}
+
 // USER_SGPR (COMPUTE_PGM_RSRC2) is the number of SGPRs the CP loads from
 // COMPUTE_USER_DATA_*; it may exceed what the kernel code properties enable
 // (LLVM 19 reserves 15 on gfx11 for HIP kernels that enable only the
@@ -228,10 +260,7 @@ static rl_status_t rl_isa_setup_sgprs(const rl_sim_dispatch_t* dispatch,
                      info->user_sgpr_count);
   }
   d->system_sgpr_base = info->user_sgpr_count;
-  if (info->enable_private_segment) {
-    return rl_isa_refuse(dispatch, "scratch (ENABLE_PRIVATE_SEGMENT) is not "
-                                   "modelled");
-  }
+  RL_RETURN_IF_ERROR(rl_isa_setup_private(dispatch, d));
   d->workgroup_id[0] = info->enable_sgpr_workgroup_id_x;
   d->workgroup_id[1] = info->enable_sgpr_workgroup_id_y;
   d->workgroup_id[2] = info->enable_sgpr_workgroup_id_z;
@@ -245,7 +274,14 @@ static void rl_isa_dispatch_free(rl_isa_dispatch_t* d) {
   rl_isa_program_release(d->program);
   free(d->vgprs);
   free(d->waves);
+  free(d->privates);
   free(d);
+}
+
+// The private segments of a work-group's waves, or NULL.
+static uint8_t* rl_isa_privates_alloc(const rl_isa_dispatch_t* d) {
+  size_t waves = d->max_waves ? d->max_waves : 1;
+  return malloc(waves * RL_ISA_LANES * (size_t)d->private_size);
 }
 
 static rl_status_t rl_isa_begin(void* self, const rl_sim_dispatch_t* dispatch,
@@ -278,7 +314,11 @@ static rl_status_t rl_isa_begin(void* self, const rl_sim_dispatch_t* dispatch,
   d->vgprs = calloc((size_t)(d->max_waves ? d->max_waves : 1) *
                         RL_ISA_VGPR_ROWS,
                     sizeof(uint32_t) * RL_ISA_LANES);
-  if (d->waves == NULL || d->vgprs == NULL) {
+  if (d->private_size != 0) {
+    d->privates = rl_isa_privates_alloc(d);
+  }
+  if (d->waves == NULL || d->vgprs == NULL ||
+      (d->private_size != 0 && d->privates == NULL)) {
     rl_isa_dispatch_free(d);
     return rl_status_out_of_memory();
   }
@@ -318,14 +358,25 @@ static rl_status_t rl_isa_resolve(rl_isa_dispatch_t* d, rl_sim_wg_t* wg) {
 static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
                              rl_isa_wave_t* storage,
                              uint32_t (*vgprs)[RL_ISA_LANES],
-                             const rl_sim_wg_t* wg, uint32_t w,
-                             uint32_t waves, uint32_t items) {
+                             uint8_t* privates, const rl_sim_wg_t* wg,
+                             uint32_t w, uint32_t waves, uint32_t items) {
   rl_isa_wave_t* wave = &storage[w];
   wave->vgpr = vgprs + (size_t)w * RL_ISA_VGPR_ROWS;
   wave->vgpr_count = d->vgpr_count;
   wave->group = group;
   wave->id = w;
-  wave->pc = 0;
+  wave->pc = d->program->entry_index;
+  wave->private_size = d->private_size;
+  wave->private_mem = NULL;
+  if (d->private_size != 0) {
+    // Private memory starts as the poison pattern, like the registers: the
+    // hardware gives no initial value.
+    size_t bytes = (size_t)RL_ISA_LANES * d->private_size;
+    wave->private_mem = privates + (size_t)w * bytes;
+    for (size_t i = 0; i < bytes; i += 4) {
+      memcpy(wave->private_mem + i, &(uint32_t){RL_ISA_POISON}, 4);
+    }
+  }
   wave->scc = 0;
   wave->state = RL_ISA_WAVE_RUNNING;
   wave->mode = group->mode;
@@ -398,6 +449,7 @@ typedef struct rl_isa_slice_s {
   rl_isa_group_t group;
   rl_isa_wave_t* waves;
   uint32_t (*vgprs)[RL_ISA_LANES];  // owned when the slice owns its waves
+  uint8_t* privates;                // the same
   uint32_t wave_count;
   uint32_t current;  // the wave the round-robin is on
   uint64_t budget;   // wave-instructions left (RL_ISA_WORKGROUP_BUDGET)
@@ -408,7 +460,8 @@ typedef struct rl_isa_slice_s {
 static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
                                      rl_isa_dispatch_t* d, rl_sim_wg_t* wg,
                                      rl_isa_wave_t* waves,
-                                     uint32_t (*vgprs)[RL_ISA_LANES]) {
+                                     uint32_t (*vgprs)[RL_ISA_LANES],
+                                     uint8_t* privates) {
   RL_RETURN_IF_ERROR(rl_isa_resolve(d, wg));
   *slice = (rl_isa_slice_t){
       .dispatch = d,
@@ -416,8 +469,9 @@ static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
                 .lds = rl_sim_wg_lds(wg),
                 .lds_size = d->lds_size,
                 .mode = d->mode,
-                .entry_address = d->entry_address,
-                .insts = d->program->insts},
+                .entry_address = d->program->base_address,
+                .insts = d->program->insts,
+                .program = d->program},
       .waves = waves,
       .budget = RL_ISA_WORKGROUP_BUDGET,
   };
@@ -425,8 +479,8 @@ static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
   uint32_t count = (items + RL_ISA_LANES - 1) / RL_ISA_LANES;
   slice->wave_count = count > d->max_waves ? d->max_waves : count;
   for (uint32_t w = 0; w < slice->wave_count; ++w) {
-    rl_isa_wave_init(d, &slice->group, waves, vgprs, wg, w, slice->wave_count,
-                     items);
+    rl_isa_wave_init(d, &slice->group, waves, vgprs, privates, wg, w,
+                     slice->wave_count, items);
   }
   return RL_OK;
 }
@@ -494,7 +548,8 @@ static rl_status_t rl_isa_run_workgroup(void* self, void* state,
   (void)self;
   rl_isa_dispatch_t* d = state;
   rl_isa_slice_t slice;
-  RL_RETURN_IF_ERROR(rl_isa_slice_init(&slice, d, wg, d->waves, d->vgprs));
+  RL_RETURN_IF_ERROR(
+      rl_isa_slice_init(&slice, d, wg, d->waves, d->vgprs, d->privates));
   bool done = false;
   return rl_isa_slice_step(&slice, UINT64_MAX, &done);
 }
@@ -505,6 +560,7 @@ static void rl_isa_wg_close(void* self, void* wg_state) {
   if (slice == NULL) return;
   free(slice->waves);
   free(slice->vgprs);
+  free(slice->privates);
   free(slice);
 }
 
@@ -518,15 +574,20 @@ static rl_status_t rl_isa_wg_open(void* self, void* state, rl_sim_wg_t* wg,
   rl_isa_wave_t* wave_storage = calloc(waves, sizeof(rl_isa_wave_t));
   uint32_t(*vgprs)[RL_ISA_LANES] =
       calloc((size_t)waves * RL_ISA_VGPR_ROWS, sizeof(uint32_t) * RL_ISA_LANES);
-  if (slice == NULL || wave_storage == NULL || vgprs == NULL) {
+  uint8_t* privates = d->private_size ? rl_isa_privates_alloc(d) : NULL;
+  if (slice == NULL || wave_storage == NULL || vgprs == NULL ||
+      (d->private_size != 0 && privates == NULL)) {
     free(slice);
     free(wave_storage);
     free(vgprs);
+    free(privates);
     return rl_status_out_of_memory();
   }
-  rl_status_t status = rl_isa_slice_init(slice, d, wg, wave_storage, vgprs);
+  rl_status_t status =
+      rl_isa_slice_init(slice, d, wg, wave_storage, vgprs, privates);
   slice->waves = wave_storage;
   slice->vgprs = vgprs;
+  slice->privates = privates;
   if (status != RL_OK) {
     rl_isa_wg_close(self, slice);
     return status;

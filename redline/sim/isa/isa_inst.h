@@ -228,6 +228,8 @@ struct rl_isa_inst_s {
   uint8_t vdst;
   uint8_t saddr;
   uint8_t glc_slc_dlc;
+  // SCRATCH: SVE (bit 55), the VGPR |addr| is part of the address.
+  bool sve;
   // gfx12 (RDNA4): the instruction was decoded with the gfx12 tables; the
   // cache-policy fields of SMEM and VMEM as encoded (TH[2:0], SCOPE[4:3]).
   bool gfx12;
@@ -271,7 +273,7 @@ extern const rl_isa_table_t rl_isa_table_sop1, rl_isa_table_sop2,
     rl_isa_table_smem, rl_isa_table_vop1, rl_isa_table_vop2,
     rl_isa_table_vop3, rl_isa_table_vopc, rl_isa_table_vop3p,
     rl_isa_table_vopd, rl_isa_table_ds, rl_isa_table_flat,
-    rl_isa_table_global, rl_isa_table_mubuf;
+    rl_isa_table_global, rl_isa_table_scratch, rl_isa_table_mubuf;
 
 // The entry for |opcode| in |table| or the tables it chains to, or NULL
 // (binary search in each).

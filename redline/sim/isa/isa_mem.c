@@ -17,9 +17,10 @@
 // unit-stride case) the run is moved with one call; if that call fails the
 // lanes are replayed one by one in lane order, so the first faulting lane's
 // address is the one reported and the stores of the lanes before it land,
-// as they would lane by lane. FLAT addresses are treated as global: the
-// simulator has no LDS or scratch aperture, so an aperture address simply
-// faults as unmapped. LDS accesses are checked against the work-group's
+// as they would lane by lane. FLAT (not GLOBAL) addresses in the shared or
+// private aperture (sim_executor.h) go lane by lane to LDS or the lane's
+// private segment (isa_scratch.c); FLAT atomics are not routed (an
+// aperture address faults as unmapped). LDS accesses are checked against the work-group's
 // group segment; one outside it faults (the hardware would drop it
 // silently, which a checker should not).
 #include <inttypes.h>
@@ -47,8 +48,8 @@ static void rl_isa_mem_widen(const uint8_t* bytes, uint32_t size, bool sign,
   out_dwords[0] = value;
 }
 
-static void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
-                           const uint8_t* bytes, uint32_t size, bool sign) {
+void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
+                    const uint8_t* bytes, uint32_t size, bool sign) {
   uint32_t dwords[4];
   rl_isa_mem_widen(bytes, size, sign, dwords);
   for (uint32_t i = 0; i < (size + 3) / 4; ++i) {
@@ -56,8 +57,8 @@ static void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
   }
 }
 
-static void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg,
-                           uint32_t lane, uint32_t size, uint8_t* out) {
+void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
+                    uint32_t size, uint8_t* out) {
   uint32_t dwords[4];
   for (uint32_t i = 0; i < (size + 3) / 4; ++i) {
     dwords[i] = wave->vgpr[vreg + i][lane];
@@ -109,6 +110,20 @@ static rl_status_t rl_isa_ds_lane(rl_isa_wave_t* wave,
                    arg & RL_ISA_MEM_SIGNED);
   } else {
     rl_isa_mem_get(wave, inst->data0, lane, size, lds + address);
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst, uint32_t lane,
+                                   uint64_t address) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  RL_RETURN_IF_ERROR(rl_isa_lds_check(wave, inst, lane, address, size));
+  uint8_t* lds = wave->group->lds + address;
+  if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
+    rl_isa_mem_get(wave, inst->data0, lane, size, lds);
+  } else {
+    rl_isa_mem_put(wave, inst->vdst, lane, lds, size, arg & RL_ISA_MEM_SIGNED);
   }
   return RL_OK;
 }
@@ -223,11 +238,51 @@ static bool rl_isa_flat_run(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
   return true;
 }
 
+// The lanes of |exec| whose FLAT address lies in the shared or the private
+// aperture (sim_executor.h): the 4 GiB windows above the simulator's VA.
+static uint32_t rl_isa_flat_aperture_lanes(const uint64_t* address,
+                                           uint32_t exec) {
+  uint32_t lanes = 0;
+  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+    if (address[l] >= RL_SIM_APERTURE_SHARED_BASE) lanes |= 1u << l;
+  }
+  return lanes & exec;
+}
+
+// A FLAT access some lanes of which fall in an aperture: lane by lane in
+// lane order, each to LDS, its private segment or global memory by its
+// address (RDNA3 ISA guide, "Flat Memory Instructions": the aperture of the
+// address decides the memory a flat access reaches).
+static rl_status_t rl_isa_flat_apertures(rl_isa_wave_t* wave,
+                                         const rl_isa_inst_t* inst,
+                                         uint32_t exec,
+                                         const uint64_t* address) {
+  while (exec) {
+    uint32_t lane = (uint32_t)__builtin_ctz(exec);
+    exec &= exec - 1;
+    uint64_t a = address[lane];
+    if (a - RL_SIM_APERTURE_SHARED_BASE < RL_SIM_APERTURE_SIZE) {
+      RL_RETURN_IF_ERROR(rl_isa_lds_lane_access(
+          wave, inst, lane, a - RL_SIM_APERTURE_SHARED_BASE));
+    } else if (a - RL_SIM_APERTURE_PRIVATE_BASE < RL_SIM_APERTURE_SIZE) {
+      RL_RETURN_IF_ERROR(rl_isa_private_lane_access(
+          wave, inst, lane, a - RL_SIM_APERTURE_PRIVATE_BASE));
+    } else {
+      RL_RETURN_IF_ERROR(rl_isa_flat_lane(wave, inst, lane, a));
+    }
+  }
+  return RL_OK;
+}
+
 rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
   if (exec == 0) return RL_OK;
   uint64_t address[RL_ISA_LANES];
   rl_isa_flat_lanes(wave, inst, address);
+  if (inst->encoding == RL_ISA_ENC_FLAT &&
+      rl_isa_flat_aperture_lanes(address, exec) != 0) {
+    return rl_isa_flat_apertures(wave, inst, exec, address);
+  }
   uint32_t first = 0;
   const uint32_t size = RL_ISA_MEM_SIZE(inst->op->arg);
   if (rl_isa_flat_contiguous(address, exec, size, &first) &&
@@ -304,6 +359,24 @@ static const rl_isa_op_t rl_isa_flat_ops[] = {
 static const rl_isa_op_t rl_isa_global_ops[] = {
     RL_ISA_FLAT_OPS(RL_ISA_FLAT_ROW, "global_")};
 
+// SCRATCH: the same loads and stores (isa_scratch.c runs them), plus the
+// d16 forms (FLATInstructions.td; opcodes checked with llvm-mc-19).
+#define RL_ISA_SCRATCH_ROW(opc, name, arg) \
+  RL_ISA_OP(opc, name, 0, NO, NO, NO, NO, arg, rl_isa_exec_scratch, NULL),
+#define D16 RL_ISA_MEM_D16
+#define D16H (RL_ISA_MEM_D16 | RL_ISA_MEM_D16_HI)
+static const rl_isa_op_t rl_isa_scratch_ops[] = {
+    RL_ISA_FLAT_OPS(RL_ISA_SCRATCH_ROW, "scratch_")
+    RL_ISA_SCRATCH_ROW(0x1e, "scratch_load_d16_u8", ARG(1, L, D16))
+    RL_ISA_SCRATCH_ROW(0x1f, "scratch_load_d16_i8", ARG(1, L, D16 | SX))
+    RL_ISA_SCRATCH_ROW(0x20, "scratch_load_d16_b16", ARG(2, L, D16))
+    RL_ISA_SCRATCH_ROW(0x21, "scratch_load_d16_hi_u8", ARG(1, L, D16H))
+    RL_ISA_SCRATCH_ROW(0x22, "scratch_load_d16_hi_i8", ARG(1, L, D16H | SX))
+    RL_ISA_SCRATCH_ROW(0x23, "scratch_load_d16_hi_b16", ARG(2, L, D16H))
+    RL_ISA_SCRATCH_ROW(0x24, "scratch_store_d16_hi_b8", ARG(1, S, D16H))
+    RL_ISA_SCRATCH_ROW(0x25, "scratch_store_d16_hi_b16", ARG(2, S, D16H))
+};
+
 // MUBUF: only the cache invalidations (no operands): they drop this WGP's
 // vector L0 / this shader array's GL1 in the cache model (AMDGPUUsage GFX11
 // acquire sequences use buffer_gl1_inv; buffer_gl0_inv).
@@ -331,6 +404,7 @@ static const rl_isa_op_t rl_isa_mubuf_ops[] = {
 RL_ISA_TABLE_CHAIN(rl_isa_table_ds, rl_isa_ds_ops, &rl_isa_table_ds_atomic);
 RL_ISA_TABLE_CHAIN(rl_isa_table_flat, rl_isa_flat_ops, &rl_isa_table_flat_atomic);
 RL_ISA_TABLE_CHAIN(rl_isa_table_global, rl_isa_global_ops, &rl_isa_table_global_atomic);
+RL_ISA_TABLE(rl_isa_table_scratch, rl_isa_scratch_ops);
 RL_ISA_TABLE(rl_isa_table_mubuf, rl_isa_mubuf_ops);
 
 // One past the highest VGPR an instruction of these families touches
@@ -342,6 +416,9 @@ uint32_t rl_isa_mem_vgpr_end(const rl_isa_inst_t* inst) {
   bool wide_address = inst->encoding != RL_ISA_ENC_DS &&
                       inst->saddr == RL_ISA_SRC_NULL;
   uint32_t end = inst->addr + (wide_address ? 2u : 1u);
+  if (inst->encoding == RL_ISA_ENC_SCRATCH) {  // a 32-bit VGPR, when SVE
+    end = inst->sve ? inst->addr + 1u : 0u;
+  }
   uint32_t stored = 0, loaded = 0;
   // An atomic compare-swap carries (new, compare): FLAT/GLOBAL as one
   // register tuple twice as wide, DS as DATA0 and DATA1.

@@ -47,6 +47,13 @@ enum {
   RL_ISA_ATOM_CSUB,     // subtract, clamped at 0
 };
 
+// 16-bit (d16) forms of LOAD/STORE (SCRATCH): the element is 1 or 2 bytes
+// and lands in (or comes from) one half of the VGPR, the other half kept:
+// D16 alone the low half, D16 | D16_HI the high half (bits [10] and [11],
+// which only atomic kinds use for their operation).
+#define RL_ISA_MEM_D16 0x400u
+#define RL_ISA_MEM_D16_HI 0x800u
+
 // The FLAT/GLOBAL GLC bit (inst->glc_slc_dlc bit 1): an atomic returns the
 // old value to VDST when it is set.
 #define RL_ISA_MEM_GLC 2u
@@ -54,5 +61,29 @@ enum {
 // The 32 lane addresses of a FLAT/GLOBAL instruction (isa_mem.c).
 void rl_isa_flat_addresses(const rl_isa_wave_t* wave,
                            const rl_isa_inst_t* inst, uint64_t* out_address);
+
+// Moves one lane's element between VGPRs |vreg|.. and |bytes| (isa_mem.c):
+// put widens sub-dword loads (sign-extended when |sign|), get takes the low
+// |size| bytes of the registers.
+void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
+                    const uint8_t* bytes, uint32_t size, bool sign);
+void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
+                    uint32_t size, uint8_t* out);
+
+// LDS through the shared aperture: one lane's load or store of |inst|'s
+// element at LDS byte |address| (isa_mem.c).
+rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst, uint32_t lane,
+                                   uint64_t address);
+
+// The private segment (isa_scratch.c): one lane's load or store of
+// |inst|'s element (LOAD/STORE kinds, d16 forms included) at byte |offset|
+// of the lane's private segment, bounds-checked against the dispatch's
+// private_segment_size (a fault names the lane, the offset and the size).
+// SCRATCH instructions and FLAT addresses in the private aperture both
+// come here, on gfx11 and gfx12.
+rl_status_t rl_isa_private_lane_access(rl_isa_wave_t* wave,
+                                       const rl_isa_inst_t* inst,
+                                       uint32_t lane, uint64_t offset);
 
 #endif  // REDLINE_SIM_ISA_ISA_MEM_H_

@@ -131,55 +131,210 @@ static rl_status_t rl_isa_program_push(rl_isa_program_t* program,
   return RL_OK;
 }
 
-// The linear sweep (see isa_program.h). Leaves |pc| at the end of the
-// decoded bytes.
-static rl_status_t rl_isa_program_sweep(rl_isa_program_t* program,
-                                        rl_isa_sweep_t* sweep,
-                                        uint32_t* out_pc) {
-  uint32_t capacity = 0, pc = 0;
-  int64_t reach = 0;  // furthest branch target seen (bytes)
-  for (;;) {
-    if (!rl_isa_sweep_ensure(sweep, pc / 4 + 3)) {
-      return rl_status_out_of_memory();
+// ---------------------------------------------------------------------------
+// Building: regions swept from the entry and from every call target found
+// (see isa_program.h), then merged in address order.
+
+// A decoded instruction and its device address, while building.
+typedef struct rl_isa_item_s {
+  uint64_t address;
+  rl_isa_inst_t inst;
+} rl_isa_item_t;
+
+typedef struct rl_isa_region_s {
+  uint64_t begin, end;  // [begin, end) swept
+} rl_isa_region_t;
+
+typedef struct rl_isa_builder_s {
+  rl_isa_fetch_fn fetch;
+  void* context;
+  uint32_t features;
+  rl_isa_item_t* items;
+  uint32_t item_count, item_capacity;
+  rl_isa_region_t regions[RL_ISA_PROGRAM_MAX_REGIONS];
+  uint32_t region_count;
+  uint64_t starts[RL_ISA_PROGRAM_MAX_REGIONS];  // call targets to sweep
+  uint32_t start_count;
+} rl_isa_builder_t;
+
+static rl_status_t rl_isa_builder_add(rl_isa_builder_t* b, uint64_t address,
+                                      const rl_isa_inst_t* inst) {
+  if (b->item_count == b->item_capacity) {
+    uint32_t grown = b->item_capacity ? b->item_capacity * 2 : 256;
+    rl_isa_item_t* items = realloc(b->items, grown * sizeof(*items));
+    if (items == NULL) return rl_status_out_of_memory();
+    b->items = items;
+    b->item_capacity = grown;
+  }
+  b->items[b->item_count].address = address;
+  b->items[b->item_count].inst = *inst;
+  ++b->item_count;
+  return RL_OK;
+}
+
+// The region holding |address|, or NULL.
+static const rl_isa_region_t* rl_isa_builder_region(const rl_isa_builder_t* b,
+                                                    uint64_t address) {
+  for (uint32_t r = 0; r < b->region_count; ++r) {
+    if (address >= b->regions[r].begin && address < b->regions[r].end) {
+      return &b->regions[r];
     }
-    uint32_t available = sweep->fetched - pc / 4;
+  }
+  return NULL;
+}
+
+static rl_status_t rl_isa_builder_target(rl_isa_builder_t* b,
+                                         uint64_t target) {
+  for (uint32_t i = 0; i < b->start_count; ++i) {
+    if (b->starts[i] == target) return RL_OK;
+  }
+  if (b->start_count == RL_ISA_PROGRAM_MAX_REGIONS) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: the code calls more than %u functions; "
+                     "the predecoder follows at most that many",
+                     RL_ISA_PROGRAM_MAX_REGIONS - 1);
+  }
+  b->starts[b->start_count++] = target;
+  return RL_OK;
+}
+
+// Sweeps one region from |start| (see isa_program.h): stops at a block end
+// no known branch target lies beyond, at code it cannot decode or fetch, or
+// where an earlier region begins.
+static rl_status_t rl_isa_sweep_region(rl_isa_builder_t* b, uint64_t start) {
+  rl_isa_sweep_t sweep = {.entry = start, .fetch = b->fetch,
+                          .context = b->context};
+  rl_isa_callscan_t* scan = calloc(1, sizeof(*scan));
+  if (scan == NULL) return rl_status_out_of_memory();
+  rl_status_t status = RL_OK;
+  uint32_t pc = 0;
+  int64_t reach = 0;  // furthest branch target seen (bytes from |start|)
+  for (;;) {
+    if (pc > 0 && rl_isa_builder_region(b, start + pc) != NULL) break;
+    if (!rl_isa_sweep_ensure(&sweep, pc / 4 + 3)) {
+      status = rl_status_out_of_memory();
+      break;
+    }
+    uint32_t available = sweep.fetched - pc / 4;
     if (available == 0) break;
     rl_isa_inst_t inst;
-    bool known = rl_isa_decode(sweep->words + pc / 4, available,
-                               program->features, &inst);
-    inst.pc = pc;
+    bool known = rl_isa_decode(sweep.words + pc / 4, available, b->features,
+                               &inst);
     rl_isa_bind(&inst, known);
-    if (inst.exec == rl_isa_exec_unsupported && program->unmodelled++ == 0) {
-      program->first_unmodelled = program->count;
-    }
-    RL_RETURN_IF_ERROR(rl_isa_program_push(program, &capacity, &inst));
-    if (inst.size == 0) break;
-    program->vgpr_end = rl_isa_max(program->vgpr_end,
-                                   rl_isa_inst_vgpr_end(&inst));
+    status = rl_isa_builder_add(b, start + pc, &inst);
+    if (status != RL_OK || inst.size == 0) break;
     if (known && (inst.op->flags & RL_ISA_F_BRANCH)) {
       int64_t target = (int64_t)pc + 4 + (int64_t)inst.simm16 * 4;
       if (target > reach) reach = target;
     }
+    uint64_t callee = 0;
+    if (rl_isa_callscan_step(scan, &inst, start + pc, &callee)) {
+      status = rl_isa_builder_target(b, callee);
+      if (status != RL_OK) break;
+    }
     pc += inst.size;
     if (known && (inst.op->flags & RL_ISA_F_ENDS_BLOCK) && pc > reach) break;
   }
+  free(sweep.words);
+  free(scan);
+  b->regions[b->region_count++] = (rl_isa_region_t){start, start + pc};
+  return status;
+}
+
+static int rl_isa_item_compare(const void* a, const void* b) {
+  uint64_t x = ((const rl_isa_item_t*)a)->address;
+  uint64_t y = ((const rl_isa_item_t*)b)->address;
+  return x < y ? -1 : x > y;
+}
+
+static rl_isa_inst_t rl_isa_sentinel(uint32_t pc) {
   rl_isa_inst_t sentinel;
   memset(&sentinel, 0, sizeof(sentinel));
   sentinel.pc = pc;
   sentinel.target = -1;
   sentinel.exec = rl_isa_exec_past_end;
-  *out_pc = pc;
-  return rl_isa_program_push(program, &capacity, &sentinel);
+  return sentinel;
 }
 
-// Resolves branch targets to instruction indices.
+// Every region swept, the instructions merged in address order into
+// |program|: a sentinel after each run of contiguous code.
+static rl_status_t rl_isa_program_sweep(rl_isa_program_t* program,
+                                        rl_isa_builder_t* b) {
+  b->starts[b->start_count++] = program->entry_address;
+  for (uint32_t next = 0; next < b->start_count; ++next) {
+    uint64_t start = b->starts[next];
+    if (rl_isa_builder_region(b, start) == NULL) {
+      RL_RETURN_IF_ERROR(rl_isa_sweep_region(b, start));
+      continue;
+    }
+    bool boundary = false;  // a call into code already swept
+    for (uint32_t i = 0; i < b->item_count && !boundary; ++i) {
+      boundary = b->items[i].address == start;
+    }
+    if (!boundary) {
+      return RL_STATUS(RL_STATUS_CONTRACT,
+                       "isa executor: a call targets 0x%llx, which is not "
+                       "an instruction boundary of the code swept from "
+                       "the kernel entry 0x%llx",
+                       (unsigned long long)start,
+                       (unsigned long long)program->entry_address);
+    }
+  }
+  qsort(b->items, b->item_count, sizeof(rl_isa_item_t), rl_isa_item_compare);
+  const uint64_t base = b->items[0].address;
+  const rl_isa_item_t* last = &b->items[b->item_count - 1];
+  if (last->address + last->inst.size - base > RL_ISA_PROGRAM_MAX_BYTES) {
+    return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                     "isa executor: the kernel and the functions it calls "
+                     "span more than %u bytes of code",
+                     RL_ISA_PROGRAM_MAX_BYTES);
+  }
+  program->base_address = base;
+  uint32_t capacity = 0;
+  for (uint32_t i = 0; i < b->item_count; ++i) {
+    const rl_isa_item_t* item = &b->items[i];
+    uint64_t end = item->address + item->inst.size;
+    if (i + 1 < b->item_count && end > b->items[i + 1].address) {
+      return RL_STATUS(RL_STATUS_CONTRACT,
+                       "isa executor: the code at 0x%llx (a call target) is "
+                       "not an instruction boundary: it lies inside the "
+                       "instruction at 0x%llx",
+                       (unsigned long long)b->items[i + 1].address,
+                       (unsigned long long)item->address);
+    }
+    rl_isa_inst_t inst = item->inst;
+    inst.pc = (uint32_t)(item->address - base);
+    if (item->address == program->entry_address) {
+      program->entry_index = program->count;
+    }
+    if (inst.exec == rl_isa_exec_unsupported && program->unmodelled++ == 0) {
+      program->first_unmodelled = program->count;
+    }
+    program->vgpr_end = rl_isa_max(program->vgpr_end,
+                                   rl_isa_inst_vgpr_end(&inst));
+    ++program->instructions;
+    RL_RETURN_IF_ERROR(rl_isa_program_push(program, &capacity, &inst));
+    if (inst.size == 0 || i + 1 == b->item_count ||
+        end != b->items[i + 1].address) {
+      rl_isa_inst_t sentinel = rl_isa_sentinel((uint32_t)(end - base));
+      RL_RETURN_IF_ERROR(rl_isa_program_push(program, &capacity, &sentinel));
+    }
+  }
+  program->code_bytes = (uint32_t)(last->address + last->inst.size - base);
+  return RL_OK;
+}
+
+// Resolves branch targets to instruction indices and keeps the map of
+// instruction starts for jumps (rl_isa_program_index).
 static rl_status_t rl_isa_program_link(rl_isa_program_t* program) {
   uint32_t slots = program->code_bytes / 4 + 1;
   int32_t* index = malloc(slots * sizeof(int32_t));
   if (index == NULL) return rl_status_out_of_memory();
   for (uint32_t i = 0; i < slots; ++i) index[i] = -1;
-  for (uint32_t i = 0; i + 1 < program->count; ++i) {
-    index[program->insts[i].pc / 4] = (int32_t)i;
+  for (uint32_t i = 0; i < program->count; ++i) {
+    const rl_isa_inst_t* inst = &program->insts[i];
+    if (inst->exec == rl_isa_exec_past_end || inst->size == 0) continue;
+    index[inst->pc / 4] = (int32_t)i;
   }
   for (uint32_t i = 0; i < program->count; ++i) {
     rl_isa_inst_t* inst = &program->insts[i];
@@ -189,14 +344,25 @@ static rl_status_t rl_isa_program_link(rl_isa_program_t* program) {
       inst->target = index[target / 4];
     }
   }
-  free(index);
+  program->index = index;
   return RL_OK;
+}
+
+int32_t rl_isa_program_index(const rl_isa_program_t* program,
+                             uint64_t address) {
+  uint64_t offset = address - program->base_address;
+  if (address < program->base_address || offset >= program->code_bytes ||
+      (offset & 3) != 0) {
+    return -1;
+  }
+  return program->index[offset / 4];
 }
 
 static void rl_isa_program_free(rl_isa_program_t* program) {
   if (program == NULL) return;
   free(program->insts);
   free(program->code);
+  free(program->index);
   free(program);
 }
 
@@ -205,24 +371,30 @@ rl_status_t rl_isa_program_build(uint64_t entry_address, uint32_t features,
                                  rl_isa_program_t** out_program) {
   *out_program = NULL;
   rl_isa_program_t* program = calloc(1, sizeof(*program));
-  if (program == NULL) return rl_status_out_of_memory();
+  rl_isa_builder_t* builder = calloc(1, sizeof(*builder));
+  if (program == NULL || builder == NULL) {
+    free(program);
+    free(builder);
+    return rl_status_out_of_memory();
+  }
   program->entry_address = entry_address;
   program->features = features;
   atomic_init(&program->refs, 1);
-  rl_isa_sweep_t sweep = {.entry = entry_address, .fetch = fetch,
-                          .context = context};
-  uint32_t pc = 0;
-  rl_status_t status = rl_isa_program_sweep(program, &sweep, &pc);
+  builder->fetch = fetch;
+  builder->context = context;
+  builder->features = features;
+  rl_status_t status = rl_isa_program_sweep(program, builder);
+  free(builder->items);
+  free(builder);
   if (status == RL_OK) {
-    program->code_bytes = pc;
-    program->code = malloc(pc ? pc : 4);
+    program->code = malloc(program->code_bytes ? program->code_bytes : 4);
     if (program->code == NULL) status = rl_status_out_of_memory();
   }
-  if (status == RL_OK) {
-    memcpy(program->code, sweep.words, pc);
-    status = rl_isa_program_link(program);
+  if (status == RL_OK && program->code_bytes > 0) {
+    status = fetch(context, program->base_address, program->code,
+                   program->code_bytes);
   }
-  free(sweep.words);
+  if (status == RL_OK) status = rl_isa_program_link(program);
   if (status != RL_OK) {
     rl_isa_program_free(program);
     return status;
@@ -288,7 +460,7 @@ static bool rl_isa_program_current(const rl_isa_program_t* program,
   if (program->code_bytes == 0) return false;
   uint32_t* bytes = malloc(program->code_bytes);
   if (bytes == NULL) return false;
-  rl_status_t status = fetch(context, program->entry_address, bytes,
+  rl_status_t status = fetch(context, program->base_address, bytes,
                              program->code_bytes);
   bool same = status == RL_OK &&
               memcmp(bytes, program->code, program->code_bytes) == 0;

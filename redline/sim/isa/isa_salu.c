@@ -240,7 +240,8 @@ rl_status_t rl_isa_exec_saveexec(rl_isa_wave_t* wave,
   return RL_OK;
 }
 
-// s_getpc_b64: the device address of the next instruction.
+// s_getpc_b64: the device address of the next instruction (entry_address
+// is the address of PC 0, the program's base).
 rl_status_t rl_isa_exec_getpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   rl_isa_write_s64(wave, inst->dst,
                    wave->group->entry_address + inst->pc + inst->size);
@@ -343,6 +344,11 @@ static const rl_isa_op_t rl_isa_sop1_ops[] = {
     SX(0x32, "s_or_not1_saveexec_b32", 4),
     RL_ISA_OP(0x47, "s_getpc_b64", 0, B64, NO, NO, NO, 0, rl_isa_exec_getpc,
               NULL),
+    // Calls and returns (isa_call.c).
+    RL_ISA_OP(0x48, "s_setpc_b64", RL_ISA_F_ENDS_BLOCK, NO, B64, NO, NO, 0,
+              rl_isa_exec_setpc, NULL),
+    RL_ISA_OP(0x49, "s_swappc_b64", 0, B64, B64, NO, NO, 0,
+              rl_isa_exec_swappc, NULL),
     RL_ISA_OP(0x4c, "s_sendmsg_rtn_b32", 0, B32, NO, NO, NO, 0,
               rl_isa_exec_sendmsg_rtn, NULL),
     S1(0x60, "s_ceil_f32", SF, F32, F32, rl_isa_s_ceil_f32),

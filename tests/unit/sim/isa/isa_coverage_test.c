@@ -41,7 +41,7 @@ static const rl_cov_family_t rl_cov_families[] = {
     {RL_ISA_ENC_DS, &rl_isa_table_ds, 0, 0xff},
     {RL_ISA_ENC_FLAT, &rl_isa_table_flat, 0, 0x7f},
     {RL_ISA_ENC_GLOBAL, &rl_isa_table_global, 0, 0x7f},
-    {RL_ISA_ENC_SCRATCH, NULL, 0, 0x7f},
+    {RL_ISA_ENC_SCRATCH, &rl_isa_table_scratch, 0, 0x7f},
     {RL_ISA_ENC_MUBUF, &rl_isa_table_mubuf, 0, 0xff},
     {RL_ISA_ENC_MTBUF, NULL, 0, 0xf},
     {RL_ISA_ENC_MIMG, NULL, 0, 0xff},

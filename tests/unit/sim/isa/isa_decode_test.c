@@ -68,6 +68,8 @@ static void rl_td_scalar(const char* family, const rl_isa_op_t* op,
       sprintf(line, "%s %s, sendmsg(MSG_RTN_GET_DOORBELL)", op->name, d);
     } else if (op->src[0] == RL_ISA_T_NONE) {
       sprintf(line, "%s %s", op->name, d);
+    } else if (op->dst == RL_ISA_T_NONE) {  // s_setpc_b64
+      sprintf(line, "%s %s", op->name, a);
     } else {
       sprintf(line, "%s %s, %s", op->name, d, a);
     }
@@ -184,6 +186,11 @@ static void rl_td_memory(const char* family, const rl_isa_op_t* op,
     else if (strstr(op->name, "_store_2addr")) sprintf(line, "%s v6, %s, %s offset0:1 offset1:2", op->name, rl_td_reg(d, "v", 8, dwords), rl_td_reg(e, "v", 12, dwords));
     else if (strstr(op->name, "_load")) sprintf(line, "%s %s, v6 offset:16", op->name, rl_td_reg(d, "v", 8, dwords));
     else if (strstr(op->name, "_store")) sprintf(line, "%s v6, %s offset:16", op->name, rl_td_reg(d, "v", 8, dwords));
+  } else if (strcmp(family, "SCRATCH") == 0) {
+    // VGPR address (SVE) + SGPR base + offset; d16 forms move one dword.
+    rl_td_reg(d, "v", 8, strstr(op->name, "_d16") ? 1 : dwords);
+    if (strstr(op->name, "_load")) sprintf(line, "%s %s, v6, s2 offset:-8", op->name, d);
+    else sprintf(line, "%s v6, %s, s2 offset:-8", op->name, d);
   } else {
     bool load = strstr(op->name, "_load") != NULL;
     if (strstr(op->name, "cmpswap")) dwords *= 2;  // (new, compare)
@@ -206,7 +213,8 @@ static const rl_td_family_t rl_td_families[] = {
     {"VOP3", &rl_isa_table_vop3},   {"VOPC", &rl_isa_table_vopc},
     {"VOP3P", &rl_isa_table_vop3p}, {"VOPD", &rl_isa_table_vopd},
     {"DS", &rl_isa_table_ds},       {"FLAT", &rl_isa_table_flat},
-    {"GLOBAL", &rl_isa_table_global}, {"MUBUF", &rl_isa_table_mubuf},
+    {"GLOBAL", &rl_isa_table_global}, {"SCRATCH", &rl_isa_table_scratch},
+    {"MUBUF", &rl_isa_table_mubuf},
 };
 
 // The sample lines of one entry (VOP1/VOP2/VOPC also their e64 forms) and
@@ -254,7 +262,8 @@ static uint32_t rl_td_lines(const rl_td_family_t* family, const rl_isa_op_t* op,
     snprintf(lines[1], 160, "%.70s :: %.70s", x, y);
     return 2;
   } else if (strcmp(f, "DS") == 0 || strcmp(f, "FLAT") == 0 ||
-             strcmp(f, "GLOBAL") == 0 || strcmp(f, "MUBUF") == 0) {
+             strcmp(f, "GLOBAL") == 0 || strcmp(f, "MUBUF") == 0 ||
+             strcmp(f, "SCRATCH") == 0) {
     rl_td_memory(f, op, lines[0]);
   } else {
     rl_td_scalar(f, op, lines[0]);

@@ -105,11 +105,13 @@ void rl_isa_snippet_load(rl_isa_snippet_t* s, const char* const* lines,
     }
   }
   s->group.insts = s->program->insts;
+  s->group.program = s->program;
+  s->group.entry_address = s->program->base_address;
 }
 
 rl_status_t rl_isa_snippet_run(rl_isa_snippet_t* s) {
   rl_isa_wave_t* wave = &s->wave;
-  wave->pc = 0;
+  wave->pc = s->program->entry_index;
   wave->state = RL_ISA_WAVE_RUNNING;
   while (wave->state == RL_ISA_WAVE_RUNNING) {
     const rl_isa_inst_t* inst = &s->group.insts[wave->pc++];
