@@ -326,6 +326,20 @@ static inline void rl_sim_pause(void) {
   __asm__ __volatile__("yield");
 #endif
 }
+// The polling phase of a wait (sim_spin.c): a few PAUSE polls, then one
+// sched_yield per poll, until |window_ns| after start; then the caller
+// sleeps (counted as a sleeper, so the other side wakes it). Usage:
+//   rl_sim_spin_t spin;
+//   for (rl_sim_spin_start(&spin, WINDOW); !ready();) {
+//     if (!rl_sim_spin_again(&spin)) { sleep until ready; break; }
+//   }
+typedef struct rl_sim_spin_s {
+  uint64_t start_ns, window_ns;
+  uint32_t polls;
+} rl_sim_spin_t;
+void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns);
+// One poll's wait: false when the window is over.
+bool rl_sim_spin_again(rl_sim_spin_t* spin);
 // pthread_cond_timedwait on |cond| (|lock| held) until |deadline_ns|
 // (CLOCK_MONOTONIC) or at most RL_SIM_WAIT_SLICE_NS, whichever is first.
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,

@@ -155,6 +155,10 @@ typedef struct rl_bench_row_s {
   double load_before, load_after;
   bool idle;
   double preemptions;  // involuntary context switches per 1,000 steps
+  // The split pass (rl_bench_sim_split): the wait per step, the span of
+  // the step's dispatches in the device's dispatch log (first start to
+  // last end) per dispatch, and the rest of the wait per step.
+  rl_bench_stats_t wait, span, rest;
 } rl_bench_row_t;
 
 // Idle enough for a tail to mean something: a 1-minute load average below
@@ -267,6 +271,69 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
   return status;
 }
 
+// A second pass of |steps| steps that splits the simulator's time: after
+// each wait the device's dispatch log gives the span from the step's first
+// dispatch start to its last dispatch end (the CP's work on the
+// dispatches themselves, 10 ns ticks); the rest of the wait is the
+// handoff (the CP noticing the doorbell, the host noticing the completion
+// signal, including any sleep and wake-up either side took) plus the CP's
+// packet fetch, the stream walk outside dispatches and the hazard report.
+// Its own pass because reading the log touches launches x 48 bytes the
+// timed host steps should not find in their cache.
+static rl_status_t rl_bench_sim_split(rl_replay_t* replay, uint64_t steps,
+                                      rl_bench_row_t* row) {
+  const rl_capture_t* capture = replay->capture;
+  const rl_replay_route_t* route = replay->route_ops;
+  const uint32_t launches = capture->launch_count;
+  if (launches > RL_SIM_DISPATCH_LOG) return RL_OK;  // not kept whole
+  int64_t values[capture->param_count + 1];
+  uint64_t* wait = calloc(steps, sizeof(uint64_t));
+  uint64_t* span = calloc(steps, sizeof(uint64_t));
+  uint64_t* rest = calloc(steps, sizeof(uint64_t));
+  rl_sim_dispatch_record_t* log = calloc(launches, sizeof(*log));
+  rl_status_t status =
+      wait && span && rest && log ? RL_OK : rl_status_out_of_memory();
+  for (uint64_t i = 0; i < steps && !status; ++i) {
+    rl_bench_values(capture, i + 1, values);
+    uint32_t changed = 0;
+    uint64_t last = 0;
+    status = route->apply(replay, values, capture->param_count, &changed);
+    if (!status) status = route->publish(replay, &last);
+    uint64_t w1 = rl_bench_clock(CLOCK_MONOTONIC);
+    if (!status) status = route->wait(replay, last);
+    uint64_t w2 = rl_bench_clock(CLOCK_MONOTONIC);
+    if (status) break;
+    if (rl_sim_dispatch_log(replay->device, log, launches) != launches) {
+      status = RL_STATUS(RL_STATUS_INTERNAL,
+                         "dispatch log holds fewer than %u records",
+                         launches);
+      break;
+    }
+    uint64_t start = UINT64_MAX, end = 0;
+    for (uint32_t k = 0; k < launches; ++k) {
+      if (log[k].start_timestamp < start) start = log[k].start_timestamp;
+      if (log[k].end_timestamp > end) end = log[k].end_timestamp;
+    }
+    const uint64_t tick_ns = 1000000000ull / RL_SIM_TIMESTAMP_HZ;
+    wait[i] = w2 - w1;
+    span[i] = end > start ? (end - start) * tick_ns : 0;
+    rest[i] = wait[i] > span[i] ? wait[i] - span[i] : 0;
+  }
+  if (!status) {
+    row->wait = rl_bench_stats(wait, steps);
+    row->span = rl_bench_stats(span, steps);
+    row->span.median /= launches;
+    row->span.min /= launches;
+    row->span.tail /= launches;
+    row->rest = rl_bench_stats(rest, steps);
+  }
+  free(log);
+  free(rest);
+  free(span);
+  free(wait);
+  return status;
+}
+
 // The route's apply alone, in a loop with no device work in between (the
 // caches stay warm on this core): the engine's own cost of a step's apply,
 // without the cache-line transfers from the simulated CP's core that a
@@ -317,6 +384,7 @@ static rl_status_t rl_bench_route(rl_device_t* device,
     out_row->load_after = rl_bench_load();
     out_row->idle = rl_bench_idle(out_row->load_before, out_row->load_after);
     if (!status) status = rl_bench_apply_warm(replay, &out_row->apply_warm_ns);
+    if (!status) status = rl_bench_sim_split(replay, steps, out_row);
   }
   rl_replay_destroy(replay);
   return status;
@@ -368,6 +436,31 @@ static void rl_bench_keep(const char* table, const char* label,
   rl_bench_rows[rl_bench_row_count++].row = *r;
 }
 
+static void rl_bench_split(void) {
+  printf("\n### Where the simulator's time goes (second pass, wall)\n\n");
+  printf("The wait per step is split with the device's dispatch log: the "
+         "span from the step's first dispatch start to its last dispatch "
+         "end, per dispatch, is the simulated CP's work on the dispatches; "
+         "the rest is the handoff (doorbell to CP, completion to host, with "
+         "any sleep and wake-up) plus packet fetch, stream walk and hazard "
+         "report.\n\n");
+  printf("| launches | route | wait per step median / min µs | dispatch span "
+         "µs per dispatch median / min | rest of the wait per step median / "
+         "min / tail µs | load |\n");
+  printf("|---:|---|---|---|---|---|\n");
+  for (size_t i = 0; i < rl_bench_row_count; ++i) {
+    const rl_bench_row_t* r = &rl_bench_rows[i].row;
+    if (r->wait.tail_name == NULL) continue;  // no split (log too short)
+    printf("| %s | %s | %.2f / %.2f | %.3f / %.3f | %.2f / %.2f / %s %.2f%s "
+           "| %s |\n",
+           rl_bench_rows[i].label, rl_bench_rows[i].route,
+           r->wait.median / 1e3, r->wait.min / 1e3, r->span.median / 1e3,
+           r->span.min / 1e3, r->rest.median / 1e3, r->rest.min / 1e3,
+           r->rest.tail_name, r->rest.tail / 1e3,
+           r->idle ? "" : " (not idle)", r->idle ? "idle" : "not idle");
+  }
+}
+
 static void rl_bench_phases(void) {
   printf("\n### Where the host time goes (wall medians per step, ns)\n\n");
   printf("| launches | route | admit | apply | publish before the doorbell "
@@ -407,6 +500,10 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
     cJSON_AddNumberToObject(row, "sim_us_per_dispatch_median",
                             r->sim.median / 1e3);
     cJSON_AddNumberToObject(row, "sim_us_per_dispatch_min", r->sim.min / 1e3);
+    cJSON_AddNumberToObject(row, "sim_span_us_per_dispatch_median",
+                            r->span.median / 1e3);
+    cJSON_AddNumberToObject(row, "sim_rest_us_per_step_median",
+                            r->rest.median / 1e3);
     cJSON_AddNumberToObject(row, "load_before", r->load_before);
     cJSON_AddNumberToObject(row, "load_after", r->load_after);
     cJSON_AddBoolToObject(row, "idle", r->idle);
@@ -573,6 +670,7 @@ int main(int argc, char** argv) {
     status = rl_bench_fixed(device, kernels, fixed, fixed_count, steps, cost);
   }
   if (!status) rl_bench_phases();
+  if (!status) rl_bench_split();
   if (!status) {
     size_t busy = 0;
     for (size_t i = 0; i < rl_bench_row_count; ++i) {
