@@ -109,7 +109,9 @@ typedef struct rl_sim_device_s {
   pthread_mutex_t report_lock;
   rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
   uint32_t hazard_count;  // total found, may exceed the capacity
-  bool trace_enabled;  // launch trace (sim.h), under report_lock
+  // Launch trace (sim.h): written under report_lock; atomic so the CP can
+  // skip the lock per dispatch while tracing is off.
+  atomic_bool trace_enabled;
   rl_sim_launch_record_t* trace;
   uint32_t trace_count;  // total traced; min(count, capacity) kept
   uint32_t trace_capacity;
