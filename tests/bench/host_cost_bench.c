@@ -24,10 +24,11 @@
 // Load: every row prints the 1-minute load average (getloadavg) read before
 // and after it, and whether the machine was idle enough for its tails to
 // mean anything: both below 0.5 per online core. Tails taken when it was
-// not are marked "not idle" next to the number. It also prints how often
-// the host thread was preempted during the row (involuntary context
-// switches, getrusage RUSAGE_THREAD, per 1,000 steps): the load average
-// lags by a minute, the preemptions are the row's own.
+// not are marked "not idle" next to the number. It also prints how many
+// steps per 1,000 had their host work preempted (an involuntary context
+// switch of this thread, getrusage RUSAGE_THREAD, between the step's
+// first and last clock reads; read outside the timed region): the load
+// average lags by a minute, the preemptions are the row's own.
 //
 // Usage: host_cost_bench --kernels DIR [--steps N] [--layers L,L,...|none]
 //                        [--fixed N,N,...|none] [--json FILE]
@@ -154,7 +155,7 @@ typedef struct rl_bench_row_s {
   // below RL_BENCH_IDLE_LOAD per online core.
   double load_before, load_after;
   bool idle;
-  double preemptions;  // involuntary context switches per 1,000 steps
+  double preemptions;  // steps per 1,000 whose host work was preempted
   // The split pass (rl_bench_sim_split): the wait per step, the span of
   // the step's dispatches in the device's dispatch log (first start to
   // last end) per dispatch, and the rest of the wait per step.
@@ -215,7 +216,7 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
   uint64_t written = 0, preempted = 0;
   char reason[256];
   for (uint64_t i = 0; i < steps + warm && !status; ++i) {
-    if (i == warm) preempted = rl_bench_preemptions();
+    uint64_t switches = rl_bench_preemptions();
     rl_bench_values(capture, i + 1, values);
     uint64_t c0 = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
     uint64_t w0 = rl_bench_clock(CLOCK_MONOTONIC);
@@ -234,6 +235,7 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     uint64_t w1 = rl_bench_clock(CLOCK_MONOTONIC);
     bell = replay->counters.doorbell_ns - bell;
     uint64_t c1 = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
+    switches = rl_bench_preemptions() - switches;
     if (!status) status = route->wait(replay, last);
     uint64_t w2 = rl_bench_clock(CLOCK_MONOTONIC);
     if (status || i < warm) continue;
@@ -246,10 +248,10 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     ph[2] = w1 - wp > bell ? w1 - wp - bell : 0;
     ph[3] = bell;
     written += changed;
+    preempted += switches != 0;
   }
   if (!status) {
-    row->preemptions =
-        1000.0 * (double)(rl_bench_preemptions() - preempted) / (double)steps;
+    row->preemptions = 1000.0 * (double)preempted / (double)steps;
     row->wall = rl_bench_stats(wall, steps);
     row->cpu = rl_bench_stats(cpu, steps);
     row->sim = rl_bench_stats(sim, steps);
@@ -395,7 +397,7 @@ static void rl_bench_header(void) {
          "median / min / tail µs | host CPU median / tail µs | sites written "
          "per step | apply alone, warm loop µs (wall median) | sim "
          "µs/dispatch median / min / tail | load before / after "
-         "(preemptions per 1,000 steps) |\n");
+         "(host work preempted, steps per 1,000) |\n");
   printf("|---:|---|---|---|---|---:|---:|---|---|\n");
 }
 
@@ -507,7 +509,7 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
     cJSON_AddNumberToObject(row, "load_before", r->load_before);
     cJSON_AddNumberToObject(row, "load_after", r->load_after);
     cJSON_AddBoolToObject(row, "idle", r->idle);
-    cJSON_AddNumberToObject(row, "preemptions_per_1000_steps",
+    cJSON_AddNumberToObject(row, "preempted_steps_per_1000",
                             r->preemptions);
     cJSON_AddItemToArray(rows, row);
   }
