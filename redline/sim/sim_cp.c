@@ -83,7 +83,7 @@ static bool rl_sim_cp_rung(rl_sim_queue_t* queue, uint64_t id) {
 // described at rl_sim_queue_doorbell in sim_queue.c).
 static bool rl_sim_cp_wait_doorbell(rl_sim_queue_t* queue, uint64_t id) {
   rl_sim_spin_t spin;
-  rl_sim_spin_start(&spin, RL_SIM_CP_DOORBELL_SPIN_NS);
+  rl_sim_spin_start(&spin, RL_SIM_CP_DOORBELL_SPIN_NS, &queue->producer_cpu);
   for (;;) {
     if (rl_sim_cp_rung(queue, id)) return !rl_sim_cp_stopping(queue);
     if (rl_sim_cp_stopping(queue)) return false;

@@ -1,18 +1,24 @@
 // redline/sim/sim_spin.c — how the simulator's waits poll before they
 // sleep (contract at rl_sim_spin_t in sim_internal.h).
 //
-// Why yield instead of spinning on PAUSE alone: the host thread and the
-// command-processor thread hand work to each other (doorbell, then
-// completion signal). When both are on one core — any machine busier than
-// its core count, and the scheduler's choice even on an idle one — a
-// waiter spinning on PAUSE holds the core the other side needs, for its
-// whole window; then it sleeps, and the wake-up costs a system call on
-// each side and a scheduler round trip (measured on a 2-core machine at
-// load 10: about 35 µs per step with 20 µs of pure spinning, more with a
-// longer window). Yielding after a short spin hands the core over at once
-// when the other side is runnable there, and costs one system call per
-// round when nobody else is (the waiter stays runnable, so a completion on
-// another core is still seen within one round, no wake-up needed).
+// Why yield: the host thread and the command-processor thread hand work to
+// each other (doorbell, then completion signal). When both are on one
+// core — any machine busier than its core count, and the scheduler's
+// choice even on an idle one — a waiter spinning on PAUSE holds the core
+// the other side needs, for its whole window; then it sleeps, and the
+// wake-up costs a system call on each side and a scheduler round trip
+// (measured on a 2-core machine at load 10: about 35 µs per step with 20
+// µs of pure spinning, more with a longer window). Yielding hands the core
+// over at once when the other side is runnable there.
+//
+// Why only then: on a loaded machine a yield also queues the waiter behind
+// every other runnable process on its core, and a waiter that yields while
+// the other side runs on another core only slows both (measured: a
+// 628-launch step's wait doubled). So a poll yields only while the other
+// side was last seen on this waiter's core (|other_cpu|, which each side
+// publishes: the CP per dispatch, the producer per doorbell); otherwise it
+// spins on PAUSE, which costs the other side nothing.
+#define _GNU_SOURCE  // sched_getcpu
 #include <sched.h>
 
 #include "redline/sim/sim_internal.h"
@@ -21,19 +27,33 @@
 // that is about to land on another core is caught without a system call.
 #define RL_SIM_SPIN_PURE_POLLS 16u
 
-void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns) {
+int rl_sim_current_cpu(void) { return sched_getcpu(); }
+
+void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns,
+                       const atomic_int* other_cpu) {
   spin->start_ns = rl_sim_now_ns();
   spin->window_ns = window_ns;
+  spin->other_cpu = other_cpu;
   spin->polls = 0;
 }
 
 bool rl_sim_spin_again(rl_sim_spin_t* spin) {
-  if (spin->polls < RL_SIM_SPIN_PURE_POLLS) {
-    spin->polls++;
+  uint32_t polls = spin->polls++;
+  if (polls < RL_SIM_SPIN_PURE_POLLS) {
     rl_sim_pause();
     return true;
   }
-  if (rl_sim_now_ns() - spin->start_ns >= spin->window_ns) return false;
-  sched_yield();
+  int other = atomic_load_explicit(spin->other_cpu, memory_order_relaxed);
+  if (other >= 0 && other == sched_getcpu()) {
+    if (rl_sim_now_ns() - spin->start_ns >= spin->window_ns) return false;
+    sched_yield();
+    return true;
+  }
+  // The clock every 64 polls (a pause each).
+  if ((polls & 63u) == 63u &&
+      rl_sim_now_ns() - spin->start_ns >= spin->window_ns) {
+    return false;
+  }
+  rl_sim_pause();
   return true;
 }
