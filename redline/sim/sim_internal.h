@@ -338,9 +338,10 @@ static inline void rl_sim_pause(void) {
 #endif
 }
 // The polling phase of a wait (sim_spin.c): PAUSE polls, except that a
-// poll yields the core (sched_yield) while |other_cpu| — the CPU the side
-// that will end the wait last ran on, -1 unknown — is the waiter's own;
-// until |window_ns| after start, then the caller sleeps (counted as a
+// poll yields the core (sched_yield, at most twice) while |other_cpu| — the
+// CPU the side that will end the wait last ran on, -1 unknown — is the
+// waiter's own; until |window_ns| after start or a third yield would be
+// due, then the caller sleeps (counted as a
 // sleeper, so the other side wakes it). Usage:
 //   rl_sim_spin_t spin;
 //   for (rl_sim_spin_start(&spin, WINDOW, &cpu); !ready();) {
@@ -350,6 +351,7 @@ typedef struct rl_sim_spin_s {
   uint64_t start_ns, window_ns;
   const atomic_int* other_cpu;
   uint32_t polls;
+  uint32_t yields;  // polls that yielded the core (tests read it)
 } rl_sim_spin_t;
 void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns,
                        const atomic_int* other_cpu);
