@@ -16,10 +16,11 @@
 
 enum { RL_TEST_WINDOW_NS = 200000 };
 
-// Polls until the window ends; returns the time it took.
-static uint64_t rl_test_spin(const atomic_int* other, rl_sim_spin_t* spin) {
+// Polls until the window of |window_ns| ends; returns the time it took.
+static uint64_t rl_test_spin(const atomic_int* other, uint64_t window_ns,
+                             rl_sim_spin_t* spin) {
   uint64_t start = rl_sim_now_ns();
-  rl_sim_spin_start(spin, RL_TEST_WINDOW_NS, other);
+  rl_sim_spin_start(spin, window_ns, other);
   while (rl_sim_spin_again(spin)) {
   }
   return rl_sim_now_ns() - start;
@@ -43,20 +44,23 @@ static void test_window_ends_without_yield_when_unknown(void** state) {
   atomic_int other;
   atomic_init(&other, -1);
   rl_sim_spin_t spin;
-  uint64_t took = rl_test_spin(&other, &spin);
+  uint64_t took = rl_test_spin(&other, RL_TEST_WINDOW_NS, &spin);
   assert_true(took >= RL_TEST_WINDOW_NS);
   assert_int_equal(spin.yields, 0);
   assert_true(spin.polls > 64);
 }
 
 // Same CPU: two yields after the PAUSE phase, then the window ends early
-// (the caller sleeps instead of yielding again).
+// (the caller sleeps instead of yielding again). A long window, so that a
+// yield that keeps this thread off the core for a while on a loaded
+// machine does not end it first.
 static void test_yields_to_the_same_cpu(void** state) {
   (void)state;
   atomic_int other;
   atomic_init(&other, rl_test_pin());
   rl_sim_spin_t spin;
-  rl_test_spin(&other, &spin);
+  uint64_t took = rl_test_spin(&other, 10000000000ull, &spin);
+  assert_true(took < 10000000000ull);
   assert_int_equal(spin.yields, 2);
   assert_int_equal(spin.polls, 16 + 2 + 1);
 }
@@ -67,7 +71,7 @@ static void test_no_yield_to_another_cpu(void** state) {
   atomic_int other;
   atomic_init(&other, rl_test_pin() + 1);
   rl_sim_spin_t spin;
-  uint64_t took = rl_test_spin(&other, &spin);
+  uint64_t took = rl_test_spin(&other, RL_TEST_WINDOW_NS, &spin);
   assert_true(took >= RL_TEST_WINDOW_NS);
   assert_int_equal(spin.yields, 0);
 }
