@@ -8,6 +8,7 @@ add_library(rl_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim_memory.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_loader.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_signal.c
+  ${CMAKE_CURRENT_LIST_DIR}/sim_spin.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_queue.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_cp.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_schedule.c

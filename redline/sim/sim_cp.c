@@ -33,12 +33,11 @@
 
 // Header polls before the CP sleeps waiting for a late header.
 #define RL_SIM_CP_HEADER_SPIN 1000
-// How long the CP polls the doorbell before it sleeps (the clock read
-// every 64 polls, a pause each): longer than the host takes from a
-// completion to its next doorbell (its wake-up, then admit, apply and
-// publish), so a decode loop's doorbell finds the CP polling and needs no
-// system call; short enough to leave the core to other work when the
-// queue goes quiet.
+// How long the CP polls the doorbell before it sleeps (yielding the core
+// between polls: sim_spin.c): longer than the host takes from a
+// completion to its next doorbell (admit, apply and publish), so a decode
+// loop's doorbell finds the CP polling and needs no system call; short
+// enough to leave the core to other work when the queue goes quiet.
 #define RL_SIM_CP_DOORBELL_SPIN_NS 200000ull
 
 uint8_t* rl_sim_cp_slot(rl_sim_queue_t* queue, uint64_t id) {
@@ -78,20 +77,17 @@ static bool rl_sim_cp_rung(rl_sim_queue_t* queue, uint64_t id) {
 }
 
 // Waits until the doorbell covers |id|; false when the queue is stopping.
-// Spins first (a decode step rings again within microseconds), so the
+// Polls first (a decode step rings again within microseconds), so the
 // producer's doorbell needs no system call; then counts itself in
 // |sleepers| and sleeps on the condition variable (the handshake is
 // described at rl_sim_queue_doorbell in sim_queue.c).
 static bool rl_sim_cp_wait_doorbell(rl_sim_queue_t* queue, uint64_t id) {
-  const uint64_t start = rl_sim_now_ns();
-  for (uint32_t spin = 0;; ++spin) {
+  rl_sim_spin_t spin;
+  rl_sim_spin_start(&spin, RL_SIM_CP_DOORBELL_SPIN_NS, &queue->producer_cpu);
+  for (;;) {
     if (rl_sim_cp_rung(queue, id)) return !rl_sim_cp_stopping(queue);
     if (rl_sim_cp_stopping(queue)) return false;
-    if ((spin & 63u) == 63u &&
-        rl_sim_now_ns() - start >= RL_SIM_CP_DOORBELL_SPIN_NS) {
-      break;
-    }
-    rl_sim_pause();
+    if (!rl_sim_spin_again(&spin)) break;
   }
   pthread_mutex_lock(&queue->lock);
   atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);

@@ -175,6 +175,9 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   atomic_init(&sim->next_queue_id, 1);
   atomic_init(&sim->signal_sleepers, 0);
   atomic_init(&sim->dispatch_count, 0);
+  atomic_init(&sim->trace_enabled, false);
+  atomic_init(&sim->cp_cpu, -1);
+  atomic_init(&sim->last_wait_ns, 0);
   RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,
                                        options->cache_model, options->seed));
   return rl_sim_memory_init(&sim->memory);

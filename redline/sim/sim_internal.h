@@ -99,6 +99,12 @@ typedef struct rl_sim_device_s {
   // before their first check of a value to after their last): a change
   // made while none is counted wakes nobody and costs no system call.
   atomic_uint signal_sleepers;
+  // The CPU a command processor last ran a dispatch on (-1 unknown): a
+  // signal waiter on that CPU yields its polls to it (sim_spin.c).
+  atomic_int cp_cpu;
+  // How long the last signal wait that succeeded took (sim_signal.c: a
+  // long one shortens the next wait's polling).
+  atomic_uint_fast64_t last_wait_ns;
   atomic_uint next_queue_id;
   pthread_mutex_t queue_lock;
   struct rl_sim_queue_s* queues;  // live queues, under queue_lock
@@ -106,7 +112,9 @@ typedef struct rl_sim_device_s {
   pthread_mutex_t report_lock;
   rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
   uint32_t hazard_count;  // total found, may exceed the capacity
-  bool trace_enabled;  // launch trace (sim.h), under report_lock
+  // Launch trace (sim.h): written under report_lock; atomic so the CP can
+  // skip the lock per dispatch while tracing is off.
+  atomic_bool trace_enabled;
   rl_sim_launch_record_t* trace;
   uint32_t trace_count;  // total traced; min(count, capacity) kept
   uint32_t trace_capacity;
@@ -186,6 +194,9 @@ typedef struct rl_sim_queue_s {
   // rung while the CP spins costs no system call (sim_queue.c).
   _Atomic uint64_t doorbell_end;
   atomic_uint sleepers;  // CP waits asleep on |cond| for the doorbell
+  // The CPU of the last doorbell's producer (-1 unknown): the CP polling
+  // for the next doorbell on that CPU yields its polls (sim_spin.c).
+  atomic_int producer_cpu;
   atomic_bool stop;
   atomic_uint_fast64_t hang_id;  // UINT64_MAX: none
   atomic_int state;              // rl_sim_queue_state_t
@@ -323,6 +334,28 @@ static inline void rl_sim_pause(void) {
   __asm__ __volatile__("yield");
 #endif
 }
+// The polling phase of a wait (sim_spin.c): PAUSE polls, except that a
+// poll yields the core (sched_yield, at most twice) while |other_cpu| — the
+// CPU the side that will end the wait last ran on, -1 unknown — is the
+// waiter's own; until |window_ns| after start or a third yield would be
+// due, then the caller sleeps (counted as a
+// sleeper, so the other side wakes it). Usage:
+//   rl_sim_spin_t spin;
+//   for (rl_sim_spin_start(&spin, WINDOW, &cpu); !ready();) {
+//     if (!rl_sim_spin_again(&spin)) { sleep until ready; break; }
+//   }
+typedef struct rl_sim_spin_s {
+  uint64_t start_ns, window_ns;
+  const atomic_int* other_cpu;
+  uint32_t polls;
+  uint32_t yields;  // polls that yielded the core (tests read it)
+} rl_sim_spin_t;
+void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns,
+                       const atomic_int* other_cpu);
+// The CPU the calling thread runs on (sched_getcpu), -1 when unknown.
+int rl_sim_current_cpu(void);
+// One poll's wait: false when the window is over.
+bool rl_sim_spin_again(rl_sim_spin_t* spin);
 // pthread_cond_timedwait on |cond| (|lock| held) until |deadline_ns|
 // (CLOCK_MONOTONIC) or at most RL_SIM_WAIT_SLICE_NS, whichever is first.
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,

@@ -39,6 +39,35 @@ static uint32_t rl_sim_pm4_mask(const rl_pm4_family_t* family, uint32_t index,
   return mask;
 }
 
+// The GCR_CNTL fields the cache model acts on and their actions, in the
+// order of rl_sim_pm4_state_t's *_gcr_mask arrays. Sources of what each bit
+// does: Mesa radeonsi gfx10_emit_barrier and RADV
+// gfx10_cs_emit_cache_flush.
+static const struct {
+  const char* name;
+  uint32_t action;
+} rl_sim_pm4_gcr_fields[6] = {
+    {"GLV_INV", RL_SIM_CACHE_INV_GLV}, {"GLK_INV", RL_SIM_CACHE_INV_GLK},
+    {"GLK_WB", RL_SIM_CACHE_WB_GLK},   {"GL1_INV", RL_SIM_CACHE_INV_GL1},
+    {"GL2_INV", RL_SIM_CACHE_INV_GL2}, {"GL2_WB", RL_SIM_CACHE_WB_GL2},
+};
+
+// Fills |masks| with the mask of each rl_sim_pm4_gcr_fields entry in
+// |reg| (0 when the family's table has no such field).
+static void rl_sim_pm4_gcr_masks(const rl_pm4_register_t* reg,
+                                 uint32_t masks[6]) {
+  for (int k = 0; k < 6; ++k) {
+    masks[k] = 0;
+    for (uint32_t f = 0; reg && f < reg->field_count; ++f) {
+      if (strcmp(reg->fields[f].name, rl_sim_pm4_gcr_fields[k].name) != 0) {
+        continue;
+      }
+      masks[k] = (uint32_t)(((1ull << reg->fields[f].width) - 1)
+                            << reg->fields[f].shift);
+    }
+  }
+}
+
 static rl_status_t rl_sim_pm4_state_create(rl_sim_queue_t* queue,
                                            rl_sim_pm4_state_t** out_state) {
   const rl_pm4_family_t* family = NULL;
@@ -58,6 +87,8 @@ static rl_status_t rl_sim_pm4_state_create(rl_sim_queue_t* queue,
   state->rsrc2_cp_mask =
       rl_sim_pm4_mask(family, family->regs.pgm_rsrc1 + 1, rsrc2);
   state->rsrc3_cp_mask = rl_sim_pm4_mask(family, family->regs.pgm_rsrc3, rsrc3);
+  rl_sim_pm4_gcr_masks(family->acquire_gcr_cntl, state->acquire_gcr_mask);
+  rl_sim_pm4_gcr_masks(family->release_gcr_cntl, state->release_gcr_mask);
   *out_state = state;
   return RL_OK;
 }
@@ -187,32 +218,17 @@ static rl_status_t rl_sim_pm4_event_write(rl_sim_pm4_exec_t* exec,
   return rl_sim_pm4_batch_idle(exec);
 }
 
-// Field |name| of |reg| in |word|; 0 when the family has no such field.
-static uint32_t rl_sim_pm4_field(const rl_pm4_register_t* reg, uint32_t word,
-                                 const char* name) {
-  for (uint32_t f = 0; reg && f < reg->field_count; ++f) {
-    const rl_pm4_field_t* field = &reg->fields[f];
-    if (strcmp(field->name, name) != 0) continue;
-    return (word >> field->shift) & (uint32_t)((1ull << field->width) - 1);
-  }
-  return 0;
-}
-
 // The cache-model actions of a GCR_CNTL word (ACQUIRE_MEM dword 7, or
 // RELEASE_MEM dword 1 >> 12), decoded with the family's field table
-// (pm4_family_gfx11.c / _gfx12.c cite nvd.h and PAL). Range fields are
-// ignored: every action covers all lines, which is what the full-range
-// packets drivers and redline emit ask for. Sources of what each bit does:
-// Mesa radeonsi gfx10_emit_barrier and RADV gfx10_cs_emit_cache_flush.
-static uint32_t rl_sim_pm4_gcr_actions(const rl_pm4_register_t* reg,
-                                       uint32_t gcr) {
+// (pm4_family_gfx11.c / _gfx12.c cite nvd.h and PAL), through the masks
+// the state resolved at creation. Range fields are ignored: every action
+// covers all lines, which is what the full-range packets drivers and
+// redline emit ask for.
+static uint32_t rl_sim_pm4_gcr_actions(const uint32_t masks[6], uint32_t gcr) {
   uint32_t actions = 0;
-  if (rl_sim_pm4_field(reg, gcr, "GLV_INV")) actions |= RL_SIM_CACHE_INV_GLV;
-  if (rl_sim_pm4_field(reg, gcr, "GLK_INV")) actions |= RL_SIM_CACHE_INV_GLK;
-  if (rl_sim_pm4_field(reg, gcr, "GLK_WB")) actions |= RL_SIM_CACHE_WB_GLK;
-  if (rl_sim_pm4_field(reg, gcr, "GL1_INV")) actions |= RL_SIM_CACHE_INV_GL1;
-  if (rl_sim_pm4_field(reg, gcr, "GL2_INV")) actions |= RL_SIM_CACHE_INV_GL2;
-  if (rl_sim_pm4_field(reg, gcr, "GL2_WB")) actions |= RL_SIM_CACHE_WB_GL2;
+  for (int k = 0; k < 6; ++k) {
+    if (gcr & masks[k]) actions |= rl_sim_pm4_gcr_fields[k].action;
+  }
   return actions;
 }
 
@@ -228,7 +244,8 @@ static rl_status_t rl_sim_pm4_acquire_mem(rl_sim_pm4_exec_t* exec,
   // ACQUIRE_MEM does not wait for dispatches in flight (that is
   // CS_PARTIAL_FLUSH's job): the invalidation happens now, in CP order.
   rl_sim_cache_apply(&exec->queue->device->cache,
-                     rl_sim_pm4_gcr_actions(family->acquire_gcr_cntl, gcr));
+                     rl_sim_pm4_gcr_actions(exec->state->acquire_gcr_mask,
+                                            gcr));
   return RL_OK;
 }
 
@@ -242,7 +259,7 @@ static rl_status_t rl_sim_pm4_release_mem(rl_sim_pm4_exec_t* exec,
       .address = rl_sim_pm4_address(&packet->body[2]),
       .data = rl_sim_pm4_address(&packet->body[4]),
       .cache_actions = rl_sim_pm4_gcr_actions(
-          exec->state->family->release_gcr_cntl,
+          exec->state->release_gcr_mask,
           packet->body[0] >> RL_PM4_RELEASE_MEM_GCR_CNTL_SHIFT),
   };
   if ((index != RL_PM4_EVENT_INDEX_END_OF_PIPE &&

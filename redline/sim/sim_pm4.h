@@ -134,6 +134,12 @@ typedef struct rl_sim_pm4_state_s {
   uint32_t rsrc1_cp_mask;
   uint32_t rsrc2_cp_mask;
   uint32_t rsrc3_cp_mask;
+  // Per cache action (bit k of the RL_SIM_CACHE_* actions, in
+  // rl_sim_pm4_gcr_names order), the mask of its field in the family's
+  // ACQUIRE_MEM and RELEASE_MEM GCR_CNTL: resolved by name once here, so a
+  // packet's decode is six mask tests (sim_pm4.c).
+  uint32_t acquire_gcr_mask[6];
+  uint32_t release_gcr_mask[6];
   uint32_t regs[RL_SIM_PM4_REG_COUNT];
   uint64_t written[RL_SIM_PM4_REG_COUNT / 64];
   // The batch: runs live in queue->runs[0, queue->run_count).

@@ -127,6 +127,7 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
   atomic_init(&queue->stop, false);
   atomic_init(&queue->doorbell_end, 0);
   atomic_init(&queue->sleepers, 0);
+  atomic_init(&queue->producer_cpu, -1);
   atomic_init(&queue->hang_id, UINT64_MAX);
   atomic_init(&queue->state, RL_SIM_QUEUE_RUNNING);
   rl_status_t status = rl_sim_queue_allocate(queue);
@@ -204,6 +205,8 @@ void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
                            uint64_t packet_id) {
   (void)device;
   rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
+  atomic_store_explicit(&sim_queue->producer_cpu, rl_sim_current_cpu(),
+                        memory_order_relaxed);
   // A doorbell never moves backwards (a late, smaller value is ignored, as
   // the CP keeps the highest write pointer it has seen).
   uint64_t end = atomic_load_explicit(&sim_queue->doorbell_end,

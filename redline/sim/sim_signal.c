@@ -6,28 +6,41 @@
 // command processor decrements with a release read-modify-write, waiters
 // load with acquire, like hsa_signal_wait_scacquire).
 //
-// Waking: a waiter spins first (RL_SIM_SIGNAL_SPIN_NS: a completion
-// usually lands within microseconds), then takes signal_lock, counts itself
+// Waking: a waiter polls first (RL_SIM_SIGNAL_SPIN_NS, yielding the core
+// between polls: sim_spin.c), then takes signal_lock, counts itself
 // in signal_sleepers and only then re-checks the value and sleeps on
 // signal_cond for at most one wait slice, so a change made behind the
 // device's back (a plain host write) is still seen within
 // RL_SIM_WAIT_SLICE_NS. Every change made through this file (store, CP
 // decrement) is a sequentially consistent write followed by a sequentially
 // consistent load of signal_sleepers; only when that is nonzero does it
-// take signal_lock and broadcast. No wakeup is lost: either the changer
-// sees the waiter counted, and its broadcast needs the lock the waiter
-// only releases inside the wait, or the waiter's check (after it counted
-// itself) sees the new value. A change nobody waits for costs no lock and
-// no system call (the engine stores the completion signal on every
-// publish).
+// take and release signal_lock, then broadcast. No wakeup is lost: either
+// the changer sees the waiter counted, and it cannot take the lock until
+// the waiter is inside its wait (the waiter holds it from its count to its
+// wait), so the broadcast that follows reaches it, or the waiter's check
+// (after it counted itself) sees the new value. The broadcast is outside
+// the lock so the woken waiter does not block again on a lock the changer
+// still holds (one more sleep and wake-up per handoff). A change nobody
+// waits for costs no lock and no system call (the engine stores the
+// completion signal on every publish).
 #include <string.h>
 
 #include "redline/sim/sim_internal.h"
 
-// How long a wait spins before it sleeps: long enough to catch a decode
-// step's completion without a sleep and a wakeup, short enough to leave
-// the core to other work while the device runs a long stream.
-#define RL_SIM_SIGNAL_SPIN_NS 20000ull
+// How long a wait polls before it sleeps: ROCr's interrupt signal polls
+// for 200 µs ("a few times bigger than null kernel latency",
+// InterruptSignal::WaitRelaxed's kMaxElapsed) before it waits on the
+// kernel event. A short stream (tens of dispatches) completes inside that
+// window, so its waiter returns without a sleep and a wake-up; a long
+// stream's waiter sleeps. Polls yield the core (sim_spin.c), so the
+// longer window costs other work on the machine little. When the previous
+// wait on the device outlasted the window (a long stream: the next one will
+// too, a decode loop repeats its step), a wait polls only
+// RL_SIM_SIGNAL_SHORT_SPIN_NS: polling would not catch the completion and
+// only takes the core from the CP or other work (measured: the host work
+// of a 628-launch step grew by a third with 200 µs of polling per wait).
+#define RL_SIM_SIGNAL_SPIN_NS 200000ull
+#define RL_SIM_SIGNAL_SHORT_SPIN_NS 20000ull
 
 _Atomic int64_t* rl_sim_signal_value(rl_sim_device_t* device, uint64_t signal) {
   if (signal == 0 || (signal & 7u) != 0) return NULL;
@@ -39,8 +52,8 @@ _Atomic int64_t* rl_sim_signal_value(rl_sim_device_t* device, uint64_t signal) {
 
 void rl_sim_signal_wake_all(rl_sim_device_t* device) {
   pthread_mutex_lock(&device->signal_lock);
-  pthread_cond_broadcast(&device->signal_cond);
   pthread_mutex_unlock(&device->signal_lock);
+  pthread_cond_broadcast(&device->signal_cond);
 }
 
 // After a change (a sequentially consistent write of the value): wakes
@@ -112,15 +125,23 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
   _Atomic int64_t* slot = rl_sim_signal_value(sim, signal);
   *out_value = 0;
   if (slot == NULL) return false;
-  const uint64_t start = rl_sim_now_ns();
-  uint64_t spin_ns =
-      timeout_ns < RL_SIM_SIGNAL_SPIN_NS ? timeout_ns : RL_SIM_SIGNAL_SPIN_NS;
-  for (uint32_t spin = 0;; ++spin) {
+  uint64_t window =
+      atomic_load_explicit(&sim->last_wait_ns, memory_order_relaxed) >
+              RL_SIM_SIGNAL_SPIN_NS
+          ? RL_SIM_SIGNAL_SHORT_SPIN_NS
+          : RL_SIM_SIGNAL_SPIN_NS;
+  rl_sim_spin_t spin;
+  rl_sim_spin_start(&spin, timeout_ns < window ? timeout_ns : window,
+                    &sim->cp_cpu);
+  const uint64_t start = spin.start_ns;
+  for (;;) {
     *out_value = atomic_load_explicit(slot, memory_order_acquire);
-    if (*out_value < value) return true;
-    // The clock every 64 polls (a pause each).
-    if ((spin & 63u) == 63u && rl_sim_now_ns() - start >= spin_ns) break;
-    rl_sim_pause();
+    if (*out_value < value) {
+      atomic_store_explicit(&sim->last_wait_ns, rl_sim_now_ns() - start,
+                            memory_order_relaxed);
+      return true;
+    }
+    if (!rl_sim_spin_again(&spin)) break;
   }
   uint64_t deadline = start + timeout_ns;
   if (deadline < timeout_ns) deadline = UINT64_MAX;
@@ -131,5 +152,9 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
     rl_sim_signal_sleep(sim, deadline);
   }
   rl_sim_signal_unlock(sim);
+  if (*out_value < value) {
+    atomic_store_explicit(&sim->last_wait_ns, rl_sim_now_ns() - start,
+                          memory_order_relaxed);
+  }
   return *out_value < value;
 }

@@ -8,7 +8,7 @@
 void rl_sim_launch_trace_enable(rl_device_t* device, bool enable) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);
   pthread_mutex_lock(&sim->report_lock);
-  sim->trace_enabled = enable;
+  atomic_store_explicit(&sim->trace_enabled, enable, memory_order_relaxed);
   sim->trace_count = 0;
   pthread_mutex_unlock(&sim->report_lock);
 }
@@ -35,8 +35,13 @@ static void rl_sim_trace_fill(rl_sim_device_t* device,
 
 void rl_sim_trace_launch(rl_sim_device_t* device, const rl_sim_launch_t* launch,
                          uint64_t dispatch_index) {
+  // Enabling happens before the launches it should see are published (the
+  // doorbell orders it), so a relaxed look is enough to skip the lock.
+  if (!atomic_load_explicit(&device->trace_enabled, memory_order_relaxed)) {
+    return;
+  }
   pthread_mutex_lock(&device->report_lock);
-  if (device->trace_enabled) {
+  if (atomic_load_explicit(&device->trace_enabled, memory_order_relaxed)) {
     uint32_t index = device->trace_count;
     if (index < RL_SIM_DISPATCH_LOG &&
         RL_ARRAY_RESERVE(&device->trace, &device->trace_capacity,

@@ -21,15 +21,27 @@
 //          processor walking the stream on its own thread, per dispatch.
 // Statistics: median and minimum always; p99 only from >= 1,000 samples
 // and p95 only from >= 200, otherwise the maximum, labelled as such.
+// Load: every row prints the 1-minute load average (getloadavg) read before
+// and after it, and whether the machine was idle enough for its tails to
+// mean anything: both below 0.5 per online core. Tails taken when it was
+// not are marked "not idle" next to the number. It also prints how many
+// steps per 1,000 had their host work preempted (an involuntary context
+// switch of this thread, getrusage RUSAGE_THREAD, between the step's
+// first and last clock reads; read outside the timed region): the load
+// average lags by a minute, the preemptions are the row's own.
 //
-// Usage: host_cost_bench --kernels DIR [--steps N] [--layers L,L,...]
+// Usage: host_cost_bench --kernels DIR [--steps N] [--layers L,L,...|none]
+//                        [--fixed N,N,...|none] [--json FILE]
+#define _GNU_SOURCE  // getloadavg, RUSAGE_THREAD
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
@@ -139,7 +151,42 @@ typedef struct rl_bench_row_s {
   // Wall medians of the phases of a step: admission, apply, publication
   // before the doorbell, the doorbell.
   double admit_ns, apply_ns, publish_ns, doorbell_ns;
+  // 1-minute load average before and after the row, and whether both were
+  // below RL_BENCH_IDLE_LOAD per online core.
+  double load_before, load_after;
+  bool idle;
+  double preemptions;  // steps per 1,000 whose host work was preempted
+  // The split pass (rl_bench_sim_split): the wait per step, the span of
+  // the step's dispatches in the device's dispatch log (first start to
+  // last end) per dispatch, and the rest of the wait per step.
+  rl_bench_stats_t wait, span, rest;
 } rl_bench_row_t;
+
+// Idle enough for a tail to mean something: a 1-minute load average below
+// this per online core, before and after the row.
+#define RL_BENCH_IDLE_LOAD 0.5
+
+static double rl_bench_load(void) {
+  double load[1] = {-1.0};
+  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
+}
+
+static long rl_bench_cores(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? cores : 1;
+}
+
+static bool rl_bench_idle(double before, double after) {
+  double limit = RL_BENCH_IDLE_LOAD * (double)rl_bench_cores();
+  return before >= 0 && after >= 0 && before < limit && after < limit;
+}
+
+// This thread's involuntary context switches so far (0 when unknown).
+static uint64_t rl_bench_preemptions(void) {
+  struct rusage usage;
+  if (getrusage(RUSAGE_THREAD, &usage) != 0) return 0;
+  return (uint64_t)usage.ru_nivcsw;
+}
 
 // Step |i|'s parameter values: every parameter moves by one per step,
 // cycling inside its admitted range.
@@ -166,9 +213,10 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
   rl_status_t status =
       wall && cpu && sim && phase ? RL_OK : rl_status_out_of_memory();
   const uint64_t warm = 50;
-  uint64_t written = 0;
+  uint64_t written = 0, preempted = 0;
   char reason[256];
   for (uint64_t i = 0; i < steps + warm && !status; ++i) {
+    uint64_t switches = rl_bench_preemptions();
     rl_bench_values(capture, i + 1, values);
     uint64_t c0 = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
     uint64_t w0 = rl_bench_clock(CLOCK_MONOTONIC);
@@ -187,6 +235,7 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     uint64_t w1 = rl_bench_clock(CLOCK_MONOTONIC);
     bell = replay->counters.doorbell_ns - bell;
     uint64_t c1 = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
+    switches = rl_bench_preemptions() - switches;
     if (!status) status = route->wait(replay, last);
     uint64_t w2 = rl_bench_clock(CLOCK_MONOTONIC);
     if (status || i < warm) continue;
@@ -199,8 +248,10 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     ph[2] = w1 - wp > bell ? w1 - wp - bell : 0;
     ph[3] = bell;
     written += changed;
+    preempted += switches != 0;
   }
   if (!status) {
+    row->preemptions = 1000.0 * (double)preempted / (double)steps;
     row->wall = rl_bench_stats(wall, steps);
     row->cpu = rl_bench_stats(cpu, steps);
     row->sim = rl_bench_stats(sim, steps);
@@ -219,6 +270,69 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
   free(wall);
   free(cpu);
   free(sim);
+  return status;
+}
+
+// A second pass of |steps| steps that splits the simulator's time: after
+// each wait the device's dispatch log gives the span from the step's first
+// dispatch start to its last dispatch end (the CP's work on the
+// dispatches themselves, 10 ns ticks); the rest of the wait is the
+// handoff (the CP noticing the doorbell, the host noticing the completion
+// signal, including any sleep and wake-up either side took) plus the CP's
+// packet fetch, the stream walk outside dispatches and the hazard report.
+// Its own pass because reading the log touches launches x 48 bytes the
+// timed host steps should not find in their cache.
+static rl_status_t rl_bench_sim_split(rl_replay_t* replay, uint64_t steps,
+                                      rl_bench_row_t* row) {
+  const rl_capture_t* capture = replay->capture;
+  const rl_replay_route_t* route = replay->route_ops;
+  const uint32_t launches = capture->launch_count;
+  if (launches > RL_SIM_DISPATCH_LOG) return RL_OK;  // not kept whole
+  int64_t values[capture->param_count + 1];
+  uint64_t* wait = calloc(steps, sizeof(uint64_t));
+  uint64_t* span = calloc(steps, sizeof(uint64_t));
+  uint64_t* rest = calloc(steps, sizeof(uint64_t));
+  rl_sim_dispatch_record_t* log = calloc(launches, sizeof(*log));
+  rl_status_t status =
+      wait && span && rest && log ? RL_OK : rl_status_out_of_memory();
+  for (uint64_t i = 0; i < steps && !status; ++i) {
+    rl_bench_values(capture, i + 1, values);
+    uint32_t changed = 0;
+    uint64_t last = 0;
+    status = route->apply(replay, values, capture->param_count, &changed);
+    if (!status) status = route->publish(replay, &last);
+    uint64_t w1 = rl_bench_clock(CLOCK_MONOTONIC);
+    if (!status) status = route->wait(replay, last);
+    uint64_t w2 = rl_bench_clock(CLOCK_MONOTONIC);
+    if (status) break;
+    if (rl_sim_dispatch_log(replay->device, log, launches) != launches) {
+      status = RL_STATUS(RL_STATUS_INTERNAL,
+                         "dispatch log holds fewer than %u records",
+                         launches);
+      break;
+    }
+    uint64_t start = UINT64_MAX, end = 0;
+    for (uint32_t k = 0; k < launches; ++k) {
+      if (log[k].start_timestamp < start) start = log[k].start_timestamp;
+      if (log[k].end_timestamp > end) end = log[k].end_timestamp;
+    }
+    const uint64_t tick_ns = 1000000000ull / RL_SIM_TIMESTAMP_HZ;
+    wait[i] = w2 - w1;
+    span[i] = end > start ? (end - start) * tick_ns : 0;
+    rest[i] = wait[i] > span[i] ? wait[i] - span[i] : 0;
+  }
+  if (!status) {
+    row->wait = rl_bench_stats(wait, steps);
+    row->span = rl_bench_stats(span, steps);
+    row->span.median /= launches;
+    row->span.min /= launches;
+    row->span.tail /= launches;
+    row->rest = rl_bench_stats(rest, steps);
+  }
+  free(log);
+  free(rest);
+  free(span);
+  free(wait);
   return status;
 }
 
@@ -267,8 +381,12 @@ static rl_status_t rl_bench_route(rl_device_t* device,
         .dynamic_sites = binds->site_count - binds->pointer_count,
         .expressions = binds->expr_count,
         .packets = proof.packets};
+    out_row->load_before = rl_bench_load();
     status = rl_bench_steps(replay, steps, cpu_clock_cost, out_row);
+    out_row->load_after = rl_bench_load();
+    out_row->idle = rl_bench_idle(out_row->load_before, out_row->load_after);
     if (!status) status = rl_bench_apply_warm(replay, &out_row->apply_warm_ns);
+    if (!status) status = rl_bench_sim_split(replay, steps, out_row);
   }
   rl_replay_destroy(replay);
   return status;
@@ -278,20 +396,25 @@ static void rl_bench_header(void) {
   printf("| launches | sites (dynamic, expressions) | route | host wall "
          "median / min / tail µs | host CPU median / tail µs | sites written "
          "per step | apply alone, warm loop µs (wall median) | sim "
-         "µs/dispatch median / tail |\n");
-  printf("|---:|---|---|---|---|---:|---:|---|\n");
+         "µs/dispatch median / min / tail | load before / after "
+         "(host work preempted, steps per 1,000) |\n");
+  printf("|---:|---|---|---|---|---:|---:|---|---|\n");
 }
 
 static void rl_bench_print(const char* label, const char* route,
                            const rl_bench_row_t* r) {
-  printf("| %s%u | %u (%u, %u) | %s | %.2f / %.2f / %s %.2f | %.2f / %s "
-         "%.2f | %" PRIu64 " | %.2f | %.2f / %s %.2f |\n",
+  // A tail from a machine that was not idle says so next to the number.
+  const char* mark = r->idle ? "" : " (not idle)";
+  printf("| %s%u | %u (%u, %u) | %s | %.2f / %.2f / %s %.2f%s | %.2f / %s "
+         "%.2f%s | %" PRIu64 " | %.2f | %.2f / %.2f / %s %.2f%s | %.2f / "
+         "%.2f, %s (%.0f) |\n",
          label, r->launches, r->sites, r->dynamic_sites, r->expressions,
          route, r->wall.median / 1e3, r->wall.min / 1e3, r->wall.tail_name,
-         r->wall.tail / 1e3, r->cpu.median / 1e3, r->cpu.tail_name,
-         r->cpu.tail / 1e3, r->written, r->apply_warm_ns / 1e3,
-         r->sim.median / 1e3,
-         r->sim.tail_name, r->sim.tail / 1e3);
+         r->wall.tail / 1e3, mark, r->cpu.median / 1e3, r->cpu.tail_name,
+         r->cpu.tail / 1e3, mark, r->written, r->apply_warm_ns / 1e3,
+         r->sim.median / 1e3, r->sim.min / 1e3, r->sim.tail_name,
+         r->sim.tail / 1e3, mark, r->load_before, r->load_after,
+         r->idle ? "idle" : "not idle", r->preemptions);
 }
 
 // Every printed row, for the phase table printed last.
@@ -313,6 +436,31 @@ static void rl_bench_keep(const char* table, const char* label,
            sizeof(rl_bench_rows[0].label), "%s%u", label, r->launches);
   rl_bench_rows[rl_bench_row_count].route = route;
   rl_bench_rows[rl_bench_row_count++].row = *r;
+}
+
+static void rl_bench_split(void) {
+  printf("\n### Where the simulator's time goes (second pass, wall)\n\n");
+  printf("The wait per step is split with the device's dispatch log: the "
+         "span from the step's first dispatch start to its last dispatch "
+         "end, per dispatch, is the simulated CP's work on the dispatches; "
+         "the rest is the handoff (doorbell to CP, completion to host, with "
+         "any sleep and wake-up) plus packet fetch, stream walk and hazard "
+         "report.\n\n");
+  printf("| launches | route | wait per step median / min µs | dispatch span "
+         "µs per dispatch median / min | rest of the wait per step median / "
+         "min / tail µs | load |\n");
+  printf("|---:|---|---|---|---|---|\n");
+  for (size_t i = 0; i < rl_bench_row_count; ++i) {
+    const rl_bench_row_t* r = &rl_bench_rows[i].row;
+    if (r->wait.tail_name == NULL) continue;  // no split (log too short)
+    printf("| %s | %s | %.2f / %.2f | %.3f / %.3f | %.2f / %.2f / %s %.2f%s "
+           "| %s |\n",
+           rl_bench_rows[i].label, rl_bench_rows[i].route,
+           r->wait.median / 1e3, r->wait.min / 1e3, r->span.median / 1e3,
+           r->span.min / 1e3, r->rest.median / 1e3, r->rest.min / 1e3,
+           r->rest.tail_name, r->rest.tail / 1e3,
+           r->idle ? "" : " (not idle)", r->idle ? "idle" : "not idle");
+  }
 }
 
 static void rl_bench_phases(void) {
@@ -346,12 +494,23 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
     cJSON_AddNumberToObject(row, "expressions", r->expressions);
     cJSON_AddNumberToObject(row, "host_wall_median_us", r->wall.median / 1e3);
     cJSON_AddNumberToObject(row, "host_wall_min_us", r->wall.min / 1e3);
+    cJSON_AddNumberToObject(row, "host_wall_tail_us", r->wall.tail / 1e3);
     cJSON_AddNumberToObject(row, "host_cpu_median_us", r->cpu.median / 1e3);
     cJSON_AddNumberToObject(row, "host_cpu_tail_us", r->cpu.tail / 1e3);
     cJSON_AddStringToObject(row, "tail", r->cpu.tail_name);
     cJSON_AddNumberToObject(row, "sites_written_per_step", (double)r->written);
     cJSON_AddNumberToObject(row, "sim_us_per_dispatch_median",
                             r->sim.median / 1e3);
+    cJSON_AddNumberToObject(row, "sim_us_per_dispatch_min", r->sim.min / 1e3);
+    cJSON_AddNumberToObject(row, "sim_span_us_per_dispatch_median",
+                            r->span.median / 1e3);
+    cJSON_AddNumberToObject(row, "sim_rest_us_per_step_median",
+                            r->rest.median / 1e3);
+    cJSON_AddNumberToObject(row, "load_before", r->load_before);
+    cJSON_AddNumberToObject(row, "load_after", r->load_after);
+    cJSON_AddBoolToObject(row, "idle", r->idle);
+    cJSON_AddNumberToObject(row, "preempted_steps_per_1000",
+                            r->preemptions);
     cJSON_AddItemToArray(rows, row);
   }
   char* text = cJSON_Print(root);
@@ -368,6 +527,7 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
 static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
                                    const int64_t* layers, size_t layer_count,
                                    uint64_t steps, uint64_t cost) {
+  if (layer_count == 0) return RL_OK;
   printf("\n### Decode workload, every parameter moving every step\n\n");
   rl_bench_header();
   for (size_t i = 0; i < layer_count; ++i) {
@@ -394,8 +554,9 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
 }
 
 static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
+                                  const uint32_t* sizes, size_t size_count,
                                   uint64_t steps, uint64_t cost) {
-  static const uint32_t sizes[] = {10, 100, 1000};
+  if (size_count == 0) return RL_OK;
   printf("\n### Fixed dynamic sites (vecchain + zero-argument fillers)\n\n");
   rl_bench_header();
   rl_capture_t* recorded = NULL;
@@ -403,7 +564,7 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
   double first[2] = {0, 0}, last[2] = {0, 0};
   double first_min[2] = {0, 0}, last_min[2] = {0, 0};
   rl_status_t status = RL_OK;
-  for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && !status; ++s) {
+  for (size_t s = 0; s < size_count && !status; ++s) {
     rl_capture_t* capture = NULL;
     status = rl_capture_repeat_fillers(recorded, sizes[s], 0, &capture);
     rl_bench_row_t rows[2] = {{0}, {0}};
@@ -423,9 +584,11 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
   }
   rl_capture_destroy(recorded);
   RL_RETURN_IF_ERROR(status);
-  printf("\nGrowth 10 -> 1,000 launches of the host CPU median: pm4 %.2fx, "
+  if (size_count < 2) return RL_OK;
+  printf("\nGrowth %u -> %u launches of the host CPU median: pm4 %.2fx, "
          "aql %.2fx; of the host wall minimum (the step undisturbed by other "
          "work): pm4 %.2fx, aql %.2fx\n",
+         sizes[0], sizes[size_count - 1],
          first[0] > 0 ? last[0] / first[0] : 0.0,
          first[1] > 0 ? last[1] / first[1] : 0.0,
          first_min[0] > 0 ? last_min[0] / first_min[0] : 0.0,
@@ -433,31 +596,62 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
   return RL_OK;
 }
 
+// Parses "none" or up to |capacity| comma-separated positive integers of
+// at most |max| into |out|; false on anything else.
+static bool rl_bench_list(const char* text, uint64_t max, uint64_t* out,
+                          size_t capacity, size_t* out_count) {
+  *out_count = 0;
+  if (strcmp(text, "none") == 0) return true;
+  for (const char* p = text;;) {
+    char* end = NULL;
+    unsigned long long value = strtoull(p, &end, 10);
+    if (end == p || value == 0 || value > max || *out_count == capacity) {
+      return false;
+    }
+    out[(*out_count)++] = value;
+    if (*end == '\0') return true;
+    if (*end != ',') return false;
+    p = end + 1;
+  }
+}
+
 int main(int argc, char** argv) {
   const char* kernels = NULL;
   const char* json = NULL;
   uint64_t steps = 1500;
-  int64_t layers[8] = {4, 48, 200};
-  size_t layer_count = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--kernels") == 0) kernels = argv[i + 1];
-    if (strcmp(argv[i], "--json") == 0) json = argv[i + 1];
-    if (strcmp(argv[i], "--steps") == 0) {
-      steps = strtoull(argv[i + 1], NULL, 0);
-    }
-    if (strcmp(argv[i], "--layers") == 0) {
-      layer_count = 0;
-      for (char* p = argv[i + 1]; *p && layer_count < 8;) {
-        layers[layer_count++] = strtoll(p, &p, 10);
-        if (*p == ',') ++p;
-      }
+  uint64_t layer_list[8] = {4, 48, 200}, fixed_list[8] = {10, 100, 1000};
+  size_t layer_count = 3, fixed_count = 3;
+  bool usage = argc % 2 == 0;  // every option takes a value
+  for (int i = 1; i + 1 < argc && !usage; i += 2) {
+    const char* value = argv[i + 1];
+    if (strcmp(argv[i], "--kernels") == 0) {
+      kernels = value;
+    } else if (strcmp(argv[i], "--json") == 0) {
+      json = value;
+    } else if (strcmp(argv[i], "--steps") == 0) {
+      char* end = NULL;
+      steps = strtoull(value, &end, 10);
+      usage = *end != '\0';
+    } else if (strcmp(argv[i], "--layers") == 0) {
+      usage = !rl_bench_list(value, 1000, layer_list, 8, &layer_count);
+    } else if (strcmp(argv[i], "--fixed") == 0) {
+      usage = !rl_bench_list(value, 100000, fixed_list, 8, &fixed_count);
+    } else {
+      usage = true;
     }
   }
-  if (!kernels || steps == 0) {
-    fprintf(stderr, "usage: host_cost_bench --kernels DIR [--steps N] "
-                    "[--layers L,L,...] [--json FILE]\n");
+  if (usage || !kernels || steps == 0) {
+    fprintf(stderr,
+            "usage: host_cost_bench --kernels DIR [--steps N] "
+            "[--layers L,L,...|none] [--fixed N,N,...|none] [--json FILE]\n"
+            "  --fixed: launch counts of the fixed-sites table, each >= 8 "
+            "(vecchain's own launches)\n");
     return 2;
   }
+  int64_t layers[8];
+  uint32_t fixed[8];
+  for (size_t i = 0; i < layer_count; ++i) layers[i] = (int64_t)layer_list[i];
+  for (size_t i = 0; i < fixed_count; ++i) fixed[i] = (uint32_t)fixed_list[i];
   const rl_sim_options_t sim = {.processor = "gfx1100",
                                 .executor = rl_sim_noop_executor()};
   rl_device_t* device = NULL;
@@ -467,13 +661,30 @@ int main(int argc, char** argv) {
          "warm-up steps), sim gfx1100, no-op executor; host = admit + apply "
          "+ publish (doorbell included); CPU = this thread's CPU time minus "
          "%" PRIu64 " ns per clock read pair; tails: p99 from >= 1,000 "
-         "samples, p95 from >= 200, else max\n",
-         steps, cost);
+         "samples, p95 from >= 200, else max; idle = 1-minute load average "
+         "below %.1f per online core (%ld cores) before and after the row, "
+         "tails of rows that were not are marked \"not idle\"\n",
+         steps, cost, RL_BENCH_IDLE_LOAD, rl_bench_cores());
   if (!status) {
     status = rl_bench_decode(device, kernels, layers, layer_count, steps, cost);
   }
-  if (!status) status = rl_bench_fixed(device, kernels, steps, cost);
+  if (!status) {
+    status = rl_bench_fixed(device, kernels, fixed, fixed_count, steps, cost);
+  }
   if (!status) rl_bench_phases();
+  if (!status) rl_bench_split();
+  if (!status) {
+    size_t busy = 0;
+    for (size_t i = 0; i < rl_bench_row_count; ++i) {
+      busy += !rl_bench_rows[i].row.idle;
+    }
+    printf("\nLoad: %zu of %zu rows ran on a machine that was not idle "
+           "(1-minute load average >= %.1f per core before or after the row); "
+           "%s\n",
+           busy, rl_bench_row_count, RL_BENCH_IDLE_LOAD,
+           busy ? "their tails (p99/p95/max) are not idle-machine figures"
+                : "every tail is an idle-machine figure");
+  }
   if (!status && json) status = rl_bench_write_json(json, steps);
   rl_device_close(device);
   if (!status) return 0;
