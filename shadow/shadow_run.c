@@ -433,8 +433,11 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     const rl_shadow_arm_result_t* arm = &result->arms[a];
     if (!arm->failed) continue;
-    snprintf(result->reason, sizeof(result->reason), "arm %s: %s",
-             arm->name, arm->failure);
+    const int n = snprintf(result->reason, sizeof(result->reason),
+                           "arm %s: %s", arm->name, arm->failure);
+    if (n >= (int)sizeof(result->reason)) {  // cut to fit: say so
+      memcpy(result->reason + sizeof(result->reason) - 4, "...", 4);
+    }
     return;
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
