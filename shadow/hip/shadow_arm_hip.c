@@ -3,7 +3,8 @@
 // (redline/backends/hip_loader.h) instead of a redline device. Both share
 // one state: the capture's code objects
 // loaded with hipModuleLoadData, one hipMalloc per capture buffer filled
-// from its initial contents, one stream, and a kernarg slab holding every
+// from its initial contents (a code object variable buffer is the variable
+// in the arm's module, hipModuleGetGlobal, filled the same way), one stream, and a kernarg slab holding every
 // launch's bytes of the current step (rl_launch_bind at the window's values
 // with the HIP allocations as buffer addresses).
 //
@@ -336,9 +337,22 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   return RL_HIP_CALL(&hip->api, hipStreamCreate, &hip->stream);
 }
 
+// Writes |buffer|'s initial contents (zeros when it has none) at |address|.
 static rl_status_t rl_shadow_hip_fill(rl_shadow_hip_t* hip,
                                       const rl_capture_buffer_t* buffer,
-                                      uint64_t address, const uint8_t* zeros);
+                                      uint64_t address, const uint8_t* zeros) {
+  for (uint64_t done = 0; done < buffer->size;
+       done += RL_SHADOW_HIP_ZERO_CHUNK) {
+    uint64_t length = buffer->size - done < RL_SHADOW_HIP_ZERO_CHUNK
+                          ? buffer->size - done
+                          : RL_SHADOW_HIP_ZERO_CHUNK;
+    const uint8_t* source = buffer->initial ? buffer->initial + done : zeros;
+    RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipMemcpy,
+                                   (void*)(uintptr_t)(address + done), source,
+                                   (size_t)length, hipMemcpyHostToDevice));
+  }
+  return RL_OK;
+}
 
 // Allocates buffer |index| with hipMalloc and fills it from the capture; a
 // code object variable waits for the modules (rl_shadow_hip_variables).
@@ -388,23 +402,6 @@ static rl_status_t rl_shadow_hip_variable(rl_shadow_hip_t* hip, uint32_t index,
   uint64_t address = (uint64_t)(uintptr_t)pointer + buffer->symbol_offset;
   hip->addresses[index] = address;
   return rl_shadow_hip_fill(hip, buffer, address, zeros);
-}
-
-// Writes |buffer|'s initial contents (zeros when it has none) at |address|.
-static rl_status_t rl_shadow_hip_fill(rl_shadow_hip_t* hip,
-                                      const rl_capture_buffer_t* buffer,
-                                      uint64_t address, const uint8_t* zeros) {
-  for (uint64_t done = 0; done < buffer->size;
-       done += RL_SHADOW_HIP_ZERO_CHUNK) {
-    uint64_t length = buffer->size - done < RL_SHADOW_HIP_ZERO_CHUNK
-                          ? buffer->size - done
-                          : RL_SHADOW_HIP_ZERO_CHUNK;
-    const uint8_t* source = buffer->initial ? buffer->initial + done : zeros;
-    RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipMemcpy,
-                                   (void*)(uintptr_t)(address + done), source,
-                                   (size_t)length, hipMemcpyHostToDevice));
-  }
-  return RL_OK;
 }
 
 static rl_status_t rl_shadow_hip_buffers(rl_shadow_hip_t* hip) {
