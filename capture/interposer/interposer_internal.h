@@ -29,6 +29,13 @@
 //                          runtime returned; a freed buffer stays allocated
 //                          until the capture is written, so no later
 //                          allocation can reuse its address;
+//   __hipRegisterVar       host handle -> variable of that code object;
+//                          before each recorded launch, every variable of
+//                          every code object not done yet becomes a buffer
+//                          aliasing it (interposer_vars.c) at the address
+//                          hipGetSymbolAddress / hipModuleGetGlobal give;
+//   hipMemcpyToSymbol[Async]  inside the window: marks the capture
+//                          incomplete (not recorded yet);
 //   hipModuleLaunchKernel (kernelParams or extra form),
 //   hipLaunchKernel (a registered host stub; args like kernelParams) and
 //   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
@@ -40,7 +47,7 @@
 //                          the kernarg and the launch is forwarded with those
 //                          exact bytes on the program's stream (extra form;
 //                          hipLaunchKernel: per-argument pointers into them).
-//   Regions: one BYTES region per buffer, named like it.
+//   Regions: one BYTES region per buffer and per variable, named like it.
 // Window ($REDLINE_CAPTURE_WINDOW, default launches:0:all):
 //   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
 //                          in call order; COUNT may be "all");
