@@ -53,6 +53,7 @@ void rl_capture_destroy(rl_capture_t* capture) {
   for (uint32_t i = 0; i < capture->buffer_count; ++i) {
     free(capture->buffers[i].name);
     free(capture->buffers[i].initial);
+    free(capture->buffers[i].symbol);
   }
   for (uint32_t i = 0; i < capture->param_count; ++i) {
     free(capture->params[i].name);
@@ -166,6 +167,9 @@ rl_status_t rl_capture_add_buffer(rl_capture_t* capture,
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(rl_capture_check_buffer(buffer),
                                         "buffer %u", capture->buffer_count));
+  RL_RETURN_IF_ERROR(
+      rl_status_annotate(rl_capture_check_variable(capture, buffer),
+                         "buffer %u", capture->buffer_count));
   uint32_t existing = 0;
   if (rl_capture_find_buffer(capture, buffer->name, &existing)) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
@@ -190,10 +194,13 @@ rl_status_t rl_capture_add_buffer(rl_capture_t* capture,
   rl_capture_buffer_t copy = *buffer;
   copy.name = rl_strdup(buffer->name);
   copy.initial = NULL;
+  copy.symbol = buffer->symbol ? rl_strdup(buffer->symbol) : NULL;
   if (buffer->initial) copy.initial = malloc((size_t)buffer->size);
-  if (!copy.name || (buffer->initial && !copy.initial)) {
+  if (!copy.name || (buffer->initial && !copy.initial) ||
+      (buffer->symbol && !copy.symbol)) {
     free(copy.name);
     free(copy.initial);
+    free(copy.symbol);
     return rl_status_out_of_memory();
   }
   if (buffer->initial) memcpy(copy.initial, buffer->initial, buffer->size);

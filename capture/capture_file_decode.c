@@ -144,11 +144,22 @@ static rl_status_t rl_capture_decode_buffer(rl_capture_decoder_t* decoder,
   uint64_t flags_offset = rl_codec_reader_offset(reader);
   RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "flags", &flags));
   uint32_t known = RL_CAPTURE_BUFFER_FLAG_KEEP_ADDRESS |
-                   RL_CAPTURE_BUFFER_FLAG_HAS_CONTENTS;
+                   RL_CAPTURE_BUFFER_FLAG_HAS_CONTENTS |
+                   RL_CAPTURE_BUFFER_FLAG_VARIABLE;
   if (flags & ~known) {
     return rl_codec_reader_fail_at(reader, RL_STATUS_INVALID_INPUT,
                                    flags_offset,
                                    "flags 0x%x set reserved bits", flags);
+  }
+  char symbol[RL_CAPTURE_NAME_MAX];
+  if (flags & RL_CAPTURE_BUFFER_FLAG_VARIABLE) {
+    RL_RETURN_IF_ERROR(
+        rl_codec_read_u32(reader, "code object", &buffer.code_object));
+    RL_RETURN_IF_ERROR(
+        rl_codec_read_string(reader, "symbol", symbol, sizeof(symbol)));
+    RL_RETURN_IF_ERROR(
+        rl_codec_read_u64(reader, "symbol offset", &buffer.symbol_offset));
+    buffer.symbol = symbol;
   }
   buffer.name = name;
   buffer.role = (rl_buffer_role_t)role;

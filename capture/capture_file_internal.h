@@ -17,6 +17,10 @@
 // Section flag bits of BUFFERS records.
 #define RL_CAPTURE_BUFFER_FLAG_KEEP_ADDRESS 0x1u
 #define RL_CAPTURE_BUFFER_FLAG_HAS_CONTENTS 0x2u
+// The buffer aliases a code object variable: the record goes on with the
+// code object index (u32), the symbol (string) and the offset in the
+// variable (u64).
+#define RL_CAPTURE_BUFFER_FLAG_VARIABLE 0x4u
 
 // The smallest encoded record of each section (used to bound counts).
 #define RL_CAPTURE_RECORD_CODE_OBJECT_MIN 24

@@ -76,6 +76,9 @@ static rl_status_t rl_capture_encode_buffers(
     const rl_capture_buffer_t* buffer = &capture->buffers[i];
     uint32_t flags = 0;
     if (buffer->keep_address) flags |= RL_CAPTURE_BUFFER_FLAG_KEEP_ADDRESS;
+    if (rl_capture_buffer_is_variable(buffer)) {
+      flags |= RL_CAPTURE_BUFFER_FLAG_VARIABLE;
+    }
     if (rl_capture_buffer_written_with_contents(buffer, plan)) {
       flags |= RL_CAPTURE_BUFFER_FLAG_HAS_CONTENTS;
     }
@@ -85,6 +88,11 @@ static rl_status_t rl_capture_encode_buffers(
     rl_codec_write_u32(writer, (uint32_t)buffer->role);
     rl_codec_write_u64(writer, buffer->capture_address);
     rl_codec_write_u32(writer, flags);
+    if (rl_capture_buffer_is_variable(buffer)) {
+      rl_codec_write_u32(writer, buffer->code_object);
+      rl_codec_write_string(writer, buffer->symbol);
+      rl_codec_write_u64(writer, buffer->symbol_offset);
+    }
   }
   return RL_OK;
 }

@@ -10,6 +10,12 @@
 rl_status_t rl_capture_check_name(const char* what, const char* name);
 
 rl_status_t rl_capture_check_buffer(const rl_capture_buffer_t* buffer);
+// A variable buffer (rl_capture_buffer_is_variable) against |capture|'s
+// code objects: the code object exists, has the symbol, the bytes lie in
+// the variable, no relocation patches them, the address is not kept.
+// RL_OK for other buffers.
+rl_status_t rl_capture_check_variable(const rl_capture_t* capture,
+                                      const rl_capture_buffer_t* buffer);
 rl_status_t rl_capture_check_param(const rl_capture_param_t* param);
 rl_status_t rl_capture_check_launch(const rl_capture_t* capture,
                                     const rl_capture_launch_t* launch);

@@ -401,6 +401,8 @@ static rl_status_t rl_capture_validate_buffers(const rl_capture_t* capture) {
     const rl_capture_buffer_t* a = &capture->buffers[i];
     RL_RETURN_IF_ERROR(
         rl_status_annotate(rl_capture_check_buffer(a), "buffer %u", i));
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_capture_check_variable(capture, a), "buffer %u", i));
     for (uint32_t j = 0; j < i; ++j) {
       const rl_capture_buffer_t* b = &capture->buffers[j];
       if (strcmp(a->name, b->name) == 0) {

@@ -414,8 +414,47 @@ static rl_status_t rl_co_resolve_kernel(const rl_code_object_parser_t* parser,
   return rl_co_check_entry(parser->code_object, kernel);
 }
 
+static bool rl_co_is_descriptor_name(const char* name) {
+  size_t length = strlen(name);
+  return length >= 3 && strcmp(name + length - 3, ".kd") == 0;
+}
+
+// Collects the variables: defined, non-empty STT_OBJECT symbols that are
+// not kernel descriptors, lying inside a PT_LOAD segment's memory (the
+// symbol table is sorted by name, so the list is too; a name defined twice
+// keeps its first definition).
+static rl_status_t rl_co_collect_variables(rl_code_object_parser_t* parser) {
+  rl_code_object_t* co = parser->code_object;
+  uint32_t capacity = 0;
+  for (uint32_t i = 0; i < parser->symbol_count; ++i) {
+    const rl_code_object_symbol_t* symbol = &parser->symbols[i];
+    const GElf_Sym* sym = &symbol->sym;
+    if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT || sym->st_size == 0 ||
+        sym->st_shndx == SHN_UNDEF || rl_co_is_descriptor_name(symbol->name) ||
+        (co->variable_count &&
+         strcmp(co->variables[co->variable_count - 1].name, symbol->name) ==
+             0)) {
+      continue;
+    }
+    // Symbols in no loaded memory (absolute, or in a section no PT_LOAD
+    // covers) are not variables a kernel can address.
+    if (sym->st_shndx >= SHN_LORESERVE ||
+        !rl_code_object_find_segment(co, sym->st_value, sym->st_size, false)) {
+      continue;
+    }
+    RL_RETURN_IF_ERROR(
+        RL_ARRAY_RESERVE(&co->variables, &capacity, co->variable_count + 1));
+    char* name = strdup(symbol->name);
+    if (!name) return rl_status_out_of_memory();
+    co->variables[co->variable_count++] =
+        (rl_code_object_variable_t){name, sym->st_value, sym->st_size};
+  }
+  return RL_OK;
+}
+
 static rl_status_t rl_co_resolve_kernels(rl_code_object_parser_t* parser) {
   RL_RETURN_IF_ERROR(rl_co_load_symbols(parser));
+  RL_RETURN_IF_ERROR(rl_co_collect_variables(parser));
   rl_code_object_t* co = parser->code_object;
   for (uint32_t i = 0; i < co->kernel_count; ++i) {
     RL_RETURN_IF_ERROR(rl_status_annotate(
@@ -477,6 +516,10 @@ void rl_code_object_destroy(rl_code_object_t* code_object) {
   free(code_object->kernels);
   free(code_object->segments);
   free(code_object->relocations);
+  for (uint32_t i = 0; i < code_object->variable_count; ++i) {
+    free((char*)code_object->variables[i].name);
+  }
+  free(code_object->variables);
   free((char*)code_object->target);
   free((char*)code_object->processor);
   free(code_object);
@@ -492,6 +535,24 @@ const rl_code_object_kernel_t* rl_code_object_find_kernel(
     }
   }
   return NULL;
+}
+
+const rl_code_object_variable_t* rl_code_object_find_variable(
+    const rl_code_object_t* code_object, const char* name) {
+  if (!code_object || !name) return NULL;
+  uint32_t low = 0, high = code_object->variable_count;
+  while (low < high) {
+    uint32_t middle = low + (high - low) / 2;
+    if (strcmp(code_object->variables[middle].name, name) < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low < code_object->variable_count &&
+                 strcmp(code_object->variables[low].name, name) == 0
+             ? &code_object->variables[low]
+             : NULL;
 }
 
 const char* rl_target_feature_name(rl_target_feature_t feature) {

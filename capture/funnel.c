@@ -152,6 +152,35 @@ rl_status_t rl_funnel_buffer(rl_funnel_t* funnel, const char* name,
   return RL_OK;
 }
 
+rl_status_t rl_funnel_variable(rl_funnel_t* funnel, const char* name,
+                               uint32_t code_object, const char* symbol,
+                               uint64_t address, rl_buffer_role_t role,
+                               uint32_t* out_buffer) {
+  *out_buffer = UINT32_MAX;
+  RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
+  const rl_capture_t* capture = funnel->capture;
+  const rl_code_object_variable_t* variable =
+      code_object < capture->code_object_count
+          ? rl_code_object_find_variable(
+                capture->code_objects[code_object].parsed, symbol)
+          : NULL;
+  if (!variable) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "buffer %s: code object %u has no variable %s (unknown "
+                     "symbol)",
+                     name, code_object, symbol ? symbol : "(null)");
+  }
+  // The largest power of two up to 256 dividing the address: a variable's
+  // alignment is not in the symbol table, and no route allocates it.
+  uint64_t alignment = 1;
+  while (alignment < 256 && address % (alignment * 2) == 0) alignment *= 2;
+  rl_capture_buffer_t buffer = {
+      .name = (char*)name, .size = variable->size, .alignment = alignment,
+      .role = role, .capture_address = address, .code_object = code_object,
+      .symbol = (char*)symbol};
+  return rl_capture_add_buffer(funnel->capture, &buffer, out_buffer);
+}
+
 // Checks that [offset, offset + size) lies inside buffer |index|.
 static rl_status_t rl_funnel_check_range(const rl_funnel_t* funnel,
                                          uint32_t index, uint64_t offset,

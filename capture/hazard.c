@@ -348,8 +348,28 @@ rl_status_t rl_hazard_plan_compute(const rl_hazard_launch_t* launches,
   return RL_OK;
 }
 
+// The code object variable buffers (redline/capture.h) launch |launch|'s
+// kernel can reach through its code object: every launch of a kernel of a
+// code object may read and write all of that code object's variables.
+static bool rl_hazard_reaches_variable(const rl_capture_t* capture,
+                                       const rl_capture_launch_t* launch,
+                                       const rl_capture_buffer_t* buffer) {
+  return rl_capture_buffer_is_variable(buffer) &&
+         capture->kernels[launch->kernel].code_object == buffer->code_object;
+}
+
+static uint32_t rl_hazard_variable_count(const rl_capture_t* capture,
+                                         const rl_capture_launch_t* launch) {
+  uint32_t count = 0;
+  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    count += rl_hazard_reaches_variable(capture, launch, &capture->buffers[b]);
+  }
+  return count;
+}
+
 // Flattens the pointer slots of launches [first, first + count) into
-// accesses and builds the plan from them.
+// accesses, with a read-write access of every variable buffer the kernel's
+// code object holds, and builds the plan from them.
 static rl_status_t rl_hazard_plan_from_slots(const rl_capture_t* capture,
                                              uint32_t first, uint32_t count,
                                              rl_hazard_launch_t* launches,
@@ -359,11 +379,18 @@ static rl_status_t rl_hazard_plan_from_slots(const rl_capture_t* capture,
   for (uint32_t k = 0; k < count; ++k) {
     const rl_capture_launch_t* launch = &capture->launches[first + k];
     launches[k].accesses = &accesses[used];
-    launches[k].access_count = launch->slot_count;
+    launches[k].access_count =
+        launch->slot_count + rl_hazard_variable_count(capture, launch);
     for (uint32_t s = 0; s < launch->slot_count; ++s) {
       const rl_pointer_slot_t* slot = &launch->slots[s];
       accesses[used++] = (rl_hazard_access_t){
           slot->buffer, slot->extent_offset, slot->extent_size, slot->effect};
+    }
+    for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+      const rl_capture_buffer_t* buffer = &capture->buffers[b];
+      if (!rl_hazard_reaches_variable(capture, launch, buffer)) continue;
+      accesses[used++] = (rl_hazard_access_t){b, 0, buffer->size,
+                                              RL_EFFECT_READ_WRITE};
     }
   }
   return rl_hazard_plan_compute(launches, count, capture->buffer_count, first,
@@ -381,7 +408,9 @@ rl_status_t rl_hazard_plan_create_range(const rl_capture_t* capture,
   }
   size_t access_count = 0;
   for (uint32_t k = 0; k < count; ++k) {
-    access_count += capture->launches[first + k].slot_count;
+    const rl_capture_launch_t* launch = &capture->launches[first + k];
+    access_count +=
+        launch->slot_count + rl_hazard_variable_count(capture, launch);
   }
   rl_hazard_launch_t* launches = calloc(count ? count : 1, sizeof(*launches));
   rl_hazard_access_t* accesses =

@@ -122,6 +122,14 @@ static rl_status_t rl_replay_bind(rl_replay_t* replay, uint32_t buffer,
                      buffer, replay->capture->buffer_count, device_address,
                      size);
   }
+  const rl_capture_buffer_t* info = &replay->capture->buffers[buffer];
+  if (rl_capture_buffer_is_variable(info)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "bind: buffer %u (%s) aliases variable %s of code object "
+                     "%u; the replay binds it to its own load of that code "
+                     "object",
+                     buffer, info->name, info->symbol, info->code_object);
+  }
   rl_replay_buffer_t* slot = &replay->buffers[buffer];
   *slot = (rl_replay_buffer_t){.address = device_address,
                                .size = size,

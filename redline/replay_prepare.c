@@ -124,10 +124,12 @@ static rl_status_t rl_prepare_fill_buffer(rl_replay_t* replay,
 }
 
 // Allocates every unbound buffer (at its capture address when it must keep
-// it) and fills it; bound buffers keep the caller's contents.
+// it) and fills it; bound buffers keep the caller's contents. Code object
+// variables wait for the code objects (rl_prepare_variables).
 static rl_status_t rl_prepare_buffers(rl_replay_t* replay) {
   const rl_capture_t* capture = replay->capture;
   for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    if (rl_capture_buffer_is_variable(&capture->buffers[b])) continue;
     rl_status_t status = RL_OK;
     if (!replay->buffers[b].bound) {
       status = rl_prepare_allocate_buffer(replay, b);
@@ -174,6 +176,41 @@ static rl_status_t rl_prepare_code_objects(rl_replay_t* replay) {
   return RL_OK;
 }
 
+// Binds every code object variable buffer to the variable in this replay's
+// load of its code object and writes its initial contents there (nothing
+// is allocated, so nothing is freed and no guard follows it).
+static rl_status_t rl_prepare_variables(rl_replay_t* replay) {
+  const rl_capture_t* capture = replay->capture;
+  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    const rl_capture_buffer_t* info = &capture->buffers[b];
+    if (!rl_capture_buffer_is_variable(info)) continue;
+    if (rl_test_fault("variable-copy", b)) {
+      // The mistake the fault makes: the variable's buffer is a separate
+      // copy, so the pointer and the code object see different bytes.
+      rl_status_t status = rl_prepare_allocate_buffer(replay, b);
+      if (!status) status = rl_prepare_fill_buffer(replay, b);
+      if (status) return status;
+      replay->addresses[b] = replay->buffers[b].address;
+      continue;
+    }
+    uint64_t address = 0;
+    rl_status_t status = rl_capture_variable_address(
+        capture, b, replay->code_objects[info->code_object].load_base,
+        &address);
+    if (!status) {
+      replay->buffers[b] =
+          (rl_replay_buffer_t){.address = address, .size = info->size};
+      status = rl_prepare_fill_buffer(replay, b);
+    }
+    if (status) {
+      return rl_status_annotate(status, "buffer %u '%s' (variable %s)", b,
+                                info->name, info->symbol);
+    }
+    replay->addresses[b] = address;
+  }
+  return RL_OK;
+}
+
 // The kernarg segment and the completion signal every route uses.
 static rl_status_t rl_prepare_segment(rl_replay_t* replay,
                                       uint32_t kernarg_size) {
@@ -210,6 +247,7 @@ static rl_status_t rl_prepare_route(rl_replay_t* replay) {
   }
   RL_RETURN_IF_ERROR(rl_prepare_buffers(replay));
   RL_RETURN_IF_ERROR(rl_prepare_code_objects(replay));
+  RL_RETURN_IF_ERROR(rl_prepare_variables(replay));
   RL_RETURN_IF_ERROR(rl_prepare_segment(replay, kernarg_size));
   return route->prepare(replay);
 }

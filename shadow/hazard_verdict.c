@@ -61,6 +61,7 @@ uint32_t rl_hazard_watch_collect(const rl_hazard_watch_t* watch,
         .earlier_launch = launches ? (uint32_t)(earlier % launches) : 0,
         .later_launch = launches ? (uint32_t)(later % launches) : 0,
         .size = h->size,
+        .same_dispatch = h->earlier_dispatch == h->later_dispatch,
     };
     rl_hazard_finding_place(watch->capture, buffer_addresses, h->address,
                             h->end, f);
@@ -93,6 +94,15 @@ const char* rl_hazard_finding_missing(const rl_hazard_finding_t* finding) {
                ? "no ACQUIRE_MEM after the wait before the later launch"
                : "the later launch's AQL packet has acquire fence scope "
                  "NONE (and no acquire since the earlier one completed)";
+  }
+  if (finding->kind == RL_SIM_HAZARD_STALE_READ && finding->same_dispatch) {
+    return "work-groups of one launch: bytes another work-group changed at "
+           "the L2 (an atomic) were read by a plain load through this WGP's "
+           "cache, which no acquire between launches can order; a float or "
+           "double atomicAdd on gfx11 (a compare-and-swap loop) reads this "
+           "way first, benign on hardware because the compare fails and "
+           "retries, but its sum depends on the order the waves add in, so "
+           "it cannot be byte-exact across arms (docs/cache-model.md)";
   }
   if (finding->kind == RL_SIM_HAZARD_STALE_READ) {
     return "a cache line written by the earlier launch was read without an "

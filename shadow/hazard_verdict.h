@@ -59,6 +59,8 @@ typedef struct rl_hazard_finding_s {
   uint64_t end;         // device address when in none); end exclusive,
                         // clipped to the buffer
   uint64_t size;        // overlapping bytes in total
+  bool same_dispatch;   // earlier and later are one dispatch (a stale read
+                        // between work-groups of one launch)
 } rl_hazard_finding_t;
 
 typedef struct rl_hazard_watch_s {

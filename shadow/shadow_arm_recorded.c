@@ -12,7 +12,9 @@
 //                     for the capture's code objects in capture order);
 //   allocate          returns the arm's existing buffer of the next index
 //                     (the funnel registers the capture's buffers in order;
-//                     a size that differs is refused);
+//                     a size that differs is refused; a code object
+//                     variable is registered with rl_funnel_variable at
+//                     the arm's address of it instead);
 //   write             accepted and ignored: the only writes a funnel makes
 //                     here are the zero-fills of rl_funnel_buffer, and the
 //                     buffers hold the arm's live state, which must persist
@@ -210,6 +212,14 @@ static rl_status_t rl_shadow_recorded_declare(rl_shadow_recorded_t* recorded,
     const rl_capture_buffer_t* buffer = &capture->buffers[b];
     uint32_t index = 0;
     uint64_t address = 0;
+    if (rl_capture_buffer_is_variable(buffer)) {
+      // Not an allocation: the variable where this arm's load holds it.
+      recorded->next_buffer++;
+      RL_RETURN_IF_ERROR(rl_funnel_variable(
+          funnel, buffer->name, buffer->code_object, buffer->symbol,
+          recorded->direct.addresses[b], buffer->role, &index));
+      continue;
+    }
     RL_RETURN_IF_ERROR(rl_funnel_buffer(funnel, buffer->name, buffer->size,
                                         buffer->alignment, buffer->role,
                                         buffer->keep_address, &index,

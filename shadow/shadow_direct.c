@@ -26,11 +26,37 @@ static rl_status_t rl_shadow_direct_zero(rl_device_t* device,
   return status;
 }
 
+// Binds code object variable |index| to the variable in this arm's load of
+// its code object and fills it from the capture's snapshot; nothing is
+// allocated, and deinit frees no variable.
+static rl_status_t rl_shadow_direct_variable(rl_shadow_direct_t* direct,
+                                             uint32_t index) {
+  const rl_capture_buffer_t* buffer = &direct->capture->buffers[index];
+  const rl_device_vtable_t* vt = direct->device->vtable;
+  uint64_t address = 0;
+  RL_RETURN_IF_ERROR(rl_capture_variable_address(
+      direct->capture, index,
+      rl_device_funnel_load_base(&direct->adapter,
+                                 direct->handles[buffer->code_object]),
+      &address));
+  direct->addresses[index] = address;
+  rl_status_t status =
+      buffer->initial
+          ? vt->write(direct->device, address, buffer->initial, buffer->size)
+          : rl_shadow_direct_zero(direct->device, address, buffer->size);
+  return rl_status_annotate(status, "filling buffer %s (variable %s)",
+                            buffer->name, buffer->symbol);
+}
+
 // Allocates buffer |index| and fills it from the capture's snapshot.
 static rl_status_t rl_shadow_direct_buffer(rl_shadow_direct_t* direct,
                                            uint32_t index) {
   const rl_capture_buffer_t* buffer = &direct->capture->buffers[index];
   const rl_device_vtable_t* vt = direct->device->vtable;
+  if (rl_capture_buffer_is_variable(buffer)) {
+    direct->buffers_allocated = index + 1;
+    return RL_OK;  // after the code objects (rl_shadow_direct_setup)
+  }
   rl_device_allocation_t allocation = {0};
   rl_status_t status =
       buffer->keep_address
@@ -82,7 +108,12 @@ static rl_status_t rl_shadow_direct_setup(rl_shadow_direct_t* direct) {
   }
   RL_RETURN_IF_ERROR(rl_device_funnel_create_bounded(
       direct->device, direct->timeout_ns, &direct->adapter));
-  return rl_shadow_direct_load(direct);
+  RL_RETURN_IF_ERROR(rl_shadow_direct_load(direct));
+  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
+    if (!rl_capture_buffer_is_variable(&capture->buffers[b])) continue;
+    RL_RETURN_IF_ERROR(rl_shadow_direct_variable(direct, b));
+  }
+  return RL_OK;
 }
 
 rl_status_t rl_shadow_direct_init(rl_shadow_direct_t* direct,
@@ -103,6 +134,7 @@ void rl_shadow_direct_deinit(rl_shadow_direct_t* direct) {
   // reference is freed.
   rl_funnel_device_destroy(&direct->adapter);
   for (uint32_t b = 0; direct->device && b < direct->buffers_allocated; ++b) {
+    if (rl_capture_buffer_is_variable(&direct->capture->buffers[b])) continue;
     rl_status_free(
         direct->device->vtable->free(direct->device, direct->addresses[b]));
   }

@@ -35,7 +35,8 @@ typedef struct rl_shadow_direct_s {
   rl_device_t* device;
   const rl_capture_t* capture;
   rl_funnel_device_t adapter;
-  uint64_t* addresses;       // per capture buffer
+  uint64_t* addresses;       // per capture buffer (a code object variable:
+                             // where this arm's load of it holds it)
   uint32_t buffers_allocated;
   uint64_t* handles;         // per capture code object
   uint8_t* kernarg;          // scratch for one bound kernarg

@@ -193,6 +193,31 @@ static void rl_shadow_text_verdict(FILE* out, const rl_shadow_result_t* result) 
   }
 }
 
+// Two arms of the same kind (one route on one kind of device) that differ
+// only in the order their device ran work-groups (sequential or another
+// adversarial seed) and disagree on region |r| after window |w|: the bytes
+// depend on execution order, whatever the route does. False when there
+// are none; else their indices.
+static bool rl_shadow_order_dependent(const rl_shadow_result_t* result,
+                                      uint32_t w, uint32_t r,
+                                      uint32_t* out_a, uint32_t* out_b) {
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_cell_t* x = rl_shadow_result_cell(result, w, r, a);
+    if (!x->present) continue;
+    for (uint32_t b = a + 1; b < result->arm_count; ++b) {
+      const rl_shadow_cell_t* y = rl_shadow_result_cell(result, w, r, b);
+      if (!y->present || result->arms[a].kind != result->arms[b].kind ||
+          rl_digest128_equal(x->digest, y->digest)) {
+        continue;
+      }
+      *out_a = a;
+      *out_b = b;
+      return true;
+    }
+  }
+  return false;
+}
+
 // The first divergence: where, and the element there in both arms.
 static void rl_shadow_text_first(FILE* out, const rl_shadow_result_t* result) {
   const rl_capture_region_t* region =
@@ -215,6 +240,19 @@ static void rl_shadow_text_first(FILE* out, const rl_shadow_result_t* result) {
     rl_shadow_text_value(out, region->type, result->first_element_size,
                          values[i]);
     fputc('\n', out);
+  }
+  uint32_t a = 0, b = 0;
+  if (rl_shadow_order_dependent(result, result->first_window,
+                                result->first_region, &a, &b)) {
+    fprintf(out,
+            "cause: arms %s and %s run the same route and differ only in the "
+            "order work-groups ran, yet region %s differs between them: its "
+            "bytes depend on execution order (atomics on floating-point data "
+            "are order-dependent, since float addition is not associative; "
+            "or a race), so no route can be byte-exact on it; compute it "
+            "deterministically (per-block partials and a final pass, "
+            "docs/hip-corpus.md)\n",
+            result->arms[a].name, result->arms[b].name, region->name);
   }
 }
 

@@ -36,28 +36,14 @@ set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
 #   (dot_f16, f64, math, divergent: run and corrupt fixed, the isa executor
 #   models v_dual_dot2acc_f32_f16, v_frexp_*, v_trig_preop_f64,
 #   s_ctz_i32_b64 and v_cndmask_b32 abs/neg)
-#   shadow:
-#     dot_f16, f64  a float/double atomicAdd (a CAS loop on gfx11) sums in
-#               wave order, which the adversarial arms change, so the bytes
-#               differ; the loop's first read is also a stale read to the
-#               cache model (the CAS retries on real hardware)
-#     globals   interposer: a __device__ array passed by hipGetSymbolAddress
-#               is "in no registered buffer" (capture incomplete); the
-#               capture has no buffer that aliases a code object's variable
+#   (dot_f16, f64 shadows: fixed, the programs sum through per-block
+#   partials and a final kernel instead of float atomics; globals shadows:
+#   fixed, code object variables are capture buffers every route binds)
 #   (reduce and histogram: fixed, global atomics are performed at the L2 in
 #   the cache model; gemm: fixed, every route keeps the kernarg read slack
 #   mapped; module, graph, streams: fixed, the interposer records
 #   hipModuleLoad, graphs captured from streams and in-window copies)
 set(rl_corpus_known_gaps)
-# gfx1201: the same three, for the same reasons (measured 2026-12-02; the
-# dot_f16 CAS loop's first read is an s_load_b32 with SCOPE_CU, as LLVM
-# emits it, docs/isa-gfx12.md).
-foreach(arch gfx1100 gfx1151 gfx1201)
-  foreach(name globals dot_f16 f64)
-    list(APPEND rl_corpus_known_gaps hip_corpus.${name}.${arch}.shadow
-                                     hip_corpus.${name}.${arch}.shadow_adversarial)
-  endforeach()
-endforeach()
 
 # The programs are host code clang builds without redline's sanitizer
 # flags: sanitizer and fuzz builds would compile all of them again for no

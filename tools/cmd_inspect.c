@@ -110,6 +110,11 @@ static void rl_inspect_print_buffers(const rl_capture_t* capture) {
            (unsigned long long)b->capture_address,
            b->keep_address ? "  keep-address" : "",
            b->initial ? "  contents" : "");
+    if (rl_capture_buffer_is_variable(b)) {
+      printf("      variable %s of code object %u, bytes [%llu, +%llu)\n",
+             b->symbol, b->code_object, (unsigned long long)b->symbol_offset,
+             (unsigned long long)b->size);
+    }
   }
 }
 

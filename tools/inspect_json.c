@@ -107,6 +107,12 @@ static cJSON* rl_json_buffers(const rl_capture_t* capture) {
     cJSON_AddStringToObject(object, "capture_address", address);
     cJSON_AddBoolToObject(object, "keep_address", b->keep_address);
     cJSON_AddBoolToObject(object, "has_contents", b->initial != NULL);
+    if (rl_capture_buffer_is_variable(b)) {
+      cJSON* variable = cJSON_AddObjectToObject(object, "variable");
+      cJSON_AddNumberToObject(variable, "code_object", b->code_object);
+      cJSON_AddStringToObject(variable, "symbol", b->symbol);
+      cJSON_AddNumberToObject(variable, "offset", (double)b->symbol_offset);
+    }
     cJSON_AddItemToArray(array, object);
   }
   return array;

@@ -35,6 +35,7 @@ add_library(redline_capture SHARED
   ${rl_ip_dir}/interposer_args.c
   ${rl_ip_dir}/interposer_forward.c
   ${rl_ip_dir}/interposer_load.c
+  ${rl_ip_dir}/interposer_vars.c
   ${rl_ip_dir}/interposer_copy.c
   ${rl_ip_dir}/interposer_graph.c
   ${rl_ip_dir}/interposer_write.c

@@ -87,6 +87,7 @@ static void rl_ip_record_builtin(rl_interposer_t* ip, uint32_t kernel,
   ip->record_only = true;
   ip->pending_host = NULL;
   ip->pending_info = info;
+  rl_ip_record_variables(ip);
   rl_status_t status = rl_funnel_launch(ip->funnel, kernel, grid, block, 0,
                                         args, arg_count, NULL, NULL);
   ip->record_only = false;

@@ -127,6 +127,7 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   ip->launched = false;
   ip->launch_result = hipSuccess;
   ip->record_only = record_only;
+  rl_ip_record_variables(ip);
   rl_status_t status = rl_funnel_launch(ip->funnel, f->kernel, grid, block, lds,
                                         args, arg_count, NULL, NULL);
   ip->record_only = false;

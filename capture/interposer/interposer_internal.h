@@ -29,6 +29,13 @@
 //                          runtime returned; a freed buffer stays allocated
 //                          until the capture is written, so no later
 //                          allocation can reuse its address;
+//   __hipRegisterVar       host handle -> variable of that code object;
+//                          before each recorded launch, every variable of
+//                          every code object not done yet becomes a buffer
+//                          aliasing it (interposer_vars.c) at the address
+//                          hipGetSymbolAddress / hipModuleGetGlobal give;
+//   hipMemcpyToSymbol[Async]  inside the window: marks the capture
+//                          incomplete (not recorded yet);
 //   hipModuleLaunchKernel (kernelParams or extra form),
 //   hipLaunchKernel (a registered host stub; args like kernelParams) and
 //   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
@@ -40,7 +47,7 @@
 //                          the kernarg and the launch is forwarded with those
 //                          exact bytes on the program's stream (extra form;
 //                          hipLaunchKernel: per-argument pointers into them).
-//   Regions: one BYTES region per buffer, named like it.
+//   Regions: one BYTES region per buffer and per variable, named like it.
 // Window ($REDLINE_CAPTURE_WINDOW, default launches:0:all):
 //   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
 //                          in call order; COUNT may be "all");
@@ -116,7 +123,18 @@ typedef struct rl_ip_module_s {
   hipModule_t module;
   uint32_t code_object;
   rl_code_object_t* parsed;
+  bool fat_binary;          // __hipRegisterFatBinary (else hipModuleLoad*)
+  bool variables_recorded;  // its variables are buffers (interposer_vars.c)
 } rl_ip_module_t;
+
+// A variable __hipRegisterVar registered: the host handle the program
+// names it by (hipGetSymbolAddress, hipMemcpyToSymbol).
+#define RL_IP_MAX_VARS 1024u
+typedef struct rl_ip_var_s {
+  uint32_t module;  // index into modules
+  const void* host;
+  char name[256];   // the device symbol
+} rl_ip_var_t;
 
 typedef struct rl_ip_function_s {
   hipFunction_t function;  // NULL for a registered host stub
@@ -196,6 +214,8 @@ typedef struct rl_interposer_s {
   uint32_t function_count;
   rl_ip_buffer_t buffers[RL_IP_MAX];
   uint32_t buffer_count;
+  rl_ip_var_t vars[RL_IP_MAX_VARS];
+  uint32_t var_count;
   // Copies and fills (rl_ip_copy_*): the embedded copy code object, loaded
   // into the funnel on the first device write recorded, and its kernels.
   bool copy_loaded, copy_failed;
@@ -276,6 +296,11 @@ rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
 
 // interposer_load.c — code objects, kernels, allocations
 bool rl_ip_processor(rl_interposer_t* ip, char* out, size_t capacity);
+// The module recorded for runtime handle |module|, or NULL; lock held.
+rl_ip_module_t* rl_ip_module_find(rl_interposer_t* ip, hipModule_t module);
+// Registers the variables of every module not done yet as buffers that
+// alias them (interposer_vars.c); called before each recorded launch.
+void rl_ip_record_variables(rl_interposer_t* ip);
 
 // interposer_copy.c — copies and fills
 void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,

@@ -37,6 +37,8 @@ static void rl_ip_record_code_object(rl_interposer_t* ip, hipModule_t module,
     return;
   }
   m->module = module;
+  m->fat_binary = strcmp(what, "__hipRegisterFatBinary") == 0;
+  m->variables_recorded = false;
   ++ip->module_count;
 }
 
@@ -154,7 +156,7 @@ RL_IP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
 }
 
 // The recorded module loaded as |module|, or NULL.
-static rl_ip_module_t* rl_ip_module_find(rl_interposer_t* ip,
+rl_ip_module_t* rl_ip_module_find(rl_interposer_t* ip,
                                          hipModule_t module) {
   for (uint32_t m = 0; m < ip->module_count; ++m) {
     if (ip->modules[m].module == module) return &ip->modules[m];

@@ -27,6 +27,17 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
                          ip->buffers[i].size, RL_REGION_BYTES, &region);
     if (status) rl_ip_fail(status, "region");
   }
+  // Every code object variable is state too: a region named after it.
+  const rl_capture_t* recorded = rl_funnel_capture(ip->funnel);
+  for (uint32_t b = 0; b < recorded->buffer_count; ++b) {
+    const rl_capture_buffer_t* buffer = &recorded->buffers[b];
+    if (!rl_capture_buffer_is_variable(buffer)) continue;
+    uint32_t region = 0;
+    rl_status_t status =
+        rl_funnel_region(ip->funnel, buffer->name, b, 0, buffer->size,
+                         RL_REGION_BYTES, &region);
+    if (status) rl_ip_fail(status, "variable region");
+  }
   // Launches fail asynchronously too (a fault found when the queue runs):
   // the runtime reports them at the next synchronisation, so the capture
   // asks for one before it is written.

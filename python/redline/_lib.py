@@ -44,7 +44,10 @@ class Kernel(ctypes.Structure):
 class Buffer(ctypes.Structure):
     _fields_ = [("name", c_char_p), ("size", u64), ("alignment", u64),
                 ("role", ctypes.c_int), ("capture_address", u64),
-                ("keep_address", ctypes.c_bool), ("initial", ctypes.POINTER(u8))]
+                ("keep_address", ctypes.c_bool), ("initial", ctypes.POINTER(u8)),
+                # A code object variable when symbol is set (redline/capture.h).
+                ("code_object", u32), ("symbol", c_char_p),
+                ("symbol_offset", u64)]
 
 
 class Param(ctypes.Structure):

@@ -20,6 +20,8 @@
 //     default.
 //   RL_MEMORY_KIND_DEVICE: the GPU agent's coarse-grained global pool
 //     (VRAM); no host view; write()/read() use hsa_memory_copy.
+//   A loaded code object's image (its variables, which capture buffers may
+//     alias): write()/read() use hsa_memory_copy there too.
 //   allocate_fixed: RL_STATUS_CONTRACT. ROCr has no fixed-address
 //     allocation in the API redline loads (hsa_amd_vmem_* is ROCm 6+ only).
 //

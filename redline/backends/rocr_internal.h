@@ -40,6 +40,11 @@ typedef struct rl_rocr_code_object_s {
   hsa_code_object_reader_t reader;
   hsa_executable_t executable;
   bool live;
+  // Where ROCr's loader placed the image: read() and write() reach a code
+  // object's variables there (capture buffers that alias one, redline/
+  // capture.h) with hsa_memory_copy.
+  uint64_t load_base;
+  uint64_t image_size;
 } rl_rocr_code_object_t;
 
 typedef struct rl_rocr_device_s rl_rocr_device_t;

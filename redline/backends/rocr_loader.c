@@ -107,6 +107,8 @@ rl_status_t rl_rocr_load_code_object(rl_device_t* base, const void* bytes,
     return status;
   }
   object.live = true;
+  object.load_base = load_base;
+  object.image_size = parsed->image_size;
   device->code_objects[device->code_object_count++] = object;
   *out_code_object = (rl_device_code_object_t){
       .load_base = load_base,

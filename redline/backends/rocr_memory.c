@@ -1,7 +1,8 @@
 // redline/backends/rocr_memory.c — allocations of the rocr device
 // (rocr_device.h "Address model"). A small unsorted table remembers every
 // live allocation: free() must know it is one, and write()/read() pick the
-// host view or hsa_memory_copy by the allocation's kind.
+// host view or hsa_memory_copy by the allocation's kind (hsa_memory_copy
+// also inside a loaded code object's image, for its variables).
 #include <stdint.h>
 #include <string.h>
 
@@ -126,12 +127,32 @@ rl_status_t rl_rocr_free(rl_device_t* base, uint64_t address) {
   return status;
 }
 
-// Finds the allocation for an access or fails naming it.
+// True when [address, address + size) lies in one live code object's
+// loaded image (its variables: reached with hsa_memory_copy).
+static bool rl_rocr_in_code_object(const rl_rocr_device_t* device,
+                                   uint64_t address, uint64_t size) {
+  for (uint32_t i = 0; i < device->code_object_count; ++i) {
+    const rl_rocr_code_object_t* object = &device->code_objects[i];
+    if (object->live && address >= object->load_base &&
+        address - object->load_base < object->image_size &&
+        object->image_size - (address - object->load_base) >= size) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Finds the allocation for an access or fails naming it; *|out| is NULL
+// for an access inside a loaded code object's image.
 static rl_status_t rl_rocr_memory_access(rl_rocr_device_t* device,
                                          uint64_t address, uint64_t size,
                                          const char* what,
                                          const rl_rocr_allocation_t** out) {
+  *out = NULL;
   int64_t index = rl_rocr_memory_find(device, address, size);
+  if (index < 0 && rl_rocr_in_code_object(device, address, size)) {
+    return RL_OK;
+  }
   if (index < 0) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "rocr: %s of %llu bytes at 0x%llx: not inside one live "
@@ -148,7 +169,7 @@ rl_status_t rl_rocr_write(rl_device_t* base, uint64_t address,
   const rl_rocr_allocation_t* item = NULL;
   RL_RETURN_IF_ERROR(
       rl_rocr_memory_access(device, address, size, "write", &item));
-  if (item->host) {
+  if (item && item->host) {
     memcpy((char*)item->host + (address - item->address), data, (size_t)size);
     return RL_OK;
   }
@@ -162,7 +183,7 @@ rl_status_t rl_rocr_read(rl_device_t* base, uint64_t address, void* data,
   const rl_rocr_allocation_t* item = NULL;
   RL_RETURN_IF_ERROR(
       rl_rocr_memory_access(device, address, size, "read", &item));
-  if (item->host) {
+  if (item && item->host) {
     memcpy(data, (const char*)item->host + (address - item->address),
            (size_t)size);
     return RL_OK;

@@ -26,6 +26,12 @@
 //   retain-any-value  PM4 lowering: register retention skips a SET_SH_REG
 //                   whenever the register was written before, whatever
 //                   value it held (retention that ignores the value)
+//   variable-copy:I replay prepare (routes aql, pm4, drm): code object
+//                   variable buffer I is a separate allocation holding its
+//                   initial contents instead of the variable in the loaded
+//                   code object (the alias broken: kernels that address
+//                   the variable through the code object and the launch's
+//                   pointer see different bytes)
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

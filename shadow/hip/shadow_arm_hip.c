@@ -3,7 +3,8 @@
 // (redline/backends/hip_loader.h) instead of a redline device. Both share
 // one state: the capture's code objects
 // loaded with hipModuleLoadData, one hipMalloc per capture buffer filled
-// from its initial contents, one stream, and a kernarg slab holding every
+// from its initial contents (a code object variable buffer is the variable
+// in the arm's module, hipModuleGetGlobal, filled the same way), one stream, and a kernarg slab holding every
 // launch's bytes of the current step (rl_launch_bind at the window's values
 // with the HIP allocations as buffer addresses).
 //
@@ -255,7 +256,7 @@ static void rl_shadow_hip_destroy(rl_shadow_arm_t* arm) {
   if (hip->stream) (void)hip->api.fn.hipStreamSynchronize(hip->stream);
   if (hip->exec) (void)hip->api.fn.hipGraphExecDestroy(hip->exec);
   for (uint32_t b = 0; b < hip->buffer_count; ++b) {
-    (void)hip->api.fn.hipFree(hip->bases[b]);
+    if (hip->bases[b]) (void)hip->api.fn.hipFree(hip->bases[b]);
   }
   for (uint32_t c = 0; c < hip->module_count; ++c) {
     (void)hip->api.fn.hipModuleUnload(hip->modules[c]);
@@ -336,10 +337,32 @@ static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
   return RL_HIP_CALL(&hip->api, hipStreamCreate, &hip->stream);
 }
 
-// Allocates buffer |index| with hipMalloc and fills it from the capture.
+// Writes |buffer|'s initial contents (zeros when it has none) at |address|.
+static rl_status_t rl_shadow_hip_fill(rl_shadow_hip_t* hip,
+                                      const rl_capture_buffer_t* buffer,
+                                      uint64_t address, const uint8_t* zeros) {
+  for (uint64_t done = 0; done < buffer->size;
+       done += RL_SHADOW_HIP_ZERO_CHUNK) {
+    uint64_t length = buffer->size - done < RL_SHADOW_HIP_ZERO_CHUNK
+                          ? buffer->size - done
+                          : RL_SHADOW_HIP_ZERO_CHUNK;
+    const uint8_t* source = buffer->initial ? buffer->initial + done : zeros;
+    RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipMemcpy,
+                                   (void*)(uintptr_t)(address + done), source,
+                                   (size_t)length, hipMemcpyHostToDevice));
+  }
+  return RL_OK;
+}
+
+// Allocates buffer |index| with hipMalloc and fills it from the capture; a
+// code object variable waits for the modules (rl_shadow_hip_variables).
 static rl_status_t rl_shadow_hip_buffer(rl_shadow_hip_t* hip, uint32_t index,
                                         const uint8_t* zeros) {
   const rl_capture_buffer_t* buffer = &hip->arm.capture->buffers[index];
+  if (rl_capture_buffer_is_variable(buffer)) {
+    hip->buffer_count = index + 1;  // bases[index] stays NULL: not freed
+    return RL_OK;
+  }
   if (buffer->keep_address) {
     return RL_STATUS(RL_STATUS_UNAVAILABLE,
                      "buffer %s must keep its capture address, which "
@@ -353,17 +376,32 @@ static rl_status_t rl_shadow_hip_buffer(rl_shadow_hip_t* hip, uint32_t index,
   uint64_t address = (uint64_t)(uintptr_t)hip->bases[index];
   if (alignment) address = (address + alignment - 1) & ~(alignment - 1);
   hip->addresses[index] = address;
-  for (uint64_t done = 0; done < buffer->size;
-       done += RL_SHADOW_HIP_ZERO_CHUNK) {
-    uint64_t length = buffer->size - done < RL_SHADOW_HIP_ZERO_CHUNK
-                          ? buffer->size - done
-                          : RL_SHADOW_HIP_ZERO_CHUNK;
-    const uint8_t* source = buffer->initial ? buffer->initial + done : zeros;
-    RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipMemcpy,
-                                   (void*)(uintptr_t)(address + done), source,
-                                   (size_t)length, hipMemcpyHostToDevice));
+  return rl_shadow_hip_fill(hip, buffer, address, zeros);
+}
+
+// Binds code object variable |index| to the variable in this arm's module
+// (hipModuleGetGlobal) and fills it from the capture.
+static rl_status_t rl_shadow_hip_variable(rl_shadow_hip_t* hip, uint32_t index,
+                                          const uint8_t* zeros) {
+  const rl_capture_buffer_t* buffer = &hip->arm.capture->buffers[index];
+  const rl_code_object_variable_t* variable = rl_code_object_find_variable(
+      hip->arm.capture->code_objects[buffer->code_object].parsed,
+      buffer->symbol);
+  hipDeviceptr_t pointer = NULL;
+  size_t size = 0;
+  RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipModuleGetGlobal, &pointer,
+                                 &size, hip->modules[buffer->code_object],
+                                 buffer->symbol));
+  if (!variable || size != variable->size) {
+    return RL_STATUS(RL_STATUS_MISMATCH,
+                     "hipModuleGetGlobal(%s) gives %zu bytes, the code object "
+                     "says %llu",
+                     buffer->symbol, size,
+                     (unsigned long long)(variable ? variable->size : 0));
   }
-  return RL_OK;
+  uint64_t address = (uint64_t)(uintptr_t)pointer + buffer->symbol_offset;
+  hip->addresses[index] = address;
+  return rl_shadow_hip_fill(hip, buffer, address, zeros);
 }
 
 static rl_status_t rl_shadow_hip_buffers(rl_shadow_hip_t* hip) {
@@ -398,6 +436,22 @@ static rl_status_t rl_shadow_hip_modules(rl_shadow_hip_t* hip) {
   return RL_OK;
 }
 
+static rl_status_t rl_shadow_hip_variables(rl_shadow_hip_t* hip) {
+  uint8_t* zeros = calloc(RL_SHADOW_HIP_ZERO_CHUNK, 1);
+  if (!zeros) return rl_status_out_of_memory();
+  rl_status_t status = RL_OK;
+  const rl_capture_t* capture = hip->arm.capture;
+  for (uint32_t b = 0; !status && b < capture->buffer_count; ++b) {
+    if (!rl_capture_buffer_is_variable(&capture->buffers[b])) continue;
+    status = rl_status_annotate(rl_shadow_hip_variable(hip, b, zeros),
+                                "buffer %s (variable %s)",
+                                capture->buffers[b].name,
+                                capture->buffers[b].symbol);
+  }
+  free(zeros);
+  return status;
+}
+
 static rl_status_t rl_shadow_hip_setup(rl_shadow_hip_t* hip) {
   const rl_capture_t* capture = hip->arm.capture;
   uint32_t launches = capture->launch_count;
@@ -422,7 +476,8 @@ static rl_status_t rl_shadow_hip_setup(rl_shadow_hip_t* hip) {
   if (!hip->kernargs || !hip->exec_kernargs) return rl_status_out_of_memory();
   RL_RETURN_IF_ERROR(rl_shadow_hip_open(hip));
   RL_RETURN_IF_ERROR(rl_shadow_hip_buffers(hip));
-  return rl_shadow_hip_modules(hip);
+  RL_RETURN_IF_ERROR(rl_shadow_hip_modules(hip));
+  return rl_shadow_hip_variables(hip);
 }
 
 rl_status_t rl_shadow_hip_arm_create(rl_shadow_arm_t* common,

@@ -7,7 +7,9 @@
 //   kernels       a symbol in a code object
 //   buffers       id == index; size, alignment, role, the device address at
 //                 capture, whether the address must be kept, optional
-//                 initial contents (so the capture replays stand-alone)
+//                 initial contents (so the capture replays stand-alone);
+//                 a buffer may alias a code object's variable instead of
+//                 being an allocation (rl_capture_buffer_t.symbol)
 //   parameters    named dynamic values (e.g. "pos") with an admitted range
 //   launches      kernel, grid (in work-groups), block, dynamic LDS, the
 //                 exact kernarg bytes, a typed pointer slot for every pointer
@@ -129,7 +131,29 @@ typedef struct rl_capture_buffer_s {
   uint64_t capture_address;  // device address during capture
   bool keep_address;         // replay must place it at capture_address
   uint8_t* initial;          // |size| bytes or NULL (contents not captured)
+  // A code object variable (kind "variable", docs/capture-format.md) when
+  // |symbol| is non-NULL: the buffer is not an allocation but the bytes
+  // [symbol_offset, symbol_offset + size) of variable |symbol| (a
+  // `__device__` or `__constant__` global, rl_code_object_variable_t) of
+  // code object |code_object|. Every route binds it to where its own load
+  // of that code object holds the variable (load base + the variable's
+  // image address + symbol_offset), so the kernels that address the
+  // variable through the code object and the pointers recorded in
+  // kernargs see the same bytes; |initial| is written there like any
+  // buffer's. Such a buffer never keeps its address, and the variable's
+  // bytes must not be patched by a relocation (their captured value would
+  // be an address of the capture's load). Every launch of a kernel of
+  // |code_object| is assumed to read and write all of it (hazard.h).
+  uint32_t code_object;
+  char* symbol;
+  uint64_t symbol_offset;
 } rl_capture_buffer_t;
+
+// True when |buffer| aliases a code object variable.
+static inline bool rl_capture_buffer_is_variable(
+    const rl_capture_buffer_t* buffer) {
+  return buffer->symbol != NULL;
+}
 
 typedef struct rl_capture_param_s {
   char* name;
@@ -275,6 +299,13 @@ rl_status_t rl_capture_validate(const rl_capture_t* capture);
 // Evaluates |expr| with parameter values |param_values| (one per parameter).
 rl_status_t rl_expr_evaluate(const rl_expr_t* expr, const int64_t* param_values,
                              uint32_t param_count, int64_t* out_value);
+
+// The device address of variable buffer |buffer| when its code object is
+// loaded at |load_base|. Fails with RL_STATUS_INVALID_ARGUMENT when the
+// buffer is not a variable.
+rl_status_t rl_capture_variable_address(const rl_capture_t* capture,
+                                        uint32_t buffer, uint64_t load_base,
+                                        uint64_t* out_address);
 
 // Index lookups by name; return false when absent.
 bool rl_capture_find_param(const rl_capture_t* capture, const char* name,

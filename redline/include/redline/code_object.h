@@ -13,7 +13,10 @@
 //     and alignment; group/private segment sizes; sgpr/vgpr counts; wavefront
 //     size;
 //   - the loaded-image view a device needs: PT_LOAD segments and the size of
-//     the image they span.
+//     the image they span;
+//   - every variable: a defined, non-empty STT_OBJECT symbol other than a
+//     kernel descriptor (`__device__` and `__constant__` variables), with
+//     its image address and size, inside the memory of a PT_LOAD segment.
 // Code-object v4 (ABI version 2, LLVM 15 default) and v5 (ABI version 3,
 // LLVM 19 default) are supported; v6 (ABI version 4) is read when its layout
 // is the same. Sources: LLVM AMDGPUUsage ("ELF Code Object", "Code Object V4
@@ -158,6 +161,14 @@ typedef struct rl_code_object_relocation_s {
   int64_t addend;         // r_addend
 } rl_code_object_relocation_t;
 
+// A variable of the code object (a `__device__` or `__constant__` global):
+// it lives in the loaded image at load base + |address|.
+typedef struct rl_code_object_variable_s {
+  const char* name;   // the symbol name
+  uint64_t address;   // st_value: image address
+  uint64_t size;      // st_size, > 0
+} rl_code_object_variable_t;
+
 // Largest loaded image redline accepts (bytes); larger objects are
 // RL_STATUS_UNSUPPORTED. Real code objects are a few MiB at most.
 #define RL_CODE_OBJECT_MAX_IMAGE_SIZE ((uint64_t)1 << 30)
@@ -185,6 +196,8 @@ typedef struct rl_code_object_s {
   uint64_t image_align;  // the largest p_align of the PT_LOAD segments
   uint32_t relocation_count;
   rl_code_object_relocation_t* relocations;  // in file order
+  uint32_t variable_count;
+  rl_code_object_variable_t* variables;  // sorted by name
 } rl_code_object_t;
 
 // Parses |size| bytes at |data|. On success *|out_code_object| owns the model;
@@ -196,6 +209,10 @@ void rl_code_object_destroy(rl_code_object_t* code_object);
 
 // Returns the kernel named |name| (with or without the ".kd" suffix) or NULL.
 const rl_code_object_kernel_t* rl_code_object_find_kernel(
+    const rl_code_object_t* code_object, const char* name);
+
+// Returns the variable named |name| or NULL.
+const rl_code_object_variable_t* rl_code_object_find_variable(
     const rl_code_object_t* code_object, const char* name);
 
 // Lays the loaded image out into |image| (|image_size| >= image_size bytes)

@@ -280,6 +280,17 @@ rl_status_t rl_funnel_buffer(rl_funnel_t* funnel, const char* name,
                              rl_buffer_role_t role, bool keep_address,
                              uint32_t* out_buffer, uint64_t* out_address);
 
+// Registers buffer |name| as an alias of the whole variable |symbol| of code
+// object |code_object| (redline/capture.h, rl_capture_buffer_t.symbol),
+// which the device holds at |address| (the caller knows it: HIP's
+// hipGetSymbolAddress or hipModuleGetGlobal). Nothing is allocated or
+// written; the initial contents are read at the next launch like any
+// buffer's. Fails (naming the buffer) on an unknown symbol.
+rl_status_t rl_funnel_variable(rl_funnel_t* funnel, const char* name,
+                               uint32_t code_object, const char* symbol,
+                               uint64_t address, rl_buffer_role_t role,
+                               uint32_t* out_buffer);
+
 // Writes |size| bytes at |offset| of |buffer| (see "Initial contents").
 rl_status_t rl_funnel_upload(rl_funnel_t* funnel, uint32_t buffer,
                              uint64_t offset, const void* data, uint64_t size);

@@ -2,7 +2,9 @@
 //
 // Every launch touches memory through accesses: (buffer, byte range, effect).
 // For a capture these are the pointer slots of each launch (the slot's
-// extent and effect, redline/capture.h). Two accesses conflict when they are
+// extent and effect, redline/capture.h), plus a read-write access of the
+// whole of every code object variable buffer of the kernel's code object
+// (the kernel may reach those without a pointer argument). Two accesses conflict when they are
 // on the same buffer, their byte ranges overlap and at least one of them
 // writes:
 //   RAW  the earlier access writes, the later one reads;

@@ -76,9 +76,9 @@ static void add_buffers(rl_capture_t* capture) {
     y[i] = (uint8_t)seed;
   }
   rl_capture_buffer_t buffers[3] = {
-      {"x", 1024, 256, RL_BUFFER_ROLE_WEIGHTS, TEST_X_ADDRESS, false, x},
-      {"y", 1024, 256, RL_BUFFER_ROLE_STATE, TEST_Y_ADDRESS, true, y},
-      {"partials", 16, 16, RL_BUFFER_ROLE_SCRATCH, TEST_P_ADDRESS, false, NULL},
+      {"x", 1024, 256, RL_BUFFER_ROLE_WEIGHTS, TEST_X_ADDRESS, false, x, 0, NULL, 0},
+      {"y", 1024, 256, RL_BUFFER_ROLE_STATE, TEST_Y_ADDRESS, true, y, 0, NULL, 0},
+      {"partials", 16, 16, RL_BUFFER_ROLE_SCRATCH, TEST_P_ADDRESS, false, NULL, 0, NULL, 0},
   };
   for (uint32_t i = 0; i < 3; ++i) {
     uint32_t index = 0;

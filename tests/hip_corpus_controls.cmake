@@ -1,0 +1,39 @@
+# tests/hip_corpus_controls.cmake — controls beside the corpus (after
+# tests/hip_corpus.cmake, whose variables and tests it uses). The negative
+# control of code object variable buffers on the corpus `globals` capture
+# (variable_copy.sh): after its shadow test wrote the capture, the shadow
+# must fail on the variable's region when the replay binds it to a
+# separate copy.
+foreach(arch gfx1100 gfx1151)
+  set(t hip_corpus.globals.${arch})
+  if(NOT TEST ${t}.shadow)
+    continue()
+  endif()
+  add_test(NAME ${t}.variable_copy
+    COMMAND ${PROJECT_SOURCE_DIR}/tests/hip_corpus/variable_copy.sh
+            $<TARGET_FILE:redline> ${RL_HIP_CORPUS_DIR}/${arch}/globals.rlc)
+  set_tests_properties(${t}.variable_copy PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 600
+    FIXTURES_REQUIRED ${t}.capture)
+endforeach()
+
+# The shadow names order dependence (float atomics) as a divergence's cause:
+# order_dependent.hip sums with float atomicAdd, order_dependent.sh checks
+# the report (and that it does not claim the cause without the arms that
+# show it). gfx1100 only: about 2 s.
+if(TEST hip_corpus.globals.gfx1100.shadow)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  add_custom_command(OUTPUT ${dir}/order_dependent
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 ${RL_HIP_CORPUS_FLAGS}
+            -Wall -Werror -o ${dir}/order_dependent
+            ${RL_HIP_CORPUS_SRC}/order_dependent.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/order_dependent.hip ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc gfx1100: hip_corpus/order_dependent (fixture)"
+    VERBATIM)
+  add_custom_target(rl_hip_corpus_controls ALL DEPENDS ${dir}/order_dependent)
+  add_test(NAME hip_corpus.order_dependent.gfx1100.cause
+    COMMAND ${RL_HIP_CORPUS_SRC}/order_dependent.sh $<TARGET_FILE:redline>
+            gfx1100 ${dir}/order_dependent.rlc ${dir}/order_dependent)
+  set_tests_properties(hip_corpus.order_dependent.gfx1100.cause PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 600)
+endif()
