@@ -12,6 +12,9 @@ add_dependencies(shadow_api_test rl_kernels)
 set(RL_SHADOW_CLI ${CMAKE_CURRENT_SOURCE_DIR}/integration/shadow_cli_test.sh)
 # rl_add_shadow_cli_test(NAME LABELS TIMEOUT ARGS...)
 function(rl_add_shadow_cli_test name labels timeout)
+  if(RL_SANITIZE)  # several times slower under the sanitizers
+    math(EXPR timeout "${timeout} * 3")
+  endif()
   add_test(NAME ${name}
     COMMAND sh ${RL_SHADOW_CLI} $<TARGET_FILE:redline> ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout}

@@ -40,3 +40,8 @@ add_custom_command(OUTPUT ${RL_SEED_DECODE}
 add_custom_target(rl_fuzz_seed_decode ALL DEPENDS ${RL_SEED_DECODE})
 set(RL_FUZZ_SEEDS_fuzz_capture_replay ${RL_SEED_CAPTURE} ${RL_SEED_DECODE})
 rl_add_fuzzer(fuzz_capture_replay fuzz_capture_replay.c rl_engine rl_capture)
+
+# The seeds the smoke runs read: captures and the PM4 stream written above,
+# the kernels' code objects and the relocation fixture (tests/unit/capture/).
+add_dependencies(rl_fuzz_all rl_fuzz_seeds rl_fuzz_seed_pm4 rl_fuzz_seed_decode
+  rl_kernels rl_code_object_fixtures)
