@@ -61,6 +61,7 @@ typedef struct rl_pm4_layout_s {
   uint32_t* image_offsets;        // per launch, or RL_PM4_NO_IMAGE
   uint32_t image_count;
   uint32_t kernarg_size;
+  rl_pm4_scratch_t scratch;       // rl_pm4_scratch_layout of the capture
 } rl_pm4_layout_t;
 
 // Validates |inputs| (all but |ib_address| and |completion_signal|: the
@@ -108,7 +109,8 @@ typedef struct rl_pm4_launch_state_s {
 } rl_pm4_launch_state_t;
 
 // The state launch |launch| needs; |constants| adds the entry constants
-// (START, RESTART, RESOURCE_LIMITS, TMPRING = 0).
+// (START, RESTART, RESOURCE_LIMITS, TMPRING_SIZE = layout->scratch's and,
+// with scratch, DISPATCH_SCRATCH_BASE_LO/HI).
 void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
                          bool constants, rl_pm4_launch_state_t* out_state);
 
