@@ -65,7 +65,9 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
                                     rl_pm4_user_data_t* out_user_data) {
   const rl_kernel_descriptor_info_t* d = &kernel->info->descriptor_info;
   *out_user_data = (rl_pm4_user_data_t){.dispatch_ptr = RL_PM4_USER_NONE,
-                                        .kernarg_ptr = RL_PM4_USER_NONE};
+                                        .kernarg_ptr = RL_PM4_USER_NONE,
+                                        .dispatch_id = RL_PM4_USER_NONE,
+                                        .private_size = RL_PM4_USER_NONE};
   // AMDGPUUsage order: private segment buffer (4), dispatch ptr (2), queue
   // ptr (2), kernarg segment ptr (2), dispatch id (2), flat scratch init
   // (2), preloaded kernargs, private segment size (1).
@@ -87,8 +89,8 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
     count += 2;
   }
   if (d->enable_sgpr_dispatch_id) {
-    return rl_pm4_user_data_refuse(kernel, "ENABLE_SGPR_DISPATCH_ID",
-                                   "dispatch id");
+    out_user_data->dispatch_id = count;
+    count += 2;
   }
   if (d->enable_sgpr_flat_scratch_init) {
     return rl_pm4_user_data_refuse(kernel, "ENABLE_SGPR_FLAT_SCRATCH_INIT",
@@ -99,8 +101,8 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
                                    "preloaded kernargs");
   }
   if (d->enable_sgpr_private_segment_size) {
-    return rl_pm4_user_data_refuse(kernel, "ENABLE_SGPR_PRIVATE_SEGMENT_SIZE",
-                                   "private segment size");
+    out_user_data->private_size = count;
+    count += 1;
   }
   // More user SGPRs than the properties enable are padding the kernel never
   // reads: LLVM's UserSGPRInit16Bug workaround (gfx1100/gfx1102 wave32)
@@ -507,6 +509,17 @@ void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
     rl_pm4_state_add_pointer(out_state, regs->user_data_0 + user->kernarg_ptr,
                              in->kernarg_address +
                                  layout->kernarg_offsets[launch]);
+  }
+  if (user->dispatch_id != RL_PM4_USER_NONE) {
+    // A PM4 dispatch has no AQL packet id: the launch's index in the step
+    // (docs/pm4-scratch.md, "User SGPRs").
+    rl_pm4_state_add_pointer(out_state, regs->user_data_0 + user->dispatch_id,
+                             launch);
+  }
+  if (user->private_size != RL_PM4_USER_NONE) {
+    // What the AQL route's packet says: the kernel's fixed size.
+    rl_pm4_state_add(out_state, regs->user_data_0 + user->private_size,
+                     info->private_segment_size);
   }
   out_state->initiator =
       layout->encoding.initiator |

@@ -26,8 +26,11 @@
 //               COMPUTE_NUM_THREAD_X/Y/Z = the block,
 //               COMPUTE_USER_DATA_0.. = the user SGPRs the kernel's code
 //                 properties enable, in AMDGPUUsage order: dispatch ptr
-//                 (the address of this launch's dispatch-packet image) and
-//                 kernarg segment ptr (this launch's slice);
+//                 (the address of this launch's dispatch-packet image),
+//                 kernarg segment ptr (this launch's slice), dispatch id
+//                 (the launch's index in the step: a PM4 dispatch has no
+//                 AQL packet id) and private segment size (the kernel's
+//                 fixed size, as the AQL route's packet says);
 //             DISPATCH_DIRECT with the work-group counts and
 //             COMPUTE_DISPATCH_INITIATOR = COMPUTE_SHADER_EN |
 //             FORCE_START_AT_000 | ORDER_MODE | CS_W32_EN (from the
@@ -78,8 +81,8 @@
 //                               enabling its private segment without a
 //                               fixed size; a kernel enabling a user SGPR the
 //                               engine cannot provide (private segment
-//                               buffer, queue ptr, dispatch id, flat scratch
-//                               init, kernarg preload, private segment size)
+//                               buffer, queue ptr, flat scratch init,
+//                               kernarg preload)
 //                               or whose RSRC2.USER_SGPR is below what its
 //                               code properties enable (above is padding:
 //                               LLVM's gfx1100 UserSGPRInit16Bug workaround)

@@ -50,6 +50,8 @@ typedef struct rl_pm4_user_data_s {
   uint32_t count;
   uint32_t dispatch_ptr;  // or RL_PM4_USER_NONE
   uint32_t kernarg_ptr;   // or RL_PM4_USER_NONE
+  uint32_t dispatch_id;   // or RL_PM4_USER_NONE: the launch index (2)
+  uint32_t private_size;  // or RL_PM4_USER_NONE: fixed private size (1)
 } rl_pm4_user_data_t;
 
 typedef struct rl_pm4_layout_s {

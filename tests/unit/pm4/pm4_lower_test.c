@@ -362,8 +362,9 @@ static void test_refuses_what_it_cannot_provide(void** state) {
                       "kernel vc_axpy_pos: code property "
                       "ENABLE_SGPR_QUEUE_PTR (queue ptr)");
   info->descriptor_info = saved;
-  info->descriptor_info.enable_sgpr_dispatch_id = true;
-  rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "ENABLE_SGPR_DISPATCH_ID");
+  info->descriptor_info.enable_sgpr_flat_scratch_init = true;
+  rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED,
+                      "ENABLE_SGPR_FLAT_SCRATCH_INIT");
   info->descriptor_info = saved;
   info->descriptor_info.kernarg_preload_spec_length = 2;
   rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "KERNARG_PRELOAD");
@@ -567,6 +568,57 @@ static void test_scratch_registers(void** state) {
   t->f.inputs.scratch_address = 0;
 }
 
+typedef struct rl_test_views_s {
+  rl_pm4_view_t* views;
+} rl_test_views_t;
+
+static void rl_test_keep_view(void* context, uint32_t i,
+                              const rl_pm4_view_t* view) {
+  rl_test_views_t* c = context;
+  c->views[i] = *view;
+}
+
+// A kernel enabling the dispatch id and the private segment size SGPRs
+// (what -O0 code objects do): after the kernarg ptr, USER_DATA holds the
+// launch index (2 dwords) and the kernel's fixed private size (1); the
+// census checks them (negative control: a changed private size).
+static void test_dispatch_id_and_private_size(void** state) {
+  rl_test_t* t = *state;
+  const uint32_t launch = 3;  // vc_axpy_pos
+  rl_code_object_kernel_t* info = (rl_code_object_kernel_t*)
+      t->f.capture->kernels[t->f.capture->launches[launch].kernel].info;
+  rl_kernel_descriptor_info_t saved_info = info->descriptor_info;
+  rl_kernel_descriptor_t saved = info->descriptor;
+  info->descriptor_info.enable_sgpr_dispatch_id = true;
+  info->descriptor_info.enable_sgpr_private_segment_size = true;
+  info->private_segment_size = 48;
+  if (info->descriptor_info.user_sgpr_count == 2) {
+    info->descriptor_info.user_sgpr_count += 3;
+    info->descriptor.compute_pgm_rsrc2 += 3u << 1;  // USER_SGPR[5:1]
+  }
+  t->f.inputs.scratch_address = RL_PM4_TEST_SCRATCH;
+  rl_pm4_program_t* p = NULL;
+  assert_null(rl_pm4_lower(&t->f.inputs, NULL, &p));
+  rl_pm4_view_t* views = calloc(t->f.capture->launch_count, sizeof(*views));
+  rl_test_views_t ctx = {.views = views};
+  rl_pm4_walk(p, rl_test_keep_view, &ctx, NULL);
+  const rl_pm4_compute_regs_t* r = &p->family->regs;
+  // USER_DATA_0/1 kernarg ptr, 2/3 dispatch id, 4 private segment size.
+  assert_int_equal(rl_pm4_view_reg(&views[launch], r->user_data_0 + 2), launch);
+  assert_int_equal(rl_pm4_view_reg(&views[launch], r->user_data_0 + 3), 0);
+  assert_int_equal(rl_pm4_view_reg(&views[launch], r->user_data_0 + 4), 48);
+  free(views);
+  assert_null(rl_pm4_program_check(p, &t->f.inputs));
+  info->private_segment_size = 47;  // the same WAVESIZE in wave32 and 64
+  rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), RL_STATUS_PREPARE,
+                 "COMPUTE_USER_DATA_4: expected 0x0000002f");
+  rl_pm4_program_destroy(p);
+  info->private_segment_size = 0;
+  info->descriptor_info = saved_info;
+  info->descriptor = saved;
+  t->f.inputs.scratch_address = 0;
+}
+
 #define RL_TEST(fn, target) \
   cmocka_unit_test_prestate_setup_teardown(fn, rl_test_setup, \
                                            rl_test_teardown, (void*)target)
@@ -585,6 +637,7 @@ int main(void) {
       RL_TEST_ALL(test_dispatch_ptr_image),
       RL_TEST_ALL(test_kernarg_segment_maps_read_slack_after_last_slice),
       RL_TEST_ALL(test_scratch_registers),
+      RL_TEST_ALL(test_dispatch_id_and_private_size),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
