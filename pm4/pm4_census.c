@@ -138,6 +138,8 @@ static bool rl_pm4_census_writable(const rl_pm4_compute_regs_t* r,
          (index >= r->pgm_rsrc1 && index < r->pgm_rsrc1 + 2) ||
          index == r->pgm_rsrc3 || index == r->resource_limits ||
          index == r->tmpring_size ||
+         (index >= r->dispatch_scratch_base_lo &&
+          index < r->dispatch_scratch_base_lo + 2) ||
          (index >= r->restart_x && index < r->restart_x + 3) ||
          (index >= r->user_data_0 && index < r->user_data_0 + user_data_count);
 }

@@ -57,6 +57,9 @@ typedef struct rl_pm4_register_s {
   X(RSRC1_PRIV, COMPUTE_PGM_RSRC1, PRIV)                                      \
   X(RSRC2_USER_SGPR, COMPUTE_PGM_RSRC2, USER_SGPR)                            \
   X(RSRC2_LDS_SIZE, COMPUTE_PGM_RSRC2, LDS_SIZE)                              \
+  X(RSRC2_SCRATCH_EN, COMPUTE_PGM_RSRC2, SCRATCH_EN)                          \
+  X(TMPRING_WAVES, COMPUTE_TMPRING_SIZE, WAVES)                               \
+  X(TMPRING_WAVESIZE, COMPUTE_TMPRING_SIZE, WAVESIZE)                         \
   X(NUM_THREAD_X_FULL, COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL)                 \
   X(NUM_THREAD_Y_FULL, COMPUTE_NUM_THREAD_Y, NUM_THREAD_FULL)                 \
   X(NUM_THREAD_Z_FULL, COMPUTE_NUM_THREAD_Z, NUM_THREAD_FULL)

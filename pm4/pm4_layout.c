@@ -65,7 +65,9 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
                                     rl_pm4_user_data_t* out_user_data) {
   const rl_kernel_descriptor_info_t* d = &kernel->info->descriptor_info;
   *out_user_data = (rl_pm4_user_data_t){.dispatch_ptr = RL_PM4_USER_NONE,
-                                        .kernarg_ptr = RL_PM4_USER_NONE};
+                                        .kernarg_ptr = RL_PM4_USER_NONE,
+                                        .dispatch_id = RL_PM4_USER_NONE,
+                                        .private_size = RL_PM4_USER_NONE};
   // AMDGPUUsage order: private segment buffer (4), dispatch ptr (2), queue
   // ptr (2), kernarg segment ptr (2), dispatch id (2), flat scratch init
   // (2), preloaded kernargs, private segment size (1).
@@ -87,8 +89,8 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
     count += 2;
   }
   if (d->enable_sgpr_dispatch_id) {
-    return rl_pm4_user_data_refuse(kernel, "ENABLE_SGPR_DISPATCH_ID",
-                                   "dispatch id");
+    out_user_data->dispatch_id = count;
+    count += 2;
   }
   if (d->enable_sgpr_flat_scratch_init) {
     return rl_pm4_user_data_refuse(kernel, "ENABLE_SGPR_FLAT_SCRATCH_INIT",
@@ -99,8 +101,8 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
                                    "preloaded kernargs");
   }
   if (d->enable_sgpr_private_segment_size) {
-    return rl_pm4_user_data_refuse(kernel, "ENABLE_SGPR_PRIVATE_SEGMENT_SIZE",
-                                   "private segment size");
+    out_user_data->private_size = count;
+    count += 1;
   }
   // More user SGPRs than the properties enable are padding the kernel never
   // reads: LLVM's UserSGPRInit16Bug workaround (gfx1100/gfx1102 wave32)
@@ -118,24 +120,20 @@ rl_status_t rl_pm4_user_data_layout(const rl_pm4_family_t* family,
   return RL_OK;
 }
 
-// Scratch and dynamic stacks need TMPRING_SIZE and a scratch base the
-// route does not program (it writes TMPRING_SIZE = 0).
-static rl_status_t rl_pm4_kernel_check_scratch(
-    const rl_capture_kernel_t* kernel) {
-  const rl_code_object_kernel_t* info = kernel->info;
-  if (info->private_segment_size > 0 ||
-      info->descriptor.private_segment_fixed_size > 0 ||
-      info->descriptor_info.enable_private_segment) {
-    return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "kernel %s: private segment of %u bytes per work-item "
-                     "(scratch): the pm4 route programs no scratch",
-                     kernel->name, info->private_segment_size);
-  }
-  if (info->uses_dynamic_stack || info->descriptor_info.uses_dynamic_stack) {
-    return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "kernel %s: uses a dynamic stack (scratch): the pm4 "
-                     "route programs no scratch",
-                     kernel->name);
+// With scratch, the ring address the inputs give encodes in
+// DISPATCH_SCRATCH_BASE_LO/HI (256-byte aligned, below 2^48).
+static rl_status_t rl_pm4_layout_scratch(rl_pm4_layout_t* layout) {
+  RL_RETURN_IF_ERROR(
+      rl_pm4_scratch_layout(layout->inputs->capture, &layout->scratch));
+  const uint64_t address = layout->inputs->scratch_address;
+  if (layout->scratch.bytes == 0) return RL_OK;
+  if (address == 0 || address % RL_PM4_SCRATCH_WAVESIZE_UNIT != 0 ||
+      address + layout->scratch.bytes > RL_PM4_ADDRESS_LIMIT) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "scratch ring at 0x%llx (%llu bytes): expected a "
+                     "256-byte aligned allocation below 2^48",
+                     (unsigned long long)address,
+                     (unsigned long long)layout->scratch.bytes);
   }
   return RL_OK;
 }
@@ -168,7 +166,7 @@ static rl_status_t rl_pm4_kernel_check_entry(const rl_pm4_lower_inputs_t* in,
   return RL_OK;
 }
 
-// Every kernel some launch uses: scratch, entry and user SGPRs.
+// Every kernel some launch uses: entry and user SGPRs.
 static rl_status_t rl_pm4_layout_kernels(rl_pm4_layout_t* layout) {
   const rl_capture_t* capture = layout->inputs->capture;
   bool* seen = calloc(capture->kernel_count + 1u, sizeof(bool));
@@ -178,8 +176,7 @@ static rl_status_t rl_pm4_layout_kernels(rl_pm4_layout_t* layout) {
     uint32_t k = capture->launches[i].kernel;
     if (seen[k]) continue;
     seen[k] = true;
-    status = rl_pm4_kernel_check_scratch(&capture->kernels[k]);
-    if (!status) status = rl_pm4_kernel_check_entry(layout->inputs, k);
+    status = rl_pm4_kernel_check_entry(layout->inputs, k);
     if (!status) {
       status = rl_pm4_user_data_layout(layout->family, &capture->kernels[k],
                                        &layout->user_data[k]);
@@ -399,6 +396,7 @@ static rl_status_t rl_pm4_layout_build(rl_pm4_layout_t* layout) {
   rl_pm4_encoding_init(layout->family, &layout->encoding);
   RL_RETURN_IF_ERROR(rl_pm4_layout_allocate(layout));
   RL_RETURN_IF_ERROR(rl_pm4_layout_check_segment(layout));
+  RL_RETURN_IF_ERROR(rl_pm4_layout_scratch(layout));
   RL_RETURN_IF_ERROR(rl_pm4_layout_kernels(layout));
   for (uint32_t i = 0; i < capture->launch_count; ++i) {
     RL_RETURN_IF_ERROR(rl_pm4_launch_check(layout, i));
@@ -469,14 +467,23 @@ static void rl_pm4_state_program(const rl_pm4_layout_t* layout,
   rl_pm4_state_add(state, regs->pgm_rsrc3, d->compute_pgm_rsrc3);
 }
 
-static void rl_pm4_state_constants(const rl_pm4_compute_regs_t* regs,
+static void rl_pm4_state_constants(const rl_pm4_layout_t* layout,
                                    rl_pm4_launch_state_t* state) {
+  const rl_pm4_compute_regs_t* regs = &layout->family->regs;
   for (uint32_t axis = 0; axis < 3; ++axis) {
     rl_pm4_state_add(state, regs->start_x + axis, 0);
     rl_pm4_state_add(state, regs->restart_x + axis, 0);
   }
   rl_pm4_state_add(state, regs->resource_limits, 0);
-  rl_pm4_state_add(state, regs->tmpring_size, 0);
+  rl_pm4_state_add(state, regs->tmpring_size, layout->scratch.tmpring_size);
+  if (layout->scratch.tmpring_size != 0) {
+    // Mesa radeonsi and RADV: LO = address >> 8, HI = address >> 40.
+    const uint64_t base = layout->inputs->scratch_address;
+    rl_pm4_state_add(state, regs->dispatch_scratch_base_lo,
+                     (uint32_t)(base >> 8));
+    rl_pm4_state_add(state, regs->dispatch_scratch_base_lo + 1,
+                     (uint32_t)(base >> 40));
+  }
 }
 
 void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
@@ -493,7 +500,7 @@ void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
                      rl_pm4_field_encode(layout->encoding.num_thread[axis],
                                          l->block[axis]));
   }
-  if (constants) rl_pm4_state_constants(regs, out_state);
+  if (constants) rl_pm4_state_constants(layout, out_state);
   if (user->dispatch_ptr != RL_PM4_USER_NONE) {
     rl_pm4_state_add_pointer(out_state, regs->user_data_0 + user->dispatch_ptr,
                              in->kernarg_address + layout->image_offsets[launch]);
@@ -502,6 +509,17 @@ void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
     rl_pm4_state_add_pointer(out_state, regs->user_data_0 + user->kernarg_ptr,
                              in->kernarg_address +
                                  layout->kernarg_offsets[launch]);
+  }
+  if (user->dispatch_id != RL_PM4_USER_NONE) {
+    // A PM4 dispatch has no AQL packet id: the launch's index in the step
+    // (docs/pm4-scratch.md, "User SGPRs").
+    rl_pm4_state_add_pointer(out_state, regs->user_data_0 + user->dispatch_id,
+                             launch);
+  }
+  if (user->private_size != RL_PM4_USER_NONE) {
+    // What the AQL route's packet says: the kernel's fixed size.
+    rl_pm4_state_add(out_state, regs->user_data_0 + user->private_size,
+                     info->private_segment_size);
   }
   out_state->initiator =
       layout->encoding.initiator |

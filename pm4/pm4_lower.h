@@ -8,8 +8,10 @@
 //             GL1, GL2 and the instruction cache are invalidated (a system
 //             acquire); the first launch's registers then also set the
 //             constants COMPUTE_START_X..Z = 0, RESTART_X..Z = 0,
-//             RESOURCE_LIMITS = 0 (no limits) and TMPRING_SIZE = 0 (no
-//             scratch) once: nothing in the IB changes them afterwards.
+//             RESOURCE_LIMITS = 0 (no limits), TMPRING_SIZE (0 without
+//             scratch) and, for a capture with scratch, the scratch base
+//             (rl_pm4_scratch_t below) once: nothing in the IB changes
+//             them afterwards.
 //   launch i  when the hazard plan needs a wait before it (i > 0):
 //             EVENT_WRITE CS_PARTIAL_FLUSH (every earlier dispatch
 //             finished) + ACQUIRE_MEM(family->gcr_acquire) (drop the K$,
@@ -24,8 +26,11 @@
 //               COMPUTE_NUM_THREAD_X/Y/Z = the block,
 //               COMPUTE_USER_DATA_0.. = the user SGPRs the kernel's code
 //                 properties enable, in AMDGPUUsage order: dispatch ptr
-//                 (the address of this launch's dispatch-packet image) and
-//                 kernarg segment ptr (this launch's slice);
+//                 (the address of this launch's dispatch-packet image),
+//                 kernarg segment ptr (this launch's slice), dispatch id
+//                 (the launch's index in the step: a PM4 dispatch has no
+//                 AQL packet id) and private segment size (the kernel's
+//                 fixed size, as the AQL route's packet says);
 //             DISPATCH_DIRECT with the work-group counts and
 //             COMPUTE_DISPATCH_INITIATOR = COMPUTE_SHADER_EN |
 //             FORCE_START_AT_000 | ORDER_MODE | CS_W32_EN (from the
@@ -58,7 +63,7 @@
 // (hipfire's retained PM4 relies on the same on gfx1100/1151/1201).
 //
 // Not written (left to the AQL queue's firmware and the KFD): the CU masks
-// (STATIC_THREAD_MGMT_*), DISPATCH_INTERLEAVE, scratch base.
+// (STATIC_THREAD_MGMT_*), DISPATCH_INTERLEAVE.
 //
 // Kernarg segment: the kernarg slices laid out as the AQL route does
 // (aql/aql_kernarg.h: each slice at a multiple of max(kernarg
@@ -73,11 +78,11 @@
 //                               the whole capture, no completion signal,
 //                               misaligned kernarg segment or IB address;
 //   RL_STATUS_UNSUPPORTED       a processor without a PM4 family; a kernel
-//                               with a private segment, scratch or a dynamic
-//                               stack; a kernel enabling a user SGPR the
+//                               enabling its private segment without a
+//                               fixed size; a kernel enabling a user SGPR the
 //                               engine cannot provide (private segment
-//                               buffer, queue ptr, dispatch id, flat scratch
-//                               init, kernarg preload, private segment size)
+//                               buffer, queue ptr, flat scratch init,
+//                               kernarg preload)
 //                               or whose RSRC2.USER_SGPR is below what its
 //                               code properties enable (above is padding:
 //                               LLVM's gfx1100 UserSGPRInit16Bug workaround)
@@ -169,7 +174,43 @@ typedef struct rl_pm4_lower_inputs_s {
   uint64_t ib_address;                 // device address of the IB
   uint64_t completion_signal;          // device address of the signal
   const int64_t* param_values;         // initial values, one per param
+  // Device address of the scratch ring (rl_pm4_scratch_layout below):
+  // 256-byte aligned, below 2^48, at least |bytes| long; 0 when the
+  // capture has no scratch kernel (then it is not read).
+  uint64_t scratch_address;
 } rl_pm4_lower_inputs_t;
+
+// Scratch (private segment) of a capture on route pm4. gfx11 and gfx12 use
+// architected flat scratch: the CP hands every wave that has
+// COMPUTE_PGM_RSRC2.SCRATCH_EN one slot of a ring at
+// COMPUTE_DISPATCH_SCRATCH_BASE_LO/HI (address >> 8 / address >> 40);
+// COMPUTE_TMPRING_SIZE.WAVESIZE is the slot size in 256-byte units and
+// WAVES the slot count per shader engine (Mesa ac_get_scratch_tmpring_size;
+// docs/pm4-scratch.md). Lowering writes TMPRING_SIZE and the base once with
+// the entry constants: WAVESIZE covers the largest scratch kernel of the
+// capture (lanes x its fixed private size, rounded up to 256 bytes; Mesa
+// never lowers WAVESIZE either), WAVES is RL_PM4_SCRATCH_WAVES_PER_SE, and
+// the ring holds WAVES slots for each of the family's shader engines (one
+// COMPUTE_STATIC_THREAD_MGMT_SE register each). A wave without a free slot
+// waits for one, so the ring bounds concurrency, not the grid. Without a
+// scratch kernel TMPRING_SIZE is 0 and no base is written.
+#define RL_PM4_SCRATCH_WAVES_PER_SE 32u
+#define RL_PM4_SCRATCH_WAVESIZE_UNIT 256u
+
+typedef struct rl_pm4_scratch_s {
+  uint32_t tmpring_size;  // the COMPUTE_TMPRING_SIZE value (0: no scratch)
+  uint32_t wave_bytes;    // WAVESIZE in bytes
+  uint32_t waves;         // WAVES (per shader engine)
+  uint64_t bytes;         // the ring: waves x engines x wave_bytes
+} rl_pm4_scratch_t;
+
+// The scratch of |capture| (the kernels some launch uses), so the caller
+// can allocate the ring before lowering. RL_STATUS_UNSUPPORTED for a
+// processor without a PM4 family or a kernel that enables its private
+// segment without a fixed size (a dynamic stack of unknown size), naming
+// it; RL_STATUS_CONTRACT when a slot does not fit WAVESIZE.
+rl_status_t rl_pm4_scratch_layout(const rl_capture_t* capture,
+                                  rl_pm4_scratch_t* out_scratch);
 
 typedef struct rl_pm4_lower_options_s {
   bool retain;  // register-state retention (see above)

@@ -50,6 +50,8 @@ typedef struct rl_pm4_user_data_s {
   uint32_t count;
   uint32_t dispatch_ptr;  // or RL_PM4_USER_NONE
   uint32_t kernarg_ptr;   // or RL_PM4_USER_NONE
+  uint32_t dispatch_id;   // or RL_PM4_USER_NONE: the launch index (2)
+  uint32_t private_size;  // or RL_PM4_USER_NONE: fixed private size (1)
 } rl_pm4_user_data_t;
 
 typedef struct rl_pm4_layout_s {
@@ -61,6 +63,7 @@ typedef struct rl_pm4_layout_s {
   uint32_t* image_offsets;        // per launch, or RL_PM4_NO_IMAGE
   uint32_t image_count;
   uint32_t kernarg_size;
+  rl_pm4_scratch_t scratch;       // rl_pm4_scratch_layout of the capture
 } rl_pm4_layout_t;
 
 // Validates |inputs| (all but |ib_address| and |completion_signal|: the
@@ -108,7 +111,8 @@ typedef struct rl_pm4_launch_state_s {
 } rl_pm4_launch_state_t;
 
 // The state launch |launch| needs; |constants| adds the entry constants
-// (START, RESTART, RESOURCE_LIMITS, TMPRING = 0).
+// (START, RESTART, RESOURCE_LIMITS, TMPRING_SIZE = layout->scratch's and,
+// with scratch, DISPATCH_SCRATCH_BASE_LO/HI).
 void rl_pm4_launch_state(const rl_pm4_layout_t* layout, uint32_t launch,
                          bool constants, rl_pm4_launch_state_t* out_state);
 

@@ -385,10 +385,10 @@ static rl_status_t rl_contract_all(const rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(rl_contract_budgets(replay));
   RL_RETURN_IF_ERROR(rl_contract_target(replay));
   RL_RETURN_IF_ERROR(rl_contract_digests(replay->capture));
-  // Kernels with a private segment (scratch) replay on routes aql and
-  // eager, whose packets carry the kernel's private_segment_size; route pm4
-  // (and drm, which submits pm4's IB) programs no scratch and refuses them
-  // when it lays out the step (pm4_layout.c).
+  // Kernels with a private segment (scratch) replay on every route: the
+  // AQL packets carry the kernel's private_segment_size; route pm4 (and
+  // drm, which submits pm4's IB) programs COMPUTE_TMPRING_SIZE and a
+  // scratch ring the replay owns (pm4/pm4_scratch.c).
   RL_RETURN_IF_ERROR(rl_contract_device_kernels(replay));
   RL_RETURN_IF_ERROR(rl_contract_launches(replay));
   RL_RETURN_IF_ERROR(rl_contract_buffers(replay));

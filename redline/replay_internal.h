@@ -109,6 +109,10 @@ struct rl_replay_s {
   // addresses (load base + entry_address).
   rl_device_allocation_t ib;
   bool has_ib;
+  // The scratch ring of a capture with scratch kernels (rl_pm4_scratch_t),
+  // device memory owned by the replay from prepare to release.
+  rl_device_allocation_t scratch;
+  bool has_scratch;
   // Route drm: a submission whose fence wait expired; it may still run,
   // so nothing is freed (rl_replay_release_device).
   bool ib_pending;
@@ -160,8 +164,8 @@ rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy);
 // replay_route_pm4.c (shared with route drm)
 //===----------------------------------------------------------------------===//
 
-// After the shared state: the kernels' entry addresses, the IB (measured,
-// allocated host-visible), lowering, census, the IB and kernarg image on
+// After the shared state: the kernels' entry addresses, the scratch ring
+// (when a kernel needs scratch), the IB (measured, allocated host-visible), lowering, census, the IB and kernarg image on
 // the device, replay->binds and replay->dests. No queue.
 rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay);
 void rl_replay_pm4_proof(const rl_replay_t* replay,
@@ -171,7 +175,7 @@ rl_status_t rl_replay_pm4_stream_packet(const rl_replay_t* replay,
                                         uint8_t out_packet[64]);
 rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
                                      uint32_t index, rl_patch_site_t* out_site);
-// Frees the IB (the device is idle).
+// Frees the IB and the scratch ring (the device is idle).
 rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay);
 void rl_replay_pm4_destroy(rl_replay_t* replay);
 

@@ -3,7 +3,9 @@
 // vendor AQL packet. Route drm (replay_route_drm.c) shares the IB.
 //
 // Prepare (after the shared buffers, code objects, kernarg segment and
-// signal): the queue (route pm4 only), the kernels' entry addresses, the exact IB size
+// signal): the queue (route pm4 only), the kernels' entry addresses, the
+// scratch ring (device memory, only when a kernel needs scratch: its size
+// is rl_pm4_scratch_layout's), the exact IB size
 // (rl_pm4_lower_measure), the IB allocation (host-visible kernarg memory,
 // 256-byte aligned), lowering, the census of what was built, then the IB
 // and the kernarg image written to the device. Validate → plan → reserve →
@@ -41,7 +43,23 @@ static rl_pm4_lower_inputs_t rl_replay_pm4_inputs(const rl_replay_t* replay) {
       .ib_address = replay->ib.address,
       .completion_signal = replay->signal.address,
       .param_values = replay->values,
+      .scratch_address = replay->has_scratch ? replay->scratch.address : 0,
   };
+}
+
+// The scratch ring (pm4/pm4_lower.h rl_pm4_scratch_t): device memory the
+// CP hands out in per-wave slots; nothing but the kernels reads it, so no
+// host view is needed. None without a scratch kernel.
+static rl_status_t rl_replay_pm4_scratch(rl_replay_t* replay) {
+  rl_pm4_scratch_t scratch;
+  RL_RETURN_IF_ERROR(rl_pm4_scratch_layout(replay->capture, &scratch));
+  if (scratch.bytes == 0) return RL_OK;
+  rl_device_t* device = replay->device;
+  RL_RETURN_IF_ERROR(device->vtable->allocate(
+      device, scratch.bytes, RL_PM4_SCRATCH_WAVESIZE_UNIT,
+      RL_MEMORY_KIND_DEVICE, &replay->scratch));
+  replay->has_scratch = true;
+  return RL_OK;
 }
 
 static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
@@ -98,6 +116,7 @@ rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
     replay->values[p] = replay->capture->params[p].capture_value;
   }
   RL_RETURN_IF_ERROR(rl_replay_pm4_entries(replay));
+  RL_RETURN_IF_ERROR(rl_replay_pm4_scratch(replay));
   rl_pm4_lower_inputs_t inputs = rl_replay_pm4_inputs(replay);
   uint32_t dwords = 0;
   RL_RETURN_IF_ERROR(rl_pm4_lower_measure(&inputs, &options, &dwords));
@@ -230,9 +249,17 @@ rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
 }
 
 rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay) {
-  if (!replay->has_ib) return RL_OK;
+  rl_status_t status = RL_OK;
+  if (replay->has_scratch) {
+    replay->has_scratch = false;
+    status = replay->device->vtable->free(replay->device,
+                                          replay->scratch.address);
+  }
+  if (!replay->has_ib) return status;
   replay->has_ib = false;
-  return replay->device->vtable->free(replay->device, replay->ib.address);
+  rl_status_t ib = replay->device->vtable->free(replay->device,
+                                                replay->ib.address);
+  return rl_status_join(status, ib);
 }
 
 // The queue first: once it is destroyed nothing reads the IB.

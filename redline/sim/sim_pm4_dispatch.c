@@ -15,8 +15,12 @@
 //     the family's table). On families with rsrc1_priv_for_pm4 (gfx11) PRIV
 //     must be set. The group segment is RSRC2.LDS_SIZE * 512 bytes and must
 //     cover the kernel's static LDS;
-//   - COMPUTE_TMPRING_SIZE is 0 (no scratch; kernels with a private segment
-//     are refused as unsupported by rl_sim_run_launch);
+//   - scratch: when RSRC2.SCRATCH_EN is set, COMPUTE_TMPRING_SIZE must give
+//     a non-empty ring (WAVES, WAVESIZE in 256-byte units) whose slots give
+//     every lane at least the kernel's fixed private size, and
+//     DISPATCH_SCRATCH_BASE_LO/HI (address >> 8, >> 40) must place WAVES x
+//     engines x WAVESIZE bytes inside one live allocation; the lane's share
+//     is the launch's private segment (without SCRATCH_EN: none);
 //   - DISPATCH_INITIATOR: COMPUTE_SHADER_EN set; USE_THREAD_DIMENSIONS and
 //     PARTIAL_TG_EN clear (unsupported); CS_W32_EN equal to the
 //     descriptor's ENABLE_WAVEFRONT_SIZE32;
@@ -36,6 +40,9 @@
 
 #include "redline/hw/hw_fields.h"
 #include "redline/sim/sim_pm4.h"
+
+// COMPUTE_TMPRING_SIZE.WAVESIZE unit on gfx11 and gfx12 (bytes).
+#define RL_SIM_PM4_SCRATCH_UNIT 256u
 
 
 bool rl_sim_pm4_reg_written(const rl_sim_pm4_state_t* state, uint32_t index) {
@@ -114,6 +121,77 @@ static rl_status_t rl_sim_pm4_rsrc_match(const rl_sim_pm4_state_t* state,
                    differ);
 }
 
+// COMPUTE_TMPRING_SIZE and DISPATCH_SCRATCH_BASE_LO/HI (architected flat
+// scratch, docs/pm4-scratch.md): every wave of a kernel with SCRATCH_EN
+// gets a WAVESIZE * 256-byte slot of the ring at base << 8, its lanes an
+// equal share. The share becomes the launch's private_segment_size, which
+// the executor provides exactly as for an AQL packet's (one code path);
+// sim_wg.c then refuses a share below the kernel's fixed size.
+static rl_status_t rl_sim_pm4_dispatch_scratch(rl_sim_pm4_exec_t* exec,
+                                               const rl_code_object_kernel_t* k,
+                                               rl_sim_launch_t* launch) {
+  const rl_sim_pm4_state_t* state = exec->state;
+  const rl_pm4_compute_regs_t* regs = &state->family->regs;
+  RL_RETURN_IF_ERROR(
+      rl_sim_pm4_require(state, regs->tmpring_size, 1, "scratch state"));
+  const uint32_t tmpring = rl_sim_pm4_reg(state, regs->tmpring_size);
+  const uint32_t rsrc2 = rl_sim_pm4_reg(state, regs->pgm_rsrc1 + 1);
+  launch->private_segment_size = 0;
+  if (!rl_sim_pm4_field(state, RL_PM4_FIELD_RSRC2_SCRATCH_EN, rsrc2)) {
+    return RL_OK;  // the wave gets no slot; sim_wg.c refuses a kernel
+                   // that needs one anyway
+  }
+  const uint64_t wave_bytes =
+      (uint64_t)rl_sim_pm4_field(state, RL_PM4_FIELD_TMPRING_WAVESIZE,
+                                 tmpring) *
+      RL_SIM_PM4_SCRATCH_UNIT;
+  const uint32_t waves =
+      rl_sim_pm4_field(state, RL_PM4_FIELD_TMPRING_WAVES, tmpring);
+  const uint32_t lanes = k->descriptor_info.enable_wavefront_size32 ? 32 : 64;
+  if (wave_bytes == 0 || waves == 0) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s has COMPUTE_PGM_RSRC2.SCRATCH_EN but "
+                     "COMPUTE_TMPRING_SIZE is 0x%08x (WAVES %u, WAVESIZE "
+                     "%llu bytes): no scratch ring",
+                     k->name, tmpring, waves,
+                     (unsigned long long)wave_bytes);
+  }
+  const uint32_t base_lo = regs->dispatch_scratch_base_lo;
+  RL_RETURN_IF_ERROR(rl_sim_pm4_require(state, base_lo, 2, "scratch base"));
+  const uint32_t hi = rl_sim_pm4_reg(state, base_lo + 1);
+  const uint64_t base = ((uint64_t)(hi & 0xFFu) << 40) |
+                        ((uint64_t)rl_sim_pm4_reg(state, base_lo) << 8);
+  // WAVES slots per shader engine; the simulated device has the family's
+  // full count (one STATIC_THREAD_MGMT register each).
+  const uint64_t ring =
+      (uint64_t)waves * state->family->regs.static_thread_mgmt_count *
+      wave_bytes;
+  if (hi > 0xFFu ||
+      rl_sim_memory_translate(&exec->queue->device->memory, base, ring) ==
+          NULL) {
+    exec->fault_address = base;
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s: the scratch ring at 0x%" PRIx64
+                     " (DISPATCH_SCRATCH_BASE_LO/HI 0x%08x 0x%08x), %" PRIu64
+                     " bytes (%u waves x %u engines x %" PRIu64
+                     "), is not inside one live allocation",
+                     k->name, base, rl_sim_pm4_reg(state, base_lo), hi, ring,
+                     waves, state->family->regs.static_thread_mgmt_count,
+                     wave_bytes);
+  }
+  const uint64_t share = wave_bytes / lanes;
+  if (share < k->private_segment_size) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "kernel %s needs %u private bytes per work-item but "
+                     "COMPUTE_TMPRING_SIZE.WAVESIZE gives a wave%u %" PRIu64
+                     " bytes (%" PRIu64 " per lane)",
+                     k->name, k->private_segment_size, lanes, wave_bytes,
+                     share);
+  }
+  launch->private_segment_size = (uint32_t)share;
+  return RL_OK;
+}
+
 static rl_status_t rl_sim_pm4_dispatch_rsrc(rl_sim_pm4_exec_t* exec,
                                             const rl_code_object_kernel_t* k,
                                             rl_sim_launch_t* launch) {
@@ -150,16 +228,7 @@ static rl_status_t rl_sim_pm4_dispatch_rsrc(rl_sim_pm4_exec_t* exec,
                      granules, launch->group_segment_size, k->name,
                      k->group_segment_size);
   }
-  RL_RETURN_IF_ERROR(
-      rl_sim_pm4_require(state, regs->tmpring_size, 1, "scratch state"));
-  uint32_t tmpring = rl_sim_pm4_reg(state, regs->tmpring_size);
-  if (tmpring != 0) {
-    return RL_STATUS(RL_STATUS_UNSUPPORTED,
-                     "COMPUTE_TMPRING_SIZE is 0x%08x: the simulated device has "
-                     "no scratch (expected 0)",
-                     tmpring);
-  }
-  return RL_OK;
+  return rl_sim_pm4_dispatch_scratch(exec, k, launch);
 }
 
 static rl_status_t rl_sim_pm4_dispatch_initiator(

@@ -14,8 +14,7 @@
 set -u
 mode=$1 redline=$2 arch=$3 capture=$4
 shift 4
-# RL_CORPUS_ARMS overrides the shadow's arms (the -O0 flavour leaves out
-# pm4, which programs no scratch).
+# RL_CORPUS_ARMS overrides the shadow's arms.
 arms=${RL_CORPUS_ARMS:-eager,aql,pm4,hip,hipgraph}
 
 run() { echo "+ $*" >&2; "$@"; }

@@ -36,7 +36,9 @@
 // device): the device's exact ISA equals the capture's target; code-object
 // digests match their bytes; every launch's kernarg size equals the loader
 // metadata, its implicit arguments hold what the runtime passes and every
-// byte outside the arguments is zero; no scratch or dynamic stack; LDS
+// byte outside the arguments is zero (kernels with a private segment are
+// admitted: routes pm4 and drm allocate a scratch ring at prepare and free
+// it at destroy; a dynamic stack without a fixed size is refused there); LDS
 // (static + dynamic) fits the device; every bound buffer is at least as
 // large as captured (workspace capacities) and aligned; keep-address
 // buffers sit at their capture address; the captured parameter values lie

@@ -179,15 +179,15 @@ static void test_prepare_refuses_an_implicit_sgpr(void** state) {
   rl_code_object_kernel_t* info = (rl_code_object_kernel_t*)
       f->capture->kernels[f->capture->launches[3].kernel].info;
   rl_kernel_descriptor_info_t saved = info->descriptor_info;
-  info->descriptor_info.enable_sgpr_dispatch_id = true;
+  info->descriptor_info.enable_sgpr_queue_ptr = true;
   rl_test_expect(rl_prepare(f), RL_STATUS_PREPARE,
-                 "kernel vc_axpy_pos: code property ENABLE_SGPR_DISPATCH_ID");
+                 "kernel vc_axpy_pos: code property ENABLE_SGPR_QUEUE_PTR");
   info->descriptor_info = saved;
   assert_int_equal(rl_replay_state(f->replay), RL_REPLAY_POISONED);
   rl_route_proof_t proof;
   rl_replay_proof(f->replay, &proof);
   assert_int_equal(proof.ib_dwords, 0);
-  assert_non_null(strstr(proof.fallback_reason, "ENABLE_SGPR_DISPATCH_ID"));
+  assert_non_null(strstr(proof.fallback_reason, "ENABLE_SGPR_QUEUE_PTR"));
 }
 
 static const rl_pm4_case_t rl_cases[] = {

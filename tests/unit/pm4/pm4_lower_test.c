@@ -362,8 +362,9 @@ static void test_refuses_what_it_cannot_provide(void** state) {
                       "kernel vc_axpy_pos: code property "
                       "ENABLE_SGPR_QUEUE_PTR (queue ptr)");
   info->descriptor_info = saved;
-  info->descriptor_info.enable_sgpr_dispatch_id = true;
-  rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "ENABLE_SGPR_DISPATCH_ID");
+  info->descriptor_info.enable_sgpr_flat_scratch_init = true;
+  rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED,
+                      "ENABLE_SGPR_FLAT_SCRATCH_INIT");
   info->descriptor_info = saved;
   info->descriptor_info.kernarg_preload_spec_length = 2;
   rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "KERNARG_PRELOAD");
@@ -374,8 +375,15 @@ static void test_refuses_what_it_cannot_provide(void** state) {
   info->descriptor_info.uses_dynamic_stack = true;
   rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "dynamic stack");
   info->descriptor_info = saved;
+  info->descriptor_info.enable_private_segment = true;
+  rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "without a fixed size");
+  info->descriptor_info = saved;
+  // Scratch needs a ring: none given, or one that does not encode.
   info->private_segment_size = 16;
-  rl_test_lower_fails(t, RL_STATUS_UNSUPPORTED, "private segment");
+  rl_test_lower_fails(t, RL_STATUS_CONTRACT, "scratch ring at 0x0 ");
+  t->f.inputs.scratch_address = RL_PM4_TEST_SCRATCH + 128;
+  rl_test_lower_fails(t, RL_STATUS_CONTRACT, "256-byte aligned allocation");
+  t->f.inputs.scratch_address = 0;
   info->private_segment_size = 0;
   // Bad addresses.
   t->f.inputs.ib_address = RL_PM4_TEST_IB + 2;
@@ -460,6 +468,157 @@ static void test_kernarg_segment_maps_read_slack_after_last_slice(
                    rl_pm4_kernarg_segment_size(t->f.capture));
 }
 
+
+//===----------------------------------------------------------------------===//
+// Scratch
+//===----------------------------------------------------------------------===//
+
+// What every dispatch of a scratch capture sees.
+typedef struct rl_test_scratch_s {
+  const rl_pm4_program_t* program;
+  uint32_t tmpring;
+  bool base;  // DISPATCH_SCRATCH_BASE_LO/HI expected (else never written)
+} rl_test_scratch_t;
+
+static void rl_test_visit_scratch(void* context, uint32_t i,
+                                  const rl_pm4_view_t* v) {
+  (void)i;
+  const rl_test_scratch_t* s = context;
+  const rl_pm4_compute_regs_t* r = &s->program->family->regs;
+  assert_int_equal(rl_pm4_view_reg(v, r->tmpring_size), s->tmpring);
+  const uint32_t lo = r->dispatch_scratch_base_lo - RL_PM4_SH_REG_BASE;
+  if (!s->base) {
+    assert_false(v->known[lo]);
+    assert_false(v->known[lo + 1]);
+    return;
+  }
+  assert_int_equal(rl_pm4_view_reg(v, r->dispatch_scratch_base_lo),
+                   (uint32_t)(RL_PM4_TEST_SCRATCH >> 8));
+  assert_int_equal(rl_pm4_view_reg(v, r->dispatch_scratch_base_lo + 1),
+                   (uint32_t)(RL_PM4_TEST_SCRATCH >> 40));
+}
+
+// vc_axpy_pos (launch 3) given a 100-byte private segment: TMPRING_SIZE =
+// WAVES 32 | WAVESIZE ceil(lanes x 100 / 256) and the base at every
+// dispatch, written once; the census checks both (negative controls: a
+// moved ring, a changed size). Without scratch (the fixture's program)
+// TMPRING_SIZE is 0 and no base is written.
+static void test_scratch_registers(void** state) {
+  rl_test_t* t = *state;
+  rl_test_scratch_t none = {.program = t->program};
+  assert_int_equal(rl_pm4_walk(t->program, rl_test_visit_scratch, &none, NULL),
+                   t->f.capture->launch_count);
+  rl_pm4_scratch_t scratch;
+  assert_null(rl_pm4_scratch_layout(t->f.capture, &scratch));
+  assert_int_equal(scratch.bytes, 0);
+  assert_int_equal(scratch.tmpring_size, 0);
+
+  rl_code_object_kernel_t* info = (rl_code_object_kernel_t*)
+      t->f.capture->kernels[t->f.capture->launches[3].kernel].info;
+  info->private_segment_size = 100;
+  const uint32_t lanes = info->descriptor_info.enable_wavefront_size32 ? 32 : 64;
+  const uint32_t units = (lanes * 100 + 255) / 256;
+  assert_null(rl_pm4_scratch_layout(t->f.capture, &scratch));
+  assert_int_equal(scratch.wave_bytes, units * 256);
+  assert_int_equal(scratch.waves, RL_PM4_SCRATCH_WAVES_PER_SE);
+  assert_int_equal(scratch.tmpring_size, RL_PM4_SCRATCH_WAVES_PER_SE |
+                                             units << 12);
+  assert_int_equal(scratch.bytes,
+                   (uint64_t)RL_PM4_SCRATCH_WAVES_PER_SE *
+                       t->program->family->regs.static_thread_mgmt_count *
+                       units * 256);
+  t->f.inputs.scratch_address = RL_PM4_TEST_SCRATCH;
+  rl_pm4_program_t* p = NULL;
+  assert_null(rl_pm4_lower(&t->f.inputs, NULL, &p));
+  rl_test_scratch_t with = {.program = p, .tmpring = scratch.tmpring_size,
+                            .base = true};
+  assert_int_equal(rl_pm4_walk(p, rl_test_visit_scratch, &with, NULL),
+                   t->f.capture->launch_count);
+  // Written once with the entry constants: the base adds its two values
+  // (one SET_SH_REG run with TMPRING's neighbours or its own packet).
+  assert_true(p->dword_count > t->program->dword_count);
+  assert_true(p->dword_count <= t->program->dword_count + 4);
+  printf("scratch on %s: %u IB dwords (without: %u)\n", t->f.processor,
+         p->dword_count, t->program->dword_count);
+  assert_null(rl_pm4_program_check(p, &t->f.inputs));
+  t->f.inputs.scratch_address = RL_PM4_TEST_SCRATCH + 0x10000;
+  rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), RL_STATUS_PREPARE,
+                 "COMPUTE_DISPATCH_SCRATCH_BASE_LO: expected");
+  t->f.inputs.scratch_address = RL_PM4_TEST_SCRATCH;
+  info->private_segment_size = 200;
+  rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), RL_STATUS_PREPARE,
+                 "COMPUTE_TMPRING_SIZE: expected");
+  info->private_segment_size = 100;
+  assert_null(rl_pm4_program_check(p, &t->f.inputs));
+  rl_pm4_program_destroy(p);
+  // WAVESIZE is 15 bits on gfx11, 18 on gfx12: a 1 MiB private segment
+  // (32 MiB per wave32 slot, 2^17 units) encodes only on gfx12.
+  info->private_segment_size = 1u << 20;
+  rl_status_t status = rl_pm4_scratch_layout(t->f.capture, &scratch);
+  if (t->program->family->gfx_major == 11) {
+    rl_test_expect(status, RL_STATUS_CONTRACT, "does not fit "
+                                               "COMPUTE_TMPRING_SIZE.WAVESIZE "
+                                               "(15 bits");
+  } else {
+    assert_null(status);
+    assert_int_equal(scratch.tmpring_size >> 12,
+                     (lanes << 20) / 256);
+  }
+  info->private_segment_size = 0;
+  t->f.inputs.scratch_address = 0;
+}
+
+typedef struct rl_test_views_s {
+  rl_pm4_view_t* views;
+} rl_test_views_t;
+
+static void rl_test_keep_view(void* context, uint32_t i,
+                              const rl_pm4_view_t* view) {
+  rl_test_views_t* c = context;
+  c->views[i] = *view;
+}
+
+// A kernel enabling the dispatch id and the private segment size SGPRs
+// (what -O0 code objects do): after the kernarg ptr, USER_DATA holds the
+// launch index (2 dwords) and the kernel's fixed private size (1); the
+// census checks them (negative control: a changed private size).
+static void test_dispatch_id_and_private_size(void** state) {
+  rl_test_t* t = *state;
+  const uint32_t launch = 3;  // vc_axpy_pos
+  rl_code_object_kernel_t* info = (rl_code_object_kernel_t*)
+      t->f.capture->kernels[t->f.capture->launches[launch].kernel].info;
+  rl_kernel_descriptor_info_t saved_info = info->descriptor_info;
+  rl_kernel_descriptor_t saved = info->descriptor;
+  info->descriptor_info.enable_sgpr_dispatch_id = true;
+  info->descriptor_info.enable_sgpr_private_segment_size = true;
+  info->private_segment_size = 48;
+  if (info->descriptor_info.user_sgpr_count == 2) {
+    info->descriptor_info.user_sgpr_count += 3;
+    info->descriptor.compute_pgm_rsrc2 += 3u << 1;  // USER_SGPR[5:1]
+  }
+  t->f.inputs.scratch_address = RL_PM4_TEST_SCRATCH;
+  rl_pm4_program_t* p = NULL;
+  assert_null(rl_pm4_lower(&t->f.inputs, NULL, &p));
+  rl_pm4_view_t* views = calloc(t->f.capture->launch_count, sizeof(*views));
+  rl_test_views_t ctx = {.views = views};
+  rl_pm4_walk(p, rl_test_keep_view, &ctx, NULL);
+  const rl_pm4_compute_regs_t* r = &p->family->regs;
+  // USER_DATA_0/1 kernarg ptr, 2/3 dispatch id, 4 private segment size.
+  assert_int_equal(rl_pm4_view_reg(&views[launch], r->user_data_0 + 2), launch);
+  assert_int_equal(rl_pm4_view_reg(&views[launch], r->user_data_0 + 3), 0);
+  assert_int_equal(rl_pm4_view_reg(&views[launch], r->user_data_0 + 4), 48);
+  free(views);
+  assert_null(rl_pm4_program_check(p, &t->f.inputs));
+  info->private_segment_size = 47;  // the same WAVESIZE in wave32 and 64
+  rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), RL_STATUS_PREPARE,
+                 "COMPUTE_USER_DATA_4: expected 0x0000002f");
+  rl_pm4_program_destroy(p);
+  info->private_segment_size = 0;
+  info->descriptor_info = saved_info;
+  info->descriptor = saved;
+  t->f.inputs.scratch_address = 0;
+}
+
 #define RL_TEST(fn, target) \
   cmocka_unit_test_prestate_setup_teardown(fn, rl_test_setup, \
                                            rl_test_teardown, (void*)target)
@@ -477,6 +636,8 @@ int main(void) {
       RL_TEST(test_refuses_what_it_cannot_provide, "gfx1201"),
       RL_TEST_ALL(test_dispatch_ptr_image),
       RL_TEST_ALL(test_kernarg_segment_maps_read_slack_after_last_slice),
+      RL_TEST_ALL(test_scratch_registers),
+      RL_TEST_ALL(test_dispatch_id_and_private_size),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

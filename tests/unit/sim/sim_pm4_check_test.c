@@ -380,6 +380,101 @@ static void rl_test_hazard_past_batch(void** state) {
   assert_int_equal(rl_test_past_batch(true, &hazard), 0);
 }
 
+
+// Scratch through PM4 (sim_pm4_dispatch.c): vc_fill flipped in the parsed
+// code object (the loader reads it from there) to a kernel with a 100-byte
+// private segment and COMPUTE_PGM_RSRC2.SCRATCH_EN; the IB then sets
+// COMPUTE_TMPRING_SIZE = |waves| | |units| << 12 and, unless |base| is
+// RL_TEST_NO_BASE, DISPATCH_SCRATCH_BASE_LO/HI = base >> 8 / base >> 40.
+// |fault| NULL: the dispatch runs and fills the buffer.
+#define RL_TEST_PRIVATE 100u
+#define RL_TEST_NO_BASE UINT64_MAX
+#define RL_TEST_RING 0  // |base|: a live ring big enough for |units|
+
+static void rl_test_scratch(const char* processor, bool scratch_en,
+                            uint32_t waves, uint32_t units, uint64_t base,
+                            const char* fault) {
+  rl_test_case_t c;
+  rl_test_case_init(&c, processor);
+  rl_code_object_kernel_t* k =
+      (rl_code_object_kernel_t*)rl_pm4_test_kernel(&c.f, "vc_fill");
+  if (scratch_en) {
+    k->private_segment_size = RL_TEST_PRIVATE;
+    k->descriptor.private_segment_fixed_size = RL_TEST_PRIVATE;
+    k->descriptor_info.enable_private_segment = true;
+    k->descriptor.compute_pgm_rsrc2 |= 1u;  // SCRATCH_EN
+  }
+  if (base == RL_TEST_RING) {
+    uint64_t bytes = (uint64_t)waves *
+                     c.f.family->regs.static_thread_mgmt_count * units * 256u;
+    rl_device_allocation_t ring = rl_sim_fixture_alloc(&c.f.sim, bytes);
+    base = ring.address;
+    assert_int_equal(base % 256, 0);
+  }
+  rl_pm4_test_emit_kernel(&c.f, &c.ib.builder, "vc_fill", c.args, NULL);
+  const rl_pm4_compute_regs_t* regs = &c.f.family->regs;
+  uint32_t tmpring = waves | units << 12;
+  assert_true(rl_pm4_emit_set_sh_reg(&c.ib.builder, regs->tmpring_size,
+                                     &tmpring, 1, NULL));
+  if (base != RL_TEST_NO_BASE) {
+    uint32_t lohi[2] = {(uint32_t)(base >> 8), (uint32_t)(base >> 40)};
+    assert_true(rl_pm4_emit_set_sh_reg(
+        &c.ib.builder, regs->dispatch_scratch_base_lo, lohi, 2, NULL));
+  }
+  uint32_t offset = c.ib.builder.count;
+  rl_pm4_test_emit_dispatch(&c.f, &c.ib.builder, "vc_fill", RL_TEST_GROUPS,
+                            false);
+  if (fault != NULL) {
+    rl_test_expect_fault(&c, offset, "DISPATCH_DIRECT", fault);
+    return;
+  }
+  uint64_t signal = rl_sim_fixture_signal(&c.f.sim, 1);
+  rl_pm4_test_submit(&c.f, &c.ib, signal, true);
+  assert_true(rl_test_wait(&c.f.sim, signal, RL_TEST_WAIT_NS));
+  assert_true(((const float*)c.a.host)[RL_TEST_N - 1] == 1.0f);
+  rl_pm4_fixture_teardown(&c.f);
+}
+
+// The smallest covering slot: wave32 on gfx11 and gfx12 (vc_fill's
+// descriptor; asserted below) needs 32 x 100 = 3200 bytes, 13 units.
+static uint32_t rl_test_scratch_units(const char* processor) {
+  rl_test_case_t c;
+  rl_test_case_init(&c, processor);
+  const rl_code_object_kernel_t* k = rl_pm4_test_kernel(&c.f, "vc_fill");
+  uint32_t lanes = k->descriptor_info.enable_wavefront_size32 ? 32 : 64;
+  rl_pm4_fixture_teardown(&c.f);
+  return (lanes * RL_TEST_PRIVATE + 255) / 256;
+}
+
+static void rl_test_scratch_covered(void** state) {
+  (void)state;
+  for (int i = 0; i < 2; ++i) {
+    const char* processor = i ? "gfx1201" : "gfx1100";
+    uint32_t units = rl_test_scratch_units(processor);
+    rl_test_scratch(processor, true, 4, units, RL_TEST_RING, NULL);
+    // Without SCRATCH_EN a ring is allowed and unused (radeonsi keeps
+    // TMPRING_SIZE programmed across dispatches).
+    rl_test_scratch(processor, false, 4, units, RL_TEST_RING, NULL);
+  }
+}
+
+// Negative controls: each missing or short piece is refused.
+static void rl_test_scratch_refused(void** state) {
+  (void)state;
+  uint32_t units = rl_test_scratch_units("gfx1100");
+  rl_test_scratch("gfx1100", true, 0, 0, RL_TEST_NO_BASE,
+                  "SCRATCH_EN but COMPUTE_TMPRING_SIZE is 0x00000000");
+  rl_test_scratch("gfx1100", true, 4, units - 1, RL_TEST_RING,
+                  "kernel vc_fill needs 100 private bytes per work-item");
+  rl_test_scratch("gfx1201", true, 4, units - 1, RL_TEST_RING,
+                  "kernel vc_fill needs 100 private bytes per work-item");
+  rl_test_scratch("gfx1100", true, 4, units, RL_TEST_NO_BASE,
+                  "COMPUTE_DISPATCH_SCRATCH_BASE_LO (0x2e10) was never "
+                  "written");
+  rl_test_scratch("gfx1100", true, 4, units, 0x1000,
+                  "is not inside one live allocation");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_test_hazard_past_batch),
@@ -392,6 +487,8 @@ int main(void) {
       cmocka_unit_test(rl_test_wave32_mismatch),
       cmocka_unit_test(rl_test_lds_too_small),
       cmocka_unit_test(rl_test_kernarg_unmapped),
+      cmocka_unit_test(rl_test_scratch_covered),
+      cmocka_unit_test(rl_test_scratch_refused),
       cmocka_unit_test(rl_test_dispatch_ptr_image),
       cmocka_unit_test(rl_test_hazard_no_flush),
       cmocka_unit_test(rl_test_hazard_flush_without_acquire),
