@@ -151,12 +151,6 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
     list(APPEND tests ${t}.corrupt)
     set_tests_properties(${tests} PROPERTIES LABELS "hip_corpus;integration"
       TIMEOUT 600)
-    if(arch STREQUAL "gfx1201" AND arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS)
-      # The gfx1201 shadows add ~1 min to a CI that is near its budget
-      # (docs/hip-corpus.md): labelled slow so a run can leave them out.
-      set_tests_properties(${t}.shadow ${t}.shadow_adversarial PROPERTIES
-        LABELS "hip_corpus;integration;slow")
-    endif()
     foreach(test IN LISTS tests)
       if(test IN_LIST rl_corpus_known_gaps)
         set_tests_properties(${test} PROPERTIES DISABLED TRUE)
