@@ -25,24 +25,6 @@ static bool rl_conf_go(rl_conf_device_t* device, const rl_conf_program_t* p,
   return false;
 }
 
-static void rl_conf_check(rl_conf_result_t* result, const char* name,
-                          uint32_t lane, uint32_t what, uint32_t got,
-                          uint32_t want) {
-  ++result->cases;
-  if (got != want) {
-    rl_conf_fail(result, "%s lane %u value %u: got %08x, want %08x", name,
-                 lane, what, got, want);
-  }
-}
-
-// EXEC from a lane flag (v_cmpx_ne_u32 0, vflag) and back to all lanes.
-static void rl_conf_active(rl_conf_program_t* p, uint32_t vflag) {
-  rl_conf_vopc(p, RL_CONF_VOPC_CMPX_NE_U32, 128, vflag, false, 0);
-}
-static void rl_conf_all_lanes(rl_conf_program_t* p) {
-  rl_conf_sop1(p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 193, false, 0);
-}
-
 // SCRATCH, gfx11 (isa_decode_memory.c): SVE is bit 23 of the second dword.
 static void rl_conf_scratch(rl_conf_program_t* p, uint32_t op, uint32_t vdst,
                             uint32_t addr, bool sve, uint32_t data,

@@ -27,22 +27,6 @@ static void rl_conf_fill_random(rl_conf_rng_t* rng, uint32_t* words,
   for (uint32_t i = 0; i < count; ++i) words[i] = (uint32_t)rl_conf_rng_next(rng);
 }
 
-static void rl_conf_check(rl_conf_result_t* result, const char* name,
-                          uint32_t lane, uint32_t what, uint32_t got,
-                          uint32_t want) {
-  ++result->cases;
-  if (got != want) {
-    rl_conf_fail(result, "%s lane %u value %u: got %08x, want %08x", name,
-                 lane, what, got, want);
-  }
-}
-
-static void rl_conf_active(rl_conf_program_t* p, uint32_t vflag) {
-  rl_conf_vopc(p, RL_CONF_VOPC_CMPX_NE_U32, 128, vflag, false, 0);
-}
-static void rl_conf_all_lanes(rl_conf_program_t* p) {
-  rl_conf_sop1(p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 193, false, 0);
-}
 static void rl_conf_readlane(rl_conf_program_t* p, uint32_t sdst,
                              uint32_t src0, uint32_t lane_code) {
   uint32_t src[3] = {src0, lane_code, 0};

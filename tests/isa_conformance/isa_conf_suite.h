@@ -58,6 +58,13 @@ void rl_conf_prologue(rl_conf_program_t* p, uint32_t in_bytes,
                       const uint32_t* regs);
 // Stores VGPR |vgpr| to the lane's output record at |byte_offset|.
 void rl_conf_store(rl_conf_program_t* p, uint32_t vgpr, uint32_t byte_offset);
+// Counts one case of |name|; fails it when |got| (value |what| of |lane|)
+// is not |want|.
+void rl_conf_check(rl_conf_result_t* result, const char* name, uint32_t lane,
+                   uint32_t what, uint32_t got, uint32_t want);
+// EXEC from a lane flag (v_cmpx_ne_u32 0, vflag), and back to all lanes.
+void rl_conf_active(rl_conf_program_t* p, uint32_t vflag);
+void rl_conf_all_lanes(rl_conf_program_t* p);
 void rl_conf_endpgm(rl_conf_program_t* p);
 
 // Case families: each returns false when |op| is not one it handles.

@@ -91,6 +91,23 @@ void rl_conf_endpgm(rl_conf_program_t* p) {
   rl_conf_sopp(p, RL_CONF_SOPP_ENDPGM, 0);
 }
 
+void rl_conf_check(rl_conf_result_t* result, const char* name, uint32_t lane,
+                   uint32_t what, uint32_t got, uint32_t want) {
+  ++result->cases;
+  if (got != want) {
+    rl_conf_fail(result, "%s lane %u value %u: got %08x, want %08x", name,
+                 lane, what, got, want);
+  }
+}
+
+void rl_conf_active(rl_conf_program_t* p, uint32_t vflag) {
+  rl_conf_vopc(p, RL_CONF_VOPC_CMPX_NE_U32, 128, vflag, false, 0);
+}
+
+void rl_conf_all_lanes(rl_conf_program_t* p) {
+  rl_conf_sop1(p, RL_CONF_SOP1_MOV_B32, RL_CONF_EXEC, 193, false, 0);
+}
+
 // ---------------------------------------------------------------------------
 // Covered elsewhere: opcodes whose semantics this suite's shapes cannot
 // express (an implicit VCC operand beside three sources, a third source and

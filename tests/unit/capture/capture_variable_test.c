@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_support.h"
+
 #include "redline/capture.h"
 #include "redline/capture_file.h"
 #include "redline/code_object.h"
@@ -31,16 +33,7 @@ typedef struct test_file_s {
 
 static test_file_t read_fixture(void) {
   test_file_t file = {NULL, 0};
-  FILE* stream = fopen(RL_RELOC_FIXTURE, "rb");
-  if (!stream) fail_msg("cannot open %s", RL_RELOC_FIXTURE);
-  fseek(stream, 0, SEEK_END);
-  long length = ftell(stream);
-  fseek(stream, 0, SEEK_SET);
-  file.data = malloc((size_t)length);
-  assert_non_null(file.data);
-  file.size = fread(file.data, 1, (size_t)length, stream);
-  fclose(stream);
-  assert_int_equal(file.size, (size_t)length);
+  file.data = rl_test_read_file(RL_RELOC_FIXTURE, &file.size);
   return file;
 }
 
