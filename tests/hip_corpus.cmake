@@ -159,7 +159,7 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
   endforeach()
 endforeach()
 
-# The -O0 flavour (docs/hip-corpus.md, "At -O0"; docs/isa-scratch.md): four
+# The -O0 flavour (docs/hip-corpus.md, "At -O0"; docs/isa-scratch.md): three
 # programs built without optimisation for gfx1100, whose code keeps every
 # value in the private segment (scratch_*), calls the HIP headers'
 # work-item helpers (s_swappc_b64) and makes flat pointers to stack objects
