@@ -176,6 +176,24 @@ static void rl_test_emit_fence(rl_pm4_fixture_t* f, rl_pm4_builder_t* b) {
 // A kernel with ENABLE_SGPR_DISPATCH_PTR (flipped in the parsed code object:
 // the loader reads it from there) takes USER_DATA_0/1 = the dispatch ptr,
 // 2/3 = the kernarg ptr. The image must agree with the registers.
+// Dispatches vc_fill over RL_TEST_GROUPS after what |c|'s IB holds: the
+// simulator must refuse it with |fault|, or (|fault| NULL) run it and fill
+// the buffer.
+static void rl_test_dispatch_fill(rl_test_case_t* c, const char* fault) {
+  uint32_t offset = c->ib.builder.count;
+  rl_pm4_test_emit_dispatch(&c->f, &c->ib.builder, "vc_fill", RL_TEST_GROUPS,
+                            false);
+  if (fault != NULL) {
+    rl_test_expect_fault(c, offset, "DISPATCH_DIRECT", fault);
+    return;
+  }
+  uint64_t signal = rl_sim_fixture_signal(&c->f.sim, 1);
+  rl_pm4_test_submit(&c->f, &c->ib, signal, true);
+  assert_true(rl_test_wait(&c->f.sim, signal, RL_TEST_WAIT_NS));
+  assert_true(((const float*)c->a.host)[RL_TEST_N - 1] == 1.0f);
+  rl_pm4_fixture_teardown(&c->f);
+}
+
 static void rl_test_dispatch_ptr(uint32_t image_grid, const char* fault) {
   rl_test_case_t c;
   rl_test_case_init(&c, "gfx1100");
@@ -191,18 +209,7 @@ static void rl_test_dispatch_ptr(uint32_t image_grid, const char* fault) {
                       (uint32_t)c.args, (uint32_t)(c.args >> 32)};
   assert_true(rl_pm4_emit_set_sh_reg(
       &c.ib.builder, c.f.family->regs.user_data_0, user, 4, NULL));
-  uint32_t offset = c.ib.builder.count;
-  rl_pm4_test_emit_dispatch(&c.f, &c.ib.builder, "vc_fill", RL_TEST_GROUPS,
-                            false);
-  if (fault != NULL) {
-    rl_test_expect_fault(&c, offset, "DISPATCH_DIRECT", fault);
-    return;
-  }
-  uint64_t signal = rl_sim_fixture_signal(&c.f.sim, 1);
-  rl_pm4_test_submit(&c.f, &c.ib, signal, true);
-  assert_true(rl_test_wait(&c.f.sim, signal, RL_TEST_WAIT_NS));
-  assert_true(((const float*)c.a.host)[RL_TEST_N - 1] == 1.0f);
-  rl_pm4_fixture_teardown(&c.f);
+  rl_test_dispatch_fill(&c, fault);
 }
 
 static void rl_test_dispatch_ptr_image(void** state) {
@@ -421,18 +428,7 @@ static void rl_test_scratch(const char* processor, bool scratch_en,
     assert_true(rl_pm4_emit_set_sh_reg(
         &c.ib.builder, regs->dispatch_scratch_base_lo, lohi, 2, NULL));
   }
-  uint32_t offset = c.ib.builder.count;
-  rl_pm4_test_emit_dispatch(&c.f, &c.ib.builder, "vc_fill", RL_TEST_GROUPS,
-                            false);
-  if (fault != NULL) {
-    rl_test_expect_fault(&c, offset, "DISPATCH_DIRECT", fault);
-    return;
-  }
-  uint64_t signal = rl_sim_fixture_signal(&c.f.sim, 1);
-  rl_pm4_test_submit(&c.f, &c.ib, signal, true);
-  assert_true(rl_test_wait(&c.f.sim, signal, RL_TEST_WAIT_NS));
-  assert_true(((const float*)c.a.host)[RL_TEST_N - 1] == 1.0f);
-  rl_pm4_fixture_teardown(&c.f);
+  rl_test_dispatch_fill(&c, fault);
 }
 
 // The smallest covering slot: wave32 on gfx11 and gfx12 (vc_fill's
