@@ -1,12 +1,12 @@
 // Implementation of redline/digest.h over libxxhash.
 //
-// On x86-64, Debian's libxxhash also exports the runtime-dispatched entry
-// points of xxh_x86dispatch.h (XXH3_128bits_dispatch): the same algorithm
-// with the widest vector unit the CPU has (SSE2, AVX2 or AVX-512), picked
-// once at the first call from CPUID. The plain XXH3_128bits of that build
-// is its baseline SSE2 path, about 0.4x memcpy bandwidth on state regions;
-// the dispatched one is what tests/bench/digest_bench.c measures against
-// memcpy. Both give identical digests (the bench checks it on every size).
+// Inputs longer than 240 bytes (every state region and code object) go to
+// the vector variant redline/base/digest_long.h picks for this CPU, which
+// computes XXH3-128 at about memcpy bandwidth; shorter inputs, and CPUs
+// without AVX2, to libxxhash. On x86-64 the library call is its
+// runtime-dispatched entry point (xxh_x86dispatch.h). All give the digest
+// Debian's libxxhash gives (tests/unit/base/digest_test.c, and
+// tests/bench/digest_bench.c on every size it measures).
 #include "redline/digest.h"
 
 #include <stdio.h>
@@ -16,7 +16,13 @@
 #include <xxh_x86dispatch.h>
 #endif
 
+#include "redline/base/digest_long.h"
+
 rl_digest128_t rl_digest128_of(const void* data, size_t size) {
+  if (size >= RL_DIGEST_LONG_MIN) {
+    const rl_digest_long_variant* best = rl_digest_long_best();
+    if (best) return best->fn(data, size);
+  }
 #if defined(__x86_64__)
   XXH128_hash_t hash = XXH3_128bits_dispatch(data, size);
 #else

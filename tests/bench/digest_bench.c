@@ -1,10 +1,12 @@
 // digest_bench [--quick] — state-region hashing against memcpy, side by
 // side in one run: for each region size from 4 KiB to 64 MiB, the
-// bandwidth of memcpy, of Debian's libxxhash XXH3_128bits (the generic
-// SSE2 build) and of rl_digest128_of (redline/digest.h: XXH3 with the
-// instruction set chosen at run time), as medians of samples of the
-// thread's CPU time over warm buffers, the three kinds sampled in turn, and the ratio digest / memcpy. Also checks that both
-// hashes give identical digests on every size (they must: same algorithm).
+// bandwidth of memcpy, of Debian's libxxhash (XXH3_128bits_dispatch on
+// x86-64: the library's own run-time choice of SSE2/AVX2/AVX-512) and of
+// rl_digest128_of (redline/digest.h: the vector variant of
+// redline/base/digest_long.h chosen for this CPU, named in the header), as
+// medians of samples of the thread's CPU time over warm buffers, the three
+// kinds sampled in turn, and the ratios to memcpy. Also checks that
+// rl_digest128_of gives libxxhash's digest (XXH3_128bits) on every size.
 //
 // Each sample repeats the operation until at least 64 MiB went through it,
 // so small sizes are not timer-bound; 9 samples per cell, median reported
@@ -15,7 +17,16 @@
 #include <string.h>
 #include <time.h>
 #include <xxhash.h>
+#if defined(__x86_64__)
+#include <xxh_x86dispatch.h>
+#define RL_LIBRARY_HASH XXH3_128bits_dispatch
+#define RL_LIBRARY_NAME "dispatch"
+#else
+#define RL_LIBRARY_HASH XXH3_128bits
+#define RL_LIBRARY_NAME "generic"
+#endif
 
+#include "redline/base/digest_long.h"
 #include "redline/digest.h"
 
 #define RL_SAMPLES 9
@@ -35,7 +46,7 @@ static int rl_compare(const void* a, const void* b) {
 
 static volatile uint64_t rl_sink;
 
-// GB/s of one sample of |kind| (0 memcpy, 1 libxxhash generic, 2
+// GB/s of one sample of |kind| (0 memcpy, 1 libxxhash, 2
 // rl_digest128_of), in this thread's CPU time.
 static double rl_sample(int kind, uint8_t* src, uint8_t* dst, size_t size,
                         size_t total) {
@@ -46,7 +57,7 @@ static double rl_sample(int kind, uint8_t* src, uint8_t* dst, size_t size,
       memcpy(dst, src, size);
       rl_sink += dst[r % size];
     } else if (kind == 1) {
-      rl_sink += XXH3_128bits(src, size).low64;
+      rl_sink += RL_LIBRARY_HASH(src, size).low64;
     } else {
       rl_sink += rl_digest128_of(src, size).low;
     }
@@ -55,7 +66,7 @@ static double rl_sample(int kind, uint8_t* src, uint8_t* dst, size_t size,
   return (double)size * (double)reps / seconds / 1e9;
 }
 
-// Medians of the three kinds, sampled in turn (memcpy, generic, ours,
+// Medians of the three kinds, sampled in turn (memcpy, library, ours,
 // memcpy, ...) so that other load on the machine falls on all three alike.
 static void rl_measure(uint8_t* src, uint8_t* dst, size_t size, size_t total,
                        double out_gbps[3]) {
@@ -80,11 +91,13 @@ int main(int argc, char** argv) {
   if (!src || !dst) return 1;
   for (size_t i = 0; i < max; ++i) src[i] = (uint8_t)(i * 2654435761u >> 13);
   memcpy(dst, src, max);
+  const rl_digest_long_variant* best = rl_digest_long_best();
   printf("digest_bench: medians of %d samples (the three kinds in turn), "
-         "GB/s of this thread's CPU time\n",
-         RL_SAMPLES);
-  printf("%10s %10s %12s %12s %8s %8s\n", "size", "memcpy", "xxh3 generic",
-         "rl_digest", "generic/", "rl/");
+         "GB/s of this thread's CPU time; libxxhash = XXH3_128bits_%s, "
+         "rl_digest = %s\n",
+         RL_SAMPLES, RL_LIBRARY_NAME, best ? best->name : "libxxhash");
+  printf("%10s %10s %12s %12s %8s %8s\n", "size", "memcpy", "libxxhash",
+         "rl_digest", "lib/", "rl/");
   printf("%10s %10s %12s %12s %8s %8s\n", "", "", "", "", "memcpy", "memcpy");
   int mismatches = 0;
   for (size_t size = 4096; size <= max; size *= 4) {
