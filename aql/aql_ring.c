@@ -43,16 +43,21 @@ void rl_aql_ring_init(rl_aql_ring_t* ring, const rl_aql_ring_queue_t* queue) {
   ring->slots = (uint8_t*)queue->slots;
   ring->packet_count = queue->packet_count;
   ring->mask = (uint64_t)queue->packet_count - 1;
+  ring->read_id_seen = atomic_load_explicit(
+      (_Atomic uint64_t*)queue->read_index, memory_order_acquire);
 }
 
-// True when ids [write_id, write_id + count) are free. The acquire pairs
-// with the processor's release of the read id, which it issues after
-// resetting the consumed slots' headers: slots below the read id are ours.
-static bool rl_aql_ring_has_room(const rl_aql_ring_t* ring, uint64_t write_id,
+// True when ids [write_id, write_id + count) are free: first against the
+// read id seen last (slots below it were freed then), else against a fresh
+// load. The acquire pairs with the processor's release of the read id,
+// which it issues after resetting the consumed slots' headers: slots below
+// the read id are ours.
+static bool rl_aql_ring_has_room(rl_aql_ring_t* ring, uint64_t write_id,
                                  uint32_t count) {
-  uint64_t read_id = atomic_load_explicit(
+  if (write_id + count - ring->read_id_seen <= ring->packet_count) return true;
+  ring->read_id_seen = atomic_load_explicit(
       (_Atomic uint64_t*)ring->queue.read_index, memory_order_acquire);
-  return write_id + count - read_id <= ring->packet_count;
+  return write_id + count - ring->read_id_seen <= ring->packet_count;
 }
 
 // RL_OK when the device does not report a fault on the queue.
@@ -62,7 +67,7 @@ static rl_status_t rl_aql_ring_fault_status(const rl_aql_ring_t* ring) {
 }
 
 // Bounded wait for room: spin, then yield, then sleep in growing steps.
-static rl_status_t rl_aql_ring_wait_room(const rl_aql_ring_t* ring,
+static rl_status_t rl_aql_ring_wait_room(rl_aql_ring_t* ring,
                                          uint64_t write_id, uint32_t count,
                                          uint64_t timeout_ns) {
   for (uint32_t spin = 0; spin < RL_AQL_RING_SPIN_COUNT; ++spin) {

@@ -56,6 +56,8 @@
 // The wait is split into slices so a faulted queue is noticed without
 // waiting for the whole bound.
 #define RL_REPLAY_WAIT_SLICE_NS 2000000ull
+// The completion signal's value before the first step (|signal_value|).
+#define RL_REPLAY_SIGNAL_START (INT64_C(1) << 62)
 
 // What REDLINE_ROUTE allows (read once, at prepare).
 typedef enum rl_replay_policy_e {
@@ -100,6 +102,14 @@ struct rl_replay_s {
   bool has_kernarg;
   rl_device_allocation_t signal;
   bool has_signal;
+  // The completion signal counts down: the packet processor decrements it
+  // by one when the step's last packet completes (AQL), so a step waits for
+  // |signal_value| - 1 and the host stores nothing per step. A store would
+  // take the signal's cache line back from the device's side (on the
+  // simulator a transfer from the command processor's core, about 0.1 µs
+  // of every step); a decrement more or less than one is a poisoned step.
+  // Stored again at RL_REPLAY_SIGNAL_START before it would reach 0.
+  int64_t signal_value;
   rl_device_queue_t queue;
   bool has_queue;
   rl_aql_ring_t ring;

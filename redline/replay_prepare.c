@@ -224,9 +224,11 @@ static rl_status_t rl_prepare_segment(rl_replay_t* replay,
                      device->name);
   }
   // Route drm never publishes the vendor packet that names the signal,
-  // but lowering builds it; the signal stays at 0.
-  RL_RETURN_IF_ERROR(device->vtable->signal_create(device, 0, &replay->signal));
+  // but lowering builds it; the signal stays at its start value.
+  RL_RETURN_IF_ERROR(device->vtable->signal_create(
+      device, RL_REPLAY_SIGNAL_START, &replay->signal));
   replay->has_signal = true;
+  replay->signal_value = RL_REPLAY_SIGNAL_START;
   return RL_OK;
 }
 

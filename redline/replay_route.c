@@ -115,7 +115,11 @@ rl_status_t rl_replay_queue_fault(rl_replay_t* replay) {
 rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
                                     uint32_t count, uint64_t* out_last) {
   rl_device_t* device = replay->device;
-  device->vtable->signal_store(device, replay->signal.address, 1);
+  if (replay->signal_value < 1) {  // after 2^62 steps
+    device->vtable->signal_store(device, replay->signal.address,
+                                 RL_REPLAY_SIGNAL_START);
+    replay->signal_value = RL_REPLAY_SIGNAL_START;
+  }
   uint64_t first = 0;
   rl_status_t status = rl_aql_ring_reserve(
       &replay->ring, count, replay->options.wait_timeout_ns, &first);
@@ -152,18 +156,34 @@ rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
   rl_device_t* device = replay->device;
   const uint64_t timeout = replay->options.wait_timeout_ns;
   const uint64_t start = rl_replay_now_ns();
-  int64_t value = 1;
+  const int64_t expected = replay->signal_value - 1;
+  int64_t value = replay->signal_value;
   for (;;) {
     uint64_t elapsed = rl_replay_now_ns() - start;
     uint64_t left = elapsed < timeout ? timeout - elapsed : 0;
     uint64_t slice = left < RL_REPLAY_WAIT_SLICE_NS ? left
                                                     : RL_REPLAY_WAIT_SLICE_NS;
-    if (device->vtable->signal_wait_lt(device, replay->signal.address, 1,
-                                       slice, &value)) {
-      if (value != 0) {
+    if (device->vtable->signal_wait_lt(device, replay->signal.address,
+                                       replay->signal_value, slice, &value)) {
+      if (value != expected) {
         return RL_STATUS(RL_STATUS_POISONED,
-                         "completion signal holds %" PRId64 ", expected 0",
-                         value);
+                         "completion signal holds %" PRId64 ", expected %" PRId64
+                         " (one decrement per step)",
+                         value, expected);
+      }
+      replay->signal_value = expected;
+      // The packet processor moves the read id past a packet before that
+      // packet completes, so a signal that reached its value with the
+      // step's last packet unread was decremented by something else: the
+      // step's results are not there yet.
+      uint64_t read_id =
+          __atomic_load_n(replay->queue.read_index, __ATOMIC_ACQUIRE);
+      if (read_id <= last) {
+        return RL_STATUS(RL_STATUS_POISONED,
+                         "completion signal reached %" PRId64
+                         " while packet %" PRIu64 " was still unread (read id %"
+                         PRIu64 "): a decrement this step did not make",
+                         value, last, read_id);
       }
       return rl_replay_queue_fault(replay);
     }

@@ -39,6 +39,17 @@
 // loop's doorbell finds the CP polling and needs no system call; short
 // enough to leave the core to other work when the queue goes quiet.
 #define RL_SIM_CP_DOORBELL_SPIN_NS 200000ull
+// Then the CP naps: timed sleeps of RL_SIM_CP_NAP_NS that do not count it
+// in |sleepers|, so a doorbell rung meanwhile is a plain store the producer
+// pays no wake-up for; the CP finds it when the nap ends. Waking a sleeping
+// thread is a system call and, on a virtual machine, an interrupt to an
+// idle virtual CPU: 40-50 µs inside the producer's doorbell on this
+// project's machines, measured whenever the host came back later than the
+// poll window (1 % of 2,604-launch steps; docs/BENCHMARKS.md). A hardware
+// doorbell is a register write that never waits for the packet processor.
+// After RL_SIM_CP_NAP_TOTAL_NS of naps the CP sleeps until woken.
+#define RL_SIM_CP_NAP_NS 50000ull
+#define RL_SIM_CP_NAP_TOTAL_NS 20000000ull
 
 uint8_t* rl_sim_cp_slot(rl_sim_queue_t* queue, uint64_t id) {
   return queue->ring + (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE;
@@ -77,8 +88,8 @@ static bool rl_sim_cp_rung(rl_sim_queue_t* queue, uint64_t id) {
 }
 
 // Waits until the doorbell covers |id|; false when the queue is stopping.
-// Polls first (a decode step rings again within microseconds), so the
-// producer's doorbell needs no system call; then counts itself in
+// Polls first (a decode step rings again within microseconds), then naps,
+// so the producer's doorbell needs no system call; then counts itself in
 // |sleepers| and sleeps on the condition variable (the handshake is
 // described at rl_sim_queue_doorbell in sim_queue.c).
 static bool rl_sim_cp_wait_doorbell(rl_sim_queue_t* queue, uint64_t id) {
@@ -88,6 +99,12 @@ static bool rl_sim_cp_wait_doorbell(rl_sim_queue_t* queue, uint64_t id) {
     if (rl_sim_cp_rung(queue, id)) return !rl_sim_cp_stopping(queue);
     if (rl_sim_cp_stopping(queue)) return false;
     if (!rl_sim_spin_again(&spin)) break;
+  }
+  for (uint64_t napped = 0; napped < RL_SIM_CP_NAP_TOTAL_NS;
+       napped += RL_SIM_CP_NAP_NS) {
+    rl_sim_nap_ns(RL_SIM_CP_NAP_NS);
+    if (rl_sim_cp_rung(queue, id)) return !rl_sim_cp_stopping(queue);
+    if (rl_sim_cp_stopping(queue)) return false;
   }
   pthread_mutex_lock(&queue->lock);
   atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);

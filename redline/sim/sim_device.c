@@ -16,6 +16,12 @@ static const char* const rl_sim_processors[] = {"gfx1100", "gfx1151",
 
 uint64_t rl_sim_now_ns(void) { return rl_now_ns(); }
 
+void rl_sim_nap_ns(uint64_t ns) {
+  struct timespec nap = {(time_t)(ns / 1000000000ull),
+                         (long)(ns % 1000000000ull)};
+  clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL);
+}
+
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
                        uint64_t deadline_ns) {
   uint64_t now = rl_sim_now_ns();
@@ -177,7 +183,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   atomic_init(&sim->dispatch_count, 0);
   atomic_init(&sim->trace_enabled, false);
   atomic_init(&sim->cp_cpu, -1);
-  atomic_init(&sim->last_wait_ns, 0);
+  atomic_init(&sim->last_wait_long, false);
   RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,
                                        options->cache_model, options->seed));
   return rl_sim_memory_init(&sim->memory);

@@ -100,11 +100,14 @@ typedef struct rl_sim_device_s {
   // made while none is counted wakes nobody and costs no system call.
   atomic_uint signal_sleepers;
   // The CPU a command processor last ran a dispatch on (-1 unknown): a
-  // signal waiter on that CPU yields its polls to it (sim_spin.c).
+  // signal waiter on that CPU yields its polls to it (sim_spin.c). Stored
+  // only when it changes, like the two below: the CP reads this line on
+  // every signal change (|signal_sleepers|).
   atomic_int cp_cpu;
-  // How long the last signal wait that succeeded took (sim_signal.c: a
-  // long one shortens the next wait's polling).
-  atomic_uint_fast64_t last_wait_ns;
+  // Whether the last signal wait that succeeded took longer than the
+  // polling window (sim_signal.c: a long one shortens the next wait's
+  // polling).
+  atomic_bool last_wait_long;
   atomic_uint next_queue_id;
   pthread_mutex_t queue_lock;
   struct rl_sim_queue_s* queues;  // live queues, under queue_lock
@@ -176,6 +179,10 @@ typedef enum rl_sim_queue_state_e {
   RL_SIM_QUEUE_HUNG = 2,
 } rl_sim_queue_state_t;
 
+// The host's cache line size (x86-64 and arm64 servers), for keeping
+// fields that two threads write apart.
+#define RL_SIM_HOST_LINE 64
+
 typedef struct rl_sim_queue_s {
   rl_sim_device_t* device;
   uint32_t id;
@@ -189,15 +196,18 @@ typedef struct rl_sim_queue_s {
   bool thread_started;
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  // One past the last id rung: the producer raises it with an atomic max
-  // and wakes the CP only when it sleeps (|sleepers| > 0), so a doorbell
-  // rung while the CP spins costs no system call (sim_queue.c).
-  _Atomic uint64_t doorbell_end;
+  // The doorbell's cache line, apart from the fields the CP writes while
+  // it runs (a doorbell that shares their line pays for taking it back
+  // from the CP's core): one past the last id rung, raised by the producer
+  // with an atomic max; the producer wakes the CP only when it sleeps
+  // (|sleepers| > 0), so a doorbell rung while the CP polls or naps costs
+  // no system call (sim_queue.c).
+  _Alignas(RL_SIM_HOST_LINE) _Atomic uint64_t doorbell_end;
   atomic_uint sleepers;  // CP waits asleep on |cond| for the doorbell
   // The CPU of the last doorbell's producer (-1 unknown): the CP polling
   // for the next doorbell on that CPU yields its polls (sim_spin.c).
   atomic_int producer_cpu;
-  atomic_bool stop;
+  _Alignas(RL_SIM_HOST_LINE) atomic_bool stop;
   atomic_uint_fast64_t hang_id;  // UINT64_MAX: none
   atomic_int state;              // rl_sim_queue_state_t
   rl_device_fault_t fault;       // under lock; set once
@@ -356,6 +366,8 @@ void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns,
 int rl_sim_current_cpu(void);
 // One poll's wait: false when the window is over.
 bool rl_sim_spin_again(rl_sim_spin_t* spin);
+// Sleeps |ns| on CLOCK_MONOTONIC (no lock, nobody wakes it early).
+void rl_sim_nap_ns(uint64_t ns);
 // pthread_cond_timedwait on |cond| (|lock| held) until |deadline_ns|
 // (CLOCK_MONOTONIC) or at most RL_SIM_WAIT_SLICE_NS, whichever is first.
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,

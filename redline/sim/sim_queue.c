@@ -117,8 +117,12 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
                      "queue of %u packets: expected a power of two in 2..%u",
                      packet_count, RL_SIM_QUEUE_MAX_PACKETS);
   }
-  rl_sim_queue_t* queue = calloc(1, sizeof(*queue));
+  // Cache-line aligned (the doorbell's line, rl_sim_queue_t).
+  size_t bytes = (sizeof(rl_sim_queue_t) + RL_SIM_HOST_LINE - 1) /
+                 RL_SIM_HOST_LINE * RL_SIM_HOST_LINE;
+  rl_sim_queue_t* queue = aligned_alloc(_Alignof(rl_sim_queue_t), bytes);
   if (queue == NULL) return rl_status_out_of_memory();
+  memset(queue, 0, bytes);
   queue->device = rl_sim_device_cast(device);
   queue->packet_count = packet_count;
   queue->id = atomic_fetch_add(&queue->device->next_queue_id, 1);
@@ -205,8 +209,13 @@ void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
                            uint64_t packet_id) {
   (void)device;
   rl_sim_queue_t* sim_queue = rl_sim_queue_cast(queue);
-  atomic_store_explicit(&sim_queue->producer_cpu, rl_sim_current_cpu(),
-                        memory_order_relaxed);
+  // Stored only when it changed: the CP reads this line, and a store would
+  // take it back from the CP's core on every doorbell.
+  int cpu = rl_sim_current_cpu();
+  if (atomic_load_explicit(&sim_queue->producer_cpu, memory_order_relaxed) !=
+      cpu) {
+    atomic_store_explicit(&sim_queue->producer_cpu, cpu, memory_order_relaxed);
+  }
   // A doorbell never moves backwards (a late, smaller value is ignored, as
   // the CP keeps the highest write pointer it has seen).
   uint64_t end = atomic_load_explicit(&sim_queue->doorbell_end,

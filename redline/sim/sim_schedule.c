@@ -116,9 +116,13 @@ rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
 // Records the end of |run| in the dispatch log and ends its executor state.
 static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   run->finished = true;
-  // Where this CP runs, for a waiter deciding whether to yield to it.
-  atomic_store_explicit(&queue->device->cp_cpu, rl_sim_current_cpu(),
-                        memory_order_relaxed);
+  // Where this CP runs, for a waiter deciding whether to yield to it
+  // (stored when it changed: the waiter polls this line).
+  int cpu = rl_sim_current_cpu();
+  if (atomic_load_explicit(&queue->device->cp_cpu, memory_order_relaxed) !=
+      cpu) {
+    atomic_store_explicit(&queue->device->cp_cpu, cpu, memory_order_relaxed);
+  }
   queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
   rl_sim_dispatch_record_t record = {
       .dispatch_index = run->dispatch.dispatch_index,

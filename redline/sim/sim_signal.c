@@ -119,6 +119,17 @@ int64_t rl_sim_signal_load(rl_device_t* device, uint64_t signal) {
   return slot ? atomic_load_explicit(slot, memory_order_acquire) : 0;
 }
 
+// Records whether a wait outlasted the polling window (stored only when
+// that changes: the CP reads this cache line on every signal change).
+static void rl_sim_signal_note_wait(rl_sim_device_t* sim, uint64_t waited_ns) {
+  bool long_wait = waited_ns > RL_SIM_SIGNAL_SPIN_NS;
+  if (atomic_load_explicit(&sim->last_wait_long, memory_order_relaxed) !=
+      long_wait) {
+    atomic_store_explicit(&sim->last_wait_long, long_wait,
+                          memory_order_relaxed);
+  }
+}
+
 bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
                            uint64_t timeout_ns, int64_t* out_value) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);
@@ -126,8 +137,7 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
   *out_value = 0;
   if (slot == NULL) return false;
   uint64_t window =
-      atomic_load_explicit(&sim->last_wait_ns, memory_order_relaxed) >
-              RL_SIM_SIGNAL_SPIN_NS
+      atomic_load_explicit(&sim->last_wait_long, memory_order_relaxed)
           ? RL_SIM_SIGNAL_SHORT_SPIN_NS
           : RL_SIM_SIGNAL_SPIN_NS;
   rl_sim_spin_t spin;
@@ -137,8 +147,7 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
   for (;;) {
     *out_value = atomic_load_explicit(slot, memory_order_acquire);
     if (*out_value < value) {
-      atomic_store_explicit(&sim->last_wait_ns, rl_sim_now_ns() - start,
-                            memory_order_relaxed);
+      rl_sim_signal_note_wait(sim, rl_sim_now_ns() - start);
       return true;
     }
     if (!rl_sim_spin_again(&spin)) break;
@@ -153,8 +162,7 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
   }
   rl_sim_signal_unlock(sim);
   if (*out_value < value) {
-    atomic_store_explicit(&sim->last_wait_ns, rl_sim_now_ns() - start,
-                          memory_order_relaxed);
+    rl_sim_signal_note_wait(sim, rl_sim_now_ns() - start);
   }
   return *out_value < value;
 }

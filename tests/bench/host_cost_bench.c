@@ -14,9 +14,15 @@
 // Per step the bench drives the engine's own steps (redline/replay_route.h)
 // and times them apart:
 //   host   rl_replay_can_run (admission) + route apply + route publish
-//          (the doorbell included), as wall time (CLOCK_MONOTONIC) and as
-//          the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, a system call:
-//          its own cost, the median of back-to-back reads, is subtracted);
+//          (the doorbell included), as wall time (CLOCK_MONOTONIC), and as
+//          CPU time: the same wall time over the steps in which the thread
+//          stayed on its CPU (its context switches and page faults,
+//          getrusage RUSAGE_THREAD before and after the step, outside the
+//          timed part, did not change), where the two are equal. Not
+//          CLOCK_THREAD_CPUTIME_ID: it is a system call here costing about
+//          1.3 µs, more than a step's host work, and varying by +-0.3 µs
+//          with what ran before it (subtracting its median cost left CPU
+//          medians above the wall medians, which cannot be);
 //   sim    the route's wait (publish -> completion): the simulated command
 //          processor walking the stream on its own thread, per dispatch.
 // Statistics: median and minimum always; p99 only from >= 1,000 samples
@@ -25,10 +31,9 @@
 // and after it, and whether the machine was idle enough for its tails to
 // mean anything: both below 0.5 per online core. Tails taken when it was
 // not are marked "not idle" next to the number. It also prints how many
-// steps per 1,000 had their host work preempted (an involuntary context
-// switch of this thread, getrusage RUSAGE_THREAD, between the step's
-// first and last clock reads; read outside the timed region): the load
-// average lags by a minute, the preemptions are the row's own.
+// steps per 1,000 had their host work switched out or page-faulted (the
+// counters above): the load average lags by a minute, these are the
+// row's own.
 //
 // Usage: host_cost_bench --kernels DIR [--steps N] [--layers L,L,...|none]
 //                        [--fixed N,N,...|none] [--json FILE]
@@ -66,6 +71,7 @@ typedef struct rl_bench_stats_s {
 } rl_bench_stats_t;
 
 static rl_bench_stats_t rl_bench_stats(uint64_t* samples, size_t n) {
+  if (n == 0) return (rl_bench_stats_t){.tail_name = "none"};
   qsort(samples, n, sizeof(*samples), rl_bench_compare);
   rl_bench_stats_t s = {.min = (double)samples[0]};
   s.median = n % 2 ? (double)samples[n / 2]
@@ -81,19 +87,6 @@ static rl_bench_stats_t rl_bench_stats(uint64_t* samples, size_t n) {
     s.tail_name = "max";
   }
   return s;
-}
-
-// The cost of one CLOCK_THREAD_CPUTIME_ID read (median of back-to-back
-// pairs), subtracted from every CPU-time sample.
-static uint64_t rl_bench_cpu_clock_cost(void) {
-  enum { N = 2001 };
-  uint64_t samples[N];
-  for (int i = 0; i < N; ++i) {
-    uint64_t a = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
-    uint64_t b = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
-    samples[i] = b - a;
-  }
-  return (uint64_t)rl_bench_stats(samples, N).median;
 }
 
 static rl_status_t rl_bench_read(const char* path, uint8_t** out_bytes,
@@ -155,7 +148,8 @@ typedef struct rl_bench_row_s {
   // below RL_BENCH_IDLE_LOAD per online core.
   double load_before, load_after;
   bool idle;
-  double preemptions;  // steps per 1,000 whose host work was preempted
+  double preemptions;  // steps per 1,000 whose host work was switched out
+  double faulted;      // steps per 1,000 whose host work took a page fault
   // The split pass (rl_bench_sim_split): the wait per step, the span of
   // the step's dispatches in the device's dispatch log (first start to
   // last end) per dispatch, and the rest of the wait per step.
@@ -181,11 +175,19 @@ static bool rl_bench_idle(double before, double after) {
   return before >= 0 && after >= 0 && before < limit && after < limit;
 }
 
-// This thread's involuntary context switches so far (0 when unknown).
-static uint64_t rl_bench_preemptions(void) {
+// This thread's context switches (involuntary and voluntary) and page
+// faults (minor and major) so far (0 when unknown).
+typedef struct rl_bench_events_s {
+  uint64_t switches, faults;
+} rl_bench_events_t;
+
+static rl_bench_events_t rl_bench_events(void) {
   struct rusage usage;
-  if (getrusage(RUSAGE_THREAD, &usage) != 0) return 0;
-  return (uint64_t)usage.ru_nivcsw;
+  rl_bench_events_t events = {0, 0};
+  if (getrusage(RUSAGE_THREAD, &usage) != 0) return events;
+  events.switches = (uint64_t)usage.ru_nivcsw + (uint64_t)usage.ru_nvcsw;
+  events.faults = (uint64_t)usage.ru_minflt + (uint64_t)usage.ru_majflt;
+  return events;
 }
 
 // Step |i|'s parameter values: every parameter moves by one per step,
@@ -201,7 +203,6 @@ static void rl_bench_values(const rl_capture_t* capture, uint64_t i,
 }
 
 static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
-                                  uint64_t cpu_clock_cost,
                                   rl_bench_row_t* row) {
   const rl_capture_t* capture = replay->capture;
   const rl_replay_route_t* route = replay->route_ops;
@@ -213,12 +214,11 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
   rl_status_t status =
       wall && cpu && sim && phase ? RL_OK : rl_status_out_of_memory();
   const uint64_t warm = 50;
-  uint64_t written = 0, preempted = 0;
+  uint64_t written = 0, preempted = 0, faulted = 0, on_cpu = 0;
   char reason[256];
   for (uint64_t i = 0; i < steps + warm && !status; ++i) {
-    uint64_t switches = rl_bench_preemptions();
+    rl_bench_events_t events = rl_bench_events();
     rl_bench_values(capture, i + 1, values);
-    uint64_t c0 = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
     uint64_t w0 = rl_bench_clock(CLOCK_MONOTONIC);
     if (!rl_replay_can_run(replay, values, capture->param_count, reason,
                            sizeof(reason))) {
@@ -234,13 +234,16 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     if (!status) status = route->publish(replay, &last);
     uint64_t w1 = rl_bench_clock(CLOCK_MONOTONIC);
     bell = replay->counters.doorbell_ns - bell;
-    uint64_t c1 = rl_bench_clock(CLOCK_THREAD_CPUTIME_ID);
-    switches = rl_bench_preemptions() - switches;
+    rl_bench_events_t after = rl_bench_events();
     if (!status) status = route->wait(replay, last);
     uint64_t w2 = rl_bench_clock(CLOCK_MONOTONIC);
     if (status || i < warm) continue;
     wall[i - warm] = w1 - w0;
-    cpu[i - warm] = c1 - c0 > cpu_clock_cost ? c1 - c0 - cpu_clock_cost : 0;
+    // On the CPU throughout (no switch, no fault): the wall time is this
+    // thread's CPU time.
+    if (after.switches == events.switches && after.faults == events.faults) {
+      cpu[on_cpu++] = w1 - w0;
+    }
     sim[i - warm] = w2 - w1;
     uint64_t* ph = phase + 4 * (i - warm);
     ph[0] = wa - w0;
@@ -248,12 +251,14 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     ph[2] = w1 - wp > bell ? w1 - wp - bell : 0;
     ph[3] = bell;
     written += changed;
-    preempted += switches != 0;
+    preempted += after.switches != events.switches;
+    faulted += after.faults != events.faults;
   }
   if (!status) {
     row->preemptions = 1000.0 * (double)preempted / (double)steps;
+    row->faulted = 1000.0 * (double)faulted / (double)steps;
     row->wall = rl_bench_stats(wall, steps);
-    row->cpu = rl_bench_stats(cpu, steps);
+    row->cpu = rl_bench_stats(cpu, on_cpu);
     row->sim = rl_bench_stats(sim, steps);
     row->sim.median /= capture->launch_count;
     row->sim.min /= capture->launch_count;
@@ -366,7 +371,6 @@ static rl_status_t rl_bench_apply_warm(rl_replay_t* replay, double* out_ns) {
 static rl_status_t rl_bench_route(rl_device_t* device,
                                   const rl_capture_t* capture,
                                   rl_route_t route, uint64_t steps,
-                                  uint64_t cpu_clock_cost,
                                   rl_bench_row_t* out_row) {
   rl_replay_t* replay = NULL;
   RL_RETURN_IF_ERROR(rl_replay_create(device, capture, NULL, &replay));
@@ -382,7 +386,7 @@ static rl_status_t rl_bench_route(rl_device_t* device,
         .expressions = binds->expr_count,
         .packets = proof.packets};
     out_row->load_before = rl_bench_load();
-    status = rl_bench_steps(replay, steps, cpu_clock_cost, out_row);
+    status = rl_bench_steps(replay, steps, out_row);
     out_row->load_after = rl_bench_load();
     out_row->idle = rl_bench_idle(out_row->load_before, out_row->load_after);
     if (!status) status = rl_bench_apply_warm(replay, &out_row->apply_warm_ns);
@@ -397,7 +401,8 @@ static void rl_bench_header(void) {
          "median / min / tail µs | host CPU median / tail µs | sites written "
          "per step | apply alone, warm loop µs (wall median) | sim "
          "µs/dispatch median / min / tail | load before / after "
-         "(host work preempted, steps per 1,000) |\n");
+         "(steps per 1,000 whose host work was switched out / took a page "
+         "fault) |\n");
   printf("|---:|---|---|---|---|---:|---:|---|---|\n");
 }
 
@@ -407,14 +412,14 @@ static void rl_bench_print(const char* label, const char* route,
   const char* mark = r->idle ? "" : " (not idle)";
   printf("| %s%u | %u (%u, %u) | %s | %.2f / %.2f / %s %.2f%s | %.2f / %s "
          "%.2f%s | %" PRIu64 " | %.2f | %.2f / %.2f / %s %.2f%s | %.2f / "
-         "%.2f, %s (%.0f) |\n",
+         "%.2f, %s (%.0f / %.0f) |\n",
          label, r->launches, r->sites, r->dynamic_sites, r->expressions,
          route, r->wall.median / 1e3, r->wall.min / 1e3, r->wall.tail_name,
          r->wall.tail / 1e3, mark, r->cpu.median / 1e3, r->cpu.tail_name,
          r->cpu.tail / 1e3, mark, r->written, r->apply_warm_ns / 1e3,
          r->sim.median / 1e3, r->sim.min / 1e3, r->sim.tail_name,
          r->sim.tail / 1e3, mark, r->load_before, r->load_after,
-         r->idle ? "idle" : "not idle", r->preemptions);
+         r->idle ? "idle" : "not idle", r->preemptions, r->faulted);
 }
 
 // Every printed row, for the phase table printed last.
@@ -511,6 +516,7 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
     cJSON_AddBoolToObject(row, "idle", r->idle);
     cJSON_AddNumberToObject(row, "preempted_steps_per_1000",
                             r->preemptions);
+    cJSON_AddNumberToObject(row, "faulted_steps_per_1000", r->faulted);
     cJSON_AddItemToArray(rows, row);
   }
   char* text = cJSON_Print(root);
@@ -526,7 +532,7 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
 
 static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
                                    const int64_t* layers, size_t layer_count,
-                                   uint64_t steps, uint64_t cost) {
+                                   uint64_t steps) {
   if (layer_count == 0) return RL_OK;
   printf("\n### Decode workload, every parameter moving every step\n\n");
   rl_bench_header();
@@ -536,9 +542,9 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
                                        &capture));
     rl_bench_row_t pm4 = {0}, aql = {0};
     rl_status_t status =
-        rl_bench_route(device, capture, RL_ROUTE_PM4, steps, cost, &pm4);
+        rl_bench_route(device, capture, RL_ROUTE_PM4, steps, &pm4);
     if (!status) {
-      status = rl_bench_route(device, capture, RL_ROUTE_AQL, steps, cost, &aql);
+      status = rl_bench_route(device, capture, RL_ROUTE_AQL, steps, &aql);
     }
     rl_capture_destroy(capture);
     RL_RETURN_IF_ERROR(status);
@@ -555,7 +561,7 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
 
 static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
                                   const uint32_t* sizes, size_t size_count,
-                                  uint64_t steps, uint64_t cost) {
+                                  uint64_t steps) {
   if (size_count == 0) return RL_OK;
   printf("\n### Fixed dynamic sites (vecchain + zero-argument fillers)\n\n");
   rl_bench_header();
@@ -570,8 +576,7 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
     rl_bench_row_t rows[2] = {{0}, {0}};
     static const rl_route_t routes[2] = {RL_ROUTE_PM4, RL_ROUTE_AQL};
     for (int r = 0; r < 2 && !status; ++r) {
-      status = rl_bench_route(device, capture, routes[r], steps, cost,
-                              &rows[r]);
+      status = rl_bench_route(device, capture, routes[r], steps, &rows[r]);
       if (!status) {
         rl_bench_keep("fixed", "", rl_route_name(routes[r]), &rows[r]);
         if (s == 0) first[r] = rows[r].cpu.median;
@@ -656,20 +661,21 @@ int main(int argc, char** argv) {
                                 .executor = rl_sim_noop_executor()};
   rl_device_t* device = NULL;
   rl_status_t status = rl_sim_device_create(&sim, &device);
-  const uint64_t cost = rl_bench_cpu_clock_cost();
   printf("host_cost_bench: %" PRIu64 " measured steps per row (after 50 "
          "warm-up steps), sim gfx1100, no-op executor; host = admit + apply "
-         "+ publish (doorbell included); CPU = this thread's CPU time minus "
-         "%" PRIu64 " ns per clock read pair; tails: p99 from >= 1,000 "
+         "+ publish (doorbell included); CPU = the host work's wall time in "
+         "the steps this thread spent on its CPU throughout (no context "
+         "switch, no page fault: getrusage before and after, outside the "
+         "timed part); tails: p99 from >= 1,000 "
          "samples, p95 from >= 200, else max; idle = 1-minute load average "
          "below %.1f per online core (%ld cores) before and after the row, "
          "tails of rows that were not are marked \"not idle\"\n",
-         steps, cost, RL_BENCH_IDLE_LOAD, rl_bench_cores());
+         steps, RL_BENCH_IDLE_LOAD, rl_bench_cores());
   if (!status) {
-    status = rl_bench_decode(device, kernels, layers, layer_count, steps, cost);
+    status = rl_bench_decode(device, kernels, layers, layer_count, steps);
   }
   if (!status) {
-    status = rl_bench_fixed(device, kernels, fixed, fixed_count, steps, cost);
+    status = rl_bench_fixed(device, kernels, fixed, fixed_count, steps);
   }
   if (!status) rl_bench_phases();
   if (!status) rl_bench_split();

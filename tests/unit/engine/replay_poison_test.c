@@ -265,6 +265,45 @@ static void rl_queue_fault_poisons(void** state) {
   rl_expect_sticky(fixture, RL_REPLAY_POISONED, RL_STATUS_POISONED);
 }
 
+// The completion signal counts down one per step (no store per step); a
+// step that finds it moved by more than one, or by one while the step's
+// packets are still unread (a decrement the step did not make, as a stray
+// packet naming the signal would), poisons instead of passing.
+static void rl_signal_counts_down_and_stray_decrements_poison(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_prepare(fixture, NULL);
+  rl_replay_t* replay = fixture->replay;
+  const rl_device_vtable_t* vt = fixture->device->vtable;
+  for (int i = 1; i <= 3; ++i) {
+    assert_null(rl_run(fixture));
+    assert_int_equal(vt->signal_load(fixture->device, replay->signal.address),
+                     RL_REPLAY_SIGNAL_START - i);
+  }
+  vt->signal_store(fixture->device, replay->signal.address,
+                   RL_REPLAY_SIGNAL_START - 10);
+  rl_test_expect(rl_run(fixture), RL_STATUS_POISONED,
+                 "expected 4611686018427387900 (one decrement per step)");
+  rl_expect_sticky(fixture, RL_REPLAY_POISONED, RL_STATUS_POISONED);
+}
+
+static void rl_early_signal_with_unread_packets_poisons(void** state) {
+  rl_fixture_t* fixture = *state;
+  rl_prepare(fixture, NULL);
+  assert_null(rl_run(fixture));
+  rl_replay_t* replay = fixture->replay;
+  // The step's first packet hangs, so nothing of the step is read; one
+  // stray decrement brings the signal to the value the step waits for.
+  rl_device_queue_t* queue = rl_replay_test_queue(replay);
+  uint64_t next = atomic_load((_Atomic uint64_t*)queue->write_index);
+  rl_sim_inject_hang(fixture->device, queue, next);
+  fixture->device->vtable->signal_store(fixture->device,
+                                        replay->signal.address,
+                                        RL_REPLAY_SIGNAL_START - 2);
+  rl_test_expect(rl_run(fixture), RL_STATUS_POISONED,
+                 "a decrement this step did not make");
+  rl_expect_sticky(fixture, RL_REPLAY_POISONED, RL_STATUS_POISONED);
+}
+
 static void rl_vm_fault_poisons(void** state) {
   rl_fixture_t* fixture = *state;
   uint32_t y = 0;
@@ -337,6 +376,11 @@ int main(void) {
                                       rl_setup_ref, rl_teardown),
       cmocka_unit_test_setup_teardown(rl_corrupted_guard_poisons, rl_setup,
                                       rl_teardown),
+      cmocka_unit_test_setup_teardown(
+          rl_signal_counts_down_and_stray_decrements_poison, rl_setup,
+          rl_teardown),
+      cmocka_unit_test_setup_teardown(
+          rl_early_signal_with_unread_packets_poisons, rl_setup, rl_teardown),
       cmocka_unit_test_setup_teardown(rl_queue_fault_poisons, rl_setup,
                                       rl_teardown),
       cmocka_unit_test_setup_teardown(rl_vm_fault_poisons, rl_setup,
