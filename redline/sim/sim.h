@@ -134,6 +134,12 @@ typedef struct rl_sim_options_s {
   // flight. Set this to interleave whole work-groups only, as with every
   // other executor.
   bool whole_workgroups;
+  // Pins every queue's command-processor thread to CPU |cp_cpu| when
+  // |pin_cp| is set: a fixed placement apart from the host's thread, as a
+  // GPU's packet processor is (benchmarks; by default the scheduler places
+  // it, and a short stream's two threads may end up sharing one core).
+  bool pin_cp;
+  int cp_cpu;
 } rl_sim_options_t;
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no

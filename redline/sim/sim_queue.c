@@ -22,6 +22,9 @@
 // destruction stops and joins every queue still on it before any memory
 // or loader table is freed, so a queue someone left busy can never run a
 // kernel into freed memory.
+#define _GNU_SOURCE  // pthread_attr_setaffinity_np, cpu_set_t
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +111,34 @@ static void rl_sim_queue_unlink(rl_sim_device_t* device,
   pthread_mutex_unlock(&device->queue_lock);
 }
 
+// Starts the CP thread, on CPU options.cp_cpu when options.pin_cp.
+static rl_status_t rl_sim_queue_start(rl_sim_queue_t* queue) {
+  const rl_sim_options_t* options = &queue->device->options;
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) return rl_status_out_of_memory();
+  rl_status_t status = RL_OK;
+  if (options->pin_cp) {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (options->cp_cpu < 0 || options->cp_cpu >= CPU_SETSIZE) {
+      status = RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                         "command-processor CPU %d is out of range",
+                         options->cp_cpu);
+    } else {
+      CPU_SET(options->cp_cpu, &cpus);
+      pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+    }
+  }
+  if (status == RL_OK &&
+      pthread_create(&queue->thread, &attr, rl_sim_cp_main, queue) != 0) {
+    status = RL_STATUS(RL_STATUS_UNAVAILABLE,
+                       "cannot start the command-processor thread%s",
+                       options->pin_cp ? " on its CPU" : "");
+  }
+  pthread_attr_destroy(&attr);
+  return status;
+}
+
 rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
                                 rl_device_queue_t* out_queue) {
   memset(out_queue, 0, sizeof(*out_queue));
@@ -135,11 +166,7 @@ rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
   atomic_init(&queue->hang_id, UINT64_MAX);
   atomic_init(&queue->state, RL_SIM_QUEUE_RUNNING);
   rl_status_t status = rl_sim_queue_allocate(queue);
-  if (status == RL_OK &&
-      pthread_create(&queue->thread, NULL, rl_sim_cp_main, queue) != 0) {
-    status = RL_STATUS(RL_STATUS_UNAVAILABLE,
-                       "cannot start the command-processor thread");
-  }
+  if (status == RL_OK) status = rl_sim_queue_start(queue);
   if (status != RL_OK) {
     rl_sim_queue_release(queue);
     return status;

@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -396,6 +397,38 @@ static rl_status_t rl_bench_route(rl_device_t* device,
   return status;
 }
 
+// Pins this thread to the first CPU it may run on and the simulated
+// command processor to the last, so every row has the same placement: two
+// threads on two cores, the device apart from the host as a GPU is. Left to
+// the scheduler, a short stream's two threads often share one core (the
+// handoff then touches no other core's cache) and a long one's do not, and
+// the rows would compare placements instead of stream lengths.
+static void rl_bench_place_threads(rl_sim_options_t* sim, char* out,
+                                   size_t out_size) {
+  cpu_set_t allowed;
+  int first = -1, last = -1;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (!CPU_ISSET(cpu, &allowed)) continue;
+      if (first < 0) first = cpu;
+      last = cpu;
+    }
+  }
+  cpu_set_t host;
+  CPU_ZERO(&host);
+  if (first >= 0) CPU_SET(first, &host);
+  if (first < 0 || first == last ||
+      sched_setaffinity(0, sizeof(host), &host) != 0) {
+    snprintf(out, out_size, "threads not pinned (one CPU allowed)");
+    return;
+  }
+  sim->pin_cp = true;
+  sim->cp_cpu = last;
+  snprintf(out, out_size,
+           "threads pinned: host on CPU %d, command processor on CPU %d",
+           first, last);
+}
+
 static void rl_bench_header(void) {
   printf("| launches | sites (dynamic, expressions) | route | host wall "
          "median / min / tail µs | host CPU median / tail µs | sites written "
@@ -657,8 +690,10 @@ int main(int argc, char** argv) {
   uint32_t fixed[8];
   for (size_t i = 0; i < layer_count; ++i) layers[i] = (int64_t)layer_list[i];
   for (size_t i = 0; i < fixed_count; ++i) fixed[i] = (uint32_t)fixed_list[i];
-  const rl_sim_options_t sim = {.processor = "gfx1100",
-                                .executor = rl_sim_noop_executor()};
+  rl_sim_options_t sim = {.processor = "gfx1100",
+                          .executor = rl_sim_noop_executor()};
+  char placement[128];
+  rl_bench_place_threads(&sim, placement, sizeof(placement));
   rl_device_t* device = NULL;
   rl_status_t status = rl_sim_device_create(&sim, &device);
   printf("host_cost_bench: %" PRIu64 " measured steps per row (after 50 "
@@ -669,8 +704,8 @@ int main(int argc, char** argv) {
          "timed part); tails: p99 from >= 1,000 "
          "samples, p95 from >= 200, else max; idle = 1-minute load average "
          "below %.1f per online core (%ld cores) before and after the row, "
-         "tails of rows that were not are marked \"not idle\"\n",
-         steps, RL_BENCH_IDLE_LOAD, rl_bench_cores());
+         "tails of rows that were not are marked \"not idle\"; %s\n",
+         steps, RL_BENCH_IDLE_LOAD, rl_bench_cores(), placement);
   if (!status) {
     status = rl_bench_decode(device, kernels, layers, layer_count, steps);
   }
