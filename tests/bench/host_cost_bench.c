@@ -35,8 +35,12 @@
 // counters above): the load average lags by a minute, these are the
 // row's own.
 //
-// Usage: host_cost_bench --kernels DIR [--steps N] [--layers L,L,...|none]
-//                        [--fixed N,N,...|none] [--json FILE]
+// Usage: host_cost_bench --kernels DIR [--steps N] [--rounds R]
+//                        [--layers L,L,...|none] [--fixed N,N,...|none]
+//                        [--json FILE]
+// Each row is R rounds (default 3) of N measured steps (default 1,500),
+// each round on a freshly prepared replay; the statistics are over all
+// R x N steps and the row also shows the lowest and highest round median.
 #define _GNU_SOURCE  // getloadavg, RUSAGE_THREAD
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -44,7 +48,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -149,6 +155,8 @@ typedef struct rl_bench_row_s {
   // below RL_BENCH_IDLE_LOAD per online core.
   double load_before, load_after;
   bool idle;
+  uint32_t rounds;                  // fresh replays the samples come from
+  double round_low, round_high;     // lowest and highest round host median
   double preemptions;  // steps per 1,000 whose host work was switched out
   double faulted;      // steps per 1,000 whose host work took a page fault
   // The split pass (rl_bench_sim_split): the wait per step, the span of
@@ -203,19 +211,23 @@ static void rl_bench_values(const rl_capture_t* capture, uint64_t i,
   }
 }
 
+// The samples of a row's rounds, appended round after round.
+typedef struct rl_bench_samples_s {
+  uint64_t *wall, *cpu, *sim, *phase;  // phase: 4 per step
+  uint64_t count, on_cpu, written, preempted, faulted;
+} rl_bench_samples_t;
+
+// Runs |steps| measured steps (after 50 warm-up steps) of |replay| and
+// appends their samples to |out|; *out_round_median is this round's host
+// wall median.
 static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
-                                  rl_bench_row_t* row) {
+                                  rl_bench_samples_t* out,
+                                  double* out_round_median) {
   const rl_capture_t* capture = replay->capture;
   const rl_replay_route_t* route = replay->route_ops;
   int64_t values[capture->param_count + 1];
-  uint64_t* wall = calloc(steps, sizeof(uint64_t));
-  uint64_t* cpu = calloc(steps, sizeof(uint64_t));
-  uint64_t* sim = calloc(steps, sizeof(uint64_t));
-  uint64_t* phase = calloc(4 * steps, sizeof(uint64_t));
-  rl_status_t status =
-      wall && cpu && sim && phase ? RL_OK : rl_status_out_of_memory();
-  const uint64_t warm = 50;
-  uint64_t written = 0, preempted = 0, faulted = 0, on_cpu = 0;
+  const uint64_t warm = 50, first = out->count;
+  rl_status_t status = RL_OK;
   char reason[256];
   for (uint64_t i = 0; i < steps + warm && !status; ++i) {
     rl_bench_events_t events = rl_bench_events();
@@ -239,44 +251,57 @@ static rl_status_t rl_bench_steps(rl_replay_t* replay, uint64_t steps,
     if (!status) status = route->wait(replay, last);
     uint64_t w2 = rl_bench_clock(CLOCK_MONOTONIC);
     if (status || i < warm) continue;
-    wall[i - warm] = w1 - w0;
+    uint64_t n = out->count++;
+    out->wall[n] = w1 - w0;
     // On the CPU throughout (no switch, no fault): the wall time is this
     // thread's CPU time.
     if (after.switches == events.switches && after.faults == events.faults) {
-      cpu[on_cpu++] = w1 - w0;
+      out->cpu[out->on_cpu++] = w1 - w0;
     }
-    sim[i - warm] = w2 - w1;
-    uint64_t* ph = phase + 4 * (i - warm);
+    out->sim[n] = w2 - w1;
+    uint64_t* ph = out->phase + 4 * n;
     ph[0] = wa - w0;
     ph[1] = wp - wa;
     ph[2] = w1 - wp > bell ? w1 - wp - bell : 0;
     ph[3] = bell;
-    written += changed;
-    preempted += after.switches != events.switches;
-    faulted += after.faults != events.faults;
+    out->written += changed;
+    out->preempted += after.switches != events.switches;
+    out->faulted += after.faults != events.faults;
   }
-  if (!status) {
-    row->preemptions = 1000.0 * (double)preempted / (double)steps;
-    row->faulted = 1000.0 * (double)faulted / (double)steps;
-    row->wall = rl_bench_stats(wall, steps);
-    row->cpu = rl_bench_stats(cpu, on_cpu);
-    row->sim = rl_bench_stats(sim, steps);
-    row->sim.median /= capture->launch_count;
-    row->sim.min /= capture->launch_count;
-    row->sim.tail /= capture->launch_count;
-    row->written = written / steps;
-    double* medians[4] = {&row->admit_ns, &row->apply_ns, &row->publish_ns,
-                          &row->doorbell_ns};
-    for (int k = 0; k < 4; ++k) {
-      for (uint64_t j = 0; j < steps; ++j) wall[j] = phase[4 * j + k];
-      *medians[k] = rl_bench_stats(wall, steps).median;
-    }
+  uint64_t n = out->count - first;
+  uint64_t* round = status || n == 0 ? NULL : calloc(n, sizeof(uint64_t));
+  if (round) {
+    for (uint64_t j = 0; j < n; ++j) round[j] = out->wall[first + j];
+    *out_round_median = rl_bench_stats(round, n).median;
+    free(round);
+  } else if (!status && n) {
+    status = rl_status_out_of_memory();
   }
-  free(phase);
-  free(wall);
-  free(cpu);
-  free(sim);
   return status;
+}
+
+// The row's statistics over every round's samples (sorted in place).
+static void rl_bench_summarize(rl_bench_samples_t* samples, uint32_t launches,
+                               rl_bench_row_t* row) {
+  uint64_t n = samples->count;
+  row->preemptions = 1000.0 * (double)samples->preempted / (double)n;
+  row->faulted = 1000.0 * (double)samples->faulted / (double)n;
+  row->written = samples->written / n;
+  double* medians[4] = {&row->admit_ns, &row->apply_ns, &row->publish_ns,
+                        &row->doorbell_ns};
+  for (int k = 0; k < 4; ++k) {
+    uint64_t* scratch = malloc(n * sizeof(uint64_t));
+    if (!scratch) break;
+    for (uint64_t j = 0; j < n; ++j) scratch[j] = samples->phase[4 * j + k];
+    *medians[k] = rl_bench_stats(scratch, n).median;
+    free(scratch);
+  }
+  row->wall = rl_bench_stats(samples->wall, n);
+  row->cpu = rl_bench_stats(samples->cpu, samples->on_cpu);
+  row->sim = rl_bench_stats(samples->sim, n);
+  row->sim.median /= launches;
+  row->sim.min /= launches;
+  row->sim.tail /= launches;
 }
 
 // A second pass of |steps| steps that splits the simulator's time: after
@@ -369,31 +394,61 @@ static rl_status_t rl_bench_apply_warm(rl_replay_t* replay, double* out_ns) {
   return status;
 }
 
+// |rounds| rounds of |steps| steps, each on a freshly prepared replay (new
+// allocations: where the stream and kernarg segment land in memory moves the
+// figures by up to 2x between runs on this machine, so one placement is not
+// a row); the split pass and the warm loop run on the last round's replay.
 static rl_status_t rl_bench_route(rl_device_t* device,
                                   const rl_capture_t* capture,
                                   rl_route_t route, uint64_t steps,
-                                  rl_bench_row_t* out_row) {
-  rl_replay_t* replay = NULL;
-  RL_RETURN_IF_ERROR(rl_replay_create(device, capture, NULL, &replay));
-  rl_status_t status = rl_replay_prepare(replay, route);
-  if (!status) {
-    const rl_bind_table_t* binds = replay->binds;
-    rl_route_proof_t proof;
-    rl_replay_proof(replay, &proof);
-    *out_row = (rl_bench_row_t){
-        .launches = capture->launch_count,
-        .sites = binds->site_count,
-        .dynamic_sites = binds->site_count - binds->pointer_count,
-        .expressions = binds->expr_count,
-        .packets = proof.packets};
-    out_row->load_before = rl_bench_load();
-    status = rl_bench_steps(replay, steps, out_row);
-    out_row->load_after = rl_bench_load();
-    out_row->idle = rl_bench_idle(out_row->load_before, out_row->load_after);
-    if (!status) status = rl_bench_apply_warm(replay, &out_row->apply_warm_ns);
-    if (!status) status = rl_bench_sim_split(replay, steps, out_row);
+                                  uint32_t rounds, rl_bench_row_t* out_row) {
+  uint64_t total = steps * rounds;
+  rl_bench_samples_t samples = {
+      .wall = calloc(total, sizeof(uint64_t)),
+      .cpu = calloc(total, sizeof(uint64_t)),
+      .sim = calloc(total, sizeof(uint64_t)),
+      .phase = calloc(4 * total, sizeof(uint64_t))};
+  rl_status_t status = samples.wall && samples.cpu && samples.sim &&
+                               samples.phase
+                           ? RL_OK
+                           : rl_status_out_of_memory();
+  *out_row = (rl_bench_row_t){.launches = capture->launch_count,
+                              .rounds = rounds};
+  out_row->load_before = rl_bench_load();
+  for (uint32_t r = 0; r < rounds && !status; ++r) {
+    rl_replay_t* replay = NULL;
+    status = rl_replay_create(device, capture, NULL, &replay);
+    if (!status) status = rl_replay_prepare(replay, route);
+    if (!status && r == 0) {
+      const rl_bind_table_t* binds = replay->binds;
+      rl_route_proof_t proof;
+      rl_replay_proof(replay, &proof);
+      out_row->sites = binds->site_count;
+      out_row->dynamic_sites = binds->site_count - binds->pointer_count;
+      out_row->expressions = binds->expr_count;
+      out_row->packets = proof.packets;
+    }
+    double median = 0;
+    if (!status) status = rl_bench_steps(replay, steps, &samples, &median);
+    if (!status) {
+      if (r == 0 || median < out_row->round_low) out_row->round_low = median;
+      if (r == 0 || median > out_row->round_high) out_row->round_high = median;
+    }
+    if (r + 1 == rounds) {
+      out_row->load_after = rl_bench_load();
+      if (!status) {
+        status = rl_bench_apply_warm(replay, &out_row->apply_warm_ns);
+      }
+      if (!status) status = rl_bench_sim_split(replay, steps, out_row);
+    }
+    rl_replay_destroy(replay);
   }
-  rl_replay_destroy(replay);
+  out_row->idle = rl_bench_idle(out_row->load_before, out_row->load_after);
+  if (!status) rl_bench_summarize(&samples, capture->launch_count, out_row);
+  free(samples.wall);
+  free(samples.cpu);
+  free(samples.sim);
+  free(samples.phase);
   return status;
 }
 
@@ -403,6 +458,55 @@ static rl_status_t rl_bench_route(rl_device_t* device,
 // the scheduler, a short stream's two threads often share one core (the
 // handoff then touches no other core's cache) and a long one's do not, and
 // the rows would compare placements instead of stream lengths.
+// A cache line bounced between the host's CPU and the CP's: the cost every
+// cross-core handoff and every stream line the CP read pays (the machine's
+// interconnect; on this project's virtual machines it moves with where the
+// hypervisor runs the two virtual CPUs, and every row of a run with it).
+typedef struct rl_bench_ping_s {
+  _Atomic uint64_t ball;
+  int cpu;
+} rl_bench_ping_t;
+
+enum { RL_BENCH_PING_TRIPS = 2000, RL_BENCH_PING_BATCHES = 15 };
+
+static void* rl_bench_pong(void* arg) {
+  rl_bench_ping_t* ping = arg;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  CPU_SET(ping->cpu, &cpus);
+  sched_setaffinity(0, sizeof(cpus), &cpus);
+  const uint64_t end = 2ull * RL_BENCH_PING_TRIPS * RL_BENCH_PING_BATCHES;
+  for (uint64_t expect = 1; expect < end; expect += 2) {
+    while (atomic_load_explicit(&ping->ball, memory_order_acquire) != expect) {
+    }
+    atomic_store_explicit(&ping->ball, expect + 1, memory_order_release);
+  }
+  return NULL;
+}
+
+// Median over batches of the round-trip time, ns; 0 when unmeasured.
+static double rl_bench_round_trip(int other_cpu) {
+  rl_bench_ping_t ping = {.cpu = other_cpu};
+  atomic_init(&ping.ball, 0);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, rl_bench_pong, &ping) != 0) return 0;
+  uint64_t batches[RL_BENCH_PING_BATCHES];
+  uint64_t ball = 0;
+  for (int b = 0; b < RL_BENCH_PING_BATCHES; ++b) {
+    uint64_t start = rl_bench_clock(CLOCK_MONOTONIC);
+    for (int t = 0; t < RL_BENCH_PING_TRIPS; ++t) {
+      atomic_store_explicit(&ping.ball, ++ball, memory_order_release);
+      ++ball;
+      while (atomic_load_explicit(&ping.ball, memory_order_acquire) != ball) {
+      }
+    }
+    batches[b] = rl_bench_clock(CLOCK_MONOTONIC) - start;
+  }
+  pthread_join(thread, NULL);
+  return rl_bench_stats(batches, RL_BENCH_PING_BATCHES).median /
+         RL_BENCH_PING_TRIPS;
+}
+
 static void rl_bench_place_threads(rl_sim_options_t* sim, char* out,
                                    size_t out_size) {
   cpu_set_t allowed;
@@ -425,13 +529,16 @@ static void rl_bench_place_threads(rl_sim_options_t* sim, char* out,
   sim->pin_cp = true;
   sim->cp_cpu = last;
   snprintf(out, out_size,
-           "threads pinned: host on CPU %d, command processor on CPU %d",
-           first, last);
+           "threads pinned: host on CPU %d, command processor on CPU %d; a "
+           "cache line's round trip between them %.0f ns (median of %d "
+           "batches of %d, measured before the rows)",
+           first, last, rl_bench_round_trip(last), RL_BENCH_PING_BATCHES,
+           RL_BENCH_PING_TRIPS);
 }
 
 static void rl_bench_header(void) {
   printf("| launches | sites (dynamic, expressions) | route | host wall "
-         "median / min / tail µs | host CPU median / tail µs | sites written "
+         "median / min / tail µs (round medians) | host CPU median / tail µs | sites written "
          "per step | apply alone, warm loop µs (wall median) | sim "
          "µs/dispatch median / min / tail | load before / after "
          "(steps per 1,000 whose host work was switched out / took a page "
@@ -443,12 +550,14 @@ static void rl_bench_print(const char* label, const char* route,
                            const rl_bench_row_t* r) {
   // A tail from a machine that was not idle says so next to the number.
   const char* mark = r->idle ? "" : " (not idle)";
-  printf("| %s%u | %u (%u, %u) | %s | %.2f / %.2f / %s %.2f%s | %.2f / %s "
+  printf("| %s%u | %u (%u, %u) | %s | %.2f / %.2f / %s %.2f%s (%.2f-%.2f) | "
+         "%.2f / %s "
          "%.2f%s | %" PRIu64 " | %.2f | %.2f / %.2f / %s %.2f%s | %.2f / "
          "%.2f, %s (%.0f / %.0f) |\n",
          label, r->launches, r->sites, r->dynamic_sites, r->expressions,
          route, r->wall.median / 1e3, r->wall.min / 1e3, r->wall.tail_name,
-         r->wall.tail / 1e3, mark, r->cpu.median / 1e3, r->cpu.tail_name,
+         r->wall.tail / 1e3, mark, r->round_low / 1e3, r->round_high / 1e3,
+         r->cpu.median / 1e3, r->cpu.tail_name,
          r->cpu.tail / 1e3, mark, r->written, r->apply_warm_ns / 1e3,
          r->sim.median / 1e3, r->sim.min / 1e3, r->sim.tail_name,
          r->sim.tail / 1e3, mark, r->load_before, r->load_after,
@@ -565,7 +674,7 @@ static rl_status_t rl_bench_write_json(const char* path, uint64_t steps) {
 
 static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
                                    const int64_t* layers, size_t layer_count,
-                                   uint64_t steps) {
+                                   uint64_t steps, uint32_t rounds) {
   if (layer_count == 0) return RL_OK;
   printf("\n### Decode workload, every parameter moving every step\n\n");
   rl_bench_header();
@@ -575,9 +684,10 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
                                        &capture));
     rl_bench_row_t pm4 = {0}, aql = {0};
     rl_status_t status =
-        rl_bench_route(device, capture, RL_ROUTE_PM4, steps, &pm4);
+        rl_bench_route(device, capture, RL_ROUTE_PM4, steps, rounds, &pm4);
     if (!status) {
-      status = rl_bench_route(device, capture, RL_ROUTE_AQL, steps, &aql);
+      status =
+          rl_bench_route(device, capture, RL_ROUTE_AQL, steps, rounds, &aql);
     }
     rl_capture_destroy(capture);
     RL_RETURN_IF_ERROR(status);
@@ -594,7 +704,7 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
 
 static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
                                   const uint32_t* sizes, size_t size_count,
-                                  uint64_t steps) {
+                                  uint64_t steps, uint32_t rounds) {
   if (size_count == 0) return RL_OK;
   printf("\n### Fixed dynamic sites (vecchain + zero-argument fillers)\n\n");
   rl_bench_header();
@@ -609,7 +719,8 @@ static rl_status_t rl_bench_fixed(rl_device_t* device, const char* kernels,
     rl_bench_row_t rows[2] = {{0}, {0}};
     static const rl_route_t routes[2] = {RL_ROUTE_PM4, RL_ROUTE_AQL};
     for (int r = 0; r < 2 && !status; ++r) {
-      status = rl_bench_route(device, capture, routes[r], steps, &rows[r]);
+      status =
+          rl_bench_route(device, capture, routes[r], steps, rounds, &rows[r]);
       if (!status) {
         rl_bench_keep("fixed", "", rl_route_name(routes[r]), &rows[r]);
         if (s == 0) first[r] = rows[r].cpu.median;
@@ -657,6 +768,7 @@ int main(int argc, char** argv) {
   const char* kernels = NULL;
   const char* json = NULL;
   uint64_t steps = 1500;
+  uint32_t rounds = 3;
   uint64_t layer_list[8] = {4, 48, 200}, fixed_list[8] = {10, 100, 1000};
   size_t layer_count = 3, fixed_count = 3;
   bool usage = argc % 2 == 0;  // every option takes a value
@@ -670,6 +782,11 @@ int main(int argc, char** argv) {
       char* end = NULL;
       steps = strtoull(value, &end, 10);
       usage = *end != '\0';
+    } else if (strcmp(argv[i], "--rounds") == 0) {
+      char* end = NULL;
+      unsigned long parsed = strtoul(value, &end, 10);
+      usage = *end != '\0' || parsed == 0 || parsed > 100;
+      rounds = (uint32_t)parsed;
     } else if (strcmp(argv[i], "--layers") == 0) {
       usage = !rl_bench_list(value, 1000, layer_list, 8, &layer_count);
     } else if (strcmp(argv[i], "--fixed") == 0) {
@@ -680,7 +797,7 @@ int main(int argc, char** argv) {
   }
   if (usage || !kernels || steps == 0) {
     fprintf(stderr,
-            "usage: host_cost_bench --kernels DIR [--steps N] "
+            "usage: host_cost_bench --kernels DIR [--steps N] [--rounds R] "
             "[--layers L,L,...|none] [--fixed N,N,...|none] [--json FILE]\n"
             "  --fixed: launch counts of the fixed-sites table, each >= 8 "
             "(vecchain's own launches)\n");
@@ -692,12 +809,13 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < fixed_count; ++i) fixed[i] = (uint32_t)fixed_list[i];
   rl_sim_options_t sim = {.processor = "gfx1100",
                           .executor = rl_sim_noop_executor()};
-  char placement[128];
+  char placement[256];
   rl_bench_place_threads(&sim, placement, sizeof(placement));
   rl_device_t* device = NULL;
   rl_status_t status = rl_sim_device_create(&sim, &device);
-  printf("host_cost_bench: %" PRIu64 " measured steps per row (after 50 "
-         "warm-up steps), sim gfx1100, no-op executor; host = admit + apply "
+  printf("host_cost_bench: %u rounds of %" PRIu64 " measured steps per row "
+         "(each on a freshly prepared replay, after 50 warm-up steps), sim "
+         "gfx1100, no-op executor; host = admit + apply "
          "+ publish (doorbell included); CPU = the host work's wall time in "
          "the steps this thread spent on its CPU throughout (no context "
          "switch, no page fault: getrusage before and after, outside the "
@@ -705,12 +823,13 @@ int main(int argc, char** argv) {
          "samples, p95 from >= 200, else max; idle = 1-minute load average "
          "below %.1f per online core (%ld cores) before and after the row, "
          "tails of rows that were not are marked \"not idle\"; %s\n",
-         steps, RL_BENCH_IDLE_LOAD, rl_bench_cores(), placement);
+         rounds, steps, RL_BENCH_IDLE_LOAD, rl_bench_cores(), placement);
   if (!status) {
-    status = rl_bench_decode(device, kernels, layers, layer_count, steps);
+    status =
+        rl_bench_decode(device, kernels, layers, layer_count, steps, rounds);
   }
   if (!status) {
-    status = rl_bench_fixed(device, kernels, fixed, fixed_count, steps);
+    status = rl_bench_fixed(device, kernels, fixed, fixed_count, steps, rounds);
   }
   if (!status) rl_bench_phases();
   if (!status) rl_bench_split();
