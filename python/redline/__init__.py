@@ -308,8 +308,9 @@ class Device:
     def kind(self) -> str:
         return _str(lib.rl_device_kind(self._ptr))
 
-    def replay(self, capture: Capture, checked: bool = False) -> "Replay":
-        replay = Replay(self, capture, checked)
+    def replay(self, capture: Capture, checked: bool = False,
+               spin_wait: bool = False) -> "Replay":
+        replay = Replay(self, capture, checked, spin_wait)
         self._replays.append(replay)
         return replay
 
@@ -339,10 +340,13 @@ class Replay:
     proof, region reads and hashes. Parameter values are given by name
     (missing ones take the capture's value) or as a list in capture order."""
 
-    def __init__(self, device: Device, capture: Capture, checked: bool = False):
+    def __init__(self, device: Device, capture: Capture, checked: bool = False,
+                 spin_wait: bool = False):
+        # spin_wait: poll the completion signal for the whole step (the
+        # lowest latency, one host core busy while the device runs).
         self.device = device
         self.capture = capture  # kept alive: the C replay borrows it
-        options = _lib.ReplayOptions(checked=checked)
+        options = _lib.ReplayOptions(checked=checked, spin_wait=spin_wait)
         self._ptr = ctypes.c_void_p()
         _check(lib.rl_replay_create(device._ptr, capture._ptr, ctypes.byref(options),
                                     ctypes.byref(self._ptr)))

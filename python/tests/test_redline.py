@@ -60,13 +60,14 @@ def test_routes_agree(capture_path):
     capture = redline.Capture.read(capture_path)
     hashes = {}
     with redline.Device() as device:
-        for route in ("aql", "pm4"):
-            replay = device.replay(capture)
+        for route, spin in (("aql", False), ("pm4", False), ("pm4", True)):
+            replay = device.replay(capture, spin_wait=spin)
             replay.prepare(route)
             replay.run(pos=5)
-            hashes[route] = replay.region_hashes()
+            hashes[(route, spin)] = replay.region_hashes()
             replay.close()
-    assert hashes["aql"] == hashes["pm4"]
+    assert hashes[("aql", False)] == hashes[("pm4", False)]
+    assert hashes[("pm4", True)] == hashes[("pm4", False)]
 
 
 def test_errors_carry_status(capture_path):

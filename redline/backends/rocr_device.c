@@ -62,6 +62,7 @@ static const rl_device_vtable_t rl_rocr_vtable = {
     .signal_store = rl_rocr_signal_store,
     .signal_load = rl_rocr_signal_load,
     .signal_wait_lt = rl_rocr_signal_wait_lt,
+    .signal_spin_lt = rl_rocr_signal_spin_lt,
     .timestamp = rl_rocr_timestamp,
 };
 

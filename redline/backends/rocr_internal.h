@@ -138,6 +138,9 @@ rl_status_t rl_rocr_signal_create(rl_device_t* device, int64_t initial_value,
 rl_status_t rl_rocr_signal_destroy(rl_device_t* device, uint64_t signal);
 void rl_rocr_signal_store(rl_device_t* device, uint64_t signal, int64_t value);
 int64_t rl_rocr_signal_load(rl_device_t* device, uint64_t signal);
+bool rl_rocr_signal_spin_lt(rl_device_t* device, uint64_t signal,
+                            int64_t value, uint64_t timeout_ns,
+                            int64_t* out_value);
 bool rl_rocr_signal_wait_lt(rl_device_t* device, uint64_t signal,
                             int64_t value, uint64_t timeout_ns,
                             int64_t* out_value);

@@ -73,21 +73,40 @@ static uint64_t rl_rocr_wait_ticks(const rl_rocr_device_t* device,
   return ticks > UINT64_MAX ? UINT64_MAX : (uint64_t)ticks;
 }
 
-bool rl_rocr_signal_wait_raw(rl_rocr_device_t* device, hsa_signal_t signal,
-                             int64_t value, uint64_t timeout_ns,
-                             int64_t* out_value) {
+static bool rl_rocr_signal_wait_state(rl_rocr_device_t* device,
+                                      hsa_signal_t signal, int64_t value,
+                                      uint64_t timeout_ns,
+                                      hsa_wait_state_t state,
+                                      int64_t* out_value) {
   const uint64_t start = rl_now_ns();
   for (;;) {
     uint64_t elapsed = rl_now_ns() - start;
     uint64_t left = elapsed < timeout_ns ? timeout_ns - elapsed : 0;
     int64_t observed = device->api.fn.hsa_signal_wait_scacquire(
         signal, HSA_SIGNAL_CONDITION_LT, (hsa_signal_value_t)value,
-        rl_rocr_wait_ticks(device, left), HSA_WAIT_STATE_BLOCKED);
+        rl_rocr_wait_ticks(device, left), state);
     *out_value = observed;
     if (observed < value) return true;
     // HSA lets the wait return early; only the clock ends it.
     if (left == 0) return false;
   }
+}
+
+bool rl_rocr_signal_wait_raw(rl_rocr_device_t* device, hsa_signal_t signal,
+                             int64_t value, uint64_t timeout_ns,
+                             int64_t* out_value) {
+  return rl_rocr_signal_wait_state(device, signal, value, timeout_ns,
+                                   HSA_WAIT_STATE_BLOCKED, out_value);
+}
+
+bool rl_rocr_signal_spin_lt(rl_device_t* base, uint64_t handle, int64_t value,
+                            uint64_t timeout_ns, int64_t* out_value) {
+  rl_rocr_device_t* device = rl_rocr_cast(base);
+  *out_value = 0;
+  if (rl_rocr_signal_find(device, handle) < 0) return false;
+  return rl_rocr_signal_wait_state(device, (hsa_signal_t){handle}, value,
+                                   timeout_ns, HSA_WAIT_STATE_ACTIVE,
+                                   out_value);
 }
 
 bool rl_rocr_signal_wait_lt(rl_device_t* base, uint64_t handle, int64_t value,

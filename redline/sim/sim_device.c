@@ -136,6 +136,7 @@ static const rl_device_vtable_t rl_sim_vtable = {
     .signal_store = rl_sim_signal_store,
     .signal_load = rl_sim_signal_load,
     .signal_wait_lt = rl_sim_signal_wait_lt,
+    .signal_spin_lt = rl_sim_signal_spin_lt,
     .timestamp = rl_sim_timestamp,
 };
 

@@ -130,6 +130,26 @@ static void rl_sim_signal_note_wait(rl_sim_device_t* sim, uint64_t waited_ns) {
   }
 }
 
+// Polls the value where it lives (translated once: a signal_load per poll
+// would take the memory lock the command processor translates under), the
+// clock every 64 polls.
+bool rl_sim_signal_spin_lt(rl_device_t* device, uint64_t signal, int64_t value,
+                           uint64_t timeout_ns, int64_t* out_value) {
+  rl_sim_device_t* sim = rl_sim_device_cast(device);
+  _Atomic int64_t* slot = rl_sim_signal_value(sim, signal);
+  *out_value = 0;
+  if (slot == NULL) return false;
+  const uint64_t start = rl_sim_now_ns();
+  for (uint32_t polls = 0;; ++polls) {
+    *out_value = atomic_load_explicit(slot, memory_order_acquire);
+    if (*out_value < value) return true;
+    if ((polls & 63u) == 63u && rl_sim_now_ns() - start >= timeout_ns) {
+      return false;
+    }
+    rl_sim_pause();
+  }
+}
+
 bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
                            uint64_t timeout_ns, int64_t* out_value) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);

@@ -35,12 +35,16 @@
 // counters above): the load average lags by a minute, these are the
 // row's own.
 //
-// Usage: host_cost_bench --kernels DIR [--steps N] [--rounds R]
+// Usage: host_cost_bench --kernels DIR [--steps N] [--rounds R] [--wait W]
 //                        [--layers L,L,...|none] [--fixed N,N,...|none]
 //                        [--json FILE]
 // Each row is R rounds (default 3) of N measured steps (default 1,500),
 // each round on a freshly prepared replay; the statistics are over all
 // R x N steps and the row also shows the lowest and highest round median.
+// --wait spin (default) runs the replays with spin_wait, the low-latency
+// configuration (the host polls the completion signal for the whole step);
+// --wait block with the device's wait (poll ~200 µs, then sleep): after a
+// sleep the next step's host work starts from a cache the idle core lost.
 #define _GNU_SOURCE  // getloadavg, RUSAGE_THREAD
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -210,6 +214,10 @@ static void rl_bench_values(const rl_capture_t* capture, uint64_t i,
     values[p] = param->min + (int64_t)(at % (span ? span : 1));
   }
 }
+
+// The replay's wait (--wait): spin (rl_replay_options_t.spin_wait, the
+// default here: the low-latency configuration) or block (the device's wait).
+static bool rl_bench_spin_wait = true;
 
 // The samples of a row's rounds, appended round after round.
 typedef struct rl_bench_samples_s {
@@ -417,7 +425,8 @@ static rl_status_t rl_bench_route(rl_device_t* device,
   out_row->load_before = rl_bench_load();
   for (uint32_t r = 0; r < rounds && !status; ++r) {
     rl_replay_t* replay = NULL;
-    status = rl_replay_create(device, capture, NULL, &replay);
+    const rl_replay_options_t options = {.spin_wait = rl_bench_spin_wait};
+    status = rl_replay_create(device, capture, &options, &replay);
     if (!status) status = rl_replay_prepare(replay, route);
     if (!status && r == 0) {
       const rl_bind_table_t* binds = replay->binds;
@@ -782,6 +791,9 @@ int main(int argc, char** argv) {
       char* end = NULL;
       steps = strtoull(value, &end, 10);
       usage = *end != '\0';
+    } else if (strcmp(argv[i], "--wait") == 0) {
+      usage = strcmp(value, "spin") != 0 && strcmp(value, "block") != 0;
+      rl_bench_spin_wait = strcmp(value, "spin") == 0;
     } else if (strcmp(argv[i], "--rounds") == 0) {
       char* end = NULL;
       unsigned long parsed = strtoul(value, &end, 10);
@@ -798,6 +810,7 @@ int main(int argc, char** argv) {
   if (usage || !kernels || steps == 0) {
     fprintf(stderr,
             "usage: host_cost_bench --kernels DIR [--steps N] [--rounds R] "
+            "[--wait spin|block] "
             "[--layers L,L,...|none] [--fixed N,N,...|none] [--json FILE]\n"
             "  --fixed: launch counts of the fixed-sites table, each >= 8 "
             "(vecchain's own launches)\n");
@@ -814,8 +827,8 @@ int main(int argc, char** argv) {
   rl_device_t* device = NULL;
   rl_status_t status = rl_sim_device_create(&sim, &device);
   printf("host_cost_bench: %u rounds of %" PRIu64 " measured steps per row "
-         "(each on a freshly prepared replay, after 50 warm-up steps), sim "
-         "gfx1100, no-op executor; host = admit + apply "
+         "(each on a freshly prepared replay, after 50 warm-up steps), wait "
+         "%s, sim gfx1100, no-op executor; host = admit + apply "
          "+ publish (doorbell included); CPU = the host work's wall time in "
          "the steps this thread spent on its CPU throughout (no context "
          "switch, no page fault: getrusage before and after, outside the "
@@ -823,7 +836,11 @@ int main(int argc, char** argv) {
          "samples, p95 from >= 200, else max; idle = 1-minute load average "
          "below %.1f per online core (%ld cores) before and after the row, "
          "tails of rows that were not are marked \"not idle\"; %s\n",
-         rounds, steps, RL_BENCH_IDLE_LOAD, rl_bench_cores(), placement);
+         rounds, steps,
+         rl_bench_spin_wait ? "spin (spin_wait: the host polls the "
+                              "completion signal for the whole step)"
+                            : "block (the device's wait: polls, then sleeps)",
+         RL_BENCH_IDLE_LOAD, rl_bench_cores(), placement);
   if (!status) {
     status =
         rl_bench_decode(device, kernels, layers, layer_count, steps, rounds);

@@ -180,6 +180,14 @@ typedef struct rl_replay_options_s {
   // Route pm4: turn register-state retention off (pm4/pm4_lower.h; on by
   // default: a SET_SH_REG whose value the IB already holds is elided).
   bool pm4_no_retain;
+  // How a run waits for its step: by default the device's own wait (on the
+  // simulator and ROCr: poll about 200 µs, then sleep until the completion
+  // wakes the thread). With |spin_wait| the run polls the completion signal
+  // for the whole step instead (HSA_WAIT_STATE_ACTIVE, HIP's
+  // hipDeviceScheduleSpin): the lowest latency and a cache still warm for
+  // the next step's host work, for one host core kept busy while the device
+  // runs. Faults and the wait bound are checked as in the default wait.
+  bool spin_wait;
   // Budgets for an untrusted capture (redline/limits.h; zero fields take
   // the defaults). The contract refuses (RL_STATUS_CONTRACT, before
   // anything is allocated) a capture with more launches than

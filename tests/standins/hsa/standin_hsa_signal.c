@@ -120,7 +120,13 @@ RL_STANDIN_EXPORT hsa_signal_value_t hsa_signal_wait_scacquire(
     hsa_signal_t signal, hsa_signal_condition_t condition,
     hsa_signal_value_t compare_value, uint64_t timeout_hint,
     hsa_wait_state_t wait_state_hint) {
-  (void)wait_state_hint;
+  if (wait_state_hint != HSA_WAIT_STATE_BLOCKED &&
+      wait_state_hint != HSA_WAIT_STATE_ACTIVE) {
+    rl_standin_error("hsa_signal_wait_scacquire with wait state %d, which is "
+                     "neither HSA_WAIT_STATE_BLOCKED nor _ACTIVE",
+                     (int)wait_state_hint);
+    return 0;
+  }
   if (!rl_standin_signal_live(signal.handle)) {
     rl_standin_error("hsa_signal_wait_scacquire on signal 0x%llx, which is "
                      "not live (destroyed or never created)",
@@ -131,8 +137,15 @@ RL_STANDIN_EXPORT hsa_signal_value_t hsa_signal_wait_scacquire(
   const uint64_t timeout_ns = rl_standin_ticks_to_ns(timeout_hint);
   if (condition == HSA_SIGNAL_CONDITION_LT) {
     int64_t value = 0;
-    sim->vtable->signal_wait_lt(sim, signal.handle, compare_value, timeout_ns,
-                                &value);
+    // ACTIVE polls for the whole wait (ROCr spins on the value), BLOCKED
+    // may sleep.
+    if (wait_state_hint == HSA_WAIT_STATE_ACTIVE) {
+      sim->vtable->signal_spin_lt(sim, signal.handle, compare_value,
+                                  timeout_ns, &value);
+    } else {
+      sim->vtable->signal_wait_lt(sim, signal.handle, compare_value,
+                                  timeout_ns, &value);
+    }
     return value;
   }
   // Other conditions: poll in 50 µs steps until the hint runs out.

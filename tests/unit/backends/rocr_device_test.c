@@ -125,11 +125,22 @@ static void rl_signals_and_bounded_waits(void** state) {
   double waited = rl_now() - start;
   assert_int_equal(value, 1);
   assert_true(waited >= 0.025 && waited < 1.0);  // 30 ms, in the right unit
+  // The spinning wait (HSA_WAIT_STATE_ACTIVE): the same contract.
+  assert_non_null(vt->signal_spin_lt);
+  start = rl_now();
+  assert_false(vt->signal_spin_lt(device, signal.address, 1, 30000000, &value));
+  waited = rl_now() - start;
+  assert_int_equal(value, 1);
+  assert_true(waited >= 0.025 && waited < 1.0);
+  vt->signal_store(device, signal.address, 0);
+  assert_true(vt->signal_spin_lt(device, signal.address, 1, 1000000, &value));
+  assert_int_equal(value, 0);
   assert_null(vt->signal_destroy(device, signal.address));
   // Not live: nothing, 0, false, and no call reaches the runtime.
   vt->signal_store(device, signal.address, 3);
   assert_int_equal(vt->signal_load(device, signal.address), 0);
   assert_false(vt->signal_wait_lt(device, signal.address, 1, 1000, &value));
+  assert_false(vt->signal_spin_lt(device, signal.address, 1, 1000, &value));
   rl_test_expect(vt->signal_destroy(device, signal.address),
                  RL_STATUS_INVALID_ARGUMENT, "not live");
   rl_device_close(device);

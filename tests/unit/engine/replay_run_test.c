@@ -52,12 +52,17 @@ static int rl_teardown(void** state) {
   return 0;
 }
 
-static void rl_prepare(rl_fixture_t* fixture, bool checked) {
-  rl_replay_options_t options = {.checked = checked};
-  assert_null(rl_replay_create(fixture->device, fixture->capture, &options,
+static void rl_prepare_with(rl_fixture_t* fixture,
+                            const rl_replay_options_t* options) {
+  assert_null(rl_replay_create(fixture->device, fixture->capture, options,
                                &fixture->replay));
   assert_null(rl_replay_contract(fixture->replay));
   assert_null(rl_replay_prepare(fixture->replay, RL_ROUTE_AQL));
+}
+
+static void rl_prepare(rl_fixture_t* fixture, bool checked) {
+  rl_replay_options_t options = {.checked = checked};
+  rl_prepare_with(fixture, &options);
 }
 
 // Runs at position index |i| and compares every region with the eager run.
@@ -163,6 +168,16 @@ static void rl_replay_checked_mode_equals_eager(void** state) {
   rl_fixture_t* fixture = *state;
   rl_prepare(fixture, true);
   for (size_t i = 0; i < RL_POSITION_COUNT; ++i) rl_run_and_compare(fixture, i);
+}
+
+// With spin_wait the run polls the completion signal instead of the
+// device's wait: the same bytes at every position, forwards and back.
+static void rl_replay_spin_wait_equals_eager(void** state) {
+  rl_fixture_t* fixture = *state;
+  const rl_replay_options_t options = {.spin_wait = true};
+  rl_prepare_with(fixture, &options);
+  for (size_t i = 0; i < RL_POSITION_COUNT; ++i) rl_run_and_compare(fixture, i);
+  for (size_t i = RL_POSITION_COUNT; i-- > 0;) rl_run_and_compare(fixture, i);
 }
 
 // A run rewrites only values that changed: the same position twice writes
@@ -287,6 +302,7 @@ int main(int argc, char** argv) {
       RL_TEST(rl_replay_rebases_every_pointer),
       RL_TEST(rl_replay_with_caller_buffers),
       RL_TEST(rl_replay_checked_mode_equals_eager),
+      RL_TEST(rl_replay_spin_wait_equals_eager),
       RL_TEST(rl_replay_writes_only_changes),
       RL_TEST(rl_replay_route_proof),
       RL_TEST(rl_replay_packet_headers),

@@ -119,7 +119,8 @@ static void rl_test_iteration(uint64_t* rng, uint64_t bound_ns,
   rl_device_t* device = NULL;
   rl_dt_ok(rl_sim_device_create(&sim_options, &device));
   const rl_replay_options_t options = {
-      .wait_timeout_ns = rl_test_bound(rng, bound_ns)};
+      .wait_timeout_ns = rl_test_bound(rng, bound_ns),
+      .spin_wait = rl_next(rng) & 1};
   rl_route_t route = (rl_next(rng) & 1) ? RL_ROUTE_PM4 : RL_ROUTE_AQL;
   rl_replay_t* replay = NULL;
   rl_dt_ok(rl_replay_create(device, capture, &options, &replay));
