@@ -102,6 +102,14 @@ idle() {
     "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" \
     --json "$WORKDIR/host_cost.json"
   echo
+  echo "The same with \`spin_wait\` (the host polls the completion signal for the whole step instead"
+  echo "of sleeping after 200 µs; the replay option of the low-latency path):"
+  echo
+  echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --wait spin --layers 48,200 --fixed 10,1000\`:"
+  echo
+  "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --wait spin --layers 48,200 \
+    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p'
+  echo
   echo "Host = admission + apply + publish (doorbell included), the simulator's processing excluded."
   echo "Host CPU = the host work's wall time over the steps this thread spent on its CPU throughout"
   echo "(no context switch and no page fault between its getrusage readings around the step), where"

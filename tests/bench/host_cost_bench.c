@@ -41,10 +41,10 @@
 // Each row is R rounds (default 3) of N measured steps (default 1,500),
 // each round on a freshly prepared replay; the statistics are over all
 // R x N steps and the row also shows the lowest and highest round median.
-// --wait spin (default) runs the replays with spin_wait, the low-latency
-// configuration (the host polls the completion signal for the whole step);
-// --wait block with the device's wait (poll ~200 µs, then sleep): after a
-// sleep the next step's host work starts from a cache the idle core lost.
+// --wait block (default) runs the replays with the device's wait (poll
+// ~200 µs, then sleep; after a sleep the next step's host work starts from
+// a cache the idle core may have lost); --wait spin with spin_wait (the host
+// polls the completion signal for the whole step).
 #define _GNU_SOURCE  // getloadavg, RUSAGE_THREAD
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -215,9 +215,9 @@ static void rl_bench_values(const rl_capture_t* capture, uint64_t i,
   }
 }
 
-// The replay's wait (--wait): spin (rl_replay_options_t.spin_wait, the
-// default here: the low-latency configuration) or block (the device's wait).
-static bool rl_bench_spin_wait = true;
+// The replay's wait (--wait): block (the device's wait, the library's
+// default) or spin (rl_replay_options_t.spin_wait).
+static bool rl_bench_spin_wait = false;
 
 // The samples of a row's rounds, appended round after round.
 typedef struct rl_bench_samples_s {
