@@ -18,8 +18,10 @@
 # as it is.
 #
 # Load: the machine's load average is printed before and after, with the
-# verdict "idle" (1-minute load below 0.5 per core) or "not idle", and
-# host_cost_bench marks every tail taken on a machine that was not idle.
+# verdict "idle" (1-minute load below 0.5 per core) or "not idle";
+# host_cost_bench judges each row by the CPU other processes used while it
+# ran (its own two threads keep the load average near 1-2) and marks every
+# tail taken on a machine that was not idle.
 #
 # Usage: tools/bench.sh            Release build in build-bench/, full runs
 #        BUILD=DIR tools/bench.sh  an existing build tree instead (its
@@ -71,7 +73,7 @@ run() {
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # idle: "idle" when the 1-minute load average is below 0.5 per online core
-# (host_cost_bench's rule for its tails), else "not idle".
+# (before any bench runs), else "not idle".
 idle() {
   awk -v cores="$(nproc)" '{ print ($1 < 0.5 * cores) ? "idle" : "not idle" }' \
     /proc/loadavg
