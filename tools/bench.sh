@@ -110,7 +110,7 @@ idle() {
   echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --wait spin --layers 48,200 --fixed 10,1000\`:"
   echo
   "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --wait spin --layers 48,200 \
-    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p'
+    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p' | sed 's/^### /#### spin_wait: /'
   echo
   echo "Host = admission + apply + publish (doorbell included), the simulator's processing excluded."
   echo "Host CPU = the host work's wall time over the steps this thread spent on its CPU throughout"

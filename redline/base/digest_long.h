@@ -15,7 +15,8 @@
 //   - add the "swapped input" term once per block: swapping the 64-bit
 //     lanes of each pair is a permutation, so the sum of the swapped
 //     stripes is the swapped sum;
-//   - keep a block's 16 secret vectors in registers (AVX-512 has 32).
+//   - read a block's 16 keys (overlapping 64-byte windows of the secret)
+//     from a copy aligned so that no key load crosses a cache line.
 // docs/BENCHMARKS.md ("State hashing") has the speeds; tests/unit/
 // digest_test.c compares every variant with libxxhash on every size from
 // 241 bytes to beyond 3 blocks and on large sizes.
