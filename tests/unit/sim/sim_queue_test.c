@@ -63,6 +63,32 @@ static void test_dispatch_completes_and_retires(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
+// A doorbell reaches the command processor in each of its waits for the
+// next one: still polling (at once), napping (1 ms later: past the 200 µs
+// poll window, inside the 20 ms of naps) and asleep until woken (60 ms
+// later). Each dispatch completes well inside the wait bound.
+static void test_doorbell_reaches_polling_napping_and_sleeping_cp(
+    void** state) {
+  (void)state;
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, NULL, 16);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 4 * 100);
+  static const long gaps_us[] = {0, 1000, 60000};
+  for (int i = 0; i < 3; ++i) {
+    struct timespec gap = {0, gaps_us[i] * 1000};
+    nanosleep(&gap, NULL);
+    uint64_t signal = rl_sim_fixture_signal(&f, 1);
+    rl_aql_dispatch_packet_t p = rl_test_dispatch(
+        rl_sim_fixture_kernel(&f, "vc_fill"),
+        rl_sim_fixture_fill_args(&f, out.address, (float)i, 100), 128, signal,
+        true);
+    rl_test_submit(&f, &p);
+    assert_true(rl_test_wait(&f, signal, RL_TEST_WAIT_NS));
+    assert_int_equal(rl_test_read_id(&f), (uint64_t)i + 1);
+  }
+  rl_sim_fixture_teardown(&f);
+}
+
 // Publishes barrier |type| on s1/s2 plus a dispatch behind it; returns the
 // completion signals (barrier, dispatch).
 static void rl_test_barrier_case(rl_sim_fixture_t* f, uint32_t type,
@@ -445,6 +471,7 @@ static void test_close_device_with_busy_queue(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dispatch_completes_and_retires),
+      cmocka_unit_test(test_doorbell_reaches_polling_napping_and_sleeping_cp),
       cmocka_unit_test(sim_queue_barrier_and_waits_for_every_dependency),
       cmocka_unit_test(sim_queue_barrier_or_completes_on_first_dependency),
       cmocka_unit_test(test_blocked_barrier_destroy_returns),
