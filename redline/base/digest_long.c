@@ -170,11 +170,15 @@ RL_AVX2 static inline void rl_stripes256(rl_acc256* acc, const uint8_t* in,
     d_lo = _mm256_add_epi64(d_lo, lo);
     d_hi = _mm256_add_epi64(d_hi, hi);
   }
-  const int swap = _MM_SHUFFLE(1, 0, 3, 2);
+  // The shuffle control must be a constant expression (clang requires it).
+#define RL_SWAP_PAIRS _MM_SHUFFLE(1, 0, 3, 2)
   acc->lo = _mm256_add_epi64(
-      acc->lo, _mm256_add_epi64(p_lo, _mm256_shuffle_epi32(d_lo, swap)));
+      acc->lo,
+      _mm256_add_epi64(p_lo, _mm256_shuffle_epi32(d_lo, RL_SWAP_PAIRS)));
   acc->hi = _mm256_add_epi64(
-      acc->hi, _mm256_add_epi64(p_hi, _mm256_shuffle_epi32(d_hi, swap)));
+      acc->hi,
+      _mm256_add_epi64(p_hi, _mm256_shuffle_epi32(d_hi, RL_SWAP_PAIRS)));
+#undef RL_SWAP_PAIRS
 }
 
 RL_AVX2 static inline __m256i rl_scramble256(__m256i acc, const uint8_t* key) {
