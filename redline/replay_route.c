@@ -149,31 +149,6 @@ rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
   return RL_OK;
 }
 
-// rl_replay_options_t.spin_wait: polls the completion signal until it is
-// below |signal_value| (true) or |slice_ns| passed (false, with the last
-// value read): the device's own spin wait, else signal_load with the clock
-// read every 64 polls.
-static bool rl_replay_spin_lt(rl_replay_t* replay, uint64_t slice_ns,
-                              int64_t* out_value) {
-  rl_device_t* device = replay->device;
-  if (device->vtable->signal_spin_lt) {
-    return device->vtable->signal_spin_lt(device, replay->signal.address,
-                                          replay->signal_value, slice_ns,
-                                          out_value);
-  }
-  const uint64_t start = rl_replay_now_ns();
-  for (uint32_t polls = 0;; ++polls) {
-    *out_value = device->vtable->signal_load(device, replay->signal.address);
-    if (*out_value < replay->signal_value) return true;
-    if ((polls & 63u) == 63u && rl_replay_now_ns() - start >= slice_ns) {
-      return false;
-    }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-}
-
 // Waits in slices so a faulted queue (whose signal never completes) is
 // reported at once; a wait that runs out without a fault leaves the
 // queue's state unknown. Then the completion value and the fault.
@@ -188,11 +163,13 @@ rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
     uint64_t left = elapsed < timeout ? timeout - elapsed : 0;
     uint64_t slice = left < RL_REPLAY_WAIT_SLICE_NS ? left
                                                     : RL_REPLAY_WAIT_SLICE_NS;
-    bool below = replay->options.spin_wait
-                     ? rl_replay_spin_lt(replay, slice, &value)
-                     : device->vtable->signal_wait_lt(
-                           device, replay->signal.address,
-                           replay->signal_value, slice, &value);
+    // spin_wait takes the device's polling wait where it has one.
+    bool (*wait_lt)(rl_device_t*, uint64_t, int64_t, uint64_t, int64_t*) =
+        replay->options.spin_wait && device->vtable->signal_spin_lt
+            ? device->vtable->signal_spin_lt
+            : device->vtable->signal_wait_lt;
+    bool below = wait_lt(device, replay->signal.address, replay->signal_value,
+                         slice, &value);
     if (below) {
       if (value != expected) {
         return RL_STATUS(RL_STATUS_POISONED,

@@ -157,7 +157,7 @@ typedef struct rl_device_vtable_s {
   // observed.
   bool (*signal_wait_lt)(rl_device_t* device, uint64_t signal, int64_t value,
                          uint64_t timeout_ns, int64_t* out_value);
-  // Optional (NULL: the caller polls signal_load): signal_wait_lt that
+  // Optional (NULL: callers use signal_wait_lt): signal_wait_lt that
   // polls for its whole |timeout_ns| and never sleeps (ROCr's
   // HSA_WAIT_STATE_ACTIVE; rl_replay_options_t.spin_wait).
   bool (*signal_spin_lt)(rl_device_t* device, uint64_t signal, int64_t value,

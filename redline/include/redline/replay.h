@@ -186,7 +186,9 @@ typedef struct rl_replay_options_s {
   // for the whole step instead (HSA_WAIT_STATE_ACTIVE, HIP's
   // hipDeviceScheduleSpin): the lowest latency and a cache still warm for
   // the next step's host work, for one host core kept busy while the device
-  // runs. Faults and the wait bound are checked as in the default wait.
+  // runs. Faults and the wait bound are checked as in the default wait; a
+  // device without a polling wait (device.h signal_spin_lt) waits its own
+  // way.
   bool spin_wait;
   // Budgets for an untrusted capture (redline/limits.h; zero fields take
   // the defaults). The contract refuses (RL_STATUS_CONTRACT, before
