@@ -66,6 +66,24 @@ rl_status_t rl_bind_table_add(rl_bind_table_t* table, rl_bind_site_kind_t kind,
   return RL_OK;
 }
 
+rl_status_t rl_bind_table_relay(rl_bind_table_t* table, uint32_t index,
+                                uint8_t dest, uint32_t offset) {
+  if (table->exprs || index >= table->site_count ||
+      table->sites[index].kind == RL_BIND_SITE_POINTER ||
+      dest >= RL_BIND_MAX_DESTS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "bind table: cannot relay site %u (of %u) to "
+                     "destination %u%s",
+                     index, table->site_count, dest,
+                     table->exprs ? " after finish" : "");
+  }
+  rl_bind_site_t* site = &table->sites[index];
+  site->relayed = true;
+  site->relay_dest = dest;
+  site->relay_offset = offset;
+  return RL_OK;
+}
+
 static const rl_expr_t* rl_bind_site_expr(const rl_bind_table_t* table,
                                           const rl_bind_site_t* site) {
   return &table->capture->launches[site->launch].bindings[site->ref].expr;
@@ -149,6 +167,7 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
     table->exprs[e].first = first;
     first += table->exprs[e].count;
     table->exprs[e].count = 0;
+    table->exprs[e].hot_count = 0;
   }
   uint32_t pointers = 0;
   for (uint32_t i = 0; i < table->site_count; ++i) {
@@ -158,10 +177,22 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
       continue;
     }
     rl_bind_expr_t* e = &table->exprs[site->expr];
-    table->hot[e->first + e->count] =
-        (rl_bind_hot_t){.offset = site->offset, .scale = site->scale,
-                        .dest = site->dest, .width = site->width};
     table->site_index[e->first + e->count++] = i;
+    rl_bind_hot_t hot = {.offset = site->offset, .scale = site->scale,
+                         .dest = site->dest, .width = site->width};
+    if (site->relayed) {
+      hot = (rl_bind_hot_t){.offset = site->relay_offset,
+                            .scale = site->scale,
+                            .dest = site->relay_dest, .width = 8};
+    }
+    // One store per distinct relay slot of the expression.
+    bool seen = false;
+    for (uint32_t k = 0; site->relayed && k < e->hot_count && !seen; ++k) {
+      const rl_bind_hot_t* h = &table->hot[e->first + k];
+      seen = h->dest == hot.dest && h->offset == hot.offset &&
+             h->width == 8 && h->scale == hot.scale;
+    }
+    if (!seen) table->hot[e->first + e->hot_count++] = hot;
   }
   table->synced = true;
   // The values the sites hold now; an expression the values do not
@@ -181,18 +212,18 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
 }
 
 // Stores |value| at |site| (and its mirror).
+// A relayed site stores its slot instead (all 8 bytes).
 static inline void rl_bind_site_store(const rl_bind_site_t* site,
                                       const rl_bind_dest_t* dests,
                                       uint32_t offset, uint64_t value) {
-  const rl_bind_dest_t* dest = &dests[site->dest];
+  const rl_bind_dest_t* dest = &dests[site->relayed ? site->relay_dest
+                                                    : site->dest];
+  if (site->relayed) offset = site->relay_offset;
+  const uint32_t width = site->relayed ? 8u : site->width;
   uint8_t* at = dest->base + offset;
-  if (site->width == 8) {
-    for (int i = 0; i < 8; ++i) at[i] = (uint8_t)(value >> (8 * i));
-  } else {
-    for (int i = 0; i < 4; ++i) at[i] = (uint8_t)(value >> (8 * i));
-  }
+  for (uint32_t i = 0; i < width; ++i) at[i] = (uint8_t)(value >> (8 * i));
   if (dest->mirror && dest->mirror != dest->base) {
-    memcpy(dest->mirror + offset, at, site->width);
+    memcpy(dest->mirror + offset, at, width);
   }
 }
 
@@ -255,7 +286,9 @@ static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
     }
     uint32_t offset = site->offset;
     bool skip = false;
-    if (faults && site->kind == RL_BIND_SITE_GRID) {
+    if (site->relayed) {
+      // The device writes the site from its slot: no fault applies.
+    } else if (faults && site->kind == RL_BIND_SITE_GRID) {
       skip = rl_test_fault("grid-skip", site->launch);
     } else if (faults) {
       skip = rl_test_fault("patch-skip", site->launch);
@@ -333,10 +366,10 @@ rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
     expr->value = value;
     table->synced = false;
     const rl_bind_hot_t* hot = table->hot + expr->first;
-    for (uint32_t k = 0; k < expr->count; ++k) {
+    for (uint32_t k = 0; k < expr->hot_count; ++k) {
       rl_bind_hot_store(&hot[k], dests, (uint64_t)value * hot[k].scale);
     }
-    changed += expr->count;
+    changed += expr->hot_count;
   }
   *out_changed = changed;
   return RL_OK;

@@ -31,6 +31,15 @@
 // A run that changes no expression touches no site: the cost is
 // O(expressions + sites of changed expressions), independent of launches.
 //
+// Relayed sites (rl_bind_table_relay): a route whose device copies a value
+// into a site itself (route pm4's COPY_DATA relay, pm4/pm4_lower.h) marks
+// the site relayed to an 8-byte slot: apply then writes the slot (value ×
+// scale, 64 bits little-endian) instead of the site, once per distinct
+// slot of a changed expression, and the device copies the slot's low
+// |width| bytes into the site during the run. Such a site's value is what
+// the device writes there; the host never stores to it after prepare, and
+// the test faults below skip it.
+//
 // Test faults (redline/base/test_fault.h: bind-stale, patch-skip,
 // patch-off, grid-skip) are honoured by a slow path that evaluates every
 // site on its own (rl_launch_value_evaluate), only while a fault is set.
@@ -70,6 +79,9 @@ typedef struct rl_bind_site_s {
   uint32_t expr;    // expression id (dynamic sites)
   uint32_t scale;   // multiplier of the expression's value
   uint64_t current; // the value the site holds
+  bool relayed;          // apply writes its slot instead (see above)
+  uint8_t relay_dest;    // the slot: 8 bytes at |relay_offset| of
+  uint32_t relay_offset; // destination |relay_dest|
 } rl_bind_site_t;
 
 // A dynamic site as apply's fast path reads it: 12 bytes, the sites of
@@ -90,6 +102,8 @@ typedef struct rl_bind_expr_s {
   int64_t value;     // value at the last apply
   uint32_t first;    // its sites: site_index[first .. first + count)
   uint32_t count;
+  uint32_t hot_count; // what apply writes: hot[first .. first + hot_count),
+                      // its host-written sites and distinct relay slots
 } rl_bind_expr_t;
 
 // A route's destination: its byte image of |size| bytes and an optional
@@ -133,13 +147,22 @@ rl_status_t rl_bind_table_add(rl_bind_table_t* table, rl_bind_site_kind_t kind,
                               uint32_t offset, uint8_t width, uint32_t scale,
                               uint64_t current);
 
+// Marks dynamic site |index| (added last or earlier) relayed to the 8-byte
+// slot at |offset| of destination |dest| (see above). The slot must hold
+// the site's current value in its low |width| bytes when the table is
+// finished (the route writes it). Only before rl_bind_table_finish;
+// RL_STATUS_INVALID_ARGUMENT for a pointer site or a bad destination.
+rl_status_t rl_bind_table_relay(rl_bind_table_t* table, uint32_t index,
+                                uint8_t dest, uint32_t offset);
+
 // Compiles the dynamic sites: expression ids, per-expression sites and fit
 // ranges. |values| (capture->param_count) are the values the sites hold.
 rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
                                  const int64_t* values);
 
 // The per-run apply above. |values|: |param_count| ==
-// capture->param_count values. *|out_changed| sites written.
+// capture->param_count values. *|out_changed| sites and relay slots
+// written.
 rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
                                 uint32_t param_count,
                                 const rl_bind_dest_t* dests,

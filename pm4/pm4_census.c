@@ -15,6 +15,18 @@
 #include "pm4/pm4_decode.h"
 #include "pm4/pm4_lower_internal.h"
 
+// One COPY_DATA a relayed binding needs (pm4_lower.h Relay): a 64-bit copy
+// of an 8-aligned 8-byte site, else one per dword.
+typedef struct rl_pm4_census_piece_s {
+  uint32_t launch, binding;
+  uint32_t offset;   // segment byte of the destination
+  uint64_t src;      // the slot (dword) it must copy
+  bool wide;         // COUNT_SEL 64 bits
+  bool copied;
+  uint32_t copied_at;  // IB dword of the copy
+  uint32_t acquires;   // ACQUIRE_MEM packets before the copy
+} rl_pm4_census_piece_t;
+
 typedef struct rl_pm4_census_s {
   const rl_pm4_program_t* program;
   const rl_pm4_lower_inputs_t* inputs;
@@ -26,6 +38,13 @@ typedef struct rl_pm4_census_s {
   bool flushed;   // a CS_PARTIAL_FLUSH since the last dispatch
   bool acquired;  // and an ACQUIRE_MEM after it
   bool released;  // the terminal RELEASE_MEM was seen
+  // Relay: the copies the layout requires, the piece starting at each
+  // segment dword (index + 1, 0: none), each launch's first piece.
+  rl_pm4_census_piece_t* pieces;
+  uint32_t piece_count;
+  uint32_t* piece_at;
+  uint32_t* launch_pieces;  // launch_count + 1 entries
+  uint32_t copies;
 } rl_pm4_census_t;
 
 // RL_STATUS_PREPARE naming IB dword |offset|.
@@ -62,7 +81,7 @@ static const char* rl_pm4_census_reg_name(const rl_pm4_census_t* census,
 static rl_status_t rl_pm4_census_acquire(rl_pm4_census_t* census,
                                          const rl_pm4_packet_t* packet) {
   const rl_pm4_family_t* family = census->layout.family;
-  const bool entry = packet->offset == 0;
+  const bool entry = census->acquires == 0;
   const uint32_t* b = packet->body - 1;  // b[n] = DWn
   const uint32_t gcr = RL_PM4_GET(ACQUIRE_MEM, GCR_CNTL,
                                   b[RL_PM4_ACQUIRE_MEM_GCR_CNTL_DWORD]);
@@ -288,6 +307,135 @@ static rl_status_t rl_pm4_census_dims(const rl_pm4_census_t* census,
   return RL_OK;
 }
 
+// Relay copies (pm4_lower.h Relay).
+
+// The copies the layout's relay requires (none without relay).
+static rl_status_t rl_pm4_census_relay_init(rl_pm4_census_t* census) {
+  const rl_pm4_layout_t* layout = &census->layout;
+  if (!layout->relay_slots) return RL_OK;
+  const rl_capture_t* capture = census->inputs->capture;
+  uint32_t count = 0;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    for (uint32_t b = 0; b < capture->launches[l].binding_count; ++b) {
+      if (rl_pm4_relay_slot(layout, l, b) == RL_PM4_RELAY_NONE) continue;
+      count += capture->launches[l].bindings[b].size / 4u;
+    }
+  }
+  census->pieces = calloc(count + 1u, sizeof(*census->pieces));
+  census->piece_at = calloc(layout->kernarg_size / 4u + 1u, sizeof(uint32_t));
+  census->launch_pieces =
+      calloc(capture->launch_count + 1u, sizeof(uint32_t));
+  if (!census->pieces || !census->piece_at || !census->launch_pieces) {
+    return rl_status_out_of_memory();
+  }
+  const uint64_t kernarg = census->inputs->kernarg_address;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    census->launch_pieces[l] = census->piece_count;
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    for (uint32_t b = 0; b < launch->binding_count; ++b) {
+      const uint32_t slot = rl_pm4_relay_slot(layout, l, b);
+      if (slot == RL_PM4_RELAY_NONE) continue;
+      const uint32_t offset =
+          layout->kernarg_offsets[l] + launch->bindings[b].offset;
+      const bool wide =
+          launch->bindings[b].size == 8 && (kernarg + offset) % 8 == 0;
+      const uint32_t n = wide ? 1u : launch->bindings[b].size / 4u;
+      for (uint32_t p = 0; p < n; ++p) {
+        census->piece_at[(offset + 4 * p) / 4] = census->piece_count + 1;
+        census->pieces[census->piece_count++] = (rl_pm4_census_piece_t){
+            .launch = l, .binding = b, .offset = offset + 4 * p,
+            .src = census->inputs->relay_address + 8ull * slot + 4 * p,
+            .wide = wide};
+      }
+    }
+  }
+  census->launch_pieces[capture->launch_count] = census->piece_count;
+  return RL_OK;
+}
+
+static void rl_pm4_census_relay_deinit(rl_pm4_census_t* census) {
+  free(census->pieces);
+  free(census->piece_at);
+  free(census->launch_pieces);
+}
+
+// A COPY_DATA: a required copy, encoded as pm4_lower.h says, copied once,
+// before the entry acquire or between a dispatch and the next wait.
+static rl_status_t rl_pm4_census_copy(rl_pm4_census_t* census,
+                                      const rl_pm4_packet_t* packet) {
+  if (!census->pieces) {
+    return rl_pm4_census_error(packet->offset,
+                               "COPY_DATA without relay: lowering never "
+                               "emits it");
+  }
+  if (census->acquires != 0 && (census->dispatches == 0 || census->flushed)) {
+    return rl_pm4_census_error(packet->offset,
+                               "COPY_DATA between a wait and its dispatch: "
+                               "copies go before the entry acquire or "
+                               "before a launch's CS_PARTIAL_FLUSH");
+  }
+  const uint32_t* b = packet->body;
+  const uint64_t src = b[1] | (uint64_t)b[2] << 32;
+  const uint64_t dst = b[3] | (uint64_t)b[4] << 32;
+  const uint64_t kernarg = census->inputs->kernarg_address;
+  const uint64_t offset = dst - kernarg;
+  uint32_t at = 0;
+  if (dst >= kernarg && offset < census->layout.kernarg_size &&
+      offset % 4 == 0) {
+    at = census->piece_at[offset / 4];
+  }
+  if (at == 0) {
+    return rl_pm4_census_error(packet->offset,
+                               "COPY_DATA to 0x%llx: no relayed binding "
+                               "starts there",
+                               (unsigned long long)dst);
+  }
+  rl_pm4_census_piece_t* piece = &census->pieces[at - 1];
+  const uint32_t control =
+      RL_PM4_PUT(COPY_DATA, SRC_SEL, RL_PM4_SEL_TC_L2) |
+      RL_PM4_PUT(COPY_DATA, DST_SEL, RL_PM4_SEL_TC_L2) |
+      RL_PM4_PUT(COPY_DATA, COUNT_SEL, piece->wide ? 1u : 0u) |
+      RL_PM4_PUT(COPY_DATA, WR_CONFIRM, 1);
+  if (packet->dwords != 6 || b[0] != control || src != piece->src ||
+      piece->copied) {
+    return rl_pm4_census_error(
+        packet->offset,
+        "COPY_DATA to launch %u (%s) binding %u at segment byte %u: "
+        "control 0x%x from 0x%llx%s; expected control 0x%x from slot "
+        "0x%llx, once",
+        piece->launch, rl_pm4_census_kernel(census, piece->launch),
+        piece->binding, piece->offset, b[0], (unsigned long long)src,
+        piece->copied ? ", a second copy" : "", control,
+        (unsigned long long)piece->src);
+  }
+  piece->copied = true;
+  piece->copied_at = packet->offset;
+  piece->acquires = census->acquires;
+  ++census->copies;
+  return RL_OK;
+}
+
+// Every copy of launch |launch| done, with an ACQUIRE_MEM after it.
+static rl_status_t rl_pm4_census_copied(const rl_pm4_census_t* census,
+                                        const rl_pm4_packet_t* packet) {
+  const uint32_t launch = census->dispatches;
+  if (!census->pieces) return RL_OK;
+  for (uint32_t i = census->launch_pieces[launch];
+       i < census->launch_pieces[launch + 1]; ++i) {
+    const rl_pm4_census_piece_t* piece = &census->pieces[i];
+    if (piece->copied && census->acquires > piece->acquires) continue;
+    return rl_pm4_census_error(
+        packet->offset,
+        "launch %u (%s): relayed binding %u at segment byte %u %s",
+        launch, rl_pm4_census_kernel(census, launch), piece->binding,
+        piece->offset,
+        piece->copied ? "copied with no ACQUIRE_MEM between the copy and "
+                        "the dispatch"
+                      : "never copied from its slot");
+  }
+  return RL_OK;
+}
+
 // The wait before this dispatch is exactly the plan's.
 static rl_status_t rl_pm4_census_wait(const rl_pm4_census_t* census,
                                       const rl_pm4_packet_t* packet) {
@@ -326,6 +474,7 @@ static rl_status_t rl_pm4_census_dispatch(rl_pm4_census_t* census,
   rl_pm4_launch_state_t state;
   rl_pm4_launch_state(&census->layout, launch, true, &state);
   RL_RETURN_IF_ERROR(rl_pm4_census_wait(census, packet));
+  RL_RETURN_IF_ERROR(rl_pm4_census_copied(census, packet));
   RL_RETURN_IF_ERROR(rl_pm4_census_state(census, packet, &state));
   RL_RETURN_IF_ERROR(rl_pm4_census_pointers(census, packet));
   RL_RETURN_IF_ERROR(rl_pm4_census_dims(census, packet, state.initiator));
@@ -341,10 +490,12 @@ static rl_status_t rl_pm4_census_dispatch(rl_pm4_census_t* census,
 static rl_status_t rl_pm4_census_packet(rl_pm4_census_t* census,
                                         const rl_pm4_packet_t* packet) {
   if (census->released || packet->type != RL_PM4_TYPE3 ||
-      (packet->offset == 0 && packet->opcode != RL_PM4_ACQUIRE_MEM)) {
+      (census->acquires == 0 && packet->opcode != RL_PM4_ACQUIRE_MEM &&
+       packet->opcode != RL_PM4_COPY_DATA)) {
     return rl_pm4_census_error(packet->offset,
-                               "%s: expected the entry ACQUIRE_MEM first and "
-                               "nothing after the terminal RELEASE_MEM",
+                               "%s: expected the entry ACQUIRE_MEM first "
+                               "(relay copies only before it) and nothing "
+                               "after the terminal RELEASE_MEM",
                                packet->name ? packet->name : "UNKNOWN");
   }
   switch (packet->opcode) {
@@ -358,6 +509,8 @@ static rl_status_t rl_pm4_census_packet(rl_pm4_census_t* census,
       return rl_pm4_census_dispatch(census, packet);
     case RL_PM4_RELEASE_MEM:
       return rl_pm4_census_release(census, packet);
+    case RL_PM4_COPY_DATA:
+      return rl_pm4_census_copy(census, packet);
     default:
       return rl_pm4_census_error(packet->offset,
                                  "%s (opcode 0x%02x): lowering never emits it",
@@ -386,16 +539,17 @@ static rl_status_t rl_pm4_census_stream(rl_pm4_census_t* census) {
   const rl_pm4_stats_t* stats = &program->stats;
   if (!census->released || census->waits != stats->waits ||
       census->acquires != stats->acquires ||
-      census->dispatches != stats->dispatches) {
+      census->dispatches != stats->dispatches ||
+      census->copies != stats->copies) {
     return rl_pm4_census_error(offset,
                                "end of the IB: %u dispatches, %u waits, %u "
-                               "acquires%s; the program claims %u, %u, %u "
-                               "and a terminal RELEASE_MEM",
+                               "acquires, %u copies%s; the program claims "
+                               "%u, %u, %u, %u and a terminal RELEASE_MEM",
                                census->dispatches, census->waits,
-                               census->acquires,
+                               census->acquires, census->copies,
                                census->released ? "" : ", no RELEASE_MEM",
                                stats->dispatches, stats->waits,
-                               stats->acquires);
+                               stats->acquires, stats->copies);
   }
   return RL_OK;
 }
@@ -457,7 +611,13 @@ static rl_status_t rl_pm4_census_run(rl_pm4_census_t* census) {
                                  census->layout.image_offsets[i]);
     }
   }
+  if (program->relay_count != census->layout.relay_count) {
+    return rl_pm4_census_error(0, "%u relay slots, expected %u",
+                               program->relay_count,
+                               census->layout.relay_count);
+  }
   rl_pm4_regfile_init(&census->regs);
+  RL_RETURN_IF_ERROR(rl_pm4_census_relay_init(census));
   RL_RETURN_IF_ERROR(rl_pm4_census_stream(census));
   RL_RETURN_IF_ERROR(rl_pm4_census_patch_table(program, &census->layout));
   return rl_pm4_census_vendor(census);
@@ -477,6 +637,7 @@ rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
   census->program = program;
   census->inputs = inputs;
   rl_status_t status = rl_pm4_census_run(census);
+  rl_pm4_census_relay_deinit(census);
   rl_pm4_layout_deinit(&census->layout);
   free(census);
   return status;

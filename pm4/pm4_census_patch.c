@@ -3,7 +3,8 @@
 // pointer slots, then its bindings (a grid binding: its DISPATCH_DIRECT
 // dim, then its dispatch image's grid size when the launch has an image),
 // each site inside its launch's kernarg slice, image or the IB and holding
-// the value its bind-table site holds (capture/bind_table.h).
+// the value its bind-table site holds (capture/bind_table.h); a relayed
+// site relayed to its binding's slot, and the slot holding the value.
 #include <stddef.h>
 #include <stdio.h>
 
@@ -39,6 +40,22 @@ static bool rl_pm4_patch_site(const rl_pm4_patch_census_t* census,
     return false;
   }
   *out_value = rl_launch_load_le(program->kernarg + patch->offset, patch->size);
+  // A relayed site (pm4_lower.h Relay): what it will hold is its slot's.
+  const uint32_t slot =
+      patch->kind == RL_PM4_PATCH_KERNARG
+          ? rl_pm4_relay_slot(census->layout, l, patch->binding)
+          : RL_PM4_RELAY_NONE;
+  if (census->next - 1 >= program->binds->site_count) return false;
+  const rl_bind_site_t* site = &program->binds->sites[census->next - 1];
+  if (site->relayed != (slot != RL_PM4_RELAY_NONE) ||
+      (site->relayed && (site->relay_dest != RL_PM4_DEST_RELAY ||
+                         site->relay_offset != 8 * slot ||
+                         slot >= program->relay_count))) {
+    return false;
+  }
+  if (site->relayed) {
+    *out_value = rl_launch_load_le(program->relay + 8ull * slot, patch->size);
+  }
   return true;
 }
 
@@ -79,7 +96,8 @@ static rl_status_t rl_pm4_patch_expect(rl_pm4_patch_census_t* census,
       capture->kernels[capture->launches[expected->launch].kernel].name,
       where,
       !same ? "not the expected site"
-            : !inside ? "site outside its slice, image or the IB"
+            : !inside ? "site outside its slice, image or the IB, or not "
+                        "relayed as the layout says"
                       : "current value differs from the site",
       (unsigned)patch->kind, patch->offset, patch->size,
       (unsigned)expected->kind, expected->offset, expected->size,

@@ -1,7 +1,8 @@
 // Emitting the IB of a PM4 lowering (pm4/pm4_lower_internal.h,
-// rl_pm4_emit_program): the entry acquire, per launch the hazard plan's
-// wait, the launch's register writes (with or without retention) and its
-// dispatch, then the terminal release; pm4/pm4_lower.h has the stream.
+// rl_pm4_emit_program): with relay the entry copies, the entry acquire,
+// per launch (its relay copies and) the hazard plan's wait, the launch's
+// register writes (with or without retention) and its dispatch, then the
+// terminal release; pm4/pm4_lower.h has the stream.
 //
 // One code path both measures and emits: when measuring, every packet is
 // built into a small scratch builder that is reset afterwards, so the size
@@ -145,14 +146,52 @@ static void rl_pm4_emit_release(rl_pm4_emitter_t* e) {
   ++e->stats.releases;
 }
 
+//===----------------------------------------------------------------------===//
+// Relay copies
+//===----------------------------------------------------------------------===//
+
+// Whether launch |launch|'s relay copies go before the entry acquire
+// (pm4_lower.h Relay): launch 0 and every launch the plan runs without a
+// wait; the others copy just before their wait.
+static bool rl_pm4_relay_at_entry(const rl_pm4_layout_t* layout,
+                                  uint32_t launch) {
+  return launch == 0 || !layout->inputs->plan->boundaries[launch].needs_wait;
+}
+
+// The COPY_DATA packets of launch |launch|'s relayed bindings: slot ->
+// site, 64 bits at once when the site is an 8-aligned 8-byte value.
+static void rl_pm4_emit_copies(rl_pm4_emitter_t* e, uint32_t launch) {
+  const rl_pm4_layout_t* layout = e->layout;
+  if (!layout->relay_slots) return;
+  const rl_pm4_lower_inputs_t* in = layout->inputs;
+  const rl_capture_launch_t* l = &in->capture->launches[launch];
+  for (uint32_t b = 0; b < l->binding_count; ++b) {
+    const uint32_t slot = rl_pm4_relay_slot(layout, launch, b);
+    if (slot == RL_PM4_RELAY_NONE) continue;
+    const uint64_t src = in->relay_address + 8ull * slot;
+    const uint64_t dst = in->kernarg_address +
+                         layout->kernarg_offsets[launch] +
+                         l->bindings[b].offset;
+    const bool wide = l->bindings[b].size == 8 && dst % 8 == 0;
+    const uint32_t pieces = wide ? 1u : l->bindings[b].size / 4u;
+    for (uint32_t p = 0; p < pieces; ++p) {
+      rl_pm4_emitter_begin(e);
+      rl_pm4_emitter_end(
+          e, rl_pm4_emit_copy_data(e->builder, RL_PM4_SEL_TC_L2, src + 4 * p,
+                                   RL_PM4_SEL_TC_L2, dst + 4 * p, wide, NULL));
+      ++e->stats.copies;
+    }
+  }
+}
+
 // Launch |launch|: its wait, registers and DISPATCH_DIRECT; returns the
 // dispatch's IB dword offset.
 static uint32_t rl_pm4_emit_launch(rl_pm4_emitter_t* e, uint32_t launch,
                                    const uint32_t* grid) {
   const rl_pm4_layout_t* layout = e->layout;
-  if (launch > 0 && layout->inputs->plan->boundaries[launch].needs_wait &&
-      !rl_test_fault("drop-wait", launch)) {
-    rl_pm4_emit_wait(e, launch);
+  if (!rl_pm4_relay_at_entry(layout, launch)) {
+    rl_pm4_emit_copies(e, launch);
+    if (!rl_test_fault("drop-wait", launch)) rl_pm4_emit_wait(e, launch);
   }
   rl_pm4_launch_state_t state;
   rl_pm4_launch_state(layout, launch, launch == 0, &state);
@@ -192,8 +231,11 @@ rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
   rl_pm4_emitter_t* e = calloc(1, sizeof(*e));
   if (!e) return rl_status_out_of_memory();
   rl_pm4_emitter_init(e, layout, retain, builder);
-  rl_pm4_emit_acquire(e, layout->family->gcr_acquire_entry);
   const rl_capture_t* capture = layout->inputs->capture;
+  for (uint32_t i = 0; i < capture->launch_count && layout->relay_slots; ++i) {
+    if (rl_pm4_relay_at_entry(layout, i)) rl_pm4_emit_copies(e, i);
+  }
+  rl_pm4_emit_acquire(e, layout->family->gcr_acquire_entry);
   for (uint32_t i = 0; i < capture->launch_count && !e->failed; ++i) {
     uint32_t offset = rl_pm4_emit_launch(e, i, grids ? grids + 3 * i : NULL);
     if (out_dispatch_offsets) out_dispatch_offsets[i] = offset;

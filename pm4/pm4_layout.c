@@ -411,10 +411,13 @@ rl_status_t rl_pm4_layout_init(const rl_pm4_lower_inputs_t* inputs,
   if (!inputs) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "PM4 lowering without inputs");
   }
-  return rl_pm4_layout_build(out_layout);
+  RL_RETURN_IF_ERROR(rl_pm4_layout_build(out_layout));
+  return rl_pm4_relay_layout(out_layout);
 }
 
 void rl_pm4_layout_deinit(rl_pm4_layout_t* layout) {
+  free(layout->binding_first);
+  free(layout->relay_slots);
   free(layout->user_data);
   free(layout->kernarg_offsets);
   free(layout->image_offsets);

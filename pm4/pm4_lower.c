@@ -115,9 +115,11 @@ static rl_status_t rl_pm4_program_allocate(const rl_pm4_layout_t* layout,
   p->kernarg_offsets = calloc(launches, sizeof(*p->kernarg_offsets));
   p->image_offsets = calloc(launches, sizeof(*p->image_offsets));
   p->patches = calloc(p->patch_count + 1u, sizeof(*p->patches));
+  p->relay_count = layout->relay_count;
+  p->relay = calloc(p->relay_count + 1u, 8);
   rl_status_t status = rl_bind_table_create(capture, &p->binds);
   if (status || !p->dwords || !p->dispatch_offsets || !p->kernarg ||
-      !p->kernarg_offsets || !p->image_offsets || !p->patches) {
+      !p->kernarg_offsets || !p->image_offsets || !p->patches || !p->relay) {
     rl_status_free(status);
     rl_pm4_program_destroy(p);
     return rl_status_out_of_memory();
@@ -193,6 +195,17 @@ static rl_status_t rl_pm4_patch_add(const rl_capture_t* capture,
   return RL_STATUS(RL_STATUS_INTERNAL, "patch kind %u", (unsigned)patch->kind);
 }
 
+// Relays the kernarg site just added for |patch| to relay slot |slot|
+// (pm4_lower.h Relay): the slot image takes the value the site holds.
+static rl_status_t rl_pm4_patch_relay(rl_pm4_program_t* program,
+                                      const rl_pm4_patch_t* patch,
+                                      uint32_t slot) {
+  memcpy(program->relay + 8ull * slot, program->kernarg + patch->offset,
+         patch->size);
+  return rl_bind_table_relay(program->binds, program->binds->site_count - 1,
+                             RL_PM4_DEST_RELAY, 8 * slot);
+}
+
 // Appends the patch sites of launch |index| (pm4_lower.h order).
 static rl_status_t rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
                                         rl_pm4_program_t* program,
@@ -215,6 +228,10 @@ static rl_status_t rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
       patch.offset = base + binding->offset;
       patch.size = binding->size;
       RL_RETURN_IF_ERROR(rl_pm4_patch_add(capture, program, &patch, next));
+      const uint32_t slot = rl_pm4_relay_slot(layout, index, b);
+      if (slot != RL_PM4_RELAY_NONE) {
+        RL_RETURN_IF_ERROR(rl_pm4_patch_relay(program, &patch, slot));
+      }
       continue;
     }
     patch.kind = RL_PM4_PATCH_GRID_DIM;
@@ -325,6 +342,7 @@ void rl_pm4_program_destroy(rl_pm4_program_t* program) {
   free(program->kernarg_offsets);
   free(program->image_offsets);
   free(program->patches);
+  free(program->relay);
   rl_bind_table_destroy(program->binds);
   free(program);
 }

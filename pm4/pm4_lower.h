@@ -47,6 +47,29 @@
 //             before the packet processor signals the AQL packet's
 //             completion signal, which it does after the IB returns.
 //
+// Relay (inputs.relay_address != 0; rl_replay_options_t.pm4_device_patch):
+// the command processor, not the host, writes the changed kernarg values.
+// Every distinct expression of the capture's kernarg bindings gets an
+// 8-byte slot in a small block at |relay_address| (slot order: first use
+// in launch order; rl_pm4_relay_slot_count). Each kernarg binding at a
+// 4-byte aligned offset is a relayed site (capture/bind_table.h): apply
+// writes its slot, and the IB copies the slot into the site with
+//   COPY_DATA SRC_SEL 2 (TC_L2) -> DST_SEL 2 (TC_L2), WR_CONFIRM,
+//             COUNT_SEL 64 bits for an 8-byte aligned 8-byte site, else
+//             one 32-bit copy per dword (PAL MEC_COPY_DATA; the slot's low
+//             dword is the 32-bit value, little-endian)
+// placed so that an invalidating ACQUIRE_MEM lies between the copy and the
+// launch's dispatch (the K$ and GL1 may hold the segment's line from the
+// previous run or from a launch sharing it): before the entry acquire for
+// launch 0 and every launch the plan runs without a wait, and just before
+// the CS_PARTIAL_FLUSH of a launch that waits — after the previous
+// dispatch, so on hardware the copies run while it does. WR_CONFIRM makes
+// each write reach L2 before the CP moves on. A run then stores one slot
+// per changed expression on the host, whatever the number of launches; the
+// CP's work grows by one 6-dword packet per relayed site (stats.copies).
+// Grid bindings stay host-written (the IB's DISPATCH_DIRECT dims: the CP
+// prefetches the IB, so it must not rewrite it), as do dispatch images.
+//
 // Register retention (options.retain): the lowering keeps the value every
 // SH register holds at each point of the straight-line IB (unknown at
 // entry: whatever the AQL firmware left), and skips a write whose value is
@@ -109,7 +132,11 @@
 // (a bound axis: its patch's current value); the entry acquire first, a
 // flush + acquire exactly before the launches the plan makes wait, the
 // release last; every patch site inside the IB or its slice/image and
-// holding |current|; the IB within RL_PM4_IB_MAX_DWORDS; the vendor
+// holding |current| (a relayed site: its slot holds it); with relay, every
+// relayed site copied exactly once from its expression's slot by a
+// COPY_DATA of the encoding above, before the entry acquire or between a
+// dispatch and the next CS_PARTIAL_FLUSH, with an ACQUIRE_MEM between the
+// copy and the site's dispatch; the IB within RL_PM4_IB_MAX_DWORDS; the vendor
 // packet's INDIRECT_BUFFER jumping to the IB address with the IB size.
 // Failures are RL_STATUS_PREPARE naming the IB dword offset (of the value
 // that is wrong when the stream has one) and what was expected and found.
@@ -160,7 +187,10 @@ typedef struct rl_pm4_patch_s {
 
 // The bind table destinations of a PM4 program: the kernarg segment image
 // (mirror: the device's segment) and the IB (mirror: the device's IB).
-enum { RL_PM4_DEST_KERNARG = 0, RL_PM4_DEST_IB = 1 };
+enum { RL_PM4_DEST_KERNARG = 0, RL_PM4_DEST_IB = 1, RL_PM4_DEST_RELAY = 2 };
+
+// A binding without a relay slot (see Relay above).
+#define RL_PM4_RELAY_NONE UINT32_MAX
 
 // What lowering needs to know about the prepared device state.
 typedef struct rl_pm4_lower_inputs_s {
@@ -178,7 +208,15 @@ typedef struct rl_pm4_lower_inputs_s {
   // 256-byte aligned, below 2^48, at least |bytes| long; 0 when the
   // capture has no scratch kernel (then it is not read).
   uint64_t scratch_address;
+  // Device address of the relay slots (see Relay above): 8-byte aligned,
+  // rl_pm4_relay_slot_count x 8 bytes, host-visible; 0: no relay, the host
+  // writes every changed site.
+  uint64_t relay_address;
 } rl_pm4_lower_inputs_t;
+
+// The number of relay slots of |capture|: the distinct expressions of its
+// kernarg bindings at 4-byte aligned offsets.
+uint32_t rl_pm4_relay_slot_count(const rl_capture_t* capture);
 
 // Scratch (private segment) of a capture on route pm4. gfx11 and gfx12 use
 // architected flat scratch: the CP hands every wave that has
@@ -226,6 +264,7 @@ typedef struct rl_pm4_stats_s {
   uint32_t registers_written;   // register values in SET_SH_REG packets
   uint32_t registers_elided;    // writes retention skipped
   uint32_t patch_sites;
+  uint32_t copies;              // COPY_DATA packets (relay)
 } rl_pm4_stats_t;
 
 // Dwords per dispatch (0 without dispatches).
@@ -247,6 +286,8 @@ typedef struct rl_pm4_program_s {
   uint32_t image_count;
   uint32_t patch_count;
   rl_pm4_patch_t* patches;
+  uint32_t relay_count;           // relay slots (0 without relay)
+  uint8_t* relay;                 // their image, 8 bytes each
   // The same sites compiled for apply (capture/bind_table.h), site i =
   // patch i; it holds each site's current value.
   rl_bind_table_t* binds;
@@ -284,7 +325,8 @@ rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
 // |buffer_addresses| is not NULL, each distinct expression is evaluated
 // once, and only changed sites are written — segment sites into
 // program->kernarg and |kernarg_host|, GRID_DIM into program->dwords and
-// |ib_host| (either host view may be NULL or alias the program's copy) —
+// |ib_host| (either host view may be NULL or alias the program's copy),
+// relay slots into program->relay only —
 // so a failed evaluation (RL_STATUS_CONTRACT naming launch, kernel and
 // binding) changes nothing and leaves *|out_changed_count| 0. The caller
 // must not apply while the packet processor may still read the IB or
@@ -299,7 +341,7 @@ rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
 // The destinations of |program|'s bind table with the given mirrors (may
 // be NULL): for rl_bind_table_apply directly.
 void rl_pm4_program_dests(rl_pm4_program_t* program, uint8_t* kernarg_host,
-                          uint32_t* ib_host,
+                          uint32_t* ib_host, uint8_t* relay_host,
                           rl_bind_dest_t out_dests[RL_BIND_MAX_DESTS]);
 
 // Releases |program|; NULL is ignored.

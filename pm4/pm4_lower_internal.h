@@ -64,7 +64,35 @@ typedef struct rl_pm4_layout_s {
   uint32_t image_count;
   uint32_t kernarg_size;
   rl_pm4_scratch_t scratch;       // rl_pm4_scratch_layout of the capture
+  // Relay (pm4_lower.h; only with inputs->relay_address): the slot of
+  // binding b of launch l is relay_slots[binding_first[l] + b], or
+  // RL_PM4_RELAY_NONE when the binding is host-written.
+  uint32_t relay_count;
+  uint32_t* binding_first;        // per launch
+  uint32_t* relay_slots;          // per binding
 } rl_pm4_layout_t;
+
+// The relay slot of binding |b| of launch |l| (RL_PM4_RELAY_NONE without
+// relay or for a host-written binding).
+static inline uint32_t rl_pm4_relay_slot(const rl_pm4_layout_t* layout,
+                                         uint32_t l, uint32_t b) {
+  return layout->relay_slots ? layout->relay_slots[layout->binding_first[l] + b]
+                             : RL_PM4_RELAY_NONE;
+}
+
+// Whether |binding| may be relayed: a kernarg binding of 4 or 8 bytes at a
+// 4-byte aligned offset.
+bool rl_pm4_relayable(const rl_scalar_binding_t* binding);
+
+// Numbers the relay slots of |capture| (pm4_relay.c): |out_first| (per
+// launch, may be NULL) the index of its first binding, |out_slots| (per
+// binding, may be NULL) its slot or RL_PM4_RELAY_NONE; *|out_count| slots.
+rl_status_t rl_pm4_relay_assign(const rl_capture_t* capture,
+                                uint32_t* out_first, uint32_t* out_slots,
+                                uint32_t* out_count);
+
+// Fills |layout|'s relay fields when its inputs ask for relay.
+rl_status_t rl_pm4_relay_layout(rl_pm4_layout_t* layout);
 
 // Validates |inputs| (all but |ib_address| and |completion_signal|: the
 // caller checks those) and derives the layout; *|out_layout| is

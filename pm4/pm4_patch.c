@@ -6,7 +6,7 @@
 #include "pm4/pm4_lower.h"
 
 void rl_pm4_program_dests(rl_pm4_program_t* program, uint8_t* kernarg_host,
-                          uint32_t* ib_host,
+                          uint32_t* ib_host, uint8_t* relay_host,
                           rl_bind_dest_t out_dests[RL_BIND_MAX_DESTS]) {
   memset(out_dests, 0, RL_BIND_MAX_DESTS * sizeof(*out_dests));
   out_dests[RL_PM4_DEST_KERNARG] = (rl_bind_dest_t){
@@ -15,6 +15,9 @@ void rl_pm4_program_dests(rl_pm4_program_t* program, uint8_t* kernarg_host,
   out_dests[RL_PM4_DEST_IB] = (rl_bind_dest_t){
       .base = (uint8_t*)program->dwords, .mirror = (uint8_t*)ib_host,
       .size = 4 * program->dword_count};
+  out_dests[RL_PM4_DEST_RELAY] = (rl_bind_dest_t){
+      .base = program->relay, .mirror = relay_host,
+      .size = 8 * program->relay_count};
 }
 
 rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
@@ -37,7 +40,7 @@ rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
                          : "");
   }
   rl_bind_dest_t dests[RL_BIND_MAX_DESTS];
-  rl_pm4_program_dests(program, kernarg_host, ib_host, dests);
+  rl_pm4_program_dests(program, kernarg_host, ib_host, NULL, dests);
   uint32_t changed = 0, rebased = 0;
   RL_RETURN_IF_ERROR(
       rl_bind_table_apply(program->binds, values, param_count, dests, &changed));

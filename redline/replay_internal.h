@@ -123,6 +123,11 @@ struct rl_replay_s {
   // device memory owned by the replay from prepare to release.
   rl_device_allocation_t scratch;
   bool has_scratch;
+  // The relay slots (options.pm4_device_patch; pm4/pm4_lower.h Relay):
+  // host-visible kernarg memory the host writes per run and the CP copies
+  // from.
+  rl_device_allocation_t relay;
+  bool has_relay;
   // Route drm: a submission whose fence wait expired; it may still run,
   // so nothing is freed (rl_replay_release_device).
   bool ib_pending;

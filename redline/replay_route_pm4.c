@@ -13,8 +13,10 @@
 // measurement, before the IB is reserved.
 //
 // Run: the shared apply (capture/bind_table.h) writes only the changed
-// patch sites into the device's IB and kernarg segment (all or nothing;
-// the program's host images keep the prepared stream),
+// patch sites into the device's IB and kernarg segment — with
+// options.pm4_device_patch, the relay slots the IB's COPY_DATA packets
+// copy into the kernarg sites instead (pm4/pm4_lower.h Relay) — (all or
+// nothing; the program's host images keep the prepared stream),
 // then the vendor packet is published with the AQL ring protocol (bytes 4..63, one release store
 // of the header word, one doorbell). The writes are safe because the
 // previous run's wait observed its completion (acquire) first.
@@ -44,6 +46,7 @@ static rl_pm4_lower_inputs_t rl_replay_pm4_inputs(const rl_replay_t* replay) {
       .completion_signal = replay->signal.address,
       .param_values = replay->values,
       .scratch_address = replay->has_scratch ? replay->scratch.address : 0,
+      .relay_address = replay->has_relay ? replay->relay.address : 0,
   };
 }
 
@@ -59,6 +62,26 @@ static rl_status_t rl_replay_pm4_scratch(rl_replay_t* replay) {
       device, scratch.bytes, RL_PM4_SCRATCH_WAVESIZE_UNIT,
       RL_MEMORY_KIND_DEVICE, &replay->scratch));
   replay->has_scratch = true;
+  return RL_OK;
+}
+
+// The relay slots (options.pm4_device_patch; pm4/pm4_lower.h Relay):
+// host-visible kernarg memory, one 8-byte slot per distinct expression.
+// None without the option or without a relayable binding.
+static rl_status_t rl_replay_pm4_relay(rl_replay_t* replay) {
+  if (!replay->options.pm4_device_patch) return RL_OK;
+  const uint32_t slots = rl_pm4_relay_slot_count(replay->capture);
+  if (slots == 0) return RL_OK;
+  rl_device_t* device = replay->device;
+  RL_RETURN_IF_ERROR(device->vtable->allocate(device, 8ull * slots, 64,
+                                              RL_MEMORY_KIND_KERNARG,
+                                              &replay->relay));
+  replay->has_relay = true;
+  if (!replay->relay.host) {
+    return RL_STATUS(RL_STATUS_PREPARE,
+                     "the relay slots have no host view on device %s",
+                     device->name);
+  }
   return RL_OK;
 }
 
@@ -78,8 +101,10 @@ static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
 
 // Test-only (redline/base/test_fault.h): drops or weakens one ACQUIRE_MEM
 // of the IB after the census passed it, so a test can show the simulator's
-// cache model, not the census, catching the missing invalidation. A NOP of
-// the same length keeps every offset (and parameter patch) valid.
+// cache model, not the census, catching the missing invalidation; or drops
+// one relay COPY_DATA ("nop-copy"), so a test can show the run's results,
+// not the census, catching a kernarg value the device never received. A
+// NOP of the same length keeps every offset (and parameter patch) valid.
 static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
   if (!rl_test_fault_name()[0]) return;
   const rl_pm4_field_t* glv = NULL;
@@ -87,7 +112,7 @@ static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
   for (uint32_t f = 0; f < gcr->field_count; ++f) {
     if (strcmp(gcr->fields[f].name, "GLV_INV") == 0) glv = &gcr->fields[f];
   }
-  uint32_t acquire = 0;
+  uint32_t acquire = 0, copy = 0;
   rl_pm4_packet_t packet;
   for (uint32_t offset = 0; offset < program->dword_count;
        offset += packet.dwords) {
@@ -95,8 +120,13 @@ static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
                            program->dword_count, offset, &packet) != RL_OK) {
       return;  // the census accepted it; nothing to do on odd input
     }
-    if (packet.type != 3 || packet.opcode != RL_PM4_ACQUIRE_MEM) continue;
     uint32_t* p = program->dwords + offset;
+    if (packet.type == 3 && packet.opcode == RL_PM4_COPY_DATA &&
+        rl_test_fault("nop-copy", copy++)) {
+      p[0] = rl_pm4_header(RL_PM4_NOP, packet.dwords, p[0] & 0xffu);
+      for (uint32_t i = 1; i < packet.dwords; ++i) p[i] = 0;
+    }
+    if (packet.type != 3 || packet.opcode != RL_PM4_ACQUIRE_MEM) continue;
     if (rl_test_fault("nop-acquire", acquire)) {
       p[0] = rl_pm4_header(RL_PM4_NOP, packet.dwords, p[0] & 0xffu);
       for (uint32_t i = 1; i < packet.dwords; ++i) p[i] = 0;
@@ -117,6 +147,7 @@ rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
   }
   RL_RETURN_IF_ERROR(rl_replay_pm4_entries(replay));
   RL_RETURN_IF_ERROR(rl_replay_pm4_scratch(replay));
+  RL_RETURN_IF_ERROR(rl_replay_pm4_relay(replay));
   rl_pm4_lower_inputs_t inputs = rl_replay_pm4_inputs(replay);
   uint32_t dwords = 0;
   RL_RETURN_IF_ERROR(rl_pm4_lower_measure(&inputs, &options, &dwords));
@@ -137,9 +168,14 @@ rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
   memcpy(replay->ib.host, replay->pm4->dwords, 4ull * replay->pm4->dword_count);
   memcpy(replay->kernarg.host, replay->pm4->kernarg,
          replay->pm4->kernarg_size);
+  if (replay->has_relay) {
+    memcpy(replay->relay.host, replay->pm4->relay,
+           8ull * replay->pm4->relay_count);
+  }
   replay->wait_count = replay->pm4->stats.waits;
   replay->binds = replay->pm4->binds;
   rl_pm4_program_dests(replay->pm4, replay->kernarg.host, replay->ib.host,
+                       replay->has_relay ? replay->relay.host : NULL,
                        replay->dests);
   // A run writes the device's views only: the program's own images
   // (pm4->dwords, pm4->kernarg) keep the prepared stream, and what runs
@@ -150,6 +186,8 @@ rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
   dests[RL_PM4_DEST_KERNARG].mirror = NULL;
   dests[RL_PM4_DEST_IB].base = dests[RL_PM4_DEST_IB].mirror;
   dests[RL_PM4_DEST_IB].mirror = NULL;
+  dests[RL_PM4_DEST_RELAY].base = dests[RL_PM4_DEST_RELAY].mirror;
+  dests[RL_PM4_DEST_RELAY].mirror = NULL;
   return RL_OK;
 }
 
@@ -250,10 +288,16 @@ rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
 
 rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay) {
   rl_status_t status = RL_OK;
+  if (replay->has_relay) {
+    replay->has_relay = false;
+    status = replay->device->vtable->free(replay->device,
+                                          replay->relay.address);
+  }
   if (replay->has_scratch) {
     replay->has_scratch = false;
-    status = replay->device->vtable->free(replay->device,
-                                          replay->scratch.address);
+    status = rl_status_join(
+        status,
+        replay->device->vtable->free(replay->device, replay->scratch.address));
   }
   if (!replay->has_ib) return status;
   replay->has_ib = false;

@@ -153,10 +153,14 @@ typedef enum rl_shadow_arm_kind_e {
   RL_SHADOW_ARM_HIP = 4,
   RL_SHADOW_ARM_HIPGRAPH = 5,
   RL_SHADOW_ARM_DRM = 6,
-  RL_SHADOW_ARM_KIND_COUNT_ = 7,
+  // Route pm4 with the CP relaying kernarg values from per-expression
+  // slots (rl_replay_options_t.pm4_device_patch).
+  RL_SHADOW_ARM_PM4_RELAY = 7,
+  RL_SHADOW_ARM_KIND_COUNT_ = 8,
 } rl_shadow_arm_kind_t;
 
-// "eager", "recorded", "aql", "pm4", "hip", "hipgraph", "drm".
+// "eager", "recorded", "aql", "pm4", "hip", "hipgraph", "drm",
+// "pm4-relay".
 const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind);
 bool rl_shadow_arm_kind_parse(const char* name, rl_shadow_arm_kind_t* out_kind);
 // True for the retained routes (aql, pm4, drm).

@@ -16,6 +16,7 @@ static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
     [RL_SHADOW_ARM_HIP] = "hip",
     [RL_SHADOW_ARM_HIPGRAPH] = "hipgraph",
     [RL_SHADOW_ARM_DRM] = "drm",
+    [RL_SHADOW_ARM_PM4_RELAY] = "pm4-relay",
 };
 
 const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind) {
@@ -35,7 +36,7 @@ bool rl_shadow_arm_kind_parse(const char* name, rl_shadow_arm_kind_t* out_kind) 
 
 bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind) {
   return kind == RL_SHADOW_ARM_AQL || kind == RL_SHADOW_ARM_PM4 ||
-         kind == RL_SHADOW_ARM_DRM;
+         kind == RL_SHADOW_ARM_DRM || kind == RL_SHADOW_ARM_PM4_RELAY;
 }
 
 bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind) {
@@ -93,6 +94,7 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
       break;
     case RL_SHADOW_ARM_AQL:
     case RL_SHADOW_ARM_PM4:
+    case RL_SHADOW_ARM_PM4_RELAY:
     case RL_SHADOW_ARM_DRM:
       status = rl_shadow_arm_retained_create(&common, options, out_arm);
       break;

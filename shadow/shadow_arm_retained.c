@@ -144,6 +144,7 @@ static rl_status_t rl_shadow_retained_prepare(
   // applies the same budgets to this arm alone.
   const rl_replay_options_t replay_options = {
       .wait_timeout_ns = retained->arm.limits.wait_timeout_ns,
+      .pm4_device_patch = retained->arm.kind == RL_SHADOW_ARM_PM4_RELAY,
       .limits = retained->arm.limits,
   };
   RL_RETURN_IF_ERROR(rl_replay_create(retained->arm.device,
@@ -166,9 +167,12 @@ rl_status_t rl_shadow_arm_retained_create(
   if (!retained) return rl_status_out_of_memory();
   retained->arm = *common;
   retained->arm.vtable = &rl_shadow_retained_vtable;
-  retained->route = common->kind == RL_SHADOW_ARM_PM4   ? RL_ROUTE_PM4
-                    : common->kind == RL_SHADOW_ARM_DRM ? RL_ROUTE_DRM
-                                                        : RL_ROUTE_AQL;
+  retained->route =
+      common->kind == RL_SHADOW_ARM_PM4 ||
+              common->kind == RL_SHADOW_ARM_PM4_RELAY
+          ? RL_ROUTE_PM4
+      : common->kind == RL_SHADOW_ARM_DRM ? RL_ROUTE_DRM
+                                          : RL_ROUTE_AQL;
   rl_status_t status = rl_shadow_retained_prepare(retained, options);
   if (status) {
     rl_shadow_retained_destroy(&retained->arm);

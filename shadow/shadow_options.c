@@ -24,7 +24,7 @@ rl_status_t rl_shadow_arms_parse(const char* text,
     name[length] = '\0';
     if (!rl_shadow_arm_kind_parse(name, &kind)) {
       return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                       "arms: unknown arm '%s' (eager, recorded, aql, pm4, hip, hipgraph, drm)",
+                       "arms: unknown arm '%s' (eager, recorded, aql, pm4, hip, hipgraph, drm, pm4-relay)",
                        name);
     }
     for (uint32_t i = 0; i < *out_count; ++i) {

@@ -112,6 +112,16 @@ idle() {
   "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --wait spin --layers 48,200 \
     --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p' | sed 's/^### /#### spin_wait: /'
   echo
+  echo "Route pm4 with \`pm4_device_patch\` (the host stores one 8-byte slot per changed expression and"
+  echo "the IB's COPY_DATA packets copy it into every launch's kernarg; docs/pm4-relay.md), block wait;"
+  echo "route aql rows omitted (it ignores the option):"
+  echo
+  echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --patch device --layers 4,48,200 --fixed 10,1000\`:"
+  echo
+  "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --patch device --layers 4,48,200 \
+    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p' | grep -v '| aql |' |
+    sed 's/^### /#### pm4_device_patch: /'
+  echo
   echo "Host = admission + apply + publish (doorbell included), the simulator's processing excluded."
   echo "Host CPU = the host work's wall time over the steps this thread spent on its CPU throughout"
   echo "(no context switch and no page fault between its getrusage readings around the step), where"

@@ -27,6 +27,7 @@ typedef struct rl_lower_cli_s {
   bool json;
   bool stats;
   bool no_retain;
+  bool device_patch;  // --device-patch: pm4_device_patch
 } rl_lower_cli_t;
 
 // The flags without a value.
@@ -37,6 +38,8 @@ static bool rl_lower_parse_flag(const char* arg, rl_lower_cli_t* cli) {
     cli->stats = true;
   } else if (rl_cli_is(arg, "--retain") || rl_cli_is(arg, "--no-retain")) {
     cli->no_retain = rl_cli_is(arg, "--no-retain");
+  } else if (rl_cli_is(arg, "--device-patch")) {
+    cli->device_patch = true;
   } else {
     return false;
   }
@@ -165,7 +168,8 @@ static rl_status_t rl_lower_prepare(const rl_lower_cli_t* cli,
                                     rl_device_t* device,
                                     const rl_capture_t* capture) {
   rl_replay_t* replay = NULL;
-  const rl_replay_options_t options = {.pm4_no_retain = cli->no_retain};
+  const rl_replay_options_t options = {.pm4_no_retain = cli->no_retain,
+                                       .pm4_device_patch = cli->device_patch};
   RL_RETURN_IF_ERROR(rl_replay_create(device, capture, &options, &replay));
   rl_status_t status = rl_replay_contract(replay);
   if (!status) status = rl_replay_prepare(replay, cli->route);

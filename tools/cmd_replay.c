@@ -1,4 +1,5 @@
-// `redline replay FILE [--route aql|pm4|drm] [--no-retain] [--device sim]
+// `redline replay FILE [--route aql|pm4|drm] [--no-retain] [--device-patch]
+// [--device sim]
 // [--processor GFX]
 // [--param NAME=VALUE]... [--repeat N] [--hazards sequential|adversarial]
 // [--seed N] [--checked] [--timeout-ms N] [--json] [--no-hazard-check]`:
@@ -44,6 +45,7 @@ typedef struct rl_replay_cli_s {
   const char* trace_path;  // --trace
   rl_trace_t* trace;
   bool no_retain;
+  bool device_patch;  // --device-patch: pm4_device_patch
   bool no_hazard_check;
   uint64_t timeout_ms;
   rl_limits_t limits;  // --max-* (tools/cli_limits.h)
@@ -128,6 +130,8 @@ static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
       cli->json = true;
     } else if (rl_cli_is(arg, "--no-retain")) {
       cli->no_retain = true;
+    } else if (rl_cli_is(arg, "--device-patch")) {
+      cli->device_patch = true;
     } else if (rl_cli_is(arg, "--no-hazard-check")) {
       cli->no_hazard_check = true;
     } else if (rl_replay_takes_value(arg) && i + 1 < argc) {
@@ -432,6 +436,7 @@ static int rl_replay_on_device(const rl_replay_cli_t* cli,
       .checked = cli->checked,
       .wait_timeout_ns = cli->timeout_ms * RL_REPLAY_CLI_NS_PER_MS,
       .pm4_no_retain = cli->no_retain,
+      .pm4_device_patch = cli->device_patch,
       .limits = cli->limits,
   };
   rl_replay_t* replay = NULL;

@@ -16,6 +16,7 @@ typedef struct rl_lower_pm4_ib_s {
   uint32_t* dwords;
   uint32_t count;
   uint32_t acquires;  // ACQUIRE_MEM packets
+  uint32_t copies;    // COPY_DATA packets (relay, --device-patch)
   uint32_t packets;
 } rl_lower_pm4_ib_t;
 
@@ -37,6 +38,7 @@ static rl_status_t rl_lower_pm4_ib_read(const rl_replay_t* replay,
     RL_RETURN_IF_ERROR(rl_pm4_decode_next(out_ib->family, out_ib->dwords,
                                           out_ib->count, offset, &packet));
     out_ib->acquires += packet.opcode == RL_PM4_ACQUIRE_MEM;
+    out_ib->copies += packet.opcode == RL_PM4_COPY_DATA;
     ++out_ib->packets;
     offset += packet.dwords;
   }
@@ -51,10 +53,11 @@ static void rl_lower_pm4_text_stats(const rl_route_proof_t* proof,
                                     const rl_lower_pm4_ib_t* ib,
                                     bool retain) {
   printf("stats route=pm4 target=%s retain=%s dwords=%u dispatches=%u "
-         "dwords_per_dispatch=%.2f waits=%u acquires=%u patch_sites=%u\n",
+         "dwords_per_dispatch=%.2f waits=%u acquires=%u copies=%u "
+         "patch_sites=%u\n",
          proof->target, retain ? "on" : "off", ib->count, proof->dispatches,
          proof->dispatches ? (double)ib->count / proof->dispatches : 0.0,
-         proof->waits, ib->acquires, proof->patch_sites);
+         proof->waits, ib->acquires, ib->copies, proof->patch_sites);
 }
 
 static void rl_lower_pm4_text_ib(const rl_lower_pm4_ib_t* ib) {
@@ -117,6 +120,7 @@ static cJSON* rl_lower_pm4_json_stats(const rl_route_proof_t* proof,
       proof->dispatches ? (double)ib->count / proof->dispatches : 0.0);
   cJSON_AddNumberToObject(stats, "waits", proof->waits);
   cJSON_AddNumberToObject(stats, "acquires", ib->acquires);
+  cJSON_AddNumberToObject(stats, "copies", ib->copies);
   cJSON_AddNumberToObject(stats, "patch_sites", proof->patch_sites);
   cJSON_AddNumberToObject(stats, "stream_bytes", (double)proof->stream_bytes);
   return stats;

@@ -50,6 +50,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --route aql|pm4        the route: one packet per launch, or one PM4\n"
      "                         IB in one vendor packet (default aql)\n"
      "  --no-retain            pm4: register-state retention off\n"
+     "  --device-patch         pm4: the CP copies changed kernarg values from\n"
+     "                         one slot per expression (docs/pm4-relay.md)\n"
      "  --device sim|rocr      the device kind (rocr: ROCr, REDLINE_HSA_LIBRARY)\n"
      "  --processor GFX        override the device ISA (default: the capture's)\n"
      "  --param NAME=VALUE     parameter value for the runs (default: capture)\n"
@@ -72,7 +74,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
     {"lower", rl_cmd_lower,
      "lower FILE [--route aql|pm4] [--target GFX] [--retain|--no-retain] "
-     "[--json] [--stats]",
+     "[--device-patch] [--json] [--stats]",
      "Prepare a capture on the simulated device without running it and print\n"
      "the retained stream: one line per AQL packet with every field named\n"
      "(route pm4: the vendor packet and the IB disassembled with register\n"
@@ -81,6 +83,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --route aql|pm4        the route (default aql)\n"
      "  --target GFX           override the device ISA (default: the capture's)\n"
      "  --retain, --no-retain  pm4 register-state retention (default on)\n"
+     "  --device-patch         pm4: relay copies (COPY_DATA) in the IB\n"
      "  --stats                only the statistics: dwords, dwords per\n"
      "                         dispatch, waits, acquires, patch sites\n"
      "  --json                 machine output: {stats, packet, ib, patches}\n"},
@@ -94,7 +97,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --json         machine output: a list of packets\n"
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
-     "shadow FILE [--arms eager,recorded,aql,pm4[,hip,hipgraph,drm]] "
+     "shadow FILE [--arms eager,recorded,aql,pm4[,pm4-relay,hip,hipgraph,drm]] "
      "[--windows START:COUNT[:STRIDE]] [--json OUT] [--trace OUT] "
      "[--flip-byte REGION:OFFSET] [--hazards adversarial] [--seed N] "
      "[--executor ref|isa] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",

@@ -60,14 +60,20 @@ def test_routes_agree(capture_path):
     capture = redline.Capture.read(capture_path)
     hashes = {}
     with redline.Device() as device:
-        for route, spin in (("aql", False), ("pm4", False), ("pm4", True)):
-            replay = device.replay(capture, spin_wait=spin)
+        for route, spin, relay in (("aql", False, False),
+                                   ("pm4", False, False),
+                                   ("pm4", True, False),
+                                   ("pm4", False, True)):
+            replay = device.replay(capture, spin_wait=spin,
+                                   device_patch=relay)
             replay.prepare(route)
             replay.run(pos=5)
-            hashes[(route, spin)] = replay.region_hashes()
+            replay.run(pos=9)
+            hashes[(route, spin, relay)] = replay.region_hashes()
             replay.close()
-    assert hashes[("aql", False)] == hashes[("pm4", False)]
-    assert hashes[("pm4", True)] == hashes[("pm4", False)]
+    assert hashes[("aql", False, False)] == hashes[("pm4", False, False)]
+    assert hashes[("pm4", True, False)] == hashes[("pm4", False, False)]
+    assert hashes[("pm4", False, True)] == hashes[("pm4", False, False)]
 
 
 def test_errors_carry_status(capture_path):

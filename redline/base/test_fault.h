@@ -19,6 +19,8 @@
 //                   launch I lands 4 bytes after its site
 //   patch-skip:I    ... a scalar kernarg patch of launch I is not written
 //   grid-skip:I     ... a grid patch of launch I is not written
+//                   (host-written sites only: a relayed site's value is
+//                   the device's copy, see nop-copy)
 //   bind-stale:I    binding evaluation (capture/launch_bind.c): the kernarg
 //                   bindings of launch I are evaluated at the capture's
 //                   parameter values, as if the binding were lost; every
@@ -42,6 +44,10 @@
 //                   length
 //   weaken-gcr:I    route pm4: the I-th ACQUIRE_MEM loses GLV_INV (vector
 //                   L0 invalidate) in its GCR_CNTL
+//   nop-copy:I      route pm4 with pm4_device_patch: the I-th COPY_DATA of
+//                   the IB (a relay copy, pm4/pm4_lower.h) becomes a NOP of
+//                   the same length, so a launch runs with the value the
+//                   previous run left in its kernarg
 //   narrow-acquire:I  route aql: packet I's acquire fence scope is NONE
 //   narrow-release:I  route aql: packet I's SYSTEM release scope is AGENT
 //                   (no L2 write-back)

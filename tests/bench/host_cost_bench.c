@@ -36,6 +36,7 @@
 // row's own.
 //
 // Usage: host_cost_bench --kernels DIR [--steps N] [--rounds R] [--wait W]
+//                        [--patch host|device]
 //                        [--layers L,L,...|none] [--fixed N,N,...|none]
 //                        [--json FILE]
 // Each row is R rounds (default 3) of N measured steps (default 1,500),
@@ -44,7 +45,8 @@
 // --wait block (default) runs the replays with the device's wait (poll
 // ~200 µs, then sleep; after a sleep the next step's host work starts from
 // a cache the idle core may have lost); --wait spin with spin_wait (the host
-// polls the completion signal for the whole step).
+// polls the completion signal for the whole step). --patch device runs
+// route pm4 with pm4_device_patch (pm4/pm4_lower.h Relay).
 #define _GNU_SOURCE  // getloadavg, RUSAGE_THREAD
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -258,6 +260,10 @@ static void rl_bench_values(const rl_capture_t* capture, uint64_t i,
 // The replay's wait (--wait): block (the device's wait, the library's
 // default) or spin (rl_replay_options_t.spin_wait).
 static bool rl_bench_spin_wait = false;
+// Who writes route pm4's changed kernarg values (--patch): host (the
+// default) or device (rl_replay_options_t.pm4_device_patch: the host stores
+// one slot per changed expression, the IB's COPY_DATA packets copy them).
+static bool rl_bench_device_patch = false;
 
 // The samples of a row's rounds, appended round after round.
 typedef struct rl_bench_samples_s {
@@ -466,7 +472,9 @@ static rl_status_t rl_bench_route(rl_device_t* device,
   rl_bench_cpu_mark_t start = rl_bench_cpu_mark();
   for (uint32_t r = 0; r < rounds && !status; ++r) {
     rl_replay_t* replay = NULL;
-    const rl_replay_options_t options = {.spin_wait = rl_bench_spin_wait};
+    const rl_replay_options_t options = {
+        .spin_wait = rl_bench_spin_wait,
+        .pm4_device_patch = rl_bench_device_patch};
     status = rl_replay_create(device, capture, &options, &replay);
     if (!status) status = rl_replay_prepare(replay, route);
     if (!status && r == 0) {
@@ -838,6 +846,9 @@ int main(int argc, char** argv) {
     } else if (strcmp(argv[i], "--wait") == 0) {
       usage = strcmp(value, "spin") != 0 && strcmp(value, "block") != 0;
       rl_bench_spin_wait = strcmp(value, "spin") == 0;
+    } else if (strcmp(argv[i], "--patch") == 0) {
+      usage = strcmp(value, "host") != 0 && strcmp(value, "device") != 0;
+      rl_bench_device_patch = strcmp(value, "device") == 0;
     } else if (strcmp(argv[i], "--rounds") == 0) {
       char* end = NULL;
       unsigned long parsed = strtoul(value, &end, 10);
@@ -854,7 +865,7 @@ int main(int argc, char** argv) {
   if (usage || !kernels || steps == 0) {
     fprintf(stderr,
             "usage: host_cost_bench --kernels DIR [--steps N] [--rounds R] "
-            "[--wait spin|block] "
+            "[--wait spin|block] [--patch host|device] "
             "[--layers L,L,...|none] [--fixed N,N,...|none] [--json FILE]\n"
             "  --fixed: launch counts of the fixed-sites table, each >= 8 "
             "(vecchain's own launches)\n");
@@ -872,7 +883,8 @@ int main(int argc, char** argv) {
   rl_status_t status = rl_sim_device_create(&sim, &device);
   printf("host_cost_bench: %u rounds of %" PRIu64 " measured steps per row "
          "(each on a freshly prepared replay, after 50 warm-up steps), wait "
-         "%s, sim gfx1100, no-op executor; host = admit + apply "
+         "%s, pm4 kernarg values written by the %s, sim gfx1100, no-op "
+         "executor; host = admit + apply "
          "+ publish (doorbell included); CPU = the host work's wall time in "
          "the steps this thread spent on its CPU throughout (no context "
          "switch, no page fault: getrusage before and after, outside the "
@@ -886,6 +898,10 @@ int main(int argc, char** argv) {
          rl_bench_spin_wait ? "spin (spin_wait: the host polls the "
                               "completion signal for the whole step)"
                             : "block (the device's wait: polls, then sleeps)",
+         rl_bench_device_patch
+             ? "device (pm4_device_patch: one slot per changed expression, "
+               "COPY_DATA per site; route aql ignores it)"
+             : "host",
          RL_BENCH_IDLE_OTHERS, rl_bench_cores(), placement);
   if (!status) {
     status =

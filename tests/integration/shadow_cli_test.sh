@@ -79,13 +79,14 @@ case "$case_name" in
     # shellcheck disable=SC2086
     run 0 capture --workload "$workload" --target "$target" $capture_args \
       -o "$dir/c.rlc"
-    run 0 shadow "$dir/c.rlc" --arms eager,recorded,aql,pm4 \
+    run 0 shadow "$dir/c.rlc" --arms eager,recorded,aql,pm4,pm4-relay \
       --json "$dir/r.json" "$@"
-    # The arms given, and by default aql~adv1/2 and pm4~adv1/2 (seeded
-    # interleavings) unless every arm is adversarial already.
+    # The arms given, and by default aql~adv1/2, pm4~adv1/2 and
+    # pm4-relay~adv1/2 (seeded interleavings) unless every arm is
+    # adversarial already.
     case " $* " in
-      *" --hazards adversarial "*) expect_out "shadow: PASS (4 arms x " ;;
-      *) expect_out "shadow: PASS (8 arms x " ;;
+      *" --hazards adversarial "*) expect_out "shadow: PASS (5 arms x " ;;
+      *) expect_out "shadow: PASS (11 arms x " ;;
     esac
     grep -q '"verdict":[[:space:]]*"PASS"' "$dir/r.json" || fail "JSON verdict"
     ;;
@@ -184,6 +185,25 @@ case "$case_name" in
     run 0 shadow "$dir/d.rlc" --arms eager,aql --cache-model report --no-hazard-check
     unset REDLINE_TEST_FAULT
     run 2 shadow "$dir/d.rlc" --cache-model sometimes
+    ;;
+  relay)
+    # pm4-relay (the CP copies kernarg values from per-expression slots):
+    # a copy that never reaches the device (REDLINE_TEST_FAULT=nop-copy
+    # turns the relay's COPY_DATA packets into NOPs after the census
+    # passed them) leaves a launch with last step's value, and the
+    # comparison with eager, not the census, catches it; pm4 is unaffected.
+    capture_decode
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4-relay
+    REDLINE_TEST_FAULT=nop-copy
+    export REDLINE_TEST_FAULT
+    run 1 shadow "$dir/d.rlc" --arms eager,pm4-relay
+    expect_out "in arm pm4-relay at offset"
+    run 0 shadow "$dir/d.rlc" --arms eager,pm4
+    # Only the copy of one launch (the second COPY_DATA of the IB).
+    REDLINE_TEST_FAULT=nop-copy:1
+    run 1 shadow "$dir/d.rlc" --arms eager,pm4-relay --executor isa
+    expect_out "in arm pm4-relay at offset"
+    unset REDLINE_TEST_FAULT
     ;;
   workspace)
     # Recording refuses a workspace below the longest admitted context.

@@ -190,6 +190,16 @@ typedef struct rl_replay_options_s {
   // device without a polling wait (device.h signal_spin_lt) waits its own
   // way.
   bool spin_wait;
+  // Routes pm4 and drm: the command processor writes the changed kernarg
+  // values, not the host (pm4/pm4_lower.h "Relay"). A run then stores one
+  // 8-byte slot per distinct changed expression, however many launches use
+  // it, and the IB copies each slot into its launches' kernarg with one
+  // COPY_DATA per site (6 dwords, placed before a wait the launch already
+  // has, so on hardware the copy overlaps the previous dispatch). Host
+  // cost per step no longer grows with the launches whose arguments
+  // change; the command processor's does. Grid bindings stay host-written.
+  // Ignored by route aql.
+  bool pm4_device_patch;
   // Budgets for an untrusted capture (redline/limits.h; zero fields take
   // the defaults). The contract refuses (RL_STATUS_CONTRACT, before
   // anything is allocated) a capture with more launches than

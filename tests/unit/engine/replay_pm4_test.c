@@ -2,7 +2,7 @@
 // simulated device in adversarial mode: a pm4 replay equals the eager run
 // (the funnel recording executed on the same device) byte for byte on every
 // state region, for gfx1100, gfx1151 and gfx1201, with and without register
-// retention; the route proof names one packet and the IB; the simulator's
+// retention, and with the CP relaying the kernarg values (pm4_device_patch); the route proof names one packet and the IB; the simulator's
 // hazard checker stays silent, and reports a dropped wait or acquire
 // (negative controls); a kernel the route cannot launch is refused at
 // prepare naming the property.
@@ -25,6 +25,7 @@ static const int64_t rl_positions[] = {1, 7, 64, 65, 1000, 4095};
 typedef struct rl_pm4_case_s {
   const char* processor;
   bool retain;
+  bool relay;  // pm4_device_patch: the CP copies the kernarg values
 } rl_pm4_case_t;
 
 typedef struct rl_fixture_s {
@@ -86,7 +87,8 @@ static int rl_teardown(void** state) {
 
 static rl_status_t rl_prepare(rl_fixture_t* f) {
   rl_replay_options_t options = {.checked = true,
-                                 .pm4_no_retain = !f->which.retain};
+                                 .pm4_no_retain = !f->which.retain,
+                                 .pm4_device_patch = f->which.relay};
   assert_null(rl_replay_create(f->device, f->capture, &options, &f->replay));
   return rl_replay_prepare(f->replay, RL_ROUTE_PM4);
 }
@@ -100,8 +102,9 @@ static void rl_run_and_compare(rl_fixture_t* f, size_t i) {
   rl_test_replay_digests(f->replay, f->capture, replayed);
   for (uint32_t r = 0; r < f->capture->region_count; ++r) {
     if (!rl_digest128_equal(replayed[r], f->eager[i][r])) {
-      fail_msg("%s retain=%d pos %lld region %s differs from eager",
-               f->which.processor, f->which.retain, (long long)pos,
+      fail_msg("%s retain=%d relay=%d pos %lld region %s differs from eager",
+               f->which.processor, f->which.retain, f->which.relay,
+               (long long)pos,
                f->capture->regions[r].name);
     }
   }
@@ -126,6 +129,11 @@ static void test_pm4_replay_equals_eager(void** state) {
   assert_int_equal(proof.patch_sites, 19);
   assert_int_equal(proof.replay_count, 2 * RL_POSITION_COUNT);
   assert_int_equal(f->replay->pm4->retain, f->which.retain);
+  // Relay: vecchain's three kernarg bindings (pos, pos + 1, the chunk
+  // count) each have a slot and one COPY_DATA; its grid stays host-written.
+  assert_int_equal(f->replay->pm4->relay_count, f->which.relay ? 3 : 0);
+  assert_int_equal(f->replay->pm4->stats.copies, f->which.relay ? 3 : 0);
+  assert_int_equal(f->replay->has_relay, f->which.relay);
   rl_replay_counters_t counters;
   rl_replay_counters(f->replay, &counters);
   assert_int_equal(counters.doorbells, counters.runs);
@@ -191,8 +199,11 @@ static void test_prepare_refuses_an_implicit_sgpr(void** state) {
 }
 
 static const rl_pm4_case_t rl_cases[] = {
-    {"gfx1100", true}, {"gfx1100", false}, {"gfx1151", true},
-    {"gfx1151", false}, {"gfx1201", true}, {"gfx1201", false}};
+    {"gfx1100", true, false}, {"gfx1100", false, false},
+    {"gfx1151", true, false}, {"gfx1151", false, false},
+    {"gfx1201", true, false}, {"gfx1201", false, false},
+    {"gfx1100", true, true},  {"gfx1151", false, true},
+    {"gfx1201", true, true}};
 
 #define RL_CASE(fn, i) \
   cmocka_unit_test_prestate_setup_teardown(fn, rl_setup, rl_teardown, \
@@ -206,6 +217,9 @@ int main(void) {
       RL_CASE(test_pm4_replay_equals_eager, 3),
       RL_CASE(test_pm4_replay_equals_eager, 4),
       RL_CASE(test_pm4_replay_equals_eager, 5),
+      RL_CASE(test_pm4_replay_equals_eager, 6),
+      RL_CASE(test_pm4_replay_equals_eager, 7),
+      RL_CASE(test_pm4_replay_equals_eager, 8),
       RL_CASE(test_dropped_wait_is_reported, 0),
       RL_CASE(test_dropped_acquire_is_reported, 0),
       RL_CASE(test_dropped_acquire_is_reported, 5),
