@@ -178,19 +178,30 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
     }
     rl_bind_expr_t* e = &table->exprs[site->expr];
     table->site_index[e->first + e->count++] = i;
-    rl_bind_hot_t hot = {.offset = site->offset, .scale = site->scale,
-                         .dest = site->dest, .width = site->width};
-    if (site->relayed) {
-      hot = (rl_bind_hot_t){.offset = site->relay_offset,
-                            .scale = site->scale,
-                            .dest = site->relay_dest, .width = 8};
-    }
-    // One store per distinct relay slot of the expression.
+    if (site->relayed) continue;
+    table->hot[e->first + e->hot_count++] =
+        (rl_bind_hot_t){.offset = site->offset, .scale = site->scale,
+                        .dest = site->dest, .width = site->width};
+  }
+  // Then one store per distinct relay slot of each expression (a few: the
+  // scan covers the expression's slots only; pending[] is apply's scratch,
+  // free until then).
+  for (uint32_t e = 0; e < table->expr_count; ++e) {
+    table->pending[e] = table->exprs[e].hot_count;
+  }
+  for (uint32_t i = 0; i < table->site_count; ++i) {
+    const rl_bind_site_t* site = &table->sites[i];
+    if (site->kind == RL_BIND_SITE_POINTER || !site->relayed) continue;
+    rl_bind_expr_t* e = &table->exprs[site->expr];
+    const rl_bind_hot_t hot = {.offset = site->relay_offset,
+                               .scale = site->scale,
+                               .dest = site->relay_dest, .width = 8};
     bool seen = false;
-    for (uint32_t k = 0; site->relayed && k < e->hot_count && !seen; ++k) {
+    for (uint32_t k = (uint32_t)table->pending[site->expr];
+         k < e->hot_count && !seen; ++k) {
       const rl_bind_hot_t* h = &table->hot[e->first + k];
       seen = h->dest == hot.dest && h->offset == hot.offset &&
-             h->width == 8 && h->scale == hot.scale;
+             h->scale == hot.scale;
     }
     if (!seen) table->hot[e->first + e->hot_count++] = hot;
   }

@@ -110,7 +110,7 @@ idle() {
   echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --wait spin --layers 48,200 --fixed 10,1000\`:"
   echo
   "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --wait spin --layers 48,200 \
-    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p' | sed 's/^### /#### spin_wait: /'
+    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth.*CPU median/p' | sed 's/^### /#### spin_wait: /'
   echo
   echo "Route pm4 with \`pm4_device_patch\` (the host stores one 8-byte slot per changed expression and"
   echo "the IB's COPY_DATA packets copy it into every launch's kernarg; docs/pm4-relay.md), block wait;"
@@ -119,8 +119,16 @@ idle() {
   echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --patch device --layers 4,48,200 --fixed 10,1000\`:"
   echo
   "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --patch device --layers 4,48,200 \
-    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth/p' | grep -v '| aql |' |
+    --fixed 10,1000 | sed -n '/^### Decode/,/^Growth.*CPU median/p' | grep -v -e '| aql |' -e 'aql publication' |
     sed 's/^### /#### pm4_device_patch: /'
+  echo
+  echo "The same with \`spin_wait\` as well:"
+  echo
+  echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --patch device --wait spin --layers 48,200 --fixed none\`:"
+  echo
+  "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --patch device --wait spin \
+    --layers 48,200 --fixed none | sed -n '/^### Decode/,/^### Where/p' | grep -v -e '| aql |' -e 'aql publication' -e '^### Where' |
+    sed 's/^### /#### pm4_device_patch, spin_wait: /'
   echo
   echo "Host = admission + apply + publish (doorbell included), the simulator's processing excluded."
   echo "Host CPU = the host work's wall time over the steps this thread spent on its CPU throughout"

@@ -64,6 +64,8 @@ MUTATIONS=(
   "decode|weaken-gcr|fail|route pm4, after the census: every ACQUIRE_MEM loses GLV_INV (GCR bits weakened)"
   "decode|narrow-acquire:1|fail|route aql, after the census: packet 1's acquire fence scope narrowed to NONE"
   "decode|narrow-release|fail|route aql, after the census: SYSTEM release scopes narrowed to AGENT (no L2 write-back for the host)"
+  "decode|nop-copy:1|fail|route pm4 relay, after the census: the second COPY_DATA is a NOP (a launch keeps the previous step's value)|--arms eager,recorded,pm4-relay"
+  "decode|nop-copy|fail|... every relay copy a NOP, re-recording off: only the bytes|--arms eager,pm4-relay"
   "decode|retain-any-value|fail|PM4 lowering: register retention ignores the value (a held register is never rewritten)"
   "decode|retain-any-value,no-census|fail|... with the census off: the stale registers reach the device"
   "decode|drop-barrier:1,no-census|fail|no barrier bit, census and hazard checker off: only the bytes of the seeded interleavings|--no-hazard-check"
@@ -120,8 +122,8 @@ for row in "${MUTATIONS[@]}"; do
   verdict="$(printf '%s\n' "$out" | grep -m1 '^shadow: ' || echo 'shadow: (no verdict)')"
   reason="${verdict#shadow: }"
   reason="${reason#FAIL (}"
-  arm="$(printf '%s' "$reason" | sed -n 's/^arm \([a-z0-9~]*\).*/\1/p')"
-  [[ -z "$arm" ]] && arm="$(printf '%s' "$reason" | sed -n 's/.* differs in arm \([a-z0-9~]*\).*/\1/p')"
+  arm="$(printf '%s' "$reason" | sed -n 's/^arm \([a-z0-9~-]*\).*/\1/p')"
+  [[ -z "$arm" ]] && arm="$(printf '%s' "$reason" | sed -n 's/.* differs in arm \([a-z0-9~-]*\).*/\1/p')"
   check="$(classify "$reason" "$arm")"
   ok=1
   case "$expect" in

@@ -739,6 +739,10 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
   if (layer_count == 0) return RL_OK;
   printf("\n### Decode workload, every parameter moving every step\n\n");
   rl_bench_header();
+  // The pm4 growth between consecutive rows (wall median and minimum).
+  char growth[512] = "";
+  double previous = 0, previous_min = 0;
+  uint32_t previous_launches = 0;
   for (size_t i = 0; i < layer_count; ++i) {
     rl_capture_t* capture = NULL;
     RL_RETURN_IF_ERROR(rl_bench_record(kernels, "decode", layers[i],
@@ -759,6 +763,19 @@ static rl_status_t rl_bench_decode(rl_device_t* device, const char* kernels,
     printf("| | | aql publication | %.1f ns per packet kept (host wall "
            "median / packets) | | | | |\n",
            aql.wall.median / aql.packets);
+    if (i > 0 && previous > 0 && previous_min > 0) {
+      size_t used = strlen(growth);
+      snprintf(growth + used, sizeof(growth) - used,
+               "%s%u -> %u launches %.2fx (minimum %.2fx)", i > 1 ? ", " : "",
+               previous_launches, pm4.launches, pm4.wall.median / previous,
+               pm4.wall.min / previous_min);
+    }
+    previous = pm4.wall.median;
+    previous_min = pm4.wall.min;
+    previous_launches = pm4.launches;
+  }
+  if (growth[0]) {
+    printf("\nGrowth of the pm4 host wall median: %s\n", growth);
   }
   return RL_OK;
 }
