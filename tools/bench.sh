@@ -124,10 +124,10 @@ idle() {
   echo
   echo "The same with \`spin_wait\` as well:"
   echo
-  echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --patch device --wait spin --layers 48,200 --fixed none\`:"
+  echo "\`$T/host_cost_bench --kernels $K --steps $STEPS --patch device --wait spin --layers 4,48,200 --fixed none\`:"
   echo
   "$T/host_cost_bench" --kernels "$K" --steps "$STEPS" --patch device --wait spin \
-    --layers 48,200 --fixed none | sed -n '/^### Decode/,/^### Where/p' | grep -v -e '| aql |' -e 'aql publication' -e '^### Where' |
+    --layers 4,48,200 --fixed none | sed -n '/^### Decode/,/^### Where/p' | grep -v -e '| aql |' -e 'aql publication' -e '^### Where' |
     sed 's/^### /#### pm4_device_patch, spin_wait: /'
   echo
   echo "Host = admission + apply + publish (doorbell included), the simulator's processing excluded."
