@@ -72,8 +72,14 @@ static rl_status_t rl_sim_memory_insert_locked(
       RL_ARRAY_RESERVE(&memory->items, &memory->capacity, memory->count + 1));
   uint8_t* host = NULL;
   if (!no_access) {
-    host = calloc(1, (size_t)size);
+    // Whole host cache lines of its own, as a device allocation's pages
+    // are its own: a small allocation (a signal, relay slots) must not
+    // share a line with heap objects the CP thread writes.
+    const size_t bytes = (size_t)((size + RL_SIM_HOST_LINE - 1) &
+                                  ~(uint64_t)(RL_SIM_HOST_LINE - 1));
+    host = aligned_alloc(RL_SIM_HOST_LINE, bytes);
     if (host == NULL) return rl_status_out_of_memory();
+    memset(host, 0, bytes);
   }
   uint32_t index = (uint32_t)(rl_sim_memory_find_locked(memory, address) + 1);
   memmove(&memory->items[index + 1], &memory->items[index],
