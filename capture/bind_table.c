@@ -89,19 +89,6 @@ static const rl_expr_t* rl_bind_site_expr(const rl_bind_table_t* table,
   return &table->capture->launches[site->launch].bindings[site->ref].expr;
 }
 
-static bool rl_bind_expr_same(const rl_expr_t* a, const rl_expr_t* b) {
-  return a->param == b->param && a->add == b->add && a->op == b->op &&
-         a->operand == b->operand;
-}
-
-static uint64_t rl_bind_expr_hash(const rl_expr_t* e) {
-  uint64_t h = e->param * 0x9E3779B97F4A7C15ull;
-  h ^= (uint64_t)e->add + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
-  h ^= (uint64_t)e->op + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2);
-  h ^= (uint64_t)e->operand + 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
-  return h ^ (h >> 29);
-}
-
 // Assigns expression ids to the dynamic sites (an open-addressing map from
 // expression to id) and counts each expression's sites.
 static rl_status_t rl_bind_table_number(rl_bind_table_t* table,

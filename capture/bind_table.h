@@ -133,6 +133,22 @@ typedef struct rl_bind_table_s {
   bool synced;
 } rl_bind_table_t;
 
+// Expression identity, shared by the table and route pm4's relay slots
+// (pm4/pm4_relay.c): equal when every field is, and a hash consistent
+// with it.
+static inline bool rl_bind_expr_same(const rl_expr_t* a, const rl_expr_t* b) {
+  return a->param == b->param && a->add == b->add && a->op == b->op &&
+         a->operand == b->operand;
+}
+
+static inline uint64_t rl_bind_expr_hash(const rl_expr_t* e) {
+  uint64_t h = e->param * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t)e->add + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+  h ^= (uint64_t)e->op + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2);
+  h ^= (uint64_t)e->operand + 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+  return h ^ (h >> 29);
+}
+
 // An empty table over |capture| (*|out_table| NULL on failure).
 rl_status_t rl_bind_table_create(const rl_capture_t* capture,
                                  rl_bind_table_t** out_table);

@@ -424,14 +424,18 @@ static rl_status_t rl_pm4_census_copied(const rl_pm4_census_t* census,
        i < census->launch_pieces[launch + 1]; ++i) {
     const rl_pm4_census_piece_t* piece = &census->pieces[i];
     if (piece->copied && census->acquires > piece->acquires) continue;
+    char copied[96] = "never copied from its slot";
+    if (piece->copied) {
+      snprintf(copied, sizeof(copied),
+               "copied at IB dword %u with no ACQUIRE_MEM between the copy "
+               "and the dispatch",
+               piece->copied_at);
+    }
     return rl_pm4_census_error(
         packet->offset,
-        "launch %u (%s): relayed binding %u at segment byte %u %s",
-        launch, rl_pm4_census_kernel(census, launch), piece->binding,
-        piece->offset,
-        piece->copied ? "copied with no ACQUIRE_MEM between the copy and "
-                        "the dispatch"
-                      : "never copied from its slot");
+        "launch %u (%s): relayed binding %u at segment byte %u %s", launch,
+        rl_pm4_census_kernel(census, launch), piece->binding, piece->offset,
+        copied);
   }
   return RL_OK;
 }

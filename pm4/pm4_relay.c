@@ -12,19 +12,6 @@ bool rl_pm4_relayable(const rl_scalar_binding_t* binding) {
          binding->offset % 4 == 0;
 }
 
-static uint64_t rl_pm4_relay_hash(const rl_expr_t* e) {
-  uint64_t h = (uint64_t)e->param * 0x9E3779B97F4A7C15ull;
-  h = (h ^ (uint64_t)e->add) * 0xC2B2AE3D27D4EB4Full;
-  h = (h ^ (uint64_t)e->op) * 0x165667B19E3779F9ull;
-  h = (h ^ (uint64_t)e->operand) * 0x85EBCA77C2B2AE63ull;
-  return h ^ (h >> 29);
-}
-
-static bool rl_pm4_relay_same(const rl_expr_t* a, const rl_expr_t* b) {
-  return a->param == b->param && a->add == b->add && a->op == b->op &&
-         a->operand == b->operand;
-}
-
 rl_status_t rl_pm4_relay_assign(const rl_capture_t* capture,
                                 uint32_t* out_first, uint32_t* out_slots,
                                 uint32_t* out_count) {
@@ -55,8 +42,8 @@ rl_status_t rl_pm4_relay_assign(const rl_capture_t* capture,
       const rl_scalar_binding_t* binding = &launch->bindings[b];
       uint32_t slot = RL_PM4_RELAY_NONE;
       if (rl_pm4_relayable(binding)) {
-        uint32_t h = (uint32_t)rl_pm4_relay_hash(&binding->expr) & (size - 1);
-        while (map[h] && !rl_pm4_relay_same(exprs[map[h] - 1],
+        uint32_t h = (uint32_t)rl_bind_expr_hash(&binding->expr) & (size - 1);
+        while (map[h] && !rl_bind_expr_same(exprs[map[h] - 1],
                                             &binding->expr)) {
           h = (h + 1) & (size - 1);
         }

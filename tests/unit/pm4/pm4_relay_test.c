@@ -6,8 +6,8 @@
 // every launch the kernarg bytes rl_launch_bind computes, with an
 // ACQUIRE_MEM between each copy and its dispatch. Census negative controls
 // cover a wrong source, a lost WR_CONFIRM, a missing copy, a copy after the
-// wait's acquire or after the entry acquire, a stale slot and a site the
-// bind table does not relay.
+// wait's acquire or after the entry acquire, a copy no acquire follows, a
+// stale slot and a site the bind table does not relay.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -325,6 +325,28 @@ static void test_census_negative_controls(void** state) {
   rl_test_expect(rl_pm4_program_check(p, &t->f.inputs),
                  "between a wait and its dispatch");
   memcpy(ib, saved, bytes);
+  // A copy with no acquire after it: launch 3 (vc_axpy_pos, its pos
+  // relayed) lowered as if the plan let it run without a wait, so its copy
+  // is in the prologue; moved to just behind launch 2's dispatch (a place
+  // a copy may be), nothing invalidates the K$ before launch 3 reads it.
+  rl_hazard_plan_t* plan = t->f.plan;
+  const bool waits = plan->boundaries[3].needs_wait;
+  plan->boundaries[3].needs_wait = false;
+  rl_pm4_program_t* nowait = NULL;
+  assert_null(rl_pm4_lower(&t->f.inputs, NULL, &nowait));
+  assert_null(rl_pm4_program_check(nowait, &t->f.inputs));
+  uint32_t first = 0;
+  while (rl_test_opcode(nowait->dwords, first) != 0x40) {
+    first = rl_test_next(nowait->dwords, first);
+  }
+  assert_true(first < nowait->dispatch_offsets[0]);
+  const uint32_t behind = nowait->dispatch_offsets[2] + 5;  // DISPATCH_DIRECT
+  rl_test_rotate(nowait->dwords, first, behind, 6);
+  for (uint32_t l = 0; l < 3; ++l) nowait->dispatch_offsets[l] -= 6;
+  rl_test_expect(rl_pm4_program_check(nowait, &t->f.inputs),
+                 "with no ACQUIRE_MEM between the copy and the dispatch");
+  rl_pm4_program_destroy(nowait);
+  plan->boundaries[3].needs_wait = waits;
   // A stale slot, and a site the bind table does not relay.
   p->relay[0] ^= 1;
   rl_test_expect(rl_pm4_program_check(p, &t->f.inputs), "current value");
