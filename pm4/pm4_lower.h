@@ -215,8 +215,10 @@ typedef struct rl_pm4_lower_inputs_s {
 } rl_pm4_lower_inputs_t;
 
 // The number of relay slots of |capture|: the distinct expressions of its
-// kernarg bindings at 4-byte aligned offsets.
-uint32_t rl_pm4_relay_slot_count(const rl_capture_t* capture);
+// kernarg bindings at 4-byte aligned offsets (RL_STATUS_OUT_OF_MEMORY, or
+// RL_STATUS_CONTRACT for more bindings than fit, leave *|out_count| 0).
+rl_status_t rl_pm4_relay_slot_count(const rl_capture_t* capture,
+                                    uint32_t* out_count);
 
 // Scratch (private segment) of a capture on route pm4. gfx11 and gfx12 use
 // architected flat scratch: the CP hands every wave that has

@@ -62,15 +62,13 @@ rl_status_t rl_pm4_relay_assign(const rl_capture_t* capture,
   return RL_OK;
 }
 
-uint32_t rl_pm4_relay_slot_count(const rl_capture_t* capture) {
-  uint32_t count = 0;
-  if (!capture) return 0;
-  rl_status_t status = rl_pm4_relay_assign(capture, NULL, NULL, &count);
-  if (status) {
-    rl_status_free(status);
-    return 0;
+rl_status_t rl_pm4_relay_slot_count(const rl_capture_t* capture,
+                                    uint32_t* out_count) {
+  *out_count = 0;
+  if (!capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "relay slots: no capture");
   }
-  return count;
+  return rl_pm4_relay_assign(capture, NULL, NULL, out_count);
 }
 
 rl_status_t rl_pm4_relay_layout(rl_pm4_layout_t* layout) {

@@ -70,7 +70,8 @@ static rl_status_t rl_replay_pm4_scratch(rl_replay_t* replay) {
 // None without the option or without a relayable binding.
 static rl_status_t rl_replay_pm4_relay(rl_replay_t* replay) {
   if (!replay->options.pm4_device_patch) return RL_OK;
-  const uint32_t slots = rl_pm4_relay_slot_count(replay->capture);
+  uint32_t slots = 0;
+  RL_RETURN_IF_ERROR(rl_pm4_relay_slot_count(replay->capture, &slots));
   if (slots == 0) return RL_OK;
   rl_device_t* device = replay->device;
   RL_RETURN_IF_ERROR(device->vtable->allocate(device, 8ull * slots, 64,
