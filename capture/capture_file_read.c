@@ -401,6 +401,10 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
                                           const rl_limits_t* limits,
                                           rl_capture_t** out_capture,
                                           rl_capture_file_info_t* out_info) {
+  if (!out_capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file read: no "
+                     "output");
+  }
   *out_capture = NULL;
   rl_capture_file_info_t local_info;
   rl_capture_file_info_t* info = out_info ? out_info : &local_info;
@@ -438,8 +442,12 @@ rl_status_t rl_capture_file_read_limited(const char* path,
                                          const rl_limits_t* limits,
                                          rl_capture_t** out_capture,
                                          rl_capture_file_info_t* out_info) {
-  *out_capture = NULL;
   if (out_info) memset(out_info, 0, sizeof(*out_info));
+  if (!out_capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file read: no "
+                     "output");
+  }
+  *out_capture = NULL;
   if (!path || !path[0]) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file path is empty");
   }

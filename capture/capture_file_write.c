@@ -460,8 +460,11 @@ static rl_status_t rl_capture_file_encode_into(
 rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
                                    const rl_capture_write_options_t* options,
                                    uint8_t** out_bytes, size_t* out_size) {
-  *out_bytes = NULL;
-  *out_size = 0;
+  if (out_bytes) *out_bytes = NULL;
+  if (out_size) *out_size = 0;
+  if (!out_bytes || !out_size) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture encode: no output");
+  }
   rl_capture_encode_plan_t plan;
   RL_RETURN_IF_ERROR(rl_capture_encode_plan_init(options, &plan));
   RL_RETURN_IF_ERROR(rl_status_annotate(rl_capture_validate(capture),
@@ -480,6 +483,10 @@ rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
 
 rl_status_t rl_capture_file_write(const rl_capture_t* capture, const char* path,
                                   const rl_capture_write_options_t* options) {
+  if (!capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file write: no "
+                     "capture");
+  }
   if (!path || !path[0]) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file path is empty");
   }

@@ -449,6 +449,9 @@ static rl_status_t rl_capture_validate_code(const rl_capture_t* capture) {
 }
 
 rl_status_t rl_capture_validate(const rl_capture_t* capture) {
+  if (!capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "validate: no capture");
+  }
   RL_RETURN_IF_ERROR(rl_capture_check_name("workload", capture->workload));
   if (capture->launch_count && !capture->code_object_count) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,

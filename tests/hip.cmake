@@ -45,4 +45,14 @@ if(NOT RL_SANITIZE)
   add_dependencies(hip_app rl_standin_hsa rl_standin_drm)
   set_tests_properties(hip_interposer_test PROPERTIES
     LABELS "integration" TIMEOUT 300)
+  # `redline run --capture --trace` keeps existing outputs as the output
+  # writer's rules say: a bad --window, a failed write, a symbolic link, a
+  # FIFO, /dev/null, a forked child (tests/integration/run_outputs_cli_test.sh).
+  add_test(NAME run_outputs_cli_test
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_outputs_cli_test.sh
+      $<TARGET_FILE:redline> $<TARGET_FILE:hip_app>
+      ${RL_KERNELS_DIR}/vecchain-gfx1100.co
+      ${CMAKE_CURRENT_BINARY_DIR}/run_outputs_cli_test)
+  set_tests_properties(run_outputs_cli_test PROPERTIES
+    LABELS "integration" TIMEOUT 300)
 endif()

@@ -12,12 +12,23 @@
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
 //
 // The exit status is the program's (128 + N when signal N killed it; 127
-// when it could not be started). At exit one summary line on stderr:
+// when it could not be started); a bad option value is a usage error (2)
+// before anything starts or is touched. At exit one summary line on stderr:
 //   redline run: PROGRAM exited 0: 2 kernels, 5 launches, device time
 //   0.084 ms (gfx1100, isa); capture out.rlc written, complete (5 launches)
-// from the runtime's report (REDLINE_HIP_REPORT, a temporary file) and the
-// capture file itself; it says when the program never loaded the runtime
-// or the capture is missing or incomplete, and why.
+// from the runtime's report (REDLINE_HIP_REPORT) and the interposer's
+// (REDLINE_CAPTURE_REPORT), two files in a private directory (mkdtemp, mode
+// 0700) removed at the end; it says when the program never loaded the
+// runtime or the capture is missing or incomplete, and why.
+//
+// Outputs: run never removes or truncates FILE itself. The interposer and
+// the runtime write the capture and the trace inside the program's process
+// through the one output writer (redline/base/output_file.h), so an
+// existing file is replaced only once the new one is complete, a symbolic
+// link is followed, a FIFO or device is written in place, and a failed
+// write (a full disk) leaves the old file as it was. Only the program's
+// own process writes them (REDLINE_RUN_PID; redline/base/run_owner.h): a
+// child it forks or execs records nothing.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -28,7 +39,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "redline/capture_file.h"
+#include "capture/capture_window_spec.h"
+#include "redline/base/output_file.h"
 #include "tools/cli.h"
 
 typedef struct rl_run_s {
@@ -39,7 +51,9 @@ typedef struct rl_run_s {
   const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
   char** program;  // argv of the program
   char lib_dir[4096];
-  char report[64];
+  char dir[4096];             // private directory of the two reports
+  char report[4096 + 16];     // the runtime's (REDLINE_HIP_REPORT)
+  char capture_report[4096 + 16];  // the interposer's
 } rl_run_t;
 
 static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
@@ -77,6 +91,15 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
   if (run->window && !run->capture) {
     return rl_cli_usage("run: --window needs --capture");
   }
+  if (run->window) {
+    rl_capture_window_spec_t spec;
+    rl_status_t status = rl_capture_window_spec_parse(run->window, &spec);
+    if (status) {
+      int code = rl_cli_usage("run: --window: %s", rl_status_message(status));
+      rl_status_free(status);
+      return code;
+    }
+  }
   run->program = argv + i;
   return RL_EXIT_OK;
 }
@@ -101,12 +124,17 @@ static void rl_run_exec(const rl_run_t* run) {
   if (run->processor) failed |= setenv("REDLINE_HIP_PROCESSOR", run->processor, 1);
   if (run->executor) failed |= setenv("REDLINE_HIP_EXECUTOR", run->executor, 1);
   if (run->trace) failed |= setenv("REDLINE_HIP_TRACE", run->trace, 1);
+  // exec keeps the pid: only the program writes the outputs.
+  char pid[32];
+  snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+  failed |= setenv("REDLINE_RUN_PID", pid, 1);
   if (run->capture) {
     char interposer[4096 + 32];
     snprintf(interposer, sizeof(interposer), "%s/libredline_capture.so",
              run->lib_dir);
     failed |= rl_run_prepend("LD_PRELOAD", interposer);
     failed |= setenv("REDLINE_CAPTURE_OUT", run->capture, 1);
+    failed |= setenv("REDLINE_CAPTURE_REPORT", run->capture_report, 1);
     if (run->window) failed |= setenv("REDLINE_CAPTURE_WINDOW", run->window, 1);
   }
   if (failed) {
@@ -148,29 +176,46 @@ static void rl_run_report_word(const char* text, const char* key, char* out,
   }
 }
 
-// The capture part of the summary.
+// Reads at most |size| - 1 bytes of |path| into |out| ("" when absent).
+static void rl_run_read_small(const char* path, char* out, size_t size) {
+  out[0] = '\0';
+  FILE* file = fopen(path, "r");
+  if (!file) return;
+  size_t n = fread(out, 1, size - 1, file);
+  out[n] = '\0';
+  fclose(file);
+  out[strcspn(out, "\n")] = '\0';
+}
+
+// The capture part of the summary, from the interposer's report (never
+// from FILE: it may be a FIFO or a device, or the older file a failed
+// write kept).
 static void rl_run_capture_summary(const rl_run_t* run, char* out,
                                    size_t size) {
   if (!run->capture) {
     out[0] = '\0';
     return;
   }
-  rl_capture_t* capture = NULL;
-  rl_status_t status = rl_capture_file_read(run->capture, &capture, NULL);
-  if (status) {
-    snprintf(out, size, "; capture %s not written (%s)", run->capture,
-             rl_status_message(status));
-    rl_status_free(status);
-    return;
-  }
-  if (rl_capture_incomplete(capture)) {
-    snprintf(out, size, "; capture %s written, INCOMPLETE: %s", run->capture,
-             capture->incomplete_reason ? capture->incomplete_reason : "?");
-  } else {
+  char line[4096 + 512];
+  rl_run_read_small(run->capture_report, line, sizeof(line));
+  unsigned launches = 0;
+  int offset = 0;
+  if (strncmp(line, "failed ", 7) == 0) {
+    snprintf(out, size, "; capture %s NOT written (%.1000s)", run->capture,
+             line + 7);
+  } else if (sscanf(line, "written %u complete%n", &launches, &offset) == 1 &&
+             offset > 0) {
     snprintf(out, size, "; capture %s written, complete (%u launches)",
-             run->capture, capture->launch_count);
+             run->capture, launches);
+  } else if (sscanf(line, "written %u incomplete %n", &launches, &offset) ==
+                 1 && offset > 0) {
+    snprintf(out, size, "; capture %s written, INCOMPLETE: %.1000s", run->capture,
+             line + offset);
+  } else {
+    snprintf(out, size, "; capture %s NOT written (the program made no HIP "
+             "call the interposer saw, or ended without its exit handlers)",
+             run->capture);
   }
-  rl_capture_destroy(capture);
 }
 
 static void rl_run_summary(const rl_run_t* run, const char* outcome) {
@@ -181,7 +226,7 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
     if (text) fread(text, 1, 65535, file);
     fclose(file);
   }
-  char capture[1024];
+  char capture[8192];
   rl_run_capture_summary(run, capture, sizeof(capture));
   if (!text) {
     fprintf(stderr, "redline run: %s %s: no report from the simulator's "
@@ -194,10 +239,16 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
   rl_run_report_word(text, "processor", processor, sizeof(processor));
   rl_run_report_word(text, "executor", executor, sizeof(executor));
   uint64_t ticks = rl_run_report_u64(text, "device_ticks", 0);
-  char trace[600] = "";
+  char trace[1200] = "";
   if (run->trace) {
+    char word[600];
+    rl_run_report_word(text, "trace", word, sizeof(word));
     snprintf(trace, sizeof(trace), "; trace %s %s", run->trace,
-             access(run->trace, R_OK) == 0 ? "written" : "NOT written");
+             strcmp(word, "written") == 0 ? "written" : "NOT written");
+    if (strncmp(word, "failed ", 7) == 0) {
+      snprintf(trace + strlen(trace), sizeof(trace) - strlen(trace), " (%s)",
+               word + 7);
+    }
   }
   fprintf(stderr, "redline run: %s %s: %" PRIu64 " kernels, %" PRIu64
           " launches, device time %.3f ms (%s, %s)%s%s%s\n", run->program[0],
@@ -209,35 +260,60 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
   free(text);
 }
 
+// Refuses outputs that name the program or each other, before anything is
+// touched (exit 2).
+static int rl_run_check_outputs(const rl_run_t* run) {
+  const char* program = run->program[0];
+  rl_status_t checked = rl_cli_check_output(run->trace, &program, 1);
+  if (!checked) checked = rl_cli_check_output(run->capture, &program, 1);
+  if (checked) return rl_cli_fail(checked, "run");
+  if (run->trace && run->capture) {
+    checked = rl_output_file_check_not_input(run->trace, run->capture);
+    if (checked) {
+      rl_status_free(checked);
+      return rl_cli_usage("run: --trace and --capture name the same file "
+                          "'%s'", run->trace);
+    }
+  }
+  return RL_EXIT_OK;
+}
+
+// The private directory of the reports: nobody else can create, replace
+// or read a name in it (the names are then safe to pass by path).
+static int rl_run_make_dir(rl_run_t* run) {
+  const char* tmp = getenv("TMPDIR");
+  snprintf(run->dir, sizeof(run->dir), "%s/redline-run-XXXXXX",
+           tmp && tmp[0] ? tmp : "/tmp");
+  if (!mkdtemp(run->dir)) {
+    fprintf(stderr, "redline: run: cannot create a private directory %s: "
+            "%s\n", run->dir, strerror(errno));
+    return RL_EXIT_UNAVAILABLE;
+  }
+  snprintf(run->report, sizeof(run->report), "%s/report", run->dir);
+  snprintf(run->capture_report, sizeof(run->capture_report), "%s/capture",
+           run->dir);
+  return RL_EXIT_OK;
+}
+
+static void rl_run_remove_dir(const rl_run_t* run) {
+  unlink(run->report);
+  unlink(run->capture_report);
+  rmdir(run->dir);
+}
+
 int rl_cmd_run(int argc, char** argv) {
   rl_run_t run = {0};
   int exit_code = rl_run_parse(argc, argv, &run);
+  if (!exit_code) exit_code = rl_run_check_outputs(&run);
   if (exit_code) return exit_code;
   snprintf(run.lib_dir, sizeof(run.lib_dir), "%s", rl_cli_private_dir());
-  snprintf(run.report, sizeof(run.report), "/tmp/redline-run-XXXXXX");
-  int fd = mkstemp(run.report);
-  if (fd < 0) {
-    fprintf(stderr, "redline: run: cannot create a report file: %s\n",
-            strerror(errno));
-    return RL_EXIT_UNAVAILABLE;
-  }
-  close(fd);
-  unlink(run.report);  // the runtime creates it when it loads
-  // Outputs must not name the program; ones left by an earlier run must
-  // not pass for this one's.
-  const char* program = run.program[0];
-  rl_status_t checked = rl_cli_check_output(run.trace, &program, 1);
-  if (!checked) checked = rl_cli_check_output(run.capture, &program, 1);
-  if (checked) {
-    unlink(run.report);
-    return rl_cli_fail(checked, "run");
-  }
-  if (run.capture) unlink(run.capture);
-  if (run.trace) unlink(run.trace);
+  exit_code = rl_run_make_dir(&run);
+  if (exit_code) return exit_code;
   fflush(NULL);
   pid_t child = fork();
   if (child < 0) {
     fprintf(stderr, "redline: run: fork: %s\n", strerror(errno));
+    rl_run_remove_dir(&run);
     return RL_EXIT_UNAVAILABLE;
   }
   if (child == 0) rl_run_exec(&run);
@@ -260,6 +336,6 @@ int rl_cmd_run(int argc, char** argv) {
   if (exit_code != 127 || access(run.report, R_OK) == 0) {
     rl_run_summary(&run, outcome);
   }
-  unlink(run.report);
+  rl_run_remove_dir(&run);
   return exit_code;
 }

@@ -54,7 +54,9 @@
 //   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
 //                          (not including) its next launch: one iteration.
 // The capture is written atomically (rl_capture_file_write) when the window
-// closes, else at exit (atexit, before the runtime's own destructors).
+// closes, else at exit (atexit, before the runtime's own destructors). A
+// forked child of the program records nothing and never writes: only the
+// process that made the first interposed call does.
 // It declares one window: parameter "run" (range [0, 1), bound by no
 // launch) walked over the single value 0, i.e. the recorded launches once,
 // so a shadow or bench of the file needs no --windows.
@@ -108,6 +110,7 @@
 
 #include <hip/hip_runtime_api.h>
 #include <pthread.h>
+#include <sys/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -241,6 +244,12 @@ typedef struct rl_interposer_s {
   int64_t freed_in_window;  // funnel buffer freed while open, or -1
   char reason[256];
   char out[4096];
+  // REDLINE_CAPTURE_REPORT: where the outcome goes (rl_ip_report; "" for
+  // nowhere), for `redline run`'s summary.
+  char report[4096];
+  // The process that started recording. A forked child (getpid() differs)
+  // forwards every call and records and writes nothing (rl_ip_recording).
+  pid_t pid;
 } rl_interposer_t;
 
 // The process's interposer state.
@@ -264,6 +273,14 @@ void rl_ip_note(rl_interposer_t* ip, uint32_t bypassed, const char* format, ...)
     __attribute__((format(printf, 3, 4)));
 void* rl_ip_real(rl_interposer_t* ip, const char* name);
 bool rl_ip_start(rl_interposer_t* ip);
+// True in the process that started recording, false in a forked child.
+bool rl_ip_recording(const rl_interposer_t* ip);
+// Writes one line, "written N complete", "written N incomplete REASON" or
+// "failed MESSAGE", to REDLINE_CAPTURE_REPORT (nothing when unset or in a
+// forked child): `redline run` reads it instead of re-reading the capture,
+// which may be a FIFO or a device, or an older file kept by a failed write.
+void rl_ip_report(const rl_interposer_t* ip, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
 hipError_t rl_ip_unlock(rl_interposer_t* ip, hipError_t error);
 bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f);
 

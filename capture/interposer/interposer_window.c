@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture/interposer/interposer_internal.h"
+#include "capture/capture_window_spec.h"
 #include "redline/base/array.h"
-#include "redline/base/number.h"
+#include "redline/base/run_owner.h"
+#include "redline/base/output_file.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -38,63 +41,68 @@ void rl_ip_note(rl_interposer_t* ip, uint32_t bypassed, const char* format,
   }
 }
 
+// Which process records: redline/base/run_owner.h.
+__attribute__((constructor)) static void rl_ip_load_library(void) {
+  rl_ip_get()->pid = rl_run_owner_at_load();
+}
+
+bool rl_ip_recording(const rl_interposer_t* ip) {
+  return rl_run_owner_is_self(ip->pid);
+}
+
+void rl_ip_report(const rl_interposer_t* ip, const char* format, ...) {
+  if (!ip->report[0] || !rl_ip_recording(ip)) return;
+  char line[4096 + 512];
+  va_list args;
+  va_start(args, format);
+  int length = vsnprintf(line, sizeof(line) - 1, format, args);
+  va_end(args);
+  if (length < 0) return;
+  if ((size_t)length > sizeof(line) - 2) length = (int)sizeof(line) - 2;
+  line[length++] = '\n';
+  rl_status_t status = rl_output_file_write(ip->report, line, (size_t)length);
+  if (status) rl_ip_fail(status, "REDLINE_CAPTURE_REPORT");
+}
+
 void rl_ip_fail(rl_status_t status, const char* what) {
   fprintf(stderr, "redline_capture: %s: %s\n", what, rl_status_message(status));
   rl_status_free(status);
 }
 
-// Parses the window and creates the funnel on the first interposed call.
-// Parses one number of REDLINE_CAPTURE_WINDOW; false on junk or overflow.
-static bool rl_ip_number(const char* text, uint64_t* out_value) {
-  rl_status_t status = rl_number_parse_u64(text, out_value);
-  bool ok = status == RL_OK;
-  rl_status_free(status);
-  return ok;
+// fork() while another thread is inside an interposed call would leave the
+// child's copy of the lock held forever: the lock is taken around fork.
+static void rl_ip_fork_prepare(void) { pthread_mutex_lock(&rl_ip_get()->lock); }
+static void rl_ip_fork_release(void) {
+  pthread_mutex_unlock(&rl_ip_get()->lock);
 }
 
+// Parses the window and creates the funnel on the first interposed call.
+// A forked child of the program records nothing: it shares the parent's
+// state up to the fork, and its capture would go to the parent's path
+// (rl_ip_recording, docs/capture-interposer.md).
 bool rl_ip_start(rl_interposer_t* ip) {
+  if (!rl_ip_recording(ip)) return false;
   if (ip->started) return !ip->failed;
   ip->started = true;
   const char* out = getenv("REDLINE_CAPTURE_OUT");
   snprintf(ip->out, sizeof(ip->out), "%s",
            out && out[0] ? out : "redline_capture.rlc");
+  const char* report = getenv("REDLINE_CAPTURE_REPORT");
+  snprintf(ip->report, sizeof(ip->report), "%s", report ? report : "");
   const char* window = getenv("REDLINE_CAPTURE_WINDOW");
-  ip->first = 0;
-  ip->count = UINT64_MAX;
-  if (window && strncmp(window, "launches:", 9) == 0) {
-    // FIRST[:COUNT|:all], each number by the one parser
-    // (redline/base/number.h).
-    char first[32] = "";
-    const char* colon = strchr(window + 9, ':');
-    size_t length = colon ? (size_t)(colon - window - 9) : strlen(window + 9);
-    if (length >= sizeof(first)) length = 0;  // refused by the parser below
-    memcpy(first, window + 9, length);
-    first[length] = '\0';
-    if (!rl_ip_number(first, &ip->first)) ip->failed = true;
-    if (colon && strcmp(colon + 1, "all") != 0 &&
-        !rl_ip_number(colon + 1, &ip->count)) {
-      ip->failed = true;
-    }
-  } else if (window && strncmp(window, "marker:", 7) == 0) {
-    const char* colon = strrchr(window + 7, ':');
-    size_t length = colon ? (size_t)(colon - window - 7) : 0;
-    if (!colon || length == 0 || length >= sizeof(ip->marker_name)) {
-      ip->failed = true;
-    } else {
-      ip->marker = true;
-      memcpy(ip->marker_name, window + 7, length);
-      if (!rl_ip_number(colon + 1, &ip->first)) ip->failed = true;
-    }
-  } else if (window && window[0]) {
+  rl_capture_window_spec_t spec;
+  rl_status_t parsed = rl_capture_window_spec_parse(window, &spec);
+  if (parsed) {
     ip->failed = true;
-  }
-  if (ip->failed) {
-    fprintf(stderr,
-            "redline_capture: REDLINE_CAPTURE_WINDOW='%s': expected "
-            "launches:FIRST:COUNT or marker:NAME:N; not capturing\n",
-            window);
+    rl_ip_fail(parsed, "REDLINE_CAPTURE_WINDOW (not capturing)");
+    rl_ip_report(ip, "failed REDLINE_CAPTURE_WINDOW='%s' is not a window",
+                 window);
     return false;
   }
+  ip->marker = spec.marker;
+  snprintf(ip->marker_name, sizeof(ip->marker_name), "%s", spec.marker_name);
+  ip->first = spec.first;
+  ip->count = spec.count;
   ip->device = (rl_funnel_device_t){.self = ip,
                                     .load_code_object = rl_ip_load,
                                     .allocate = rl_ip_allocate,
@@ -110,6 +118,7 @@ bool rl_ip_start(rl_interposer_t* ip) {
     return false;
   }
   atexit(rl_ip_write_capture);
+  pthread_atfork(rl_ip_fork_prepare, rl_ip_fork_release, rl_ip_fork_release);
   return true;
 }
 

@@ -16,7 +16,7 @@
 // Finishes the funnel and writes the capture (atomically, by the output-file
 // rules of rl_capture_file_write).
 void rl_ip_write_capture_locked(rl_interposer_t* ip) {
-  if (!ip->funnel || ip->written) return;
+  if (!ip->funnel || ip->written || !rl_ip_recording(ip)) return;
   ip->written = true;
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     char name[32];
@@ -73,8 +73,16 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   }
   if (!status) status = rl_capture_file_write(capture, ip->out, NULL);
   if (status) {
+    rl_ip_report(ip, "failed %s", rl_status_message(status));
     rl_ip_fail(status, "writing the capture");
   } else {
+    if (rl_capture_incomplete(capture)) {
+      rl_ip_report(ip, "written %u incomplete %s", capture->launch_count,
+                   capture->incomplete_reason ? capture->incomplete_reason
+                                              : "?");
+    } else {
+      rl_ip_report(ip, "written %u complete", capture->launch_count);
+    }
     fprintf(stderr,
             "redline_capture: %u launches recorded into %s (%u of them "
             "copies or fills)%s%s\n",

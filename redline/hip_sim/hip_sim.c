@@ -7,6 +7,7 @@
 #include <limits.h>
 
 #include "kernels/ref/ref_executor.h"
+#include "redline/base/run_owner.h"
 #include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
 #include "redline/sim/isa/isa_executor.h"
@@ -76,7 +77,8 @@ static const char* rl_hip_env(const char* name, const char* fallback) {
   return value && value[0] ? value : NULL;
 }
 
-static void rl_hip_write_report(void) {
+// |trace|: "written", "failed MESSAGE", or "" without a trace.
+static void rl_hip_write_report(const char* trace) {
   const char* path =
       rl_hip_env("REDLINE_HIP_REPORT", "REDLINE_STANDIN_HIP_REPORT");
   if (!path) return;
@@ -90,19 +92,31 @@ static void rl_hip_write_report(void) {
           (unsigned long long)rl_hip.device_ticks, rl_hip.processor,
           rl_hip.executor ? rl_hip.executor : "none",
           rl_hip.sticky_error != hipSuccess);
+  if (trace[0]) fprintf(file, "trace %s\n", trace);
   for (uint32_t i = 0; i < rl_hip.error_total && i < RL_HIP_ERRORS_KEPT; ++i) {
     fprintf(file, "error: %s\n", rl_hip.errors[i]);
   }
   fclose(file);
 }
 
+// The process that writes the report and the trace (run_owner.h): a
+// forked child of the program neither writes its parent's files nor tears
+// down the parent's device (whose threads it does not have).
+static pid_t rl_hip_owner;
+__attribute__((constructor)) static void rl_hip_load(void) {
+  rl_hip_owner = rl_run_owner_at_load();
+}
+
 __attribute__((destructor)) static void rl_hip_shutdown(void) {
+  if (!rl_run_owner_is_self(rl_hip_owner)) return;
   pthread_mutex_lock(&rl_hip.lock);
   if (rl_hip.sim && !rl_hip.sticky_error) rl_hip_drain_all();
-  rl_hip_write_report();
+  char trace[512] = "";
   if (rl_hip.trace) {
     const char* path = rl_hip_env("REDLINE_HIP_TRACE", NULL);
     rl_status_t status = rl_trace_write(rl_hip.trace, path);
+    snprintf(trace, sizeof(trace), "%s%s", status ? "failed " : "written",
+             status ? rl_status_message(status) : "");
     if (status) {
       fprintf(stderr, "redline hip: trace %s: %s\n", path,
               rl_status_message(status));
@@ -111,6 +125,7 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
     rl_trace_destroy(rl_hip.trace);
     rl_hip.trace = NULL;
   }
+  rl_hip_write_report(trace);
   if (!rl_hip.sim) {
     pthread_mutex_unlock(&rl_hip.lock);
     return;

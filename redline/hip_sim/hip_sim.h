@@ -72,8 +72,13 @@
 //                                   "kernels N" (distinct kernels run),
 //                                   "device_ticks N", "processor P",
 //                                   "executor E", "failed 0|1" (a launch
-//                                   faulted) and one "error: ..." line per
-//                                   recorded error
+//                                   faulted), with REDLINE_HIP_TRACE "trace
+//                                   written" or "trace failed MESSAGE", and
+//                                   one "error: ..." line per recorded error.
+//                                   Report and trace are written by one
+//                                   process only (redline/base/run_owner.h:
+//                                   not a forked child, and only
+//                                   REDLINE_RUN_PID when set)
 //                                   (REDLINE_STANDIN_HIP_REPORT too)
 //   REDLINE_STANDIN_HIP_HANG=1      test hook: every stream query answers
 //                                   hipErrorNotReady (a kernel that never

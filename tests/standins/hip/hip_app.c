@@ -12,13 +12,18 @@
 // the capture must report, not crash on). argv[2] == "copies" also writes
 // device memory without kernels inside the window, between the launches:
 // an async host-to-device copy into c, a memset of part of b, a device-to-
-// device copy from c into a. argv[2] == "graph" runs the vc_axpy_pos loop
+// device copy from c into a. argv[2] == "fork" forks after vc_scale; the
+// child exits at once through exit() (its exit handlers run), so a test
+// can check that only the parent writes the outputs
+// (redline/base/run_owner.h). argv[2] == "graph" runs the vc_axpy_pos loop
 // as a graph captured from |stream| (a memset node, the kernel, a
 // device-to-device copy node) launched three times instead.
 #include <hip/hip_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #define N 1000u
@@ -50,6 +55,7 @@ int main(int argc, char** argv) {
   bool free_mid = argc > 2 && strcmp(argv[2], "free-mid") == 0;
   bool copies = argc > 2 && strcmp(argv[2], "copies") == 0;
   bool graph = argc > 2 && strcmp(argv[2], "graph") == 0;
+  bool forks = argc > 2 && strcmp(argv[2], "fork") == 0;
   FILE* file = fopen(argv[1], "rb");
   if (!file) return 1;
   fseek(file, 0, SEEK_END);
@@ -92,6 +98,14 @@ int main(int argc, char** argv) {
   CHECK(hipModuleLaunchKernel(scale, groups, 1, 1, 64, 1, 1, 0, NULL, NULL,
                               extra));
   CHECK(hipDeviceSynchronize());
+  if (forks) {
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0) return 1;
+    if (child == 0) exit(0);  // the parent's device is not the child's
+    int status = 0;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status)) return 1;
+  }
   void* add_args[] = {&a, &b, &c, &n};
   CHECK(hipModuleLaunchKernel(add, groups, 1, 1, 64, 1, 1, 0, stream, add_args,
                               NULL));
