@@ -436,7 +436,12 @@ bool rl_replay_can_run(const rl_replay_t* replay, const int64_t* values,
   if (!replay->route_enabled) {
     return rl_replay_refuse(out_reason, reason_size, "%s", replay->reason);
   }
-  if (value_count != capture->param_count || (value_count && !values)) {
+  if (value_count && !values) {
+    return rl_replay_refuse(out_reason, reason_size,
+                            "values is NULL but value_count is %u",
+                            value_count);
+  }
+  if (value_count != capture->param_count) {
     return rl_replay_refuse(out_reason, reason_size,
                             "%u parameter values given, the capture has %u",
                             value_count, capture->param_count);

@@ -269,7 +269,11 @@ static rl_status_t rl_prepare_device_runs(const rl_replay_t* replay,
 
 // Undoes a failed prepare: device resources first, then host state.
 static rl_status_t rl_prepare_fail(rl_replay_t* replay, rl_status_t status) {
-  if (!rl_status_is(status, RL_STATUS_CONTRACT)) {
+  // A contract failure stays one (4); running out of memory (host memory,
+  // or the device's address space) stays RL_STATUS_OUT_OF_MEMORY (exit 8,
+  // as everywhere else); every other failure is a prepare failure (5).
+  if (!rl_status_is(status, RL_STATUS_CONTRACT) &&
+      !rl_status_is(status, RL_STATUS_OUT_OF_MEMORY)) {
     status = rl_replay_recode(status, RL_STATUS_PREPARE);
   }
   status = rl_status_annotate(status, "prepare route %s",

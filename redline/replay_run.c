@@ -75,6 +75,11 @@ static rl_status_t rl_run_admitted(rl_replay_t* replay, const int64_t* values,
 rl_status_t rl_replay_run(rl_replay_t* replay, const int64_t* values,
                           uint32_t value_count) {
   if (!replay) return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "run: no replay");
+  if (value_count && !values) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "run: values is NULL but value_count is %u",
+                     value_count);
+  }
   RL_RETURN_IF_ERROR(
       rl_replay_require(replay, RL_REPLAY_PREPARED, "rl_replay_run"));
   const uint64_t start = rl_replay_now_ns();

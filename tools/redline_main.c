@@ -1,8 +1,10 @@
 // The redline CLI: git-style subcommands over the redline libraries.
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
 #include "tools/cli_help.h"
@@ -268,7 +270,38 @@ int rl_cmd_help(int argc, char** argv) {
   return RL_EXIT_OK;
 }
 
-int main(int argc, char** argv) {
+// A closed standard descriptor would be taken by the next file redline
+// opens (an output temporary as fd 1 would receive the report). Each closed
+// one is held by /dev/null opened so that writes fail as on a closed
+// descriptor (EBADF: fd 1 and 2 read-only, fd 0 write-only), and the write
+// error is then reported like any other.
+static void rl_main_hold_standard_fds(void) {
+  static const int modes[3] = {O_WRONLY, O_RDONLY, O_RDONLY};
+  for (int fd = 0; fd < 3; ++fd) {
+    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+    int held = open("/dev/null", modes[fd]);
+    if (held >= 0 && held != fd) close(held);  // cannot happen: lowest fd
+  }
+}
+
+// Flushes standard output and checks both standard streams: a report that
+// did not reach its reader (`> /dev/full`, a closed stdout, EIO) fails the
+// command. A command that succeeded exits RL_EXIT_INVALID_INPUT (3: an output
+// that cannot be written, docs/cli.md); one that failed keeps its code.
+static int rl_main_finish(int exit_code) {
+  errno = 0;
+  int out_failed = fflush(stdout) != 0 || ferror(stdout);
+  int out_errno = errno;
+  int err_failed = fflush(stderr) != 0 || ferror(stderr);
+  if (!out_failed && !err_failed) return exit_code;
+  if (out_failed) {
+    fprintf(stderr, "redline: cannot write standard output: %s\n",
+            out_errno ? strerror(out_errno) : "write error");
+  }
+  return exit_code == RL_EXIT_OK ? RL_EXIT_INVALID_INPUT : exit_code;
+}
+
+static int rl_main_dispatch(int argc, char** argv) {
   if (argc < 2) {
     rl_cmd_help(1, argv);
     return RL_EXIT_USAGE;
@@ -292,4 +325,9 @@ int main(int argc, char** argv) {
     }
   }
   return rl_cli_usage("unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char** argv) {
+  rl_main_hold_standard_fds();
+  return rl_main_finish(rl_main_dispatch(argc, argv));
 }

@@ -188,6 +188,33 @@ static void rl_dispatches_and_memory_refused(void** state) {
   rl_device_close(device);
 }
 
+// Out of the device's address space at prepare (the budget turned off, a
+// 32 TiB buffer on the simulator's 16 TiB range) is out of memory, exit 8
+// as everywhere, not a prepare failure (5). The negative control: the same
+// capture at its own size prepares.
+static void rl_prepare_out_of_address_space_is_out_of_memory(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_open_sim("gfx1100", false, 0);
+  rl_capture_t* capture = rl_record();
+  uint32_t io = 0;
+  assert_true(rl_capture_find_buffer(capture, "io", &io));
+  const rl_replay_options_t options = {
+      .limits = {.max_device_bytes = UINT64_MAX}};
+  rl_replay_t* replay = NULL;
+  assert_null(rl_replay_create(device, capture, &options, &replay));
+  assert_null(rl_replay_prepare(replay, RL_ROUTE_AQL));
+  rl_replay_destroy(replay);
+  free(capture->buffers[io].initial);
+  capture->buffers[io].initial = NULL;
+  capture->buffers[io].size = 1ull << 45;
+  assert_null(rl_replay_create(device, capture, &options, &replay));
+  rl_test_expect(rl_replay_prepare(replay, RL_ROUTE_AQL),
+                 RL_STATUS_OUT_OF_MEMORY, "address space exhausted");
+  rl_replay_destroy(replay);
+  rl_capture_destroy(capture);
+  rl_device_close(device);
+}
+
 //===----------------------------------------------------------------------===//
 // The simulator's work cap
 //===----------------------------------------------------------------------===//
@@ -275,6 +302,7 @@ int main(void) {
       cmocka_unit_test(rl_enlarged_grid_refused_before_running),
       cmocka_unit_test(rl_bound_grid_counts_at_largest_value),
       cmocka_unit_test(rl_dispatches_and_memory_refused),
+      cmocka_unit_test(rl_prepare_out_of_address_space_is_out_of_memory),
       cmocka_unit_test(rl_sim_refuses_work_over_cap),
       cmocka_unit_test(rl_sim_refuses_dispatches_over_cap),
       cmocka_unit_test(rl_shadow_budget_counts_every_arm),
