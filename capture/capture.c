@@ -10,6 +10,12 @@
 #include "redline/base/array.h"
 
 rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture) {
+  if (!workload) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture create: no workload name");
+  }
+  if (!out_capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture create: no output");
+  }
   *out_capture = NULL;
   RL_RETURN_IF_ERROR(rl_capture_check_name("workload", workload));
   rl_capture_t* capture = calloc(1, sizeof(*capture));
@@ -31,6 +37,9 @@ static void rl_capture_launch_deinit(rl_capture_launch_t* launch) {
 
 rl_status_t rl_capture_mark_incomplete(rl_capture_t* capture,
                                        uint32_t bypassed, const char* reason) {
+  if (!capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "mark incomplete: no capture");
+  }
   capture->bypassed_launches += bypassed;
   if (!capture->incomplete_reason) {
     capture->incomplete_reason = strdup(reason && reason[0] ? reason
@@ -78,6 +87,9 @@ void rl_capture_destroy(rl_capture_t* capture) {
 
 rl_status_t rl_capture_add_code_object(rl_capture_t* capture, const void* data,
                                        size_t size, uint32_t* out_index) {
+  if (!capture || !data || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add code object: a capture, data and an output are required");
+  }
   *out_index = UINT32_MAX;
   rl_code_object_t* parsed = NULL;
   RL_RETURN_IF_ERROR(rl_status_annotate(
@@ -128,6 +140,9 @@ rl_status_t rl_capture_add_code_object(rl_capture_t* capture, const void* data,
 
 rl_status_t rl_capture_add_kernel(rl_capture_t* capture, uint32_t code_object,
                                   const char* name, uint32_t* out_index) {
+  if (!capture || !name || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add kernel: a capture, name and an output are required");
+  }
   *out_index = UINT32_MAX;
   if (code_object >= capture->code_object_count) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
@@ -164,6 +179,9 @@ rl_status_t rl_capture_add_kernel(rl_capture_t* capture, uint32_t code_object,
 rl_status_t rl_capture_add_buffer(rl_capture_t* capture,
                                   const rl_capture_buffer_t* buffer,
                                   uint32_t* out_index) {
+  if (!capture || !buffer || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add buffer: a capture, buffer and an output are required");
+  }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(rl_capture_check_buffer(buffer),
                                         "buffer %u", capture->buffer_count));
@@ -212,6 +230,9 @@ rl_status_t rl_capture_add_buffer(rl_capture_t* capture,
 rl_status_t rl_capture_add_param(rl_capture_t* capture,
                                  const rl_capture_param_t* param,
                                  uint32_t* out_index) {
+  if (!capture || !param || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add param: a capture, param and an output are required");
+  }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(rl_capture_check_param(param),
                                         "parameter %u", capture->param_count));
@@ -262,6 +283,9 @@ static rl_status_t rl_capture_launch_copy(const rl_capture_launch_t* launch,
 rl_status_t rl_capture_add_launch(rl_capture_t* capture,
                                   const rl_capture_launch_t* launch,
                                   uint32_t* out_index) {
+  if (!capture || !launch || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add launch: a capture, launch and an output are required");
+  }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(
       rl_capture_check_launch(capture, launch), "launch %u",
@@ -278,6 +302,9 @@ rl_status_t rl_capture_add_launch(rl_capture_t* capture,
 rl_status_t rl_capture_add_region(rl_capture_t* capture,
                                   const rl_capture_region_t* region,
                                   uint32_t* out_index) {
+  if (!capture || !region || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add region: a capture, region and an output are required");
+  }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(
       rl_capture_check_region(capture, region), "region %u",
@@ -303,6 +330,9 @@ rl_status_t rl_capture_add_region(rl_capture_t* capture,
 rl_status_t rl_capture_add_window(rl_capture_t* capture,
                                   const rl_capture_window_t* window,
                                   uint32_t* out_index) {
+  if (!capture || !window || !out_index) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add window: a capture, window and an output are required");
+  }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(
       rl_capture_check_window(capture, window), "window %u",
@@ -317,6 +347,7 @@ rl_status_t rl_capture_add_window(rl_capture_t* capture,
 
 bool rl_capture_find_param(const rl_capture_t* capture, const char* name,
                            uint32_t* out_index) {
+  if (!capture || !out_index) return false;
   for (uint32_t i = 0; name && i < capture->param_count; ++i) {
     if (strcmp(capture->params[i].name, name) == 0) {
       *out_index = i;
@@ -328,6 +359,7 @@ bool rl_capture_find_param(const rl_capture_t* capture, const char* name,
 
 bool rl_capture_find_buffer(const rl_capture_t* capture, const char* name,
                             uint32_t* out_index) {
+  if (!capture || !out_index) return false;
   for (uint32_t i = 0; name && i < capture->buffer_count; ++i) {
     if (strcmp(capture->buffers[i].name, name) == 0) {
       *out_index = i;

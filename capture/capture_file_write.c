@@ -365,6 +365,9 @@ static rl_status_t rl_capture_identity_compute(const rl_capture_t* capture,
 
 rl_status_t rl_capture_identity(const rl_capture_t* capture,
                                 rl_digest128_t* out_identity) {
+  if (!capture || !out_identity) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture identity: a capture and an output are required");
+  }
   return rl_capture_identity_compute(capture, true, out_identity);
 }
 

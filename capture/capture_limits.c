@@ -31,6 +31,7 @@ static uint64_t rl_limits_add(uint64_t a, uint64_t b) {
 uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
                                         uint64_t guard_bytes) {
   uint64_t total = 0;
+  if (!capture) return 0;
   for (uint32_t b = 0; b < capture->buffer_count; ++b) {
     uint64_t size = capture->buffers[b].size;
     uint64_t pages = size / RL_LIMITS_PAGE + (size % RL_LIMITS_PAGE != 0);
@@ -104,6 +105,11 @@ static rl_status_t rl_limits_check_launches(const rl_capture_t* capture,
 rl_status_t rl_limits_check_capture(const rl_capture_t* capture,
                                     const rl_limits_t* limits,
                                     uint64_t device_bytes) {
+  if (!capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "limits: no capture");
+  }
+  const rl_limits_t resolved = rl_limits_resolve(limits);
+  limits = &resolved;  // NULL: the defaults
   if (capture->launch_count > limits->max_dispatches) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "%u launches per step exceed the limit of %u "

@@ -37,7 +37,8 @@ const char* rl_buffer_role_name(rl_buffer_role_t role) {
 
 bool rl_buffer_role_parse(const char* name, rl_buffer_role_t* out_role) {
   unsigned value = 0;
-  if (!rl_name_parse(rl_buffer_role_names, RL_BUFFER_ROLE_COUNT_, name, &value))
+  if (!out_role ||
+      !rl_name_parse(rl_buffer_role_names, RL_BUFFER_ROLE_COUNT_, name, &value))
     return false;
   *out_role = (rl_buffer_role_t)value;
   return true;
@@ -59,7 +60,8 @@ const char* rl_region_type_name(rl_region_type_t type) {
 
 bool rl_region_type_parse(const char* name, rl_region_type_t* out_type) {
   unsigned value = 0;
-  if (!rl_name_parse(rl_region_type_names, RL_REGION_TYPE_COUNT_, name, &value))
+  if (!out_type ||
+      !rl_name_parse(rl_region_type_names, RL_REGION_TYPE_COUNT_, name, &value))
     return false;
   *out_type = (rl_region_type_t)value;
   return true;
@@ -67,7 +69,12 @@ bool rl_region_type_parse(const char* name, rl_region_type_t* out_type) {
 
 void rl_expr_format(const rl_capture_t* capture, const rl_expr_t* expr,
                     char* out, size_t out_size) {
-  const char* param = expr->param < capture->param_count
+  if (!out || out_size == 0) return;
+  if (!expr) {
+    snprintf(out, out_size, "?");
+    return;
+  }
+  const char* param = capture && expr->param < capture->param_count
                           ? capture->params[expr->param].name
                           : "?";
   char sum[RL_CAPTURE_NAME_MAX + 32];

@@ -168,7 +168,9 @@ rl_status_t rl_target_parse(const char* text, rl_target_t* out_target) {
 }
 
 void rl_code_object_target(const rl_code_object_t* co, rl_target_t* out_target) {
+  if (!out_target) return;
   memset(out_target, 0, sizeof(*out_target));
+  if (!co) return;
   snprintf(out_target->processor, sizeof(out_target->processor), "%s",
            co->processor ? co->processor : "");
   out_target->gfx_major = co->gfx_major;

@@ -14,6 +14,7 @@
 #define RL_FUNNEL_ZERO_CHUNK (1u << 20)
 
 rl_status_t rl_funnel_check_open(const rl_funnel_t* funnel) {
+  if (!funnel) return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "no funnel");
   if (funnel->finished) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "the funnel is finished and accepts no more calls");
@@ -29,6 +30,9 @@ static bool rl_funnel_device_complete(const rl_funnel_device_t* device) {
 rl_status_t rl_funnel_create(const char* workload,
                              const rl_funnel_device_t* device,
                              rl_funnel_t** out_funnel) {
+  if (!workload || !out_funnel) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel create: a workload name and an output are required");
+  }
   *out_funnel = NULL;
   if (!rl_funnel_device_complete(device)) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -56,7 +60,7 @@ void rl_funnel_destroy(rl_funnel_t* funnel) {
 }
 
 const rl_capture_t* rl_funnel_capture(const rl_funnel_t* funnel) {
-  return funnel->capture;
+  return funnel ? funnel->capture : NULL;
 }
 
 // Removes the last code object again (the device refused it).
@@ -75,6 +79,9 @@ static void rl_funnel_pop_code_object(rl_capture_t* capture) {
 
 rl_status_t rl_funnel_load_code_object(rl_funnel_t* funnel, const void* bytes,
                                        size_t size, uint32_t* out_code_object) {
+  if (!out_code_object) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_code_object = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   rl_capture_t* capture = funnel->capture;
@@ -97,6 +104,9 @@ rl_status_t rl_funnel_load_code_object(rl_funnel_t* funnel, const void* bytes,
 
 rl_status_t rl_funnel_kernel(rl_funnel_t* funnel, uint32_t code_object,
                              const char* name, uint32_t* out_kernel) {
+  if (!out_kernel) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_kernel = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   return rl_capture_add_kernel(funnel->capture, code_object, name, out_kernel);
@@ -123,6 +133,12 @@ rl_status_t rl_funnel_buffer(rl_funnel_t* funnel, const char* name,
                              uint64_t size, uint64_t alignment,
                              rl_buffer_role_t role, bool keep_address,
                              uint32_t* out_buffer, uint64_t* out_address) {
+  if (!name) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel buffer: no name");
+  }
+  if (!out_buffer || !out_address) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_buffer = UINT32_MAX;
   *out_address = 0;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
@@ -156,6 +172,9 @@ rl_status_t rl_funnel_variable(rl_funnel_t* funnel, const char* name,
                                uint32_t code_object, const char* symbol,
                                uint64_t address, rl_buffer_role_t role,
                                uint32_t* out_buffer) {
+  if (!out_buffer) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_buffer = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   const rl_capture_t* capture = funnel->capture;
@@ -231,6 +250,12 @@ rl_status_t rl_funnel_read(rl_funnel_t* funnel, uint32_t buffer,
 
 rl_status_t rl_funnel_param(rl_funnel_t* funnel, const char* name, int64_t min,
                             int64_t max, int64_t value, uint32_t* out_param) {
+  if (!name) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel parameter: no name");
+  }
+  if (!out_param) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_param = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   uint32_t count = funnel->capture->param_count;
@@ -271,6 +296,12 @@ rl_status_t rl_funnel_set_param(rl_funnel_t* funnel, uint32_t param,
 rl_status_t rl_funnel_region(rl_funnel_t* funnel, const char* name,
                              uint32_t buffer, uint64_t offset, uint64_t size,
                              rl_region_type_t type, uint32_t* out_region) {
+  if (!name) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel region: no name");
+  }
+  if (!out_region) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_region = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   rl_capture_region_t region = {.name = (char*)name, .buffer = buffer,
@@ -281,6 +312,9 @@ rl_status_t rl_funnel_region(rl_funnel_t* funnel, const char* name,
 rl_status_t rl_funnel_window(rl_funnel_t* funnel, uint32_t param,
                              int64_t start, uint32_t count, int64_t stride,
                              uint32_t* out_window) {
+  if (!out_window) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel: no output");
+  }
   *out_window = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   rl_capture_window_t window = {
@@ -333,6 +367,9 @@ void rl_funnel_commit_snapshots(rl_funnel_t* funnel, uint8_t** snapshots) {
 }
 
 rl_status_t rl_funnel_finish(rl_funnel_t* funnel, rl_capture_t** out_capture) {
+  if (!out_capture) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel finish: no output");
+  }
   *out_capture = NULL;
   RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
   funnel->finished = true;

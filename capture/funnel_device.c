@@ -134,6 +134,9 @@ static void rl_null_device_destroy(void* self) {
 }
 
 rl_status_t rl_funnel_null_device_create(rl_funnel_device_t* out_device) {
+  if (!out_device) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "null device: no output");
+  }
   memset(out_device, 0, sizeof(*out_device));
   rl_null_device_t* device = calloc(1, sizeof(*device));
   if (!device) return rl_status_out_of_memory();
@@ -151,7 +154,7 @@ rl_status_t rl_funnel_null_device_create(rl_funnel_device_t* out_device) {
 }
 
 uint32_t rl_funnel_null_device_launch_count(const rl_funnel_device_t* device) {
-  if (device->launch != rl_null_device_launch) return 0;
+  if (!device || device->launch != rl_null_device_launch) return 0;
   return ((const rl_null_device_t*)device->self)->launch_count;
 }
 

@@ -320,6 +320,9 @@ rl_status_t rl_hazard_plan_compute(const rl_hazard_launch_t* launches,
                                    uint32_t buffer_count,
                                    uint32_t first_launch,
                                    rl_hazard_plan_t** out_plan) {
+  if (!out_plan) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "hazard plan: no output");
+  }
   *out_plan = NULL;
   if (launch_count && !launches) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u launches but no array",
@@ -400,6 +403,9 @@ static rl_status_t rl_hazard_plan_from_slots(const rl_capture_t* capture,
 rl_status_t rl_hazard_plan_create_range(const rl_capture_t* capture,
                                         uint32_t first, uint32_t count,
                                         rl_hazard_plan_t** out_plan) {
+  if (!capture || !out_plan) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "hazard plan: a capture and an output are required");
+  }
   *out_plan = NULL;
   if (first > capture->launch_count || count > capture->launch_count - first) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -429,6 +435,9 @@ rl_status_t rl_hazard_plan_create_range(const rl_capture_t* capture,
 
 rl_status_t rl_hazard_plan_create(const rl_capture_t* capture,
                                   rl_hazard_plan_t** out_plan) {
+  if (!capture || !out_plan) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "hazard plan: a capture and an output are required");
+  }
   return rl_hazard_plan_create_range(capture, 0, capture->launch_count,
                                      out_plan);
 }

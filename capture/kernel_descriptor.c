@@ -179,7 +179,9 @@ static void rl_kd_decode_properties(uint32_t properties, uint32_t preload,
 void rl_kernel_descriptor_decode(const rl_kernel_descriptor_t* descriptor,
                                  uint32_t gfx_major,
                                  rl_kernel_descriptor_info_t* out_info) {
+  if (!out_info) return;
   memset(out_info, 0, sizeof(*out_info));
+  if (!descriptor) return;
   rl_kd_decode_rsrc1(descriptor->compute_pgm_rsrc1, gfx_major, out_info);
   rl_kd_decode_rsrc2(descriptor->compute_pgm_rsrc2, gfx_major, out_info);
   rl_kd_decode_rsrc3(descriptor->compute_pgm_rsrc3, gfx_major, out_info);

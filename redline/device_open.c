@@ -78,7 +78,7 @@ rl_status_t rl_device_open(const rl_device_options_t* options,
 }
 
 void rl_device_close(rl_device_t* device) {
-  if (device) device->vtable->destroy(device);
+  if (device) rl_device_release(device);
 }
 
 const char* rl_device_target(const rl_device_t* device) {

@@ -24,6 +24,7 @@ const char* rl_route_name(rl_route_t route) {
 }
 
 bool rl_route_parse(const char* name, rl_route_t* out_route) {
+  if (!out_route) return false;
   static const rl_route_t routes[] = {RL_ROUTE_NONE, RL_ROUTE_AQL,
                                       RL_ROUTE_PM4, RL_ROUTE_DRM};
   for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); ++i) {
@@ -84,6 +85,7 @@ rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
     return rl_status_out_of_memory();
   }
   replay->device = device;
+  rl_device_hold(device);  // released by rl_replay_destroy
   replay->capture = capture;
   replay->options = *options;
   rl_limits_t limits = options->limits;
@@ -246,6 +248,7 @@ void rl_replay_destroy(rl_replay_t* replay) {
   free(replay->buffers);
   free(replay->values);
   free(replay->addresses);
+  if (replay->device) rl_device_release(replay->device);
   free(replay);
 }
 
@@ -258,6 +261,7 @@ rl_replay_state_t rl_replay_state(const rl_replay_t* replay) {
 }
 
 void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof) {
+  if (!out_proof) return;
   memset(out_proof, 0, sizeof(*out_proof));
   if (!replay) return;
   out_proof->device = replay->device->name;
@@ -278,6 +282,7 @@ void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof) {
 
 void rl_replay_counters(const rl_replay_t* replay,
                         rl_replay_counters_t* out_counters) {
+  if (!out_counters) return;
   memset(out_counters, 0, sizeof(*out_counters));
   if (replay) *out_counters = replay->counters;
 }
@@ -349,6 +354,9 @@ rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
 
 rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
                                     uint8_t out_packet[64]) {
+  if (!out_packet) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "stream packet: no output");
+  }
   memset(out_packet, 0, RL_AQL_PACKET_SIZE);
   if (!replay || !replay->route_ops) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -360,6 +368,9 @@ rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
 
 rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
                                  rl_patch_site_t* out_site) {
+  if (!out_site) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "patch site: no output");
+  }
   memset(out_site, 0, sizeof(*out_site));
   if (!replay || !replay->route_ops) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,

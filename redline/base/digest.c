@@ -19,6 +19,7 @@
 #include "redline/base/digest_long.h"
 
 rl_digest128_t rl_digest128_of(const void* data, size_t size) {
+  if (!data) size = 0;  // NULL is the empty input
   if (size >= RL_DIGEST_LONG_MIN) {
     const rl_digest_long_variant* best = rl_digest_long_best();
     if (best) return best->fn(data, size);
@@ -38,6 +39,7 @@ bool rl_digest128_equal(rl_digest128_t a, rl_digest128_t b) {
 
 void rl_digest128_format(rl_digest128_t digest,
                          char out[RL_DIGEST128_HEX_LENGTH + 1]) {
+  if (!out) return;
   snprintf(out, RL_DIGEST128_HEX_LENGTH + 1, "%016llx%016llx",
            (unsigned long long)digest.high, (unsigned long long)digest.low);
 }
@@ -50,6 +52,7 @@ static int rl_digest128_hex_value(char c) {
 }
 
 bool rl_digest128_parse(const char* text, rl_digest128_t* out_digest) {
+  if (!out_digest) return false;
   *out_digest = (rl_digest128_t){0, 0};
   if (!text || strlen(text) != RL_DIGEST128_HEX_LENGTH) return false;
   uint64_t halves[2] = {0, 0};

@@ -19,6 +19,7 @@ static struct rl_status_s rl_status_oom_static = {
 rl_status_t rl_status_out_of_memory(void) { return &rl_status_oom_static; }
 
 static char* rl_status_vformat(const char* format, va_list args) {
+  if (!format) format = "(no message)";  // a NULL format: say so, no crash
   va_list copy;
   va_copy(copy, args);
   int length = vsnprintf(NULL, 0, format, copy);
@@ -104,7 +105,7 @@ const char* rl_status_message(rl_status_t status) {
 }
 
 const char* rl_status_file(rl_status_t status) {
-  return status ? status->file : "";
+  return status && status->file ? status->file : "";
 }
 
 int rl_status_line(rl_status_t status) { return status ? status->line : 0; }

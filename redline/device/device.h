@@ -31,6 +31,7 @@
 #ifndef REDLINE_DEVICE_DEVICE_H_
 #define REDLINE_DEVICE_DEVICE_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -201,7 +202,28 @@ struct rl_device_s {
   // True when kernels execute on the host (the simulator): the replay's
   // work budgets (redline/limits.h) apply to it by default.
   bool host_executes;
+  // Holders besides the opener (redline/replay.h "Teardown"): every replay
+  // holds its device, so closing a device before destroying its replays
+  // only drops the opener's hold, and the last holder's release destroys
+  // it. Zero at creation (the implementations zero the struct); changed
+  // only by rl_device_hold / rl_device_release.
+  atomic_int extra_holders;
 };
+
+// Adds a holder to |device| (a replay, for its lifetime).
+static inline void rl_device_hold(rl_device_t* device) {
+  atomic_fetch_add_explicit(&device->extra_holders, 1, memory_order_relaxed);
+}
+
+// Drops one hold (the opener's is dropped by rl_device_close); the last
+// one destroys |device|. acq_rel: every holder's use of the device happens
+// before the destroy.
+static inline void rl_device_release(rl_device_t* device) {
+  if (atomic_fetch_sub_explicit(&device->extra_holders, 1,
+                                memory_order_acq_rel) == 0) {
+    device->vtable->destroy(device);
+  }
+}
 
 #ifdef __cplusplus
 }
