@@ -506,6 +506,12 @@ rl_status_t rl_capture_decode_windows(rl_capture_decoder_t* decoder,
     RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "start", &window.start));
     RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "count", &window.count));
     RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "stride", &window.stride));
+    if (window.count > decoder->max_windows) {
+      return rl_codec_reader_fail_at(
+          reader, RL_STATUS_INVALID_INPUT, offset,
+          "%u windows exceed the limit of %u (max_windows, --max-windows)",
+          window.count, decoder->max_windows);
+    }
     uint32_t index = 0;
     RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
         reader, offset,

@@ -418,8 +418,9 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   reader.size = size;
   reader.decoder.info = info;
   reader.decoder.check_integrity = check_integrity;
-  reader.decoder.max_decompressed_bytes =
-      rl_limits_resolve(limits).max_decompressed_bytes;
+  const rl_limits_t resolved = rl_limits_resolve(limits);
+  reader.decoder.max_decompressed_bytes = resolved.max_decompressed_bytes;
+  reader.decoder.max_windows = resolved.max_windows;
   reader.next_data_kind = RL_CAPTURE_SECTION_META;
   rl_status_t status = rl_capture_file_read_header(&reader);
   if (!status) status = rl_capture_file_read_sections(&reader);

@@ -21,6 +21,7 @@ rl_limits_t rl_limits_resolve(const rl_limits_t* limits) {
   if (!out.wait_timeout_ns) {
     out.wait_timeout_ns = RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS;
   }
+  if (!out.max_windows) out.max_windows = RL_LIMIT_DEFAULT_WINDOWS;
   return out;
 }
 

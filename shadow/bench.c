@@ -294,7 +294,8 @@ rl_status_t rl_bench_run(const rl_capture_t* capture,
   result->arm_count = options->arm_count;
   rl_bench_t bench = {.capture = capture, .options = options, .result = result};
   rl_status_t status =
-      rl_shadow_window_resolve(capture, options->has_window, &options->window,
+      rl_shadow_window_resolve(capture, options->limits.max_windows,
+                               options->has_window, &options->window,
                                &bench.param, &result->window);
   if (!status) status = rl_bench_init(&bench);
   if (!status && options->trace) {

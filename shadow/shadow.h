@@ -196,9 +196,12 @@ rl_status_t rl_shadow_window_parse(const char* text,
 // else the capture's first window; the parameter is the capture's first
 // window's (parameter 0 without windows; UINT32_MAX without parameters).
 // RL_STATUS_INVALID_ARGUMENT without any window, with 0 steps or when the
-// last value does not fit 64 bits; RL_STATUS_CONTRACT when a value leaves
-// the admitted range.
+// last value does not fit 64 bits; RL_STATUS_INVALID_INPUT, before any
+// value is looked at, when it has more than |max_windows| steps
+// (redline/limits.h, 0: the default); RL_STATUS_CONTRACT when a value
+// leaves the admitted range.
 rl_status_t rl_shadow_window_resolve(const rl_capture_t* capture,
+                                     uint32_t max_windows,
                                      bool has_window,
                                      const rl_shadow_window_t* window,
                                      uint32_t* out_param,

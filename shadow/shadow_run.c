@@ -142,7 +142,8 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
                        "flip: needs a retained or HIP arm (aql, pm4, drm, hip, hipgraph)");
     }
   }
-  return rl_shadow_window_resolve(capture, options->has_window,
+  return rl_shadow_window_resolve(capture, options->limits.max_windows,
+                                  options->has_window,
                                   &options->window, &result->param,
                                   &result->window);
 }

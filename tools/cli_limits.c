@@ -9,7 +9,8 @@
 bool rl_cli_limits_is_flag(const char* flag) {
   static const char* const flags[] = {"--max-decompressed",
                                       "--max-device-memory", "--max-work-items",
-                                      "--max-dispatches", "--timeout-ms"};
+                                      "--max-dispatches", "--max-windows",
+                                      "--timeout-ms"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -45,7 +46,8 @@ bool rl_cli_limits_option(const char* command, const char* flag,
   *out_exit = RL_EXIT_OK;
   if (!rl_cli_limits_is_flag(flag)) return false;
   uint64_t number = 0;
-  const bool is_count = rl_cli_is(flag, "--max-dispatches");
+  const bool is_count = rl_cli_is(flag, "--max-dispatches") ||
+                        rl_cli_is(flag, "--max-windows");
   if (!rl_cli_limits_parse(value, &number) ||
       (is_count && number > UINT32_MAX) ||
       (rl_cli_is(flag, "--timeout-ms") && number > UINT64_MAX / 1000000ull)) {
@@ -59,6 +61,8 @@ bool rl_cli_limits_option(const char* command, const char* flag,
     limits->max_device_bytes = number;
   } else if (rl_cli_is(flag, "--max-work-items")) {
     limits->max_work_items = number;
+  } else if (rl_cli_is(flag, "--max-windows")) {
+    limits->max_windows = (uint32_t)number;
   } else if (is_count) {
     limits->max_dispatches = (uint32_t)number;
   } else {

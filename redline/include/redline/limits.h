@@ -17,6 +17,8 @@
 //   wait_timeout_ns         10 s       every wait of replay and shadow
 //                           (60 s in sanitizer builds)
 //                                      QUARANTINED (7)
+//   max_windows             4096       capture file reader,     INVALID_INPUT (3)
+//                                      shadow, bench
 //
 // Why these numbers: the decode workloads redline captures keep each
 // buffer below 2^30 elements and their whole state well below 4 GiB; a
@@ -45,6 +47,14 @@
 //                           launch (chained IBs included).
 //   wait_timeout_ns         how long any single wait for the device may
 //                           last before the run is quarantined.
+//   max_windows             the windows (steps) one walk runs: the COUNT of
+//                           every window a capture declares (the reader
+//                           refuses the file) and of the window a shadow or
+//                           bench run walks (--windows, or the capture's).
+//                           4096 covers a decode step's positions
+//                           (pos in [1, 4096)); shadow keeps one result cell
+//                           per window, region and arm, so the budget also
+//                           bounds its memory.
 //
 // A zero field means its default (rl_limits_resolve); UINT64_MAX (or
 // UINT32_MAX) turns a limit off. The replay engine applies the work budgets
@@ -69,6 +79,7 @@ extern "C" {
 #define RL_LIMIT_DEFAULT_DEVICE_BYTES (8ull << 30)
 #define RL_LIMIT_DEFAULT_WORK_ITEMS (1ull << 24)
 #define RL_LIMIT_DEFAULT_DISPATCHES 65536u
+#define RL_LIMIT_DEFAULT_WINDOWS 4096u
 // Sanitizer builds of redline itself (CMake RL_SANITIZE defines
 // RL_SANITIZED_BUILD) run the simulator several times slower: one ISA step
 // of the decode workload under ASan took more than 10 s on the loaded
@@ -85,6 +96,7 @@ typedef struct rl_limits_s {
   uint64_t max_work_items;
   uint32_t max_dispatches;
   uint64_t wait_timeout_ns;
+  uint32_t max_windows;  // last: older callers' structs end before it
 } rl_limits_t;
 
 // |limits| with every zero field replaced by its default; NULL gives all

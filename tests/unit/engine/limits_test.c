@@ -52,6 +52,7 @@ static void rl_defaults_fill_zero_fields(void** state) {
   assert_int_equal(limits.max_work_items, 1ull << 24);
   assert_int_equal(limits.max_dispatches, RL_LIMIT_DEFAULT_DISPATCHES);
   assert_int_equal(limits.wait_timeout_ns, RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS);
+  assert_int_equal(limits.max_windows, RL_LIMIT_DEFAULT_WINDOWS);
   const rl_limits_t custom = {.max_work_items = 7};
   limits = rl_limits_resolve(&custom);
   assert_int_equal(limits.max_work_items, 7);
@@ -112,6 +113,54 @@ static void rl_small_file_large_buffer_refused(void** state) {
   assert_non_null(read);
   rl_capture_destroy(read);
   free(bytes);
+  rl_capture_destroy(capture);
+}
+
+// A small file declaring 20,000,000 windows of stride 0 (shadow used to walk
+// them for hours) is refused by the reader, naming the budget; the same
+// walk asked of shadow in memory is refused before any arm exists. The
+// negative controls: the file reads back with the budget raised, and a
+// walk at the budget is not refused for its size.
+static void rl_windows_over_budget_refused(void** state) {
+  (void)state;
+  rl_capture_t* capture = rl_record();
+  assert_true(capture->window_count > 0);
+  capture->windows[0].count = 20000000u;
+  capture->windows[0].stride = 0;
+  uint8_t* bytes = NULL;
+  size_t size = 0;
+  assert_null(rl_capture_file_encode(capture, NULL, &bytes, &size));
+  rl_capture_t* read = NULL;
+  rl_test_expect(rl_capture_file_read_memory(bytes, size, &read, NULL),
+                 RL_STATUS_INVALID_INPUT,
+                 "20000000 windows exceed the limit of 4096 (max_windows, "
+                 "--max-windows)");
+  assert_null(read);
+  const rl_limits_t roomy = {.max_windows = UINT32_MAX};
+  assert_null(
+      rl_capture_file_read_memory_limited(bytes, size, &roomy, &read, NULL));
+  rl_capture_destroy(read);
+  free(bytes);
+  rl_shadow_options_t options;
+  memset(&options, 0, sizeof(options));
+  assert_null(rl_shadow_arms_parse("eager,aql", options.arms,
+                                   &options.arm_count));
+  rl_shadow_result_t* result = NULL;
+  uint64_t start = rl_now_ns();
+  rl_test_expect(rl_shadow_run(capture, &options, &result),
+                 RL_STATUS_INVALID_INPUT,
+                 "20000000 windows exceed the limit of 4096");
+  assert_true(rl_now_ns() - start < 1000000000ull);
+  capture->windows[0].count = RL_LIMIT_DEFAULT_WINDOWS + 1;
+  rl_test_expect(rl_shadow_run(capture, &options, &result),
+                 RL_STATUS_INVALID_INPUT, "4097 windows exceed");
+  // At the budget the size is not the refusal (the run proceeds to the
+  // window's values: stride 0 keeps every value admitted).
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){capture->windows[0].start, 2, 0};
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_true(result->pass);
+  rl_shadow_result_destroy(result);
   rl_capture_destroy(capture);
 }
 
@@ -299,6 +348,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_defaults_fill_zero_fields),
       cmocka_unit_test(rl_small_file_large_buffer_refused),
+      cmocka_unit_test(rl_windows_over_budget_refused),
       cmocka_unit_test(rl_enlarged_grid_refused_before_running),
       cmocka_unit_test(rl_bound_grid_counts_at_largest_value),
       cmocka_unit_test(rl_dispatches_and_memory_refused),
