@@ -76,9 +76,17 @@
 // with it through the AQL ring protocol (aql/aql_ring.h) and the completion
 // signal, and touches the kernarg segment and buffers only while the queue
 // is idle.
-// Ownership: the capture and device are borrowed and must outlive the
-// replay; buffers bound by the caller stay the caller's and must outlive
-// the replay (after a quarantine: until the device is closed). Statuses
+// Ownership: the capture is borrowed and must outlive the replay; buffers
+// bound by the caller stay the caller's and must outlive the replay (after
+// a quarantine: until the device is closed).
+//
+// Teardown: a replay holds its device, so the order does not matter. A
+// device closed while replays of it exist stays open for them (they run,
+// read and destroy as before) and is destroyed with the last of them;
+// rl_device_close() itself never blocks on them. Closing a device twice,
+// or using it after rl_device_close() except through its replays, is a
+// bug. (tests/unit/engine/public_api_null_test.c closes a device before
+// its two replays.) Statuses
 // returned are the caller's to free.
 #ifndef REDLINE_REPLAY_H_
 #define REDLINE_REPLAY_H_
@@ -130,6 +138,8 @@ typedef struct rl_device_options_s {
 // is not available here is RL_STATUS_UNAVAILABLE with the reason.
 rl_status_t rl_device_open(const rl_device_options_t* options,
                            rl_device_t** out_device);
+// Drops the caller's hold on |device| (NULL is ignored): the device is
+// destroyed now, or with the last replay of it (see "Teardown" above).
 void rl_device_close(rl_device_t* device);
 
 // The exact ISA ("amdgcn-amd-amdhsa--gfx1100") and kind ("sim").
@@ -363,8 +373,9 @@ rl_status_t rl_replay_read_region(rl_replay_t* replay, uint32_t region,
 // the device cannot prove the processor stopped (a ROCr queue destroy that
 // fails, a drm IB whose fence never signalled) the queue and memory are
 // leaked deliberately and left to the device, which keeps them until it is
-// closed; the simulator always stops and joins. rl_device_close() stops
-// every queue the device still owns before it frees device memory.
+// closed; the simulator always stops and joins. Destroying the device
+// (rl_device_close, or the last replay's destroy after it) stops every
+// queue the device still owns before it frees device memory.
 void rl_replay_destroy(rl_replay_t* replay);
 
 const char* rl_route_name(rl_route_t route);
