@@ -6,6 +6,10 @@
 # hard time limit. Every run must end in a documented exit code (0-8) with
 # no signal, no sanitizer report and no hang; the script prints one table
 # of exit codes per mode and command and fails on the first violation.
+# Then the refusals (issue 25): fixed cases that must end in one exact exit
+# code — a capture declaring 20,000,000 windows (3), reports onto
+# /dev/full or a closed stdout (3), `run` with a bad --window (2, the old
+# capture untouched).
 #
 #   -n N      mutations per mode (default 100)
 #   -b BUILD  build tree holding tools/redline and tests/capture_mutate
@@ -75,13 +79,45 @@ for mode in "${MODES[@]}"; do
     run shadow shadow "$WORK/m.rlc" --arms eager,aql,pm4 --windows 3:2 --timeout-ms 5000
   done
 done
+
+# expect NAME CODE ARGS... — one refusal that must exit exactly CODE
+# (stdout redirected by the caller).
+refusals=0
+expect() {
+  local name=$1 want=$2 code=0
+  shift 2
+  timeout -s KILL 60 "$REDLINE" "$@" 2>"$WORK/err" || code=$?
+  runs=$((runs + 1)) refusals=$((refusals + 1))
+  if [ "$code" -ne "$want" ]; then
+    violations=$((violations + 1))
+    echo "VIOLATION: refusal $name: exit $code, expected $want" >&2
+    head -5 "$WORK/err" >&2
+  fi
+  COUNT["refusal,$name,$code"]=$(( ${COUNT["refusal,$name,$code"]:-0} + 1 ))
+}
+mode=refusal i=0 seed_name=fixed
+expect windows-20M 3 shadow "$WORK/vecchain.rlc" --arms eager \
+  --windows 3:20000000:0 >/dev/null
+expect inspect-full 3 inspect "$WORK/vecchain.rlc" --launches >/dev/full
+expect replay-json-full 3 replay "$WORK/vecchain.rlc" --json >/dev/full
+expect shadow-full 3 shadow "$WORK/vecchain.rlc" --arms eager,aql >/dev/full
+expect inspect-closed 3 inspect "$WORK/vecchain.rlc" >&-
+printf 'old\n' >"$WORK/old.rlc"
+expect run-bad-window 2 run --capture "$WORK/old.rlc" --window x -- true \
+  >/dev/null
+[ "$(cat "$WORK/old.rlc")" = old ] || {
+  violations=$((violations + 1))
+  echo "VIOLATION: run --window x touched the old capture" >&2
+}
 elapsed=$(( $(date +%s) - start ))
 
 table() {
   echo "| mode | command | exit codes (count) |"
   echo "|---|---|---|"
-  for mode in "${MODES[@]}"; do
-    for name in mutate inspect replay-aql replay-pm4 shadow; do
+  for mode in "${MODES[@]}" refusal; do
+    for name in mutate inspect replay-aql replay-pm4 shadow windows-20M \
+        inspect-full replay-json-full shadow-full inspect-closed \
+        run-bad-window; do
       local cells=()
       for key in "${!COUNT[@]}"; do
         IFS=, read -r m n c <<<"$key"
