@@ -9,6 +9,7 @@
 
 #include "capture/launch_bind.h"
 #include "redline/base/byte_order.h"
+#include "redline/device/device_kernels.h"
 #include "redline/replay_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -54,30 +55,10 @@ static rl_status_t rl_contract_digests(const rl_capture_t* capture) {
 
 // Every launched kernel must be one the device can run (the simulator's
 // `isa` executor refuses code with instructions it does not model), checked
-// here so the refusal comes before anything is loaded or reserved.
+// here so the refusal comes before anything is loaded or reserved
+// (redline/device/device_kernels.h, the check shadow's arms make too).
 static rl_status_t rl_contract_device_kernels(const rl_replay_t* replay) {
-  const rl_capture_t* capture = replay->capture;
-  rl_device_t* device = replay->device;
-  if (device->vtable->check_kernel == NULL || capture->kernel_count == 0) {
-    return RL_OK;
-  }
-  bool* launched = calloc(capture->kernel_count, sizeof(bool));
-  if (launched == NULL) return rl_status_out_of_memory();
-  for (uint32_t i = 0; i < capture->launch_count; ++i) {
-    uint32_t k = capture->launches[i].kernel;
-    if (k < capture->kernel_count) launched[k] = true;
-  }
-  rl_status_t status = RL_OK;
-  for (uint32_t k = 0; status == RL_OK && k < capture->kernel_count; ++k) {
-    if (!launched[k]) continue;
-    const rl_capture_kernel_t* kernel = &capture->kernels[k];
-    const rl_capture_code_object_t* code =
-        &capture->code_objects[kernel->code_object];
-    status = device->vtable->check_kernel(device, code->bytes, code->size,
-                                          code->parsed, kernel->info);
-  }
-  free(launched);
-  return status;
+  return rl_device_check_capture_kernels(replay->device, replay->capture);
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "redline/device/device_funnel.h"
+#include "redline/device/device_kernels.h"
 
 // Bytes written per device write when zero-filling a buffer.
 #define RL_SHADOW_DIRECT_ZERO_CHUNK 65536u
@@ -103,6 +104,9 @@ static rl_status_t rl_shadow_direct_setup(rl_shadow_direct_t* direct) {
   if (!direct->addresses || !direct->handles || !direct->kernarg) {
     return rl_status_out_of_memory();
   }
+  // Kernels the device cannot run are refused as the replay contract
+  // refuses them (RL_STATUS_CONTRACT), before anything is allocated.
+  RL_RETURN_IF_ERROR(rl_device_check_capture_kernels(direct->device, capture));
   for (uint32_t b = 0; b < capture->buffer_count; ++b) {
     RL_RETURN_IF_ERROR(rl_shadow_direct_buffer(direct, b));
   }

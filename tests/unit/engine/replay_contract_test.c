@@ -12,6 +12,7 @@
 
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
+#include "shadow/shadow.h"
 #include "tests/unit/engine/replay_test_helpers.h"
 
 typedef struct rl_fixture_s {
@@ -121,6 +122,20 @@ static void rl_contract_rejects_unmodelled_isa(void** state) {
   rl_expect_poisoned(replay);
   rl_replay_destroy(replay);
   rl_device_close(isa);
+  // shadow refuses the same file with the same status (exit 4 for both):
+  // its eager arm asks the device the contract's question before running
+  // (redline/device/device_kernels.h); it used to fault in the run (6).
+  rl_shadow_options_t shadow_options;
+  memset(&shadow_options, 0, sizeof(shadow_options));
+  assert_null(rl_shadow_arms_parse("eager,aql", shadow_options.arms,
+                                   &shadow_options.arm_count));
+  shadow_options.device.executor = "isa";
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(fixture->capture, &shadow_options, &result));
+  assert_false(result->pass);
+  assert_int_equal(rl_shadow_result_code(result), RL_STATUS_CONTRACT);
+  assert_non_null(strstr(result->reason, "v_sin_f32"));
+  rl_shadow_result_destroy(result);
 }
 
 static void rl_contract_rejects_small_workspace(void** state) {
