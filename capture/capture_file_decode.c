@@ -412,6 +412,7 @@ static rl_status_t rl_capture_decode_launch_head(rl_codec_reader_t* reader,
 
 // Reads slots and bindings into arrays owned by |launch|.
 static rl_status_t rl_capture_decode_launch_tail(rl_codec_reader_t* reader,
+                                                 uint32_t max_bindings,
                                                  rl_capture_launch_t* launch) {
   RL_RETURN_IF_ERROR(rl_codec_read_count(
       reader, "slot count", RL_CAPTURE_RECORD_SLOT, &launch->slot_count));
@@ -423,6 +424,12 @@ static rl_status_t rl_capture_decode_launch_tail(rl_codec_reader_t* reader,
   RL_RETURN_IF_ERROR(rl_codec_read_count(reader, "binding count",
                                          RL_CAPTURE_RECORD_BINDING,
                                          &launch->binding_count));
+  if (launch->binding_count > max_bindings) {
+    return rl_codec_reader_fail_at(
+        reader, RL_STATUS_INVALID_INPUT, rl_codec_reader_offset(reader),
+        "%u bindings exceed the limit of %u (max_bindings, --max-bindings)",
+        launch->binding_count, max_bindings);
+  }
   launch->bindings =
       calloc(launch->binding_count + 1, sizeof(*launch->bindings));
   if (!launch->bindings) return rl_status_out_of_memory();
@@ -439,7 +446,10 @@ static rl_status_t rl_capture_decode_launch(rl_capture_decoder_t* decoder,
   rl_capture_launch_t launch;
   memset(&launch, 0, sizeof(launch));
   rl_status_t status = rl_capture_decode_launch_head(reader, &launch);
-  if (!status) status = rl_capture_decode_launch_tail(reader, &launch);
+  if (!status) {
+    status = rl_capture_decode_launch_tail(reader, decoder->max_bindings,
+                                           &launch);
+  }
   uint32_t index = 0;
   if (!status) {
     status = rl_capture_decode_wrap(
@@ -471,6 +481,12 @@ rl_status_t rl_capture_decode_regions(rl_capture_decoder_t* decoder,
   uint32_t count = 0;
   RL_RETURN_IF_ERROR(rl_codec_read_count(
       reader, "region count", RL_CAPTURE_RECORD_REGION_MIN, &count));
+  if (count > decoder->max_regions) {
+    return rl_codec_reader_fail_at(
+        reader, RL_STATUS_INVALID_INPUT, rl_codec_reader_offset(reader),
+        "%u regions exceed the limit of %u (max_regions, --max-regions)",
+        count, decoder->max_regions);
+  }
   for (uint32_t i = 0; i < count; ++i) {
     rl_codec_reader_set_label(reader, "region %u", i);
     uint64_t offset = rl_codec_reader_offset(reader);

@@ -42,6 +42,8 @@ typedef struct rl_capture_decoder_s {
   bool check_integrity;   // false only under fuzzing (see below)
   uint64_t max_decompressed_bytes;  // redline/limits.h, resolved
   uint32_t max_windows;             // redline/limits.h, resolved
+  uint32_t max_regions;
+  uint32_t max_bindings;
   rl_capture_t* capture;  // created by the META decoder
   rl_capture_file_info_t* info;
   char target[RL_CAPTURE_NAME_MAX];  // META's target, checked after code

@@ -421,6 +421,8 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   const rl_limits_t resolved = rl_limits_resolve(limits);
   reader.decoder.max_decompressed_bytes = resolved.max_decompressed_bytes;
   reader.decoder.max_windows = resolved.max_windows;
+  reader.decoder.max_regions = resolved.max_regions;
+  reader.decoder.max_bindings = resolved.max_bindings;
   reader.next_data_kind = RL_CAPTURE_SECTION_META;
   rl_status_t status = rl_capture_file_read_header(&reader);
   if (!status) status = rl_capture_file_read_sections(&reader);

@@ -22,6 +22,8 @@ rl_limits_t rl_limits_resolve(const rl_limits_t* limits) {
     out.wait_timeout_ns = RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS;
   }
   if (!out.max_windows) out.max_windows = RL_LIMIT_DEFAULT_WINDOWS;
+  if (!out.max_regions) out.max_regions = RL_LIMIT_DEFAULT_REGIONS;
+  if (!out.max_bindings) out.max_bindings = RL_LIMIT_DEFAULT_BINDINGS;
   return out;
 }
 
@@ -86,6 +88,27 @@ static uint64_t rl_limits_launch_items(const rl_capture_t* capture,
   return items;
 }
 
+// The counts a file declares (the reader refuses them the same way).
+static rl_status_t rl_limits_check_counts(const rl_capture_t* capture,
+                                          const rl_limits_t* limits) {
+  if (capture->region_count > limits->max_regions) {
+    return RL_STATUS(RL_STATUS_INVALID_INPUT,
+                     "%u regions exceed the limit of %u (max_regions, "
+                     "--max-regions)",
+                     capture->region_count, limits->max_regions);
+  }
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    if (capture->launches[l].binding_count > limits->max_bindings) {
+      return RL_STATUS(RL_STATUS_INVALID_INPUT,
+                       "launch %u: %u bindings exceed the limit of %u "
+                       "(max_bindings, --max-bindings)",
+                       l, capture->launches[l].binding_count,
+                       limits->max_bindings);
+    }
+  }
+  return RL_OK;
+}
+
 static rl_status_t rl_limits_check_launches(const rl_capture_t* capture,
                                             const rl_limits_t* limits) {
   for (uint32_t l = 0; l < capture->launch_count; ++l) {
@@ -111,6 +134,7 @@ rl_status_t rl_limits_check_capture(const rl_capture_t* capture,
   }
   const rl_limits_t resolved = rl_limits_resolve(limits);
   limits = &resolved;  // NULL: the defaults
+  RL_RETURN_IF_ERROR(rl_limits_check_counts(capture, limits));
   if (capture->launch_count > limits->max_dispatches) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "%u launches per step exceed the limit of %u "

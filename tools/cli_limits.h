@@ -1,7 +1,7 @@
 // tools/cli_limits.h — the budget options every command that reads a
 // capture accepts (redline/limits.h): --max-decompressed BYTES,
 // --max-device-memory BYTES, --max-work-items N, --max-dispatches N,
-// --max-windows N and
+// --max-windows N, --max-regions N, --max-bindings N and
 // --timeout-ms MS. Sizes accept a K, M or G suffix (binary: 1K = 1024).
 #ifndef REDLINE_TOOLS_CLI_LIMITS_H_
 #define REDLINE_TOOLS_CLI_LIMITS_H_

@@ -140,7 +140,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --max-decompressed B, --max-device-memory B, --max-work-items N,\n"
      "  --max-dispatches N     budgets as for replay; device memory counts\n"
      "                         every arm\n"
-     "  --max-windows N        windows one walk runs (default 4096, else exit 3)\n"
+     "  --max-windows N        windows one walk runs (default 4096), regions\n"
+     "  --max-regions N        (16384) and bindings per launch (4096) of the\n"
+     "  --max-bindings N       capture, else exit 3\n"
      "Exit 1 on any divergence or failed route proof.\n"},
     {"bench", rl_cmd_bench,
      "bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]] "

@@ -102,7 +102,8 @@ class DeviceOptions(ctypes.Structure):
 class Limits(ctypes.Structure):
     _fields_ = [("max_decompressed_bytes", u64), ("max_device_bytes", u64),
                 ("max_work_items", u64), ("max_dispatches", u32),
-                ("wait_timeout_ns", u64), ("max_windows", u32)]
+                ("wait_timeout_ns", u64), ("max_windows", u32),
+                ("max_regions", u32), ("max_bindings", u32)]
 
 
 class ReplayOptions(ctypes.Structure):

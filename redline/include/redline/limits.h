@@ -19,6 +19,10 @@
 //                                      QUARANTINED (7)
 //   max_windows             4096       capture file reader,     INVALID_INPUT (3)
 //                                      shadow, bench
+//   max_regions             16384      capture file reader,     INVALID_INPUT (3)
+//                                      replay contract, shadow
+//   max_bindings            4096       capture file reader,     INVALID_INPUT (3)
+//                                      replay contract, shadow
 //
 // Why these numbers: the decode workloads redline captures keep each
 // buffer below 2^30 elements and their whole state well below 4 GiB; a
@@ -55,6 +59,15 @@
 //                           (pos in [1, 4096)); shadow keeps one result cell
 //                           per window, region and arm, so the budget also
 //                           bounds its memory.
+//   max_regions             state regions a capture declares: every one is
+//                           read and compared after every window of every
+//                           arm. 16384 is above what the interposer can
+//                           declare (a region per buffer and variable).
+//   max_bindings            scalar bindings of one launch: each is
+//                           evaluated and patched per run. A launch has at
+//                           most one per kernarg dword and grid axis; 4096
+//                           covers a 16 KiB kernarg.
+// Launches per step (the "steps" of a capture) are max_dispatches.
 //
 // A zero field means its default (rl_limits_resolve); UINT64_MAX (or
 // UINT32_MAX) turns a limit off. The replay engine applies the work budgets
@@ -80,6 +93,8 @@ extern "C" {
 #define RL_LIMIT_DEFAULT_WORK_ITEMS (1ull << 24)
 #define RL_LIMIT_DEFAULT_DISPATCHES 65536u
 #define RL_LIMIT_DEFAULT_WINDOWS 4096u
+#define RL_LIMIT_DEFAULT_REGIONS 16384u
+#define RL_LIMIT_DEFAULT_BINDINGS 4096u
 // Sanitizer builds of redline itself (CMake RL_SANITIZE defines
 // RL_SANITIZED_BUILD) run the simulator several times slower: one ISA step
 // of the decode workload under ASan took more than 10 s on the loaded
@@ -96,7 +111,10 @@ typedef struct rl_limits_s {
   uint64_t max_work_items;
   uint32_t max_dispatches;
   uint64_t wait_timeout_ns;
-  uint32_t max_windows;  // last: older callers' structs end before it
+  // Added last: older callers' structs end before them.
+  uint32_t max_windows;
+  uint32_t max_regions;
+  uint32_t max_bindings;  // per launch
 } rl_limits_t;
 
 // |limits| with every zero field replaced by its default; NULL gives all
@@ -109,8 +127,10 @@ rl_limits_t rl_limits_resolve(const rl_limits_t* limits);
 uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
                                         uint64_t guard_bytes);
 
-// Checks the static shape of |capture| against |limits| (resolved by the
-// caller): its launch count against max_dispatches, every launch's
+// Checks the static shape of |capture| against |limits| (NULL or zero
+// fields: the defaults): its region count against max_regions and every
+// launch's binding count against max_bindings (RL_STATUS_INVALID_INPUT, as
+// the reader refuses such a file), its launch count against max_dispatches, every launch's
 // work-items (a parameter-bound grid axis at its largest value over the
 // admitted range) against max_work_items, and |device_bytes| (what the
 // caller will allocate, from rl_limits_capture_device_bytes and any

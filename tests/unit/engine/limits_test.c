@@ -53,6 +53,8 @@ static void rl_defaults_fill_zero_fields(void** state) {
   assert_int_equal(limits.max_dispatches, RL_LIMIT_DEFAULT_DISPATCHES);
   assert_int_equal(limits.wait_timeout_ns, RL_LIMIT_DEFAULT_WAIT_TIMEOUT_NS);
   assert_int_equal(limits.max_windows, RL_LIMIT_DEFAULT_WINDOWS);
+  assert_int_equal(limits.max_regions, RL_LIMIT_DEFAULT_REGIONS);
+  assert_int_equal(limits.max_bindings, RL_LIMIT_DEFAULT_BINDINGS);
   const rl_limits_t custom = {.max_work_items = 7};
   limits = rl_limits_resolve(&custom);
   assert_int_equal(limits.max_work_items, 7);
@@ -162,6 +164,45 @@ static void rl_windows_over_budget_refused(void** state) {
   assert_true(result->pass);
   rl_shadow_result_destroy(result);
   rl_capture_destroy(capture);
+}
+
+// Regions and bindings per launch: the reader refuses a file over either
+// budget naming it, and the replay contract refuses an in-memory capture
+// the same way; the negative controls pass at the exact count.
+static void rl_regions_and_bindings_over_budget_refused(void** state) {
+  (void)state;
+  rl_capture_t* capture = rl_record();
+  uint8_t* bytes = NULL;
+  size_t size = 0;
+  assert_null(rl_capture_file_encode(capture, NULL, &bytes, &size));
+  const uint32_t regions = capture->region_count;
+  const uint32_t bindings = capture->launches[RL_TEST_SUM_LAUNCH].binding_count;
+  assert_true(regions > 1 && bindings > 0);
+  rl_capture_t* read = NULL;
+  const rl_limits_t few_regions = {.max_regions = regions - 1};
+  rl_test_expect(rl_capture_file_read_memory_limited(bytes, size, &few_regions,
+                                                     &read, NULL),
+                 RL_STATUS_INVALID_INPUT,
+                 "regions exceed the limit of");
+  const rl_limits_t few_bindings = {.max_bindings = bindings - 1};
+  rl_test_expect(rl_capture_file_read_memory_limited(bytes, size, &few_bindings,
+                                                     &read, NULL),
+                 RL_STATUS_INVALID_INPUT,
+                 "bindings exceed the limit of");
+  const rl_limits_t exact = {.max_regions = regions, .max_bindings = 64};
+  assert_null(
+      rl_capture_file_read_memory_limited(bytes, size, &exact, &read, NULL));
+  rl_capture_destroy(read);
+  free(bytes);
+  rl_device_t* device = rl_test_open_sim("gfx1100", false, 0);
+  rl_replay_options_t options = {.limits = few_regions};
+  rl_replay_t* replay = NULL;
+  assert_null(rl_replay_create(device, capture, &options, &replay));
+  rl_test_expect(rl_replay_contract(replay), RL_STATUS_INVALID_INPUT,
+                 "(max_regions, --max-regions)");
+  rl_replay_destroy(replay);
+  rl_capture_destroy(capture);
+  rl_device_close(device);
 }
 
 //===----------------------------------------------------------------------===//
@@ -349,6 +390,7 @@ int main(void) {
       cmocka_unit_test(rl_defaults_fill_zero_fields),
       cmocka_unit_test(rl_small_file_large_buffer_refused),
       cmocka_unit_test(rl_windows_over_budget_refused),
+      cmocka_unit_test(rl_regions_and_bindings_over_budget_refused),
       cmocka_unit_test(rl_enlarged_grid_refused_before_running),
       cmocka_unit_test(rl_bound_grid_counts_at_largest_value),
       cmocka_unit_test(rl_dispatches_and_memory_refused),
