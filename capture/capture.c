@@ -11,7 +11,8 @@
 
 rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture) {
   if (!workload) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture create: no workload name");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "capture create: no workload name");
   }
   if (!out_capture) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture create: no output");
@@ -88,7 +89,9 @@ void rl_capture_destroy(rl_capture_t* capture) {
 rl_status_t rl_capture_add_code_object(rl_capture_t* capture, const void* data,
                                        size_t size, uint32_t* out_index) {
   if (!capture || !data || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add code object: a capture, data and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "add code object: a capture, data and an output are required");
   }
   *out_index = UINT32_MAX;
   rl_code_object_t* parsed = NULL;
@@ -141,7 +144,8 @@ rl_status_t rl_capture_add_code_object(rl_capture_t* capture, const void* data,
 rl_status_t rl_capture_add_kernel(rl_capture_t* capture, uint32_t code_object,
                                   const char* name, uint32_t* out_index) {
   if (!capture || !name || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add kernel: a capture, name and an output are required");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "add kernel: a capture, name and an output are required");
   }
   *out_index = UINT32_MAX;
   if (code_object >= capture->code_object_count) {
@@ -180,7 +184,9 @@ rl_status_t rl_capture_add_buffer(rl_capture_t* capture,
                                   const rl_capture_buffer_t* buffer,
                                   uint32_t* out_index) {
   if (!capture || !buffer || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add buffer: a capture, buffer and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "add buffer: a capture, buffer and an output are required");
   }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(rl_capture_check_buffer(buffer),
@@ -231,7 +237,8 @@ rl_status_t rl_capture_add_param(rl_capture_t* capture,
                                  const rl_capture_param_t* param,
                                  uint32_t* out_index) {
   if (!capture || !param || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add param: a capture, param and an output are required");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "add param: a capture, param and an output are required");
   }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(rl_capture_check_param(param),
@@ -284,7 +291,9 @@ rl_status_t rl_capture_add_launch(rl_capture_t* capture,
                                   const rl_capture_launch_t* launch,
                                   uint32_t* out_index) {
   if (!capture || !launch || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add launch: a capture, launch and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "add launch: a capture, launch and an output are required");
   }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(
@@ -303,7 +312,9 @@ rl_status_t rl_capture_add_region(rl_capture_t* capture,
                                   const rl_capture_region_t* region,
                                   uint32_t* out_index) {
   if (!capture || !region || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add region: a capture, region and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "add region: a capture, region and an output are required");
   }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(
@@ -331,7 +342,9 @@ rl_status_t rl_capture_add_window(rl_capture_t* capture,
                                   const rl_capture_window_t* window,
                                   uint32_t* out_index) {
   if (!capture || !window || !out_index) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "add window: a capture, window and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "add window: a capture, window and an output are required");
   }
   *out_index = UINT32_MAX;
   RL_RETURN_IF_ERROR(rl_status_annotate(

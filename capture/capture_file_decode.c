@@ -447,8 +447,8 @@ static rl_status_t rl_capture_decode_launch(rl_capture_decoder_t* decoder,
   memset(&launch, 0, sizeof(launch));
   rl_status_t status = rl_capture_decode_launch_head(reader, &launch);
   if (!status) {
-    status = rl_capture_decode_launch_tail(reader, decoder->max_bindings,
-                                           &launch);
+    status =
+        rl_capture_decode_launch_tail(reader, decoder->max_bindings, &launch);
   }
   uint32_t index = 0;
   if (!status) {
@@ -484,8 +484,8 @@ rl_status_t rl_capture_decode_regions(rl_capture_decoder_t* decoder,
   if (count > decoder->max_regions) {
     return rl_codec_reader_fail_at(
         reader, RL_STATUS_INVALID_INPUT, rl_codec_reader_offset(reader),
-        "%u regions exceed the limit of %u (max_regions, --max-regions)",
-        count, decoder->max_regions);
+        "%u regions exceed the limit of %u (max_regions, --max-regions)", count,
+        decoder->max_regions);
   }
   for (uint32_t i = 0; i < count; ++i) {
     rl_codec_reader_set_label(reader, "region %u", i);

@@ -402,7 +402,8 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
                                           rl_capture_t** out_capture,
                                           rl_capture_file_info_t* out_info) {
   if (!out_capture) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file read: no "
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "capture file read: no "
                      "output");
   }
   *out_capture = NULL;
@@ -447,7 +448,8 @@ rl_status_t rl_capture_file_read_limited(const char* path,
                                          rl_capture_file_info_t* out_info) {
   if (out_info) memset(out_info, 0, sizeof(*out_info));
   if (!out_capture) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file read: no "
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "capture file read: no "
                      "output");
   }
   *out_capture = NULL;

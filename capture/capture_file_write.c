@@ -366,7 +366,8 @@ static rl_status_t rl_capture_identity_compute(const rl_capture_t* capture,
 rl_status_t rl_capture_identity(const rl_capture_t* capture,
                                 rl_digest128_t* out_identity) {
   if (!capture || !out_identity) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture identity: a capture and an output are required");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "capture identity: a capture and an output are required");
   }
   return rl_capture_identity_compute(capture, true, out_identity);
 }
@@ -487,7 +488,8 @@ rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
 rl_status_t rl_capture_file_write(const rl_capture_t* capture, const char* path,
                                   const rl_capture_write_options_t* options) {
   if (!capture) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture file write: no "
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "capture file write: no "
                      "capture");
   }
   if (!path || !path[0]) {

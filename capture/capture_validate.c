@@ -95,7 +95,9 @@ rl_status_t rl_capture_check_param(const rl_capture_param_t* param) {
 rl_status_t rl_expr_evaluate(const rl_expr_t* expr, const int64_t* param_values,
                              uint32_t param_count, int64_t* out_value) {
   if (!expr || !out_value || (param_count && !param_values)) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "expression: an expression, values and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "expression: an expression, values and an output are required");
   }
   *out_value = 0;
   if (expr->param >= param_count) {

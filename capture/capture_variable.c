@@ -61,7 +61,8 @@ rl_status_t rl_capture_variable_address(const rl_capture_t* capture,
                                         uint32_t buffer, uint64_t load_base,
                                         uint64_t* out_address) {
   if (!capture || !out_address) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "variable address: a capture and an output are required");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "variable address: a capture and an output are required");
   }
   *out_address = 0;
   if (buffer >= capture->buffer_count ||

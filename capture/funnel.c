@@ -31,7 +31,9 @@ rl_status_t rl_funnel_create(const char* workload,
                              const rl_funnel_device_t* device,
                              rl_funnel_t** out_funnel) {
   if (!workload || !out_funnel) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "funnel create: a workload name and an output are required");
+    return RL_STATUS(
+        RL_STATUS_INVALID_ARGUMENT,
+        "funnel create: a workload name and an output are required");
   }
   *out_funnel = NULL;
   if (!rl_funnel_device_complete(device)) {

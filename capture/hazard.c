@@ -404,7 +404,8 @@ rl_status_t rl_hazard_plan_create_range(const rl_capture_t* capture,
                                         uint32_t first, uint32_t count,
                                         rl_hazard_plan_t** out_plan) {
   if (!capture || !out_plan) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "hazard plan: a capture and an output are required");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "hazard plan: a capture and an output are required");
   }
   *out_plan = NULL;
   if (first > capture->launch_count || count > capture->launch_count - first) {
@@ -436,7 +437,8 @@ rl_status_t rl_hazard_plan_create_range(const rl_capture_t* capture,
 rl_status_t rl_hazard_plan_create(const rl_capture_t* capture,
                                   rl_hazard_plan_t** out_plan) {
   if (!capture || !out_plan) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "hazard plan: a capture and an output are required");
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "hazard plan: a capture and an output are required");
   }
   return rl_hazard_plan_create_range(capture, 0, capture->launch_count,
                                      out_plan);

@@ -3,8 +3,8 @@
 // RL_STATUS_CONTRACT naming what and where, and poisons the replay.
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture/launch_bind.h"

@@ -77,8 +77,7 @@ rl_status_t rl_replay_run(rl_replay_t* replay, const int64_t* values,
   if (!replay) return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "run: no replay");
   if (value_count && !values) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "run: values is NULL but value_count is %u",
-                     value_count);
+                     "run: values is NULL but value_count is %u", value_count);
   }
   RL_RETURN_IF_ERROR(
       rl_replay_require(replay, RL_REPLAY_PREPARED, "rl_replay_run"));

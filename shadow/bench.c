@@ -293,10 +293,9 @@ rl_status_t rl_bench_run(const rl_capture_t* capture,
   result->rounds = options->rounds;
   result->arm_count = options->arm_count;
   rl_bench_t bench = {.capture = capture, .options = options, .result = result};
-  rl_status_t status =
-      rl_shadow_window_resolve(capture, options->limits.max_windows,
-                               options->has_window, &options->window,
-                               &bench.param, &result->window);
+  rl_status_t status = rl_shadow_window_resolve(
+      capture, options->limits.max_windows, options->has_window,
+      &options->window, &bench.param, &result->window);
   if (!status) status = rl_bench_init(&bench);
   if (!status && options->trace) {
     const char* names[RL_SHADOW_MAX_ARMS];

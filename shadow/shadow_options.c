@@ -114,8 +114,7 @@ rl_status_t rl_shadow_window_parse(const char* text,
 }
 
 rl_status_t rl_shadow_window_resolve(const rl_capture_t* capture,
-                                     uint32_t max_windows,
-                                     bool has_window,
+                                     uint32_t max_windows, bool has_window,
                                      const rl_shadow_window_t* window,
                                      uint32_t* out_param,
                                      rl_shadow_window_t* out_window) {
@@ -134,8 +133,8 @@ rl_status_t rl_shadow_window_resolve(const rl_capture_t* capture,
   if (out_window->count == 0) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "a window of 0 steps");
   }
-  const rl_limits_t limits = rl_limits_resolve(
-      &(rl_limits_t){.max_windows = max_windows});
+  const rl_limits_t limits =
+      rl_limits_resolve(&(rl_limits_t){.max_windows = max_windows});
   if (out_window->count > limits.max_windows) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
                      "%u windows exceed the limit of %u (max_windows, "

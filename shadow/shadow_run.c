@@ -143,9 +143,8 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
     }
   }
   return rl_shadow_window_resolve(capture, options->limits.max_windows,
-                                  options->has_window,
-                                  &options->window, &result->param,
-                                  &result->window);
+                                  options->has_window, &options->window,
+                                  &result->param, &result->window);
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,11 +7,10 @@
 #include "tools/cli.h"
 
 bool rl_cli_limits_is_flag(const char* flag) {
-  static const char* const flags[] = {"--max-decompressed",
-                                      "--max-device-memory", "--max-work-items",
-                                      "--max-dispatches", "--max-windows",
-                                      "--max-regions", "--max-bindings",
-                                      "--timeout-ms"};
+  static const char* const flags[] = {
+      "--max-decompressed", "--max-device-memory", "--max-work-items",
+      "--max-dispatches",   "--max-windows",       "--max-regions",
+      "--max-bindings",     "--timeout-ms"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -47,10 +46,9 @@ bool rl_cli_limits_option(const char* command, const char* flag,
   *out_exit = RL_EXIT_OK;
   if (!rl_cli_limits_is_flag(flag)) return false;
   uint64_t number = 0;
-  const bool is_count = rl_cli_is(flag, "--max-dispatches") ||
-                        rl_cli_is(flag, "--max-windows") ||
-                        rl_cli_is(flag, "--max-regions") ||
-                        rl_cli_is(flag, "--max-bindings");
+  const bool is_count =
+      rl_cli_is(flag, "--max-dispatches") || rl_cli_is(flag, "--max-windows") ||
+      rl_cli_is(flag, "--max-regions") || rl_cli_is(flag, "--max-bindings");
   if (!rl_cli_limits_parse(value, &number) ||
       (is_count && number > UINT32_MAX) ||
       (rl_cli_is(flag, "--timeout-ms") && number > UINT64_MAX / 1000000ull)) {

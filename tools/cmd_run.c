@@ -51,8 +51,8 @@ typedef struct rl_run_s {
   const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
   char** program;  // argv of the program
   char lib_dir[4096];
-  char dir[4096];             // private directory of the two reports
-  char report[4096 + 16];     // the runtime's (REDLINE_HIP_REPORT)
+  char dir[4096];                  // private directory of the two reports
+  char report[4096 + 16];          // the runtime's (REDLINE_HIP_REPORT)
   char capture_report[4096 + 16];  // the interposer's
 } rl_run_t;
 
@@ -208,11 +208,13 @@ static void rl_run_capture_summary(const rl_run_t* run, char* out,
     snprintf(out, size, "; capture %s written, complete (%u launches)",
              run->capture, launches);
   } else if (sscanf(line, "written %u incomplete %n", &launches, &offset) ==
-                 1 && offset > 0) {
-    snprintf(out, size, "; capture %s written, INCOMPLETE: %.1000s", run->capture,
-             line + offset);
+                 1 &&
+             offset > 0) {
+    snprintf(out, size, "; capture %s written, INCOMPLETE: %.1000s",
+             run->capture, line + offset);
   } else {
-    snprintf(out, size, "; capture %s NOT written (the program made no HIP "
+    snprintf(out, size,
+             "; capture %s NOT written (the program made no HIP "
              "call the interposer saw, or ended without its exit handlers)",
              run->capture);
   }
@@ -271,8 +273,10 @@ static int rl_run_check_outputs(const rl_run_t* run) {
     checked = rl_output_file_check_not_input(run->trace, run->capture);
     if (checked) {
       rl_status_free(checked);
-      return rl_cli_usage("run: --trace and --capture name the same file "
-                          "'%s'", run->trace);
+      return rl_cli_usage(
+          "run: --trace and --capture name the same file "
+          "'%s'",
+          run->trace);
     }
   }
   return RL_EXIT_OK;
@@ -285,8 +289,10 @@ static int rl_run_make_dir(rl_run_t* run) {
   snprintf(run->dir, sizeof(run->dir), "%s/redline-run-XXXXXX",
            tmp && tmp[0] ? tmp : "/tmp");
   if (!mkdtemp(run->dir)) {
-    fprintf(stderr, "redline: run: cannot create a private directory %s: "
-            "%s\n", run->dir, strerror(errno));
+    fprintf(stderr,
+            "redline: run: cannot create a private directory %s: "
+            "%s\n",
+            run->dir, strerror(errno));
     return RL_EXIT_UNAVAILABLE;
   }
   snprintf(run->report, sizeof(run->report), "%s/report", run->dir);

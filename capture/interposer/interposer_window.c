@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/interposer/interposer_internal.h"
 #include "capture/capture_window_spec.h"
+#include "capture/interposer/interposer_internal.h"
 #include "redline/base/array.h"
-#include "redline/base/run_owner.h"
 #include "redline/base/output_file.h"
+#include "redline/base/run_owner.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 

@@ -77,9 +77,9 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
     rl_ip_fail(status, "writing the capture");
   } else {
     if (rl_capture_incomplete(capture)) {
-      rl_ip_report(ip, "written %u incomplete %s", capture->launch_count,
-                   capture->incomplete_reason ? capture->incomplete_reason
-                                              : "?");
+      rl_ip_report(
+          ip, "written %u incomplete %s", capture->launch_count,
+          capture->incomplete_reason ? capture->incomplete_reason : "?");
     } else {
       rl_ip_report(ip, "written %u complete", capture->launch_count);
     }

@@ -17,4 +17,6 @@ pid_t rl_run_owner_at_load(void) {
   return self ? getpid() : 0;
 }
 
-bool rl_run_owner_is_self(pid_t owner) { return owner != 0 && owner == getpid(); }
+bool rl_run_owner_is_self(pid_t owner) {
+  return owner != 0 && owner == getpid();
+}
