@@ -97,7 +97,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --json         machine output: a list of packets\n"
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
-     "shadow FILE [--arms eager,recorded,aql,pm4[,pm4-relay,hip,hipgraph,drm]] "
+     "shadow FILE [--arms eager,recorded,aql,pm4,pm4-relay[,hip,hipgraph,drm]] "
      "[--windows START:COUNT[:STRIDE]] [--json OUT] [--trace OUT] "
      "[--flip-byte REGION:OFFSET] [--hazards adversarial] [--seed N] "
      "[--executor ref|isa] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",

@@ -131,7 +131,7 @@ rl_status_t rl_shadow_run_json(const rl_capture_t* capture,
   rl_shadow_json_options_t options;
   cJSON* root = NULL;
   rl_status_t status = rl_shadow_json_parse(
-      options_json, "eager,recorded,aql,pm4", &root, &options);
+      options_json, RL_SHADOW_DEFAULT_ARMS, &root, &options);
   rl_shadow_result_t* result = NULL;
   if (!status) status = rl_shadow_run(capture, &options.shadow, &result);
   if (!status) {

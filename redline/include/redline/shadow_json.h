@@ -5,7 +5,7 @@
 // The options and the report are JSON text, so the structures of the
 // shadow runner stay private and can change without breaking the ABI:
 //
-//   options  {"arms": "eager,recorded,aql,pm4",   // shadow default
+//   options  {"arms": "eager,recorded,aql,pm4,pm4-relay",  // the default
 //             "windows": "START:COUNT[:STRIDE]",  // default: the capture's
 //             "processor": "gfx1100", "executor": "ref" | "isa",
 //             "adversarial": false, "seed": 0,
