@@ -26,7 +26,7 @@ PACKAGES=(
   libxxhash-dev libelf-dev libmsgpack-dev libcjson-dev libzstd-dev libcmocka-dev
   clang-19 clang-tools-19 llvm-19 lld-19 libclang-rt-19-dev rocm-device-libs
   libhsa-runtime-dev libdrm-dev libamdhip64-dev
-  python3 python3-pytest groff-base man-db gnuplot-nox
+  python3 python3-pytest python3-venv python3-setuptools python3-wheel groff-base man-db gnuplot-nox
   debhelper dh-python dpkg-dev fakeroot lintian
 )
 
