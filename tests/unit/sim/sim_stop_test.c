@@ -3,12 +3,12 @@
 // within a bound, in every scheduling mode (sequential; adversarial with
 // whole work-groups, the run_workgroup path; adversarial instruction
 // quanta, the wg_step path), and nothing runs afterwards. Fixture:
-// stop_spin.hip's spin_until, which spins until a host-visible flag is set,
+// stop_spin.hip's spin_until, which spins until its flag is nonzero,
 // built by clang-19 for gfx1100.
 //
-// Controls: the same dispatch ends as soon as the host sets the flag (so
-// the work-group spins on the flag, not on a fault or an endless refusal),
-// and before every stop the test waits until the interpreter has retired
+// Controls: the same dispatch with its flag set ends (so the work-group
+// spins on the flag, not on a fault or an endless refusal), and before
+// every stop the test waits until the interpreter has retired
 // several stop polls' worth of instructions with the signal still
 // pending (so the stop lands inside a running work-group, which is what
 // the old between-work-groups check could not end).
@@ -46,9 +46,9 @@ static uint64_t rl_stop_now_ns(void) {
 }
 
 // Loads the fixture on a device in |mode| and submits spin_until over 4
-// work-groups of 64 with the flag clear.
+// work-groups of 64 with the flag holding |flag| (0: it spins forever).
 static void rl_stop_start(rl_stop_case_t* c, rl_sim_hazard_mode_t mode,
-                          bool whole_workgroups) {
+                          bool whole_workgroups, uint32_t flag) {
   rl_sim_options_t options = {.hazards = mode,
                               .seed = 3,
                               .executor = rl_isa_executor(),
@@ -56,6 +56,7 @@ static void rl_stop_start(rl_stop_case_t* c, rl_sim_hazard_mode_t mode,
   rl_sim_fixture_setup_code(&c->f, &options, 16, RL_STOP_FIXTURE);
   c->flag = rl_sim_fixture_alloc(&c->f, 8);
   memset(c->flag.host, 0, 8);
+  memcpy(c->flag.host, &flag, 4);
   rl_device_allocation_t args = rl_sim_fixture_alloc(&c->f, 16);
   memcpy(args.host, &c->flag.address, 8);
   c->signal = rl_sim_fixture_signal(&c->f, 1);
@@ -105,7 +106,7 @@ static void rl_stop_destroy_queue(rl_sim_hazard_mode_t mode,
                                   bool whole_workgroups) {
   int threads_before = rl_test_thread_count();
   rl_stop_case_t c;
-  rl_stop_start(&c, mode, whole_workgroups);
+  rl_stop_start(&c, mode, whole_workgroups, 0);
   rl_stop_expect_spinning(&c, 4);
   uint64_t start = rl_stop_now_ns();
   rl_status_t status =
@@ -150,7 +151,7 @@ static void sim_stop_device_close_ends_spinning_workgroup(void** state) {
   (void)state;
   int threads_before = rl_test_thread_count();
   rl_stop_case_t c;
-  rl_stop_start(&c, RL_SIM_HAZARDS_SEQUENTIAL, false);
+  rl_stop_start(&c, RL_SIM_HAZARDS_SEQUENTIAL, false, 0);
   rl_stop_expect_spinning(&c, 4);
   uint64_t start = rl_stop_now_ns();
   c.f.device->vtable->destroy(c.f.device);
@@ -164,15 +165,13 @@ static void sim_stop_device_close_ends_spinning_workgroup(void** state) {
   free(c.f.code_bytes);
 }
 
-// Control: the spinning dispatch ends when the host sets the flag, and
-// every work-item saw it.
-static void sim_stop_spinning_workgroup_ends_when_flag_set(void** state) {
+// Control: the same dispatch with the flag set before it starts ends, and
+// every work-item saw the flag. (Setting it while the kernel spins would
+// race with the simulator's unsynchronised copy of device memory.)
+static void sim_stop_workgroup_with_flag_set_ends(void** state) {
   (void)state;
   rl_stop_case_t c;
-  rl_stop_start(&c, RL_SIM_HAZARDS_SEQUENTIAL, false);
-  rl_stop_expect_spinning(&c, 4);
-  atomic_store_explicit((_Atomic uint32_t*)c.flag.host, 7u,
-                        memory_order_release);
+  rl_stop_start(&c, RL_SIM_HAZARDS_SEQUENTIAL, false, 7u);
   assert_true(rl_test_wait(&c.f, c.signal, RL_TEST_WAIT_NS));
   uint32_t copied = 0;
   memcpy(&copied, (uint8_t*)c.flag.host + 4, 4);
@@ -182,7 +181,7 @@ static void sim_stop_spinning_workgroup_ends_when_flag_set(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(sim_stop_spinning_workgroup_ends_when_flag_set),
+      cmocka_unit_test(sim_stop_workgroup_with_flag_set_ends),
       cmocka_unit_test(
           sim_stop_sequential_queue_destroy_ends_spinning_workgroup),
       cmocka_unit_test(

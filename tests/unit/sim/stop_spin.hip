@@ -1,5 +1,5 @@
-// Test fixture for sim_stop_test: a kernel that spins until the host sets a
-// flag (volatile: one load per iteration the compiler must keep), then
+// Test fixture for sim_stop_test: a kernel that spins until its flag is
+// nonzero (volatile: one load per iteration the compiler must keep), then
 // copies it into flag[1]. With the flag left 0 its work-group never ends.
 extern "C" __attribute__((global))
 __attribute__((amdgpu_flat_work_group_size(64, 64)))
