@@ -70,6 +70,14 @@ static rl_status_t rl_shadow_json_key(const cJSON* item,
     shadow->device.seed = (uint64_t)number;
     return RL_OK;
   }
+  if (strcmp(key, "timeout_ms") == 0) {  // the CLI's --timeout-ms
+    RL_RETURN_IF_ERROR(rl_shadow_json_number(item, 18446744073709.0, &number));
+    if (number < 1) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "options: timeout_ms >= 1");
+    }
+    shadow->limits.wait_timeout_ns = (uint64_t)number * 1000000u;
+    return RL_OK;
+  }
   if (strcmp(key, "rounds") == 0) {
     RL_RETURN_IF_ERROR(rl_shadow_json_number(item, 1000000.0, &number));
     if (number < 1) {

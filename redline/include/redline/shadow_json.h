@@ -9,6 +9,7 @@
 //             "windows": "START:COUNT[:STRIDE]",  // default: the capture's
 //             "processor": "gfx1100", "executor": "ref" | "isa",
 //             "adversarial": false, "seed": 0,
+//             "timeout_ms": 10000,                // bound of every wait
 //             "rounds": 5}                        // bench only
 //            Every key is optional; NULL or "" means {}. Bench's default
 //            arms are "eager,aql,pm4". Unknown keys are refused.
