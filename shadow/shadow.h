@@ -171,6 +171,12 @@ bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind);
 // True for the arms over the HIP runtime (hip, hipgraph).
 bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind);
 
+// The arms of a shadow run that names none (CLI, JSON API, demo): the
+// eager reference, the re-recorded launches and every retained route the
+// simulator runs, the pm4 relay included (its census is the only check of
+// the relayed kernarg copies).
+#define RL_SHADOW_DEFAULT_ARMS "eager,recorded,aql,pm4,pm4-relay"
+
 // Parses a comma-separated list ("eager,recorded,aql,pm4") into |out_kinds|
 // (capacity RL_SHADOW_MAX_ARMS). RL_STATUS_INVALID_ARGUMENT on an unknown
 // or repeated name, or an empty list.

@@ -1,5 +1,6 @@
 # tests/hip_corpus_controls.cmake — controls beside the corpus (after
-# tests/hip_corpus.cmake, whose variables and tests it uses). The negative
+# tests/hip_corpus.cmake, whose variables and tests it uses), and the stop
+# test's fixture program (stuck.hip, below). The negative
 # control of code object variable buffers on the corpus `globals` capture
 # (variable_copy.sh): after its shadow test wrote the capture, the shadow
 # must fail on the variable's region when the replay binds it to a
@@ -36,4 +37,26 @@ if(TEST hip_corpus.globals.gfx1100.shadow)
             gfx1100 ${dir}/order_dependent.rlc ${dir}/order_dependent)
   set_tests_properties(hip_corpus.order_dependent.gfx1100.cause PROPERTIES
     LABELS "hip_corpus;integration" TIMEOUT 600)
+endif()
+
+# Stop means stop (docs/failure-semantics.md, "A kernel that never ends"):
+# stuck.hip's kernel spins once its flag is consumed; stuck.sh requires
+# replay (aql, pm4), shadow and `redline run` to end within twice a 1 s
+# bound. The Python bindings' test uses the program too (RL_STUCK_PROGRAM,
+# tests/install.cmake). gfx1100 only: about 10 s.
+if(RL_HIP_CORPUS_RUN)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  set(RL_STUCK_PROGRAM ${dir}/stuck)
+  add_custom_command(OUTPUT ${RL_STUCK_PROGRAM}
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 ${RL_HIP_CORPUS_FLAGS}
+            -Wall -Werror -o ${RL_STUCK_PROGRAM} ${RL_HIP_CORPUS_SRC}/stuck.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/stuck.hip ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc gfx1100: hip_corpus/stuck (fixture)"
+    VERBATIM)
+  add_custom_target(rl_hip_corpus_stuck ALL DEPENDS ${RL_STUCK_PROGRAM})
+  add_test(NAME hip_corpus.stuck.gfx1100.stop
+    COMMAND ${RL_HIP_CORPUS_SRC}/stuck.sh $<TARGET_FILE:redline>
+            gfx1100 ${dir}/stuck.rlc ${RL_STUCK_PROGRAM})
+  set_tests_properties(hip_corpus.stuck.gfx1100.stop PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 300)
 endif()

@@ -32,4 +32,21 @@ if(RL_PYTHON3)
   set_tests_properties(python_bindings PROPERTIES
     LABELS integration TIMEOUT 600
     ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/python;REDLINE_LIBRARY=$<TARGET_FILE:redline_shared>;LD_LIBRARY_PATH=$<TARGET_FILE_DIR:redline_shared>;REDLINE_BIN=$<TARGET_FILE:redline>;REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
+  # The stop test's program (tests/hip_corpus_controls.cmake), when built:
+  # python/tests/test_stop.py skips without it.
+  if(RL_STUCK_PROGRAM)
+    set_property(TEST python_bindings APPEND PROPERTY ENVIRONMENT
+      "REDLINE_STUCK_PROGRAM=${RL_STUCK_PROGRAM}")
+  endif()
+endif()
+
+# The README's `pip install --no-build-isolation ./python` with no package
+# index reachable (python3-venv, python3-setuptools, python3-wheel).
+if(EXISTS /usr/bin/python3)
+  add_test(NAME python_install
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/install/python_install_test.sh
+      /usr/bin/python3 ${PROJECT_SOURCE_DIR})
+  set_tests_properties(python_install PROPERTIES
+    LABELS integration TIMEOUT 300
+    ENVIRONMENT "REDLINE_LIBRARY=$<TARGET_FILE:redline_shared>")
 endif()

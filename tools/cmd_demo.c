@@ -255,7 +255,7 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
   rl_shadow_options_t options = {.device = demo->device,
                                  .no_hazard_check = demo->no_hazard_check};
   int exit_code = RL_EXIT_OK;
-  rl_shadow_cli_option("demo", "--arms", "eager,recorded,aql,pm4", &options,
+  rl_shadow_cli_option("demo", "--arms", RL_SHADOW_DEFAULT_ARMS, &options,
                        &exit_code);
   options.trace = demo->trace;
   options.adversarial_seeds = demo->adversarial_seeds;
@@ -313,12 +313,12 @@ static int rl_demo_stages(rl_demo_t* demo) {
     exit_code = rl_demo_inspect(demo, capture);
   }
   if (exit_code == RL_EXIT_OK) {
+    printf("\n== 3. shadow: %s", RL_SHADOW_DEFAULT_ARMS);
     if (demo->adversarial_seeds && !demo->device.adversarial) {
-      printf("\n== 3. shadow: eager, recorded, aql, pm4; aql and pm4 also "
-             "under %u adversarial seeds\n", demo->adversarial_seeds);
-    } else {
-      printf("\n== 3. shadow: eager, recorded, aql, pm4\n");
+      printf("; the retained routes also under %u adversarial seeds",
+             demo->adversarial_seeds);
     }
+    printf("\n");
     fflush(stdout);
     exit_code = rl_demo_shadow(demo, capture);
   }

@@ -1,19 +1,25 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC]] [--trace FILE] -- PROGRAM [ARGS...]`: runs an unmodified
-// HIP program on
-// the simulated GPU. The program's libamdhip64 (soname .so.5 or .so.6) is
-// the HIP runtime over the simulator (redline/hip_sim/hip_sim.h), found
-// first through LD_LIBRARY_PATH = the private library directory
-// (LIBDIR/redline next to an installed CLI, build/lib/redline in the build
-// tree); with --capture the interposer libredline_capture.so from the same
-// directory is preloaded and writes FILE (REDLINE_CAPTURE_OUT, and
+// [--window SPEC]] [--trace FILE] [--timeout-ms N] -- PROGRAM [ARGS...]`:
+// runs an unmodified HIP program on the simulated GPU. The program's
+// libamdhip64 (soname .so.5 or .so.6) is the HIP runtime over the
+// simulator (redline/hip_sim/hip_sim.h), found first through
+// LD_LIBRARY_PATH = the private library directory (LIBDIR/redline next to
+// an installed CLI, build/lib/redline in the build tree); with --capture
+// the interposer libredline_capture.so from the same directory is
+// preloaded and writes FILE (REDLINE_CAPTURE_OUT, and
 // REDLINE_CAPTURE_WINDOW from --window; capture/interposer/).
 // --trace FILE has the runtime write every launch's device span as a
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
 //
+// --timeout-ms N bounds every launch's wait (REDLINE_HIP_TIMEOUT_MS,
+// default 10000): a launch that outlives it fails in the program
+// (hipErrorLaunchFailure) and its work-group is stopped.
+//
 // The exit status is the program's (128 + N when signal N killed it; 127
-// when it could not be started); a bad option value is a usage error (2)
-// before anything starts or is touched. At exit one summary line on stderr:
+// when it could not be started; 7 when a launch was stopped after its
+// bound: the summary names the kernel); a bad option value is a usage
+// error (2) before anything starts or is touched. At exit one summary line
+// on stderr:
 //   redline run: PROGRAM exited 0: 2 kernels, 5 launches, device time
 //   0.084 ms (gfx1100, isa); capture out.rlc written, complete (5 launches)
 // from the runtime's report (REDLINE_HIP_REPORT) and the interposer's
@@ -49,6 +55,7 @@ typedef struct rl_run_s {
   const char* capture;
   const char* window;
   const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
+  const char* timeout_ms;  // --timeout-ms: REDLINE_HIP_TIMEOUT_MS
   char** program;  // argv of the program
   char lib_dir[4096];
   char dir[4096];                  // private directory of the two reports
@@ -83,6 +90,12 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       run->window = value;
     } else if (rl_cli_is(flag, "--trace")) {
       run->trace = value;
+    } else if (rl_cli_is(flag, "--timeout-ms")) {
+      uint64_t ms = 0;  // the runtime takes it in ns: refuse what wraps
+      int code = rl_cli_number_u64("run", flag, value, 1,
+                                   UINT64_MAX / 1000000u, &ms);
+      if (code) return code;
+      run->timeout_ms = value;
     } else {
       return rl_cli_usage("run: unknown option '%s'", flag);
     }
@@ -124,6 +137,9 @@ static void rl_run_exec(const rl_run_t* run) {
   if (run->processor) failed |= setenv("REDLINE_HIP_PROCESSOR", run->processor, 1);
   if (run->executor) failed |= setenv("REDLINE_HIP_EXECUTOR", run->executor, 1);
   if (run->trace) failed |= setenv("REDLINE_HIP_TRACE", run->trace, 1);
+  if (run->timeout_ms) {
+    failed |= setenv("REDLINE_HIP_TIMEOUT_MS", run->timeout_ms, 1);
+  }
   // exec keeps the pid: only the program writes the outputs.
   char pid[32];
   snprintf(pid, sizeof(pid), "%ld", (long)getpid());
@@ -220,7 +236,9 @@ static void rl_run_capture_summary(const rl_run_t* run, char* out,
   }
 }
 
-static void rl_run_summary(const rl_run_t* run, const char* outcome) {
+// Prints the summary; true when the runtime stopped a launch that outlived
+// its bound (report line "stopped KERNEL").
+static bool rl_run_summary(const rl_run_t* run, const char* outcome) {
   char* text = NULL;
   FILE* file = fopen(run->report, "r");
   if (file) {
@@ -235,7 +253,7 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
             "HIP runtime (the program did not load it: no HIP call, or "
             "another libamdhip64; or it ended without running its exit "
             "handlers)%s\n", run->program[0], outcome, capture);
-    return;
+    return false;
   }
   char processor[32], executor[16];
   rl_run_report_word(text, "processor", processor, sizeof(processor));
@@ -252,14 +270,22 @@ static void rl_run_summary(const rl_run_t* run, const char* outcome) {
                word + 7);
     }
   }
+  char stopped[256] = "", kernel[160];
+  rl_run_report_word(text, "stopped", kernel, sizeof(kernel));
+  if (strcmp(kernel, "?") != 0) {
+    snprintf(stopped, sizeof(stopped), "; kernel %s did not finish within "
+             "%" PRIu64 " ms and was STOPPED (exit 7)", kernel,
+             rl_run_report_u64(text, "timeout_ms", 0));
+  }
   fprintf(stderr, "redline run: %s %s: %" PRIu64 " kernels, %" PRIu64
-          " launches, device time %.3f ms (%s, %s)%s%s%s\n", run->program[0],
-          outcome, rl_run_report_u64(text, "kernels", 0),
+          " launches, device time %.3f ms (%s, %s)%s%s%s%s\n",
+          run->program[0], outcome, rl_run_report_u64(text, "kernels", 0),
           rl_run_report_u64(text, "launches", 0), (double)ticks / 1e5,
           processor, executor,
           rl_run_report_u64(text, "failed", 0) ? "; a launch FAILED" : "",
-          capture, trace);
+          stopped, capture, trace);
   free(text);
+  return stopped[0] != '\0';
 }
 
 // Refuses outputs that name the program or each other, before anything is
@@ -339,8 +365,11 @@ int rl_cmd_run(int argc, char** argv) {
     snprintf(outcome, sizeof(outcome), "killed by signal %d",
              WTERMSIG(status));
   }
-  if (exit_code != 127 || access(run.report, R_OK) == 0) {
-    rl_run_summary(&run, outcome);
+  // A launch stopped after its bound: exit 7 (quarantined), whatever the
+  // program made of the error its synchronisation returned.
+  if ((exit_code != 127 || access(run.report, R_OK) == 0) &&
+      rl_run_summary(&run, outcome) && WIFEXITED(status)) {
+    exit_code = RL_EXIT_QUARANTINED;
   }
   rl_run_remove_dir(&run);
   return exit_code;

@@ -70,7 +70,7 @@ static int rl_shadow_parse_value(rl_shadow_cli_t* cli, const char* flag,
 static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   memset(cli, 0, sizeof(*cli));
   int exit_code = RL_EXIT_OK;
-  rl_shadow_cli_option("shadow", "--arms", "eager,recorded,aql,pm4",
+  rl_shadow_cli_option("shadow", "--arms", RL_SHADOW_DEFAULT_ARMS,
                        &cli->options, &exit_code);
   // Each window sequentially and under two seeded interleavings.
   cli->options.adversarial_seeds = 2;

@@ -12,7 +12,10 @@
 #                            DEB_BUILD_OPTIONS=nocheck skips the package tests
 #   tools/dev.sh deps        only install the Debian packages
 # Build trees: build/ (default), build-asan/, build-tsan/, build-fuzz/. Set JOBS to
-# override the parallelism.
+# override the parallelism. Package installation and build output go to
+# build-logs/STAGE.log; the terminal shows one line per stage with its time,
+# and on a failure the log's last lines and its path (DEV_VERBOSE=1: all of
+# it on the terminal, as before).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -23,9 +26,34 @@ PACKAGES=(
   libxxhash-dev libelf-dev libmsgpack-dev libcjson-dev libzstd-dev libcmocka-dev
   clang-19 clang-tools-19 llvm-19 lld-19 libclang-rt-19-dev rocm-device-libs
   libhsa-runtime-dev libdrm-dev libamdhip64-dev
-  python3 python3-pytest groff-base man-db gnuplot-nox
+  python3 python3-pytest python3-venv python3-setuptools python3-wheel groff-base man-db gnuplot-nox
   debhelper dh-python dpkg-dev fakeroot lintian
 )
+
+LOG_DIR=$ROOT/build-logs
+
+# stage NAME CMD...: runs CMD with its output in build-logs/NAME.log and
+# prints one line: the stage, ok or FAILED, the time it took.
+stage() {
+  local name=$1 start=$SECONDS status=0
+  shift
+  if [ "${DEV_VERBOSE:-0}" = 1 ]; then
+    "$@"
+    return
+  fi
+  mkdir -p "$LOG_DIR"
+  local log=$LOG_DIR/$name.log
+  printf '%s ... ' "$name" >&2
+  "$@" >"$log" 2>&1 || status=$?
+  if [ $status -eq 0 ]; then
+    echo "ok ($((SECONDS - start)) s)" >&2
+    return 0
+  fi
+  echo "FAILED ($((SECONDS - start)) s, exit $status); the log's last lines:" >&2
+  tail -n 40 "$log" >&2
+  echo "full log: $log" >&2
+  return $status
+}
 
 deps() {
   local missing=()
@@ -47,8 +75,8 @@ configure() {  # configure DIR [cmake args...]
 }
 
 build() {  # build DIR [cmake args...]
-  configure "$@"
-  cmake --build "$1" -j "$JOBS"
+  stage "configure-$1" configure "$@"
+  stage "build-$1" cmake --build "$1" -j "$JOBS"
 }
 
 # The executables of the tests carrying LABEL (each such test is named after
@@ -128,28 +156,29 @@ print("python3-redline: replay ok")' "$work/v.rlc")
 }
 
 case "${1:-}" in
-  deps) deps ;;
-  demo) deps; demo ;;
-  test) deps; build build; run_tests build ;;
+  deps) stage deps deps ;;
+  demo) stage deps deps; demo ;;
+  test) stage deps deps; build build; run_tests build ;;
   test-asan)
-    deps
+    stage deps deps
     build build-asan -DRL_SANITIZE=address,undefined
     # The slow label (48-layer shadows) adds no coverage the sanitizers need
     # beyond the 4-layer runs, and costs minutes under ASan.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       run_tests build-asan -LE slow ;;
   test-tsan)
-    deps
-    configure build-tsan -DRL_SANITIZE=thread
+    stage deps deps
+    stage configure-build-tsan configure build-tsan -DRL_SANITIZE=thread
     # shellcheck disable=SC2046  # one word per target
-    cmake --build build-tsan -j "$JOBS" --target $(label_targets build-tsan threaded)
+    stage build-build-tsan cmake --build build-tsan -j "$JOBS" \
+      --target $(label_targets build-tsan threaded)
     TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure \
       -j "$JOBS" --timeout 600 -L threaded ;;
-  deb) deps; deb ;;
+  deb) stage deps deps; deb ;;
   fuzz-smoke)
-    deps
-    configure build-fuzz -DCMAKE_C_COMPILER=clang-19 -DRL_FUZZ=ON
-    cmake --build build-fuzz -j "$JOBS" --target rl_fuzz_all  # fuzzers + seeds
+    stage deps deps
+    stage configure-build-fuzz configure build-fuzz -DCMAKE_C_COMPILER=clang-19 -DRL_FUZZ=ON
+    stage build-build-fuzz cmake --build build-fuzz -j "$JOBS" --target rl_fuzz_all  # fuzzers + seeds
     ctest --test-dir build-fuzz --output-on-failure -L fuzz ;;
-  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,18p' "$0" >&2; exit 2 ;;
 esac

@@ -99,7 +99,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --json         machine output: a list of packets\n"
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
-     "shadow FILE [--arms eager,recorded,aql,pm4[,pm4-relay,hip,hipgraph,drm]] "
+     "shadow FILE [--arms eager,recorded,aql,pm4,pm4-relay[,hip,hipgraph,drm]] "
      "[--windows START:COUNT[:STRIDE]] [--json OUT] [--trace OUT] "
      "[--flip-byte REGION:OFFSET] [--hazards adversarial] [--seed N] "
      "[--executor ref|isa] [--processor GFX] [--bind BUFFER=BYTES]... [--verbose]",
@@ -183,13 +183,14 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
-     "[--window SPEC]] [--trace FILE] -- PROGRAM [ARGS...]",
+     "[--window SPEC]] [--trace FILE] [--timeout-ms N] -- PROGRAM [ARGS...]",
      "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
      "(soname .so.5 or .so.6) is redline's HIP runtime over the simulator,\n"
      "which runs every kernel's gfx11 machine code with the ISA interpreter.\n"
      "The exit status is the program's (128 + N for signal N, 127 when it\n"
-     "cannot start); at exit one summary line on stderr: kernels, launches,\n"
-     "simulated device time, and the capture's state.\n"
+     "cannot start, 7 when a launch outlived --timeout-ms and was stopped);\n"
+     "at exit one summary line on stderr: kernels, launches, simulated\n"
+     "device time, the kernel stopped if any, and the capture's state.\n"
      "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
      "  --executor E      isa (default) or ref (the C references of the\n"
      "                    sample kernels only)\n"
@@ -202,8 +203,12 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    the whole run)\n"
      "  --trace FILE      every launch's simulated device span as a\n"
      "                    Chrome/Perfetto trace, written at exit\n"
+     "  --timeout-ms N    bound of every launch's wait (default 10000): a\n"
+     "                    launch still running then fails in the program\n"
+     "                    and its kernel is stopped\n"
      "Environment passed on: REDLINE_HIP_PROCESSOR, REDLINE_HIP_EXECUTOR,\n"
-     "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_CAPTURE_OUT,\n"
+     "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_HIP_TIMEOUT_MS,\n"
+     "REDLINE_CAPTURE_OUT, "
      "REDLINE_CAPTURE_WINDOW.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"

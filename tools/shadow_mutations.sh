@@ -4,8 +4,8 @@
 # Every row makes one named mistake in the engine through the test-only
 # switch REDLINE_TEST_FAULT (redline/base/test_fault.h: compiled into every
 # build, off unless set) and runs the default `redline shadow` (arms eager,
-# recorded, aql, pm4, and aql and pm4 again under two seeded adversarial
-# interleavings; the capture's own window) on a fresh capture, with the
+# recorded, aql, pm4, pm4-relay, and the three retained routes again under
+# two seeded adversarial interleavings; the capture's own window) on a fresh capture, with the
 # row's extra options when it has them. A row expected to "fail" must make the shadow exit non-zero;
 # the script reports which check caught it, the exit code and the first
 # line of the verdict. A row expected to be "equivalent" is a mutation that
@@ -64,7 +64,7 @@ MUTATIONS=(
   "decode|weaken-gcr|fail|route pm4, after the census: every ACQUIRE_MEM loses GLV_INV (GCR bits weakened)"
   "decode|narrow-acquire:1|fail|route aql, after the census: packet 1's acquire fence scope narrowed to NONE"
   "decode|narrow-release|fail|route aql, after the census: SYSTEM release scopes narrowed to AGENT (no L2 write-back for the host)"
-  "decode|nop-copy:1|fail|route pm4 relay, after the census: the second COPY_DATA is a NOP (a launch keeps the previous step's value)|--arms eager,recorded,pm4-relay"
+  "decode|nop-copy:1|fail|route pm4 relay, after the census: the second COPY_DATA is a NOP (a launch keeps the previous step's value)"
   "decode|nop-copy|fail|... every relay copy a NOP, re-recording off: only the bytes|--arms eager,pm4-relay"
   "decode|retain-any-value|fail|PM4 lowering: register retention ignores the value (a held register is never rewritten)"
   "decode|retain-any-value,no-census|fail|... with the census off: the stale registers reach the device"

@@ -309,9 +309,10 @@ class Device:
         return _str(lib.rl_device_kind(self._ptr))
 
     def replay(self, capture: Capture, checked: bool = False,
-               spin_wait: bool = False,
-               device_patch: bool = False) -> "Replay":
-        replay = Replay(self, capture, checked, spin_wait, device_patch)
+               spin_wait: bool = False, device_patch: bool = False,
+               timeout_ms: int = 0) -> "Replay":
+        replay = Replay(self, capture, checked, spin_wait, device_patch,
+                        timeout_ms)
         self._replays.append(replay)
         return replay
 
@@ -342,15 +343,20 @@ class Replay:
     (missing ones take the capture's value) or as a list in capture order."""
 
     def __init__(self, device: Device, capture: Capture, checked: bool = False,
-                 spin_wait: bool = False, device_patch: bool = False):
+                 spin_wait: bool = False, device_patch: bool = False,
+                 timeout_ms: int = 0):
         # spin_wait: poll the completion signal for the whole step (the
         # lowest latency, one host core busy while the device runs).
         # device_patch (route pm4): the command processor copies changed
         # kernarg values from one slot per expression (pm4_device_patch).
+        # timeout_ms: the bound of each run's wait (0: the library's, 10 s);
+        # a run that outlives it raises QUARANTINED, and closing the replay
+        # stops the kernel still running.
         self.device = device
         self.capture = capture  # kept alive: the C replay borrows it
         options = _lib.ReplayOptions(checked=checked, spin_wait=spin_wait,
-                                     pm4_device_patch=device_patch)
+                                     pm4_device_patch=device_patch,
+                                     wait_timeout_ns=timeout_ms * 1000000)
         self._ptr = ctypes.c_void_p()
         _check(lib.rl_replay_create(device._ptr, capture._ptr, ctypes.byref(options),
                                     ctypes.byref(self._ptr)))

@@ -92,6 +92,8 @@ static void rl_hip_write_report(const char* trace) {
           (unsigned long long)rl_hip.device_ticks, rl_hip.processor,
           rl_hip.executor ? rl_hip.executor : "none",
           rl_hip.sticky_error != hipSuccess);
+  fprintf(file, "timeout_ms %llu\n", (unsigned long long)rl_hip.timeout_ms);
+  if (rl_hip.stopped[0]) fprintf(file, "stopped %s\n", rl_hip.stopped);
   if (trace[0]) fprintf(file, "trace %s\n", trace);
   for (uint32_t i = 0; i < rl_hip.error_total && i < RL_HIP_ERRORS_KEPT; ++i) {
     fprintf(file, "error: %s\n", rl_hip.errors[i]);
@@ -196,7 +198,18 @@ hipError_t rl_hip_start_locked(void) {
     }
   }
   if (!status) status = rl_sim_device_create(&options, &rl_hip.sim);
-  if (!status) status = rl_device_funnel_create(rl_hip.sim, &rl_hip.adapter);
+  // Every launch's wait is bounded (10 s unless REDLINE_HIP_TIMEOUT_MS);
+  // a launch that outlives it is stopped when the device is destroyed, at
+  // exit at the latest (the simulator stops a work-group mid-way).
+  const char* timeout = rl_hip_env("REDLINE_HIP_TIMEOUT_MS", NULL);
+  rl_hip.timeout_ms = timeout ? strtoull(timeout, NULL, 10) : 0;
+  if (rl_hip.timeout_ms == 0 || rl_hip.timeout_ms > UINT64_MAX / 1000000u) {
+    rl_hip.timeout_ms = RL_DEVICE_FUNNEL_TIMEOUT_NS / 1000000u;
+  }
+  if (!status) {
+    status = rl_device_funnel_create_bounded(
+        rl_hip.sim, rl_hip.timeout_ms * 1000000u, &rl_hip.adapter);
+  }
   rl_device_allocation_t printf_buffer = {0};
   if (!status) {
     status = rl_hip.sim->vtable->allocate(

@@ -30,7 +30,12 @@
 // faults (a VM fault, s_trap from assert/__trap, an instruction the
 // executor refuses) prints "redline hip: kernel NAME failed: <reason>" on
 // stderr, and the device is lost as on hardware: that and every later
-// synchronisation returns hipErrorLaunchFailure.
+// synchronisation returns hipErrorLaunchFailure. So does a launch that does
+// not complete within the bound of its wait (REDLINE_HIP_TIMEOUT_MS, 10 s
+// by default; a kernel that never ends): the work-group still running is
+// stopped mid-way when the device is destroyed, at exit at the latest, in
+// milliseconds (redline/sim/sim_executor.h rl_sim_wg_stopping), and the
+// report names the kernel ("stopped NAME").
 //
 // Memory. hipMalloc returns a device address (RL_SIM_VA_BASE upward) the
 // host cannot dereference, as on a discrete GPU. hipHostMalloc,
@@ -68,13 +73,18 @@
 //                                   gfx1100 is read too)
 //   REDLINE_HIP_EXECUTOR=isa|ref    the kernel executor (default isa; ref
 //                                   runs the C references of kernels/ only)
+//   REDLINE_HIP_TIMEOUT_MS=N        the bound of every launch's wait
+//                                   (default 10000)
 //   REDLINE_HIP_REPORT=PATH         at exit write "errors N", "launches N",
 //                                   "kernels N" (distinct kernels run),
 //                                   "device_ticks N", "processor P",
 //                                   "executor E", "failed 0|1" (a launch
-//                                   faulted), with REDLINE_HIP_TRACE "trace
-//                                   written" or "trace failed MESSAGE", and
-//                                   one "error: ..." line per recorded error.
+//                                   faulted), "timeout_ms N", "stopped
+//                                   KERNEL" (the first launch that outlived
+//                                   the bound, if any), with
+//                                   REDLINE_HIP_TRACE "trace written" or
+//                                   "trace failed MESSAGE", and one
+//                                   "error: ..." line per recorded error.
 //                                   Report and trace are written by one
 //                                   process only (redline/base/run_owner.h:
 //                                   not a forked child, and only

@@ -174,6 +174,10 @@ typedef struct rl_hip_state_s {
   uint64_t kernels_run;  // distinct kernels launched at least once
   uint64_t device_ticks;  // sum of dispatch end - start
   hipError_t sticky_error;  // a launch faulted: the device is lost
+  // The bound of every launch's wait (REDLINE_HIP_TIMEOUT_MS), and the
+  // kernel of the first launch that outlived it and was stopped ("" none).
+  uint64_t timeout_ms;
+  char stopped[128];
   char errors[RL_HIP_ERRORS_KEPT][256];
   uint32_t error_total;
   hipError_t last_error;

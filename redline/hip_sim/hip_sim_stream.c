@@ -48,6 +48,9 @@ static hipError_t rl_hip_run_launch(const rl_hip_op_t* op) {
             rl_status_message(status));
     rl_hip_error("launch of %s failed: %s", kernel->name,
                  rl_status_message(status));
+    if (rl_status_is(status, RL_STATUS_QUARANTINED) && !rl_hip.stopped[0]) {
+      snprintf(rl_hip.stopped, sizeof(rl_hip.stopped), "%s", kernel->name);
+    }
     rl_status_free(status);
     rl_hip.sticky_error = hipErrorLaunchFailure;
     return hipErrorLaunchFailure;

@@ -160,12 +160,32 @@ rl_status_t rl_sim_wg_kernarg_f32(rl_sim_wg_t* wg, uint32_t offset,
 // This work-group's LDS: dispatch->group_segment_size bytes (NULL if 0).
 void* rl_sim_wg_lds(rl_sim_wg_t* wg);
 
+// Stopping. A work-group may never end (a kernel spinning on a flag no one
+// sets, `for (;;)`), yet destroying its queue (queue_destroy, the device's
+// destruction, a quarantined replay's teardown) must end the command
+// processor within milliseconds. So an executor whose work-groups can run
+// unboundedly long (one that interprets machine code) polls
+// rl_sim_wg_stopping() at least every RL_SIM_WG_STOP_POLL wave-instructions
+// of a run_workgroup() or wg_step() call, and once it answers true leaves
+// the work-group unfinished and returns rl_sim_wg_stopped(|wg|) unchanged.
+// The simulator then abandons the dispatch (its packet never retires) and
+// records no fault: the queue is going away. The poll is one acquire load
+// of the queue's stop flag, which is set once and never cleared.
+#define RL_SIM_WG_STOP_POLL 16384u
+bool rl_sim_wg_stopping(const rl_sim_wg_t* wg);
+// The status that tells the simulator "stopped, not failed"
+// (RL_STATUS_QUARANTINED naming the work-group); only valid once
+// rl_sim_wg_stopping(|wg|) answered true.
+rl_status_t rl_sim_wg_stopped(const rl_sim_wg_t* wg);
+
 typedef struct rl_sim_executor_s {
   const char* name;  // "ref", "isa"
   void* self;
   // Prepares a dispatch; *|out_state| is passed to run_workgroup and end.
   rl_status_t (*begin)(void* self, const rl_sim_dispatch_t* dispatch,
                        void** out_state);
+  // Runs |wg| to its end (or its fault; or, when its queue stops, to the
+  // next stop poll: rl_sim_wg_stopping()).
   rl_status_t (*run_workgroup)(void* self, void* state, rl_sim_wg_t* wg);
   void (*end)(void* self, void* state);
   // Optional (NULL: every kernel is accepted until begin()). Checks, before
@@ -188,7 +208,8 @@ typedef struct rl_sim_executor_s {
   // instruction granularity (sim_schedule.c): wg_open() prepares |wg|, which
   // the simulator keeps valid (with its own LDS) until wg_close();
   // wg_step() retires at most |quantum| wave-instructions of it and sets
-  // *|out_done| once it has ended; wg_close() frees it, ended or not. A
+  // *|out_done| once it has ended (polling the stop flag as run_workgroup
+  // does when |quantum| is large); wg_close() frees it, ended or not. A
   // work-group stepped to its end computes what run_workgroup computes.
   // Several work-groups of one or several dispatches may be open at once
   // and are stepped in any order, from the queue's CP thread only.

@@ -246,6 +246,9 @@ typedef struct rl_sim_wg_context_s {
   uint8_t* lds;
   uint64_t fault_address;  // set by a failed access
   uint32_t wgp;            // the WGP it runs on (cache-model placement)
+  // Whose stop flag rl_sim_wg_stopping() reads (NULL: never stopping, for
+  // tests that run an executor without a queue).
+  rl_sim_queue_t* queue;
 } rl_sim_wg_context_t;
 
 static inline rl_sim_device_t* rl_sim_device_cast(rl_device_t* device) {
@@ -396,8 +399,10 @@ void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
 // Stops and joins the command processor of every queue still live on
 // |device| and frees them: what the device's destruction does first, so no
 // CP thread runs a kernel into memory that is being freed. Packets in
-// flight are abandoned at the next work-group boundary (every CP loop
-// re-checks the stop flag there and in every wait slice).
+// flight are abandoned at the next work-group boundary or, inside a
+// work-group, at the executor's next stop poll (sim_executor.h
+// rl_sim_wg_stopping: every RL_SIM_WG_STOP_POLL wave-instructions); every
+// CP loop re-checks the stop flag there and in every wait slice.
 void rl_sim_queues_stop_all(rl_sim_device_t* device);
 // Puts |queue| in the error state with |message| (consumes |status| when
 // not OK, appending its message). Called from the CP thread only.
@@ -443,6 +448,11 @@ rl_status_t rl_sim_wg_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                            uint32_t slot, uint64_t quantum, bool* out_done,
                            uint64_t* out_fault_address);
 void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run, uint32_t slot);
+// True when |status| (from rl_sim_run_workgroup or rl_sim_wg_step) is an
+// executor's stop (sim_executor.h rl_sim_wg_stopped) while |queue| is
+// stopping: then it is consumed, and the work-group counts as neither done
+// nor failed. False otherwise (|status| is left to the caller).
+bool rl_sim_wg_was_stopped(rl_sim_queue_t* queue, rl_status_t status);
 
 // sim_schedule.c: gathers the unbarriered batch starting with the dispatch
 // |first| (dispatch id |first_id|) into queue->runs; fails only for the
@@ -468,7 +478,9 @@ void rl_sim_schedule_order_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
 uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
                               uint64_t* rng);
 // Runs the next work-group of |run| (stamping its start first, logging and
-// ending it after its last one).
+// ending it after its last one). When the queue is stopping, a work-group
+// the executor left unfinished returns OK with |run| unfinished: callers
+// check the stop flag before their next step.
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address);
 

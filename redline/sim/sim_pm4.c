@@ -489,6 +489,13 @@ static rl_status_t rl_sim_pm4_ib_run(rl_sim_pm4_exec_t* exec, uint64_t address,
   exec->ib_address = address;
   rl_status_t status = rl_sim_pm4_ib_fetch(exec, &stack[0], address, size);
   while (status == RL_OK && depth > 0 && !exec->stopped) {
+    // Up to RL_SIM_PM4_MAX_PACKETS packets (a chain of IBs may loop):
+    // the stop flag is re-checked every 4,096, as the dispatch loops do.
+    if ((packets & 4095u) == 4095u &&
+        atomic_load_explicit(&exec->queue->stop, memory_order_acquire)) {
+      exec->stopped = true;
+      break;
+    }
     rl_sim_pm4_ib_t* ib = &stack[depth - 1];
     if (ib->offset >= ib->size) {
       free(ib->dwords);

@@ -19,7 +19,9 @@
 // RL_SIM_PM4_MAX_DEPTH levels counting the packet's own IB; with CHAIN set
 // execution continues in the new IB and does not return (the chaining IB is
 // replaced at its level). At most RL_SIM_PM4_MAX_PACKETS packets run per AQL
-// packet, so a chain loop faults instead of spinning.
+// packet, so a chain loop faults instead of spinning; the queue's stop flag
+// is re-checked every 4,096 packets, in every WAIT_REG_MEM round and before
+// every work-group (inside one: sim_executor.h rl_sim_wg_stopping).
 //
 // Register file. One per queue: the SH window 0x2C00..0x2FFF as dwords plus
 // a written bit per register. It persists across IBs and packets on the

@@ -11,8 +11,10 @@
 // Destroy semantics: queue_destroy always stops the command processor and
 // joins its thread, whatever it is doing: waiting for a doorbell or a
 // header, blocked in a barrier-AND/OR that will never be satisfied, hung by
-// rl_sim_inject_hang, or parked after a fault. Every CP wait loop checks
-// the stop flag at least every RL_SIM_WAIT_SLICE_NS. So on the simulator
+// rl_sim_inject_hang, parked after a fault, or inside a work-group that
+// never ends. Every CP wait loop checks the stop flag at least every
+// RL_SIM_WAIT_SLICE_NS, and an executor inside a work-group at least every
+// RL_SIM_WG_STOP_POLL wave-instructions (sim_executor.h). So on the simulator
 // destroy returns OK and nothing touches the queue's memory afterwards; the
 // decision to quarantine belongs to the engine, which asks queue_idle() and
 // queue_fault() *before* destroying (a queue that is not idle had packets in

@@ -163,8 +163,10 @@ static rl_status_t rl_sim_schedule_quantum(rl_sim_queue_t* queue,
   uint64_t quantum =
       1 + rl_sim_schedule_random(&run->quantum_rng) % RL_SIM_QUANTUM_MAX;
   bool done = false;
-  RL_RETURN_IF_ERROR(
-      rl_sim_wg_step(queue, run, slot, quantum, &done, out_fault_address));
+  rl_status_t status =
+      rl_sim_wg_step(queue, run, slot, quantum, &done, out_fault_address);
+  if (rl_sim_wg_was_stopped(queue, status)) return RL_OK;
+  RL_RETURN_IF_ERROR(status);
   if (!done) return RL_OK;
   rl_sim_wg_close(queue, run, slot);
   if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
@@ -172,7 +174,9 @@ static rl_status_t rl_sim_schedule_quantum(rl_sim_queue_t* queue,
 }
 
 // Runs the next work-group (in the run's own order) of |run|, or in
-// quantum mode the next quantum; finishes the run after its last one.
+// quantum mode the next quantum; finishes the run after its last one. A
+// work-group the executor stopped because the queue is stopping
+// (sim_executor.h rl_sim_wg_stopping) returns OK unfinished.
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address) {
   if (run->wg_done == 0 && run->wg_opened == 0) {
@@ -190,8 +194,12 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
   uint64_t index = run->wg_next;
   run->wg_next += run->wg_stride;
   if (run->wg_next >= run->wg_total) run->wg_next -= run->wg_total;
-  RL_RETURN_IF_ERROR(
-      rl_sim_run_workgroup(queue, run, index, out_fault_address));
+  rl_status_t status =
+      rl_sim_run_workgroup(queue, run, index, out_fault_address);
+  // Stopped inside the work-group (its queue is being destroyed): the run
+  // stays unfinished, and the caller's loop sees the stop flag next.
+  if (rl_sim_wg_was_stopped(queue, status)) return RL_OK;
+  RL_RETURN_IF_ERROR(status);
   if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
   return RL_OK;
 }

@@ -253,7 +253,8 @@ static void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
                             uint64_t wg_index, uint8_t* lds, rl_sim_wg_t* wg,
                             rl_sim_wg_context_t* context) {
   const rl_sim_dispatch_t* d = &run->dispatch;
-  *context = (rl_sim_wg_context_t){queue->device, run, lds, 0, 0};
+  *context = (rl_sim_wg_context_t){
+      .device = queue->device, .run = run, .lds = lds, .queue = queue};
   if (rl_sim_cache_enabled(&queue->device->cache)) {
     context->wgp = rl_sim_cache_place(&queue->device->cache,
                                       d->dispatch_index, wg_index);
@@ -463,6 +464,29 @@ rl_status_t rl_sim_wg_kernarg_f32(rl_sim_wg_t* wg, uint32_t offset,
                                   float* out_value) {
   *out_value = 0.0f;
   return rl_sim_wg_kernarg(wg, offset, out_value, sizeof(*out_value));
+}
+
+bool rl_sim_wg_stopping(const rl_sim_wg_t* wg) {
+  const rl_sim_wg_context_t* context = wg->context;
+  return context->queue != NULL &&
+         atomic_load_explicit(&context->queue->stop, memory_order_acquire);
+}
+
+rl_status_t rl_sim_wg_stopped(const rl_sim_wg_t* wg) {
+  return RL_STATUS(RL_STATUS_QUARANTINED,
+                   "kernel %s dispatch %" PRIu64 " work-group (%u,%u,%u) "
+                   "stopped unfinished: its queue is stopping",
+                   wg->dispatch->kernel->name, wg->dispatch->dispatch_index,
+                   wg->group_id[0], wg->group_id[1], wg->group_id[2]);
+}
+
+bool rl_sim_wg_was_stopped(rl_sim_queue_t* queue, rl_status_t status) {
+  if (!rl_status_is(status, RL_STATUS_QUARANTINED) ||
+      !atomic_load_explicit(&queue->stop, memory_order_acquire)) {
+    return false;
+  }
+  rl_status_free(status);
+  return true;
 }
 
 void* rl_sim_wg_lds(rl_sim_wg_t* wg) {

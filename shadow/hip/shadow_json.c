@@ -70,6 +70,14 @@ static rl_status_t rl_shadow_json_key(const cJSON* item,
     shadow->device.seed = (uint64_t)number;
     return RL_OK;
   }
+  if (strcmp(key, "timeout_ms") == 0) {  // the CLI's --timeout-ms
+    RL_RETURN_IF_ERROR(rl_shadow_json_number(item, 18446744073709.0, &number));
+    if (number < 1) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "options: timeout_ms >= 1");
+    }
+    shadow->limits.wait_timeout_ns = (uint64_t)number * 1000000u;
+    return RL_OK;
+  }
   if (strcmp(key, "rounds") == 0) {
     RL_RETURN_IF_ERROR(rl_shadow_json_number(item, 1000000.0, &number));
     if (number < 1) {
@@ -131,7 +139,7 @@ rl_status_t rl_shadow_run_json(const rl_capture_t* capture,
   rl_shadow_json_options_t options;
   cJSON* root = NULL;
   rl_status_t status = rl_shadow_json_parse(
-      options_json, "eager,recorded,aql,pm4", &root, &options);
+      options_json, RL_SHADOW_DEFAULT_ARMS, &root, &options);
   rl_shadow_result_t* result = NULL;
   if (!status) status = rl_shadow_run(capture, &options.shadow, &result);
   if (!status) {

@@ -95,6 +95,28 @@ has "$line" --cuda-device-only --no-gpu-bundle-output --offload-arch=gfx1201 &&
   lacks "$line" --hip-link && pass "--genco is device-only, unbundled for one processor" ||
   fail "genco: $line"
 
+# hipcc's platform macros, defined before any header: a source that tests
+# them first compiles; without them (the negative control, clang alone) it
+# does not.
+has "$line" -D__HIP_PLATFORM_AMD__= -D__HIP_PLATFORM_HCC__= &&
+  pass "platform macros on the command line" || fail "platform macros: $line"
+cat >"$work/plat.hip" <<'HIP'
+#ifndef __HIP_PLATFORM_AMD__
+#error "__HIP_PLATFORM_AMD__ is not defined before the HIP headers"
+#endif
+#include <hip/hip_runtime.h>
+__global__ void plat(int* y) { y[threadIdx.x] = 1; }
+HIP
+expect_status 0 "a source testing __HIP_PLATFORM_AMD__ first compiles" \
+  "$hipcc" --genco -O2 "$work/plat.hip" -o "$work/plat.co"
+clang_bin=$(REDLINE_HIPCC_DRY_RUN=1 "$hipcc" -c "$work/plat.hip" 2>&1 >/dev/null | awk '{print $1}')
+if "$clang_bin" -x hip -nogpulib -nogpuinc --offload-arch=gfx1100 --cuda-device-only \
+    -fsyntax-only "$work/plat.hip" >/dev/null 2>&1; then
+  fail "clang without the macros accepted plat.hip: the check cannot tell"
+else
+  pass "clang without the macros rejects plat.hip (negative control)"
+fi
+
 # --- errors ---------------------------------------------------------------
 expect_status 2 "unknown processor" "$hipcc" --offload-arch=gfx90a "$work/k.hip"
 grep -q "unsupported --offload-arch 'gfx90a' (supported: gfx1100 gfx1151 gfx1201)" "$work/err" &&

@@ -5,10 +5,11 @@
 // The options and the report are JSON text, so the structures of the
 // shadow runner stay private and can change without breaking the ABI:
 //
-//   options  {"arms": "eager,recorded,aql,pm4",   // shadow default
+//   options  {"arms": "eager,recorded,aql,pm4,pm4-relay",  // the default
 //             "windows": "START:COUNT[:STRIDE]",  // default: the capture's
 //             "processor": "gfx1100", "executor": "ref" | "isa",
 //             "adversarial": false, "seed": 0,
+//             "timeout_ms": 10000,                // bound of every wait
 //             "rounds": 5}                        // bench only
 //            Every key is optional; NULL or "" means {}. Bench's default
 //            arms are "eager,aql,pm4". Unknown keys are refused.

@@ -533,14 +533,27 @@ static rl_status_t rl_isa_slice_run(rl_isa_slice_t* slice, uint64_t quantum,
   return RL_OK;
 }
 
-// rl_isa_slice_run, counting the retired wave-instructions once per call.
+// rl_isa_slice_run in parts of at most RL_SIM_WG_STOP_POLL
+// wave-instructions, polling the queue's stop flag between them (the
+// parts retire what one call would: slice_run resumes where it stopped),
+// and counting the retired wave-instructions once per part. A slice whose
+// queue is stopping ends unfinished with rl_sim_wg_stopped().
 static rl_status_t rl_isa_slice_step(rl_isa_slice_t* slice, uint64_t quantum,
                                      bool* out_done) {
-  uint64_t before = slice->budget;
-  rl_status_t status = rl_isa_slice_run(slice, quantum, out_done);
-  atomic_fetch_add_explicit(&rl_isa_retired, before - slice->budget,
-                            memory_order_relaxed);
-  return status;
+  for (;;) {
+    uint64_t part =
+        quantum < RL_SIM_WG_STOP_POLL ? quantum : RL_SIM_WG_STOP_POLL;
+    uint64_t before = slice->budget;
+    rl_status_t status = rl_isa_slice_run(slice, part, out_done);
+    atomic_fetch_add_explicit(&rl_isa_retired, before - slice->budget,
+                              memory_order_relaxed);
+    // Not done and no fault: slice_run used the whole part.
+    quantum -= part;
+    if (status != RL_OK || *out_done || quantum == 0) return status;
+    if (rl_sim_wg_stopping(slice->group.wg)) {
+      return rl_sim_wg_stopped(slice->group.wg);
+    }
+  }
 }
 
 static rl_status_t rl_isa_run_workgroup(void* self, void* state,

@@ -53,9 +53,12 @@
 // round-robin between s_barrier), isa_float.h (float model and
 // tolerances), isa_mem.c (memory), isa_program.h (predecode and cache). A
 // kernel with an instruction or form that is not modelled is refused before
-// it runs (static check, below); such an instruction is never skipped. A work-group that executes more than
-// RL_ISA_WORKGROUP_BUDGET wave-instructions faults (a kernel that does not
-// terminate would otherwise hang the command processor).
+// it runs (static check, below); such an instruction is never skipped. A
+// work-group that executes more than RL_ISA_WORKGROUP_BUDGET
+// wave-instructions faults (a kernel that does not seem to terminate). Long
+// before that, every RL_SIM_WG_STOP_POLL wave-instructions the executor
+// polls its queue's stop flag (sim_executor.h rl_sim_wg_stopping), so
+// destroying a queue whose work-group spins forever takes milliseconds.
 //
 // Thread-safety: the executor object is immutable; per-dispatch state lives
 // in the |state| begin() returns; the program cache is thread-safe.
