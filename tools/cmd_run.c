@@ -1,5 +1,6 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC]] [--trace FILE] -- PROGRAM [ARGS...]`: runs an unmodified
+// [--window SPEC]] [--trace FILE] [--device-memory BYTES] -- PROGRAM
+// [ARGS...]`: runs an unmodified
 // HIP program on
 // the simulated GPU. The program's libamdhip64 (soname .so.5 or .so.6) is
 // the HIP runtime over the simulator (redline/hip_sim/hip_sim.h), found
@@ -10,6 +11,8 @@
 // REDLINE_CAPTURE_WINDOW from --window; capture/interposer/).
 // --trace FILE has the runtime write every launch's device span as a
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
+// --device-memory BYTES (K/M/G suffix) is the simulated device's memory
+// (REDLINE_HIP_MEMORY; default 16G): hipMalloc beyond it fails.
 //
 // The exit status is the program's (128 + N when signal N killed it; 127
 // when it could not be started). At exit one summary line on stderr:
@@ -28,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "tools/cli.h"
 
@@ -37,10 +41,21 @@ typedef struct rl_run_s {
   const char* capture;
   const char* window;
   const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
+  const char* device_memory;  // --device-memory: REDLINE_HIP_MEMORY
   char** program;  // argv of the program
   char lib_dir[4096];
   char report[64];
 } rl_run_t;
+
+// A size option's value (redline/base/number.h), else a usage error.
+static int rl_run_size(const char* flag, const char* value) {
+  uint64_t bytes = 0;
+  rl_status_t status = rl_number_parse_size(value, &bytes);
+  if (!status) return RL_EXIT_OK;
+  int exit_code = rl_cli_usage("run: %s: %s", flag, rl_status_message(status));
+  rl_status_free(status);
+  return exit_code;
+}
 
 static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
   int i = 1;
@@ -69,6 +84,10 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       run->window = value;
     } else if (rl_cli_is(flag, "--trace")) {
       run->trace = value;
+    } else if (rl_cli_is(flag, "--device-memory")) {
+      int exit_code = rl_run_size(flag, value);
+      if (exit_code) return exit_code;
+      run->device_memory = value;
     } else {
       return rl_cli_usage("run: unknown option '%s'", flag);
     }
@@ -101,6 +120,9 @@ static void rl_run_exec(const rl_run_t* run) {
   if (run->processor) failed |= setenv("REDLINE_HIP_PROCESSOR", run->processor, 1);
   if (run->executor) failed |= setenv("REDLINE_HIP_EXECUTOR", run->executor, 1);
   if (run->trace) failed |= setenv("REDLINE_HIP_TRACE", run->trace, 1);
+  if (run->device_memory) {
+    failed |= setenv("REDLINE_HIP_MEMORY", run->device_memory, 1);
+  }
   if (run->capture) {
     char interposer[4096 + 32];
     snprintf(interposer, sizeof(interposer), "%s/libredline_capture.so",

@@ -178,7 +178,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
-     "[--window SPEC]] [--trace FILE] -- PROGRAM [ARGS...]",
+     "[--window SPEC]] [--trace FILE] [--device-memory BYTES] "
+     "-- PROGRAM [ARGS...]",
      "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
      "(soname .so.5 or .so.6) is redline's HIP runtime over the simulator,\n"
      "which runs every kernel's gfx11 machine code with the ISA interpreter.\n"
@@ -197,9 +198,11 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    the whole run)\n"
      "  --trace FILE      every launch's simulated device span as a\n"
      "                    Chrome/Perfetto trace, written at exit\n"
+     "  --device-memory B  the simulated device's memory (K/M/G suffix;\n"
+     "                    default 16G): allocations beyond it fail\n"
      "Environment passed on: REDLINE_HIP_PROCESSOR, REDLINE_HIP_EXECUTOR,\n"
-     "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_CAPTURE_OUT,\n"
-     "REDLINE_CAPTURE_WINDOW.\n"},
+     "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_HIP_MEMORY,\n"
+     "REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"

@@ -231,12 +231,19 @@ hipError_t rl_hip_run_memory_op(const rl_hip_op_t* op) {
                         &d)) {
       return hipErrorInvalidValue;
     }
-    uint8_t* bytes = malloc(op->size ? op->size : 1);
+    // One pattern chunk written over and over: the host holds 1 MiB
+    // whatever the size (a multiple of the value size, so the pattern
+    // stays in phase).
+    const size_t chunk = op->size < (1u << 20) ? op->size : (1u << 20);
+    uint8_t* bytes = malloc(chunk ? chunk : 1);
     if (!bytes) return hipErrorOutOfMemory;
-    for (size_t i = 0; i < op->size; i += op->value_size) {
+    for (size_t i = 0; i < chunk; i += op->value_size) {
       memcpy(bytes + i, &op->value, op->value_size);
     }
-    status = vt->write(rl_hip.sim, d, bytes, op->size);
+    for (size_t done = 0; !status && done < op->size; done += chunk) {
+      const size_t n = op->size - done < chunk ? op->size - done : chunk;
+      status = vt->write(rl_hip.sim, d + done, bytes, n);
+    }
     free(bytes);
   } else {
     hipMemcpyKind kind = (hipMemcpyKind)op->value;
