@@ -85,6 +85,8 @@ extern "C" {
 // RL_SIM_VA_END bounds the check. Allocations are page aligned with
 // an unmapped 64 KiB guard gap after each; freed ranges are never reused;
 // bounds are checked to the byte (stricter than hardware's page granularity).
+// A VM fault within RL_SIM_GUARD_SIZE bytes of a live allocation names that
+// allocation and the offset of the access in it.
 #define RL_SIM_VA_BASE 0x0000400000000000ull
 #define RL_SIM_VA_END 0x0000500000000000ull
 #define RL_SIM_TIMESTAMP_HZ 100000000ull  // 100 MHz

@@ -282,6 +282,15 @@ rl_status_t rl_sim_memory_reserve_guard(rl_sim_memory_t* memory,
 // range: the reason a failed access faulted.
 bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
                                  uint64_t size);
+// Names the live allocation a refused access of [|address|, |address| +
+// |size|) ran off, for a VM fault's message: "offset 4096 of allocation
+// 0x400000000000 (4096 bytes), 4 bytes past its end" when it starts inside
+// one or at most RL_SIM_GUARD_SIZE bytes after one's end (without "past its
+// end" when the access lies inside, e.g. a misaligned one), "8 bytes before
+// the start of allocation 0x... (N bytes)" when it lies in the gap at most
+// that far before one; "" (in |out_text|) when no allocation is that close.
+void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t size, char* out_text, size_t capacity);
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
 // Host view of [address, address + size) inside one live allocation, or
 // NULL. The view stays valid until that allocation is freed.

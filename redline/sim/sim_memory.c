@@ -18,6 +18,7 @@
 // Either is at most the page-rounded size, so the host memory behind the
 // device never exceeds |total_bytes|.
 #define _GNU_SOURCE  // MAP_NORESERVE, MAP_ANONYMOUS
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -248,6 +249,62 @@ bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
   }
   pthread_rwlock_unlock(&memory->lock);
   return touches;
+}
+
+// The live allocation (not a guard) an access at |address| ran off: the
+// one it starts in, else the last one ending at most RL_SIM_GUARD_SIZE
+// bytes before it, else the first one starting at most RL_SIM_GUARD_SIZE
+// bytes after it; -1 when none is that close.
+static int64_t rl_sim_memory_nearest_locked(const rl_sim_memory_t* memory,
+                                            uint64_t address) {
+  int64_t before = rl_sim_memory_find_locked(memory, address);
+  while (before >= 0 && memory->items[before].no_access) --before;
+  if (before >= 0) {
+    const rl_sim_allocation_t* item = &memory->items[before];
+    if (address - item->address < item->size + RL_SIM_GUARD_SIZE) {
+      return before;
+    }
+  }
+  // Every item after |before| starts above |address|.
+  for (uint32_t i = (uint32_t)(before + 1); i < memory->count; ++i) {
+    const rl_sim_allocation_t* item = &memory->items[i];
+    if (item->address - address > RL_SIM_GUARD_SIZE) break;
+    if (!item->no_access) return i;
+  }
+  return -1;
+}
+
+void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t size, char* out_text, size_t capacity) {
+  if (capacity == 0) return;
+  out_text[0] = '\0';
+  if (size == 0 || address > UINT64_MAX - size) return;
+  pthread_rwlock_rdlock(&memory->lock);
+  int64_t index = rl_sim_memory_nearest_locked(memory, address);
+  if (index >= 0) {
+    const rl_sim_allocation_t* item = &memory->items[index];
+    const uint64_t end = item->address + item->size;
+    if (address < item->address) {
+      snprintf(out_text, capacity,
+               "%llu bytes before the start of allocation 0x%llx "
+               "(%llu bytes)",
+               (unsigned long long)(item->address - address),
+               (unsigned long long)item->address,
+               (unsigned long long)item->size);
+    } else {
+      int length = snprintf(out_text, capacity,
+                            "offset %llu of allocation 0x%llx (%llu bytes)",
+                            (unsigned long long)(address - item->address),
+                            (unsigned long long)item->address,
+                            (unsigned long long)item->size);
+      if (address + size > end && length > 0 && (size_t)length < capacity) {
+        snprintf(out_text + length, capacity - (size_t)length,
+                 ", %llu bytes past its end",
+                 (unsigned long long)(address + size - end));
+      }
+    }
+  }
+  pthread_rwlock_unlock(&memory->lock);
 }
 
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {

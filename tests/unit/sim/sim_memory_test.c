@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "redline/sim/sim.h"
+#include "redline/sim/sim_internal.h"
 
 static rl_device_t* rl_test_device(void) {
   rl_device_t* device = NULL;
@@ -333,6 +334,53 @@ static void test_huge_allocation_costs_nothing_until_touched(void** state) {
   device->vtable->destroy(device);
 }
 
+// What a VM fault's message says about where an access went: the buffer
+// it ran off and the offset, from either side of the guard gap, and
+// nothing when no allocation is within a gap of it.
+static void test_fault_description_names_the_nearest_allocation(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  rl_sim_memory_t* memory = &rl_sim_device_cast(device)->memory;
+  rl_device_allocation_t a = rl_test_alloc(device, 1000);
+  rl_device_allocation_t b = rl_test_alloc(device, 4096);
+  char text[160], expected[160];
+  rl_sim_memory_describe(memory, a.address + 1000, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 1000 of allocation 0x%llx (1000 bytes), 4 bytes past its "
+           "end", (unsigned long long)a.address);
+  assert_string_equal(text, expected);
+  rl_sim_memory_describe(memory, a.address + 998, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 998 of allocation 0x%llx (1000 bytes), 2 bytes past its "
+           "end", (unsigned long long)a.address);
+  assert_string_equal(text, expected);
+  rl_sim_memory_describe(memory, a.address + 2, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 2 of allocation 0x%llx (1000 bytes)",
+           (unsigned long long)a.address);
+  assert_string_equal(text, expected);
+  rl_sim_memory_describe(memory, b.address - 8, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "8 bytes before the start of allocation 0x%llx (4096 bytes)",
+           (unsigned long long)b.address);
+  assert_string_equal(text, expected);
+  // A guard right after b is skipped: the access ran off b.
+  assert_null(device->vtable->reserve_guard(device, b.address + 4096, 256));
+  rl_sim_memory_describe(memory, b.address + 4100, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 4100 of allocation 0x%llx (4096 bytes), 8 bytes past its "
+           "end", (unsigned long long)b.address);
+  assert_string_equal(text, expected);
+  // Beyond a gap's reach of every allocation: nothing to name.
+  rl_sim_memory_describe(memory, b.address + (1ull << 30), 4, text,
+                         sizeof(text));
+  assert_string_equal(text, "");
+  rl_sim_memory_describe(memory, RL_SIM_VA_BASE - (1ull << 20), 4, text,
+                         sizeof(text));
+  assert_string_equal(text, "");
+  device->vtable->destroy(device);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_device_identity),
@@ -345,6 +393,7 @@ int main(void) {
       cmocka_unit_test(test_bad_allocation_arguments),
       cmocka_unit_test(test_memory_budget),
       cmocka_unit_test(test_huge_allocation_costs_nothing_until_touched),
+      cmocka_unit_test(test_fault_description_names_the_nearest_allocation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
