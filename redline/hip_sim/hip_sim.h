@@ -68,6 +68,10 @@
 //                                   gfx1100 is read too)
 //   REDLINE_HIP_EXECUTOR=isa|ref    the kernel executor (default isa; ref
 //                                   runs the C references of kernels/ only)
+//   REDLINE_HIP_MEMORY=16G          the device's memory (K/M/G suffix;
+//                                   rl_sim_options_t.memory_bytes): every
+//                                   allocation takes its page-rounded size,
+//                                   beyond it hipErrorOutOfMemory
 //   REDLINE_HIP_REPORT=PATH         at exit write "errors N", "launches N",
 //                                   "kernels N" (distinct kernels run),
 //                                   "device_ticks N", "processor P",
