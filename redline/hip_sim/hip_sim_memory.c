@@ -52,7 +52,6 @@ static hipError_t rl_hip_allocate(void** ptr, size_t size, bool host_visible) {
   }
   rl_hip.allocations[rl_hip.allocation_count++] = (rl_hip_allocation_t){
       allocation.address, size, host_visible ? allocation.host : NULL};
-  rl_hip.allocated_bytes += size;
   *ptr = host_visible ? allocation.host : (void*)(uintptr_t)allocation.address;
   return rl_hip_leave(hipSuccess);
 }
@@ -125,7 +124,6 @@ static hipError_t rl_hip_free(void* ptr, const char* call) {
   }
   hipError_t result = rl_hip_drain_all();  // hipFree synchronises
   rl_status_free(rl_hip.sim->vtable->free(rl_hip.sim, a->address));
-  rl_hip.allocated_bytes -= a->size;
   *a = rl_hip.allocations[--rl_hip.allocation_count];
   return rl_hip_leave(result);
 }
