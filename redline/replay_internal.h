@@ -47,6 +47,10 @@
 // Red zone after every buffer the replay allocates in checked mode. 256
 // bytes cover a stray vector store of a full wave32 of 8-byte elements.
 #define RL_REPLAY_GUARD_SIZE 256u
+// How far past a buffer's end a VM fault is still named after that buffer
+// (rl_replay_guards_fault): the simulator's unmapped gap after every
+// allocation (redline/sim/sim.h), inside which no other buffer can lie.
+#define RL_REPLAY_FAULT_REACH 65536u
 // The byte poison-filled scratch holds before each checked run: as a float
 // it reads -1.07e8, so a read of unwritten scratch changes every result.
 #define RL_REPLAY_SCRATCH_POISON 0xCCu
@@ -217,11 +221,15 @@ rl_status_t rl_replay_recode(rl_status_t status, rl_status_code_t code);
 rl_status_t rl_replay_guards_write(rl_replay_t* replay);
 rl_status_t rl_replay_guards_check(rl_replay_t* replay);
 
-// Checked mode: when |fault| is a VM fault at an address inside a buffer
-// with a reserved guard or inside that guard (an access that ran past the
-// buffer's end), the checked-mode violation as RL_STATUS_POISONED naming
-// the access kind, the buffer and the offset, with the device's message;
-// RL_OK when the fault is something else.
+// When |fault| is a VM fault near a buffer, the violation as
+// RL_STATUS_POISONED naming the access kind, the buffer and the offset,
+// with the device's message; RL_OK when the fault is something else.
+// Checked mode: an address inside a buffer with a reserved guard or inside
+// that guard ("checked mode: a kernel write at offset 256 of buffer 7 'io'
+// (256 bytes) runs past its end into the no-access guard: ..."). Every
+// mode: an address inside the buffer that starts closest below it or less
+// than RL_REPLAY_FAULT_REACH bytes past its end ("queue 1 faulted at
+// packet 6: a read at offset 256 of buffer 1 'ids' (256 bytes): ...").
 rl_status_t rl_replay_guards_fault(const rl_replay_t* replay,
                                    const rl_device_fault_t* fault);
 

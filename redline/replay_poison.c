@@ -101,21 +101,34 @@ rl_status_t rl_replay_guards_fault(const rl_replay_t* replay,
   const char* kind = strstr(fault->message, "VM fault: write") ? "write"
                      : strstr(fault->message, "VM fault: read") ? "read"
                                                                 : "access";
+  int64_t nearest = -1;  // the buffer ending closest below the address
   for (uint32_t b = 0; b < replay->capture->buffer_count; ++b) {
     const rl_replay_buffer_t* buffer = &replay->buffers[b];
-    if (!buffer->guard_reserved || fault->address < buffer->address ||
-        fault->address - buffer->address >= buffer->size + buffer->guard_size) {
-      continue;
+    if (fault->address < buffer->address) continue;
+    const uint64_t offset = fault->address - buffer->address;
+    if (buffer->guard_reserved &&
+        offset < buffer->size + buffer->guard_size) {
+      return RL_STATUS(RL_STATUS_POISONED,
+                       "checked mode: a kernel %s at offset %" PRIu64
+                       " of buffer %u '%s' (%" PRIu64 " bytes) runs past its "
+                       "end into the no-access guard: %s",
+                       kind, offset, b, replay->capture->buffers[b].name,
+                       buffer->size, fault->message);
     }
-    uint64_t offset = fault->address - buffer->address;
-    return RL_STATUS(RL_STATUS_POISONED,
-                     "checked mode: a kernel %s at offset %" PRIu64
-                     " of buffer %u '%s' (%" PRIu64 " bytes) runs past its "
-                     "end into the no-access guard: %s",
-                     kind, offset, b, replay->capture->buffers[b].name,
-                     buffer->size, fault->message);
+    if (offset < buffer->size + RL_REPLAY_FAULT_REACH &&
+        (nearest < 0 || buffer->address > replay->buffers[nearest].address)) {
+      nearest = b;
+    }
   }
-  return RL_OK;
+  if (nearest < 0) return RL_OK;
+  const rl_replay_buffer_t* buffer = &replay->buffers[nearest];
+  return RL_STATUS(RL_STATUS_POISONED,
+                   "queue %u faulted at packet %" PRIu64 ": a %s at offset %"
+                   PRIu64 " of buffer %u '%s' (%" PRIu64 " bytes): %s",
+                   replay->queue.id, fault->packet_id, kind,
+                   fault->address - buffer->address, (uint32_t)nearest,
+                   replay->capture->buffers[nearest].name, buffer->size,
+                   fault->message);
 }
 
 //===----------------------------------------------------------------------===//

@@ -102,9 +102,7 @@ rl_status_t rl_replay_queue_fault(rl_replay_t* replay) {
   rl_device_fault_t fault = {0};
   replay->device->vtable->queue_fault(replay->device, &replay->queue, &fault);
   if (!fault.faulted) return RL_OK;
-  if (replay->options.checked) {
-    RL_RETURN_IF_ERROR(rl_replay_guards_fault(replay, &fault));
-  }
+  RL_RETURN_IF_ERROR(rl_replay_guards_fault(replay, &fault));
   return RL_STATUS(RL_STATUS_POISONED,
                    "queue %u faulted at packet %" PRIu64 ": %s",
                    replay->queue.id, fault.packet_id, fault.message);

@@ -19,25 +19,9 @@ bool rl_cli_limits_is_flag(const char* flag) {
 
 // A positive number with an optional binary K/M/G suffix.
 static bool rl_cli_limits_parse(const char* text, uint64_t* out_value) {
-  char digits[32];
-  size_t length = strlen(text);
-  if (length == 0 || length >= sizeof(digits)) return false;
-  memcpy(digits, text, length + 1);
-  unsigned shift = 0;
-  const char last = digits[length - 1];
-  if (last == 'K' || last == 'M' || last == 'G') {
-    shift = last == 'K' ? 10 : last == 'M' ? 20 : 30;
-    digits[length - 1] = '\0';
-  }
-  uint64_t value = 0;
-  rl_status_t status = rl_number_parse_u64(digits, &value);
-  if (status) {
-    rl_status_free(status);
-    return false;
-  }
-  if (value == 0 || value > (UINT64_MAX >> shift)) return false;
-  *out_value = value << shift;
-  return true;
+  rl_status_t status = rl_number_parse_size(text, out_value);
+  rl_status_free(status);
+  return status == RL_OK;
 }
 
 bool rl_cli_limits_option(const char* command, const char* flag,

@@ -1,5 +1,6 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC]] [--trace FILE] [--timeout-ms N] -- PROGRAM [ARGS...]`:
+// [--window SPEC]] [--trace FILE] [--timeout-ms N] [--device-memory BYTES]
+// -- PROGRAM [ARGS...]`:
 // runs an unmodified HIP program on the simulated GPU. The program's
 // libamdhip64 (soname .so.5 or .so.6) is the HIP runtime over the
 // simulator (redline/hip_sim/hip_sim.h), found first through
@@ -10,6 +11,8 @@
 // REDLINE_CAPTURE_WINDOW from --window; capture/interposer/).
 // --trace FILE has the runtime write every launch's device span as a
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
+// --device-memory BYTES (K/M/G suffix) is the simulated device's memory
+// (REDLINE_HIP_MEMORY; default 16G): hipMalloc beyond it fails.
 //
 // --timeout-ms N bounds every launch's wait (REDLINE_HIP_TIMEOUT_MS,
 // default 10000): a launch that outlives it fails in the program
@@ -46,6 +49,7 @@
 #include <unistd.h>
 
 #include "capture/capture_window_spec.h"
+#include "redline/base/number.h"
 #include "redline/base/output_file.h"
 #include "tools/cli.h"
 
@@ -56,12 +60,23 @@ typedef struct rl_run_s {
   const char* window;
   const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
   const char* timeout_ms;  // --timeout-ms: REDLINE_HIP_TIMEOUT_MS
+  const char* device_memory;  // --device-memory: REDLINE_HIP_MEMORY
   char** program;  // argv of the program
   char lib_dir[4096];
   char dir[4096];                  // private directory of the two reports
   char report[4096 + 16];          // the runtime's (REDLINE_HIP_REPORT)
   char capture_report[4096 + 16];  // the interposer's
 } rl_run_t;
+
+// A size option's value (redline/base/number.h), else a usage error.
+static int rl_run_size(const char* flag, const char* value) {
+  uint64_t bytes = 0;
+  rl_status_t status = rl_number_parse_size(value, &bytes);
+  if (!status) return RL_EXIT_OK;
+  int exit_code = rl_cli_usage("run: %s: %s", flag, rl_status_message(status));
+  rl_status_free(status);
+  return exit_code;
+}
 
 static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
   int i = 1;
@@ -96,6 +111,10 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
                                    UINT64_MAX / 1000000u, &ms);
       if (code) return code;
       run->timeout_ms = value;
+    } else if (rl_cli_is(flag, "--device-memory")) {
+      int exit_code = rl_run_size(flag, value);
+      if (exit_code) return exit_code;
+      run->device_memory = value;
     } else {
       return rl_cli_usage("run: unknown option '%s'", flag);
     }
@@ -144,6 +163,9 @@ static void rl_run_exec(const rl_run_t* run) {
   char pid[32];
   snprintf(pid, sizeof(pid), "%ld", (long)getpid());
   failed |= setenv("REDLINE_RUN_PID", pid, 1);
+  if (run->device_memory) {
+    failed |= setenv("REDLINE_HIP_MEMORY", run->device_memory, 1);
+  }
   if (run->capture) {
     char interposer[4096 + 32];
     snprintf(interposer, sizeof(interposer), "%s/libredline_capture.so",

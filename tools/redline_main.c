@@ -183,7 +183,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
-     "[--window SPEC]] [--trace FILE] [--timeout-ms N] -- PROGRAM [ARGS...]",
+     "[--window SPEC]] [--trace FILE] [--timeout-ms N] "
+     "[--device-memory BYTES] -- PROGRAM [ARGS...]",
      "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
      "(soname .so.5 or .so.6) is redline's HIP runtime over the simulator,\n"
      "which runs every kernel's gfx11 machine code with the ISA interpreter.\n"
@@ -206,10 +207,11 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --timeout-ms N    bound of every launch's wait (default 10000): a\n"
      "                    launch still running then fails in the program\n"
      "                    and its kernel is stopped\n"
+     "  --device-memory B the simulated device's memory (K/M/G suffix;\n"
+     "                    default 16G): allocations beyond it fail\n"
      "Environment passed on: REDLINE_HIP_PROCESSOR, REDLINE_HIP_EXECUTOR,\n"
      "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_HIP_TIMEOUT_MS,\n"
-     "REDLINE_CAPTURE_OUT, "
-     "REDLINE_CAPTURE_WINDOW.\n"},
+     "REDLINE_HIP_MEMORY, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <string.h>
 
 // The value of hex or decimal digit |c| in |base|, or -1.
 static int rl_number_digit(char c, unsigned base) {
@@ -97,4 +98,30 @@ rl_status_t rl_number_parse_i64_in(const char* text, int64_t min, int64_t max,
                      max);
   }
   return RL_OK;
+}
+
+rl_status_t rl_number_parse_size(const char* text, uint64_t* out_value) {
+  *out_value = 0;
+  char digits[32];
+  size_t length = text ? strlen(text) : 0;
+  unsigned shift = 0;
+  if (length > 0 && length < sizeof(digits)) {
+    memcpy(digits, text, length + 1);
+    const char last = digits[length - 1];
+    if (last == 'K' || last == 'M' || last == 'G') {
+      shift = last == 'K' ? 10 : last == 'M' ? 20 : 30;
+      digits[length - 1] = '\0';
+    }
+    uint64_t value = 0;
+    bool overflow = false;
+    if (rl_number_magnitude(digits, &value, &overflow) && value != 0 &&
+        value <= (UINT64_MAX >> shift)) {
+      *out_value = value << shift;
+      return RL_OK;
+    }
+  }
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "'%s' is not a positive size (a number with an optional "
+                   "K, M or G suffix)",
+                   text ? text : "");
 }

@@ -42,4 +42,10 @@ rl_status_t rl_number_parse_u64_in(const char* text, uint64_t min,
 rl_status_t rl_number_parse_i64_in(const char* text, int64_t min, int64_t max,
                                    int64_t* out_value);
 
+// A size in bytes: a positive unsigned number with an optional binary
+// suffix K, M or G (1K = 1024), e.g. "16G", "0x1000", "512M"; zero, any
+// other suffix and a product over 64 bits are refused ("'0G' is not a
+// positive size (a number with an optional K, M or G suffix)").
+rl_status_t rl_number_parse_size(const char* text, uint64_t* out_value);
+
 #endif  // REDLINE_BASE_NUMBER_H_

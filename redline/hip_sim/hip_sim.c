@@ -7,6 +7,7 @@
 #include <limits.h>
 
 #include "kernels/ref/ref_executor.h"
+#include "redline/base/number.h"
 #include "redline/base/run_owner.h"
 #include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
@@ -186,10 +187,18 @@ hipError_t rl_hip_start_locked(void) {
                        "REDLINE_HIP_EXECUTOR='%s': expected isa or ref",
                        executor);
   }
+  // REDLINE_HIP_MEMORY: the device's memory (`redline run --device-memory`).
+  uint64_t memory_bytes = 0;
+  const char* memory = rl_hip_env("REDLINE_HIP_MEMORY", NULL);
+  if (!status && memory) {
+    status = rl_status_annotate(rl_number_parse_size(memory, &memory_bytes),
+                                "REDLINE_HIP_MEMORY");
+  }
   const rl_sim_options_t options = {
       .processor = rl_hip.processor,
       .executor = strcmp(rl_hip.executor, "ref") == 0 ? rl_ref_executor()
-                                                       : rl_isa_executor()};
+                                                       : rl_isa_executor(),
+      .memory_bytes = memory_bytes};
   if (!status && rl_hip_env("REDLINE_HIP_TRACE", NULL)) {
     status = rl_trace_create(&rl_hip.trace);
     if (!status) {
@@ -316,7 +325,14 @@ int rl_hip_compute_units(void) {
   return 96;
 }
 
-#define RL_HIP_TOTAL_MEMORY (16ull << 30)
+// The simulated device's memory (rl_sim_options_t.memory_bytes) and the
+// bytes its live allocations take.
+static uint64_t rl_hip_memory(uint64_t* out_used) {
+  uint64_t total = 0, used = 0;
+  rl_sim_memory_info(rl_hip.sim, &total, &used);
+  if (out_used) *out_used = used;
+  return total;
+}
 
 // A hex digit of a processor name ("gfx90a": 'a' is 10); 0 for anything
 // else, the end of the name included.
@@ -345,7 +361,7 @@ static void rl_hip_fill_properties(hipDeviceProp_t* props) {
                      rl_hip_hex_digit(digits[0] ? digits[1] : '\0');
   }
   rl_status_free(parsed);
-  props->totalGlobalMem = RL_HIP_TOTAL_MEMORY;
+  props->totalGlobalMem = rl_hip_memory(NULL);
   props->sharedMemPerBlock = rl_hip.sim->lds_limit;
   props->regsPerBlock = 65536;
   props->warpSize = 32;
@@ -480,16 +496,17 @@ RL_HIP_EXPORT hipError_t hipDeviceComputeCapability(int* major, int* minor,
 RL_HIP_EXPORT hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
   if (!bytes) return hipErrorInvalidValue;
   if (device != 0) return hipErrorInvalidDevice;
-  *bytes = RL_HIP_TOTAL_MEMORY;
-  return hipSuccess;
+  RL_HIP_ENTER();
+  *bytes = rl_hip_memory(NULL);
+  return rl_hip_leave(hipSuccess);
 }
 
 RL_HIP_EXPORT hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
   if (!free_bytes || !total) return hipErrorInvalidValue;
   RL_HIP_ENTER();
-  *total = RL_HIP_TOTAL_MEMORY;
-  *free_bytes = rl_hip.allocated_bytes < RL_HIP_TOTAL_MEMORY
-                    ? RL_HIP_TOTAL_MEMORY - rl_hip.allocated_bytes : 0;
+  uint64_t used = 0;
+  *total = rl_hip_memory(&used);
+  *free_bytes = *total - used;
   return rl_hip_leave(hipSuccess);
 }
 

@@ -75,6 +75,10 @@
 //                                   runs the C references of kernels/ only)
 //   REDLINE_HIP_TIMEOUT_MS=N        the bound of every launch's wait
 //                                   (default 10000)
+//   REDLINE_HIP_MEMORY=16G          the device's memory (K/M/G suffix;
+//                                   rl_sim_options_t.memory_bytes): every
+//                                   allocation takes its page-rounded size,
+//                                   beyond it hipErrorOutOfMemory
 //   REDLINE_HIP_REPORT=PATH         at exit write "errors N", "launches N",
 //                                   "kernels N" (distinct kernels run),
 //                                   "device_ticks N", "processor P",

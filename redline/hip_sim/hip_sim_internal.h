@@ -155,7 +155,6 @@ typedef struct rl_hip_state_s {
   const char* executor;  // "isa" or "ref"
   rl_hip_allocation_t* allocations;
   uint32_t allocation_count, allocation_capacity;
-  uint64_t allocated_bytes;
   struct ihipStream_t null_stream;
   // Every stream ever created (destroyed ones stay, flagged, so misuse is
   // detected rather than a use-after-free).

@@ -52,7 +52,6 @@ static hipError_t rl_hip_allocate(void** ptr, size_t size, bool host_visible) {
   }
   rl_hip.allocations[rl_hip.allocation_count++] = (rl_hip_allocation_t){
       allocation.address, size, host_visible ? allocation.host : NULL};
-  rl_hip.allocated_bytes += size;
   *ptr = host_visible ? allocation.host : (void*)(uintptr_t)allocation.address;
   return rl_hip_leave(hipSuccess);
 }
@@ -125,7 +124,6 @@ static hipError_t rl_hip_free(void* ptr, const char* call) {
   }
   hipError_t result = rl_hip_drain_all();  // hipFree synchronises
   rl_status_free(rl_hip.sim->vtable->free(rl_hip.sim, a->address));
-  rl_hip.allocated_bytes -= a->size;
   *a = rl_hip.allocations[--rl_hip.allocation_count];
   return rl_hip_leave(result);
 }
@@ -231,12 +229,19 @@ hipError_t rl_hip_run_memory_op(const rl_hip_op_t* op) {
                         &d)) {
       return hipErrorInvalidValue;
     }
-    uint8_t* bytes = malloc(op->size ? op->size : 1);
+    // One pattern chunk written over and over: the host holds 1 MiB
+    // whatever the size (a multiple of the value size, so the pattern
+    // stays in phase).
+    const size_t chunk = op->size < (1u << 20) ? op->size : (1u << 20);
+    uint8_t* bytes = malloc(chunk ? chunk : 1);
     if (!bytes) return hipErrorOutOfMemory;
-    for (size_t i = 0; i < op->size; i += op->value_size) {
+    for (size_t i = 0; i < chunk; i += op->value_size) {
       memcpy(bytes + i, &op->value, op->value_size);
     }
-    status = vt->write(rl_hip.sim, d, bytes, op->size);
+    for (size_t done = 0; !status && done < op->size; done += chunk) {
+      const size_t n = op->size - done < chunk ? op->size - done : chunk;
+      status = vt->write(rl_hip.sim, d + done, bytes, n);
+    }
     free(bytes);
   } else {
     hipMemcpyKind kind = (hipMemcpyKind)op->value;

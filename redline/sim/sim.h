@@ -48,6 +48,12 @@
 //     GL1 (gfx11) and a write-back L2, maintained only by ACQUIRE_MEM /
 //     RELEASE_MEM GCR bits, AQL fence scopes and in-kernel invalidations,
 //     so a missing one makes loads (or the host) see stale bytes.
+//   - Device memory of a fixed size (rl_sim_options_t.memory_bytes, 16 GiB
+//     by default): allocations beyond what is free fail as on a GPU. Host
+//     backing is reserved, not committed: a large allocation is an
+//     anonymous MAP_NORESERVE mapping whose pages cost host memory only
+//     once touched, so the host memory the device holds never exceeds its
+//     size (plus the allocation table).
 //   - A 100 MHz timestamp counter and start/end timestamps per dispatch.
 //
 // Thread-safety: the rl_device_t API is for one engine thread at a time;
@@ -79,6 +85,8 @@ extern "C" {
 // RL_SIM_VA_END bounds the check. Allocations are page aligned with
 // an unmapped 64 KiB guard gap after each; freed ranges are never reused;
 // bounds are checked to the byte (stricter than hardware's page granularity).
+// A VM fault within RL_SIM_GUARD_SIZE bytes of a live allocation names that
+// allocation and the offset of the access in it.
 #define RL_SIM_VA_BASE 0x0000400000000000ull
 #define RL_SIM_VA_END 0x0000500000000000ull
 #define RL_SIM_TIMESTAMP_HZ 100000000ull  // 100 MHz
@@ -140,7 +148,25 @@ typedef struct rl_sim_options_s {
   // it, and a short stream's two threads may end up sharing one core).
   bool pin_cp;
   int cp_cpu;
+  // The device's memory in bytes (0: RL_SIM_DEFAULT_MEMORY_BYTES; rounded
+  // down to whole 4 KiB pages). Every allocation, of any kind, takes its
+  // page-rounded size from it (the simulator backs every kind with host
+  // memory); one that does not fit what is left fails with
+  // RL_STATUS_OUT_OF_MEMORY and changes nothing. No-access guards
+  // (reserve_guard) take nothing.
+  uint64_t memory_bytes;
 } rl_sim_options_t;
+
+// What a simulated device has by default: the 16 GiB the HIP runtime over
+// the simulator has always reported (hipDeviceProp_t.totalGlobalMem).
+#define RL_SIM_DEFAULT_MEMORY_BYTES (16ull << 30)
+
+// The memory of |device|: *|out_total| bytes (rl_sim_options_t
+// .memory_bytes) of which live allocations take *|out_used| (page-rounded
+// sizes); total - used is the most allocate() can still hand out. Both 0
+// when |device| is NULL or not simulated.
+void rl_sim_memory_info(rl_device_t* device, uint64_t* out_total,
+                        uint64_t* out_used);
 
 // Creates a simulated device for |options| (NULL: gfx1100, sequential, no
 // executor). The processor must be gfx1100, gfx1151 or gfx1201

@@ -187,7 +187,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   atomic_init(&sim->last_wait_long, false);
   RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,
                                        options->cache_model, options->seed));
-  return rl_sim_memory_init(&sim->memory);
+  return rl_sim_memory_init(&sim->memory, options->memory_bytes);
 }
 
 rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
@@ -230,6 +230,18 @@ uint64_t rl_sim_executor_instructions(const rl_device_t* device) {
 void* rl_sim_translate(rl_device_t* device, uint64_t address, uint64_t size) {
   return rl_sim_memory_translate(&rl_sim_device_cast(device)->memory, address,
                                  size);
+}
+
+void rl_sim_memory_info(rl_device_t* device, uint64_t* out_total,
+                        uint64_t* out_used) {
+  *out_total = 0;
+  *out_used = 0;
+  if (!rl_sim_device_is(device)) return;
+  rl_sim_memory_t* memory = &rl_sim_device_cast(device)->memory;
+  pthread_rwlock_rdlock(&memory->lock);
+  *out_total = memory->total_bytes;
+  *out_used = memory->used_bytes;
+  pthread_rwlock_unlock(&memory->lock);
 }
 
 void rl_sim_log_dispatch(rl_sim_device_t* device,

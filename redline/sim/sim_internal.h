@@ -39,6 +39,12 @@
 // runs off the end of one buffer faults instead of landing in the next.
 #define RL_SIM_PAGE_SIZE 4096ull
 #define RL_SIM_GUARD_SIZE 65536ull
+// Host blocks of at least this many bytes are anonymous mappings reserved
+// with MAP_NORESERVE, committed page by page as they are touched; smaller
+// ones come from the heap in whole cache lines. 1 MiB keeps the mapping
+// count of a full 16 GiB device (16,384) far below Linux's default
+// vm.max_map_count (65,530).
+#define RL_SIM_MAP_MIN (1ull << 20)
 // How many hazards are kept for rl_sim_hazards(); more are only counted.
 #define RL_SIM_HAZARD_CAPACITY 1024u
 // Most dispatches one unbarriered batch gathers; a longer run of
@@ -62,6 +68,7 @@ typedef struct rl_sim_allocation_s {
   uint8_t* host;  // NULL for a no-access range
   rl_memory_kind_t kind;
   bool no_access;  // a guard range (reserve_guard): never translates
+  bool mapped;     // |host| is an mmap of the page-rounded size
 } rl_sim_allocation_t;
 
 typedef struct rl_sim_memory_s {
@@ -70,6 +77,11 @@ typedef struct rl_sim_memory_s {
   uint32_t count;
   uint32_t capacity;
   uint64_t next_address;  // bump pointer; freed ranges are never reused
+  // The device's memory (rl_sim_options_t.memory_bytes, page rounded down)
+  // and the page-rounded bytes of the live allocations (guards excluded):
+  // an allocation that would take |used_bytes| past |total_bytes| fails.
+  uint64_t total_bytes;
+  uint64_t used_bytes;
 } rl_sim_memory_t;
 
 typedef struct rl_sim_loaded_kernel_s {
@@ -256,7 +268,8 @@ static inline rl_sim_device_t* rl_sim_device_cast(rl_device_t* device) {
 }
 
 // sim_memory.c
-rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory);
+// |total_bytes|: the device's memory (0: RL_SIM_DEFAULT_MEMORY_BYTES).
+rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory, uint64_t total_bytes);
 void rl_sim_memory_deinit(rl_sim_memory_t* memory);
 rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
                                    uint64_t alignment, rl_memory_kind_t kind,
@@ -272,6 +285,15 @@ rl_status_t rl_sim_memory_reserve_guard(rl_sim_memory_t* memory,
 // range: the reason a failed access faulted.
 bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
                                  uint64_t size);
+// Names the live allocation a refused access of [|address|, |address| +
+// |size|) ran off, for a VM fault's message: "offset 4096 of allocation
+// 0x400000000000 (4096 bytes), 4 bytes past its end" when it starts inside
+// one or at most RL_SIM_GUARD_SIZE bytes after one's end (without "past its
+// end" when the access lies inside, e.g. a misaligned one), "8 bytes before
+// the start of allocation 0x... (N bytes)" when it lies in the gap at most
+// that far before one; "" (in |out_text|) when no allocation is that close.
+void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t size, char* out_text, size_t capacity);
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
 // Host view of [address, address + size) inside one live allocation, or
 // NULL. The view stays valid until that allocation is freed.

@@ -9,8 +9,19 @@
 // touches one is refused like an access to unmapped memory. The table is a
 // sorted array searched by binary search: every kernel access translates
 // through it, under the read lock.
+//
+// Budget: every allocation takes its page-rounded size from the device's
+// memory (|total_bytes|); one that does not fit fails before anything is
+// reserved. A host block of RL_SIM_MAP_MIN bytes or more is an anonymous
+// MAP_NORESERVE mapping (zero-filled by the kernel, committed page by page
+// when touched); a smaller one a heap block of whole cache lines, zeroed.
+// Either is at most the page-rounded size, so the host memory behind the
+// device never exceeds |total_bytes|.
+#define _GNU_SOURCE  // MAP_NORESERVE, MAP_ANONYMOUS
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "redline/base/array.h"
 #include "redline/sim/sim_internal.h"
@@ -19,17 +30,51 @@ static uint64_t rl_sim_align_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) & ~(alignment - 1);
 }
 
-rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory) {
+rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory, uint64_t total_bytes) {
   memset(memory, 0, sizeof(*memory));
   if (pthread_rwlock_init(&memory->lock, NULL) != 0) {
     return RL_STATUS(RL_STATUS_INTERNAL, "pthread_rwlock_init failed");
   }
   memory->next_address = RL_SIM_VA_BASE;
+  if (total_bytes == 0) total_bytes = RL_SIM_DEFAULT_MEMORY_BYTES;
+  memory->total_bytes = total_bytes & ~(RL_SIM_PAGE_SIZE - 1);
   return RL_OK;
 }
 
+// A zeroed host block for |size| device bytes, NULL when the host has none;
+// *|out_mapped| says how to release it (rl_sim_host_block_free).
+static uint8_t* rl_sim_host_block_alloc(uint64_t size, bool* out_mapped) {
+  *out_mapped = false;
+  if (size > SIZE_MAX - RL_SIM_PAGE_SIZE) return NULL;
+  if (size >= RL_SIM_MAP_MIN) {
+    void* block = mmap(NULL, (size_t)rl_sim_align_up(size, RL_SIM_PAGE_SIZE),
+                       PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (block == MAP_FAILED) return NULL;
+    *out_mapped = true;
+    return block;
+  }
+  // Whole host cache lines of its own, as a device allocation's pages are
+  // its own: a small allocation (a signal, relay slots) must not share a
+  // line with heap objects the CP thread writes.
+  const size_t bytes = (size_t)rl_sim_align_up(size, RL_SIM_HOST_LINE);
+  uint8_t* block = aligned_alloc(RL_SIM_HOST_LINE, bytes);
+  if (block != NULL) memset(block, 0, bytes);
+  return block;
+}
+
+static void rl_sim_host_block_free(const rl_sim_allocation_t* item) {
+  if (item->mapped) {
+    munmap(item->host, (size_t)rl_sim_align_up(item->size, RL_SIM_PAGE_SIZE));
+  } else {
+    free(item->host);
+  }
+}
+
 void rl_sim_memory_deinit(rl_sim_memory_t* memory) {
-  for (uint32_t i = 0; i < memory->count; ++i) free(memory->items[i].host);
+  for (uint32_t i = 0; i < memory->count; ++i) {
+    rl_sim_host_block_free(&memory->items[i]);
+  }
   free(memory->items);
   pthread_rwlock_destroy(&memory->lock);
   memset(memory, 0, sizeof(*memory));
@@ -62,31 +107,42 @@ static bool rl_sim_memory_overlaps_locked(const rl_sim_memory_t* memory,
   return item->address + item->size > address;
 }
 
+// The device bytes an allocation of |size| takes from the budget.
+static uint64_t rl_sim_memory_charge(uint64_t size, bool no_access) {
+  return no_access ? 0 : rl_sim_align_up(size, RL_SIM_PAGE_SIZE);
+}
+
 // Inserts a zeroed allocation at |address| into the sorted table; a
-// no-access range gets no host block.
+// no-access range gets no host block. Fails, changing nothing, when the
+// device's memory left is less than the allocation's page-rounded size.
 static rl_status_t rl_sim_memory_insert_locked(
     rl_sim_memory_t* memory, uint64_t address, uint64_t size,
     rl_memory_kind_t kind, bool no_access,
     rl_device_allocation_t* out_allocation) {
+  const uint64_t charge = rl_sim_memory_charge(size, no_access);
+  const uint64_t left = memory->total_bytes - memory->used_bytes;
+  if (charge > left) {
+    return RL_STATUS(RL_STATUS_OUT_OF_MEMORY,
+                     "simulated device memory exhausted: %llu bytes asked "
+                     "for, %llu of the device's %llu bytes free",
+                     (unsigned long long)size, (unsigned long long)left,
+                     (unsigned long long)memory->total_bytes);
+  }
   RL_RETURN_IF_ERROR(
       RL_ARRAY_RESERVE(&memory->items, &memory->capacity, memory->count + 1));
   uint8_t* host = NULL;
+  bool mapped = false;
   if (!no_access) {
-    // Whole host cache lines of its own, as a device allocation's pages
-    // are its own: a small allocation (a signal, relay slots) must not
-    // share a line with heap objects the CP thread writes.
-    const size_t bytes = (size_t)((size + RL_SIM_HOST_LINE - 1) &
-                                  ~(uint64_t)(RL_SIM_HOST_LINE - 1));
-    host = aligned_alloc(RL_SIM_HOST_LINE, bytes);
+    host = rl_sim_host_block_alloc(size, &mapped);
     if (host == NULL) return rl_status_out_of_memory();
-    memset(host, 0, bytes);
   }
   uint32_t index = (uint32_t)(rl_sim_memory_find_locked(memory, address) + 1);
   memmove(&memory->items[index + 1], &memory->items[index],
           (memory->count - index) * sizeof(memory->items[0]));
   memory->items[index] =
-      (rl_sim_allocation_t){address, size, host, kind, no_access};
+      (rl_sim_allocation_t){address, size, host, kind, no_access, mapped};
   memory->count++;
+  memory->used_bytes += charge;
   *out_allocation = (rl_device_allocation_t){address, size, host};
   return RL_OK;
 }
@@ -195,6 +251,62 @@ bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
   return touches;
 }
 
+// The live allocation (not a guard) an access at |address| ran off: the
+// one it starts in, else the last one ending at most RL_SIM_GUARD_SIZE
+// bytes before it, else the first one starting at most RL_SIM_GUARD_SIZE
+// bytes after it; -1 when none is that close.
+static int64_t rl_sim_memory_nearest_locked(const rl_sim_memory_t* memory,
+                                            uint64_t address) {
+  int64_t before = rl_sim_memory_find_locked(memory, address);
+  while (before >= 0 && memory->items[before].no_access) --before;
+  if (before >= 0) {
+    const rl_sim_allocation_t* item = &memory->items[before];
+    if (address - item->address < item->size + RL_SIM_GUARD_SIZE) {
+      return before;
+    }
+  }
+  // Every item after |before| starts above |address|.
+  for (uint32_t i = (uint32_t)(before + 1); i < memory->count; ++i) {
+    const rl_sim_allocation_t* item = &memory->items[i];
+    if (item->address - address > RL_SIM_GUARD_SIZE) break;
+    if (!item->no_access) return i;
+  }
+  return -1;
+}
+
+void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t size, char* out_text, size_t capacity) {
+  if (capacity == 0) return;
+  out_text[0] = '\0';
+  if (size == 0 || address > UINT64_MAX - size) return;
+  pthread_rwlock_rdlock(&memory->lock);
+  int64_t index = rl_sim_memory_nearest_locked(memory, address);
+  if (index >= 0) {
+    const rl_sim_allocation_t* item = &memory->items[index];
+    const uint64_t end = item->address + item->size;
+    if (address < item->address) {
+      snprintf(out_text, capacity,
+               "%llu bytes before the start of allocation 0x%llx "
+               "(%llu bytes)",
+               (unsigned long long)(item->address - address),
+               (unsigned long long)item->address,
+               (unsigned long long)item->size);
+    } else {
+      int length = snprintf(out_text, capacity,
+                            "offset %llu of allocation 0x%llx (%llu bytes)",
+                            (unsigned long long)(address - item->address),
+                            (unsigned long long)item->address,
+                            (unsigned long long)item->size);
+      if (address + size > end && length > 0 && (size_t)length < capacity) {
+        snprintf(out_text + length, capacity - (size_t)length,
+                 ", %llu bytes past its end",
+                 (unsigned long long)(address + size - end));
+      }
+    }
+  }
+  pthread_rwlock_unlock(&memory->lock);
+}
+
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
   pthread_rwlock_wrlock(&memory->lock);
   int64_t index = rl_sim_memory_find_locked(memory, address);
@@ -204,7 +316,9 @@ rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
                      "free of 0x%llx: not the start of a live allocation",
                      (unsigned long long)address);
   }
-  free(memory->items[index].host);
+  memory->used_bytes -= rl_sim_memory_charge(memory->items[index].size,
+                                             memory->items[index].no_access);
+  rl_sim_host_block_free(&memory->items[index]);
   memmove(&memory->items[index], &memory->items[index + 1],
           (memory->count - (uint32_t)index - 1) * sizeof(memory->items[0]));
   memory->count--;

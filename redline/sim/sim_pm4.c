@@ -134,11 +134,14 @@ static rl_status_t rl_sim_pm4_vm_fault(rl_sim_pm4_exec_t* exec,
                                        const char* what, uint64_t address,
                                        uint32_t size) {
   exec->fault_address = address;
+  char nearest[160];
+  rl_sim_memory_describe(&exec->queue->device->memory, address, size, nearest,
+                         sizeof(nearest));
   return RL_STATUS(RL_STATUS_POISONED,
                    "VM fault: %s of %u bytes at 0x%" PRIx64
                    " is not inside one live allocation (or not 4-byte "
-                   "aligned)",
-                   what, size, address);
+                   "aligned)%s%s",
+                   what, size, address, nearest[0] ? ": " : "", nearest);
 }
 
 //===----------------------------------------------------------------------===//

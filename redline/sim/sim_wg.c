@@ -365,20 +365,24 @@ void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run,
   run->open_wg[run->open_count] = NULL;
 }
 
-// A VM fault status naming the access, the packet and the dispatch, and
-// whether it touched a no-access guard range (device.h reserve_guard).
+// A VM fault status naming the access, the packet and the dispatch,
+// whether it touched a no-access guard range (device.h reserve_guard), and
+// the allocation it ran off with the offset in it (rl_sim_memory_describe).
 static rl_status_t rl_sim_wg_fault(rl_sim_wg_t* wg, const char* kind,
                                    uint64_t address, uint32_t size) {
   rl_sim_wg_context_t* context = wg->context;
   context->fault_address = address;
-  bool guard =
-      rl_sim_memory_touches_guard(&context->device->memory, address, size);
+  rl_sim_memory_t* memory = &context->device->memory;
+  bool guard = rl_sim_memory_touches_guard(memory, address, size);
+  char nearest[160];
+  rl_sim_memory_describe(memory, address, size, nearest, sizeof(nearest));
   return RL_STATUS(RL_STATUS_POISONED,
-                   "VM fault: %s of %u bytes at 0x%" PRIx64 " %s (packet %" PRIu64
+                   "VM fault: %s of %u bytes at 0x%" PRIx64 " %s%s%s (packet %" PRIu64
                    ", dispatch %" PRIu64 ")",
                    kind, size, address,
                    guard ? "touches a no-access guard range"
                          : "is outside any live allocation",
+                   nearest[0] ? ": " : "", nearest,
                    wg->dispatch->packet_id, wg->dispatch->dispatch_index);
 }
 

@@ -143,6 +143,13 @@ static void test_whitespace_and_signs_refused(void** state) {
   rl_expect(rl_run("bench %s/v.rlc --rounds 0x", rl_dir), 2,
             "bench: --rounds: '0x'");
   rl_expect(rl_run("demo --layers -1", rl_dir), 2, "demo: --layers: '-1'");
+  // Sizes: run's --device-memory, before the program starts; the accepted
+  // size runs it (true: exit 0, it never loads the runtime).
+  rl_expect(rl_run("run --device-memory 0 -- true"), 2,
+            "run: --device-memory: '0' is not a positive size");
+  rl_expect(rl_run("run --device-memory 16T -- true"), 2,
+            "run: --device-memory: '16T' is not a positive size");
+  rl_expect(rl_run("run --device-memory 16G -- true"), 0, "");
   rl_expect(rl_run("shadow %s/v.rlc --bind y=-4", rl_dir), 2,
             "shadow: --bind: '-4'");
   // Negative control: the same options with valid values are accepted.

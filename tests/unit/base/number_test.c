@@ -135,6 +135,33 @@ static void number_parse_in_range_refuses_values_outside_the_option_range(void**
   rl_status_free(status);
 }
 
+// Sizes: binary suffixes, hex digits, and the refusals (zero, another
+// suffix, a product over 64 bits), each with its accepted neighbour.
+static void number_parse_size_takes_binary_suffixes(void** state) {
+  (void)state;
+  uint64_t value = 0;
+  assert_null(rl_number_parse_size("16G", &value));
+  assert_int_equal(value, 16ull << 30);
+  assert_null(rl_number_parse_size("512M", &value));
+  assert_int_equal(value, 512ull << 20);
+  assert_null(rl_number_parse_size("3K", &value));
+  assert_int_equal(value, 3072);
+  assert_null(rl_number_parse_size("0x1000", &value));
+  assert_int_equal(value, 4096);
+  assert_null(rl_number_parse_size("17179869183G", &value));  // 2^64 - 2^30
+  assert_int_equal(value, 17179869183ull << 30);
+  const char* refused[] = {"0", "0G", "16T", "16g", "G", "", " 1G",
+                           "-1G", "17179869184G"};
+  for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); ++i) {
+    value = 7;
+    rl_status_t status = rl_number_parse_size(refused[i], &value);
+    assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(rl_status_message(status), "not a positive size"));
+    assert_int_equal(value, 0);
+    rl_status_free(status);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(number_parse_reads_leading_zeros_as_decimal_and_0x_as_hex),
@@ -142,6 +169,7 @@ int main(void) {
       cmocka_unit_test(number_parse_refuses_values_over_64_bits),
       cmocka_unit_test(number_parse_signed_accepts_a_minus_up_to_the_int64_limits),
       cmocka_unit_test(number_parse_in_range_refuses_values_outside_the_option_range),
+      cmocka_unit_test(number_parse_size_takes_binary_suffixes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

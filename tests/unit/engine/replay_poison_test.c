@@ -213,13 +213,15 @@ static void rl_checked_catches_write_past_end(void** state) {
 }
 
 // Unchecked, the same read still faults (the simulator bounds-checks to
-// the byte), but only as a plain VM fault.
+// the byte and leaves an unmapped gap after every allocation), named by
+// buffer and offset, with the device's message.
 static void rl_unchecked_read_past_end_faults(void** state) {
   rl_fixture_t* fixture = *state;
   rl_shift_copy_slot(fixture, 0);
   rl_prepare(fixture, NULL);
   rl_test_expect(rl_run(fixture), RL_STATUS_POISONED,
-                 "is outside any live allocation");
+                 "faulted at packet 6: a read at offset 256 of buffer 1 "
+                 "'ids' (256 bytes): ");
 }
 
 //===----------------------------------------------------------------------===//

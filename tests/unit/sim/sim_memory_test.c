@@ -1,16 +1,19 @@
 // Tests of the simulated device's address space (redline/sim/sim_memory.c):
 // placement, translation at and across allocation edges and guard gaps,
-// fixed-address allocations, no-access guard ranges, and faults after
-// free.
+// fixed-address allocations, no-access guard ranges, faults after free, the
+// device's memory budget and reserved (not committed) host backing.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "redline/sim/sim.h"
+#include "redline/sim/sim_internal.h"
 
 static rl_device_t* rl_test_device(void) {
   rl_device_t* device = NULL;
@@ -227,6 +230,157 @@ static void test_bad_allocation_arguments(void** state) {
   device->vtable->destroy(device);
 }
 
+// Resident set size of this process in bytes (/proc/self/statm, field 2).
+static uint64_t rl_test_rss_bytes(void) {
+  FILE* file = fopen("/proc/self/statm", "r");
+  assert_non_null(file);
+  unsigned long long size = 0, resident = 0;
+  assert_int_equal(fscanf(file, "%llu %llu", &size, &resident), 2);
+  fclose(file);
+  return resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static rl_device_t* rl_test_device_of(uint64_t memory_bytes) {
+  const rl_sim_options_t options = {.memory_bytes = memory_bytes};
+  rl_device_t* device = NULL;
+  assert_null(rl_sim_device_create(&options, &device));
+  return device;
+}
+
+static void rl_test_expect_out_of_memory(rl_device_t* device, uint64_t size) {
+  rl_device_allocation_t a = {1, 1, NULL};
+  rl_status_t status =
+      device->vtable->allocate(device, size, 64, RL_MEMORY_KIND_DEVICE, &a);
+  assert_int_equal(rl_status_code(status), RL_STATUS_OUT_OF_MEMORY);
+  assert_non_null(
+      strstr(rl_status_message(status), "simulated device memory exhausted"));
+  assert_int_equal(a.address, 0);
+  assert_null(a.host);
+  rl_status_free(status);
+}
+
+// The device's memory is a budget: 20 GiB on a 16 GiB device fails, what
+// fits succeeds up to the last page (every kind and fixed allocations
+// count, guards do not), and a free gives the bytes back. The info the HIP
+// runtime reports (total, used) follows every step.
+static void test_memory_budget(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device_of(0);  // the default: 16 GiB
+  const rl_device_vtable_t* vt = device->vtable;
+  uint64_t total = 0, used = 0;
+  rl_sim_memory_info(device, &total, &used);
+  assert_int_equal(total, RL_SIM_DEFAULT_MEMORY_BYTES);
+  assert_int_equal(total, 16ull << 30);
+  assert_int_equal(used, 0);
+  rl_test_expect_out_of_memory(device, 20ull << 30);
+  rl_test_expect_out_of_memory(device, total + 1);
+  rl_device_allocation_t big = {0}, small = {0}, system = {0};
+  assert_null(vt->allocate(device, total - 8192, 64, RL_MEMORY_KIND_DEVICE,
+                           &big));
+  assert_null(vt->allocate(device, 100, 64, RL_MEMORY_KIND_SYSTEM, &system));
+  rl_sim_memory_info(device, &total, &used);
+  assert_int_equal(used, total - 4096);  // 100 bytes take a page
+  rl_test_expect_out_of_memory(device, 4097);
+  assert_null(vt->reserve_guard(device, big.address + big.size, 256));
+  assert_null(vt->allocate(device, 4096, 64, RL_MEMORY_KIND_DEVICE, &small));
+  rl_sim_memory_info(device, &total, &used);
+  assert_int_equal(used, total);
+  rl_test_expect_out_of_memory(device, 1);
+  rl_device_allocation_t fixed = {0};
+  rl_status_t status = vt->allocate_fixed(device, RL_SIM_VA_BASE + (1ull << 40),
+                                          1, RL_MEMORY_KIND_DEVICE, &fixed);
+  assert_int_equal(rl_status_code(status), RL_STATUS_OUT_OF_MEMORY);
+  rl_status_free(status);
+  assert_null(vt->free(device, big.address));
+  rl_sim_memory_info(device, &total, &used);
+  assert_int_equal(used, 8192);
+  assert_null(vt->allocate_fixed(device, RL_SIM_VA_BASE + (1ull << 40),
+                                 total - 8192, RL_MEMORY_KIND_DEVICE, &fixed));
+  rl_test_expect_out_of_memory(device, 1);
+  device->vtable->destroy(device);
+  // An option sets the total (rounded down to pages); 0 is not "none".
+  device = rl_test_device_of((1ull << 20) + 100);
+  rl_sim_memory_info(device, &total, &used);
+  assert_int_equal(total, 1ull << 20);
+  rl_test_expect_out_of_memory(device, (1ull << 20) + 1);
+  device->vtable->destroy(device);
+}
+
+// A huge allocation is reserved, not committed: 8 GiB cost no resident
+// memory until touched, read as zero, and the pages written are what the
+// process pays for (the negative control: touching 64 MiB shows up).
+static void test_huge_allocation_costs_nothing_until_touched(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device_of(0);
+  const uint64_t before = rl_test_rss_bytes();
+  rl_device_allocation_t a = {0};
+  assert_null(device->vtable->allocate(device, 8ull << 30, 64,
+                                       RL_MEMORY_KIND_DEVICE, &a));
+  const uint64_t reserved = rl_test_rss_bytes();
+  assert_true(reserved < before + (16ull << 20));
+  uint8_t* host = a.host;
+  const uint64_t touched = 64ull << 20;
+  for (uint64_t i = 0; i < touched; i += 4096) {
+    assert_int_equal(host[(4ull << 30) + i], 0);  // zero, like calloc
+    host[(4ull << 30) + i] = 1;
+  }
+  assert_int_equal(host[(8ull << 30) - 1], 0);
+  const uint64_t written = rl_test_rss_bytes();
+  assert_true(written >= reserved + touched - (4ull << 20));
+  assert_true(written < reserved + touched + (16ull << 20));
+  // Freed, the pages go back to the system.
+  assert_null(device->vtable->free(device, a.address));
+  assert_true(rl_test_rss_bytes() < written - touched / 2);
+  device->vtable->destroy(device);
+}
+
+// What a VM fault's message says about where an access went: the buffer
+// it ran off and the offset, from either side of the guard gap, and
+// nothing when no allocation is within a gap of it.
+static void test_fault_description_names_the_nearest_allocation(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  rl_sim_memory_t* memory = &rl_sim_device_cast(device)->memory;
+  rl_device_allocation_t a = rl_test_alloc(device, 1000);
+  rl_device_allocation_t b = rl_test_alloc(device, 4096);
+  char text[160], expected[160];
+  rl_sim_memory_describe(memory, a.address + 1000, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 1000 of allocation 0x%llx (1000 bytes), 4 bytes past its "
+           "end", (unsigned long long)a.address);
+  assert_string_equal(text, expected);
+  rl_sim_memory_describe(memory, a.address + 998, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 998 of allocation 0x%llx (1000 bytes), 2 bytes past its "
+           "end", (unsigned long long)a.address);
+  assert_string_equal(text, expected);
+  rl_sim_memory_describe(memory, a.address + 2, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 2 of allocation 0x%llx (1000 bytes)",
+           (unsigned long long)a.address);
+  assert_string_equal(text, expected);
+  rl_sim_memory_describe(memory, b.address - 8, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "8 bytes before the start of allocation 0x%llx (4096 bytes)",
+           (unsigned long long)b.address);
+  assert_string_equal(text, expected);
+  // A guard right after b is skipped: the access ran off b.
+  assert_null(device->vtable->reserve_guard(device, b.address + 4096, 256));
+  rl_sim_memory_describe(memory, b.address + 4100, 4, text, sizeof(text));
+  snprintf(expected, sizeof(expected),
+           "offset 4100 of allocation 0x%llx (4096 bytes), 8 bytes past its "
+           "end", (unsigned long long)b.address);
+  assert_string_equal(text, expected);
+  // Beyond a gap's reach of every allocation: nothing to name.
+  rl_sim_memory_describe(memory, b.address + (1ull << 30), 4, text,
+                         sizeof(text));
+  assert_string_equal(text, "");
+  rl_sim_memory_describe(memory, RL_SIM_VA_BASE - (1ull << 20), 4, text,
+                         sizeof(text));
+  assert_string_equal(text, "");
+  device->vtable->destroy(device);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_device_identity),
@@ -237,6 +391,9 @@ int main(void) {
       cmocka_unit_test(test_free_then_access_faults),
       cmocka_unit_test(test_many_allocations_binary_search),
       cmocka_unit_test(test_bad_allocation_arguments),
+      cmocka_unit_test(test_memory_budget),
+      cmocka_unit_test(test_huge_allocation_costs_nothing_until_touched),
+      cmocka_unit_test(test_fault_description_names_the_nearest_allocation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

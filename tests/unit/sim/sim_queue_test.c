@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -307,6 +308,58 @@ static void test_fault_vm_fault_from_executor(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
+// One element past a buffer with the next allocation right behind it (the
+// next page after the guard gap): the write faults, and the message names
+// the buffer it ran off and the offset in it. The negative control: the
+// in-bounds fill of the same buffer completes and writes every element.
+static void test_vm_fault_names_buffer_and_offset(void** state) {
+  (void)state;
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, NULL, 16);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 4 * 60);
+  rl_device_allocation_t next = rl_sim_fixture_alloc(&f, 4096);
+  assert_true(next.address > out.address + out.size);
+  uint64_t fill = rl_sim_fixture_kernel(&f, "vc_fill");
+  uint64_t done = rl_sim_fixture_signal(&f, 1);
+  rl_aql_dispatch_packet_t in_bounds = rl_test_dispatch(
+      fill, rl_sim_fixture_fill_args(&f, out.address, 2.0f, 60), 64, done,
+      true);
+  rl_test_submit(&f, &in_bounds);
+  assert_true(rl_test_wait(&f, done, RL_TEST_WAIT_NS));
+  rl_device_fault_t fault;
+  vt(&f)->queue_fault(f.device, &f.queue, &fault);
+  assert_false(fault.faulted);
+  float values[60];
+  assert_null(vt(&f)->read(f.device, out.address, values, sizeof(values)));
+  for (int i = 0; i < 60; ++i) assert_true(values[i] == 2.0f);
+  // 61 items: item 60 writes the 4 bytes right after the buffer's end.
+  uint64_t faulted = rl_sim_fixture_signal(&f, 1);
+  rl_aql_dispatch_packet_t past = rl_test_dispatch(
+      fill, rl_sim_fixture_fill_args(&f, out.address, 3.0f, 61), 64,
+      faulted, true);
+  rl_test_submit(&f, &past);
+  assert_false(rl_test_wait(&f, faulted, RL_TEST_NEGATIVE_WAIT_NS));
+  for (int tries = 0; tries < 10000 && !fault.faulted; ++tries) {
+    vt(&f)->queue_fault(f.device, &f.queue, &fault);
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+  }
+  assert_true(fault.faulted);
+  assert_int_equal(fault.address, out.address + 240);
+  char expected[160];
+  snprintf(expected, sizeof(expected),
+           "is outside any live allocation: offset 240 of allocation 0x%llx "
+           "(240 bytes), 4 bytes past its end",
+           (unsigned long long)out.address);
+  if (strstr(fault.message, expected) == NULL) {
+    fail_msg("fault message '%s' lacks '%s'", fault.message, expected);
+  }
+  uint32_t untouched = 0;
+  assert_null(vt(&f)->read(f.device, next.address, &untouched, 4));
+  assert_int_equal(untouched, 0);
+  rl_sim_fixture_teardown(&f);
+}
+
 static void test_fault_executor_refusal(void** state) {
   (void)state;
   rl_sim_fixture_t f;
@@ -481,6 +534,7 @@ int main(void) {
       cmocka_unit_test(test_fault_unknown_kernel_object),
       cmocka_unit_test(test_fault_kernarg_outside_memory),
       cmocka_unit_test(test_fault_vm_fault_from_executor),
+      cmocka_unit_test(test_vm_fault_names_buffer_and_offset),
       cmocka_unit_test(test_fault_executor_refusal),
       cmocka_unit_test(test_fault_pm4_ib_unmapped),
       cmocka_unit_test(sim_queue_injected_hang_stalls_without_fault),

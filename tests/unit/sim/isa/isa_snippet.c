@@ -34,7 +34,7 @@ struct rl_isa_snippet_s {
 rl_isa_snippet_t* rl_isa_snippet_create(uint32_t mode) {
   rl_isa_snippet_t* s = calloc(1, sizeof(*s));
   assert_non_null(s);
-  assert_int_equal(rl_sim_memory_init(&s->device.memory), RL_OK);
+  assert_int_equal(rl_sim_memory_init(&s->device.memory, 0), RL_OK);
   s->context.device = &s->device;
   s->context.run = &s->run;
   s->context.lds = s->lds;
