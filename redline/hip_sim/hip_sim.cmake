@@ -9,7 +9,10 @@ set(RL_HIP_SIM_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(RL_HIP_SIM_LIBRARY_DIR ${CMAKE_BINARY_DIR}/lib/redline)
 add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim.c
+  ${RL_HIP_SIM_DIR}/hip_sim_copy.c
+  ${RL_HIP_SIM_DIR}/hip_sim_exec.c
   ${RL_HIP_SIM_DIR}/hip_sim_graph.c
+  ${RL_HIP_SIM_DIR}/hip_sim_graph_nodes.c
   ${RL_HIP_SIM_DIR}/hip_sim_memory.c
   ${RL_HIP_SIM_DIR}/hip_sim_module.c
   ${RL_HIP_SIM_DIR}/hip_sim_printf.c

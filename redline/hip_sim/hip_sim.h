@@ -14,23 +14,60 @@
 // properties, memory (device, host, managed, symbols, memset, sync and
 // async copies), launches (<<<>>>, hipLaunchKernel, hipModule*,
 // hipExtModuleLaunchKernel), function attributes and occupancy, streams,
-// events, stream-capture graphs, errors and device printf. Every other
+// events, host functions and stream callbacks, stream-capture graphs and
+// their node queries, errors and device printf. Every other
 // entry it exports returns hipErrorNotSupported and names itself once on
 // stderr ("redline hip: hipMemcpy2D is not supported by the simulator").
 //
-// Execution model. Operations (launches, async copies and memsets, event
-// records and waits) queue on their stream and run in order when someone
-// waits for them: hip{Stream,Event,Device}Synchronize, a query, the
-// synchronous copies and hipFree (which wait for every stream). The null
-// stream is the legacy default stream: work queued on it first runs every
-// other blocking stream's queued work, and work queued on a blocking
-// stream first runs the null stream's. hipStreamWaitEvent runs the event's
-// stream up to the event. Each launch is one AQL kernel-dispatch packet on
+// Execution model (hip_sim_exec.c). As on the hardware, work submitted
+// to a stream starts without the host waiting for it: a device worker
+// thread, started with the device, runs the streams' queued operations
+// (launches, copies, memsets, event markers, host functions) concurrently
+// with the program's threads. Each stream runs its operations in order,
+// one at a time; among the streams whose next operation may run, the
+// operation submitted first runs first (a GPU takes work as it arrives),
+// so work is never deferred to a synchronising call. Dependencies are wait
+// operations on a stream: "until stream S completed its operation n".
+//   - hipEventRecord makes the event name its stream's marker operation;
+//     hipStreamWaitEvent(s, e) queues on |s| a wait for exactly that
+//     operation: later work of |s| follows the work before the record,
+//     and nothing else of the event's stream (ping-pong between streams
+//     works). An event never recorded is not waited for (as HIP).
+//   - The null stream is the legacy default stream: an operation queued on
+//     it first waits for everything queued so far on every blocking
+//     stream, and an operation queued on a blocking stream first waits for
+//     everything queued on the null stream; hipStreamNonBlocking streams
+//     take no part. hipStreamSynchronize(0) waits for the whole device.
+//   - Host functions (hipLaunchHostFunc) and callbacks
+//     (hipStreamAddCallback) run on the worker in stream order, with no
+//     lock held; one that calls a waiting HIP entry gets
+//     hipErrorIllegalState instead of waiting for itself. While one runs,
+//     the device runs nothing else (a difference from HIP, whose callbacks
+//     run on a separate thread).
+//   - Host waits (hip{Stream,Event,Device}Synchronize, the synchronous
+//     copies and memsets, hipFree, hipStreamDestroy, hipModuleUnload)
+//     block until the operations they cover completed; queries answer
+//     hipErrorNotReady until then.
+// Copies follow the CUDA "API synchronization behavior" rules HIP
+// documents (hip_sim_copy.c): an asynchronous copy from pageable memory
+// to device or pinned memory copies its source before returning; a copy
+// into pageable memory, and any host-to-host copy, has completed when the
+// call returns; the synchronous copies and memsets are queued on their
+// stream (the null stream for hipMemcpy) and waited for. Pinned memory
+// (hipHostMalloc, hipMallocManaged) is read and written by the worker when
+// the copy runs, as a DMA engine would.
+// Stream capture (hip_sim_graph.c) records the operations in issue order;
+// an event recorded on a capturing stream and waited for by another stream
+// brings that stream into the capture, and its event waited for by the
+// origin joins it back; hipStreamEndCapture with a forked stream not
+// joined back fails with hipErrorStreamCaptureUnjoined and no graph.
+// Each launch is one AQL kernel-dispatch packet on
 // the simulated device (redline/device/device_funnel.h). A launch that
 // faults (a VM fault, s_trap from assert/__trap, an instruction the
 // executor refuses) prints "redline hip: kernel NAME failed: <reason>" on
 // stderr, and the device is lost as on hardware: that and every later
-// synchronisation returns hipErrorLaunchFailure.
+// synchronisation returns hipErrorLaunchFailure (queued operations then
+// complete without running, so no wait hangs).
 //
 // Memory. hipMalloc returns a device address (RL_SIM_VA_BASE upward) the
 // host cannot dereference, as on a discrete GPU. hipHostMalloc,

@@ -51,11 +51,6 @@ RL_HIP_UNSUPPORTED(hipHostUnregister, void* ptr)
 RL_HIP_UNSUPPORTED(hipMallocAsync, void** ptr, size_t size,
                    hipStream_t stream)
 RL_HIP_UNSUPPORTED(hipFreeAsync, void* ptr, hipStream_t stream)
-RL_HIP_UNSUPPORTED(hipLaunchHostFunc, hipStream_t stream, hipHostFn_t fn,
-                   void* data)
-RL_HIP_UNSUPPORTED(hipStreamAddCallback, hipStream_t stream,
-                   hipStreamCallback_t callback, void* data,
-                   unsigned int flags)
 RL_HIP_UNSUPPORTED(hipGraphCreate, hipGraph_t* graph, unsigned int flags)
 RL_HIP_UNSUPPORTED(hipGraphAddKernelNode, hipGraphNode_t* node,
                    hipGraph_t graph, const hipGraphNode_t* dependencies,

@@ -1,0 +1,43 @@
+# tests/hip_conformance.cmake — the HIP runtime conformance suite
+# (tests/hip_conformance/*.hip, docs/hip-runtime.md "Conformance"): one
+# small self-checking program per documented rule of the HIP runtime
+# (copies, streams, events, capture, asynchronous execution), built with
+# redline-hipcc for gfx1100 and run on redline's HIP runtime. After
+# tests/hip_corpus.cmake (its redline-hipcc dependencies).
+#
+#   hip_conformance.<rule>.run      `redline run -- PROGRAM`: exit 0
+#   hip_conformance.<rule>.control  negative control: with
+#       REDLINE_CONFORMANCE_BREAK=1 the program inverts its first check and
+#       must exit 1
+set(RL_HIP_CONFORMANCE_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_conformance)
+set(RL_HIP_CONFORMANCE_DIR ${CMAKE_BINARY_DIR}/tests/hip_conformance)
+set(RL_HIP_CONFORMANCE_PROGRAMS
+  copy_h2d_pageable_async copy_d2h_pageable_async copy_h2h_async
+  copy_symbol_async wait_event_pingpong capture_fork_join async_poll_flag
+  async_submission_order null_stream_legacy host_func_order)
+if(NOT RL_HIP_CORPUS OR NOT RL_HIPCC_HAVE_DEVICE_LIBS OR NOT RL_HIP_CORPUS_RUN)
+  return()
+endif()
+file(MAKE_DIRECTORY ${RL_HIP_CONFORMANCE_DIR})
+set(rl_conformance_outputs)
+foreach(name IN LISTS RL_HIP_CONFORMANCE_PROGRAMS)
+  set(program ${RL_HIP_CONFORMANCE_DIR}/${name})
+  add_custom_command(OUTPUT ${program}
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 -O2 -Wall -Werror
+            -o ${program} ${RL_HIP_CONFORMANCE_SRC}/${name}.hip
+    DEPENDS ${RL_HIP_CONFORMANCE_SRC}/${name}.hip
+            ${RL_HIP_CONFORMANCE_SRC}/conformance.h ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc gfx1100: hip_conformance/${name}"
+    VERBATIM)
+  list(APPEND rl_conformance_outputs ${program})
+  set(t hip_conformance.${name})
+  add_test(NAME ${t}.run
+    COMMAND ${RL_HIP_CONFORMANCE_SRC}/conformance_run.sh run
+            $<TARGET_FILE:redline> ${program})
+  add_test(NAME ${t}.control
+    COMMAND ${RL_HIP_CONFORMANCE_SRC}/conformance_run.sh control
+            $<TARGET_FILE:redline> ${program})
+  set_tests_properties(${t}.run ${t}.control PROPERTIES
+    LABELS "hip_conformance;integration" TIMEOUT 300)
+endforeach()
+add_custom_target(rl_hip_conformance ALL DEPENDS ${rl_conformance_outputs})
