@@ -14,7 +14,8 @@ set(RL_HIP_CONFORMANCE_DIR ${CMAKE_BINARY_DIR}/tests/hip_conformance)
 set(RL_HIP_CONFORMANCE_PROGRAMS
   copy_h2d_pageable_async copy_d2h_pageable_async copy_h2h_async
   copy_symbol_async wait_event_pingpong capture_fork_join async_poll_flag
-  async_submission_order null_stream_legacy host_func_order)
+  async_submission_order null_stream_legacy host_func_order resource_slots
+  launch_validation event_flags error_strings)
 if(NOT RL_HIP_CORPUS OR NOT RL_HIPCC_HAVE_DEVICE_LIBS OR NOT RL_HIP_CORPUS_RUN)
   return()
 endif()

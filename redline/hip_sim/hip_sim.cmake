@@ -10,6 +10,7 @@ set(RL_HIP_SIM_LIBRARY_DIR ${CMAKE_BINARY_DIR}/lib/redline)
 add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim.c
   ${RL_HIP_SIM_DIR}/hip_sim_copy.c
+  ${RL_HIP_SIM_DIR}/hip_sim_error.c
   ${RL_HIP_SIM_DIR}/hip_sim_exec.c
   ${RL_HIP_SIM_DIR}/hip_sim_graph.c
   ${RL_HIP_SIM_DIR}/hip_sim_graph_nodes.c

@@ -1,6 +1,6 @@
 // redline/hip_sim/hip_sim_graph.c — stream capture and graphs
-// (hipStreamBeginCapture .. hipGraphLaunch, hipGraphExecUpdate) and error
-// names; see hip_sim.h for the execution model.
+// (hipStreamBeginCapture .. hipGraphLaunch, hipGraphExecUpdate); see
+// hip_sim.h for the execution model.
 #include "redline/hip_sim/hip_sim_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -246,47 +246,4 @@ RL_HIP_EXPORT hipError_t hipGraphDestroy(hipGraph_t graph) {
   free(graph->nodes);
   free(graph);
   return rl_hip_leave(hipSuccess);
-}
-
-//===----------------------------------------------------------------------===//
-// Errors
-//===----------------------------------------------------------------------===//
-
-RL_HIP_EXPORT const char* hipGetErrorName(hipError_t error) {
-  switch (error) {
-#define RL_HIP_NAME(e) case e: return #e;
-    RL_HIP_NAME(hipSuccess)
-    RL_HIP_NAME(hipErrorInvalidValue)
-    RL_HIP_NAME(hipErrorOutOfMemory)
-    RL_HIP_NAME(hipErrorInvalidConfiguration)
-    RL_HIP_NAME(hipErrorInvalidMemcpyDirection)
-    RL_HIP_NAME(hipErrorNoDevice)
-    RL_HIP_NAME(hipErrorInvalidDevice)
-    RL_HIP_NAME(hipErrorInvalidImage)
-    RL_HIP_NAME(hipErrorInvalidHandle)
-    RL_HIP_NAME(hipErrorIllegalState)
-    RL_HIP_NAME(hipErrorNotFound)
-    RL_HIP_NAME(hipErrorLaunchFailure)
-    RL_HIP_NAME(hipErrorStreamCaptureUnsupported)
-    RL_HIP_NAME(hipErrorStreamCaptureUnmatched)
-    RL_HIP_NAME(hipErrorNotSupported)
-    RL_HIP_NAME(hipErrorInvalidDeviceFunction)
-    RL_HIP_NAME(hipErrorInvalidSymbol)
-    RL_HIP_NAME(hipErrorNotReady)
-    RL_HIP_NAME(hipErrorFileNotFound)
-    RL_HIP_NAME(hipErrorGraphExecUpdateFailure)
-    RL_HIP_NAME(hipErrorAssert)
-#undef RL_HIP_NAME
-    default: return "hipErrorUnknown";
-  }
-}
-
-RL_HIP_EXPORT const char* hipGetErrorString(hipError_t error) {
-  switch (error) {
-    case hipSuccess: return "no error";
-    case hipErrorInvalidValue: return "invalid argument";
-    case hipErrorInvalidHandle: return "invalid resource handle";
-    case hipErrorLaunchFailure: return "unspecified launch failure";
-    default: return hipGetErrorName(error);
-  }
 }

@@ -8,7 +8,9 @@
 //                      queued operations, and the host's waits for them;
 //   hip_sim_copy.c     the copy rules: what a copy's pointers are, when a
 //                      source is staged and when the caller waits;
-//   hip_sim_graph.c    stream capture, graphs, error names;
+//   hip_sim_graph.c    stream capture, graphs;
+//   hip_sim_graph_nodes.c  the node queries of captured graphs;
+//   hip_sim_error.c    error names and descriptions;
 //   hip_sim_printf.c   the device printf buffer;
 //   hip_sim_unsupported.c  entries that answer hipErrorNotSupported.
 // Private to the library.

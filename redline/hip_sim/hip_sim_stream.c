@@ -2,6 +2,8 @@
 // launches (hipModuleLaunchKernel, hipLaunchKernel and the <<<>>> call
 // configuration, hipExtModuleLaunchKernel) and events; the execution model
 // is hip_sim.h's.
+#include <stdint.h>
+
 #include "capture/hip_ext_abi.h"
 #include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
@@ -464,6 +466,44 @@ static void rl_hip_translate_pointers(const rl_code_object_kernel_t* kernel,
   }
 }
 
+// Checks a launch's geometry and LDS at the call, as HIP does before it
+// builds a command (ROCm CLR ihipLaunchKernel_validate): a zero or too
+// large dimension or a work-group above 1024 work-items is
+// hipErrorInvalidConfiguration (grid limits: hipDeviceProp_t.maxGridSize,
+// and at most 2^32 - 1 work-items per axis, the AQL packet's field); more
+// LDS than a work-group may have (the kernel's static LDS plus the
+// launch's dynamic LDS above the device's limit) is hipErrorInvalidValue.
+// A refused launch never reaches the device, which stays usable.
+static hipError_t rl_hip_launch_check(const rl_code_object_kernel_t* kernel,
+                                      const uint32_t grid[3],
+                                      const uint32_t block[3], uint32_t lds,
+                                      const char* call) {
+  const uint64_t max_grid[3] = {INT32_MAX, 65535, 65535};
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!grid[axis] || !block[axis] || block[axis] > 1024u ||
+        grid[axis] > max_grid[axis] ||
+        (uint64_t)grid[axis] * block[axis] > UINT32_MAX) {
+      rl_hip_error("%s(%s): grid %ux%ux%u, block %ux%ux%u out of the "
+                   "device's limits", call, kernel->name, grid[0], grid[1],
+                   grid[2], block[0], block[1], block[2]);
+      return hipErrorInvalidConfiguration;
+    }
+  }
+  if ((uint64_t)block[0] * block[1] * block[2] > 1024u) {
+    rl_hip_error("%s(%s): %llu work-items per block, the limit is 1024",
+                 call, kernel->name,
+                 (unsigned long long)block[0] * block[1] * block[2]);
+    return hipErrorInvalidConfiguration;
+  }
+  if ((uint64_t)kernel->group_segment_size + lds > rl_hip.sim->lds_limit) {
+    rl_hip_error("%s(%s): %u bytes of static and %u of dynamic LDS, the "
+                 "device has %u per work-group", call, kernel->name,
+                 kernel->group_segment_size, lds, rl_hip.sim->lds_limit);
+    return hipErrorInvalidValue;
+  }
+  return hipSuccess;
+}
+
 // Queues a launch; lock held. |extra_bytes| is the `extra` buffer (NULL:
 // |params| holds one pointer per explicit argument).
 static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
@@ -480,13 +520,9 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
                  f->kernel->name);
     return hipErrorInvalidHandle;
   }
-  for (int axis = 0; axis < 3; ++axis) {
-    if (!grid[axis] || !block[axis]) return hipErrorInvalidConfiguration;
-  }
-  if ((uint64_t)block[0] * block[1] * block[2] > 1024u) {
-    return hipErrorInvalidConfiguration;
-  }
   const rl_code_object_kernel_t* kernel = f->kernel;
+  hipError_t invalid = rl_hip_launch_check(kernel, grid, block, lds, call);
+  if (invalid) return invalid;
   uint32_t explicit_count = 0;
   for (uint32_t i = 0; i < kernel->arg_count; ++i) {
     explicit_count += kernel->args[i].kind != RL_ARG_KIND_HIDDEN;
