@@ -9,13 +9,22 @@
 #   hip_conformance.<rule>.control  negative control: with
 #       REDLINE_CONFORMANCE_BREAK=1 the program inverts its first check and
 #       must exit 1
+#   hip_conformance.<rule>.shadow   for the programs whose whole run the
+#       capture interposer records: `redline run --capture`, then the shadow
+#       on eager, aql, pm4, hip and hipgraph (tests/hip_corpus/corpus_run.sh)
 set(RL_HIP_CONFORMANCE_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_conformance)
 set(RL_HIP_CONFORMANCE_DIR ${CMAKE_BINARY_DIR}/tests/hip_conformance)
 set(RL_HIP_CONFORMANCE_PROGRAMS
   copy_h2d_pageable_async copy_d2h_pageable_async copy_h2h_async
   copy_symbol_async wait_event_pingpong capture_fork_join async_poll_flag
   async_submission_order null_stream_legacy host_func_order resource_slots
-  launch_validation event_flags error_strings)
+  launch_validation event_flags error_strings copy_2d_3d host_register)
+# Programs the capture records completely (the others use pinned memory as
+# a kernel argument, host functions, symbol copies inside the window or a
+# refused launch, and their captures are marked incomplete: shadow exits 4).
+set(RL_HIP_CONFORMANCE_SHADOWED
+  copy_h2d_pageable_async copy_d2h_pageable_async wait_event_pingpong
+  capture_fork_join null_stream_legacy async_submission_order host_register)
 if(NOT RL_HIP_CORPUS OR NOT RL_HIPCC_HAVE_DEVICE_LIBS OR NOT RL_HIP_CORPUS_RUN)
   return()
 endif()
@@ -40,5 +49,12 @@ foreach(name IN LISTS RL_HIP_CONFORMANCE_PROGRAMS)
             $<TARGET_FILE:redline> ${program})
   set_tests_properties(${t}.run ${t}.control PROPERTIES
     LABELS "hip_conformance;integration" TIMEOUT 300)
+  if(name IN_LIST RL_HIP_CONFORMANCE_SHADOWED)
+    add_test(NAME ${t}.shadow
+      COMMAND ${RL_HIP_CORPUS_SRC}/corpus_run.sh shadow $<TARGET_FILE:redline>
+              gfx1100 ${program}.rlc ${program})
+    set_tests_properties(${t}.shadow PROPERTIES
+      LABELS "hip_conformance;integration" TIMEOUT 600)
+  endif()
 endforeach()
 add_custom_target(rl_hip_conformance ALL DEPENDS ${rl_conformance_outputs})

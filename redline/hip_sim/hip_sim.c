@@ -147,6 +147,7 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
   }
   free(rl_hip.modules);
   free(rl_hip.stubs);
+  free(rl_hip.registered);
   free(rl_hip.vars);
   pthread_mutex_unlock(&rl_hip.lock);
 }

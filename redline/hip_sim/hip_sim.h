@@ -17,7 +17,7 @@
 // events, host functions and stream callbacks, stream-capture graphs and
 // their node queries, errors and device printf. Every other
 // entry it exports returns hipErrorNotSupported and names itself once on
-// stderr ("redline hip: hipMemcpy2D is not supported by the simulator").
+// stderr ("redline hip: hipMemset2D is not supported by the simulator").
 //
 // Execution model (hip_sim_exec.c). As on the hardware, work submitted
 // to a stream starts without the host waiting for it: a device worker
@@ -115,6 +115,12 @@
 //   REDLINE_STANDIN_HIP_HANG=1      test hook: every stream query answers
 //                                   hipErrorNotReady (a kernel that never
 //                                   finishes)
+//
+// Launches are checked at the call (hip_sim_stream.c rl_hip_launch_check):
+// geometry beyond the device's limits is hipErrorInvalidConfiguration,
+// static plus dynamic LDS above the device's is hipErrorInvalidValue; the
+// device stays usable. Registered memory (hipHostRegister) is pinned for the
+// copy rules but cannot be dereferenced by a kernel (not mapped).
 //
 // Misuse the runtime detects (each recorded as one error message, and the
 // call returns the HIP error named): a launch, synchronize or capture on a

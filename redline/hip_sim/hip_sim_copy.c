@@ -8,16 +8,17 @@
 //   - a copy from device memory to pageable host memory has completed when
 //     the call returns, asynchronous or not;
 //   - a copy from host memory to host memory is synchronous;
-//   - the other asynchronous copies and memsets (device and pinned memory)
-//     run in stream order after the call returns.
+//   - the other asynchronous copies and memsets (device, pinned and
+//     registered memory) run in stream order after the call returns.
 // Pointers are resolved when the operation is queued, so the worker runs a
 // copy from addresses alone.
 #include "redline/hip_sim/hip_sim_internal.h"
 
 typedef enum rl_hip_memory_class_e {
-  RL_HIP_MEMORY_PAGEABLE = 0,  // plain host memory
-  RL_HIP_MEMORY_PINNED = 1,    // host-visible: hipHostMalloc, managed
-  RL_HIP_MEMORY_DEVICE = 2,    // hipMalloc, code object variables
+  RL_HIP_MEMORY_PAGEABLE = 0,    // plain host memory
+  RL_HIP_MEMORY_PINNED = 1,      // host-visible: hipHostMalloc, managed
+  RL_HIP_MEMORY_DEVICE = 2,      // hipMalloc, code object variables
+  RL_HIP_MEMORY_REGISTERED = 3,  // host memory after hipHostRegister
 } rl_hip_memory_class_t;
 
 // Resolves |pointer| for |size| bytes into its class and the address the
@@ -41,7 +42,10 @@ static bool rl_hip_copy_resolve(const void* pointer, uint64_t size,
     return true;
   }
   if (!a) {
-    if (!must_be_device) return true;
+    if (!must_be_device) {
+      if (rl_hip_registered(value, size)) *out_class = RL_HIP_MEMORY_REGISTERED;
+      return true;
+    }
   } else {
     uint64_t device = rl_hip_device_address(pointer);
     if (size <= a->size - (device - a->address)) {
@@ -80,8 +84,12 @@ static hipError_t rl_hip_copy_classify(rl_hip_op_t* op,
                            &op->src_address)) {
     return hipErrorInvalidValue;
   }
-  op->dst_device = *out_dst != RL_HIP_MEMORY_PAGEABLE;
-  op->src_device = *out_src != RL_HIP_MEMORY_PAGEABLE;
+  // The worker reaches pinned memory through its device address, pageable
+  // and registered memory through the host pointer.
+  op->dst_device =
+      *out_dst == RL_HIP_MEMORY_PINNED || *out_dst == RL_HIP_MEMORY_DEVICE;
+  op->src_device =
+      *out_src == RL_HIP_MEMORY_PINNED || *out_src == RL_HIP_MEMORY_DEVICE;
   return hipSuccess;
 }
 

@@ -6,6 +6,8 @@
 //   hip_sim_stream.c   streams, operations, launches, events;
 //   hip_sim_exec.c     the device worker thread that runs the streams'
 //                      queued operations, and the host's waits for them;
+//   hip_sim_copy2d.c   pitched memory, 2D/3D and peer copies;
+//   hip_sim_register.c hipHostRegister;
 //   hip_sim_copy.c     the copy rules: what a copy's pointers are, when a
 //                      source is staged and when the caller waits;
 //   hip_sim_graph.c    stream capture, graphs;
@@ -206,6 +208,11 @@ typedef struct rl_hip_allocation_s {
   uint8_t* host;
 } rl_hip_allocation_t;
 
+// A host range registered with hipHostRegister (hip_sim_register.c).
+typedef struct rl_hip_registered_s {
+  uint64_t base, size;
+} rl_hip_registered_t;
+
 // Live streams at once (destroyed streams free their slot).
 #define RL_HIP_MAX_STREAMS 1024u
 
@@ -240,6 +247,8 @@ typedef struct rl_hip_state_s {
   // freed at shutdown after the adapter that refers to their code.
   struct ihipModule_t** modules;
   uint32_t module_count, module_capacity;
+  rl_hip_registered_t* registered;
+  uint32_t registered_count, registered_capacity;
   rl_hip_stub_t* stubs;
   uint32_t stub_count, stub_capacity;
   rl_hip_var_t* vars;
@@ -319,6 +328,9 @@ hipError_t rl_hip_enqueue(struct ihipStream_t* stream, const rl_hip_op_t* op,
 // The live allocation holding |address| (a device address, or a host
 // pointer into host-visible memory), or NULL.
 rl_hip_allocation_t* rl_hip_find(uint64_t address);
+// True when [address, address + size) lies in a range registered with
+// hipHostRegister; lock held.
+bool rl_hip_registered(uint64_t address, uint64_t size);
 // The device address behind |pointer|: itself for device memory, the
 // device address of host-visible memory, |pointer| otherwise.
 uint64_t rl_hip_device_address(const void* pointer);
