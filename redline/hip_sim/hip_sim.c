@@ -479,8 +479,14 @@ RL_HIP_EXPORT hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
   return rl_hip_leave(hipSuccess);
 }
 
+// Not while a stream captures (HIP: hipErrorStreamCaptureUnsupported).
 RL_HIP_EXPORT hipError_t hipDeviceSynchronize(void) {
   RL_HIP_ENTER();
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    if (rl_hip.streams[i]->capture) {
+      return rl_hip_leave(hipErrorStreamCaptureUnsupported);
+    }
+  }
   return rl_hip_leave(rl_hip_wait_all());
 }
 

@@ -3,13 +3,18 @@
 // stream into the capture (its work becomes graph nodes and does not run
 // during capture); its event waited for by the origin joins it back.
 // Ending a capture with a forked stream not joined back fails with
-// hipErrorStreamCaptureUnjoined.
+// hipErrorStreamCaptureUnjoined; a host wait on a capturing stream, or for
+// the device while one captures, fails with
+// hipErrorStreamCaptureUnsupported.
 // Rule: CUDA Programming Guide, "Cross-stream Dependencies and Events"
 // (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cross-stream-dependencies-and-events):
 // "It is invalid to call cudaStreamEndCapture() ... while ... [streams]
 // have not been rejoined to the origin stream"; HIP implements the same
 // (hipErrorStreamCaptureUnjoined: "The capture sequence contains a fork
-// that was not joined to the primary stream", hip_runtime_api.h).
+// that was not joined to the primary stream", hip_runtime_api.h); CUDA
+// Programming Guide, "Prohibited and Unhandled Operations": "it is invalid
+// to synchronize or query the execution status of a stream which is being
+// captured".
 #include "conformance.h"
 
 __global__ void add(int* v, int k) { v[threadIdx.x] += k; }
@@ -34,6 +39,9 @@ int main() {
   EXPECT(status == hipStreamCaptureStatusActive,
          "the forked stream is not capturing");
   scale<<<1, 64, 0, side>>>(v, 5);
+  // A host wait inside a capture is not allowed.
+  EXPECT_ERROR(hipStreamSynchronize(side), hipErrorStreamCaptureUnsupported);
+  EXPECT_ERROR(hipDeviceSynchronize(), hipErrorStreamCaptureUnsupported);
   HIP_CHECK(hipEventRecord(join, side));
   HIP_CHECK(hipStreamWaitEvent(origin, join, 0));
   add<<<1, 64, 0, origin>>>(v, 2);
