@@ -62,7 +62,7 @@ static void rl_hip_exec_run(rl_hip_op_t* op, struct ihipStream_t* s) {
     // Callbacks run even after a failure, with the error (as HIP's do);
     // host functions only on success.
     if (op->callback) {
-      op->callback(s, sticky, op->host_data);
+      op->callback(op->callback_stream, sticky, op->host_data);
     } else if (!sticky) {
       op->host_fn(op->host_data);
     }

@@ -26,6 +26,8 @@ struct Shared {
   int* pinned;      // hipHostMalloc: the kernels' output, read by the host
   int seen[4];      // what each host call found
   int calls;
+  hipStream_t stream;     // the stream the callbacks were added to
+  bool stream_passed;     // a callback received that stream
 };
 
 __global__ void put(int* p, int value) { *p = value; }
@@ -36,8 +38,9 @@ static void host_fn(void* data) {
   *(volatile int*)s->pinned = 100 + s->calls;  // the next kernel overwrites
 }
 
-static void callback(hipStream_t, hipError_t status, void* data) {
+static void callback(hipStream_t stream, hipError_t status, void* data) {
   Shared* s = (Shared*)data;
+  s->stream_passed = stream == s->stream;
   s->seen[s->calls++] = status == hipSuccess ? *(volatile int*)s->pinned : -1;
 }
 
@@ -49,6 +52,7 @@ int main() {
   *s.pinned = 0;
   hipStream_t stream;
   HIP_CHECK(hipStreamCreate(&stream));
+  s.stream = stream;
   conformance_busy<<<32, 64, 0, stream>>>((unsigned*)sink, 8000);
   put<<<1, 1, 0, stream>>>(s.pinned, 1);
   HIP_CHECK(launch_host_func(stream, host_fn, &s));   // sees 1, writes 101
@@ -59,6 +63,7 @@ int main() {
   EXPECT(s.calls == 3 && s.seen[0] == 1 && s.seen[1] == 101 && s.seen[2] == 2,
          "host calls saw %d, %d, %d (%d calls), expected 1, 101, 2",
          s.seen[0], s.seen[1], s.seen[2], s.calls);
+  EXPECT(s.stream_passed, "the callback did not receive its stream");
   EXPECT(*s.pinned == 103, "the last host function's write: %d", *s.pinned);
   conformance_ok("host_func_order");
   return 0;
