@@ -209,6 +209,20 @@ static void test_host_functions_run_in_stream_order_across_threads(
   HIP_OK(rl_h.hipStreamDestroy(stream));
 }
 
+static void rl_null_stream_callback(hipStream_t stream, hipError_t status,
+                                    void* data) {
+  *(int*)data = stream == NULL && status == hipSuccess ? 1 : -1;
+}
+
+// The null stream's callback receives NULL, the handle the program used.
+static void test_null_stream_callback_receives_null(void** state) {
+  (void)state;
+  int seen = 0;
+  HIP_OK(rl_h.hipStreamAddCallback(NULL, rl_null_stream_callback, &seen, 0));
+  HIP_OK(rl_h.hipStreamSynchronize(NULL));
+  assert_int_equal(seen, 1);
+}
+
 static void test_pageable_source_is_staged_at_the_call(void** state) {
   (void)state;
   float* d;
@@ -291,6 +305,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_event_waits_order_exactly_the_recorded_work),
       cmocka_unit_test(test_host_functions_run_in_stream_order_across_threads),
+      cmocka_unit_test(test_null_stream_callback_receives_null),
       cmocka_unit_test(test_pageable_source_is_staged_at_the_call),
       cmocka_unit_test(test_host_function_waiting_for_itself_is_refused),
       cmocka_unit_test(test_capture_with_unjoined_fork_fails),
