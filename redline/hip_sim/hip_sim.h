@@ -39,11 +39,12 @@
 //     everything queued on the null stream; hipStreamNonBlocking streams
 //     take no part. hipStreamSynchronize(0) waits for the whole device.
 //   - Host functions (hipLaunchHostFunc) and callbacks
-//     (hipStreamAddCallback) run on the worker in stream order, with no
-//     lock held; one that calls a waiting HIP entry gets
-//     hipErrorIllegalState instead of waiting for itself. While one runs,
-//     the device runs nothing else (a difference from HIP, whose callbacks
-//     run on a separate thread).
+//     (hipStreamAddCallback) run in stream order on a second runtime
+//     thread, the host thread, with no lock held: their stream waits until
+//     the function returns, the other streams go on (as HIP runs callbacks
+//     on a thread of its own). One that calls a HIP entry which would wait
+//     for the device gets hipErrorIllegalState instead of waiting (it could
+//     wait for itself).
 //   - Host waits (hip{Stream,Event,Device}Synchronize, the synchronous
 //     copies and memsets, hipFree, hipStreamDestroy, hipModuleUnload)
 //     block until the operations they cover completed; queries answer

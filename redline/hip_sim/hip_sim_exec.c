@@ -12,11 +12,14 @@
 // stream it names has completed the operation it names; it is how
 // hipStreamWaitEvent and the legacy null stream's implicit ordering are
 // expressed, so a stream waits for exactly the work it depends on. Host
-// functions and callbacks run on the worker with no lock held.
+// functions and callbacks are handed to a second thread, the host thread,
+// which runs them in order with no lock held; their stream waits for them
+// (it is busy until the function returns), the other streams go on, as
+// HIP runs callbacks on a thread of its own.
 #include "redline/hip_sim/hip_sim_internal.h"
 
-// Set on the worker thread: a host function that calls a waiting HIP entry
-// would wait for itself.
+// Set on the worker and host threads: a host function that calls a
+// waiting HIP entry could wait for itself.
 static _Thread_local bool rl_hip_on_worker;
 
 void rl_hip_op_release(rl_hip_op_t* op) {
@@ -28,7 +31,7 @@ void rl_hip_op_release(rl_hip_op_t* op) {
 
 // True when the first queued operation of |s| may run now.
 static bool rl_hip_exec_ready(const struct ihipStream_t* s) {
-  if (s->head == s->pending.count) return false;
+  if (s->head == s->pending.count || s->host_busy) return false;
   const rl_hip_op_t* op = &s->pending.items[s->head];
   return op->kind != RL_HIP_OP_WAIT ||
          op->wait_stream->completed >= op->wait_seq;
@@ -58,15 +61,7 @@ static void rl_hip_exec_run(rl_hip_op_t* op, struct ihipStream_t* s) {
   char message[256] = "";
   hipError_t result = sticky;
   uint64_t start = 0, ticks = 0;
-  if (op->kind == RL_HIP_OP_HOST) {
-    // Callbacks run even after a failure, with the error (as HIP's do);
-    // host functions only on success.
-    if (op->callback) {
-      op->callback(op->callback_stream, sticky, op->host_data);
-    } else if (!sticky) {
-      op->host_fn(op->host_data);
-    }
-  } else if (!sticky) {
+  if (!sticky) {
     pthread_mutex_lock(&rl_hip.device_lock);
     if (op->kind == RL_HIP_OP_LAUNCH) {
       result = rl_hip_launch_run(op, launch_index, message, sizeof(message),
@@ -106,10 +101,53 @@ static void* rl_hip_exec_main(void* unused) {
     s->pending.items[s->head].kernarg = NULL;  // owned by |op| now
     s->pending.items[s->head++].staged = NULL;
     if (s->head == s->pending.count) s->head = s->pending.count = 0;
-    if (op.kind != RL_HIP_OP_WAIT) rl_hip_exec_run(&op, s);
+    if (op.kind == RL_HIP_OP_HOST) {
+      // The stream stays busy until the host thread has run it.
+      op.host_on = s;
+      if (rl_hip_list_append(&rl_hip.host_queue, &op) == hipSuccess) {
+        s->host_busy = true;
+        pthread_cond_signal(&rl_hip.host_work);
+        continue;
+      }
+      rl_hip_error("a host function was dropped: out of memory");
+    } else if (op.kind != RL_HIP_OP_WAIT) {
+      rl_hip_exec_run(&op, s);
+    }
     rl_hip_op_release(&op);
     ++s->completed;
     pthread_cond_broadcast(&rl_hip.done);
+  }
+  pthread_mutex_unlock(&rl_hip.lock);
+  return NULL;
+}
+
+// The host thread: runs host functions and callbacks in the order the
+// worker handed them over. Callbacks run even after a failure, with the
+// error (as HIP's do); host functions only on success.
+static void* rl_hip_exec_host_main(void* unused) {
+  (void)unused;
+  rl_hip_on_worker = true;
+  pthread_mutex_lock(&rl_hip.lock);
+  for (;;) {
+    if (rl_hip.host_head == rl_hip.host_queue.count) {
+      rl_hip.host_head = rl_hip.host_queue.count = 0;
+      if (rl_hip.worker_stop) break;
+      pthread_cond_wait(&rl_hip.host_work, &rl_hip.lock);
+      continue;
+    }
+    rl_hip_op_t op = rl_hip.host_queue.items[rl_hip.host_head++];
+    hipError_t sticky = rl_hip.sticky_error;
+    pthread_mutex_unlock(&rl_hip.lock);
+    if (op.callback) {
+      op.callback(op.callback_stream, sticky, op.host_data);
+    } else if (!sticky) {
+      op.host_fn(op.host_data);
+    }
+    pthread_mutex_lock(&rl_hip.lock);
+    op.host_on->host_busy = false;
+    ++op.host_on->completed;
+    pthread_cond_broadcast(&rl_hip.done);
+    pthread_cond_signal(&rl_hip.work);
   }
   pthread_mutex_unlock(&rl_hip.lock);
   return NULL;
@@ -121,8 +159,18 @@ hipError_t rl_hip_exec_start_locked(void) {
   pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
   pthread_cond_init(&rl_hip.work, &attributes);
   pthread_cond_init(&rl_hip.done, &attributes);
+  pthread_cond_init(&rl_hip.host_work, &attributes);
   pthread_condattr_destroy(&attributes);
+  if (pthread_create(&rl_hip.host_thread, NULL, rl_hip_exec_host_main,
+                     NULL) != 0) {
+    return hipErrorOutOfMemory;
+  }
   if (pthread_create(&rl_hip.worker, NULL, rl_hip_exec_main, NULL) != 0) {
+    rl_hip.worker_stop = true;
+    pthread_cond_signal(&rl_hip.host_work);
+    pthread_mutex_unlock(&rl_hip.lock);
+    pthread_join(rl_hip.host_thread, NULL);
+    pthread_mutex_lock(&rl_hip.lock);
     return hipErrorOutOfMemory;
   }
   rl_hip.worker_running = true;
@@ -135,8 +183,13 @@ void rl_hip_exec_stop(void) {
   rl_hip.worker_stop = true;
   rl_hip.worker_running = false;
   pthread_cond_broadcast(&rl_hip.work);
+  pthread_cond_broadcast(&rl_hip.host_work);
   pthread_mutex_unlock(&rl_hip.lock);
-  if (running) pthread_join(rl_hip.worker, NULL);
+  if (running) {
+    pthread_join(rl_hip.worker, NULL);
+    pthread_join(rl_hip.host_thread, NULL);
+  }
+  rl_hip_list_clear(&rl_hip.host_queue);
 }
 
 //===----------------------------------------------------------------------===//

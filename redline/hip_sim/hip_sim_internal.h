@@ -133,6 +133,7 @@ typedef struct rl_hip_op_s {
   hipStreamCallback_t callback;  // with |callback_stream|
   struct ihipStream_t* callback_stream;
   void* host_data;
+  struct ihipStream_t* host_on;  // handed to the host thread: its stream
 } rl_hip_op_t;
 
 typedef struct rl_hip_list_s {
@@ -160,6 +161,7 @@ struct ihipStream_t {
   rl_hip_list_t pending;
   uint32_t head;
   uint64_t submitted, completed;
+  bool host_busy;  // its host function runs on the host thread
   // Capture state: the capture this stream belongs to (NULL: none), the
   // tip (the last operation it captured), and the tip another capturing
   // stream (|capture_joined_by|) has waited for through an event.
@@ -221,9 +223,13 @@ typedef struct rl_hip_state_s {
   pthread_mutex_t device_lock;  // every call into sim/adapter
   // The worker (hip_sim_exec.c): |work| wakes it when an operation is
   // queued, |done| wakes the host's waits when one completes.
-  pthread_cond_t work, done;
-  pthread_t worker;
+  pthread_cond_t work, done, host_work;
+  pthread_t worker, host_thread;
   bool worker_running, worker_stop;
+  // Host functions and callbacks handed from the worker to the host
+  // thread (hip_sim_exec.c): host_queue.items[host_head, count).
+  rl_hip_list_t host_queue;
+  uint32_t host_head;
   uint64_t next_order;  // submission numbers (rl_hip_op_t.order)
   uint64_t next_capture_id;
   bool started;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <dlfcn.h>
@@ -36,6 +37,7 @@
   X(hipStreamCreateWithFlags) \
   X(hipStreamDestroy) \
   X(hipStreamSynchronize) \
+  X(hipStreamQuery) \
   X(hipStreamWaitEvent) \
   X(hipEventCreate) \
   X(hipEventDestroy) \
@@ -209,6 +211,53 @@ static void test_host_functions_run_in_stream_order_across_threads(
   HIP_OK(rl_h.hipStreamDestroy(stream));
 }
 
+typedef struct rl_poll_s {
+  hipStream_t other;
+  double seconds;  // how long to poll at most
+  hipError_t last;
+} rl_poll_t;
+
+static double rl_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Polls the other stream until its work completed (bounded in time).
+static void rl_poll_other(void* data) {
+  rl_poll_t* p = data;
+  const double end = rl_seconds() + p->seconds;
+  do {
+    p->last = rl_h.hipStreamQuery(p->other);
+  } while (p->last == hipErrorNotReady && rl_seconds() < end);
+}
+
+// A host function does not stop the device: while it runs, a kernel
+// queued later on another stream runs and completes.
+static void test_host_function_does_not_stop_other_streams(void** state) {
+  (void)state;
+  float* d;
+  HIP_OK(rl_h.hipMalloc((void**)&d, N * 4));
+  rl_poll_t p = {NULL, 30.0, hipErrorNotReady};
+  hipStream_t mine;
+  HIP_OK(rl_h.hipStreamCreateWithFlags(&mine, hipStreamNonBlocking));
+  HIP_OK(rl_h.hipStreamCreateWithFlags(&p.other, hipStreamNonBlocking));
+  HIP_OK(rl_h.hipLaunchHostFunc(mine, rl_poll_other, &p));
+  rl_fill(p.other, d, 4.0f);
+  HIP_OK(rl_h.hipStreamSynchronize(mine));
+  assert_int_equal(p.last, hipSuccess);
+  assert_true(rl_first(d) == 4.0f);
+  // Control: polling a stream whose work waits for the host function
+  // itself never sees it complete.
+  rl_poll_t q = {mine, 0.2, hipErrorNotReady};
+  HIP_OK(rl_h.hipLaunchHostFunc(mine, rl_poll_other, &q));
+  HIP_OK(rl_h.hipStreamSynchronize(mine));
+  assert_int_equal(q.last, hipErrorNotReady);
+  HIP_OK(rl_h.hipStreamDestroy(mine));
+  HIP_OK(rl_h.hipStreamDestroy(p.other));
+  HIP_OK(rl_h.hipFree(d));
+}
+
 static void rl_null_stream_callback(hipStream_t stream, hipError_t status,
                                     void* data) {
   *(int*)data = stream == NULL && status == hipSuccess ? 1 : -1;
@@ -306,6 +355,7 @@ int main(void) {
       cmocka_unit_test(test_event_waits_order_exactly_the_recorded_work),
       cmocka_unit_test(test_host_functions_run_in_stream_order_across_threads),
       cmocka_unit_test(test_null_stream_callback_receives_null),
+      cmocka_unit_test(test_host_function_does_not_stop_other_streams),
       cmocka_unit_test(test_pageable_source_is_staged_at_the_call),
       cmocka_unit_test(test_host_function_waiting_for_itself_is_refused),
       cmocka_unit_test(test_capture_with_unjoined_fork_fails),
