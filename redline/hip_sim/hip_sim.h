@@ -26,7 +26,10 @@
 // with the program's threads. Each stream runs its operations in order,
 // one at a time; among the streams whose next operation may run, the
 // operation submitted first runs first (a GPU takes work as it arrives),
-// so work is never deferred to a synchronising call. Dependencies are wait
+// so work is never deferred to a synchronising call. The device runs one
+// operation at a time (kernels of different streams do not overlap), and
+// the calls that touch the simulated device themselves (hipMalloc, hipFree,
+// module loads) wait while an operation runs on it. Dependencies are wait
 // operations on a stream: "until stream S completed its operation n".
 //   - hipEventRecord makes the event name its stream's marker operation;
 //     hipStreamWaitEvent(s, e) queues on |s| a wait for exactly that
