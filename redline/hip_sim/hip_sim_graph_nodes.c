@@ -1,7 +1,7 @@
 // redline/hip_sim/hip_sim_graph_nodes.c — the node queries of a graph
 // made by stream capture (hipGraphGetNodes, hipGraphGetRootNodes,
-// hipGraphNodeGetType, the dependency queries, hipGraphKernelNodeGetParams,
-// hipGraphMemsetNodeGetParams). A captured graph here is its operations in
+// hipGraphNodeGetType, the dependency queries, and the parameters of
+// kernel, memset, memcpy and host nodes). A captured graph here is its operations in
 // issue order (hip_sim_graph.c), so its nodes form one chain: node i
 // depends on node i - 1. That order is one the captured dependencies allow;
 // a graph HIP builds may have fewer edges (docs/hip-runtime.md).
@@ -140,5 +140,36 @@ RL_HIP_EXPORT hipError_t hipGraphMemsetNodeGetParams(
   pNodeParams->width = op->size / op->value_size;
   pNodeParams->height = 1;
   pNodeParams->pitch = op->size;
+  return rl_hip_leave(hipSuccess);
+}
+
+// A captured copy is one-dimensional: |size| bytes as one row of a 3-D
+// copy between two pitched pointers of that width.
+RL_HIP_EXPORT hipError_t hipGraphMemcpyNodeGetParams(
+    hipGraphNode_t node, hipMemcpy3DParms* pNodeParams) {
+  if (!pNodeParams) return hipErrorInvalidValue;
+  pthread_mutex_lock(&rl_hip.lock);
+  if (!rl_hip_node_valid(node)) return rl_hip_leave(hipErrorInvalidValue);
+  const rl_hip_op_t* op = &node->graph->ops.items[node->index];
+  if (op->kind != RL_HIP_OP_COPY) return rl_hip_leave(hipErrorInvalidValue);
+  memset(pNodeParams, 0, sizeof(*pNodeParams));
+  pNodeParams->srcPtr = (hipPitchedPtr){(void*)op->src, op->size, op->size, 1};
+  pNodeParams->dstPtr = (hipPitchedPtr){op->dst, op->size, op->size, 1};
+  pNodeParams->extent = (hipExtent){op->size, 1, 1};
+  pNodeParams->kind = (hipMemcpyKind)op->value;
+  return rl_hip_leave(hipSuccess);
+}
+
+RL_HIP_EXPORT hipError_t hipGraphHostNodeGetParams(
+    hipGraphNode_t node, hipHostNodeParams* pNodeParams) {
+  if (!pNodeParams) return hipErrorInvalidValue;
+  pthread_mutex_lock(&rl_hip.lock);
+  if (!rl_hip_node_valid(node)) return rl_hip_leave(hipErrorInvalidValue);
+  const rl_hip_op_t* op = &node->graph->ops.items[node->index];
+  if (op->kind != RL_HIP_OP_HOST || !op->host_fn) {
+    return rl_hip_leave(hipErrorInvalidValue);
+  }
+  pNodeParams->fn = op->host_fn;
+  pNodeParams->userData = op->host_data;
   return rl_hip_leave(hipSuccess);
 }

@@ -53,6 +53,25 @@ int main() {
   size_t nodes = 0;
   HIP_CHECK(hipGraphGetNodes(graph, NULL, &nodes));
   EXPECT(nodes == 3, "the graph has %zu nodes, expected 3", nodes);
+  hipGraphNode_t list[4] = {};
+  nodes = 4;
+  HIP_CHECK(hipGraphGetNodes(graph, list, &nodes));
+  EXPECT(nodes == 3 && list[3] == NULL, "hipGraphGetNodes filled %zu", nodes);
+  int scale_nodes = 0;
+  for (int i = 0; i < 3; ++i) {
+    hipGraphNodeType type;
+    HIP_CHECK(hipGraphNodeGetType(list[i], &type));
+    EXPECT(type == hipGraphNodeTypeKernel, "node %d has type %d", i, (int)type);
+    hipKernelNodeParams params;
+    HIP_CHECK(hipGraphKernelNodeGetParams(list[i], &params));
+    EXPECT(params.blockDim.x == 64 && params.gridDim.x == 1,
+           "node %d: grid %u block %u", i, params.gridDim.x, params.blockDim.x);
+    scale_nodes += params.func == (void*)scale;
+  }
+  EXPECT(scale_nodes == 1, "%d nodes run scale, expected 1", scale_nodes);
+  size_t roots = 0;
+  HIP_CHECK(hipGraphGetRootNodes(graph, NULL, &roots));
+  EXPECT(roots >= 1, "no root node");
   hipGraphExec_t exec;
   HIP_CHECK(hipGraphInstantiate(&exec, graph, NULL, NULL, 0));
   HIP_CHECK(hipGraphLaunch(exec, origin));
