@@ -326,3 +326,70 @@ RL_IP_WRITE_FORWARD(hipMemsetD32,
                                (uint64_t)count * 4u),
                     (hipDeviceptr_t dst, int value, size_t count), dst, value,
                     count)
+
+// Strided copies (hipMemcpy2D/3D): recorded row by row, each row an
+// ordinary copy of |width| bytes (a graph node per row while capturing).
+static void rl_ip_copy_rows(rl_interposer_t* ip, const char* call,
+                            uint8_t* dst, size_t dpitch, size_t dslice,
+                            const uint8_t* src, size_t spitch, size_t sslice,
+                            size_t width, size_t height, size_t depth,
+                            hipMemcpyKind kind, hipStream_t stream) {
+  if (width > dpitch || width > spitch) return;  // refused by the runtime
+  for (size_t z = 0; z < depth; ++z) {
+    for (size_t y = 0; y < height; ++y) {
+      rl_ip_copy_on(ip, call, dst + z * dslice + y * dpitch,
+                    src + z * sslice + y * spitch, width, kind, stream);
+    }
+  }
+}
+
+static void rl_ip_copy_3d(rl_interposer_t* ip, const char* call,
+                          const hipMemcpy3DParms* p, hipStream_t stream) {
+  if (!p || p->srcArray || p->dstArray || !p->dstPtr.ptr || !p->srcPtr.ptr) {
+    return;  // refused by the runtime
+  }
+  const hipPitchedPtr* d = &p->dstPtr;
+  const hipPitchedPtr* s = &p->srcPtr;
+  const size_t dslice = d->pitch * d->ysize, sslice = s->pitch * s->ysize;
+  rl_ip_copy_rows(ip, call,
+                  (uint8_t*)d->ptr + p->dstPos.z * dslice +
+                      p->dstPos.y * d->pitch + p->dstPos.x,
+                  d->pitch, dslice,
+                  (const uint8_t*)s->ptr + p->srcPos.z * sslice +
+                      p->srcPos.y * s->pitch + p->srcPos.x,
+                  s->pitch, sslice, p->extent.width, p->extent.height,
+                  p->extent.depth, p->kind, stream);
+}
+
+RL_IP_WRITE_FORWARD(hipMemcpy2D,
+                    rl_ip_copy_rows(ip, "hipMemcpy2D", dst, dpitch, 0, src,
+                                    spitch, 0, width, height, 1, kind, NULL),
+                    (void* dst, size_t dpitch, const void* src, size_t spitch,
+                     size_t width, size_t height, hipMemcpyKind kind),
+                    dst, dpitch, src, spitch, width, height, kind)
+RL_IP_WRITE_FORWARD(hipMemcpy2DAsync,
+                    rl_ip_copy_rows(ip, "hipMemcpy2DAsync", dst, dpitch, 0,
+                                    src, spitch, 0, width, height, 1, kind,
+                                    stream),
+                    (void* dst, size_t dpitch, const void* src, size_t spitch,
+                     size_t width, size_t height, hipMemcpyKind kind,
+                     hipStream_t stream),
+                    dst, dpitch, src, spitch, width, height, kind, stream)
+RL_IP_WRITE_FORWARD(hipMemcpy3D, rl_ip_copy_3d(ip, "hipMemcpy3D", p, NULL),
+                    (const struct hipMemcpy3DParms* p), p)
+RL_IP_WRITE_FORWARD(hipMemcpy3DAsync,
+                    rl_ip_copy_3d(ip, "hipMemcpy3DAsync", p, stream),
+                    (const struct hipMemcpy3DParms* p, hipStream_t stream), p,
+                    stream)
+RL_IP_WRITE_FORWARD(hipMemcpyPeer,
+                    rl_ip_copy(ip, "hipMemcpyPeer", dst, src, size,
+                               hipMemcpyDeviceToDevice),
+                    (void* dst, int dst_device, const void* src,
+                     int src_device, size_t size),
+                    dst, dst_device, src, src_device, size)
+RL_IP_WRITE_FORWARD(hipMemcpyPeerAsync,
+                    rl_ip_copy_on(ip, "hipMemcpyPeerAsync", dst, src, size,
+                                  hipMemcpyDeviceToDevice, stream),
+                    (void* dst, int dst_device, const void* src,
+                     int src_device, size_t size, hipStream_t stream),
+                    dst, dst_device, src, src_device, size, stream)

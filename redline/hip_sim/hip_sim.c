@@ -14,6 +14,7 @@
 #include "redline/sim/isa/isa_executor.h"
 
 rl_hip_state_t rl_hip = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                         .device_lock = PTHREAD_MUTEX_INITIALIZER,
                          .null_stream = {.magic = RL_HIP_MAGIC_STREAM}};
 
 // Bytes of records the device printf buffer holds (hip_sim.h).
@@ -66,7 +67,9 @@ RL_HIP_EXPORT uint64_t rl_hip_sim_device_ticks(void) {
 }
 
 void rl_hip_list_clear(rl_hip_list_t* list) {
-  for (uint32_t i = 0; i < list->count; ++i) free(list->items[i].kernarg);
+  for (uint32_t i = 0; i < list->count; ++i) {
+    rl_hip_op_release(&list->items[i]);
+  }
   free(list->items);
   memset(list, 0, sizeof(*list));
 }
@@ -113,7 +116,13 @@ __attribute__((constructor)) static void rl_hip_load(void) {
 __attribute__((destructor)) static void rl_hip_shutdown(void) {
   if (!rl_run_owner_is_self(rl_hip_owner)) return;
   pthread_mutex_lock(&rl_hip.lock);
-  if (rl_hip.sim && !rl_hip.sticky_error) rl_hip_drain_all();
+  // Queued work completes (after a fault it completes as failed; a launch
+  // that outlived its bound failed, and its work-group is stopped when the
+  // device is destroyed below).
+  if (rl_hip.worker_running) rl_hip_wait_all();
+  pthread_mutex_unlock(&rl_hip.lock);
+  rl_hip_exec_stop();
+  pthread_mutex_lock(&rl_hip.lock);
   char trace[512] = "";
   if (rl_hip.trace) {
     const char* path = rl_hip_env("REDLINE_HIP_TRACE", NULL);
@@ -135,11 +144,14 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
   }
   for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
     rl_hip_list_clear(&rl_hip.streams[i]->pending);
-    rl_hip_list_clear(&rl_hip.streams[i]->captured);
     free(rl_hip.streams[i]);
   }
+  for (uint32_t i = 0; i < rl_hip.destroyed_count; ++i) {
+    rl_hip_list_clear(&rl_hip.destroyed[i]->pending);
+    free(rl_hip.destroyed[i]);
+  }
+  free(rl_hip.destroyed);
   rl_hip_list_clear(&rl_hip.null_stream.pending);
-  rl_hip_list_clear(&rl_hip.null_stream.captured);
   rl_funnel_device_destroy(&rl_hip.adapter);
   rl_hip.sim->vtable->destroy(rl_hip.sim);
   rl_hip.sim = NULL;
@@ -155,6 +167,7 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
   }
   free(rl_hip.modules);
   free(rl_hip.stubs);
+  free(rl_hip.registered);
   free(rl_hip.vars);
   pthread_mutex_unlock(&rl_hip.lock);
 }
@@ -218,6 +231,9 @@ hipError_t rl_hip_start_locked(void) {
   if (!status) {
     status = rl_device_funnel_create_bounded(
         rl_hip.sim, rl_hip.timeout_ms * 1000000u, &rl_hip.adapter);
+  }
+  if (!status && rl_hip_exec_start_locked()) {
+    status = RL_STATUS(RL_STATUS_INTERNAL, "cannot start the device worker");
   }
   rl_device_allocation_t printf_buffer = {0};
   if (!status) {
@@ -510,9 +526,15 @@ RL_HIP_EXPORT hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
   return rl_hip_leave(hipSuccess);
 }
 
+// Not while a stream captures (HIP: hipErrorStreamCaptureUnsupported).
 RL_HIP_EXPORT hipError_t hipDeviceSynchronize(void) {
   RL_HIP_ENTER();
-  return rl_hip_leave(rl_hip_drain_all());
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    if (rl_hip.streams[i]->capture) {
+      return rl_hip_leave(hipErrorStreamCaptureUnsupported);
+    }
+  }
+  return rl_hip_leave(rl_hip_wait_all());
 }
 
 // Waits for every stream; the simulated device keeps its memory (a reset
@@ -520,7 +542,7 @@ RL_HIP_EXPORT hipError_t hipDeviceSynchronize(void) {
 // into VM faults the program did not write).
 RL_HIP_EXPORT hipError_t hipDeviceReset(void) {
   RL_HIP_ENTER();
-  return rl_hip_leave(rl_hip_drain_all());
+  return rl_hip_leave(rl_hip_wait_all());
 }
 
 RL_HIP_EXPORT hipError_t hipGetLastError(void) {

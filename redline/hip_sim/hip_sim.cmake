@@ -9,10 +9,16 @@ set(RL_HIP_SIM_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(RL_HIP_SIM_LIBRARY_DIR ${CMAKE_BINARY_DIR}/lib/redline)
 add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim.c
+  ${RL_HIP_SIM_DIR}/hip_sim_copy.c
+  ${RL_HIP_SIM_DIR}/hip_sim_copy2d.c
+  ${RL_HIP_SIM_DIR}/hip_sim_error.c
+  ${RL_HIP_SIM_DIR}/hip_sim_exec.c
   ${RL_HIP_SIM_DIR}/hip_sim_graph.c
+  ${RL_HIP_SIM_DIR}/hip_sim_graph_nodes.c
   ${RL_HIP_SIM_DIR}/hip_sim_memory.c
   ${RL_HIP_SIM_DIR}/hip_sim_module.c
   ${RL_HIP_SIM_DIR}/hip_sim_printf.c
+  ${RL_HIP_SIM_DIR}/hip_sim_register.c
   ${RL_HIP_SIM_DIR}/hip_sim_stream.c
   ${RL_HIP_SIM_DIR}/hip_sim_unsupported.c)
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa

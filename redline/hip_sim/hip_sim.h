@@ -14,23 +14,64 @@
 // properties, memory (device, host, managed, symbols, memset, sync and
 // async copies), launches (<<<>>>, hipLaunchKernel, hipModule*,
 // hipExtModuleLaunchKernel), function attributes and occupancy, streams,
-// events, stream-capture graphs, errors and device printf. Every other
+// events, host functions and stream callbacks, stream-capture graphs and
+// their node queries, errors and device printf. Every other
 // entry it exports returns hipErrorNotSupported and names itself once on
-// stderr ("redline hip: hipMemcpy2D is not supported by the simulator").
+// stderr ("redline hip: hipMemset2D is not supported by the simulator").
 //
-// Execution model. Operations (launches, async copies and memsets, event
-// records and waits) queue on their stream and run in order when someone
-// waits for them: hip{Stream,Event,Device}Synchronize, a query, the
-// synchronous copies and hipFree (which wait for every stream). The null
-// stream is the legacy default stream: work queued on it first runs every
-// other blocking stream's queued work, and work queued on a blocking
-// stream first runs the null stream's. hipStreamWaitEvent runs the event's
-// stream up to the event. Each launch is one AQL kernel-dispatch packet on
+// Execution model (hip_sim_exec.c). As on the hardware, work submitted
+// to a stream starts without the host waiting for it: a device worker
+// thread, started with the device, runs the streams' queued operations
+// (launches, copies, memsets, event markers, host functions) concurrently
+// with the program's threads. Each stream runs its operations in order,
+// one at a time; among the streams whose next operation may run, the
+// operation submitted first runs first (a GPU takes work as it arrives),
+// so work is never deferred to a synchronising call. The device runs one
+// operation at a time (kernels of different streams do not overlap), and
+// the calls that touch the simulated device themselves (hipMalloc, hipFree,
+// module loads) wait while an operation runs on it. Dependencies are wait
+// operations on a stream: "until stream S completed its operation n".
+//   - hipEventRecord makes the event name its stream's marker operation;
+//     hipStreamWaitEvent(s, e) queues on |s| a wait for exactly that
+//     operation: later work of |s| follows the work before the record,
+//     and nothing else of the event's stream (ping-pong between streams
+//     works). An event never recorded is not waited for (as HIP).
+//   - The null stream is the legacy default stream: an operation queued on
+//     it first waits for everything queued so far on every blocking
+//     stream, and an operation queued on a blocking stream first waits for
+//     everything queued on the null stream; hipStreamNonBlocking streams
+//     take no part. hipStreamSynchronize(0) waits for the whole device.
+//   - Host functions (hipLaunchHostFunc) and callbacks
+//     (hipStreamAddCallback) run in stream order on a second runtime
+//     thread, the host thread, with no lock held: their stream waits until
+//     the function returns, the other streams go on (as HIP runs callbacks
+//     on a thread of its own). One that calls a HIP entry which would wait
+//     for the device gets hipErrorIllegalState instead of waiting (it could
+//     wait for itself).
+//   - Host waits (hip{Stream,Event,Device}Synchronize, the synchronous
+//     copies and memsets, hipFree, hipStreamDestroy, hipModuleUnload)
+//     block until the operations they cover completed; queries answer
+//     hipErrorNotReady until then.
+// Copies follow the CUDA "API synchronization behavior" rules HIP
+// documents (hip_sim_copy.c): an asynchronous copy from pageable memory
+// to device or pinned memory copies its source before returning; a copy
+// into pageable memory, and any host-to-host copy, has completed when the
+// call returns; the synchronous copies and memsets are queued on their
+// stream (the null stream for hipMemcpy) and waited for. Pinned memory
+// (hipHostMalloc, hipMallocManaged) is read and written by the worker when
+// the copy runs, as a DMA engine would.
+// Stream capture (hip_sim_graph.c) records the operations in issue order;
+// an event recorded on a capturing stream and waited for by another stream
+// brings that stream into the capture, and its event waited for by the
+// origin joins it back; hipStreamEndCapture with a forked stream not
+// joined back fails with hipErrorStreamCaptureUnjoined and no graph.
+// Each launch is one AQL kernel-dispatch packet on
 // the simulated device (redline/device/device_funnel.h). A launch that
 // faults (a VM fault, s_trap from assert/__trap, an instruction the
 // executor refuses) prints "redline hip: kernel NAME failed: <reason>" on
 // stderr, and the device is lost as on hardware: that and every later
-// synchronisation returns hipErrorLaunchFailure. So does a launch that does
+// synchronisation returns hipErrorLaunchFailure (queued operations then
+// complete without running, so no wait hangs). So does a launch that does
 // not complete within the bound of its wait (REDLINE_HIP_TIMEOUT_MS, 10 s
 // by default; a kernel that never ends): the work-group still running is
 // stopped mid-way when the device is destroyed, at exit at the latest, in
@@ -97,6 +138,12 @@
 //   REDLINE_STANDIN_HIP_HANG=1      test hook: every stream query answers
 //                                   hipErrorNotReady (a kernel that never
 //                                   finishes)
+//
+// Launches are checked at the call (hip_sim_stream.c rl_hip_launch_check):
+// geometry beyond the device's limits is hipErrorInvalidConfiguration,
+// static plus dynamic LDS above the device's is hipErrorInvalidValue; the
+// device stays usable. Registered memory (hipHostRegister) is pinned for the
+// copy rules but cannot be dereferenced by a kernel (not mapped).
 //
 // Misuse the runtime detects (each recorded as one error message, and the
 // call returns the HIP error named): a launch, synchronize or capture on a

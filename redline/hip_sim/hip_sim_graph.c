@@ -1,12 +1,21 @@
 // redline/hip_sim/hip_sim_graph.c — stream capture and graphs
-// (hipStreamBeginCapture .. hipGraphLaunch, hipGraphExecUpdate) and error
-// names; see hip_sim.h for the execution model.
+// (hipStreamBeginCapture .. hipGraphLaunch, hipGraphExecUpdate); see
+// hip_sim.h for the execution model.
 #include "redline/hip_sim/hip_sim_internal.h"
 
 //===----------------------------------------------------------------------===//
 // Graphs
 //===----------------------------------------------------------------------===//
 
+// Stream capture. The capturing streams append their operations to one
+// list in issue order, a valid order of the graph CUDA and HIP would build
+// (every dependency was issued before what depends on it). Fork and join go
+// through events: a wait on an event recorded in the capture brings the
+// waiting stream into the capture; a capturing stream's wait on an event
+// recorded on another joins that stream up to the record. At the end every
+// stream that captured work must have been joined, directly or through
+// other joined streams, to the origin, or the capture fails with
+// hipErrorStreamCaptureUnjoined (and leaves no graph).
 RL_HIP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
                                                hipStreamCaptureMode mode) {
   (void)mode;
@@ -15,9 +24,75 @@ RL_HIP_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream,
   if (!rl_hip_stream_usable(stream, "hipStreamBeginCapture")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  if (stream->capturing) return rl_hip_leave(hipErrorIllegalState);
-  stream->capturing = true;
+  if (stream->capture) return rl_hip_leave(hipErrorIllegalState);
+  rl_hip_capture_t* capture = calloc(1, sizeof(*capture));
+  if (!capture) return rl_hip_leave(hipErrorOutOfMemory);
+  capture->id = ++rl_hip.next_capture_id;
+  capture->origin = stream;
+  stream->capture = capture;
+  stream->capture_tip = stream->capture_joined_tip = 0;
   return rl_hip_leave(hipSuccess);
+}
+
+void rl_hip_capture_record_event(struct ihipStream_t* stream,
+                                 struct ihipEvent_t* event) {
+  event->capture_id = stream->capture->id;
+  event->capture_stream = stream;
+  event->capture_tip = stream->capture_tip;
+}
+
+bool rl_hip_capture_wait_event(struct ihipStream_t* stream,
+                               struct ihipEvent_t* event) {
+  struct ihipStream_t* from = event->capture_stream;
+  if (!event->capture_id || !from || !from->capture ||
+      from->capture->id != event->capture_id) {
+    return false;
+  }
+  rl_hip_capture_t* capture = from->capture;
+  if (!stream->capture) {  // fork: |stream| joins the capture
+    stream->capture = capture;
+    stream->capture_tip = stream->capture_joined_tip = 0;
+    stream->capture_joined_by = NULL;
+    return true;
+  }
+  if (stream->capture == capture && from != stream &&
+      event->capture_tip >= from->capture_joined_tip) {
+    from->capture_joined_tip = event->capture_tip;  // join
+    from->capture_joined_by = stream;
+  }
+  return true;
+}
+
+// True when |s|'s captured work is joined to the origin, directly or
+// through a chain of joined streams (|depth| bounds a cycle).
+static bool rl_hip_capture_joined(const struct ihipStream_t* s,
+                                  const rl_hip_capture_t* capture,
+                                  uint32_t depth) {
+  if (s == capture->origin) return true;
+  if (s->capture_tip == 0) return true;  // captured nothing
+  if (s->capture_tip > s->capture_joined_tip || !s->capture_joined_by ||
+      depth > RL_HIP_MAX_STREAMS) {
+    return false;
+  }
+  return rl_hip_capture_joined(s->capture_joined_by, capture, depth + 1);
+}
+
+// Takes every stream out of |capture|; true when all were joined.
+static bool rl_hip_capture_leave(rl_hip_capture_t* capture) {
+  bool joined = true;
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    const struct ihipStream_t* s = rl_hip.streams[i];
+    if (s->capture == capture && !rl_hip_capture_joined(s, capture, 0)) {
+      joined = false;
+    }
+  }
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    if (rl_hip.streams[i]->capture == capture) {
+      rl_hip.streams[i]->capture = NULL;
+    }
+  }
+  capture->origin->capture = NULL;
+  return joined;
 }
 
 RL_HIP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
@@ -28,13 +103,25 @@ RL_HIP_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream,
   if (!stream || !rl_hip_stream_usable(stream, "hipStreamEndCapture")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  if (!stream->capturing) return rl_hip_leave(hipErrorStreamCaptureUnmatched);
-  struct ihipGraph* g = calloc(1, sizeof(*g));
-  if (!g) return rl_hip_leave(hipErrorOutOfMemory);
+  rl_hip_capture_t* capture = stream->capture;
+  if (!capture || capture->origin != stream) {
+    return rl_hip_leave(hipErrorStreamCaptureUnmatched);
+  }
+  bool joined = rl_hip_capture_leave(capture);
+  struct ihipGraph* g = joined ? calloc(1, sizeof(*g)) : NULL;
+  if (!g) {
+    rl_hip_list_clear(&capture->ops);
+    free(capture);
+    if (!joined) {
+      rl_hip_error("hipStreamEndCapture: a stream forked into the capture "
+                   "was not joined back to the origin stream");
+    }
+    return rl_hip_leave(joined ? hipErrorOutOfMemory
+                               : hipErrorStreamCaptureUnjoined);
+  }
   g->magic = RL_HIP_MAGIC_GRAPH;
-  g->ops = stream->captured;  // moved
-  memset(&stream->captured, 0, sizeof(stream->captured));
-  stream->capturing = false;
+  g->ops = capture->ops;  // moved
+  free(capture);
   *graph = g;
   return rl_hip_leave(hipSuccess);
 }
@@ -77,7 +164,7 @@ RL_HIP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
     return rl_hip_leave(hipErrorInvalidHandle);
   }
   for (uint32_t i = 0; i < exec->ops.count; ++i) {
-    hipError_t error = rl_hip_enqueue(s, &exec->ops.items[i]);
+    hipError_t error = rl_hip_enqueue(s, &exec->ops.items[i], false);
     if (error) return rl_hip_leave(error);
   }
   return rl_hip_leave(hipSuccess);
@@ -137,7 +224,7 @@ RL_HIP_EXPORT hipError_t hipStreamIsCapturing(hipStream_t stream,
   if (!rl_hip_stream_usable(s, "hipStreamIsCapturing")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  *status = s->capturing ? hipStreamCaptureStatusActive
+  *status = s->capture ? hipStreamCaptureStatusActive
                          : hipStreamCaptureStatusNone;
   return rl_hip_leave(hipSuccess);
 }
@@ -156,49 +243,7 @@ RL_HIP_EXPORT hipError_t hipGraphDestroy(hipGraph_t graph) {
   pthread_mutex_lock(&rl_hip.lock);
   graph->magic = 0;
   rl_hip_list_clear(&graph->ops);
+  free(graph->nodes);
   free(graph);
   return rl_hip_leave(hipSuccess);
-}
-
-//===----------------------------------------------------------------------===//
-// Errors
-//===----------------------------------------------------------------------===//
-
-RL_HIP_EXPORT const char* hipGetErrorName(hipError_t error) {
-  switch (error) {
-#define RL_HIP_NAME(e) case e: return #e;
-    RL_HIP_NAME(hipSuccess)
-    RL_HIP_NAME(hipErrorInvalidValue)
-    RL_HIP_NAME(hipErrorOutOfMemory)
-    RL_HIP_NAME(hipErrorInvalidConfiguration)
-    RL_HIP_NAME(hipErrorInvalidMemcpyDirection)
-    RL_HIP_NAME(hipErrorNoDevice)
-    RL_HIP_NAME(hipErrorInvalidDevice)
-    RL_HIP_NAME(hipErrorInvalidImage)
-    RL_HIP_NAME(hipErrorInvalidHandle)
-    RL_HIP_NAME(hipErrorIllegalState)
-    RL_HIP_NAME(hipErrorNotFound)
-    RL_HIP_NAME(hipErrorLaunchFailure)
-    RL_HIP_NAME(hipErrorStreamCaptureUnsupported)
-    RL_HIP_NAME(hipErrorStreamCaptureUnmatched)
-    RL_HIP_NAME(hipErrorNotSupported)
-    RL_HIP_NAME(hipErrorInvalidDeviceFunction)
-    RL_HIP_NAME(hipErrorInvalidSymbol)
-    RL_HIP_NAME(hipErrorNotReady)
-    RL_HIP_NAME(hipErrorFileNotFound)
-    RL_HIP_NAME(hipErrorGraphExecUpdateFailure)
-    RL_HIP_NAME(hipErrorAssert)
-#undef RL_HIP_NAME
-    default: return "hipErrorUnknown";
-  }
-}
-
-RL_HIP_EXPORT const char* hipGetErrorString(hipError_t error) {
-  switch (error) {
-    case hipSuccess: return "no error";
-    case hipErrorInvalidValue: return "invalid argument";
-    case hipErrorInvalidHandle: return "invalid resource handle";
-    case hipErrorLaunchFailure: return "unspecified launch failure";
-    default: return hipGetErrorName(error);
-  }
 }

@@ -4,14 +4,27 @@
 //   hip_sim_memory.c   allocations, copies, memset, symbols;
 //   hip_sim_module.c   modules, fat binaries, variables, function queries;
 //   hip_sim_stream.c   streams, operations, launches, events;
-//   hip_sim_graph.c    stream capture, graphs, error names;
+//   hip_sim_exec.c     the device worker thread that runs the streams'
+//                      queued operations, and the host's waits for them;
+//   hip_sim_copy2d.c   pitched memory, 2D/3D and peer copies;
+//   hip_sim_register.c hipHostRegister;
+//   hip_sim_copy.c     the copy rules: what a copy's pointers are, when a
+//                      source is staged and when the caller waits;
+//   hip_sim_graph.c    stream capture, graphs;
+//   hip_sim_graph_nodes.c  the node queries of captured graphs;
+//   hip_sim_error.c    error names and descriptions;
 //   hip_sim_printf.c   the device printf buffer;
 //   hip_sim_unsupported.c  entries that answer hipErrorNotSupported.
 // Private to the library.
 //
 // Thread-safety: every entry point takes rl_hip.lock (RL_HIP_ENTER) and
 // releases it through rl_hip_leave(); every helper that touches rl_hip
-// expects the lock held.
+// expects the lock held. The simulated device (rl_hip.sim and
+// rl_hip.adapter) is used by one thread at a time (redline/device/device.h):
+// every call into it holds rl_hip.device_lock. Lock order: rl_hip.lock may
+// be held when taking rl_hip.device_lock, never the reverse; the worker
+// (hip_sim_exec.c) runs an operation holding only rl_hip.device_lock, so
+// the host's API calls proceed while a kernel runs.
 #ifndef REDLINE_HIP_SIM_HIP_SIM_INTERNAL_H_
 #define REDLINE_HIP_SIM_HIP_SIM_INTERNAL_H_
 
@@ -38,6 +51,7 @@
 #define RL_HIP_MAGIC_GRAPH 0x47524150u
 #define RL_HIP_MAGIC_EXEC 0x45584543u
 #define RL_HIP_MAGIC_EVENT 0x45564E54u
+#define RL_HIP_MAGIC_NODE 0x4E4F4445u
 #define RL_HIP_ERRORS_KEPT 64u
 
 // One "id:...:hash,format" entry of a code object's amdhsa.printf.
@@ -70,23 +84,34 @@ struct ihipModule_t {
 
 struct ihipEvent_t {
   uint32_t magic;
-  bool recorded;  // hipEventRecord called
-  bool done;      // its marker executed: |timestamp| is valid
-  uint64_t timestamp;
+  unsigned flags;   // hipEventDisableTiming, ...
+  bool recorded;    // hipEventRecord called outside a capture
+  // The last record: the event completes when |stream| has completed
+  // |seq| operations (its marker is operation |seq|).
   struct ihipStream_t* stream;
+  uint64_t seq;
+  uint64_t timestamp;  // set by the marker of the last record
+  uint32_t markers_pending;  // queued markers naming this event
+  // A record inside a stream capture (hip_sim_graph.c): the capture's id,
+  // the capturing stream and its tip at the record.
+  uint64_t capture_id;
+  struct ihipStream_t* capture_stream;
+  uint64_t capture_tip;
 };
 
 typedef enum rl_hip_op_kind_e {
   RL_HIP_OP_LAUNCH = 0,
-  RL_HIP_OP_COPY = 1,   // dst/src/size: resolved when run
+  RL_HIP_OP_COPY = 1,   // dst/src/size, |value| the hipMemcpyKind
   RL_HIP_OP_SET = 2,    // dst/size/value (value_size 1, 2 or 4)
-  RL_HIP_OP_EVENT = 3,  // record |event|
-  RL_HIP_OP_WAIT = 4,   // wait for |event|
+  RL_HIP_OP_EVENT = 3,  // record |event| (its record |event_seq|)
+  RL_HIP_OP_WAIT = 4,   // until |wait_stream| completed |wait_seq| ops
+  RL_HIP_OP_HOST = 5,   // call host_fn(host_data) or the stream callback
 } rl_hip_op_kind_t;
 
 // One operation of a stream (or of a captured graph).
 typedef struct rl_hip_op_s {
   rl_hip_op_kind_t kind;
+  uint64_t order;  // queued: the device-wide submission number
   struct ihipModuleSymbol_t* function;
   uint32_t grid[3], block[3], lds;
   uint8_t* kernarg;
@@ -95,7 +120,20 @@ typedef struct rl_hip_op_s {
   const void* src;
   size_t size;
   uint32_t value, value_size;
+  // Resolved when queued (hip_sim_copy.c), so the worker never looks at
+  // the allocation table: a device address (*_device) or a host pointer.
+  bool dst_device, src_device;
+  uint64_t dst_address, src_address;
+  uint8_t* staged;  // owned copy of a pageable source, or NULL
   struct ihipEvent_t* event;
+  uint64_t event_seq;
+  struct ihipStream_t* wait_stream;
+  uint64_t wait_seq;
+  hipHostFn_t host_fn;
+  hipStreamCallback_t callback;  // with |callback_stream|
+  struct ihipStream_t* callback_stream;
+  void* host_data;
+  struct ihipStream_t* host_on;  // handed to the host thread: its stream
 } rl_hip_op_t;
 
 typedef struct rl_hip_list_s {
@@ -103,18 +141,47 @@ typedef struct rl_hip_list_s {
   uint32_t count, capacity;
 } rl_hip_list_t;
 
+// One stream capture (hip_sim_graph.c): the streams that joined it append
+// their operations to |ops| in the order the program issued them, a valid
+// order of the captured graph.
+typedef struct rl_hip_capture_s {
+  uint64_t id;
+  struct ihipStream_t* origin;
+  rl_hip_list_t ops;
+  uint64_t next_tip;
+} rl_hip_capture_t;
+
 struct ihipStream_t {
   uint32_t magic;
   bool destroyed;
-  bool capturing;
   bool non_blocking;  // hipStreamNonBlocking: no implicit null-stream sync
+  // Queued operations: pending.items[head, count) in order. |submitted|
+  // counts operations ever queued, |completed| those the worker finished;
+  // operation n (from 1) is done when completed >= n.
   rl_hip_list_t pending;
-  rl_hip_list_t captured;
+  uint32_t head;
+  uint64_t submitted, completed;
+  bool host_busy;  // its host function runs on the host thread
+  // Capture state: the capture this stream belongs to (NULL: none), the
+  // tip (the last operation it captured), and the tip another capturing
+  // stream (|capture_joined_by|) has waited for through an event.
+  rl_hip_capture_t* capture;
+  uint64_t capture_tip, capture_joined_tip;
+  struct ihipStream_t* capture_joined_by;
+};
+
+// A graph node handle (hip_sim_graph_nodes.c): operation |index| of
+// |graph|, made on the first node query and freed with the graph.
+struct hipGraphNode {
+  uint32_t magic;
+  struct ihipGraph* graph;
+  uint32_t index;
 };
 
 struct ihipGraph {
   uint32_t magic;
   rl_hip_list_t ops;
+  struct hipGraphNode* nodes;  // NULL until queried; ops.count of them
 };
 
 struct hipGraphExec {
@@ -143,10 +210,28 @@ typedef struct rl_hip_allocation_s {
   uint8_t* host;
 } rl_hip_allocation_t;
 
-#define RL_HIP_MAX_STREAMS 256u
+// A host range registered with hipHostRegister (hip_sim_register.c).
+typedef struct rl_hip_registered_s {
+  uint64_t base, size;
+} rl_hip_registered_t;
+
+// Live streams at once (destroyed streams free their slot).
+#define RL_HIP_MAX_STREAMS 1024u
 
 typedef struct rl_hip_state_s {
   pthread_mutex_t lock;
+  pthread_mutex_t device_lock;  // every call into sim/adapter
+  // The worker (hip_sim_exec.c): |work| wakes it when an operation is
+  // queued, |done| wakes the host's waits when one completes.
+  pthread_cond_t work, done, host_work;
+  pthread_t worker, host_thread;
+  bool worker_running, worker_stop;
+  // Host functions and callbacks handed from the worker to the host
+  // thread (hip_sim_exec.c): host_queue.items[host_head, count).
+  rl_hip_list_t host_queue;
+  uint32_t host_head;
+  uint64_t next_order;  // submission numbers (rl_hip_op_t.order)
+  uint64_t next_capture_id;
   bool started;
   hipError_t start_error;
   rl_device_t* sim;
@@ -156,14 +241,19 @@ typedef struct rl_hip_state_s {
   rl_hip_allocation_t* allocations;
   uint32_t allocation_count, allocation_capacity;
   struct ihipStream_t null_stream;
-  // Every stream ever created (destroyed ones stay, flagged, so misuse is
-  // detected rather than a use-after-free).
+  // The live streams. Destroyed ones leave this table (their slot is
+  // reused) but stay allocated in |destroyed|, flagged, so misuse is
+  // detected rather than a use-after-free, until shutdown.
   struct ihipStream_t* streams[RL_HIP_MAX_STREAMS];
   uint32_t stream_count;
+  struct ihipStream_t** destroyed;
+  uint32_t destroyed_count, destroyed_capacity;
   // Every module ever loaded (unloaded ones stay, flagged, like streams);
   // freed at shutdown after the adapter that refers to their code.
   struct ihipModule_t** modules;
   uint32_t module_count, module_capacity;
+  rl_hip_registered_t* registered;
+  uint32_t registered_count, registered_capacity;
   rl_hip_stub_t* stubs;
   uint32_t stub_count, stub_capacity;
   rl_hip_var_t* vars;
@@ -193,10 +283,43 @@ void rl_hip_error(const char* format, ...) __attribute__((format(printf, 1, 2)))
 hipError_t rl_hip_start_locked(void);
 // Remembers |error| as the last error, unlocks and returns it.
 hipError_t rl_hip_leave(hipError_t error);
-// Runs every stream's pending operations.
-hipError_t rl_hip_drain_all(void);
-// Runs |stream|'s pending operations in order.
-hipError_t rl_hip_drain(struct ihipStream_t* stream);
+// Starts the worker thread (rl_hip_start_locked) / stops and joins it
+// (shutdown; called without rl_hip.lock held).
+hipError_t rl_hip_exec_start_locked(void);
+void rl_hip_exec_stop(void);
+// Waits until every stream completed what was queued before the call.
+hipError_t rl_hip_wait_all(void);
+// Waits until |stream| completed |seq| operations; the error of a lost
+// device (or of a wait from inside a host function) otherwise.
+hipError_t rl_hip_wait_seq(struct ihipStream_t* stream, uint64_t seq);
+// Waits for what |stream| had queued; for the null stream also for every
+// blocking stream (hipStreamSynchronize(0) is a device-wide wait).
+hipError_t rl_hip_wait_stream(struct ihipStream_t* stream);
+// Queues |op| (already prepared) on |stream| with the legacy null
+// stream's implicit waits, and wakes the worker. Lock held.
+hipError_t rl_hip_exec_queue(struct ihipStream_t* stream, const rl_hip_op_t* op);
+// Stream capture (hip_sim_graph.c). A record on a capturing stream marks
+// |event| with the capture and the stream's tip. A wait on such an event
+// joins |stream| to the capture (fork) or, on the origin stream, joins the
+// recording stream back (join); returns false when |event| was not
+// recorded in a live capture.
+void rl_hip_capture_record_event(struct ihipStream_t* stream,
+                                 struct ihipEvent_t* event);
+bool rl_hip_capture_wait_event(struct ihipStream_t* stream,
+                               struct ihipEvent_t* event);
+// Frees what |op| owns (kernarg, staged source).
+void rl_hip_op_release(rl_hip_op_t* op);
+// Resolves a copy or memset's pointers and stages a pageable source;
+// *|out_wait| says whether the caller must wait for the operation (the
+// copy rules of hip_sim_copy.c). |sync|: a synchronous call.
+hipError_t rl_hip_copy_prepare(rl_hip_op_t* op, bool sync, bool* out_wait);
+// Checks a copy's or memset's ranges at the call (the same error the
+// queued operation would meet).
+hipError_t rl_hip_copy_check(const rl_hip_op_t* op);
+// Runs a prepared copy or memset on the device; device lock held, not
+// rl_hip.lock. A failure is described in |message|.
+hipError_t rl_hip_copy_run(const rl_hip_op_t* op, char* message,
+                           size_t message_size);
 // Parses and loads a code object as a new module.
 hipError_t rl_hip_module_load_locked(const void* image, size_t size,
                                      struct ihipModule_t** out_module);
@@ -206,22 +329,37 @@ hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op);
 struct ihipStream_t* rl_hip_stream(hipStream_t stream);
 bool rl_hip_stream_usable(struct ihipStream_t* stream, const char* call);
 // Queues |op| on |stream| (or records it when the stream is capturing),
-// with the legacy null stream's implicit synchronisation.
-hipError_t rl_hip_enqueue(struct ihipStream_t* stream, const rl_hip_op_t* op);
+// with the legacy null stream's implicit synchronisation; copies and
+// memsets are prepared (hip_sim_copy.c) and, when their rule says so or
+// |sync|, waited for before returning.
+hipError_t rl_hip_enqueue(struct ihipStream_t* stream, const rl_hip_op_t* op,
+                          bool sync);
 // The live allocation holding |address| (a device address, or a host
 // pointer into host-visible memory), or NULL.
 rl_hip_allocation_t* rl_hip_find(uint64_t address);
+// True when [address, address + size) lies in a range registered with
+// hipHostRegister; lock held.
+bool rl_hip_registered(uint64_t address, uint64_t size);
 // The device address behind |pointer|: itself for device memory, the
 // device address of host-visible memory, |pointer| otherwise.
 uint64_t rl_hip_device_address(const void* pointer);
-// Runs a copy or memset operation now.
-hipError_t rl_hip_run_memory_op(const rl_hip_op_t* op);
 // The function of a host stub, or NULL.
 struct ihipModuleSymbol_t* rl_hip_stub_function(const void* host);
 // Reads amdhsa.printf of |module|'s code object.
 void rl_hip_printf_formats(struct ihipModule_t* module);
-// Prints and consumes what the kernels wrote to the printf buffer.
+// Prints and consumes what the kernels wrote to the printf buffer; lock
+// held (it takes the device lock).
 void rl_hip_printf_flush(void);
+// Runs a launch on the device; device lock held, not rl_hip.lock. On
+// failure |message| says why; *|out_ticks| the dispatch's device time and
+// *|out_start| its start timestamp.
+hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
+                             char* message, size_t message_size,
+                             uint64_t* out_start, uint64_t* out_ticks);
+// Records a finished launch (counters, trace); lock held.
+void rl_hip_launch_finish(const rl_hip_op_t* op, hipError_t result,
+                          const char* message, uint64_t start,
+                          uint64_t ticks);
 // The device's nominal compute-unit count.
 int rl_hip_compute_units(void);
 // Prints "redline hip: NAME is not supported ..." once per NAME.

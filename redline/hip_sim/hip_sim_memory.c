@@ -38,10 +38,12 @@ static hipError_t rl_hip_allocate(void** ptr, size_t size, bool host_visible) {
                                         rl_hip.allocation_count + 1);
   rl_device_allocation_t allocation = {0};
   if (!status) {
+    pthread_mutex_lock(&rl_hip.device_lock);
     status = rl_hip.sim->vtable->allocate(
         rl_hip.sim, size, 256,
         host_visible ? RL_MEMORY_KIND_SYSTEM : RL_MEMORY_KIND_DEVICE,
         &allocation);
+    pthread_mutex_unlock(&rl_hip.device_lock);
   }
   if (!status && host_visible && !allocation.host) {
     status = RL_STATUS(RL_STATUS_INTERNAL, "system memory without a host view");
@@ -93,7 +95,7 @@ static bool rl_hip_in_flight(const rl_hip_allocation_t* a) {
   for (uint32_t s = 0; s <= rl_hip.stream_count; ++s) {
     const struct ihipStream_t* stream =
         s == rl_hip.stream_count ? &rl_hip.null_stream : rl_hip.streams[s];
-    for (uint32_t l = 0; l < stream->pending.count; ++l) {
+    for (uint32_t l = stream->head; l < stream->pending.count; ++l) {
       const rl_hip_op_t* op = &stream->pending.items[l];
       for (uint32_t o = 0; o + 8 <= op->kernarg_size; o += 8) {
         uint64_t value;
@@ -122,8 +124,12 @@ static hipError_t rl_hip_free(void* ptr, const char* call) {
     rl_hip_error("%s(0x%llx): memory still used by a launch in flight", call,
                  (unsigned long long)address);
   }
-  hipError_t result = rl_hip_drain_all();  // hipFree synchronises
+  hipError_t result = rl_hip_wait_all();  // hipFree synchronises
+  a = rl_hip_find(address);  // the table may have changed meanwhile
+  if (!a) return rl_hip_leave(hipErrorInvalidValue);
+  pthread_mutex_lock(&rl_hip.device_lock);
   rl_status_free(rl_hip.sim->vtable->free(rl_hip.sim, a->address));
+  pthread_mutex_unlock(&rl_hip.device_lock);
   *a = rl_hip.allocations[--rl_hip.allocation_count];
   return rl_hip_leave(result);
 }
@@ -186,106 +192,15 @@ RL_HIP_EXPORT hipError_t hipMemAdvise(const void* ptr, size_t count,
 // Copies and memset
 //===----------------------------------------------------------------------===//
 
-// Resolves |pointer| for |size| bytes: *|out_device| true with the device
-// address when it lies in a live allocation (device or host-visible),
-// false for plain host memory. False return: a range that starts in an
-// allocation and runs past it, or device memory required and not found.
-static bool rl_hip_resolve(const void* pointer, uint64_t size,
-                           bool must_be_device, const char* call,
-                           bool* out_device, uint64_t* out_address) {
-  uint64_t value = (uint64_t)(uintptr_t)pointer;
-  rl_hip_allocation_t* a = rl_hip_find(value);
-  *out_device = a != NULL;
-  *out_address = value;
-  if (!a && value >= RL_SIM_VA_BASE && value < RL_SIM_VA_END &&
-      size <= RL_SIM_VA_END - value) {
-    // Device memory the program did not allocate: a loaded code object's
-    // variables (the simulator bounds-checks the access).
-    *out_device = true;
-    return true;
-  }
-  if (!a) {
-    if (!must_be_device) return true;
-  } else {
-    uint64_t device = rl_hip_device_address(pointer);
-    if (size <= a->size - (device - a->address)) {
-      *out_address = device;
-      return true;
-    }
-  }
-  rl_hip_error("%s: device range [0x%llx, +%llu) is outside every live "
-               "allocation", call, (unsigned long long)value,
-               (unsigned long long)size);
-  return false;
-}
-
-hipError_t rl_hip_run_memory_op(const rl_hip_op_t* op) {
-  const rl_device_vtable_t* vt = rl_hip.sim->vtable;
-  rl_status_t status = RL_OK;
-  bool dst_device = false, src_device = false;
-  uint64_t d = 0, s = 0;
-  if (op->kind == RL_HIP_OP_SET) {
-    if (!rl_hip_resolve(op->dst, op->size, true, "hipMemset", &dst_device,
-                        &d)) {
-      return hipErrorInvalidValue;
-    }
-    // One pattern chunk written over and over: the host holds 1 MiB
-    // whatever the size (a multiple of the value size, so the pattern
-    // stays in phase).
-    const size_t chunk = op->size < (1u << 20) ? op->size : (1u << 20);
-    uint8_t* bytes = malloc(chunk ? chunk : 1);
-    if (!bytes) return hipErrorOutOfMemory;
-    for (size_t i = 0; i < chunk; i += op->value_size) {
-      memcpy(bytes + i, &op->value, op->value_size);
-    }
-    for (size_t done = 0; !status && done < op->size; done += chunk) {
-      const size_t n = op->size - done < chunk ? op->size - done : chunk;
-      status = vt->write(rl_hip.sim, d + done, bytes, n);
-    }
-    free(bytes);
-  } else {
-    hipMemcpyKind kind = (hipMemcpyKind)op->value;
-    bool need_dst = kind == hipMemcpyHostToDevice ||
-                    kind == hipMemcpyDeviceToDevice;
-    bool need_src = kind == hipMemcpyDeviceToHost ||
-                    kind == hipMemcpyDeviceToDevice;
-    if (!rl_hip_resolve(op->dst, op->size, need_dst, "hipMemcpy", &dst_device,
-                        &d) ||
-        !rl_hip_resolve(op->src, op->size, need_src, "hipMemcpy", &src_device,
-                        &s)) {
-      return hipErrorInvalidValue;
-    }
-    if (dst_device && src_device) {
-      void* bounce = malloc(op->size);
-      if (!bounce) return hipErrorOutOfMemory;
-      status = vt->read(rl_hip.sim, s, bounce, op->size);
-      if (!status) status = vt->write(rl_hip.sim, d, bounce, op->size);
-      free(bounce);
-    } else if (dst_device) {
-      status = vt->write(rl_hip.sim, d, op->src, op->size);
-    } else if (src_device) {
-      status = vt->read(rl_hip.sim, s, op->dst, op->size);
-    } else {
-      memmove(op->dst, op->src, op->size);
-    }
-  }
-  if (status) {
-    rl_hip_error("%s: %s", op->kind == RL_HIP_OP_SET ? "hipMemset" : "hipMemcpy",
-                 rl_status_message(status));
-    rl_status_free(status);
-    return hipErrorInvalidValue;
-  }
-  return hipSuccess;
-}
-
 static bool rl_hip_copy_kind_valid(hipMemcpyKind kind) {
   return kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToHost ||
          kind == hipMemcpyDeviceToDevice || kind == hipMemcpyHostToHost ||
          kind == hipMemcpyDefault;
 }
 
-// A copy: synchronous (|stream| NULL and |sync|: after every stream's
-// queued work) or queued on |stream|.
+// A copy on |stream| (NULL: the null stream), synchronous when |sync|
+// (it returns once the copy completed); the copy rules of hip_sim_copy.c
+// say when an asynchronous one reads its source and returns.
 static hipError_t rl_hip_copy(void* dst, const void* src, size_t size,
                               hipMemcpyKind kind, hipStream_t stream,
                               bool sync) {
@@ -295,16 +210,16 @@ static hipError_t rl_hip_copy(void* dst, const void* src, size_t size,
   RL_HIP_ENTER();
   const rl_hip_op_t op = {.kind = RL_HIP_OP_COPY, .dst = dst, .src = src,
                           .size = size, .value = (uint32_t)kind};
-  if (sync) {
-    hipError_t result = rl_hip_drain_all();
-    if (result) return rl_hip_leave(result);
-    return rl_hip_leave(rl_hip_run_memory_op(&op));
-  }
   struct ihipStream_t* s = rl_hip_stream(stream);
-  if (!rl_hip_stream_usable(s, "hipMemcpyAsync")) {
+  if (!rl_hip_stream_usable(s, sync ? "hipMemcpy" : "hipMemcpyAsync")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  return rl_hip_leave(rl_hip_enqueue(s, &op));
+  hipError_t error = rl_hip_copy_check(&op);
+  if (error) return rl_hip_leave(error);
+  if (sync && s->capture) {
+    return rl_hip_leave(hipErrorStreamCaptureUnsupported);
+  }
+  return rl_hip_leave(rl_hip_enqueue(s, &op, sync));
 }
 
 RL_HIP_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t size,
@@ -315,8 +230,7 @@ RL_HIP_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t size,
 RL_HIP_EXPORT hipError_t hipMemcpyWithStream(void* dst, const void* src,
                                              size_t size, hipMemcpyKind kind,
                                              hipStream_t stream) {
-  hipError_t result = rl_hip_copy(dst, src, size, kind, stream, false);
-  return result ? result : hipStreamSynchronize(stream);
+  return rl_hip_copy(dst, src, size, kind, stream, true);
 }
 
 RL_HIP_EXPORT hipError_t hipMemcpyAsync(void* dst, const void* src,
@@ -356,7 +270,8 @@ RL_HIP_EXPORT hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst,
   return rl_hip_copy(dst, src, size, hipMemcpyDeviceToDevice, stream, false);
 }
 
-// A fill of |count| elements of |value_size| bytes.
+// A fill of |count| elements of |value_size| bytes on |stream|,
+// synchronous when |sync|.
 static hipError_t rl_hip_set(void* dst, uint32_t value, uint32_t value_size,
                              size_t count, hipStream_t stream, bool sync) {
   if (count == 0) return hipSuccess;
@@ -365,16 +280,13 @@ static hipError_t rl_hip_set(void* dst, uint32_t value, uint32_t value_size,
   const rl_hip_op_t op = {.kind = RL_HIP_OP_SET, .dst = dst,
                           .size = count * value_size, .value = value,
                           .value_size = value_size};
-  if (sync) {
-    hipError_t result = rl_hip_drain_all();
-    if (result) return rl_hip_leave(result);
-    return rl_hip_leave(rl_hip_run_memory_op(&op));
-  }
   struct ihipStream_t* s = rl_hip_stream(stream);
-  if (!rl_hip_stream_usable(s, "hipMemsetAsync")) {
+  if (!rl_hip_stream_usable(s, sync ? "hipMemset" : "hipMemsetAsync")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  return rl_hip_leave(rl_hip_enqueue(s, &op));
+  hipError_t error = rl_hip_copy_check(&op);
+  if (error) return rl_hip_leave(error);
+  return rl_hip_leave(rl_hip_enqueue(s, &op, sync));
 }
 
 RL_HIP_EXPORT hipError_t hipMemset(void* dst, int value, size_t size) {

@@ -88,8 +88,10 @@ hipError_t rl_hip_module_load_locked(const void* image, size_t size,
                               rl_hip.module_count + 1);
   }
   if (!status) {
+    pthread_mutex_lock(&rl_hip.device_lock);
     status = rl_hip.adapter.load_code_object(rl_hip.adapter.self, image, size,
                                              &m->handle);
+    pthread_mutex_unlock(&rl_hip.device_lock);
   }
   if (status) {
     fprintf(stderr, "redline hip: loading a code object: %s\n",
@@ -173,7 +175,7 @@ RL_HIP_EXPORT hipError_t hipModuleUnload(hipModule_t module) {
   if (!module || module->magic != RL_HIP_MAGIC_MODULE || !module->live) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  rl_hip_drain_all();
+  rl_hip_wait_all();
   module->live = false;
   return rl_hip_leave(hipSuccess);
 }
@@ -358,8 +360,10 @@ RL_HIP_EXPORT void __hipRegisterManagedVar(void* modules, void** pointer,
       rl_hip_fatbin_module((void**)modules), pointer, name, sizeof(void*));
   uint64_t device = rl_hip_device_address(memory);
   if (address) {
+    pthread_mutex_lock(&rl_hip.device_lock);
     rl_status_free(rl_hip.sim->vtable->write(rl_hip.sim, address, &device,
                                              sizeof(device)));
+    pthread_mutex_unlock(&rl_hip.device_lock);
   }
   rl_hip_leave(hipSuccess);
 }
@@ -371,7 +375,7 @@ RL_HIP_EXPORT void __hipUnregisterFatBinary(void** modules) {
     rl_hip_leave(hipErrorInvalidHandle);
     return;
   }
-  if (!rl_hip.sticky_error) rl_hip_drain_all();
+  if (!rl_hip.sticky_error) rl_hip_wait_all();
   m->live = false;
   uint32_t kept = 0;
   for (uint32_t i = 0; i < rl_hip.stub_count; ++i) {

@@ -194,7 +194,8 @@ static void rl_hip_print_record(FILE* out, const char* format,
   }
 }
 
-void rl_hip_printf_flush(void) {
+// Device lock held.
+static void rl_hip_printf_flush_device_locked(void) {
   uint32_t header[2];
   const rl_device_vtable_t* vt = rl_hip.sim->vtable;
   rl_status_t status = vt->read(rl_hip.sim, rl_hip.printf_buffer, header, 8);
@@ -227,4 +228,10 @@ void rl_hip_printf_flush(void) {
   rl_status_free(status);
   header[0] = 0;
   rl_status_free(vt->write(rl_hip.sim, rl_hip.printf_buffer, header, 4));
+}
+
+void rl_hip_printf_flush(void) {
+  pthread_mutex_lock(&rl_hip.device_lock);
+  rl_hip_printf_flush_device_locked();
+  pthread_mutex_unlock(&rl_hip.device_lock);
 }

@@ -2,6 +2,8 @@
 // launches (hipModuleLaunchKernel, hipLaunchKernel and the <<<>>> call
 // configuration, hipExtModuleLaunchKernel) and events; the execution model
 // is hip_sim.h's.
+#include <stdint.h>
+
 #include "capture/hip_ext_abi.h"
 #include "redline/base/trace.h"
 #include "redline/hip_sim/hip_sim_internal.h"
@@ -20,6 +22,7 @@ hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op) {
   }
   rl_hip_op_t copy = *op;
   copy.kernarg = NULL;
+  copy.staged = NULL;  // a staged source is the queue's (hip_sim_exec.c)
   if (op->kind == RL_HIP_OP_LAUNCH) {
     copy.kernarg = malloc(op->kernarg_size ? op->kernarg_size : 1);
     if (!copy.kernarg) return hipErrorOutOfMemory;
@@ -29,11 +32,13 @@ hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op) {
   return hipSuccess;
 }
 
-// Runs one launch on the simulated device; lock held.
-static hipError_t rl_hip_run_launch(const rl_hip_op_t* op) {
+hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
+                             char* message, size_t message_size,
+                             uint64_t* out_start, uint64_t* out_ticks) {
+  *out_start = *out_ticks = 0;
   const rl_code_object_kernel_t* kernel = op->function->kernel;
   const rl_funnel_dispatch_t dispatch = {
-      .launch_index = (uint32_t)rl_hip.launches_run,
+      .launch_index = (uint32_t)launch_index,
       .code_object_handle = op->function->module->handle,
       .kernel = kernel,
       .grid = {op->grid[0], op->grid[1], op->grid[2]},
@@ -44,109 +49,78 @@ static hipError_t rl_hip_run_launch(const rl_hip_op_t* op) {
   };
   rl_status_t status = rl_hip.adapter.launch(rl_hip.adapter.self, &dispatch);
   if (status) {
-    fprintf(stderr, "redline hip: kernel %s failed: %s\n", kernel->name,
-            rl_status_message(status));
-    rl_hip_error("launch of %s failed: %s", kernel->name,
-                 rl_status_message(status));
+    snprintf(message, message_size, "%s", rl_status_message(status));
+    // A launch that outlived its bound: the report names it (the device's
+    // destruction stops its work-group; the worker is joined before the
+    // report is read).
     if (rl_status_is(status, RL_STATUS_QUARANTINED) && !rl_hip.stopped[0]) {
       snprintf(rl_hip.stopped, sizeof(rl_hip.stopped), "%s", kernel->name);
     }
     rl_status_free(status);
-    rl_hip.sticky_error = hipErrorLaunchFailure;
     return hipErrorLaunchFailure;
   }
-  ++rl_hip.launches_run;
-  if (op->function->launches++ == 0) ++rl_hip.kernels_run;
   rl_sim_dispatch_record_t record;
   if (rl_sim_dispatch_log(rl_hip.sim, &record, 1) == 1 &&
       record.end_timestamp >= record.start_timestamp) {
-    rl_hip.device_ticks += record.end_timestamp - record.start_timestamp;
-    if (rl_hip.trace) {
-      // The simulator's timestamps are CLOCK_MONOTONIC in 10 ns ticks
-      // (redline/sim/sim.h), the trace's clock.
-      const uint64_t tick_ns =
-          1000000000ull / rl_hip.sim->timestamp_frequency;
-      char name[160];
-      snprintf(name, sizeof(name), "%s #%llu", kernel->name,
-               (unsigned long long)(rl_hip.launches_run - 1));
-      const rl_trace_arg_t args[] = {
-          {"launch", NULL, (double)(rl_hip.launches_run - 1)},
-          {"grid", NULL, (double)op->grid[0] * op->grid[1] * op->grid[2]},
-          {"block", NULL, (double)op->block[0] * op->block[1] * op->block[2]},
-      };
-      rl_trace_span(rl_hip.trace, 1, 1, name, "dispatch",
-                    record.start_timestamp * tick_ns,
-                    (record.end_timestamp - record.start_timestamp) * tick_ns,
-                    args, 3);
-    }
+    *out_start = record.start_timestamp;
+    *out_ticks = record.end_timestamp - record.start_timestamp;
   }
-  rl_hip_printf_flush();
   return hipSuccess;
 }
 
-static hipError_t rl_hip_run_op(const rl_hip_op_t* op) {
+void rl_hip_launch_finish(const rl_hip_op_t* op, hipError_t result,
+                          const char* message, uint64_t start,
+                          uint64_t ticks) {
+  const rl_code_object_kernel_t* kernel = op->function->kernel;
+  if (result) {
+    fprintf(stderr, "redline hip: kernel %s failed: %s\n", kernel->name,
+            message);
+    rl_hip_error("launch of %s failed: %s", kernel->name, message);
+    rl_hip.sticky_error = hipErrorLaunchFailure;
+    return;
+  }
+  ++rl_hip.launches_run;
+  if (op->function->launches++ == 0) ++rl_hip.kernels_run;
+  rl_hip.device_ticks += ticks;
+  if (rl_hip.trace && start) {
+    // The simulator's timestamps are CLOCK_MONOTONIC in 10 ns ticks
+    // (redline/sim/sim.h), the trace's clock.
+    const uint64_t tick_ns = 1000000000ull / rl_hip.sim->timestamp_frequency;
+    char name[160];
+    snprintf(name, sizeof(name), "%s #%llu", kernel->name,
+             (unsigned long long)(rl_hip.launches_run - 1));
+    const rl_trace_arg_t args[] = {
+        {"launch", NULL, (double)(rl_hip.launches_run - 1)},
+        {"grid", NULL, (double)op->grid[0] * op->grid[1] * op->grid[2]},
+        {"block", NULL, (double)op->block[0] * op->block[1] * op->block[2]},
+    };
+    rl_trace_span(rl_hip.trace, 1, 1, name, "dispatch", start * tick_ns,
+                  ticks * tick_ns, args, 3);
+  }
+  rl_hip_printf_flush();
+}
+
+hipError_t rl_hip_enqueue(struct ihipStream_t* stream, const rl_hip_op_t* op,
+                          bool sync) {
+  if (stream->capture) {
+    rl_hip_capture_t* capture = stream->capture;
+    stream->capture_tip = ++capture->next_tip;
+    return rl_hip_list_append(&capture->ops, op);
+  }
   if (rl_hip.sticky_error) return rl_hip.sticky_error;
-  switch (op->kind) {
-    case RL_HIP_OP_LAUNCH:
-      return rl_hip_run_launch(op);
-    case RL_HIP_OP_COPY:
-    case RL_HIP_OP_SET:
-      return rl_hip_run_memory_op(op);
-    case RL_HIP_OP_EVENT:
-      op->event->timestamp = rl_hip.sim->vtable->timestamp(rl_hip.sim);
-      op->event->done = true;
-      return hipSuccess;
-    case RL_HIP_OP_WAIT:
-      if (!op->event->done && op->event->stream) {
-        return rl_hip_drain(op->event->stream);
-      }
-      return hipSuccess;
-  }
-  return hipErrorInvalidValue;
-}
-
-hipError_t rl_hip_drain(struct ihipStream_t* stream) {
-  hipError_t result = hipSuccess;
-  // Taken out first: a wait inside may drain another stream, which may
-  // drain this one (nothing is run twice).
-  while (stream->pending.count) {
-    rl_hip_list_t ops = stream->pending;
-    memset(&stream->pending, 0, sizeof(stream->pending));
-    for (uint32_t i = 0; i < ops.count; ++i) {
-      hipError_t error = rl_hip_run_op(&ops.items[i]);
-      if (result == hipSuccess) result = error;
-    }
-    rl_hip_list_clear(&ops);
-  }
-  return result != hipSuccess ? result : rl_hip.sticky_error;
-}
-
-hipError_t rl_hip_drain_all(void) {
-  hipError_t result = rl_hip_drain(&rl_hip.null_stream);
-  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
-    hipError_t error = rl_hip_drain(rl_hip.streams[i]);
-    if (result == hipSuccess) result = error;
-  }
-  return result;
-}
-
-hipError_t rl_hip_enqueue(struct ihipStream_t* stream, const rl_hip_op_t* op) {
-  if (stream->capturing) return rl_hip_list_append(&stream->captured, op);
-  if (rl_hip.sticky_error) return rl_hip.sticky_error;
-  // The legacy default stream: ordered after every blocking stream's queued
-  // work, and before any later work of those streams.
-  if (stream == &rl_hip.null_stream) {
-    for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
-      if (!rl_hip.streams[i]->non_blocking) {
-        hipError_t error = rl_hip_drain(rl_hip.streams[i]);
-        if (error) return error;
-      }
-    }
-  } else if (!stream->non_blocking) {
-    hipError_t error = rl_hip_drain(&rl_hip.null_stream);
+  rl_hip_op_t prepared = *op;
+  prepared.staged = NULL;
+  bool wait = sync;
+  if (op->kind == RL_HIP_OP_COPY || op->kind == RL_HIP_OP_SET) {
+    hipError_t error = rl_hip_copy_prepare(&prepared, sync, &wait);
     if (error) return error;
   }
-  return rl_hip_list_append(&stream->pending, op);
+  hipError_t error = rl_hip_exec_queue(stream, &prepared);
+  if (error) {
+    free(prepared.staged);
+    return error;
+  }
+  return wait ? rl_hip_wait_seq(stream, stream->submitted) : hipSuccess;
 }
 
 //===----------------------------------------------------------------------===//
@@ -212,19 +186,22 @@ RL_HIP_EXPORT hipError_t hipStreamGetFlags(hipStream_t stream,
   return rl_hip_leave(hipSuccess);
 }
 
+// A host-side wait on a capturing stream is not allowed (HIP and CUDA
+// report hipErrorStreamCaptureUnsupported).
 RL_HIP_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
   RL_HIP_ENTER();
   struct ihipStream_t* s = rl_hip_stream(stream);
   if (!rl_hip_stream_usable(s, "hipStreamSynchronize")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  return rl_hip_leave(rl_hip_drain(s));
+  if (s->capture) return rl_hip_leave(hipErrorStreamCaptureUnsupported);
+  return rl_hip_leave(rl_hip_wait_stream(s));
 }
 
-// The runtime runs a stream's work when someone waits for it, so a query
-// completes the work and reports it done. REDLINE_STANDIN_HIP_HANG=1 makes
-// every query answer hipErrorNotReady instead (a kernel that never
-// finishes), for the tests of redline's bounded waits.
+// hipSuccess when everything queued on |stream| has completed, else
+// hipErrorNotReady. REDLINE_STANDIN_HIP_HANG=1 makes every query answer
+// hipErrorNotReady (a kernel that never finishes), for the tests of
+// redline's bounded waits.
 RL_HIP_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
   RL_HIP_ENTER();
   struct ihipStream_t* s = rl_hip_stream(stream);
@@ -233,25 +210,51 @@ RL_HIP_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
   }
   const char* hang = getenv("REDLINE_STANDIN_HIP_HANG");
   if (hang && strcmp(hang, "1") == 0) return rl_hip_leave(hipErrorNotReady);
-  return rl_hip_leave(rl_hip_drain(s));
+  if (rl_hip.sticky_error) return rl_hip_leave(rl_hip.sticky_error);
+  return rl_hip_leave(s->completed < s->submitted ? hipErrorNotReady
+                                                  : hipSuccess);
 }
 
+// Waits for the stream's queued work (HIP returns at once and releases the
+// stream later; waiting is the same for the program), then frees its slot.
 RL_HIP_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
   RL_HIP_ENTER();
   if (!stream || !rl_hip_stream_usable(stream, "hipStreamDestroy")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  hipError_t result = rl_hip_drain(stream);  // queued work still completes
-  rl_hip_list_clear(&stream->captured);
-  stream->capturing = false;
+  rl_status_t reserved = RL_ARRAY_RESERVE(&rl_hip.destroyed,
+                                          &rl_hip.destroyed_capacity,
+                                          rl_hip.destroyed_count + 1);
+  if (reserved) {
+    rl_status_free(reserved);
+    return rl_hip_leave(hipErrorOutOfMemory);
+  }
+  hipError_t result = rl_hip_wait_seq(stream, stream->submitted);
+  rl_hip_capture_t* capture = stream->capture;
+  if (capture && capture->origin == stream) {  // the capture ends unused
+    for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+      if (rl_hip.streams[i]->capture == capture) {
+        rl_hip.streams[i]->capture = NULL;
+      }
+    }
+    rl_hip_list_clear(&capture->ops);
+    free(capture);
+  }
+  stream->capture = NULL;
   stream->destroyed = true;
+  for (uint32_t i = 0; i < rl_hip.stream_count; ++i) {
+    if (rl_hip.streams[i] == stream) {
+      rl_hip.streams[i] = rl_hip.streams[--rl_hip.stream_count];
+      break;
+    }
+  }
+  rl_hip.destroyed[rl_hip.destroyed_count++] = stream;
   return rl_hip_leave(result);
 }
 
 RL_HIP_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream,
                                             hipEvent_t event,
                                             unsigned int flags) {
-  (void)flags;
   RL_HIP_ENTER();
   struct ihipStream_t* s = rl_hip_stream(stream);
   if (!rl_hip_stream_usable(s, "hipStreamWaitEvent")) {
@@ -260,22 +263,75 @@ RL_HIP_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream,
   if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  if (!event->recorded) return rl_hip_leave(hipSuccess);  // as HIP: no-op
-  const rl_hip_op_t op = {.kind = RL_HIP_OP_WAIT, .event = event};
-  return rl_hip_leave(rl_hip_enqueue(s, &op));
+  if (flags != 0) return rl_hip_leave(hipErrorInvalidValue);
+  if (rl_hip_capture_wait_event(s, event)) return rl_hip_leave(hipSuccess);
+  if (!event->recorded || s->capture) {
+    return rl_hip_leave(hipSuccess);  // as HIP: nothing to wait for
+  }
+  // Exactly the work before the record: the event's stream's operation
+  // |seq|; later work of that stream is not waited for.
+  if (event->stream == s || event->stream->completed >= event->seq) {
+    return rl_hip_leave(hipSuccess);
+  }
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_WAIT,
+                          .wait_stream = event->stream,
+                          .wait_seq = event->seq};
+  return rl_hip_leave(rl_hip_exec_queue(s, &op));
+}
+
+// A host function or stream callback, in stream order (a node of the graph
+// when the stream is capturing).
+static hipError_t rl_hip_host_op(hipStream_t stream, const rl_hip_op_t* op,
+                                 const char* call) {
+  RL_HIP_ENTER();
+  struct ihipStream_t* s = rl_hip_stream(stream);
+  if (!rl_hip_stream_usable(s, call)) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  rl_hip_op_t queued = *op;
+  queued.callback_stream = stream;
+  return rl_hip_leave(rl_hip_enqueue(s, &queued, false));
+}
+
+RL_HIP_EXPORT hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn,
+                                           void* data) {
+  if (!fn) return hipErrorInvalidValue;
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_HOST, .host_fn = fn,
+                          .host_data = data};
+  return rl_hip_host_op(stream, &op, "hipLaunchHostFunc");
+}
+
+// |flags| must be 0 (HIP's documentation: reserved).
+RL_HIP_EXPORT hipError_t hipStreamAddCallback(hipStream_t stream,
+                                              hipStreamCallback_t callback,
+                                              void* data, unsigned int flags) {
+  if (!callback || flags != 0) return hipErrorInvalidValue;
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_HOST, .callback = callback,
+                          .host_data = data};
+  return rl_hip_host_op(stream, &op, "hipStreamAddCallback");
 }
 
 //===----------------------------------------------------------------------===//
 // Events
 //===----------------------------------------------------------------------===//
 
+#define RL_HIP_EVENT_FLAGS                                            \
+  (hipEventDefault | hipEventBlockingSync | hipEventDisableTiming |   \
+   hipEventInterprocess | hipEventReleaseToDevice |                   \
+   hipEventReleaseToSystem)
+
 RL_HIP_EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t* event,
                                                  unsigned flags) {
-  (void)flags;
   if (!event) return hipErrorInvalidValue;
+  // Interprocess events must disable timing (HIP and CUDA).
+  if ((flags & ~(unsigned)RL_HIP_EVENT_FLAGS) ||
+      ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))) {
+    return hipErrorInvalidValue;
+  }
   struct ihipEvent_t* e = calloc(1, sizeof(*e));
   if (!e) return hipErrorOutOfMemory;
   e->magic = RL_HIP_MAGIC_EVENT;
+  e->flags = flags;
   *event = e;
   return hipSuccess;
 }
@@ -284,16 +340,16 @@ RL_HIP_EXPORT hipError_t hipEventCreate(hipEvent_t* event) {
   return hipEventCreateWithFlags(event, 0);
 }
 
+// A queued marker names the event: the destruction waits for it.
 RL_HIP_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
   RL_HIP_ENTER();
   if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  // A queued marker may still name it: run its stream first.
-  if (event->recorded && !event->done && event->stream) {
-    rl_hip_drain(event->stream);
-  }
   event->magic = 0;
+  while (event->markers_pending) {
+    pthread_cond_wait(&rl_hip.done, &rl_hip.lock);
+  }
   free(event);
   return rl_hip_leave(hipSuccess);
 }
@@ -305,13 +361,26 @@ RL_HIP_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
       !rl_hip_stream_usable(s, "hipEventRecord")) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  if (!s->capturing) {
-    event->recorded = true;
-    event->done = false;
-    event->stream = s;
+  if (s->capture) {
+    rl_hip_capture_record_event(s, event);
+    return rl_hip_leave(hipSuccess);
   }
-  const rl_hip_op_t op = {.kind = RL_HIP_OP_EVENT, .event = event};
-  return rl_hip_leave(rl_hip_enqueue(s, &op));
+  event->capture_id = 0;
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_EVENT, .event = event,
+                          .event_seq = s->submitted + 1};
+  hipError_t error = rl_hip_exec_queue(s, &op);
+  if (error) return rl_hip_leave(error);
+  // The marker is the stream's last operation (implicit waits go before).
+  event->recorded = true;
+  event->stream = s;
+  event->seq = s->submitted;
+  s->pending.items[s->pending.count - 1].event_seq = s->submitted;
+  ++event->markers_pending;
+  return rl_hip_leave(hipSuccess);
+}
+
+static bool rl_hip_event_done(const struct ihipEvent_t* e) {
+  return !e->recorded || e->stream->completed >= e->seq;
 }
 
 RL_HIP_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
@@ -319,16 +388,22 @@ RL_HIP_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  if (event->recorded && !event->done && event->stream) {
-    return rl_hip_leave(rl_hip_drain(event->stream));
-  }
-  return rl_hip_leave(rl_hip.sticky_error);
+  if (!event->recorded) return rl_hip_leave(hipSuccess);
+  return rl_hip_leave(rl_hip_wait_seq(event->stream, event->seq));
 }
 
 RL_HIP_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
-  return hipEventSynchronize(event);
+  RL_HIP_ENTER();
+  if (!event || event->magic != RL_HIP_MAGIC_EVENT) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
+  if (rl_hip.sticky_error) return rl_hip_leave(rl_hip.sticky_error);
+  return rl_hip_leave(rl_hip_event_done(event) ? hipSuccess
+                                               : hipErrorNotReady);
 }
 
+// HIP: either event created with hipEventDisableTiming, or not recorded,
+// is hipErrorInvalidHandle; not yet completed is hipErrorNotReady.
 RL_HIP_EXPORT hipError_t hipEventElapsedTime(float* ms, hipEvent_t start,
                                              hipEvent_t stop) {
   if (!ms) return hipErrorInvalidValue;
@@ -337,10 +412,15 @@ RL_HIP_EXPORT hipError_t hipEventElapsedTime(float* ms, hipEvent_t start,
       stop->magic != RL_HIP_MAGIC_EVENT) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
+  if ((start->flags | stop->flags) & hipEventDisableTiming) {
+    return rl_hip_leave(hipErrorInvalidHandle);
+  }
   if (!start->recorded || !stop->recorded) {
     return rl_hip_leave(hipErrorInvalidHandle);
   }
-  if (!start->done || !stop->done) return rl_hip_leave(hipErrorNotReady);
+  if (!rl_hip_event_done(start) || !rl_hip_event_done(stop)) {
+    return rl_hip_leave(hipErrorNotReady);
+  }
   double ticks = (double)stop->timestamp - (double)start->timestamp;
   *ms = (float)(ticks * 1000.0 / (double)rl_hip.sim->timestamp_frequency);
   return rl_hip_leave(hipSuccess);
@@ -392,6 +472,44 @@ static void rl_hip_translate_pointers(const rl_code_object_kernel_t* kernel,
   }
 }
 
+// Checks a launch's geometry and LDS at the call, as HIP does before it
+// builds a command (ROCm CLR ihipLaunchKernel_validate): a zero or too
+// large dimension or a work-group above 1024 work-items is
+// hipErrorInvalidConfiguration (grid limits: hipDeviceProp_t.maxGridSize,
+// and at most 2^32 - 1 work-items per axis, the AQL packet's field); more
+// LDS than a work-group may have (the kernel's static LDS plus the
+// launch's dynamic LDS above the device's limit) is hipErrorInvalidValue.
+// A refused launch never reaches the device, which stays usable.
+static hipError_t rl_hip_launch_check(const rl_code_object_kernel_t* kernel,
+                                      const uint32_t grid[3],
+                                      const uint32_t block[3], uint32_t lds,
+                                      const char* call) {
+  const uint64_t max_grid[3] = {INT32_MAX, 65535, 65535};
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!grid[axis] || !block[axis] || block[axis] > 1024u ||
+        grid[axis] > max_grid[axis] ||
+        (uint64_t)grid[axis] * block[axis] > UINT32_MAX) {
+      rl_hip_error("%s(%s): grid %ux%ux%u, block %ux%ux%u out of the "
+                   "device's limits", call, kernel->name, grid[0], grid[1],
+                   grid[2], block[0], block[1], block[2]);
+      return hipErrorInvalidConfiguration;
+    }
+  }
+  if ((uint64_t)block[0] * block[1] * block[2] > 1024u) {
+    rl_hip_error("%s(%s): %llu work-items per block, the limit is 1024",
+                 call, kernel->name,
+                 (unsigned long long)block[0] * block[1] * block[2]);
+    return hipErrorInvalidConfiguration;
+  }
+  if ((uint64_t)kernel->group_segment_size + lds > rl_hip.sim->lds_limit) {
+    rl_hip_error("%s(%s): %u bytes of static and %u of dynamic LDS, the "
+                 "device has %u per work-group", call, kernel->name,
+                 kernel->group_segment_size, lds, rl_hip.sim->lds_limit);
+    return hipErrorInvalidValue;
+  }
+  return hipSuccess;
+}
+
 // Queues a launch; lock held. |extra_bytes| is the `extra` buffer (NULL:
 // |params| holds one pointer per explicit argument).
 static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
@@ -408,13 +526,9 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
                  f->kernel->name);
     return hipErrorInvalidHandle;
   }
-  for (int axis = 0; axis < 3; ++axis) {
-    if (!grid[axis] || !block[axis]) return hipErrorInvalidConfiguration;
-  }
-  if ((uint64_t)block[0] * block[1] * block[2] > 1024u) {
-    return hipErrorInvalidConfiguration;
-  }
   const rl_code_object_kernel_t* kernel = f->kernel;
+  hipError_t invalid = rl_hip_launch_check(kernel, grid, block, lds, call);
+  if (invalid) return invalid;
   uint32_t explicit_count = 0;
   for (uint32_t i = 0; i < kernel->arg_count; ++i) {
     explicit_count += kernel->args[i].kind != RL_ARG_KIND_HIDDEN;
@@ -463,7 +577,7 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
                           .lds = lds,
                           .kernarg = kernarg,
                           .kernarg_size = kernel->kernarg_size};
-  hipError_t result = rl_hip_enqueue(s, &op);
+  hipError_t result = rl_hip_enqueue(s, &op, false);
   free(kernarg);
   return result;
 }

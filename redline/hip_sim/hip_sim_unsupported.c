@@ -15,15 +15,6 @@
     return hipErrorNotSupported;                    \
   }
 
-RL_HIP_UNSUPPORTED(hipMallocPitch, void** ptr, size_t* pitch, size_t width,
-                   size_t height)
-RL_HIP_UNSUPPORTED(hipMemcpy2D, void* dst, size_t dpitch, const void* src,
-                   size_t spitch, size_t width, size_t height,
-                   hipMemcpyKind kind)
-RL_HIP_UNSUPPORTED(hipMemcpy2DAsync, void* dst, size_t dpitch,
-                   const void* src, size_t spitch, size_t width,
-                   size_t height, hipMemcpyKind kind, hipStream_t stream)
-RL_HIP_UNSUPPORTED(hipMemcpy3D, const struct hipMemcpy3DParms* p)
 RL_HIP_UNSUPPORTED(hipMemset2D, void* dst, size_t pitch, int value,
                    size_t width, size_t height)
 RL_HIP_UNSUPPORTED(hipMallocArray, hipArray** array,
@@ -40,22 +31,12 @@ RL_HIP_UNSUPPORTED(hipLaunchCooperativeKernel, const void* f, dim3 grid,
                    hipStream_t stream)
 RL_HIP_UNSUPPORTED(hipDeviceCanAccessPeer, int* can, int device, int peer)
 RL_HIP_UNSUPPORTED(hipDeviceEnablePeerAccess, int peer, unsigned int flags)
-RL_HIP_UNSUPPORTED(hipMemcpyPeer, void* dst, int dst_device, const void* src,
-                   int src_device, size_t size)
 RL_HIP_UNSUPPORTED(hipIpcGetMemHandle, hipIpcMemHandle_t* handle, void* ptr)
 RL_HIP_UNSUPPORTED(hipIpcOpenMemHandle, void** ptr, hipIpcMemHandle_t handle,
                    unsigned int flags)
-RL_HIP_UNSUPPORTED(hipHostRegister, void* ptr, size_t size,
-                   unsigned int flags)
-RL_HIP_UNSUPPORTED(hipHostUnregister, void* ptr)
 RL_HIP_UNSUPPORTED(hipMallocAsync, void** ptr, size_t size,
                    hipStream_t stream)
 RL_HIP_UNSUPPORTED(hipFreeAsync, void* ptr, hipStream_t stream)
-RL_HIP_UNSUPPORTED(hipLaunchHostFunc, hipStream_t stream, hipHostFn_t fn,
-                   void* data)
-RL_HIP_UNSUPPORTED(hipStreamAddCallback, hipStream_t stream,
-                   hipStreamCallback_t callback, void* data,
-                   unsigned int flags)
 RL_HIP_UNSUPPORTED(hipGraphCreate, hipGraph_t* graph, unsigned int flags)
 RL_HIP_UNSUPPORTED(hipGraphAddKernelNode, hipGraphNode_t* node,
                    hipGraph_t graph, const hipGraphNode_t* dependencies,

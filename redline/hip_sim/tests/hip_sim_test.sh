@@ -40,7 +40,7 @@ run() {
 # api
 HIP_SIM_TEST_ARCH=gfx1100 run api 0 -- "$bin/hip_sim_api"
 grep -q "^hip_sim_api: ok" "$dir/api.out" || fail "api: $(cat "$dir/api.out")"
-[ "$(grep -c "hipMemcpy2D is not supported" "$dir/api.err")" = 1 ] ||
+[ "$(grep -c "hipMemset2D is not supported" "$dir/api.err")" = 1 ] ||
   fail "api: the not-supported entry is not named once: $(cat "$dir/api.err")"
 grep -q "^redline run: .*hip_sim_api exited 0: [0-9]* kernels, [0-9]* launches, device time [0-9.]* ms (gfx1100, isa)$" \
   "$dir/api.err" || fail "api: summary line: $(cat "$dir/api.err")"
