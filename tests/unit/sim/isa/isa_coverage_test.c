@@ -202,7 +202,11 @@ static const char rl_cov_header[] =
     "constants,\n"
     "`op_sel` on `v_dot4`, binary16 constants of `v_fma_mix`, aperture "
     "registers as\n"
-    "operands, GDS. Float model and tolerances: `redline/sim/isa/isa_float.h`, "
+    "operands, GDS, `ds_swizzle_b32`'s rotate and FFT modes (offset >= "
+    "0xc000;\n"
+    "its quad-permute and bit-mask modes are modelled, "
+    "`redline/sim/isa/isa_permute.c`).\n"
+    "Float model and tolerances: `redline/sim/isa/isa_float.h`, "
     "`isa_f16.h`;\n"
     "atomics and their memory order: `redline/sim/isa/isa_atomic.c`.\n";
 
