@@ -13,16 +13,21 @@
 //                        that lane is active, else 0;
 // then every active lane writes tmp[i] to VDST; inactive lanes keep VDST.
 //
-// DS_SWIZZLE_B32 (same guide; the source is the ADDR VGPR, the pattern the
-// 16-bit OFFSET; reading an inactive lane gives 0), wave32:
+// DS_SWIZZLE_B32 (RDNA3 and RDNA4 guides, "thread_out[i] = thread_valid[j]
+// ? thread_in[j] : 0": reading an inactive lane gives 0; the source is the
+// ADDR VGPR, the pattern the 16-bit OFFSET), wave32:
 //   OFFSET[15] = 1, below 0xc000 (quad-permute mode): lane i reads lane
 //                   (i & ~3) + OFFSET[2k+1:2k], k = i % 4;
 //   OFFSET[15] = 0 (bit-mask mode): lane i reads lane
 //                   ((i & and) | or) ^ xor, with and = OFFSET[4:0],
 //                   or = OFFSET[9:5], xor = OFFSET[14:10] (the group of 32
 //                   lanes is the whole wave32);
-//   OFFSET >= 0xc000 (the rotate and FFT modes): not modelled, refused at
-//                   load time (rl_isa_ds_permute_reason).
+//   OFFSET >= 0xc000 (the rotate and FFT modes, which the RDNA3/RDNA4
+//                   guides also define): not modelled, refused at load
+//                   time (rl_isa_ds_permute_reason). Their pseudo-code
+//                   leaves widths open (is ~mask 5 bits? does
+//                   reverse_bits reverse 5?), llvm-mc-19 has no syntax
+//                   for them and clang does not emit them for gfx11/12.
 #include <string.h>
 
 #include "redline/sim/isa/isa_mem.h"
