@@ -21,7 +21,7 @@ typedef struct rl_conf_sample_s {
 
 static void test_encoder_matches_llvm_mc(void** state) {
   (void)state;
-  static rl_conf_program_t p[48];
+  static rl_conf_program_t p[56];
   const rl_conf_mods_t mods = {.abs = 1, .neg = 2, .clamp = true};
   const rl_conf_mods_t pk = {.opsel = 1, .opsel_hi = 6};  // src2 keeps the default
   const uint32_t s3[3] = {RL_CONF_V(1), RL_CONF_V(3), RL_CONF_V(5)};
@@ -29,7 +29,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
   const uint32_t cnd[3] = {128, 129, 32};
   const uint32_t rl[3] = {RL_CONF_V(1), 128 + 5, 0};
   const uint32_t inl[3] = {RL_CONF_V(1), 244, 0};
-  const char* lines[48];
+  const char* lines[56];
   uint32_t n = 0;
 #define S(text, call) lines[n] = text; call; ++n
   S("s_add_u32 s26, s20, s22", rl_conf_sop2(&p[n], 0x00, 26, 20, 22, false, 0));
@@ -72,6 +72,16 @@ static void test_encoder_matches_llvm_mc(void** state) {
   S("ds_store_2addr_b32 v1, v20, v24 offset0:4 offset1:8",
     rl_conf_ds(&p[n], 0x0e, 0, 1, 20, 24, 4, 8));
   S("ds_load_b32 v72, v252 offset:4100", rl_conf_ds(&p[n], 0x36, 72, 252, 0, 0, 4, 16));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(QUAD_PERM,0,1,2,3)",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0xe4, 0x80));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(BITMASK_PERM,\"01pip\")",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x07, 0x09));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(SWAP,16)",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x1f, 0x40));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(REVERSE,8)",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x1f, 0x1c));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(BROADCAST,8,0)",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x18, 0x00));
   S("global_load_b32 v1, v250, s[4:5] offset:-8",
     rl_conf_flat(&p[n], 2, 0x14, 1, 250, 0, 4, -8));
   S("global_store_b64 v[2:3], v[10:11], off offset:16",
@@ -113,7 +123,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
     rl_conf_vop2(&p[n], 0x08, 10, rl_conf_dpp_marker(&d8b), 3, true,
                  rl_conf_dpp_word(&d8b, 1)));
 #undef S
-  rl_isa_encoded_t encoded[48];
+  rl_isa_encoded_t encoded[56];
   rl_isa_test_assemble_batch("gfx1151", lines, n, encoded);
   for (uint32_t i = 0; i < n; ++i) {
     bool same = encoded[i].count == p[i].count;
@@ -134,8 +144,8 @@ static void test_encoder_matches_llvm_mc(void** state) {
 // rl_conf_flat and the split barrier against llvm-mc-19 -mcpu=gfx1201.
 static void test_gfx12_encoder_matches_llvm_mc(void** state) {
   (void)state;
-  static rl_conf_program_t p[8];
-  const char* lines[8];
+  static rl_conf_program_t p[12];
+  const char* lines[12];
   uint32_t n = 0;
   rl_conf_gfx12 = true;
 #define S(text, call) lines[n] = text; p[n].count = 0; call; ++n
@@ -150,11 +160,15 @@ static void test_gfx12_encoder_matches_llvm_mc(void** state) {
   S("flat_load_b32 v10, v[2:3] offset:6",
     rl_conf_flat(&p[n], 0, 0x14, 10, 2, 0, RL_CONF_NULL, 6));
   S("global_inv", rl_conf_flat(&p[n], 2, 0x2b, 0, 0, 0, RL_CONF_NULL, 0));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(QUAD_PERM,3,2,1,0)",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x1b, 0x80));
+  S("ds_swizzle_b32 v10, v1 offset:swizzle(BITMASK_PERM,\"01pip\")",
+    rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x07, 0x09));
   S("s_barrier_signal -1", rl_conf_sop1(&p[n], 0x4e, 0, 193, false, 0));
   S("s_barrier_wait -1", rl_conf_sopp(&p[n], 0x14, 0xffff));
 #undef S
   rl_conf_gfx12 = false;
-  rl_isa_encoded_t encoded[8];
+  rl_isa_encoded_t encoded[12];
   rl_isa_test_assemble_batch("gfx1201", lines, n, encoded);
   for (uint32_t i = 0; i < n; ++i) {
     bool same = encoded[i].count == p[i].count;

@@ -12,6 +12,10 @@
 //   - s_load_b96 (three dwords, SOFFSET and negative offsets), VGLOBAL
 //     loads/stores with SADDR and 24-bit offsets, global_inv / global_wb and
 //     the split wait counters in the same program;
+//   - s_load_u8/i8/u16/i16 at odd (8-bit) and 2-aligned (16-bit) byte
+//     addresses, with SOFFSET and negative immediates, against the input
+//     bytes zero- or sign-extended on the host (bytes with bit 7 / bit 15
+//     set among them, so a missing sign extension shows);
 //   - s_barrier_signal / s_barrier_wait: the two waves of a work-group
 //     exchange values through LDS; negative control: without the wait the
 //     exchange reads stale LDS, so the check can fail.
@@ -263,6 +267,57 @@ static void test_memory_forms(void** state) {
   }
 }
 
+#define RL_G12_SUB_CASES 24
+
+static void test_sub_dword_scalar_loads(void** state) {
+  (void)state;
+  static const char* const names[4] = {"s_load_u8", "s_load_i8", "s_load_u16",
+                                       "s_load_i16"};
+  uint8_t* in = rl_conf_in(rl_g12_device);
+  for (uint32_t i = 0; i < 256; ++i) in[i] = (uint8_t)rl_g12_next();
+  in[5] = 0x80, in[6] = 0xff, in[7] = 0x7f;  // sign bits set and clear
+  uint32_t kind[RL_G12_SUB_CASES], at[RL_G12_SUB_CASES];
+  rl_g12_prologue();
+  rl_g12_line("v_mov_b32_e32 v1, 0");
+  for (uint32_t c = 0; c < RL_G12_SUB_CASES; ++c) {
+    kind[c] = c % 4;
+    uint32_t size = kind[c] < 2 ? 1 : 2;
+    at[c] = c < 4 ? 5 + (c % 2) : (uint32_t)(rl_g12_next() % 240) & ~(size - 1);
+    if (c < 4 && size == 2) at[c] = 6;
+    uint32_t soff = c % 3 == 0 ? (uint32_t)(rl_g12_next() % 64) : 0;
+    int32_t imm = (int32_t)at[c] - (int32_t)soff;
+    if (soff) {
+      rl_g12_line("s_mov_b32 s20, %u", soff);
+      rl_g12_line("%s s%u, s[4:5], s20 offset:%d", names[kind[c]], 8 + c % 8,
+                  imm);
+    } else {
+      rl_g12_line("%s s%u, s[4:5], 0x%x", names[kind[c]], 8 + c % 8, at[c]);
+    }
+    rl_g12_line("s_wait_kmcnt 0x0");
+    rl_g12_line("v_mov_b32_e32 v2, s%u", 8 + c % 8);
+    rl_g12_line("global_store_b32 v1, v2, s[6:7] offset:0x%x", c * 4);
+  }
+  rl_g12_line("s_endpgm");
+  static rl_conf_program_t program;
+  rl_g12_assemble(&program);
+  rl_g12_run(&program);
+  const uint32_t* out = (const uint32_t*)rl_conf_out(rl_g12_device);
+  for (uint32_t c = 0; c < RL_G12_SUB_CASES; ++c) {
+    uint32_t lo = in[at[c]], hi = in[at[c] + 1];
+    uint32_t want;
+    switch (kind[c]) {
+      case 0: want = lo; break;
+      case 1: want = (lo & 0x80) ? lo | 0xffffff00u : lo; break;
+      case 2: want = lo | hi << 8; break;
+      default: want = (hi & 0x80) ? (lo | hi << 8) | 0xffff0000u : lo | hi << 8;
+    }
+    if (out[c] != want) {
+      fail_msg("%s at byte %u: 0x%08x, want 0x%08x", names[kind[c]], at[c],
+               out[c], want);
+    }
+  }
+}
+
 // Two waves exchange through LDS: lane l writes l * 3 + 1 at LDS[l], then
 // (after the split barrier when |barrier|) reads LDS[l ^ 32], the other
 // wave's slot, and stores it at out[l].
@@ -315,6 +370,7 @@ int main(void) {
       cmocka_unit_test(test_salu64),
       cmocka_unit_test(test_pseudo_scalar_trans),
       cmocka_unit_test(test_memory_forms),
+      cmocka_unit_test(test_sub_dword_scalar_loads),
       cmocka_unit_test(test_split_barrier),
   };
   return cmocka_run_group_tests(tests, rl_g12_setup, rl_g12_teardown);

@@ -786,6 +786,76 @@ static bool rl_conf_ds_permute(rl_conf_device_t* device, const rl_isa_op_t* op,
   return true;
 }
 
+// ds_swizzle_b32 (RDNA3 ISA guide, DS_SWIZZLE_B32, wave32), modelled here
+// as the guide writes it: with offset[15] set, each group of 4 lanes
+// takes thread_out[q + k] = thread_in[q + offset[2k+1:2k]]; with it clear,
+// lane i takes thread_in[((i & offset[4:0]) | offset[9:5]) ^
+// offset[14:10]]; a source that is not a valid (active) lane gives 0, and
+// only active lanes write VDST. The patterns: the llvm-mc examples
+// (QUAD_PERM, BITMASK_PERM, SWAP, REVERSE, BROADCAST) and random ones of
+// both modes (quad mode with bits [13:8], which it ignores, set).
+static bool rl_conf_ds_swizzle(rl_conf_device_t* device, const rl_isa_op_t* op,
+                               rl_conf_result_t* result) {
+  if (strcmp(op->name, "ds_swizzle_b32")) return false;
+  rl_conf_rng_t rng;
+  rl_conf_rng_init(&rng, op->name);
+  uint32_t patterns[] = {0x80e4, 0x0907, 0x401f, 0x1c1f, 0x0018, 0x801b,
+                         0, 0, 0, 0, 0, 0};
+  const uint32_t fixed = 6, count = sizeof(patterns) / sizeof(patterns[0]);
+  for (uint32_t i = fixed; i < count; ++i) {
+    uint32_t r = (uint32_t)rl_conf_rng_next(&rng);
+    patterns[i] = i % 2 ? (r & 0x7fff) : (0x8000 | (r & 0x3fff));
+  }
+  for (uint32_t form = 0; form < count; ++form) {
+    uint32_t offset = patterns[form];
+    uint32_t* in = (uint32_t*)rl_conf_in(device);
+    for (uint32_t lane = 0; lane < RL_CONF_LANES; ++lane) {
+      uint32_t* r = in + lane * 4;
+      rl_conf_fill_random(&rng, r, 4);
+      r[1] = (r[1] % 5) != 0;
+    }
+    for (uint32_t lane = 32; lane < 64; ++lane) in[lane * 4 + 1] = 1;  // full wave
+    static rl_conf_program_t p;
+    p.count = 0;
+    // v1 source, v2 active, v10 old destination.
+    rl_conf_prologue(&p, 16, 4, 4, (const uint32_t[]){1, 2, 3, 10});
+    rl_conf_active(&p, 2);
+    rl_conf_ds(&p, op->opcode, 10, 1, 0, 0, offset & 0xff, offset >> 8);
+    rl_conf_all_lanes(&p);
+    rl_conf_sopp(&p, RL_CONF_SOPP_WAITCNT, 0);
+    rl_conf_store(&p, 10, 0);
+    rl_conf_endpgm(&p);
+    rl_conf_config_t cfg = {.lanes = RL_CONF_LANES};
+    if (!rl_conf_go(device, &p, &cfg, op->name, result)) return true;
+    const uint32_t* out = (const uint32_t*)rl_conf_out(device);
+    for (uint32_t wave = 0; wave < RL_CONF_LANES / 32; ++wave) {
+      const uint32_t* w = in + wave * 32 * 4;
+      uint32_t from[32];
+      if (offset & 0x8000) {
+        for (uint32_t q = 0; q < 32; q += 4) {
+          from[q + 0] = q + (offset & 3);
+          from[q + 1] = q + ((offset >> 2) & 3);
+          from[q + 2] = q + ((offset >> 4) & 3);
+          from[q + 3] = q + ((offset >> 6) & 3);
+        }
+      } else {
+        uint32_t and_mask = offset & 0x1f, or_mask = (offset >> 5) & 0x1f;
+        uint32_t xor_mask = (offset >> 10) & 0x1f;
+        for (uint32_t i = 0; i < 32; ++i) {
+          from[i] = ((i & and_mask) | or_mask) ^ xor_mask;
+        }
+      }
+      for (uint32_t i = 0; i < 32; ++i) {
+        const uint32_t* src = w + from[i] * 4;
+        uint32_t want = !w[i * 4 + 1] ? w[i * 4 + 3] : src[1] ? src[0] : 0;
+        rl_conf_check(result, op->name, wave * 32 + i, form, out[wave * 32 + i],
+                      want);
+      }
+    }
+  }
+  return true;
+}
+
 // GLOBAL / FLAT atomics: each wave owns 8 eight-byte slots of the aux
 // buffer; every lane picks one (so lanes collide and the ascending lane
 // order the executor documents matters), with and without GLC (return).
@@ -941,6 +1011,7 @@ bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
       return rl_conf_noop(device, op, encoding, result);
     case RL_ISA_ENC_DS:
       if (rl_conf_ds_permute(device, op, result)) return true;
+      if (rl_conf_ds_swizzle(device, op, result)) return true;
       return rl_conf_ds_case(device, op, result);
     default: return false;
   }

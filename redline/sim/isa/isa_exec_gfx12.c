@@ -18,6 +18,11 @@
 //   - s_add_nc_u64 / s_sub_nc_u64 / s_mul_u64: 64-bit add, subtract,
 //     multiply (low 64 bits), SCC unchanged;
 //   - s_load_b96: three dwords, as s_load_b32..b512;
+//   - s_load_u8/i8/u16/i16: one byte or 16 bits from SBASE + OFFSET +
+//     SOFFSET, zero- (u) or sign- (i) extended into one SGPR (the guide's
+//     S_LOAD_U8..S_LOAD_I16; clang reads blockDim.y with s_load_u16). The
+//     address is aligned down to the element size, as the dword loads
+//     align to 4;
 //   - v_s_exp/log/rcp/rsq/sqrt_f32: the VALU transcendental of the same name
 //     on one scalar value, result to an SGPR (the lane kernel is the VOP1
 //     opcode's, so the precision model is the same).
@@ -39,6 +44,33 @@ static rl_status_t rl_isa_exec_global_inv(rl_isa_wave_t* wave,
   rl_sim_wg_cache_invalidate(wave->group->wg,
                              scope == 0 ? RL_SIM_WG_INV_GL0
                                         : RL_SIM_WG_INV_GL0 | RL_SIM_WG_INV_GL1);
+  return RL_OK;
+}
+
+// s_load_u8/i8/u16/i16: |arg| = bytes (1 or 2) | 0x10 when signed.
+static rl_status_t rl_isa_exec_smem_load_sub(rl_isa_wave_t* wave,
+                                             const rl_isa_inst_t* inst) {
+  const uint32_t size = inst->op->arg & 3u;
+  const bool sign = (inst->op->arg & 0x10u) != 0;
+  if (inst->dst >= RL_ISA_SRC_VCC) {
+    return rl_isa_fault(inst, "destination s%u is beyond s105", inst->dst);
+  }
+  uint64_t base = wave->sgpr[inst->addr] |
+                  (uint64_t)wave->sgpr[inst->addr + 1] << 32;
+  uint64_t address = base + (uint64_t)(int64_t)inst->offset;
+  if (inst->saddr != RL_ISA_SRC_NULL) address += wave->sgpr[inst->saddr];
+  address &= ~(uint64_t)(size - 1);
+  uint8_t data[2] = {0, 0};
+  uint32_t access = RL_SIM_ACCESS_SCALAR;
+  if (inst->glc_slc_dlc & 1u) access |= RL_SIM_ACCESS_GLC;
+  RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, data, size,
+                                         access));
+  uint32_t value = size == 1 ? data[0] : (uint32_t)(data[0] | data[1] << 8);
+  if (sign) {
+    value = size == 1 ? (uint32_t)(int32_t)(int8_t)value
+                      : (uint32_t)(int32_t)(int16_t)value;
+  }
+  wave->sgpr[inst->dst] = value;
   return RL_OK;
 }
 
@@ -98,6 +130,14 @@ const rl_isa_gfx12_extra_t rl_isa_gfx12_extras[] = {
         rl_isa_exec_salu, rl_isa_s_mul_u64),
     ROW(RL_ISA_ENC_SMEM, 0x05, "s_load_b96", 0, B32, NO, NO, 3,
         rl_isa_exec_smem_load, NULL),
+    ROW(RL_ISA_ENC_SMEM, 0x08, "s_load_i8", 0, B32, NO, NO, 0x11,
+        rl_isa_exec_smem_load_sub, NULL),
+    ROW(RL_ISA_ENC_SMEM, 0x09, "s_load_u8", 0, B32, NO, NO, 0x01,
+        rl_isa_exec_smem_load_sub, NULL),
+    ROW(RL_ISA_ENC_SMEM, 0x0a, "s_load_i16", 0, B32, NO, NO, 0x12,
+        rl_isa_exec_smem_load_sub, NULL),
+    ROW(RL_ISA_ENC_SMEM, 0x0b, "s_load_u16", 0, B32, NO, NO, 0x02,
+        rl_isa_exec_smem_load_sub, NULL),
     ROW(RL_ISA_ENC_GLOBAL, 0x2b, "global_inv", 0, NO, NO, NO, 0,
         rl_isa_exec_global_inv, NULL),
     ROW(RL_ISA_ENC_GLOBAL, 0x2c, "global_wb", 0, NO, NO, NO, 0,

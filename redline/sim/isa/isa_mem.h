@@ -1,7 +1,8 @@
 // redline/sim/isa/isa_mem.h — what the vector-memory files of the ISA
 // executor share (private to rl_sim_isa: isa_mem.c, isa_atomic.c,
-// isa_permute.c): the layout of a DS/FLAT/GLOBAL opcode's |arg| and the
-// per-lane addressing of FLAT/GLOBAL.
+// isa_permute.c; isa_valu.c asks rl_isa_ds_permute_reason): the layout of
+// a DS/FLAT/GLOBAL opcode's |arg| and the per-lane addressing of
+// FLAT/GLOBAL.
 #ifndef REDLINE_SIM_ISA_ISA_MEM_H_
 #define REDLINE_SIM_ISA_ISA_MEM_H_
 
@@ -57,6 +58,11 @@ enum {
 // The FLAT/GLOBAL GLC bit (inst->glc_slc_dlc bit 1): an atomic returns the
 // old value to VDST when it is set.
 #define RL_ISA_MEM_GLC 2u
+
+// Why a DS instruction of isa_permute.c cannot run in the form |inst| has
+// (ds_swizzle_b32's rotate and FFT modes); NULL when it can or when |inst|
+// is another instruction.
+const char* rl_isa_ds_permute_reason(const rl_isa_inst_t* inst);
 
 // The 32 lane addresses of a FLAT/GLOBAL instruction (isa_mem.c).
 void rl_isa_flat_addresses(const rl_isa_wave_t* wave,

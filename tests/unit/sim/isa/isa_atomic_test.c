@@ -298,6 +298,47 @@ isa_ds_permute_and_bpermute_follow_guide_pseudocode_with_inactive_lanes(
   rl_isa_snippet_destroy(s);
 }
 
+// ds_swizzle_b32 in llvm-mc's swizzle() forms, each against the lane the
+// LLVM AMDGPU operand syntax documents for it; an inactive source gives 0.
+static void isa_ds_swizzle_macros_read_the_documented_lanes(void** state) {
+  (void)state;
+  rl_isa_snippet_t* s = rl_isa_snippet_create(0);
+  rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
+  const char* lines[] = {
+      "ds_swizzle_b32 v10, v1 offset:swizzle(QUAD_PERM,3,0,2,1)",
+      "ds_swizzle_b32 v11, v1 offset:swizzle(BITMASK_PERM,\"01pi0\")",
+      "ds_swizzle_b32 v12, v1 offset:swizzle(SWAP,16)",
+      "ds_swizzle_b32 v13, v1 offset:swizzle(REVERSE,8)",
+      "ds_swizzle_b32 v14, v1 offset:swizzle(BROADCAST,8,5)",
+  };
+  for (int round = 0; round < 4; ++round) {
+    uint32_t data[RL_ISA_LANES];
+    uint32_t exec = round == 0 ? 0xffffffffu : rl_at_random() | 1u;
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+      data[l] = wave->vgpr[1][l] = rl_at_random();
+      for (uint32_t v = 10; v < 15; ++v) wave->vgpr[v][l] = 0xdeadbeefu;
+    }
+    wave->sgpr[126] = exec;
+    rl_isa_snippet_exec(s, lines, 5);
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+      static const uint32_t quad[4] = {3, 0, 2, 1};
+      // "01pi0", most significant lane-id bit first: bit 4 forced to 0,
+      // bit 3 to 1, bit 2 kept, bit 1 inverted, bit 0 forced to 0.
+      uint32_t from[5] = {(l & ~3u) | quad[l & 3], ((l & 0x06) | 0x08) ^ 0x02,
+                          l ^ 16, l ^ 7, (l & ~7u) | 5};
+      for (uint32_t k = 0; k < 5; ++k) {
+        uint32_t want = ((exec >> l) & 1) == 0 ? 0xdeadbeefu
+                        : ((exec >> from[k]) & 1) ? data[from[k]] : 0;
+        if (wave->vgpr[10 + k][l] != want) {
+          fail_msg("%s lane %u: 0x%08x, want 0x%08x", lines[k], l,
+                   wave->vgpr[10 + k][l], want);
+        }
+      }
+    }
+  }
+  rl_isa_snippet_destroy(s);
+}
+
 // v_mbcnt_lo/hi (the lane id idiom), v_perm_b32, the saturating adds and
 // the lane moves.
 static uint32_t rl_at_perm_byte(uint64_t d, uint32_t sel) {
@@ -374,6 +415,7 @@ int main(void) {
           isa_ds_atomics_match_host_at_nonzero_offset_with_and_without_return),
       cmocka_unit_test(
           isa_ds_permute_and_bpermute_follow_guide_pseudocode_with_inactive_lanes),
+      cmocka_unit_test(isa_ds_swizzle_macros_read_the_documented_lanes),
       cmocka_unit_test(test_lane_and_integer_ops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,9 +202,20 @@ static const char rl_cov_header[] =
     "constants,\n"
     "`op_sel` on `v_dot4`, binary16 constants of `v_fma_mix`, aperture "
     "registers as\n"
-    "operands, GDS. Float model and tolerances: `redline/sim/isa/isa_float.h`, "
+    "operands, GDS, `ds_swizzle_b32`'s rotate and FFT modes (offset >= "
+    "0xc000;\n"
+    "its quad-permute and bit-mask modes are modelled, "
+    "`redline/sim/isa/isa_permute.c`).\n"
+    "Float model and tolerances: `redline/sim/isa/isa_float.h`, "
     "`isa_f16.h`;\n"
-    "atomics and their memory order: `redline/sim/isa/isa_atomic.c`.\n";
+    "atomics and their memory order: `redline/sim/isa/isa_atomic.c`.\n"
+    "\n"
+    "gfx12 (gfx1200/gfx1201) decodes with its own tables: the gfx12-only "
+    "opcodes,\n"
+    "among them the sub-dword scalar loads `s_load_u8`, `s_load_i8`, "
+    "`s_load_u16`,\n"
+    "`s_load_i16` (not `s_buffer_load_*`), are listed in "
+    "docs/isa-gfx12.md.\n";
 
 static char* rl_cov_generate(void) {
   rl_cov_text_t t = {0};

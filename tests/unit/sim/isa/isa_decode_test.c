@@ -784,6 +784,12 @@ static void test_unknown_forms(void** state) {
   assert_int_equal(i.size, 12);
   assert_int_equal(i.dpp, 16);
   assert_non_null(rl_isa_inst_unsupported_reason(&i));
+  // ds_swizzle_b32: quad-permute and bit-mask modes run, the rotate and
+  // FFT modes (offset >= 0xc000) are refused by the predecode check.
+  i = rl_td_sample("ds_swizzle_b32 v1, v2 offset:0xbfff", true);
+  assert_null(rl_isa_inst_unsupported_reason(&i));
+  i = rl_td_sample("ds_swizzle_b32 v1, v2 offset:0xc000", true);
+  assert_non_null(strstr(rl_isa_inst_unsupported_reason(&i), "rotate/FFT"));
   i = rl_td_sample("v_sin_f32 v1, 0x12345", false);
   assert_int_equal(i.size, 8);
   rl_isa_encoded_t encoded;  // gfx1150 SALU float: unknown on gfx1100
