@@ -261,6 +261,10 @@ hipError_t rl_hip_leave(hipError_t error) {
 }
 
 void rl_hip_unsupported(const char* name) {
+  rl_hip_unsupported_answer(name, "hipErrorNotSupported");
+}
+
+void rl_hip_unsupported_answer(const char* name, const char* answer) {
   static char seen[256][64];
   static uint32_t seen_count;
   static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -275,7 +279,7 @@ void rl_hip_unsupported(const char* name) {
   pthread_mutex_unlock(&seen_lock);
   if (first) {
     fprintf(stderr, "redline hip: %s is not supported by the simulator "
-            "runtime (hipErrorNotSupported)\n", name);
+            "runtime (%s)\n", name, answer);
   }
 }
 

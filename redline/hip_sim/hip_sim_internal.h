@@ -373,6 +373,8 @@ void rl_hip_fill_properties(hipDeviceProp_t* props);
 int rl_hip_compute_units(void);
 // Prints "redline hip: NAME is not supported ..." once per NAME.
 void rl_hip_unsupported(const char* name);
+// The same for an entry answering |answer| ("NULL", "HIPRTC_ERROR_...").
+void rl_hip_unsupported_answer(const char* name, const char* answer);
 
 // Defines NAME(...) with the header's prototype, answering not supported
 // (hip_sim_unsupported.c, and hip_sim_stubs.c which hip_sim_stubs_gen.py
@@ -382,12 +384,12 @@ void rl_hip_unsupported(const char* name);
 // The same for an entry declared with another return |type|: |value|.
 #define RL_HIP_UNSUPPORTED_RETURNING(type, value, name, ...) \
   RL_HIP_EXPORT type name(__VA_ARGS__) {                     \
-    rl_hip_unsupported(#name);                               \
+    rl_hip_unsupported_answer(#name, #value);                \
     return value;                                            \
   }
-#define RL_HIP_UNSUPPORTED_VOID(name, ...)    \
-  RL_HIP_EXPORT void name(__VA_ARGS__) {      \
-    rl_hip_unsupported(#name);                \
+#define RL_HIP_UNSUPPORTED_VOID(name, ...)        \
+  RL_HIP_EXPORT void name(__VA_ARGS__) {          \
+    rl_hip_unsupported_answer(#name, "no result"); \
   }
 // The same for an entry the reference library exports and
 // <hip/hip_runtime_api.h> does not declare: no parameters.

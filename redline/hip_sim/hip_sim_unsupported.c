@@ -55,17 +55,17 @@ RL_HIP_EXPORT int hipGetStreamDeviceId(hipStream_t stream) { return 0; }
 
 // Not supported: NULL, as the real library answers an unknown id.
 RL_HIP_EXPORT const char* hipApiName(uint32_t id) {
-  rl_hip_unsupported("hipApiName");
+  rl_hip_unsupported_answer("hipApiName", "NULL");
   return NULL;
 }
 
 RL_HIP_EXPORT const char* hipKernelNameRef(const hipFunction_t f) {
-  rl_hip_unsupported("hipKernelNameRef");
+  rl_hip_unsupported_answer("hipKernelNameRef", "NULL");
   return NULL;
 }
 
 RL_HIP_EXPORT const char* hipKernelNameRefByPtr(const void* host_function,
                                                 hipStream_t stream) {
-  rl_hip_unsupported("hipKernelNameRefByPtr");
+  rl_hip_unsupported_answer("hipKernelNameRefByPtr", "NULL");
   return NULL;
 }
