@@ -8,7 +8,10 @@
 // hipDevicePrimaryCtxSetFlags) and the CUDA driver API's context stack
 // these calls mirror (cuCtxCreate, cuCtxPushCurrent, cuCtxPopCurrent,
 // cuDevicePrimaryCtxSetFlags: "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE" is HIP's
-// hipErrorContextAlreadyInUse).
+// hipErrorContextAlreadyInUse; the context stack is per thread, "the
+// current context for the calling CPU thread").
+#include <thread>
+
 #include "conformance.h"
 
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
@@ -45,6 +48,13 @@ int main() {
   EXPECT(popped == primary, "hipCtxPopCurrent returned %p", (void*)popped);
   HIP_CHECK(hipCtxGetCurrent(&current));
   EXPECT(current == created, "the pop did not restore the created context");
+
+  // The stack is the calling thread's: another thread starts on the
+  // primary context.
+  hipCtx_t other = nullptr;
+  std::thread([&other] { HIP_CHECK(hipCtxGetCurrent(&other)); }).join();
+  EXPECT(other == primary, "a new thread's current context %p is not the primary %p",
+         (void*)other, (void*)primary);
 
   // Set replaces the top of the stack.
   HIP_CHECK(hipCtxSetCurrent(primary));

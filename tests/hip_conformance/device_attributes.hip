@@ -2,12 +2,14 @@
 // of hipDeviceAttribute_t, agreeing with hipGetDeviceProperties; a device
 // without image support answers hipDeviceAttributeImageSupport with 0 (not
 // an error); hipChooseDevice picks the one device; hipDeviceGetLimit
-// answers the printf FIFO and malloc heap limits.
+// answers the printf FIFO and malloc heap limits, and the stack size as set.
 // Rule: HIP API reference, hipDeviceGetAttribute ("Query for a specific
 // device attribute"), hipDeviceAttribute_t ("hipDeviceAttributeImageSupport:
 // 1 if device supports image, 0 otherwise"), hipChooseDevice ("Device which
 // matches hipDeviceProp_t is returned"), hipDeviceGetLimit
 // ("hipLimitPrintfFifoSize", "hipLimitMallocHeapSize").
+#include <dlfcn.h>
+
 #include <vector>
 
 #include "conformance.h"
@@ -68,6 +70,18 @@ int main() {
   EXPECT(fifo > 0, "printf FIFO size 0");
   HIP_CHECK(hipDeviceGetLimit(&heap, hipLimitMallocHeapSize));
   EXPECT(heap == 0, "malloc heap %zu without a device heap", heap);
+  // The stack size limit reads back what was set (HIP 6's hipLimitStackSize,
+  // 0; Debian's 5.2 header and library lack it and hipDeviceSetLimit, so
+  // the entry is looked up at run time).
+  typedef hipError_t (*set_limit_fn)(hipLimit_t, size_t);
+  set_limit_fn set_limit = (set_limit_fn)dlsym(RTLD_DEFAULT, "hipDeviceSetLimit");
+  EXPECT(set_limit != nullptr, "hipDeviceSetLimit is not exported");
+  const hipLimit_t stack_limit = (hipLimit_t)0;
+  HIP_CHECK(set_limit(stack_limit, 4096));
+  size_t stack = 0;
+  HIP_CHECK(hipDeviceGetLimit(&stack, stack_limit));
+  EXPECT(stack == 4096, "stack limit %zu after setting 4096", stack);
+  EXPECT_ERROR(hipDeviceGetLimit(&stack, (hipLimit_t)0x7f), hipErrorUnsupportedLimit);
   std::printf("device_attributes: %d attributes answered\n", answered);
   conformance_ok("device_attributes");
   return 0;
