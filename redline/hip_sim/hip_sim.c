@@ -17,9 +17,6 @@ rl_hip_state_t rl_hip = {.lock = PTHREAD_MUTEX_INITIALIZER,
                          .device_lock = PTHREAD_MUTEX_INITIALIZER,
                          .null_stream = {.magic = RL_HIP_MAGIC_STREAM}};
 
-// Bytes of records the device printf buffer holds (hip_sim.h).
-#define RL_HIP_PRINTF_BYTES (1u << 20)
-
 //===----------------------------------------------------------------------===//
 // Misuse record and hooks
 //===----------------------------------------------------------------------===//
@@ -264,6 +261,10 @@ hipError_t rl_hip_leave(hipError_t error) {
 }
 
 void rl_hip_unsupported(const char* name) {
+  rl_hip_unsupported_answer(name, "hipErrorNotSupported");
+}
+
+void rl_hip_unsupported_answer(const char* name, const char* answer) {
   static char seen[256][64];
   static uint32_t seen_count;
   static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -278,7 +279,7 @@ void rl_hip_unsupported(const char* name) {
   pthread_mutex_unlock(&seen_lock);
   if (first) {
     fprintf(stderr, "redline hip: %s is not supported by the simulator "
-            "runtime (hipErrorNotSupported)\n", name);
+            "runtime (%s)\n", name, answer);
   }
 }
 
@@ -358,7 +359,7 @@ static int rl_hip_hex_digit(char c) {
   return 0;
 }
 
-static void rl_hip_fill_properties(hipDeviceProp_t* props) {
+void rl_hip_fill_properties(hipDeviceProp_t* props) {
   memset(props, 0, sizeof(*props));
   snprintf(props->name, sizeof(props->name), "redline simulated %s",
            rl_hip.processor);
@@ -431,61 +432,6 @@ RL_HIP_EXPORT hipError_t hipGetDevicePropertiesR0600(void* props, int device) {
   (void)props, (void)device;
   rl_hip_unsupported("hipGetDevicePropertiesR0600 (HIP 6 layout)");
   return hipErrorNotSupported;
-}
-
-RL_HIP_EXPORT hipError_t hipDeviceGetAttribute(int* value,
-                                               hipDeviceAttribute_t attribute,
-                                               int device) {
-  if (!value) return hipErrorInvalidValue;
-  if (device != 0) return hipErrorInvalidDevice;
-  RL_HIP_ENTER();
-  hipDeviceProp_t p;
-  rl_hip_fill_properties(&p);
-  switch (attribute) {
-    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case hipDeviceAttributeMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case hipDeviceAttributeMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case hipDeviceAttributeMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case hipDeviceAttributeMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case hipDeviceAttributeMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case hipDeviceAttributeMaxSharedMemoryPerBlock:
-      *value = (int)p.sharedMemPerBlock; break;
-    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
-      *value = (int)p.maxSharedMemoryPerMultiProcessor; break;
-    case hipDeviceAttributeTotalConstantMemory: *value = (int)p.totalConstMem; break;
-    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
-    case hipDeviceAttributeMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
-    case hipDeviceAttributeMemoryClockRate: *value = p.memoryClockRate; break;
-    case hipDeviceAttributeMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
-    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
-    case hipDeviceAttributeMaxThreadsPerMultiProcessor:
-      *value = p.maxThreadsPerMultiProcessor; break;
-    case hipDeviceAttributeComputeCapabilityMajor: *value = p.major; break;
-    case hipDeviceAttributeComputeCapabilityMinor: *value = p.minor; break;
-    case hipDeviceAttributeConcurrentKernels: *value = p.concurrentKernels; break;
-    case hipDeviceAttributeIntegrated: *value = p.integrated; break;
-    case hipDeviceAttributeManagedMemory: *value = p.managedMemory; break;
-    case hipDeviceAttributeConcurrentManagedAccess:
-      *value = p.concurrentManagedAccess; break;
-    case hipDeviceAttributeCanMapHostMemory: *value = p.canMapHostMemory; break;
-    case hipDeviceAttributeCooperativeLaunch: *value = 0; break;
-    case hipDeviceAttributeEccEnabled: *value = 0; break;
-    case hipDeviceAttributeComputeMode: *value = 0; break;
-    case hipDeviceAttributePciBusId: *value = 0; break;
-    case hipDeviceAttributePciDeviceId: *value = 0; break;
-    case hipDeviceAttributeUnifiedAddressing: *value = 1; break;
-    default: {
-      char name[64];
-      snprintf(name, sizeof(name), "hipDeviceGetAttribute(attribute %d)",
-               (int)attribute);
-      rl_hip_unsupported(name);
-      return rl_hip_leave(hipErrorNotSupported);
-    }
-  }
-  return rl_hip_leave(hipSuccess);
 }
 
 RL_HIP_EXPORT hipError_t hipDeviceGetName(char* name, int length,

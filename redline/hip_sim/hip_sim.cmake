@@ -9,8 +9,11 @@ set(RL_HIP_SIM_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(RL_HIP_SIM_LIBRARY_DIR ${CMAKE_BINARY_DIR}/lib/redline)
 add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim.c
+  ${RL_HIP_SIM_DIR}/hip_sim_attribute.c
+  ${RL_HIP_SIM_DIR}/hip_sim_context.c
   ${RL_HIP_SIM_DIR}/hip_sim_copy.c
   ${RL_HIP_SIM_DIR}/hip_sim_copy2d.c
+  ${RL_HIP_SIM_DIR}/hip_sim_device.c
   ${RL_HIP_SIM_DIR}/hip_sim_error.c
   ${RL_HIP_SIM_DIR}/hip_sim_exec.c
   ${RL_HIP_SIM_DIR}/hip_sim_graph.c
@@ -20,6 +23,7 @@ add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim_printf.c
   ${RL_HIP_SIM_DIR}/hip_sim_register.c
   ${RL_HIP_SIM_DIR}/hip_sim_stream.c
+  ${RL_HIP_SIM_DIR}/hip_sim_stubs.c
   ${RL_HIP_SIM_DIR}/hip_sim_unsupported.c)
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa
   rl_kernels_ref rl_device_funnel PROPERTIES POSITION_INDEPENDENT_CODE ON)

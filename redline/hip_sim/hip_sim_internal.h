@@ -14,7 +14,12 @@
 //   hip_sim_graph_nodes.c  the node queries of captured graphs;
 //   hip_sim_error.c    error names and descriptions;
 //   hip_sim_printf.c   the device printf buffer;
-//   hip_sim_unsupported.c  entries that answer hipErrorNotSupported.
+//   hip_sim_attribute.c  hipDeviceGetAttribute;
+//   hip_sim_context.c  contexts and the primary context;
+//   hip_sim_device.c   hipChooseDevice, device limits;
+//   hip_sim_unsupported.c  entries that answer hipErrorNotSupported;
+//   hip_sim_stubs.c    the same, generated (hip_sim_stubs_gen.py) for
+//                      every other entry Debian's libamdhip64 exports.
 // Private to the library.
 //
 // Thread-safety: every entry point takes rl_hip.lock (RL_HIP_ENTER) and
@@ -53,6 +58,8 @@
 #define RL_HIP_MAGIC_EVENT 0x45564E54u
 #define RL_HIP_MAGIC_NODE 0x4E4F4445u
 #define RL_HIP_ERRORS_KEPT 64u
+// The device printf buffer (hip_sim.c), also hipLimitPrintfFifoSize.
+#define RL_HIP_PRINTF_BYTES (1u << 20)
 
 // One "id:...:hash,format" entry of a code object's amdhsa.printf.
 typedef struct rl_hip_format_s {
@@ -360,10 +367,35 @@ hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
 void rl_hip_launch_finish(const rl_hip_op_t* op, hipError_t result,
                           const char* message, uint64_t start,
                           uint64_t ticks);
+// The device's properties as hipGetDeviceProperties reports them (hip_sim.c).
+void rl_hip_fill_properties(hipDeviceProp_t* props);
 // The device's nominal compute-unit count.
 int rl_hip_compute_units(void);
 // Prints "redline hip: NAME is not supported ..." once per NAME.
 void rl_hip_unsupported(const char* name);
+// The same for an entry answering |answer| ("NULL", "HIPRTC_ERROR_...").
+void rl_hip_unsupported_answer(const char* name, const char* answer);
+
+// Defines NAME(...) with the header's prototype, answering not supported
+// (hip_sim_unsupported.c, and hip_sim_stubs.c which hip_sim_stubs_gen.py
+// generates).
+#define RL_HIP_UNSUPPORTED(name, ...) \
+  RL_HIP_UNSUPPORTED_RETURNING(hipError_t, hipErrorNotSupported, name, __VA_ARGS__)
+// The same for an entry declared with another return |type|: |value|.
+#define RL_HIP_UNSUPPORTED_RETURNING(type, value, name, ...) \
+  RL_HIP_EXPORT type name(__VA_ARGS__) {                     \
+    rl_hip_unsupported_answer(#name, #value);                \
+    return value;                                            \
+  }
+#define RL_HIP_UNSUPPORTED_VOID(name, ...)        \
+  RL_HIP_EXPORT void name(__VA_ARGS__) {          \
+    rl_hip_unsupported_answer(#name, "no result"); \
+  }
+// The same for an entry the reference library exports and
+// <hip/hip_runtime_api.h> does not declare: no parameters.
+#define RL_HIP_UNSUPPORTED_UNDECLARED(name)         \
+  hipError_t name(void);                            \
+  RL_HIP_UNSUPPORTED(name, void)
 
 #define RL_HIP_ENTER()                               \
   pthread_mutex_lock(&rl_hip.lock);                  \

@@ -3,17 +3,12 @@
 // hipErrorNotSupported and names itself once on stderr, so a program that
 // needs one fails visibly instead of computing a wrong answer. A program
 // calling an entry that is not exported at all stops at the dynamic loader
-// with "undefined symbol", which names it too.
+// with "undefined symbol", which names it too; hip_sim_stubs.c (generated)
+// adds every other entry Debian's libamdhip64.so.5 exports, so none is
+// missing.
 #include "redline/hip_sim/hip_sim_internal.h"
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-
-// Defines NAME(...) with the header's prototype, answering not supported.
-#define RL_HIP_UNSUPPORTED(name, ...)               \
-  RL_HIP_EXPORT hipError_t name(__VA_ARGS__) {      \
-    rl_hip_unsupported(#name);                      \
-    return hipErrorNotSupported;                    \
-  }
 
 RL_HIP_UNSUPPORTED(hipMemset2D, void* dst, size_t pitch, int value,
                    size_t width, size_t height)
@@ -47,5 +42,30 @@ RL_HIP_UNSUPPORTED(hipPointerGetAttributes, hipPointerAttribute_t* attributes,
                    const void* ptr)
 RL_HIP_UNSUPPORTED(hipDeviceSetCacheConfig, hipFuncCache_t config)
 RL_HIP_UNSUPPORTED(hipDeviceSetSharedMemConfig, hipSharedMemConfig config)
-RL_HIP_UNSUPPORTED(hipCtxCreate, hipCtx_t* ctx, unsigned int flags,
-                   hipDevice_t device)
+
+// The entries whose header return type is not hipError_t.
+RL_HIP_EXPORT struct hipChannelFormatDesc hipCreateChannelDesc(
+    int x, int y, int z, int w, enum hipChannelFormatKind f) {
+  struct hipChannelFormatDesc desc = {x, y, z, w, f};
+  return desc;
+}
+
+// Every stream is on the one simulated device, 0.
+RL_HIP_EXPORT int hipGetStreamDeviceId(hipStream_t stream) { return 0; }
+
+// Not supported: NULL, as the real library answers an unknown id.
+RL_HIP_EXPORT const char* hipApiName(uint32_t id) {
+  rl_hip_unsupported_answer("hipApiName", "NULL");
+  return NULL;
+}
+
+RL_HIP_EXPORT const char* hipKernelNameRef(const hipFunction_t f) {
+  rl_hip_unsupported_answer("hipKernelNameRef", "NULL");
+  return NULL;
+}
+
+RL_HIP_EXPORT const char* hipKernelNameRefByPtr(const void* host_function,
+                                                hipStream_t stream) {
+  rl_hip_unsupported_answer("hipKernelNameRefByPtr", "NULL");
+  return NULL;
+}
