@@ -115,6 +115,7 @@ typedef struct rl_sim_cache_s {
   rl_sim_cache_table_t* dirty;  // one: dirty L2 lines, bytes as in memory
   uint64_t stale_reads;         // counters (under the lock)
   uint64_t stale_host_reads;
+  uint64_t retracted_reads;  // stale reads an executor proved harmless
 } rl_sim_cache_t;
 
 // Where one access runs and what it is (rl_sim_wg_*_with access flags).
