@@ -149,7 +149,7 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
 // (rl_sim_deferred_retract) when the value was provably harmless. The ISA
 // executor retracts a read whose value only reached the compare operand of
 // a compare-and-swap on the same bytes (isa_stale.c).
-#define RL_SIM_DEFERRED_MAX 16u
+#define RL_SIM_DEFERRED_MAX 64u  // two wave32 loads, one finding a lane
 #define RL_SIM_DEFERRED_BYTES 128u  // a cache line: findings are per line
 typedef struct rl_sim_deferred_read_s {
   uint64_t address;           // the stale bytes of one line
