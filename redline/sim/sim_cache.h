@@ -74,7 +74,9 @@
 // a stale hit is recorded as an RL_SIM_HAZARD_STALE_READ finding, a stale
 // host read as RL_SIM_HAZARD_STALE_HOST_READ), STRICT (the stale bytes are
 // returned, as hardware would, and the finding is recorded too). Each stale
-// line is reported once per cache fill.
+// line is reported once per cache fill, except while an executor defers
+// this thread's findings (rl_sim_cache_defer, sim_executor.h): then each
+// stale load's finding goes to the executor, which reports or retracts it.
 //
 // Thread-safety: one spin lock guards the whole model; every CP thread and
 // the engine thread (host reads/writes) take it per access. Nothing else is
