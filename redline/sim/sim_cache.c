@@ -290,12 +290,38 @@ static void rl_sim_deferred_remove(rl_sim_deferred_t* deferred,
   deferred->count--;
 }
 
-void rl_sim_deferred_report(rl_sim_deferred_t* deferred, uint32_t index) {
-  const rl_sim_deferred_read_t* read = &deferred->reads[index];
-  rl_sim_cache_report(deferred->device, RL_SIM_HAZARD_STALE_READ,
-                      read->earlier_dispatch, read->later_dispatch,
-                      read->address, read->size);
-  rl_sim_deferred_remove(deferred, index);
+void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred,
+                                  uint32_t owner) {
+  uint32_t i = 0;
+  while (i < deferred->count) {
+    if (deferred->reads[i].owner != owner) {
+      ++i;
+      continue;
+    }
+    rl_sim_deferred_read_t read = deferred->reads[i];
+    rl_sim_deferred_remove(deferred, i);
+    uint64_t tag = read.address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1);
+    uint64_t first = read.address, last = read.address + read.size;
+    uint32_t j = i;
+    while (j < deferred->count) {
+      const rl_sim_deferred_read_t* other = &deferred->reads[j];
+      if (other->owner == owner &&
+          (other->address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1)) == tag &&
+          other->earlier_dispatch == read.earlier_dispatch &&
+          other->later_dispatch == read.later_dispatch) {
+        if (other->address < first) first = other->address;
+        if (other->address + other->size > last) {
+          last = other->address + other->size;
+        }
+        rl_sim_deferred_remove(deferred, j);  // the last one moves to j
+      } else {
+        ++j;
+      }
+    }
+    rl_sim_cache_report(deferred->device, RL_SIM_HAZARD_STALE_READ,
+                        read.earlier_dispatch, read.later_dispatch, first,
+                        last - first);
+  }
 }
 
 void rl_sim_deferred_retract(rl_sim_deferred_t* deferred, uint32_t index) {

@@ -145,7 +145,7 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
 // rl_sim_cache_defer(NULL) the stale-read findings of this thread's loads
 // go to |into| (with the bytes each load returned for the stale range)
 // instead of the device's list, until |into| is full; the executor then
-// either reports each one (rl_sim_deferred_report) or retracts it
+// either reports them (rl_sim_deferred_report_owner) or retracts one
 // (rl_sim_deferred_retract) when the value was provably harmless. The ISA
 // executor retracts a read whose value only reached the compare operand of
 // a compare-and-swap on the same bytes (isa_stale.c).
@@ -168,9 +168,12 @@ typedef struct rl_sim_deferred_s {
 // True when |wg|'s device runs the cache model (findings can occur).
 bool rl_sim_wg_cache_enabled(const rl_sim_wg_t* wg);
 void rl_sim_cache_defer(rl_sim_deferred_t* into);
-// Reports / drops reads[index]; the last read takes its place.
-void rl_sim_deferred_report(rl_sim_deferred_t* deferred, uint32_t index);
+// Drops reads[index] as harmless; the last read takes its place.
 void rl_sim_deferred_retract(rl_sim_deferred_t* deferred, uint32_t index);
+// Reports every read of |owner|, one finding per line and pair of
+// dispatches (as the model reports a line once per fill), and drops them.
+void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred,
+                                  uint32_t owner);
 
 // In-kernel cache invalidations of the caches this work-group's WGP reads
 // through: gfx11 buffer_gl0_inv (RL_SIM_WG_INV_GL0: the vector L0),

@@ -21,7 +21,9 @@
 //     every byte of which one of its active lanes addresses with exactly
 //     those bytes, as the load returned them, in its compare operand;
 //   - every other held read of the wave (and all of them at any other such
-//     instruction) is reported, as the model would have reported it at once.
+//     instruction) is reported, as the model would have reported it at once:
+//     one finding per cache line (and pair of dispatches), as the model
+//     reports a line once per fill, however many lanes read it.
 // Why this is sound for the retracted ones. Up to the compare-and-swap the
 // stale value lived only in registers, so nothing outside the wave has
 // seen it. The compare-and-swap reads the L2 itself: when the compare
@@ -116,16 +118,16 @@ static void rl_isa_stale_decide(rl_isa_wave_t* wave,
   uint64_t address[RL_ISA_LANES];
   if (cmpswap) rl_isa_flat_addresses(wave, inst, address);
   uint32_t i = 0;
-  while (i < held->count) {
+  while (cmpswap && i < held->count) {
     const rl_sim_deferred_read_t* read = &held->reads[i];
-    if (read->owner != wave->id) {
-      ++i;
-    } else if (cmpswap && rl_isa_stale_covered(wave, inst, address, read)) {
+    if (read->owner == wave->id &&
+        rl_isa_stale_covered(wave, inst, address, read)) {
       rl_sim_deferred_retract(held, i);  // the last one moves to i
     } else {
-      rl_sim_deferred_report(held, i);
+      ++i;
     }
   }
+  rl_sim_deferred_report_owner(held, wave->id);
 }
 
 rl_status_t rl_isa_stale_step(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {

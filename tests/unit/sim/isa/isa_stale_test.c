@@ -27,16 +27,11 @@ typedef struct rl_st_run_s {
   float other;         // the word at B afterwards
 } rl_st_run_t;
 
-static void rl_st_set_address(rl_isa_wave_t* wave, uint32_t reg,
-                              uint64_t address) {
-  wave->vgpr[reg][0] = (uint32_t)address;
-  wave->vgpr[reg + 1][0] = (uint32_t)(address >> 32);
-}
-
-// Runs |lines| on the stale line in |mode|. v[2:3] holds A, v[8:9] B (a
-// word of another line), v6 0.5.
-static rl_st_run_t rl_st_run(rl_sim_cache_mode_t mode,
-                             const char* const* lines, uint32_t count) {
+// Runs |lines| on the stale line in |mode| on lanes 0..|lanes|-1. v[2:3]
+// holds A, v[8:9] B (a word of another line), v6 0.5, in every lane.
+static rl_st_run_t rl_st_run_lanes(rl_sim_cache_mode_t mode,
+                                   const char* const* lines, uint32_t count,
+                                   uint32_t lanes) {
   rl_isa_snippet_t* s = rl_isa_snippet_create(0);
   rl_isa_snippet_cache(s, mode);
   rl_isa_wave_t* wave = rl_isa_snippet_wave(s);
@@ -44,11 +39,15 @@ static rl_st_run_t rl_st_run(rl_sim_cache_mode_t mode,
   uint64_t a = rl_isa_snippet_alloc(s, 1024, &host);
   float* words = host;
   words[0] = 1.0f;
-  wave->sgpr[RL_ISA_SRC_EXEC] = 1;  // lane 0
-  rl_st_set_address(wave, 2, a);
-  rl_st_set_address(wave, 8, a + 512);
+  wave->sgpr[RL_ISA_SRC_EXEC] = (1u << lanes) - 1u;
   float half = 0.5f;
-  memcpy(&wave->vgpr[6][0], &half, 4);
+  for (uint32_t l = 0; l < lanes; ++l) {  // every lane the same words
+    wave->vgpr[2][l] = (uint32_t)a;
+    wave->vgpr[3][l] = (uint32_t)(a >> 32);
+    wave->vgpr[8][l] = (uint32_t)(a + 512);
+    wave->vgpr[9][l] = (uint32_t)((a + 512) >> 32);
+    memcpy(&wave->vgpr[6][l], &half, 4);
+  }
   static const char* const fill[] = {"global_load_b32 v5, v[2:3], off",
                                      "s_waitcnt vmcnt(0)"};
   rl_isa_snippet_exec(s, fill, 2);
@@ -61,6 +60,11 @@ static rl_st_run_t rl_st_run(rl_sim_cache_mode_t mode,
   run.other = words[128];
   rl_isa_snippet_destroy(s);
   return run;
+}
+
+static rl_st_run_t rl_st_run(rl_sim_cache_mode_t mode,
+                             const char* const* lines, uint32_t count) {
+  return rl_st_run_lanes(mode, lines, count, 1);
 }
 
 // clang's float atomicAdd loop, unrolled twice: load, add, compare-and-swap;
@@ -107,6 +111,24 @@ static void rl_st_stored_reported(void** state) {
   assert_int_equal(run.stale, 1);
   assert_int_equal(run.retracted, 0);
   assert_true(run.other == 1.0f);  // strict: the stale value escaped
+}
+
+// The stored value of four lanes reading the same stale word: one finding
+// for the line, not one a lane (the model reports a line once per fill).
+static void rl_st_lanes_one_finding(void** state) {
+  (void)state;
+  static const char* const lines[] = {
+      "global_load_b32 v5, v[2:3], off",
+      "s_waitcnt vmcnt(0)",
+      "global_store_b32 v[8:9], v5, off",
+  };
+  rl_st_run_t run = rl_st_run_lanes(RL_SIM_CACHE_STRICT, lines, 3, 4);
+  assert_int_equal(run.stale, 1);
+  assert_int_equal(run.retracted, 0);
+  // ... and the loop on four lanes retracts all four reads.
+  run = rl_st_run_lanes(RL_SIM_CACHE_STRICT, rl_st_loop, 9, 4);
+  assert_int_equal(run.stale, 0);
+  assert_int_equal(run.retracted, 4);
 }
 
 // Negative control: the compare operand is not the loaded value.
@@ -160,6 +182,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_st_cas_loop_retracted),
       cmocka_unit_test(rl_st_stored_reported),
+      cmocka_unit_test(rl_st_lanes_one_finding),
       cmocka_unit_test(rl_st_altered_reported),
       cmocka_unit_test(rl_st_other_address_reported),
       cmocka_unit_test(rl_st_other_atomic_reported),
