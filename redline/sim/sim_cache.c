@@ -268,6 +268,70 @@ static bool rl_sim_cache_bypass(uint32_t flags) {
          RL_SIM_ACCESS_SCOPE_OF(flags) >= RL_SIM_ACCESS_SCOPE_SE;
 }
 
+// The list this thread's stale reads go to (rl_sim_cache_defer), or NULL.
+// A work-group runs on one thread from start to end, so the executor's
+// begin and end bracket exactly its own loads.
+static _Thread_local rl_sim_deferred_t* rl_sim_cache_deferring;
+
+void rl_sim_cache_defer(rl_sim_deferred_t* into) {
+  rl_sim_cache_deferring = into;
+}
+
+bool rl_sim_wg_cache_enabled(const rl_sim_wg_t* wg) {
+  const rl_sim_wg_context_t* context = wg->context;
+  return rl_sim_cache_enabled(&context->device->cache);
+}
+
+static void rl_sim_deferred_remove(rl_sim_deferred_t* deferred,
+                                   uint32_t index) {
+  if (index + 1 < deferred->count) {
+    deferred->reads[index] = deferred->reads[deferred->count - 1];
+  }
+  deferred->count--;
+}
+
+void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred,
+                                  uint32_t owner) {
+  uint32_t i = 0;
+  while (i < deferred->count) {
+    if (deferred->reads[i].owner != owner) {
+      ++i;
+      continue;
+    }
+    rl_sim_deferred_read_t read = deferred->reads[i];
+    rl_sim_deferred_remove(deferred, i);
+    uint64_t tag = read.address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1);
+    uint64_t first = read.address, last = read.address + read.size;
+    uint32_t j = i;
+    while (j < deferred->count) {
+      const rl_sim_deferred_read_t* other = &deferred->reads[j];
+      if (other->owner == owner &&
+          (other->address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1)) == tag &&
+          other->earlier_dispatch == read.earlier_dispatch &&
+          other->later_dispatch == read.later_dispatch) {
+        if (other->address < first) first = other->address;
+        if (other->address + other->size > last) {
+          last = other->address + other->size;
+        }
+        rl_sim_deferred_remove(deferred, j);  // the last one moves to j
+      } else {
+        ++j;
+      }
+    }
+    rl_sim_cache_report(deferred->device, RL_SIM_HAZARD_STALE_READ,
+                        read.earlier_dispatch, read.later_dispatch, first,
+                        last - first);
+  }
+}
+
+void rl_sim_deferred_retract(rl_sim_deferred_t* deferred, uint32_t index) {
+  rl_sim_device_t* device = deferred->device;
+  rl_sim_cache_lock(&device->cache);
+  device->cache.retracted_reads++;
+  rl_sim_cache_unlock(&device->cache);
+  rl_sim_deferred_remove(deferred, index);
+}
+
 void rl_sim_cache_load(rl_sim_device_t* device,
                        const rl_sim_cache_access_t* access, uint64_t address,
                        void* data, uint32_t size) {
@@ -297,7 +361,22 @@ void rl_sim_cache_load(rl_sim_device_t* device,
     const uint8_t* cached = line->bytes + (first - tag);
     if (memcmp(out, cached, last - first) == 0) continue;
     cache->stale_reads++;
-    if (!line->reported) {
+    rl_sim_deferred_t* deferred = rl_sim_cache_deferring;
+    if (deferred != NULL && deferred->count < RL_SIM_DEFERRED_MAX) {
+      // Held back for the executor (sim_executor.h); the line is not marked
+      // reported, so a later read of it is judged on its own.
+      rl_sim_cache_line_t* dirty = rl_sim_cache_find(cache->dirty, tag);
+      rl_sim_deferred_read_t* read = &deferred->reads[deferred->count++];
+      deferred->device = device;
+      read->address = first;
+      read->size = (uint32_t)(last - first);
+      read->earlier_dispatch = dirty ? dirty->writer : UINT64_MAX;
+      read->later_dispatch = access->dispatch_index;
+      read->owner = deferred->owner;
+      // What the load returns: the cached bytes (strict) or memory's.
+      memcpy(read->bytes,
+             cache->mode == RL_SIM_CACHE_STRICT ? cached : out, last - first);
+    } else if (!line->reported) {
       line->reported = true;
       rl_sim_cache_line_t* dirty = rl_sim_cache_find(cache->dirty, tag);
       rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_READ,

@@ -74,7 +74,9 @@
 // a stale hit is recorded as an RL_SIM_HAZARD_STALE_READ finding, a stale
 // host read as RL_SIM_HAZARD_STALE_HOST_READ), STRICT (the stale bytes are
 // returned, as hardware would, and the finding is recorded too). Each stale
-// line is reported once per cache fill.
+// line is reported once per cache fill, except while an executor defers
+// this thread's findings (rl_sim_cache_defer, sim_executor.h): then each
+// stale load's finding goes to the executor, which reports or retracts it.
 //
 // Thread-safety: one spin lock guards the whole model; every CP thread and
 // the engine thread (host reads/writes) take it per access. Nothing else is
@@ -115,6 +117,7 @@ typedef struct rl_sim_cache_s {
   rl_sim_cache_table_t* dirty;  // one: dirty L2 lines, bytes as in memory
   uint64_t stale_reads;         // counters (under the lock)
   uint64_t stale_host_reads;
+  uint64_t retracted_reads;  // stale reads an executor proved harmless
 } rl_sim_cache_t;
 
 // Where one access runs and what it is (rl_sim_wg_*_with access flags).

@@ -138,6 +138,43 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
                                  const void* data, uint32_t size,
                                  uint32_t access);
 
+// Deferred stale reads (docs/cache-model.md, "Compare-and-swap loops"). The
+// cache model reports a load that hits a stale line as it happens. An
+// executor that can tell what the loaded value is used for may hold those
+// findings back: between rl_sim_cache_defer(into) and
+// rl_sim_cache_defer(NULL) the stale-read findings of this thread's loads
+// go to |into| (with the bytes each load returned for the stale range)
+// instead of the device's list, until |into| is full; the executor then
+// either reports them (rl_sim_deferred_report_owner) or retracts one
+// (rl_sim_deferred_retract) when the value was provably harmless. The ISA
+// executor retracts a read whose value only reached the compare operand of
+// a compare-and-swap on the same bytes (isa_stale.c).
+#define RL_SIM_DEFERRED_MAX 64u  // two wave32 loads, one finding a lane
+#define RL_SIM_DEFERRED_BYTES 128u  // a cache line: findings are per line
+typedef struct rl_sim_deferred_read_s {
+  uint64_t address;           // the stale bytes of one line
+  uint32_t size;
+  uint64_t earlier_dispatch;  // as in the finding (rl_sim_hazard_t)
+  uint64_t later_dispatch;
+  uint32_t owner;          // the executor's tag (ISA executor: wave id)
+  uint8_t bytes[RL_SIM_DEFERRED_BYTES];  // what the load returned for them
+} rl_sim_deferred_read_t;
+typedef struct rl_sim_deferred_s {
+  void* device;    // the simulator's; set by the model
+  uint32_t owner;  // the tag reads deferred from now on get
+  uint32_t count;
+  rl_sim_deferred_read_t reads[RL_SIM_DEFERRED_MAX];
+} rl_sim_deferred_t;
+// True when |wg|'s device runs the cache model (findings can occur).
+bool rl_sim_wg_cache_enabled(const rl_sim_wg_t* wg);
+void rl_sim_cache_defer(rl_sim_deferred_t* into);
+// Drops reads[index] as harmless; the last read takes its place.
+void rl_sim_deferred_retract(rl_sim_deferred_t* deferred, uint32_t index);
+// Reports every read of |owner|, one finding per line and pair of
+// dispatches (as the model reports a line once per fill), and drops them.
+void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred,
+                                  uint32_t owner);
+
 // In-kernel cache invalidations of the caches this work-group's WGP reads
 // through: gfx11 buffer_gl0_inv (RL_SIM_WG_INV_GL0: the vector L0),
 // buffer_gl1_inv (RL_SIM_WG_INV_GL1: the shader array's GL1), s_dcache_inv

@@ -27,6 +27,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_call.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_callscan.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_stale.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c

@@ -54,6 +54,10 @@ typedef struct rl_isa_group_s {
   uint64_t entry_address;     // device address of PC 0 (the program base)
   const rl_isa_inst_t* insts; // the program
   const struct rl_isa_program_s* program;  // its jump map (isa_call.c)
+  // Stale reads held back until their value's use is known (isa_stale.c);
+  // only when the device runs the cache model.
+  bool caches;
+  rl_sim_deferred_t stale;
 } rl_isa_group_t;
 
 struct rl_isa_wave_s {
@@ -206,6 +210,16 @@ rl_status_t rl_isa_exec_setpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_swappc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_nop(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_endpgm(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+
+// Executes |inst| on |wave| (inst->exec), judging the cache model's stale
+// reads when the device runs it (isa_stale.c): every runner loop steps
+// through this.
+rl_status_t rl_isa_stale_step(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+static inline rl_status_t rl_isa_step(rl_isa_wave_t* wave,
+                                      const rl_isa_inst_t* inst) {
+  if (!wave->group->caches) return inst->exec(wave, inst);
+  return rl_isa_stale_step(wave, inst);
+}
 rl_status_t rl_isa_exec_code_end(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_branch(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);

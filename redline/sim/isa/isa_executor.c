@@ -423,7 +423,7 @@ static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
   while (wave->state == RL_ISA_WAVE_RUNNING && n > 0) {
     const rl_isa_inst_t* inst = &insts[wave->pc++];
     --n;
-    rl_status_t status = inst->exec(wave, inst);
+    rl_status_t status = rl_isa_step(wave, inst);
     if (status != RL_OK) {
       *left = n;
       if (rl_status_code(status) == RL_STATUS_UNSUPPORTED) {  // names inst
@@ -471,7 +471,8 @@ static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
                 .mode = d->mode,
                 .entry_address = d->program->base_address,
                 .insts = d->program->insts,
-                .program = d->program},
+                .program = d->program,
+                .caches = rl_sim_wg_cache_enabled(wg)},
       .waves = waves,
       .budget = RL_ISA_WORKGROUP_BUDGET,
   };

@@ -58,6 +58,7 @@ void rl_isa_snippet_destroy(rl_isa_snippet_t* s) {
   rl_isa_program_release(s->program);
   rl_sim_range_set_deinit(&s->run.reads);
   rl_sim_range_set_deinit(&s->run.writes);
+  rl_sim_cache_deinit(&s->device.cache);
   rl_sim_memory_deinit(&s->device.memory);
   free(s);
 }
@@ -115,7 +116,7 @@ rl_status_t rl_isa_snippet_run(rl_isa_snippet_t* s) {
   wave->state = RL_ISA_WAVE_RUNNING;
   while (wave->state == RL_ISA_WAVE_RUNNING) {
     const rl_isa_inst_t* inst = &s->group.insts[wave->pc++];
-    rl_status_t status = inst->exec(wave, inst);
+    rl_status_t status = rl_isa_step(wave, inst);
     if (status != RL_OK) return status;
   }
   return RL_OK;
@@ -128,6 +129,25 @@ void rl_isa_snippet_exec(rl_isa_snippet_t* s, const char* const* lines,
   if (status != RL_OK) {
     fail_msg("snippet failed: %s", rl_status_message(status));
   }
+}
+
+void rl_isa_snippet_cache(rl_isa_snippet_t* s, rl_sim_cache_mode_t mode) {
+  assert_int_equal(rl_sim_cache_init(&s->device.cache, "gfx1100", mode, 0),
+                   RL_OK);
+  s->group.caches = rl_sim_wg_cache_enabled(&s->wg);
+}
+
+uint32_t rl_isa_snippet_stale_reads(rl_isa_snippet_t* s,
+                                    uint64_t* out_retracted) {
+  uint32_t found = 0;
+  uint32_t kept = s->device.hazard_count < RL_SIM_HAZARD_CAPACITY
+                      ? s->device.hazard_count
+                      : RL_SIM_HAZARD_CAPACITY;
+  for (uint32_t i = 0; i < kept; ++i) {
+    found += s->device.hazards[i].kind == RL_SIM_HAZARD_STALE_READ;
+  }
+  if (out_retracted) *out_retracted = s->device.cache.retracted_reads;
+  return found;
 }
 
 uint64_t rl_isa_snippet_alloc(rl_isa_snippet_t* s, uint64_t size,

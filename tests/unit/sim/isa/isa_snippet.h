@@ -21,6 +21,7 @@
 
 #include "redline/sim/isa/isa_exec.h"
 #include "redline/sim/isa/isa_program.h"
+#include "redline/sim/sim.h"
 
 #define RL_ISA_SNIPPET_LDS_BYTES 65536u
 
@@ -48,6 +49,16 @@ rl_status_t rl_isa_snippet_run(rl_isa_snippet_t* snippet);
 // view in *|out_host|.
 uint64_t rl_isa_snippet_alloc(rl_isa_snippet_t* snippet, uint64_t size,
                               void** out_host);
+
+// Runs the snippet's device with the cache model of gfx1100 in |mode|
+// (redline/sim/sim_cache.h): the wave runs on WGP 0 of dispatch 0, and
+// writes through a host view from rl_isa_snippet_alloc() reach memory (the
+// L2) without touching the caches, so they leave lines the wave filled
+// stale. Returns the cache-model stale-read findings reported so far, and in
+// *|out_retracted| (may be NULL) the stale reads the executor retracted.
+void rl_isa_snippet_cache(rl_isa_snippet_t* snippet, rl_sim_cache_mode_t mode);
+uint32_t rl_isa_snippet_stale_reads(rl_isa_snippet_t* snippet,
+                                    uint64_t* out_retracted);
 
 // Loads |lines| and runs them; fails the test unless the run succeeds.
 void rl_isa_snippet_exec(rl_isa_snippet_t* snippet, const char* const* lines,
