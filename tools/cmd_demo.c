@@ -89,7 +89,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       demo->out_dir = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--trace")) {
       demo->trace_path = argv[++i];
-    } else if (has_value && (rl_cli_is(arg, "--processor") ||
+    } else if (has_value && (rl_cli_is_processor_flag(arg) ||
                              rl_cli_is(arg, "--hazards") ||
                              rl_cli_is(arg, "--executor") ||
                              rl_cli_is(arg, "--cache-model") ||

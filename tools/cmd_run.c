@@ -89,7 +89,7 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
     if (flag[0] != '-') break;  // the program, without "--"
     if (i + 1 >= argc) return rl_cli_usage("run: %s needs a value", flag);
     const char* value = argv[++i];
-    if (rl_cli_is(flag, "--processor")) {
+    if (rl_cli_is_processor_flag(flag)) {
       int exit_code = rl_cli_processor("run", flag, value);
       if (exit_code) return exit_code;
       run->processor = value;
