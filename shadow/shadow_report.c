@@ -12,6 +12,9 @@
 // Differing region states the text report details; the JSON has them all.
 #define RL_SHADOW_TEXT_MAX_DIFFERING 6u
 
+// The verdict line's length bound in characters (issue 28: one line).
+#define RL_SHADOW_VERDICT_MAX 200
+
 static const char* rl_shadow_param_name(const rl_shadow_result_t* result) {
   return result->param == UINT32_MAX
              ? "step"
@@ -189,7 +192,14 @@ static void rl_shadow_text_verdict(FILE* out, const rl_shadow_result_t* result) 
             "byte-identical)\n", result->arm_count, result->window_count,
             result->region_count);
   } else {
-    fprintf(out, "shadow: FAIL (%s)\n", result->reason);
+    // Within RL_SHADOW_VERDICT_MAX characters: the details are above and
+    // in --json (the reason there is whole).
+    const int room = RL_SHADOW_VERDICT_MAX - (int)strlen("shadow: FAIL ()");
+    if ((int)strlen(result->reason) <= room) {
+      fprintf(out, "shadow: FAIL (%s)\n", result->reason);
+    } else {
+      fprintf(out, "shadow: FAIL (%.*s...)\n", room - 3, result->reason);
+    }
   }
 }
 
