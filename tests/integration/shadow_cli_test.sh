@@ -107,6 +107,11 @@ case "$case_name" in
       run 1 shadow "$dir/d.rlc" --arms eager,aql --adversarial-seeds 0 \
       --windows 30:3 --json "$dir/r.json"
     expect_out "hazards: 6 found, 2 distinct"
+    # The quiet default: the failing arm in full, the passing one folded
+    # into its route family's line.
+    grep -q '^arm aql  ' "$dir/out.txt" || fail "the failing arm's line"
+    grep -q '^ok eager     (eager): ' "$dir/out.txt" || fail "the eager family"
+    if grep -q '^arm eager' "$dir/out.txt"; then fail "a passing arm in full"; fi
     [ "$(grep -c '^    HAZARD x3, windows 0..2' "$dir/out.txt")" -eq 2 ] ||
       fail "two grouped HAZARD lines of 3 each"
     why=$(check_grouped "$dir/out.txt" "$dir/r.json" aql) || fail "$why"
@@ -289,11 +294,30 @@ assert len([a for a in r["arms"] if a["arm"] == "aql"][0]["hazard_check"]["findi
   demo)
     run 0 demo "$@"
     expect_out "shadow: PASS"
-    # One line per arm, no per-window table without --verbose.
-    [ "$(grep -c '^arm ' "$dir/out.txt")" -ge 4 ] || fail "arm lines"
-    if grep -qE '^  window ' "$dir/out.txt"; then fail "table without --verbose"; fi
+    # The quiet default (issue 28): at most 40 lines, the inspect stage as
+    # counts, the shadow as one line per route family of arms that passed,
+    # no per-arm line, no per-window table, PASS/FAIL per stage.
+    lines=$(wc -l < "$dir/out.txt")
+    [ "$lines" -le 40 ] || fail "demo printed $lines lines, expected <= 40"
+    expect_out "parameters pos admitted"
+    grep -q '^ok aql       (aql, aql~adv1, aql~adv2): ' "$dir/out.txt" ||
+      fail "the aql family line"
+    [ "$(grep -c '^ok ' "$dir/out.txt")" -eq 5 ] || fail "5 route families"
+    if grep -qE '^arm [^ ]+ +route=|^  window |^  \[0\] ' "$dir/out.txt"; then
+      fail "per-arm, per-window or per-buffer lines without --verbose"
+    fi
     expect_out "bench: PASS"
     tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
+    # --verbose: today's detail (every buffer, a line per arm and window);
+    # once, in the default demo only (the ISA variants take minutes).
+    if [ $# -eq 0 ]; then
+      run 0 demo --verbose
+      [ "$(grep -cE '^arm [^ ]+ +route=' "$dir/out.txt")" -eq 11 ] ||
+        fail "11 arm lines"
+      grep -qE '^  window ' "$dir/out.txt" || fail "no table with --verbose"
+      grep -qE '^  \[0\] embedding ' "$dir/out.txt" || fail "no buffer list"
+      tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
+    fi
     ;;
   *)
     echo "unknown case $case_name" >&2
