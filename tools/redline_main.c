@@ -189,7 +189,8 @@ const rl_cli_command_t rl_cli_commands[] = {
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
      "[--window SPEC]] [--trace OUT] [--timeout-ms N] "
-     "[--device-memory BYTES] -- PROGRAM [ARGS...]",
+     "[--device-memory B] [--hazards MODE] [--seed N] [--cache-model MODE] "
+     "[--max-work-items N] [--max-dispatches N] -- PROGRAM [ARGS...]",
      "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
      "(soname .so.5 or .so.6) is redline's HIP runtime over the simulator,\n"
      "which runs every kernel's gfx11 machine code with the ISA interpreter.\n"
@@ -214,9 +215,17 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    and its kernel is stopped\n"
      "  --device-memory B the simulated device's memory (K/M/G suffix;\n"
      "                    default 16G): allocations beyond it fail\n"
+     "  --hazards MODE    sequential (default) or adversarial work-groups\n"
+     "  --seed N          seed of the adversarial interleaving and caches\n"
+     "  --cache-model MODE off (default), report or strict caches\n"
+     "  --max-work-items N  work-items per dispatch (default 16M) and\n"
+     "  --max-dispatches N  dispatches per step (65536): a launch over\n"
+     "                    either fails in the program\n"
      "Environment passed on: REDLINE_HIP_PROCESSOR, REDLINE_HIP_EXECUTOR,\n"
      "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_HIP_TIMEOUT_MS,\n"
-     "REDLINE_HIP_MEMORY, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
+     "REDLINE_HIP_MEMORY, REDLINE_HIP_HAZARDS, REDLINE_HIP_SEED,\n"
+     "REDLINE_HIP_CACHE_MODEL, REDLINE_HIP_MAX_WORK_ITEMS,\n"
+     "REDLINE_HIP_MAX_DISPATCHES, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"
