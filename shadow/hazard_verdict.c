@@ -121,8 +121,8 @@ const char* rl_hazard_finding_missing(const rl_hazard_finding_t* finding) {
          "packet between them)";
 }
 
-static const char* rl_hazard_kernel_name(const rl_capture_t* capture,
-                                         uint32_t launch) {
+const char* rl_hazard_kernel_name(const rl_capture_t* capture,
+                                  uint32_t launch) {
   if (launch >= capture->launch_count) return "?";
   return capture->kernels[capture->launches[launch].kernel].name;
 }

@@ -89,6 +89,11 @@ uint32_t rl_hazard_watch_collect(const rl_hazard_watch_t* watch,
 // "RAW", "WAR", "WAW" or "RAW (no acquire)".
 const char* rl_hazard_finding_kind_name(uint32_t kind);
 
+// The name of the kernel launch |launch| of |capture| runs ("?" when out
+// of range).
+const char* rl_hazard_kernel_name(const rl_capture_t* capture,
+                                  uint32_t launch);
+
 // The synchronisation that was missing, one phrase.
 const char* rl_hazard_finding_missing(const rl_hazard_finding_t* finding);
 

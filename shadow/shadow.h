@@ -428,7 +428,10 @@ rl_status_code_t rl_shadow_result_code(const rl_shadow_result_t* result);
 char* rl_shadow_report_text(const rl_shadow_result_t* result);
 
 // The short report `redline shadow` and `redline demo` print by default:
-// the header, one line per arm, the negative control, on a divergence the
+// the header, one line per route family of arms that passed ("ok pm4
+// (pm4, pm4~adv1, pm4~adv2): ...; proof ok, hazards none") and the full
+// line with its hazard findings for every other arm, the negative control,
+// on a divergence the
 // first differing window, region, byte offset and both values, and the
 // final "shadow: PASS ..." / "shadow: FAIL (<reason>)" line. The
 // per-window, per-region table is only in rl_shadow_report_text() and the

@@ -49,6 +49,33 @@ static void rl_shadow_hazard_window(const rl_shadow_result_t* result,
            rl_shadow_window_value(&result->window, w));
 }
 
+// Findings are identical when they have the same kind and path, the same
+// two launches and the same buffer (the bytes and the window may differ):
+// the report prints each once with its count.
+static bool rl_shadow_hazard_same(const rl_hazard_finding_t* a,
+                                  const rl_hazard_finding_t* b) {
+  return a->kind == b->kind && a->pm4 == b->pm4 &&
+         a->earlier_launch == b->earlier_launch &&
+         a->later_launch == b->later_launch && a->buffer == b->buffer;
+}
+
+// True when finding |i| of |arm| repeats an earlier kept one.
+static bool rl_shadow_hazard_repeats(const rl_shadow_arm_result_t* arm,
+                                     uint32_t i) {
+  for (uint32_t j = 0; j < i; ++j) {
+    if (rl_shadow_hazard_same(&arm->hazards[j], &arm->hazards[i])) return true;
+  }
+  return false;
+}
+
+static uint32_t rl_shadow_hazard_distinct(const rl_shadow_arm_result_t* arm) {
+  uint32_t distinct = 0;
+  for (uint32_t i = 0; i < rl_shadow_hazard_kept(arm); ++i) {
+    if (!rl_shadow_hazard_repeats(arm, i)) ++distinct;
+  }
+  return distinct;
+}
+
 void rl_shadow_hazard_text(FILE* out, const rl_shadow_result_t* result,
                            const rl_shadow_arm_result_t* arm) {
   if (!arm->available) return;
@@ -62,15 +89,35 @@ void rl_shadow_hazard_text(FILE* out, const rl_shadow_result_t* result,
     fprintf(out, "  hazards: none (dynamic checker, every window)\n");
     return;
   }
-  fprintf(out, "  hazards: %u found\n", arm->hazard_count);
-  for (uint32_t i = 0; i < rl_shadow_hazard_kept(arm); ++i) {
+  uint32_t kept = rl_shadow_hazard_kept(arm);
+  if (kept < arm->hazard_count) {
+    fprintf(out, "  hazards: %u found (the first %u kept, in --json), %u "
+            "distinct among them\n", arm->hazard_count, kept,
+            rl_shadow_hazard_distinct(arm));
+  } else {
+    fprintf(out, "  hazards: %u found, %u distinct (all in --json)\n",
+            arm->hazard_count, rl_shadow_hazard_distinct(arm));
+  }
+  for (uint32_t i = 0; i < kept; ++i) {
+    if (rl_shadow_hazard_repeats(arm, i)) continue;
+    uint32_t count = 0, last = i;
+    for (uint32_t j = i; j < kept; ++j) {
+      if (!rl_shadow_hazard_same(&arm->hazards[i], &arm->hazards[j])) continue;
+      ++count;
+      last = j;
+    }
     char where[96];
     char line[768];
     rl_shadow_hazard_window(result, arm->hazard_windows[i], where,
                             sizeof(where));
     rl_hazard_finding_format(result->capture, &arm->hazards[i], line,
                              sizeof(line));
-    fprintf(out, "    HAZARD %s: %s\n", where, line);
+    if (count == 1) {
+      fprintf(out, "    HAZARD %s: %s\n", where, line);
+    } else {
+      fprintf(out, "    HAZARD x%u, windows %u..%u, first %s: %s\n", count,
+              arm->hazard_windows[i], arm->hazard_windows[last], where, line);
+    }
   }
 }
 
@@ -97,15 +144,28 @@ cJSON* rl_shadow_hazard_json(const rl_shadow_result_t* result,
 void rl_shadow_hazard_reason(const rl_shadow_result_t* result,
                              const rl_shadow_arm_result_t* arm, char* out,
                              size_t size) {
+  // Short, so that the verdict line stays within 200 characters: where the
+  // first finding is and the counts; every finding is in the report (each
+  // distinct one once) and in --json.
+  const rl_capture_t* capture = result->capture;
+  const rl_hazard_finding_t* f = &arm->hazards[0];
   char where[96];
-  char line[640];
   rl_shadow_hazard_window(result, arm->hazard_windows[0], where,
                           sizeof(where));
-  rl_hazard_finding_format(result->capture, &arm->hazards[0], line,
-                           sizeof(line));
-  snprintf(out, size, "arm %s: hazard in %s: %s%s",
-           arm->name, where, line,
-           arm->hazard_count > 1 ? " (and more, see the report)" : "");
+  char buffer[64];
+  if (f->buffer == UINT32_MAX) {
+    snprintf(buffer, sizeof(buffer), "device memory");
+  } else {
+    snprintf(buffer, sizeof(buffer), "buffer %.24s",
+             capture->buffers[f->buffer].name);
+  }
+  snprintf(out, size,
+           "arm %s: hazard in %s: %s between launch %u (%.20s) and launch %u "
+           "(%.20s), %s (%u found, %u distinct)",
+           arm->name, where, rl_hazard_finding_kind_name(f->kind),
+           f->earlier_launch, rl_hazard_kernel_name(capture, f->earlier_launch),
+           f->later_launch, rl_hazard_kernel_name(capture, f->later_launch),
+           buffer, arm->hazard_count, rl_shadow_hazard_distinct(arm));
 }
 
 rl_status_t rl_shadow_hazard_status(rl_shadow_arm_t* arm,

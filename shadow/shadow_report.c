@@ -12,6 +12,9 @@
 // Differing region states the text report details; the JSON has them all.
 #define RL_SHADOW_TEXT_MAX_DIFFERING 6u
 
+// The verdict line's length bound in characters (issue 28: one line).
+#define RL_SHADOW_VERDICT_MAX 200
+
 static const char* rl_shadow_param_name(const rl_shadow_result_t* result) {
   return result->param == UINT32_MAX
              ? "step"
@@ -162,7 +165,7 @@ static void rl_shadow_text_value(FILE* out, rl_region_type_t type,
   }
 }
 
-static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
+static void rl_shadow_text_title(FILE* out, const rl_shadow_result_t* result) {
   const rl_capture_t* capture = result->capture;
   fprintf(out,
           "shadow %s (%s): %u arms, %u windows of %s from %" PRId64
@@ -171,16 +174,23 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
           result->arm_count, result->window.count, rl_shadow_param_name(result),
           result->window.start, result->window.stride, result->region_count,
           result->arms[result->reference].name);
+}
+
+static void rl_shadow_text_flip(FILE* out, const rl_shadow_result_t* result) {
+  if (!result->flip) return;
+  fprintf(out, "negative control: flipped byte %" PRIu64 " of region %s "
+          "in arm %s after window 0\n", result->flip_offset,
+          result->capture->regions[result->flip_region].name,
+          result->arms[result->flip_arm].name);
+}
+
+static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
+  rl_shadow_text_title(out, result);
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_shadow_text_arm(out, &result->arms[a]);
     rl_shadow_hazard_text(out, result, &result->arms[a]);
   }
-  if (result->flip) {
-    fprintf(out, "negative control: flipped byte %" PRIu64 " of region %s "
-            "in arm %s after window 0\n", result->flip_offset,
-            capture->regions[result->flip_region].name,
-            result->arms[result->flip_arm].name);
-  }
+  rl_shadow_text_flip(out, result);
 }
 
 static void rl_shadow_text_verdict(FILE* out, const rl_shadow_result_t* result) {
@@ -189,7 +199,14 @@ static void rl_shadow_text_verdict(FILE* out, const rl_shadow_result_t* result) 
             "byte-identical)\n", result->arm_count, result->window_count,
             result->region_count);
   } else {
-    fprintf(out, "shadow: FAIL (%s)\n", result->reason);
+    // Within RL_SHADOW_VERDICT_MAX characters: the details are above and
+    // in --json (the reason there is whole).
+    const int room = RL_SHADOW_VERDICT_MAX - (int)strlen("shadow: FAIL ()");
+    if ((int)strlen(result->reason) <= room) {
+      fprintf(out, "shadow: FAIL (%s)\n", result->reason);
+    } else {
+      fprintf(out, "shadow: FAIL (%.*s...)\n", room - 3, result->reason);
+    }
   }
 }
 
@@ -256,9 +273,76 @@ static void rl_shadow_text_first(FILE* out, const rl_shadow_result_t* result) {
   }
 }
 
+// An arm the summary folds into its route family's line: it ran, its proof
+// holds, the hazard checker found nothing (or was off), and a recorded arm
+// was re-recorded. Every other arm gets its full line.
+static bool rl_shadow_summary_clean(const rl_shadow_arm_result_t* arm) {
+  return arm->available && !arm->failed && arm->proof_ok &&
+         arm->hazard_count == 0 && !arm->proof.fallback_reason[0];
+}
+
+// Arms |a| and |b| share a family line: one route, the same per-step
+// stream, both hazard-checked or both not.
+static bool rl_shadow_summary_family(const rl_shadow_arm_result_t* a,
+                                     const rl_shadow_arm_result_t* b) {
+  return strcmp(a->proof.route, b->proof.route) == 0 &&
+         a->proof.dispatches == b->proof.dispatches &&
+         a->proof.packets == b->proof.packets &&
+         a->proof.waits == b->proof.waits &&
+         a->proof.ib_dwords == b->proof.ib_dwords &&
+         a->proof.steps == b->proof.steps &&
+         a->hazard_checked == b->hazard_checked;
+}
+
+// The summary's arm lines: one per route family of clean arms ("ok pm4
+// (pm4, pm4~adv1, pm4~adv2): ..."), the full line (and hazard lines) for
+// every other arm.
+static void rl_shadow_summary_arms(FILE* out, const rl_shadow_result_t* result) {
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (rl_shadow_summary_clean(arm)) continue;
+    rl_shadow_text_arm(out, arm);
+    rl_shadow_hazard_text(out, result, arm);
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (!rl_shadow_summary_clean(arm)) continue;
+    bool seen = false;
+    for (uint32_t b = 0; b < a && !seen; ++b) {
+      seen = rl_shadow_summary_clean(&result->arms[b]) &&
+             rl_shadow_summary_family(&result->arms[b], arm);
+    }
+    if (seen) continue;
+    fprintf(out, "ok %-9s (", arm->proof.route);
+    const char* separator = "";
+    for (uint32_t b = a; b < result->arm_count; ++b) {
+      if (!rl_shadow_summary_clean(&result->arms[b]) ||
+          !rl_shadow_summary_family(arm, &result->arms[b])) {
+        continue;
+      }
+      fprintf(out, "%s%s", separator, result->arms[b].name);
+      separator = ", ";
+    }
+    const rl_shadow_proof_t* p = &arm->proof;
+    fprintf(out, "): steps=%" PRIu64 " dispatches=%u packets=%u waits=%u",
+            p->steps, p->dispatches, p->packets, p->waits);
+    if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+    if (arm->kind == RL_SHADOW_ARM_RECORDED) {
+      fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
+              p->rerecorded_windows
+                  ? p->rerecorded_launches / p->rerecorded_windows
+                  : 0);
+    }
+    fprintf(out, "; proof ok, hazards %s\n",
+            arm->hazard_checked ? "none" : "not checked");
+  }
+}
+
 static void rl_shadow_summary_write(FILE* out,
                                     const rl_shadow_result_t* result) {
-  rl_shadow_text_header(out, result);
+  rl_shadow_text_title(out, result);
+  rl_shadow_summary_arms(out, result);
+  rl_shadow_text_flip(out, result);
   if (result->diverged) {
     rl_shadow_text_first(out, result);
     fprintf(out, "(every window and region: --verbose or --json)\n");

@@ -55,4 +55,14 @@ if(NOT RL_SANITIZE)
       ${CMAKE_CURRENT_BINARY_DIR}/run_outputs_cli_test)
   set_tests_properties(run_outputs_cli_test PROPERTIES
     LABELS "integration" TIMEOUT 300)
+  # `redline run --hazards/--seed/--cache-model/--max-work-items/
+  # --max-dispatches` reach the simulator under the HIP runtime
+  # (tests/integration/run_sim_options_test.sh; a budget of one work-item
+  # makes the program fail: the negative control).
+  add_test(NAME run_sim_options_cli_test
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_sim_options_test.sh
+      $<TARGET_FILE:redline> $<TARGET_FILE:hip_app>
+      ${RL_KERNELS_DIR}/vecchain-gfx1100.co)
+  set_tests_properties(run_sim_options_cli_test PROPERTIES
+    LABELS "integration" TIMEOUT 300)
 endif()

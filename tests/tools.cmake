@@ -18,6 +18,14 @@ add_test(NAME help_docs_test
           ${CMAKE_BINARY_DIR}/completion/redline)
 set_tests_properties(help_docs_test PROPERTIES LABELS unit TIMEOUT 120)
 
+# Every option shared by several commands has one spelling and one value
+# form in `redline help COMMAND` (--target only as the documented alias of
+# --processor), with negative controls (tests/tools/help_options_test.sh).
+add_test(NAME help_options_test
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/help_options_test.sh
+          $<TARGET_FILE:redline>)
+set_tests_properties(help_options_test PROPERTIES LABELS unit TIMEOUT 60)
+
 # `--trace` files follow the trace-event format Perfetto opens
 # (tests/tools/trace_check.py, with negative controls).
 find_program(RL_TRACE_PYTHON3 python3 REQUIRED)

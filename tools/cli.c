@@ -105,6 +105,10 @@ const char* const rl_cli_processors[] = {"gfx1100", "gfx1151", "gfx1201"};
 const size_t rl_cli_processor_count =
     sizeof(rl_cli_processors) / sizeof(rl_cli_processors[0]);
 
+bool rl_cli_is_processor_flag(const char* arg) {
+  return rl_cli_is(arg, "--processor") || rl_cli_is(arg, "--target");
+}
+
 int rl_cli_processor(const char* command, const char* flag,
                      const char* processor) {
   for (size_t i = 0; i < rl_cli_processor_count; ++i) {

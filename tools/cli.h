@@ -66,6 +66,11 @@ int rl_cli_number_i64(const char* command, const char* flag, const char* text,
 extern const char* const rl_cli_processors[];
 extern const size_t rl_cli_processor_count;
 
+// Returns true when |arg| names the processor option: --processor, or its
+// alias --target (docs/cli.md). Every command that takes a processor
+// accepts both spellings; help texts show --processor only.
+bool rl_cli_is_processor_flag(const char* arg);
+
 // Checks that |processor|, given with |flag| (--processor, --target), is one
 // redline runs: gfx1100, gfx1151 or gfx1201. Returns RL_EXIT_OK, or
 // RL_EXIT_USAGE after printing the message.

@@ -1,4 +1,4 @@
-// `redline capture --workload NAME [--target GFX] [--param NAME=VALUE]...
+// `redline capture --workload NAME [--processor GFX] [--param NAME=VALUE]...
 // [--config NAME=VALUE]... [--layers N] [--device sim|rocr|hip|none]
 // [--executor ref|isa] [--no-contents] -o FILE`: records a registered
 // workload through the capture funnel and writes a self-contained capture
@@ -88,7 +88,7 @@ static int rl_capture_parse(int argc, char** argv, rl_capture_cli_t* cli) {
       cli->omit_contents = true;
     } else if (has_value && rl_cli_is(arg, "--workload")) {
       cli->workload = argv[++i];
-    } else if (has_value && rl_cli_is(arg, "--target")) {
+    } else if (has_value && rl_cli_is_processor_flag(arg)) {
       cli->target = argv[++i];
       exit_code = rl_cli_processor("capture", arg, cli->target);
     } else if (has_value && rl_cli_is(arg, "--executor")) {

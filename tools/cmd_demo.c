@@ -89,7 +89,7 @@ static int rl_demo_parse(int argc, char** argv, rl_demo_t* demo) {
       demo->out_dir = argv[++i];
     } else if (has_value && rl_cli_is(arg, "--trace")) {
       demo->trace_path = argv[++i];
-    } else if (has_value && (rl_cli_is(arg, "--processor") ||
+    } else if (has_value && (rl_cli_is_processor_flag(arg) ||
                              rl_cli_is(arg, "--hazards") ||
                              rl_cli_is(arg, "--executor") ||
                              rl_cli_is(arg, "--cache-model") ||
@@ -236,7 +236,11 @@ static int rl_demo_inspect(rl_demo_t* demo, const rl_capture_t* capture) {
              rl_status_message(status));
     return rl_cli_fail(status, "demo: inspect");
   }
-  rl_inspect_print_summary(capture, &identity, plan);
+  if (demo->verbose) {
+    rl_inspect_print_summary(capture, &identity, plan);
+  } else {
+    rl_inspect_print_brief(capture, &identity, plan);
+  }
   rl_hazard_plan_destroy(plan);
   if (strcmp(demo->workload, "verify") == 0) {
     printf("\n");
@@ -346,8 +350,14 @@ int rl_cmd_demo(int argc, char** argv) {
   if (exit_code == RL_EXIT_OK) {
     printf("redline demo: PASS\n");
   } else {
-    printf("redline demo: FAIL (%s)\n",
-           demo.reason[0] ? demo.reason : "see above");
+    // One line within 200 characters; the stages above have the details.
+    const char* reason = demo.reason[0] ? demo.reason : "see above";
+    const int room = 200 - (int)strlen("redline demo: FAIL ()");
+    if ((int)strlen(reason) <= room) {
+      printf("redline demo: FAIL (%s)\n", reason);
+    } else {
+      printf("redline demo: FAIL (%.*s...)\n", room - 3, reason);
+    }
   }
   return exit_code;
 }

@@ -1,4 +1,4 @@
-// `redline disasm --pm4 RAWFILE [--target GFX] [--json]` and
+// `redline disasm --pm4 RAWFILE [--processor GFX] [--json]` and
 // `redline disasm --aql RAWFILE [--json]`: decodes a raw little-endian
 // dword stream (PM4) or a file of 64-byte packets (AQL) with the decoders
 // the simulated command processor uses (pm4/pm4_decode.h,
@@ -18,6 +18,7 @@ typedef struct rl_disasm_cli_s {
   bool aql;
   bool json;
   const char* target;
+  const char* target_flag;  // as given: --processor or its alias --target
   const char* path;
 } rl_disasm_cli_t;
 
@@ -31,7 +32,8 @@ static int rl_disasm_parse(int argc, char** argv, rl_disasm_cli_t* cli) {
       cli->aql = true;
     } else if (rl_cli_is(arg, "--json")) {
       cli->json = true;
-    } else if (rl_cli_is(arg, "--target") && i + 1 < argc) {
+    } else if (rl_cli_is_processor_flag(arg) && i + 1 < argc) {
+      cli->target_flag = arg;
       cli->target = argv[++i];
     } else if (arg[0] != '-' && !cli->path) {
       cli->path = arg;
@@ -43,15 +45,17 @@ static int rl_disasm_parse(int argc, char** argv, rl_disasm_cli_t* cli) {
     return rl_cli_usage("disasm: give exactly one of --pm4 or --aql");
   }
   if (cli->aql && cli->target) {
-    return rl_cli_usage("disasm: --target applies to --pm4 only");
+    return rl_cli_usage("disasm: %s applies to --pm4 only", cli->target_flag);
   }
   if (!cli->path) return rl_cli_usage("disasm: missing RAWFILE");
   if (!cli->target) cli->target = "gfx1100";
-  // An unknown --target is a usage error (exit 2), found before the file.
+  if (!cli->target_flag) cli->target_flag = "--processor";
+  // An unknown --processor is a usage error (exit 2), found before the file.
   const rl_pm4_family_t* family = NULL;
   rl_status_t status = rl_pm4_family_for_processor(cli->target, &family);
   if (status) {
-    int code = rl_cli_usage("disasm: --target: %s", rl_status_message(status));
+    int code = rl_cli_usage("disasm: %s: %s", cli->target_flag,
+                            rl_status_message(status));
     rl_status_free(status);
     return code;
   }

@@ -214,6 +214,56 @@ void rl_inspect_print_summary(const rl_capture_t* capture,
   rl_inspect_print_regions(capture);
 }
 
+void rl_inspect_print_brief(const rl_capture_t* capture,
+                            const rl_digest128_t* identity,
+                            const rl_hazard_plan_t* plan) {
+  rl_inspect_print_header(capture, identity, plan);
+  printf("kernels    %u from %u code object%s\n", capture->kernel_count,
+         capture->code_object_count,
+         capture->code_object_count == 1 ? "" : "s");
+  printf("buffers    %u:", capture->buffer_count);
+  const char* separator = " ";
+  for (int role = 0; role < RL_BUFFER_ROLE_COUNT_; ++role) {
+    uint64_t total = 0;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < capture->buffer_count; ++i) {
+      if ((int)capture->buffers[i].role != role) continue;
+      total += capture->buffers[i].size;
+      ++count;
+    }
+    if (!count) continue;
+    printf("%s%s %u (%llu bytes)", separator,
+           rl_buffer_role_name((rl_buffer_role_t)role), count,
+           (unsigned long long)total);
+    separator = ", ";
+  }
+  uint32_t bindings = 0;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    bindings += capture->launches[l].binding_count;
+  }
+  printf("\nparameters");
+  for (uint32_t i = 0; i < capture->param_count; ++i) {
+    const rl_capture_param_t* p = &capture->params[i];
+    printf("%s%s admitted [%lld, %lld) captured at %lld", i ? ", " : " ",
+           p->name, (long long)p->min, (long long)p->max,
+           (long long)p->capture_value);
+  }
+  printf("%s%u bindings\n", capture->param_count ? "; " : " ", bindings);
+  printf("regions    %u:", capture->region_count);
+  for (uint32_t i = 0; i < capture->region_count; ++i) {
+    printf("%s%s", i ? ", " : " ", capture->regions[i].name);
+  }
+  printf("\n");
+  for (uint32_t i = 0; i < capture->window_count; ++i) {
+    const rl_capture_window_t* w = &capture->windows[i];
+    printf("window     %s from %lld, %u steps, stride %lld\n",
+           capture->params[w->param].name, (long long)w->start, w->count,
+           (long long)w->stride);
+  }
+  printf("(every kernel, buffer, binding and region: --verbose, or "
+         "`redline inspect FILE`)\n");
+}
+
 static int rl_inspect_run(const rl_inspect_options_t* options,
                           const rl_capture_t* capture) {
   rl_digest128_t identity;

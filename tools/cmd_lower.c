@@ -1,4 +1,4 @@
-// `redline lower FILE [--route aql|pm4] [--target GFX] [--retain |
+// `redline lower FILE [--route aql|pm4] [--processor GFX] [--retain |
 // --no-retain] [--json] [--stats]`: prepares a capture on the simulated
 // device (contract, lowering, census) and prints the retained stream: one
 // line per packet with every field named (the AQL decoder's formatter,
@@ -58,8 +58,7 @@ static int rl_lower_parse(int argc, char** argv, rl_lower_cli_t* cli) {
         return rl_cli_usage("lower: --route expects aql or pm4, got '%s'",
                             value);
       }
-    } else if (has_value && (rl_cli_is(arg, "--processor") ||
-                             rl_cli_is(arg, "--target"))) {
+    } else if (has_value && rl_cli_is_processor_flag(arg)) {
       // "gfx1201" or a whole target "amdgcn-amd-amdhsa--gfx1201".
       const char* value = argv[++i];
       rl_status_t status = rl_target_parse(value, &cli->target);

@@ -71,7 +71,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
     }
   } else if (rl_cli_is(flag, "--device")) {
     cli->device = value;
-  } else if (rl_cli_is(flag, "--processor")) {
+  } else if (rl_cli_is_processor_flag(flag)) {
     cli->processor = value;
     return rl_cli_processor("replay", flag, value);
   } else if (rl_cli_is(flag, "--executor")) {
@@ -109,7 +109,7 @@ static int rl_replay_parse_value(rl_replay_cli_t* cli, const char* flag,
 
 static bool rl_replay_takes_value(const char* flag) {
   static const char* const flags[] = {
-      "--route", "--device", "--processor", "--executor", "--hazards", "--param",
+      "--route", "--device", "--processor", "--target", "--executor", "--hazards", "--param",
       "--repeat", "--seed", "--timeout-ms", "--cache-model", "--trace"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;

@@ -61,6 +61,11 @@ typedef struct rl_run_s {
   const char* trace;  // --trace: REDLINE_HIP_TRACE for the runtime
   const char* timeout_ms;  // --timeout-ms: REDLINE_HIP_TIMEOUT_MS
   const char* device_memory;  // --device-memory: REDLINE_HIP_MEMORY
+  const char* hazards;         // --hazards: REDLINE_HIP_HAZARDS
+  const char* seed;            // --seed: REDLINE_HIP_SEED
+  const char* cache_model;     // --cache-model: REDLINE_HIP_CACHE_MODEL
+  const char* max_work_items;  // --max-work-items: REDLINE_HIP_MAX_WORK_ITEMS
+  const char* max_dispatches;  // --max-dispatches: REDLINE_HIP_MAX_DISPATCHES
   char** program;  // argv of the program
   char lib_dir[4096];
   char dir[4096];                  // private directory of the two reports
@@ -89,7 +94,7 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
     if (flag[0] != '-') break;  // the program, without "--"
     if (i + 1 >= argc) return rl_cli_usage("run: %s needs a value", flag);
     const char* value = argv[++i];
-    if (rl_cli_is(flag, "--processor")) {
+    if (rl_cli_is_processor_flag(flag)) {
       int exit_code = rl_cli_processor("run", flag, value);
       if (exit_code) return exit_code;
       run->processor = value;
@@ -115,6 +120,31 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       int exit_code = rl_run_size(flag, value);
       if (exit_code) return exit_code;
       run->device_memory = value;
+    } else if (rl_cli_is(flag, "--hazards")) {
+      if (!rl_cli_is(value, "sequential") && !rl_cli_is(value, "adversarial")) {
+        return rl_cli_usage("run: --hazards expects sequential or "
+                            "adversarial, got '%s'", value);
+      }
+      run->hazards = value;
+    } else if (rl_cli_is(flag, "--cache-model")) {
+      int exit_code = rl_cli_cache_model("run", value);
+      if (exit_code) return exit_code;
+      run->cache_model = value;
+    } else if (rl_cli_is(flag, "--seed")) {
+      uint64_t seed = 0;
+      int code = rl_cli_number_u64("run", flag, value, 0, UINT64_MAX, &seed);
+      if (code) return code;
+      run->seed = value;
+    } else if (rl_cli_is(flag, "--max-work-items")) {
+      uint64_t n = 0;
+      int code = rl_cli_number_u64("run", flag, value, 1, UINT64_MAX, &n);
+      if (code) return code;
+      run->max_work_items = value;
+    } else if (rl_cli_is(flag, "--max-dispatches")) {
+      uint64_t n = 0;
+      int code = rl_cli_number_u64("run", flag, value, 1, UINT32_MAX, &n);
+      if (code) return code;
+      run->max_dispatches = value;
     } else {
       return rl_cli_usage("run: unknown option '%s'", flag);
     }
@@ -165,6 +195,15 @@ static void rl_run_exec(const rl_run_t* run) {
   failed |= setenv("REDLINE_RUN_PID", pid, 1);
   if (run->device_memory) {
     failed |= setenv("REDLINE_HIP_MEMORY", run->device_memory, 1);
+  }
+  const char* const passed[][2] = {
+      {"REDLINE_HIP_HAZARDS", run->hazards},
+      {"REDLINE_HIP_SEED", run->seed},
+      {"REDLINE_HIP_CACHE_MODEL", run->cache_model},
+      {"REDLINE_HIP_MAX_WORK_ITEMS", run->max_work_items},
+      {"REDLINE_HIP_MAX_DISPATCHES", run->max_dispatches}};
+  for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); ++i) {
+    if (passed[i][1]) failed |= setenv(passed[i][0], passed[i][1], 1);
   }
   if (run->capture) {
     char interposer[4096 + 32];

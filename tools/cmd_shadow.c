@@ -38,7 +38,7 @@ typedef struct rl_shadow_cli_s {
 static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
-      "--processor", "--bind", "--executor", "--cache-model", "--trace",
+      "--processor", "--target", "--bind", "--executor", "--cache-model", "--trace",
       "--adversarial-seeds"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;

@@ -29,4 +29,12 @@ void rl_inspect_print_summary(const rl_capture_t* capture,
                               const rl_digest128_t* identity,
                               const rl_hazard_plan_t* plan);
 
+// Prints the same facts as counts, a handful of lines (`redline demo`
+// without --verbose): the header, kernels and code objects, buffers by
+// role, parameters with the number of bindings, state regions by name and
+// the windows.
+void rl_inspect_print_brief(const rl_capture_t* capture,
+                            const rl_digest128_t* identity,
+                            const rl_hazard_plan_t* plan);
+
 #endif  // REDLINE_TOOLS_INSPECT_JSON_H_

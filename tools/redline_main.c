@@ -16,11 +16,11 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --json   machine output: {target, kernels: [{name, kernarg_size, ...}]}\n"
      "  --isa    also list every instruction the ISA executor does not model\n"},
     {"capture", rl_cmd_capture,
-     "capture --workload NAME [--target GFX] [--param NAME=VALUE]... -o FILE",
+     "capture --workload NAME [--processor GFX] [--param NAME=VALUE]... -o FILE",
      "Record a registered workload through the capture funnel and write a\n"
      "self-contained capture file (.rlc).\n"
      "  --workload NAME     a registered workload (--list shows them)\n"
-     "  --target GFX        gfx1100 (default), gfx1151 or gfx1201\n"
+     "  --processor GFX     gfx1100 (default), gfx1151 or gfx1201\n"
      "  --param NAME=VALUE  parameter value at capture (e.g. pos=7)\n"
      "  --config NAME=VALUE workload configuration (e.g. layers=48)\n"
      "  --executor ref|isa  sim: reference kernels (default) or the gfx11/12 ISA\n"
@@ -32,14 +32,14 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  -o FILE             output path (written atomically; not the input)\n"
      "  --list              list workloads and exit\n"},
     {"inspect", rl_cmd_inspect,
-     "inspect CAPTURE [--launches] [--json] [--dot] [--max-decompressed BYTES]",
+     "inspect CAPTURE [--launches] [--json] [--dot] [--max-decompressed B]",
      "Describe a capture: target, identity, kernels, buffers by role and size,\n"
      "launches, parameters and bindings, state regions and the waits the\n"
      "hazard plan needs.\n"
      "  --launches  a row per launch with its pointer effects and bindings\n"
      "  --json      machine output\n"
      "  --dot       the launch dependency graph in Graphviz form\n"
-     "  --max-decompressed BYTES  budget of decompressed buffer contents\n"
+     "  --max-decompressed B  budget of decompressed buffer contents\n"
      "              (default 4G; suffix K, M or G); over it: exit 3\n"},
     {"replay", rl_cmd_replay,
      "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
@@ -75,7 +75,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --json                 machine output: {proof, counters, status, regions}\n"
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},
     {"lower", rl_cmd_lower,
-     "lower FILE [--route aql|pm4] [--target GFX] [--retain|--no-retain] "
+     "lower FILE [--route aql|pm4] [--processor GFX] [--retain|--no-retain] "
      "[--device-patch] [--json] [--stats]",
      "Prepare a capture on the simulated device without running it and print\n"
      "the retained stream: one line per AQL packet with every field named\n"
@@ -83,20 +83,20 @@ const rl_cli_command_t rl_cli_commands[] = {
      "names), then the patch table (every dynamic scalar, grid size and\n"
      "rebased pointer slot with its dword and address).\n"
      "  --route aql|pm4        the route (default aql)\n"
-     "  --target GFX           override the device ISA (default: the capture's)\n"
+     "  --processor GFX        override the device ISA (default: the capture's)\n"
      "  --retain, --no-retain  pm4 register-state retention (default on)\n"
      "  --device-patch         pm4: relay copies (COPY_DATA) in the IB\n"
      "  --stats                only the statistics: dwords, dwords per\n"
      "                         dispatch, waits, acquires, patch sites\n"
      "  --json                 machine output: {stats, packet, ib, patches}\n"},
     {"disasm", rl_cmd_disasm,
-     "disasm (--pm4 RAWFILE [--target GFX] | --aql RAWFILE) [--json]",
+     "disasm (--pm4 RAWFILE [--processor GFX] | --aql RAWFILE) [--json]",
      "Decode a raw packet file with the decoders the simulated command\n"
      "processor uses and print one line per packet.\n"
-     "  --pm4 RAWFILE  little-endian PM4 dwords (type-3 packets)\n"
-     "  --target GFX   register tables: gfx1100 (default), gfx1151, gfx1201\n"
-     "  --aql RAWFILE  64-byte AQL packets\n"
-     "  --json         machine output: a list of packets\n"
+     "  --pm4 RAWFILE    little-endian PM4 dwords (type-3 packets)\n"
+     "  --processor GFX  register tables: gfx1100 (default), gfx1151, gfx1201\n"
+     "  --aql RAWFILE    64-byte AQL packets\n"
+     "  --json           machine output: a list of packets\n"
      "Malformed input stops with exit 3 naming the dword offset.\n"},
     {"shadow", rl_cmd_shadow,
      "shadow FILE [--arms eager,recorded,aql,pm4,pm4-relay[,hip,hipgraph,drm]] "
@@ -116,9 +116,12 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                         node)\n"
      "  --windows S:C[:T]      C steps of the window parameter from S, stride T\n"
      "                         (default: the capture's window)\n"
-     "  --verbose, -v          also a line per window and region (the default\n"
-     "                         is a line per arm, the first divergence with\n"
-     "                         both values, and the verdict)\n"
+     "  --verbose, -v          a line per arm, window and region (the default\n"
+     "                         is a line per route family of arms that\n"
+     "                         passed, the full line of every other arm, each\n"
+     "                         distinct hazard finding once with its count,\n"
+     "                         the first divergence with both values, and\n"
+     "                         the verdict in at most 200 characters)\n"
      "  --json OUT             the report as JSON, written atomically\n"
      "                         (a link is followed; OUT must not be FILE)\n"
      "  --trace OUT            a Chrome/Perfetto trace of every arm's steps\n"
@@ -170,7 +173,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "split, run a short bench, and end with `redline demo: PASS` or\n"
      "`redline demo: FAIL (<reason>)`.\n"
      "  --layers N        decoder layers (default 4)\n"
-     "  --verbose, -v     the shadow's line per window and region\n"
+     "  --verbose, -v     every kernel, buffer and binding, and the shadow's\n"
+     "                    line per arm, window and region (the default: at\n"
+     "                    most 40 lines, counts and one line per route)\n"
      "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
      "  --hazards MODE    sequential (default) or adversarial\n"
      "  --adversarial-seeds N  retained arms also under N seeded\n"
@@ -183,8 +188,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
-     "[--window SPEC]] [--trace FILE] [--timeout-ms N] "
-     "[--device-memory BYTES] -- PROGRAM [ARGS...]",
+     "[--window SPEC]] [--trace OUT] [--timeout-ms N] "
+     "[--device-memory B] [--hazards MODE] [--seed N] [--cache-model MODE] "
+     "[--max-work-items N] [--max-dispatches N] -- PROGRAM [ARGS...]",
      "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
      "(soname .so.5 or .so.6) is redline's HIP runtime over the simulator,\n"
      "which runs every kernel's gfx11 machine code with the ISA interpreter.\n"
@@ -193,7 +199,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "at exit one summary line on stderr: kernels, launches, simulated\n"
      "device time, the kernel stopped if any, and the capture's state.\n"
      "  --processor GFX   gfx1100 (default), gfx1151 or gfx1201\n"
-     "  --executor E      isa (default) or ref (the C references of the\n"
+     "  --executor isa|ref  isa (default) or ref (the C references of the\n"
      "                    sample kernels only)\n"
      "  --capture FILE    record the run through the LD_PRELOAD interposer\n"
      "                    into FILE (replaced); the capture declares its\n"
@@ -202,16 +208,24 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    failed, none was recorded, or work bypassed it\n"
      "  --window SPEC     launches:FIRST:COUNT or marker:KERNEL:N (default:\n"
      "                    the whole run)\n"
-     "  --trace FILE      every launch's simulated device span as a\n"
+     "  --trace OUT       every launch's simulated device span as a\n"
      "                    Chrome/Perfetto trace, written at exit\n"
      "  --timeout-ms N    bound of every launch's wait (default 10000): a\n"
      "                    launch still running then fails in the program\n"
      "                    and its kernel is stopped\n"
      "  --device-memory B the simulated device's memory (K/M/G suffix;\n"
      "                    default 16G): allocations beyond it fail\n"
+     "  --hazards MODE    sequential (default) or adversarial work-groups\n"
+     "  --seed N          seed of the adversarial interleaving and caches\n"
+     "  --cache-model MODE off (default), report or strict caches\n"
+     "  --max-work-items N  work-items per dispatch (default 16M) and\n"
+     "  --max-dispatches N  dispatches per step (65536): a launch over\n"
+     "                    either fails in the program\n"
      "Environment passed on: REDLINE_HIP_PROCESSOR, REDLINE_HIP_EXECUTOR,\n"
      "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_HIP_TIMEOUT_MS,\n"
-     "REDLINE_HIP_MEMORY, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
+     "REDLINE_HIP_MEMORY, REDLINE_HIP_HAZARDS, REDLINE_HIP_SEED,\n"
+     "REDLINE_HIP_CACHE_MODEL, REDLINE_HIP_MAX_WORK_ITEMS,\n"
+     "REDLINE_HIP_MAX_DISPATCHES, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"
@@ -232,7 +246,7 @@ const char rl_cli_exit_codes[] =
     "Exit codes:\n"
     "  0  success\n"
     "  1  divergence or mismatch found\n"
-    "  2  usage error (also a bad number or unknown --processor/--target)\n"
+    "  2  usage error (also a bad number or an unknown --processor)\n"
     "  3  invalid or unsupported input file (also not a regular file)\n"
     "  4  contract failure (also a launch that does not fit AQL)\n"
     "  5  prepare failure\n"

@@ -37,7 +37,7 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
       rl_status_free(status);
       return true;
     }
-  } else if (rl_cli_is(flag, "--processor")) {
+  } else if (rl_cli_is_processor_flag(flag)) {
     options->device.processor = value;
     *out_exit = rl_cli_processor(command, flag, value);
   } else if (rl_cli_is(flag, "--hazards")) {

@@ -174,6 +174,49 @@ __attribute__((destructor)) static void rl_hip_shutdown(void) {
 //===----------------------------------------------------------------------===//
 
 // Creates the simulated device on first use; lock held.
+// The simulator options `redline run` passes through the environment
+// (tools/cmd_run.c, docs/hip-runtime.md): REDLINE_HIP_HAZARDS (sequential
+// or adversarial), REDLINE_HIP_SEED, REDLINE_HIP_CACHE_MODEL (off, report
+// or strict), REDLINE_HIP_MAX_WORK_ITEMS and REDLINE_HIP_MAX_DISPATCHES
+// (redline/limits.h). A value the simulator cannot take fails the start,
+// naming the variable.
+static rl_status_t rl_hip_sim_env_options(rl_sim_options_t* options) {
+  const char* hazards = rl_hip_env("REDLINE_HIP_HAZARDS", NULL);
+  if (hazards && strcmp(hazards, "adversarial") == 0) {
+    options->hazards = RL_SIM_HAZARDS_ADVERSARIAL;
+  } else if (hazards && strcmp(hazards, "sequential") != 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "REDLINE_HIP_HAZARDS='%s': expected sequential or "
+                     "adversarial", hazards);
+  }
+  const char* cache = rl_hip_env("REDLINE_HIP_CACHE_MODEL", NULL);
+  if (cache && !rl_sim_cache_mode_parse(cache, &options->cache_model)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "REDLINE_HIP_CACHE_MODEL='%s': expected off, report or "
+                     "strict", cache);
+  }
+  const char* seed = rl_hip_env("REDLINE_HIP_SEED", NULL);
+  if (seed) {
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_number_parse_u64(seed, &options->seed), "REDLINE_HIP_SEED"));
+  }
+  const char* items = rl_hip_env("REDLINE_HIP_MAX_WORK_ITEMS", NULL);
+  if (items) {
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_number_parse_u64_in(items, 1, UINT64_MAX, &options->max_work_items),
+        "REDLINE_HIP_MAX_WORK_ITEMS"));
+  }
+  const char* dispatches = rl_hip_env("REDLINE_HIP_MAX_DISPATCHES", NULL);
+  if (dispatches) {
+    uint64_t value = 0;
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_number_parse_u64_in(dispatches, 1, UINT32_MAX, &value),
+        "REDLINE_HIP_MAX_DISPATCHES"));
+    options->max_dispatches = (uint32_t)value;
+  }
+  return RL_OK;
+}
+
 hipError_t rl_hip_start_locked(void) {
   if (rl_hip.started) return rl_hip.start_error;
   rl_hip.started = true;
@@ -204,11 +247,12 @@ hipError_t rl_hip_start_locked(void) {
     status = rl_status_annotate(rl_number_parse_size(memory, &memory_bytes),
                                 "REDLINE_HIP_MEMORY");
   }
-  const rl_sim_options_t options = {
+  rl_sim_options_t options = {
       .processor = rl_hip.processor,
       .executor = strcmp(rl_hip.executor, "ref") == 0 ? rl_ref_executor()
                                                        : rl_isa_executor(),
       .memory_bytes = memory_bytes};
+  if (!status) status = rl_hip_sim_env_options(&options);
   if (!status && rl_hip_env("REDLINE_HIP_TRACE", NULL)) {
     status = rl_trace_create(&rl_hip.trace);
     if (!status) {

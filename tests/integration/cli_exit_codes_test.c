@@ -198,8 +198,27 @@ static void test_unknown_processor_is_usage(void** state) {
             2, expected);
   rl_expect(rl_run("disasm --pm4 %s/v.rlc --target gfx9999", rl_dir), 2,
             "disasm: --target: processor 'gfx9999'");
-  // Negative control: a known processor passes parsing.
+  // Every command takes --processor, and --target as its alias (docs/cli.md,
+  // "Options shared by commands"); an error names the spelling given.
+  rl_expect(rl_run("lower %s/v.rlc --processor gfx9999", rl_dir), 2, expected);
+  rl_expect(rl_run("capture --workload vecchain --processor gfx9999 -o "
+                   "%s/x.rlc", rl_dir),
+            2, "capture: --processor expects gfx1100");
+  rl_expect(rl_run("disasm --pm4 %s/v.rlc --processor gfx9999", rl_dir), 2,
+            "disasm: --processor: processor 'gfx9999'");
+  rl_expect(rl_run("replay %s/v.rlc --target gfx9999", rl_dir), 2,
+            "replay: --target expects");
+  rl_expect(rl_run("shadow %s/v.rlc --target gfx9999", rl_dir), 2, expected);
+  rl_expect(rl_run("bench %s/v.rlc --target gfx9999", rl_dir), 2, expected);
+  rl_expect(rl_run("demo --target gfx9999"), 2, expected);
+  rl_expect(rl_run("run --target gfx9999 -- /bin/true"), 2, expected);
+  // Negative control: a known processor passes parsing, in both spellings.
   rl_expect(rl_run("lower %s/v.rlc --target gfx1100 --stats", rl_dir), 0, "");
+  rl_expect(rl_run("lower %s/v.rlc --processor gfx1100 --stats", rl_dir), 0,
+            "");
+  rl_expect(rl_run("capture --workload vecchain --processor gfx1151 -o "
+                   "%s/p.rlc", rl_dir),
+            0, "");
 }
 
 static void rl_edit_grid(rl_capture_t* capture) {

@@ -348,7 +348,7 @@ static void test_usage_errors(void** state) {
       rl_run("disasm --pm4 %s/stream.pm4 --target gfx1030", rl_test_dir), 2);
   assert_true(rl_file_has("err.txt", "'gfx1030'"));
   assert_int_equal(rl_run("help disasm"), 0);
-  assert_true(rl_file_has("out.txt", "--target GFX"));
+  assert_true(rl_file_has("out.txt", "--processor GFX"));
 }
 
 int main(void) {
