@@ -138,12 +138,10 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   for (int axis = 0; axis < 3; ++axis) {
     d->workgroup_size[axis] = launch->workgroup_size[axis];
     d->grid_size[axis] = launch->grid_size[axis];
-    if (axis == 1 && ignore_y && d->grid_size[1] > d->workgroup_size[1]) {
-      d->grid_size[1] = d->workgroup_size[1];
-    }
     d->workgroup_count[axis] = (uint32_t)(((uint64_t)launch->grid_size[axis] +
                                            launch->workgroup_size[axis] - 1) /
                                           launch->workgroup_size[axis]);
+    if (axis == 1 && ignore_y) d->workgroup_count[1] = 1;
     total *= d->workgroup_count[axis];
   }
   if (total > RL_SIM_MAX_WORKGROUPS) {
