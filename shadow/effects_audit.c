@@ -90,7 +90,7 @@ static void rl_effects_violation(const rl_effects_step_t* at, uint32_t buffer,
   const char* why;
   if (!rl_effects_declares_buffer(capture, launch, buffer, write) &&
       !rl_effects_declares_buffer(capture, launch, buffer, !write)) {
-    why = "the launch declares no pointer slot on this buffer";
+    why = "no pointer slot of the launch declares an effect on this buffer";
   } else if (rl_effects_covered_to(capture, launch, buffer, from, !write,
                                    false) > from) {
     why = write ? "a write where only a read was declared"
