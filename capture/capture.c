@@ -8,6 +8,7 @@
 
 #include "capture/capture_internal.h"
 #include "redline/base/array.h"
+#include "redline/base/test_fault.h"
 
 rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture) {
   if (!workload) {
@@ -285,6 +286,29 @@ static rl_status_t rl_capture_launch_copy(const rl_capture_launch_t* launch,
            launch->binding_count * sizeof(*launch->bindings));
   }
   return RL_OK;
+}
+
+static void rl_capture_fault_slots(rl_capture_launch_t* launch,
+                                   uint32_t index) {
+  if (launch->slot_count > 1 && rl_test_fault("effect-shift", index)) {
+    rl_effect_t first = launch->slots[0].effect;
+    for (uint32_t s = 0; s + 1 < launch->slot_count; ++s) {
+      launch->slots[s].effect = launch->slots[s + 1].effect;
+    }
+    launch->slots[launch->slot_count - 1].effect = first;
+  }
+  if (rl_test_fault("extent-shrink", index)) {
+    for (uint32_t s = 0; s < launch->slot_count; ++s) {
+      rl_pointer_slot_t* slot = &launch->slots[s];
+      slot->extent_size = slot->extent_size > 4 ? slot->extent_size - 4 : 0;
+    }
+  }
+}
+
+void rl_capture_fault_effects(rl_capture_t* capture) {
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    rl_capture_fault_slots(&capture->launches[l], l);
+  }
 }
 
 rl_status_t rl_capture_add_launch(rl_capture_t* capture,

@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "capture/capture_file_internal.h"
+#include "capture/capture_internal.h"
 #include "redline/base/file.h"
 
 typedef rl_status_t (*rl_capture_section_decoder_t)(
@@ -428,6 +429,7 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   rl_status_t status = rl_capture_file_read_header(&reader);
   if (!status) status = rl_capture_file_read_sections(&reader);
   if (!status) status = rl_capture_file_check_model(&reader);
+  if (!status) rl_capture_fault_effects(reader.decoder.capture);
   free(reader.decoder.has_contents);
   if (status) {
     rl_capture_destroy(reader.decoder.capture);

@@ -7,6 +7,13 @@
 #include "redline/capture.h"
 
 // A name is 1..RL_CAPTURE_NAME_MAX-1 printable ASCII bytes without spaces.
+// Test-only (redline/base/test_fault.h, effect-shift and extent-shrink):
+// makes the declared effects of |capture|'s launches wrong as a mistaken
+// interposer would have recorded them (the effects audit's negative
+// control, shadow/effects_audit.h). A capture file read applies it after
+// its identity check, so the file still loads.
+void rl_capture_fault_effects(rl_capture_t* capture);
+
 rl_status_t rl_capture_check_name(const char* what, const char* name);
 
 rl_status_t rl_capture_check_buffer(const rl_capture_buffer_t* buffer);

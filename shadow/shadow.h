@@ -113,6 +113,18 @@
 // hazard plan that misses a conflict and a lowering that drops its barrier
 // fail here even when the default sequential ordering hides the race.
 //
+// Effects and dispatch audits (shadow/effects_audit.h), on wherever the
+// hazard verdicts are (the same arms, off with |no_hazard_check|): after
+// each window, every byte a dispatch of the arm loaded or stored in a
+// capture buffer must lie inside its launch's declared effects (pointer
+// slots' extents and directions, plus the kernel's code object variable
+// buffers), and the grid, work-group size and work-groups the simulator
+// ran must equal the launch as bound at the window's values. A violation
+// FAILs the run naming the window, step, launch, kernel, buffer, bytes and
+// direction (or the axis); it comes before hazards in the verdict, since a
+// wrong declaration is what makes a plan miss a wait. Declared slots no
+// access touched are reported as information only.
+//
 // Negative control (|flip|): after the first window has run and before its
 // regions are read, one byte (XOR 0xFF) of |flip_region| at |flip_offset|
 // is corrupted in the device memory of the pm4 arm, or of the last retained
@@ -134,6 +146,7 @@
 #include "redline/limits.h"
 #include "redline/digest.h"
 #include "redline/status.h"
+#include "shadow/effects_audit.h"
 #include "shadow/hazard_verdict.h"
 
 #ifdef __cplusplus
@@ -334,6 +347,10 @@ typedef struct rl_shadow_arm_result_s {
   uint32_t hazard_count;
   rl_hazard_finding_t hazards[RL_SHADOW_MAX_HAZARDS];
   uint32_t hazard_windows[RL_SHADOW_MAX_HAZARDS];
+  // Effects and dispatch audits (see above): |effects_checked| when the
+  // arm's device is simulated and the check is on.
+  bool effects_checked;
+  rl_effects_audit_t effects;
 } rl_shadow_arm_result_t;
 
 // One region of one arm after one window, against the reference arm.

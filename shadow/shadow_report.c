@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shadow/shadow.h"
+#include "shadow/shadow_effects.h"
 #include "shadow/shadow_hazard.h"
 
 // Differing region states the text report details; the JSON has them all.
@@ -189,6 +190,7 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_shadow_text_arm(out, &result->arms[a]);
     rl_shadow_hazard_text(out, result, &result->arms[a]);
+    rl_shadow_effects_text(out, result, &result->arms[a]);
   }
   rl_shadow_text_flip(out, result);
 }
@@ -439,6 +441,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
     cJSON_AddStringToObject(o, "proof_problem", arm->proof_problem);
   }
   cJSON_AddItemToObject(o, "hazard_check", rl_shadow_hazard_json(result, arm));
+  cJSON_AddItemToObject(o, "effects_audit", rl_shadow_effects_json(arm));
   return o;
 }
 

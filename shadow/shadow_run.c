@@ -9,6 +9,7 @@
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
+#include "shadow/shadow_effects.h"
 #include "shadow/shadow_hazard.h"
 #include "shadow/shadow_rerecord.h"
 #include "shadow/shadow_trace.h"
@@ -257,6 +258,9 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   rl_hazard_watch_t watch;
   rl_shadow_hazard_before(arm, run->result->hazard_check, &watch,
                           &run->result->arms[a]);
+  rl_effects_watch_t effects;
+  rl_shadow_effects_before(arm, run->result->hazard_check, &effects,
+                           &run->result->arms[a]);
   bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
   uint64_t start_ns = run->trace.trace ? rl_trace_now_ns() : 0;
   rl_status_t status = rl_shadow_arm_step(arm, run->values);
@@ -274,6 +278,8 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   if (!status) {
     rl_shadow_hazard_after(arm, &watch, w, &run->result->arms[a]);
   }
+  rl_shadow_effects_after(arm, &effects, run->result, w, run->values,
+                          &run->result->arms[a]);
   if (traced) {
     rl_status_t compared =
         rl_shadow_rerecord_compare_dispatched(&run->rerecord, arm);
@@ -439,6 +445,12 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
       memcpy(result->reason + sizeof(result->reason) - 4, "...", 4);
     }
     return;
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    if (rl_shadow_effects_reason(&result->arms[a], result->reason,
+                                 sizeof(result->reason))) {
+      return;
+    }
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     if (result->arms[a].hazard_count == 0) continue;

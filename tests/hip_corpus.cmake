@@ -13,6 +13,8 @@
 #       then `redline shadow --executor isa --arms eager,aql,pm4,hip,hipgraph`
 #   hip_corpus.<name>.<arch>.shadow_adversarial  the same capture, shadow
 #                                                with --hazards adversarial
+#   hip_corpus.transpose.<arch>.dispatch_audit  the same capture, shadow with
+#       REDLINE_TEST_FAULT=grid-ignore-y: must fail naming axis y
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
@@ -146,6 +148,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
       set_tests_properties(${t}.shadow_adversarial PROPERTIES
         FIXTURES_REQUIRED ${t}.capture)
       list(APPEND tests ${t}.shadow ${t}.shadow_adversarial)
+      if(name STREQUAL "transpose")  # a 2-D grid
+        add_test(NAME ${t}.dispatch_audit
+          COMMAND ${rl_corpus_run} dispatch_audit ${common})
+        set_tests_properties(${t}.dispatch_audit PROPERTIES
+          FIXTURES_REQUIRED ${t}.capture)
+        list(APPEND tests ${t}.dispatch_audit)
+      endif()
     endif()
     add_test(NAME ${t}.corrupt COMMAND ${rl_corpus_run} corrupt ${common})
     list(APPEND tests ${t}.corrupt)

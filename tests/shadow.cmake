@@ -39,6 +39,7 @@ rl_add_shadow_cli_test(shadow_vecchain_adversarial integration 300
 rl_add_shadow_cli_test(shadow_negative_control integration 300 flip)
 rl_add_shadow_cli_test(shadow_cache_negative_control integration 300 cache)
 rl_add_shadow_cli_test(shadow_relay_negative_control integration 300 relay)
+rl_add_shadow_cli_test(shadow_effects_negative_control integration 300 effects)
 rl_add_shadow_cli_test(shadow_workspace_contract integration 300 workspace)
 rl_add_shadow_cli_test(bench_cli integration 300 bench)
 rl_add_shadow_cli_test(demo_cli integration 300 demo)

@@ -68,6 +68,8 @@ MUTATIONS=(
   "decode|nop-copy|fail|... every relay copy a NOP, re-recording off: only the bytes|--arms eager,pm4-relay"
   "decode|retain-any-value|fail|PM4 lowering: register retention ignores the value (a held register is never rewritten)"
   "decode|retain-any-value,no-census|fail|... with the census off: the stale registers reach the device"
+  "decode|effect-shift|fail|declared effects: each pointer slot has its neighbour's effect (as a mistaken interposer records them)"
+  "decode|extent-shrink:1|fail|declared effects: every slot extent of launch 1 is 4 bytes short"
   "decode|drop-barrier:1,no-census|fail|no barrier bit, census and hazard checker off: only the bytes of the seeded interleavings|--no-hazard-check"
   "decode|drop-wait:1,no-census|fail|no wait, census and hazard checker off|--no-hazard-check"
   "decode|miss-raw|fail|every RAW missed, hazard checker off|--no-hazard-check"
@@ -86,6 +88,8 @@ capture() {  # capture WORKLOAD
 classify() {
   case "$1" in
     *"hazard in"*) echo "dynamic hazard checker (${2:-?})" ;;
+    *"effects audit"*) echo "effects audit (${2:-?})" ;;
+    *"dispatch audit"*) echo "dispatch audit (${2:-?})" ;;
     *"AQL census"*) echo "AQL census (prepare)" ;;
     *"PM4 census"*) echo "PM4 census (prepare)" ;;
     *"dispatched launch"*|*"dispatched "*" kernels"*)

@@ -34,6 +34,18 @@
 //                   code object (the alias broken: kernels that address
 //                   the variable through the code object and the launch's
 //                   pointer see different bytes)
+//   effect-shift:I  capture file read (after its identity check): launch
+//                   I's pointer
+//                   slots each take the effect of the next slot (the last
+//                   the first's), as an interposer that gives each pointer
+//                   its neighbour's effect
+//   extent-shrink:I ... each pointer slot of launch I declares an extent 4
+//                   bytes shorter than recorded
+//                   (both: the effects audit's controls, shadow/
+//                   effects_audit.h; the hazard plan sees them too)
+//   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
+//                   work-groups, ignoring the grid's Y dimension (the
+//                   dispatch audit's control; takes no index)
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

@@ -17,6 +17,7 @@ add_library(rl_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim_hazard_checker.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_cache.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_trace.c
+  ${CMAKE_CURRENT_LIST_DIR}/sim_access_log.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_pm4.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_pm4_dispatch.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_pm4_batch.c

@@ -280,6 +280,44 @@ uint32_t rl_sim_launch_trace_take(rl_device_t* device,
                                   rl_sim_launch_record_t* out_records,
                                   uint32_t capacity);
 
+// Access log, for auditing each dispatch against what its launch declared
+// (shadow/effects_audit.h). While enabled, every kernel dispatch that ends
+// (completed, or cut short by a fault or a queue stop) is recorded with
+// the byte ranges its work-groups loaded and stored through global memory
+// (the hazard checker's coalesced range sets: empty when |no_access_record|),
+// the geometry the command processor derived from its packet, and how many
+// work-groups ran. At most RL_SIM_DISPATCH_LOG records are kept until taken,
+// in the order dispatches ended (not necessarily dispatch order); more are
+// counted. Disabled by default; enabling or taking clears it.
+// Thread-safety: under the device's report lock, like the hazard list.
+typedef struct rl_sim_access_range_s {
+  uint64_t begin;
+  uint64_t end;  // exclusive
+} rl_sim_access_range_t;
+
+typedef struct rl_sim_access_record_s {
+  uint64_t dispatch_index;
+  uint32_t workgroup_size[3];   // work-items per work-group
+  uint32_t grid_size[3];        // work-items (AQL semantics)
+  uint32_t workgroup_count[3];  // work-groups per axis, as derived
+  uint64_t workgroups_run;      // work-groups that ran to their end
+  uint32_t read_count;
+  uint32_t write_count;
+  rl_sim_access_range_t* reads;   // sorted, disjoint; owned by the record
+  rl_sim_access_range_t* writes;
+} rl_sim_access_record_t;
+
+void rl_sim_access_log_enable(rl_device_t* device, bool enable);
+
+// Moves the kept records into a new array (*|out_records|, NULL when
+// none; free it with rl_sim_access_log_free), clears the log and returns
+// how many are kept in it (*|out_total|: how many dispatches ended since
+// the last clear, which exceeds the return value when records were lost).
+uint32_t rl_sim_access_log_take(rl_device_t* device,
+                                rl_sim_access_record_t** out_records,
+                                uint32_t* out_total);
+void rl_sim_access_log_free(rl_sim_access_record_t* records, uint32_t count);
+
 // Per-dispatch record (kept for the most recent RL_SIM_DISPATCH_LOG
 // dispatches): timestamps in 100 MHz ticks.
 #define RL_SIM_DISPATCH_LOG 4096

@@ -111,6 +111,7 @@ static void rl_sim_destroy(rl_device_t* device) {
   pthread_mutex_destroy(&sim->signal_lock);
   pthread_cond_destroy(&sim->signal_cond);
   rl_sim_trace_deinit(sim);
+  rl_sim_access_log_deinit(sim);
   pthread_mutex_destroy(&sim->report_lock);
   free(sim);
 }
@@ -183,6 +184,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   atomic_init(&sim->signal_sleepers, 0);
   atomic_init(&sim->dispatch_count, 0);
   atomic_init(&sim->trace_enabled, false);
+  atomic_init(&sim->access_enabled, false);
   atomic_init(&sim->cp_cpu, -1);
   atomic_init(&sim->last_wait_long, false);
   RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,

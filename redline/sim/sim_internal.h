@@ -133,6 +133,11 @@ typedef struct rl_sim_device_s {
   rl_sim_launch_record_t* trace;
   uint32_t trace_count;  // total traced; min(count, capacity) kept
   uint32_t trace_capacity;
+  // Access log (sim.h): written under report_lock, like the trace.
+  atomic_bool access_enabled;
+  rl_sim_access_record_t* access;
+  uint32_t access_count;  // total recorded; min(count, capacity) kept
+  uint32_t access_capacity;
   rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
   uint64_t log_count;  // total recorded; the ring keeps the last ones
   rl_sim_cache_t cache;  // the cache model (sim_cache.h); own lock
@@ -408,6 +413,9 @@ void rl_sim_report_hazard(rl_sim_device_t* device,
 void rl_sim_trace_launch(rl_sim_device_t* device, const rl_sim_launch_t* launch,
                          uint64_t dispatch_index);
 void rl_sim_trace_deinit(rl_sim_device_t* device);
+// sim_access_log.c: records the end of |run| when the access log is on.
+void rl_sim_access_log_run(rl_sim_device_t* device, const rl_sim_run_t* run);
+void rl_sim_access_log_deinit(rl_sim_device_t* device);
 
 // sim_queue.c
 rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/base/test_fault.h"
 #include "redline/sim/sim_internal.h"
 
 // Largest number of work-groups one dispatch may have on the simulator.
@@ -130,12 +131,17 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   rl_sim_dispatch_t* d = &run->dispatch;
   memset(d, 0, sizeof(*d));
   uint64_t total = 1;
+  // Test-only (redline/base/test_fault.h): a dispatch that ignores the
+  // grid's Y dimension (one row of work-groups), the dispatch audit's
+  // negative control (shadow/effects_audit.h).
+  const bool ignore_y = rl_test_fault("grid-ignore-y", 0);
   for (int axis = 0; axis < 3; ++axis) {
     d->workgroup_size[axis] = launch->workgroup_size[axis];
     d->grid_size[axis] = launch->grid_size[axis];
     d->workgroup_count[axis] = (uint32_t)(((uint64_t)launch->grid_size[axis] +
                                            launch->workgroup_size[axis] - 1) /
                                           launch->workgroup_size[axis]);
+    if (axis == 1 && ignore_y) d->workgroup_count[1] = 1;
     total *= d->workgroup_count[axis];
   }
   if (total > RL_SIM_MAX_WORKGROUPS) {
@@ -240,6 +246,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
   while (run->open_count > 0) rl_sim_wg_close(queue, run, 0);
+  rl_sim_access_log_run(queue->device, run);
   if (!run->begun) return;
   const rl_sim_executor_t* executor = queue->device->options.executor;
   if (executor->end != NULL) executor->end(executor->self, run->state);

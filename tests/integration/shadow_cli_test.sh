@@ -20,6 +20,10 @@
 #   hipflip  the negative control in the hip arm (exit 1 naming region and
 #          offset), a hung HIP stream (bounded wait: exit 7), and hip
 #          unavailable (a missing library: exit 8).
+#   effects  the effects audit's negative control: vecchain's declared
+#          effects made wrong (REDLINE_TEST_FAULT effect-shift /
+#          extent-shrink) fail the default shadow naming launch, buffer,
+#          bytes and direction; unmutated, every arm reports the audit.
 #   bench  a short interleaved bench with PM4 statistics.
 #   findings  repeated hazard findings (two barrier bits dropped with the
 #          census off, REDLINE_TEST_FAULT, over 3 windows: 6 findings, 2
@@ -272,6 +276,24 @@ assert len([a for a in r["arms"] if a["arm"] == "aql"][0]["hazard_check"]["findi
     run 1 shadow "$dir/d.rlc" --arms eager,pm4-relay --executor isa
     expect_out "in arm pm4-relay at offset"
     unset REDLINE_TEST_FAULT
+    ;;
+  effects)
+    run 0 capture --workload vecchain -o "$dir/v.rlc"
+    run 0 shadow "$dir/v.rlc"
+    expect_out "effects audit: every access inside the declared effects (64 dispatches)"
+    expect_out "dispatch audit: grids and work-groups as launched"
+    REDLINE_TEST_FAULT=effect-shift:2
+    export REDLINE_TEST_FAULT
+    run 1 shadow "$dir/v.rlc"
+    expect_out "shadow: FAIL (arm eager: effects audit: window 0 (pos=1), step 0: launch 2 (vc_add) read buffer a bytes [0, 4096): a read where only a write was declared"
+    REDLINE_TEST_FAULT=extent-shrink:3
+    run 1 shadow "$dir/v.rlc" --json "$dir/v.json"
+    expect_out "launch 3 (vc_axpy_pos) read buffer x bytes [4092, 4096): outside the declared extent"
+    grep -qF '"effects_audit"' "$dir/v.json" || fail "JSON lacks effects_audit"
+    unset REDLINE_TEST_FAULT
+    # Off with the hazard check: the simulator records no accesses.
+    run 0 shadow "$dir/v.rlc" --no-hazard-check
+    expect_out "effects audit: not checked (--no-hazard-check)"
     ;;
   workspace)
     # Recording refuses a workspace below the longest admitted context.

@@ -214,6 +214,58 @@ static void sim_hazard_war_and_waw_in_one_batch_order_dispatches(void** state) {
   rl_sim_fixture_teardown(&f);
 }
 
+// The access log (sim.h): one record per dispatch with the ranges it
+// loaded and stored, its derived geometry and the work-groups it ran;
+// nothing is recorded while it is off (the control).
+static void sim_access_log_records_ranges_and_geometry(void** state) {
+  (void)state;
+  rl_sim_fixture_t f;
+  rl_sim_fixture_setup(&f, NULL, 16);
+  enum { N = 256 };
+  rl_device_allocation_t buf = rl_sim_fixture_alloc(&f, 4 * N);
+  rl_device_allocation_t out = rl_sim_fixture_alloc(&f, 4 * N);
+  uint64_t signal = rl_sim_fixture_signal(&f, 1);
+  rl_sim_access_log_enable(f.device, true);
+  rl_aql_dispatch_packet_t a = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_copy_u32"),
+      rl_sim_fixture_copy_args(&f, buf.address, out.address, N / 2), N,
+      signal, true);
+  rl_test_submit(&f, &a);
+  assert_true(rl_test_wait(&f, signal, RL_TEST_WAIT_NS));
+  rl_sim_access_record_t* records = NULL;
+  uint32_t total = 0;
+  assert_int_equal(rl_sim_access_log_take(f.device, &records, &total), 1);
+  assert_int_equal(total, 1);
+  assert_int_equal(records[0].grid_size[0], N);
+  assert_int_equal(records[0].workgroup_count[0] * records[0].workgroup_size[0],
+                   N);
+  assert_int_equal(records[0].workgroups_run, records[0].workgroup_count[0]);
+  // Half the items copy: reads [buf, +N/2 words) (and the kernarg segment,
+  // elsewhere), writes exactly [out, +N/2 words).
+  assert_int_equal(records[0].write_count, 1);
+  assert_int_equal(records[0].writes[0].begin, out.address);
+  assert_int_equal(records[0].writes[0].end, out.address + 4 * N / 2);
+  bool read_buf = false;
+  for (uint32_t r = 0; r < records[0].read_count; ++r) {
+    read_buf |= records[0].reads[r].begin == buf.address &&
+                records[0].reads[r].end == buf.address + 4 * N / 2;
+  }
+  assert_true(read_buf);
+  rl_sim_access_log_free(records, 1);
+  rl_sim_access_log_enable(f.device, false);
+  uint64_t signal2 = rl_sim_fixture_signal(&f, 1);
+  rl_aql_dispatch_packet_t b = rl_test_dispatch(
+      rl_sim_fixture_kernel(&f, "vc_copy_u32"),
+      rl_sim_fixture_copy_args(&f, buf.address, out.address, N), N, signal2,
+      true);
+  rl_test_submit(&f, &b);
+  assert_true(rl_test_wait(&f, signal2, RL_TEST_WAIT_NS));
+  assert_int_equal(rl_sim_access_log_take(f.device, &records, &total), 0);
+  assert_int_equal(total, 0);
+  assert_null(records);
+  rl_sim_fixture_teardown(&f);
+}
+
 // Two submissions, each waited for: the second packet has no barrier bit,
 // so it is unordered with the first although the CP ran them in separate
 // batches (sim_hazard_checker.h, open list). A later packet with the
@@ -352,6 +404,7 @@ int main(void) {
       cmocka_unit_test(test_adversarial_with_barrier_identical),
       cmocka_unit_test(test_same_seed_is_reproducible),
       cmocka_unit_test(sim_hazard_war_and_waw_in_one_batch_order_dispatches),
+      cmocka_unit_test(sim_access_log_records_ranges_and_geometry),
       cmocka_unit_test(test_unordered_across_submissions),
       cmocka_unit_test(test_unordered_past_batch_max),
       cmocka_unit_test(barrier_without_acquire_reports_raw_no_acquire),
