@@ -280,7 +280,8 @@ static void rl_shadow_text_first(FILE* out, const rl_shadow_result_t* result) {
 // was re-recorded. Every other arm gets its full line.
 static bool rl_shadow_summary_clean(const rl_shadow_arm_result_t* arm) {
   return arm->available && !arm->failed && arm->proof_ok &&
-         arm->hazard_count == 0 && !arm->proof.fallback_reason[0];
+         arm->hazard_count == 0 && !arm->proof.fallback_reason[0] &&
+         arm->effects.violations == 0 && arm->effects.dispatch_violations == 0;
 }
 
 // Arms |a| and |b| share a family line: one route, the same per-step
@@ -288,6 +289,7 @@ static bool rl_shadow_summary_clean(const rl_shadow_arm_result_t* arm) {
 static bool rl_shadow_summary_family(const rl_shadow_arm_result_t* a,
                                      const rl_shadow_arm_result_t* b) {
   return strcmp(a->proof.route, b->proof.route) == 0 &&
+         a->effects_checked == b->effects_checked &&
          a->proof.dispatches == b->proof.dispatches &&
          a->proof.packets == b->proof.packets &&
          a->proof.waits == b->proof.waits &&
@@ -305,6 +307,7 @@ static void rl_shadow_summary_arms(FILE* out, const rl_shadow_result_t* result) 
     if (rl_shadow_summary_clean(arm)) continue;
     rl_shadow_text_arm(out, arm);
     rl_shadow_hazard_text(out, result, arm);
+    rl_shadow_effects_text(out, result, arm);
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     const rl_shadow_arm_result_t* arm = &result->arms[a];
@@ -340,10 +343,46 @@ static void rl_shadow_summary_arms(FILE* out, const rl_shadow_result_t* result) 
   }
 }
 
+// The summary's audit lines: what the effects and dispatch audits found
+// in the clean arms they checked (an arm with a violation has its own lines
+// above), or why no arm was checked.
+static void rl_shadow_summary_audits(FILE* out,
+                                     const rl_shadow_result_t* result) {
+  const rl_shadow_arm_result_t* first = NULL;
+  uint32_t checked = 0, clean = 0, available = 0;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (!arm->available) continue;
+    ++available;
+    if (!arm->effects_checked) continue;
+    ++checked;
+    if (!rl_shadow_summary_clean(arm)) continue;
+    if (!first) first = arm;
+    ++clean;
+  }
+  if (checked == 0) {
+    if (available > 0) {
+      fprintf(out, "effects audit: not checked (%s)\n",
+              result->hazard_check ? "not a simulated device"
+                                   : "--no-hazard-check");
+    }
+    return;
+  }
+  if (!first) return;
+  fprintf(out, "effects audit: every access inside the declared effects "
+          "(%" PRIu64 " dispatches) in %u arm%s", first->effects.dispatches,
+          clean, clean == 1 ? "" : "s");
+  if (checked < available) {
+    fprintf(out, " (%u not on a simulated device)", available - checked);
+  }
+  fprintf(out, "\ndispatch audit: grids and work-groups as launched\n");
+}
+
 static void rl_shadow_summary_write(FILE* out,
                                     const rl_shadow_result_t* result) {
   rl_shadow_text_title(out, result);
   rl_shadow_summary_arms(out, result);
+  rl_shadow_summary_audits(out, result);
   rl_shadow_text_flip(out, result);
   if (result->diverged) {
     rl_shadow_text_first(out, result);
