@@ -343,7 +343,7 @@ static void rl_shadow_summary_arms(FILE* out, const rl_shadow_result_t* result) 
   }
 }
 
-// The summary's audit lines: what the effects and dispatch audits found
+// The summary's audit line: what the effects and dispatch audits found
 // in the clean arms they checked (an arm with a violation has its own lines
 // above), or why no arm was checked.
 static void rl_shadow_summary_audits(FILE* out,
@@ -375,7 +375,7 @@ static void rl_shadow_summary_audits(FILE* out,
   if (checked < available) {
     fprintf(out, " (%u not on a simulated device)", available - checked);
   }
-  fprintf(out, "\ndispatch audit: grids and work-groups as launched\n");
+  fprintf(out, "; dispatch audit: grids and work-groups as launched\n");
 }
 
 static void rl_shadow_summary_write(FILE* out,
