@@ -2,23 +2,14 @@
 # tests/install/public_api_pointers.sh INCLUDE_DIR — prints, sorted, one
 # "FUNCTION INDEX" line for every pointer parameter (0-based) of every
 # function the public headers INCLUDE_DIR/redline/*.h declare with external
-# linkage. As public_api.sh, the declarations come from the compiler
-# (-aux-info). rl_status_t parameters are left out: a status is a pointer
-# whose NULL means OK, never a missing argument. public_api_null_test
+# linkage, from public_api.sh's declarations (the compiler's -aux-info).
+# rl_status_t parameters are left out: a status is a pointer whose NULL
+# means OK, never a missing argument. public_api_null_test
 # compares this list with the table of its NULL calls, so a new public
 # function, or a new pointer parameter, cannot be left out of it.
 set -eu
-include=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-for header in "$include"/redline/*.h; do
-  printf '#include "redline/%s"\n' "$(basename "$header")"
-done >"$work/all.c"
-${CC:-gcc} -std=c11 -I"$include" -aux-info "$work/aux.txt" -fsyntax-only \
-  "$work/all.c"
-# Lines look like "/* PATH:LINE:NC */ extern TYPE rl_name (T1, T2 *, ...);".
-grep -F "$include/redline/" "$work/aux.txt" | grep -v '\*/ static ' |
-  sed -E 's|^/\*[^*]*\*/ ||' | grep -E '\brl_[a-z0-9_]+ \(' |
+# public_api.sh's declarations: "extern TYPE rl_name (T1, T2 *, ...);".
+"$(dirname "$0")/public_api.sh" "$1" declarations |
   awk '{
     match($0, /rl_[a-z0-9_]+ \(/)
     name = substr($0, RSTART, RLENGTH - 2)
