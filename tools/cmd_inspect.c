@@ -85,16 +85,24 @@ static void rl_inspect_print_code(const rl_capture_t* capture) {
   }
 }
 
+// The number of buffers of |role| and their bytes.
+static uint32_t rl_inspect_role_total(const rl_capture_t* capture, int role,
+                                      uint64_t* out_total) {
+  uint32_t count = 0;
+  *out_total = 0;
+  for (uint32_t i = 0; i < capture->buffer_count; ++i) {
+    if ((int)capture->buffers[i].role != role) continue;
+    *out_total += capture->buffers[i].size;
+    ++count;
+  }
+  return count;
+}
+
 static void rl_inspect_print_buffers(const rl_capture_t* capture) {
   printf("\nbuffers by role\n");
   for (int role = 0; role < RL_BUFFER_ROLE_COUNT_; ++role) {
     uint64_t total = 0;
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < capture->buffer_count; ++i) {
-      if ((int)capture->buffers[i].role != role) continue;
-      total += capture->buffers[i].size;
-      ++count;
-    }
+    uint32_t count = rl_inspect_role_total(capture, role, &total);
     if (count) {
       printf("  %-9s %3u buffers  %llu bytes\n",
              rl_buffer_role_name((rl_buffer_role_t)role), count,
@@ -225,12 +233,7 @@ void rl_inspect_print_brief(const rl_capture_t* capture,
   const char* separator = " ";
   for (int role = 0; role < RL_BUFFER_ROLE_COUNT_; ++role) {
     uint64_t total = 0;
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < capture->buffer_count; ++i) {
-      if ((int)capture->buffers[i].role != role) continue;
-      total += capture->buffers[i].size;
-      ++count;
-    }
+    uint32_t count = rl_inspect_role_total(capture, role, &total);
     if (!count) continue;
     printf("%s%s %u (%llu bytes)", separator,
            rl_buffer_role_name((rl_buffer_role_t)role), count,
