@@ -8,7 +8,7 @@
 static const char* const rl_buffer_role_names[RL_BUFFER_ROLE_COUNT_] = {
     "weights", "state", "scratch", "io", "workspace"};
 static const char* const rl_effect_source_names[RL_EFFECT_SOURCE_COUNT_] = {
-    "declared", "metadata", "unknown"};
+    "declared", "metadata", "unknown", "observed"};
 static const char* const rl_expr_op_names[RL_EXPR_OP_COUNT_] = {
     "add", "div", "mod", "ceil_div"};
 static const char* const rl_region_type_names[RL_REGION_TYPE_COUNT_] = {

@@ -60,12 +60,18 @@ typedef enum rl_buffer_role_e {
   RL_BUFFER_ROLE_COUNT_ = 5,
 } rl_buffer_role_t;
 
-// Where a pointer slot's effect came from, strongest first.
+// Where a pointer slot's effect came from. By strength: declared,
+// metadata, observed, unknown (the values are the file format's, numbered
+// as they were added).
 typedef enum rl_effect_source_e {
   RL_EFFECT_SOURCE_DECLARED = 0,  // explicit declaration at the record call
   RL_EFFECT_SOURCE_METADATA = 1,  // .actual_access / .access in the metadata
   RL_EFFECT_SOURCE_UNKNOWN = 2,   // neither: read-write of the whole buffer
-  RL_EFFECT_SOURCE_COUNT_ = 3,
+  // Neither, but the capture run observed the launch on the simulator: the
+  // effect and extent are what its work-groups loaded and stored through
+  // the slot's buffer (capture/observed_effects.h).
+  RL_EFFECT_SOURCE_OBSERVED = 3,
+  RL_EFFECT_SOURCE_COUNT_ = 4,
 } rl_effect_source_t;
 
 typedef enum rl_expr_op_e {
