@@ -128,12 +128,17 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   ip->launch_result = hipSuccess;
   ip->record_only = record_only;
   rl_ip_record_variables(ip);
+  if (!record_only) rl_ip_observe_start(ip);
   rl_status_t status = rl_funnel_launch(ip->funnel, f->kernel, grid, block, lds,
                                         args, arg_count, NULL, NULL);
   ip->record_only = false;
   if (!status) {
     ++ip->recorded;
     *out_recorded = true;
+    if (!record_only && ip->launch_result == hipSuccess) {
+      rl_ip_observe_forwarded(
+          ip, rl_funnel_capture(ip->funnel)->launch_count - 1);
+    }
     return ip->launch_result;
   }
   if (ip->launched && !record_only) {

@@ -100,6 +100,9 @@
 //   interposer_copy.c     device writes without kernels, recorded as
 //                         launches of the copy kernels (interposer_copy.hip)
 //   interposer_graph.c    stream capture and graph launches
+//   interposer_observe.c  observed effects: what the simulator saw each
+//                         recorded launch touch becomes the effects of
+//                         pointers without access metadata
 //   interposer_write.c    write-out of the capture
 //
 // Thread-safety: every entry point takes the state's lock (RL_IP_ENTER)
@@ -115,6 +118,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capture/hip_observe_abi.h"
 #include "redline/code_object.h"
 #include "redline/funnel.h"
 #include "redline/status.h"
@@ -194,6 +198,13 @@ typedef struct rl_ip_graph_s {
   char broken[160];
 } rl_ip_graph_t;
 
+// A recorded launch the runtime was asked to observe: capture launch
+// |launch| is the runtime's submission |submission| (hip_observe_abi.h).
+typedef struct rl_ip_observed_s {
+  uint32_t launch;
+  uint64_t submission;
+} rl_ip_observed_t;
+
 // The interposer's whole state: one object, created with the process
 // (an LD_PRELOAD library has one per process) and passed to every function.
 typedef struct rl_interposer_s {
@@ -232,6 +243,16 @@ typedef struct rl_interposer_s {
   // Graphs captured from streams (rl_ip_graph_*).
   rl_ip_graph_t* graphs;  // one per hipStreamBeginCapture
   uint32_t graph_count, graph_capacity;
+  // Observed effects (interposer_observe.c): the runtime's observation
+  // entry points (NULL: a runtime without them, effects stay as recorded)
+  // and the recorded launches it ran, by submission number.
+  bool observe_begun;
+  rl_hip_observe_last_launch_fn observe_last;
+  rl_hip_observe_launch_fn observe_launch;
+  rl_hip_observe_end_fn observe_end;
+  rl_ip_observed_t* observed;
+  uint32_t observed_count, observed_capacity;
+  uint32_t observed_slots;  // slots that became OBSERVED at write-out
   // Window.
   bool marker;
   char marker_name[128];
@@ -335,6 +356,19 @@ void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
                         const rl_ip_function_t* f, const uint32_t grid[3],
                         const uint32_t block[3], uint32_t lds, void** params,
                         void** extra);
+
+// interposer_observe.c — observed effects (capture/observed_effects.h)
+// Asks the runtime to start observing launches, when it can (once, before
+// the first recorded launch is forwarded: launches before the window are
+// not kept).
+void rl_ip_observe_start(rl_interposer_t* ip);
+// After recorded launch |launch| was forwarded: remembers the runtime's
+// submission number for it.
+void rl_ip_observe_forwarded(rl_interposer_t* ip, uint32_t launch);
+// After the device was synchronised: sets the effects of |capture|'s
+// launches without access metadata from what the runtime observed, then
+// stops observing.
+void rl_ip_observe_apply(rl_interposer_t* ip, rl_capture_t* capture);
 
 // interposer_write.c — writing the capture out
 void rl_ip_write_capture(void);

@@ -61,6 +61,10 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   if (declared) rl_ip_fail(declared, "declaring the window");
   rl_capture_t* capture = NULL;
   rl_status_t status = rl_funnel_finish(ip->funnel, &capture);
+  // After the synchronisation above every forwarded launch has completed:
+  // what the runtime observed becomes the effects of pointers without
+  // access metadata (interposer_observe.c).
+  rl_ip_observe_apply(ip, status ? NULL : capture);
   if (!status && capture->launch_count == 0 && !ip->reason[0]) {
     // Nothing to replay: a window past the program's last launch, or a
     // program whose launches never reached the interposer (linked against
@@ -85,8 +89,8 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
     }
     fprintf(stderr,
             "redline_capture: %u launches recorded into %s (%u of them "
-            "copies or fills)%s%s\n",
-            capture->launch_count, ip->out, ip->copies,
+            "copies or fills), %u pointer effects observed%s%s\n",
+            capture->launch_count, ip->out, ip->copies, ip->observed_slots,
             rl_capture_incomplete(capture) ? "; INCOMPLETE: " : "",
             rl_capture_incomplete(capture) ? capture->incomplete_reason : "");
   }

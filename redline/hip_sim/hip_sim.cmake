@@ -20,6 +20,7 @@ add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim_graph_nodes.c
   ${RL_HIP_SIM_DIR}/hip_sim_memory.c
   ${RL_HIP_SIM_DIR}/hip_sim_module.c
+  ${RL_HIP_SIM_DIR}/hip_sim_observe.c
   ${RL_HIP_SIM_DIR}/hip_sim_printf.c
   ${RL_HIP_SIM_DIR}/hip_sim_register.c
   ${RL_HIP_SIM_DIR}/hip_sim_stream.c

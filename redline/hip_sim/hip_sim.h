@@ -155,11 +155,20 @@
 // (hipErrorInvalidValue); a launch whose function belongs to an unloaded
 // module (hipErrorInvalidHandle).
 //
+// Observed accesses: the capture interposer asks this runtime, through
+// dlsym'd names (capture/hip_observe_abi.h, hip_sim_observe.c), for the
+// byte ranges each launch it recorded loaded and stored, and turns them
+// into the effects of launches whose code object has no access metadata
+// (docs/capture-interposer.md "Observed effects").
+//
 // Test hooks (dlsym these names in the loaded library):
 #ifndef REDLINE_HIP_SIM_HIP_SIM_H_
 #define REDLINE_HIP_SIM_HIP_SIM_H_
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "capture/hip_observe_abi.h"
 
 uint32_t rl_hip_sim_error_count(void);
 const char* rl_hip_sim_error(uint32_t index);  // first 64 kept, or ""
@@ -168,6 +177,14 @@ void rl_hip_sim_clear_errors(void);
 uint64_t rl_hip_sim_launch_count(void);
 // Simulated device time of those dispatches, in timestamp ticks (100 MHz).
 uint64_t rl_hip_sim_device_ticks(void);
+
+// The observation entry points (capture/hip_observe_abi.h names them for
+// the interposer, which finds them with dlsym).
+void rl_hip_sim_observe_begin(void);
+uint64_t rl_hip_sim_observe_last_launch(void);
+bool rl_hip_sim_observe_launch(uint64_t submission,
+                               rl_hip_observed_t* out_observed);
+void rl_hip_sim_observe_end(void);
 
 typedef uint32_t (*rl_hip_sim_error_count_fn)(void);
 typedef const char* (*rl_hip_sim_error_fn)(uint32_t);

@@ -6,6 +6,7 @@
 //   hip_sim_stream.c   streams, operations, launches, events;
 //   hip_sim_exec.c     the device worker thread that runs the streams'
 //                      queued operations, and the host's waits for them;
+//   hip_sim_observe.c  observed launch accesses for the capture interposer;
 //   hip_sim_copy2d.c   pitched memory, 2D/3D and peer copies;
 //   hip_sim_register.c hipHostRegister;
 //   hip_sim_copy.c     the copy rules: what a copy's pointers are, when a
@@ -267,6 +268,9 @@ typedef struct rl_hip_state_s {
   uint32_t var_count, var_capacity;
   uint64_t printf_buffer;  // device address (hip_sim.h "printf")
   uint64_t launches_run;
+  // The submission number (rl_hip_op_t.order) of the last launch queued,
+  // for the capture interposer (hip_sim_observe.c).
+  uint64_t last_launch_order;
   uint64_t kernels_run;  // distinct kernels launched at least once
   uint64_t device_ticks;  // sum of dispatch end - start
   hipError_t sticky_error;  // a launch faulted: the device is lost
@@ -314,6 +318,11 @@ void rl_hip_capture_record_event(struct ihipStream_t* stream,
                                  struct ihipEvent_t* event);
 bool rl_hip_capture_wait_event(struct ihipStream_t* stream,
                                struct ihipEvent_t* event);
+// Observed accesses for the capture interposer (hip_sim_observe.c,
+// capture/hip_observe_abi.h): around each launch the worker runs, device
+// lock held; |submission| is the launch's rl_hip_op_t.order.
+void rl_hip_observe_before_launch(void);
+void rl_hip_observe_after_launch(uint64_t submission, bool succeeded);
 // Frees what |op| owns (kernarg, staged source).
 void rl_hip_op_release(rl_hip_op_t* op);
 // Resolves a copy or memset's pointers and stages a pageable source;

@@ -1,0 +1,73 @@
+// capture/interposer/interposer_observe.c — observed effects
+// (capture/interposer/interposer_internal.h; the rule for users:
+// docs/capture-interposer.md "Observed effects").
+//
+// The runtime the interposer forwards to may export the observation entry
+// points of capture/hip_observe_abi.h (redline's HIP runtime over the
+// simulator does; ROCm's does not). When it does, each launch the
+// interposer forwards is keyed by the runtime's submission number; the
+// launches complete asynchronously, so their observed ranges are read only
+// at write-out, after the hipDeviceSynchronize that precedes it, and turned
+// into effects by rl_observed_effects_apply. Launches the program's own call
+// performs (copies and fills, graph nodes: record_only) are not keyed: the
+// copy kernels declare their effects, and a graph's kernel nodes keep
+// theirs.
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "capture/interposer/interposer_internal.h"
+#include "capture/observed_effects.h"
+#include "redline/base/array.h"
+
+void rl_ip_observe_start(rl_interposer_t* ip) {
+  if (ip->observe_begun) return;
+  ip->observe_begun = true;
+  rl_hip_observe_begin_fn begin =
+      (rl_hip_observe_begin_fn)rl_ip_real(ip, RL_HIP_OBSERVE_BEGIN);
+  ip->observe_last =
+      (rl_hip_observe_last_launch_fn)rl_ip_real(ip, RL_HIP_OBSERVE_LAST_LAUNCH);
+  ip->observe_launch =
+      (rl_hip_observe_launch_fn)rl_ip_real(ip, RL_HIP_OBSERVE_LAUNCH);
+  ip->observe_end = (rl_hip_observe_end_fn)rl_ip_real(ip, RL_HIP_OBSERVE_END);
+  if (!begin || !ip->observe_last || !ip->observe_launch || !ip->observe_end) {
+    ip->observe_last = NULL;
+    ip->observe_launch = NULL;
+    ip->observe_end = NULL;
+    return;
+  }
+  begin();
+}
+
+void rl_ip_observe_forwarded(rl_interposer_t* ip, uint32_t launch) {
+  if (!ip->observe_last) return;
+  uint64_t submission = ip->observe_last();
+  if (submission == 0) return;
+  rl_status_t status = RL_ARRAY_RESERVE(&ip->observed, &ip->observed_capacity,
+                                        ip->observed_count + 1);
+  if (status) {  // that launch keeps its recorded effects
+    rl_status_free(status);
+    return;
+  }
+  ip->observed[ip->observed_count++] =
+      (rl_ip_observed_t){.launch = launch, .submission = submission};
+}
+
+void rl_ip_observe_apply(rl_interposer_t* ip, rl_capture_t* capture) {
+  for (uint32_t i = 0; capture && ip->observe_launch && i < ip->observed_count;
+       ++i) {
+    rl_hip_observed_t observed;
+    if (!ip->observe_launch(ip->observed[i].submission, &observed)) continue;
+    uint32_t changed = 0;
+    rl_status_t status = rl_observed_effects_apply(
+        capture, ip->observed[i].launch, &observed, &changed);
+    if (status) {
+      rl_ip_fail(status, "observed effects");
+      continue;
+    }
+    ip->observed_slots += changed;
+  }
+  if (ip->observe_end) ip->observe_end();
+  free(ip->observed);
+  ip->observed = NULL;
+  ip->observed_count = ip->observed_capacity = 0;
+}
