@@ -15,6 +15,10 @@
 #                                                with --hazards adversarial
 #   hip_corpus.transpose.<arch>.dispatch_audit  the same capture, shadow with
 #       REDLINE_TEST_FAULT=grid-ignore-y: must fail naming axis y
+#   hip_corpus.streams.gfx1100.observed_effects  the same capture: its
+#       kernels' effects were observed; replay passes the effects audit, and
+#       with REDLINE_TEST_FAULT=extent-shrink replay and shadow fail naming
+#       the access
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
@@ -148,6 +152,15 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
       set_tests_properties(${t}.shadow_adversarial PROPERTIES
         FIXTURES_REQUIRED ${t}.capture)
       list(APPEND tests ${t}.shadow ${t}.shadow_adversarial)
+      if(name STREQUAL "streams" AND arch STREQUAL "gfx1100")
+        # Observed effects (docs/capture-interposer.md): the audit's
+        # refusal of an access outside them, and its negative control.
+        add_test(NAME ${t}.observed_effects
+          COMMAND ${rl_corpus_run} observed_effects ${common})
+        set_tests_properties(${t}.observed_effects PROPERTIES
+          FIXTURES_REQUIRED ${t}.capture)
+        list(APPEND tests ${t}.observed_effects)
+      endif()
       if(name STREQUAL "transpose")  # a 2-D grid
         add_test(NAME ${t}.dispatch_audit
           COMMAND ${rl_corpus_run} dispatch_audit ${common})

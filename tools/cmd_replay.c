@@ -7,7 +7,10 @@
 // prints the route proof and the XXH3-128 of every state region after the
 // last run. On a simulated device the dynamic hazard checker watches every
 // run (shadow/hazard_verdict.h): a finding is printed ("hazard ...", and in
-// the JSON "hazard_check") and fails the replay with exit 1. The exit code
+// the JSON "hazard_check") and fails the replay with exit 1; so does the
+// effects audit (shadow/effects_audit.h: an access outside its launch's
+// declared or observed effects, printed "effects ..." and in the JSON
+// "effects_audit"). The exit code
 // is otherwise the failure class: 4 contract (also parameters outside the
 // admitted range), 5 prepare, 6 poisoned, 7 quarantined.
 #include <inttypes.h>
@@ -20,6 +23,7 @@
 #include "redline/replay.h"
 #include "redline/sim/sim.h"
 #include "tools/cli.h"
+#include "shadow/effects_audit.h"
 #include "shadow/hazard_verdict.h"
 #include "shadow/shadow_trace.h"
 #include "tools/trace_cli.h"
@@ -282,6 +286,7 @@ static cJSON* rl_replay_regions_json(rl_replay_t* replay,
 typedef struct rl_replay_hazards_s rl_replay_hazards_t;
 static cJSON* rl_replay_hazards_json(const rl_replay_hazards_t* hazards,
                                      const rl_capture_t* capture);
+static cJSON* rl_replay_effects_json(const rl_replay_hazards_t* hazards);
 
 static void rl_replay_print_json(rl_replay_t* replay,
                                  const rl_capture_t* capture,
@@ -298,6 +303,7 @@ static void rl_replay_print_json(rl_replay_t* replay,
                           rl_status_code_name(rl_status_code(status)));
   cJSON_AddItemToObject(root, "hazard_check",
                         rl_replay_hazards_json(hazards, capture));
+  cJSON_AddItemToObject(root, "effects_audit", rl_replay_effects_json(hazards));
   if (proof.state == RL_REPLAY_REPLAYING) {
     cJSON_AddItemToObject(root, "regions",
                           rl_replay_regions_json(replay, capture));
@@ -313,25 +319,64 @@ typedef struct rl_replay_hazards_s {
   bool checked;
   uint32_t count;  // total found
   rl_hazard_finding_t findings[RL_REPLAY_CLI_MAX_HAZARDS];
+  // The effects and dispatch audits, on where the hazard checker is.
+  bool effects_checked;
+  rl_effects_audit_t effects;
 } rl_replay_hazards_t;
 
 static void rl_replay_hazards_collect(rl_replay_t* replay,
                                       const rl_capture_t* capture,
                                       const rl_hazard_watch_t* watch,
+                                      rl_effects_watch_t* effects,
+                                      const int64_t* values,
                                       rl_replay_hazards_t* out) {
   out->checked = rl_hazard_watch_active(watch);
-  if (!out->checked) return;
+  out->effects_checked = rl_effects_watch_active(effects);
+  if (!out->checked && !out->effects_checked) return;
   uint64_t addresses[capture->buffer_count + 1];
   for (uint32_t b = 0; b < capture->buffer_count; ++b) {
     addresses[b] = 0;
     rl_status_free(rl_replay_buffer_address(replay, b, &addresses[b]));
   }
-  out->count = rl_hazard_watch_collect(watch, addresses, out->findings,
-                                       RL_REPLAY_CLI_MAX_HAZARDS);
+  if (out->checked) {
+    out->count = rl_hazard_watch_collect(watch, addresses, out->findings,
+                                         RL_REPLAY_CLI_MAX_HAZARDS);
+  }
+  rl_effects_watch_end(effects, values, addresses, "replay", &out->effects);
+}
+
+// "effects ..." lines: the audits' counts and their first findings.
+static void rl_replay_effects_print(const rl_replay_hazards_t* hazards) {
+  const rl_effects_audit_t* a = &hazards->effects;
+  if (!hazards->effects_checked) {
+    printf("effects not checked\n");
+    return;
+  }
+  printf("effects audited %" PRIu64 " dispatches: %u violations, %u "
+         "dispatch violations, %" PRIu64 " slots untouched\n",
+         a->dispatches, a->violations, a->dispatch_violations, a->untouched);
+  if (a->violations) printf("effects violation: %s\n", a->first);
+  if (a->dispatch_violations) {
+    printf("effects dispatch violation: %s\n", a->first_dispatch);
+  }
+}
+
+static cJSON* rl_replay_effects_json(const rl_replay_hazards_t* hazards) {
+  const rl_effects_audit_t* a = &hazards->effects;
+  cJSON* o = cJSON_CreateObject();
+  cJSON_AddBoolToObject(o, "checked", hazards->effects_checked);
+  cJSON_AddNumberToObject(o, "dispatches", (double)a->dispatches);
+  cJSON_AddNumberToObject(o, "violations", a->violations);
+  cJSON_AddStringToObject(o, "first", a->first);
+  cJSON_AddNumberToObject(o, "dispatch_violations", a->dispatch_violations);
+  cJSON_AddStringToObject(o, "first_dispatch", a->first_dispatch);
+  cJSON_AddNumberToObject(o, "untouched", (double)a->untouched);
+  return o;
 }
 
 static void rl_replay_hazards_print(const rl_replay_hazards_t* hazards,
                                     const rl_capture_t* capture) {
+  rl_replay_effects_print(hazards);
   if (!hazards->checked) {
     printf("hazards not checked\n");
     return;
@@ -398,6 +443,9 @@ static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
   RL_RETURN_IF_ERROR(rl_replay_prepare(replay, cli->route));
   rl_hazard_watch_t watch;
   rl_hazard_watch_begin(&watch, cli->no_hazard_check ? NULL : device, capture);
+  rl_effects_watch_t effects;
+  rl_effects_watch_begin(&effects, cli->no_hazard_check ? NULL : device,
+                         capture);
   rl_shadow_trace_t trace;
   const char* route = cli->route == RL_ROUTE_PM4 ? "pm4" : "aql";
   RL_RETURN_IF_ERROR(rl_shadow_trace_begin(&trace, cli->trace, capture, &route,
@@ -420,7 +468,16 @@ static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
   }
   rl_shadow_trace_end(&trace);
   RL_RETURN_IF_ERROR(status);
-  rl_replay_hazards_collect(replay, capture, &watch, out_hazards);
+  rl_replay_hazards_collect(replay, capture, &watch, &effects, values,
+                            out_hazards);
+  // A wrong declaration is what makes a plan miss a wait: the effects
+  // audit's finding comes first (as in the shadow's verdict).
+  const rl_effects_audit_t* audit = &out_hazards->effects;
+  if (audit->violations || audit->dispatch_violations) {
+    return RL_STATUS(RL_STATUS_MISMATCH, "effects audit: %s (%u found)",
+                     audit->violations ? audit->first : audit->first_dispatch,
+                     audit->violations + audit->dispatch_violations);
+  }
   if (out_hazards->count == 0) return RL_OK;
   char line[768];
   rl_hazard_finding_format(capture, &out_hazards->findings[0], line,

@@ -11,6 +11,12 @@
 #   shadow_adversarial  the same shadow of CAPTURE with --hazards adversarial
 #   dispatch_audit      the same shadow with REDLINE_TEST_FAULT=grid-ignore-y:
 #                       exit 1, the dispatch audit naming axis y
+#   observed_effects    the capture's kernel pointers have effects observed
+#                       on the simulator (inspect says "observed"); replay
+#                       passes its effects audit, and with the observed
+#                       extents 4 bytes short (REDLINE_TEST_FAULT=
+#                       extent-shrink:L, L the first launch with one) replay
+#                       and shadow fail naming launch L and the access
 #   corrupt             negative control: REDLINE_CORPUS_CORRUPT=1 makes the
 #                       program damage its first result; it must exit 1
 set -u
@@ -44,6 +50,47 @@ case $mode in
       echo "negative control: the dispatch audit should name axis y (exit 1), got exit $status" >&2
       exit 1
     fi ;;
+  observed_effects)
+    # docs/capture-interposer.md "Observed effects".
+    listing=$("$redline" inspect "$capture" --launches) || exit
+    launch=$(printf '%s\n' "$listing" | awk '
+      /^  [ W] *[0-9]+ / { l = $1 == "W" ? $2 : $1 }
+      /\(observed\)$/ { print l; exit }')
+    if [ -z "$launch" ]; then
+      echo "no pointer effect of $capture was observed:" >&2
+      printf '%s\n' "$listing" >&2
+      exit 1
+    fi
+    printf '%s\n' "$listing" | grep -E '^waits|\((observed|unknown)\)$'
+    # Negative control: the capture as recorded passes the audit.
+    out=$(run "$redline" replay "$capture" --executor isa 2>&1)
+    status=$?
+    printf '%s\n' "$out" | grep '^effects'
+    if [ $status -ne 0 ] ||
+       ! printf '%s\n' "$out" | grep -q '^effects audited [1-9][0-9]* dispatches: 0 violations'; then
+      echo "replay of the capture as recorded should pass its effects audit, got exit $status" >&2
+      printf '%s\n' "$out" >&2
+      exit 1
+    fi
+    # Refusal: the observed extents of launch $launch 4 bytes short.
+    for command in replay shadow; do
+      if [ $command = shadow ]; then
+        set -- --arms eager,aql
+      else
+        set --
+      fi
+      out=$(REDLINE_TEST_FAULT=extent-shrink:$launch "$redline" $command \
+        "$capture" --executor isa "$@" 2>&1)
+      status=$?
+      printf '%s\n' "$out" | grep -E '^(shadow|redline):' | head -3
+      if [ $status -ne 1 ] ||
+         ! printf '%s\n' "$out" | grep -q "step 0: launch $launch (.*) \(read\|wrote\) buffer .* bytes \[[0-9]*, [0-9]*): outside the declared extent"; then
+        echo "$command with launch $launch's observed extents shortened should fail naming the access (exit 1), got exit $status" >&2
+        printf '%s\n' "$out" >&2
+        exit 1
+      fi
+    done
+    echo "observed effects: launch $launch audited; shortened, replay and shadow name the access" ;;
   corrupt)
     REDLINE_CORPUS_CORRUPT=1 run "$redline" run --processor "$arch" -- "$@"
     status=$?
