@@ -14,10 +14,13 @@
 //      and stored through global memory (the simulator's access log,
 //      redline/sim/sim.h), keyed by the launch's submission number. Calling
 //      it again clears what was kept.
-//   2. After forwarding a launch, RL_HIP_OBSERVE_LAST_LAUNCH returns the
-//      submission number of the last launch queued (by the calling thread's
-//      call when the caller serialises its launches, as the interposer
-//      does); 0 when none was queued.
+//   2. RL_HIP_OBSERVE_LAST_LAUNCH returns the submission number of the
+//      last kernel launch queued: launches are numbered 1, 2, ... in the
+//      order they are queued (0: none yet), copies and other operations
+//      are not counted. After forwarding one launch it is that launch's
+//      number; after a hipGraphLaunch of K kernel nodes, the nodes are the
+//      K numbers after the value read before the call, in the graph's
+//      order (the caller serialises its launches, as the interposer does).
 //   3. Launches complete asynchronously: once the caller has synchronised
 //      the device (hipDeviceSynchronize), RL_HIP_OBSERVE_LAUNCH fills an
 //      rl_hip_observed_t for a submission number; false when that launch
@@ -43,12 +46,15 @@ typedef struct rl_hip_observed_range_s {
 } rl_hip_observed_range_t;
 
 // What one launch touched: sorted, disjoint ranges, owned by the runtime
-// until RL_HIP_OBSERVE_END.
+// until RL_HIP_OBSERVE_END, and the name of the kernel that ran (the
+// caller checks it against the launch it keyed, so a numbering mistake
+// leaves effects alone instead of misattributing them).
 typedef struct rl_hip_observed_s {
   uint32_t read_count;
   uint32_t write_count;
   const rl_hip_observed_range_t* reads;
   const rl_hip_observed_range_t* writes;
+  const char* kernel;
 } rl_hip_observed_t;
 
 typedef void (*rl_hip_observe_begin_fn)(void);

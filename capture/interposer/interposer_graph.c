@@ -248,6 +248,13 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
                  g ? g->broken : "a graph not captured from a stream");
     }
   }
+  // The capture launch of each kernel node, for observed effects
+  // (interposer_observe.c); UINT32_MAX: not recorded.
+  uint32_t* launches = g && !g->broken[0] && g->node_count
+                           ? malloc(g->node_count * sizeof(*launches))
+                           : NULL;
+  uint32_t kernels = 0;
+  if (launches && ip->funnel && !ip->window_closed) rl_ip_observe_start(ip);
   for (uint32_t i = 0; g && !g->broken[0] && i < g->node_count; ++i) {
     const rl_ip_node_t* n = &g->nodes[i];
     if (n->kind == RL_IP_NODE_COPY) {
@@ -267,6 +274,9 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
       continue;
     }
     const rl_ip_function_t* f = &ip->functions[n->function];
+    uint32_t* slot = launches ? &launches[kernels] : NULL;
+    ++kernels;
+    if (slot) *slot = UINT32_MAX;
     if (!rl_ip_window_launch(ip, f)) continue;
     rl_funnel_arg_t args[64];
     uint32_t arg_count = 0;
@@ -279,6 +289,13 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
     }
     (void)rl_ip_record_launch(ip, f, f->function, n->grid, n->block, n->lds,
                               stream, args, arg_count, true, &recorded);
+    if (recorded && slot && ip->funnel) {
+      *slot = rl_funnel_capture(ip->funnel)->launch_count - 1;
+    }
   }
-  return rl_ip_leave(real_hipGraphLaunch(exec, stream));
+  uint64_t mark = rl_ip_observe_mark(ip);
+  hipError_t result = real_hipGraphLaunch(exec, stream);
+  if (result == hipSuccess) rl_ip_observe_graph(ip, mark, launches, kernels);
+  free(launches);
+  return rl_ip_leave(result);
 }

@@ -365,6 +365,13 @@ void rl_ip_observe_start(rl_interposer_t* ip);
 // After recorded launch |launch| was forwarded: remembers the runtime's
 // submission number for it.
 void rl_ip_observe_forwarded(rl_interposer_t* ip, uint32_t launch);
+// The runtime's launch count before a hipGraphLaunch is forwarded (0
+// without observation), and after it: keys the graph's |kernels| kernel
+// nodes, in node order, to capture launches |launches| (UINT32_MAX: that
+// node was not recorded).
+uint64_t rl_ip_observe_mark(rl_interposer_t* ip);
+void rl_ip_observe_graph(rl_interposer_t* ip, uint64_t mark,
+                         const uint32_t* launches, uint32_t kernels);
 // After the device was synchronised: sets the effects of |capture|'s
 // launches without access metadata from what the runtime observed, then
 // stops observing.

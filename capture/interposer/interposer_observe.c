@@ -5,15 +5,16 @@
 // The runtime the interposer forwards to may export the observation entry
 // points of capture/hip_observe_abi.h (redline's HIP runtime over the
 // simulator does; ROCm's does not). When it does, each launch the
-// interposer forwards is keyed by the runtime's submission number; the
-// launches complete asynchronously, so their observed ranges are read only
-// at write-out, after the hipDeviceSynchronize that precedes it, and turned
-// into effects by rl_observed_effects_apply. Launches the program's own call
-// performs (copies and fills, graph nodes: record_only) are not keyed: the
-// copy kernels declare their effects, and a graph's kernel nodes keep
-// theirs.
+// interposer forwards is keyed by the runtime's launch number, and the
+// kernel nodes of a recorded hipGraphLaunch by the numbers the call
+// queued, in node order; the launches complete asynchronously, so their
+// observed ranges are read only at write-out, after the hipDeviceSynchronize
+// that precedes it, and turned into effects by rl_observed_effects_apply
+// when the runtime ran the kernel the launch records. Copies and fills are
+// not keyed: the copy kernels declare their effects exactly.
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
 #include "capture/observed_effects.h"
@@ -38,10 +39,10 @@ void rl_ip_observe_start(rl_interposer_t* ip) {
   begin();
 }
 
-void rl_ip_observe_forwarded(rl_interposer_t* ip, uint32_t launch) {
-  if (!ip->observe_last) return;
-  uint64_t submission = ip->observe_last();
-  if (submission == 0) return;
+// Keys capture launch |launch| by the runtime's launch |submission|.
+static void rl_ip_observe_key(rl_interposer_t* ip, uint32_t launch,
+                              uint64_t submission) {
+  if (submission == 0 || !ip->funnel) return;
   rl_status_t status = RL_ARRAY_RESERVE(&ip->observed, &ip->observed_capacity,
                                         ip->observed_count + 1);
   if (status) {  // that launch keeps its recorded effects
@@ -52,11 +53,39 @@ void rl_ip_observe_forwarded(rl_interposer_t* ip, uint32_t launch) {
       (rl_ip_observed_t){.launch = launch, .submission = submission};
 }
 
+void rl_ip_observe_forwarded(rl_interposer_t* ip, uint32_t launch) {
+  if (ip->observe_last) rl_ip_observe_key(ip, launch, ip->observe_last());
+}
+
+uint64_t rl_ip_observe_mark(rl_interposer_t* ip) {
+  return ip->observe_last ? ip->observe_last() : 0;
+}
+
+void rl_ip_observe_graph(rl_interposer_t* ip, uint64_t mark,
+                         const uint32_t* launches, uint32_t kernels) {
+  // Keyed only when the call queued exactly one launch per kernel node.
+  if (!ip->observe_last || !launches ||
+      ip->observe_last() - mark != kernels) {
+    return;
+  }
+  for (uint32_t j = 0; j < kernels; ++j) {
+    if (launches[j] != UINT32_MAX) {
+      rl_ip_observe_key(ip, launches[j], mark + 1 + j);
+    }
+  }
+}
+
 void rl_ip_observe_apply(rl_interposer_t* ip, rl_capture_t* capture) {
   for (uint32_t i = 0; capture && ip->observe_launch && i < ip->observed_count;
        ++i) {
     rl_hip_observed_t observed;
     if (!ip->observe_launch(ip->observed[i].submission, &observed)) continue;
+    const rl_capture_launch_t* launch =
+        &capture->launches[ip->observed[i].launch];
+    if (!observed.kernel ||
+        strcmp(observed.kernel, capture->kernels[launch->kernel].name) != 0) {
+      continue;  // not the launch it was keyed to: effects left as recorded
+    }
     uint32_t changed = 0;
     rl_status_t status = rl_observed_effects_apply(
         capture, ip->observed[i].launch, &observed, &changed);

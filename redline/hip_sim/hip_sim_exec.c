@@ -67,7 +67,7 @@ static void rl_hip_exec_run(rl_hip_op_t* op, struct ihipStream_t* s) {
       rl_hip_observe_before_launch();
       result = rl_hip_launch_run(op, launch_index, message, sizeof(message),
                                  &start, &ticks);
-      rl_hip_observe_after_launch(op->order, result == hipSuccess);
+      rl_hip_observe_after_launch(op, result == hipSuccess);
     } else if (op->kind == RL_HIP_OP_EVENT) {
       start = rl_hip.sim->vtable->timestamp(rl_hip.sim);
     } else {
@@ -213,7 +213,8 @@ static hipError_t rl_hip_exec_append(struct ihipStream_t* s,
   s->pending.items[s->pending.count - 1].staged = op->staged;
   s->pending.items[s->pending.count - 1].order = ++rl_hip.next_order;
   if (op->kind == RL_HIP_OP_LAUNCH) {
-    rl_hip.last_launch_order = rl_hip.next_order;
+    s->pending.items[s->pending.count - 1].launch_number =
+        ++rl_hip.launches_queued;
   }
   ++s->submitted;
   return hipSuccess;

@@ -120,6 +120,7 @@ typedef enum rl_hip_op_kind_e {
 typedef struct rl_hip_op_s {
   rl_hip_op_kind_t kind;
   uint64_t order;  // queued: the device-wide submission number
+  uint64_t launch_number;  // queued launch: launches queued up to it
   struct ihipModuleSymbol_t* function;
   uint32_t grid[3], block[3], lds;
   uint8_t* kernarg;
@@ -268,9 +269,9 @@ typedef struct rl_hip_state_s {
   uint32_t var_count, var_capacity;
   uint64_t printf_buffer;  // device address (hip_sim.h "printf")
   uint64_t launches_run;
-  // The submission number (rl_hip_op_t.order) of the last launch queued,
-  // for the capture interposer (hip_sim_observe.c).
-  uint64_t last_launch_order;
+  // Kernel launches queued so far: each launch op's |launch_number|, for
+  // the capture interposer (hip_sim_observe.c).
+  uint64_t launches_queued;
   uint64_t kernels_run;  // distinct kernels launched at least once
   uint64_t device_ticks;  // sum of dispatch end - start
   hipError_t sticky_error;  // a launch faulted: the device is lost
@@ -320,9 +321,9 @@ bool rl_hip_capture_wait_event(struct ihipStream_t* stream,
                                struct ihipEvent_t* event);
 // Observed accesses for the capture interposer (hip_sim_observe.c,
 // capture/hip_observe_abi.h): around each launch the worker runs, device
-// lock held; |submission| is the launch's rl_hip_op_t.order.
+// lock held.
 void rl_hip_observe_before_launch(void);
-void rl_hip_observe_after_launch(uint64_t submission, bool succeeded);
+void rl_hip_observe_after_launch(const rl_hip_op_t* op, bool succeeded);
 // Frees what |op| owns (kernarg, staged source).
 void rl_hip_op_release(rl_hip_op_t* op);
 // Resolves a copy or memset's pointers and stages a pageable source;

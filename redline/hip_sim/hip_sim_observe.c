@@ -4,9 +4,10 @@
 // While observing, the worker turns the simulator's access log on before
 // each launch it runs and takes the launch's record after it (both under
 // rl_hip.device_lock, so the record is that launch's alone), and keeps its
-// read and write ranges keyed by the launch's submission number
-// (rl_hip_op_t.order). The kept ranges have their own lock (observe_lock,
-// taken last: under rl_hip.lock or rl_hip.device_lock, never around them).
+// read and write ranges and kernel name keyed by the launch's number
+// (rl_hip_op_t.launch_number). The kept ranges have their own lock
+// (observe_lock, taken last: under rl_hip.lock or rl_hip.device_lock, never
+// around them).
 #include <stdatomic.h>
 
 #include "capture/hip_observe_abi.h"
@@ -26,6 +27,7 @@ static void rl_hip_observe_clear_locked(void) {
   for (uint32_t i = 0; i < rl_hip_observed_count; ++i) {
     free((void*)rl_hip_observed[i].ranges.reads);
     free((void*)rl_hip_observed[i].ranges.writes);
+    free((void*)rl_hip_observed[i].ranges.kernel);
   }
   free(rl_hip_observed);
   rl_hip_observed = NULL;
@@ -48,7 +50,7 @@ RL_HIP_EXPORT void rl_hip_sim_observe_end(void) {
 
 RL_HIP_EXPORT uint64_t rl_hip_sim_observe_last_launch(void) {
   pthread_mutex_lock(&rl_hip.lock);
-  uint64_t last = rl_hip.last_launch_order;
+  uint64_t last = rl_hip.launches_queued;
   pthread_mutex_unlock(&rl_hip.lock);
   return last;
 }
@@ -90,10 +92,12 @@ static rl_hip_observed_range_t* rl_hip_observe_copy(
 }
 
 // Keeps |record| as submission |submission|'s; false when out of memory.
-static bool rl_hip_observe_keep(uint64_t submission,
+static bool rl_hip_observe_keep(uint64_t submission, const char* kernel,
                                 const rl_sim_access_record_t* record) {
   bool ok = true;
   rl_hip_observed_entry_t entry = {.submission = submission};
+  entry.ranges.kernel = strdup(kernel);
+  if (!entry.ranges.kernel) ok = false;
   entry.ranges.reads = rl_hip_observe_copy(record->reads, record->read_count, &ok);
   entry.ranges.writes =
       rl_hip_observe_copy(record->writes, record->write_count, &ok);
@@ -114,11 +118,12 @@ static bool rl_hip_observe_keep(uint64_t submission,
   if (!ok) {
     free((void*)entry.ranges.reads);
     free((void*)entry.ranges.writes);
+    free((void*)entry.ranges.kernel);
   }
   return ok;
 }
 
-void rl_hip_observe_after_launch(uint64_t submission, bool succeeded) {
+void rl_hip_observe_after_launch(const rl_hip_op_t* op, bool succeeded) {
   if (!atomic_load(&rl_hip_observing)) return;
   rl_sim_access_record_t* records = NULL;
   uint32_t total = 0;
@@ -127,7 +132,8 @@ void rl_hip_observe_after_launch(uint64_t submission, bool succeeded) {
   // One launch is one dispatch; a launch that failed, or whose record was
   // lost, is not observed (its slots keep their effects).
   if (succeeded && count == 1 && total == 1 &&
-      !rl_hip_observe_keep(submission, &records[0])) {
+      !rl_hip_observe_keep(op->launch_number, op->function->kernel->name,
+                           &records[0])) {
     // Not rl_hip_error: rl_hip.lock is not held here.
     fprintf(stderr, "redline hip: the observed accesses of a launch were "
                     "dropped (out of memory)\n");
