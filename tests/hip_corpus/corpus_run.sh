@@ -62,6 +62,11 @@ case $mode in
       exit 1
     fi
     printf '%s\n' "$listing" | grep -E '^waits|\((observed|unknown)\)$'
+    "$redline" inspect "$capture" --launches --json |
+      grep -Eq '"source":[[:space:]]*"observed"' || {
+      echo "inspect --json does not say source observed" >&2
+      exit 1
+    }
     # Negative control: the capture as recorded passes the audit.
     out=$(run "$redline" replay "$capture" --executor isa 2>&1)
     status=$?
