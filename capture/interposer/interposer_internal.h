@@ -48,6 +48,9 @@
 //                          exact bytes on the program's stream (extra form;
 //                          hipLaunchKernel: per-argument pointers into them).
 //   Regions: one BYTES region per buffer and per variable, named like it.
+// Observed effects (interposer_observe.c): on redline's HIP runtime over
+// the simulator, pointers without access metadata get the effects the
+// simulator observed; REDLINE_CAPTURE_OBSERVE=0 turns that off.
 // Window ($REDLINE_CAPTURE_WINDOW, default launches:0:all):
 //   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
 //                          in call order; COUNT may be "all");

@@ -23,6 +23,10 @@
 void rl_ip_observe_start(rl_interposer_t* ip) {
   if (ip->observe_begun) return;
   ip->observe_begun = true;
+  // REDLINE_CAPTURE_OBSERVE=0: record the effects as a runtime without
+  // observation would (to compare the hazard plans).
+  const char* observe = getenv("REDLINE_CAPTURE_OBSERVE");
+  if (observe && strcmp(observe, "0") == 0) return;
   rl_hip_observe_begin_fn begin =
       (rl_hip_observe_begin_fn)rl_ip_real(ip, RL_HIP_OBSERVE_BEGIN);
   ip->observe_last =

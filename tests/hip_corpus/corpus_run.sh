@@ -12,7 +12,9 @@
 #   dispatch_audit      the same shadow with REDLINE_TEST_FAULT=grid-ignore-y:
 #                       exit 1, the dispatch audit naming axis y
 #   observed_effects    the capture's kernel pointers have effects observed
-#                       on the simulator (inspect says "observed"); replay
+#                       on the simulator (inspect says "observed") and need
+#                       fewer waits than a capture with REDLINE_CAPTURE_
+#                       OBSERVE=0 (every such pointer unknown); replay
 #                       passes its effects audit, and with the observed
 #                       extents 4 bytes short (REDLINE_TEST_FAULT=
 #                       extent-shrink:L, L the first launch with one) replay
@@ -67,6 +69,21 @@ case $mode in
       echo "inspect --json does not say source observed" >&2
       exit 1
     }
+    # The hazard plan uses them: the same program captured without
+    # observation (every such pointer unknown) needs more waits.
+    plain=${capture%.rlc}.unobserved.rlc
+    rm -f "$plain"
+    REDLINE_CAPTURE_OBSERVE=0 "$redline" run --processor "$arch" \
+      --capture "$plain" -- "$@" > /dev/null 2>&1 || exit
+    waits() { "$redline" inspect "$1" | awk '/^waits/ { print $2 }'; }
+    before=$(waits "$plain") after=$(waits "$capture")
+    echo "waits without observation $before, with $after"
+    if ! "$redline" inspect "$plain" --launches | grep -q '(unknown)$' ||
+       "$redline" inspect "$plain" --launches | grep -q '(observed)$' ||
+       [ -z "$before" ] || [ -z "$after" ] || [ "$after" -ge "$before" ]; then
+      echo "observed effects should leave fewer waits than unknown ones" >&2
+      exit 1
+    fi
     # Negative control: the capture as recorded passes the audit.
     out=$(run "$redline" replay "$capture" --executor isa 2>&1)
     status=$?
