@@ -12,8 +12,10 @@
 // no bindings of their own (RL_STATUS_UNSUPPORTED otherwise).
 //
 // What is compared, per launch, across the steps: every 4-byte kernarg
-// word outside the pointer slots (two adjacent words that vary together
-// and fit no 4-byte form are tried as one 8-byte word), every grid axis,
+// word outside the pointer slots (an 8-aligned pair whose high word also
+// varies is one 8-byte word when its low word is not affine in pos and
+// its 64-bit values are),
+// every grid axis,
 // every pointer slot's byte offset in its buffer, and the block and
 // dynamic LDS (which may not vary). A target that differs is given the
 // simplest expression (redline/capture.h rl_expr_t) of the step's
