@@ -73,7 +73,9 @@ static void rl_test_launch(rl_capture_t* capture, uint32_t kernel,
   rl_pointer_slot_t slots[2] = {
       {.kernarg_offset = 0, .buffer = in, .offset = in_offset,
        .effect = RL_EFFECT_READ, .source = RL_EFFECT_SOURCE_DECLARED,
-       .extent_offset = in_offset, .extent_size = RL_TEST_ROW},
+       // launch 0 reads n = pos + 1 floats of |in|: its whole buffer.
+       .extent_offset = in == RL_TEST_IN ? 0 : in_offset,
+       .extent_size = in == RL_TEST_IN ? rl_test_size[in] : RL_TEST_ROW},
       {.kernarg_offset = 8, .buffer = out, .offset = out_offset,
        .effect = RL_EFFECT_WRITE, .source = RL_EFFECT_SOURCE_DECLARED,
        .extent_offset = out_offset, .extent_size = RL_TEST_ROW}};
@@ -93,11 +95,27 @@ static rl_capture_t* rl_test_make_step(const rl_test_step_t* step) {
                                          rl_test_code_size, &index));
   assert_null(rl_capture_add_kernel(capture, 0, "vc_scale", &kernel));
   const char* names[RL_TEST_BUFFERS] = {"in", "kv", "emb", "out"};
+  // Inputs hold distinct floats (1, 2, 3, ...), so a row written at the
+  // wrong place shows in the regions.
+  float contents[RL_TEST_EMB_SIZE / 4];
+  for (uint32_t i = 0; i < RL_TEST_EMB_SIZE / 4; ++i) contents[i] = 1.0f + i;
   for (uint32_t b = 0; b < RL_TEST_BUFFERS; ++b) {
-    rl_capture_buffer_t buffer = {.name = (char*)names[b],
-                                  .size = rl_test_size[b], .alignment = 256,
-                                  .capture_address = rl_test_address[b]};
+    rl_capture_buffer_t buffer = {
+        .name = (char*)names[b], .size = rl_test_size[b], .alignment = 256,
+        .capture_address = rl_test_address[b],
+        .role = b == RL_TEST_KV || b == RL_TEST_OUT ? RL_BUFFER_ROLE_STATE
+                                                    : RL_BUFFER_ROLE_WEIGHTS,
+        .initial = b == RL_TEST_IN || b == RL_TEST_EMB ? (uint8_t*)contents
+                                                        : NULL};
     assert_null(rl_capture_add_buffer(capture, &buffer, &index));
+  }
+  rl_capture_region_t regions[2] = {
+      {.name = "kv", .buffer = RL_TEST_KV, .size = RL_TEST_KV_SIZE,
+       .type = RL_REGION_F32},
+      {.name = "out", .buffer = RL_TEST_OUT, .size = 4096,
+       .type = RL_REGION_F32}};
+  for (uint32_t r = 0; r < 2; ++r) {
+    assert_null(rl_capture_add_region(capture, &regions[r], &index));
   }
   rl_test_launch(capture, kernel, RL_TEST_IN, 0, RL_TEST_KV, step->kv_offset,
                  step->scale_word, step->n_word, step->grid,
@@ -241,6 +259,16 @@ static void test_position_bindings_predict_new_positions(void** state) {
     assert_null(rl_bind_check_admitted(c, 0, b));
   }
   rl_step_infer_result_free(&result);
+  // A position limit narrows it further; one below a captured position is
+  // refused, naming it.
+  rl_step_infer_options_t options = {.positions = positions,
+                                     .position_limit = 100};
+  assert_null(rl_step_infer(steps.steps, 4, &options, &result));
+  assert_int_equal(result.capture->params[result.position_param].max, 100);
+  rl_step_infer_result_free(&result);
+  options.position_limit = 64;
+  rl_test_expect(rl_step_infer(steps.steps, 4, &options, &result),
+                 RL_STATUS_CONTRACT, "pos=64 at step 2", "[0, 63]");
   rl_test_steps_free(&steps);
 }
 
@@ -308,7 +336,7 @@ static void test_holdout_miss_is_refused(void** state) {
   assert_false(result.holdout_ok);
   assert_non_null(strstr(result.holdout_line, "NOT predicted"));
   rl_test_expect(status, RL_STATUS_CONTRACT, "held-out step 3",
-                 "kernarg byte 20: predicted 0xe, recorded 0xf");
+                 "kernarg byte 20: predicted 14, recorded 15");
   assert_null(rl_test_infer(&steps, positions, true, &result));
   assert_false(result.holdout_ok);
   // All four steps still reproduce: n became a free parameter.
@@ -505,7 +533,38 @@ static void test_bind_table_applies_pointer_offset(void** state) {
   rl_test_steps_free(&steps);
 }
 
-int main(void) {
+// `step_infer_test --write-steps DIR`: writes DIR/step0.rlc .. step3.rlc
+// (pos 62..65, token 3) and DIR/step3_broken.rlc (n off by one) for the
+// CLI test (tests/integration/infer_cli_test.sh), instead of testing.
+static int rl_test_write_steps(const char* dir) {
+  if (rl_test_group_setup(NULL) != 0) return 1;
+  for (uint32_t k = 0; k < 5; ++k) {
+    rl_test_step_t step = rl_test_pos_step(62 + (k < 4 ? k : 3), 3);
+    step.scale_word = 0x40000000u;  // 2.0f: the rows hold 2 × in
+    if (k == 4) step.n_word += 1;
+    rl_capture_t* capture = rl_test_make_step(&step);
+    char path[4096];
+    if (k < 4) {
+      snprintf(path, sizeof(path), "%s/step%u.rlc", dir, k);
+    } else {
+      snprintf(path, sizeof(path), "%s/step3_broken.rlc", dir);
+    }
+    rl_status_t status = rl_capture_file_write(capture, path, NULL);
+    rl_capture_destroy(capture);
+    if (status) {
+      fprintf(stderr, "%s\n", rl_status_message(status));
+      rl_status_free(status);
+      return 1;
+    }
+  }
+  rl_test_group_teardown(NULL);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc == 3 && strcmp(argv[1], "--write-steps") == 0) {
+    return rl_test_write_steps(argv[2]);
+  }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_position_bindings_predict_new_positions),
       cmocka_unit_test(test_free_token_parameter),
