@@ -258,6 +258,18 @@ static void test_position_bindings_predict_new_positions(void** state) {
   for (uint32_t b = 0; b < c->launches[0].binding_count; ++b) {
     assert_null(rl_bind_check_admitted(c, 0, b));
   }
+  // Negative control: a bound slot whose extent misses admitted offsets.
+  rl_pointer_slot_t* kv = &result.capture->launches[0].slots[1];
+  kv->extent_offset += 256;
+  kv->extent_size -= 256;
+  const rl_scalar_binding_t* bound =
+      rl_test_binding(c, 0, RL_BINDING_POINTER_OFFSET, 1);
+  rl_test_expect(
+      rl_bind_check_admitted(c, 0, (uint32_t)(bound - c->launches[0].bindings)),
+      RL_STATUS_CONTRACT, "pointer slot 1's offset reaches [0, 65280]",
+      "outside its extent");
+  kv->extent_offset -= 256;
+  kv->extent_size += 256;
   rl_step_infer_result_free(&result);
   // A position limit narrows it further; one below a captured position is
   // refused, naming it.
