@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "tests/support/test_support.h"
 
@@ -455,6 +456,65 @@ static void test_file_round_trip(void** state) {
   rl_test_steps_free(&steps);
 }
 
+// Re-seals the checksum of the section whose header is at |offset|, so a
+// changed payload reaches the decoder.
+static void rl_test_reseal(uint8_t* bytes, uint64_t offset) {
+  uint64_t length = rl_load_le(bytes + offset + 8, 8);
+  uint64_t seed = XXH3_64bits(bytes + offset, 16);
+  rl_store_le(bytes + offset + 16, 8,
+              XXH3_64bits_withSeed(bytes + offset + 24, length, seed));
+}
+
+// A malformed BINDING_EXT is refused: a scale of 1 (not canonical) naming
+// the record, and a record moved off its binding naming the binding.
+static void test_binding_ext_refusals(void** state) {
+  (void)state;
+  rl_test_steps_t steps = {.count = 4};
+  int64_t positions[4] = {62, 63, 64, 65};
+  for (uint32_t k = 0; k < 4; ++k) {
+    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
+    steps.steps[k] = rl_test_make_step(&step);
+  }
+  rl_step_infer_result_t result;
+  assert_null(rl_test_infer(&steps, positions, false, &result));
+  uint8_t* bytes = NULL;
+  size_t size = 0;
+  assert_null(rl_capture_file_encode(result.capture, NULL, &bytes, &size));
+  rl_capture_t* back = NULL;
+  rl_capture_file_info_t info;
+  assert_null(rl_capture_file_read_memory(bytes, size, &back, &info));
+  rl_capture_destroy(back);
+  const rl_capture_file_section_t* ext = NULL;
+  for (uint32_t i = 0; i < info.section_count; ++i) {
+    if (info.sections[i].kind == RL_CAPTURE_SECTION_BINDING_EXT) {
+      ext = &info.sections[i];
+    }
+  }
+  assert_non_null(ext);
+  assert_true(ext->flags & 1u);  // required
+  uint8_t* record = bytes + ext->payload_offset + 4;  // launch, binding, scale
+  assert_int_equal(rl_load_le(record + 8, 8), 3);     // 3*pos+100
+  rl_store_le(record + 8, 8, 1);
+  rl_test_reseal(bytes, ext->offset);
+  rl_test_expect(rl_capture_file_read_memory(bytes, size, &back, NULL),
+                 RL_STATUS_INVALID_INPUT, "BINDING_EXT record 0",
+                 "scale other than 0 and 1");
+  rl_store_le(record + 8, 8, 3);
+  // The last record (the KV offset's 256, still in order) moved to a
+  // launch that does not exist: the binding it scaled no longer holds its
+  // recorded value, and the reader says which.
+  uint32_t count = (uint32_t)rl_load_le(bytes + ext->payload_offset, 4);
+  assert_int_equal(count, 2);
+  rl_store_le(record + 16, 4, 9);
+  rl_test_reseal(bytes, ext->offset);
+  rl_test_expect(rl_capture_file_read_memory(bytes, size, &back, NULL),
+                 RL_STATUS_INVALID_INPUT, "launch 0: binding 3",
+                 "recorded value 15872 differs from pos = 62");
+  free(bytes);
+  rl_step_infer_result_free(&result);
+  rl_test_steps_free(&steps);
+}
+
 // The compiled patch table rewrites a bound pointer site at apply, equal
 // to rl_launch_bind, and refuses a position past the buffer before
 // writing anything.
@@ -583,6 +643,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_holdout_miss_is_refused),
       cmocka_unit_test(test_unexplained_variation_is_refused),
       cmocka_unit_test(test_file_round_trip),
+      cmocka_unit_test(test_binding_ext_refusals),
       cmocka_unit_test(test_bind_table_applies_pointer_offset),
   };
   return cmocka_run_group_tests(tests, rl_test_group_setup,
