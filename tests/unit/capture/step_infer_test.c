@@ -19,10 +19,13 @@
 
 #include "tests/support/test_support.h"
 
+#include "aql/aql_lower.h"
+#include "aql/aql_patch.h"
 #include "capture/bind_table.h"
 #include "capture/launch_bind.h"
 #include "capture/step_infer.h"
 #include "redline/capture_file.h"
+#include "redline/hazard.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 #define RL_TEST_ROW 256u        // bytes per KV / embedding row
@@ -633,6 +636,59 @@ static int rl_test_write_steps(const char* dir) {
   return 0;
 }
 
+// Route aql: the lowered program's patch table moves the KV pointer with
+// pos (a bound pointer site), equal to rl_launch_bind, and the census
+// (which decodes the packets and kernargs back) agrees at every step.
+static void test_aql_route_applies_pointer_offset(void** state) {
+  (void)state;
+  rl_test_steps_t steps = {.count = 4};
+  int64_t positions[4] = {62, 63, 64, 65};
+  for (uint32_t k = 0; k < 4; ++k) {
+    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
+    steps.steps[k] = rl_test_make_step(&step);
+  }
+  rl_step_infer_result_t result;
+  assert_null(rl_test_infer(&steps, positions, false, &result));
+  const rl_capture_t* c = result.capture;
+  rl_hazard_plan_t* plan = NULL;
+  assert_null(rl_hazard_plan_create(c, &plan));
+  uint64_t buffers[RL_TEST_BUFFERS], kernels[1] = {0x0000a00000001000ull};
+  for (uint32_t b = 0; b < RL_TEST_BUFFERS; ++b) {
+    buffers[b] = 0x0000900000000000ull + 0x100000ull * b;
+  }
+  int64_t pos = 62;
+  rl_aql_lower_inputs_t inputs = {
+      .capture = c, .plan = plan, .buffer_addresses = buffers,
+      .kernel_objects = kernels, .kernarg_address = 0x0000b00000000000ull,
+      .completion_signal = 0x0000c00000000040ull, .param_values = &pos};
+  rl_aql_program_t* program = NULL;
+  assert_null(rl_aql_lower(&inputs, &program));
+  assert_null(rl_aql_program_check(program, &inputs));
+  const int64_t walk[3] = {200, 0, 255};
+  for (int i = 0; i < 3; ++i) {
+    pos = walk[i];
+    uint32_t changed = 0;
+    assert_null(rl_aql_program_apply(program, c, &pos, 1, buffers, NULL,
+                                     &changed));
+    assert_true(changed > 0);
+    for (uint32_t l = 0; l < c->launch_count; ++l) {
+      uint8_t bound[24];
+      uint32_t grid[3];
+      assert_null(rl_launch_bind(c, l, &pos, buffers, bound, grid));
+      assert_memory_equal(program->kernarg + program->kernarg_offsets[l],
+                          bound, 24);
+    }
+    assert_int_equal(
+        rl_load_le(program->kernarg + program->kernarg_offsets[0] + 8, 8),
+        buffers[RL_TEST_KV] + (uint64_t)pos * RL_TEST_ROW);
+    assert_null(rl_aql_program_check(program, &inputs));
+  }
+  rl_aql_program_destroy(program);
+  rl_hazard_plan_destroy(plan);
+  rl_step_infer_result_free(&result);
+  rl_test_steps_free(&steps);
+}
+
 int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--write-steps") == 0) {
     return rl_test_write_steps(argv[2]);
@@ -645,6 +701,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_file_round_trip),
       cmocka_unit_test(test_binding_ext_refusals),
       cmocka_unit_test(test_bind_table_applies_pointer_offset),
+      cmocka_unit_test(test_aql_route_applies_pointer_offset),
   };
   return cmocka_run_group_tests(tests, rl_test_group_setup,
                                 rl_test_group_teardown);
