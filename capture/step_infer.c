@@ -791,9 +791,15 @@ static rl_status_t rl_infer_build(rl_capture_t* const* steps,
         .count = (uint32_t)(pos->max - start < 8 ? pos->max - start : 8)};
     RL_RETURN_IF_ERROR(rl_capture_add_window(c, &window, &index));
   }
-  if (rl_capture_incomplete(s0)) {
-    RL_RETURN_IF_ERROR(rl_capture_mark_incomplete(c, s0->bypassed_launches,
-                                                  s0->incomplete_reason));
+  // Work a step missed is work the merged capture misses too.
+  for (uint32_t k = 0; k < plan->steps; ++k) {
+    if (!rl_capture_incomplete(steps[k])) continue;
+    char reason[512];
+    snprintf(reason, sizeof(reason), "step %u: %s", k,
+             steps[k]->incomplete_reason ? steps[k]->incomplete_reason
+                                         : "unrecorded work");
+    RL_RETURN_IF_ERROR(rl_capture_mark_incomplete(
+        c, steps[k]->bypassed_launches, reason));
   }
   return rl_capture_validate(c);
 }

@@ -54,7 +54,9 @@
 //     and recorded value) unless options->allow_holdout_miss.
 // result->holdout_line is the printable verdict either way.
 //
-// The merged capture is step 0's with the new parameters and bindings.
+// The merged capture is step 0's with the new parameters and bindings;
+// it is marked incomplete when any step is (the first reason, prefixed
+// with its step).
 // Admitted ranges: pos is admitted over the widest interval around the
 // captured positions on which every binding of pos fits its target
 // (launch_bind.h rl_bind_fit_range) and every bound pointer slot's access

@@ -363,6 +363,13 @@ static void test_holdout_miss_is_refused(void** state) {
   steps.count = 3;
   assert_null(rl_test_infer(&steps, positions, false, &result));
   assert_false(result.holdout_checked);
+  assert_false(rl_capture_incomplete(result.capture));
+  rl_step_infer_result_free(&result);
+  // A step that missed work makes the merged capture incomplete.
+  assert_null(rl_capture_mark_incomplete(steps.steps[1], 2, "hipFoo"));
+  assert_null(rl_test_infer(&steps, positions, false, &result));
+  assert_true(rl_capture_incomplete(result.capture));
+  assert_string_equal(result.capture->incomplete_reason, "step 1: hipFoo");
   rl_step_infer_result_free(&result);
   steps.count = 4;
   rl_test_steps_free(&steps);
