@@ -21,9 +21,11 @@ function(rl_add_shadow_runtime_test name)
     ENVIRONMENT "${RL_SHADOW_RUNTIME_ENV}")
 endfunction()
 
+# 10 arms: aql and pm4 with two seeded adversarial passes each (the drm
+# arm's device is not simulated: no passes).
 foreach(workload vecchain decode)
   rl_add_shadow_runtime_test(shadow_runtimes_${workload}
-    arms eager,hip,hipgraph,aql,pm4,drm 12 ${workload} gfx1100 --)
+    arms eager,hip,hipgraph,aql,pm4,drm 10 ${workload} gfx1100 --)
 endforeach()
 rl_add_shadow_runtime_test(shadow_runtimes_decode_adversarial
   arms eager,hip,hipgraph,aql,pm4,drm 6 decode gfx1100 --
@@ -43,3 +45,15 @@ add_test(NAME hardware_check_standins
 set_tests_properties(hardware_check_standins PROPERTIES
   LABELS integration TIMEOUT 600
   ENVIRONMENT "${RL_SHADOW_RUNTIME_ENV};REDLINE_HSA_LIBRARY=${RL_STANDIN_HSA_LIBRARY};REDLINE_DRM_RENDER_NODE=${RL_HARDWARE_CHECK_DIR}/renderD128")
+
+# Shadow and bench on a named device (--device rocr|drm) through the
+# stand-ins, with the simulated reference arm, and the faulty-GPU negative
+# control (tests/integration/shadow_device_test.sh).
+foreach(case rocr drm corrupt bench)
+  add_test(NAME shadow_device_${case}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/integration/shadow_device_test.sh
+      $<TARGET_FILE:redline> ${case})
+  set_tests_properties(shadow_device_${case} PROPERTIES
+    LABELS integration TIMEOUT 300
+    ENVIRONMENT "${RL_SHADOW_RUNTIME_ENV};REDLINE_HSA_LIBRARY=${RL_STANDIN_HSA_LIBRARY}")
+endforeach()

@@ -121,6 +121,7 @@ static hsa_status_t rl_standin_start(void) {
     rl_status_free(status);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
+  rl_standin_corrupt_start(rl_standin.sim);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -143,6 +144,13 @@ RL_STANDIN_EXPORT hsa_status_t hsa_shut_down(void) {
     return HSA_STATUS_ERROR_NOT_INITIALIZED;
   }
   if (--rl_standin.refcount == 0) {
+    // REDLINE_STANDIN_REPORT_LIVE: what the program left allocated when it
+    // shut ROCr down for the last time (teardown tests count on none).
+    if (rl_standin_env_flag("REDLINE_STANDIN_REPORT_LIVE") &&
+        rl_standin.allocation_count) {
+      fprintf(stderr, "standin hsa: %u allocations live at the last "
+              "hsa_shut_down\n", rl_standin.allocation_count);
+    }
     // As ROCr: queues first (their processors stop), then everything else.
     rl_standin_queue_release_all_locked();
     rl_standin_loader_release_all_locked();
