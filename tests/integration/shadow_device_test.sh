@@ -9,7 +9,7 @@
 #   rocr   every arm on rocr (eager, recorded, aql, pm4, pm4-relay) plus hip,
 #          hipgraph and the sim reference: PASS, the devices in the route
 #          proof, one graph instantiation and node updates, nothing left
-#          allocated in ROCr (REDLINE_STANDIN_REPORT_LIVE), also after an
+#          allocated in ROCr (the stand-in's REDLINE_STANDIN_REPORT), also after an
 #          arm was quarantined; --no-sim-reference drops the sim arm.
 #   drm    the drm route, hip and hipgraph on drm plus sim; the arms drm
 #          cannot run are refused (exit 2).
@@ -58,14 +58,17 @@ $1" "$dir/r.json" || fail "JSON report: $1"
 run 0 capture --workload decode -o "$dir/d.rlc"
 case "$case_name" in
   rocr)
-    REDLINE_STANDIN_REPORT_LIVE=1
-    export REDLINE_STANDIN_REPORT_LIVE
+    # The stand-in's record: no API misuse, no memory freed while a queue
+    # could still reach it, nothing left allocated at the last
+    # hsa_shut_down (its negative control: rocr_standin_test).
+    REDLINE_STANDIN_REPORT="$dir/standin.txt"
+    export REDLINE_STANDIN_REPORT
     run 0 shadow "$dir/d.rlc" --device rocr --windows 30:4 \
       --arms eager,recorded,aql,pm4,pm4-relay,hip,hipgraph --json "$dir/r.json"
     expect_out "shadow: PASS (8 arms x 4 windows"
-    if grep -q "allocations live" "$dir/err.txt"; then
-      fail "ROCr memory left allocated at teardown"
-    fi
+    grep -qx "errors 0" "$dir/standin.txt" &&
+      grep -qx "live_at_shutdown 0" "$dir/standin.txt" ||
+      fail "stand-in misuse record: $(cat "$dir/standin.txt")"
     json_check "assert r['reference'] == 'sim', r['reference']
 for name in ('eager', 'recorded', 'aql', 'pm4', 'pm4-relay'):
     assert arms[name]['proof']['device'] == 'rocr', name
@@ -85,9 +88,10 @@ assert g['replay_count'] == 4, g"
       --timeout-ms 300
     unset REDLINE_STANDIN_HANG_PACKET
     expect_out "shadow: FAIL (arm eager: window 0 (pos=30): launch 3"
-    if grep -q "allocations live" "$dir/err.txt"; then
-      fail "ROCr memory left allocated after a quarantine"
-    fi
+    grep -qx "errors 0" "$dir/standin.txt" &&
+      grep -qx "frees_while_busy 0" "$dir/standin.txt" &&
+      grep -qx "live_at_shutdown 0" "$dir/standin.txt" ||
+      fail "stand-in misuse record: $(cat "$dir/standin.txt")"
     # The same without the simulated reference: eager is the reference.
     run 0 shadow "$dir/d.rlc" --device rocr --windows 30:2 --arms eager,aql \
       --no-sim-reference
