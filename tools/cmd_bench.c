@@ -55,7 +55,7 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
   }
   if (exit_code != RL_EXIT_OK) return exit_code;
   if (!cli->path) return rl_cli_usage("bench: missing capture FILE");
-  rl_shadow_cli_device_arms(&cli->shadow, arms_given);
+  rl_shadow_cli_device_arms(&cli->shadow, arms_given, true);
   return RL_EXIT_OK;
 }
 

@@ -92,7 +92,7 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   }
   if (exit_code != RL_EXIT_OK) return exit_code;
   if (!cli->path) return rl_cli_usage("shadow: missing capture FILE");
-  rl_shadow_cli_device_arms(&cli->options, arms_given);
+  rl_shadow_cli_device_arms(&cli->options, arms_given, false);
   return RL_EXIT_OK;
 }
 

@@ -144,11 +144,14 @@ int rl_shadow_cli_bind(const char* command, const char* text,
   return RL_EXIT_OK;
 }
 
-void rl_shadow_cli_device_arms(rl_shadow_options_t* options, bool arms_given) {
+void rl_shadow_cli_device_arms(rl_shadow_options_t* options, bool arms_given,
+                               bool bench) {
   const char* kind = options->device.kind;
-  if (arms_given || !kind || strcmp(kind, "drm") != 0) return;
-  rl_status_free(
-      rl_shadow_arms_parse("drm", options->arms, &options->arm_count));
+  if (arms_given || !kind || strcmp(kind, "sim") == 0) return;
+  const char* arms = strcmp(kind, "drm") == 0 ? RL_SHADOW_CLI_DRM_ARMS
+                     : bench                  ? RL_SHADOW_CLI_ROCR_BENCH_ARMS
+                                              : RL_SHADOW_CLI_ROCR_ARMS;
+  rl_status_free(rl_shadow_arms_parse(arms, options->arms, &options->arm_count));
 }
 
 void rl_shadow_cli_hip_default(const rl_shadow_options_t* options) {

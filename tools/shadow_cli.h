@@ -27,9 +27,18 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
                           const char* value, rl_shadow_options_t* options,
                           int* out_exit);
 
-// After parsing: with --device drm and no --arms, the arms are "drm" (the
-// drm device runs route drm only, shadow/shadow.h Devices).
-void rl_shadow_cli_device_arms(rl_shadow_options_t* options, bool arms_given);
+// The default arms on a real device: every redline arm the device runs
+// plus HIP's on the same GPU (shadow adds the sim reference); bench times
+// the retained routes against HIP and HIP graphs.
+#define RL_SHADOW_CLI_ROCR_ARMS "eager,recorded,aql,pm4,pm4-relay,hip,hipgraph"
+#define RL_SHADOW_CLI_ROCR_BENCH_ARMS "hip,hipgraph,aql,pm4"
+#define RL_SHADOW_CLI_DRM_ARMS "drm,hip,hipgraph"
+
+// After parsing: with --device rocr or drm and no --arms, the arms are the
+// device's defaults above (the drm device runs route drm only,
+// shadow/shadow.h Devices); |bench| picks bench's.
+void rl_shadow_cli_device_arms(rl_shadow_options_t* options, bool arms_given,
+                               bool bench);
 
 // On the simulator (no --device, or --device sim) the hip and hipgraph
 // arms default to redline's HIP runtime over the simulator

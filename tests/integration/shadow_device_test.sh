@@ -63,8 +63,8 @@ case "$case_name" in
     # hsa_shut_down (its negative control: rocr_standin_test).
     REDLINE_STANDIN_REPORT="$dir/standin.txt"
     export REDLINE_STANDIN_REPORT
-    run 0 shadow "$dir/d.rlc" --device rocr --windows 30:4 \
-      --arms eager,recorded,aql,pm4,pm4-relay,hip,hipgraph --json "$dir/r.json"
+    # The default arms on rocr: eager,recorded,aql,pm4,pm4-relay,hip,hipgraph.
+    run 0 shadow "$dir/d.rlc" --device rocr --windows 30:4 --json "$dir/r.json"
     expect_out "shadow: PASS (8 arms x 4 windows"
     grep -qx "errors 0" "$dir/standin.txt" &&
       grep -qx "live_at_shutdown 0" "$dir/standin.txt" ||
@@ -108,8 +108,10 @@ assert g['replay_count'] == 4, g"
     json_check "assert r['reference'] == 'sim'
 assert arms['drm']['proof']['device'] == 'drm'
 assert arms['sim']['proof']['device'] == 'sim'"
-    # By default the drm device runs route drm (and the sim reference).
+    # By default the drm device runs route drm, HIP's arms and sim.
     run 0 shadow "$dir/d.rlc" --device drm --windows 30:2
+    expect_out "shadow: PASS (4 arms x 2 windows"
+    run 0 shadow "$dir/d.rlc" --device drm --windows 30:2 --arms drm
     expect_out "shadow: PASS (2 arms x 2 windows"
     run 2 shadow "$dir/d.rlc" --device drm --arms aql
     grep -q "arm aql cannot run on device drm" "$dir/err.txt" ||
@@ -145,6 +147,10 @@ assert bad, 'no rocr arm diverged'"
     expect_out "route=pm4 device=rocr replays=6 "
     expect_out "route=hipgraph device=hip replays=6 "
     expect_out "route=hip device=hip "
+    # The same arms are bench's default on rocr.
+    run 0 bench "$dir/d.rlc" --device rocr --rounds 1 --windows 30:2
+    expect_out "route=hipgraph device=hip replays=2 "
+    expect_out "route=pm4 device=rocr replays=2 "
     ;;
   *)
     fail "unknown case $case_name"
