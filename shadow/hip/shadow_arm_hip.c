@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "capture/launch_bind.h"
+#include "redline/base/test_fault.h"
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"
 #include "shadow/hip/shadow_hip.h"
@@ -223,7 +224,7 @@ static rl_status_t rl_shadow_hipgraph_step(rl_shadow_arm_t* arm,
                                            const int64_t* values) {
   rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
   RL_RETURN_IF_ERROR(rl_shadow_hip_bind(hip, values));
-  if (!hip->exec) {
+  if (!hip->exec || rl_test_fault("graph-rebuild", 0)) {
     RL_RETURN_IF_ERROR(rl_shadow_hip_graph_build(hip));
   } else {
     RL_RETURN_IF_ERROR(rl_shadow_hip_graph_update(hip));

@@ -80,6 +80,14 @@ assert g['instantiations'] == 1 and g['node_updates'] >= 3, g
 assert g['replay_count'] == 4, g"
     grep -q "^arm hipgraph .*\[1 instantiation, [0-9]* node updates over 4 windows" \
       "$dir/out.txt" || fail "the hipgraph proof line"
+    # The one-instantiation check's control: the hipgraph arm rebuilding
+    # its graph every window (REDLINE_TEST_FAULT=graph-rebuild) still
+    # computes the same bytes but fails its route proof.
+    REDLINE_TEST_FAULT=graph-rebuild
+    export REDLINE_TEST_FAULT
+    run 1 shadow "$dir/d.rlc" --device rocr --windows 30:3 --arms eager,hipgraph
+    expect_out "shadow: FAIL (arm hipgraph: route proof: 3 graph instantiations over 3 windows, expected 1"
+    unset REDLINE_TEST_FAULT
     # A queue that never completes packet 3 (the stand-in's hang switch):
     # the arm is quarantined (exit 7) and still releases its memory.
     REDLINE_STANDIN_HANG_PACKET=3
