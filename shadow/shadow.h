@@ -60,17 +60,35 @@
 //   KIND~advK a seeded pass (rl_shadow_options_t.adversarial_seeds): the
 //             retained arm KIND again on a device in adversarial mode with
 //             seed device.seed + K, compared with eager like every arm.
-//   hipgraph  the same step recorded by stream capture
+//   hipgraph  the first step recorded by stream capture
 //             (hipStreamBeginCapture, the launches, hipStreamEndCapture),
-//             hipGraphInstantiate, and one hipGraphLaunch per window. A
-//             graph holds its kernargs, so when a window's bindings change
-//             them (decode's position) the step is re-captured and
-//             re-instantiated: hipGraphExecKernelNodeSetParams is not
-//             loaded (nor in the stand-in). shadow/hip/shadow_arm_hip.c.
+//             hipGraphInstantiate once, and one hipGraphLaunch per window.
+//             A graph holds its kernargs, so when a window's bindings
+//             change them (decode's position) the changed kernel nodes are
+//             updated in place with hipGraphExecKernelNodeSetParams, as
+//             engines do; the proof counts instantiations (must be 1) and
+//             node updates. shadow/hip/shadow_arm_hip.c.
 //             Both HIP arms are "not available" (RL_STATUS_UNAVAILABLE, the
 //             run exits 8) when HIP cannot be loaded, has no device, drives
 //             another processor than the capture's, or a buffer must keep
 //             its capture address.
+//   sim       the simulated reference of a run on a real device (see
+//             Devices): the eager arm on a simulated device.
+//
+// Devices (rl_shadow_device_options_t.kind). "sim" (the default) opens a
+// simulated device per arm. "rocr" opens a ROCr device per arm for eager,
+// recorded, aql, pm4 and pm4-relay (eager's launches issued one by one
+// through that device's AQL queue); "drm" runs only the drm arm on it (the
+// drm device has no AQL queue: eager, recorded, aql, pm4 and pm4-relay are
+// refused with RL_STATUS_INVALID_ARGUMENT naming the arm). The drm arm
+// always opens a "drm" device and hip and hipgraph always run through HIP.
+// With a real device, unless |no_sim_reference|, the run appends the arm
+// "sim" (eager on a simulated device) and makes it the reference, so every
+// hardware run also checks the simulator against the device, and a
+// divergence names every arm that differs from the simulator. Seeded
+// adversarial passes are only added for arms on a simulated device. Each
+// arm allocates and fills its memory through its own device and releases
+// it when it is destroyed, after a failure (quarantine) too.
 //
 // State. Every arm starts from the capture's initial contents (zeros for a
 // buffer without them): eager and recorded allocate and fill their buffers
@@ -169,7 +187,10 @@ typedef enum rl_shadow_arm_kind_e {
   // Route pm4 with the CP relaying kernarg values from per-expression
   // slots (rl_replay_options_t.pm4_device_patch).
   RL_SHADOW_ARM_PM4_RELAY = 7,
-  RL_SHADOW_ARM_KIND_COUNT_ = 8,
+  // The eager arm on a simulated device: the reference of a run on a real
+  // device (see Devices); added by the run, not named in --arms.
+  RL_SHADOW_ARM_SIM = 8,
+  RL_SHADOW_ARM_KIND_COUNT_ = 9,
 } rl_shadow_arm_kind_t;
 
 // "eager", "recorded", "aql", "pm4", "hip", "hipgraph", "drm",
@@ -183,6 +204,15 @@ bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind);
 bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind);
 // True for the arms over the HIP runtime (hip, hipgraph).
 bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind);
+// The device kind arm |kind| runs on when the run names |device_kind|
+// (NULL: sim): "hip" for hip and hipgraph, "drm" for drm, "sim" for sim,
+// |device_kind| for the others (see Devices).
+const char* rl_shadow_arm_device_kind(rl_shadow_arm_kind_t kind,
+                                      const char* device_kind);
+// False when arm |kind| cannot run on |device_kind| (eager, recorded, aql,
+// pm4 and pm4-relay on drm, which has no AQL queue).
+bool rl_shadow_arm_device_supported(rl_shadow_arm_kind_t kind,
+                                    const char* device_kind);
 
 // The arms of a shadow run that names none (CLI, JSON API, demo): the
 // eager reference, the re-recorded launches and every retained route the
@@ -259,6 +289,9 @@ typedef struct rl_shadow_device_options_s {
   const char* cache_model;
   // sim: no access recording (set by the run from |no_hazard_check|).
   bool no_hazard_check;
+  // The device of the eager, recorded and retained arms: "sim" (NULL),
+  // "rocr" or "drm" (see Devices).
+  const char* kind;
   // The hip and hipgraph arms' constructor (rl_shadow_hip_arm_create of
   // shadow/hip/shadow_hip.h); NULL: those arms are unavailable
   // (RL_STATUS_UNAVAILABLE). Set by the CLI and the JSON entry points.
@@ -288,8 +321,12 @@ typedef struct rl_shadow_options_s {
   rl_limits_t limits;
   // Skips the hazard verdicts (see above); on by default.
   bool no_hazard_check;
-  // Seeded adversarial passes: for every retained arm (aql, pm4, drm) in
-  // |arms|, |adversarial_seeds| more arms of the same kind run every window
+  // With a real device (device.kind rocr or drm): no simulated reference
+  // arm "sim" (see Devices).
+  bool no_sim_reference;
+  // Seeded adversarial passes: for every retained arm on a simulated
+  // device (aql, pm4, pm4-relay; not drm, nor any arm with a real
+  // device.kind) in |arms|, |adversarial_seeds| more arms of the same kind run every window
   // on devices with the adversarial interleaving, seeds device.seed + 1 ..
   // device.seed + N, named "KIND~advK". So one shadow runs each window
   // sequentially and under N interleavings; a missing barrier or wait that
@@ -326,6 +363,11 @@ typedef struct rl_shadow_proof_s {
   // fallback_reason says "not re-recorded: <why>".
   uint64_t rerecorded_windows;
   uint64_t rerecorded_launches;
+  // hipgraph: graphs instantiated (exactly 1 over a run: one capture, later
+  // windows update kernel nodes in place) and kernel nodes updated with
+  // hipGraphExecKernelNodeSetParams; 0 for the other arms.
+  uint64_t instantiations;
+  uint64_t node_updates;
 } rl_shadow_proof_t;
 
 typedef struct rl_shadow_arm_result_s {
@@ -351,6 +393,8 @@ typedef struct rl_shadow_arm_result_s {
   // arm's device is simulated and the check is on.
   bool effects_checked;
   rl_effects_audit_t effects;
+  // Some region of some window differed from the reference arm's.
+  bool diverged;
 } rl_shadow_arm_result_t;
 
 // One region of one arm after one window, against the reference arm.

@@ -40,7 +40,9 @@ static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
           p->replay_count, p->steps, p->launches_issued, p->dispatches,
           p->packets, p->waits);
   if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
-  if (arm->kind == RL_SHADOW_ARM_RECORDED && p->fallback_reason[0]) {
+  if (arm->kind == RL_SHADOW_ARM_HIPGRAPH && p->fallback_reason[0]) {
+    fprintf(out, " [%s]", p->fallback_reason);  // instantiations, updates
+  } else if (arm->kind == RL_SHADOW_ARM_RECORDED && p->fallback_reason[0]) {
     fprintf(out, " [%s; typed-model check only]", p->fallback_reason);
   } else if (arm->kind == RL_SHADOW_ARM_RECORDED) {
     fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
@@ -289,6 +291,7 @@ static bool rl_shadow_summary_clean(const rl_shadow_arm_result_t* arm) {
 static bool rl_shadow_summary_family(const rl_shadow_arm_result_t* a,
                                      const rl_shadow_arm_result_t* b) {
   return strcmp(a->proof.route, b->proof.route) == 0 &&
+         strcmp(a->proof.device, b->proof.device) == 0 &&
          a->effects_checked == b->effects_checked &&
          a->proof.dispatches == b->proof.dispatches &&
          a->proof.packets == b->proof.packets &&
@@ -332,6 +335,7 @@ static void rl_shadow_summary_arms(FILE* out, const rl_shadow_result_t* result) 
     fprintf(out, "): steps=%" PRIu64 " dispatches=%u packets=%u waits=%u",
             p->steps, p->dispatches, p->packets, p->waits);
     if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+    fprintf(out, " device=%s", p->device);
     if (arm->kind == RL_SHADOW_ARM_RECORDED) {
       fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
               p->rerecorded_windows
@@ -456,6 +460,10 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
                           (double)p->rerecorded_windows);
   cJSON_AddNumberToObject(o, "rerecorded_launches",
                           (double)p->rerecorded_launches);
+  if (p->instantiations) {  // hipgraph
+    cJSON_AddNumberToObject(o, "instantiations", (double)p->instantiations);
+    cJSON_AddNumberToObject(o, "node_updates", (double)p->node_updates);
+  }
   return o;
 }
 
@@ -464,6 +472,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
   cJSON* o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "arm", arm->name);
   cJSON_AddStringToObject(o, "kind", rl_shadow_arm_kind_name(arm->kind));
+  cJSON_AddBoolToObject(o, "diverged", arm->diverged);
   cJSON_AddStringToObject(o, "hazards",
                           arm->adversarial ? "adversarial" : "sequential");
   if (arm->adversarial) cJSON_AddNumberToObject(o, "seed", (double)arm->seed);

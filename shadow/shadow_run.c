@@ -46,10 +46,33 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
     run->adversarial[a] = options->device.adversarial;
     run->seed[a] = options->device.seed;
   }
+  // The simulated reference of a run on a real device (shadow.h Devices).
+  const char* kind = options->device.kind;
+  bool has_sim = false;
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    has_sim |= options->arms[a] == RL_SHADOW_ARM_SIM;
+  }
+  if (kind && strcmp(kind, "sim") != 0 && !options->no_sim_reference &&
+      !has_sim) {
+    if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "shadow: the sim reference makes more than %u arms",
+                       RL_SHADOW_MAX_ARMS);
+    }
+    uint32_t b = expanded->arm_count++;
+    expanded->arms[b] = RL_SHADOW_ARM_SIM;
+    run->adversarial[b] = options->device.adversarial;
+    run->seed[b] = options->device.seed;
+  }
   if (options->device.adversarial) return RL_OK;
   for (uint32_t k = 1; k <= options->adversarial_seeds; ++k) {
     for (uint32_t a = 0; a < options->arm_count; ++a) {
-      if (!rl_shadow_arm_kind_retained(options->arms[a])) continue;
+      // Interleavings are the simulator's: real devices get no passes.
+      if (!rl_shadow_arm_kind_retained(options->arms[a]) ||
+          strcmp(rl_shadow_arm_device_kind(options->arms[a], kind), "sim") !=
+              0) {
+        continue;
+      }
       if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
         return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                          "shadow: %u adversarial seeds make more than %u arms",
@@ -107,10 +130,22 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u arms (1..%u)",
                      options->arm_count, RL_SHADOW_MAX_ARMS);
   }
+  const char* kind = options->device.kind;
+  if (kind && strcmp(kind, "sim") != 0 && strcmp(kind, "rocr") != 0 &&
+      strcmp(kind, "drm") != 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "device '%s': expected sim, rocr or drm", kind);
+  }
   for (uint32_t a = 0; a < options->arm_count; ++a) {
     if ((unsigned)options->arms[a] >= RL_SHADOW_ARM_KIND_COUNT_) {
       return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",
                        (unsigned)options->arms[a]);
+    }
+    if (!rl_shadow_arm_device_supported(options->arms[a], kind)) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "arm %s cannot run on device %s (it has no AQL queue; "
+                       "on drm run the arms drm, hip, hipgraph)",
+                       rl_shadow_arm_kind_name(options->arms[a]), kind);
     }
   }
   if (options->bind_count > RL_SHADOW_MAX_BINDS) {
@@ -383,7 +418,10 @@ static void rl_shadow_compare_region(rl_shadow_run_t* run, uint32_t w,
     cell->differing_bytes = diff.differing_bytes;
     cell->has_max_abs = diff.has_max_abs;
     cell->max_abs_difference = diff.max_abs_difference;
-    if (!diff.equal) rl_shadow_note_divergence(run, w, r, a, cell);
+    if (!diff.equal) {
+      result->arms[a].diverged = true;
+      rl_shadow_note_divergence(run, w, r, a, cell);
+    }
   }
 }
 
@@ -426,11 +464,40 @@ static void rl_shadow_check_proof(rl_shadow_run_t* run, uint32_t a) {
   uint64_t expected = rl_shadow_arm_kind_replays(arm->kind) ? windows : 0;
   arm->proof_ok = arm->proof.replay_count == expected &&
                   arm->proof.steps == windows;
+  // hipgraph keeps one executable graph and updates its nodes.
+  if (arm->proof_ok && arm->kind == RL_SHADOW_ARM_HIPGRAPH && windows &&
+      arm->proof.instantiations != 1) {
+    arm->proof_ok = false;
+    snprintf(arm->proof_problem, sizeof(arm->proof_problem),
+             "%" PRIu64 " graph instantiations over %" PRIu64
+             " windows, expected 1 (node updates in place)",
+             arm->proof.instantiations, windows);
+    return;
+  }
   if (!arm->proof_ok) {
     snprintf(arm->proof_problem, sizeof(arm->proof_problem),
              "replay count %" PRIu64 " and %" PRIu64 " steps, expected %"
              PRIu64 " replays over %" PRIu64 " windows",
              arm->proof.replay_count, arm->proof.steps, expected, windows);
+  }
+}
+
+// Against the simulated reference of a device run, the verdict names
+// every arm that differed and its device: "; differ from sim: aql (rocr),
+// pm4 (rocr)".
+static void rl_shadow_divergent_arms(rl_shadow_result_t* result) {
+  const rl_shadow_arm_result_t* reference = &result->arms[result->reference];
+  if (reference->kind != RL_SHADOW_ARM_SIM) return;
+  size_t used = strlen(result->reason);
+  const char* separator = "; differ from sim: ";
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (!arm->diverged || used >= sizeof(result->reason)) continue;
+    int n = snprintf(result->reason + used, sizeof(result->reason) - used,
+                     "%s%s (%s)", separator, arm->name,
+                     arm->proof.device[0] ? arm->proof.device : "?");
+    used += n > 0 ? (size_t)n : 0;
+    separator = ", ";
   }
 }
 
@@ -473,6 +540,7 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
              result->first_offset, cell->differing_bytes,
              cell->differing_bytes == 1 ? "" : "s",
              cell->differing_bytes == 1 ? "s" : "");
+    rl_shadow_divergent_arms(result);
     return;
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
@@ -520,11 +588,13 @@ static rl_status_t rl_shadow_run_init(rl_shadow_run_t* run) {
   for (uint32_t p = 0; p < capture->param_count; ++p) {
     run->values[p] = capture->params[p].capture_value;
   }
+  // The reference: the simulated one of a device run, else eager, else
+  // the first arm.
+  for (uint32_t a = result->arm_count; a-- > 0;) {
+    if (run->options->arms[a] == RL_SHADOW_ARM_EAGER) result->reference = a;
+  }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
-    if (run->options->arms[a] == RL_SHADOW_ARM_EAGER) {
-      result->reference = a;
-      break;
-    }
+    if (run->options->arms[a] == RL_SHADOW_ARM_SIM) result->reference = a;
   }
   return RL_OK;
 }

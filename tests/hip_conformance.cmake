@@ -19,7 +19,8 @@ set(RL_HIP_CONFORMANCE_PROGRAMS
   copy_symbol_async wait_event_pingpong capture_fork_join async_poll_flag
   async_submission_order null_stream_legacy host_func_order resource_slots
   launch_validation event_flags error_strings copy_2d_3d host_register
-  engine_pageable_uploads copy_pinned_memset context_api device_attributes)
+  engine_pageable_uploads copy_pinned_memset context_api device_attributes
+  graph_exec_node_params)
 # Programs the capture records completely (the others use pinned memory as
 # a kernel argument, host functions, symbol copies inside the window or a
 # refused launch, and their captures are marked incomplete: shadow exits 4).

@@ -46,6 +46,10 @@
 //   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
 //                   work-groups, ignoring the grid's Y dimension (the
 //                   dispatch audit's control; takes no index)
+//   graph-rebuild   the shadow's hipgraph arm re-captures and
+//                   re-instantiates its graph every window instead of
+//                   updating its kernel nodes (the control of its route
+//                   proof's one-instantiation check; takes no index)
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

@@ -341,6 +341,16 @@ hipError_t rl_hip_copy_run(const rl_hip_op_t* op, char* message,
 hipError_t rl_hip_module_load_locked(const void* image, size_t size,
                                      struct ihipModule_t** out_module);
 void rl_hip_list_clear(rl_hip_list_t* list);
+// The kernarg segment of a launch of |f| (hip_sim_stream.c): the launch
+// checked (geometry, LDS), the explicit arguments from |params| (one
+// pointer per argument) or the `extra` buffer, pointers translated, hidden
+// arguments filled. *|out_kernarg| is malloc'd (f->kernel->kernarg_size
+// bytes); lock held. |call| names the entry in errors.
+hipError_t rl_hip_launch_kernarg(struct ihipModuleSymbol_t* f,
+                                 const uint32_t grid[3],
+                                 const uint32_t block[3], uint32_t lds,
+                                 void** params, void** extra,
+                                 const char* call, uint8_t** out_kernarg);
 // Appends a copy of |op| (kernarg copied).
 hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op);
 struct ihipStream_t* rl_hip_stream(hipStream_t stream);

@@ -526,6 +526,28 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
                  f->kernel->name);
     return hipErrorInvalidHandle;
   }
+  uint8_t* kernarg = NULL;
+  hipError_t invalid =
+      rl_hip_launch_kernarg(f, grid, block, lds, params, extra, call, &kernarg);
+  if (invalid) return invalid;
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_LAUNCH,
+                          .function = f,
+                          .grid = {grid[0], grid[1], grid[2]},
+                          .block = {block[0], block[1], block[2]},
+                          .lds = lds,
+                          .kernarg = kernarg,
+                          .kernarg_size = f->kernel->kernarg_size};
+  hipError_t result = rl_hip_enqueue(s, &op, false);
+  free(kernarg);
+  return result;
+}
+
+hipError_t rl_hip_launch_kernarg(struct ihipModuleSymbol_t* f,
+                                 const uint32_t grid[3],
+                                 const uint32_t block[3], uint32_t lds,
+                                 void** params, void** extra,
+                                 const char* call, uint8_t** out_kernarg) {
+  *out_kernarg = NULL;
   const rl_code_object_kernel_t* kernel = f->kernel;
   hipError_t invalid = rl_hip_launch_check(kernel, grid, block, lds, call);
   if (invalid) return invalid;
@@ -570,16 +592,8 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
   }
   rl_hip_translate_pointers(kernel, kernarg);
   rl_hip_fill_hidden(kernel, kernarg, given, grid, block, lds);
-  const rl_hip_op_t op = {.kind = RL_HIP_OP_LAUNCH,
-                          .function = f,
-                          .grid = {grid[0], grid[1], grid[2]},
-                          .block = {block[0], block[1], block[2]},
-                          .lds = lds,
-                          .kernarg = kernarg,
-                          .kernarg_size = kernel->kernarg_size};
-  hipError_t result = rl_hip_enqueue(s, &op, false);
-  free(kernarg);
-  return result;
+  *out_kernarg = kernarg;
+  return hipSuccess;
 }
 
 RL_HIP_EXPORT hipError_t hipModuleLaunchKernel(

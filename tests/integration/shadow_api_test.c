@@ -324,6 +324,54 @@ static void rl_test_rerecord_foreign_falls_back(void** state) {
   rl_capture_destroy(capture);
 }
 
+// |status| is RL_STATUS_INVALID_ARGUMENT with |needle| in its message.
+static void rl_expect_refused(rl_status_t status, const char* needle) {
+  assert_non_null(status);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  if (!strstr(rl_status_message(status), needle)) {
+    fail_msg("'%s' lacks '%s'", rl_status_message(status), needle);
+  }
+  rl_status_free(status);
+}
+
+// A real device (rocr, failing closed here: no ROCr library) adds the
+// simulated reference arm "sim" and makes it the reference; the rocr arm is
+// not available (exit class UNAVAILABLE) and the sim arm still runs.
+// Arms the drm device cannot run, and unknown devices, are refused before
+// any arm is created.
+static void rl_test_device_options(void** state) {
+  const rl_capture_t* capture = *state;
+  setenv("REDLINE_HSA_LIBRARY", "/nonexistent/libhsa-runtime64.so.1", 1);
+  rl_shadow_options_t options = rl_options("eager");
+  options.device.kind = "rocr";
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){30, 2, 1};
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_int_equal(result->arm_count, 2);
+  assert_string_equal(result->arms[1].name, "sim");
+  assert_int_equal(result->reference, 1);
+  assert_true(result->arms[0].failed);
+  assert_false(result->arms[1].failed);
+  assert_string_equal(result->arms[1].proof.device, "sim");
+  assert_int_equal(rl_shadow_result_code(result), RL_STATUS_UNAVAILABLE);
+  rl_shadow_result_destroy(result);
+  // Without the reference: one arm.
+  options.no_sim_reference = true;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_int_equal(result->arm_count, 1);
+  rl_shadow_result_destroy(result);
+  // The drm device has no AQL queue; "gpu" is no device.
+  options = rl_options("aql");
+  options.device.kind = "drm";
+  rl_expect_refused(rl_shadow_run(capture, &options, &result),
+                    "arm aql cannot run on device drm");
+  assert_null(result);
+  options.device.kind = "gpu";
+  rl_expect_refused(rl_shadow_run(capture, &options, &result), "device 'gpu'");
+  unsetenv("REDLINE_HSA_LIBRARY");
+}
+
 static void rl_test_bench(void** state) {
   const rl_capture_t* capture = *state;
   rl_bench_options_t options;
@@ -366,6 +414,7 @@ int main(void) {
       cmocka_unit_test(rl_test_undersized_workspace_shadow),
       cmocka_unit_test(rl_test_recorded_detects_reassembly),
       cmocka_unit_test(rl_test_bench),
+      cmocka_unit_test(rl_test_device_options),
       cmocka_unit_test(rl_test_hazard_verdict),
       cmocka_unit_test(rl_test_rerecord_detects_lost_binding),
       cmocka_unit_test(rl_test_rerecord_foreign_falls_back),

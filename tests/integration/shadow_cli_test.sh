@@ -310,7 +310,7 @@ assert len([a for a in r["arms"] if a["arm"] == "aql"][0]["hazard_check"]["findi
     run 0 bench "$dir/d.rlc" --rounds 2 --windows 30:3 --json "$dir/b.json"
     expect_out "bench: PASS"
     expect_out "pm4 IB: "
-    expect_out "route=pm4 replays=6 "
+    expect_out "route=pm4 device=sim replays=6 "
     grep -q '"dwords_per_dispatch"' "$dir/b.json" || fail "JSON pm4 stats"
     ;;
   demo)
