@@ -24,7 +24,7 @@ set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
 set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
-  divergent printf atomic_exact)
+  divergent printf atomic_exact decode)
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
@@ -167,6 +167,20 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
     endforeach()
   endforeach()
 endforeach()
+
+# The decode loop (decode.hip) under `redline run`: step capture, copies by
+# address, the failure summary (decode.sh lists the modes;
+# docs/real-engines.md): hip_corpus.decode.gfx1100.<mode>.
+if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  foreach(mode period start uneven too_many usage failed_launch copy_by_kind)
+    set(t hip_corpus.decode.gfx1100.${mode})
+    add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh ${mode}
+             $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode)
+    set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+      TIMEOUT 600)
+  endforeach()
+endif()
 
 # The -O0 flavour (docs/hip-corpus.md, "At -O0"; docs/isa-scratch.md): three
 # programs built without optimisation for gfx1100, whose code keeps every

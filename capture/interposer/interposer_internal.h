@@ -234,8 +234,10 @@ typedef struct rl_interposer_s {
   uint32_t graph_count, graph_capacity;
   // Window.
   bool marker;
+  bool items;  // items: window (copies and fills move it too)
   char marker_name[128];
-  uint64_t first, count;   // launches: window; marker: N
+  uint64_t first, count;   // launches:/items: window; marker: N
+  uint64_t marker_count;   // marker: iterations recorded (1; K for steps)
   uint64_t launches_seen;  // module launches (launches:) or marker hits
   bool window_open, window_closed;
   uint32_t recorded;
@@ -247,6 +249,17 @@ typedef struct rl_interposer_s {
   // REDLINE_CAPTURE_REPORT: where the outcome goes (rl_ip_report; "" for
   // nowhere), for `redline run`'s summary.
   char report[4096];
+  // Step capture (interposer_steps.c): K steps after M, cut at each
+  // launch of |step_start| or every |step_period| items; 0 steps: off.
+  uint32_t steps;
+  uint64_t skip_steps;
+  uint32_t step_period;
+  char step_start[128];
+  // REDLINE_CAPTURE_SURVEY: the path the item signatures go to; nothing is
+  // recorded and no capture is written ("" off).
+  char survey[4096];
+  uint64_t* survey_items;
+  uint32_t survey_count, survey_capacity;
   // The process that started recording. A forked child (getpid() differs)
   // forwards every call and records and writes nothing (rl_ip_recording).
   pid_t pid;
@@ -282,7 +295,13 @@ bool rl_ip_recording(const rl_interposer_t* ip);
 void rl_ip_report(const rl_interposer_t* ip, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 hipError_t rl_ip_unlock(rl_interposer_t* ip, hipError_t error);
-bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f);
+// Steps the window for a kernel launch of |f| (NULL: a graph launch it
+// cannot see into) with work-group |block| and |lds| bytes; true when it is
+// recorded. The capture is written when it closes the window.
+bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
+                         const uint32_t block[3], uint32_t lds);
+// The same for a copy (|fill| false) or fill into a recorded buffer.
+bool rl_ip_window_write(rl_interposer_t* ip, bool fill);
 
 // interposer_args.c — argument typing and buffer lookup
 rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address);
@@ -335,6 +354,19 @@ void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
                         const rl_ip_function_t* f, const uint32_t grid[3],
                         const uint32_t block[3], uint32_t lds, void** params,
                         void** extra);
+
+// interposer_steps.c — step capture and the survey
+// Reads REDLINE_CAPTURE_STEPS, _SKIP_STEPS, _STEP_START, _STEP_PERIOD and
+// _SURVEY into |ip| (after the window); false (said) on a bad value.
+bool rl_ip_steps_setup(rl_interposer_t* ip);
+// Adds one item's signature to the survey (nothing when not surveying).
+void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature);
+// Writes the survey file and reports "survey N"; lock held.
+void rl_ip_survey_write(rl_interposer_t* ip);
+// Replaces *|capture| (the whole window) by the step capture: cut into
+// steps, checked for equal structure, merged. A refusal is returned (the
+// capture is left as it was).
+rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture);
 
 // interposer_write.c — writing the capture out
 void rl_ip_write_capture(void);

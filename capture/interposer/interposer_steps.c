@@ -1,0 +1,190 @@
+// capture/interposer/interposer_steps.c — step capture and the survey
+// (capture/interposer/interposer_internal.h; docs/capture-interposer.md,
+// "Step capture").
+//
+// REDLINE_CAPTURE_STEPS=K records K steps after REDLINE_CAPTURE_SKIP_STEPS
+// (default 0). A step starts at each launch of REDLINE_CAPTURE_STEP_START
+// (the window is then that kernel's launches M .. M+K-1 and what follows
+// each), or every REDLINE_CAPTURE_STEP_PERIOD items of an items: window
+// that `redline run` computed from a survey. REDLINE_CAPTURE_SURVEY=PATH
+// records nothing and writes, one per line in call order, the signature
+// (capture/step_split.h) of every item an items: window counts.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/interposer/interposer_internal.h"
+#include "capture/step_split.h"
+#include "redline/base/array.h"
+#include "redline/base/number.h"
+#include "redline/base/output_file.h"
+
+// A number variable of the environment in [min, max]; |fallback| unset.
+static bool rl_ip_env_u64(const char* name, uint64_t min, uint64_t max,
+                          uint64_t fallback, uint64_t* out) {
+  const char* text = getenv(name);
+  *out = fallback;
+  if (!text || !text[0]) return true;
+  rl_status_t status = rl_number_parse_u64(text, out);
+  if (!status && *out >= min && *out <= max) return true;
+  rl_status_free(status);
+  fprintf(stderr, "redline_capture: %s='%s' is not a number in [%llu, %llu] "
+          "(not capturing)\n", name, text, (unsigned long long)min,
+          (unsigned long long)max);
+  return false;
+}
+
+bool rl_ip_steps_setup(rl_interposer_t* ip) {
+  const char* survey = getenv("REDLINE_CAPTURE_SURVEY");
+  if (survey && survey[0]) {
+    snprintf(ip->survey, sizeof(ip->survey), "%s", survey);
+    ip->marker = ip->items = false;
+    ip->first = UINT64_MAX;  // the window never opens
+    return true;
+  }
+  uint64_t steps = 0, period = 0;
+  if (!rl_ip_env_u64("REDLINE_CAPTURE_STEPS", 2, 4096, 0, &steps) ||
+      !rl_ip_env_u64("REDLINE_CAPTURE_SKIP_STEPS", 0, UINT32_MAX, 0,
+                     &ip->skip_steps) ||
+      !rl_ip_env_u64("REDLINE_CAPTURE_STEP_PERIOD", 1, UINT32_MAX, 0,
+                     &period)) {
+    rl_ip_report(ip, "failed bad step variables (see stderr)");
+    return false;
+  }
+  ip->steps = (uint32_t)steps;
+  ip->step_period = (uint32_t)period;
+  if (!steps) return true;
+  const char* start = getenv("REDLINE_CAPTURE_STEP_START");
+  if (start && start[0]) {
+    snprintf(ip->step_start, sizeof(ip->step_start), "%s", start);
+    ip->marker = true;
+    ip->items = false;
+    snprintf(ip->marker_name, sizeof(ip->marker_name), "%s", start);
+    ip->first = ip->skip_steps;
+    ip->marker_count = steps;
+    return true;
+  }
+  if (!period || !ip->items) {
+    fprintf(stderr, "redline_capture: REDLINE_CAPTURE_STEPS needs "
+            "REDLINE_CAPTURE_STEP_START, or REDLINE_CAPTURE_STEP_PERIOD with "
+            "an items: window (not capturing)\n");
+    rl_ip_report(ip, "failed REDLINE_CAPTURE_STEPS without a step start");
+    return false;
+  }
+  return true;
+}
+
+void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature) {
+  if (!ip->survey[0] || !rl_ip_recording(ip)) return;
+  if (RL_ARRAY_RESERVE(&ip->survey_items, &ip->survey_capacity,
+                       ip->survey_count + 1)) {
+    ip->survey[0] = '\0';  // said at write-out: the survey is lost
+    return;
+  }
+  ip->survey_items[ip->survey_count++] = signature;
+}
+
+void rl_ip_survey_write(rl_interposer_t* ip) {
+  ip->written = true;
+  size_t size = (size_t)ip->survey_count * 17u + 1;
+  char* text = malloc(size);
+  rl_status_t status = RL_OK;
+  if (!text) {
+    status = RL_STATUS(RL_STATUS_OUT_OF_MEMORY, "survey of %u items",
+                       ip->survey_count);
+  } else {
+    size_t length = 0;
+    for (uint32_t i = 0; i < ip->survey_count; ++i) {
+      length += (size_t)snprintf(text + length, size - length, "%016llx\n",
+                                 (unsigned long long)ip->survey_items[i]);
+    }
+    status = rl_output_file_write(ip->survey, text, length);
+  }
+  free(text);
+  free(ip->survey_items);
+  ip->survey_items = NULL;
+  if (status) {
+    rl_ip_report(ip, "failed survey: %s", rl_status_message(status));
+    rl_ip_fail(status, "writing the survey");
+    return;
+  }
+  rl_ip_report(ip, "survey %u", ip->survey_count);
+}
+
+// Where each step starts in |whole|'s launches; a refusal when the window
+// did not hold K whole steps.
+static rl_status_t rl_ip_step_starts(const rl_interposer_t* ip,
+                                     const rl_capture_t* whole,
+                                     uint32_t* starts) {
+  uint32_t found = 0;
+  if (ip->step_period) {
+    for (; found < ip->steps; ++found) starts[found] = found * ip->step_period;
+    uint64_t expected = (uint64_t)ip->steps * ip->step_period;
+    if (whole->launch_count != expected) {
+      return RL_STATUS(RL_STATUS_CONTRACT,
+                       "the window holds %u launches, copies and fills, "
+                       "not %u steps of %u (the program ended early, or "
+                       "ran differently than in the survey)",
+                       whole->launch_count, ip->steps, ip->step_period);
+    }
+    return RL_OK;
+  }
+  for (uint32_t l = 0; l < whole->launch_count; ++l) {
+    const char* name = whole->kernels[whole->launches[l].kernel].name;
+    if (strcmp(name, ip->step_start) != 0) continue;
+    if (found == ip->steps) break;
+    starts[found++] = l;
+  }
+  if (found < ip->steps || starts[0] != 0) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "%u of %u steps recorded: the program launched %s "
+                     "fewer than %llu times",
+                     found, ip->steps, ip->step_start,
+                     (unsigned long long)(ip->skip_steps + ip->steps));
+  }
+  return RL_OK;
+}
+
+// The capture of step 0 declaring its position: parameter "pos" (the
+// step's ordinal in the program's run) admitted and walked at that value.
+// Binding inference (capture/step_infer.h, issue 26 part 2) replaces this
+// with the merged capture of all K steps.
+static rl_status_t rl_ip_steps_first(const rl_interposer_t* ip,
+                                     rl_capture_t* step) {
+  const int64_t pos = (int64_t)ip->skip_steps;
+  const rl_capture_param_t param = {
+      .name = "pos", .min = pos, .max = pos + 1, .capture_value = pos};
+  uint32_t index = 0, window = 0;
+  RL_RETURN_IF_ERROR(rl_capture_add_param(step, &param, &index));
+  const rl_capture_window_t walk = {
+      .param = index, .start = pos, .count = 1, .stride = 1};
+  return rl_capture_add_window(step, &walk, &window);
+}
+
+rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture) {
+  uint32_t* starts = calloc(ip->steps, sizeof(*starts));
+  rl_capture_t** steps = calloc(ip->steps, sizeof(*steps));
+  rl_status_t status =
+      starts && steps ? RL_OK
+                      : RL_STATUS(RL_STATUS_OUT_OF_MEMORY, "%u steps",
+                                  ip->steps);
+  if (!status) status = rl_ip_step_starts(ip, *capture, starts);
+  if (!status) status = rl_step_split(*capture, starts, ip->steps, steps);
+  if (!status) status = rl_step_compare(steps, ip->steps);
+  if (!status) status = rl_ip_steps_first(ip, steps[0]);
+  if (!status && rl_capture_incomplete(*capture)) {
+    status = rl_capture_mark_incomplete(steps[0],
+                                        (*capture)->bypassed_launches,
+                                        (*capture)->incomplete_reason);
+  }
+  if (!status) {
+    rl_capture_destroy(*capture);
+    *capture = steps[0];
+    steps[0] = NULL;
+  }
+  if (steps) rl_step_destroy(steps, ip->steps);
+  free(steps);
+  free(starts);
+  return status;
+}

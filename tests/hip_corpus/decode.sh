@@ -1,0 +1,114 @@
+#!/bin/bash
+# tests/hip_corpus/decode.sh — the corpus decode loop under `redline run`:
+# step capture, copies by address and the failure summary
+# (tests/hip_corpus/decode.hip; docs/real-engines.md, docs/cli.md "redline
+# run"):
+#
+#   decode.sh MODE REDLINE ARCH DIR DECODE
+#
+#   period       --steps 4 --skip-steps 1 (the step found as the period of
+#                the launch sequence): exit 0, a step of 14 launches whose
+#                embedding copy reads the embedding buffer (copies by
+#                address), parameter pos captured at 1; then
+#                `redline shadow` of it passes on every arm
+#   start        --steps 4 --step-start logits: exit 0, 14 launches
+#   uneven       `decode uneven` (one step's rope has another work-group
+#                size) with --step-start: exit 4 naming step, launch, rope
+#   too_many     --steps 8 --skip-steps 4 of a 10-step run: exit 4
+#   usage        bad --steps values and combinations: exit 2 each
+#   failed_launch  `decode fault` (one attend launch of step 3 reads
+#                address 0): the summary names that launch, not the first
+#   copy_by_kind negative control of the copies by address: with
+#                REDLINE_TEST_FAULT=copy-by-kind (the kind decides, as
+#                before) the check `period` makes must fail
+set -u
+mode=$1 redline=$2 arch=$3 dir=$4 decode=$5
+capture=$dir/decode_steps_$mode.rlc
+log=$dir/decode_steps_$mode.log
+
+run() { echo "+ $*" >&2; "$@"; }
+fail() { echo "decode.sh $mode: $*" >&2; exit 1; }
+
+# Captures K steps with the extra options "$@"; the exit status of run.
+capture_steps() {
+  rm -f "$capture"
+  run "$redline" run --processor "$arch" --capture "$capture" "$@" 2>"$log"
+  local status=$?
+  cat "$log" >&2
+  return $status
+}
+
+# The checks of a good step capture of decode: one step of 14 launches
+# (copy, 2 x [matvec matvec rope copy scores attend], logits), the
+# embedding copy reading the embedding buffer buf0 (device memory, though
+# the program says hipMemcpyHostToDevice), no staging buffer, pos at
+# |first|.
+check_step() {
+  local first=$1 out
+  out=$("$redline" inspect "$capture" --launches) || return 1
+  grep -q '^launches   14$' <<<"$out" || { echo "not 14 launches" >&2; return 1; }
+  grep -q "pos  *admitted \[$first, $((first + 1)))  captured at $first" <<<"$out" ||
+    { echo "no parameter pos at $first" >&2; return 1; }
+  if grep -q 'upload' <<<"$out"; then
+    echo "a staging (upload) buffer: a device copy was recorded as host bytes" >&2
+    return 1
+  fi
+  awk '/^launches$/{on=1} on' <<<"$out" | grep -m1 -A2 'rl_capture_copy' |
+    grep -q 'read  buf0+' ||
+    { echo "the embedding copy does not read buf0" >&2; return 1; }
+}
+
+case $mode in
+  period)
+    capture_steps --steps 4 --skip-steps 1 -- "$decode" || fail "run failed"
+    grep -q 'the step is 14 launches, copies and fills long' "$log" ||
+      fail "the period should be 14 items"
+    check_step 1 || fail "bad step capture"
+    run "$redline" shadow "$capture" --executor isa \
+      --arms eager,aql,pm4,hip,hipgraph || fail "shadow failed" ;;
+  start)
+    capture_steps --steps 4 --step-start logits -- "$decode" ||
+      fail "run failed"
+    grep -q '^launches   14$' <(run "$redline" inspect "$capture") ||
+      fail "not 14 launches" ;;
+  uneven)
+    capture_steps --steps 4 --step-start logits -- "$decode" uneven
+    status=$?
+    [ $status -eq 4 ] || fail "expected exit 4 (steps refused), got $status"
+    grep -q 'steps REFUSED: steps differ: step 1 launch 4 is rope work-group 16x1x1, step 0 has 32x1x1' "$log" ||
+      fail "the refusal should name step 1, launch 4, rope and both sizes"
+    [ ! -e "$capture" ] || fail "a refused capture must not be written" ;;
+  too_many)
+    capture_steps --steps 8 --skip-steps 4 -- "$decode"
+    status=$?
+    [ $status -eq 4 ] || fail "expected exit 4, got $status"
+    grep -q 'needs 12 steps, the program ran 10' "$log" ||
+      fail "the refusal should say 12 steps are needed and 10 ran" ;;
+  usage)
+    for args in "--steps 1" "--steps 0" "--steps x" "--steps 5000" \
+                "--skip-steps 1" "--step-start logits" \
+                "--steps 4 --window launches:0:3"; do
+      # shellcheck disable=SC2086
+      run "$redline" run --capture "$capture" $args -- "$decode" 2>"$log"
+      status=$?
+      cat "$log" >&2
+      [ $status -eq 2 ] || fail "'$args' should be a usage error (2), got $status"
+    done
+    run "$redline" run --steps 4 -- "$decode" 2>"$log"
+    [ $? -eq 2 ] || fail "--steps without --capture should exit 2" ;;
+  failed_launch)
+    run "$redline" run --processor "$arch" -- "$decode" fault 2>"$log"
+    status=$?
+    cat "$log" >&2
+    [ $status -eq 2 ] || fail "the program should see its launch fail (exit 2), got $status"
+    grep -q '; launch #42 (attend) FAILED: ' "$log" ||
+      fail "the summary should name launch #42, attend (the first failed)" ;;
+  copy_by_kind)
+    REDLINE_TEST_FAULT=copy-by-kind capture_steps --steps 4 --skip-steps 1 \
+      -- "$decode" && check_step 1 &&
+      fail "with the copy classified by its kind the check should fail"
+    echo "negative control: the copy recorded by its kind was caught" ;;
+  *)
+    echo "decode.sh: unknown mode '$mode'" >&2
+    exit 2 ;;
+esac
