@@ -1,5 +1,6 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC]] [--trace FILE] [--timeout-ms N] [--device-memory BYTES]
+// [--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL]]]
+// [--trace FILE] [--timeout-ms N] [--device-memory BYTES]
 // -- PROGRAM [ARGS...]`:
 // runs an unmodified HIP program on the simulated GPU. The program's
 // libamdhip64 (soname .so.5 or .so.6) is the HIP runtime over the
@@ -9,6 +10,10 @@
 // the interposer libredline_capture.so from the same directory is
 // preloaded and writes FILE (REDLINE_CAPTURE_OUT, and
 // REDLINE_CAPTURE_WINDOW from --window; capture/interposer/).
+// --steps K records K steps of equal structure (REDLINE_CAPTURE_STEPS and
+// the rest, capture/interposer/interposer_steps.c): cut at --step-start,
+// or at the period a first, recording-free run of the program finds
+// (tools/run_steps.h); a refusal (report "refused ...") exits 4.
 // --trace FILE has the runtime write every launch's device span as a
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
 // --device-memory BYTES (K/M/G suffix) is the simulated device's memory

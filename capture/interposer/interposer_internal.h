@@ -52,7 +52,11 @@
 //   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
 //                          in call order; COUNT may be "all");
 //   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
-//                          (not including) its next launch: one iteration.
+//                          (not including) its next launch: one iteration;
+//   items:FIRST:COUNT      like launches:, copies and fills counting too.
+// Step capture (REDLINE_CAPTURE_STEPS, interposer_steps.c) records K steps
+// and writes the first, checked against the others; REDLINE_CAPTURE_SURVEY
+// records nothing and lists the launch sequence instead.
 // The capture is written atomically (rl_capture_file_write) when the window
 // closes, else at exit (atexit, before the runtime's own destructors). A
 // forked child of the program records nothing and never writes: only the
@@ -100,6 +104,7 @@
 //   interposer_copy.c     device writes without kernels, recorded as
 //                         launches of the copy kernels (interposer_copy.hip)
 //   interposer_graph.c    stream capture and graph launches
+//   interposer_steps.c    step capture and the survey
 //   interposer_write.c    write-out of the capture
 //
 // Thread-safety: every entry point takes the state's lock (RL_IP_ENTER)
