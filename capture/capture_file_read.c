@@ -42,6 +42,7 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
     return rl_capture_section_table[kind - RL_CAPTURE_SECTION_META].name;
   }
   if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
+  if (kind == RL_CAPTURE_SECTION_PROGRAM_STATE) return "PROGRAM_STATE";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
 }
 
@@ -294,6 +295,48 @@ static rl_status_t rl_capture_file_read_data(rl_capture_file_reader_t* reader,
       &reader->decoder, payload);
 }
 
+// PROGRAM_STATE (capture_file.h): after WINDOWS, once.
+static rl_status_t rl_capture_file_read_program_state(
+    rl_capture_file_reader_t* reader, rl_codec_reader_t* payload,
+    const rl_capture_file_section_t* section) {
+  rl_capture_t* capture = reader->decoder.capture;
+  if (reader->next_data_kind !=
+          RL_CAPTURE_SECTION_META + RL_CAPTURE_DATA_KIND_COUNT ||
+      capture->program_state_count) {
+    return rl_codec_reader_fail_at(
+        payload, RL_STATUS_INVALID_INPUT, section->offset,
+        "PROGRAM_STATE must follow WINDOWS, once");
+  }
+  uint32_t count = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "count", &count));
+  const uint64_t entry = 8 + 4 + 4 + RL_CODEC_DIGEST_SIZE;
+  if ((uint64_t)count * entry != payload->size - payload->position) {
+    return rl_codec_reader_fail_at(
+        payload, RL_STATUS_INVALID_INPUT, section->offset,
+        "%u entries need %llu bytes, %llu are left", count,
+        (unsigned long long)((uint64_t)count * entry),
+        (unsigned long long)(payload->size - payload->position));
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    rl_capture_program_state_t state = {0};
+    uint32_t zero = 0;
+    RL_RETURN_IF_ERROR(rl_codec_read_i64(payload, "pos", &state.pos));
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "region", &state.region));
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "reserved", &zero));
+    RL_RETURN_IF_ERROR(rl_codec_read_digest(payload, "digest", &state.digest));
+    if (zero) {
+      return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT,
+                                     section->offset,
+                                     "entry %u: reserved word is %u, not 0",
+                                     i, zero);
+    }
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_capture_add_program_state(capture, &state), "section "
+        "PROGRAM_STATE, byte %llu", (unsigned long long)section->offset));
+  }
+  return rl_codec_reader_expect_end(payload);
+}
+
 static rl_status_t rl_capture_file_dispatch(
     rl_capture_file_reader_t* reader, uint32_t index,
     rl_capture_file_section_t* section) {
@@ -325,6 +368,10 @@ static rl_status_t rl_capture_file_dispatch(
     RL_RETURN_IF_ERROR(rl_codec_reader_expect_end(&payload));
     return rl_capture_mark_incomplete(reader->decoder.capture, bypassed,
                                       reason);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_PROGRAM_STATE) {
+    section->known = true;
+    return rl_capture_file_read_program_state(reader, &payload, section);
   }
   if (section->flags & RL_CAPTURE_SECTION_FLAG_REQUIRED) {
     return rl_codec_reader_fail_at(

@@ -173,7 +173,8 @@ endforeach()
 # docs/real-engines.md): hip_corpus.decode.gfx1100.<mode>.
 if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
   set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
-  foreach(mode period start uneven too_many usage failed_launch copy_by_kind)
+  foreach(mode period start uneven too_many usage verify failed_launch
+               copy_by_kind)
     set(t hip_corpus.decode.gfx1100.${mode})
     add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh ${mode}
              $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode)

@@ -1,5 +1,6 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL]]]
+// [--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL]
+// [--verify-steps N]]]
 // [--trace FILE] [--timeout-ms N] [--device-memory BYTES]
 // -- PROGRAM [ARGS...]`:
 // runs an unmodified HIP program on the simulated GPU. The program's
@@ -76,6 +77,7 @@ typedef struct rl_run_s {
   const char* steps;
   const char* skip_steps;
   const char* step_start;
+  const char* verify_steps;  // --verify-steps N: REDLINE_CAPTURE_VERIFY_STEPS
   uint64_t step_count, skip_count;
   bool surveying;         // this pass lists the launch sequence only
   char step_window[96];   // the capture pass's items: window
@@ -133,6 +135,11 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
                                    &run->skip_count);
       if (code) return code;
       run->skip_steps = value;
+    } else if (rl_cli_is(flag, "--verify-steps")) {
+      uint64_t n = 0;
+      int code = rl_cli_number_u64("run", flag, value, 0, 4096, &n);
+      if (code) return code;
+      run->verify_steps = value;
     } else if (rl_cli_is(flag, "--step-start")) {
       if (!value[0] || strlen(value) >= 128) {
         return rl_cli_usage("run: --step-start expects a kernel name of 1 "
@@ -187,9 +194,12 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
   if (run->steps && !run->capture) {
     return rl_cli_usage("run: --steps needs --capture");
   }
-  if ((run->skip_steps || run->step_start) && !run->steps) {
+  if ((run->skip_steps || run->step_start || run->verify_steps) &&
+      !run->steps) {
     return rl_cli_usage("run: %s needs --steps",
-                        run->skip_steps ? "--skip-steps" : "--step-start");
+                        run->skip_steps   ? "--skip-steps"
+                        : run->step_start ? "--step-start"
+                                          : "--verify-steps");
   }
   if (run->steps && run->window) {
     return rl_cli_usage("run: --steps sets the window itself (drop --window)");
@@ -227,6 +237,9 @@ static int rl_run_steps_env(const rl_run_t* run) {
   int failed = setenv("REDLINE_CAPTURE_STEPS", run->steps, 1);
   if (run->skip_steps) {
     failed |= setenv("REDLINE_CAPTURE_SKIP_STEPS", run->skip_steps, 1);
+  }
+  if (run->verify_steps) {
+    failed |= setenv("REDLINE_CAPTURE_VERIFY_STEPS", run->verify_steps, 1);
   }
   if (run->step_start) {
     failed |= setenv("REDLINE_CAPTURE_STEP_START", run->step_start, 1);

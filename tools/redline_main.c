@@ -188,7 +188,8 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
-     "[--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL]]] "
+     "[--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL] "
+     "[--verify-steps N]]] "
      "[--trace OUT] [--timeout-ms N] "
      "[--device-memory B] [--hazards MODE] [--seed N] [--cache-model MODE] "
      "[--max-work-items N] [--max-dispatches N] -- PROGRAM [ARGS...]",
@@ -220,6 +221,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    (exit 4, nothing written)\n"
      "  --skip-steps M    skip M steps first (default 0)\n"
      "  --step-start KERNEL  a step starts at each launch of KERNEL\n"
+     "  --verify-steps N  also record the program's state (XXH3-128 of every\n"
+     "                    region step 0 writes) after each of the K steps and\n"
+     "                    N more (0..4096), shown by `redline inspect`\n"
      "  --trace OUT       every launch's simulated device span as a\n"
      "                    Chrome/Perfetto trace, written at exit\n"
      "  --timeout-ms N    bound of every launch's wait (default 10000): a\n"
@@ -240,7 +244,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "REDLINE_HIP_MAX_DISPATCHES, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW,\n"
      "REDLINE_CAPTURE_STEPS, REDLINE_CAPTURE_SKIP_STEPS,\n"
      "REDLINE_CAPTURE_STEP_START, REDLINE_CAPTURE_STEP_PERIOD,\n"
-     "REDLINE_CAPTURE_SURVEY.\n"},
+     "REDLINE_CAPTURE_VERIFY_STEPS, REDLINE_CAPTURE_SURVEY.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"

@@ -260,6 +260,19 @@ typedef struct rl_interposer_s {
   uint64_t skip_steps;
   uint32_t step_period;
   char step_start[128];
+  // REDLINE_CAPTURE_VERIFY_STEPS=N: the program's state after each of the
+  // K captured steps and N more is hashed (rl_ip_steps_item); the capture
+  // is written once those steps ended, or at exit.
+  bool verify;
+  uint32_t verify_steps;
+  uint64_t items_seen;   // items since the start (period boundaries)
+  uint64_t starts_seen;  // launches of |step_start| since the start
+  uint32_t steps_ended;  // steps whose end state was hashed
+  bool holding;          // the window closed; the write waits for them
+  uint8_t* writes;       // per funnel buffer: written by step 0 (1) or not
+  uint32_t writes_count;
+  rl_capture_program_state_t* states;  // region = funnel buffer index
+  uint32_t state_count, state_capacity;
   // REDLINE_CAPTURE_SURVEY: the path the item signatures go to; nothing is
   // recorded and no capture is written ("" off).
   char survey[4096];
@@ -364,6 +377,16 @@ void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
 // Reads REDLINE_CAPTURE_STEPS, _SKIP_STEPS, _STEP_START, _STEP_PERIOD and
 // _SURVEY into |ip| (after the window); false (said) on a bad value.
 bool rl_ip_steps_setup(rl_interposer_t* ip);
+// Called for every item (kernel launch of |f|, or a copy or fill: |f|
+// NULL) before the window moves: where a step ends, hashes the program's
+// state (every buffer step 0 writes) for --verify-steps, and writes the
+// held capture once the last verified step ended.
+void rl_ip_steps_item(rl_interposer_t* ip, const rl_ip_function_t* f);
+// True when the capture must wait after its window closed (verify steps
+// remain); sets |holding|.
+bool rl_ip_steps_hold(rl_interposer_t* ip);
+// Moves the hashes into |capture|'s program state (regions by buffer).
+rl_status_t rl_ip_steps_states(rl_interposer_t* ip, rl_capture_t* capture);
 // Adds one item's signature to the survey (nothing when not surveying).
 void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature);
 // Writes the survey file and reports "survey N"; lock held.

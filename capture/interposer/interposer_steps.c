@@ -6,7 +6,10 @@
 // (default 0). A step starts at each launch of REDLINE_CAPTURE_STEP_START
 // (the window is then that kernel's launches M .. M+K-1 and what follows
 // each), or every REDLINE_CAPTURE_STEP_PERIOD items of an items: window
-// that `redline run` computed from a survey. REDLINE_CAPTURE_SURVEY=PATH
+// that `redline run` computed from a survey. With
+// REDLINE_CAPTURE_VERIFY_STEPS=N the program's state after each of the K
+// steps and N more (every buffer step 0 writes, XXH3-128) goes into the
+// capture's PROGRAM_STATE (rl_ip_steps_item). REDLINE_CAPTURE_SURVEY=PATH
 // records nothing and writes, one per line in call order, the signature
 // (capture/step_split.h) of every item an items: window counts.
 #include <errno.h>
@@ -19,6 +22,7 @@
 #include "redline/base/array.h"
 #include "redline/base/number.h"
 #include "redline/base/output_file.h"
+#include "redline/digest.h"
 
 // A number variable of the environment in [min, max]; |fallback| unset.
 static bool rl_ip_env_u64(const char* name, uint64_t min, uint64_t max,
@@ -54,6 +58,18 @@ bool rl_ip_steps_setup(rl_interposer_t* ip) {
   }
   ip->steps = (uint32_t)steps;
   ip->step_period = (uint32_t)period;
+  const char* verify = getenv("REDLINE_CAPTURE_VERIFY_STEPS");
+  uint64_t more = 0;
+  if (verify && verify[0]) {
+    if (!rl_ip_env_u64("REDLINE_CAPTURE_VERIFY_STEPS", 0, 4096, 0, &more) ||
+        !steps) {
+      rl_ip_report(ip, "failed REDLINE_CAPTURE_VERIFY_STEPS='%s' (a number "
+                   "up to 4096, with REDLINE_CAPTURE_STEPS)", verify);
+      return false;
+    }
+    ip->verify = true;
+    ip->verify_steps = (uint32_t)more;
+  }
   if (!steps) return true;
   const char* start = getenv("REDLINE_CAPTURE_STEP_START");
   if (start && start[0]) {
@@ -186,5 +202,129 @@ rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture) {
   if (steps) rl_step_destroy(steps, ip->steps);
   free(steps);
   free(starts);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// The program's state after each step (--verify-steps)
+//===----------------------------------------------------------------------===//
+
+// The buffers step 0 writes (a pointer slot with a write effect), from the
+// launches recorded so far: at the end of step 0 they are its launches.
+static bool rl_ip_steps_writes(rl_interposer_t* ip) {
+  if (ip->writes) return true;
+  const rl_capture_t* c = rl_funnel_capture(ip->funnel);
+  ip->writes = calloc(c->buffer_count ? c->buffer_count : 1, 1);
+  if (!ip->writes) return false;
+  ip->writes_count = c->buffer_count;
+  for (uint32_t l = 0; l < c->launch_count; ++l) {
+    for (uint32_t s = 0; s < c->launches[l].slot_count; ++s) {
+      const rl_pointer_slot_t* slot = &c->launches[l].slots[s];
+      if (slot->effect & RL_EFFECT_WRITE) ip->writes[slot->buffer] = 1;
+    }
+  }
+  return true;
+}
+
+// Hashes every buffer step 0 writes as the program left it after the step
+// at |pos| (the device synchronised first).
+static rl_status_t rl_ip_steps_hash(rl_interposer_t* ip, int64_t pos) {
+  RL_IP_REAL(hipDeviceSynchronize);
+  RL_IP_REAL(hipMemcpy);
+  if (!rl_ip_steps_writes(ip)) return rl_status_out_of_memory();
+  if (!real_hipDeviceSynchronize || !real_hipMemcpy ||
+      real_hipDeviceSynchronize() != hipSuccess) {
+    return RL_STATUS(RL_STATUS_UNAVAILABLE,
+                     "the device did not synchronise after step %lld",
+                     (long long)pos);
+  }
+  const rl_capture_t* c = rl_funnel_capture(ip->funnel);
+  for (uint32_t b = 0; b < ip->writes_count; ++b) {
+    const rl_capture_buffer_t* buffer = &c->buffers[b];
+    if (!ip->writes[b] || rl_capture_buffer_is_variable(buffer)) continue;
+    uint8_t* bytes = malloc(buffer->size ? buffer->size : 1);
+    if (!bytes) return rl_status_out_of_memory();
+    hipError_t error = real_hipMemcpy(
+        bytes, (const void*)(uintptr_t)buffer->capture_address, buffer->size,
+        hipMemcpyDeviceToHost);
+    rl_capture_program_state_t state = {
+        .pos = pos, .region = b,
+        .digest = rl_digest128_of(bytes, buffer->size)};
+    free(bytes);
+    if (error != hipSuccess) {
+      return RL_STATUS(RL_STATUS_UNAVAILABLE, "reading %s after step %lld: "
+                       "error %d", buffer->name, (long long)pos, (int)error);
+    }
+    RL_RETURN_IF_ERROR(RL_ARRAY_RESERVE(&ip->states, &ip->state_capacity,
+                                        ip->state_count + 1));
+    ip->states[ip->state_count++] = state;
+  }
+  return RL_OK;
+}
+
+// The number of steps that ended with this item (0: not a step start, or
+// the first), counted from step M.
+static uint64_t rl_ip_steps_boundary(rl_interposer_t* ip,
+                                     const rl_ip_function_t* f) {
+  if (ip->step_period) {
+    uint64_t index = ip->items_seen++;
+    if (index <= ip->first || (index - ip->first) % ip->step_period) return 0;
+    return (index - ip->first) / ip->step_period;
+  }
+  if (!f || strcmp(f->info->name, ip->step_start) != 0) return 0;
+  uint64_t hit = ip->starts_seen++;
+  return hit > ip->skip_steps ? hit - ip->skip_steps : 0;
+}
+
+void rl_ip_steps_item(rl_interposer_t* ip, const rl_ip_function_t* f) {
+  if (!ip->steps || !ip->funnel || ip->survey[0]) return;
+  uint64_t ended = rl_ip_steps_boundary(ip, f);
+  const uint64_t total = (uint64_t)ip->steps + ip->verify_steps;
+  if (!ip->verify || !ended || ended != (uint64_t)ip->steps_ended + 1 ||
+      ip->steps_ended >= total) {
+    return;
+  }
+  rl_status_t status =
+      rl_ip_steps_hash(ip, (int64_t)(ip->skip_steps + ip->steps_ended));
+  if (status) {
+    rl_ip_fail(status, "hashing the program's state");
+    ip->verify = false;  // the hashes so far are kept
+    if (ip->holding) rl_ip_write_capture_locked(ip);
+    return;
+  }
+  if (++ip->steps_ended == total && ip->holding) {
+    rl_ip_write_capture_locked(ip);
+  }
+}
+
+bool rl_ip_steps_hold(rl_interposer_t* ip) {
+  ip->holding = ip->steps && ip->verify &&
+                ip->steps_ended < (uint64_t)ip->steps + ip->verify_steps;
+  return ip->holding;
+}
+
+rl_status_t rl_ip_steps_states(rl_interposer_t* ip, rl_capture_t* capture) {
+  rl_status_t status = RL_OK;
+  for (uint32_t i = 0; !status && i < ip->state_count; ++i) {
+    rl_capture_program_state_t state = ip->states[i];
+    uint32_t buffer = state.region;
+    state.region = UINT32_MAX;
+    for (uint32_t r = 0; r < capture->region_count; ++r) {
+      const rl_capture_region_t* region = &capture->regions[r];
+      if (region->buffer == buffer && region->offset == 0 &&
+          region->size == capture->buffers[buffer].size) {
+        state.region = r;
+        break;
+      }
+    }
+    if (state.region != UINT32_MAX) {
+      status = rl_capture_add_program_state(capture, &state);
+    }
+  }
+  free(ip->states);
+  free(ip->writes);
+  ip->states = NULL;
+  ip->writes = NULL;
+  ip->state_count = ip->state_capacity = ip->writes_count = 0;
   return status;
 }

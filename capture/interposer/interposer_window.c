@@ -163,7 +163,9 @@ static bool rl_ip_window_step(rl_interposer_t* ip, const rl_ip_function_t* f) {
 static bool rl_ip_window_item(rl_interposer_t* ip, const rl_ip_function_t* f) {
   bool closed_before = ip->window_closed;
   bool record = ip->funnel && rl_ip_window_step(ip, f);
-  if (!closed_before && ip->window_closed) rl_ip_write_capture_locked(ip);
+  if (!closed_before && ip->window_closed && !rl_ip_steps_hold(ip)) {
+    rl_ip_write_capture_locked(ip);
+  }
   return record;
 }
 
@@ -171,6 +173,7 @@ bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
                          const uint32_t block[3], uint32_t lds) {
   rl_ip_survey_add(ip, rl_step_signature(f ? f->info->name : "(graph)",
                                          block, lds));
+  rl_ip_steps_item(ip, f);
   return rl_ip_window_item(ip, f);
 }
 
@@ -179,6 +182,7 @@ bool rl_ip_window_write(rl_interposer_t* ip, bool fill) {
   rl_ip_survey_add(ip, rl_step_signature(fill ? "rl_capture_fill"
                                               : "rl_capture_copy",
                                          block, 0));
+  rl_ip_steps_item(ip, NULL);
   if (!ip->items || ip->marker) return rl_ip_in_window(ip);
   return rl_ip_window_item(ip, NULL);
 }

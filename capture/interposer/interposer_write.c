@@ -84,6 +84,7 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
     status = rl_ip_steps_finish(ip, &capture);
     refused = status != RL_OK;
   }
+  if (!status && ip->verify) status = rl_ip_steps_states(ip, capture);
   if (!status) status = rl_capture_file_write(capture, ip->out, NULL);
   if (refused) {  // nothing written: the steps are not one structure
     rl_ip_report(ip, "refused %s", rl_status_message(status));

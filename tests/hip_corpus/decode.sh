@@ -16,6 +16,10 @@
 #                size) with --step-start: exit 4 naming step, launch, rope
 #   too_many     --steps 8 --skip-steps 4 of a 10-step run: exit 4
 #   usage        bad --steps values and combinations: exit 2 each
+#   verify       --verify-steps 3: the capture holds the program's state
+#                after steps 1..7 (9 regions each, `redline inspect`); the
+#                replay of the step (pos 1) gives exactly the hashes of pos
+#                1, and not those of pos 2 (negative control)
 #   failed_launch  `decode fault` (one attend launch of step 3 reads
 #                address 0): the summary names that launch, not the first
 #   copy_by_kind negative control of the copies by address: with
@@ -87,7 +91,8 @@ case $mode in
   usage)
     for args in "--steps 1" "--steps 0" "--steps x" "--steps 5000" \
                 "--skip-steps 1" "--step-start logits" \
-                "--steps 4 --window launches:0:3"; do
+                "--steps 4 --window launches:0:3" "--verify-steps 2" \
+                "--steps 4 --verify-steps x"; do
       # shellcheck disable=SC2086
       run "$redline" run --capture "$capture" $args -- "$decode" 2>"$log"
       status=$?
@@ -96,6 +101,21 @@ case $mode in
     done
     run "$redline" run --steps 4 -- "$decode" 2>"$log"
     [ $? -eq 2 ] || fail "--steps without --capture should exit 2" ;;
+  verify)
+    capture_steps --steps 4 --skip-steps 1 --verify-steps 3 -- "$decode" ||
+      fail "run failed"
+    states=$("$redline" inspect "$capture" | grep -E '^  pos +[0-9]+ ')
+    [ "$(wc -l <<<"$states")" -eq 63 ] || fail "expected 7 steps x 9 regions"
+    [ "$(awk '{print $2}' <<<"$states" | sort -un | tr '\n' ' ')" = "1 2 3 4 5 6 7 " ] ||
+      fail "expected the states after steps 1 .. 7"
+    replayed=$(run "$redline" replay "$capture" --executor isa |
+               awk '/^region /{print $2, $3}')
+    at() { awk -v p="$1" '$2 == p {print $3, $4}' <<<"$states"; }
+    [ -n "$replayed" ] && [ "$replayed" = "$(at 1)" ] ||
+      fail "the replay at pos 1 should give the program's state after step 1"
+    [ "$replayed" != "$(at 2)" ] ||
+      fail "negative control: the state after step 2 should differ"
+    echo "the replay matches the program's own state after step 1" ;;
   failed_launch)
     run "$redline" run --processor "$arch" -- "$decode" fault 2>"$log"
     status=$?
