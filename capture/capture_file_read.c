@@ -43,6 +43,7 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
   }
   if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
   if (kind == RL_CAPTURE_SECTION_PROGRAM_STATE) return "PROGRAM_STATE";
+  if (kind == RL_CAPTURE_SECTION_BINDING_EXT) return "BINDING_EXT";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
 }
 
@@ -352,6 +353,16 @@ static rl_status_t rl_capture_file_dispatch(
     section->known = true;
     return rl_capture_file_read_data(reader, &payload, section->kind);
   }
+  if (section->kind == RL_CAPTURE_SECTION_BINDING_EXT) {
+    section->known = true;
+    if (reader->next_data_kind != RL_CAPTURE_SECTION_LAUNCHES ||
+        reader->decoder.ext_where) {
+      return rl_codec_reader_fail_at(
+          &payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "BINDING_EXT must appear once, between PARAMS and LAUNCHES");
+    }
+    return rl_capture_decode_binding_ext(&reader->decoder, &payload);
+  }
   if (section->kind == RL_CAPTURE_SECTION_INCOMPLETE) {
     section->known = true;
     if (reader->next_data_kind !=
@@ -478,6 +489,8 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   if (!status) status = rl_capture_file_check_model(&reader);
   if (!status) rl_capture_fault_effects(reader.decoder.capture);
   free(reader.decoder.has_contents);
+  free(reader.decoder.ext_where);
+  free(reader.decoder.ext_scale);
   if (status) {
     rl_capture_destroy(reader.decoder.capture);
     return status;

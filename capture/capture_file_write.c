@@ -273,6 +273,47 @@ static rl_status_t rl_capture_encode_program_state(
   return RL_OK;
 }
 
+// Whether |capture| needs BINDING_EXT: a scaled expression or a
+// pointer-offset binding (a reader without the section must refuse it).
+static bool rl_capture_needs_binding_ext(const rl_capture_t* capture) {
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    for (uint32_t b = 0; b < launch->binding_count; ++b) {
+      if (rl_expr_scale(&launch->bindings[b].expr) != 1 ||
+          launch->bindings[b].target == RL_BINDING_POINTER_OFFSET) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// BINDING_EXT: one record per binding whose scale is not 1.
+static rl_status_t rl_capture_encode_binding_ext(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  uint32_t count = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) rl_codec_write_u32(writer, count);
+    for (uint32_t l = 0; l < capture->launch_count; ++l) {
+      const rl_capture_launch_t* launch = &capture->launches[l];
+      for (uint32_t b = 0; b < launch->binding_count; ++b) {
+        int64_t scale = rl_expr_scale(&launch->bindings[b].expr);
+        if (scale == 1) continue;
+        if (pass == 0) {
+          ++count;
+          continue;
+        }
+        rl_codec_write_u32(writer, l);
+        rl_codec_write_u32(writer, b);
+        rl_codec_write_i64(writer, scale);
+      }
+    }
+  }
+  return RL_OK;
+}
+
 // The data sections of format 1.0 in file order.
 static const struct {
   uint32_t kind;
@@ -350,6 +391,14 @@ static rl_status_t rl_capture_identity_update(
     RL_RETURN_IF_ERROR(rl_capture_sections[i].encode(capture, plan, scratch));
     RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
     rl_capture_identity_update_u32(state, kind);
+    rl_capture_identity_update_u64(state, scratch->size);
+    XXH3_128bits_update(state, scratch->data, scratch->size);
+  }
+  if (rl_capture_needs_binding_ext(capture)) {
+    rl_codec_writer_truncate(scratch, 0);
+    RL_RETURN_IF_ERROR(rl_capture_encode_binding_ext(capture, plan, scratch));
+    RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
+    rl_capture_identity_update_u32(state, RL_CAPTURE_SECTION_BINDING_EXT);
     rl_capture_identity_update_u64(state, scratch->size);
     XXH3_128bits_update(state, scratch->data, scratch->size);
   }
@@ -465,7 +514,13 @@ static rl_status_t rl_capture_file_encode_into(
   RL_RETURN_IF_ERROR(
       rl_capture_identity_compute(capture, plan->include_contents, &identity));
   rl_codec_write_zeros(writer, RL_CAPTURE_FILE_HEADER_SIZE);
+  bool ext = rl_capture_needs_binding_ext(capture);
   for (size_t i = 0; i < RL_CAPTURE_DATA_SECTION_COUNT; ++i) {
+    if (ext && rl_capture_sections[i].kind == RL_CAPTURE_SECTION_LAUNCHES) {
+      RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
+          capture, plan, RL_CAPTURE_SECTION_BINDING_EXT,
+          rl_capture_encode_binding_ext, writer));
+    }
     RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
         capture, plan, rl_capture_sections[i].kind,
         rl_capture_sections[i].encode, writer));
@@ -487,7 +542,7 @@ static rl_status_t rl_capture_file_encode_into(
   rl_capture_file_store_header(
       writer->data,
       (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
-          (states ? 1 : 0),
+          (ext ? 1 : 0) + (states ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

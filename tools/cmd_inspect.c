@@ -143,6 +143,12 @@ static void rl_inspect_print_params(const rl_capture_t* capture) {
       if (binding->target == RL_BINDING_GRID) {
         printf("  launch %-4u grid.%c = %s\n", l, "xyz"[binding->offset % 3],
                text);
+      } else if (binding->target == RL_BINDING_POINTER_OFFSET) {
+        const rl_pointer_slot_t* slot = &launch->slots[binding->offset];
+        printf("  launch %-4u slot %u (kernarg[%u:%u]) offset in %s = %s\n",
+               l, binding->offset, slot->kernarg_offset,
+               slot->kernarg_offset + 8, capture->buffers[slot->buffer].name,
+               text);
       } else {
         printf("  launch %-4u kernarg[%u:%u] = %s\n", l, binding->offset,
                binding->offset + binding->size, text);

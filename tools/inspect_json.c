@@ -39,6 +39,7 @@ static cJSON* rl_json_expr(const rl_capture_t* capture, const rl_expr_t* expr) {
   cJSON_AddNumberToObject(object, "add", (double)expr->add);
   cJSON_AddStringToObject(object, "op", rl_expr_op_name(expr->op));
   cJSON_AddNumberToObject(object, "operand", (double)expr->operand);
+  cJSON_AddNumberToObject(object, "scale", (double)rl_expr_scale(expr));
   return object;
 }
 
@@ -47,8 +48,12 @@ static cJSON* rl_json_binding(const rl_capture_t* capture, uint32_t launch,
   cJSON* object = cJSON_CreateObject();
   cJSON_AddNumberToObject(object, "launch", launch);
   bool grid = binding->target == RL_BINDING_GRID;
-  cJSON_AddStringToObject(object, "target", grid ? "grid" : "kernarg");
-  if (grid) {
+  bool pointer = binding->target == RL_BINDING_POINTER_OFFSET;
+  cJSON_AddStringToObject(object, "target",
+                          grid ? "grid" : pointer ? "pointer_offset" : "kernarg");
+  if (pointer) {
+    cJSON_AddNumberToObject(object, "slot", binding->offset);
+  } else if (grid) {
     char axis[2] = {"xyz"[binding->offset % 3], 0};
     cJSON_AddStringToObject(object, "axis", axis);
   } else {

@@ -105,7 +105,10 @@ typedef enum rl_capture_section_kind_e {
   RL_CAPTURE_SECTION_REGIONS = 8,
   RL_CAPTURE_SECTION_WINDOWS = 9,
   RL_CAPTURE_SECTION_INCOMPLETE = 10,  // only in incomplete captures
-  RL_CAPTURE_SECTION_PROGRAM_STATE = 11,  // optional: program_states
+  // Only in captures with scaled expressions or pointer-offset bindings:
+  // between PARAMS and LAUNCHES (docs/capture-format.md).
+  RL_CAPTURE_SECTION_BINDING_EXT = 11,
+  RL_CAPTURE_SECTION_PROGRAM_STATE = 12,  // optional: program_states
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 

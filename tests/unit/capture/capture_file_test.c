@@ -123,7 +123,7 @@ static void add_launches(rl_capture_t* capture) {
        RL_EFFECT_SOURCE_UNKNOWN, 0, 1024}};
   rl_scalar_binding_t axpy_binding = {
       RL_BINDING_KERNARG, arg_offset(capture, 1, 2), 4,
-      {0, 0, RL_EXPR_ADD, 0}};
+      {0, 0, RL_EXPR_ADD, 0, 0}};
   add_launch(capture, 1, 4, kernarg, axpy_slots, 2, &axpy_binding, 1);
   // vc_partial_sum(y, partials, chunk, n): every expression operator.
   memset(kernarg, 0, sizeof(kernarg));
@@ -137,11 +137,11 @@ static void add_launches(rl_capture_t* capture) {
       {arg_offset(capture, 2, 1), 2, 0, RL_EFFECT_WRITE,
        RL_EFFECT_SOURCE_DECLARED, 0, 16}};
   rl_scalar_binding_t sum_bindings[3] = {
-      {RL_BINDING_GRID, 0, 4, {0, 251, RL_EXPR_CEIL_DIV, 64}},
+      {RL_BINDING_GRID, 0, 4, {0, 251, RL_EXPR_CEIL_DIV, 64, 0}},
       {RL_BINDING_KERNARG, arg_offset(capture, 2, 2), 4,
-       {0, 123, RL_EXPR_DIV, 2}},
+       {0, 123, RL_EXPR_DIV, 2, 0}},
       {RL_BINDING_KERNARG, arg_offset(capture, 2, 3), 4,
-       {0, 251, RL_EXPR_MOD, 1000}}};
+       {0, 251, RL_EXPR_MOD, 1000, 0}}};
   add_launch(capture, 2, 4, kernarg, sum_slots, 2, sum_bindings, 3);
 }
 
