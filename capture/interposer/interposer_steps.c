@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
+#include "capture/step_infer.h"
 #include "capture/step_split.h"
 #include "redline/base/array.h"
 #include "redline/base/number.h"
@@ -162,20 +163,69 @@ static rl_status_t rl_ip_step_starts(const rl_interposer_t* ip,
   return RL_OK;
 }
 
-// The capture of step 0 declaring its position: parameter "pos" (the
-// step's ordinal in the program's run) admitted and walked at that value.
-// Binding inference (capture/step_infer.h, issue 26 part 2) replaces this
-// with the merged capture of all K steps.
+// Declares a window walking parameter |param| over |count| positions from
+// the first step's.
+static rl_status_t rl_ip_steps_window(const rl_interposer_t* ip,
+                                      rl_capture_t* capture, uint32_t param,
+                                      uint32_t count) {
+  uint32_t window = 0;
+  const rl_capture_window_t walk = {.param = param,
+                                    .start = (int64_t)ip->skip_steps,
+                                    .count = count,
+                                    .stride = 1};
+  return rl_capture_add_window(capture, &walk, &window);
+}
+
+// Without bindings: the first step with parameter "pos" (its ordinal in
+// the program's run) admitted and walked at that value only.
 static rl_status_t rl_ip_steps_first(const rl_interposer_t* ip,
                                      rl_capture_t* step) {
   const int64_t pos = (int64_t)ip->skip_steps;
   const rl_capture_param_t param = {
       .name = "pos", .min = pos, .max = pos + 1, .capture_value = pos};
-  uint32_t index = 0, window = 0;
+  uint32_t index = 0;
   RL_RETURN_IF_ERROR(rl_capture_add_param(step, &param, &index));
-  const rl_capture_window_t walk = {
-      .param = index, .start = pos, .count = 1, .stride = 1};
-  return rl_capture_add_window(step, &walk, &window);
+  return rl_ip_steps_window(ip, step, index, 1);
+}
+
+// Binding inference over the K steps (capture/step_infer.h): the merged
+// capture, walked over the captured positions it admits, into *|out|.
+// When no expression explains some variation, *|out| stays NULL and |why|
+// says what (the caller writes the first step, marked incomplete).
+static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
+                                     rl_capture_t** steps, rl_capture_t** out,
+                                     char* why, size_t why_size) {
+  *out = NULL;
+  int64_t* positions = calloc(ip->steps, sizeof(*positions));
+  if (!positions) return rl_status_out_of_memory();
+  for (uint32_t k = 0; k < ip->steps; ++k) {
+    positions[k] = (int64_t)ip->skip_steps + k;
+  }
+  const rl_step_infer_options_t options = {.positions = positions};
+  rl_step_infer_result_t result = {0};
+  rl_status_t status = rl_step_infer(steps, ip->steps, &options, &result);
+  free(positions);
+  if (status) {
+    snprintf(why, why_size, "binding inference: %s",
+             rl_status_message(status));
+    rl_status_free(status);
+    return RL_OK;
+  }
+  const rl_capture_param_t* pos =
+      &result.capture->params[result.position_param];
+  const int64_t first = (int64_t)ip->skip_steps;
+  const int64_t end = first + ip->steps;
+  status = rl_ip_steps_window(
+      ip, result.capture, result.position_param,
+      (uint32_t)((end < pos->max ? end : pos->max) - first));
+  if (!status) {
+    fprintf(stderr, "redline_capture: %s\nredline_capture: %s\n",
+            result.message, result.holdout_line);
+    *out = result.capture;
+    result.capture = NULL;
+  }
+  rl_step_infer_result_free(&result);
+  return status;
 }
 
 rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture) {
@@ -188,17 +238,25 @@ rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture) {
   if (!status) status = rl_ip_step_starts(ip, *capture, starts);
   if (!status) status = rl_step_split(*capture, starts, ip->steps, steps);
   if (!status) status = rl_step_compare(steps, ip->steps);
-  if (!status) status = rl_ip_steps_first(ip, steps[0]);
+  rl_capture_t* merged = NULL;
+  char why[1024] = "";
+  if (!status) status = rl_ip_steps_infer(ip, steps, &merged, why, sizeof(why));
+  if (!status && !merged) {  // inference refused: step 0, incomplete
+    status = rl_ip_steps_first(ip, steps[0]);
+    if (!status) status = rl_capture_mark_incomplete(steps[0], 0, why);
+    merged = steps[0];
+    steps[0] = NULL;
+  }
   if (!status && rl_capture_incomplete(*capture)) {
-    status = rl_capture_mark_incomplete(steps[0],
-                                        (*capture)->bypassed_launches,
+    status = rl_capture_mark_incomplete(merged, (*capture)->bypassed_launches,
                                         (*capture)->incomplete_reason);
   }
   if (!status) {
     rl_capture_destroy(*capture);
-    *capture = steps[0];
-    steps[0] = NULL;
+    *capture = merged;
+    merged = NULL;
   }
+  rl_capture_destroy(merged);
   if (steps) rl_step_destroy(steps, ip->steps);
   free(steps);
   free(starts);

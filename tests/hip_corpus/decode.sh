@@ -9,8 +9,10 @@
 #   period       --steps 4 --skip-steps 1 (the step found as the period of
 #                the launch sequence): exit 0, a step of 14 launches whose
 #                embedding copy reads the embedding buffer (copies by
-#                address), parameter pos captured at 1; then
-#                `redline shadow` of it passes on every arm
+#                address), parameter pos captured at 1, the bindings
+#                inferred (pos, KV-cache destinations, grid, the token)
+#                and the held-out step predicted; then `redline shadow` of
+#                it at positions 1..15 passes on every arm
 #   start        --steps 4 --step-start logits: exit 0, 14 launches
 #   uneven       `decode uneven` (one step's rope has another work-group
 #                size) with --step-start: exit 4 naming step, launch, rope
@@ -51,8 +53,8 @@ check_step() {
   local first=$1 out
   out=$("$redline" inspect "$capture" --launches) || return 1
   grep -q '^launches   14$' <<<"$out" || { echo "not 14 launches" >&2; return 1; }
-  grep -q "pos  *admitted \[$first, $((first + 1)))  captured at $first" <<<"$out" ||
-    { echo "no parameter pos at $first" >&2; return 1; }
+  grep -q "pos  *admitted \[.*)  captured at $first" <<<"$out" ||
+    { echo "no parameter pos captured at $first" >&2; return 1; }
   if grep -q 'upload' <<<"$out"; then
     echo "a staging (upload) buffer: a device copy was recorded as host bytes" >&2
     return 1
@@ -62,14 +64,35 @@ check_step() {
     { echo "the embedding copy does not read buf0" >&2; return 1; }
 }
 
+# The bindings inference finds in decode's step (capture/step_infer.h):
+# the token row of the embedding copy, pos in the kernargs, the KV-cache
+# destinations of both layers at pos x 128 bytes, the scores grid pos + 1.
+check_bindings() {
+  local out
+  out=$("$redline" inspect "$capture") || return 1
+  for want in 'launch 0    slot 1 (kernarg\[8:16\]) offset in buf0 = 256\*free0' \
+              'launch 3    kernarg\[16:20\] = pos' \
+              'launch 4    slot 0 (kernarg\[0:8\]) offset in buf3 = 128\*pos$' \
+              'launch 5    grid.x = pos+1' \
+              'launch 10   slot 0 (kernarg\[0:8\]) offset in buf3 = 128\*pos+2048' \
+              'pos from 1, 4 steps, stride 1'; do
+    grep -q "$want" <<<"$out" || { echo "missing binding: $want" >&2; return 1; }
+  done
+  grep -q 'held-out step 3 (pos=4): predicted exactly' "$log" ||
+    { echo "the held-out step should be predicted exactly" >&2; return 1; }
+}
+
 case $mode in
   period)
     capture_steps --steps 4 --skip-steps 1 -- "$decode" || fail "run failed"
     grep -q 'the step is 14 launches, copies and fills long' "$log" ||
       fail "the period should be 14 items"
     check_step 1 || fail "bad step capture"
-    run "$redline" shadow "$capture" --executor isa \
-      --arms eager,aql,pm4,hip,hipgraph || fail "shadow failed" ;;
+    check_bindings || fail "bindings not inferred"
+    # 15 positions, most never captured, on every arm.
+    run "$redline" shadow "$capture" --executor isa --windows 1:15 \
+      --arms eager,aql,pm4,pm4-relay,recorded,hip,hipgraph ||
+      fail "shadow failed" ;;
   start)
     capture_steps --steps 4 --step-start logits -- "$decode" ||
       fail "run failed"
