@@ -188,6 +188,21 @@ static rl_status_t rl_ip_steps_first(const rl_interposer_t* ip,
   return rl_ip_steps_window(ip, step, index, 1);
 }
 
+// The free parameters' value at each captured step, one line each
+// ("free0 per step: 40 8 25 42").
+static void rl_ip_steps_print_values(const rl_step_infer_result_t* result) {
+  for (uint32_t p = 0; p < result->param_count; ++p) {
+    if (p == result->position_param) continue;
+    fprintf(stderr, "redline_capture: %s per step:",
+            result->capture->params[p].name);
+    for (uint32_t k = 0; k < result->step_count; ++k) {
+      fprintf(stderr, " %lld",
+              (long long)result->values[(size_t)k * result->param_count + p]);
+    }
+    fprintf(stderr, "\n");
+  }
+}
+
 // Binding inference over the K steps (capture/step_infer.h): the merged
 // capture, walked over the captured positions it admits, into *|out|.
 // When no expression explains some variation, *|out| stays NULL and |why|
@@ -221,6 +236,7 @@ static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
   if (!status) {
     fprintf(stderr, "redline_capture: %s\nredline_capture: %s\n",
             result.message, result.holdout_line);
+    rl_ip_steps_print_values(&result);
     *out = result.capture;
     result.capture = NULL;
   }

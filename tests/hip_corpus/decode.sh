@@ -80,6 +80,12 @@ check_bindings() {
   done
   grep -q 'held-out step 3 (pos=4): predicted exactly' "$log" ||
     { echo "the held-out step should be predicted exactly" >&2; return 1; }
+  # The token fed to the steps at pos 1..4 is the one the program generated
+  # at pos 0..3 (its stdout: "decode: tokens T0 T1 ...").
+  local tokens
+  tokens=$("$redline" run --processor "$arch" -- "$decode" 2>/dev/null | sed -n 's/^decode: tokens \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
+  grep -q "free0 per step: $tokens\$" "$log" ||
+    { echo "free0 should be the tokens $tokens" >&2; return 1; }
 }
 
 case $mode in
