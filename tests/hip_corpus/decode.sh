@@ -137,7 +137,7 @@ case $mode in
     [ "$(wc -l <<<"$states")" -eq 63 ] || fail "expected 7 steps x 9 regions"
     [ "$(awk '{print $2}' <<<"$states" | sort -un | tr '\n' ' ')" = "1 2 3 4 5 6 7 " ] ||
       fail "expected the states after steps 1 .. 7"
-    [ "$("$redline" inspect "$capture" --json | grep -o '"digest"' | wc -l)" -eq 63 ] ||
+    [ "$("$redline" inspect "$capture" --json | grep -o '"pos":' | wc -l)" -eq 63 ] ||
       fail "inspect --json should list the 63 program-state hashes"
     replayed=$(run "$redline" replay "$capture" --executor isa |
                awk '/^region /{print $2, $3}')
