@@ -270,6 +270,14 @@ static rl_status_t rl_capture_encode_program_state(
     rl_codec_write_u32(writer, 0);
     rl_codec_write_digest(writer, state->digest);
   }
+  rl_codec_write_u32(writer, capture->program_param_count);
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    rl_codec_write_i64(writer, value->pos);
+    rl_codec_write_u32(writer, value->param);
+    rl_codec_write_u32(writer, 0);
+    rl_codec_write_i64(writer, value->value);
+  }
   return RL_OK;
 }
 
@@ -531,7 +539,8 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, RL_CAPTURE_SECTION_INCOMPLETE,
         rl_capture_encode_incomplete, writer));
   }
-  bool states = capture->program_state_count > 0;
+  bool states =
+      capture->program_state_count > 0 || capture->program_param_count > 0;
   if (states) {  // optional: the replay does not depend on it
     RL_RETURN_IF_ERROR(rl_capture_file_emit_flagged(
         capture, plan, RL_CAPTURE_SECTION_PROGRAM_STATE, 0,

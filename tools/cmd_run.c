@@ -78,7 +78,7 @@ typedef struct rl_run_s {
   const char* skip_steps;
   const char* step_start;
   const char* verify_steps;  // --verify-steps N: REDLINE_CAPTURE_VERIFY_STEPS
-  uint64_t step_count, skip_count;
+  uint64_t step_count, skip_count, verify_count;
   bool surveying;         // this pass lists the launch sequence only
   char step_window[96];   // the capture pass's items: window
   char step_period[32];
@@ -136,8 +136,8 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       if (code) return code;
       run->skip_steps = value;
     } else if (rl_cli_is(flag, "--verify-steps")) {
-      uint64_t n = 0;
-      int code = rl_cli_number_u64("run", flag, value, 0, 4096, &n);
+      int code = rl_cli_number_u64("run", flag, value, 0, 4096,
+                                   &run->verify_count);
       if (code) return code;
       run->verify_steps = value;
     } else if (rl_cli_is(flag, "--step-start")) {
@@ -537,8 +537,10 @@ static int rl_run_survey(rl_run_t* run) {
   int exit_code = rl_run_pass(run);
   run->surveying = false;
   if (!exit_code) {
+    // The verified steps are recorded too (their parameter values).
     exit_code = rl_run_steps_plan(run->survey, run->skip_count,
-                                  run->step_count, run->step_window,
+                                  run->step_count + run->verify_count,
+                                  run->step_window,
                                   sizeof(run->step_window), run->step_period,
                                   sizeof(run->step_period));
   }

@@ -79,7 +79,7 @@ bool rl_ip_steps_setup(rl_interposer_t* ip) {
     ip->items = false;
     snprintf(ip->marker_name, sizeof(ip->marker_name), "%s", start);
     ip->first = ip->skip_steps;
-    ip->marker_count = steps;
+    ip->marker_count = steps + ip->verify_steps;
     return true;
   }
   if (!period || !ip->items) {
@@ -129,36 +129,43 @@ void rl_ip_survey_write(rl_interposer_t* ip) {
   rl_ip_report(ip, "survey %u", ip->survey_count);
 }
 
+// The steps recorded: K, and N more with --verify-steps N (they are
+// recorded too, so inference gives their free parameters' values).
+static uint32_t rl_ip_steps_total(const rl_interposer_t* ip) {
+  return ip->steps + (ip->verify ? ip->verify_steps : 0);
+}
+
 // Where each step starts in |whole|'s launches; a refusal when the window
 // did not hold K whole steps.
 static rl_status_t rl_ip_step_starts(const rl_interposer_t* ip,
                                      const rl_capture_t* whole,
                                      uint32_t* starts) {
+  const uint32_t total = rl_ip_steps_total(ip);
   uint32_t found = 0;
   if (ip->step_period) {
-    for (; found < ip->steps; ++found) starts[found] = found * ip->step_period;
-    uint64_t expected = (uint64_t)ip->steps * ip->step_period;
+    for (; found < total; ++found) starts[found] = found * ip->step_period;
+    uint64_t expected = (uint64_t)total * ip->step_period;
     if (whole->launch_count != expected) {
       return RL_STATUS(RL_STATUS_CONTRACT,
                        "the window holds %u launches, copies and fills, "
                        "not %u steps of %u (the program ended early, or "
                        "ran differently than in the survey)",
-                       whole->launch_count, ip->steps, ip->step_period);
+                       whole->launch_count, total, ip->step_period);
     }
     return RL_OK;
   }
   for (uint32_t l = 0; l < whole->launch_count; ++l) {
     const char* name = whole->kernels[whole->launches[l].kernel].name;
     if (strcmp(name, ip->step_start) != 0) continue;
-    if (found == ip->steps) break;
+    if (found == total) break;
     starts[found++] = l;
   }
-  if (found < ip->steps || starts[0] != 0) {
+  if (found < total || starts[0] != 0) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "%u of %u steps recorded: the program launched %s "
                      "fewer than %llu times",
-                     found, ip->steps, ip->step_start,
-                     (unsigned long long)(ip->skip_steps + ip->steps));
+                     found, total, ip->step_start,
+                     (unsigned long long)(ip->skip_steps + total));
   }
   return RL_OK;
 }
@@ -229,7 +236,7 @@ static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
   const rl_capture_param_t* pos =
       &result.capture->params[result.position_param];
   const int64_t first = (int64_t)ip->skip_steps;
-  const int64_t end = first + ip->steps;
+  const int64_t end = first + rl_ip_steps_total(ip);
   status = rl_ip_steps_window(
       ip, result.capture, result.position_param,
       (uint32_t)((end < pos->max ? end : pos->max) - first));
@@ -244,19 +251,63 @@ static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
   return status;
 }
 
+// With --verify-steps: the free parameters' values at every recorded step
+// (inference over all K + N steps) into |merged|'s program parameters, by
+// name. Nothing when that inference fails (said on stderr).
+static rl_status_t rl_ip_steps_values(const rl_interposer_t* ip,
+                                      rl_capture_t** steps,
+                                      rl_capture_t* merged) {
+  const uint32_t total = rl_ip_steps_total(ip);
+  int64_t* positions = calloc(total, sizeof(*positions));
+  if (!positions) return rl_status_out_of_memory();
+  for (uint32_t k = 0; k < total; ++k) {
+    positions[k] = (int64_t)ip->skip_steps + k;
+  }
+  const rl_step_infer_options_t options = {.positions = positions,
+                                           .allow_holdout_miss = true};
+  rl_step_infer_result_t all = {0};
+  rl_status_t status = rl_step_infer(steps, total, &options, &all);
+  free(positions);
+  if (status) {
+    fprintf(stderr, "redline_capture: no parameter values for the verified "
+            "steps: %s\n", rl_status_message(status));
+    rl_status_free(status);
+    return RL_OK;
+  }
+  for (uint32_t k = 0; !status && k < total; ++k) {
+    for (uint32_t q = 0; !status && q < merged->param_count; ++q) {
+      uint32_t p = 0;
+      if (!rl_capture_find_param(all.capture, merged->params[q].name, &p) ||
+          p == all.position_param) {
+        continue;
+      }
+      const rl_capture_program_param_t value = {
+          .pos = (int64_t)ip->skip_steps + k, .param = q,
+          .value = all.values[(size_t)k * all.param_count + p]};
+      status = rl_capture_add_program_param(merged, &value);
+    }
+  }
+  rl_step_infer_result_free(&all);
+  return status;
+}
+
 rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture) {
-  uint32_t* starts = calloc(ip->steps, sizeof(*starts));
-  rl_capture_t** steps = calloc(ip->steps, sizeof(*steps));
+  const uint32_t total = rl_ip_steps_total(ip);
+  uint32_t* starts = calloc(total, sizeof(*starts));
+  rl_capture_t** steps = calloc(total, sizeof(*steps));
   rl_status_t status =
       starts && steps ? RL_OK
                       : RL_STATUS(RL_STATUS_OUT_OF_MEMORY, "%u steps",
-                                  ip->steps);
+                                  total);
   if (!status) status = rl_ip_step_starts(ip, *capture, starts);
-  if (!status) status = rl_step_split(*capture, starts, ip->steps, steps);
-  if (!status) status = rl_step_compare(steps, ip->steps);
+  if (!status) status = rl_step_split(*capture, starts, total, steps);
+  if (!status) status = rl_step_compare(steps, total);
   rl_capture_t* merged = NULL;
   char why[1024] = "";
   if (!status) status = rl_ip_steps_infer(ip, steps, &merged, why, sizeof(why));
+  if (!status && merged && ip->verify && total >= 2) {
+    status = rl_ip_steps_values(ip, steps, merged);
+  }
   if (!status && !merged) {  // inference refused: step 0, incomplete
     status = rl_ip_steps_first(ip, steps[0]);
     if (!status) status = rl_capture_mark_incomplete(steps[0], 0, why);
@@ -273,7 +324,7 @@ rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture) {
     merged = NULL;
   }
   rl_capture_destroy(merged);
-  if (steps) rl_step_destroy(steps, ip->steps);
+  if (steps) rl_step_destroy(steps, total);
   free(steps);
   free(starts);
   return status;

@@ -21,7 +21,10 @@
 #   verify       --verify-steps 3: the capture holds the program's state
 #                after steps 1..7 (9 regions each, `redline inspect`); the
 #                replay of the step (pos 1) gives exactly the hashes of pos
-#                1, and not those of pos 2 (negative control)
+#                1, and not those of pos 2 (negative control); `redline
+#                shadow` over pos 1..7 (the program's tokens fed) matches
+#                all 63, and fails naming pos 4 and buf3 when that recorded
+#                hash is flipped (REDLINE_TEST_FAULT=program-flip:30)
 #   failed_launch  `decode fault` (one attend launch of step 3 reads
 #                address 0): the summary names that launch, not the first
 #   copy_by_kind negative control of the copies by address: with
@@ -146,7 +149,24 @@ case $mode in
       fail "the replay at pos 1 should give the program's state after step 1"
     [ "$replayed" != "$(at 2)" ] ||
       fail "negative control: the state after step 2 should differ"
-    echo "the replay matches the program's own state after step 1" ;;
+    echo "the replay matches the program's own state after step 1"
+    # The shadow walks pos 1..7 feeding the program's tokens and compares
+    # every arm's regions with the program's state after each step.
+    out=$(run "$redline" shadow "$capture" --executor isa \
+            --arms eager,aql,pm4,pm4-relay,recorded,hip,hipgraph 2>&1)
+    status=$?
+    echo "$out"
+    [ $status -eq 0 ] || fail "the shadow against the program should pass"
+    grep -q 'reference program: 63 region states at 7 positions compared with the program.s own, all equal' <<<"$out" ||
+      fail "the shadow should compare 63 region states with the program's"
+    # Negative control: recorded hash 30 (pos 4, buf3) flipped.
+    out=$(REDLINE_TEST_FAULT=program-flip:30 run "$redline" shadow "$capture" \
+            --executor isa --arms eager,aql 2>&1)
+    status=$?
+    echo "$out"
+    [ $status -eq 1 ] || fail "a flipped program hash should fail the shadow (exit 1), got $status"
+    grep -q 'FAIL (reference program: after the step at pos=4 (window 3) region buf3 ' <<<"$out" ||
+      fail "the failure should name the step (pos=4) and the region (buf3)" ;;
   failed_launch)
     run "$redline" run --processor "$arch" -- "$decode" fault 2>"$log"
     status=$?

@@ -229,6 +229,16 @@ typedef struct rl_capture_program_state_s {
   rl_digest128_t digest;
 } rl_capture_program_state_t;
 
+// The value parameter |param| had at the step at position |pos| of the
+// program's run (a free per-step parameter such as the token), recorded
+// with the program state so a replay can feed the program's own values.
+// Stored in PROGRAM_STATE too.
+typedef struct rl_capture_program_param_s {
+  int64_t pos;
+  uint32_t param;
+  int64_t value;
+} rl_capture_program_param_t;
+
 typedef struct rl_capture_s {
   char* workload;  // free-form name of what was captured ("vecchain")
   char* target;    // exact target of all code objects
@@ -265,6 +275,10 @@ typedef struct rl_capture_s {
   // strictly increasing (rl_capture_add_program_state).
   uint32_t program_state_count, program_state_capacity;
   rl_capture_program_state_t* program_states;
+  // The free parameters' values at those steps, ordered by (pos, param)
+  // strictly increasing (rl_capture_add_program_param).
+  uint32_t program_param_count, program_param_capacity;
+  rl_capture_program_param_t* program_params;
 } rl_capture_t;
 
 // The processor |capture|'s code objects run on ("gfx1100"), or |fallback|
@@ -329,6 +343,11 @@ rl_status_t rl_capture_add_window(rl_capture_t* capture,
 // |capture| and (pos, region) must come after the last entry's.
 rl_status_t rl_capture_add_program_state(
     rl_capture_t* capture, const rl_capture_program_state_t* state);
+
+// Appends one recorded parameter value: |value|->param must be a parameter
+// of |capture| and (pos, param) must come after the last entry's.
+rl_status_t rl_capture_add_program_param(
+    rl_capture_t* capture, const rl_capture_program_param_t* value);
 
 // Re-checks every cross-reference and range of the whole model.
 rl_status_t rl_capture_validate(const rl_capture_t* capture);

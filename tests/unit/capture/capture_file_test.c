@@ -695,9 +695,21 @@ static void capture_file_program_state_round_trips_and_is_checked(
   refused = rl_capture_add_program_state(capture, &nowhere);
   assert_int_equal(rl_status_code(refused), RL_STATUS_INVALID_INPUT);
   rl_status_free(refused);
+  const rl_capture_program_param_t values[2] = {{5, 1, 100}, {6, 1, 101}};
+  for (int i = 0; i < 2; ++i) {
+    expect_ok(rl_capture_add_program_param(capture, &values[i]));
+  }
+  const rl_capture_program_param_t no_param = {7, 2, 0};
+  refused = rl_capture_add_program_param(capture, &no_param);
+  assert_int_equal(rl_status_code(refused), RL_STATUS_INVALID_INPUT);
+  rl_status_free(refused);
   test_bytes_t bytes = encode(capture, NULL);
   rl_capture_file_info_t info;
   rl_capture_t* decoded = decode_ok(bytes, &info);
+  assert_int_equal(decoded->program_param_count, 2);
+  assert_int_equal(decoded->program_params[1].pos, 6);
+  assert_int_equal(decoded->program_params[1].param, 1);
+  assert_int_equal(decoded->program_params[1].value, 101);
   assert_int_equal(decoded->program_state_count, 3);
   for (int i = 0; i < 3; ++i) {
     assert_int_equal(decoded->program_states[i].pos, states[i].pos);
