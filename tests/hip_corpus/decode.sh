@@ -136,12 +136,19 @@ case $mode in
   verify)
     capture_steps --steps 4 --skip-steps 1 --verify-steps 3 -- "$decode" ||
       fail "run failed"
-    states=$("$redline" inspect "$capture" | grep -E '^  pos +[0-9]+ ')
+    listing=$("$redline" inspect "$capture")
+    states=$(grep -E '^  pos +[0-9]+ +buf' <<<"$listing")
+    # The token fed at pos 1..7 is the one the program generated at 0..6.
+    fed=$(awk '$3 == "free0" {printf "%s ", $5}' <<<"$listing")
+    generated=$("$redline" run --processor "$arch" -- "$decode" 2>/dev/null |
+                awk '/^decode: tokens/ {for (i = 3; i <= 9; ++i) printf "%s ", $i}')
+    [ -n "$fed" ] && [ "$fed" = "$generated" ] ||
+      fail "free0 at pos 1..7 ($fed) should be the program's tokens ($generated)"
     [ "$(wc -l <<<"$states")" -eq 63 ] || fail "expected 7 steps x 9 regions"
     [ "$(awk '{print $2}' <<<"$states" | sort -un | tr '\n' ' ')" = "1 2 3 4 5 6 7 " ] ||
       fail "expected the states after steps 1 .. 7"
-    [ "$("$redline" inspect "$capture" --json | grep -o '"pos":' | wc -l)" -eq 63 ] ||
-      fail "inspect --json should list the 63 program-state hashes"
+    [ "$("$redline" inspect "$capture" --json | grep -o '"digest":	"[0-9a-f]*"' | wc -l)" -eq 65 ] ||
+      fail "inspect --json should list the 63 program-state hashes (and 2 code objects')"
     replayed=$(run "$redline" replay "$capture" --executor isa |
                awk '/^region /{print $2, $3}')
     at() { awk -v p="$1" '$2 == p {print $3, $4}' <<<"$states"; }
