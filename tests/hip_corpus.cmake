@@ -182,6 +182,19 @@ if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
       TIMEOUT 600)
   endforeach()
 endif()
+# The whole path (step capture, inference, the program as the shadow's
+# reference) on the other processors too.
+foreach(arch IN LISTS RL_HIP_CORPUS_SHADOW_ARCHS)
+  if(arch STREQUAL "gfx1100" OR NOT arch IN_LIST RL_HIP_CORPUS_ARCHS)
+    continue()
+  endif()
+  set(t hip_corpus.decode.${arch}.verify)
+  add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh verify
+           $<TARGET_FILE:redline> ${arch} ${RL_HIP_CORPUS_DIR}/${arch}
+           ${RL_HIP_CORPUS_DIR}/${arch}/decode)
+  set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+    TIMEOUT 600)
+endforeach()
 
 # The -O0 flavour (docs/hip-corpus.md, "At -O0"; docs/isa-scratch.md): three
 # programs built without optimisation for gfx1100, whose code keeps every
