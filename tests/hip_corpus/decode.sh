@@ -12,7 +12,8 @@
 #                address), parameter pos captured at 1, the bindings
 #                inferred (pos, KV-cache destinations, grid, the token)
 #                and the held-out step predicted; then `redline shadow` of
-#                it at positions 1..15 passes on every arm
+#                it at positions 1..15 passes on every arm, and `redline
+#                bench` of it passes
 #   start        --steps 4 --step-start logits: exit 0, 14 launches
 #   uneven       `decode uneven` (one step's rope has another work-group
 #                size) with --step-start: exit 4 naming step, launch, rope
@@ -101,7 +102,9 @@ case $mode in
     # 15 positions, most never captured, on every arm.
     run "$redline" shadow "$capture" --executor isa --windows 1:15 \
       --arms eager,aql,pm4,pm4-relay,recorded,hip,hipgraph ||
-      fail "shadow failed" ;;
+      fail "shadow failed"
+    run "$redline" bench "$capture" --executor isa | tail -1 |
+      grep -q '^bench: PASS' || fail "bench of the step capture failed" ;;
   start)
     capture_steps --steps 4 --step-start logits -- "$decode" ||
       fail "run failed"
