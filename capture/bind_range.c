@@ -55,6 +55,23 @@ rl_status_t rl_bind_check_admitted(const rl_capture_t* capture,
     return contract;
   }
   rl_bind_fit_range(capture, launch, binding, &fit_lo, &fit_hi);
+  if (binding->target == RL_BINDING_POINTER_OFFSET && lo >= fit_lo &&
+      hi <= fit_hi) {
+    // The hazard plan reads the slot's extent: it must hold every offset
+    // the admitted range reaches (step_infer.h writes the union).
+    const rl_pointer_slot_t* slot = &launch->slots[binding->offset];
+    if ((uint64_t)lo < slot->extent_offset ||
+        (uint64_t)hi > slot->extent_offset + slot->extent_size) {
+      const rl_capture_param_t* param = &capture->params[binding->expr.param];
+      return RL_STATUS(RL_STATUS_CONTRACT,
+                       "pointer slot %u's offset reaches [%" PRId64
+                       ", %" PRId64 "] with %s in [%" PRId64 ", %" PRId64
+                       "), outside its extent [%" PRIu64 ", +%" PRIu64
+                       ") (the hazard plan would miss accesses)",
+                       binding->offset, lo, hi, param->name, param->min,
+                       param->max, slot->extent_offset, slot->extent_size);
+    }
+  }
   if (lo >= fit_lo && hi <= fit_hi) return RL_OK;
   const rl_capture_param_t* param = &capture->params[binding->expr.param];
   const int64_t bad = lo < fit_lo ? lo : hi;

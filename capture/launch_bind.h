@@ -87,8 +87,10 @@ rl_status_t rl_bind_expr_range(const rl_capture_t* capture,
 
 // The replay contract's parameter check for binding |binding_index| of
 // launch |launch_index|: every admitted value of its parameter gives a
-// value that fits (rl_bind_fit_range). RL_STATUS_CONTRACT naming the
-// parameter end, the binding and the value otherwise.
+// value that fits (rl_bind_fit_range), and a pointer-offset binding's
+// offsets stay inside its slot's extent (what the hazard plan reads).
+// RL_STATUS_CONTRACT naming the parameter end, the binding and the value
+// otherwise.
 rl_status_t rl_bind_check_admitted(const rl_capture_t* capture,
                                    uint32_t launch_index,
                                    uint32_t binding_index);

@@ -24,6 +24,7 @@ typedef struct rl_infer_binding_s {
 typedef struct rl_infer_plan_s {
   uint32_t steps;          // steps the plan was inferred from
   const int64_t* positions;
+  int64_t position_limit;  // options->position_limit
   uint32_t binding_count, binding_capacity;
   rl_infer_binding_t* bindings;
   uint32_t free_count, free_capacity;
@@ -337,6 +338,23 @@ static rl_status_t rl_infer_target(const rl_capture_t* step0,
     return rl_infer_plan_add(plan, &binding);
   }
   if (kind != RL_INFER_SLOT) {
+    // A division the launch already uses first (a grid and the hidden
+    // block count in its kernarg then get the same expression, which the
+    // replay contract requires).
+    for (uint32_t b = 0; b < plan->binding_count; ++b) {
+      const rl_infer_binding_t* x = &plan->bindings[b];
+      if (x->launch != launch || x->param != RL_INFER_POSITION ||
+          x->op == RL_EXPR_ADD ||
+          !rl_infer_division(values, plan->positions, n, x->scale, x->add,
+                             x->operand, x->op)) {
+        continue;
+      }
+      binding.scale = x->scale;
+      binding.add = x->add;
+      binding.op = x->op;
+      binding.operand = x->operand;
+      return rl_infer_plan_add(plan, &binding);
+    }
     int64_t forms[64][2];
     uint32_t form_count = rl_infer_inner_forms(plan, launch, forms, 64);
     int64_t divisors[24];
@@ -346,8 +364,8 @@ static rl_status_t rl_infer_target(const rl_capture_t* step0,
       if (l->block[a] > 1) divisors[divisor_count++] = l->block[a];
     }
     for (int64_t d = 2; d <= 65536; d *= 2) divisors[divisor_count++] = d;
-    for (uint32_t f = 0; f < form_count; ++f) {
-      for (uint32_t d = 0; d < divisor_count; ++d) {
+    for (uint32_t d = 0; d < divisor_count; ++d) {
+      for (uint32_t f = 0; f < form_count; ++f) {
         const rl_expr_op_t ops[2] = {RL_EXPR_CEIL_DIV, RL_EXPR_DIV};
         for (int o = 0; o < 2; ++o) {
           if (rl_infer_division(values, plan->positions, n, forms[f][0],
@@ -406,11 +424,12 @@ static bool rl_infer_overlaps_slot(const rl_capture_launch_t* launch,
 
 // Infers the bindings of steps[0..n) into |plan|.
 static rl_status_t rl_infer_plan(rl_capture_t* const* steps, uint32_t n,
-                                 const int64_t* positions,
+                                 const int64_t* positions, int64_t limit,
                                  rl_infer_plan_t* plan) {
   memset(plan, 0, sizeof(*plan));
   plan->steps = n;
   plan->positions = positions;
+  plan->position_limit = limit;
   const rl_capture_t* step0 = steps[0];
   int64_t values[n];
   char where[512], list[256];
@@ -456,7 +475,9 @@ static rl_status_t rl_infer_plan(rl_capture_t* const* steps, uint32_t n,
           low[k] = (int64_t)rl_load_le(at, 4);
           values[k] = (int64_t)rl_load_le(at, 8);
         }
-        if (!rl_infer_affine(low, positions, n, &scale, &add) &&
+        bool low_varies = false;
+        for (uint32_t k = 1; k < n; ++k) low_varies |= low[k] != low[0];
+        if (low_varies && !rl_infer_affine(low, positions, n, &scale, &add) &&
             rl_infer_affine(values, positions, n, &scale, &add)) {
           size = 8;
         }
@@ -616,6 +637,9 @@ static rl_status_t rl_infer_param_range(rl_capture_t* const* steps,
                                         int64_t* out_min, int64_t* out_max) {
   const rl_capture_t* step0 = steps[0];
   int64_t p_lo = 0, p_hi = INT64_MAX - 1;
+  if (param == RL_INFER_POSITION && plan->position_limit > 0) {
+    p_hi = plan->position_limit - 1;
+  }
   for (uint32_t b = 0; b < plan->binding_count; ++b) {
     const rl_infer_binding_t* x = &plan->bindings[b];
     if (x->param != param) continue;
@@ -756,9 +780,26 @@ static rl_status_t rl_infer_build(rl_capture_t* const* steps,
   for (uint32_t i = 0; i < s0->window_count; ++i) {
     RL_RETURN_IF_ERROR(rl_capture_add_window(c, &s0->windows[i], &index));
   }
-  if (rl_capture_incomplete(s0)) {
-    RL_RETURN_IF_ERROR(rl_capture_mark_incomplete(c, s0->bypassed_launches,
-                                                  s0->incomplete_reason));
+  // Without a window of its own, the capture walks pos over the (up to 8)
+  // admitted positions after the last captured step: what shadow and bench
+  // run by default.
+  const rl_capture_param_t* pos = &c->params[out->position];
+  int64_t start = plan->positions[plan->steps - 1] + 1;
+  if (s0->window_count == 0 && start < pos->max) {
+    rl_capture_window_t window = {
+        .param = out->position, .start = start, .stride = 1,
+        .count = (uint32_t)(pos->max - start < 8 ? pos->max - start : 8)};
+    RL_RETURN_IF_ERROR(rl_capture_add_window(c, &window, &index));
+  }
+  // Work a step missed is work the merged capture misses too.
+  for (uint32_t k = 0; k < plan->steps; ++k) {
+    if (!rl_capture_incomplete(steps[k])) continue;
+    char reason[512];
+    snprintf(reason, sizeof(reason), "step %u: %s", k,
+             steps[k]->incomplete_reason ? steps[k]->incomplete_reason
+                                         : "unrecorded work");
+    RL_RETURN_IF_ERROR(rl_capture_mark_incomplete(
+        c, steps[k]->bypassed_launches, reason));
   }
   return rl_capture_validate(c);
 }
@@ -805,7 +846,7 @@ static rl_status_t rl_infer_reproduce(const rl_capture_t* merged,
       free(kernarg);
       return RL_STATUS(RL_STATUS_CONTRACT,
                        "%s: launch %u (%s) kernarg byte %u: predicted "
-                       "0x%" PRIx64 ", recorded 0x%" PRIx64,
+                       "%" PRIu64 ", recorded %" PRIu64,
                        what, l, kernel, word, predicted, actual);
     }
     free(kernarg);
@@ -815,13 +856,13 @@ static rl_status_t rl_infer_reproduce(const rl_capture_t* merged,
 
 // The held-out check: bindings of steps 0..K-2 predict step K-1.
 static rl_status_t rl_infer_holdout(rl_capture_t* const* steps, uint32_t k,
-                                    const int64_t* positions,
+                                    const int64_t* positions, int64_t limit,
                                     const char* position_name,
                                     rl_step_infer_result_t* out) {
   rl_infer_plan_t plan;
   rl_infer_merged_t merged = {0};
   const uint32_t held = k - 1;
-  rl_status_t status = rl_infer_plan(steps, held, positions, &plan);
+  rl_status_t status = rl_infer_plan(steps, held, positions, limit, &plan);
   if (!status) status = rl_infer_build(steps, &plan, position_name, &merged);
   int64_t* values = NULL;
   if (!status) {
@@ -924,7 +965,8 @@ rl_status_t rl_step_infer(rl_capture_t* const* steps, uint32_t step_count,
   }
   rl_infer_plan_t plan;
   rl_infer_merged_t merged = {0};
-  rl_status_t status = rl_infer_plan(steps, step_count, positions, &plan);
+  rl_status_t status = rl_infer_plan(steps, step_count, positions,
+                                     options->position_limit, &plan);
   if (!status) status = rl_infer_build(steps, &plan, name, &merged);
   for (uint32_t k = 0; !status && k < step_count; ++k) {
     char what[64];
@@ -936,7 +978,8 @@ rl_status_t rl_step_infer(rl_capture_t* const* steps, uint32_t step_count,
   }
   if (!status && step_count >= 4) {
     rl_status_t holdout =
-        rl_infer_holdout(steps, step_count, positions, name, out);
+        rl_infer_holdout(steps, step_count, positions,
+                         options->position_limit, name, out);
     if (holdout && !options->allow_holdout_miss) {
       status = holdout;
     } else {

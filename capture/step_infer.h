@@ -13,18 +13,19 @@
 //
 // What is compared, per launch, across the steps: every 4-byte kernarg
 // word outside the pointer slots (an 8-aligned pair whose high word also
-// varies is one 8-byte word when its low word is not affine in pos and
-// its 64-bit values are),
+// varies is one 8-byte word when its low word varies, is not affine in
+// pos, and its 64-bit values are),
 // every grid axis,
 // every pointer slot's byte offset in its buffer, and the block and
 // dynamic LDS (which may not vary). A target that differs is given the
 // simplest expression (redline/capture.h rl_expr_t) of the step's
 // parameters that reproduces every step exactly, first that fits of:
 //   1. affine in pos:   scale × pos + add (scale ≠ 0 integer);
-//   2. a division of an affine form: ceil or floor of (s × pos + a) / d,
-//      for the affine forms found in the same step capture and d among the
-//      launch's block sizes and the powers of two 2..2^16 (grids, chunk
-//      counts);
+//   2. a division of an affine form: ceil or floor of (s × pos + a) / d:
+//      first a division the launch already uses, then d among the launch's
+//      block sizes, then the powers of two 2..2^16, each over the affine
+//      forms of the launch, pos, pos + 1 and the other launches' forms, in
+//      that order (grids, chunk counts);
 //   3. a free per-step parameter (kernarg words and pointer offsets only;
 //      never grids): value = scale × free, scale 1 for kernarg words and
 //      the gcd of the values for pointer offsets (a token × row-bytes
@@ -53,13 +54,18 @@
 //     and recorded value) unless options->allow_holdout_miss.
 // result->holdout_line is the printable verdict either way.
 //
-// The merged capture is step 0's with the new parameters and bindings.
+// The merged capture is step 0's with the new parameters and bindings;
+// it is marked incomplete when any step is (the first reason, prefixed
+// with its step).
 // Admitted ranges: pos is admitted over the widest interval around the
 // captured positions on which every binding of pos fits its target
 // (launch_bind.h rl_bind_fit_range) and every bound pointer slot's access
-// extent stays inside its buffer; a free parameter likewise from 0. A
+// extent stays inside its buffer (and below options->position_limit);
+// a free parameter likewise from 0. A
 // bound slot's extent becomes the union of its extents over the admitted
-// range (what the hazard plan sees).
+// range (what the hazard plan sees). When step 0 has no window, the
+// merged capture gets one: pos from the last captured position + 1, up to
+// 8 admitted positions, stride 1 (what shadow and bench walk by default).
 //
 // Thread-safety: none; pure function of its inputs besides allocation.
 #ifndef REDLINE_CAPTURE_STEP_INFER_H_
@@ -84,6 +90,9 @@ typedef struct rl_step_infer_options_s {
   // Return success even when the held-out step is mispredicted (the
   // verdict is still in result->holdout_line).
   bool allow_holdout_miss;
+  // When > 0, pos is admitted below it at most (the engine's context
+  // length, so a grid bound to pos stays within the work budget).
+  int64_t position_limit;
 } rl_step_infer_options_t;
 
 typedef struct rl_step_infer_result_s {

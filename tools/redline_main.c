@@ -41,6 +41,21 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --dot       the launch dependency graph in Graphviz form\n"
      "  --max-decompressed B  budget of decompressed buffer contents\n"
      "              (default 4G; suffix K, M or G); over it: exit 3\n"},
+    {"infer", rl_cmd_infer,
+     "infer STEP0 STEP1 ... [--positions P0,P1,...] [--position-limit N] "
+     "[--allow-holdout-miss] -o FILE",
+     "Infer bindings from K single-step captures of one program: every kernarg\n"
+     "word, grid axis and pointer offset that differs between the steps gets\n"
+     "the simplest expression of pos (affine, ceil/floor division) or a free\n"
+     "per-step parameter; every step must be reproduced exactly, and with 4 or\n"
+     "more steps the last one is predicted from the others (printed). Writes\n"
+     "step 0 with the parameters and bindings (docs/binding-inference.md).\n"
+     "  --positions P,...     each step's position (default 0, 1, ...)\n"
+     "  --position-limit N    admit pos below N at most (the context length)\n"
+     "  --allow-holdout-miss  keep the result when the held-out step is not\n"
+     "                        predicted (default: exit 4)\n"
+     "  -o FILE               output path (not one of the inputs)\n"
+     "Unequal structure or unexplained variation: exit 4.\n"},
     {"replay", rl_cmd_replay,
      "replay FILE [--route aql|pm4] [--device sim] [--param NAME=VALUE]... "
      "[--repeat N] [--hazards adversarial] [--seed N] [--executor ref|isa] "

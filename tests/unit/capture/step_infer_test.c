@@ -15,13 +15,17 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "tests/support/test_support.h"
 
+#include "aql/aql_lower.h"
+#include "aql/aql_patch.h"
 #include "capture/bind_table.h"
 #include "capture/launch_bind.h"
 #include "capture/step_infer.h"
 #include "redline/capture_file.h"
+#include "redline/hazard.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 #define RL_TEST_ROW 256u        // bytes per KV / embedding row
@@ -73,7 +77,9 @@ static void rl_test_launch(rl_capture_t* capture, uint32_t kernel,
   rl_pointer_slot_t slots[2] = {
       {.kernarg_offset = 0, .buffer = in, .offset = in_offset,
        .effect = RL_EFFECT_READ, .source = RL_EFFECT_SOURCE_DECLARED,
-       .extent_offset = in_offset, .extent_size = RL_TEST_ROW},
+       // launch 0 reads n = pos + 1 floats of |in|: its whole buffer.
+       .extent_offset = in == RL_TEST_IN ? 0 : in_offset,
+       .extent_size = in == RL_TEST_IN ? rl_test_size[in] : RL_TEST_ROW},
       {.kernarg_offset = 8, .buffer = out, .offset = out_offset,
        .effect = RL_EFFECT_WRITE, .source = RL_EFFECT_SOURCE_DECLARED,
        .extent_offset = out_offset, .extent_size = RL_TEST_ROW}};
@@ -93,11 +99,27 @@ static rl_capture_t* rl_test_make_step(const rl_test_step_t* step) {
                                          rl_test_code_size, &index));
   assert_null(rl_capture_add_kernel(capture, 0, "vc_scale", &kernel));
   const char* names[RL_TEST_BUFFERS] = {"in", "kv", "emb", "out"};
+  // Inputs hold distinct floats (1, 2, 3, ...), so a row written at the
+  // wrong place shows in the regions.
+  float contents[RL_TEST_EMB_SIZE / 4];
+  for (uint32_t i = 0; i < RL_TEST_EMB_SIZE / 4; ++i) contents[i] = 1.0f + i;
   for (uint32_t b = 0; b < RL_TEST_BUFFERS; ++b) {
-    rl_capture_buffer_t buffer = {.name = (char*)names[b],
-                                  .size = rl_test_size[b], .alignment = 256,
-                                  .capture_address = rl_test_address[b]};
+    rl_capture_buffer_t buffer = {
+        .name = (char*)names[b], .size = rl_test_size[b], .alignment = 256,
+        .capture_address = rl_test_address[b],
+        .role = b == RL_TEST_KV || b == RL_TEST_OUT ? RL_BUFFER_ROLE_STATE
+                                                    : RL_BUFFER_ROLE_WEIGHTS,
+        .initial = b == RL_TEST_IN || b == RL_TEST_EMB ? (uint8_t*)contents
+                                                        : NULL};
     assert_null(rl_capture_add_buffer(capture, &buffer, &index));
+  }
+  rl_capture_region_t regions[2] = {
+      {.name = "kv", .buffer = RL_TEST_KV, .size = RL_TEST_KV_SIZE,
+       .type = RL_REGION_F32},
+      {.name = "out", .buffer = RL_TEST_OUT, .size = 4096,
+       .type = RL_REGION_F32}};
+  for (uint32_t r = 0; r < 2; ++r) {
+    assert_null(rl_capture_add_region(capture, &regions[r], &index));
   }
   rl_test_launch(capture, kernel, RL_TEST_IN, 0, RL_TEST_KV, step->kv_offset,
                  step->scale_word, step->n_word, step->grid,
@@ -240,7 +262,29 @@ static void test_position_bindings_predict_new_positions(void** state) {
   for (uint32_t b = 0; b < c->launches[0].binding_count; ++b) {
     assert_null(rl_bind_check_admitted(c, 0, b));
   }
+  // Negative control: a bound slot whose extent misses admitted offsets.
+  rl_pointer_slot_t* kv = &result.capture->launches[0].slots[1];
+  kv->extent_offset += 256;
+  kv->extent_size -= 256;
+  const rl_scalar_binding_t* bound =
+      rl_test_binding(c, 0, RL_BINDING_POINTER_OFFSET, 1);
+  rl_test_expect(
+      rl_bind_check_admitted(c, 0, (uint32_t)(bound - c->launches[0].bindings)),
+      RL_STATUS_CONTRACT, "pointer slot 1's offset reaches [0, 65280]",
+      "outside its extent");
+  kv->extent_offset -= 256;
+  kv->extent_size += 256;
   rl_step_infer_result_free(&result);
+  // A position limit narrows it further; one below a captured position is
+  // refused, naming it.
+  rl_step_infer_options_t options = {.positions = positions,
+                                     .position_limit = 100};
+  assert_null(rl_step_infer(steps.steps, 4, &options, &result));
+  assert_int_equal(result.capture->params[result.position_param].max, 100);
+  rl_step_infer_result_free(&result);
+  options.position_limit = 64;
+  rl_test_expect(rl_step_infer(steps.steps, 4, &options, &result),
+                 RL_STATUS_CONTRACT, "pos=64 at step 2", "[0, 63]");
   rl_test_steps_free(&steps);
 }
 
@@ -308,7 +352,7 @@ static void test_holdout_miss_is_refused(void** state) {
   assert_false(result.holdout_ok);
   assert_non_null(strstr(result.holdout_line, "NOT predicted"));
   rl_test_expect(status, RL_STATUS_CONTRACT, "held-out step 3",
-                 "kernarg byte 20: predicted 0xe, recorded 0xf");
+                 "kernarg byte 20: predicted 14, recorded 15");
   assert_null(rl_test_infer(&steps, positions, true, &result));
   assert_false(result.holdout_ok);
   // All four steps still reproduce: n became a free parameter.
@@ -319,6 +363,13 @@ static void test_holdout_miss_is_refused(void** state) {
   steps.count = 3;
   assert_null(rl_test_infer(&steps, positions, false, &result));
   assert_false(result.holdout_checked);
+  assert_false(rl_capture_incomplete(result.capture));
+  rl_step_infer_result_free(&result);
+  // A step that missed work makes the merged capture incomplete.
+  assert_null(rl_capture_mark_incomplete(steps.steps[1], 2, "hipFoo"));
+  assert_null(rl_test_infer(&steps, positions, false, &result));
+  assert_true(rl_capture_incomplete(result.capture));
+  assert_string_equal(result.capture->incomplete_reason, "step 1: hipFoo");
   rl_step_infer_result_free(&result);
   steps.count = 4;
   rl_test_steps_free(&steps);
@@ -415,6 +466,65 @@ static void test_file_round_trip(void** state) {
   rl_test_steps_free(&steps);
 }
 
+// Re-seals the checksum of the section whose header is at |offset|, so a
+// changed payload reaches the decoder.
+static void rl_test_reseal(uint8_t* bytes, uint64_t offset) {
+  uint64_t length = rl_load_le(bytes + offset + 8, 8);
+  uint64_t seed = XXH3_64bits(bytes + offset, 16);
+  rl_store_le(bytes + offset + 16, 8,
+              XXH3_64bits_withSeed(bytes + offset + 24, length, seed));
+}
+
+// A malformed BINDING_EXT is refused: a scale of 1 (not canonical) naming
+// the record, and a record moved off its binding naming the binding.
+static void test_binding_ext_refusals(void** state) {
+  (void)state;
+  rl_test_steps_t steps = {.count = 4};
+  int64_t positions[4] = {62, 63, 64, 65};
+  for (uint32_t k = 0; k < 4; ++k) {
+    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
+    steps.steps[k] = rl_test_make_step(&step);
+  }
+  rl_step_infer_result_t result;
+  assert_null(rl_test_infer(&steps, positions, false, &result));
+  uint8_t* bytes = NULL;
+  size_t size = 0;
+  assert_null(rl_capture_file_encode(result.capture, NULL, &bytes, &size));
+  rl_capture_t* back = NULL;
+  rl_capture_file_info_t info;
+  assert_null(rl_capture_file_read_memory(bytes, size, &back, &info));
+  rl_capture_destroy(back);
+  const rl_capture_file_section_t* ext = NULL;
+  for (uint32_t i = 0; i < info.section_count; ++i) {
+    if (info.sections[i].kind == RL_CAPTURE_SECTION_BINDING_EXT) {
+      ext = &info.sections[i];
+    }
+  }
+  assert_non_null(ext);
+  assert_true(ext->flags & 1u);  // required
+  uint8_t* record = bytes + ext->payload_offset + 4;  // launch, binding, scale
+  assert_int_equal(rl_load_le(record + 8, 8), 3);     // 3*pos+100
+  rl_store_le(record + 8, 8, 1);
+  rl_test_reseal(bytes, ext->offset);
+  rl_test_expect(rl_capture_file_read_memory(bytes, size, &back, NULL),
+                 RL_STATUS_INVALID_INPUT, "BINDING_EXT record 0",
+                 "scale other than 0 and 1");
+  rl_store_le(record + 8, 8, 3);
+  // The last record (the KV offset's 256, still in order) moved to a
+  // launch that does not exist: the binding it scaled no longer holds its
+  // recorded value, and the reader says which.
+  uint32_t count = (uint32_t)rl_load_le(bytes + ext->payload_offset, 4);
+  assert_int_equal(count, 2);
+  rl_store_le(record + 16, 4, 9);
+  rl_test_reseal(bytes, ext->offset);
+  rl_test_expect(rl_capture_file_read_memory(bytes, size, &back, NULL),
+                 RL_STATUS_INVALID_INPUT, "launch 0: binding 3",
+                 "recorded value 15872 differs from pos = 62");
+  free(bytes);
+  rl_step_infer_result_free(&result);
+  rl_test_steps_free(&steps);
+}
+
 // The compiled patch table rewrites a bound pointer site at apply, equal
 // to rl_launch_bind, and refuses a position past the buffer before
 // writing anything.
@@ -505,14 +615,100 @@ static void test_bind_table_applies_pointer_offset(void** state) {
   rl_test_steps_free(&steps);
 }
 
-int main(void) {
+// `step_infer_test --write-steps DIR`: writes DIR/step0.rlc .. step3.rlc
+// (pos 62..65, token 3) and DIR/step3_broken.rlc (n off by one) for the
+// CLI test (tests/integration/infer_cli_test.sh), instead of testing.
+static int rl_test_write_steps(const char* dir) {
+  if (rl_test_group_setup(NULL) != 0) return 1;
+  for (uint32_t k = 0; k < 5; ++k) {
+    rl_test_step_t step = rl_test_pos_step(62 + (k < 4 ? k : 3), 3);
+    step.scale_word = 0x40000000u;  // 2.0f: the rows hold 2 × in
+    if (k == 4) step.n_word += 1;
+    rl_capture_t* capture = rl_test_make_step(&step);
+    char path[4096];
+    if (k < 4) {
+      snprintf(path, sizeof(path), "%s/step%u.rlc", dir, k);
+    } else {
+      snprintf(path, sizeof(path), "%s/step3_broken.rlc", dir);
+    }
+    rl_status_t status = rl_capture_file_write(capture, path, NULL);
+    rl_capture_destroy(capture);
+    if (status) {
+      fprintf(stderr, "%s\n", rl_status_message(status));
+      rl_status_free(status);
+      return 1;
+    }
+  }
+  rl_test_group_teardown(NULL);
+  return 0;
+}
+
+// Route aql: the lowered program's patch table moves the KV pointer with
+// pos (a bound pointer site), equal to rl_launch_bind, and the census
+// (which decodes the packets and kernargs back) agrees at every step.
+static void test_aql_route_applies_pointer_offset(void** state) {
+  (void)state;
+  rl_test_steps_t steps = {.count = 4};
+  int64_t positions[4] = {62, 63, 64, 65};
+  for (uint32_t k = 0; k < 4; ++k) {
+    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
+    steps.steps[k] = rl_test_make_step(&step);
+  }
+  rl_step_infer_result_t result;
+  assert_null(rl_test_infer(&steps, positions, false, &result));
+  const rl_capture_t* c = result.capture;
+  rl_hazard_plan_t* plan = NULL;
+  assert_null(rl_hazard_plan_create(c, &plan));
+  uint64_t buffers[RL_TEST_BUFFERS], kernels[1] = {0x0000a00000001000ull};
+  for (uint32_t b = 0; b < RL_TEST_BUFFERS; ++b) {
+    buffers[b] = 0x0000900000000000ull + 0x100000ull * b;
+  }
+  int64_t pos = 62;
+  rl_aql_lower_inputs_t inputs = {
+      .capture = c, .plan = plan, .buffer_addresses = buffers,
+      .kernel_objects = kernels, .kernarg_address = 0x0000b00000000000ull,
+      .completion_signal = 0x0000c00000000040ull, .param_values = &pos};
+  rl_aql_program_t* program = NULL;
+  assert_null(rl_aql_lower(&inputs, &program));
+  assert_null(rl_aql_program_check(program, &inputs));
+  const int64_t walk[3] = {200, 0, 255};
+  for (int i = 0; i < 3; ++i) {
+    pos = walk[i];
+    uint32_t changed = 0;
+    assert_null(rl_aql_program_apply(program, c, &pos, 1, buffers, NULL,
+                                     &changed));
+    assert_true(changed > 0);
+    for (uint32_t l = 0; l < c->launch_count; ++l) {
+      uint8_t bound[24];
+      uint32_t grid[3];
+      assert_null(rl_launch_bind(c, l, &pos, buffers, bound, grid));
+      assert_memory_equal(program->kernarg + program->kernarg_offsets[l],
+                          bound, 24);
+    }
+    assert_int_equal(
+        rl_load_le(program->kernarg + program->kernarg_offsets[0] + 8, 8),
+        buffers[RL_TEST_KV] + (uint64_t)pos * RL_TEST_ROW);
+    assert_null(rl_aql_program_check(program, &inputs));
+  }
+  rl_aql_program_destroy(program);
+  rl_hazard_plan_destroy(plan);
+  rl_step_infer_result_free(&result);
+  rl_test_steps_free(&steps);
+}
+
+int main(int argc, char** argv) {
+  if (argc == 3 && strcmp(argv[1], "--write-steps") == 0) {
+    return rl_test_write_steps(argv[2]);
+  }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_position_bindings_predict_new_positions),
       cmocka_unit_test(test_free_token_parameter),
       cmocka_unit_test(test_holdout_miss_is_refused),
       cmocka_unit_test(test_unexplained_variation_is_refused),
       cmocka_unit_test(test_file_round_trip),
+      cmocka_unit_test(test_binding_ext_refusals),
       cmocka_unit_test(test_bind_table_applies_pointer_offset),
+      cmocka_unit_test(test_aql_route_applies_pointer_offset),
   };
   return cmocka_run_group_tests(tests, rl_test_group_setup,
                                 rl_test_group_teardown);
