@@ -233,13 +233,22 @@ static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
     rl_status_free(status);
     return RL_OK;
   }
+  // The window: inference's own (the next positions, never captured)
+  // unless the program's state was recorded; then the recorded positions
+  // from the first, which the shadow compares with the program's.
   const rl_capture_param_t* pos =
       &result.capture->params[result.position_param];
   const int64_t first = (int64_t)ip->skip_steps;
   const int64_t end = first + rl_ip_steps_total(ip);
-  status = rl_ip_steps_window(
-      ip, result.capture, result.position_param,
-      (uint32_t)((end < pos->max ? end : pos->max) - first));
+  const rl_capture_window_t walk = {
+      .param = result.position_param, .start = first,
+      .count = (uint32_t)((end < pos->max ? end : pos->max) - first),
+      .stride = 1};
+  if (ip->verify && result.capture->window_count) {
+    result.capture->windows[0] = walk;
+  } else if (!result.capture->window_count) {
+    status = rl_ip_steps_window(ip, result.capture, walk.param, walk.count);
+  }
   if (!status) {
     fprintf(stderr, "redline_capture: %s\nredline_capture: %s\n",
             result.message, result.holdout_line);

@@ -79,7 +79,7 @@ check_bindings() {
               'launch 4    slot 0 (kernarg\[0:8\]) offset in buf3 = 128\*pos$' \
               'launch 5    grid.x = pos+1' \
               'launch 10   slot 0 (kernarg\[0:8\]) offset in buf3 = 128\*pos+2048' \
-              'pos from 1, 4 steps, stride 1'; do
+              'pos from 5, 8 steps, stride 1'; do
     grep -q "$want" <<<"$out" || { echo "missing binding: $want" >&2; return 1; }
   done
   grep -q 'held-out step 3 (pos=4): predicted exactly' "$log" ||
