@@ -258,6 +258,29 @@ static rl_status_t rl_capture_encode_incomplete(
   return RL_OK;
 }
 
+static rl_status_t rl_capture_encode_program_state(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  rl_codec_write_u32(writer, capture->program_state_count);
+  for (uint32_t i = 0; i < capture->program_state_count; ++i) {
+    const rl_capture_program_state_t* state = &capture->program_states[i];
+    rl_codec_write_i64(writer, state->pos);
+    rl_codec_write_u32(writer, state->region);
+    rl_codec_write_u32(writer, 0);
+    rl_codec_write_digest(writer, state->digest);
+  }
+  rl_codec_write_u32(writer, capture->program_param_count);
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    rl_codec_write_i64(writer, value->pos);
+    rl_codec_write_u32(writer, value->param);
+    rl_codec_write_u32(writer, 0);
+    rl_codec_write_i64(writer, value->value);
+  }
+  return RL_OK;
+}
+
 // Whether |capture| needs BINDING_EXT: a scaled expression or a
 // pointer-offset binding (a reader without the section must refuse it).
 static bool rl_capture_needs_binding_ext(const rl_capture_t* capture) {
@@ -427,9 +450,9 @@ rl_status_t rl_capture_identity(const rl_capture_t* capture,
 
 // Appends one section: header, payload from |encode| (or none), checksum
 // over the header's first 16 bytes and the payload, zero padding.
-static rl_status_t rl_capture_file_emit_section(
+static rl_status_t rl_capture_file_emit_flagged(
     const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
-    uint32_t kind, rl_capture_section_encoder_t encode,
+    uint32_t kind, uint32_t flags, rl_capture_section_encoder_t encode,
     rl_codec_writer_t* writer) {
   size_t start = writer->size;
   rl_codec_write_zeros(writer, RL_CAPTURE_FILE_SECTION_HEADER_SIZE);
@@ -438,7 +461,7 @@ static rl_status_t rl_capture_file_emit_section(
   uint8_t* header = writer->data + start;
   size_t length = writer->size - start - RL_CAPTURE_FILE_SECTION_HEADER_SIZE;
   rl_codec_store_u32(header, kind);
-  rl_codec_store_u32(header + 4, RL_CAPTURE_SECTION_FLAG_REQUIRED);
+  rl_codec_store_u32(header + 4, flags);
   rl_codec_store_u64(header + 8, length);
   uint64_t seed = XXH3_64bits(header, 16);
   rl_codec_store_u64(header + 16,
@@ -483,6 +506,15 @@ static rl_status_t rl_capture_encode_plan_init(
   return RL_OK;
 }
 
+static rl_status_t rl_capture_file_emit_section(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    uint32_t kind, rl_capture_section_encoder_t encode,
+    rl_codec_writer_t* writer) {
+  return rl_capture_file_emit_flagged(capture, plan, kind,
+                                      RL_CAPTURE_SECTION_FLAG_REQUIRED, encode,
+                                      writer);
+}
+
 static rl_status_t rl_capture_file_encode_into(
     const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
     rl_codec_writer_t* writer) {
@@ -507,12 +539,19 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, RL_CAPTURE_SECTION_INCOMPLETE,
         rl_capture_encode_incomplete, writer));
   }
+  bool states =
+      capture->program_state_count > 0 || capture->program_param_count > 0;
+  if (states) {  // optional: the replay does not depend on it
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_flagged(
+        capture, plan, RL_CAPTURE_SECTION_PROGRAM_STATE, 0,
+        rl_capture_encode_program_state, writer));
+  }
   RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
       capture, plan, RL_CAPTURE_SECTION_END, NULL, writer));
   rl_capture_file_store_header(
       writer->data,
       (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
-          (ext ? 1 : 0),
+          (ext ? 1 : 0) + (states ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

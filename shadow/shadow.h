@@ -442,6 +442,13 @@ typedef struct rl_shadow_result_s {
   uint64_t first_element_offset;
   uint8_t first_reference_value[8];
   uint8_t first_arm_value[8];
+  // The program as a reference (shadow/shadow_program.h): region digests
+  // compared with the program's recorded ones, and the first mismatch.
+  uint32_t program_checked;
+  uint32_t program_windows;     // windows with at least one comparison
+  bool program_mismatch;
+  uint32_t program_window, program_region;
+  rl_digest128_t program_expected, program_got;
   bool pass;
   char reason[768];             // "" on PASS
 } rl_shadow_result_t;

@@ -387,6 +387,12 @@ static void rl_shadow_summary_write(FILE* out,
   rl_shadow_text_title(out, result);
   rl_shadow_summary_arms(out, result);
   rl_shadow_summary_audits(out, result);
+  if (result->program_checked) {  // shadow/shadow_program.h
+    fprintf(out, "reference program: %u region states at %u positions "
+            "compared with the program's own%s\n", result->program_checked,
+            result->program_windows,
+            result->program_mismatch ? " (a MISMATCH)" : ", all equal");
+  }
   rl_shadow_text_flip(out, result);
   if (result->diverged) {
     rl_shadow_text_first(out, result);

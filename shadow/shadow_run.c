@@ -11,6 +11,7 @@
 #include "shadow/shadow_compare.h"
 #include "shadow/shadow_effects.h"
 #include "shadow/shadow_hazard.h"
+#include "shadow/shadow_program.h"
 #include "shadow/shadow_rerecord.h"
 #include "shadow/shadow_trace.h"
 
@@ -329,7 +330,12 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
 
 static void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w) {
   int64_t value = rl_shadow_window_value(&run->result->window, w);
-  if (run->result->param != UINT32_MAX) run->values[run->result->param] = value;
+  if (run->result->param != UINT32_MAX) {
+    run->values[run->result->param] = value;
+    // The program's own free-parameter values at this position (the
+    // token it fed), when the capture recorded them.
+    (void)rl_shadow_program_feed(run->capture, value, run->values);
+  }
   if (run->recorded != UINT32_MAX) rl_shadow_rerecord_step(run, w, value);
   for (uint32_t a = 0; a < run->result->arm_count; ++a) {
     if (!run->arms[a]) continue;
@@ -425,6 +431,33 @@ static void rl_shadow_compare_region(rl_shadow_run_t* run, uint32_t w,
   }
 }
 
+// The reference arm's region |r| after window |w| against the program's
+// recorded state at that position (shadow/shadow_program.h).
+static bool rl_shadow_program_check(rl_shadow_run_t* run, uint32_t w,
+                                    uint32_t r) {
+  rl_shadow_result_t* result = run->result;
+  rl_digest128_t expected;
+  if (result->param == UINT32_MAX ||
+      !rl_shadow_program_digest(
+          run->capture, rl_shadow_window_value(&result->window, w), r,
+          &expected)) {
+    return false;
+  }
+  const rl_shadow_cell_t* cell =
+      rl_shadow_result_cell(result, w, r, result->reference);
+  if (!cell->present) return false;
+  ++result->program_checked;
+  if (!rl_digest128_equal(cell->digest, expected) &&
+      !result->program_mismatch) {
+    result->program_mismatch = true;
+    result->program_window = w;
+    result->program_region = r;
+    result->program_expected = expected;
+    result->program_got = cell->digest;
+  }
+  return true;
+}
+
 // The negative control, after the first window ran and before it is read.
 static void rl_shadow_apply_flip(rl_shadow_run_t* run) {
   rl_shadow_result_t* result = run->result;
@@ -446,9 +479,12 @@ static void rl_shadow_walk(rl_shadow_run_t* run) {
   for (uint32_t w = 0; w < result->window.count; ++w) {
     rl_shadow_step_arms(run, w);
     if (w == 0 && run->options->flip) rl_shadow_apply_flip(run);
+    bool program = false;
     for (uint32_t r = 0; r < result->region_count; ++r) {
       rl_shadow_compare_region(run, w, r);
+      program |= rl_shadow_program_check(run, w, r);
     }
+    if (program) ++result->program_windows;
     result->window_count = w + 1;
   }
 }
@@ -541,6 +577,19 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
              cell->differing_bytes == 1 ? "" : "s",
              cell->differing_bytes == 1 ? "s" : "");
     rl_shadow_divergent_arms(result);
+    return;
+  }
+  if (result->program_mismatch) {
+    char got[RL_DIGEST128_HEX_LENGTH + 1], want[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(result->program_got, got);
+    rl_digest128_format(result->program_expected, want);
+    snprintf(result->reason, sizeof(result->reason),
+             "reference program: after the step at %s=%" PRId64 " (window "
+             "%u) region %s is %s in the arms, the program had %s",
+             capture->params[result->param].name,
+             rl_shadow_window_value(&result->window, result->program_window),
+             result->program_window,
+             capture->regions[result->program_region].name, got, want);
     return;
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {

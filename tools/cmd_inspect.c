@@ -157,6 +157,26 @@ static void rl_inspect_print_params(const rl_capture_t* capture) {
   }
 }
 
+// The program's own state after each recorded step (PROGRAM_STATE,
+// `redline run --verify-steps`): one line per step and region hashed.
+static void rl_inspect_print_program_state(const rl_capture_t* capture) {
+  if (!capture->program_state_count && !capture->program_param_count) return;
+  printf("\nprogram state (XXH3-128 of each region after the step at pos; "
+         "the free parameters' values at it)\n");
+  for (uint32_t i = 0; i < capture->program_state_count; ++i) {
+    const rl_capture_program_state_t* state = &capture->program_states[i];
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(state->digest, hex);
+    printf("  pos %-6lld %-16s %s\n", (long long)state->pos,
+           capture->regions[state->region].name, hex);
+  }
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    printf("  pos %-6lld %s = %lld\n", (long long)value->pos,
+           capture->params[value->param].name, (long long)value->value);
+  }
+}
+
 static void rl_inspect_print_regions(const rl_capture_t* capture) {
   printf("\nstate regions\n");
   for (uint32_t i = 0; i < capture->region_count; ++i) {
@@ -172,6 +192,7 @@ static void rl_inspect_print_regions(const rl_capture_t* capture) {
            capture->params[w->param].name, (long long)w->start, w->count,
            (long long)w->stride);
   }
+  rl_inspect_print_program_state(capture);
 }
 
 static void rl_inspect_print_launches(const rl_capture_t* capture,

@@ -163,6 +163,29 @@ static cJSON* rl_json_params_and_windows(const rl_capture_t* capture,
     cJSON_AddNumberToObject(object, "stride", (double)w->stride);
     cJSON_AddItemToArray(windows, object);
   }
+  // The program's own state after each recorded step (PROGRAM_STATE).
+  cJSON* states = cJSON_AddArrayToObject(root, "program_state");
+  for (uint32_t i = 0; i < capture->program_state_count; ++i) {
+    const rl_capture_program_state_t* state = &capture->program_states[i];
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(state->digest, hex);
+    cJSON* object = cJSON_CreateObject();
+    cJSON_AddNumberToObject(object, "pos", (double)state->pos);
+    cJSON_AddStringToObject(object, "region",
+                            capture->regions[state->region].name);
+    cJSON_AddStringToObject(object, "digest", hex);
+    cJSON_AddItemToArray(states, object);
+  }
+  cJSON* values = cJSON_AddArrayToObject(root, "program_params");
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    cJSON* object = cJSON_CreateObject();
+    cJSON_AddNumberToObject(object, "pos", (double)value->pos);
+    cJSON_AddStringToObject(object, "param",
+                            capture->params[value->param].name);
+    cJSON_AddNumberToObject(object, "value", (double)value->value);
+    cJSON_AddItemToArray(values, object);
+  }
   cJSON* bindings = cJSON_AddArrayToObject(root, "bindings");
   for (uint32_t l = 0; l < capture->launch_count; ++l) {
     const rl_capture_launch_t* launch = &capture->launches[l];

@@ -209,7 +209,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --trace OUT       a Chrome/Perfetto trace of the shadow and the bench\n"},
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
-     "[--window SPEC]] [--trace OUT] [--timeout-ms N] "
+     "[--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL] "
+     "[--verify-steps N]]] "
+     "[--trace OUT] [--timeout-ms N] "
      "[--device-memory B] [--hazards MODE] [--seed N] [--cache-model MODE] "
      "[--max-work-items N] [--max-dispatches N] -- PROGRAM [ARGS...]",
      "Run an unmodified HIP program on the simulated GPU: its libamdhip64\n"
@@ -227,8 +229,22 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    window, so `redline shadow FILE` needs no --windows.\n"
      "                    Incomplete (and refused by replay) when a launch\n"
      "                    failed, none was recorded, or work bypassed it\n"
-     "  --window SPEC     launches:FIRST:COUNT or marker:KERNEL:N (default:\n"
+     "  --window SPEC     launches:FIRST:COUNT (kernel launches only),\n"
+     "                    items:FIRST:COUNT (launches, copies and fills into\n"
+     "                    recorded buffers) or marker:KERNEL:N (default:\n"
      "                    the whole run)\n"
+     "  --steps K         record K (2..4096) steps of equal structure and\n"
+     "                    write the first with parameter pos = its ordinal;\n"
+     "                    a step is the period of the launch sequence (the\n"
+     "                    program runs twice: once to find it) or starts at\n"
+     "                    each launch of --step-start KERNEL; steps that\n"
+     "                    differ are refused naming the first difference\n"
+     "                    (exit 4, nothing written)\n"
+     "  --skip-steps M    skip M steps first (default 0)\n"
+     "  --step-start KERNEL  a step starts at each launch of KERNEL\n"
+     "  --verify-steps N  also record the program's state (XXH3-128 of every\n"
+     "                    region step 0 writes) after each of the K steps and\n"
+     "                    N more (0..4096), shown by `redline inspect`\n"
      "  --trace OUT       every launch's simulated device span as a\n"
      "                    Chrome/Perfetto trace, written at exit\n"
      "  --timeout-ms N    bound of every launch's wait (default 10000): a\n"
@@ -246,7 +262,10 @@ const rl_cli_command_t rl_cli_commands[] = {
      "REDLINE_HIP_REPORT, REDLINE_HIP_TRACE, REDLINE_HIP_TIMEOUT_MS,\n"
      "REDLINE_HIP_MEMORY, REDLINE_HIP_HAZARDS, REDLINE_HIP_SEED,\n"
      "REDLINE_HIP_CACHE_MODEL, REDLINE_HIP_MAX_WORK_ITEMS,\n"
-     "REDLINE_HIP_MAX_DISPATCHES, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW.\n"},
+     "REDLINE_HIP_MAX_DISPATCHES, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW,\n"
+     "REDLINE_CAPTURE_STEPS, REDLINE_CAPTURE_SKIP_STEPS,\n"
+     "REDLINE_CAPTURE_STEP_START, REDLINE_CAPTURE_STEP_PERIOD,\n"
+     "REDLINE_CAPTURE_VERIFY_STEPS, REDLINE_CAPTURE_SURVEY.\n"},
     {"doctor", rl_cmd_doctor, "doctor [--json]",
      "Answer \"can redline drive real hardware here?\": the runtime libraries\n"
      "(every path tried, what loaded, versions, errors), /dev/kfd and the\n"

@@ -177,7 +177,7 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
   if (g) {  // a node of the graph: recorded when the graph is launched
     rl_ip_graph_kernel(ip, g, f, grid, block, lds, params, extra);
   } else {
-    record = rl_ip_window_launch(ip, f);
+    record = rl_ip_window_launch(ip, f, block, lds);
   }
   if (record && !f) {
     rl_ip_note(ip, 1,

@@ -34,6 +34,13 @@
 //                   code object (the alias broken: kernels that address
 //                   the variable through the code object and the launch's
 //                   pointer see different bytes)
+//   copy-by-kind    the capture interposer: a hipMemcpyHostToDevice copy
+//                   is recorded as host bytes even when its source is a
+//                   recorded device buffer (the kind trusted over the
+//                   address, docs/capture-interposer.md "Copies by address")
+//   program-flip:I  shadow: the program's recorded digest I (PROGRAM_STATE
+//                   entry I) is read with one bit flipped, so the shadow's
+//                   program reference must fail naming step and region
 //   effect-shift:I  capture file read (after its identity check): launch
 //                   I's pointer
 //                   slots each take the effect of the next slot (the last

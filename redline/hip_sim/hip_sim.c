@@ -95,6 +95,9 @@ static void rl_hip_write_report(const char* trace) {
           rl_hip.sticky_error != hipSuccess);
   fprintf(file, "timeout_ms %llu\n", (unsigned long long)rl_hip.timeout_ms);
   if (rl_hip.stopped[0]) fprintf(file, "stopped %s\n", rl_hip.stopped);
+  if (rl_hip.failed_launch[0]) {
+    fprintf(file, "failed_launch %s\n", rl_hip.failed_launch);
+  }
   if (trace[0]) fprintf(file, "trace %s\n", trace);
   for (uint32_t i = 0; i < rl_hip.error_total && i < RL_HIP_ERRORS_KEPT; ++i) {
     fprintf(file, "error: %s\n", rl_hip.errors[i]);

@@ -279,6 +279,9 @@ typedef struct rl_hip_state_s {
   // kernel of the first launch that outlived it and was stopped ("" none).
   uint64_t timeout_ms;
   char stopped[128];
+  // The first launch that failed: "#INDEX KERNEL: MESSAGE" (INDEX counts
+  // the launches run before it), "" none; the report's failed_launch line.
+  char failed_launch[400];
   char errors[RL_HIP_ERRORS_KEPT][256];
   uint32_t error_total;
   hipError_t last_error;

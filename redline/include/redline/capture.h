@@ -223,6 +223,28 @@ typedef struct rl_capture_window_s {
   int64_t stride;
 } rl_capture_window_t;
 
+// The program's own state after one step, recorded while it ran
+// (`redline run --steps K --verify-steps N`, docs/real-engines.md): the
+// XXH3-128 of region |region|'s bytes as the program left them when the
+// step at position |pos| ended (when the next step started). Not covered
+// by the identity: stored in the optional PROGRAM_STATE section
+// (capture_file.h), for a shadow to compare against.
+typedef struct rl_capture_program_state_s {
+  int64_t pos;
+  uint32_t region;
+  rl_digest128_t digest;
+} rl_capture_program_state_t;
+
+// The value parameter |param| had at the step at position |pos| of the
+// program's run (a free per-step parameter such as the token), recorded
+// with the program state so a replay can feed the program's own values.
+// Stored in PROGRAM_STATE too.
+typedef struct rl_capture_program_param_s {
+  int64_t pos;
+  uint32_t param;
+  int64_t value;
+} rl_capture_program_param_t;
+
 typedef struct rl_capture_s {
   char* workload;  // free-form name of what was captured ("vecchain")
   char* target;    // exact target of all code objects
@@ -255,6 +277,14 @@ typedef struct rl_capture_s {
   // |target|; all zero (processor "") while the capture has no code object.
   // Read this instead of parsing |target| again.
   rl_target_t typed_target;
+  // The program's state after each recorded step, ordered by (pos, region)
+  // strictly increasing (rl_capture_add_program_state).
+  uint32_t program_state_count, program_state_capacity;
+  rl_capture_program_state_t* program_states;
+  // The free parameters' values at those steps, ordered by (pos, param)
+  // strictly increasing (rl_capture_add_program_param).
+  uint32_t program_param_count, program_param_capacity;
+  rl_capture_program_param_t* program_params;
 } rl_capture_t;
 
 // The processor |capture|'s code objects run on ("gfx1100"), or |fallback|
@@ -314,6 +344,16 @@ rl_status_t rl_capture_add_region(rl_capture_t* capture,
 rl_status_t rl_capture_add_window(rl_capture_t* capture,
                                   const rl_capture_window_t* window,
                                   uint32_t* out_index);
+
+// Appends one program-state hash: |state|->region must be a region of
+// |capture| and (pos, region) must come after the last entry's.
+rl_status_t rl_capture_add_program_state(
+    rl_capture_t* capture, const rl_capture_program_state_t* state);
+
+// Appends one recorded parameter value: |value|->param must be a parameter
+// of |capture| and (pos, param) must come after the last entry's.
+rl_status_t rl_capture_add_program_param(
+    rl_capture_t* capture, const rl_capture_program_param_t* value);
 
 // Re-checks every cross-reference and range of the whole model.
 rl_status_t rl_capture_validate(const rl_capture_t* capture);
