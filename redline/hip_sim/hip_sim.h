@@ -143,7 +143,8 @@
 // geometry beyond the device's limits is hipErrorInvalidConfiguration,
 // static plus dynamic LDS above the device's is hipErrorInvalidValue; the
 // device stays usable. Registered memory (hipHostRegister) is pinned for the
-// copy rules but cannot be dereferenced by a kernel (not mapped).
+// copy rules, and kernels dereference it through a mirror in simulator
+// memory synchronised at each kernel's start and end (hip_sim_register.c).
 //
 // Misuse the runtime detects (each recorded as one error message, and the
 // call returns the HIP error named): a launch, synchronize or capture on a

@@ -217,9 +217,12 @@ typedef struct rl_hip_allocation_s {
   uint8_t* host;
 } rl_hip_allocation_t;
 
-// A host range registered with hipHostRegister (hip_sim_register.c).
+// A host range registered with hipHostRegister (hip_sim_register.c) and
+// the system-memory allocation of the same size that mirrors it for
+// kernels (|mirror|, its device address).
 typedef struct rl_hip_registered_s {
   uint64_t base, size;
+  uint64_t mirror;
 } rl_hip_registered_t;
 
 // Live streams at once (destroyed streams free their slot).
@@ -347,6 +350,19 @@ rl_hip_allocation_t* rl_hip_find(uint64_t address);
 // True when [address, address + size) lies in a range registered with
 // hipHostRegister; lock held.
 bool rl_hip_registered(uint64_t address, uint64_t size);
+// The mirror's device address of registered host address |address|, or 0
+// when it is in no registered range; lock held.
+uint64_t rl_hip_registered_device(uint64_t address);
+// Launch-time mirroring of registered memory (hip_sim_register.c): before
+// a kernel runs, every registered range's bytes go to its mirror
+// (rl_hip_mirror_in: lock held, device lock not held, it takes it);
+// after, the bytes the kernel changed, and only those, come back
+// (rl_hip_mirror_out: device lock held), so host writes to other bytes
+// of the range meanwhile are kept. The returned state is freed by
+// rl_hip_mirror_out; NULL when nothing is registered.
+typedef struct rl_hip_mirror_s rl_hip_mirror_t;
+rl_hip_mirror_t* rl_hip_mirror_in(void);
+void rl_hip_mirror_out(rl_hip_mirror_t* mirror);
 // The device address behind |pointer|: itself for device memory, the
 // device address of host-visible memory, |pointer| otherwise.
 uint64_t rl_hip_device_address(const void* pointer);

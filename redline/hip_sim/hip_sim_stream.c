@@ -459,7 +459,8 @@ static void rl_hip_fill_hidden(const rl_code_object_kernel_t* kernel,
   }
 }
 
-// Pointer arguments into host-visible memory become device addresses.
+// Pointer arguments into host-visible or registered memory become device
+// addresses (registered memory: its mirror's, hip_sim_register.c).
 static void rl_hip_translate_pointers(const rl_code_object_kernel_t* kernel,
                                       uint8_t* kernarg) {
   for (uint32_t i = 0; i < kernel->arg_count; ++i) {
