@@ -19,13 +19,16 @@ set(RL_HIP_CONFORMANCE_PROGRAMS
   copy_symbol_async wait_event_pingpong capture_fork_join async_poll_flag
   async_submission_order null_stream_legacy host_func_order resource_slots
   launch_validation event_flags error_strings copy_2d_3d host_register
-  engine_pageable_uploads copy_pinned_memset context_api device_attributes)
-# Programs the capture records completely (the others use pinned memory as
-# a kernel argument, host functions, symbol copies inside the window or a
-# refused launch, and their captures are marked incomplete: shadow exits 4).
+  engine_pageable_uploads copy_pinned_memset context_api device_attributes
+  host_memory_kernels)
+# Programs the capture records completely (the others use host functions,
+# symbol copies inside the window, a kernel polling host memory while it
+# runs or a refused launch, and their captures are marked incomplete or
+# cannot be made: shadow exits 4).
 set(RL_HIP_CONFORMANCE_SHADOWED
   copy_h2d_pageable_async copy_d2h_pageable_async wait_event_pingpong
-  capture_fork_join null_stream_legacy async_submission_order host_register)
+  capture_fork_join null_stream_legacy async_submission_order host_register
+  host_memory_kernels copy_pinned_memset async_poll_flag)
 if(NOT RL_HIP_CORPUS OR NOT RL_HIPCC_HAVE_DEVICE_LIBS OR NOT RL_HIP_CORPUS_RUN)
   return()
 endif()
