@@ -60,3 +60,24 @@ if(RL_HIP_CORPUS_RUN)
   set_tests_properties(hip_corpus.stuck.gfx1100.stop PROPERTIES
     LABELS "hip_corpus;integration" TIMEOUT 300)
 endif()
+
+# The watchdog knows progress (docs/reliability.md, "The watchdog"):
+# progress.hip's dispatches run longer than a 1 s stall bound while
+# completing work-groups (exit 0), or complete nothing in one work-group
+# (stopped, exit 7); a dispatch over 2^24 work-items is refused by default
+# and runs with --max-work-items (progress.sh). gfx1100 only: about 20 s.
+if(RL_HIP_CORPUS_RUN)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  add_custom_command(OUTPUT ${dir}/progress
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 ${RL_HIP_CORPUS_FLAGS}
+            -Wall -Werror -o ${dir}/progress ${RL_HIP_CORPUS_SRC}/progress.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/progress.hip ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc gfx1100: hip_corpus/progress (fixture)"
+    VERBATIM)
+  add_custom_target(rl_hip_corpus_progress ALL DEPENDS ${dir}/progress)
+  add_test(NAME hip_corpus.progress.gfx1100.watchdog
+    COMMAND ${RL_HIP_CORPUS_SRC}/progress.sh $<TARGET_FILE:redline>
+            gfx1100 ${dir}/progress)
+  set_tests_properties(hip_corpus.progress.gfx1100.watchdog PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 300)
+endif()

@@ -86,6 +86,16 @@ typedef struct rl_device_fault_s {
   char message[512];    // e.g. "VM fault: write of 4 bytes at 0x... ..."
 } rl_device_fault_t;
 
+// How far a queue's work got (queue_progress): |events| grows by one each
+// time a work-group completes or a dispatch starts, so a wait sees
+// progress as a change of it; |wg_done| of |wg_total| are the work-groups
+// of the dispatch the queue runs or ran last (0 of 0 before any).
+typedef struct rl_device_progress_s {
+  uint64_t events;
+  uint64_t wg_done;
+  uint64_t wg_total;
+} rl_device_progress_t;
+
 typedef struct rl_device_s rl_device_t;
 
 typedef struct rl_device_vtable_s {
@@ -146,6 +156,10 @@ typedef struct rl_device_vtable_s {
   bool (*queue_idle)(rl_device_t* device, const rl_device_queue_t* queue);
   void (*queue_fault)(rl_device_t* device, const rl_device_queue_t* queue,
                       rl_device_fault_t* out_fault);
+  // Optional (NULL: the device cannot tell; waits are then bounded by wall
+  // time alone): the queue's progress, read from any thread.
+  void (*queue_progress)(rl_device_t* device, const rl_device_queue_t* queue,
+                         rl_device_progress_t* out_progress);
   rl_status_t (*signal_create)(rl_device_t* device, int64_t initial_value,
                                rl_device_allocation_t* out_signal);
   rl_status_t (*signal_destroy)(rl_device_t* device, uint64_t signal);

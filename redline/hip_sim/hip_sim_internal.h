@@ -277,6 +277,10 @@ typedef struct rl_hip_state_s {
   // kernel of the first launch that outlived it and was stopped ("" none).
   uint64_t timeout_ms;
   char stopped[128];
+  // Set with |stopped| when the launch stalled (no work-group completed for
+  // timeout_ms): how many of its work-groups had completed.
+  bool stopped_stall;
+  uint64_t stopped_wg_done, stopped_wg_total;
   char errors[RL_HIP_ERRORS_KEPT][256];
   uint32_t error_total;
   hipError_t last_error;

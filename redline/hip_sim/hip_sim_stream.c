@@ -55,6 +55,8 @@ hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
     // report is read).
     if (rl_status_is(status, RL_STATUS_QUARANTINED) && !rl_hip.stopped[0]) {
       snprintf(rl_hip.stopped, sizeof(rl_hip.stopped), "%s", kernel->name);
+      rl_hip.stopped_stall = rl_device_funnel_stalled(
+          &rl_hip.adapter, &rl_hip.stopped_wg_done, &rl_hip.stopped_wg_total);
     }
     rl_status_free(status);
     return hipErrorLaunchFailure;
