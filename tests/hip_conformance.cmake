@@ -12,6 +12,8 @@
 #   hip_conformance.<rule>.shadow   for the programs whose whole run the
 #       capture interposer records: `redline run --capture`, then the shadow
 #       on eager, aql, pm4, hip and hipgraph (tests/hip_corpus/corpus_run.sh)
+#   hip_conformance.host_memory_kernels.uploads  host stores into host
+#       memory are in the capture (host_uploads.sh)
 set(RL_HIP_CONFORMANCE_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_conformance)
 set(RL_HIP_CONFORMANCE_DIR ${CMAKE_BINARY_DIR}/tests/hip_conformance)
 set(RL_HIP_CONFORMANCE_PROGRAMS
@@ -62,3 +64,12 @@ foreach(name IN LISTS RL_HIP_CONFORMANCE_PROGRAMS)
   endif()
 endforeach()
 add_custom_target(rl_hip_conformance ALL DEPENDS ${rl_conformance_outputs})
+# Host stores into host memory between launches reach the capture: the
+# whole run's replay equals the replay of a window opening after them
+# (host_uploads.sh; REDLINE_TEST_FAULT=host-writes-off is its control).
+add_test(NAME hip_conformance.host_memory_kernels.uploads
+  COMMAND ${RL_HIP_CONFORMANCE_SRC}/host_uploads.sh $<TARGET_FILE:redline>
+          ${RL_HIP_CONFORMANCE_DIR}/host_memory_kernels
+          ${RL_HIP_CONFORMANCE_DIR}/host_uploads)
+set_tests_properties(hip_conformance.host_memory_kernels.uploads PROPERTIES
+  LABELS "hip_conformance;integration" TIMEOUT 300)

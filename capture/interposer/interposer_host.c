@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
+#include "redline/base/test_fault.h"
 
 // hipMallocHost, hipHostAlloc and hipFreeHost are deprecated in HIP's
 // header; programs still call them, so they are interposed.
@@ -92,7 +93,7 @@ void rl_ip_host_settle(rl_interposer_t* ip) {
 }
 
 void rl_ip_host_uploads(rl_interposer_t* ip) {
-  if (ip->uploading) return;
+  if (ip->uploading || rl_test_fault("host-writes-off", 0)) return;
   ip->uploading = true;
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     rl_ip_buffer_t* b = &ip->buffers[i];

@@ -46,6 +46,10 @@
 //   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
 //                   work-groups, ignoring the grid's Y dimension (the
 //                   dispatch audit's control; takes no index)
+//   host-writes-off the capture interposer (interposer_host.c) records no
+//                   host stores into host memory (takes no index): the
+//                   negative control of tests/hip_conformance/
+//                   host_uploads.sh
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)
