@@ -78,12 +78,19 @@ typedef struct rl_device_queue_s {
   void* backend;          // the backend's queue object
 } rl_device_queue_t;
 
+// The longest fault message kept (rl_device_fault_t.message, with its
+// NUL): room for the executor's whole account (kernel, work-group, wave,
+// instruction, PC, the access and the hint), which every layer passing it
+// on keeps whole (docs/failure-semantics.md).
+#define RL_DEVICE_FAULT_MESSAGE_MAX 2048
+
 // A fault report: what the packet processor or an executor refused.
 typedef struct rl_device_fault_s {
   bool faulted;
   uint64_t packet_id;   // dispatch id of the packet being processed
   uint64_t address;     // faulting address, when the fault is a VM fault
-  char message[512];    // e.g. "VM fault: write of 4 bytes at 0x... ..."
+  // e.g. "VM fault: write of 4 bytes at 0x... ..."
+  char message[RL_DEVICE_FAULT_MESSAGE_MAX];
 } rl_device_fault_t;
 
 // How far a queue's work got (queue_progress): |events| grows by one each

@@ -29,7 +29,7 @@ typedef struct rl_device_funnel_s {
   bool signal_created;
   // Set when a launch faulted or timed out: the queue runs nothing more.
   rl_status_code_t broken;
-  char broken_reason[600];
+  char broken_reason[RL_DEVICE_FAULT_MESSAGE_MAX + 160];
   rl_device_funnel_code_object_t* code_objects;
   uint32_t code_object_count;
   uint32_t code_object_capacity;

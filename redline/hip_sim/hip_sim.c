@@ -25,7 +25,8 @@ void rl_hip_error(const char* format, ...) {
   if (rl_hip.error_total < RL_HIP_ERRORS_KEPT) {
     va_list args;
     va_start(args, format);
-    vsnprintf(rl_hip.errors[rl_hip.error_total], 256, format, args);
+    vsnprintf(rl_hip.errors[rl_hip.error_total], RL_HIP_ERROR_BYTES, format,
+              args);
     va_end(args);
   }
   ++rl_hip.error_total;

@@ -61,7 +61,7 @@ static void rl_hip_exec_run(rl_hip_op_t* op, struct ihipStream_t* s) {
                                 ? rl_hip_mirror_in()
                                 : NULL;
   pthread_mutex_unlock(&rl_hip.lock);
-  char message[256] = "";
+  char message[RL_HIP_ERROR_BYTES] = "";
   hipError_t result = sticky;
   uint64_t start = 0, ticks = 0;
   if (!sticky) {

@@ -58,6 +58,9 @@
 #define RL_HIP_MAGIC_EVENT 0x45564E54u
 #define RL_HIP_MAGIC_NODE 0x4E4F4445u
 #define RL_HIP_ERRORS_KEPT 64u
+// Bytes of each kept error: a launch's fault message whole, with the
+// kernel's name around it.
+#define RL_HIP_ERROR_BYTES (RL_DEVICE_FAULT_MESSAGE_MAX + 512)
 // The device printf buffer (hip_sim.c), also hipLimitPrintfFifoSize.
 #define RL_HIP_PRINTF_BYTES (1u << 20)
 
@@ -281,7 +284,7 @@ typedef struct rl_hip_state_s {
   // timeout_ms): how many of its work-groups had completed.
   bool stopped_stall;
   uint64_t stopped_wg_done, stopped_wg_total;
-  char errors[RL_HIP_ERRORS_KEPT][256];
+  char errors[RL_HIP_ERRORS_KEPT][RL_HIP_ERROR_BYTES];
   uint32_t error_total;
   hipError_t last_error;
   // REDLINE_HIP_TRACE (`redline run --trace`): every launch's device span
