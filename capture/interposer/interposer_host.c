@@ -72,8 +72,20 @@ static void rl_ip_host_record(rl_interposer_t* ip, void* ptr, size_t size,
 
 bool rl_ip_host_read(rl_interposer_t* ip, uint64_t address, void* data,
                      uint64_t size) {
-  const rl_ip_buffer_t* b = rl_ip_buffer_range(ip, address, size);
-  if (!b || b->memory == RL_IP_MEMORY_DEVICE) return false;
+  const rl_ip_buffer_t* b = NULL;
+  for (uint32_t i = 0; i < ip->buffer_count && !b; ++i) {
+    const rl_ip_buffer_t* c = &ip->buffers[i];
+    const uint64_t base = (uint64_t)(uintptr_t)c->base;
+    if (c->memory != RL_IP_MEMORY_DEVICE && address >= base &&
+        address - base < c->size && size <= c->size - (address - base)) {
+      b = c;  // freed ones too: a buffer's first read may come after that
+    }
+  }
+  if (!b) return false;
+  if (b->unregistered) {  // the program may have freed it: never read
+    memset(data, 0, size);
+    return true;
+  }
   RL_IP_REAL(hipDeviceSynchronize);
   if (real_hipDeviceSynchronize) (void)real_hipDeviceSynchronize();
   memcpy(data, (const void*)(uintptr_t)address, size);
@@ -88,7 +100,12 @@ void rl_ip_host_settle(rl_interposer_t* ip) {
     rl_ip_buffer_t* b = &ip->buffers[i];
     if (b->memory == RL_IP_MEMORY_DEVICE || b->freed) continue;
     if (!b->shadow) b->shadow = malloc(b->size);
-    if (b->shadow) memcpy(b->shadow, b->base, b->size);
+    if (b->shadow) {
+      memcpy(b->shadow, b->base, b->size);
+    } else {  // the host's stores into it could not be told
+      rl_ip_note(ip, 1, "no memory to watch host buffer %u for host stores",
+                 b->index);
+    }
   }
 }
 
@@ -110,8 +127,9 @@ void rl_ip_host_uploads(rl_interposer_t* ip) {
   ip->uploading = false;
 }
 
-// Marks the buffer at |ptr| freed (kept allocated until the capture is
-// written when |keep|); false when |ptr| is no recorded buffer's base.
+// Marks the buffer at |ptr| freed (pinned and managed memory stays
+// allocated until the capture is written); false when |ptr| is no recorded
+// buffer's base.
 static bool rl_ip_host_release(rl_interposer_t* ip, void* ptr) {
   rl_ip_buffer_t* b = rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)ptr);
   if (!b || b->base != ptr) return false;

@@ -347,8 +347,9 @@ void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
 // interposer_host.c — pinned, managed and registered host memory
 // True while a host-memory buffer is live (not freed or unregistered).
 bool rl_ip_host_live(const rl_interposer_t* ip);
-// Reads [address, +size) when it lies in a host-memory buffer (after
-// waiting for the device); false, nothing read, otherwise.
+// Reads [address, +size) when it lies in a host-memory buffer, freed or
+// not (after waiting for the device; zeros for an unregistered range,
+// which the program may have freed); false, nothing read, otherwise.
 bool rl_ip_host_read(rl_interposer_t* ip, uint64_t address, void* data,
                      uint64_t size);
 // After a recorded launch was forwarded: waits for the device and keeps
