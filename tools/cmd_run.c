@@ -20,9 +20,11 @@
 // --device-memory BYTES (K/M/G suffix) is the simulated device's memory
 // (REDLINE_HIP_MEMORY; default 16G): hipMalloc beyond it fails.
 //
-// --timeout-ms N bounds every launch's wait (REDLINE_HIP_TIMEOUT_MS,
-// default 10000): a launch that outlives it fails in the program
-// (hipErrorLaunchFailure) and its work-group is stopped.
+// --timeout-ms N bounds every launch's stall (REDLINE_HIP_TIMEOUT_MS,
+// default 10000): a launch none of whose work-groups completes for N ms
+// fails in the program (hipErrorLaunchFailure) and its work-group is
+// stopped; a launch that keeps completing work-groups runs as long as it
+// needs.
 //
 // The exit status is the program's (128 + N when signal N killed it; 127
 // when it could not be started; 7 when a launch was stopped after its
@@ -408,9 +410,16 @@ static bool rl_run_summary(const rl_run_t* run, const char* outcome) {
                word + 7);
     }
   }
-  char stopped[256] = "", kernel[160];
+  char stopped[400] = "", kernel[160];
   rl_run_report_word(text, "stopped", kernel, sizeof(kernel));
-  if (strcmp(kernel, "?") != 0) {
+  uint64_t wg_total = rl_run_report_u64(text, "stopped_wg_total", 0);
+  if (strcmp(kernel, "?") != 0 && wg_total) {
+    snprintf(stopped, sizeof(stopped), "; kernel %s made no progress for "
+             "%" PRIu64 " ms (%" PRIu64 " of %" PRIu64 " work-groups done) "
+             "and was STOPPED (exit 7)", kernel,
+             rl_run_report_u64(text, "timeout_ms", 0),
+             rl_run_report_u64(text, "stopped_wg_done", 0), wg_total);
+  } else if (strcmp(kernel, "?") != 0) {
     snprintf(stopped, sizeof(stopped), "; kernel %s did not finish within "
              "%" PRIu64 " ms and was STOPPED (exit 7)", kernel,
              rl_run_report_u64(text, "timeout_ms", 0));

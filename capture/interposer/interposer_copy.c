@@ -119,6 +119,7 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
                b->index);
     return;
   }
+  rl_ip_host_uploads(ip);
   uint64_t source = src;
   if (host) {  // staged: a read-only buffer holding the program's bytes
     RL_IP_REAL(hipMalloc);
@@ -181,6 +182,7 @@ void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
                b->index);
     return;
   }
+  rl_ip_host_uploads(ip);
   b->used = true;
   const rl_funnel_arg_t args[4] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),

@@ -106,6 +106,8 @@
 //   interposer_load.c     code objects, kernels and allocations
 //   interposer_copy.c     device writes without kernels, recorded as
 //                         launches of the copy kernels (interposer_copy.hip)
+//   interposer_host.c     pinned, managed and registered host memory:
+//                         buffers of role io, host writes as uploads
 //   interposer_graph.c    stream capture and graph launches
 //   interposer_observe.c  observed effects: what the simulator saw each
 //                         recorded launch touch becomes the effects of
@@ -159,12 +161,25 @@ typedef struct rl_ip_function_s {
   const rl_code_object_kernel_t* info;
 } rl_ip_function_t;
 
+// What memory a recorded buffer is (interposer_host.c for the host kinds).
+typedef enum rl_ip_memory_e {
+  RL_IP_MEMORY_DEVICE = 0,      // hipMalloc
+  RL_IP_MEMORY_PINNED = 1,      // hipHostMalloc, hipMallocHost, hipHostAlloc
+  RL_IP_MEMORY_MANAGED = 2,     // hipMallocManaged
+  RL_IP_MEMORY_REGISTERED = 3,  // hipHostRegister
+} rl_ip_memory_t;
+
 typedef struct rl_ip_buffer_s {
   void* base;
   uint64_t size;
   uint32_t index;  // funnel buffer
   bool freed;
   bool used;  // referenced by a recorded launch
+  rl_ip_memory_t memory;
+  bool unregistered;  // registered memory the program unregistered
+  // Host kinds: the bytes as the device left them after the last recorded
+  // launch (rl_ip_host_settle), or NULL before one.
+  uint8_t* shadow;
 } rl_ip_buffer_t;
 
 // A staging buffer: device memory holding the host bytes of one recorded
@@ -248,6 +263,10 @@ typedef struct rl_interposer_s {
   rl_ip_staging_t* staging;  // host bytes of recorded host->device copies
   uint32_t staging_count, staging_capacity;
   bool record_only;  // the funnel's launch records without forwarding
+  bool uploading;    // rl_ip_host_uploads is recording host writes
+  // rl_funnel_buffer is adopting host memory (rl_ip_host_record): its zero
+  // fill is skipped, the program's bytes are the buffer's contents.
+  bool adopting;
   // Graphs captured from streams (rl_ip_graph_*).
   rl_ip_graph_t* graphs;  // one per hipStreamBeginCapture
   uint32_t graph_count, graph_capacity;
@@ -385,6 +404,21 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
                        uint64_t src, const void* host, uint64_t size);
 void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
                        uint32_t pattern, uint32_t width, uint64_t size);
+
+// interposer_host.c — pinned, managed and registered host memory
+// True while a host-memory buffer is live (not freed or unregistered).
+bool rl_ip_host_live(const rl_interposer_t* ip);
+// Reads [address, +size) when it lies in a host-memory buffer, freed or
+// not (after waiting for the device; zeros for an unregistered range,
+// which the program may have freed); false, nothing read, otherwise.
+bool rl_ip_host_read(rl_interposer_t* ip, uint64_t address, void* data,
+                     uint64_t size);
+// After a recorded launch was forwarded: waits for the device and keeps
+// each live host buffer's bytes as its shadow (nothing without one).
+void rl_ip_host_settle(rl_interposer_t* ip);
+// Before a launch, copy or fill is recorded: records the bytes the host
+// wrote into each host buffer since its shadow as one upload.
+void rl_ip_host_uploads(rl_interposer_t* ip);
 
 // interposer_graph.c — stream capture and graphs
 rl_ip_graph_t* rl_ip_graph_capturing(rl_interposer_t* ip, hipStream_t stream);

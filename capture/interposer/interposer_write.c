@@ -122,9 +122,16 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   rl_funnel_destroy(ip->funnel);
   ip->funnel = NULL;
   RL_IP_REAL(hipFree);
+  RL_IP_REAL(hipHostFree);
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
-    if (ip->buffers[i].freed && real_hipFree) {
-      (void)real_hipFree(ip->buffers[i].base);
+    rl_ip_buffer_t* b = &ip->buffers[i];
+    free(b->shadow);
+    b->shadow = NULL;
+    if (!b->freed || b->unregistered) continue;
+    if (b->memory == RL_IP_MEMORY_PINNED) {
+      if (real_hipHostFree) (void)real_hipHostFree(b->base);
+    } else if (real_hipFree) {
+      (void)real_hipFree(b->base);
     }
   }
   for (uint32_t i = 0; i < ip->staging_count && real_hipFree; ++i) {

@@ -57,6 +57,10 @@
 //                   re-instantiates its graph every window instead of
 //                   updating its kernel nodes (the control of its route
 //                   proof's one-instantiation check; takes no index)
+//   host-writes-off the capture interposer (interposer_host.c) records no
+//                   host stores into host memory (takes no index): the
+//                   negative control of tests/hip_conformance/
+//                   host_uploads.sh
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

@@ -55,6 +55,8 @@ hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
     // report is read).
     if (rl_status_is(status, RL_STATUS_QUARANTINED) && !rl_hip.stopped[0]) {
       snprintf(rl_hip.stopped, sizeof(rl_hip.stopped), "%s", kernel->name);
+      rl_hip.stopped_stall = rl_device_funnel_stalled(
+          &rl_hip.adapter, &rl_hip.stopped_wg_done, &rl_hip.stopped_wg_total);
     }
     rl_status_free(status);
     return hipErrorLaunchFailure;
@@ -464,7 +466,8 @@ static void rl_hip_fill_hidden(const rl_code_object_kernel_t* kernel,
   }
 }
 
-// Pointer arguments into host-visible memory become device addresses.
+// Pointer arguments into host-visible or registered memory become device
+// addresses (registered memory: its mirror's, hip_sim_register.c).
 static void rl_hip_translate_pointers(const rl_code_object_kernel_t* kernel,
                                       uint8_t* kernarg) {
   for (uint32_t i = 0; i < kernel->arg_count; ++i) {
