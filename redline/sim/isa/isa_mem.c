@@ -11,13 +11,15 @@
 // SGPR pair) + zero-extended 32-bit VGPR + signed offset, or, with SADDR
 // off, the 64-bit VGPR pair + offset).
 //
-// Every global access goes through rl_sim_wg_load()/rl_sim_wg_store(), so
-// it is translated, bounds-checked and recorded for the hazard checker. When
-// the active lanes touch one contiguous ascending run of memory (the common
-// unit-stride case) the run is moved with one call; if that call fails the
-// lanes are replayed one by one in lane order, so the first faulting lane's
-// address is the one reported and the stores of the lanes before it land,
-// as they would lane by lane. FLAT (not GLOBAL) addresses in the shared or
+// Every global access goes through the simulator's rl_sim_wg_* interface,
+// so it is translated, bounds-checked and recorded for the hazard checker.
+// When the active lanes touch one contiguous ascending run of memory (the
+// common unit-stride case) the run is moved with one call; otherwise, when
+// they lie in one allocation, all lanes go at once (rl_sim_wg_load_lanes /
+// store_lanes: one translation, one cache-model lock). If neither applies,
+// or the run faults, the lanes go one by one in lane order, so the first
+// faulting lane's address is the one reported and the stores of the lanes
+// before it land, as they would lane by lane. FLAT (not GLOBAL) addresses in the shared or
 // private aperture (sim_executor.h) go lane by lane to LDS or the lane's
 // private segment (isa_scratch.c); FLAT atomics are not routed (an
 // aperture address faults as unmapped). LDS accesses are checked against the work-group's
