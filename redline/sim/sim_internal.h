@@ -321,6 +321,18 @@ bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
                            const void* data, uint64_t size);
 bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
                             void* data, uint64_t size);
+// The accesses of one vector-memory instruction: lane l of |lanes| moves
+// |size| (1..16) bytes at address[l], from or to data + l * 16. Under one
+// read lock, when [|lo|, |hi|) — the lanes' extent — lies inside one live
+// allocation, every lane is copied (scatter: in lane order, so of lanes
+// writing the same byte the highest wins) and true returned; false, with
+// nothing copied, otherwise.
+bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
+                          const uint64_t* address, uint32_t lanes,
+                          uint32_t size, uint8_t* data);
+bool rl_sim_memory_scatter(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
+                           const uint64_t* address, uint32_t lanes,
+                           uint32_t size, const uint8_t* data);
 
 // sim_loader.c
 void rl_sim_loader_init(rl_sim_loader_t* loader);
