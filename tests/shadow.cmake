@@ -87,8 +87,8 @@ set_tests_properties(shadow_mutations shadow_mutations_gfx1201 PROPERTIES
 # no test switch can make, applied to a scratch copy of the tree and
 # rebuilt, which the second executor (eager@isa) must catch in the default
 # shadow; one escape row (a VOP3 form no workload executes) must pass.
-# One scratch build of redline (about 2 min with a warm ccache, several
-# without) and three mutated rebuilds; the full table is
+# One scratch build of redline and three mutated rebuilds (284 s under
+# load 12-14 with a warm ccache, more without); the full table is
 # `tools/shadow_mutations.sh` with no arguments.
 add_test(NAME shadow_mutations_code
   COMMAND bash ${PROJECT_SOURCE_DIR}/tools/shadow_mutations.sh
