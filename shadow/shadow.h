@@ -263,7 +263,9 @@ typedef struct rl_shadow_device_options_s {
   const char* processor;  // NULL: the capture's
   bool adversarial;       // sim: seeded interleaving of unbarriered work
   uint64_t seed;
-  const char* executor;   // sim: "ref" (NULL) or "isa"
+  // sim: "ref" or "isa"; NULL: "ref" when every kernel of the capture has
+  // a C reference kernel (rl_ref_executor_has_kernel), else "isa".
+  const char* executor;
   // sim: the cache model, "off", "report" or "strict" (NULL: strict, so a
   // missing acquire or write-back changes bytes; docs/cache-model.md).
   const char* cache_model;

@@ -46,6 +46,15 @@ static const char* rl_shadow_run_executor(const rl_shadow_options_t* options) {
   return options->device.executor ? options->device.executor : "ref";
 }
 
+// The first kernel of |capture| without a C reference kernel, or NULL.
+static const char* rl_shadow_kernel_without_ref(const rl_capture_t* capture) {
+  for (uint32_t k = 0; k < capture->kernel_count; ++k) {
+    const char* name = capture->kernels[k].name;
+    if (!rl_ref_executor_has_kernel(name)) return name;
+  }
+  return NULL;
+}
+
 // Appends the second executor's eager arm when every kernel of the capture
 // has a C reference (else there is no second executor for it: the result
 // says why).
@@ -59,13 +68,12 @@ static rl_status_t rl_shadow_add_second_executor(rl_shadow_run_t* run) {
              "none: the second executor is off");
     return RL_OK;
   }
-  for (uint32_t k = 0; k < run->capture->kernel_count; ++k) {
-    const char* name = run->capture->kernels[k].name;
-    if (rl_ref_executor_has_kernel(name)) continue;
+  const char* foreign = rl_shadow_kernel_without_ref(run->capture);
+  if (foreign) {
     snprintf(result->independent_reference,
              sizeof(result->independent_reference),
              "none: kernel %s has no C reference kernel, so every arm runs "
-             "the %s executor", name, executor);
+             "the %s executor", foreign, executor);
     return RL_OK;
   }
   if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
@@ -96,10 +104,17 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
                                          const rl_shadow_options_t* options) {
   run->expanded = *options;
   rl_shadow_options_t* expanded = &run->expanded;
+  // No executor named: the C reference kernels when every kernel has one,
+  // else the ISA executor (which runs any machine code), so a capture of a
+  // HIP program shadows without --executor isa.
+  if (!expanded->device.executor &&
+      rl_shadow_kernel_without_ref(run->capture)) {
+    expanded->device.executor = "isa";
+  }
   for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
     run->adversarial[a] = options->device.adversarial;
     run->seed[a] = options->device.seed;
-    run->executor[a] = rl_shadow_run_executor(options);
+    run->executor[a] = rl_shadow_run_executor(expanded);
   }
   if (options->device.adversarial) return rl_shadow_add_second_executor(run);
   for (uint32_t k = 1; k <= options->adversarial_seeds; ++k) {

@@ -129,19 +129,32 @@ static void rl_test_second_executor(void** state) {
   assert_true(result->pass);
   assert_string_equal(result->arms[1].name, "eager@ref");
   rl_shadow_result_destroy(result);
-  // A kernel the reference kernels do not know: no second executor.
+  // A kernel the reference kernels do not know: no second executor, and
+  // with no executor named the arms run the ISA executor (which runs any
+  // machine code); a named one is kept.
   char* name = capture->kernels[0].name;
   char foreign[] = "not_a_reference_kernel";
   capture->kernels[0].name = foreign;
   options.device.executor = NULL;
-  assert_null(rl_shadow_run(capture, &options, &result));
+  rl_status_t status = rl_shadow_run(capture, &options, &result);
   capture->kernels[0].name = name;
+  assert_null(status);
   assert_true(result->pass);
   assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->arms[0].executor, "isa");
   assert_string_equal(result->independent_reference,
                       "none: kernel not_a_reference_kernel has no C "
-                      "reference kernel, so every arm runs the ref executor");
+                      "reference kernel, so every arm runs the isa executor");
   rl_shadow_result_destroy(result);
+  options.device.executor = "ref";
+  capture->kernels[0].name = foreign;
+  status = rl_shadow_run(capture, &options, &result);
+  capture->kernels[0].name = name;
+  assert_null(status);
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->arms[0].executor, "ref");
+  rl_shadow_result_destroy(result);
+  options.device.executor = NULL;
   // Off: none, and the result says so.
   options.second_executor = false;
   assert_null(rl_shadow_run(capture, &options, &result));
