@@ -60,6 +60,16 @@
 //   KIND~advK a seeded pass (rl_shadow_options_t.adversarial_seeds): the
 //             retained arm KIND again on a device in adversarial mode with
 //             seed device.seed + K, compared with eager like every arm.
+//   eager@isa, eager@ref  the second executor (rl_shadow_options_t.
+//             second_executor): eager again on a device whose simulator
+//             runs the kernels with the other executor than the run's
+//             (redline/sim/sim_executor.h): the ISA interpreter of the
+//             machine code (redline/sim/isa/) when the run's arms use the C
+//             reference kernels (kernels/ref/), those when they use the
+//             ISA. Compared with the reference arm like every arm, so a
+//             mistake in either executor changes a hash and fails the run
+//             naming this arm; the report names it as the run's
+//             independent reference.
 //   hipgraph  the first step recorded by stream capture
 //             (hipStreamBeginCapture, the launches, hipStreamEndCapture),
 //             hipGraphInstantiate once, and one hipGraphLaunch per window.
@@ -283,7 +293,9 @@ typedef struct rl_shadow_device_options_s {
   const char* processor;  // NULL: the capture's
   bool adversarial;       // sim: seeded interleaving of unbarriered work
   uint64_t seed;
-  const char* executor;   // sim: "ref" (NULL) or "isa"
+  // sim: "ref" or "isa"; NULL: "ref" when every kernel of the capture has
+  // a C reference kernel (rl_ref_executor_has_kernel), else "isa".
+  const char* executor;
   // sim: the cache model, "off", "report" or "strict" (NULL: strict, so a
   // missing acquire or write-back changes bytes; docs/cache-model.md).
   const char* cache_model;
@@ -333,6 +345,12 @@ typedef struct rl_shadow_options_s {
   // the sequential order hides shows there. Ignored when device.adversarial
   // is already set (every arm is adversarial then). The CLI's default is 2.
   uint32_t adversarial_seeds;
+  // The second executor (see eager@isa above): when set, and every kernel
+  // of the capture has a C reference kernel (rl_ref_executor_has_kernel),
+  // one eager arm on the other executor is appended. Captures without
+  // reference kernels get none, and the result says why
+  // (independent_reference). The CLI's default is on.
+  bool second_executor;
   // When set, every arm step goes into this trace (shadow/shadow_trace.h):
   // host spans, the dispatches of simulated devices, arrows for the hazard
   // plan's dependencies. Arms are processes |trace_pid_base| + 1 + index.
@@ -372,7 +390,10 @@ typedef struct rl_shadow_proof_s {
 
 typedef struct rl_shadow_arm_result_s {
   rl_shadow_arm_kind_t kind;
-  char name[24];           // "pm4", or "pm4~adv2" for a seeded pass
+  char name[24];           // "pm4", "pm4~adv2" for a seeded pass,
+                           // "eager@isa" for the second executor
+  const char* executor;    // the simulator's executor, "ref" or "isa"
+                           // (static; the run's for non-simulated arms)
   bool adversarial;        // its device interleaves unordered work
   uint64_t seed;           // the interleaving's seed (when adversarial)
   bool available;          // set up successfully
@@ -430,6 +451,9 @@ typedef struct rl_shadow_result_s {
   uint32_t flip_arm, flip_region;
   uint64_t flip_offset;
   bool hazard_check;             // hazard verdicts were on
+  // What checks the code under test independently: "eager@isa (...)" when
+  // the second executor ran, else why there is none ("none: ...").
+  char independent_reference[192];
   bool diverged;
   // The first divergence in (window, region, arm) order.
   uint32_t first_window, first_region, first_arm;

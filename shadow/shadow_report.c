@@ -187,6 +187,14 @@ static void rl_shadow_text_flip(FILE* out, const rl_shadow_result_t* result) {
           result->arms[result->flip_arm].name);
 }
 
+// What checks the code under test independently (shadow.h, eager@isa).
+static void rl_shadow_text_independent(FILE* out,
+                                       const rl_shadow_result_t* result) {
+  fprintf(out, "independent reference: %s\n",
+          result->independent_reference[0] ? result->independent_reference
+                                           : "none");
+}
+
 static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
   rl_shadow_text_title(out, result);
   for (uint32_t a = 0; a < result->arm_count; ++a) {
@@ -194,6 +202,7 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
     rl_shadow_hazard_text(out, result, &result->arms[a]);
     rl_shadow_effects_text(out, result, &result->arms[a]);
   }
+  rl_shadow_text_independent(out, result);
   rl_shadow_text_flip(out, result);
 }
 
@@ -292,6 +301,9 @@ static bool rl_shadow_summary_family(const rl_shadow_arm_result_t* a,
                                      const rl_shadow_arm_result_t* b) {
   return strcmp(a->proof.route, b->proof.route) == 0 &&
          strcmp(a->proof.device, b->proof.device) == 0 &&
+         (a->executor == b->executor ||
+          (a->executor && b->executor &&
+           strcmp(a->executor, b->executor) == 0)) &&
          a->effects_checked == b->effects_checked &&
          a->proof.dispatches == b->proof.dispatches &&
          a->proof.packets == b->proof.packets &&
@@ -393,6 +405,7 @@ static void rl_shadow_summary_write(FILE* out,
             result->program_windows,
             result->program_mismatch ? " (a MISMATCH)" : ", all equal");
   }
+  rl_shadow_text_independent(out, result);
   rl_shadow_text_flip(out, result);
   if (result->diverged) {
     rl_shadow_text_first(out, result);
@@ -482,6 +495,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
   cJSON_AddStringToObject(o, "hazards",
                           arm->adversarial ? "adversarial" : "sequential");
   if (arm->adversarial) cJSON_AddNumberToObject(o, "seed", (double)arm->seed);
+  if (arm->executor) cJSON_AddStringToObject(o, "executor", arm->executor);
   cJSON_AddBoolToObject(o, "available", arm->available);
   cJSON_AddBoolToObject(o, "failed", arm->failed);
   if (arm->failed) {
@@ -572,6 +586,8 @@ static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result)
   cJSON_AddStringToObject(
       root, "reference",
       result->arms[result->reference].name);
+  cJSON_AddStringToObject(root, "independent_reference",
+                          result->independent_reference);
 }
 
 static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/ref/ref_executor.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
@@ -35,7 +36,68 @@ typedef struct rl_shadow_run_s {
   bool adversarial[RL_SHADOW_MAX_ARMS];
   uint64_t seed[RL_SHADOW_MAX_ARMS];
   uint32_t pass[RL_SHADOW_MAX_ARMS];  // 0: the caller's arm, K: ~advK
+  // Each arm's simulator executor ("ref" or "isa"); the second executor's
+  // arm differs from the run's (rl_shadow_options_t.second_executor).
+  const char* executor[RL_SHADOW_MAX_ARMS];
+  uint32_t second;  // its arm index, UINT32_MAX without one
 } rl_shadow_run_t;
+
+// The run's executor as the device opens it ("ref" when none is named).
+static const char* rl_shadow_run_executor(const rl_shadow_options_t* options) {
+  return options->device.executor ? options->device.executor : "ref";
+}
+
+// The first kernel of |capture| without a C reference kernel, or NULL.
+static const char* rl_shadow_kernel_without_ref(const rl_capture_t* capture) {
+  for (uint32_t k = 0; k < capture->kernel_count; ++k) {
+    const char* name = capture->kernels[k].name;
+    if (!rl_ref_executor_has_kernel(name)) return name;
+  }
+  return NULL;
+}
+
+// Appends the second executor's eager arm when every kernel of the capture
+// has a C reference (else there is no second executor for it: the result
+// says why).
+static rl_status_t rl_shadow_add_second_executor(rl_shadow_run_t* run) {
+  rl_shadow_options_t* expanded = &run->expanded;
+  rl_shadow_result_t* result = run->result;
+  const char* executor = rl_shadow_run_executor(expanded);
+  if (!expanded->second_executor) {
+    snprintf(result->independent_reference,
+             sizeof(result->independent_reference),
+             "none: the second executor is off");
+    return RL_OK;
+  }
+  const char* foreign = rl_shadow_kernel_without_ref(run->capture);
+  if (foreign) {
+    snprintf(result->independent_reference,
+             sizeof(result->independent_reference),
+             "none: kernel %s has no C reference kernel, so every arm runs "
+             "the %s executor", foreign, executor);
+    return RL_OK;
+  }
+  if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "shadow: the second executor makes more than %u arms",
+                     RL_SHADOW_MAX_ARMS);
+  }
+  const bool on_ref = strcmp(executor, "ref") == 0;
+  uint32_t b = expanded->arm_count++;
+  expanded->arms[b] = RL_SHADOW_ARM_EAGER;
+  run->adversarial[b] = expanded->device.adversarial;
+  run->seed[b] = expanded->device.seed;
+  run->executor[b] = on_ref ? "isa" : "ref";
+  run->second = b;
+  snprintf(result->independent_reference,
+           sizeof(result->independent_reference),
+           "eager@%s (%s) against the arms on %s",
+           run->executor[b],
+           on_ref ? "the ISA executor running the kernels' machine code"
+                  : "the C reference kernels",
+           on_ref ? "the C reference kernels" : "the ISA executor");
+  return RL_OK;
+}
 
 // Appends the seeded adversarial passes of the retained arms to the run's
 // copy of the options (RL_STATUS_INVALID_ARGUMENT past RL_SHADOW_MAX_ARMS).
@@ -43,9 +105,17 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
                                          const rl_shadow_options_t* options) {
   run->expanded = *options;
   rl_shadow_options_t* expanded = &run->expanded;
-  for (uint32_t a = 0; a < options->arm_count && a < RL_SHADOW_MAX_ARMS; ++a) {
+  // No executor named: the C reference kernels when every kernel has one,
+  // else the ISA executor (which runs any machine code), so a capture of a
+  // HIP program shadows without --executor isa.
+  if (!expanded->device.executor &&
+      rl_shadow_kernel_without_ref(run->capture)) {
+    expanded->device.executor = "isa";
+  }
+  for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
     run->adversarial[a] = options->device.adversarial;
     run->seed[a] = options->device.seed;
+    run->executor[a] = rl_shadow_run_executor(expanded);
   }
   // The simulated reference of a run on a real device (shadow.h Devices).
   const char* kind = options->device.kind;
@@ -65,7 +135,7 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
     run->adversarial[b] = options->device.adversarial;
     run->seed[b] = options->device.seed;
   }
-  if (options->device.adversarial) return RL_OK;
+  if (options->device.adversarial) return rl_shadow_add_second_executor(run);
   for (uint32_t k = 1; k <= options->adversarial_seeds; ++k) {
     for (uint32_t a = 0; a < options->arm_count; ++a) {
       // Interleavings are the simulator's: real devices get no passes.
@@ -86,7 +156,7 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
       run->pass[b] = k;
     }
   }
-  return RL_OK;
+  return rl_shadow_add_second_executor(run);
 }
 
 //===----------------------------------------------------------------------===//
@@ -246,6 +316,8 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
     rl_shadow_arm_options_t this_arm = arm_options;
     this_arm.device.adversarial = run->adversarial[a];
     this_arm.device.seed = run->seed[a];
+    this_arm.device.executor = run->executor[a];
+    arm->executor = run->executor[a];
     rl_status_t status = rl_shadow_arm_create(arm->kind, run->capture,
                                               &this_arm, &run->arms[a]);
     if (status) {
@@ -619,6 +691,9 @@ static rl_status_t rl_shadow_run_init(rl_shadow_run_t* run) {
     if (run->pass[a]) {
       snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s~adv%u",
                kind, run->pass[a]);
+    } else if (a == run->second) {
+      snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s@%s",
+               kind, run->executor[a]);
     } else {
       snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s", kind);
     }
@@ -684,6 +759,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   run->capture = capture;
   run->result = result;
   run->recorded = UINT32_MAX;
+  run->second = UINT32_MAX;
   run->options = &run->expanded;
   // An incomplete capture (work the interposer could not record, a failed
   // launch, nothing recorded) is refused as replay refuses it: no arm,

@@ -25,10 +25,10 @@ endfunction()
 # arm's device is not simulated: no passes).
 foreach(workload vecchain decode)
   rl_add_shadow_runtime_test(shadow_runtimes_${workload}
-    arms eager,hip,hipgraph,aql,pm4,drm 10 ${workload} gfx1100 --)
+    arms eager,hip,hipgraph,aql,pm4,drm 11 ${workload} gfx1100 --)
 endforeach()
 rl_add_shadow_runtime_test(shadow_runtimes_decode_adversarial
-  arms eager,hip,hipgraph,aql,pm4,drm 6 decode gfx1100 --
+  arms eager,hip,hipgraph,aql,pm4,drm 7 decode gfx1100 --
   --hazards adversarial --seed 13)
 rl_add_shadow_runtime_test(shadow_runtimes_hipflip hipflip)
 

@@ -1,7 +1,7 @@
 // `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
 // START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
 // [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]
-// [--verbose] [--no-hazard-check] [--device sim|rocr|drm]
+// [--verbose] [--no-hazard-check] [--no-second-executor] [--device sim|rocr|drm]
 // [--no-sim-reference]`: runs the windows of a capture through several arms from
 // identical state and compares every state region byte for byte
 // (shadow/shadow.h). Prints one line per arm, on a divergence the first
@@ -75,11 +75,15 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   // Each window sequentially and under two seeded interleavings.
   cli->options.adversarial_seeds = 2;
   bool arms_given = false;
+  // And on the second executor wherever the kernels have C references.
+  cli->options.second_executor = true;
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
     arms_given |= rl_cli_is(arg, "--arms");
     if (rl_cli_is(arg, "--verbose") || rl_cli_is(arg, "-v")) {
       cli->verbose = true;
+    } else if (rl_cli_is(arg, "--no-second-executor")) {
+      cli->options.second_executor = false;
     } else if (rl_shadow_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_shadow_parse_value(cli, arg, argv[++i]);
     } else if (rl_shadow_cli_flag(arg, &cli->options)) {

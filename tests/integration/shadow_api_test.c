@@ -102,6 +102,68 @@ static void rl_test_all_arms_pass(void** state) {
   rl_shadow_result_destroy(result);
 }
 
+// The second executor: eager again on the ISA executor, named as the
+// independent reference, byte-identical to the arms on the C reference
+// kernels; a capture with a kernel that has no C reference gets none, and
+// the result says which kernel.
+static void rl_test_second_executor(void** state) {
+  rl_capture_t* capture = *state;
+  rl_shadow_options_t options = rl_options("eager");
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){30, 2, 1};
+  options.second_executor = true;
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  if (!result->pass) fprintf(stderr, "reason: %s\n", result->reason);
+  assert_true(result->pass);
+  assert_int_equal(result->arm_count, 2);
+  assert_string_equal(result->arms[0].executor, "ref");
+  assert_string_equal(result->arms[1].name, "eager@isa");
+  assert_string_equal(result->arms[1].executor, "isa");
+  assert_int_equal(result->arms[1].proof.steps, 2);
+  assert_non_null(strstr(result->independent_reference, "eager@isa ("));
+  rl_shadow_result_destroy(result);
+  // The reverse: the arms on the ISA executor, the second on ref.
+  options.device.executor = "isa";
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_true(result->pass);
+  assert_string_equal(result->arms[1].name, "eager@ref");
+  rl_shadow_result_destroy(result);
+  // A kernel the reference kernels do not know: no second executor, and
+  // with no executor named the arms run the ISA executor (which runs any
+  // machine code); a named one is kept.
+  char* name = capture->kernels[0].name;
+  char foreign[] = "not_a_reference_kernel";
+  capture->kernels[0].name = foreign;
+  options.device.executor = NULL;
+  rl_status_t status = rl_shadow_run(capture, &options, &result);
+  capture->kernels[0].name = name;
+  assert_null(status);
+  assert_true(result->pass);
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->arms[0].executor, "isa");
+  assert_string_equal(result->independent_reference,
+                      "none: kernel not_a_reference_kernel has no C "
+                      "reference kernel, so every arm runs the isa executor");
+  rl_shadow_result_destroy(result);
+  options.device.executor = "ref";
+  capture->kernels[0].name = foreign;
+  status = rl_shadow_run(capture, &options, &result);
+  capture->kernels[0].name = name;
+  assert_null(status);
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->arms[0].executor, "ref");
+  rl_shadow_result_destroy(result);
+  options.device.executor = NULL;
+  // Off: none, and the result says so.
+  options.second_executor = false;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->independent_reference,
+                      "none: the second executor is off");
+  rl_shadow_result_destroy(result);
+}
+
 static void rl_test_negative_control(void** state) {
   const rl_capture_t* capture = *state;
   rl_shadow_options_t options = rl_options("eager,aql,pm4");
@@ -409,6 +471,7 @@ static void rl_test_bench(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_test_all_arms_pass),
+      cmocka_unit_test(rl_test_second_executor),
       cmocka_unit_test(rl_test_negative_control),
       cmocka_unit_test(rl_test_undersized_workspace_api),
       cmocka_unit_test(rl_test_undersized_workspace_shadow),
