@@ -510,6 +510,7 @@ rl_status_t rl_capture_validate(const rl_capture_t* capture) {
 
 const rl_scalar_binding_t* rl_capture_slot_binding(
     const rl_capture_launch_t* launch, uint32_t slot) {
+  if (!launch) return NULL;
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     if (launch->bindings[b].target == RL_BINDING_POINTER_OFFSET &&
         launch->bindings[b].offset == slot) {

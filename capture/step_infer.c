@@ -556,6 +556,73 @@ static bool rl_infer_slot_access(rl_capture_t* const* steps, uint32_t n,
   return true;
 }
 
+// One end of an unbound slot's extent over the steps (|ends|, by step) at
+// the admitted positions [pos->min, pos->max): the extreme of the steps'
+// values and of the affine form through them at both ends when there is
+// one (the end moves with the position: an attention kernel reading the KV
+// cache up to pos); false when the end varies but not affinely.
+static bool rl_infer_extent_end(const int64_t* ends, const int64_t* positions,
+                                uint32_t n, const rl_capture_param_t* pos,
+                                bool upper, int64_t* out_end) {
+  int64_t end = ends[0];
+  bool constant = true;
+  for (uint32_t k = 0; k < n; ++k) {
+    constant &= ends[k] == ends[0];
+    end = upper ? (ends[k] > end ? ends[k] : end)
+                : (ends[k] < end ? ends[k] : end);
+  }
+  if (!constant) {
+    int64_t scale = 0, add = 0, a = 0, z = 0;
+    if (!rl_infer_affine(ends, positions, n, &scale, &add) ||
+        __builtin_mul_overflow(scale, pos->min, &a) ||
+        __builtin_add_overflow(a, add, &a) ||
+        __builtin_mul_overflow(scale, pos->max - 1, &z) ||
+        __builtin_add_overflow(z, add, &z)) {
+      return false;
+    }
+    int64_t lo = a < z ? a : z, hi = a < z ? z : a;
+    end = upper ? (hi > end ? hi : end) : (lo < end ? lo : end);
+  }
+  *out_end = end;
+  return true;
+}
+
+// An unbound slot (its pointer fixed) whose extent the steps recorded
+// differently, as observed effects do (capture/observed_effects.h: each
+// step's accesses): the effect is the union of the steps' effects and the
+// extent covers every step's and, where an end moves affinely with the
+// position, the admitted positions' (rl_infer_extent_end), clipped to the
+// buffer; an end that varies otherwise gives the whole buffer. A hazard
+// plan or effects audit at a later position then sees what the kernel may
+// touch there, not only what it touched at the captured positions.
+static void rl_infer_fixed_extent(rl_capture_t* const* steps,
+                                  const rl_infer_plan_t* plan,
+                                  const rl_capture_param_t* pos, uint32_t l,
+                                  uint32_t s, rl_pointer_slot_t* slot) {
+  const uint32_t n = plan->steps;
+  int64_t lo[n], hi[n];
+  uint32_t effect = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const rl_pointer_slot_t* x = &steps[k]->launches[l].slots[s];
+    lo[k] = (int64_t)x->extent_offset;
+    hi[k] = (int64_t)(x->extent_offset + x->extent_size);
+    effect |= (uint32_t)x->effect;
+  }
+  slot->effect = (rl_effect_t)effect;
+  const int64_t size = (int64_t)steps[0]->buffers[slot->buffer].size;
+  int64_t a = 0, z = size;
+  if (!rl_infer_extent_end(lo, plan->positions, n, pos, false, &a) ||
+      !rl_infer_extent_end(hi, plan->positions, n, pos, true, &z)) {
+    a = 0;
+    z = size;
+  }
+  a = a < 0 ? 0 : a;
+  z = z > size ? size : z;
+  if (z < a) z = a;
+  slot->extent_offset = (uint64_t)a;
+  slot->extent_size = (uint64_t)(z - a);
+}
+
 // Narrows [*p_lo, *p_hi] to the p with lo ≤ scale × p + add ≤ hi.
 static void rl_infer_narrow_affine(int64_t scale, int64_t add, int64_t lo,
                                    int64_t hi, int64_t* p_lo, int64_t* p_hi) {
@@ -740,6 +807,12 @@ static rl_status_t rl_infer_build(rl_capture_t* const* steps,
     rl_scalar_binding_t bindings[count + 1];
     rl_pointer_slot_t slots[launch.slot_count + 1];
     memcpy(slots, launch.slots, launch.slot_count * sizeof(*slots));
+    for (uint32_t x = 0; x < launch.slot_count; ++x) {
+      if (!rl_capture_slot_binding(&launch, x)) {
+        rl_infer_fixed_extent(steps, plan, &c->params[out->position], l, x,
+                              &slots[x]);
+      }
+    }
     count = 0;
     for (uint32_t b = 0; b < plan->binding_count; ++b) {
       const rl_infer_binding_t* x = &plan->bindings[b];

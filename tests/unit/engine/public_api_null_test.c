@@ -264,6 +264,9 @@ static void c_capture_find_param(int p) {
 static void c_capture_identity(int p) {
   S(rl_capture_identity(A(0, g_capture), A(1, OUT(rl_digest128_t))));
 }
+static void c_capture_slot_binding(int p) {
+  P(rl_capture_slot_binding(A(0, &g_capture->launches[0]), 0));
+}
 static void c_capture_mark_incomplete(int p) {
   rl_capture_t* c = rl_api_fresh();
   S(rl_capture_mark_incomplete(A(0, c), 1, A(2, "reason")));
@@ -526,6 +529,7 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(capture_find_param, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_identity, O(0) | O(1), 0),
     RL_API_CASE(capture_mark_incomplete, O(0) | O(2), O(2)),
+    RL_API_CASE(capture_slot_binding, O(0), 0),
     RL_API_CASE(capture_validate, O(0), 0),
     RL_API_CASE(capture_variable_address, O(0) | O(3), 0),
     RL_API_CASE(code_object_destroy, O(0), O(0)),
