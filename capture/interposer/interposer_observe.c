@@ -79,6 +79,33 @@ void rl_ip_observe_graph(rl_interposer_t* ip, uint64_t mark,
   }
 }
 
+// Host memory (pinned, managed, registered: interposer_host.c) is reached
+// by the simulator at addresses other than the capture's (a mirror, or its
+// own mapping), so what it observed says nothing about such a buffer: the
+// slots pointing into one get back their recorded effects |kept|. Returns
+// how many of the |changed| slots were restored.
+static uint32_t rl_ip_observe_keep_host(const rl_interposer_t* ip,
+                                        const rl_capture_launch_t* launch,
+                                        const rl_pointer_slot_t* kept,
+                                        uint32_t changed) {
+  uint32_t restored = 0;
+  for (uint32_t s = 0; s < launch->slot_count; ++s) {
+    for (uint32_t b = 0; b < ip->buffer_count; ++b) {
+      const rl_ip_buffer_t* buffer = &ip->buffers[b];
+      if (buffer->index != launch->slots[s].buffer ||
+          buffer->memory == RL_IP_MEMORY_DEVICE) {
+        continue;
+      }
+      if (memcmp(&launch->slots[s], &kept[s], sizeof(kept[s])) != 0) {
+        launch->slots[s] = kept[s];
+        restored += restored < changed;
+      }
+      break;
+    }
+  }
+  return restored;
+}
+
 void rl_ip_observe_apply(rl_interposer_t* ip, rl_capture_t* capture) {
   for (uint32_t i = 0; capture && ip->observe_launch && i < ip->observed_count;
        ++i) {
@@ -91,12 +118,16 @@ void rl_ip_observe_apply(rl_interposer_t* ip, rl_capture_t* capture) {
       continue;  // not the launch it was keyed to: effects left as recorded
     }
     uint32_t changed = 0;
+    const rl_capture_launch_t before = *launch;
+    rl_pointer_slot_t kept[before.slot_count + 1];
+    memcpy(kept, before.slots, before.slot_count * sizeof(*kept));
     rl_status_t status = rl_observed_effects_apply(
         capture, ip->observed[i].launch, &observed, &changed);
     if (status) {
       rl_ip_fail(status, "observed effects");
       continue;
     }
+    changed -= rl_ip_observe_keep_host(ip, launch, kept, changed);
     ip->observed_slots += changed;
   }
   if (ip->observe_end) ip->observe_end();

@@ -63,9 +63,11 @@ case "$case_name" in
     # hsa_shut_down (its negative control: rocr_standin_test).
     REDLINE_STANDIN_REPORT="$dir/standin.txt"
     export REDLINE_STANDIN_REPORT
-    # The default arms on rocr: eager,recorded,aql,pm4,pm4-relay,hip,hipgraph.
+    # The default arms on rocr: eager,recorded,aql,pm4,pm4-relay,hip,hipgraph,
+    # the sim reference and the second executor (eager@isa: decode's kernels
+    # have C references).
     run 0 shadow "$dir/d.rlc" --device rocr --windows 30:4 --json "$dir/r.json"
-    expect_out "shadow: PASS (8 arms x 4 windows"
+    expect_out "shadow: PASS (9 arms x 4 windows"
     grep -qx "errors 0" "$dir/standin.txt" &&
       grep -qx "live_at_shutdown 0" "$dir/standin.txt" ||
       fail "stand-in misuse record: $(cat "$dir/standin.txt")"
