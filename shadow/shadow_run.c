@@ -69,6 +69,23 @@ static rl_status_t rl_shadow_add_second_executor(rl_shadow_run_t* run) {
              "none: the second executor is off");
     return RL_OK;
   }
+  // On a GPU the silicon is the executor the simulated reference arm `sim`
+  // is compared with: independent of every executor here.
+  const char* kind = expanded->device.kind;
+  if (kind && strcmp(kind, "sim") != 0) {
+    bool sim = false;
+    for (uint32_t a = 0; a < expanded->arm_count; ++a) {
+      sim |= expanded->arms[a] == RL_SHADOW_ARM_SIM;
+    }
+    snprintf(result->independent_reference,
+             sizeof(result->independent_reference),
+             sim ? "the GPU: the arms on device %s against the simulator's "
+                   "sim arm"
+                 : "none: the arms run on device %s and the sim reference "
+                   "is off",
+             kind);
+    return RL_OK;
+  }
   const char* foreign = rl_shadow_kernel_without_ref(run->capture);
   if (foreign) {
     snprintf(result->independent_reference,

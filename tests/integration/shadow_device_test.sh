@@ -63,11 +63,12 @@ case "$case_name" in
     # hsa_shut_down (its negative control: rocr_standin_test).
     REDLINE_STANDIN_REPORT="$dir/standin.txt"
     export REDLINE_STANDIN_REPORT
-    # The default arms on rocr: eager,recorded,aql,pm4,pm4-relay,hip,hipgraph,
-    # the sim reference and the second executor (eager@isa: decode's kernels
-    # have C references).
+    # The default arms on rocr: eager,recorded,aql,pm4,pm4-relay,hip,hipgraph
+    # and the sim reference (no second executor: the GPU is independent of
+    # every executor, and the sim arm is compared with it).
     run 0 shadow "$dir/d.rlc" --device rocr --windows 30:4 --json "$dir/r.json"
-    expect_out "shadow: PASS (9 arms x 4 windows"
+    expect_out "shadow: PASS (8 arms x 4 windows"
+    expect_out "independent reference: the GPU: the arms on device rocr against the simulator's sim arm"
     grep -qx "errors 0" "$dir/standin.txt" &&
       grep -qx "live_at_shutdown 0" "$dir/standin.txt" ||
       fail "stand-in misuse record: $(cat "$dir/standin.txt")"
@@ -106,9 +107,10 @@ assert g['replay_count'] == 4, g"
     run 0 shadow "$dir/d.rlc" --device rocr --windows 30:2 --arms eager,aql \
       --no-sim-reference
     expect_out "shadow: PASS (2 arms x 2 windows"
-    # No adversarial passes on a real device, a sim run keeps them.
+    # No adversarial passes on a real device, a sim run keeps them (and adds
+    # the second executor, eager@isa).
     run 0 shadow "$dir/d.rlc" --device sim --windows 30:2 --arms eager,aql
-    expect_out "shadow: PASS (4 arms x 2 windows"
+    expect_out "shadow: PASS (5 arms x 2 windows"
     run 2 shadow "$dir/d.rlc" --device gpu0
     ;;
   drm)
