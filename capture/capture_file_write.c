@@ -378,9 +378,9 @@ rl_status_t rl_capture_identity(const rl_capture_t* capture,
 
 // Appends one section: header, payload from |encode| (or none), checksum
 // over the header's first 16 bytes and the payload, zero padding.
-static rl_status_t rl_capture_file_emit_section(
+static rl_status_t rl_capture_file_emit_section_flags(
     const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
-    uint32_t kind, rl_capture_section_encoder_t encode,
+    uint32_t kind, uint32_t flags, rl_capture_section_encoder_t encode,
     rl_codec_writer_t* writer) {
   size_t start = writer->size;
   rl_codec_write_zeros(writer, RL_CAPTURE_FILE_SECTION_HEADER_SIZE);
@@ -389,13 +389,30 @@ static rl_status_t rl_capture_file_emit_section(
   uint8_t* header = writer->data + start;
   size_t length = writer->size - start - RL_CAPTURE_FILE_SECTION_HEADER_SIZE;
   rl_codec_store_u32(header, kind);
-  rl_codec_store_u32(header + 4, RL_CAPTURE_SECTION_FLAG_REQUIRED);
+  rl_codec_store_u32(header + 4, flags);
   rl_codec_store_u64(header + 8, length);
   uint64_t seed = XXH3_64bits(header, 16);
   rl_codec_store_u64(header + 16,
                      XXH3_64bits_withSeed(header + 24, length, seed));
   rl_codec_write_pad(writer, RL_CAPTURE_FILE_ALIGNMENT);
   return rl_codec_writer_status(writer);
+}
+
+static rl_status_t rl_capture_file_emit_section(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    uint32_t kind, rl_capture_section_encoder_t encode,
+    rl_codec_writer_t* writer) {
+  return rl_capture_file_emit_section_flags(
+      capture, plan, kind, RL_CAPTURE_SECTION_FLAG_REQUIRED, encode, writer);
+}
+
+// ISSUED (optional, not in the identity: an older reader skips it).
+static rl_status_t rl_capture_encode_issued_section(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  rl_capture_encode_issued(capture, writer);
+  return RL_OK;
 }
 
 static void rl_capture_file_store_header(uint8_t* header, uint32_t sections,
@@ -452,11 +469,18 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, RL_CAPTURE_SECTION_INCOMPLETE,
         rl_capture_encode_incomplete, writer));
   }
+  bool issued = capture->issued_count > 0;
+  if (issued) {
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_section_flags(
+        capture, plan, RL_CAPTURE_SECTION_ISSUED, 0,
+        rl_capture_encode_issued_section, writer));
+  }
   RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
       capture, plan, RL_CAPTURE_SECTION_END, NULL, writer));
   rl_capture_file_store_header(
       writer->data,
-      (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0),
+      (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
+          (issued ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

@@ -101,6 +101,7 @@ typedef enum rl_capture_section_kind_e {
   RL_CAPTURE_SECTION_REGIONS = 8,
   RL_CAPTURE_SECTION_WINDOWS = 9,
   RL_CAPTURE_SECTION_INCOMPLETE = 10,  // only in incomplete captures
+  RL_CAPTURE_SECTION_ISSUED = 11,      // optional: as-issued arguments
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 
