@@ -326,6 +326,9 @@ typedef struct rl_shadow_proof_s {
   // fallback_reason says "not re-recorded: <why>".
   uint64_t rerecorded_windows;
   uint64_t rerecorded_launches;
+  // recorded: dispatches checked against the launches as the program
+  // issued them (shadow/issued_check.h); 0 when the capture kept none.
+  uint64_t issued_checked;
 } rl_shadow_proof_t;
 
 typedef struct rl_shadow_arm_result_s {

@@ -378,11 +378,35 @@ static void rl_shadow_summary_audits(FILE* out,
   fprintf(out, "; dispatch audit: grids and work-groups as launched\n");
 }
 
+// The as-issued argument check (shadow/issued_check.h) of the recorded arm:
+// how many dispatches it checked, or why none (an arm that failed says so
+// on its own line).
+static void rl_shadow_summary_issued(FILE* out,
+                                     const rl_shadow_result_t* result) {
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (arm->kind != RL_SHADOW_ARM_RECORDED || !arm->available ||
+        arm->failed) {
+      continue;
+    }
+    if (arm->proof.issued_checked) {
+      fprintf(out, "as-issued arguments: %" PRIu64 " launches checked "
+              "(arm %s, against the HIP API arguments the program passed)\n",
+              arm->proof.issued_checked, arm->name);
+    } else {
+      fprintf(out, "as-issued arguments: not checked (the capture kept "
+              "none)\n");
+    }
+    return;
+  }
+}
+
 static void rl_shadow_summary_write(FILE* out,
                                     const rl_shadow_result_t* result) {
   rl_shadow_text_title(out, result);
   rl_shadow_summary_arms(out, result);
   rl_shadow_summary_audits(out, result);
+  rl_shadow_summary_issued(out, result);
   rl_shadow_text_flip(out, result);
   if (result->diverged) {
     rl_shadow_text_first(out, result);
@@ -456,6 +480,7 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
                           (double)p->rerecorded_windows);
   cJSON_AddNumberToObject(o, "rerecorded_launches",
                           (double)p->rerecorded_launches);
+  cJSON_AddNumberToObject(o, "issued_checked", (double)p->issued_checked);
   return o;
 }
 
