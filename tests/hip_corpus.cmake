@@ -19,7 +19,7 @@
 #       kernels' effects were observed; replay passes the effects audit, and
 #       with REDLINE_TEST_FAULT=extent-shrink replay and shadow fail naming
 #       the access
-#   hip_corpus.{saxpy,module}.<arch>.issued_args  the same capture: the
+#   hip_corpus.{saxpy,module,graph}.<arch>.issued_args  the same capture: the
 #       DEFAULT shadow names its as-issued check; recaptured with
 #       REDLINE_TEST_FAULT=kernarg-tail-zero the DEFAULT shadow fails naming
 #       the argument
@@ -165,8 +165,10 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.observed_effects)
       endif()
-      if(name STREQUAL "saxpy" OR name STREQUAL "module")
-        # hipLaunchKernel; hipModuleLaunchKernel kernelParams and extra
+      if(name STREQUAL "saxpy" OR name STREQUAL "module" OR
+         name STREQUAL "graph")
+        # hipLaunchKernel; hipModuleLaunchKernel kernelParams and extra;
+        # graph kernel nodes
         add_test(NAME ${t}.issued_args
           COMMAND ${rl_corpus_run} issued_args ${common})
         set_tests_properties(${t}.issued_args PROPERTIES
