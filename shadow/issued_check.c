@@ -3,9 +3,12 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "redline/capture_issued.h"
+#include "redline/sim/sim.h"
+#include "shadow/shadow_arm.h"
 
 static uint64_t rl_issued_load(const uint8_t* bytes, uint32_t size) {
   uint64_t value = 0;
@@ -80,7 +83,8 @@ rl_status_t rl_issued_check(const rl_capture_t* capture, uint32_t launch,
     if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
     uint32_t index = explicit_index++;
     uint32_t end = meta->offset + meta->size;
-    if (end > record->size || end > kernarg_size) {
+    if (end > kernarg_size) continue;  // not kept (see the header)
+    if (end > record->size) {
       return RL_STATUS(RL_STATUS_MISMATCH,
                        "launch %u (%s): argument %u at kernarg offset %u: "
                        "%u bytes issued, %u received, the argument ends at %u",
@@ -113,4 +117,46 @@ rl_status_t rl_issued_check(const rl_capture_t* capture, uint32_t launch,
                      launch, kernel, index, name, meta->offset, got, want);
   }
   return RL_OK;
+}
+
+bool rl_issued_trace_begin(const rl_capture_t* capture, rl_shadow_arm_t* arm) {
+  if (capture->issued_count == 0 || !arm->device ||
+      !rl_sim_device_is(arm->device)) {
+    return false;
+  }
+  rl_sim_launch_trace_enable(arm->device, true);
+  return true;
+}
+
+rl_status_t rl_issued_trace_check(const rl_capture_t* capture,
+                                  rl_shadow_arm_t* arm, const int64_t* values,
+                                  uint64_t* out_checked) {
+  uint32_t count = capture->launch_count;
+  rl_sim_launch_record_t* records = calloc(count + 1u, sizeof(*records));
+  uint64_t* addresses = calloc(capture->buffer_count + 1u, sizeof(uint64_t));
+  uint32_t total = 0;
+  if (records && addresses) {
+    total = rl_sim_launch_trace_take(arm->device, records, count);
+  }
+  rl_sim_launch_trace_enable(arm->device, false);
+  rl_status_t status =
+      records && addresses ? RL_OK : rl_status_out_of_memory();
+  for (uint32_t b = 0; !status && b < capture->buffer_count; ++b) {
+    status = arm->vtable->buffer_address(arm, b, &addresses[b]);
+  }
+  // A step that dispatched a different number of kernels is the dispatch
+  // audit's finding; only dispatches that pair with a launch are checked.
+  for (uint32_t l = 0; !status && l < total && l < count; ++l) {
+    bool checked = false;
+    status = rl_issued_check(capture, l, addresses, values,
+                             records[l].kernarg, records[l].kernarg_size,
+                             &checked);
+    if (status) {
+      status = rl_status_annotate(status, "dispatch %u on the device", l);
+    }
+    if (checked) ++*out_checked;
+  }
+  free(records);
+  free(addresses);
+  return status;
 }

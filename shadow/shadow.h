@@ -337,6 +337,10 @@ typedef struct rl_shadow_arm_result_s {
   bool adversarial;        // its device interleaves unordered work
   uint64_t seed;           // the interleaving's seed (when adversarial)
   bool available;          // set up successfully
+  // Dispatches whose received explicit arguments were checked against the
+  // launches as issued, from the simulated device's launch trace
+  // (shadow/issued_check.h); 0 when the capture kept none.
+  uint64_t issued_checked;
   bool failed;             // not available, or failed during a step
   rl_status_code_t failure_code;
   char failure[768];       // "not available: ..." / "window 3 (pos=33): ..."
