@@ -177,6 +177,13 @@ static rl_aql_patch_t rl_aql_census_expected_patch(
   }
   const rl_scalar_binding_t* b = &launch->bindings[binding];
   patch.binding = binding;
+  if (b->target == RL_BINDING_POINTER_OFFSET) {
+    patch.kind = RL_AQL_PATCH_POINTER;
+    patch.slot = b->offset;
+    patch.offset = base + launch->slots[b->offset].kernarg_offset;
+    patch.size = 8;
+    return patch;
+  }
   patch.kind = b->target == RL_BINDING_GRID ? RL_AQL_PATCH_GRID
                                             : RL_AQL_PATCH_KERNARG;
   patch.axis = b->target == RL_BINDING_GRID ? b->offset : 0;

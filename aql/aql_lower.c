@@ -168,8 +168,9 @@ static rl_status_t rl_aql_lower_check_launch(
   }
   uint64_t ignored = 0;
   for (uint32_t s = 0; s < launch->slot_count; ++s) {
-    RL_RETURN_IF_ERROR(rl_launch_pointer_value(
-        capture, index, s, inputs->buffer_addresses, &ignored));
+    RL_RETURN_IF_ERROR(rl_launch_pointer_at(
+        capture, index, s, inputs->param_values, capture->param_count,
+        inputs->buffer_addresses, &ignored));
   }
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(
@@ -287,7 +288,18 @@ static rl_status_t rl_aql_lower_emit_patches(
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     const rl_scalar_binding_t* binding = &launch->bindings[b];
     rl_aql_patch_t patch = {.launch = index, .packet = index, .binding = b};
-    if (binding->target == RL_BINDING_GRID) {
+    if (binding->target == RL_BINDING_POINTER_OFFSET) {
+      // The slot's pointer site above carries it (bind_table.h: a bound
+      // pointer site); the patch names the slot's 8 bytes.
+      patch.kind = RL_AQL_PATCH_POINTER;
+      patch.slot = binding->offset;
+      patch.offset = base + launch->slots[binding->offset].kernarg_offset;
+      patch.size = 8;
+      RL_RETURN_IF_ERROR(rl_bind_table_add(
+          program->binds, RL_BIND_SITE_POINTER, index, binding->offset,
+          RL_AQL_DEST_KERNARG, patch.offset, 8, 1,
+          rl_launch_load_le(program->kernarg + patch.offset, 8)));
+    } else if (binding->target == RL_BINDING_GRID) {
       patch.kind = RL_AQL_PATCH_GRID;
       patch.axis = binding->offset;
       patch.offset = (uint32_t)offsetof(rl_aql_dispatch_packet_t,

@@ -54,7 +54,24 @@ rl_status_t rl_bind_check_admitted(const rl_capture_t* capture,
     rl_status_free(status);
     return contract;
   }
-  rl_bind_fit_range(launch, binding, &fit_lo, &fit_hi);
+  rl_bind_fit_range(capture, launch, binding, &fit_lo, &fit_hi);
+  if (binding->target == RL_BINDING_POINTER_OFFSET && lo >= fit_lo &&
+      hi <= fit_hi) {
+    // The hazard plan reads the slot's extent: it must hold every offset
+    // the admitted range reaches (step_infer.h writes the union).
+    const rl_pointer_slot_t* slot = &launch->slots[binding->offset];
+    if ((uint64_t)lo < slot->extent_offset ||
+        (uint64_t)hi > slot->extent_offset + slot->extent_size) {
+      const rl_capture_param_t* param = &capture->params[binding->expr.param];
+      return RL_STATUS(RL_STATUS_CONTRACT,
+                       "pointer slot %u's offset reaches [%" PRId64
+                       ", %" PRId64 "] with %s in [%" PRId64 ", %" PRId64
+                       "), outside its extent [%" PRIu64 ", +%" PRIu64
+                       ") (the hazard plan would miss accesses)",
+                       binding->offset, lo, hi, param->name, param->min,
+                       param->max, slot->extent_offset, slot->extent_size);
+    }
+  }
   if (lo >= fit_lo && hi <= fit_hi) return RL_OK;
   const rl_capture_param_t* param = &capture->params[binding->expr.param];
   const int64_t bad = lo < fit_lo ? lo : hi;
@@ -66,6 +83,14 @@ rl_status_t rl_bind_check_admitted(const rl_capture_t* capture,
                      "with %s in [%" PRId64 ", %" PRId64 ")",
                      binding->offset, bad, (uint64_t)bad * block, param->name,
                      param->min, param->max);
+  }
+  if (binding->target == RL_BINDING_POINTER_OFFSET) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "pointer slot %u's offset becomes %" PRId64
+                     ", outside its buffer of %" PRId64 " bytes, with %s in "
+                     "[%" PRId64 ", %" PRId64 ")",
+                     binding->offset, bad, fit_hi, param->name, param->min,
+                     param->max);
   }
   return RL_STATUS(RL_STATUS_CONTRACT,
                    "kernarg byte %u becomes %" PRId64

@@ -24,6 +24,7 @@ void rl_bind_table_destroy(rl_bind_table_t* table) {
   free(table->site_index);
   free(table->hot);
   free(table->pointer_sites);
+  free(table->bound_sites);
   free(table->pending);
   free(table);
 }
@@ -60,9 +61,15 @@ rl_status_t rl_bind_table_add(rl_bind_table_t* table, rl_bind_site_kind_t kind,
     table->sites = sites;
     table->site_capacity = capacity;
   }
+  bool bound = kind == RL_BIND_SITE_POINTER &&
+               rl_capture_slot_binding(&capture->launches[launch], ref);
   table->sites[table->site_count++] = (rl_bind_site_t){
       .offset = offset, .width = width, .dest = dest, .kind = (uint8_t)kind,
-      .launch = launch, .ref = ref, .scale = scale, .current = current};
+      .launch = launch, .ref = ref, .scale = bound ? 1 : scale,
+      .current = current, .bound = bound,
+      // The buffer's address, as the route resolved it (rebase updates it).
+      .bias = bound ? current - capture->launches[launch].slots[ref].offset
+                    : 0};
   return RL_OK;
 }
 
@@ -84,9 +91,14 @@ rl_status_t rl_bind_table_relay(rl_bind_table_t* table, uint32_t index,
   return RL_OK;
 }
 
-static const rl_expr_t* rl_bind_site_expr(const rl_bind_table_t* table,
-                                          const rl_bind_site_t* site) {
-  return &table->capture->launches[site->launch].bindings[site->ref].expr;
+// The binding a dynamic or bound pointer site evaluates.
+static const rl_scalar_binding_t* rl_bind_site_binding(
+    const rl_bind_table_t* table, const rl_bind_site_t* site) {
+  const rl_capture_launch_t* launch = &table->capture->launches[site->launch];
+  if (site->kind == RL_BIND_SITE_POINTER) {
+    return rl_capture_slot_binding(launch, site->ref);
+  }
+  return &launch->bindings[site->ref];
 }
 
 // Assigns expression ids to the dynamic sites (an open-addressing map from
@@ -104,8 +116,9 @@ static rl_status_t rl_bind_table_number(rl_bind_table_t* table,
   memset(map, 0xFF, slots * sizeof(*map));
   for (uint32_t i = 0; i < table->site_count; ++i) {
     rl_bind_site_t* site = &table->sites[i];
-    if (site->kind == RL_BIND_SITE_POINTER) continue;
-    const rl_expr_t* expr = rl_bind_site_expr(table, site);
+    if (site->kind == RL_BIND_SITE_POINTER && !site->bound) continue;
+    const rl_scalar_binding_t* binding = rl_bind_site_binding(table, site);
+    const rl_expr_t* expr = &binding->expr;
     uint32_t at = (uint32_t)rl_bind_expr_hash(expr) & (slots - 1);
     while (map[at] != UINT32_MAX &&
            !rl_bind_expr_same(&table->exprs[map[at]].expr, expr)) {
@@ -118,10 +131,10 @@ static rl_status_t rl_bind_table_number(rl_bind_table_t* table,
     }
     site->expr = map[at];
     rl_bind_expr_t* e = &table->exprs[site->expr];
-    ++e->count;
+    if (!site->bound) ++e->count;
     const rl_capture_launch_t* launch = &table->capture->launches[site->launch];
     int64_t lo = 0, hi = 0;
-    rl_bind_fit_range(launch, &launch->bindings[site->ref], &lo, &hi);
+    rl_bind_fit_range(table->capture, launch, binding, &lo, &hi);
     if (lo > e->lo) e->lo = lo;
     if (hi < e->hi) e->hi = hi;
   }
@@ -134,18 +147,21 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
   if (table->exprs) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "bind table: finished twice");
   }
-  uint32_t dynamic = 0;
+  uint32_t dynamic = 0, bound = 0;
   for (uint32_t i = 0; i < table->site_count; ++i) {
     if (table->sites[i].kind != RL_BIND_SITE_POINTER) ++dynamic;
+    bound += table->sites[i].bound;
   }
   table->pointer_count = table->site_count - dynamic;
   table->site_index = calloc(dynamic + 1u, sizeof(uint32_t));
   table->hot = calloc(dynamic + 1u, sizeof(*table->hot));
   table->pointer_sites = calloc(table->pointer_count + 1u, sizeof(uint32_t));
-  if (!table->site_index || !table->hot || !table->pointer_sites) {
+  table->bound_sites = calloc(bound + 1u, sizeof(uint32_t));
+  if (!table->site_index || !table->hot || !table->pointer_sites ||
+      !table->bound_sites) {
     return rl_status_out_of_memory();
   }
-  RL_RETURN_IF_ERROR(rl_bind_table_number(table, dynamic));
+  RL_RETURN_IF_ERROR(rl_bind_table_number(table, dynamic + bound));
   table->pending = calloc(table->expr_count + 1u, sizeof(int64_t));
   if (!table->pending) return rl_status_out_of_memory();
   // Each expression's sites, in table order: a counting sort by id.
@@ -161,6 +177,7 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
     const rl_bind_site_t* site = &table->sites[i];
     if (site->kind == RL_BIND_SITE_POINTER) {
       table->pointer_sites[pointers++] = i;
+      if (site->bound) table->bound_sites[table->bound_count++] = i;
       continue;
     }
     rl_bind_expr_t* e = &table->exprs[site->expr];
@@ -205,6 +222,12 @@ rl_status_t rl_bind_table_finish(rl_bind_table_t* table,
       rl_status_free(status);
       table->evaluated = false;
     }
+  }
+  // A bound pointer site holds its buffer's address + its expression's
+  // value at |values| (rl_bind_table_add assumed the recorded offset).
+  for (uint32_t k = 0; table->evaluated && k < table->bound_count; ++k) {
+    rl_bind_site_t* site = &table->sites[table->bound_sites[k]];
+    site->bias = site->current - (uint64_t)table->exprs[site->expr].value;
   }
   return RL_OK;
 }
@@ -266,6 +289,20 @@ static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
   rl_bind_table_sync(table);
   for (uint32_t i = 0; i < table->site_count; ++i) {
     const rl_bind_site_t* site = &table->sites[i];
+    if (site->kind == RL_BIND_SITE_POINTER && site->bound) {
+      const rl_capture_launch_t* launch = &capture->launches[site->launch];
+      const rl_scalar_binding_t* binding =
+          rl_capture_slot_binding(launch, site->ref);
+      rl_status_t status = rl_launch_binding_evaluate(
+          capture, site->launch, (uint32_t)(binding - launch->bindings),
+          values, capture->param_count, &pending[i]);
+      if (status) {
+        free(pending);
+        return status;
+      }
+      pending[i] += site->bias;
+      continue;
+    }
     if (site->kind == RL_BIND_SITE_POINTER) continue;
     rl_status_t status = rl_launch_value_evaluate(
         capture, site->launch,
@@ -279,7 +316,8 @@ static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
   uint32_t changed = 0;
   for (uint32_t i = 0; i < table->site_count; ++i) {
     rl_bind_site_t* site = &table->sites[i];
-    if (site->kind == RL_BIND_SITE_POINTER || pending[i] == site->current) {
+    if ((site->kind == RL_BIND_SITE_POINTER && !site->bound) ||
+        pending[i] == site->current) {
       continue;
     }
     uint32_t offset = site->offset;
@@ -303,6 +341,22 @@ static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
   table->evaluated = false;
   *out_changed = changed;
   return RL_OK;
+}
+
+// The bound pointer sites at the expressions' values (exprs[].value):
+// writes those that changed and returns how many.
+static uint32_t rl_bind_table_apply_bound(rl_bind_table_t* table,
+                                          const rl_bind_dest_t* dests) {
+  uint32_t changed = 0;
+  for (uint32_t k = 0; k < table->bound_count; ++k) {
+    rl_bind_site_t* site = &table->sites[table->bound_sites[k]];
+    uint64_t v = site->bias + (uint64_t)table->exprs[site->expr].value;
+    if (v == site->current) continue;
+    rl_bind_site_store(site, dests, site->offset, v);
+    site->current = v;
+    ++changed;
+  }
+  return changed;
 }
 
 rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
@@ -352,7 +406,7 @@ rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
       }
     }
     table->evaluated = true;
-    *out_changed = changed;
+    *out_changed = changed + rl_bind_table_apply_bound(table, dests);
     return RL_OK;
   }
   for (uint32_t e = 0; e < table->expr_count; ++e) {
@@ -369,7 +423,7 @@ rl_status_t rl_bind_table_apply(rl_bind_table_t* table, const int64_t* values,
     }
     changed += expr->hot_count;
   }
-  *out_changed = changed;
+  *out_changed = changed + rl_bind_table_apply_bound(table, dests);
   return RL_OK;
 }
 
@@ -388,6 +442,16 @@ rl_status_t rl_bind_table_rebase(rl_bind_table_t* table,
     if (status) {
       free(pending);
       return status;
+    }
+    if (site->bound) {
+      // The buffer's address; the site holds it + the expression's value
+      // (the recorded offset until an apply evaluated it).
+      uint64_t recorded =
+          table->capture->launches[site->launch].slots[site->ref].offset;
+      table->sites[table->pointer_sites[k]].bias = pending[k] - recorded;
+      if (table->evaluated) {
+        pending[k] += (uint64_t)table->exprs[site->expr].value - recorded;
+      }
     }
   }
   uint32_t changed = 0;

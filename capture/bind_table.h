@@ -11,6 +11,14 @@
 //                 expression is the binding's (capture.h rl_expr_t) and
 //                 |scale| is 1 (a kernarg value or a work-group count) or
 //                 the launch's block on the axis (a grid in work-items).
+//   bound pointer site  a pointer site whose slot has a pointer-offset
+//                 binding (capture.h RL_BINDING_POINTER_OFFSET): 8 bytes =
+//                 buffer address (resolved at rebase, its |bias|) + the
+//                 binding's expression value. Routes add it like any
+//                 pointer site; the table finds the binding itself, gives
+//                 the expression an id (its fit range is the slot's
+//                 buffer) and apply rewrites the site after the hot sites
+//                 when its value changed (a short list: O(bound sites)).
 // Sites live in one of a few destinations (a route's byte images: kernarg
 // segment, packets, IB), each with an optional mirror (the device's host
 // view) written alongside.
@@ -79,6 +87,8 @@ typedef struct rl_bind_site_s {
   uint32_t expr;    // expression id (dynamic sites)
   uint32_t scale;   // multiplier of the expression's value
   uint64_t current; // the value the site holds
+  bool bound;       // a bound pointer site (|expr| is its expression)
+  uint64_t bias;    // a bound pointer site: its buffer's address
   bool relayed;          // apply writes its slot instead (see above)
   uint8_t relay_dest;    // the slot: 8 bytes at |relay_offset| of
   uint32_t relay_offset; // destination |relay_dest|
@@ -124,6 +134,8 @@ typedef struct rl_bind_table_s {
   rl_bind_hot_t* hot;           // the same sites, as apply writes them
   uint32_t pointer_count;
   uint32_t* pointer_sites;      // indices of the pointer sites
+  uint32_t bound_count;
+  uint32_t* bound_sites;        // indices of the bound pointer sites
   int64_t* pending;             // apply's scratch, one per expression
   bool evaluated;               // exprs[].value holds the last apply's
   // Whether sites[].current of the dynamic sites is up to date. The fast
@@ -138,11 +150,13 @@ typedef struct rl_bind_table_s {
 // with it.
 static inline bool rl_bind_expr_same(const rl_expr_t* a, const rl_expr_t* b) {
   return a->param == b->param && a->add == b->add && a->op == b->op &&
-         a->operand == b->operand;
+         a->operand == b->operand && rl_expr_scale(a) == rl_expr_scale(b);
 }
 
 static inline uint64_t rl_bind_expr_hash(const rl_expr_t* e) {
   uint64_t h = e->param * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t)rl_expr_scale(e) + 0x27D4EB2F165667C5ull + (h << 6) +
+       (h >> 2);
   h ^= (uint64_t)e->add + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
   h ^= (uint64_t)e->op + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2);
   h ^= (uint64_t)e->operand + 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);

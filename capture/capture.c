@@ -84,6 +84,8 @@ void rl_capture_destroy(rl_capture_t* capture) {
   free(capture->launches);
   free(capture->regions);
   free(capture->windows);
+  free(capture->program_states);
+  free(capture->program_params);
   free(capture->workload);
   free(capture->target);
   free(capture);

@@ -450,6 +450,20 @@ static rl_status_t rl_capture_decode_launch(rl_capture_decoder_t* decoder,
     status =
         rl_capture_decode_launch_tail(reader, decoder->max_bindings, &launch);
   }
+  // BINDING_EXT's scales of this launch's bindings (records in increasing
+  // launch, binding order).
+  while (!status && decoder->ext_next < decoder->ext_count &&
+         decoder->ext_where[decoder->ext_next][0] == expected) {
+    uint32_t b = decoder->ext_where[decoder->ext_next][1];
+    if (b >= launch.binding_count) {
+      status = rl_codec_reader_fail_at(
+          reader, RL_STATUS_INVALID_INPUT, offset,
+          "BINDING_EXT record %u scales binding %u of %u", decoder->ext_next,
+          b, launch.binding_count);
+      break;
+    }
+    launch.bindings[b].expr.scale = decoder->ext_scale[decoder->ext_next++];
+  }
   uint32_t index = 0;
   if (!status) {
     status = rl_capture_decode_wrap(
@@ -464,6 +478,40 @@ static rl_status_t rl_capture_decode_launch(rl_capture_decoder_t* decoder,
   return status;
 }
 
+rl_status_t rl_capture_decode_binding_ext(rl_capture_decoder_t* decoder,
+                                          rl_codec_reader_t* reader) {
+  uint32_t count = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_count(
+      reader, "binding ext count", RL_CAPTURE_RECORD_BINDING_EXT, &count));
+  decoder->ext_where = calloc(count + 1u, sizeof(*decoder->ext_where));
+  decoder->ext_scale = calloc(count + 1u, sizeof(*decoder->ext_scale));
+  if (!decoder->ext_where || !decoder->ext_scale) {
+    return rl_status_out_of_memory();
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint64_t offset = rl_codec_reader_offset(reader);
+    uint32_t* where = decoder->ext_where[i];
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "ext launch", &where[0]));
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "ext binding", &where[1]));
+    RL_RETURN_IF_ERROR(
+        rl_codec_read_i64(reader, "ext scale", &decoder->ext_scale[i]));
+    bool ordered = i == 0 || where[0] > decoder->ext_where[i - 1][0] ||
+                   (where[0] == decoder->ext_where[i - 1][0] &&
+                    where[1] > decoder->ext_where[i - 1][1]);
+    int64_t scale = decoder->ext_scale[i];
+    if (!ordered || scale == 0 || scale == 1) {
+      return rl_codec_reader_fail_at(
+          reader, RL_STATUS_INVALID_INPUT, offset,
+          "BINDING_EXT record %u (launch %u binding %u scale %lld): records "
+          "must be in increasing launch, binding order with a scale other "
+          "than 0 and 1",
+          i, where[0], where[1], (long long)scale);
+    }
+  }
+  decoder->ext_count = count;
+  return rl_codec_reader_expect_end(reader);
+}
+
 rl_status_t rl_capture_decode_launches(rl_capture_decoder_t* decoder,
                                        rl_codec_reader_t* reader) {
   uint32_t count = 0;
@@ -472,6 +520,12 @@ rl_status_t rl_capture_decode_launches(rl_capture_decoder_t* decoder,
   for (uint32_t i = 0; i < count; ++i) {
     rl_codec_reader_set_label(reader, "launch %u", i);
     RL_RETURN_IF_ERROR(rl_capture_decode_launch(decoder, reader, i));
+  }
+  if (decoder->ext_next < decoder->ext_count) {
+    return rl_codec_reader_fail_at(
+        reader, RL_STATUS_INVALID_INPUT, reader->base_offset,
+        "BINDING_EXT record %u names launch %u of %u", decoder->ext_next,
+        decoder->ext_where[decoder->ext_next][0], count);
   }
   return rl_codec_reader_expect_end(reader);
 }

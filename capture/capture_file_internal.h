@@ -49,7 +49,19 @@ typedef struct rl_capture_decoder_s {
   rl_capture_file_info_t* info;
   char target[RL_CAPTURE_NAME_MAX];  // META's target, checked after code
   uint8_t* has_contents;  // per buffer: BUFFER_DATA must hold a record
+  // BINDING_EXT's records (launch, binding, scale), applied by LAUNCHES in
+  // order; |ext_next| is the first not yet applied.
+  uint32_t ext_count, ext_next;
+  uint32_t (*ext_where)[2];
+  int64_t* ext_scale;
 } rl_capture_decoder_t;
+
+// A BINDING_EXT record: launch u32, binding u32, scale i64.
+#define RL_CAPTURE_RECORD_BINDING_EXT 16
+
+// Decodes BINDING_EXT into |decoder| (applied while LAUNCHES decodes).
+rl_status_t rl_capture_decode_binding_ext(rl_capture_decoder_t* decoder,
+                                          rl_codec_reader_t* reader);
 
 // Decodes the payload under |reader| (one known data section) into
 // |decoder|'s capture. Each checks that the whole payload was consumed.

@@ -43,6 +43,8 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
   }
   if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
   if (kind == RL_CAPTURE_SECTION_ISSUED) return "ISSUED";
+  if (kind == RL_CAPTURE_SECTION_PROGRAM_STATE) return "PROGRAM_STATE";
+  if (kind == RL_CAPTURE_SECTION_BINDING_EXT) return "BINDING_EXT";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
 }
 
@@ -295,6 +297,90 @@ static rl_status_t rl_capture_file_read_data(rl_capture_file_reader_t* reader,
       &reader->decoder, payload);
 }
 
+// Checks that |count| records of |entry| bytes fit what is left of
+// |payload| (exactly when |exact|).
+static rl_status_t rl_capture_program_fits(rl_codec_reader_t* payload,
+                                           uint64_t offset, uint32_t count,
+                                           uint64_t entry, bool exact) {
+  const uint64_t need = (uint64_t)count * entry;
+  const uint64_t left = payload->size - payload->position;
+  if (exact ? need == left : need <= left) return RL_OK;
+  return rl_codec_reader_fail_at(
+      payload, RL_STATUS_INVALID_INPUT, offset,
+      "%u entries need %llu bytes, %llu are left", count,
+      (unsigned long long)need, (unsigned long long)left);
+}
+
+// One PROGRAM_STATE hash record.
+static rl_status_t rl_capture_read_program_state_entry(
+    rl_codec_reader_t* payload, uint64_t offset, uint32_t i,
+    rl_capture_t* capture) {
+  rl_capture_program_state_t state = {0};
+  uint32_t zero = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(payload, "pos", &state.pos));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "region", &state.region));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "reserved", &zero));
+  RL_RETURN_IF_ERROR(rl_codec_read_digest(payload, "digest", &state.digest));
+  if (zero) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT, offset,
+                                   "state %u: reserved word is %u, not 0", i,
+                                   zero);
+  }
+  return rl_status_annotate(rl_capture_add_program_state(capture, &state),
+                            "section PROGRAM_STATE, byte %llu",
+                            (unsigned long long)offset);
+}
+
+// One PROGRAM_STATE parameter-value record.
+static rl_status_t rl_capture_read_program_param_entry(
+    rl_codec_reader_t* payload, uint64_t offset, uint32_t i,
+    rl_capture_t* capture) {
+  rl_capture_program_param_t value = {0};
+  uint32_t zero = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(payload, "pos", &value.pos));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "param", &value.param));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "reserved", &zero));
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(payload, "value", &value.value));
+  if (zero) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT, offset,
+                                   "value %u: reserved word is %u, not 0", i,
+                                   zero);
+  }
+  return rl_status_annotate(rl_capture_add_program_param(capture, &value),
+                            "section PROGRAM_STATE, byte %llu",
+                            (unsigned long long)offset);
+}
+
+// PROGRAM_STATE (capture_file.h): after WINDOWS, once.
+static rl_status_t rl_capture_file_read_program_state(
+    rl_capture_file_reader_t* reader, rl_codec_reader_t* payload,
+    const rl_capture_file_section_t* section) {
+  rl_capture_t* capture = reader->decoder.capture;
+  const uint64_t offset = section->offset;
+  if (reader->next_data_kind !=
+          RL_CAPTURE_SECTION_META + RL_CAPTURE_DATA_KIND_COUNT ||
+      capture->program_state_count || capture->program_param_count) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT, offset,
+                                   "PROGRAM_STATE must follow WINDOWS, once");
+  }
+  uint32_t count = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "state count", &count));
+  RL_RETURN_IF_ERROR(rl_capture_program_fits(
+      payload, offset, count, 8 + 4 + 4 + RL_CODEC_DIGEST_SIZE, false));
+  for (uint32_t i = 0; i < count; ++i) {
+    RL_RETURN_IF_ERROR(
+        rl_capture_read_program_state_entry(payload, offset, i, capture));
+  }
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "value count", &count));
+  RL_RETURN_IF_ERROR(
+      rl_capture_program_fits(payload, offset, count, 8 + 4 + 4 + 8, true));
+  for (uint32_t i = 0; i < count; ++i) {
+    RL_RETURN_IF_ERROR(
+        rl_capture_read_program_param_entry(payload, offset, i, capture));
+  }
+  return rl_codec_reader_expect_end(payload);
+}
+
 static rl_status_t rl_capture_file_dispatch(
     rl_capture_file_reader_t* reader, uint32_t index,
     rl_capture_file_section_t* section) {
@@ -309,6 +395,16 @@ static rl_status_t rl_capture_file_dispatch(
   if (rl_capture_section_is_data(section->kind)) {
     section->known = true;
     return rl_capture_file_read_data(reader, &payload, section->kind);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_BINDING_EXT) {
+    section->known = true;
+    if (reader->next_data_kind != RL_CAPTURE_SECTION_LAUNCHES ||
+        reader->decoder.ext_where) {
+      return rl_codec_reader_fail_at(
+          &payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "BINDING_EXT must appear once, between PARAMS and LAUNCHES");
+    }
+    return rl_capture_decode_binding_ext(&reader->decoder, &payload);
   }
   if (section->kind == RL_CAPTURE_SECTION_INCOMPLETE) {
     section->known = true;
@@ -337,6 +433,10 @@ static rl_status_t rl_capture_file_dispatch(
           "ISSUED must follow WINDOWS, once");
     }
     return rl_capture_decode_issued(reader->decoder.capture, &payload);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_PROGRAM_STATE) {
+    section->known = true;
+    return rl_capture_file_read_program_state(reader, &payload, section);
   }
   if (section->flags & RL_CAPTURE_SECTION_FLAG_REQUIRED) {
     return rl_codec_reader_fail_at(
@@ -443,6 +543,8 @@ rl_status_t rl_capture_file_decode_memory(const void* data, size_t size,
   if (!status) status = rl_capture_file_check_model(&reader);
   if (!status) rl_capture_fault_effects(reader.decoder.capture);
   free(reader.decoder.has_contents);
+  free(reader.decoder.ext_where);
+  free(reader.decoder.ext_scale);
   if (status) {
     rl_capture_destroy(reader.decoder.capture);
     return status;

@@ -258,6 +258,70 @@ static rl_status_t rl_capture_encode_incomplete(
   return RL_OK;
 }
 
+static rl_status_t rl_capture_encode_program_state(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  rl_codec_write_u32(writer, capture->program_state_count);
+  for (uint32_t i = 0; i < capture->program_state_count; ++i) {
+    const rl_capture_program_state_t* state = &capture->program_states[i];
+    rl_codec_write_i64(writer, state->pos);
+    rl_codec_write_u32(writer, state->region);
+    rl_codec_write_u32(writer, 0);
+    rl_codec_write_digest(writer, state->digest);
+  }
+  rl_codec_write_u32(writer, capture->program_param_count);
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    rl_codec_write_i64(writer, value->pos);
+    rl_codec_write_u32(writer, value->param);
+    rl_codec_write_u32(writer, 0);
+    rl_codec_write_i64(writer, value->value);
+  }
+  return RL_OK;
+}
+
+// Whether |capture| needs BINDING_EXT: a scaled expression or a
+// pointer-offset binding (a reader without the section must refuse it).
+static bool rl_capture_needs_binding_ext(const rl_capture_t* capture) {
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    for (uint32_t b = 0; b < launch->binding_count; ++b) {
+      if (rl_expr_scale(&launch->bindings[b].expr) != 1 ||
+          launch->bindings[b].target == RL_BINDING_POINTER_OFFSET) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// BINDING_EXT: one record per binding whose scale is not 1.
+static rl_status_t rl_capture_encode_binding_ext(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  uint32_t count = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) rl_codec_write_u32(writer, count);
+    for (uint32_t l = 0; l < capture->launch_count; ++l) {
+      const rl_capture_launch_t* launch = &capture->launches[l];
+      for (uint32_t b = 0; b < launch->binding_count; ++b) {
+        int64_t scale = rl_expr_scale(&launch->bindings[b].expr);
+        if (scale == 1) continue;
+        if (pass == 0) {
+          ++count;
+          continue;
+        }
+        rl_codec_write_u32(writer, l);
+        rl_codec_write_u32(writer, b);
+        rl_codec_write_i64(writer, scale);
+      }
+    }
+  }
+  return RL_OK;
+}
+
 // The data sections of format 1.0 in file order.
 static const struct {
   uint32_t kind;
@@ -338,6 +402,14 @@ static rl_status_t rl_capture_identity_update(
     rl_capture_identity_update_u64(state, scratch->size);
     XXH3_128bits_update(state, scratch->data, scratch->size);
   }
+  if (rl_capture_needs_binding_ext(capture)) {
+    rl_codec_writer_truncate(scratch, 0);
+    RL_RETURN_IF_ERROR(rl_capture_encode_binding_ext(capture, plan, scratch));
+    RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
+    rl_capture_identity_update_u32(state, RL_CAPTURE_SECTION_BINDING_EXT);
+    rl_capture_identity_update_u64(state, scratch->size);
+    XXH3_128bits_update(state, scratch->data, scratch->size);
+  }
   return RL_OK;
 }
 
@@ -378,7 +450,7 @@ rl_status_t rl_capture_identity(const rl_capture_t* capture,
 
 // Appends one section: header, payload from |encode| (or none), checksum
 // over the header's first 16 bytes and the payload, zero padding.
-static rl_status_t rl_capture_file_emit_section_flags(
+static rl_status_t rl_capture_file_emit_flagged(
     const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
     uint32_t kind, uint32_t flags, rl_capture_section_encoder_t encode,
     rl_codec_writer_t* writer) {
@@ -396,14 +468,6 @@ static rl_status_t rl_capture_file_emit_section_flags(
                      XXH3_64bits_withSeed(header + 24, length, seed));
   rl_codec_write_pad(writer, RL_CAPTURE_FILE_ALIGNMENT);
   return rl_codec_writer_status(writer);
-}
-
-static rl_status_t rl_capture_file_emit_section(
-    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
-    uint32_t kind, rl_capture_section_encoder_t encode,
-    rl_codec_writer_t* writer) {
-  return rl_capture_file_emit_section_flags(
-      capture, plan, kind, RL_CAPTURE_SECTION_FLAG_REQUIRED, encode, writer);
 }
 
 // ISSUED (optional, not in the identity: an older reader skips it).
@@ -451,6 +515,15 @@ static rl_status_t rl_capture_encode_plan_init(
   return RL_OK;
 }
 
+static rl_status_t rl_capture_file_emit_section(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    uint32_t kind, rl_capture_section_encoder_t encode,
+    rl_codec_writer_t* writer) {
+  return rl_capture_file_emit_flagged(capture, plan, kind,
+                                      RL_CAPTURE_SECTION_FLAG_REQUIRED, encode,
+                                      writer);
+}
+
 static rl_status_t rl_capture_file_encode_into(
     const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
     rl_codec_writer_t* writer) {
@@ -458,7 +531,13 @@ static rl_status_t rl_capture_file_encode_into(
   RL_RETURN_IF_ERROR(
       rl_capture_identity_compute(capture, plan->include_contents, &identity));
   rl_codec_write_zeros(writer, RL_CAPTURE_FILE_HEADER_SIZE);
+  bool ext = rl_capture_needs_binding_ext(capture);
   for (size_t i = 0; i < RL_CAPTURE_DATA_SECTION_COUNT; ++i) {
+    if (ext && rl_capture_sections[i].kind == RL_CAPTURE_SECTION_LAUNCHES) {
+      RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
+          capture, plan, RL_CAPTURE_SECTION_BINDING_EXT,
+          rl_capture_encode_binding_ext, writer));
+    }
     RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
         capture, plan, rl_capture_sections[i].kind,
         rl_capture_sections[i].encode, writer));
@@ -469,9 +548,16 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, RL_CAPTURE_SECTION_INCOMPLETE,
         rl_capture_encode_incomplete, writer));
   }
+  bool states =
+      capture->program_state_count > 0 || capture->program_param_count > 0;
+  if (states) {  // optional: the replay does not depend on it
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_flagged(
+        capture, plan, RL_CAPTURE_SECTION_PROGRAM_STATE, 0,
+        rl_capture_encode_program_state, writer));
+  }
   bool issued = capture->issued_count > 0;
-  if (issued) {
-    RL_RETURN_IF_ERROR(rl_capture_file_emit_section_flags(
+  if (issued) {  // optional, like PROGRAM_STATE
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_flagged(
         capture, plan, RL_CAPTURE_SECTION_ISSUED, 0,
         rl_capture_encode_issued_section, writer));
   }
@@ -480,7 +566,7 @@ static rl_status_t rl_capture_file_encode_into(
   rl_capture_file_store_header(
       writer->data,
       (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
-          (issued ? 1 : 0),
+          (ext ? 1 : 0) + (states ? 1 : 0) + (issued ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

@@ -77,11 +77,18 @@ void rl_expr_format(const rl_capture_t* capture, const rl_expr_t* expr,
   const char* param = capture && expr->param < capture->param_count
                           ? capture->params[expr->param].name
                           : "?";
-  char sum[RL_CAPTURE_NAME_MAX + 32];
-  if (expr->add == 0) {
-    snprintf(sum, sizeof(sum), "%s", param);
+  char term[RL_CAPTURE_NAME_MAX + 32];
+  if (rl_expr_scale(expr) == 1) {
+    snprintf(term, sizeof(term), "%s", param);
   } else {
-    snprintf(sum, sizeof(sum), "%s%+lld", param, (long long)expr->add);
+    snprintf(term, sizeof(term), "%lld*%s", (long long)rl_expr_scale(expr),
+             param);
+  }
+  char sum[RL_CAPTURE_NAME_MAX + 64];
+  if (expr->add == 0) {
+    snprintf(sum, sizeof(sum), "%s", term);
+  } else {
+    snprintf(sum, sizeof(sum), "%s%+lld", term, (long long)expr->add);
   }
   long long operand = (long long)expr->operand;
   switch (expr->op) {

@@ -109,8 +109,10 @@ rl_status_t rl_expr_evaluate(const rl_expr_t* expr, const int64_t* param_values,
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "expression operator %u",
                      (unsigned)expr->op);
   }
-  int64_t sum = 0;
-  if (__builtin_add_overflow(param_values[expr->param], expr->add, &sum)) {
+  int64_t sum = 0, scaled = 0;
+  if (__builtin_mul_overflow(param_values[expr->param], rl_expr_scale(expr),
+                             &scaled) ||
+      __builtin_add_overflow(scaled, expr->add, &sum)) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "expression overflows");
   }
   if (expr->op == RL_EXPR_ADD) {
@@ -294,6 +296,19 @@ static rl_status_t rl_capture_check_binding(const rl_capture_t* capture,
                        "size 4)", binding->offset, binding->size);
     }
     recorded = launch->grid[binding->offset];
+  } else if (binding->target == RL_BINDING_POINTER_OFFSET) {
+    if (binding->offset >= launch->slot_count || binding->size != 8) {
+      return RL_STATUS(RL_STATUS_INVALID_INPUT,
+                       "pointer-offset binding of slot %u size %u (expected "
+                       "a slot of %u, size 8)",
+                       binding->offset, binding->size, launch->slot_count);
+    }
+    if (rl_capture_slot_binding(launch, binding->offset) != binding) {
+      return RL_STATUS(RL_STATUS_INVALID_INPUT,
+                       "pointer slot %u has more than one offset binding",
+                       binding->offset);
+    }
+    recorded = launch->slots[binding->offset].offset;
   } else {
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "binding target %u",
                      (unsigned)binding->target);
@@ -491,4 +506,15 @@ rl_status_t rl_capture_validate(const rl_capture_t* capture) {
         i));
   }
   return RL_OK;
+}
+
+const rl_scalar_binding_t* rl_capture_slot_binding(
+    const rl_capture_launch_t* launch, uint32_t slot) {
+  for (uint32_t b = 0; b < launch->binding_count; ++b) {
+    if (launch->bindings[b].target == RL_BINDING_POINTER_OFFSET &&
+        launch->bindings[b].offset == slot) {
+      return &launch->bindings[b];
+    }
+  }
+  return NULL;
 }

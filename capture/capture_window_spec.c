@@ -46,13 +46,16 @@ rl_status_t rl_capture_window_spec_parse(const char* text,
   bool ok = false;
   if (strncmp(text, "launches:", 9) == 0) {
     ok = rl_window_spec_launches(text + 9, out_spec);
+  } else if (strncmp(text, "items:", 6) == 0) {
+    out_spec->items = true;
+    ok = rl_window_spec_launches(text + 6, out_spec);
   } else if (strncmp(text, "marker:", 7) == 0) {
     ok = rl_window_spec_marker(text + 7, out_spec);
   }
   if (ok) return RL_OK;
   *out_spec = all;
   return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                   "window '%s': expected launches:FIRST[:COUNT|:all] or "
-                   "marker:NAME:N (numbers decimal or 0x-hexadecimal)",
+                   "window '%s': expected launches:FIRST[:COUNT|:all], "
+                   "items:FIRST[:COUNT|:all] or marker:NAME:N (numbers decimal or 0x-hexadecimal)",
                    text);
 }

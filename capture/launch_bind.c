@@ -20,6 +20,10 @@ static void rl_launch_binding_describe(const rl_capture_t* capture,
     snprintf(out, out_size, "launch %u (%s) binding %u (grid %c = %s)",
              launch_index, kernel, binding_index,
              "xyz"[binding->offset < 3 ? binding->offset : 0], expr);
+  } else if (binding->target == RL_BINDING_POINTER_OFFSET) {
+    snprintf(out, out_size,
+             "launch %u (%s) binding %u (offset of pointer slot %u = %s)",
+             launch_index, kernel, binding_index, binding->offset, expr);
   } else {
     snprintf(out, out_size, "launch %u (%s) binding %u (kernarg byte %u = %s)",
              launch_index, kernel, binding_index, binding->offset, expr);
@@ -52,7 +56,7 @@ static rl_status_t rl_launch_binding_fits(const rl_capture_t* capture,
   const rl_capture_launch_t* launch = &capture->launches[launch_index];
   const rl_scalar_binding_t* binding = &launch->bindings[binding_index];
   int64_t lo = 0, hi = 0;
-  rl_bind_fit_range(launch, binding, &lo, &hi);
+  rl_bind_fit_range(capture, launch, binding, &lo, &hi);
   if (value >= lo && value <= hi) return RL_OK;
   char text[160];
   if (binding->target == RL_BINDING_GRID) {
@@ -61,6 +65,10 @@ static rl_status_t rl_launch_binding_fits(const rl_capture_t* capture,
              "%lld work-groups of %u work-items: expected 1 or more, with "
              "a grid size (work-items) that fits 32 bits",
              (long long)value, block);
+  } else if (binding->target == RL_BINDING_POINTER_OFFSET) {
+    snprintf(text, sizeof(text),
+             "offset %lld lies outside its buffer of %lld bytes",
+             (long long)value, (long long)hi);
   } else {
     snprintf(text, sizeof(text), "value %lld does not fit its %u bytes",
              (long long)value, binding->size);
@@ -134,6 +142,32 @@ rl_status_t rl_launch_pointer_value(const rl_capture_t* capture,
   return RL_OK;
 }
 
+rl_status_t rl_launch_pointer_at(const rl_capture_t* capture,
+                                 uint32_t launch_index, uint32_t slot_index,
+                                 const int64_t* values, uint32_t param_count,
+                                 const uint64_t* buffer_addresses,
+                                 uint64_t* out_value) {
+  RL_RETURN_IF_ERROR(rl_launch_pointer_value(capture, launch_index, slot_index,
+                                             buffer_addresses, out_value));
+  const rl_capture_launch_t* launch = &capture->launches[launch_index];
+  const rl_scalar_binding_t* bound = rl_capture_slot_binding(launch, slot_index);
+  if (!bound) return RL_OK;
+  uint64_t offset = 0;
+  rl_status_t status = rl_launch_binding_evaluate(
+      capture, launch_index, (uint32_t)(bound - launch->bindings), values,
+      param_count, &offset);
+  if (status) {
+    *out_value = 0;
+    return status;
+  }
+  // The recorded offset fits (rl_launch_pointer_value checked it), and so
+  // does the bound one (inside the buffer): base + offset cannot wrap more
+  // than base + size, which the recorded value's check bounds for the
+  // buffer's own range.
+  *out_value = *out_value - launch->slots[slot_index].offset + offset;
+  return RL_OK;
+}
+
 rl_status_t rl_launch_value_evaluate(const rl_capture_t* capture,
                                      uint32_t launch_index,
                                      rl_launch_value_kind_t kind,
@@ -172,8 +206,9 @@ static rl_status_t rl_launch_bind_values(const rl_capture_t* capture,
   const rl_capture_launch_t* launch = &capture->launches[launch_index];
   for (uint32_t s = 0; s < launch->slot_count; ++s) {
     uint64_t pointer = 0;
-    RL_RETURN_IF_ERROR(rl_launch_pointer_value(capture, launch_index, s,
-                                               buffer_addresses, &pointer));
+    RL_RETURN_IF_ERROR(rl_launch_pointer_at(capture, launch_index, s, values,
+                                            capture->param_count,
+                                            buffer_addresses, &pointer));
     rl_launch_store_le(kernarg + launch->slots[s].kernarg_offset, 8, pointer);
   }
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
@@ -181,6 +216,9 @@ static rl_status_t rl_launch_bind_values(const rl_capture_t* capture,
     uint64_t value = 0;
     RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(
         capture, launch_index, b, values, capture->param_count, &value));
+    if (binding->target == RL_BINDING_POINTER_OFFSET) {
+      continue;  // applied with its slot above
+    }
     if (binding->target == RL_BINDING_GRID) {
       grid[binding->offset] = (uint32_t)value;
     } else {

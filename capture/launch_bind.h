@@ -4,7 +4,9 @@
 //
 // A launch's replay values are (redline/capture.h):
 //   pointer slot s   buffer_addresses[s.buffer] + s.offset, written as 8
-//                    little-endian bytes at s.kernarg_offset;
+//                    little-endian bytes at s.kernarg_offset, where
+//                    s.offset is the value of the slot's pointer-offset
+//                    binding when it has one (fit: inside its buffer);
 //   kernarg binding  rl_expr_evaluate(expr) at |values|, written as its low
 //                    |size| (4 or 8) little-endian bytes at its offset; a
 //                    value that does not fit 4 bytes is refused rather than
@@ -47,10 +49,22 @@ extern "C" {
 //   grid axis a       [1, floor((2^32-1) / block[a])] work-groups, so the
 //                     grid in work-items fits the 32-bit AQL grid_size and
 //                     the PM4 DISPATCH_DIRECT dimensions (empty, lo > hi,
-//                     when the block is 0).
-static inline void rl_bind_fit_range(const rl_capture_launch_t* launch,
+//                     when the block is 0);
+//   pointer offset    [0, size of the slot's buffer] bytes.
+static inline void rl_bind_fit_range(const rl_capture_t* capture,
+                                     const rl_capture_launch_t* launch,
                                      const rl_scalar_binding_t* binding,
                                      int64_t* out_lo, int64_t* out_hi) {
+  if (binding->target == RL_BINDING_POINTER_OFFSET) {
+    uint32_t buffer = binding->offset < launch->slot_count
+                          ? launch->slots[binding->offset].buffer
+                          : UINT32_MAX;
+    *out_lo = 0;
+    *out_hi = buffer < capture->buffer_count
+                  ? (int64_t)capture->buffers[buffer].size
+                  : -1;
+    return;
+  }
   if (binding->target == RL_BINDING_GRID) {
     uint32_t block = launch->block[binding->offset < 3 ? binding->offset : 0];
     *out_lo = 1;
@@ -73,8 +87,10 @@ rl_status_t rl_bind_expr_range(const rl_capture_t* capture,
 
 // The replay contract's parameter check for binding |binding_index| of
 // launch |launch_index|: every admitted value of its parameter gives a
-// value that fits (rl_bind_fit_range). RL_STATUS_CONTRACT naming the
-// parameter end, the binding and the value otherwise.
+// value that fits (rl_bind_fit_range), and a pointer-offset binding's
+// offsets stay inside its slot's extent (what the hazard plan reads).
+// RL_STATUS_CONTRACT naming the parameter end, the binding and the value
+// otherwise.
 rl_status_t rl_bind_check_admitted(const rl_capture_t* capture,
                                    uint32_t launch_index,
                                    uint32_t binding_index);
@@ -92,11 +108,22 @@ rl_status_t rl_launch_binding_evaluate(const rl_capture_t* capture,
 
 // The replay value of pointer slot |slot_index| of launch |launch_index|:
 // buffer_addresses[slot.buffer] + slot.offset, refused when it wraps
-// (0 on failure).
+// (0 on failure). slot.offset is the recorded offset: for a slot whose
+// offset is bound (RL_BINDING_POINTER_OFFSET) use rl_launch_pointer_at.
 rl_status_t rl_launch_pointer_value(const rl_capture_t* capture,
                                     uint32_t launch_index, uint32_t slot_index,
                                     const uint64_t* buffer_addresses,
                                     uint64_t* out_value);
+
+// The replay value of pointer slot |slot_index| at parameter values
+// |values|: buffer_addresses[slot.buffer] + the slot's offset, which is its
+// pointer-offset binding evaluated at |values| when it has one
+// (rl_launch_binding_evaluate, fit checked), else the recorded offset.
+rl_status_t rl_launch_pointer_at(const rl_capture_t* capture,
+                                 uint32_t launch_index, uint32_t slot_index,
+                                 const int64_t* values, uint32_t param_count,
+                                 const uint64_t* buffer_addresses,
+                                 uint64_t* out_value);
 
 // What a patch site of a route's patch table holds (aql/aql_patch.h,
 // pm4/pm4_patch.c): one evaluator, so every route rebinds identically.

@@ -111,6 +111,15 @@ static rl_status_t rl_pm4_patch_binding(rl_pm4_patch_census_t* census,
   const rl_scalar_binding_t* binding =
       &layout->inputs->capture->launches[l].bindings[b];
   rl_pm4_patch_t patch = {.launch = l, .binding = b, .size = 4};
+  if (binding->target == RL_BINDING_POINTER_OFFSET) {
+    const rl_capture_launch_t* launch = &layout->inputs->capture->launches[l];
+    patch.kind = RL_PM4_PATCH_POINTER;
+    patch.slot = binding->offset;
+    patch.size = 8;
+    patch.offset = layout->kernarg_offsets[l] +
+                   launch->slots[binding->offset].kernarg_offset;
+    return rl_pm4_patch_expect(census, &patch);
+  }
   if (binding->target != RL_BINDING_GRID) {
     patch.kind = RL_PM4_PATCH_KERNARG;
     patch.offset = layout->kernarg_offsets[l] + binding->offset;

@@ -265,8 +265,9 @@ static rl_status_t rl_pm4_launch_check(const rl_pm4_layout_t* layout,
   }
   uint64_t ignored = 0;
   for (uint32_t s = 0; s < launch->slot_count; ++s) {
-    RL_RETURN_IF_ERROR(rl_launch_pointer_value(in->capture, index, s,
-                                               in->buffer_addresses, &ignored));
+    RL_RETURN_IF_ERROR(rl_launch_pointer_at(
+        in->capture, index, s, in->param_values, in->capture->param_count,
+        in->buffer_addresses, &ignored));
   }
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(

@@ -223,6 +223,16 @@ static rl_status_t rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     const rl_scalar_binding_t* binding = &launch->bindings[b];
     rl_pm4_patch_t patch = {.launch = index, .binding = b, .size = 4};
+    if (binding->target == RL_BINDING_POINTER_OFFSET) {
+      // The slot's 8 bytes, a bound pointer site of the bind table
+      // (capture/bind_table.h) like the slot's own patch above.
+      patch.kind = RL_PM4_PATCH_POINTER;
+      patch.slot = binding->offset;
+      patch.size = 8;
+      patch.offset = base + launch->slots[binding->offset].kernarg_offset;
+      RL_RETURN_IF_ERROR(rl_pm4_patch_add(capture, program, &patch, next));
+      continue;
+    }
     if (binding->target != RL_BINDING_GRID) {
       patch.kind = RL_PM4_PATCH_KERNARG;
       patch.offset = base + binding->offset;

@@ -114,7 +114,7 @@ static uint64_t rl_contract_hidden_value(const rl_capture_launch_t* launch,
 
 static bool rl_contract_expr_equal(const rl_expr_t* a, const rl_expr_t* b) {
   return a->param == b->param && a->add == b->add && a->op == b->op &&
-         a->operand == b->operand;
+         a->operand == b->operand && rl_expr_scale(a) == rl_expr_scale(b);
 }
 
 // One implicit argument: the recorded bytes hold what the runtime would

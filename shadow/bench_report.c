@@ -25,9 +25,9 @@ static void rl_bench_text_row(FILE* out, const rl_bench_arm_result_t* arm) {
   rl_bench_text_time(out, &arm->host);
   rl_bench_text_time(out, &arm->device_span);
   fprintf(out, " %9.1f", arm->device_busy.median / 1000.0);
-  fprintf(out, "  route=%s replays=%" PRIu64 " dispatches=%u packets=%u "
-          "waits=%u", p->route, p->replay_count, p->dispatches, p->packets,
-          p->waits);
+  fprintf(out, "  route=%s device=%s replays=%" PRIu64 " dispatches=%u "
+          "packets=%u waits=%u", p->route, p->device, p->replay_count,
+          p->dispatches, p->packets, p->waits);
   if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
   fprintf(out, "%s%s\n", arm->proof_ok ? "" : "  proof FAILED: ",
           arm->proof_ok ? "" : arm->proof_problem);

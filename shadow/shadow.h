@@ -60,17 +60,45 @@
 //   KIND~advK a seeded pass (rl_shadow_options_t.adversarial_seeds): the
 //             retained arm KIND again on a device in adversarial mode with
 //             seed device.seed + K, compared with eager like every arm.
-//   hipgraph  the same step recorded by stream capture
+//   eager@isa, eager@ref  the second executor (rl_shadow_options_t.
+//             second_executor): eager again on a device whose simulator
+//             runs the kernels with the other executor than the run's
+//             (redline/sim/sim_executor.h): the ISA interpreter of the
+//             machine code (redline/sim/isa/) when the run's arms use the C
+//             reference kernels (kernels/ref/), those when they use the
+//             ISA. Compared with the reference arm like every arm, so a
+//             mistake in either executor changes a hash and fails the run
+//             naming this arm; the report names it as the run's
+//             independent reference.
+//   hipgraph  the first step recorded by stream capture
 //             (hipStreamBeginCapture, the launches, hipStreamEndCapture),
-//             hipGraphInstantiate, and one hipGraphLaunch per window. A
-//             graph holds its kernargs, so when a window's bindings change
-//             them (decode's position) the step is re-captured and
-//             re-instantiated: hipGraphExecKernelNodeSetParams is not
-//             loaded (nor in the stand-in). shadow/hip/shadow_arm_hip.c.
+//             hipGraphInstantiate once, and one hipGraphLaunch per window.
+//             A graph holds its kernargs, so when a window's bindings
+//             change them (decode's position) the changed kernel nodes are
+//             updated in place with hipGraphExecKernelNodeSetParams, as
+//             engines do; the proof counts instantiations (must be 1) and
+//             node updates. shadow/hip/shadow_arm_hip.c.
 //             Both HIP arms are "not available" (RL_STATUS_UNAVAILABLE, the
 //             run exits 8) when HIP cannot be loaded, has no device, drives
 //             another processor than the capture's, or a buffer must keep
 //             its capture address.
+//   sim       the simulated reference of a run on a real device (see
+//             Devices): the eager arm on a simulated device.
+//
+// Devices (rl_shadow_device_options_t.kind). "sim" (the default) opens a
+// simulated device per arm. "rocr" opens a ROCr device per arm for eager,
+// recorded, aql, pm4 and pm4-relay (eager's launches issued one by one
+// through that device's AQL queue); "drm" runs only the drm arm on it (the
+// drm device has no AQL queue: eager, recorded, aql, pm4 and pm4-relay are
+// refused with RL_STATUS_INVALID_ARGUMENT naming the arm). The drm arm
+// always opens a "drm" device and hip and hipgraph always run through HIP.
+// With a real device, unless |no_sim_reference|, the run appends the arm
+// "sim" (eager on a simulated device) and makes it the reference, so every
+// hardware run also checks the simulator against the device, and a
+// divergence names every arm that differs from the simulator. Seeded
+// adversarial passes are only added for arms on a simulated device. Each
+// arm allocates and fills its memory through its own device and releases
+// it when it is destroyed, after a failure (quarantine) too.
 //
 // State. Every arm starts from the capture's initial contents (zeros for a
 // buffer without them): eager and recorded allocate and fill their buffers
@@ -169,7 +197,10 @@ typedef enum rl_shadow_arm_kind_e {
   // Route pm4 with the CP relaying kernarg values from per-expression
   // slots (rl_replay_options_t.pm4_device_patch).
   RL_SHADOW_ARM_PM4_RELAY = 7,
-  RL_SHADOW_ARM_KIND_COUNT_ = 8,
+  // The eager arm on a simulated device: the reference of a run on a real
+  // device (see Devices); added by the run, not named in --arms.
+  RL_SHADOW_ARM_SIM = 8,
+  RL_SHADOW_ARM_KIND_COUNT_ = 9,
 } rl_shadow_arm_kind_t;
 
 // "eager", "recorded", "aql", "pm4", "hip", "hipgraph", "drm",
@@ -183,6 +214,15 @@ bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind);
 bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind);
 // True for the arms over the HIP runtime (hip, hipgraph).
 bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind);
+// The device kind arm |kind| runs on when the run names |device_kind|
+// (NULL: sim): "hip" for hip and hipgraph, "drm" for drm, "sim" for sim,
+// |device_kind| for the others (see Devices).
+const char* rl_shadow_arm_device_kind(rl_shadow_arm_kind_t kind,
+                                      const char* device_kind);
+// False when arm |kind| cannot run on |device_kind| (eager, recorded, aql,
+// pm4 and pm4-relay on drm, which has no AQL queue).
+bool rl_shadow_arm_device_supported(rl_shadow_arm_kind_t kind,
+                                    const char* device_kind);
 
 // The arms of a shadow run that names none (CLI, JSON API, demo): the
 // eager reference, the re-recorded launches and every retained route the
@@ -253,12 +293,17 @@ typedef struct rl_shadow_device_options_s {
   const char* processor;  // NULL: the capture's
   bool adversarial;       // sim: seeded interleaving of unbarriered work
   uint64_t seed;
-  const char* executor;   // sim: "ref" (NULL) or "isa"
+  // sim: "ref" or "isa"; NULL: "ref" when every kernel of the capture has
+  // a C reference kernel (rl_ref_executor_has_kernel), else "isa".
+  const char* executor;
   // sim: the cache model, "off", "report" or "strict" (NULL: strict, so a
   // missing acquire or write-back changes bytes; docs/cache-model.md).
   const char* cache_model;
   // sim: no access recording (set by the run from |no_hazard_check|).
   bool no_hazard_check;
+  // The device of the eager, recorded and retained arms: "sim" (NULL),
+  // "rocr" or "drm" (see Devices).
+  const char* kind;
   // The hip and hipgraph arms' constructor (rl_shadow_hip_arm_create of
   // shadow/hip/shadow_hip.h); NULL: those arms are unavailable
   // (RL_STATUS_UNAVAILABLE). Set by the CLI and the JSON entry points.
@@ -288,14 +333,24 @@ typedef struct rl_shadow_options_s {
   rl_limits_t limits;
   // Skips the hazard verdicts (see above); on by default.
   bool no_hazard_check;
-  // Seeded adversarial passes: for every retained arm (aql, pm4, drm) in
-  // |arms|, |adversarial_seeds| more arms of the same kind run every window
+  // With a real device (device.kind rocr or drm): no simulated reference
+  // arm "sim" (see Devices).
+  bool no_sim_reference;
+  // Seeded adversarial passes: for every retained arm on a simulated
+  // device (aql, pm4, pm4-relay; not drm, nor any arm with a real
+  // device.kind) in |arms|, |adversarial_seeds| more arms of the same kind run every window
   // on devices with the adversarial interleaving, seeds device.seed + 1 ..
   // device.seed + N, named "KIND~advK". So one shadow runs each window
   // sequentially and under N interleavings; a missing barrier or wait that
   // the sequential order hides shows there. Ignored when device.adversarial
   // is already set (every arm is adversarial then). The CLI's default is 2.
   uint32_t adversarial_seeds;
+  // The second executor (see eager@isa above): when set, and every kernel
+  // of the capture has a C reference kernel (rl_ref_executor_has_kernel),
+  // one eager arm on the other executor is appended. Captures without
+  // reference kernels get none, and the result says why
+  // (independent_reference). The CLI's default is on.
+  bool second_executor;
   // When set, every arm step goes into this trace (shadow/shadow_trace.h):
   // host spans, the dispatches of simulated devices, arrows for the hazard
   // plan's dependencies. Arms are processes |trace_pid_base| + 1 + index.
@@ -329,11 +384,19 @@ typedef struct rl_shadow_proof_s {
   // recorded: dispatches checked against the launches as the program
   // issued them (shadow/issued_check.h); 0 when the capture kept none.
   uint64_t issued_checked;
+  // hipgraph: graphs instantiated (exactly 1 over a run: one capture, later
+  // windows update kernel nodes in place) and kernel nodes updated with
+  // hipGraphExecKernelNodeSetParams; 0 for the other arms.
+  uint64_t instantiations;
+  uint64_t node_updates;
 } rl_shadow_proof_t;
 
 typedef struct rl_shadow_arm_result_s {
   rl_shadow_arm_kind_t kind;
-  char name[24];           // "pm4", or "pm4~adv2" for a seeded pass
+  char name[24];           // "pm4", "pm4~adv2" for a seeded pass,
+                           // "eager@isa" for the second executor
+  const char* executor;    // the simulator's executor, "ref" or "isa"
+                           // (static; the run's for non-simulated arms)
   bool adversarial;        // its device interleaves unordered work
   uint64_t seed;           // the interleaving's seed (when adversarial)
   bool available;          // set up successfully
@@ -358,6 +421,8 @@ typedef struct rl_shadow_arm_result_s {
   // arm's device is simulated and the check is on.
   bool effects_checked;
   rl_effects_audit_t effects;
+  // Some region of some window differed from the reference arm's.
+  bool diverged;
 } rl_shadow_arm_result_t;
 
 // One region of one arm after one window, against the reference arm.
@@ -393,6 +458,9 @@ typedef struct rl_shadow_result_s {
   uint32_t flip_arm, flip_region;
   uint64_t flip_offset;
   bool hazard_check;             // hazard verdicts were on
+  // What checks the code under test independently: "eager@isa (...)" when
+  // the second executor ran, else why there is none ("none: ...").
+  char independent_reference[192];
   bool diverged;
   // The first divergence in (window, region, arm) order.
   uint32_t first_window, first_region, first_arm;
@@ -405,6 +473,13 @@ typedef struct rl_shadow_result_s {
   uint64_t first_element_offset;
   uint8_t first_reference_value[8];
   uint8_t first_arm_value[8];
+  // The program as a reference (shadow/shadow_program.h): region digests
+  // compared with the program's recorded ones, and the first mismatch.
+  uint32_t program_checked;
+  uint32_t program_windows;     // windows with at least one comparison
+  bool program_mismatch;
+  uint32_t program_window, program_region;
+  rl_digest128_t program_expected, program_got;
   bool pass;
   char reason[768];             // "" on PASS
 } rl_shadow_result_t;

@@ -17,6 +17,7 @@ static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
     [RL_SHADOW_ARM_HIPGRAPH] = "hipgraph",
     [RL_SHADOW_ARM_DRM] = "drm",
     [RL_SHADOW_ARM_PM4_RELAY] = "pm4-relay",
+    [RL_SHADOW_ARM_SIM] = "sim",
 };
 
 const char* rl_shadow_arm_kind_name(rl_shadow_arm_kind_t kind) {
@@ -47,15 +48,31 @@ bool rl_shadow_arm_kind_hip(rl_shadow_arm_kind_t kind) {
   return kind == RL_SHADOW_ARM_HIP || kind == RL_SHADOW_ARM_HIPGRAPH;
 }
 
+const char* rl_shadow_arm_device_kind(rl_shadow_arm_kind_t kind,
+                                      const char* device_kind) {
+  if (rl_shadow_arm_kind_hip(kind)) return "hip";
+  if (kind == RL_SHADOW_ARM_DRM) return "drm";
+  if (kind == RL_SHADOW_ARM_SIM || !device_kind) return "sim";
+  return device_kind;
+}
+
+bool rl_shadow_arm_device_supported(rl_shadow_arm_kind_t kind,
+                                    const char* device_kind) {
+  return !device_kind || strcmp(device_kind, "drm") != 0 ||
+         kind == RL_SHADOW_ARM_DRM || kind == RL_SHADOW_ARM_SIM ||
+         rl_shadow_arm_kind_hip(kind);
+}
+
 // The drm arm opens a "drm" device (library and render node from the
-// environment, redline/replay.h); every other arm a simulated one.
+// environment, redline/replay.h), the sim arm a simulated one, every other
+// arm one of the kind the options name (simulated by default).
 static rl_status_t rl_shadow_arm_open_device(
     rl_shadow_arm_kind_t kind, const rl_capture_t* capture,
     const rl_shadow_device_options_t* options, const rl_limits_t* limits,
     rl_device_t** out_device) {
   const char* processor = rl_capture_processor_or(capture, "gfx1100");
   const rl_device_options_t device_options = {
-      .kind = kind == RL_SHADOW_ARM_DRM ? "drm" : "sim",
+      .kind = rl_shadow_arm_device_kind(kind, options->kind),
       .processor = options->processor ? options->processor : processor,
       .adversarial = options->adversarial,
       .seed = options->seed,
@@ -84,9 +101,16 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
                                                  &common.limits,
                                                  &common.device));
   }
+  if (!rl_shadow_arm_device_supported(kind, options->device.kind)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "arm %s cannot run on device %s (no AQL queue: on drm "
+                     "run the arms drm, hip, hipgraph)",
+                     rl_shadow_arm_kind_name(kind), options->device.kind);
+  }
   rl_status_t status = RL_OK;
   switch (kind) {
     case RL_SHADOW_ARM_EAGER:
+    case RL_SHADOW_ARM_SIM:
       status = rl_shadow_arm_eager_create(&common, out_arm);
       break;
     case RL_SHADOW_ARM_RECORDED:

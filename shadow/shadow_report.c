@@ -40,7 +40,9 @@ static void rl_shadow_text_arm(FILE* out, const rl_shadow_arm_result_t* arm) {
           p->replay_count, p->steps, p->launches_issued, p->dispatches,
           p->packets, p->waits);
   if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
-  if (arm->kind == RL_SHADOW_ARM_RECORDED && p->fallback_reason[0]) {
+  if (arm->kind == RL_SHADOW_ARM_HIPGRAPH && p->fallback_reason[0]) {
+    fprintf(out, " [%s]", p->fallback_reason);  // instantiations, updates
+  } else if (arm->kind == RL_SHADOW_ARM_RECORDED && p->fallback_reason[0]) {
     fprintf(out, " [%s; typed-model check only]", p->fallback_reason);
   } else if (arm->kind == RL_SHADOW_ARM_RECORDED) {
     fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
@@ -185,6 +187,14 @@ static void rl_shadow_text_flip(FILE* out, const rl_shadow_result_t* result) {
           result->arms[result->flip_arm].name);
 }
 
+// What checks the code under test independently (shadow.h, eager@isa).
+static void rl_shadow_text_independent(FILE* out,
+                                       const rl_shadow_result_t* result) {
+  fprintf(out, "independent reference: %s\n",
+          result->independent_reference[0] ? result->independent_reference
+                                           : "none");
+}
+
 static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
   rl_shadow_text_title(out, result);
   for (uint32_t a = 0; a < result->arm_count; ++a) {
@@ -192,6 +202,7 @@ static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
     rl_shadow_hazard_text(out, result, &result->arms[a]);
     rl_shadow_effects_text(out, result, &result->arms[a]);
   }
+  rl_shadow_text_independent(out, result);
   rl_shadow_text_flip(out, result);
 }
 
@@ -289,6 +300,10 @@ static bool rl_shadow_summary_clean(const rl_shadow_arm_result_t* arm) {
 static bool rl_shadow_summary_family(const rl_shadow_arm_result_t* a,
                                      const rl_shadow_arm_result_t* b) {
   return strcmp(a->proof.route, b->proof.route) == 0 &&
+         strcmp(a->proof.device, b->proof.device) == 0 &&
+         (a->executor == b->executor ||
+          (a->executor && b->executor &&
+           strcmp(a->executor, b->executor) == 0)) &&
          a->effects_checked == b->effects_checked &&
          a->proof.dispatches == b->proof.dispatches &&
          a->proof.packets == b->proof.packets &&
@@ -332,6 +347,7 @@ static void rl_shadow_summary_arms(FILE* out, const rl_shadow_result_t* result) 
     fprintf(out, "): steps=%" PRIu64 " dispatches=%u packets=%u waits=%u",
             p->steps, p->dispatches, p->packets, p->waits);
     if (p->ib_dwords) fprintf(out, " ib_dwords=%u", p->ib_dwords);
+    fprintf(out, " device=%s", p->device);
     if (arm->kind == RL_SHADOW_ARM_RECORDED) {
       fprintf(out, " rerecorded=%" PRIu64 "x%" PRIu64, p->rerecorded_windows,
               p->rerecorded_windows
@@ -416,6 +432,13 @@ static void rl_shadow_summary_write(FILE* out,
   rl_shadow_summary_arms(out, result);
   rl_shadow_summary_audits(out, result);
   rl_shadow_summary_issued(out, result);
+  if (result->program_checked) {  // shadow/shadow_program.h
+    fprintf(out, "reference program: %u region states at %u positions "
+            "compared with the program's own%s\n", result->program_checked,
+            result->program_windows,
+            result->program_mismatch ? " (a MISMATCH)" : ", all equal");
+  }
+  rl_shadow_text_independent(out, result);
   rl_shadow_text_flip(out, result);
   if (result->diverged) {
     rl_shadow_text_first(out, result);
@@ -491,6 +514,10 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
                           (double)p->rerecorded_launches);
   cJSON_AddNumberToObject(o, "issued_checked_before_dispatch",
                           (double)p->issued_checked);
+  if (p->instantiations) {  // hipgraph
+    cJSON_AddNumberToObject(o, "instantiations", (double)p->instantiations);
+    cJSON_AddNumberToObject(o, "node_updates", (double)p->node_updates);
+  }
   return o;
 }
 
@@ -499,9 +526,11 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
   cJSON* o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "arm", arm->name);
   cJSON_AddStringToObject(o, "kind", rl_shadow_arm_kind_name(arm->kind));
+  cJSON_AddBoolToObject(o, "diverged", arm->diverged);
   cJSON_AddStringToObject(o, "hazards",
                           arm->adversarial ? "adversarial" : "sequential");
   if (arm->adversarial) cJSON_AddNumberToObject(o, "seed", (double)arm->seed);
+  if (arm->executor) cJSON_AddStringToObject(o, "executor", arm->executor);
   cJSON_AddBoolToObject(o, "available", arm->available);
   cJSON_AddBoolToObject(o, "failed", arm->failed);
   cJSON_AddNumberToObject(o, "issued_checked", (double)arm->issued_checked);
@@ -593,6 +622,8 @@ static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result)
   cJSON_AddStringToObject(
       root, "reference",
       result->arms[result->reference].name);
+  cJSON_AddStringToObject(root, "independent_reference",
+                          result->independent_reference);
 }
 
 static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result) {

@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "shadow/issued_check.h"
+#include "kernels/ref/ref_executor.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
 #include "shadow/shadow_effects.h"
 #include "shadow/shadow_hazard.h"
+#include "shadow/shadow_program.h"
 #include "shadow/shadow_rerecord.h"
 #include "shadow/shadow_trace.h"
 
@@ -35,7 +37,68 @@ typedef struct rl_shadow_run_s {
   bool adversarial[RL_SHADOW_MAX_ARMS];
   uint64_t seed[RL_SHADOW_MAX_ARMS];
   uint32_t pass[RL_SHADOW_MAX_ARMS];  // 0: the caller's arm, K: ~advK
+  // Each arm's simulator executor ("ref" or "isa"); the second executor's
+  // arm differs from the run's (rl_shadow_options_t.second_executor).
+  const char* executor[RL_SHADOW_MAX_ARMS];
+  uint32_t second;  // its arm index, UINT32_MAX without one
 } rl_shadow_run_t;
+
+// The run's executor as the device opens it ("ref" when none is named).
+static const char* rl_shadow_run_executor(const rl_shadow_options_t* options) {
+  return options->device.executor ? options->device.executor : "ref";
+}
+
+// The first kernel of |capture| without a C reference kernel, or NULL.
+static const char* rl_shadow_kernel_without_ref(const rl_capture_t* capture) {
+  for (uint32_t k = 0; k < capture->kernel_count; ++k) {
+    const char* name = capture->kernels[k].name;
+    if (!rl_ref_executor_has_kernel(name)) return name;
+  }
+  return NULL;
+}
+
+// Appends the second executor's eager arm when every kernel of the capture
+// has a C reference (else there is no second executor for it: the result
+// says why).
+static rl_status_t rl_shadow_add_second_executor(rl_shadow_run_t* run) {
+  rl_shadow_options_t* expanded = &run->expanded;
+  rl_shadow_result_t* result = run->result;
+  const char* executor = rl_shadow_run_executor(expanded);
+  if (!expanded->second_executor) {
+    snprintf(result->independent_reference,
+             sizeof(result->independent_reference),
+             "none: the second executor is off");
+    return RL_OK;
+  }
+  const char* foreign = rl_shadow_kernel_without_ref(run->capture);
+  if (foreign) {
+    snprintf(result->independent_reference,
+             sizeof(result->independent_reference),
+             "none: kernel %s has no C reference kernel, so every arm runs "
+             "the %s executor", foreign, executor);
+    return RL_OK;
+  }
+  if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "shadow: the second executor makes more than %u arms",
+                     RL_SHADOW_MAX_ARMS);
+  }
+  const bool on_ref = strcmp(executor, "ref") == 0;
+  uint32_t b = expanded->arm_count++;
+  expanded->arms[b] = RL_SHADOW_ARM_EAGER;
+  run->adversarial[b] = expanded->device.adversarial;
+  run->seed[b] = expanded->device.seed;
+  run->executor[b] = on_ref ? "isa" : "ref";
+  run->second = b;
+  snprintf(result->independent_reference,
+           sizeof(result->independent_reference),
+           "eager@%s (%s) against the arms on %s",
+           run->executor[b],
+           on_ref ? "the ISA executor running the kernels' machine code"
+                  : "the C reference kernels",
+           on_ref ? "the C reference kernels" : "the ISA executor");
+  return RL_OK;
+}
 
 // Appends the seeded adversarial passes of the retained arms to the run's
 // copy of the options (RL_STATUS_INVALID_ARGUMENT past RL_SHADOW_MAX_ARMS).
@@ -43,14 +106,45 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
                                          const rl_shadow_options_t* options) {
   run->expanded = *options;
   rl_shadow_options_t* expanded = &run->expanded;
-  for (uint32_t a = 0; a < options->arm_count && a < RL_SHADOW_MAX_ARMS; ++a) {
+  // No executor named: the C reference kernels when every kernel has one,
+  // else the ISA executor (which runs any machine code), so a capture of a
+  // HIP program shadows without --executor isa.
+  if (!expanded->device.executor &&
+      rl_shadow_kernel_without_ref(run->capture)) {
+    expanded->device.executor = "isa";
+  }
+  for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
     run->adversarial[a] = options->device.adversarial;
     run->seed[a] = options->device.seed;
+    run->executor[a] = rl_shadow_run_executor(expanded);
   }
-  if (options->device.adversarial) return RL_OK;
+  // The simulated reference of a run on a real device (shadow.h Devices).
+  const char* kind = options->device.kind;
+  bool has_sim = false;
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    has_sim |= options->arms[a] == RL_SHADOW_ARM_SIM;
+  }
+  if (kind && strcmp(kind, "sim") != 0 && !options->no_sim_reference &&
+      !has_sim) {
+    if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "shadow: the sim reference makes more than %u arms",
+                       RL_SHADOW_MAX_ARMS);
+    }
+    uint32_t b = expanded->arm_count++;
+    expanded->arms[b] = RL_SHADOW_ARM_SIM;
+    run->adversarial[b] = options->device.adversarial;
+    run->seed[b] = options->device.seed;
+  }
+  if (options->device.adversarial) return rl_shadow_add_second_executor(run);
   for (uint32_t k = 1; k <= options->adversarial_seeds; ++k) {
     for (uint32_t a = 0; a < options->arm_count; ++a) {
-      if (!rl_shadow_arm_kind_retained(options->arms[a])) continue;
+      // Interleavings are the simulator's: real devices get no passes.
+      if (!rl_shadow_arm_kind_retained(options->arms[a]) ||
+          strcmp(rl_shadow_arm_device_kind(options->arms[a], kind), "sim") !=
+              0) {
+        continue;
+      }
       if (expanded->arm_count == RL_SHADOW_MAX_ARMS) {
         return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                          "shadow: %u adversarial seeds make more than %u arms",
@@ -63,7 +157,7 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
       run->pass[b] = k;
     }
   }
-  return RL_OK;
+  return rl_shadow_add_second_executor(run);
 }
 
 //===----------------------------------------------------------------------===//
@@ -108,10 +202,22 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u arms (1..%u)",
                      options->arm_count, RL_SHADOW_MAX_ARMS);
   }
+  const char* kind = options->device.kind;
+  if (kind && strcmp(kind, "sim") != 0 && strcmp(kind, "rocr") != 0 &&
+      strcmp(kind, "drm") != 0) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "device '%s': expected sim, rocr or drm", kind);
+  }
   for (uint32_t a = 0; a < options->arm_count; ++a) {
     if ((unsigned)options->arms[a] >= RL_SHADOW_ARM_KIND_COUNT_) {
       return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "arm kind %u",
                        (unsigned)options->arms[a]);
+    }
+    if (!rl_shadow_arm_device_supported(options->arms[a], kind)) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "arm %s cannot run on device %s (it has no AQL queue; "
+                       "on drm run the arms drm, hip, hipgraph)",
+                       rl_shadow_arm_kind_name(options->arms[a]), kind);
     }
   }
   if (options->bind_count > RL_SHADOW_MAX_BINDS) {
@@ -211,6 +317,8 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
     rl_shadow_arm_options_t this_arm = arm_options;
     this_arm.device.adversarial = run->adversarial[a];
     this_arm.device.seed = run->seed[a];
+    this_arm.device.executor = run->executor[a];
+    arm->executor = run->executor[a];
     rl_status_t status = rl_shadow_arm_create(arm->kind, run->capture,
                                               &this_arm, &run->arms[a]);
     if (status) {
@@ -305,7 +413,12 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
 
 static void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w) {
   int64_t value = rl_shadow_window_value(&run->result->window, w);
-  if (run->result->param != UINT32_MAX) run->values[run->result->param] = value;
+  if (run->result->param != UINT32_MAX) {
+    run->values[run->result->param] = value;
+    // The program's own free-parameter values at this position (the
+    // token it fed), when the capture recorded them.
+    (void)rl_shadow_program_feed(run->capture, value, run->values);
+  }
   if (run->recorded != UINT32_MAX) rl_shadow_rerecord_step(run, w, value);
   for (uint32_t a = 0; a < run->result->arm_count; ++a) {
     if (!run->arms[a]) continue;
@@ -394,8 +507,38 @@ static void rl_shadow_compare_region(rl_shadow_run_t* run, uint32_t w,
     cell->differing_bytes = diff.differing_bytes;
     cell->has_max_abs = diff.has_max_abs;
     cell->max_abs_difference = diff.max_abs_difference;
-    if (!diff.equal) rl_shadow_note_divergence(run, w, r, a, cell);
+    if (!diff.equal) {
+      result->arms[a].diverged = true;
+      rl_shadow_note_divergence(run, w, r, a, cell);
+    }
   }
+}
+
+// The reference arm's region |r| after window |w| against the program's
+// recorded state at that position (shadow/shadow_program.h).
+static bool rl_shadow_program_check(rl_shadow_run_t* run, uint32_t w,
+                                    uint32_t r) {
+  rl_shadow_result_t* result = run->result;
+  rl_digest128_t expected;
+  if (result->param == UINT32_MAX ||
+      !rl_shadow_program_digest(
+          run->capture, rl_shadow_window_value(&result->window, w), r,
+          &expected)) {
+    return false;
+  }
+  const rl_shadow_cell_t* cell =
+      rl_shadow_result_cell(result, w, r, result->reference);
+  if (!cell->present) return false;
+  ++result->program_checked;
+  if (!rl_digest128_equal(cell->digest, expected) &&
+      !result->program_mismatch) {
+    result->program_mismatch = true;
+    result->program_window = w;
+    result->program_region = r;
+    result->program_expected = expected;
+    result->program_got = cell->digest;
+  }
+  return true;
 }
 
 // The negative control, after the first window ran and before it is read.
@@ -419,9 +562,12 @@ static void rl_shadow_walk(rl_shadow_run_t* run) {
   for (uint32_t w = 0; w < result->window.count; ++w) {
     rl_shadow_step_arms(run, w);
     if (w == 0 && run->options->flip) rl_shadow_apply_flip(run);
+    bool program = false;
     for (uint32_t r = 0; r < result->region_count; ++r) {
       rl_shadow_compare_region(run, w, r);
+      program |= rl_shadow_program_check(run, w, r);
     }
+    if (program) ++result->program_windows;
     result->window_count = w + 1;
   }
 }
@@ -437,11 +583,40 @@ static void rl_shadow_check_proof(rl_shadow_run_t* run, uint32_t a) {
   uint64_t expected = rl_shadow_arm_kind_replays(arm->kind) ? windows : 0;
   arm->proof_ok = arm->proof.replay_count == expected &&
                   arm->proof.steps == windows;
+  // hipgraph keeps one executable graph and updates its nodes.
+  if (arm->proof_ok && arm->kind == RL_SHADOW_ARM_HIPGRAPH && windows &&
+      arm->proof.instantiations != 1) {
+    arm->proof_ok = false;
+    snprintf(arm->proof_problem, sizeof(arm->proof_problem),
+             "%" PRIu64 " graph instantiations over %" PRIu64
+             " windows, expected 1 (node updates in place)",
+             arm->proof.instantiations, windows);
+    return;
+  }
   if (!arm->proof_ok) {
     snprintf(arm->proof_problem, sizeof(arm->proof_problem),
              "replay count %" PRIu64 " and %" PRIu64 " steps, expected %"
              PRIu64 " replays over %" PRIu64 " windows",
              arm->proof.replay_count, arm->proof.steps, expected, windows);
+  }
+}
+
+// Against the simulated reference of a device run, the verdict names
+// every arm that differed and its device: "; differ from sim: aql (rocr),
+// pm4 (rocr)".
+static void rl_shadow_divergent_arms(rl_shadow_result_t* result) {
+  const rl_shadow_arm_result_t* reference = &result->arms[result->reference];
+  if (reference->kind != RL_SHADOW_ARM_SIM) return;
+  size_t used = strlen(result->reason);
+  const char* separator = "; differ from sim: ";
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (!arm->diverged || used >= sizeof(result->reason)) continue;
+    int n = snprintf(result->reason + used, sizeof(result->reason) - used,
+                     "%s%s (%s)", separator, arm->name,
+                     arm->proof.device[0] ? arm->proof.device : "?");
+    used += n > 0 ? (size_t)n : 0;
+    separator = ", ";
   }
 }
 
@@ -484,6 +659,20 @@ static void rl_shadow_verdict(rl_shadow_result_t* result) {
              result->first_offset, cell->differing_bytes,
              cell->differing_bytes == 1 ? "" : "s",
              cell->differing_bytes == 1 ? "s" : "");
+    rl_shadow_divergent_arms(result);
+    return;
+  }
+  if (result->program_mismatch) {
+    char got[RL_DIGEST128_HEX_LENGTH + 1], want[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(result->program_got, got);
+    rl_digest128_format(result->program_expected, want);
+    snprintf(result->reason, sizeof(result->reason),
+             "reference program: after the step at %s=%" PRId64 " (window "
+             "%u) region %s is %s in the arms, the program had %s",
+             capture->params[result->param].name,
+             rl_shadow_window_value(&result->window, result->program_window),
+             result->program_window,
+             capture->regions[result->program_region].name, got, want);
     return;
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
@@ -513,6 +702,9 @@ static rl_status_t rl_shadow_run_init(rl_shadow_run_t* run) {
     if (run->pass[a]) {
       snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s~adv%u",
                kind, run->pass[a]);
+    } else if (a == run->second) {
+      snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s@%s",
+               kind, run->executor[a]);
     } else {
       snprintf(result->arms[a].name, sizeof(result->arms[a].name), "%s", kind);
     }
@@ -531,11 +723,13 @@ static rl_status_t rl_shadow_run_init(rl_shadow_run_t* run) {
   for (uint32_t p = 0; p < capture->param_count; ++p) {
     run->values[p] = capture->params[p].capture_value;
   }
+  // The reference: the simulated one of a device run, else eager, else
+  // the first arm.
+  for (uint32_t a = result->arm_count; a-- > 0;) {
+    if (run->options->arms[a] == RL_SHADOW_ARM_EAGER) result->reference = a;
+  }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
-    if (run->options->arms[a] == RL_SHADOW_ARM_EAGER) {
-      result->reference = a;
-      break;
-    }
+    if (run->options->arms[a] == RL_SHADOW_ARM_SIM) result->reference = a;
   }
   return RL_OK;
 }
@@ -576,6 +770,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   run->capture = capture;
   run->result = result;
   run->recorded = UINT32_MAX;
+  run->second = UINT32_MAX;
   run->options = &run->expanded;
   // An incomplete capture (work the interposer could not record, a failed
   // launch, nothing recorded) is refused as replay refuses it: no arm,

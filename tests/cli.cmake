@@ -21,3 +21,13 @@ add_test(NAME stdout_errors_cli_test
 set_tests_properties(stdout_errors_cli_test PROPERTIES
   LABELS integration TIMEOUT 120
   ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")
+
+# `redline infer` over step captures step_infer_test writes
+# (tests/integration/infer_cli_test.sh, docs/binding-inference.md).
+add_test(NAME infer_cli_test
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/integration/infer_cli_test.sh
+    $<TARGET_FILE:redline> $<TARGET_FILE:step_infer_test>
+    ${CMAKE_CURRENT_BINARY_DIR}/infer_cli_test)
+set_tests_properties(infer_cli_test PROPERTIES
+  LABELS integration TIMEOUT 300
+  ENVIRONMENT "REDLINE_KERNELS_DIR=${RL_KERNELS_DIR}")

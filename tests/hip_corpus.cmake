@@ -32,7 +32,7 @@ set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
 set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
-  divergent printf atomic_exact)
+  divergent printf atomic_exact decode)
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
@@ -193,6 +193,34 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
       endif()
     endforeach()
   endforeach()
+endforeach()
+
+# The decode loop (decode.hip) under `redline run`: step capture, copies by
+# address, the failure summary (decode.sh lists the modes;
+# docs/real-engines.md): hip_corpus.decode.gfx1100.<mode>.
+if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  foreach(mode period start uneven too_many usage verify failed_launch
+               copy_by_kind)
+    set(t hip_corpus.decode.gfx1100.${mode})
+    add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh ${mode}
+             $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode)
+    set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+      TIMEOUT 600)
+  endforeach()
+endif()
+# The whole path (step capture, inference, the program as the shadow's
+# reference) on the other processors too.
+foreach(arch IN LISTS RL_HIP_CORPUS_SHADOW_ARCHS)
+  if(arch STREQUAL "gfx1100" OR NOT arch IN_LIST RL_HIP_CORPUS_ARCHS)
+    continue()
+  endif()
+  set(t hip_corpus.decode.${arch}.verify)
+  add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh verify
+           $<TARGET_FILE:redline> ${arch} ${RL_HIP_CORPUS_DIR}/${arch}
+           ${RL_HIP_CORPUS_DIR}/${arch}/decode)
+  set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+    TIMEOUT 600)
 endforeach()
 
 # The -O0 flavour (docs/hip-corpus.md, "At -O0"; docs/isa-scratch.md): three

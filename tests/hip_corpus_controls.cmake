@@ -60,3 +60,46 @@ if(RL_HIP_CORPUS_RUN)
   set_tests_properties(hip_corpus.stuck.gfx1100.stop PROPERTIES
     LABELS "hip_corpus;integration" TIMEOUT 300)
 endif()
+
+# The watchdog knows progress (docs/reliability.md, "The watchdog"):
+# progress.hip's dispatches run longer than a 1 s stall bound while
+# completing work-groups (exit 0), or complete nothing in one work-group
+# (stopped, exit 7); a dispatch over 2^24 work-items is refused by default
+# and runs with --max-work-items (progress.sh). gfx1100 only: about 20 s.
+if(RL_HIP_CORPUS_RUN)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  add_custom_command(OUTPUT ${dir}/progress
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 ${RL_HIP_CORPUS_FLAGS}
+            -Wall -Werror -o ${dir}/progress ${RL_HIP_CORPUS_SRC}/progress.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/progress.hip ${rl_corpus_deps} rl_hipcc
+    COMMENT "redline-hipcc gfx1100: hip_corpus/progress (fixture)"
+    VERBATIM)
+  add_custom_target(rl_hip_corpus_progress ALL DEPENDS ${dir}/progress)
+  add_test(NAME hip_corpus.progress.gfx1100.watchdog
+    COMMAND ${RL_HIP_CORPUS_SRC}/progress.sh $<TARGET_FILE:redline>
+            gfx1100 ${dir}/progress)
+  set_tests_properties(hip_corpus.progress.gfx1100.watchdog PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 300)
+endif()
+
+# Fault messages are whole (docs/failure-semantics.md): fault_message.hip's
+# kernel, named with over 300 characters, faults; fault_message.sh requires
+# the runtime's line to hold the PC, the fault and the simulator's closing
+# words, over 800 bytes (once cut at 256, 512 and 600). gfx1100 only.
+if(RL_HIP_CORPUS_RUN)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  add_custom_command(OUTPUT ${dir}/fault_message
+    COMMAND ${RL_HIPCC} --offload-arch=gfx1100 ${RL_HIP_CORPUS_FLAGS}
+            -Wall -Werror -o ${dir}/fault_message
+            ${RL_HIP_CORPUS_SRC}/fault_message.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/fault_message.hip rl_hipcc
+    COMMENT "redline-hipcc gfx1100: hip_corpus/fault_message (fixture)"
+    VERBATIM)
+  add_custom_target(rl_hip_corpus_fault_message ALL
+    DEPENDS ${dir}/fault_message)
+  add_test(NAME hip_corpus.fault_message.gfx1100.whole
+    COMMAND ${RL_HIP_CORPUS_SRC}/fault_message.sh $<TARGET_FILE:redline>
+            ${dir}/fault_message)
+  set_tests_properties(hip_corpus.fault_message.gfx1100.whole PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 120)
+endif()

@@ -19,12 +19,13 @@ foreach(target gfx1100 gfx1151 gfx1201)
 endforeach()
 rl_add_shadow_cli_test(shadow_isa_verify_gfx1100 integration 300
   pass verify gfx1100 ${RL_VERIFY_SMALL} --executor isa -- --executor isa)
-# Six arms plus the default two adversarial passes of aql and pm4: 10.
+# Six arms plus the default two adversarial passes of aql and pm4 and the
+# second executor (eager@isa, eager@ref with --executor isa): 11.
 rl_add_shadow_runtime_test(shadow_runtimes_verify
-  arms eager,recorded,aql,pm4,hip,hipgraph 10 verify gfx1100 ${RL_VERIFY_SMALL}
+  arms eager,recorded,aql,pm4,hip,hipgraph 11 verify gfx1100 ${RL_VERIFY_SMALL}
   --)
 rl_add_shadow_runtime_test(shadow_runtimes_verify8k_isa
-  arms eager,recorded,aql,pm4,hip,hipgraph 10 verify gfx1100 --layers 2
+  arms eager,recorded,aql,pm4,hip,hipgraph 11 verify gfx1100 --layers 2
   --executor isa -- --executor isa --timeout-ms 300000)
 set_tests_properties(shadow_runtimes_verify8k_isa PROPERTIES
   LABELS "integration;slow" TIMEOUT 3600)

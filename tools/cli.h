@@ -96,6 +96,7 @@ const char* rl_cli_private_dir(void);
 int rl_cmd_kernels(int argc, char** argv);
 int rl_cmd_inspect(int argc, char** argv);
 int rl_cmd_capture(int argc, char** argv);
+int rl_cmd_infer(int argc, char** argv);
 int rl_cmd_replay(int argc, char** argv);
 int rl_cmd_lower(int argc, char** argv);
 int rl_cmd_disasm(int argc, char** argv);

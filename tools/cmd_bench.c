@@ -1,6 +1,6 @@
 // `redline bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]]
 // [--rounds N] [--json OUT] [--processor GFX] [--hazards MODE] [--seed N]
-// [--no-hazard-check]`:
+// [--no-hazard-check] [--device sim|rocr|drm]`:
 // times the arms in interleaved rounds (shadow/bench.h) and prints one row
 // per arm with its route proof, then the PM4 statistics of the IB.
 #include <stdio.h>
@@ -29,9 +29,11 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
   int exit_code = RL_EXIT_OK;
   rl_shadow_cli_option("bench", "--arms", "eager,aql,pm4", &cli->shadow,
                        &exit_code);
+  bool arms_given = false;
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
+    arms_given |= rl_cli_is(arg, "--arms");
     if (has_value &&
         rl_shadow_cli_option("bench", arg, argv[i + 1], &cli->shadow,
                              &exit_code)) {
@@ -53,6 +55,7 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
   }
   if (exit_code != RL_EXIT_OK) return exit_code;
   if (!cli->path) return rl_cli_usage("bench: missing capture FILE");
+  rl_shadow_cli_device_arms(&cli->shadow, arms_given, true);
   return RL_EXIT_OK;
 }
 
@@ -109,6 +112,7 @@ int rl_cmd_bench(int argc, char** argv) {
   rl_capture_t* capture = NULL;
   status = rl_capture_file_read(cli.path, &capture, NULL);
   if (status) return rl_cli_fail(status, "bench");  // names the path
+  rl_shadow_cli_hip_default(&cli.shadow);
   rl_trace_t* trace = NULL;
   exit_code = rl_cli_trace_open("bench", cli.trace, &cli.path, 1, &trace);
   if (exit_code == RL_EXIT_OK) {

@@ -143,11 +143,37 @@ static void rl_inspect_print_params(const rl_capture_t* capture) {
       if (binding->target == RL_BINDING_GRID) {
         printf("  launch %-4u grid.%c = %s\n", l, "xyz"[binding->offset % 3],
                text);
+      } else if (binding->target == RL_BINDING_POINTER_OFFSET) {
+        const rl_pointer_slot_t* slot = &launch->slots[binding->offset];
+        printf("  launch %-4u slot %u (kernarg[%u:%u]) offset in %s = %s\n",
+               l, binding->offset, slot->kernarg_offset,
+               slot->kernarg_offset + 8, capture->buffers[slot->buffer].name,
+               text);
       } else {
         printf("  launch %-4u kernarg[%u:%u] = %s\n", l, binding->offset,
                binding->offset + binding->size, text);
       }
     }
+  }
+}
+
+// The program's own state after each recorded step (PROGRAM_STATE,
+// `redline run --verify-steps`): one line per step and region hashed.
+static void rl_inspect_print_program_state(const rl_capture_t* capture) {
+  if (!capture->program_state_count && !capture->program_param_count) return;
+  printf("\nprogram state (XXH3-128 of each region after the step at pos; "
+         "the free parameters' values at it)\n");
+  for (uint32_t i = 0; i < capture->program_state_count; ++i) {
+    const rl_capture_program_state_t* state = &capture->program_states[i];
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(state->digest, hex);
+    printf("  pos %-6lld %-16s %s\n", (long long)state->pos,
+           capture->regions[state->region].name, hex);
+  }
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    printf("  pos %-6lld %s = %lld\n", (long long)value->pos,
+           capture->params[value->param].name, (long long)value->value);
   }
 }
 
@@ -166,6 +192,7 @@ static void rl_inspect_print_regions(const rl_capture_t* capture) {
            capture->params[w->param].name, (long long)w->start, w->count,
            (long long)w->stride);
   }
+  rl_inspect_print_program_state(capture);
 }
 
 static void rl_inspect_print_launches(const rl_capture_t* capture,

@@ -1,5 +1,7 @@
 // `redline run [--processor GFX] [--executor isa|ref] [--capture FILE
-// [--window SPEC]] [--trace FILE] [--timeout-ms N] [--device-memory BYTES]
+// [--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL]
+// [--verify-steps N]]]
+// [--trace FILE] [--timeout-ms N] [--device-memory BYTES]
 // -- PROGRAM [ARGS...]`:
 // runs an unmodified HIP program on the simulated GPU. The program's
 // libamdhip64 (soname .so.5 or .so.6) is the HIP runtime over the
@@ -9,14 +11,20 @@
 // the interposer libredline_capture.so from the same directory is
 // preloaded and writes FILE (REDLINE_CAPTURE_OUT, and
 // REDLINE_CAPTURE_WINDOW from --window; capture/interposer/).
+// --steps K records K steps of equal structure (REDLINE_CAPTURE_STEPS and
+// the rest, capture/interposer/interposer_steps.c): cut at --step-start,
+// or at the period a first, recording-free run of the program finds
+// (tools/run_steps.h); a refusal (report "refused ...") exits 4.
 // --trace FILE has the runtime write every launch's device span as a
 // Chrome/Perfetto trace at exit (REDLINE_HIP_TRACE).
 // --device-memory BYTES (K/M/G suffix) is the simulated device's memory
 // (REDLINE_HIP_MEMORY; default 16G): hipMalloc beyond it fails.
 //
-// --timeout-ms N bounds every launch's wait (REDLINE_HIP_TIMEOUT_MS,
-// default 10000): a launch that outlives it fails in the program
-// (hipErrorLaunchFailure) and its work-group is stopped.
+// --timeout-ms N bounds every launch's stall (REDLINE_HIP_TIMEOUT_MS,
+// default 10000): a launch none of whose work-groups completes for N ms
+// fails in the program (hipErrorLaunchFailure) and its work-group is
+// stopped; a launch that keeps completing work-groups runs as long as it
+// needs.
 //
 // The exit status is the program's (128 + N when signal N killed it; 127
 // when it could not be started; 7 when a launch was stopped after its
@@ -52,6 +60,7 @@
 #include "redline/base/number.h"
 #include "redline/base/output_file.h"
 #include "tools/cli.h"
+#include "tools/run_steps.h"
 
 typedef struct rl_run_s {
   const char* processor;
@@ -66,6 +75,16 @@ typedef struct rl_run_s {
   const char* cache_model;     // --cache-model: REDLINE_HIP_CACHE_MODEL
   const char* max_work_items;  // --max-work-items: REDLINE_HIP_MAX_WORK_ITEMS
   const char* max_dispatches;  // --max-dispatches: REDLINE_HIP_MAX_DISPATCHES
+  // --steps K [--skip-steps M] [--step-start KERNEL] (tools/run_steps.h)
+  const char* steps;
+  const char* skip_steps;
+  const char* step_start;
+  const char* verify_steps;  // --verify-steps N: REDLINE_CAPTURE_VERIFY_STEPS
+  uint64_t step_count, skip_count, verify_count;
+  bool surveying;         // this pass lists the launch sequence only
+  char step_window[96];   // the capture pass's items: window
+  char step_period[32];
+  char survey[4096 + 16];
   char** program;  // argv of the program
   char lib_dir[4096];
   char dir[4096];                  // private directory of the two reports
@@ -108,6 +127,27 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       run->capture = value;
     } else if (rl_cli_is(flag, "--window")) {
       run->window = value;
+    } else if (rl_cli_is(flag, "--steps")) {
+      int code = rl_cli_number_u64("run", flag, value, 2, 4096,
+                                   &run->step_count);
+      if (code) return code;
+      run->steps = value;
+    } else if (rl_cli_is(flag, "--skip-steps")) {
+      int code = rl_cli_number_u64("run", flag, value, 0, UINT32_MAX,
+                                   &run->skip_count);
+      if (code) return code;
+      run->skip_steps = value;
+    } else if (rl_cli_is(flag, "--verify-steps")) {
+      int code = rl_cli_number_u64("run", flag, value, 0, 4096,
+                                   &run->verify_count);
+      if (code) return code;
+      run->verify_steps = value;
+    } else if (rl_cli_is(flag, "--step-start")) {
+      if (!value[0] || strlen(value) >= 128) {
+        return rl_cli_usage("run: --step-start expects a kernel name of 1 "
+                            "to 127 bytes");
+      }
+      run->step_start = value;
     } else if (rl_cli_is(flag, "--trace")) {
       run->trace = value;
     } else if (rl_cli_is(flag, "--timeout-ms")) {
@@ -153,6 +193,19 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
   if (run->window && !run->capture) {
     return rl_cli_usage("run: --window needs --capture");
   }
+  if (run->steps && !run->capture) {
+    return rl_cli_usage("run: --steps needs --capture");
+  }
+  if ((run->skip_steps || run->step_start || run->verify_steps) &&
+      !run->steps) {
+    return rl_cli_usage("run: %s needs --steps",
+                        run->skip_steps   ? "--skip-steps"
+                        : run->step_start ? "--step-start"
+                                          : "--verify-steps");
+  }
+  if (run->steps && run->window) {
+    return rl_cli_usage("run: --steps sets the window itself (drop --window)");
+  }
   if (run->window) {
     rl_capture_window_spec_t spec;
     rl_status_t status = rl_capture_window_spec_parse(run->window, &spec);
@@ -177,6 +230,26 @@ static int rl_run_prepend(const char* name, const char* dir) {
   int result = setenv(name, value, 1);
   free(value);
   return result;
+}
+
+// The step capture's variables (capture/interposer/interposer_steps.c).
+static int rl_run_steps_env(const rl_run_t* run) {
+  if (run->surveying) return setenv("REDLINE_CAPTURE_SURVEY", run->survey, 1);
+  if (!run->steps) return 0;
+  int failed = setenv("REDLINE_CAPTURE_STEPS", run->steps, 1);
+  if (run->skip_steps) {
+    failed |= setenv("REDLINE_CAPTURE_SKIP_STEPS", run->skip_steps, 1);
+  }
+  if (run->verify_steps) {
+    failed |= setenv("REDLINE_CAPTURE_VERIFY_STEPS", run->verify_steps, 1);
+  }
+  if (run->step_start) {
+    failed |= setenv("REDLINE_CAPTURE_STEP_START", run->step_start, 1);
+  } else {
+    failed |= setenv("REDLINE_CAPTURE_WINDOW", run->step_window, 1);
+    failed |= setenv("REDLINE_CAPTURE_STEP_PERIOD", run->step_period, 1);
+  }
+  return failed;
 }
 
 // The child: the environment, then exec.
@@ -213,6 +286,7 @@ static void rl_run_exec(const rl_run_t* run) {
     failed |= setenv("REDLINE_CAPTURE_OUT", run->capture, 1);
     failed |= setenv("REDLINE_CAPTURE_REPORT", run->capture_report, 1);
     if (run->window) failed |= setenv("REDLINE_CAPTURE_WINDOW", run->window, 1);
+    failed |= rl_run_steps_env(run);
   }
   if (failed) {
     fprintf(stderr, "redline: run: cannot set the environment\n");
@@ -277,9 +351,14 @@ static void rl_run_capture_summary(const rl_run_t* run, char* out,
   rl_run_read_small(run->capture_report, line, sizeof(line));
   unsigned launches = 0;
   int offset = 0;
-  if (strncmp(line, "failed ", 7) == 0) {
+  if (run->surveying) {
+    snprintf(out, size, "; launch sequence listed (%.100s)", line);
+  } else if (strncmp(line, "failed ", 7) == 0) {
     snprintf(out, size, "; capture %s NOT written (%.1000s)", run->capture,
              line + 7);
+  } else if (strncmp(line, "refused ", 8) == 0) {
+    snprintf(out, size, "; capture %s NOT written, steps REFUSED: %.1000s",
+             run->capture, line + 8);
   } else if (sscanf(line, "written %u complete%n", &launches, &offset) == 1 &&
              offset > 0) {
     snprintf(out, size, "; capture %s written, complete (%u launches)",
@@ -331,20 +410,39 @@ static bool rl_run_summary(const rl_run_t* run, const char* outcome) {
                word + 7);
     }
   }
-  char stopped[256] = "", kernel[160];
+  char stopped[400] = "", kernel[160];
   rl_run_report_word(text, "stopped", kernel, sizeof(kernel));
-  if (strcmp(kernel, "?") != 0) {
+  uint64_t wg_total = rl_run_report_u64(text, "stopped_wg_total", 0);
+  if (strcmp(kernel, "?") != 0 && wg_total) {
+    snprintf(stopped, sizeof(stopped), "; kernel %s made no progress for "
+             "%" PRIu64 " ms (%" PRIu64 " of %" PRIu64 " work-groups done) "
+             "and was STOPPED (exit 7)", kernel,
+             rl_run_report_u64(text, "timeout_ms", 0),
+             rl_run_report_u64(text, "stopped_wg_done", 0), wg_total);
+  } else if (strcmp(kernel, "?") != 0) {
     snprintf(stopped, sizeof(stopped), "; kernel %s did not finish within "
              "%" PRIu64 " ms and was STOPPED (exit 7)", kernel,
              rl_run_report_u64(text, "timeout_ms", 0));
+  }
+  // The launch that failed, by its index and kernel (report line
+  // "failed_launch #N KERNEL: MESSAGE").
+  char failed[600] = "", which[500];
+  rl_run_report_word(text, "failed_launch", which, sizeof(which));
+  if (strcmp(which, "?") != 0) {
+    size_t name = strcspn(which, " ");
+    const char* rest = which + name + (which[name] ? 1 : 0);
+    size_t kernel_length = strcspn(rest, ":");
+    snprintf(failed, sizeof(failed), "; launch %.*s (%.*s) FAILED%s",
+             (int)name, which, (int)kernel_length, rest,
+             rest + kernel_length);
+  } else if (rl_run_report_u64(text, "failed", 0)) {
+    snprintf(failed, sizeof(failed), "; a launch FAILED");
   }
   fprintf(stderr, "redline run: %s %s: %" PRIu64 " kernels, %" PRIu64
           " launches, device time %.3f ms (%s, %s)%s%s%s%s\n",
           run->program[0], outcome, rl_run_report_u64(text, "kernels", 0),
           rl_run_report_u64(text, "launches", 0), (double)ticks / 1e5,
-          processor, executor,
-          rl_run_report_u64(text, "failed", 0) ? "; a launch FAILED" : "",
-          stopped, capture, trace);
+          processor, executor, failed, stopped, capture, trace);
   free(text);
   return stopped[0] != '\0';
 }
@@ -389,27 +487,28 @@ static int rl_run_make_dir(rl_run_t* run) {
 }
 
 static void rl_run_remove_dir(const rl_run_t* run) {
+  if (run->survey[0]) unlink(run->survey);
   unlink(run->report);
   unlink(run->capture_report);
   rmdir(run->dir);
 }
 
-int rl_cmd_run(int argc, char** argv) {
-  rl_run_t run = {0};
-  int exit_code = rl_run_parse(argc, argv, &run);
-  if (!exit_code) exit_code = rl_run_check_outputs(&run);
-  if (exit_code) return exit_code;
-  snprintf(run.lib_dir, sizeof(run.lib_dir), "%s", rl_cli_private_dir());
-  exit_code = rl_run_make_dir(&run);
-  if (exit_code) return exit_code;
+// True when the interposer refused the step capture (report "refused").
+static bool rl_run_steps_refused(const rl_run_t* run) {
+  char line[64];
+  rl_run_read_small(run->capture_report, line, sizeof(line));
+  return run->steps && strncmp(line, "refused ", 8) == 0;
+}
+
+// Runs the program once and prints the summary; the exit code.
+static int rl_run_pass(rl_run_t* run) {
   fflush(NULL);
   pid_t child = fork();
   if (child < 0) {
     fprintf(stderr, "redline: run: fork: %s\n", strerror(errno));
-    rl_run_remove_dir(&run);
     return RL_EXIT_UNAVAILABLE;
   }
-  if (child == 0) rl_run_exec(&run);
+  if (child == 0) rl_run_exec(run);
   // Signals meant for the program (Ctrl-C) reach it through the process
   // group; redline waits for it either way.
   signal(SIGINT, SIG_IGN);
@@ -418,6 +517,7 @@ int rl_cmd_run(int argc, char** argv) {
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   char outcome[64];
+  int exit_code = 0;
   if (WIFEXITED(status)) {
     exit_code = WEXITSTATUS(status);
     snprintf(outcome, sizeof(outcome), "exited %d", exit_code);
@@ -428,10 +528,47 @@ int rl_cmd_run(int argc, char** argv) {
   }
   // A launch stopped after its bound: exit 7 (quarantined), whatever the
   // program made of the error its synchronisation returned.
-  if ((exit_code != 127 || access(run.report, R_OK) == 0) &&
-      rl_run_summary(&run, outcome) && WIFEXITED(status)) {
+  if ((exit_code != 127 || access(run->report, R_OK) == 0) &&
+      rl_run_summary(run, outcome) && WIFEXITED(status)) {
     exit_code = RL_EXIT_QUARANTINED;
   }
+  // Steps of unequal structure: the program ran fine, the capture did not.
+  if (exit_code == 0 && rl_run_steps_refused(run)) exit_code = RL_EXIT_CONTRACT;
+  return exit_code;
+}
+
+// --steps without --step-start: a survey run finds the step first.
+static int rl_run_survey(rl_run_t* run) {
+  snprintf(run->survey, sizeof(run->survey), "%s/survey", run->dir);
+  fprintf(stderr, "redline run: --steps: listing the program's launch "
+          "sequence first (run 1 of 2; --step-start runs it once)\n");
+  run->surveying = true;
+  int exit_code = rl_run_pass(run);
+  run->surveying = false;
+  if (!exit_code) {
+    // The verified steps are recorded too (their parameter values).
+    exit_code = rl_run_steps_plan(run->survey, run->skip_count,
+                                  run->step_count + run->verify_count,
+                                  run->step_window,
+                                  sizeof(run->step_window), run->step_period,
+                                  sizeof(run->step_period));
+  }
+  unlink(run->survey);
+  unlink(run->report);
+  unlink(run->capture_report);
+  return exit_code;
+}
+
+int rl_cmd_run(int argc, char** argv) {
+  rl_run_t run = {0};
+  int exit_code = rl_run_parse(argc, argv, &run);
+  if (!exit_code) exit_code = rl_run_check_outputs(&run);
+  if (exit_code) return exit_code;
+  snprintf(run.lib_dir, sizeof(run.lib_dir), "%s", rl_cli_private_dir());
+  exit_code = rl_run_make_dir(&run);
+  if (exit_code) return exit_code;
+  if (run.steps && !run.step_start) exit_code = rl_run_survey(&run);
+  if (!exit_code) exit_code = rl_run_pass(&run);
   rl_run_remove_dir(&run);
   return exit_code;
 }

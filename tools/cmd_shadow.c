@@ -1,7 +1,8 @@
 // `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
 // START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
 // [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]
-// [--verbose] [--no-hazard-check]`: runs the windows of a capture through several arms from
+// [--verbose] [--no-hazard-check] [--no-second-executor] [--device sim|rocr|drm]
+// [--no-sim-reference]`: runs the windows of a capture through several arms from
 // identical state and compares every state region byte for byte
 // (shadow/shadow.h). Prints one line per arm, on a divergence the first
 // differing window, region, byte and both values, and ends with "shadow:
@@ -10,7 +11,6 @@
 // fails exits with its class (4 contract, 5 prepare, 6 poisoned, ...).
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
 
 #include "redline/capture_file.h"
@@ -39,7 +39,7 @@ static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
       "--processor", "--target", "--bind", "--executor", "--cache-model", "--trace",
-      "--adversarial-seeds"};
+      "--adversarial-seeds", "--device"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -74,10 +74,16 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
                        &cli->options, &exit_code);
   // Each window sequentially and under two seeded interleavings.
   cli->options.adversarial_seeds = 2;
+  bool arms_given = false;
+  // And on the second executor wherever the kernels have C references.
+  cli->options.second_executor = true;
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
+    arms_given |= rl_cli_is(arg, "--arms");
     if (rl_cli_is(arg, "--verbose") || rl_cli_is(arg, "-v")) {
       cli->verbose = true;
+    } else if (rl_cli_is(arg, "--no-second-executor")) {
+      cli->options.second_executor = false;
     } else if (rl_shadow_takes_value(arg) && i + 1 < argc) {
       exit_code = rl_shadow_parse_value(cli, arg, argv[++i]);
     } else if (rl_shadow_cli_flag(arg, &cli->options)) {
@@ -90,6 +96,7 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   }
   if (exit_code != RL_EXIT_OK) return exit_code;
   if (!cli->path) return rl_cli_usage("shadow: missing capture FILE");
+  rl_shadow_cli_device_arms(&cli->options, arms_given, false);
   return RL_EXIT_OK;
 }
 
@@ -153,12 +160,7 @@ int rl_cmd_shadow(int argc, char** argv) {
                                         &capture, NULL);
   if (status) return rl_cli_fail(status, "shadow");  // names the path
   exit_code = rl_shadow_resolve(&cli, capture);
-  // Every arm runs on the simulator, so the hip and hipgraph arms default to
-  // redline's HIP runtime over the simulator (REDLINE_HIP_LIBRARY overrides).
-  char hip_sim[4096 + 32];
-  snprintf(hip_sim, sizeof(hip_sim), "%s/libamdhip64.so.6",
-           rl_cli_private_dir());
-  if (access(hip_sim, R_OK) == 0) setenv("REDLINE_HIP_LIBRARY", hip_sim, 0);
+  rl_shadow_cli_hip_default(&cli.options);
   rl_trace_t* trace = NULL;
   if (exit_code == RL_EXIT_OK) {
     exit_code = rl_cli_trace_open("shadow", cli.trace, &cli.path, 1, &trace);

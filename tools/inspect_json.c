@@ -39,6 +39,7 @@ static cJSON* rl_json_expr(const rl_capture_t* capture, const rl_expr_t* expr) {
   cJSON_AddNumberToObject(object, "add", (double)expr->add);
   cJSON_AddStringToObject(object, "op", rl_expr_op_name(expr->op));
   cJSON_AddNumberToObject(object, "operand", (double)expr->operand);
+  cJSON_AddNumberToObject(object, "scale", (double)rl_expr_scale(expr));
   return object;
 }
 
@@ -47,8 +48,12 @@ static cJSON* rl_json_binding(const rl_capture_t* capture, uint32_t launch,
   cJSON* object = cJSON_CreateObject();
   cJSON_AddNumberToObject(object, "launch", launch);
   bool grid = binding->target == RL_BINDING_GRID;
-  cJSON_AddStringToObject(object, "target", grid ? "grid" : "kernarg");
-  if (grid) {
+  bool pointer = binding->target == RL_BINDING_POINTER_OFFSET;
+  cJSON_AddStringToObject(object, "target",
+                          grid ? "grid" : pointer ? "pointer_offset" : "kernarg");
+  if (pointer) {
+    cJSON_AddNumberToObject(object, "slot", binding->offset);
+  } else if (grid) {
     char axis[2] = {"xyz"[binding->offset % 3], 0};
     cJSON_AddStringToObject(object, "axis", axis);
   } else {
@@ -157,6 +162,29 @@ static cJSON* rl_json_params_and_windows(const rl_capture_t* capture,
     cJSON_AddNumberToObject(object, "count", w->count);
     cJSON_AddNumberToObject(object, "stride", (double)w->stride);
     cJSON_AddItemToArray(windows, object);
+  }
+  // The program's own state after each recorded step (PROGRAM_STATE).
+  cJSON* states = cJSON_AddArrayToObject(root, "program_state");
+  for (uint32_t i = 0; i < capture->program_state_count; ++i) {
+    const rl_capture_program_state_t* state = &capture->program_states[i];
+    char hex[RL_DIGEST128_HEX_LENGTH + 1];
+    rl_digest128_format(state->digest, hex);
+    cJSON* object = cJSON_CreateObject();
+    cJSON_AddNumberToObject(object, "pos", (double)state->pos);
+    cJSON_AddStringToObject(object, "region",
+                            capture->regions[state->region].name);
+    cJSON_AddStringToObject(object, "digest", hex);
+    cJSON_AddItemToArray(states, object);
+  }
+  cJSON* values = cJSON_AddArrayToObject(root, "program_params");
+  for (uint32_t i = 0; i < capture->program_param_count; ++i) {
+    const rl_capture_program_param_t* value = &capture->program_params[i];
+    cJSON* object = cJSON_CreateObject();
+    cJSON_AddNumberToObject(object, "pos", (double)value->pos);
+    cJSON_AddStringToObject(object, "param",
+                            capture->params[value->param].name);
+    cJSON_AddNumberToObject(object, "value", (double)value->value);
+    cJSON_AddItemToArray(values, object);
   }
   cJSON* bindings = cJSON_AddArrayToObject(root, "bindings");
   for (uint32_t l = 0; l < capture->launch_count; ++l) {

@@ -1,7 +1,10 @@
 // Option parsing shared by shadow, bench and demo (tools/shadow_cli.h).
 #include "tools/shadow_cli.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
 #include "tools/cli_limits.h"
@@ -13,6 +16,10 @@ static int rl_shadow_cli_status_usage(const char* command, rl_status_t status) {
 }
 
 bool rl_shadow_cli_flag(const char* flag, rl_shadow_options_t* options) {
+  if (rl_cli_is(flag, "--no-sim-reference")) {
+    options->no_sim_reference = true;
+    return true;
+  }
   if (!rl_cli_is(flag, "--no-hazard-check")) return false;
   options->no_hazard_check = true;
   return true;
@@ -45,6 +52,13 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
     if (!options->device.adversarial && strcmp(value, "sequential") != 0) {
       *out_exit = rl_cli_usage("%s: --hazards expects sequential or "
                                "adversarial, got '%s'", command, value);
+    }
+  } else if (rl_cli_is(flag, "--device")) {
+    options->device.kind = value;
+    if (strcmp(value, "sim") != 0 && strcmp(value, "rocr") != 0 &&
+        strcmp(value, "drm") != 0) {
+      *out_exit = rl_cli_usage("%s: --device expects sim, rocr or drm, got "
+                               "'%s'", command, value);
     }
   } else if (rl_cli_is(flag, "--executor")) {
     options->device.executor = value;
@@ -128,4 +142,23 @@ int rl_shadow_cli_bind(const char* command, const char* text,
   options->binds[options->bind_count++] =
       (rl_shadow_bind_t){.buffer = buffer, .size = size};
   return RL_EXIT_OK;
+}
+
+void rl_shadow_cli_device_arms(rl_shadow_options_t* options, bool arms_given,
+                               bool bench) {
+  const char* kind = options->device.kind;
+  if (arms_given || !kind || strcmp(kind, "sim") == 0) return;
+  const char* arms = strcmp(kind, "drm") == 0 ? RL_SHADOW_CLI_DRM_ARMS
+                     : bench                  ? RL_SHADOW_CLI_ROCR_BENCH_ARMS
+                                              : RL_SHADOW_CLI_ROCR_ARMS;
+  rl_status_free(rl_shadow_arms_parse(arms, options->arms, &options->arm_count));
+}
+
+void rl_shadow_cli_hip_default(const rl_shadow_options_t* options) {
+  const char* kind = options->device.kind;
+  if (kind && strcmp(kind, "sim") != 0) return;  // the GPU's own HIP
+  char hip_sim[4096 + 32];
+  snprintf(hip_sim, sizeof(hip_sim), "%s/libamdhip64.so.6",
+           rl_cli_private_dir());
+  if (access(hip_sim, R_OK) == 0) setenv("REDLINE_HIP_LIBRARY", hip_sim, 0);
 }

@@ -18,11 +18,29 @@
 # when a "fail" mutation passes, an "equivalent" one changes a stream, or
 # the negative control fails.
 #
-# Usage: tools/shadow_mutations.sh [REDLINE] [WORKDIR] [TARGET]
+# Code rows ("code:ID" instead of a fault) are mistakes no switch can make:
+# a perl substitution against one specific line of a scratch copy of the
+# source tree (as tools/mutate.sh does), which is built once (target
+# redline) and rebuilt after each substitution; the mutated binary then
+# runs the default shadow on a capture the unmutated binary made. A
+# substitution that no longer applies, or a build that fails, violates the
+# row. These are the executor mistakes the second executor (eager@isa,
+# shadow/shadow.h) exists for: every arm but that one runs the C reference
+# kernels, so the mutated ISA executor disagrees with them.
+#
+# Usage: tools/shadow_mutations.sh [REDLINE] [WORKDIR] [TARGET] [CODE]
 #   REDLINE  the redline binary (default build/tools/redline)
 #   WORKDIR  scratch directory for the captures (default: a temporary one)
 #   TARGET   the processor the captures are made for: gfx1100 (default),
 #            gfx1151 or gfx1201
+#   CODE     the code rows to run: all (default), none, a comma list of
+#            their ids, or only:ID,ID... (those code rows and the negative
+#            control, no fault row: the ctest shadow_mutations_code)
+#
+# A row expected to "escape" is a known gap: a mistake in code the
+# workload's kernels never execute (the second executor compares only what
+# runs), so the default shadow passes; the row must pass, so a change that
+# starts catching it is noticed and the row updated.
 # REDLINE_KERNELS_DIR must name the code objects when the binary does not
 # find them by itself (as for `redline capture`).
 set -euo pipefail
@@ -31,6 +49,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REDLINE="${1:-$ROOT/build/tools/redline}"
 WORK="${2:-}"
 TARGET="${3:-gfx1100}"
+CODE="${4:-all}"
 if [[ -z "$WORK" ]]; then
   WORK="$(mktemp -d)"
   trap 'rm -rf "$WORK"' EXIT
@@ -75,6 +94,30 @@ MUTATIONS=(
   "decode|miss-raw|fail|every RAW missed, hazard checker off|--no-hazard-check"
   "decode|nop-acquire|fail|every ACQUIRE_MEM a NOP, hazard checker off: only the strict cache model|--no-hazard-check"
   "decode|weaken-gcr|fail|GLV_INV cleared, hazard checker off: only the strict cache model|--no-hazard-check"
+  "decode|code:vop2_add_sub|fail|ISA executor: v_add_f32 computes a - b (VOP2, VOPD and VOP3: one semantic function)"
+  "decode|code:vop3_mul_as_add|fail|ISA decoder: v_mul_f32 in the VOP3 encoding decodes as v_add_f32 (VOP2 right)"
+  "decode|code:fmac_unfused|fail|ISA executor: v_fmac_f32 / v_fmaak_f32 / v_dual_fmac_f32 round twice (unfused)"
+  "decode|code:cndmask_high_half_inverted|fail|ISA executor: v_cndmask_b32 uses the inverted mask in lanes 16-31"
+  "decode|code:workgroup_id_y_zero|fail|ISA executor: the work-group id Y SGPR is always 0 (grid Y ignored by the kernel)"
+  "vecchain|code:vop2_add_sub|fail|ISA executor: v_add_f32 computes a - b"
+  "decode|code:vop3_add_sub|escape|ISA decoder: v_add_f32 in the VOP3 encoding decodes as v_sub_f32 (no workload kernel has a VOP3 v_add_f32)"
+  "decode|code:fma3_unfused|escape|ISA executor: VOP3 v_fma_f32 rounds twice (no workload kernel has a VOP3 v_fma_f32)"
+  "decode|code:global_offset_unsigned|escape|ISA decoder: the 13-bit global/scratch offset is not sign-extended (no workload kernel has a negative offset)"
+  "decode|code:bpermute_bytes_as_lanes|escape|ISA executor: ds_bpermute/ds_permute index lanes by the byte address (no workload kernel permutes)"
+  "vecchain|code:fmac_unfused|escape|ISA executor: v_fmac_f32 unfused (vecchain's one v_fmac_f32 rounds the same either way on its data)"
+)
+
+# Code rows' substitutions: id | file | perl substitution (perl -0pi).
+CODE_PATCHES=(
+  "vop2_add_sub|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_add_f32, a \+ b\)/RL_ISA_F32(rl_isa_v_add_f32, a - b)/"
+  "vop3_mul_as_add|redline/sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x108 ? 0x03 : opcode - 0x100, features);/"
+  "vop3_add_sub|redline/sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x103 ? 0x04 : opcode - 0x100, features);/"
+  "fmac_unfused|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32(rl_isa_v_fma_f32, a * b + c)/"
+  "fma3_unfused|redline/sim/isa/isa_vop3.c|s/RL_ISA_F32\(rl_isa_v_fma_f32_3, fmaf\(a, b, c\)\)/RL_ISA_F32(rl_isa_v_fma_f32_3, a * b + c)/"
+  "global_offset_unsigned|redline/sim/isa/isa_decode_memory.c|s/inst->offset = \(\(int32_t\)\(w\[0\] << 19\)\) >> 19;/inst->offset = (int32_t)(w[0] \& 0x1fff);/"
+  "bpermute_bytes_as_lanes|redline/sim/isa/isa_permute.c|s/uint32_t lane = \(\(addr\[i\] \+ offset\) \/ 4\) % RL_ISA_LANES;/uint32_t lane = (addr[i] + offset) % RL_ISA_LANES;/"
+  "cndmask_high_half_inverted|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_cndmask, \(\(mask >> l\) & 1\) \? b : a\)/RL_ISA_U32(rl_isa_v_cndmask, (((mask >> l) \& 1) ^ (l >= 16)) ? b : a)/"
+  "workgroup_id_y_zero|redline/sim/isa/isa_executor.c|s/if \(d->workgroup_id\[axis\]\) wave->sgpr\[next\+\+\] = wg->group_id\[axis\];/if (d->workgroup_id[axis]) wave->sgpr[next++] = axis == 1 ? 0 : wg->group_id[axis];/"
 )
 
 capture() {  # capture WORKLOAD
@@ -110,6 +153,57 @@ streams() {
     md5sum | cut -c1-12
 }
 
+# The code rows' scratch tree, copied and built on first use.
+SCRATCH=""
+code_selected() {  # code_selected ID
+  [[ "$CODE" == all || ",${CODE#only:}," == *",$1,"* ]]
+}
+# ccache (when the build uses it) rewrites paths relative to the scratch
+# tree, so the scratch build hits the objects of a build laid out alike.
+code_build() {  # code_build: (re)builds the scratch redline
+  CCACHE_BASEDIR="$SCRATCH" cmake --build "$SCRATCH/build" -j2 --target redline \
+    >"$SCRATCH/build.log" 2>&1
+}
+code_setup() {
+  [[ -n "$SCRATCH" ]] && return 0
+  SCRATCH="$WORK/scratch"
+  rm -rf "$SCRATCH"
+  mkdir -p "$SCRATCH"
+  echo "code rows: copying the source tree to $SCRATCH and building redline" >&2
+  (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
+     grep -zv '^build' | xargs -0 cp --parents -t "$SCRATCH")
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  cmake -S "$SCRATCH" -B "$SCRATCH/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DRL_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null &&
+    code_build || { tail -20 "$SCRATCH/build.log" >&2; return 1; }
+}
+# Applies code patch ID to the scratch tree and rebuilds; prints the
+# mutated binary. The caller restores with code_restore.
+CODE_FILE=""
+code_apply() {  # code_apply ID
+  local entry id file expr
+  for entry in "${CODE_PATCHES[@]}"; do
+    IFS='|' read -r id file expr <<<"$entry"
+    [[ "$id" == "$1" ]] || continue
+    CODE_FILE="$SCRATCH/$file"
+    cp "$CODE_FILE" "$SCRATCH/original"
+    perl -0pi -e "$expr" "$CODE_FILE"
+    if cmp -s "$CODE_FILE" "$SCRATCH/original"; then
+      echo "code row $1 no longer applies to $file: update this script" >&2
+      return 1
+    fi
+    code_build || { tail -20 "$SCRATCH/build.log" >&2; return 1; }
+    return 0
+  done
+  echo "code row $1: no such patch" >&2
+  return 1
+}
+code_restore() {
+  [[ -n "$CODE_FILE" ]] && cp "$SCRATCH/original" "$CODE_FILE"
+  CODE_FILE=""
+}
+
 echo "Target: $TARGET"
 echo
 echo "| workload | REDLINE_TEST_FAULT | mistake | expected | caught by | exit | first line of the verdict |"
@@ -118,20 +212,35 @@ failures=0
 for row in "${MUTATIONS[@]}"; do
   IFS='|' read -r workload fault expect what extra <<<"$row"
   file="$(capture "$workload")"
+  binary="$REDLINE"
+  env_fault="$fault"
+  [[ "$CODE" == only:* && -n "$fault" && "$fault" != code:* ]] && continue
+  if [[ "$fault" == code:* ]]; then
+    code_selected "${fault#code:}" || continue
+    env_fault=""
+    binary="$WORK/scratch/build/tools/redline"
+    if ! code_setup || ! code_apply "${fault#code:}"; then
+      code_restore
+      failures=$((failures + 1))
+      echo "| $workload | \`$fault\` | $what | $expect (VIOLATED) | the mutation did not apply or build | - | - |"
+      continue
+    fi
+  fi
   set +e
   # shellcheck disable=SC2086
-  out="$(REDLINE_TEST_FAULT="$fault" "$REDLINE" shadow "$file" $extra 2>/dev/null)"
+  out="$(REDLINE_TEST_FAULT="$env_fault" "$binary" shadow "$file" $extra 2>/dev/null)"
   code=$?
   set -e
+  [[ "$fault" == code:* ]] && code_restore
   verdict="$(printf '%s\n' "$out" | grep -m1 '^shadow: ' || echo 'shadow: (no verdict)')"
   reason="${verdict#shadow: }"
   reason="${reason#FAIL (}"
-  arm="$(printf '%s' "$reason" | sed -n 's/^arm \([a-z0-9~-]*\).*/\1/p')"
-  [[ -z "$arm" ]] && arm="$(printf '%s' "$reason" | sed -n 's/.* differs in arm \([a-z0-9~-]*\).*/\1/p')"
+  arm="$(printf '%s' "$reason" | sed -n 's/^arm \([a-z0-9~@-]*\).*/\1/p')"
+  [[ -z "$arm" ]] && arm="$(printf '%s' "$reason" | sed -n 's/.* differs in arm \([a-z0-9~@-]*\).*/\1/p')"
   check="$(classify "$reason" "$arm")"
   ok=1
   case "$expect" in
-    pass) [[ $code -eq 0 ]] || ok=0 ;;
+    pass|escape) [[ $code -eq 0 ]] || ok=0 ;;
     # A crash or an unrecognised failure is not a catch.
     fail) [[ $code -ne 0 && "$check" != other ]] || ok=0 ;;
     equivalent)

@@ -10,6 +10,7 @@
 #include "capture/interposer/interposer_internal.h"
 #include "redline/base/array.h"
 #include "redline/base/number.h"
+#include "redline/base/test_fault.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -118,6 +119,7 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
                b->index);
     return;
   }
+  rl_ip_host_uploads(ip);
   uint64_t source = src;
   if (host) {  // staged: a read-only buffer holding the program's bytes
     RL_IP_REAL(hipMalloc);
@@ -180,6 +182,7 @@ void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
                b->index);
     return;
   }
+  rl_ip_host_uploads(ip);
   b->used = true;
   const rl_funnel_arg_t args[4] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
@@ -188,38 +191,45 @@ void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
   rl_ip_record_builtin(ip, ip->fill_kernel, ip->fill_info, size, args, 4, call);
 }
 
-// A copy of |kind| the program makes: device writes inside the window are
-// recorded; a hipMemcpyDefault whose source is not a recorded buffer is a
-// host address only the runtime can tell apart, so it is refused.
+// A copy the program makes, classified by address whatever |kind| says
+// (docs/capture-interposer.md, "Copies by address"): a destination inside
+// a recorded buffer is a device write the capture records; a source inside
+// a recorded buffer is device memory, recorded as a device-to-device copy
+// from that buffer and offset (an engine that copies a row of its
+// device-resident table with hipMemcpyHostToDevice gets a copy that can be
+// bound, not a frozen upload). Any other source is host bytes, except for a
+// device-to-device kind (device memory outside every buffer) and
+// hipMemcpyDefault (an address only the runtime can classify): refused.
 static void rl_ip_copy(rl_interposer_t* ip, const char* call, void* dst,
                        const void* src, size_t size, hipMemcpyKind kind) {
-  if (!rl_ip_in_window(ip)) return;
-  if (kind == hipMemcpyDeviceToHost || kind == hipMemcpyHostToHost) return;
   const uint64_t d = (uint64_t)(uintptr_t)dst, s = (uint64_t)(uintptr_t)src;
-  if (kind == hipMemcpyDefault) {
-    if (!rl_ip_buffer_at(ip, d)) return;
-    if (rl_ip_buffer_at(ip, s)) {
-      kind = hipMemcpyDeviceToDevice;
-    } else {
-      rl_ip_note(ip, 1,
-                 "%s (hipMemcpyDefault) into a recorded buffer from an "
-                 "address the capture cannot classify",
-                 call);
-      return;
-    }
+  if (size == 0 || !rl_ip_buffer_at(ip, d)) return;  // no device write seen
+  if (!rl_ip_window_write(ip, false)) return;
+  bool device = rl_ip_buffer_at(ip, s) != NULL;
+  // Negative control of the classification: the kind decides again.
+  if (rl_test_fault("copy-by-kind", 0) && kind == hipMemcpyHostToDevice) {
+    device = false;
   }
-  if (kind == hipMemcpyHostToDevice) {
-    rl_ip_record_copy(ip, call, d, 0, src, size);
-  } else {
+  if (device || kind == hipMemcpyDeviceToDevice) {
     rl_ip_record_copy(ip, call, d, s, NULL, size);
+  } else if (kind == hipMemcpyDefault) {
+    rl_ip_note(ip, 1,
+               "%s (hipMemcpyDefault) into a recorded buffer from an "
+               "address the capture cannot classify",
+               call);
+  } else {
+    rl_ip_record_copy(ip, call, d, 0, src, size);
   }
 }
 
-// True when [d, d + size) of a device write is one the capture must see.
+// A fill of |size| bytes at |dst|: recorded when it writes a recorded
+// buffer inside the window.
 static void rl_ip_fill(rl_interposer_t* ip, const char* call, void* dst,
                        uint32_t pattern, uint32_t width, uint64_t size) {
-  if (rl_ip_in_window(ip)) {
-    rl_ip_record_fill(ip, call, (uint64_t)(uintptr_t)dst, pattern, width, size);
+  const uint64_t d = (uint64_t)(uintptr_t)dst;
+  if (size == 0 || !rl_ip_buffer_at(ip, d)) return;
+  if (rl_ip_window_write(ip, true)) {
+    rl_ip_record_fill(ip, call, d, pattern, width, size);
   }
 }
 

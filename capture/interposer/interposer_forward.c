@@ -38,6 +38,7 @@ rl_status_t rl_ip_allocate(void* self, uint64_t size, uint64_t alignment,
 rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
                         uint64_t size) {
   rl_interposer_t* ip = self;
+  if (ip->adopting) return RL_OK;  // host memory keeps the program's bytes
   RL_IP_REAL(hipMemcpy);
   hipError_t error = real_hipMemcpy((void*)(uintptr_t)address, data, size,
                                     hipMemcpyHostToDevice);
@@ -49,6 +50,7 @@ rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
 rl_status_t rl_ip_read(void* self, uint64_t address, void* data,
                        uint64_t size) {
   rl_interposer_t* ip = self;
+  if (rl_ip_host_read(ip, address, data, size)) return RL_OK;
   RL_IP_REAL(hipMemcpy);
   hipError_t error = real_hipMemcpy(data, (const void*)(uintptr_t)address, size,
                                     hipMemcpyDeviceToHost);
@@ -120,6 +122,7 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
     rl_ip_note(ip, 0, "buffer buf%lld freed mid-window",
                (long long)ip->freed_in_window);
   }
+  rl_ip_host_uploads(ip);  // before the pending_* state: they launch too
   ip->pending_function = function;
   ip->pending_host = f->host;
   ip->pending_info = f->info;
@@ -140,6 +143,7 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
       rl_ip_observe_forwarded(
           ip, rl_funnel_capture(ip->funnel)->launch_count - 1);
     }
+    if (!record_only && !ip->launch_result) rl_ip_host_settle(ip);
     return ip->launch_result;
   }
   if (ip->launched && !record_only) {
@@ -178,7 +182,7 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
   if (g) {  // a node of the graph: recorded when the graph is launched
     rl_ip_graph_kernel(ip, g, f, grid, block, lds, params, extra);
   } else {
-    record = rl_ip_window_launch(ip, f);
+    record = rl_ip_window_launch(ip, f, block, lds);
   }
   if (record && !f) {
     rl_ip_note(ip, 1,

@@ -243,7 +243,8 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
   rl_ip_graph_t* g = rl_ip_on ? rl_ip_graph_exec(ip, exec) : NULL;
   if (rl_ip_on && (!g || g->broken[0])) {
     // Its kernel nodes are unknown: count the launch as one step.
-    if (rl_ip_window_launch(ip, NULL)) {
+    static const uint32_t none[3] = {0, 0, 0};
+    if (rl_ip_window_launch(ip, NULL, none, 0)) {
       rl_ip_note(ip, 1, "hipGraphLaunch is not recorded: %s",
                  g ? g->broken : "a graph not captured from a stream");
     }
@@ -277,7 +278,7 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
     uint32_t* slot = launches ? &launches[kernels] : NULL;
     ++kernels;
     if (slot) *slot = UINT32_MAX;
-    if (!rl_ip_window_launch(ip, f)) continue;
+    if (!rl_ip_window_launch(ip, f, n->block, n->lds)) continue;
     rl_funnel_arg_t args[64];
     uint32_t arg_count = 0;
     bool recorded = false;

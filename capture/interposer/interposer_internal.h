@@ -55,7 +55,11 @@
 //   launches:FIRST:COUNT   module launches FIRST .. FIRST+COUNT-1 (0-based,
 //                          in call order; COUNT may be "all");
 //   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
-//                          (not including) its next launch: one iteration.
+//                          (not including) its next launch: one iteration;
+//   items:FIRST:COUNT      like launches:, copies and fills counting too.
+// Step capture (REDLINE_CAPTURE_STEPS, interposer_steps.c) records K steps
+// and writes the first, checked against the others; REDLINE_CAPTURE_SURVEY
+// records nothing and lists the launch sequence instead.
 // The capture is written atomically (rl_capture_file_write) when the window
 // closes, else at exit (atexit, before the runtime's own destructors). A
 // forked child of the program records nothing and never writes: only the
@@ -102,10 +106,13 @@
 //   interposer_load.c     code objects, kernels and allocations
 //   interposer_copy.c     device writes without kernels, recorded as
 //                         launches of the copy kernels (interposer_copy.hip)
+//   interposer_host.c     pinned, managed and registered host memory:
+//                         buffers of role io, host writes as uploads
 //   interposer_graph.c    stream capture and graph launches
 //   interposer_observe.c  observed effects: what the simulator saw each
 //                         recorded launch touch becomes the effects of
 //                         pointers without access metadata
+//   interposer_steps.c    step capture and the survey
 //   interposer_write.c    write-out of the capture
 //
 // Thread-safety: every entry point takes the state's lock (RL_IP_ENTER)
@@ -154,12 +161,25 @@ typedef struct rl_ip_function_s {
   const rl_code_object_kernel_t* info;
 } rl_ip_function_t;
 
+// What memory a recorded buffer is (interposer_host.c for the host kinds).
+typedef enum rl_ip_memory_e {
+  RL_IP_MEMORY_DEVICE = 0,      // hipMalloc
+  RL_IP_MEMORY_PINNED = 1,      // hipHostMalloc, hipMallocHost, hipHostAlloc
+  RL_IP_MEMORY_MANAGED = 2,     // hipMallocManaged
+  RL_IP_MEMORY_REGISTERED = 3,  // hipHostRegister
+} rl_ip_memory_t;
+
 typedef struct rl_ip_buffer_s {
   void* base;
   uint64_t size;
   uint32_t index;  // funnel buffer
   bool freed;
   bool used;  // referenced by a recorded launch
+  rl_ip_memory_t memory;
+  bool unregistered;  // registered memory the program unregistered
+  // Host kinds: the bytes as the device left them after the last recorded
+  // launch (rl_ip_host_settle), or NULL before one.
+  uint8_t* shadow;
 } rl_ip_buffer_t;
 
 // A staging buffer: device memory holding the host bytes of one recorded
@@ -250,6 +270,10 @@ typedef struct rl_interposer_s {
   rl_ip_staging_t* staging;  // host bytes of recorded host->device copies
   uint32_t staging_count, staging_capacity;
   bool record_only;  // the funnel's launch records without forwarding
+  bool uploading;    // rl_ip_host_uploads is recording host writes
+  // rl_funnel_buffer is adopting host memory (rl_ip_host_record): its zero
+  // fill is skipped, the program's bytes are the buffer's contents.
+  bool adopting;
   // Graphs captured from streams (rl_ip_graph_*).
   rl_ip_graph_t* graphs;  // one per hipStreamBeginCapture
   uint32_t graph_count, graph_capacity;
@@ -270,8 +294,10 @@ typedef struct rl_interposer_s {
   uint32_t issued_count, issued_capacity;
   // Window.
   bool marker;
+  bool items;  // items: window (copies and fills move it too)
   char marker_name[128];
-  uint64_t first, count;   // launches: window; marker: N
+  uint64_t first, count;   // launches:/items: window; marker: N
+  uint64_t marker_count;   // marker: iterations recorded (1; K for steps)
   uint64_t launches_seen;  // module launches (launches:) or marker hits
   bool window_open, window_closed;
   uint32_t recorded;
@@ -283,6 +309,30 @@ typedef struct rl_interposer_s {
   // REDLINE_CAPTURE_REPORT: where the outcome goes (rl_ip_report; "" for
   // nowhere), for `redline run`'s summary.
   char report[4096];
+  // Step capture (interposer_steps.c): K steps after M, cut at each
+  // launch of |step_start| or every |step_period| items; 0 steps: off.
+  uint32_t steps;
+  uint64_t skip_steps;
+  uint32_t step_period;
+  char step_start[128];
+  // REDLINE_CAPTURE_VERIFY_STEPS=N: the program's state after each of the
+  // K captured steps and N more is hashed (rl_ip_steps_item); the capture
+  // is written once those steps ended, or at exit.
+  bool verify;
+  uint32_t verify_steps;
+  uint64_t items_seen;   // items since the start (period boundaries)
+  uint64_t starts_seen;  // launches of |step_start| since the start
+  uint32_t steps_ended;  // steps whose end state was hashed
+  bool holding;          // the window closed; the write waits for them
+  uint8_t* writes;       // per funnel buffer: written by step 0 (1) or not
+  uint32_t writes_count;
+  rl_capture_program_state_t* states;  // region = funnel buffer index
+  uint32_t state_count, state_capacity;
+  // REDLINE_CAPTURE_SURVEY: the path the item signatures go to; nothing is
+  // recorded and no capture is written ("" off).
+  char survey[4096];
+  uint64_t* survey_items;
+  uint32_t survey_count, survey_capacity;
   // The process that started recording. A forked child (getpid() differs)
   // forwards every call and records and writes nothing (rl_ip_recording).
   pid_t pid;
@@ -331,7 +381,13 @@ bool rl_ip_recording(const rl_interposer_t* ip);
 void rl_ip_report(const rl_interposer_t* ip, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 hipError_t rl_ip_unlock(rl_interposer_t* ip, hipError_t error);
-bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f);
+// Steps the window for a kernel launch of |f| (NULL: a graph launch it
+// cannot see into) with work-group |block| and |lds| bytes; true when it is
+// recorded. The capture is written when it closes the window.
+bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
+                         const uint32_t block[3], uint32_t lds);
+// The same for a copy (|fill| false) or fill into a recorded buffer.
+bool rl_ip_window_write(rl_interposer_t* ip, bool fill);
 
 // interposer_args.c — argument typing and buffer lookup
 rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address);
@@ -374,6 +430,21 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
 void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
                        uint32_t pattern, uint32_t width, uint64_t size);
 
+// interposer_host.c — pinned, managed and registered host memory
+// True while a host-memory buffer is live (not freed or unregistered).
+bool rl_ip_host_live(const rl_interposer_t* ip);
+// Reads [address, +size) when it lies in a host-memory buffer, freed or
+// not (after waiting for the device; zeros for an unregistered range,
+// which the program may have freed); false, nothing read, otherwise.
+bool rl_ip_host_read(rl_interposer_t* ip, uint64_t address, void* data,
+                     uint64_t size);
+// After a recorded launch was forwarded: waits for the device and keeps
+// each live host buffer's bytes as its shadow (nothing without one).
+void rl_ip_host_settle(rl_interposer_t* ip);
+// Before a launch, copy or fill is recorded: records the bytes the host
+// wrote into each host buffer since its shadow as one upload.
+void rl_ip_host_uploads(rl_interposer_t* ip);
+
 // interposer_graph.c — stream capture and graphs
 rl_ip_graph_t* rl_ip_graph_capturing(rl_interposer_t* ip, hipStream_t stream);
 void rl_ip_graph_copy(rl_interposer_t* ip, rl_ip_graph_t* g, void* dst,
@@ -404,6 +475,28 @@ void rl_ip_observe_graph(rl_interposer_t* ip, uint64_t mark,
 // launches without access metadata from what the runtime observed, then
 // stops observing.
 void rl_ip_observe_apply(rl_interposer_t* ip, rl_capture_t* capture);
+// interposer_steps.c — step capture and the survey
+// Reads REDLINE_CAPTURE_STEPS, _SKIP_STEPS, _STEP_START, _STEP_PERIOD and
+// _SURVEY into |ip| (after the window); false (said) on a bad value.
+bool rl_ip_steps_setup(rl_interposer_t* ip);
+// Called for every item (kernel launch of |f|, or a copy or fill: |f|
+// NULL) before the window moves: where a step ends, hashes the program's
+// state (every buffer step 0 writes) for --verify-steps, and writes the
+// held capture once the last verified step ended.
+void rl_ip_steps_item(rl_interposer_t* ip, const rl_ip_function_t* f);
+// True when the capture must wait after its window closed (verify steps
+// remain); sets |holding|.
+bool rl_ip_steps_hold(rl_interposer_t* ip);
+// Moves the hashes into |capture|'s program state (regions by buffer).
+rl_status_t rl_ip_steps_states(rl_interposer_t* ip, rl_capture_t* capture);
+// Adds one item's signature to the survey (nothing when not surveying).
+void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature);
+// Writes the survey file and reports "survey N"; lock held.
+void rl_ip_survey_write(rl_interposer_t* ip);
+// Replaces *|capture| (the whole window) by the step capture: cut into
+// steps, checked for equal structure, merged. A refusal is returned (the
+// capture is left as it was).
+rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture);
 
 // interposer_write.c — writing the capture out
 void rl_ip_write_capture(void);

@@ -255,7 +255,10 @@ RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
   RL_IP_REAL(hipMalloc);
   if (!real_hipMalloc) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipMalloc(ptr, size);
-  if (error || !rl_ip_on || !*ptr || ip->buffer_count == RL_IP_MAX) {
+  // After the window (a step capture held for --verify-steps) nothing
+  // recorded can use a new allocation.
+  if (error || !rl_ip_on || !*ptr || ip->buffer_count == RL_IP_MAX ||
+      ip->window_closed) {
     return rl_ip_leave(error);
   }
   rl_ip_buffer_t* b = &ip->buffers[ip->buffer_count];

@@ -10,6 +10,7 @@
 
 #include "capture/capture_window_spec.h"
 #include "capture/interposer/interposer_internal.h"
+#include "capture/step_split.h"
 #include "redline/base/array.h"
 #include "redline/base/output_file.h"
 #include "redline/base/run_owner.h"
@@ -100,9 +101,15 @@ bool rl_ip_start(rl_interposer_t* ip) {
     return false;
   }
   ip->marker = spec.marker;
+  ip->items = spec.items;
+  ip->marker_count = 1;
   snprintf(ip->marker_name, sizeof(ip->marker_name), "%s", spec.marker_name);
   ip->first = spec.first;
   ip->count = spec.count;
+  if (!rl_ip_steps_setup(ip)) {
+    ip->failed = true;
+    return false;
+  }
   ip->device = (rl_funnel_device_t){.self = ip,
                                     .load_code_object = rl_ip_load,
                                     .allocate = rl_ip_allocate,
@@ -140,7 +147,7 @@ static bool rl_ip_window_step(rl_interposer_t* ip, const rl_ip_function_t* f) {
     }
     uint64_t hit = ip->launches_seen++;
     if (hit == ip->first) ip->window_open = true;
-    if (hit == ip->first + 1) ip->window_closed = true;
+    if (hit == ip->first + ip->marker_count) ip->window_closed = true;
     return ip->window_open && !ip->window_closed;
   }
   uint64_t index = ip->launches_seen++;
@@ -151,11 +158,31 @@ static bool rl_ip_window_step(rl_interposer_t* ip, const rl_ip_function_t* f) {
   return ip->window_open && !ip->window_closed;
 }
 
-// Steps the window for a launch of |f| and writes the capture when that
-// closes it; true when the launch is recorded.
-bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f) {
+// Steps the window for one item and writes the capture when that closes
+// it; true when the item is recorded.
+static bool rl_ip_window_item(rl_interposer_t* ip, const rl_ip_function_t* f) {
   bool closed_before = ip->window_closed;
   bool record = ip->funnel && rl_ip_window_step(ip, f);
-  if (!closed_before && ip->window_closed) rl_ip_write_capture_locked(ip);
+  if (!closed_before && ip->window_closed && !rl_ip_steps_hold(ip)) {
+    rl_ip_write_capture_locked(ip);
+  }
   return record;
+}
+
+bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
+                         const uint32_t block[3], uint32_t lds) {
+  rl_ip_survey_add(ip, rl_step_signature(f ? f->info->name : "(graph)",
+                                         block, lds));
+  rl_ip_steps_item(ip, f);
+  return rl_ip_window_item(ip, f);
+}
+
+bool rl_ip_window_write(rl_interposer_t* ip, bool fill) {
+  static const uint32_t block[3] = {256, 1, 1};  // rl_ip_record_builtin's
+  rl_ip_survey_add(ip, rl_step_signature(fill ? "rl_capture_fill"
+                                              : "rl_capture_copy",
+                                         block, 0));
+  rl_ip_steps_item(ip, NULL);
+  if (!ip->items || ip->marker) return rl_ip_in_window(ip);
+  return rl_ip_window_item(ip, NULL);
 }

@@ -17,6 +17,12 @@
 // rules of rl_capture_file_write).
 void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   if (!ip->funnel || ip->written || !rl_ip_recording(ip)) return;
+  if (ip->survey[0]) {  // nothing recorded: the item signatures only
+    rl_ip_survey_write(ip);
+    rl_funnel_destroy(ip->funnel);
+    ip->funnel = NULL;
+    return;
+  }
   ip->written = true;
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     char name[32];
@@ -52,10 +58,12 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   // The capture declares its window: the whole recorded sequence is one
   // step of parameter "run" (admitted range [0, 1)), so `redline shadow
   // FILE` and `redline bench FILE` need no --windows.
+  // A step capture declares its position instead (interposer_steps.c).
   uint32_t run_param = 0, window = 0;
   rl_status_t declared =
-      rl_funnel_param(ip->funnel, "run", 0, 1, 0, &run_param);
-  if (!declared) {
+      ip->steps ? RL_OK
+                : rl_funnel_param(ip->funnel, "run", 0, 1, 0, &run_param);
+  if (!declared && !ip->steps) {
     declared = rl_funnel_window(ip->funnel, run_param, 0, 1, 1, &window);
   }
   if (declared) rl_ip_fail(declared, "declaring the window");
@@ -76,8 +84,17 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   if (!status && (ip->bypassed || ip->reason[0])) {
     status = rl_capture_mark_incomplete(capture, ip->bypassed, ip->reason);
   }
+  bool refused = false;
+  if (!status && ip->steps) {
+    status = rl_ip_steps_finish(ip, &capture);
+    refused = status != RL_OK;
+  }
+  if (!status && ip->verify) status = rl_ip_steps_states(ip, capture);
   if (!status) status = rl_capture_file_write(capture, ip->out, NULL);
-  if (status) {
+  if (refused) {  // nothing written: the steps are not one structure
+    rl_ip_report(ip, "refused %s", rl_status_message(status));
+    rl_ip_fail(status, "step capture refused (nothing written)");
+  } else if (status) {
     rl_ip_report(ip, "failed %s", rl_status_message(status));
     rl_ip_fail(status, "writing the capture");
   } else {
@@ -88,10 +105,17 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
     } else {
       rl_ip_report(ip, "written %u complete", capture->launch_count);
     }
+    char what[160];
+    if (ip->steps) {  // the window held K steps, the file holds step 0
+      snprintf(what, sizeof(what), "step 0 of %u steps of equal structure",
+               ip->steps);
+    } else {
+      snprintf(what, sizeof(what), "%u of them copies or fills", ip->copies);
+    }
     fprintf(stderr,
-            "redline_capture: %u launches recorded into %s (%u of them "
-            "copies or fills), %u pointer effects observed%s%s\n",
-            capture->launch_count, ip->out, ip->copies, ip->observed_slots,
+            "redline_capture: %u launches recorded into %s (%s), %u "
+            "pointer effects observed%s%s\n",
+            capture->launch_count, ip->out, what, ip->observed_slots,
             rl_capture_incomplete(capture) ? "; INCOMPLETE: " : "",
             rl_capture_incomplete(capture) ? capture->incomplete_reason : "");
   }
@@ -99,9 +123,16 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   rl_funnel_destroy(ip->funnel);
   ip->funnel = NULL;
   RL_IP_REAL(hipFree);
+  RL_IP_REAL(hipHostFree);
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
-    if (ip->buffers[i].freed && real_hipFree) {
-      (void)real_hipFree(ip->buffers[i].base);
+    rl_ip_buffer_t* b = &ip->buffers[i];
+    free(b->shadow);
+    b->shadow = NULL;
+    if (!b->freed || b->unregistered) continue;
+    if (b->memory == RL_IP_MEMORY_PINNED) {
+      if (real_hipHostFree) (void)real_hipHostFree(b->base);
+    } else if (real_hipFree) {
+      (void)real_hipFree(b->base);
     }
   }
   for (uint32_t i = 0; i < ip->staging_count && real_hipFree; ++i) {

@@ -185,6 +185,10 @@ static const rl_sim_executor_t rl_ref_executor_instance = {
     .end = rl_ref_end,
 };
 
+bool rl_ref_executor_has_kernel(const char* name) {
+  return name && rl_ref_kernel_find(name) != NULL;
+}
+
 const rl_sim_executor_t* rl_ref_executor(void) {
   return &rl_ref_executor_instance;
 }

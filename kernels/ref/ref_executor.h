@@ -43,6 +43,8 @@
 #ifndef REDLINE_KERNELS_REF_REF_EXECUTOR_H_
 #define REDLINE_KERNELS_REF_REF_EXECUTOR_H_
 
+#include <stdbool.h>
+
 #include "redline/sim/sim_executor.h"
 
 #ifdef __cplusplus
@@ -51,6 +53,10 @@ extern "C" {
 
 // The reference executor (name "ref"). A static object; never destroyed.
 const rl_sim_executor_t* rl_ref_executor(void);
+
+// True when kernel |name| (metadata name, without ".kd") has a reference
+// implementation: begin() then looks no further than the checks above.
+bool rl_ref_executor_has_kernel(const char* name);
 
 #ifdef __cplusplus
 }

@@ -119,8 +119,8 @@ class PointerSlot:
 
 @dataclass
 class Binding:
-    target: str  # "kernarg" or "grid"
-    offset: int  # kernarg byte offset or grid axis
+    target: str  # "kernarg", "grid" or "pointer_offset"
+    offset: int  # kernarg byte offset, grid axis or pointer slot index
     size: int
     expr: str    # "pos+1", "ceil((pos+1)/64)"
 
@@ -216,7 +216,8 @@ class Capture:
             text = ctypes.create_string_buffer(128)
             expr = b.expr
             lib.rl_expr_format(self._ptr, ctypes.byref(expr), text, len(text))
-            bindings.append(Binding("grid" if b.target == 1 else "kernarg",
+            target = {1: "grid", 2: "pointer_offset"}.get(b.target, "kernarg")
+            bindings.append(Binding(target,
                                     b.offset, b.size, text.value.decode()))
         return Launch(index, self.kernels[launch.kernel].name,
                       tuple(launch.grid), tuple(launch.block), launch.dynamic_lds,

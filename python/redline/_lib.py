@@ -19,7 +19,8 @@ class Digest128(ctypes.Structure):
 
 
 class Expr(ctypes.Structure):
-    _fields_ = [("param", u32), ("add", i64), ("op", ctypes.c_int), ("operand", i64)]
+    _fields_ = [("param", u32), ("add", i64), ("op", ctypes.c_int), ("operand", i64),
+                ("scale", i64)]
 
 
 class ScalarBinding(ctypes.Structure):

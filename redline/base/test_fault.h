@@ -34,6 +34,13 @@
 //                   code object (the alias broken: kernels that address
 //                   the variable through the code object and the launch's
 //                   pointer see different bytes)
+//   copy-by-kind    the capture interposer: a hipMemcpyHostToDevice copy
+//                   is recorded as host bytes even when its source is a
+//                   recorded device buffer (the kind trusted over the
+//                   address, docs/capture-interposer.md "Copies by address")
+//   program-flip:I  shadow: the program's recorded digest I (PROGRAM_STATE
+//                   entry I) is read with one bit flipped, so the shadow's
+//                   program reference must fail naming step and region
 //   effect-shift:I  capture file read (after its identity check): launch
 //                   I's pointer
 //                   slots each take the effect of the next slot (the last
@@ -51,6 +58,14 @@
 //   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
 //                   work-groups, ignoring the grid's Y dimension (the
 //                   dispatch audit's control; takes no index)
+//   graph-rebuild   the shadow's hipgraph arm re-captures and
+//                   re-instantiates its graph every window instead of
+//                   updating its kernel nodes (the control of its route
+//                   proof's one-instantiation check; takes no index)
+//   host-writes-off the capture interposer (interposer_host.c) records no
+//                   host stores into host memory (takes no index): the
+//                   negative control of tests/hip_conformance/
+//                   host_uploads.sh
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

@@ -78,13 +78,30 @@ typedef struct rl_device_queue_s {
   void* backend;          // the backend's queue object
 } rl_device_queue_t;
 
+// The longest fault message kept (rl_device_fault_t.message, with its
+// NUL): room for the executor's whole account (kernel, work-group, wave,
+// instruction, PC, the access and the hint), which every layer passing it
+// on keeps whole (docs/failure-semantics.md).
+#define RL_DEVICE_FAULT_MESSAGE_MAX 2048
+
 // A fault report: what the packet processor or an executor refused.
 typedef struct rl_device_fault_s {
   bool faulted;
   uint64_t packet_id;   // dispatch id of the packet being processed
   uint64_t address;     // faulting address, when the fault is a VM fault
-  char message[512];    // e.g. "VM fault: write of 4 bytes at 0x... ..."
+  // e.g. "VM fault: write of 4 bytes at 0x... ..."
+  char message[RL_DEVICE_FAULT_MESSAGE_MAX];
 } rl_device_fault_t;
+
+// How far a queue's work got (queue_progress): |events| grows by one each
+// time a work-group completes or a dispatch starts, so a wait sees
+// progress as a change of it; |wg_done| of |wg_total| are the work-groups
+// of the dispatch the queue runs or ran last (0 of 0 before any).
+typedef struct rl_device_progress_s {
+  uint64_t events;
+  uint64_t wg_done;
+  uint64_t wg_total;
+} rl_device_progress_t;
 
 typedef struct rl_device_s rl_device_t;
 
@@ -146,6 +163,10 @@ typedef struct rl_device_vtable_s {
   bool (*queue_idle)(rl_device_t* device, const rl_device_queue_t* queue);
   void (*queue_fault)(rl_device_t* device, const rl_device_queue_t* queue,
                       rl_device_fault_t* out_fault);
+  // Optional (NULL: the device cannot tell; waits are then bounded by wall
+  // time alone): the queue's progress, read from any thread.
+  void (*queue_progress)(rl_device_t* device, const rl_device_queue_t* queue,
+                         rl_device_progress_t* out_progress);
   rl_status_t (*signal_create)(rl_device_t* device, int64_t initial_value,
                                rl_device_allocation_t* out_signal);
   rl_status_t (*signal_destroy)(rl_device_t* device, uint64_t signal);

@@ -29,7 +29,7 @@ typedef struct rl_device_funnel_s {
   bool signal_created;
   // Set when a launch faulted or timed out: the queue runs nothing more.
   rl_status_code_t broken;
-  char broken_reason[600];
+  char broken_reason[RL_DEVICE_FAULT_MESSAGE_MAX + 160];
   rl_device_funnel_code_object_t* code_objects;
   uint32_t code_object_count;
   uint32_t code_object_capacity;
@@ -42,6 +42,7 @@ typedef struct rl_device_funnel_s {
   uint32_t kernarg_block_capacity;
   uint64_t kernarg_used;  // bytes used in the current block
   uint64_t timeout_ns;    // bound of every wait (reserve and completion)
+  rl_device_progress_t stalled;  // the progress when a wait stalled
 } rl_device_funnel_t;
 
 static const rl_device_vtable_t* rl_device_funnel_vt(
@@ -221,38 +222,76 @@ static rl_status_t rl_device_funnel_break(rl_device_funnel_t* adapter,
 #define RL_DEVICE_FUNNEL_SLICE_MIN_NS 1000000ull
 #define RL_DEVICE_FUNNEL_SLICE_MAX_NS 50000000ull
 
-// Waits for the completion signal; turns a fault or a timeout into a
-// status and breaks the adapter.
+// Waits for the completion signal of |kernel|'s dispatch; turns a fault or
+// a stall into a status and breaks the adapter. On a device that reports
+// progress (queue_progress) the bound is a stall: the wait fails once no
+// work-group completed and no dispatch started for timeout_ns, however
+// long the dispatch has run; elsewhere it is the wall time since the
+// launch.
 static rl_status_t rl_device_funnel_wait(rl_device_funnel_t* adapter,
-                                         uint64_t packet_id) {
+                                         uint64_t packet_id,
+                                         const char* kernel) {
   const rl_device_vtable_t* vt = rl_device_funnel_vt(adapter);
-  const uint64_t deadline = rl_now_ns() + adapter->timeout_ns;
+  uint64_t deadline = rl_now_ns() + adapter->timeout_ns;
   uint64_t slice = RL_DEVICE_FUNNEL_SLICE_MIN_NS;
   int64_t value = 0;
   rl_device_fault_t fault = {0};
+  rl_device_progress_t progress = {0}, now = {0};
+  if (vt->queue_progress) {
+    vt->queue_progress(adapter->device, &adapter->queue, &progress);
+  }
   for (;;) {
     if (vt->signal_wait_lt(adapter->device, adapter->signal.address, 1, slice,
                            &value)) {
       return RL_OK;
     }
     vt->queue_fault(adapter->device, &adapter->queue, &fault);
-    if (fault.faulted || rl_now_ns() >= deadline) break;
+    if (fault.faulted) break;
+    if (vt->queue_progress) {
+      vt->queue_progress(adapter->device, &adapter->queue, &now);
+      if (now.events != progress.events) {
+        deadline = rl_now_ns() + adapter->timeout_ns;
+      }
+      progress = now;
+    }
+    if (rl_now_ns() >= deadline) break;
     if (slice < RL_DEVICE_FUNNEL_SLICE_MAX_NS) slice *= 2;
   }
-  char reason[600];
+  char reason[sizeof(adapter->broken_reason)];
   if (fault.faulted) {
     snprintf(reason, sizeof(reason), "queue %u faulted at packet %llu: %s",
              adapter->queue.id, (unsigned long long)fault.packet_id,
              fault.message);
     return rl_device_funnel_break(adapter, RL_STATUS_POISONED, reason);
   }
-  snprintf(reason, sizeof(reason),
-           "packet %llu on queue %u did not complete within %llu ms "
-           "(signal value %lld)",
-           (unsigned long long)packet_id, adapter->queue.id,
-           (unsigned long long)(adapter->timeout_ns / 1000000ull),
-           (long long)value);
+  adapter->stalled = progress;
+  if (vt->queue_progress) {
+    snprintf(reason, sizeof(reason),
+             "kernel %s made no progress for %llu ms (%llu of %llu "
+             "work-groups done; packet %llu on queue %u, signal value %lld)",
+             kernel, (unsigned long long)(adapter->timeout_ns / 1000000ull),
+             (unsigned long long)progress.wg_done,
+             (unsigned long long)progress.wg_total,
+             (unsigned long long)packet_id, adapter->queue.id,
+             (long long)value);
+  } else {
+    snprintf(reason, sizeof(reason),
+             "packet %llu on queue %u (kernel %s) did not complete within "
+             "%llu ms (signal value %lld)",
+             (unsigned long long)packet_id, adapter->queue.id, kernel,
+             (unsigned long long)(adapter->timeout_ns / 1000000ull),
+             (long long)value);
+  }
   return rl_device_funnel_break(adapter, RL_STATUS_QUARANTINED, reason);
+}
+
+bool rl_device_funnel_stalled(const rl_funnel_device_t* device,
+                              uint64_t* out_wg_done, uint64_t* out_wg_total) {
+  const rl_device_funnel_t* adapter = device->self;
+  *out_wg_done = adapter->stalled.wg_done;
+  *out_wg_total = adapter->stalled.wg_total;
+  return adapter->broken == RL_STATUS_QUARANTINED &&
+         rl_device_funnel_vt(adapter)->queue_progress != NULL;
 }
 
 static rl_status_t rl_device_funnel_launch(void* self,
@@ -279,7 +318,7 @@ static rl_status_t rl_device_funnel_launch(void* self,
   rl_aql_ring_emit(&adapter->ring, id, &packet);
   rl_aql_ring_commit(&adapter->ring, id, rl_aql_header_word(&packet));
   rl_aql_ring_doorbell(&adapter->ring, id);
-  return rl_device_funnel_wait(adapter, id);
+  return rl_device_funnel_wait(adapter, id, dispatch->kernel->name);
 }
 
 // Frees everything the queue could reference; only called once the queue

@@ -53,6 +53,7 @@
 #ifndef REDLINE_DEVICE_DEVICE_FUNNEL_H_
 #define REDLINE_DEVICE_DEVICE_FUNNEL_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "redline/device/device.h"
@@ -79,10 +80,21 @@ rl_status_t rl_device_funnel_create(rl_device_t* device,
                                     rl_funnel_device_t* out_device);
 
 // The same with every wait (ring reservation and completion) bounded by
-// |timeout_ns| instead (0: RL_DEVICE_FUNNEL_TIMEOUT_NS).
+// |timeout_ns| instead (0: RL_DEVICE_FUNNEL_TIMEOUT_NS). On a device that
+// reports progress (rl_device_vtable_t.queue_progress: the simulator) the
+// completion wait's bound is a stall, not a duration: a launch fails only
+// once no work-group of it completed for |timeout_ns|, and its message
+// names the kernel and its work-groups done of the total; a dispatch that
+// keeps completing work-groups runs as long as it needs.
 rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
                                             uint64_t timeout_ns,
                                             rl_funnel_device_t* out_device);
+
+// True when the adapter's last launch was given up because it stalled on
+// a device that reports progress; then *|out_wg_done| of *|out_wg_total|
+// work-groups of that dispatch had completed.
+bool rl_device_funnel_stalled(const rl_funnel_device_t* device,
+                              uint64_t* out_wg_done, uint64_t* out_wg_total);
 
 // The device address where code object |handle| (what the adapter's
 // load_code_object returned) was loaded: the address of its image's vaddr

@@ -25,7 +25,8 @@ void rl_hip_error(const char* format, ...) {
   if (rl_hip.error_total < RL_HIP_ERRORS_KEPT) {
     va_list args;
     va_start(args, format);
-    vsnprintf(rl_hip.errors[rl_hip.error_total], 256, format, args);
+    vsnprintf(rl_hip.errors[rl_hip.error_total], RL_HIP_ERROR_BYTES, format,
+              args);
     va_end(args);
   }
   ++rl_hip.error_total;
@@ -95,6 +96,14 @@ static void rl_hip_write_report(const char* trace) {
           rl_hip.sticky_error != hipSuccess);
   fprintf(file, "timeout_ms %llu\n", (unsigned long long)rl_hip.timeout_ms);
   if (rl_hip.stopped[0]) fprintf(file, "stopped %s\n", rl_hip.stopped);
+  if (rl_hip.failed_launch[0]) {
+    fprintf(file, "failed_launch %s\n", rl_hip.failed_launch);
+  }
+  if (rl_hip.stopped[0] && rl_hip.stopped_stall) {
+    fprintf(file, "stopped_wg_done %llu\nstopped_wg_total %llu\n",
+            (unsigned long long)rl_hip.stopped_wg_done,
+            (unsigned long long)rl_hip.stopped_wg_total);
+  }
   if (trace[0]) fprintf(file, "trace %s\n", trace);
   for (uint32_t i = 0; i < rl_hip.error_total && i < RL_HIP_ERRORS_KEPT; ++i) {
     fprintf(file, "error: %s\n", rl_hip.errors[i]);
@@ -261,9 +270,11 @@ hipError_t rl_hip_start_locked(void) {
     }
   }
   if (!status) status = rl_sim_device_create(&options, &rl_hip.sim);
-  // Every launch's wait is bounded (10 s unless REDLINE_HIP_TIMEOUT_MS);
-  // a launch that outlives it is stopped when the device is destroyed, at
-  // exit at the latest (the simulator stops a work-group mid-way).
+  // Every launch's wait is bounded by a stall (10 s unless
+  // REDLINE_HIP_TIMEOUT_MS): a launch none of whose work-groups completes
+  // for that long is given up (device_funnel.h) and stopped when the
+  // device is destroyed, at exit at the latest (the simulator stops a
+  // work-group mid-way); one that keeps completing work-groups runs on.
   const char* timeout = rl_hip_env("REDLINE_HIP_TIMEOUT_MS", NULL);
   rl_hip.timeout_ms = timeout ? strtoull(timeout, NULL, 10) : 0;
   if (rl_hip.timeout_ms == 0 || rl_hip.timeout_ms > UINT64_MAX / 1000000u) {

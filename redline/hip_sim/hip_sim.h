@@ -71,9 +71,10 @@
 // executor refuses) prints "redline hip: kernel NAME failed: <reason>" on
 // stderr, and the device is lost as on hardware: that and every later
 // synchronisation returns hipErrorLaunchFailure (queued operations then
-// complete without running, so no wait hangs). So does a launch that does
-// not complete within the bound of its wait (REDLINE_HIP_TIMEOUT_MS, 10 s
-// by default; a kernel that never ends): the work-group still running is
+// complete without running, so no wait hangs). So does a launch none of
+// whose work-groups completes within the bound of its wait
+// (REDLINE_HIP_TIMEOUT_MS, 10 s by default, a stall bound:
+// device_funnel.h; a kernel that never ends): the work-group still running is
 // stopped mid-way when the device is destroyed, at exit at the latest, in
 // milliseconds (redline/sim/sim_executor.h rl_sim_wg_stopping), and the
 // report names the kernel ("stopped NAME").
@@ -126,7 +127,9 @@
 //                                   "executor E", "failed 0|1" (a launch
 //                                   faulted), "timeout_ms N", "stopped
 //                                   KERNEL" (the first launch that outlived
-//                                   the bound, if any), with
+//                                   the bound, if any; after a stall also
+//                                   "stopped_wg_done N", "stopped_wg_total
+//                                   N"), with
 //                                   REDLINE_HIP_TRACE "trace written" or
 //                                   "trace failed MESSAGE", and one
 //                                   "error: ..." line per recorded error.
@@ -143,7 +146,8 @@
 // geometry beyond the device's limits is hipErrorInvalidConfiguration,
 // static plus dynamic LDS above the device's is hipErrorInvalidValue; the
 // device stays usable. Registered memory (hipHostRegister) is pinned for the
-// copy rules but cannot be dereferenced by a kernel (not mapped).
+// copy rules, and kernels dereference it through a mirror in simulator
+// memory synchronised at each kernel's start and end (hip_sim_register.c).
 //
 // Misuse the runtime detects (each recorded as one error message, and the
 // call returns the HIP error named): a launch, synchronize or capture on a

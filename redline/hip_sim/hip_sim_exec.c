@@ -57,8 +57,11 @@ static struct ihipStream_t* rl_hip_exec_pick(void) {
 static void rl_hip_exec_run(rl_hip_op_t* op, struct ihipStream_t* s) {
   hipError_t sticky = rl_hip.sticky_error;
   uint64_t launch_index = rl_hip.launches_run;
+  rl_hip_mirror_t* mirror = !sticky && op->kind == RL_HIP_OP_LAUNCH
+                                ? rl_hip_mirror_in()
+                                : NULL;
   pthread_mutex_unlock(&rl_hip.lock);
-  char message[256] = "";
+  char message[RL_HIP_ERROR_BYTES] = "";
   hipError_t result = sticky;
   uint64_t start = 0, ticks = 0;
   if (!sticky) {
@@ -68,6 +71,7 @@ static void rl_hip_exec_run(rl_hip_op_t* op, struct ihipStream_t* s) {
       result = rl_hip_launch_run(op, launch_index, message, sizeof(message),
                                  &start, &ticks);
       rl_hip_observe_after_launch(op, result == hipSuccess);
+      rl_hip_mirror_out(mirror);
     } else if (op->kind == RL_HIP_OP_EVENT) {
       start = rl_hip.sim->vtable->timestamp(rl_hip.sim);
     } else {

@@ -216,6 +216,54 @@ RL_HIP_EXPORT hipError_t hipGraphExecUpdate(hipGraphExec_t exec,
   return rl_hip_leave(hipSuccess);
 }
 
+// Replaces the launch of kernel node |node| in |exec| (the node of the
+// graph |exec| was instantiated from, same index) with |params|: grid,
+// block, dynamic LDS and the arguments (kernelParams or `extra`), checked
+// and assembled like a launch. The kernel must stay the same (a function
+// or its host stub); anything else is hipErrorInvalidValue and leaves the
+// executable graph as it was. Launches already made keep the parameters
+// they were made with.
+RL_HIP_EXPORT hipError_t hipGraphExecKernelNodeSetParams(
+    hipGraphExec_t exec, hipGraphNode_t node,
+    const hipKernelNodeParams* params) {
+  if (!exec || exec->magic != RL_HIP_MAGIC_EXEC || !params || !node ||
+      node->magic != RL_HIP_MAGIC_NODE) {
+    return hipErrorInvalidValue;
+  }
+  RL_HIP_ENTER();
+  if (!node->graph || node->graph->magic != RL_HIP_MAGIC_GRAPH ||
+      node->index >= exec->ops.count) {
+    return rl_hip_leave(hipErrorInvalidValue);
+  }
+  rl_hip_op_t* op = &exec->ops.items[node->index];
+  struct ihipModuleSymbol_t* f = (struct ihipModuleSymbol_t*)params->func;
+  for (uint32_t i = 0; i < rl_hip.stub_count; ++i) {
+    if ((const void*)rl_hip.stubs[i].host == params->func) {
+      f = rl_hip.stubs[i].function;
+    }
+  }
+  if (op->kind != RL_HIP_OP_LAUNCH || f != op->function ||
+      node->graph->ops.items[node->index].function != op->function) {
+    return rl_hip_leave(hipErrorInvalidValue);
+  }
+  const uint32_t grid[3] = {params->gridDim.x, params->gridDim.y,
+                            params->gridDim.z};
+  const uint32_t block[3] = {params->blockDim.x, params->blockDim.y,
+                             params->blockDim.z};
+  uint8_t* kernarg = NULL;
+  hipError_t error = rl_hip_launch_kernarg(
+      f, grid, block, params->sharedMemBytes, params->kernelParams,
+      params->extra, "hipGraphExecKernelNodeSetParams", &kernarg);
+  if (error) return rl_hip_leave(error);
+  free(op->kernarg);
+  op->kernarg = kernarg;
+  op->kernarg_size = f->kernel->kernarg_size;
+  memcpy(op->grid, grid, sizeof(grid));
+  memcpy(op->block, block, sizeof(block));
+  op->lds = params->sharedMemBytes;
+  return rl_hip_leave(hipSuccess);
+}
+
 RL_HIP_EXPORT hipError_t hipStreamIsCapturing(hipStream_t stream,
                                               hipStreamCaptureStatus* status) {
   if (!status) return hipErrorInvalidValue;

@@ -59,6 +59,9 @@
 #define RL_HIP_MAGIC_EVENT 0x45564E54u
 #define RL_HIP_MAGIC_NODE 0x4E4F4445u
 #define RL_HIP_ERRORS_KEPT 64u
+// Bytes of each kept error: a launch's fault message whole, with the
+// kernel's name around it.
+#define RL_HIP_ERROR_BYTES (RL_DEVICE_FAULT_MESSAGE_MAX + 512)
 // The device printf buffer (hip_sim.c), also hipLimitPrintfFifoSize.
 #define RL_HIP_PRINTF_BYTES (1u << 20)
 
@@ -219,9 +222,12 @@ typedef struct rl_hip_allocation_s {
   uint8_t* host;
 } rl_hip_allocation_t;
 
-// A host range registered with hipHostRegister (hip_sim_register.c).
+// A host range registered with hipHostRegister (hip_sim_register.c) and
+// the system-memory allocation of the same size that mirrors it for
+// kernels (|mirror|, its device address).
 typedef struct rl_hip_registered_s {
   uint64_t base, size;
+  uint64_t mirror;
 } rl_hip_registered_t;
 
 // Live streams at once (destroyed streams free their slot).
@@ -279,7 +285,14 @@ typedef struct rl_hip_state_s {
   // kernel of the first launch that outlived it and was stopped ("" none).
   uint64_t timeout_ms;
   char stopped[128];
-  char errors[RL_HIP_ERRORS_KEPT][256];
+  // The first launch that failed: "#INDEX KERNEL: MESSAGE" (INDEX counts
+  // the launches run before it), "" none; the report's failed_launch line.
+  char failed_launch[RL_HIP_ERROR_BYTES + 128];
+  // Set with |stopped| when the launch stalled (no work-group completed for
+  // timeout_ms): how many of its work-groups had completed.
+  bool stopped_stall;
+  uint64_t stopped_wg_done, stopped_wg_total;
+  char errors[RL_HIP_ERRORS_KEPT][RL_HIP_ERROR_BYTES];
   uint32_t error_total;
   hipError_t last_error;
   // REDLINE_HIP_TRACE (`redline run --trace`): every launch's device span
@@ -341,6 +354,16 @@ hipError_t rl_hip_copy_run(const rl_hip_op_t* op, char* message,
 hipError_t rl_hip_module_load_locked(const void* image, size_t size,
                                      struct ihipModule_t** out_module);
 void rl_hip_list_clear(rl_hip_list_t* list);
+// The kernarg segment of a launch of |f| (hip_sim_stream.c): the launch
+// checked (geometry, LDS), the explicit arguments from |params| (one
+// pointer per argument) or the `extra` buffer, pointers translated, hidden
+// arguments filled. *|out_kernarg| is malloc'd (f->kernel->kernarg_size
+// bytes); lock held. |call| names the entry in errors.
+hipError_t rl_hip_launch_kernarg(struct ihipModuleSymbol_t* f,
+                                 const uint32_t grid[3],
+                                 const uint32_t block[3], uint32_t lds,
+                                 void** params, void** extra,
+                                 const char* call, uint8_t** out_kernarg);
 // Appends a copy of |op| (kernarg copied).
 hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op);
 struct ihipStream_t* rl_hip_stream(hipStream_t stream);
@@ -357,6 +380,19 @@ rl_hip_allocation_t* rl_hip_find(uint64_t address);
 // True when [address, address + size) lies in a range registered with
 // hipHostRegister; lock held.
 bool rl_hip_registered(uint64_t address, uint64_t size);
+// The mirror's device address of registered host address |address|, or 0
+// when it is in no registered range; lock held.
+uint64_t rl_hip_registered_device(uint64_t address);
+// Launch-time mirroring of registered memory (hip_sim_register.c): before
+// a kernel runs, every registered range's bytes go to its mirror
+// (rl_hip_mirror_in: lock held, device lock not held, it takes it);
+// after, the bytes the kernel changed, and only those, come back
+// (rl_hip_mirror_out: device lock held), so host writes to other bytes
+// of the range meanwhile are kept. The returned state is freed by
+// rl_hip_mirror_out; NULL when nothing is registered.
+typedef struct rl_hip_mirror_s rl_hip_mirror_t;
+rl_hip_mirror_t* rl_hip_mirror_in(void);
+void rl_hip_mirror_out(rl_hip_mirror_t* mirror);
 // The device address behind |pointer|: itself for device memory, the
 // device address of host-visible memory, |pointer| otherwise.
 uint64_t rl_hip_device_address(const void* pointer);

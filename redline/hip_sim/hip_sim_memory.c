@@ -20,7 +20,11 @@ rl_hip_allocation_t* rl_hip_find(uint64_t address) {
 uint64_t rl_hip_device_address(const void* pointer) {
   uint64_t value = (uint64_t)(uintptr_t)pointer;
   rl_hip_allocation_t* a = rl_hip_find(value);
-  if (!a || !a->host) return value;
+  if (!a) {
+    uint64_t mirror = rl_hip_registered_device(value);
+    return mirror ? mirror : value;
+  }
+  if (!a->host) return value;
   uint64_t host = (uint64_t)(uintptr_t)a->host;
   if (value >= host && value - host < a->size) {
     return a->address + (value - host);
@@ -150,7 +154,10 @@ RL_HIP_EXPORT hipError_t hipHostGetDevicePointer(void** device, void* host,
   if (!device) return hipErrorInvalidValue;
   RL_HIP_ENTER();
   rl_hip_allocation_t* a = rl_hip_find((uint64_t)(uintptr_t)host);
-  if (!a || !a->host) return rl_hip_leave(hipErrorInvalidValue);
+  if ((!a || !a->host) &&
+      !rl_hip_registered_device((uint64_t)(uintptr_t)host)) {
+    return rl_hip_leave(hipErrorInvalidValue);
+  }
   *device = (void*)(uintptr_t)rl_hip_device_address(host);
   return rl_hip_leave(hipSuccess);
 }

@@ -55,6 +55,8 @@ hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
     // report is read).
     if (rl_status_is(status, RL_STATUS_QUARANTINED) && !rl_hip.stopped[0]) {
       snprintf(rl_hip.stopped, sizeof(rl_hip.stopped), "%s", kernel->name);
+      rl_hip.stopped_stall = rl_device_funnel_stalled(
+          &rl_hip.adapter, &rl_hip.stopped_wg_done, &rl_hip.stopped_wg_total);
     }
     rl_status_free(status);
     return hipErrorLaunchFailure;
@@ -76,6 +78,11 @@ void rl_hip_launch_finish(const rl_hip_op_t* op, hipError_t result,
     fprintf(stderr, "redline hip: kernel %s failed: %s\n", kernel->name,
             message);
     rl_hip_error("launch of %s failed: %s", kernel->name, message);
+    if (!rl_hip.failed_launch[0]) {
+      snprintf(rl_hip.failed_launch, sizeof(rl_hip.failed_launch),
+               "#%llu %.120s: %.250s", (unsigned long long)rl_hip.launches_run,
+               kernel->name, message);
+    }
     rl_hip.sticky_error = hipErrorLaunchFailure;
     return;
   }
@@ -459,7 +466,8 @@ static void rl_hip_fill_hidden(const rl_code_object_kernel_t* kernel,
   }
 }
 
-// Pointer arguments into host-visible memory become device addresses.
+// Pointer arguments into host-visible or registered memory become device
+// addresses (registered memory: its mirror's, hip_sim_register.c).
 static void rl_hip_translate_pointers(const rl_code_object_kernel_t* kernel,
                                       uint8_t* kernarg) {
   for (uint32_t i = 0; i < kernel->arg_count; ++i) {
@@ -526,6 +534,28 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
                  f->kernel->name);
     return hipErrorInvalidHandle;
   }
+  uint8_t* kernarg = NULL;
+  hipError_t invalid =
+      rl_hip_launch_kernarg(f, grid, block, lds, params, extra, call, &kernarg);
+  if (invalid) return invalid;
+  const rl_hip_op_t op = {.kind = RL_HIP_OP_LAUNCH,
+                          .function = f,
+                          .grid = {grid[0], grid[1], grid[2]},
+                          .block = {block[0], block[1], block[2]},
+                          .lds = lds,
+                          .kernarg = kernarg,
+                          .kernarg_size = f->kernel->kernarg_size};
+  hipError_t result = rl_hip_enqueue(s, &op, false);
+  free(kernarg);
+  return result;
+}
+
+hipError_t rl_hip_launch_kernarg(struct ihipModuleSymbol_t* f,
+                                 const uint32_t grid[3],
+                                 const uint32_t block[3], uint32_t lds,
+                                 void** params, void** extra,
+                                 const char* call, uint8_t** out_kernarg) {
+  *out_kernarg = NULL;
   const rl_code_object_kernel_t* kernel = f->kernel;
   hipError_t invalid = rl_hip_launch_check(kernel, grid, block, lds, call);
   if (invalid) return invalid;
@@ -570,16 +600,8 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
   }
   rl_hip_translate_pointers(kernel, kernarg);
   rl_hip_fill_hidden(kernel, kernarg, given, grid, block, lds);
-  const rl_hip_op_t op = {.kind = RL_HIP_OP_LAUNCH,
-                          .function = f,
-                          .grid = {grid[0], grid[1], grid[2]},
-                          .block = {block[0], block[1], block[2]},
-                          .lds = lds,
-                          .kernarg = kernarg,
-                          .kernarg_size = kernel->kernarg_size};
-  hipError_t result = rl_hip_enqueue(s, &op, false);
-  free(kernarg);
-  return result;
+  *out_kernarg = kernarg;
+  return hipSuccess;
 }
 
 RL_HIP_EXPORT hipError_t hipModuleLaunchKernel(

@@ -36,8 +36,6 @@ RL_HIP_UNSUPPORTED(hipGraphCreate, hipGraph_t* graph, unsigned int flags)
 RL_HIP_UNSUPPORTED(hipGraphAddKernelNode, hipGraphNode_t* node,
                    hipGraph_t graph, const hipGraphNode_t* dependencies,
                    size_t count, const hipKernelNodeParams* params)
-RL_HIP_UNSUPPORTED(hipGraphExecKernelNodeSetParams, hipGraphExec_t exec,
-                   hipGraphNode_t node, const hipKernelNodeParams* params)
 RL_HIP_UNSUPPORTED(hipPointerGetAttributes, hipPointerAttribute_t* attributes,
                    const void* ptr)
 RL_HIP_UNSUPPORTED(hipDeviceSetCacheConfig, hipFuncCache_t config)

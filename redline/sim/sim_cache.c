@@ -332,27 +332,52 @@ void rl_sim_deferred_retract(rl_sim_deferred_t* deferred, uint32_t index) {
   rl_sim_deferred_remove(deferred, index);
 }
 
-void rl_sim_cache_load(rl_sim_device_t* device,
-                       const rl_sim_cache_access_t* access, uint64_t address,
-                       void* data, uint32_t size) {
+// The line the previous access of a lane loop looked up, reused by the next
+// lane when it falls in the same line: nothing between two lookups of one
+// tag inserts into the table, so the pointer stays valid and the lookup
+// would return it again.
+typedef struct rl_sim_cache_memo_s {
+  uint64_t tag;
+  rl_sim_cache_line_t* line;  // NULL: nothing remembered
+} rl_sim_cache_memo_t;
+
+// The tables a load through WGP |access->wgp| reads: its vector L0 or K$
+// and its array's GL1 (NULL on gfx12).
+static void rl_sim_cache_tables(rl_sim_cache_t* cache,
+                                const rl_sim_cache_access_t* access,
+                                rl_sim_cache_table_t** out_l0,
+                                rl_sim_cache_table_t** out_gl1) {
+  bool scalar = (access->flags & RL_SIM_ACCESS_SCALAR) != 0;
+  *out_l0 = scalar ? &cache->kl0[access->wgp] : &cache->vl0[access->wgp];
+  *out_gl1 = cache->array_count
+                 ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
+                 : NULL;
+}
+
+// True when a load with |flags| goes through no modelled cache.
+static bool rl_sim_cache_load_skips(uint32_t flags) {
+  return (flags & RL_SIM_ACCESS_INSTRUCTION) || rl_sim_cache_bypass(flags);
+}
+
+// rl_sim_cache_load's work for one access, under the lock.
+static void rl_sim_cache_load_locked(rl_sim_device_t* device,
+                                     const rl_sim_cache_access_t* access,
+                                     rl_sim_cache_table_t* l0,
+                                     rl_sim_cache_table_t* gl1,
+                                     uint64_t address, void* data,
+                                     uint32_t size,
+                                     rl_sim_cache_memo_t* memo) {
   rl_sim_cache_t* cache = &device->cache;
-  uint32_t flags = access->flags;
-  if (size == 0 || (flags & RL_SIM_ACCESS_INSTRUCTION) ||
-      rl_sim_cache_bypass(flags)) {
-    return;
-  }
-  bool scalar = (flags & RL_SIM_ACCESS_SCALAR) != 0;
-  rl_sim_cache_lock(cache);
-  rl_sim_cache_table_t* l0 =
-      scalar ? &cache->kl0[access->wgp] : &cache->vl0[access->wgp];
-  rl_sim_cache_table_t* gl1 =
-      cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
-                         : NULL;
   uint64_t end = address + size;
   for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
        tag += RL_SIM_CACHE_LINE) {
-    rl_sim_cache_line_t* line =
-        rl_sim_cache_lookup(device, l0, gl1, tag, address);
+    rl_sim_cache_line_t* line = NULL;
+    if (memo->line != NULL && memo->tag == tag) {
+      line = memo->line;
+    } else {
+      line = rl_sim_cache_lookup(device, l0, gl1, tag, address);
+      *memo = (rl_sim_cache_memo_t){tag, line};
+    }
     if (line == NULL) continue;
     uint64_t first = tag > address ? tag : address;
     uint64_t last =
@@ -385,7 +410,57 @@ void rl_sim_cache_load(rl_sim_device_t* device,
     }
     if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, cached, last - first);
   }
+}
+
+void rl_sim_cache_load(rl_sim_device_t* device,
+                       const rl_sim_cache_access_t* access, uint64_t address,
+                       void* data, uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  if (size == 0 || rl_sim_cache_load_skips(access->flags)) return;
+  rl_sim_cache_lock(cache);
+  rl_sim_cache_table_t *l0 = NULL, *gl1 = NULL;
+  rl_sim_cache_tables(cache, access, &l0, &gl1);
+  rl_sim_cache_memo_t memo = {0, NULL};
+  rl_sim_cache_load_locked(device, access, l0, gl1, address, data, size,
+                           &memo);
   rl_sim_cache_unlock(cache);
+}
+
+void rl_sim_cache_load_lanes(rl_sim_device_t* device,
+                             const rl_sim_cache_access_t* access,
+                             const uint64_t* address, uint32_t lanes,
+                             uint8_t* data, uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  if (size == 0 || lanes == 0 || rl_sim_cache_load_skips(access->flags)) {
+    return;
+  }
+  rl_sim_cache_lock(cache);
+  rl_sim_cache_table_t *l0 = NULL, *gl1 = NULL;
+  rl_sim_cache_tables(cache, access, &l0, &gl1);
+  rl_sim_cache_memo_t memo = {0, NULL};
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    rl_sim_cache_load_locked(device, access, l0, gl1, address[l],
+                             data + l * 16u, size, &memo);
+  }
+  rl_sim_cache_unlock(cache);
+}
+
+// Marks the L2 lines of a store dirty, keeping memory's bytes (under the
+// lock; the caller checked the memory is DEVICE).
+static void rl_sim_cache_dirty_locked(rl_sim_device_t* device,
+                                      const rl_sim_cache_access_t* access,
+                                      uint64_t address, uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  uint64_t end = address + size;
+  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
+       tag += RL_SIM_CACHE_LINE) {
+    if (rl_sim_cache_find(cache->dirty, tag) != NULL) continue;
+    rl_sim_cache_line_t* line = rl_sim_cache_insert(cache->dirty, tag);
+    if (line == NULL) continue;
+    line->writer = access->dispatch_index;
+    rl_sim_cache_fetch(device, tag, address, line->bytes);
+  }
 }
 
 void rl_sim_cache_store_before(rl_sim_device_t* device,
@@ -401,14 +476,29 @@ void rl_sim_cache_store_before(rl_sim_device_t* device,
     return;  // fine-grained memory is host-coherent: nothing goes dirty
   }
   rl_sim_cache_lock(cache);
-  uint64_t end = address + size;
-  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
-       tag += RL_SIM_CACHE_LINE) {
-    if (rl_sim_cache_find(cache->dirty, tag) != NULL) continue;
-    rl_sim_cache_line_t* line = rl_sim_cache_insert(cache->dirty, tag);
-    if (line == NULL) continue;
-    line->writer = access->dispatch_index;
-    rl_sim_cache_fetch(device, tag, address, line->bytes);
+  rl_sim_cache_dirty_locked(device, access, address, size);
+  rl_sim_cache_unlock(cache);
+}
+
+void rl_sim_cache_store_lanes_before(rl_sim_device_t* device,
+                                     const rl_sim_cache_access_t* access,
+                                     const uint64_t* address, uint32_t lanes,
+                                     uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  rl_memory_kind_t kind = RL_MEMORY_KIND_DEVICE;
+  uint64_t start = 0, alloc_end = 0;
+  if (size == 0 || lanes == 0) return;
+  // Every lane is in one allocation (the caller's contract): one kind.
+  uint64_t first = address[__builtin_ctz(lanes)];
+  if (!rl_sim_memory_span(&device->memory, first, &start, &alloc_end,
+                          &kind) ||
+      kind != RL_MEMORY_KIND_DEVICE) {
+    return;
+  }
+  rl_sim_cache_lock(cache);
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    rl_sim_cache_dirty_locked(device, access, address[l], size);
   }
   rl_sim_cache_unlock(cache);
 }
@@ -425,6 +515,20 @@ static void rl_sim_cache_update(rl_sim_cache_line_t* line, uint64_t address,
          (const uint8_t*)data + (first - address), last - first);
 }
 
+// Updates the writer's L0 and GL1 lines a store overlaps (under the lock).
+static void rl_sim_cache_written_locked(rl_sim_cache_table_t* l0,
+                                        rl_sim_cache_table_t* gl1,
+                                        uint64_t address, const void* data,
+                                        uint32_t size) {
+  uint64_t end = address + size;
+  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
+       tag += RL_SIM_CACHE_LINE) {
+    rl_sim_cache_update(rl_sim_cache_find(l0, tag), address, data, size);
+    if (gl1)
+      rl_sim_cache_update(rl_sim_cache_find(gl1, tag), address, data, size);
+  }
+}
+
 void rl_sim_cache_store_after(rl_sim_device_t* device,
                               const rl_sim_cache_access_t* access,
                               uint64_t address, const void* data,
@@ -436,12 +540,24 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
   rl_sim_cache_table_t* gl1 =
       cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
                          : NULL;
-  uint64_t end = address + size;
-  for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
-       tag += RL_SIM_CACHE_LINE) {
-    rl_sim_cache_update(rl_sim_cache_find(l0, tag), address, data, size);
-    if (gl1)
-      rl_sim_cache_update(rl_sim_cache_find(gl1, tag), address, data, size);
+  rl_sim_cache_written_locked(l0, gl1, address, data, size);
+  rl_sim_cache_unlock(cache);
+}
+
+void rl_sim_cache_store_lanes_after(rl_sim_device_t* device,
+                                    const rl_sim_cache_access_t* access,
+                                    const uint64_t* address, uint32_t lanes,
+                                    const uint8_t* data, uint32_t size) {
+  rl_sim_cache_t* cache = &device->cache;
+  if (size == 0 || lanes == 0) return;
+  rl_sim_cache_lock(cache);
+  rl_sim_cache_table_t* l0 = &cache->vl0[access->wgp];
+  rl_sim_cache_table_t* gl1 =
+      cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
+                         : NULL;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    rl_sim_cache_written_locked(l0, gl1, address[l], data + l * 16u, size);
   }
   rl_sim_cache_unlock(cache);
 }

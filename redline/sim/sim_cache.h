@@ -164,6 +164,23 @@ void rl_sim_cache_store_after(struct rl_sim_device_s* device,
                               const rl_sim_cache_access_t* access,
                               uint64_t address, const void* data,
                               uint32_t size);
+// The same for the lanes of one vector-memory instruction (lane l of
+// |lanes|: |size| bytes at address[l], its data at data + l * 16), under
+// one lock and in lane order, so the findings and the lines are those of
+// one call per lane. For the _before form every lane lies in one
+// allocation.
+void rl_sim_cache_load_lanes(struct rl_sim_device_s* device,
+                             const rl_sim_cache_access_t* access,
+                             const uint64_t* address, uint32_t lanes,
+                             uint8_t* data, uint32_t size);
+void rl_sim_cache_store_lanes_before(struct rl_sim_device_s* device,
+                                     const rl_sim_cache_access_t* access,
+                                     const uint64_t* address, uint32_t lanes,
+                                     uint32_t size);
+void rl_sim_cache_store_lanes_after(struct rl_sim_device_s* device,
+                                    const rl_sim_cache_access_t* access,
+                                    const uint64_t* address, uint32_t lanes,
+                                    const uint8_t* data, uint32_t size);
 // Device-wide actions (RL_SIM_CACHE_INV_* / WB_* bits).
 void rl_sim_cache_apply(rl_sim_cache_t* cache, uint32_t actions);
 // In-kernel invalidations of the caches WGP |wgp| reads through.

@@ -132,6 +132,7 @@ static const rl_device_vtable_t rl_sim_vtable = {
     .queue_doorbell = rl_sim_queue_doorbell,
     .queue_idle = rl_sim_queue_idle,
     .queue_fault = rl_sim_queue_fault,
+    .queue_progress = rl_sim_queue_progress,
     .signal_create = rl_sim_signal_create,
     .signal_destroy = rl_sim_signal_destroy,
     .signal_store = rl_sim_signal_store,

@@ -138,6 +138,24 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
                                  const void* data, uint32_t size,
                                  uint32_t access);
 
+// The accesses of one vector-memory instruction at once: lane l of |lanes|
+// loads (stores) |size| bytes (1..16) at address[l] into (from) data +
+// l * 16. When every lane's bytes lie inside one live allocation, the
+// lanes are moved under one translation and one cache-model lock and
+// recorded, with the same bytes, cache findings and recorded ranges as
+// rl_sim_wg_load_with (store_with) called for each lane in lane order, and
+// *|out_done| is set. Otherwise nothing happens (*|out_done| false) and the
+// caller goes lane by lane, which reports the first faulting lane. Fails
+// only when out of memory.
+rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
+                                 uint32_t lanes, uint32_t size,
+                                 uint32_t access, uint8_t* data,
+                                 bool* out_done);
+rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
+                                  uint32_t lanes, uint32_t size,
+                                  uint32_t access, const uint8_t* data,
+                                  bool* out_done);
+
 // Deferred stale reads (docs/cache-model.md, "Compare-and-swap loops"). The
 // cache model reports a load that hits a stale line as it happens. An
 // executor that can tell what the loaded value is used for may hold those

@@ -33,8 +33,14 @@ rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
     rl_sim_range_t* last = &set->items[set->count - 1];
     if (begin >= last->begin && begin <= last->end) {
       if (end > last->end) last->end = end;
+      set->hint = set->count - 1;
       return RL_OK;
     }
+  }
+  // Inside the interval the last add landed in: nothing changes.
+  if (set->hint < set->count && set->items[set->hint].begin <= begin &&
+      end <= set->items[set->hint].end) {
+    return RL_OK;
   }
   uint32_t first = rl_sim_range_set_lower_bound(set, begin);
   uint32_t stop = first;
@@ -44,6 +50,8 @@ rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
     if (merged->begin < begin) begin = merged->begin;
     if (set->items[stop - 1].end > end) end = set->items[stop - 1].end;
     *merged = (rl_sim_range_t){begin, end};
+    set->hint = first;
+    if (stop == first + 1) return RL_OK;  // nothing to close up
     memmove(&set->items[first + 1], &set->items[stop],
             (set->count - stop) * sizeof(set->items[0]));
     set->count -= stop - first - 1;
@@ -55,10 +63,67 @@ rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
           (set->count - first) * sizeof(set->items[0]));
   set->items[first] = (rl_sim_range_t){begin, end};
   set->count++;
+  set->hint = first;
   return RL_OK;
 }
 
-void rl_sim_range_set_clear(rl_sim_range_set_t* set) { set->count = 0; }
+rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
+                                        const rl_sim_range_t* ranges,
+                                        uint32_t count) {
+  if (count == 0) return RL_OK;
+  if (count == 1) {
+    return rl_sim_range_set_add(set, ranges[0].begin,
+                                ranges[0].end - ranges[0].begin);
+  }
+  // The intervals [lo, hi) are the only ones the ranges can overlap or
+  // touch: those before lo end before the first range, those from hi on
+  // start after the last one ends.
+  const uint64_t span_end = ranges[count - 1].end;
+  uint32_t lo = rl_sim_range_set_lower_bound(set, ranges[0].begin);
+  uint32_t hi = lo;
+  while (hi < set->count && set->items[hi].begin <= span_end) ++hi;
+  // Their union with the ranges, in order, coalesced.
+  rl_sim_range_t local[96];
+  const uint32_t most = (hi - lo) + count;
+  rl_sim_range_t* merged = local;
+  if (most > sizeof(local) / sizeof(local[0])) {
+    merged = malloc((size_t)most * sizeof(*merged));
+    if (merged == NULL) return rl_status_out_of_memory();
+  }
+  uint32_t i = lo, j = 0, m = 0;
+  while (i < hi || j < count) {
+    rl_sim_range_t next;
+    if (j == count || (i < hi && set->items[i].begin <= ranges[j].begin)) {
+      next = set->items[i++];
+    } else {
+      next = ranges[j++];
+    }
+    if (m > 0 && next.begin <= merged[m - 1].end) {
+      if (next.end > merged[m - 1].end) merged[m - 1].end = next.end;
+      continue;
+    }
+    merged[m++] = next;
+  }
+  rl_status_t status = RL_OK;
+  if (m > hi - lo) {
+    status = RL_ARRAY_RESERVE(&set->items, &set->capacity,
+                              set->count - (hi - lo) + m);
+  }
+  if (status == RL_OK) {
+    memmove(&set->items[lo + m], &set->items[hi],
+            (set->count - hi) * sizeof(set->items[0]));
+    memcpy(&set->items[lo], merged, m * sizeof(merged[0]));
+    set->count = set->count - (hi - lo) + m;
+    set->hint = lo;
+  }
+  if (merged != local) free(merged);
+  return status;
+}
+
+void rl_sim_range_set_clear(rl_sim_range_set_t* set) {
+  set->count = 0;
+  set->hint = 0;
+}
 
 void rl_sim_range_set_deinit(rl_sim_range_set_t* set) {
   free(set->items);

@@ -54,12 +54,25 @@ typedef struct rl_sim_range_set_s {
   rl_sim_range_t* items;  // sorted by begin, disjoint, non-adjacent
   uint32_t count;
   uint32_t capacity;
+  // The interval the last add landed in (valid when below |count|): a
+  // range inside it adds nothing, found without a search (the lanes of a
+  // gather re-reading what earlier waves read).
+  uint32_t hint;
 } rl_sim_range_set_t;
 
 // Adds [|begin|, |begin| + |size|) to |set|, merging with overlapping or
 // adjacent intervals. Fails only when out of memory (|set| unchanged).
 rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
                                  uint64_t size);
+
+// Adds |count| ranges, sorted by begin, disjoint and not touching (the
+// lanes of one instruction, coalesced): the set rl_sim_range_set_add()
+// would give range by range, with one move of the intervals after them
+// instead of one per range. Fails only when out of memory (|set|
+// unchanged).
+rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
+                                        const rl_sim_range_t* ranges,
+                                        uint32_t count);
 
 // Empties |set| and keeps its storage for the next dispatch.
 void rl_sim_range_set_clear(rl_sim_range_set_t* set);

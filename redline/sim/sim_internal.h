@@ -228,6 +228,11 @@ typedef struct rl_sim_queue_s {
   atomic_uint_fast64_t hang_id;  // UINT64_MAX: none
   atomic_int state;              // rl_sim_queue_state_t
   rl_device_fault_t fault;       // under lock; set once
+  // Progress for waits (queue_progress): written by the CP thread only
+  // (rl_sim_queue_progress_note), read by any.
+  _Atomic uint64_t progress_events;
+  _Atomic uint64_t progress_wg_done;
+  _Atomic uint64_t progress_wg_total;
   // CP-thread-only state.
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
@@ -316,6 +321,18 @@ bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
                            const void* data, uint64_t size);
 bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
                             void* data, uint64_t size);
+// The accesses of one vector-memory instruction: lane l of |lanes| moves
+// |size| (1..16) bytes at address[l], from or to data + l * 16. Under one
+// read lock, when [|lo|, |hi|) — the lanes' extent — lies inside one live
+// allocation, every lane is copied (scatter: in lane order, so of lanes
+// writing the same byte the highest wins) and true returned; false, with
+// nothing copied, otherwise.
+bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
+                          const uint64_t* address, uint32_t lanes,
+                          uint32_t size, uint8_t* data);
+bool rl_sim_memory_scatter(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
+                           const uint64_t* address, uint32_t lanes,
+                           uint32_t size, const uint8_t* data);
 
 // sim_loader.c
 void rl_sim_loader_init(rl_sim_loader_t* loader);
@@ -424,6 +441,11 @@ rl_status_t rl_sim_queue_destroy(rl_device_t* device, rl_device_queue_t* queue);
 void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
                            uint64_t packet_id);
 bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue);
+// Publishes |run|'s work-groups done and total as the queue's progress
+// (CP thread; at a dispatch's start and after each work-group).
+void rl_sim_queue_progress_note(rl_sim_queue_t* queue, const rl_sim_run_t* run);
+void rl_sim_queue_progress(rl_device_t* device, const rl_device_queue_t* queue,
+                           rl_device_progress_t* out_progress);
 void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
                         rl_device_fault_t* out_fault);
 // Stops and joins the command processor of every queue still live on

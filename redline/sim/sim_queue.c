@@ -276,6 +276,27 @@ bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue) {
              RL_SIM_QUEUE_RUNNING;
 }
 
+void rl_sim_queue_progress_note(rl_sim_queue_t* queue,
+                                const rl_sim_run_t* run) {
+  atomic_store_explicit(&queue->progress_wg_total, run->wg_total,
+                        memory_order_relaxed);
+  atomic_store_explicit(&queue->progress_wg_done, run->wg_done,
+                        memory_order_relaxed);
+  atomic_fetch_add_explicit(&queue->progress_events, 1, memory_order_release);
+}
+
+void rl_sim_queue_progress(rl_device_t* device, const rl_device_queue_t* queue,
+                           rl_device_progress_t* out_progress) {
+  (void)device;
+  rl_sim_queue_t* q = rl_sim_queue_cast(queue);
+  out_progress->events =
+      atomic_load_explicit(&q->progress_events, memory_order_acquire);
+  out_progress->wg_done =
+      atomic_load_explicit(&q->progress_wg_done, memory_order_relaxed);
+  out_progress->wg_total =
+      atomic_load_explicit(&q->progress_wg_total, memory_order_relaxed);
+}
+
 void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
                         rl_device_fault_t* out_fault) {
   (void)device;

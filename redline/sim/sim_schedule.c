@@ -169,7 +169,9 @@ static rl_status_t rl_sim_schedule_quantum(rl_sim_queue_t* queue,
   RL_RETURN_IF_ERROR(status);
   if (!done) return RL_OK;
   rl_sim_wg_close(queue, run, slot);
-  if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
+  ++run->wg_done;
+  rl_sim_queue_progress_note(queue, run);
+  if (run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
   return RL_OK;
 }
 
@@ -180,6 +182,7 @@ static rl_status_t rl_sim_schedule_quantum(rl_sim_queue_t* queue,
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address) {
   if (run->wg_done == 0 && run->wg_opened == 0) {
+    rl_sim_queue_progress_note(queue, run);
     run->start_timestamp = rl_sim_timestamp(&queue->device->base);
     // The packet's acquire fence happens when it starts (sim_cache.h).
     rl_sim_cache_apply(&queue->device->cache,
@@ -200,7 +203,9 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
   // stays unfinished, and the caller's loop sees the stop flag next.
   if (rl_sim_wg_was_stopped(queue, status)) return RL_OK;
   RL_RETURN_IF_ERROR(status);
-  if (++run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
+  ++run->wg_done;
+  rl_sim_queue_progress_note(queue, run);
+  if (run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
   return RL_OK;
 }
 

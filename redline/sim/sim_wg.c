@@ -427,6 +427,112 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
   return rl_sim_range_set_add(&context->run->writes, address, size);
 }
 
+// The extent [*|out_lo|, *|out_hi|) of the lanes' accesses; false when a
+// lane's range wraps around the address space.
+static bool rl_sim_wg_lanes_extent(const uint64_t* address, uint32_t lanes,
+                                   uint32_t size, uint64_t* out_lo,
+                                   uint64_t* out_hi) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint64_t a = address[__builtin_ctz(rest)];
+    if (a > UINT64_MAX - size) return false;
+    if (a < lo) lo = a;
+    if (a + size > hi) hi = a + size;
+  }
+  *out_lo = lo;
+  *out_hi = hi;
+  return lanes != 0;
+}
+
+// Records the lanes' ranges in |set|: sorted and coalesced, then added at
+// once (a set is their union, so the order they are added in does not
+// matter).
+static rl_status_t rl_sim_wg_lanes_record(rl_sim_range_set_t* set,
+                                          const uint64_t* address,
+                                          uint32_t lanes, uint32_t size) {
+  rl_sim_range_t ranges[32];
+  uint32_t count = 0;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint64_t a = address[__builtin_ctz(rest)];
+    // Insertion sort: the lanes of a gather mostly ascend already.
+    uint32_t k = count++;
+    while (k > 0 && ranges[k - 1].begin > a) {
+      ranges[k] = ranges[k - 1];
+      --k;
+    }
+    ranges[k] = (rl_sim_range_t){a, a + size};
+  }
+  uint32_t kept = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    if (kept > 0 && ranges[k].begin <= ranges[kept - 1].end) {
+      if (ranges[k].end > ranges[kept - 1].end) {
+        ranges[kept - 1].end = ranges[k].end;
+      }
+      continue;
+    }
+    ranges[kept++] = ranges[k];
+  }
+  return rl_sim_range_set_add_sorted(set, ranges, kept);
+}
+
+rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
+                                 uint32_t lanes, uint32_t size,
+                                 uint32_t access, uint8_t* data,
+                                 bool* out_done) {
+  rl_sim_wg_context_t* context = wg->context;
+  rl_sim_device_t* device = context->device;
+  uint64_t lo = 0, hi = 0;
+  *out_done = false;
+  if (size == 0 || !rl_sim_wg_lanes_extent(address, lanes, size, &lo, &hi) ||
+      !rl_sim_memory_gather(&device->memory, lo, hi, address, lanes, size,
+                            data)) {
+    return RL_OK;
+  }
+  *out_done = true;
+  if (rl_sim_cache_enabled(&device->cache)) {
+    const rl_sim_cache_access_t where = {context->wgp,
+                                         wg->dispatch->dispatch_index, access};
+    rl_sim_cache_load_lanes(device, &where, address, lanes, data, size);
+  }
+  if (device->options.no_access_record) return RL_OK;
+  return rl_sim_wg_lanes_record(&context->run->reads, address, lanes, size);
+}
+
+rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
+                                  uint32_t lanes, uint32_t size,
+                                  uint32_t access, const uint8_t* data,
+                                  bool* out_done) {
+  rl_sim_wg_context_t* context = wg->context;
+  rl_sim_device_t* device = context->device;
+  uint64_t lo = 0, hi = 0;
+  *out_done = false;
+  if (size == 0 || !rl_sim_wg_lanes_extent(address, lanes, size, &lo, &hi) ||
+      rl_sim_memory_translate(&device->memory, lo, hi - lo) == NULL) {
+    return RL_OK;
+  }
+  // Lane by lane, a lane's store reaches memory between its _before and
+  // _after; all _before first is the same: a line a later lane dirties was
+  // not written by an earlier lane (that lane would have dirtied it), and
+  // _after only updates L0/GL1 lines with each lane's bytes in lane order.
+  const rl_sim_cache_access_t where = {context->wgp,
+                                       wg->dispatch->dispatch_index, access};
+  bool cached = rl_sim_cache_enabled(&device->cache);
+  if (cached) {
+    rl_sim_cache_store_lanes_before(device, &where, address, lanes, size);
+  }
+  if (!rl_sim_memory_scatter(&device->memory, lo, hi, address, lanes, size,
+                             data)) {
+    // Freed since the translation above (a host race): lane by lane.
+    return RL_OK;
+  }
+  *out_done = true;
+  if (cached) {
+    rl_sim_cache_store_lanes_after(device, &where, address, lanes, data, size);
+  }
+  if (device->options.no_access_record) return RL_OK;
+  return rl_sim_wg_lanes_record(&context->run->writes, address, lanes, size);
+}
+
 rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
                            uint32_t size) {
   return rl_sim_wg_load_with(wg, address, out_data, size, 0);

@@ -10,16 +10,19 @@
 //
 //   hip       each launch by hipModuleLaunchKernel (`extra` form) on the
 //             stream, then one hipStreamSynchronize.
-//   hipgraph  the step's launches recorded by stream capture
+//   hipgraph  the first step's launches recorded by stream capture
 //             (hipStreamBeginCapture ... hipStreamEndCapture), instantiated
-//             and run with hipGraphLaunch, then hipStreamSynchronize. A
-//             graph bakes its kernargs in, and HIP's way to change them in
-//             place (hipGraphExecKernelNodeSetParams) is not in the
-//             stand-in, so the arm re-captures and re-instantiates whenever
-//             a step's kernargs or grids differ from the instantiated
-//             graph's (every window of decode, whose position is bound) and
-//             reuses the executable graph otherwise. Its replay count is the
-//             number of graph launches: one per window.
+//             once and run with hipGraphLaunch, then hipStreamSynchronize.
+//             A graph bakes its kernargs in; as engines do, later steps
+//             update in place only the kernel nodes whose kernargs or grid
+//             differ from what the executable graph holds
+//             (hipGraphExecKernelNodeSetParams on the captured graph's
+//             nodes, hipGraphGetNodes) and launch the same executable
+//             graph. The launch list of a capture never changes, so the
+//             topology does not either: the arm re-captures only when the
+//             captured graph's node count differs from the launch count.
+//             Its replay count is the number of graph launches (one per
+//             window); its proof counts instantiations and node updates.
 //
 // No redline device is opened: the arm's memory lives in HIP. The library
 // is the one $REDLINE_HIP_LIBRARY names, else the loader's defaults; when
@@ -32,6 +35,7 @@
 #include <string.h>
 
 #include "capture/launch_bind.h"
+#include "redline/base/test_fault.h"
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"
 #include "shadow/hip/shadow_hip.h"
@@ -56,8 +60,13 @@ typedef struct rl_shadow_hip_s {
   uint64_t* offsets;
   uint64_t kernarg_bytes;
   uint32_t* grids;        // the step's grids, 3 per launch
-  // hipgraph: the instantiated graph and the kernargs and grids it holds.
+  // hipgraph: the captured graph and its kernel nodes (in launch order),
+  // the instantiated graph and the kernargs and grids it holds.
+  hipGraph_t graph;
+  hipGraphNode_t* nodes;
   hipGraphExec_t exec;
+  uint64_t node_updates;
+  uint64_t updated_windows;  // windows that updated at least one node
   uint8_t* exec_kernargs;
   uint32_t* exec_grids;
   uint64_t instantiations;
@@ -122,30 +131,48 @@ static rl_status_t rl_shadow_hip_step(rl_shadow_arm_t* arm,
   return RL_OK;
 }
 
-// True when the instantiated graph holds exactly this step's launches.
-static bool rl_shadow_hip_graph_current(const rl_shadow_hip_t* hip) {
-  uint32_t launches = hip->arm.capture->launch_count;
-  return hip->exec &&
-         memcmp(hip->exec_kernargs, hip->kernargs, hip->kernarg_bytes) == 0 &&
-         memcmp(hip->exec_grids, hip->grids, 12ull * launches) == 0;
+static void rl_shadow_hip_graph_release(rl_shadow_hip_t* hip) {
+  if (hip->exec) (void)hip->api.fn.hipGraphExecDestroy(hip->exec);
+  if (hip->graph) (void)hip->api.fn.hipGraphDestroy(hip->graph);
+  hip->exec = NULL;
+  hip->graph = NULL;
 }
 
-// Records the step by stream capture and instantiates it. A failed launch
-// still ends the capture, so the stream is usable afterwards.
+// The captured graph's nodes into |nodes| (one per launch, in launch
+// order: a capture on one stream chains them); false when the node count
+// is not the launch count (the topology changed: re-capture).
+static rl_status_t rl_shadow_hip_graph_nodes(rl_shadow_hip_t* hip,
+                                             bool* out_match) {
+  size_t count = 0;
+  RL_RETURN_IF_ERROR(
+      RL_HIP_CALL(&hip->api, hipGraphGetNodes, hip->graph, NULL, &count));
+  uint32_t launches = hip->arm.capture->launch_count;
+  *out_match = count == launches;
+  if (!*out_match) return RL_OK;
+  return RL_HIP_CALL(&hip->api, hipGraphGetNodes, hip->graph, hip->nodes,
+                     &count);
+}
+
+// Records the step by stream capture and instantiates it, keeping the
+// captured graph for its node handles. A failed launch still ends the
+// capture, so the stream is usable afterwards.
 static rl_status_t rl_shadow_hip_graph_build(rl_shadow_hip_t* hip) {
-  if (hip->exec) (void)hip->api.fn.hipGraphExecDestroy(hip->exec);
-  hip->exec = NULL;
+  rl_shadow_hip_graph_release(hip);
   RL_RETURN_IF_ERROR(RL_HIP_CALL(&hip->api, hipStreamBeginCapture, hip->stream,
                                  hipStreamCaptureModeGlobal));
   rl_status_t status = rl_shadow_hip_enqueue(hip);
-  hipGraph_t graph = NULL;
-  status = rl_status_join(
-      status, RL_HIP_CALL(&hip->api, hipStreamEndCapture, hip->stream, &graph));
-  if (!status) {
-    status = RL_HIP_CALL(&hip->api, hipGraphInstantiate, &hip->exec, graph,
-                         NULL, NULL, 0);
+  status = rl_status_join(status, RL_HIP_CALL(&hip->api, hipStreamEndCapture,
+                                              hip->stream, &hip->graph));
+  bool match = false;
+  if (!status) status = rl_shadow_hip_graph_nodes(hip, &match);
+  if (!status && !match) {
+    status = RL_STATUS(RL_STATUS_UNAVAILABLE,
+                       "the captured graph's nodes are not one per launch");
   }
-  if (graph) (void)hip->api.fn.hipGraphDestroy(graph);
+  if (!status) {
+    status = RL_HIP_CALL(&hip->api, hipGraphInstantiate, &hip->exec,
+                         hip->graph, NULL, NULL, 0);
+  }
   if (status) return rl_status_annotate(status, "capturing the step's graph");
   uint32_t launches = hip->arm.capture->launch_count;
   memcpy(hip->exec_kernargs, hip->kernargs, hip->kernarg_bytes);
@@ -154,12 +181,53 @@ static rl_status_t rl_shadow_hip_graph_build(rl_shadow_hip_t* hip) {
   return RL_OK;
 }
 
+// Updates the kernel node of every launch whose kernarg or grid differs
+// from the executable graph's (hipGraphExecKernelNodeSetParams).
+static rl_status_t rl_shadow_hip_graph_update(rl_shadow_hip_t* hip) {
+  const rl_capture_t* capture = hip->arm.capture;
+  bool updated = false;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    const rl_capture_launch_t* launch = &capture->launches[l];
+    uint8_t* bytes = hip->kernargs + hip->offsets[l];
+    uint8_t* held = hip->exec_kernargs + hip->offsets[l];
+    const uint32_t* grid = &hip->grids[3 * l];
+    if (memcmp(held, bytes, launch->kernarg_size) == 0 &&
+        memcmp(&hip->exec_grids[3 * l], grid, 12) == 0) {
+      continue;
+    }
+    size_t size = launch->kernarg_size;
+    void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, bytes,
+                     HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                     HIP_LAUNCH_PARAM_END};
+    const hipKernelNodeParams params = {
+        .blockDim = {launch->block[0], launch->block[1], launch->block[2]},
+        .extra = extra,
+        .func = hip->functions[launch->kernel],
+        .gridDim = {grid[0], grid[1], grid[2]},
+        .sharedMemBytes = launch->dynamic_lds,
+    };
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        RL_HIP_CALL(&hip->api, hipGraphExecKernelNodeSetParams, hip->exec,
+                    hip->nodes[l], &params),
+        "updating the graph node of launch %u (%s)", l,
+        capture->kernels[launch->kernel].name));
+    memcpy(held, bytes, launch->kernarg_size);
+    memcpy(&hip->exec_grids[3 * l], grid, 12);
+    ++hip->node_updates;
+    updated = true;
+  }
+  hip->updated_windows += updated;
+  return RL_OK;
+}
+
 static rl_status_t rl_shadow_hipgraph_step(rl_shadow_arm_t* arm,
                                            const int64_t* values) {
   rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
   RL_RETURN_IF_ERROR(rl_shadow_hip_bind(hip, values));
-  if (!rl_shadow_hip_graph_current(hip)) {
+  if (!hip->exec || rl_test_fault("graph-rebuild", 0)) {
     RL_RETURN_IF_ERROR(rl_shadow_hip_graph_build(hip));
+  } else {
+    RL_RETURN_IF_ERROR(rl_shadow_hip_graph_update(hip));
   }
   RL_RETURN_IF_ERROR(
       RL_HIP_CALL(&hip->api, hipGraphLaunch, hip->exec, hip->stream));
@@ -224,10 +292,17 @@ static void rl_shadow_hip_proof(const rl_shadow_arm_t* arm,
   out_proof->state = graph ? "graph" : "direct";
   if (graph) {
     snprintf(out_proof->fallback_reason, sizeof(out_proof->fallback_reason),
-             "%llu graph instantiations",
-             (unsigned long long)hip->instantiations);
+             "%llu instantiation%s, %llu node updates over %llu windows "
+             "(%llu updated)",
+             (unsigned long long)hip->instantiations,
+             hip->instantiations == 1 ? "" : "s",
+             (unsigned long long)hip->node_updates,
+             (unsigned long long)arm->steps,
+             (unsigned long long)hip->updated_windows);
   }
   out_proof->replay_count = graph ? hip->graph_launches : 0;
+  out_proof->instantiations = hip->instantiations;
+  out_proof->node_updates = hip->node_updates;
   out_proof->steps = arm->steps;
   out_proof->launches_issued = hip->launches_issued;
   out_proof->dispatches = launches;
@@ -252,9 +327,11 @@ static void rl_shadow_hip_destroy(rl_shadow_arm_t* arm) {
     hip->module_count = hip->buffer_count = 0;
     hip->stream = NULL;
     hip->exec = NULL;
+    hip->graph = NULL;
   }
   if (hip->stream) (void)hip->api.fn.hipStreamSynchronize(hip->stream);
-  if (hip->exec) (void)hip->api.fn.hipGraphExecDestroy(hip->exec);
+  rl_shadow_hip_graph_release(hip);
+  free(hip->nodes);
   for (uint32_t b = 0; b < hip->buffer_count; ++b) {
     if (hip->bases[b]) (void)hip->api.fn.hipFree(hip->bases[b]);
   }
@@ -462,8 +539,9 @@ static rl_status_t rl_shadow_hip_setup(rl_shadow_hip_t* hip) {
   hip->offsets = calloc(launches + 1u, sizeof(uint64_t));
   hip->grids = calloc(3u * launches + 3u, sizeof(uint32_t));
   hip->exec_grids = calloc(3u * launches + 3u, sizeof(uint32_t));
+  hip->nodes = calloc(launches + 1u, sizeof(hipGraphNode_t));
   if (!hip->modules || !hip->functions || !hip->bases || !hip->addresses ||
-      !hip->offsets || !hip->grids || !hip->exec_grids) {
+      !hip->offsets || !hip->grids || !hip->exec_grids || !hip->nodes) {
     return rl_status_out_of_memory();
   }
   for (uint32_t l = 0; l < launches; ++l) {

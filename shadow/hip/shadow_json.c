@@ -58,6 +58,13 @@ static rl_status_t rl_shadow_json_key(const cJSON* item,
   if (strcmp(key, "processor") == 0) {
     return rl_shadow_json_string(item, &shadow->device.processor);
   }
+  if (strcmp(key, "device") == 0) {  // sim, rocr or drm (shadow.h Devices)
+    return rl_shadow_json_string(item, &shadow->device.kind);
+  }
+  if (strcmp(key, "no_sim_reference") == 0 && cJSON_IsBool(item)) {
+    shadow->no_sim_reference = cJSON_IsTrue(item);
+    return RL_OK;
+  }
   if (strcmp(key, "executor") == 0) {
     return rl_shadow_json_string(item, &shadow->device.executor);
   }

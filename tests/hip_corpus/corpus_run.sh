@@ -20,13 +20,12 @@
 #                       extent-shrink:L, L the first launch with one) replay
 #                       and shadow fail naming launch L and the access
 #   issued_args         the as-issued argument check (shadow/issued_check.h):
-#                       the shadow of CAPTURE (default arms, --executor
-#                       isa) says "as-issued
+#                       the DEFAULT shadow of CAPTURE says "as-issued
 #                       arguments: N launches checked" (N > 0, exit 0); a
 #                       capture whose recorded kernargs lost the last 4
 #                       bytes of their explicit arguments (REDLINE_TEST_
 #                       FAULT=kernarg-tail-zero at capture time, the
-#                       program ran right) fails that shadow naming
+#                       program ran right) fails the DEFAULT shadow naming
 #                       launch, kernel, argument and offset (exit 1)
 #   corrupt             negative control: REDLINE_CORPUS_CORRUPT=1 makes the
 #                       program damage its first result; it must exit 1
@@ -123,9 +122,8 @@ case $mode in
     done
     echo "observed effects: launch $launch audited; shortened, replay and shadow name the access" ;;
   issued_args)
-    # The default arms; --executor isa because the default executor (ref)
-    # has no reference kernels for a foreign program.
-    out=$(run "$redline" shadow "$capture" --executor isa 2>&1)
+    # The default shadow, no options.
+    out=$(run "$redline" shadow "$capture" 2>&1)
     status=$?
     printf '%s\n' "$out" | grep -E '^(shadow|as-issued)'
     if [ $status -ne 0 ] ||
@@ -138,7 +136,7 @@ case $mode in
     rm -f "$faulty"
     REDLINE_TEST_FAULT=kernarg-tail-zero run "$redline" run --processor "$arch" \
       --capture "$faulty" -- "$@" > /dev/null || exit
-    out=$(run "$redline" shadow "$faulty" --executor isa 2>&1)
+    out=$(run "$redline" shadow "$faulty" 2>&1)
     status=$?
     printf '%s\n' "$out" | grep -E '^(shadow|as-issued)'
     if [ $status -ne 1 ] ||

@@ -59,7 +59,7 @@ expect_bounded 7 "state=quarantined" "$redline" shadow "$capture" \
   --timeout-ms "$BOUND_MS"
 expect_bounded 0 "stuck: PASS" "$redline" run --processor "$arch" \
   --timeout-ms "$BOUND_MS" -- "$program" 1
-expect_bounded 7 "kernel wait_flag did not finish within $BOUND_MS ms and was STOPPED" \
+expect_bounded 7 "kernel wait_flag made no progress for $BOUND_MS ms (0 of 1 work-groups done) and was STOPPED" \
   "$redline" run --processor "$arch" --timeout-ms "$BOUND_MS" -- "$program" 2
 if [ "$failures" -ne 0 ]; then
   echo "stuck: $failures check(s) failed" >&2

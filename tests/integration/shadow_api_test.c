@@ -102,6 +102,68 @@ static void rl_test_all_arms_pass(void** state) {
   rl_shadow_result_destroy(result);
 }
 
+// The second executor: eager again on the ISA executor, named as the
+// independent reference, byte-identical to the arms on the C reference
+// kernels; a capture with a kernel that has no C reference gets none, and
+// the result says which kernel.
+static void rl_test_second_executor(void** state) {
+  rl_capture_t* capture = *state;
+  rl_shadow_options_t options = rl_options("eager");
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){30, 2, 1};
+  options.second_executor = true;
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  if (!result->pass) fprintf(stderr, "reason: %s\n", result->reason);
+  assert_true(result->pass);
+  assert_int_equal(result->arm_count, 2);
+  assert_string_equal(result->arms[0].executor, "ref");
+  assert_string_equal(result->arms[1].name, "eager@isa");
+  assert_string_equal(result->arms[1].executor, "isa");
+  assert_int_equal(result->arms[1].proof.steps, 2);
+  assert_non_null(strstr(result->independent_reference, "eager@isa ("));
+  rl_shadow_result_destroy(result);
+  // The reverse: the arms on the ISA executor, the second on ref.
+  options.device.executor = "isa";
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_true(result->pass);
+  assert_string_equal(result->arms[1].name, "eager@ref");
+  rl_shadow_result_destroy(result);
+  // A kernel the reference kernels do not know: no second executor, and
+  // with no executor named the arms run the ISA executor (which runs any
+  // machine code); a named one is kept.
+  char* name = capture->kernels[0].name;
+  char foreign[] = "not_a_reference_kernel";
+  capture->kernels[0].name = foreign;
+  options.device.executor = NULL;
+  rl_status_t status = rl_shadow_run(capture, &options, &result);
+  capture->kernels[0].name = name;
+  assert_null(status);
+  assert_true(result->pass);
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->arms[0].executor, "isa");
+  assert_string_equal(result->independent_reference,
+                      "none: kernel not_a_reference_kernel has no C "
+                      "reference kernel, so every arm runs the isa executor");
+  rl_shadow_result_destroy(result);
+  options.device.executor = "ref";
+  capture->kernels[0].name = foreign;
+  status = rl_shadow_run(capture, &options, &result);
+  capture->kernels[0].name = name;
+  assert_null(status);
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->arms[0].executor, "ref");
+  rl_shadow_result_destroy(result);
+  options.device.executor = NULL;
+  // Off: none, and the result says so.
+  options.second_executor = false;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_int_equal(result->arm_count, 1);
+  assert_string_equal(result->independent_reference,
+                      "none: the second executor is off");
+  rl_shadow_result_destroy(result);
+}
+
 static void rl_test_negative_control(void** state) {
   const rl_capture_t* capture = *state;
   rl_shadow_options_t options = rl_options("eager,aql,pm4");
@@ -324,6 +386,54 @@ static void rl_test_rerecord_foreign_falls_back(void** state) {
   rl_capture_destroy(capture);
 }
 
+// |status| is RL_STATUS_INVALID_ARGUMENT with |needle| in its message.
+static void rl_expect_refused(rl_status_t status, const char* needle) {
+  assert_non_null(status);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  if (!strstr(rl_status_message(status), needle)) {
+    fail_msg("'%s' lacks '%s'", rl_status_message(status), needle);
+  }
+  rl_status_free(status);
+}
+
+// A real device (rocr, failing closed here: no ROCr library) adds the
+// simulated reference arm "sim" and makes it the reference; the rocr arm is
+// not available (exit class UNAVAILABLE) and the sim arm still runs.
+// Arms the drm device cannot run, and unknown devices, are refused before
+// any arm is created.
+static void rl_test_device_options(void** state) {
+  const rl_capture_t* capture = *state;
+  setenv("REDLINE_HSA_LIBRARY", "/nonexistent/libhsa-runtime64.so.1", 1);
+  rl_shadow_options_t options = rl_options("eager");
+  options.device.kind = "rocr";
+  options.has_window = true;
+  options.window = (rl_shadow_window_t){30, 2, 1};
+  rl_shadow_result_t* result = NULL;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_int_equal(result->arm_count, 2);
+  assert_string_equal(result->arms[1].name, "sim");
+  assert_int_equal(result->reference, 1);
+  assert_true(result->arms[0].failed);
+  assert_false(result->arms[1].failed);
+  assert_string_equal(result->arms[1].proof.device, "sim");
+  assert_int_equal(rl_shadow_result_code(result), RL_STATUS_UNAVAILABLE);
+  rl_shadow_result_destroy(result);
+  // Without the reference: one arm.
+  options.no_sim_reference = true;
+  assert_null(rl_shadow_run(capture, &options, &result));
+  assert_int_equal(result->arm_count, 1);
+  rl_shadow_result_destroy(result);
+  // The drm device has no AQL queue; "gpu" is no device.
+  options = rl_options("aql");
+  options.device.kind = "drm";
+  rl_expect_refused(rl_shadow_run(capture, &options, &result),
+                    "arm aql cannot run on device drm");
+  assert_null(result);
+  options.device.kind = "gpu";
+  rl_expect_refused(rl_shadow_run(capture, &options, &result), "device 'gpu'");
+  unsetenv("REDLINE_HSA_LIBRARY");
+}
+
 static void rl_test_bench(void** state) {
   const rl_capture_t* capture = *state;
   rl_bench_options_t options;
@@ -361,11 +471,13 @@ static void rl_test_bench(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_test_all_arms_pass),
+      cmocka_unit_test(rl_test_second_executor),
       cmocka_unit_test(rl_test_negative_control),
       cmocka_unit_test(rl_test_undersized_workspace_api),
       cmocka_unit_test(rl_test_undersized_workspace_shadow),
       cmocka_unit_test(rl_test_recorded_detects_reassembly),
       cmocka_unit_test(rl_test_bench),
+      cmocka_unit_test(rl_test_device_options),
       cmocka_unit_test(rl_test_hazard_verdict),
       cmocka_unit_test(rl_test_rerecord_detects_lost_binding),
       cmocka_unit_test(rl_test_rerecord_foreign_falls_back),

@@ -155,12 +155,24 @@ assert len([a for a in r["arms"] if a["arm"] == "aql"][0]["hazard_check"]["findi
       --json "$dir/r.json" "$@"
     # The arms given, and by default aql~adv1/2, pm4~adv1/2 and
     # pm4-relay~adv1/2 (seeded interleavings) unless every arm is
-    # adversarial already.
+    # adversarial already, and eager on the second executor.
     case " $* " in
-      *" --hazards adversarial "*) expect_out "shadow: PASS (5 arms x " ;;
-      *) expect_out "shadow: PASS (11 arms x " ;;
+      *" --hazards adversarial "*) expect_out "shadow: PASS (6 arms x " ;;
+      *) expect_out "shadow: PASS (12 arms x " ;;
     esac
     grep -q '"verdict":[[:space:]]*"PASS"' "$dir/r.json" || fail "JSON verdict"
+    # The workloads have C reference kernels: the second executor is the
+    # one the arms do not run, and the report names it.
+    case " $* " in
+      *" --executor isa "*) second=ref ;;
+      *) second=isa ;;
+    esac
+    expect_out "independent reference: eager@$second ("
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+arm = [a for a in r["arms"] if a["arm"] == "eager@" + sys.argv[2]]
+assert len(arm) == 1 and arm[0]["executor"] == sys.argv[2], r["arms"]
+assert r["independent_reference"].startswith("eager@" + sys.argv[2])' \
+      "$dir/r.json" "$second" || fail "JSON: no eager@$second arm"
     ;;
   arms)
     arms=$1
@@ -310,7 +322,7 @@ assert len([a for a in r["arms"] if a["arm"] == "aql"][0]["hazard_check"]["findi
     run 0 bench "$dir/d.rlc" --rounds 2 --windows 30:3 --json "$dir/b.json"
     expect_out "bench: PASS"
     expect_out "pm4 IB: "
-    expect_out "route=pm4 replays=6 "
+    expect_out "route=pm4 device=sim replays=6 "
     grep -q '"dwords_per_dispatch"' "$dir/b.json" || fail "JSON pm4 stats"
     ;;
   demo)

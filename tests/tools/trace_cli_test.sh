@@ -17,10 +17,11 @@ launches=$("$redline" inspect "$dir/decode.rlc" --json |
 
 "$redline" shadow "$dir/decode.rlc" --arms eager,aql,pm4 --windows 30:2 \
   --trace "$dir/shadow.json" >/dev/null
-# Three arms and, by default, aql and pm4 under two adversarial seeds.
+# Three arms and, by default, aql and pm4 under two adversarial seeds and
+# eager on the second executor.
 "$python" "$check" --self-test "$dir/shadow.json" \
-  --dispatches $((launches * 2 * 7)) \
-  --processes "shadow: eager,shadow: aql,shadow: pm4,shadow: pm4~adv2"
+  --dispatches $((launches * 2 * 8)) \
+  --processes "shadow: eager,shadow: aql,shadow: pm4,shadow: pm4~adv2,shadow: eager@isa"
 
 "$redline" replay "$dir/decode.rlc" --route pm4 --repeat 3 \
   --trace "$dir/replay.json" >/dev/null
@@ -34,10 +35,10 @@ launches=$("$redline" inspect "$dir/decode.rlc" --json |
   --processes "bench: aql"
 
 # The adversarial interleaving runs dispatches concurrently: lanes keep the
-# spans nested.
+# spans nested (eager, pm4 and eager@isa, all adversarial).
 "$redline" shadow "$dir/decode.rlc" --arms eager,pm4 --windows 30:1 \
   --hazards adversarial --seed 3 --trace "$dir/adversarial.json" >/dev/null
-"$python" "$check" "$dir/adversarial.json" --dispatches $((launches * 2))
+"$python" "$check" "$dir/adversarial.json" --dispatches $((launches * 3))
 
 # A trace path that names the input is refused before anything runs.
 status=0

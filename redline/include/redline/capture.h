@@ -23,15 +23,20 @@
 // they pass. rl_capture_validate() checks the whole model again (the file
 // reader builds through the same add functions and then validates).
 //
-// Binding expressions: value = op(param + add, operand), where op is
-//   RL_EXPR_ADD       param + add                      (operand unused, 0)
-//   RL_EXPR_DIV       (param + add) / operand          (floor, operand > 0)
-//   RL_EXPR_MOD       (param + add) % operand          (operand > 0)
-//   RL_EXPR_CEIL_DIV  ceil((param + add) / operand)    (operand > 0)
+// Binding expressions: value = op(s × param + add, operand), s the scale
+// (rl_expr_scale: 0 reads as 1, so every zero-initialised expression is
+// param + add), where op is
+//   RL_EXPR_ADD       s×param + add                    (operand unused, 0)
+//   RL_EXPR_DIV       (s×param + add) / operand        (floor, operand > 0)
+//   RL_EXPR_MOD       (s×param + add) % operand        (operand > 0)
+//   RL_EXPR_CEIL_DIV  ceil((s×param + add) / operand)  (operand > 0)
 // evaluated in signed 64-bit arithmetic; a negative or overflowing result is
 // an error at evaluation. A kernarg binding writes the low |size| bytes
 // (4 or 8) little-endian at its kernarg offset; a grid binding sets the
-// work-group count of one axis.
+// work-group count of one axis; a pointer-offset binding sets the byte
+// offset of pointer slot |offset| in its buffer (the slot's pointer is then
+// the buffer's address + the value; the slot's extent must cover every
+// admitted value's access, step_infer.h sets it so).
 //
 // Thread-safety: none; a capture is built by one thread, then read-only.
 #ifndef REDLINE_CAPTURE_H_
@@ -84,15 +89,26 @@ typedef enum rl_expr_op_e {
 
 typedef struct rl_expr_s {
   uint32_t param;    // parameter index
-  int64_t add;       // k in (param + k)
+  int64_t add;       // k in (s × param + k)
   rl_expr_op_t op;
   int64_t operand;   // d or m; 0 for RL_EXPR_ADD
+  // s in (s × param + k); 0 means 1 (the field came after the others, and
+  // a constant needs no binding). Read it through rl_expr_scale.
+  int64_t scale;
 } rl_expr_t;
+
+// The multiplier of |expr|'s parameter (its |scale|, 0 read as 1).
+static inline int64_t rl_expr_scale(const rl_expr_t* expr) {
+  return expr->scale ? expr->scale : 1;
+}
 
 typedef enum rl_binding_target_e {
   RL_BINDING_KERNARG = 0,  // |offset| = kernarg byte offset, |size| 4 or 8
   RL_BINDING_GRID = 1,     // |offset| = axis 0..2, |size| 4
-  RL_BINDING_TARGET_COUNT_ = 2,
+  // |offset| = pointer slot index, |size| 8: the slot's byte offset in its
+  // buffer (0..buffer size).
+  RL_BINDING_POINTER_OFFSET = 2,
+  RL_BINDING_TARGET_COUNT_ = 3,
 } rl_binding_target_t;
 
 typedef struct rl_scalar_binding_s {
@@ -207,6 +223,28 @@ typedef struct rl_capture_window_s {
   int64_t stride;
 } rl_capture_window_t;
 
+// The program's own state after one step, recorded while it ran
+// (`redline run --steps K --verify-steps N`, docs/real-engines.md): the
+// XXH3-128 of region |region|'s bytes as the program left them when the
+// step at position |pos| ended (when the next step started). Not covered
+// by the identity: stored in the optional PROGRAM_STATE section
+// (capture_file.h), for a shadow to compare against.
+typedef struct rl_capture_program_state_s {
+  int64_t pos;
+  uint32_t region;
+  rl_digest128_t digest;
+} rl_capture_program_state_t;
+
+// The value parameter |param| had at the step at position |pos| of the
+// program's run (a free per-step parameter such as the token), recorded
+// with the program state so a replay can feed the program's own values.
+// Stored in PROGRAM_STATE too.
+typedef struct rl_capture_program_param_s {
+  int64_t pos;
+  uint32_t param;
+  int64_t value;
+} rl_capture_program_param_t;
+
 typedef struct rl_capture_s {
   char* workload;  // free-form name of what was captured ("vecchain")
   char* target;    // exact target of all code objects
@@ -245,6 +283,14 @@ typedef struct rl_capture_s {
   // funnel assembled (capture_issued.h). Ascending by launch; may be empty.
   uint32_t issued_count, issued_capacity;
   struct rl_capture_issued_s* issued;
+  // The program's state after each recorded step, ordered by (pos, region)
+  // strictly increasing (rl_capture_add_program_state).
+  uint32_t program_state_count, program_state_capacity;
+  rl_capture_program_state_t* program_states;
+  // The free parameters' values at those steps, ordered by (pos, param)
+  // strictly increasing (rl_capture_add_program_param).
+  uint32_t program_param_count, program_param_capacity;
+  rl_capture_program_param_t* program_params;
 } rl_capture_t;
 
 // The processor |capture|'s code objects run on ("gfx1100"), or |fallback|
@@ -305,6 +351,16 @@ rl_status_t rl_capture_add_window(rl_capture_t* capture,
                                   const rl_capture_window_t* window,
                                   uint32_t* out_index);
 
+// Appends one program-state hash: |state|->region must be a region of
+// |capture| and (pos, region) must come after the last entry's.
+rl_status_t rl_capture_add_program_state(
+    rl_capture_t* capture, const rl_capture_program_state_t* state);
+
+// Appends one recorded parameter value: |value|->param must be a parameter
+// of |capture| and (pos, param) must come after the last entry's.
+rl_status_t rl_capture_add_program_param(
+    rl_capture_t* capture, const rl_capture_program_param_t* value);
+
 // Re-checks every cross-reference and range of the whole model.
 rl_status_t rl_capture_validate(const rl_capture_t* capture);
 
@@ -333,9 +389,15 @@ const char* rl_expr_op_name(rl_expr_op_t op);
 const char* rl_region_type_name(rl_region_type_t type);
 bool rl_region_type_parse(const char* name, rl_region_type_t* out_type);
 
-// Formats |expr| as text such as "pos+1", "(pos+0)/16", "ceil((pos+1)/64)".
+// Formats |expr| as text such as "pos+1", "(pos+0)/16", "ceil((pos+1)/64)",
+// "4096*pos+256".
 void rl_expr_format(const rl_capture_t* capture, const rl_expr_t* expr,
                     char* out, size_t out_size);
+
+// The binding of launch |launch| that sets pointer slot |slot|'s offset,
+// or NULL when the slot's offset is fixed.
+const rl_scalar_binding_t* rl_capture_slot_binding(
+    const rl_capture_launch_t* launch, uint32_t slot);
 
 #ifdef __cplusplus
 }

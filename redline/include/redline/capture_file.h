@@ -25,7 +25,11 @@
 // INCOMPLETE section right before END: u32 bypassed launches, string
 // reason. It is flagged required, so a reader that predates it refuses
 // the file instead of replaying a capture that missed work; the identity
-// does not cover it. Sections of kinds a reader does not know may appear anywhere
+// does not cover it. A capture with program-state hashes
+// (rl_capture_t.program_states) has a PROGRAM_STATE section after WINDOWS
+// (and INCOMPLETE): u32 count, then per entry i64 pos, u32 region, u32 zero,
+// the digest; flagged optional (a reader that predates it skips it: the
+// replay does not depend on it), not covered by the identity. Sections of kinds a reader does not know may appear anywhere
 // before END: a reader skips them when their required flag is clear and
 // rejects the file (RL_STATUS_UNSUPPORTED) when it is set.
 //
@@ -101,7 +105,11 @@ typedef enum rl_capture_section_kind_e {
   RL_CAPTURE_SECTION_REGIONS = 8,
   RL_CAPTURE_SECTION_WINDOWS = 9,
   RL_CAPTURE_SECTION_INCOMPLETE = 10,  // only in incomplete captures
-  RL_CAPTURE_SECTION_ISSUED = 11,      // optional: as-issued arguments
+  // Only in captures with scaled expressions or pointer-offset bindings:
+  // between PARAMS and LAUNCHES (docs/capture-format.md).
+  RL_CAPTURE_SECTION_BINDING_EXT = 11,
+  RL_CAPTURE_SECTION_PROGRAM_STATE = 12,  // optional: program_states
+  RL_CAPTURE_SECTION_ISSUED = 13,         // optional: as-issued arguments
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 

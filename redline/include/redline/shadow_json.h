@@ -9,6 +9,10 @@
 //             "windows": "START:COUNT[:STRIDE]",  // default: the capture's
 //             "processor": "gfx1100", "executor": "ref" | "isa",
 //             "adversarial": false, "seed": 0,
+//             "device": "sim" | "rocr" | "drm",    // default sim; the
+//                  // eager, recorded and retained arms' device; a real
+//                  // one adds the simulated reference arm "sim"
+//             "no_sim_reference": false,          // ... unless true
 //             "timeout_ms": 10000,                // bound of every wait
 //             "rounds": 5}                        // bench only
 //            Every key is optional; NULL or "" means {}. Bench's default

@@ -4,6 +4,7 @@
 // isa_executor.h.
 #include "redline/sim/isa/isa_executor.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,10 +270,66 @@ static rl_status_t rl_isa_setup_sgprs(const rl_sim_dispatch_t* dispatch,
   return RL_OK;
 }
 
+// The VGPR block of the last dispatch that ended, kept for the next one:
+// a dispatch's block (RL_ISA_VGPR_ROWS rows per wave, 33 KB) is large
+// enough that calloc maps fresh pages, so allocating it per dispatch cost a
+// page fault per 4 KB. A reused block starts as calloc's would: the rows a
+// dispatch does not poison (those from its VGPR count on, wave_init) are
+// zeroed when an earlier user may have written them (|dirty_rows|).
+typedef struct rl_isa_vgpr_block_s {
+  uint32_t (*rows)[RL_ISA_LANES];
+  uint32_t waves;       // wave slots of RL_ISA_VGPR_ROWS rows
+  uint32_t dirty_rows;  // rows of each slot that may be non-zero
+} rl_isa_vgpr_block_t;
+
+static pthread_mutex_t rl_isa_vgpr_lock = PTHREAD_MUTEX_INITIALIZER;
+static rl_isa_vgpr_block_t rl_isa_vgpr_kept;  // under rl_isa_vgpr_lock
+
+// A zeroed-as-calloc block of |waves| slots for a dispatch of |vgpr_count|
+// VGPRs; rows NULL when out of memory.
+static rl_isa_vgpr_block_t rl_isa_vgpr_take(uint32_t waves,
+                                            uint32_t vgpr_count) {
+  rl_isa_vgpr_block_t block = {NULL, 0, 0};
+  pthread_mutex_lock(&rl_isa_vgpr_lock);
+  if (rl_isa_vgpr_kept.rows != NULL && rl_isa_vgpr_kept.waves >= waves) {
+    block = rl_isa_vgpr_kept;
+    rl_isa_vgpr_kept = (rl_isa_vgpr_block_t){NULL, 0, 0};
+  }
+  pthread_mutex_unlock(&rl_isa_vgpr_lock);
+  if (block.rows == NULL) {
+    block.rows = calloc((size_t)waves * RL_ISA_VGPR_ROWS,
+                        sizeof(uint32_t) * RL_ISA_LANES);
+    block.waves = waves;
+    return block;
+  }
+  if (block.dirty_rows > vgpr_count) {
+    for (uint32_t w = 0; w < block.waves; ++w) {
+      memset(block.rows[(size_t)w * RL_ISA_VGPR_ROWS + vgpr_count], 0,
+             (size_t)(block.dirty_rows - vgpr_count) * sizeof(block.rows[0]));
+    }
+  }
+  block.dirty_rows = vgpr_count;
+  return block;
+}
+
+// Keeps |block| for the next dispatch (the larger of it and the kept one).
+static void rl_isa_vgpr_give(rl_isa_vgpr_block_t block) {
+  if (block.rows == NULL) return;
+  pthread_mutex_lock(&rl_isa_vgpr_lock);
+  if (rl_isa_vgpr_kept.waves <= block.waves) {
+    rl_isa_vgpr_block_t old = rl_isa_vgpr_kept;
+    rl_isa_vgpr_kept = block;
+    block = old;
+  }
+  pthread_mutex_unlock(&rl_isa_vgpr_lock);
+  free(block.rows);
+}
+
 static void rl_isa_dispatch_free(rl_isa_dispatch_t* d) {
   if (d == NULL) return;
   rl_isa_program_release(d->program);
-  free(d->vgprs);
+  rl_isa_vgpr_give((rl_isa_vgpr_block_t){
+      d->vgprs, d->max_waves ? d->max_waves : 1, d->vgpr_count});
   free(d->waves);
   free(d->privates);
   free(d);
@@ -311,9 +368,8 @@ static rl_status_t rl_isa_begin(void* self, const rl_sim_dispatch_t* dispatch,
                    dispatch->workgroup_size[1] * dispatch->workgroup_size[2];
   d->max_waves = (uint32_t)((items + RL_ISA_LANES - 1) / RL_ISA_LANES);
   d->waves = calloc(d->max_waves ? d->max_waves : 1, sizeof(rl_isa_wave_t));
-  d->vgprs = calloc((size_t)(d->max_waves ? d->max_waves : 1) *
-                        RL_ISA_VGPR_ROWS,
-                    sizeof(uint32_t) * RL_ISA_LANES);
+  d->vgprs = rl_isa_vgpr_take(d->max_waves ? d->max_waves : 1,
+                              d->vgpr_count).rows;
   if (d->private_size != 0) {
     d->privates = rl_isa_privates_alloc(d);
   }
@@ -421,7 +477,16 @@ static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
   const rl_isa_inst_t* insts = wave->group->insts;
   uint64_t n = *left;
   while (wave->state == RL_ISA_WAVE_RUNNING && n > 0) {
-    const rl_isa_inst_t* inst = &insts[wave->pc++];
+    const rl_isa_inst_t* inst = &insts[wave->pc];
+    // Instructions without effect (s_waitcnt, s_nop, ...): retired and
+    // counted, as many as the budget allows, without dispatching them.
+    if (inst->nops != 0) {
+      uint32_t skip = inst->nops < n ? inst->nops : (uint32_t)n;
+      wave->pc += skip;
+      n -= skip;
+      continue;
+    }
+    wave->pc++;
     --n;
     rl_status_t status = rl_isa_step(wave, inst);
     if (status != RL_OK) {

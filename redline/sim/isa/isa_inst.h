@@ -237,6 +237,11 @@ struct rl_isa_inst_s {
   // Resolved by the program builder: the instruction index a branch lands
   // on (-1 when it is outside the program or not an instruction boundary).
   int32_t target;
+  // Resolved by the program builder: how many instructions from this one
+  // on run rl_isa_exec_nop (s_nop, s_waitcnt, s_delay_alu, s_clause, ...;
+  // 0 for any other). The executor retires such a run without
+  // dispatching it, counting every instruction of it (isa_executor.c).
+  uint32_t nops;
 };
 
 // Decodes the instruction in |words| (|count| >= 1 dwords readable) for a

@@ -91,6 +91,25 @@
 
 // Binary64 result from binary64 sources (FLOAT_DENORM_MODE_16_64 is 3:
 // begin() refuses anything else).
+// RL_ISA_F32 for an expression of fmaf(): on x86-64 a second copy of the
+// kernel is built for FMA3 (x86-64-v3), where fmaf() is one instruction
+// instead of a libm call per lane, and the copy runs when the CPU has FMA.
+// Bit-exact: fused multiply-add rounds once, in hardware or in libm.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define RL_ISA_F32_FMA(name, expr)                                  \
+  RL_ISA_F32(name##_any, expr)                                      \
+  __attribute__((target("fma"))) RL_ISA_F32(name##_fma3, expr)      \
+  static void name(rl_isa_valu_t* v) {                              \
+    if (__builtin_cpu_supports("fma")) {                            \
+      name##_fma3(v);                                               \
+    } else {                                                        \
+      name##_any(v);                                                \
+    }                                                               \
+  }
+#else
+#define RL_ISA_F32_FMA(name, expr) RL_ISA_F32(name, expr)
+#endif
+
 #define RL_ISA_F64(name, expr)                                       \
   static void name(rl_isa_valu_t* v) {                               \
     RL_ISA_LANE_LOOP {                                               \

@@ -11,13 +11,15 @@
 // SGPR pair) + zero-extended 32-bit VGPR + signed offset, or, with SADDR
 // off, the 64-bit VGPR pair + offset).
 //
-// Every global access goes through rl_sim_wg_load()/rl_sim_wg_store(), so
-// it is translated, bounds-checked and recorded for the hazard checker. When
-// the active lanes touch one contiguous ascending run of memory (the common
-// unit-stride case) the run is moved with one call; if that call fails the
-// lanes are replayed one by one in lane order, so the first faulting lane's
-// address is the one reported and the stores of the lanes before it land,
-// as they would lane by lane. FLAT (not GLOBAL) addresses in the shared or
+// Every global access goes through the simulator's rl_sim_wg_* interface,
+// so it is translated, bounds-checked and recorded for the hazard checker.
+// When the active lanes touch one contiguous ascending run of memory (the
+// common unit-stride case) the run is moved with one call; otherwise, when
+// they lie in one allocation, all lanes go at once (rl_sim_wg_load_lanes /
+// store_lanes: one translation, one cache-model lock). If neither applies,
+// or the run faults, the lanes go one by one in lane order, so the first
+// faulting lane's address is the one reported and the stores of the lanes
+// before it land, as they would lane by lane. FLAT (not GLOBAL) addresses in the shared or
 // private aperture (sim_executor.h) go lane by lane to LDS or the lane's
 // private segment (isa_scratch.c); FLAT atomics are not routed (an
 // aperture address faults as unmapped). LDS accesses are checked against the work-group's
@@ -64,6 +66,77 @@ void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
     dwords[i] = wave->vgpr[vreg + i][lane];
   }
   memcpy(out, dwords, size);
+}
+
+// Moves one element of |size| bytes with a fixed-size copy for the sizes
+// memory instructions have.
+static inline void rl_isa_mem_move(uint8_t* to, const uint8_t* from,
+                                   uint32_t size) {
+  switch (size) {
+    case 1: *to = *from; break;
+    case 2: memcpy(to, from, 2); break;
+    case 4: memcpy(to, from, 4); break;
+    case 8: memcpy(to, from, 8); break;
+    case 12: memcpy(to, from, 12); break;
+    case 16: memcpy(to, from, 16); break;
+    default: memcpy(to, from, size); break;
+  }
+}
+
+// rl_isa_mem_put for the lanes of |lanes|, lane l's element at bytes +
+// (l - |origin|) * |stride| (|origin| at most the lowest lane): one loop
+// per destination dword, with fixed-size moves.
+static void rl_isa_mem_put_lanes(rl_isa_wave_t* wave, uint32_t vreg,
+                                 uint32_t lanes, const uint8_t* bytes,
+                                 uint32_t origin, uint32_t stride,
+                                 uint32_t size, bool sign) {
+  if (size >= 4) {
+    for (uint32_t i = 0; i < size / 4; ++i) {
+      uint32_t* row = wave->vgpr[vreg + i];
+      for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        memcpy(&row[l], bytes + (l - origin) * stride + 4 * i, 4);
+      }
+    }
+    return;
+  }
+  uint32_t* row = wave->vgpr[vreg];
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    const uint8_t* b = bytes + (l - origin) * stride;
+    uint32_t value;
+    if (size == 1) {
+      value = sign ? (uint32_t)(int32_t)(int8_t)b[0] : b[0];
+    } else {
+      uint16_t half;
+      memcpy(&half, b, 2);
+      value = sign ? (uint32_t)(int32_t)(int16_t)half : half;
+    }
+    row[l] = value;
+  }
+}
+
+// rl_isa_mem_get for the lanes of |lanes| into bytes + (l - |origin|) *
+// |stride|.
+static void rl_isa_mem_get_lanes(const rl_isa_wave_t* wave, uint32_t vreg,
+                                 uint32_t lanes, uint32_t size,
+                                 uint8_t* bytes, uint32_t origin,
+                                 uint32_t stride) {
+  if (size >= 4) {
+    for (uint32_t i = 0; i < size / 4; ++i) {
+      const uint32_t* row = wave->vgpr[vreg + i];
+      for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        memcpy(bytes + (l - origin) * stride + 4 * i, &row[l], 4);
+      }
+    }
+    return;
+  }
+  const uint32_t* row = wave->vgpr[vreg];
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    memcpy(bytes + (l - origin) * stride, &row[l], size);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -128,8 +201,47 @@ rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
   return RL_OK;
 }
 
+// The one-address loads and stores of all active lanes at once, when every
+// lane is inside the group segment: one bounds check for the wave, then a
+// fixed-size move per lane in lane order (of lanes storing to the same
+// bytes the highest wins, as lane by lane). False (nothing done) when a
+// lane is outside: the caller then goes lane by lane, which reports the
+// first such lane after the earlier lanes' accesses.
+static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                           uint32_t exec) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  const uint32_t kind = RL_ISA_MEM_KIND(arg);
+  if (kind != RL_ISA_MEM_LOAD && kind != RL_ISA_MEM_STORE) return false;
+  const uint32_t* base = wave->vgpr[inst->addr];
+  const uint64_t offset = (uint32_t)(inst->offset | (inst->offset1 << 8));
+  uint64_t high = 0;
+  for (uint32_t rest = exec; rest; rest &= rest - 1) {
+    uint64_t address = base[__builtin_ctz(rest)] + offset;
+    if (address > high) high = address;
+  }
+  if (high + size > wave->group->lds_size) return false;
+  uint8_t* lds = wave->group->lds;
+  uint8_t bytes[RL_ISA_LANES * 16];
+  if (kind == RL_ISA_MEM_STORE) {
+    rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, 0, 16);
+    for (uint32_t rest = exec; rest; rest &= rest - 1) {
+      uint32_t l = (uint32_t)__builtin_ctz(rest);
+      rl_isa_mem_move(lds + base[l] + offset, bytes + l * 16u, size);
+    }
+    return true;
+  }
+  for (uint32_t rest = exec; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    rl_isa_mem_move(bytes + l * 16u, lds + base[l] + offset, size);
+  }
+  rl_isa_mem_put_lanes(wave, inst->vdst, exec, bytes, 0, 16, size,
+                       arg & RL_ISA_MEM_SIGNED);
+  return true;
+}
+
 rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  if (exec != 0 && rl_isa_ds_wave(wave, inst, exec)) return RL_OK;
   while (exec) {
     uint32_t lane = (uint32_t)__builtin_ctz(exec);
     exec &= exec - 1;
@@ -215,10 +327,9 @@ static bool rl_isa_flat_run(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
   const uint32_t count = (uint32_t)__builtin_popcount(exec);
   uint8_t bytes[RL_ISA_LANES * 16];
   bool store = RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE;
+  // The run's element i belongs to lane first + i.
   if (store) {
-    for (uint32_t i = 0; i < count; ++i) {
-      rl_isa_mem_get(wave, inst->data0, first + i, size, bytes + i * size);
-    }
+    rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, first, size);
   }
   rl_status_t status =
       store ? rl_sim_wg_store_with(wave->group->wg, address, bytes,
@@ -230,12 +341,33 @@ static bool rl_isa_flat_run(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
     return false;
   }
   if (!store) {
-    for (uint32_t i = 0; i < count; ++i) {
-      rl_isa_mem_put(wave, inst->vdst, first + i, bytes + i * size, size,
-                     arg & RL_ISA_MEM_SIGNED);
-    }
+    rl_isa_mem_put_lanes(wave, inst->vdst, exec, bytes, first, size, size,
+                         arg & RL_ISA_MEM_SIGNED);
   }
   return true;
+}
+
+// The active lanes at once (rl_sim_wg_load_lanes/store_lanes) when they lie
+// in one allocation; *|out_done| false (nothing done) otherwise.
+static rl_status_t rl_isa_flat_gather(rl_isa_wave_t* wave,
+                                      const rl_isa_inst_t* inst, uint32_t exec,
+                                      const uint64_t* address,
+                                      bool* out_done) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  uint8_t bytes[RL_ISA_LANES * 16];
+  if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
+    rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, 0, 16);
+    return rl_sim_wg_store_lanes(wave->group->wg, address, exec, size,
+                                 rl_isa_flat_access(inst), bytes, out_done);
+  }
+  RL_RETURN_IF_ERROR(rl_sim_wg_load_lanes(wave->group->wg, address, exec,
+                                          size, rl_isa_flat_access(inst),
+                                          bytes, out_done));
+  if (*out_done) {
+    rl_isa_mem_put_lanes(wave, inst->vdst, exec, bytes, 0, 16, size,
+                         arg & RL_ISA_MEM_SIGNED);
+  }
+  return RL_OK;
 }
 
 // The lanes of |exec| whose FLAT address lies in the shared or the private
@@ -289,6 +421,9 @@ rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
       rl_isa_flat_run(wave, inst, first, exec, address[first])) {
     return RL_OK;
   }
+  bool done = false;
+  RL_RETURN_IF_ERROR(rl_isa_flat_gather(wave, inst, exec, address, &done));
+  if (done) return RL_OK;
   while (exec) {
     uint32_t lane = (uint32_t)__builtin_ctz(exec);
     exec &= exec - 1;

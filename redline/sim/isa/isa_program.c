@@ -345,6 +345,12 @@ static rl_status_t rl_isa_program_link(rl_isa_program_t* program) {
     }
   }
   program->index = index;
+  // Runs of instructions without effect (isa_inst.h |nops|), from the back.
+  for (uint32_t i = program->count; i-- > 0;) {
+    rl_isa_inst_t* inst = &program->insts[i];
+    bool nop = inst->exec == rl_isa_exec_nop;
+    inst->nops = !nop ? 0 : 1 + (i + 1 < program->count ? inst[1].nops : 0);
+  }
   return RL_OK;
 }
 

@@ -83,8 +83,8 @@ RL_ISA_F32(rl_isa_v_mul_f32, a * b)
 RL_ISA_F32(rl_isa_v_mul_dx9_zero_f32, (a == 0.0f || b == 0.0f) ? 0.0f : a * b)
 // v_fmac_f32 (c is the destination), v_fmaak_f32 (c is K),
 // v_fmamk_f32 (D = a * K + b, K in c): one rounding.
-RL_ISA_F32(rl_isa_v_fma_f32, fmaf(a, b, c))
-RL_ISA_F32(rl_isa_v_fmamk_f32, fmaf(a, c, b))
+RL_ISA_F32_FMA(rl_isa_v_fma_f32, fmaf(a, b, c))
+RL_ISA_F32_FMA(rl_isa_v_fmamk_f32, fmaf(a, c, b))
 
 // v_min_f32 / v_max_f32 on the (flushed) bit patterns.
 static void rl_isa_v_minmax_f32(rl_isa_valu_t* v, bool max) {

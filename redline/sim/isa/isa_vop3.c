@@ -146,7 +146,7 @@ static void rl_isa_v_mad_u64_u32(rl_isa_valu_t* v) { rl_isa_v_mad_64_32(v, false
 static void rl_isa_v_mad_i64_i32(rl_isa_valu_t* v) { rl_isa_v_mad_64_32(v, true); }
 
 // Float.
-RL_ISA_F32(rl_isa_v_fma_f32_3, fmaf(a, b, c))
+RL_ISA_F32_FMA(rl_isa_v_fma_f32_3, fmaf(a, b, c))
 // The exponent is an integer: read it unflushed (B[l], not b).
 RL_ISA_F32(rl_isa_v_ldexp_f32, ldexpf(a, (int32_t)B[l]))
 RL_ISA_F64(rl_isa_v_add_f64, a + b)

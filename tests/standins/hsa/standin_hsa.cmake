@@ -12,6 +12,7 @@ add_library(rl_standin_hsa SHARED
   ${RL_STANDIN_HSA_DIR}/standin_hsa_memory.c
   ${RL_STANDIN_HSA_DIR}/standin_hsa_queue.c
   ${RL_STANDIN_HSA_DIR}/standin_hsa_signal.c
+  ${RL_STANDIN_HSA_DIR}/standin_hsa_corrupt.c
   ${RL_STANDIN_HSA_DIR}/standin_hsa_loader.c
 )
 # The static libraries it embeds must be position independent.

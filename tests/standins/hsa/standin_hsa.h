@@ -133,6 +133,12 @@ void rl_standin_memory_release_all_locked(void);
 bool rl_standin_signal_live_locked(uint64_t handle);
 void rl_standin_signal_release_all_locked(void);
 
+// standin_hsa_corrupt.c: REDLINE_STANDIN_CORRUPT_DISPATCH=N corrupts one
+// byte of dispatch N's output (see the file). start: at hsa_init's sim
+// creation; poll: after every signal wait or load (lock not held).
+void rl_standin_corrupt_start(rl_device_t* sim);
+void rl_standin_corrupt_poll(void);
+
 // standin_hsa_queue.c
 // The queue whose doorbell is |handle|, or NULL; lock held.
 rl_standin_queue_t* rl_standin_queue_by_doorbell_locked(uint64_t handle);

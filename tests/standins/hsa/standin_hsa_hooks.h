@@ -39,11 +39,14 @@ void rl_standin_hsa_clear_errors(void);
 uint32_t rl_standin_hsa_frees_while_busy(void);
 // The sim fault message behind the last queue error callback, or "".
 const char* rl_standin_hsa_last_fault(void);
+// Allocations still live at the last hsa_shut_down (0 before any).
+uint32_t rl_standin_hsa_live_at_shutdown(void);
 
 typedef uint32_t (*rl_standin_hsa_error_count_fn)(void);
 typedef const char* (*rl_standin_hsa_error_fn)(uint32_t);
 typedef void (*rl_standin_hsa_clear_errors_fn)(void);
 typedef uint32_t (*rl_standin_hsa_frees_while_busy_fn)(void);
 typedef const char* (*rl_standin_hsa_last_fault_fn)(void);
+typedef uint32_t (*rl_standin_hsa_live_at_shutdown_fn)(void);
 
 #endif  // REDLINE_TESTS_STANDINS_HSA_STANDIN_HSA_HOOKS_H_

@@ -71,6 +71,13 @@ RL_STANDIN_EXPORT uint32_t rl_standin_hsa_frees_while_busy(void) {
   return rl_standin_busy_frees;
 }
 
+// Allocations still live at the last hsa_shut_down (0 before any).
+static uint32_t rl_standin_live_at_shutdown;
+
+RL_STANDIN_EXPORT uint32_t rl_standin_hsa_live_at_shutdown(void) {
+  return rl_standin_live_at_shutdown;
+}
+
 RL_STANDIN_EXPORT const char* rl_standin_hsa_last_fault(void) {
   return rl_standin_fault;
 }
@@ -81,8 +88,9 @@ __attribute__((destructor)) static void rl_standin_write_report(void) {
   if (!path || !path[0]) return;
   FILE* file = fopen(path, "w");
   if (!file) return;
-  fprintf(file, "errors %u\nfrees_while_busy %u\nfault %s\n",
-          rl_standin_error_total, rl_standin_busy_frees, rl_standin_fault);
+  fprintf(file, "errors %u\nfrees_while_busy %u\nlive_at_shutdown %u\n"
+          "fault %s\n", rl_standin_error_total, rl_standin_busy_frees,
+          rl_standin_live_at_shutdown, rl_standin_fault);
   for (uint32_t i = 0; i < rl_standin_error_total && i < RL_STANDIN_ERRORS_KEPT;
        ++i) {
     fprintf(file, "error: %s\n", rl_standin_errors[i]);
@@ -121,6 +129,7 @@ static hsa_status_t rl_standin_start(void) {
     rl_status_free(status);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
+  rl_standin_corrupt_start(rl_standin.sim);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -143,6 +152,9 @@ RL_STANDIN_EXPORT hsa_status_t hsa_shut_down(void) {
     return HSA_STATUS_ERROR_NOT_INITIALIZED;
   }
   if (--rl_standin.refcount == 0) {
+    // What the program left allocated when it shut ROCr down for the last
+    // time (teardown tests count on none; ROCr itself frees it silently).
+    rl_standin_live_at_shutdown = rl_standin.allocation_count;
     // As ROCr: queues first (their processors stop), then everything else.
     rl_standin_queue_release_all_locked();
     rl_standin_loader_release_all_locked();

@@ -96,7 +96,10 @@ RL_STANDIN_EXPORT hsa_signal_value_t hsa_signal_load_scacquire(
                      "not live", (unsigned long long)signal.handle);
     return 0;
   }
-  return rl_standin.sim->vtable->signal_load(rl_standin.sim, signal.handle);
+  hsa_signal_value_t value =
+      rl_standin.sim->vtable->signal_load(rl_standin.sim, signal.handle);
+  rl_standin_corrupt_poll();
+  return value;
 }
 
 static bool rl_standin_condition_holds(hsa_signal_condition_t condition,
@@ -146,6 +149,7 @@ RL_STANDIN_EXPORT hsa_signal_value_t hsa_signal_wait_scacquire(
       sim->vtable->signal_wait_lt(sim, signal.handle, compare_value,
                                   timeout_ns, &value);
     }
+    rl_standin_corrupt_poll();
     return value;
   }
   // Other conditions: poll in 50 µs steps until the hint runs out.
@@ -154,6 +158,7 @@ RL_STANDIN_EXPORT hsa_signal_value_t hsa_signal_wait_scacquire(
     int64_t value = sim->vtable->signal_load(sim, signal.handle);
     if (rl_standin_condition_holds(condition, value, compare_value) ||
         waited >= timeout_ns) {
+      rl_standin_corrupt_poll();
       return value;
     }
     nanosleep(&step, NULL);

@@ -322,6 +322,27 @@ static void rl_free_while_busy_is_counted(void** state) {
   assert_true(rl_error_contains("freed while a queue has packets in flight"));
 }
 
+// Negative control for the teardown checks of the shadow on rocr
+// (tests/integration/shadow_device_test.sh): memory still allocated at the
+// last hsa_shut_down is counted, and nothing when all was freed.
+static void rl_live_at_shutdown_is_counted(void** state) {
+  (void)state;
+  rl_standin_hsa_live_at_shutdown_fn live =
+      (rl_standin_hsa_live_at_shutdown_fn)rl_hook(
+          "rl_standin_hsa_live_at_shutdown");
+  assert_int_equal(rl_t.api.fn.hsa_queue_destroy(rl_t.queue),
+                   HSA_STATUS_SUCCESS);
+  rl_t.queue = NULL;
+  (void)rl_kernarg_allocation();  // never freed: hsa_shut_down frees it
+  assert_int_equal(rl_t.api.fn.hsa_shut_down(), HSA_STATUS_SUCCESS);
+  assert_int_equal(live(), 1);
+  assert_int_equal(rl_t.api.fn.hsa_init(), HSA_STATUS_SUCCESS);
+  rl_t.api.fn.hsa_amd_memory_pool_free(rl_kernarg_allocation());
+  assert_int_equal(rl_t.api.fn.hsa_shut_down(), HSA_STATUS_SUCCESS);
+  assert_int_equal(live(), 0);
+  assert_int_equal(rl_t.api.fn.hsa_init(), HSA_STATUS_SUCCESS);  // teardown
+}
+
 static void rl_fault_injection(void** state) {
   (void)state;
   hsa_queue_t* queue = NULL;
@@ -354,6 +375,8 @@ int main(void) {
                                       rl_teardown),
       cmocka_unit_test_setup_teardown(rl_free_while_busy_is_counted, rl_setup,
                                       rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_live_at_shutdown_is_counted,
+                                      rl_setup, rl_teardown),
       cmocka_unit_test_setup_teardown(rl_fault_injection, rl_setup,
                                       rl_teardown),
   };

@@ -124,7 +124,7 @@ static void add_launches(rl_capture_t* capture) {
        RL_EFFECT_SOURCE_UNKNOWN, 0, 1024}};
   rl_scalar_binding_t axpy_binding = {
       RL_BINDING_KERNARG, arg_offset(capture, 1, 2), 4,
-      {0, 0, RL_EXPR_ADD, 0}};
+      {0, 0, RL_EXPR_ADD, 0, 0}};
   add_launch(capture, 1, 4, kernarg, axpy_slots, 2, &axpy_binding, 1);
   // vc_partial_sum(y, partials, chunk, n): every expression operator.
   memset(kernarg, 0, sizeof(kernarg));
@@ -138,11 +138,11 @@ static void add_launches(rl_capture_t* capture) {
       {arg_offset(capture, 2, 1), 2, 0, RL_EFFECT_WRITE,
        RL_EFFECT_SOURCE_DECLARED, 0, 16}};
   rl_scalar_binding_t sum_bindings[3] = {
-      {RL_BINDING_GRID, 0, 4, {0, 251, RL_EXPR_CEIL_DIV, 64}},
+      {RL_BINDING_GRID, 0, 4, {0, 251, RL_EXPR_CEIL_DIV, 64, 0}},
       {RL_BINDING_KERNARG, arg_offset(capture, 2, 2), 4,
-       {0, 123, RL_EXPR_DIV, 2}},
+       {0, 123, RL_EXPR_DIV, 2, 0}},
       {RL_BINDING_KERNARG, arg_offset(capture, 2, 3), 4,
-       {0, 251, RL_EXPR_MOD, 1000}}};
+       {0, 251, RL_EXPR_MOD, 1000, 0}}};
   add_launch(capture, 2, 4, kernarg, sum_slots, 2, sum_bindings, 3);
 }
 
@@ -718,6 +718,66 @@ static void capture_file_detects_every_flipped_byte(void** state) {
   rl_capture_destroy(capture);
 }
 
+// The program's state after each step (PROGRAM_STATE, optional, outside
+// the identity): kept by a round trip; bad entries refused when added and
+// when read (a region past the capture's, resealed so only that check can
+// see it).
+static void capture_file_program_state_round_trips_and_is_checked(
+    void** state) {
+  (void)state;
+  rl_capture_t* capture = build_sample();
+  rl_digest128_t plain;
+  expect_ok(rl_capture_identity(capture, &plain));
+  const rl_capture_program_state_t states[3] = {
+      {5, 0, {1, 2}}, {5, 1, {3, 4}}, {6, 0, {5, 6}}};
+  for (int i = 0; i < 3; ++i) {
+    expect_ok(rl_capture_add_program_state(capture, &states[i]));
+  }
+  const rl_capture_program_state_t before = {5, 1, {0, 0}};
+  const rl_capture_program_state_t nowhere = {7, 2, {0, 0}};
+  rl_status_t refused = rl_capture_add_program_state(capture, &before);
+  assert_int_equal(rl_status_code(refused), RL_STATUS_INVALID_INPUT);
+  rl_status_free(refused);
+  refused = rl_capture_add_program_state(capture, &nowhere);
+  assert_int_equal(rl_status_code(refused), RL_STATUS_INVALID_INPUT);
+  rl_status_free(refused);
+  const rl_capture_program_param_t values[2] = {{5, 1, 100}, {6, 1, 101}};
+  for (int i = 0; i < 2; ++i) {
+    expect_ok(rl_capture_add_program_param(capture, &values[i]));
+  }
+  const rl_capture_program_param_t no_param = {7, 2, 0};
+  refused = rl_capture_add_program_param(capture, &no_param);
+  assert_int_equal(rl_status_code(refused), RL_STATUS_INVALID_INPUT);
+  rl_status_free(refused);
+  test_bytes_t bytes = encode(capture, NULL);
+  rl_capture_file_info_t info;
+  rl_capture_t* decoded = decode_ok(bytes, &info);
+  assert_int_equal(decoded->program_param_count, 2);
+  assert_int_equal(decoded->program_params[1].pos, 6);
+  assert_int_equal(decoded->program_params[1].param, 1);
+  assert_int_equal(decoded->program_params[1].value, 101);
+  assert_int_equal(decoded->program_state_count, 3);
+  for (int i = 0; i < 3; ++i) {
+    assert_int_equal(decoded->program_states[i].pos, states[i].pos);
+    assert_int_equal(decoded->program_states[i].region, states[i].region);
+    assert_true(rl_digest128_equal(decoded->program_states[i].digest,
+                                   states[i].digest));
+  }
+  assert_true(rl_digest128_equal(info.identity, plain));
+  assert_int_equal(info.section_count, 11);
+  const rl_capture_file_section_t* section = &info.sections[9];
+  assert_int_equal(section->kind, RL_CAPTURE_SECTION_PROGRAM_STATE);
+  assert_int_equal(section->flags, 0);
+  assert_true(section->known);
+  // Entry 1's region (after the count and its pos) names region 9.
+  store_u32(bytes.data + section->payload_offset + 4 + 32 + 8, 9);
+  reseal_section(bytes, (size_t)section->offset);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "PROGRAM_STATE");
+  rl_capture_destroy(decoded);
+  rl_capture_destroy(capture);
+  free(bytes.data);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(capture_file_round_trip_keeps_the_capture_and_its_identity),
@@ -729,6 +789,7 @@ int main(void) {
       cmocka_unit_test(test_decoder_messages),
       cmocka_unit_test(test_wrapped_block_rejected),
       cmocka_unit_test(capture_file_detects_every_flipped_byte),
+      cmocka_unit_test(capture_file_program_state_round_trips_and_is_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

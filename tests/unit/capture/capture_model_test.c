@@ -83,7 +83,7 @@ static int rl_test_model_setup(void** state) {
         .source = RL_EFFECT_SOURCE_METADATA, .extent_size = 4096};
   }
   model->binding = (rl_scalar_binding_t){RL_BINDING_KERNARG, 20, 4,
-                                         {0, 0, RL_EXPR_ADD, 0}};
+                                         {0, 0, RL_EXPR_ADD, 0, 0}};
   model->launch = (rl_capture_launch_t){
       .kernel = model->scale, .grid = {16, 1, 1}, .block = {64, 1, 1},
       .kernarg_size = 24, .kernarg = model->kernarg, .slot_count = 2,
@@ -171,7 +171,7 @@ static void test_binding_value_mismatch_is_rejected(void** state) {
       "overlaps pointer slot 1");
   // Grid x is 16 = ceil((7 + 1017) / 64); one more element needs 17.
   model->binding = (rl_scalar_binding_t){RL_BINDING_GRID, 0, 4,
-                                         {0, 1017, RL_EXPR_CEIL_DIV, 64}};
+                                         {0, 1017, RL_EXPR_CEIL_DIV, 64, 0}};
   assert_null(rl_capture_add_launch(model->capture, &model->launch, &index));
   model->binding.expr.add = 1018;
   rl_test_expect_error(
@@ -224,7 +224,7 @@ static void test_kernarg_pointer_must_match_the_slot(void** state) {
 static void rl_test_expect_value(rl_expr_op_t op, int64_t add,
                                  int64_t operand, int64_t param,
                                  int64_t expected) {
-  rl_expr_t expr = {0, add, op, operand};
+  rl_expr_t expr = {0, add, op, operand, 0};
   int64_t value = -1;
   assert_null(rl_expr_evaluate(&expr, &param, 1, &value));
   assert_int_equal(value, expected);
@@ -250,24 +250,33 @@ static void test_expr_evaluate(void** state) {
   rl_test_expect_value(RL_EXPR_CEIL_DIV, 1, 64, 63, 1);
   rl_test_expect_value(RL_EXPR_CEIL_DIV, 1, 64, 64, 2);
   rl_test_expect_value(RL_EXPR_CEIL_DIV, 0, 64, 0, 0);
-  rl_test_expect_eval_error((rl_expr_t){0, -8, RL_EXPR_ADD, 0}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, -8, RL_EXPR_ADD, 0, 0}, 7,
                             "value -1 is negative");
-  rl_test_expect_eval_error((rl_expr_t){0, -8, RL_EXPR_DIV, 2}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, -8, RL_EXPR_DIV, 2, 0}, 7,
                             "div of negative value -1");
-  rl_test_expect_eval_error((rl_expr_t){0, 1, RL_EXPR_ADD, 0}, INT64_MAX,
+  rl_test_expect_eval_error((rl_expr_t){0, 1, RL_EXPR_ADD, 0, 0}, INT64_MAX,
                             "overflows");
-  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_DIV, 0}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_DIV, 0, 0}, 7,
                             "operand 0, expected > 0");
-  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_MOD, 0}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_MOD, 0, 0}, 7,
                             "operand 0, expected > 0");
-  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_CEIL_DIV, -3}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_CEIL_DIV, -3, 0}, 7,
                             "operand -3, expected > 0");
-  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_ADD, 5}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_ADD, 5, 0}, 7,
                             "operand 5, expected 0");
-  rl_test_expect_eval_error((rl_expr_t){1, 0, RL_EXPR_ADD, 0}, 7,
+  rl_test_expect_eval_error((rl_expr_t){1, 0, RL_EXPR_ADD, 0, 0}, 7,
                             "parameter 1, but there are 1");
-  rl_test_expect_eval_error((rl_expr_t){0, 0, (rl_expr_op_t)9, 1}, 7,
+  rl_test_expect_eval_error((rl_expr_t){0, 0, (rl_expr_op_t)9, 1, 0}, 7,
                             "operator 9");
+  // The scale: s × param + add, 0 read as 1, overflow refused.
+  int64_t value = -1, param = 7;
+  rl_expr_t scaled = {0, 5, RL_EXPR_CEIL_DIV, 4, 3};  // ceil((3·7+5)/4)
+  assert_null(rl_expr_evaluate(&scaled, &param, 1, &value));
+  assert_int_equal(value, 7);
+  scaled.scale = -2;  // ceil((-14+5)/4): negative inner value
+  rl_test_expect_eval_error(scaled, 7, "ceil_div of negative value -9");
+  rl_test_expect_eval_error((rl_expr_t){0, 0, RL_EXPR_ADD, 0, INT64_MAX}, 7,
+                            "overflows");
 }
 
 int main(void) {

@@ -272,7 +272,7 @@ static void test_bound_grid_axis_binds_hidden_block_count(void** state) {
   assert_null(rl_funnel_param(test->funnel, "pos", 1, 100, 7, &pos));
   rl_funnel_launch_options_t options = {0};
   options.grid_bound[0] = true;
-  options.grid_binding[0] = (rl_expr_t){pos, 1, RL_EXPR_ADD, 0};  // pos+1 = 8
+  options.grid_binding[0] = (rl_expr_t){pos, 1, RL_EXPR_ADD, 0, 0};  // pos+1 = 8
   const rl_funnel_arg_t args[] = {rl_funnel_arg_pointer(test->addresses[1]),
                                   rl_funnel_arg_f32(1.5f),
                                   rl_funnel_arg_u32(1024)};
@@ -357,7 +357,7 @@ static void test_bindings_are_checked(void** state) {
   rl_test_t* test = *state;
   uint32_t pos = 0;
   assert_null(rl_funnel_param(test->funnel, "pos", 1, 4096, 7, &pos));
-  rl_expr_t pos_expr = {pos, 0, RL_EXPR_ADD, 0};
+  rl_expr_t pos_expr = {pos, 0, RL_EXPR_ADD, 0, 0};
   rl_funnel_arg_t args[] = {rl_funnel_arg_pointer(test->addresses[0]),
                             rl_funnel_arg_pointer(test->addresses[1]),
                             rl_funnel_arg_u32_bound(8, pos_expr),
@@ -383,7 +383,7 @@ static void test_bindings_are_checked(void** state) {
                        RL_STATUS_INVALID_ARGUMENT, "is bound by launch 0");
   // Grid bindings: 16 groups is ceil((8 + 1016) / 64), not ceil((8+1)/64).
   rl_funnel_launch_options_t options = {
-      .grid_bound = {true}, .grid_binding = {{pos, 1, RL_EXPR_CEIL_DIV, 64}}};
+      .grid_bound = {true}, .grid_binding = {{pos, 1, RL_EXPR_CEIL_DIV, 64, 0}}};
   rl_test_expect_error(
       rl_funnel_launch(test->funnel, kernel, rl_test_grid, rl_test_block, 0,
                        args, 4, &options, NULL),

@@ -97,7 +97,7 @@ static void test_observed_ranges_become_effects(void** state) {
       {0x5000, 0x6000}};  // no buffer: the kernarg segment, say
   const rl_hip_observed_range_t writes[] = {
       {RL_TEST_OUT + 4000, RL_TEST_OUT + 8192}};  // runs past "out"
-  const rl_hip_observed_t observed = {3, 1, reads, writes};
+  const rl_hip_observed_t observed = {3, 1, reads, writes, NULL};
   uint32_t changed = 0;
   assert_null(rl_observed_effects_apply(capture, 0, &observed, &changed));
   assert_int_equal(changed, 2);
@@ -118,7 +118,7 @@ static void test_shared_buffer_is_conservative(void** state) {
   const rl_hip_observed_range_t reads[] = {{RL_TEST_IN, RL_TEST_IN + 16}};
   const rl_hip_observed_range_t writes[] = {
       {RL_TEST_IN + 0x800, RL_TEST_IN + 0x810}};
-  const rl_hip_observed_t observed = {1, 1, reads, writes};
+  const rl_hip_observed_t observed = {1, 1, reads, writes, NULL};
   assert_null(rl_observed_effects_apply(capture, 0, &observed, NULL));
   for (uint32_t s = 0; s < 2; ++s) {
     rl_test_expect_slot(&capture->launches[0].slots[s], RL_EFFECT_READ_WRITE,
@@ -136,7 +136,7 @@ static void test_untouched_and_typed_slots(void** state) {
   rl_capture_t* capture = rl_test_capture(RL_TEST_IN, RL_TEST_OUT + 64,
                                           sources);
   const rl_hip_observed_range_t reads[] = {{RL_TEST_IN, RL_TEST_IN + 64}};
-  const rl_hip_observed_t observed = {1, 0, reads, NULL};
+  const rl_hip_observed_t observed = {1, 0, reads, NULL, NULL};
   uint32_t changed = 0;
   assert_null(rl_observed_effects_apply(capture, 0, &observed, &changed));
   assert_int_equal(changed, 1);
@@ -155,7 +155,7 @@ static void test_bad_input_changes_nothing(void** state) {
                                           rl_test_unknown);
   const rl_hip_observed_range_t bad[] = {{RL_TEST_IN + 8, RL_TEST_IN + 0},
                                          {RL_TEST_IN, RL_TEST_IN + 8}};
-  const rl_hip_observed_t observed = {0, 2, NULL, bad};
+  const rl_hip_observed_t observed = {0, 2, NULL, bad, NULL};
   rl_status_t status = rl_observed_effects_apply(capture, 0, &observed, NULL);
   assert_non_null(status);
   assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
@@ -179,7 +179,7 @@ static void test_observed_survives_the_file(void** state) {
   rl_capture_t* capture = rl_test_capture(RL_TEST_IN, RL_TEST_OUT,
                                           rl_test_unknown);
   const rl_hip_observed_range_t reads[] = {{RL_TEST_IN + 8, RL_TEST_IN + 24}};
-  const rl_hip_observed_t observed = {1, 0, reads, NULL};
+  const rl_hip_observed_t observed = {1, 0, reads, NULL, NULL};
   assert_null(rl_observed_effects_apply(capture, 0, &observed, NULL));
   uint8_t* bytes = NULL;
   size_t size = 0;

@@ -172,6 +172,18 @@ static void c_capture_add_region(int p) {
   S(rl_capture_add_region(A(0, c), A(1, &region), A(2, OUT(uint32_t))));
   rl_capture_destroy(c);
 }
+static void c_capture_add_program_param(int p) {
+  rl_capture_t* c = rl_api_fresh();
+  const rl_capture_program_param_t value = {.pos = 0, .param = 0};
+  S(rl_capture_add_program_param(A(0, c), A(1, &value)));
+  rl_capture_destroy(c);
+}
+static void c_capture_add_program_state(int p) {
+  rl_capture_t* c = rl_api_fresh();
+  const rl_capture_program_state_t state = {.pos = 0, .region = 0};
+  S(rl_capture_add_program_state(A(0, c), A(1, &state)));
+  rl_capture_destroy(c);
+}
 static void c_capture_add_window(int p) {
   rl_capture_t* c = rl_api_fresh();
   const rl_capture_window_t window = {.param = 0, .start = 1, .count = 1};
@@ -496,6 +508,8 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(capture_add_kernel, O(0) | O(2) | O(3), 0),
     RL_API_CASE(capture_add_launch, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_add_param, O(0) | O(1) | O(2), 0),
+    RL_API_CASE(capture_add_program_param, O(0) | O(1), 0),
+    RL_API_CASE(capture_add_program_state, O(0) | O(1), 0),
     RL_API_CASE(capture_add_region, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_add_window, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_create, O(0) | O(1), 0),

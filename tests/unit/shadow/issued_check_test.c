@@ -86,7 +86,7 @@ static rl_capture_t* build(uint8_t* issued) {
       {offset_of(capture, 1), 1, 0, RL_EFFECT_READ_WRITE,
        RL_EFFECT_SOURCE_METADATA, 0, 1024}};
   rl_scalar_binding_t binding = {RL_BINDING_KERNARG, offset_of(capture, 2), 4,
-                                 {0, 0, RL_EXPR_ADD, 0}};
+                                 {0, 0, RL_EXPR_ADD, 0, 0}};
   rl_capture_launch_t launch = {0,       {4, 1, 1}, {64, 1, 1}, 0,
                                 kernarg_size, kernarg, 2, slots, 1,
                                 &binding};

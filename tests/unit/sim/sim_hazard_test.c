@@ -177,6 +177,56 @@ static void test_range_set_matches_oracle(void** state) {
   rl_sim_range_set_deinit(&b);
 }
 
+static bool rl_test_sets_equal(const rl_sim_range_set_t* a,
+                               const rl_sim_range_set_t* b) {
+  if (a->count != b->count) return false;
+  for (uint32_t i = 0; i < a->count; ++i) {
+    if (a->items[i].begin != b->items[i].begin ||
+        a->items[i].end != b->items[i].end) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A sorted batch (the lanes of one instruction, sim_wg.c) gives the set
+// that adding its ranges one by one gives, whatever the set held before:
+// batches inside, across and between existing intervals, some spanning
+// more than the batch's stack buffer. Negative control: one range more on
+// one side makes the comparison fail.
+static void test_range_set_sorted_batch_matches_one_by_one(void** state) {
+  (void)state;
+  rl_sim_range_set_t batched = {0}, single = {0};
+  uint64_t x = 0x2545F4914F6CDD1Dull;
+  for (int round = 0; round < 2000; ++round) {
+    rl_sim_range_t ranges[32];
+    uint32_t count = 0;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint64_t at = x % 200000;
+    uint64_t stride = 1 + (x >> 40) % 600;
+    uint32_t want = 1 + (uint32_t)((x >> 20) % 32);
+    for (uint32_t k = 0; k < want; ++k) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      uint64_t begin = at + k * stride + (x % 3);
+      uint64_t end = begin + 1 + (x >> 33) % 16;
+      // Sorted, disjoint and not touching, as the caller makes them.
+      if (count > 0 && begin <= ranges[count - 1].end) continue;
+      ranges[count++] = (rl_sim_range_t){begin, end};
+    }
+    assert_null(rl_sim_range_set_add_sorted(&batched, ranges, count));
+    for (uint32_t k = 0; k < count; ++k) {
+      assert_null(rl_sim_range_set_add(&single, ranges[k].begin,
+                                       ranges[k].end - ranges[k].begin));
+    }
+    assert_true(rl_test_sets_equal(&batched, &single));
+  }
+  assert_true(batched.count > 100);  // the batches landed between intervals
+  assert_null(rl_sim_range_set_add(&single, 900000, 4));
+  assert_false(rl_test_sets_equal(&batched, &single));
+  rl_sim_range_set_deinit(&batched);
+  rl_sim_range_set_deinit(&single);
+}
+
 // A copies buf to out, B refills buf (WAR against A), C refills out (WAW
 // against A, and nothing against B): one batch, three dispatches.
 static void sim_hazard_war_and_waw_in_one_batch_order_dispatches(void** state) {
@@ -398,6 +448,7 @@ static void barrier_without_acquire_reports_raw_no_acquire(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_set_matches_oracle),
+      cmocka_unit_test(test_range_set_sorted_batch_matches_one_by_one),
       cmocka_unit_test(test_missing_barrier_reports_raw),
       cmocka_unit_test(test_barrier_reports_nothing),
       cmocka_unit_test(test_adversarial_changes_result_without_barrier),

@@ -1,0 +1,66 @@
+#!/bin/bash
+# tests/hip_corpus/progress.sh — the watchdog knows progress from a hang,
+# and a trusted run raises the work-item cap (docs/reliability.md, "The
+# watchdog"; docs/cli.md `redline run`).
+#
+#   progress.sh REDLINE ARCH PROGRAM
+#
+# PROGRAM is progress.hip. With a stall bound of BOUND_MS:
+#   - `long`: a dispatch that completes work-groups all along (each in tens
+#     of milliseconds) and runs for more than twice the bound ends with
+#     exit 0 (measured: the run must take longer than 2 x BOUND_MS, else
+#     the check proves nothing);
+#   - `one`: the same work in one work-group completes nothing for longer
+#     than the bound: exit 7, the summary naming the kernel and "0 of 1
+#     work-groups done", within a few bounds (the negative control: the
+#     bound is a stall, not a wall time the first case could have missed);
+#   - `wide` over 2^24 work-items: refused by default (the program's launch
+#     fails, exit 2, the message naming max_work_items), run to exit 0 with
+#     --max-work-items 2^25, and REDLINE_HIP_MAX_WORK_ITEMS does the same.
+set -u
+redline=$1 arch=$2 program=$3
+BOUND_MS=1000
+failures=0
+fail() { echo "progress: $*" >&2; failures=$((failures + 1)); }
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# check WANT_EXIT NEEDLE CMD...: runs CMD; sets $took (ms).
+check() {
+  local want=$1 needle=$2
+  shift 2
+  echo "+ $*"
+  local start out status
+  start=$(now_ms)
+  out=$("$@" 2>&1)
+  status=$?
+  took=$(( $(now_ms) - start ))
+  echo "$out" | tail -n 3
+  echo "  -> exit $status after $took ms"
+  [ "$status" -eq "$want" ] || fail "$*: exit $status, expected $want"
+  grep -qF -- "$needle" <<<"$out" || fail "$*: no '$needle' in the output"
+}
+
+check 0 "progress: PASS" "$redline" run --processor "$arch" \
+  --timeout-ms "$BOUND_MS" -- "$program" long 256 30000
+[ "$took" -gt $((2 * BOUND_MS)) ] ||
+  fail "long: ran $took ms, not longer than 2 x $BOUND_MS ms: make it longer"
+
+check 7 "kernel steps made no progress for $BOUND_MS ms (0 of 1 work-groups done) and was STOPPED (exit 7)" \
+  "$redline" run --processor "$arch" --timeout-ms "$BOUND_MS" -- \
+  "$program" one 100000000
+[ "$took" -lt $((10 * BOUND_MS)) ] ||
+  fail "one: stopped after $took ms, more than 10 x $BOUND_MS ms"
+
+items=$(( (1 << 24) + 256 ))
+check 2 "max_work_items" "$redline" run --processor "$arch" -- \
+  "$program" wide "$items"
+check 0 "progress: PASS" "$redline" run --processor "$arch" \
+  --max-work-items $((1 << 25)) -- "$program" wide "$items"
+check 0 "progress: PASS" env REDLINE_HIP_MAX_WORK_ITEMS=33554432 \
+  "$redline" run --processor "$arch" -- "$program" wide "$items"
+
+if [ "$failures" -ne 0 ]; then
+  echo "progress: $failures check(s) failed" >&2
+  exit 1
+fi
+echo "progress: the watchdog stops a stall, not a long dispatch; the cap rises"
