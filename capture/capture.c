@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "capture/capture_internal.h"
+#include "redline/capture_issued.h"
 #include "redline/base/array.h"
 #include "redline/base/test_fault.h"
 
@@ -54,6 +55,7 @@ rl_status_t rl_capture_mark_incomplete(rl_capture_t* capture,
 void rl_capture_destroy(rl_capture_t* capture) {
   if (!capture) return;
   free(capture->incomplete_reason);
+  rl_capture_issued_clear(capture);
   for (uint32_t i = 0; i < capture->code_object_count; ++i) {
     free(capture->code_objects[i].bytes);
     rl_code_object_destroy(capture->code_objects[i].parsed);

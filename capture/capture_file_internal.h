@@ -33,6 +33,7 @@
 #define RL_CAPTURE_RECORD_BINDING 36
 #define RL_CAPTURE_RECORD_REGION_MIN 28
 #define RL_CAPTURE_RECORD_WINDOW 24
+#define RL_CAPTURE_RECORD_ISSUED_MIN 8
 
 // A zstd block of at least 4 encoded bytes yields at most 128 KiB, so no
 // frame expands by more than this factor; larger claims are corrupt.
@@ -82,6 +83,14 @@ rl_status_t rl_capture_decode_regions(rl_capture_decoder_t* decoder,
                                       rl_codec_reader_t* reader);
 rl_status_t rl_capture_decode_windows(rl_capture_decoder_t* decoder,
                                       rl_codec_reader_t* reader);
+
+// The optional ISSUED section (redline/capture_issued.h,
+// capture_issued.c): written after the data sections when the capture has
+// records, decoded after WINDOWS (every launch known).
+void rl_capture_encode_issued(const rl_capture_t* capture,
+                              rl_codec_writer_t* writer);
+rl_status_t rl_capture_decode_issued(rl_capture_t* capture,
+                                     rl_codec_reader_t* reader);
 
 // rl_capture_file_read_memory() with a switch for the integrity checks
 // (header and section checksums, code-object digests, the identity). With

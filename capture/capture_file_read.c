@@ -42,6 +42,7 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
     return rl_capture_section_table[kind - RL_CAPTURE_SECTION_META].name;
   }
   if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
+  if (kind == RL_CAPTURE_SECTION_ISSUED) return "ISSUED";
   if (kind == RL_CAPTURE_SECTION_PROGRAM_STATE) return "PROGRAM_STATE";
   if (kind == RL_CAPTURE_SECTION_BINDING_EXT) return "BINDING_EXT";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
@@ -421,6 +422,17 @@ static rl_status_t rl_capture_file_dispatch(
     RL_RETURN_IF_ERROR(rl_codec_reader_expect_end(&payload));
     return rl_capture_mark_incomplete(reader->decoder.capture, bypassed,
                                       reason);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_ISSUED) {
+    section->known = true;
+    if (reader->next_data_kind !=
+            RL_CAPTURE_SECTION_META + RL_CAPTURE_DATA_KIND_COUNT ||
+        reader->decoder.capture->issued_count) {
+      return rl_codec_reader_fail_at(
+          &payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "ISSUED must follow WINDOWS, once");
+    }
+    return rl_capture_decode_issued(reader->decoder.capture, &payload);
   }
   if (section->kind == RL_CAPTURE_SECTION_PROGRAM_STATE) {
     section->known = true;

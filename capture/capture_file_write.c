@@ -470,6 +470,15 @@ static rl_status_t rl_capture_file_emit_flagged(
   return rl_codec_writer_status(writer);
 }
 
+// ISSUED (optional, not in the identity: an older reader skips it).
+static rl_status_t rl_capture_encode_issued_section(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  rl_capture_encode_issued(capture, writer);
+  return RL_OK;
+}
+
 static void rl_capture_file_store_header(uint8_t* header, uint32_t sections,
                                          uint64_t file_size,
                                          rl_digest128_t identity) {
@@ -546,12 +555,18 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, RL_CAPTURE_SECTION_PROGRAM_STATE, 0,
         rl_capture_encode_program_state, writer));
   }
+  bool issued = capture->issued_count > 0;
+  if (issued) {  // optional, like PROGRAM_STATE
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_flagged(
+        capture, plan, RL_CAPTURE_SECTION_ISSUED, 0,
+        rl_capture_encode_issued_section, writer));
+  }
   RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
       capture, plan, RL_CAPTURE_SECTION_END, NULL, writer));
   rl_capture_file_store_header(
       writer->data,
       (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
-          (ext ? 1 : 0) + (states ? 1 : 0),
+          (ext ? 1 : 0) + (states ? 1 : 0) + (issued ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

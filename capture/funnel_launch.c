@@ -6,6 +6,7 @@
 
 #include "capture/capture_internal.h"
 #include "capture/funnel_internal.h"
+#include "redline/base/test_fault.h"
 
 // One launch being assembled. The arrays are owned until recorded (the
 // capture deep-copies them) and freed either way.
@@ -373,6 +374,26 @@ static rl_status_t rl_funnel_dispatch(rl_funnel_t* funnel,
       funnel->device.launch(funnel->device.self, &dispatch), "device launch");
 }
 
+// REDLINE_TEST_FAULT=kernarg-tail-zero:I (redline/base/test_fault.h): the
+// recorded kernarg of launch I keeps zeros in the last 4 bytes of its
+// explicit arguments, after the device ran it with the right ones (a
+// capture-side recording mistake; the as-issued check's control,
+// shadow/issued_check.h).
+static void rl_funnel_fault_tail(rl_capture_launch_t* launch,
+                                 const rl_code_object_kernel_t* info,
+                                 uint32_t index) {
+  if (!rl_test_fault("kernarg-tail-zero", index)) return;
+  uint32_t end = 0;
+  for (uint32_t a = 0; a < info->arg_count; ++a) {
+    const rl_kernel_arg_t* meta = &info->args[a];
+    if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
+    if (meta->offset + meta->size > end) end = meta->offset + meta->size;
+  }
+  if (end >= 4 && end <= launch->kernarg_size) {
+    memset(launch->kernarg + end - 4, 0, 4);
+  }
+}
+
 // Snapshots pending initial contents, records the launch, runs it; on any
 // failure the capture is as before.
 static rl_status_t rl_funnel_record(rl_funnel_t* funnel,
@@ -387,6 +408,10 @@ static rl_status_t rl_funnel_record(rl_funnel_t* funnel,
   if (!status) {
     status = rl_funnel_dispatch(funnel, build);
     if (status) rl_funnel_pop_launch(funnel->capture);
+  }
+  if (!status) {
+    rl_funnel_fault_tail(&funnel->capture->launches[index], build->info,
+                         index);
   }
   if (status) {
     rl_funnel_free_snapshots(snapshots, pending);

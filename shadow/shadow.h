@@ -381,6 +381,9 @@ typedef struct rl_shadow_proof_s {
   // fallback_reason says "not re-recorded: <why>".
   uint64_t rerecorded_windows;
   uint64_t rerecorded_launches;
+  // recorded: dispatches checked against the launches as the program
+  // issued them (shadow/issued_check.h); 0 when the capture kept none.
+  uint64_t issued_checked;
   // hipgraph: graphs instantiated (exactly 1 over a run: one capture, later
   // windows update kernel nodes in place) and kernel nodes updated with
   // hipGraphExecKernelNodeSetParams; 0 for the other arms.
@@ -397,6 +400,10 @@ typedef struct rl_shadow_arm_result_s {
   bool adversarial;        // its device interleaves unordered work
   uint64_t seed;           // the interleaving's seed (when adversarial)
   bool available;          // set up successfully
+  // Dispatches whose received explicit arguments were checked against the
+  // launches as issued, from the simulated device's launch trace
+  // (shadow/issued_check.h); 0 when the capture kept none.
+  uint64_t issued_checked;
   bool failed;             // not available, or failed during a step
   rl_status_code_t failure_code;
   char failure[768];       // "not available: ..." / "window 3 (pos=33): ..."

@@ -20,12 +20,18 @@
 //                     buffers hold the arm's live state, which must persist
 //                     from window to window;
 //   read              the device's (the funnel snapshots initial contents);
-//   launch            the adapter's: one packet, doorbell, wait.
+//   launch            the adapter's: one packet, doorbell, wait; before
+//                     it, the bytes handed to the device are checked
+//                     against the launch as the program issued it when
+//                     the capture kept that (shadow/issued_check.h: an
+//                     oracle apart from the funnel, which assembled both
+//                     the capture and these bytes).
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture/launch_bind.h"
 #include "shadow/shadow_arm.h"
+#include "shadow/issued_check.h"
 #include "shadow/shadow_direct.h"
 
 typedef struct rl_shadow_recorded_s {
@@ -36,6 +42,8 @@ typedef struct rl_shadow_recorded_s {
   uint8_t* bound;             // rl_launch_bind's kernarg for comparison
   rl_funnel_arg_t* args;      // one per metadata argument (capacity)
   uint32_t* kernels;          // capture kernel -> funnel kernel index
+  const int64_t* values;      // the window's parameter values
+  uint64_t issued_checked;    // dispatches checked against as-issued
 } rl_shadow_recorded_t;
 
 //===----------------------------------------------------------------------===//
@@ -97,6 +105,12 @@ static rl_status_t rl_shadow_recorded_device_launch(
     void* self, const rl_funnel_dispatch_t* dispatch) {
   rl_shadow_recorded_t* recorded = self;
   rl_funnel_device_t* adapter = &recorded->direct.adapter;
+  bool checked = false;
+  RL_RETURN_IF_ERROR(rl_issued_check(
+      recorded->arm.capture, dispatch->launch_index,
+      recorded->direct.addresses, recorded->values, dispatch->kernarg,
+      dispatch->kernarg_size, &checked));
+  if (checked) ++recorded->issued_checked;
   RL_RETURN_IF_ERROR(adapter->launch(adapter->self, dispatch));
   ++recorded->direct.launches_issued;
   return RL_OK;
@@ -287,6 +301,7 @@ static rl_status_t rl_shadow_recorded_step(rl_shadow_arm_t* arm,
   rl_shadow_recorded_t* recorded = (rl_shadow_recorded_t*)arm;
   recorded->next_code_object = 0;
   recorded->next_buffer = 0;
+  recorded->values = values;
   const rl_funnel_device_t device = {
       .self = recorded,
       .load_code_object = rl_shadow_recorded_device_load,
@@ -330,6 +345,7 @@ static void rl_shadow_recorded_proof(const rl_shadow_arm_t* arm,
                                      rl_shadow_proof_t* out_proof) {
   const rl_shadow_recorded_t* recorded = (const rl_shadow_recorded_t*)arm;
   rl_shadow_direct_proof(&recorded->direct, arm->kind, arm->steps, out_proof);
+  out_proof->issued_checked = recorded->issued_checked;
 }
 
 static bool rl_shadow_recorded_last_host_ns(const rl_shadow_arm_t* arm,

@@ -394,11 +394,44 @@ static void rl_shadow_summary_audits(FILE* out,
   fprintf(out, "; dispatch audit: grids and work-groups as launched\n");
 }
 
+// The as-issued argument check (shadow/issued_check.h): how many
+// dispatches each simulated arm checked from what its device received (the
+// clean arms; an arm that failed says so on its own line), or why none.
+static void rl_shadow_summary_issued(FILE* out,
+                                     const rl_shadow_result_t* result) {
+  uint64_t launches = 0;
+  uint32_t arms = 0, available = 0;
+  bool recorded = false;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_shadow_arm_result_t* arm = &result->arms[a];
+    if (!arm->available || arm->failed) continue;
+    ++available;
+    if (arm->kind == RL_SHADOW_ARM_RECORDED && arm->proof.issued_checked) {
+      recorded = true;
+    }
+    if (!arm->issued_checked) continue;
+    ++arms;
+    if (arm->issued_checked > launches) launches = arm->issued_checked;
+  }
+  if (available == 0) return;
+  if (arms == 0 && !recorded) {
+    fprintf(out, "as-issued arguments: not checked (the capture kept none, "
+            "or no arm ran on a simulated device)\n");
+    return;
+  }
+  fprintf(out, "as-issued arguments: %" PRIu64 " launches checked in %u "
+          "arm%s against the HIP API arguments the program passed (the "
+          "bytes each dispatch received on the simulated device%s)\n",
+          launches, arms, arms == 1 ? "" : "s",
+          recorded ? "; recorded also before each dispatch" : "");
+}
+
 static void rl_shadow_summary_write(FILE* out,
                                     const rl_shadow_result_t* result) {
   rl_shadow_text_title(out, result);
   rl_shadow_summary_arms(out, result);
   rl_shadow_summary_audits(out, result);
+  rl_shadow_summary_issued(out, result);
   if (result->program_checked) {  // shadow/shadow_program.h
     fprintf(out, "reference program: %u region states at %u positions "
             "compared with the program's own%s\n", result->program_checked,
@@ -479,6 +512,8 @@ static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
                           (double)p->rerecorded_windows);
   cJSON_AddNumberToObject(o, "rerecorded_launches",
                           (double)p->rerecorded_launches);
+  cJSON_AddNumberToObject(o, "issued_checked_before_dispatch",
+                          (double)p->issued_checked);
   if (p->instantiations) {  // hipgraph
     cJSON_AddNumberToObject(o, "instantiations", (double)p->instantiations);
     cJSON_AddNumberToObject(o, "node_updates", (double)p->node_updates);
@@ -498,6 +533,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
   if (arm->executor) cJSON_AddStringToObject(o, "executor", arm->executor);
   cJSON_AddBoolToObject(o, "available", arm->available);
   cJSON_AddBoolToObject(o, "failed", arm->failed);
+  cJSON_AddNumberToObject(o, "issued_checked", (double)arm->issued_checked);
   if (arm->failed) {
     cJSON_AddStringToObject(o, "failure", arm->failure);
     cJSON_AddStringToObject(o, "failure_code",

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shadow/issued_check.h"
 #include "kernels/ref/ref_executor.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
@@ -387,6 +388,7 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   rl_shadow_effects_before(arm, run->result->hazard_check, &effects,
                            &run->result->arms[a]);
   bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
+  bool issued = !traced && rl_issued_trace_begin(run->capture, arm);
   uint64_t start_ns = run->trace.trace ? rl_trace_now_ns() : 0;
   rl_status_t status = rl_shadow_arm_step(arm, run->values);
   if (run->trace.trace) {
@@ -405,6 +407,15 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   }
   rl_shadow_effects_after(arm, &effects, run->result, w, run->values,
                           &run->result->arms[a]);
+  if (issued) {  // the as-issued arguments (shadow/issued_check.h)
+    rl_status_t compared = rl_issued_trace_check(
+        run->capture, arm, run->values, &run->result->arms[a].issued_checked);
+    if (!status) {
+      status = compared;
+    } else {
+      rl_status_free(compared);
+    }
+  }
   if (traced) {
     rl_status_t compared =
         rl_shadow_rerecord_compare_dispatched(&run->rerecord, arm);

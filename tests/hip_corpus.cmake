@@ -19,6 +19,10 @@
 #       kernels' effects were observed; replay passes the effects audit, and
 #       with REDLINE_TEST_FAULT=extent-shrink replay and shadow fail naming
 #       the access
+#   hip_corpus.{saxpy,module,graph}.<arch>.issued_args  the same capture: the
+#       DEFAULT shadow names its as-issued check; recaptured with
+#       REDLINE_TEST_FAULT=kernarg-tail-zero the DEFAULT shadow fails naming
+#       the argument
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
@@ -160,6 +164,16 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         set_tests_properties(${t}.observed_effects PROPERTIES
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.observed_effects)
+      endif()
+      if(name STREQUAL "saxpy" OR name STREQUAL "module" OR
+         name STREQUAL "graph")
+        # hipLaunchKernel; hipModuleLaunchKernel kernelParams and extra;
+        # graph kernel nodes
+        add_test(NAME ${t}.issued_args
+          COMMAND ${rl_corpus_run} issued_args ${common})
+        set_tests_properties(${t}.issued_args PROPERTIES
+          FIXTURES_REQUIRED ${t}.capture)
+        list(APPEND tests ${t}.issued_args)
       endif()
       if(name STREQUAL "transpose")  # a 2-D grid
         add_test(NAME ${t}.dispatch_audit

@@ -33,6 +33,7 @@ set(rl_ip_dir ${CMAKE_CURRENT_LIST_DIR})
 add_library(redline_capture SHARED
   ${rl_ip_dir}/interposer_window.c
   ${rl_ip_dir}/interposer_args.c
+  ${rl_ip_dir}/interposer_issued.c
   ${rl_ip_dir}/interposer_forward.c
   ${rl_ip_dir}/interposer_load.c
   ${rl_ip_dir}/interposer_vars.c

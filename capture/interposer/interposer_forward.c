@@ -138,6 +138,7 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   if (!status) {
     ++ip->recorded;
     *out_recorded = true;
+    rl_ip_issued_keep(ip, rl_funnel_capture(ip->funnel)->launch_count - 1);
     if (!record_only && ip->launch_result == hipSuccess) {
       rl_ip_observe_forwarded(
           ip, rl_funnel_capture(ip->funnel)->launch_count - 1);
@@ -198,6 +199,7 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
     record = false;
   }
   if (record) {
+    rl_ip_issued_take(ip, f->info, params, buffer, buffer_size);
     bool forwarded = false;
     hipError_t result =
         rl_ip_record_launch(ip, f, function, grid, block, lds, stream, args,

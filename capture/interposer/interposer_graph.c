@@ -288,6 +288,7 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
                  f->info->name);
       continue;
     }
+    rl_ip_issued_take(ip, f->info, NULL, n->kernarg, f->info->kernarg_size);
     (void)rl_ip_record_launch(ip, f, f->function, n->grid, n->block, n->lds,
                               stream, args, arg_count, true, &recorded);
     if (recorded && slot && ip->funnel) {

@@ -230,6 +230,13 @@ typedef struct rl_ip_observed_s {
 
 // The interposer's whole state: one object, created with the process
 // (an LD_PRELOAD library has one per process) and passed to every function.
+// One launch's explicit arguments as issued (interposer_issued.c).
+typedef struct rl_ip_issued_s {
+  uint32_t launch;
+  uint32_t size;   // 0: none
+  uint8_t* bytes;  // owned
+} rl_ip_issued_t;
+
 typedef struct rl_interposer_s {
   pthread_mutex_t lock;
   bool started, written, failed;
@@ -280,6 +287,11 @@ typedef struct rl_interposer_s {
   rl_ip_observed_t* observed;
   uint32_t observed_count, observed_capacity;
   uint32_t observed_slots;  // slots that became OBSERVED at write-out
+  // As-issued arguments (interposer_issued.c): the pending launch's, then
+  // one per recorded launch, attached to the capture at write-out.
+  rl_ip_issued_t issued_pending;
+  rl_ip_issued_t* issued;
+  uint32_t issued_count, issued_capacity;
   // Window.
   bool marker;
   bool items;  // items: window (copies and fills move it too)
@@ -325,6 +337,19 @@ typedef struct rl_interposer_s {
   // forwards every call and records and writes nothing (rl_ip_recording).
   pid_t pid;
 } rl_interposer_t;
+
+// interposer_issued.c — as-issued arguments (redline/capture_issued.h)
+// Lays the explicit arguments of a launch of |info| as the program passed
+// them (|params|: one pointer per explicit argument; else the |buffer| of
+// |buffer_size| bytes) into the pending record, at the metadata offsets.
+// Without readable arguments the pending record is empty.
+void rl_ip_issued_take(rl_interposer_t* ip, const rl_code_object_kernel_t* info,
+                       void** params, const uint8_t* buffer,
+                       size_t buffer_size);
+// The pending record becomes capture launch |launch|'s (then empty).
+void rl_ip_issued_keep(rl_interposer_t* ip, uint32_t launch);
+// Adds every kept record to |capture| (NULL: only frees them).
+void rl_ip_issued_attach(rl_interposer_t* ip, rl_capture_t* capture);
 
 // The process's interposer state.
 rl_interposer_t* rl_ip_get(void);

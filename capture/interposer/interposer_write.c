@@ -73,6 +73,7 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   // what the runtime observed becomes the effects of pointers without
   // access metadata (interposer_observe.c).
   rl_ip_observe_apply(ip, status ? NULL : capture);
+  rl_ip_issued_attach(ip, status ? NULL : capture);
   if (!status && capture->launch_count == 0 && !ip->reason[0]) {
     // Nothing to replay: a window past the program's last launch, or a
     // program whose launches never reached the interposer (linked against

@@ -50,6 +50,11 @@
 //                   bytes shorter than recorded
 //                   (both: the effects audit's controls, shadow/
 //                   effects_audit.h; the hazard plan sees them too)
+//   kernarg-tail-zero:I  recording funnel (capture/funnel_launch.c): the
+//                   recorded kernarg of launch I has zeros in the last 4
+//                   bytes of its explicit arguments (the device ran the
+//                   right ones): a capture-side recording mistake, the
+//                   as-issued check's control (shadow/issued_check.h)
 //   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
 //                   work-groups, ignoring the grid's Y dimension (the
 //                   dispatch audit's control; takes no index)

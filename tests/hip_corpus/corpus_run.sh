@@ -19,6 +19,14 @@
 #                       extents 4 bytes short (REDLINE_TEST_FAULT=
 #                       extent-shrink:L, L the first launch with one) replay
 #                       and shadow fail naming launch L and the access
+#   issued_args         the as-issued argument check (shadow/issued_check.h):
+#                       the DEFAULT shadow of CAPTURE says "as-issued
+#                       arguments: N launches checked" (N > 0, exit 0); a
+#                       capture whose recorded kernargs lost the last 4
+#                       bytes of their explicit arguments (REDLINE_TEST_
+#                       FAULT=kernarg-tail-zero at capture time, the
+#                       program ran right) fails the DEFAULT shadow naming
+#                       launch, kernel, argument and offset (exit 1)
 #   corrupt             negative control: REDLINE_CORPUS_CORRUPT=1 makes the
 #                       program damage its first result; it must exit 1
 set -u
@@ -113,6 +121,31 @@ case $mode in
       fi
     done
     echo "observed effects: launch $launch audited; shortened, replay and shadow name the access" ;;
+  issued_args)
+    # The default shadow, no options.
+    out=$(run "$redline" shadow "$capture" 2>&1)
+    status=$?
+    printf '%s\n' "$out" | grep -E '^(shadow|as-issued)'
+    if [ $status -ne 0 ] ||
+       ! printf '%s\n' "$out" | grep -q '^as-issued arguments: [1-9][0-9]* launches checked'; then
+      echo "the default shadow should pass and name its as-issued check, got exit $status" >&2
+      printf '%s\n' "$out" >&2
+      exit 1
+    fi
+    faulty=${capture%.rlc}.tailzero.rlc
+    rm -f "$faulty"
+    REDLINE_TEST_FAULT=kernarg-tail-zero run "$redline" run --processor "$arch" \
+      --capture "$faulty" -- "$@" > /dev/null || exit
+    out=$(run "$redline" shadow "$faulty" 2>&1)
+    status=$?
+    printf '%s\n' "$out" | grep -E '^(shadow|as-issued)'
+    if [ $status -ne 1 ] ||
+       ! printf '%s\n' "$out" | grep -q '^shadow: FAIL (arm [a-z0-9~-]*: .*as-issued arguments: launch [0-9]* (.*) argument [0-9]* .*at kernarg offset [0-9]*: the dispatch received'; then
+      echo "negative control: kernargs recorded with a zeroed tail should fail the default shadow naming the argument (exit 1), got exit $status" >&2
+      printf '%s\n' "$out" >&2
+      exit 1
+    fi
+    echo "as-issued arguments: checked; a zeroed recorded tail is caught" ;;
   corrupt)
     REDLINE_CORPUS_CORRUPT=1 run "$redline" run --processor "$arch" -- "$@"
     status=$?

@@ -277,6 +277,12 @@ typedef struct rl_capture_s {
   // |target|; all zero (processor "") while the capture has no code object.
   // Read this instead of parsing |target| again.
   rl_target_t typed_target;
+  // As-issued arguments (optional, ISSUED section, docs/capture-format.md):
+  // per recorded launch, the explicit arguments as the program passed them
+  // to the HIP API, kept by the interposer apart from the kernarg the
+  // funnel assembled (capture_issued.h). Ascending by launch; may be empty.
+  uint32_t issued_count, issued_capacity;
+  struct rl_capture_issued_s* issued;
   // The program's state after each recorded step, ordered by (pos, region)
   // strictly increasing (rl_capture_add_program_state).
   uint32_t program_state_count, program_state_capacity;

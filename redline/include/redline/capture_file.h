@@ -109,6 +109,7 @@ typedef enum rl_capture_section_kind_e {
   // between PARAMS and LAUNCHES (docs/capture-format.md).
   RL_CAPTURE_SECTION_BINDING_EXT = 11,
   RL_CAPTURE_SECTION_PROGRAM_STATE = 12,  // optional: program_states
+  RL_CAPTURE_SECTION_ISSUED = 13,         // optional: as-issued arguments
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 

@@ -25,6 +25,7 @@
 
 #include "redline/capture.h"
 #include "redline/capture_file.h"
+#include "redline/capture_issued.h"
 
 #define TEST_X_ADDRESS 0x100000ull
 #define TEST_Y_ADDRESS 0x200000ull
@@ -364,6 +365,51 @@ static test_bytes_t insert_section(test_bytes_t bytes, size_t end_offset,
 //===----------------------------------------------------------------------===//
 // Tests
 //===----------------------------------------------------------------------===//
+
+// ISSUED (redline/capture_issued.h): an optional section after WINDOWS that
+// round-trips, stays out of the identity, and whose records are checked.
+static void capture_file_keeps_issued_records_out_of_the_identity(void** state) {
+  (void)state;
+  rl_capture_t* capture = build_sample();
+  rl_digest128_t before, after;
+  expect_ok(rl_capture_identity(capture, &before));
+  const uint8_t first[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const uint8_t third[4] = {9, 10, 11, 12};
+  expect_ok(rl_capture_add_issued(capture, 0, first, sizeof(first)));
+  expect_ok(rl_capture_add_issued(capture, 2, third, sizeof(third)));
+  // Out of order, a missing launch: refused.
+  rl_status_t status = rl_capture_add_issued(capture, 1, third, 4);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  status = rl_capture_add_issued(capture, 99, third, 4);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  rl_status_free(status);
+  expect_ok(rl_capture_identity(capture, &after));
+  assert_memory_equal(&before, &after, sizeof(before));
+  test_bytes_t bytes = encode(capture, NULL);
+  rl_capture_file_info_t info;
+  rl_capture_t* decoded = decode_ok(bytes, &info);
+  expect_capture_equal(capture, decoded, true);
+  assert_int_equal(info.section_count, 11);
+  assert_int_equal(info.sections[9].kind, RL_CAPTURE_SECTION_ISSUED);
+  assert_true(info.sections[9].known);
+  assert_int_equal(decoded->issued_count, 2);
+  assert_null(rl_capture_issued_find(decoded, 1));
+  const rl_capture_issued_t* record = rl_capture_issued_find(decoded, 2);
+  assert_non_null(record);
+  assert_int_equal(record->size, 4);
+  assert_memory_equal(record->bytes, third, 4);
+  assert_memory_equal(rl_capture_issued_find(decoded, 0)->bytes, first, 8);
+  rl_capture_destroy(decoded);
+  // The second record names launch 77 (the section resealed): refused,
+  // naming the record.
+  size_t issued = info.sections[9].offset;
+  store_u32(bytes.data + issued + 24 + 4 + 8 + 8, 77);
+  reseal_section(bytes, issued);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "record 1: launch 77");
+  free(bytes.data);
+  rl_capture_destroy(capture);
+}
 
 static void capture_file_round_trip_keeps_the_capture_and_its_identity(void** state) {
   (void)state;
@@ -739,6 +785,7 @@ int main(void) {
       cmocka_unit_test(capture_file_write_keeps_the_old_file_when_it_fails),
       cmocka_unit_test(capture_file_skips_unknown_optional_sections_and_refuses_required_ones),
       cmocka_unit_test(capture_file_refuses_another_major_version_and_reads_a_newer_minor),
+      cmocka_unit_test(capture_file_keeps_issued_records_out_of_the_identity),
       cmocka_unit_test(test_decoder_messages),
       cmocka_unit_test(test_wrapped_block_rejected),
       cmocka_unit_test(capture_file_detects_every_flipped_byte),
