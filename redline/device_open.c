@@ -21,9 +21,11 @@ static rl_status_t rl_device_sim_executor(const char* name,
     *out = rl_ref_executor();
   } else if (strcmp(name, "isa") == 0) {
     *out = rl_isa_executor();
+  } else if (strcmp(name, "noop") == 0) {
+    *out = rl_sim_noop_executor();
   } else {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "executor '%s': expected ref or isa", name);
+                     "executor '%s': expected ref, isa or noop", name);
   }
   return RL_OK;
 }

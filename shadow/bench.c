@@ -1,5 +1,7 @@
 // Interleaved timing of shadow arms (shadow/bench.h).
+#define _GNU_SOURCE  // sched_setaffinity, CPU_SET
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,9 @@
 typedef struct rl_bench_samples_s {
   uint64_t* wall;
   uint64_t* host;
+  uint64_t* engine;
+  uint64_t* doorbell;
+  uint64_t* handoff;
   uint64_t* span;
   uint64_t* busy;
   uint32_t count;
@@ -33,6 +38,9 @@ typedef struct rl_bench_s {
   int64_t* values;
   uint32_t done, total;
   rl_shadow_trace_t trace;  // --trace (shadow/shadow_trace.h)
+  int cp_cpu;               // options.pin: the command processors' CPU, or -1
+  bool restore_affinity;
+  cpu_set_t affinity;       // the calling thread's, before pinning
 } rl_bench_t;
 
 //===----------------------------------------------------------------------===//
@@ -116,6 +124,8 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   rl_hazard_watch_begin(&watch, bench->options->no_hazard_check ? NULL : arm->device,
                         arm->capture);
   uint64_t instructions = rl_sim_executor_instructions(arm->device);
+  rl_replay_counters_t before = {0}, after = {0};
+  if (arm->vtable->replay_counters) arm->vtable->replay_counters(arm, &before);
   uint64_t start = rl_now_ns();
   rl_status_t status = rl_shadow_arm_step(arm, bench->values);
   uint64_t wall = rl_now_ns() - start;
@@ -137,6 +147,15 @@ static void rl_bench_step(rl_bench_t* bench, uint32_t a) {
   uint64_t host = 0;
   if (arm->vtable->last_host_ns(arm, &host)) samples->host[i] = host;
   rl_bench_device_time(bench, a, &samples->span[i], &samples->busy[i]);
+  if (arm->vtable->replay_counters) {
+    arm->vtable->replay_counters(arm, &after);
+    uint64_t bell = after.doorbell_ns - before.doorbell_ns;
+    samples->doorbell[i] = bell;
+    samples->engine[i] = host > bell ? host - bell : 0;
+    uint64_t span = samples->span[i];
+    samples->handoff[i] =
+        after.last_wait_ns > span ? after.last_wait_ns - span : 0;
+  }
   if (instructions) {
     bench->result->arms[a].isa_instructions += instructions;
     bench->result->arms[a].isa_busy_ns += samples->busy[i];
@@ -176,6 +195,14 @@ static void rl_bench_finish_arm(rl_bench_t* bench, uint32_t a) {
   arm->wall = rl_bench_stat(samples->wall, samples->count);
   bool has_host = live->vtable->last_host_ns(live, &(uint64_t){0});
   if (has_host) arm->host = rl_bench_stat(samples->host, samples->count);
+  if (live->vtable->replay_counters) {
+    arm->engine = rl_bench_stat(samples->engine, samples->count);
+    arm->doorbell = rl_bench_stat(samples->doorbell, samples->count);
+    // The hand-off is the wait less the device's span: simulator only.
+    if (rl_sim_device_is(live->device)) {
+      arm->handoff = rl_bench_stat(samples->handoff, samples->count);
+    }
+  }
   arm->device_span = rl_bench_stat(samples->span, samples->count);
   arm->device_busy = rl_bench_stat(samples->busy, samples->count);
   live->vtable->proof(live, &arm->proof);
@@ -228,9 +255,14 @@ static rl_status_t rl_bench_init(rl_bench_t* bench) {
     rl_bench_samples_t* samples = &bench->samples[a];
     samples->wall = calloc(steps, sizeof(uint64_t));
     samples->host = calloc(steps, sizeof(uint64_t));
+    samples->engine = calloc(steps, sizeof(uint64_t));
+    samples->doorbell = calloc(steps, sizeof(uint64_t));
+    samples->handoff = calloc(steps, sizeof(uint64_t));
     samples->span = calloc(steps, sizeof(uint64_t));
     samples->busy = calloc(steps, sizeof(uint64_t));
-    if (!samples->wall || !samples->host || !samples->span || !samples->busy) {
+    if (!samples->wall || !samples->host || !samples->engine ||
+        !samples->doorbell || !samples->handoff || !samples->span ||
+        !samples->busy) {
       return rl_status_out_of_memory();
     }
   }
@@ -242,18 +274,58 @@ static void rl_bench_deinit(rl_bench_t* bench) {
     rl_shadow_arm_destroy(bench->arms[a]);
     free(bench->samples[a].wall);
     free(bench->samples[a].host);
+    free(bench->samples[a].engine);
+    free(bench->samples[a].doorbell);
+    free(bench->samples[a].handoff);
     free(bench->samples[a].span);
     free(bench->samples[a].busy);
   }
   free(bench->log);
   free(bench->values);
   rl_shadow_trace_end(&bench->trace);
+  if (bench->restore_affinity) {
+    sched_setaffinity(0, sizeof(bench->affinity), &bench->affinity);
+  }
+}
+
+// options.pin: the calling thread on the first CPU it may run on, the
+// command processors on the last (as tests/bench/host_cost_bench).
+static void rl_bench_pin(rl_bench_t* bench) {
+  rl_bench_result_t* result = bench->result;
+  bench->cp_cpu = -1;
+  if (!bench->options->pin) return;
+  int first = -1, last = -1;
+  if (sched_getaffinity(0, sizeof(bench->affinity), &bench->affinity) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (!CPU_ISSET(cpu, &bench->affinity)) continue;
+      if (first < 0) first = cpu;
+      last = cpu;
+    }
+  }
+  cpu_set_t host;
+  CPU_ZERO(&host);
+  if (first >= 0) CPU_SET(first, &host);
+  if (first < 0 || first == last ||
+      sched_setaffinity(0, sizeof(host), &host) != 0) {
+    snprintf(result->pinning, sizeof(result->pinning),
+             "not pinned (one CPU allowed)");
+    return;
+  }
+  bench->restore_affinity = true;
+  bench->cp_cpu = last;
+  snprintf(result->pinning, sizeof(result->pinning),
+           "pinned: host on CPU %d, command processors on CPU %d", first,
+           last);
 }
 
 static void rl_bench_create_arms(rl_bench_t* bench) {
   rl_shadow_arm_options_t arm_options = {.device = bench->options->device,
                                          .limits = bench->options->limits};
   arm_options.device.no_hazard_check = bench->options->no_hazard_check;
+  if (bench->cp_cpu >= 0) {
+    arm_options.device.pin_cp = true;
+    arm_options.device.cp_cpu = bench->cp_cpu;
+  }
   rl_bench_result_t* result = bench->result;
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_arm_result_t* arm = &result->arms[a];
@@ -292,6 +364,7 @@ rl_status_t rl_bench_run(const rl_capture_t* capture,
   result->capture = capture;
   result->rounds = options->rounds;
   result->arm_count = options->arm_count;
+  result->spin_wait = options->device.spin_wait;
   rl_bench_t bench = {.capture = capture, .options = options, .result = result};
   rl_status_t status = rl_shadow_window_resolve(
       capture, options->limits.max_windows, options->has_window,
@@ -307,6 +380,7 @@ rl_status_t rl_bench_run(const rl_capture_t* capture,
                                    options->trace_pid_base);
   }
   if (!status) {
+    rl_bench_pin(&bench);
     rl_bench_create_arms(&bench);
     rl_bench_rounds(&bench);
     for (uint32_t a = 0; a < result->arm_count; ++a) {

@@ -14,7 +14,17 @@
 //           (rl_replay_counters last_host_ns: admission, binding, patching,
 //           publication, doorbell; not the wait). Eager and recorded have
 //           no such counter (their per-launch waits are interleaved with
-//           submission) and report none;
+//           submission) and report none. Split in two:
+//     engine   host minus the doorbell: admission + apply + publication
+//              (the engine's own work; tests/bench/host_cost_bench's
+//              admit + apply + publish-before-the-doorbell phases);
+//     doorbell the run's growth of rl_replay_counters doorbell_ns: the
+//              hand-off to the device (on the simulator, the store that
+//              wakes its command-processor thread);
+//   handoff retained arms on the simulator: the run's wait
+//           (last_wait_ns) minus the device span: the command processor
+//           noticing the doorbell, its packet fetch, and the host noticing
+//           the completion (with any sleep and wake-up);
 //   device  from the simulator's dispatch log (redline/sim/sim.h; 100 MHz
 //           timestamps): span = first dispatch start .. last dispatch end
 //           of the step, and busy = the sum of the dispatch durations. The
@@ -67,6 +77,11 @@ typedef struct rl_bench_options_s {
   // (shadow/shadow_trace.h); arms are processes |trace_pid_base| + 1 + index.
   struct rl_trace_s* trace;
   uint32_t trace_pid_base;
+  // Pins the calling thread to the first CPU it may run on and every
+  // simulated command processor to the last (restored after the run), as
+  // tests/bench/host_cost_bench places them; |pinning| then says where, or
+  // why not (one CPU allowed). Wait mode: device.spin_wait.
+  bool pin;
 } rl_bench_options_t;
 
 // Nanoseconds over the samples of one arm (wall-clock times). The p95 is
@@ -102,6 +117,9 @@ typedef struct rl_bench_arm_result_s {
   uint32_t samples;
   rl_bench_stat_t wall;
   rl_bench_stat_t host;
+  rl_bench_stat_t engine;    // host minus doorbell (see above)
+  rl_bench_stat_t doorbell;
+  rl_bench_stat_t handoff;   // wait minus device span
   rl_bench_stat_t device_span;
   rl_bench_stat_t device_busy;
   bool device_partial;
@@ -122,6 +140,8 @@ typedef struct rl_bench_result_s {
   uint32_t rounds;
   uint32_t arm_count;
   rl_bench_arm_result_t arms[RL_SHADOW_MAX_ARMS];
+  bool spin_wait;      // the retained arms' wait mode
+  char pinning[96];    // "" when not asked; else where the threads ran
   bool pass;        // every arm ran and proved its route
   char reason[768];
 } rl_bench_result_t;

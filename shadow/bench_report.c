@@ -33,6 +33,22 @@ static void rl_bench_text_row(FILE* out, const rl_bench_arm_result_t* arm) {
           arm->proof_ok ? "" : arm->proof_problem);
 }
 
+// The host share split (shadow/bench.h): per step, engine + doorbell =
+// host; the medians are taken separately, so they need not add up.
+static void rl_bench_text_split(FILE* out, const rl_bench_arm_result_t* arm) {
+  if (!arm->engine.present) return;
+  fprintf(out, "%s host split (medians, us): host %.2f = engine %.2f (admit "
+          "+ apply + publish, the engine's work) + doorbell %.2f (device "
+          "hand-off)",
+          rl_shadow_arm_kind_name(arm->kind), arm->host.median / 1000.0,
+          arm->engine.median / 1000.0, arm->doorbell.median / 1000.0);
+  if (arm->handoff.present) {
+    fprintf(out, "; wait beyond the device span %.2f (CP wake-up, packet "
+            "fetch, completion to host)", arm->handoff.median / 1000.0);
+  }
+  fprintf(out, "\n");
+}
+
 static void rl_bench_text_pm4(FILE* out, const rl_bench_arm_result_t* arm) {
   const rl_bench_pm4_t* pm4 = &arm->pm4;
   if (!pm4->present) return;
@@ -62,10 +78,14 @@ static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
   const rl_capture_t* capture = result->capture;
   fprintf(out, "bench %s (%s): %u arms interleaved, %u rounds x %u steps "
           "from %" PRId64 " stride %" PRId64 "; wall-clock times per step in us "
-          "(host: the engine's share of the step)\n",
+          "(host: the engine's work and the doorbell, split below)\n",
           capture->workload, capture->target ? capture->target : "?",
           result->arm_count, result->rounds, result->window.count,
           result->window.start, result->window.stride);
+  fprintf(out, "wait %s; threads %s\n",
+          result->spin_wait ? "spin (polls the completion signal)"
+                            : "block (the device's wait)",
+          result->pinning[0] ? result->pinning : "not pinned (--pin)");
   // Every column is wall-clock time. The tail is a p95 only with enough
   // samples (shadow/bench.h), otherwise the maximum.
   bool p95 = false;
@@ -82,6 +102,9 @@ static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
           "route proof");
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_text_row(out, &result->arms[a]);
+  }
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    rl_bench_text_split(out, &result->arms[a]);
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_text_pm4(out, &result->arms[a]);
@@ -159,6 +182,10 @@ static cJSON* rl_bench_json_arm(const rl_bench_arm_result_t* arm) {
   cJSON_AddNumberToObject(o, "samples", arm->samples);
   rl_bench_json_stat(o, "wall", &arm->wall);
   rl_bench_json_stat(o, "host", &arm->host);
+  // host = host_engine + host_doorbell (shadow/bench.h).
+  rl_bench_json_stat(o, "host_engine", &arm->engine);
+  rl_bench_json_stat(o, "host_doorbell", &arm->doorbell);
+  rl_bench_json_stat(o, "handoff", &arm->handoff);
   rl_bench_json_stat(o, "device_span", &arm->device_span);
   rl_bench_json_stat(o, "device_busy", &arm->device_busy);
   cJSON_AddBoolToObject(o, "device_partial", arm->device_partial);
@@ -183,6 +210,12 @@ cJSON* rl_bench_report_json(const rl_bench_result_t* result) {
   cJSON_AddStringToObject(root, "target",
                           result->capture->target ? result->capture->target : "");
   cJSON_AddNumberToObject(root, "rounds", result->rounds);
+  cJSON_AddStringToObject(root, "wait", result->spin_wait ? "spin" : "block");
+  if (result->pinning[0]) {
+    cJSON_AddStringToObject(root, "pinning", result->pinning);
+  } else {
+    cJSON_AddNullToObject(root, "pinning");
+  }
   cJSON* window = cJSON_AddObjectToObject(root, "window");
   cJSON_AddNumberToObject(window, "start", (double)result->window.start);
   cJSON_AddNumberToObject(window, "count", result->window.count);

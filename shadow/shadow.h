@@ -308,6 +308,13 @@ typedef struct rl_shadow_device_options_s {
   // shadow/hip/shadow_hip.h); NULL: those arms are unavailable
   // (RL_STATUS_UNAVAILABLE). Set by the CLI and the JSON entry points.
   rl_shadow_arm_factory_t hip_arm;
+  // Retained arms: every run polls its completion signal instead of the
+  // device's wait (rl_replay_options_t.spin_wait).
+  bool spin_wait;
+  // sim: the command-processor threads pinned to CPU |cp_cpu|
+  // (rl_device_options_t.pin_cp).
+  bool pin_cp;
+  int cp_cpu;
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "redline/replay.h"
+#include "redline/sim/sim.h"
 
 static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
     [RL_SHADOW_ARM_EAGER] = "eager",
@@ -82,7 +83,9 @@ static rl_status_t rl_shadow_arm_open_device(
       .max_dispatches = limits->max_dispatches,
       .no_hazard_check = options->no_hazard_check,
   };
-  return rl_device_open(&device_options, out_device);
+  RL_RETURN_IF_ERROR(rl_device_open(&device_options, out_device));
+  if (options->pin_cp) rl_sim_device_pin_cp(*out_device, options->cp_cpu);
+  return RL_OK;
 }
 
 rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,

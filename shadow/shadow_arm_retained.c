@@ -146,6 +146,7 @@ static rl_status_t rl_shadow_retained_prepare(
       .wait_timeout_ns = retained->arm.limits.wait_timeout_ns,
       .pm4_device_patch = retained->arm.kind == RL_SHADOW_ARM_PM4_RELAY,
       .limits = retained->arm.limits,
+      .spin_wait = retained->arm.device_options.spin_wait,
   };
   RL_RETURN_IF_ERROR(rl_replay_create(retained->arm.device,
                                       retained->arm.capture, &replay_options,

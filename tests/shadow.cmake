@@ -42,6 +42,7 @@ rl_add_shadow_cli_test(shadow_relay_negative_control integration 300 relay)
 rl_add_shadow_cli_test(shadow_effects_negative_control integration 300 effects)
 rl_add_shadow_cli_test(shadow_workspace_contract integration 300 workspace)
 rl_add_shadow_cli_test(bench_cli integration 300 bench)
+rl_add_shadow_cli_test(bench_split_cli integration 300 bench_split)
 rl_add_shadow_cli_test(demo_cli integration 300 demo)
 # Repeated hazard findings printed once each with a count, a verdict line
 # within 200 characters (issue 28 item 4), with a negative control.

@@ -1,6 +1,7 @@
 // `redline bench FILE [--arms eager,aql,pm4] [--windows START:COUNT[:STRIDE]]
 // [--rounds N] [--json OUT] [--processor GFX] [--hazards MODE] [--seed N]
-// [--no-hazard-check] [--device sim|rocr|drm]`:
+// [--no-hazard-check] [--device sim|rocr|drm] [--executor ref|isa|noop]
+// [--wait block|spin] [--pin]`:
 // times the arms in interleaved rounds (shadow/bench.h) and prints one row
 // per arm with its route proof, then the PM4 statistics of the IB.
 #include <stdio.h>
@@ -21,6 +22,7 @@ typedef struct rl_bench_cli_s {
   const char* trace;
   rl_shadow_options_t shadow;  // arms, window and device options
   uint64_t rounds;
+  bool pin;
 } rl_bench_cli_t;
 
 static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
@@ -34,7 +36,12 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
     const char* arg = argv[i];
     bool has_value = i + 1 < argc;
     arms_given |= rl_cli_is(arg, "--arms");
-    if (has_value &&
+    // bench only: the executor that runs no kernel code, so the rounds time
+    // the host and the command processor (the results are not compared).
+    if (has_value && rl_cli_is(arg, "--executor") &&
+        strcmp(argv[i + 1], "noop") == 0) {
+      cli->shadow.device.executor = argv[++i];
+    } else if (has_value &&
         rl_shadow_cli_option("bench", arg, argv[i + 1], &cli->shadow,
                              &exit_code)) {
       ++i;
@@ -45,6 +52,14 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
     } else if (has_value && rl_cli_is(arg, "--rounds")) {
       exit_code = rl_cli_number_u64("bench", arg, argv[++i], 1, 100000,
                                     &cli->rounds);
+    } else if (has_value && rl_cli_is(arg, "--wait")) {
+      const char* mode = argv[++i];
+      if (strcmp(mode, "spin") != 0 && strcmp(mode, "block") != 0) {
+        return rl_cli_usage("bench: --wait '%s': expected block or spin", mode);
+      }
+      cli->shadow.device.spin_wait = strcmp(mode, "spin") == 0;
+    } else if (rl_cli_is(arg, "--pin")) {
+      cli->pin = true;
     } else if (rl_shadow_cli_flag(arg, &cli->shadow)) {
       continue;
     } else if (arg[0] != '-' && !cli->path) {
@@ -61,6 +76,7 @@ static int rl_bench_parse(int argc, char** argv, rl_bench_cli_t* cli) {
 
 int rl_cli_bench_capture(const rl_capture_t* capture,
                          const rl_shadow_options_t* shadow, uint32_t rounds,
+                         bool pin,
                          const char* json_path, const char* context,
                          char* out_reason, size_t reason_size) {
   rl_progress_t progress;
@@ -77,6 +93,7 @@ int rl_cli_bench_capture(const rl_capture_t* capture,
       .limits = shadow->limits,
       .trace = shadow->trace,
       .trace_pid_base = shadow->trace_pid_base,
+      .pin = pin,
   };
   memcpy(options.arms, shadow->arms, sizeof(options.arms));
   options.device.hip_arm = rl_shadow_hip_arm_create;
@@ -118,7 +135,8 @@ int rl_cmd_bench(int argc, char** argv) {
   if (exit_code == RL_EXIT_OK) {
     cli.shadow.trace = trace;
     exit_code = rl_cli_bench_capture(capture, &cli.shadow,
-                                     (uint32_t)cli.rounds, cli.json, cli.path,
+                                     (uint32_t)cli.rounds, cli.pin, cli.json,
+                                     cli.path,
                                      NULL, 0);
     exit_code = rl_cli_trace_close("bench", trace, cli.trace, exit_code);
   }

@@ -291,7 +291,7 @@ static int rl_demo_bench(rl_demo_t* demo, const rl_capture_t* capture) {
   }
   char reason[768] = "";
   exit_code = rl_cli_bench_capture(capture, &options, RL_DEMO_BENCH_ROUNDS,
-                                   NULL, "demo: bench", reason, sizeof(reason));
+                                   false, NULL, "demo: bench", reason, sizeof(reason));
   if (exit_code != RL_EXIT_OK) {
     snprintf(demo->reason, sizeof(demo->reason), "bench: %s",
              reason[0] ? reason : "see above");

@@ -177,18 +177,22 @@ const rl_cli_command_t rl_cli_commands[] = {
      "[--rounds N] [--json OUT] [--trace OUT]",
      "Time the arms in interleaved rounds (A B C A B C ...): per arm the median\n"
      "and p95 (max under 200 samples) wall time per step, host submission\n"
-     "time per step (engine\n"
-     "counters), simulated-device time per step (dispatch-log timestamps), the\n"
-     "route proof and the PM4 statistics of the IB.\n"
+     "time per step (engine counters; split into the engine's work and the\n"
+     "doorbell, the hand-off to the device), simulated-device time per step\n"
+     "(dispatch-log timestamps), the route proof and the PM4 statistics.\n"
      "  --arms LIST       default eager,aql,pm4\n"
      "  --windows S:C[:T] steps of one round (default: the capture's window)\n"
      "  --rounds N        rounds (default 5)\n"
-     "  --processor GFX, --hazards MODE, --seed N, --executor ref|isa,\n"
+     "  --processor GFX, --hazards MODE, --seed N, --executor ref|isa|noop,\n"
      "  --cache-model MODE (default strict), --device sim|rocr|drm\n"
-     "                    as for shadow (no sim arm is added)\n"
+     "                    as for shadow (no sim arm is added; noop, bench\n"
+     "                    only, runs no kernel code: times host and CP)\n"
      "  --json OUT        the table as JSON, written atomically\n"
      "                    (a link is followed; OUT must not be FILE)\n"
-     "  --trace OUT       a Chrome/Perfetto trace of every step\n"},
+     "  --trace OUT       a Chrome/Perfetto trace of every step\n"
+     "  --wait block|spin the retained arms' wait (default block)\n"
+     "  --pin             this thread on the first CPU, the simulated command\n"
+     "                    processors on the last\n"},
     {"demo", rl_cmd_demo,
      "demo [--layers N] [--processor GFX] [--hazards adversarial] [--seed N] "
      "[--executor ref|isa] [--out DIR] [--trace OUT] [--verbose]",

@@ -68,12 +68,13 @@ int rl_cli_shadow_capture(const rl_capture_t* capture,
                           char* out_reason, size_t reason_size);
 
 // Runs the bench (shadow/bench.h) of |capture| with the arms, window and
-// device options of |shadow| and |rounds| rounds, prints the table,
+// device options of |shadow| and |rounds| rounds (threads pinned when |pin|,
+// rl_bench_options_t.pin), prints the table,
 // writes JSON to |json_path| when given and returns the exit code;
 // |out_reason| as for rl_cli_shadow_capture.
 int rl_cli_bench_capture(const rl_capture_t* capture,
                          const rl_shadow_options_t* shadow, uint32_t rounds,
-                         const char* json_path, const char* context,
+                         bool pin, const char* json_path, const char* context,
                          char* out_reason, size_t reason_size);
 
 #endif  // REDLINE_TOOLS_SHADOW_CLI_H_

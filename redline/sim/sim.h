@@ -183,6 +183,11 @@ const rl_sim_executor_t* rl_sim_noop_executor(void);
 // True when |device| is a simulated device.
 bool rl_sim_device_is(const rl_device_t* device);
 
+// Pins the command-processor threads of the queues |device| creates from now
+// on to CPU |cp_cpu| (rl_sim_options_t.pin_cp after the device was opened
+// through rl_device_open; benchmarks). No effect on other devices.
+void rl_sim_device_pin_cp(rl_device_t* device, int cp_cpu);
+
 // The instruction count of |device|'s executor (rl_sim_executor_t
 // .instructions); 0 when |device| is NULL, not simulated, or its executor
 // does not count.

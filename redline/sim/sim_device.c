@@ -222,6 +222,13 @@ bool rl_sim_device_is(const rl_device_t* device) {
   return device != NULL && device->vtable == &rl_sim_vtable;
 }
 
+void rl_sim_device_pin_cp(rl_device_t* device, int cp_cpu) {
+  if (!rl_sim_device_is(device)) return;
+  rl_sim_device_t* sim = (rl_sim_device_t*)device;
+  sim->options.pin_cp = true;
+  sim->options.cp_cpu = cp_cpu;
+}
+
 uint64_t rl_sim_executor_instructions(const rl_device_t* device) {
   if (!rl_sim_device_is(device)) return 0;
   const rl_sim_executor_t* executor =

@@ -25,6 +25,12 @@
 #          extent-shrink) fail the default shadow naming launch, buffer,
 #          bytes and direction; unmutated, every arm reports the audit.
 #   bench  a short interleaved bench with PM4 statistics.
+#   bench_split  the host share split (issue 28): engine + doorbell = host
+#          per retained arm in text and JSON (engine <= host), the hand-off
+#          beyond the device span, --wait spin and --pin reported; the
+#          checker fails a report whose engine exceeds its host (negative
+#          control); --executor noop (bench only) runs; --wait other than
+#          block|spin is a usage error (2).
 #   findings  repeated hazard findings (two barrier bits dropped with the
 #          census off, REDLINE_TEST_FAULT, over 3 windows: 6 findings, 2
 #          distinct) are printed once each with their count, the counts add
@@ -324,6 +330,61 @@ assert r["independent_reference"].startswith("eager@" + sys.argv[2])' \
     expect_out "pm4 IB: "
     expect_out "route=pm4 device=sim replays=6 "
     grep -q '"dwords_per_dispatch"' "$dir/b.json" || fail "JSON pm4 stats"
+    ;;
+  bench_split)
+    capture_decode
+    run 0 bench "$dir/d.rlc" --arms eager,aql,pm4,pm4-relay --rounds 2 \
+      --windows 30:3 --wait spin --pin --json "$dir/b.json"
+    expect_out "bench: PASS"
+    # Pinned, or says why not (a machine that allows one CPU).
+    grep -qE '^wait spin \(polls the completion signal\); threads (pinned: host on CPU [0-9]+, command processors on CPU [0-9]+|not pinned \(one CPU allowed\))$' \
+      "$dir/out.txt" || fail "the wait and pinning line"
+    # check_split OUT JSON: every retained arm has a split line whose engine
+    # + doorbell is its host (rounding) with engine <= host, the JSON has
+    # host_engine/host_doorbell with engine <= host median, eager has none.
+    check_split() {
+      python3 - "$1" "$2" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+r = json.load(open(sys.argv[2]))
+assert r["wait"] == "spin", r["wait"]
+assert r["pinning"], "pinning not reported"
+for arm in r["arms"]:
+    name = arm["arm"]
+    if name == "eager":
+        assert arm["host_engine"] is None and arm["host_doorbell"] is None, name
+        assert "eager host split" not in text
+        continue
+    e, d, h = (arm[k]["median_ns"] for k in ("host_engine", "host_doorbell", "host"))
+    assert e <= h, "%s: engine %s > host %s" % (name, e, h)
+    assert arm["host_engine"]["min_ns"] <= arm["host"]["max_ns"], name
+    assert arm["handoff"] is not None, name + ": no handoff"
+    m = re.search(r"^%s host split \(medians, us\): host ([0-9.]+) = "
+                  r"engine ([0-9.]+) .*\+ doorbell ([0-9.]+) .*; wait beyond "
+                  r"the device span ([0-9.]+)" % re.escape(name), text, re.M)
+    assert m, name + ": no split line"
+    th, te, td = (float(m.group(i)) for i in (1, 2, 3))
+    assert te <= th, "%s: text engine %s > host %s" % (name, te, th)
+    assert abs(te - e / 1000) < 0.006 and abs(th - h / 1000) < 0.006, name
+PY
+    }
+    check_split "$dir/out.txt" "$dir/b.json" || fail "host split"
+    # Negative control: a report whose pm4 engine exceeds its host fails.
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+a=[a for a in r["arms"] if a["arm"]=="pm4"][0]
+a["host_engine"]["median_ns"]=a["host"]["median_ns"]+1
+json.dump(r,open(sys.argv[2],"w"))' "$dir/b.json" "$dir/bad.json"
+    if check_split "$dir/out.txt" "$dir/bad.json" >/dev/null 2>&1; then
+      fail "the split check accepted engine > host"
+    fi
+    # Default wait: block, not pinned; the bench-only noop executor.
+    run 0 bench "$dir/d.rlc" --arms pm4 --rounds 1 --windows 30:2 \
+      --executor noop
+    expect_out "wait block (the device's wait); threads not pinned (--pin)"
+    expect_out "pm4 host split (medians, us): host "
+    run 2 bench "$dir/d.rlc" --wait sometimes
+    grep -qF -- "--wait 'sometimes': expected block or spin" "$dir/err.txt" ||
+      fail "the --wait usage error"
     ;;
   demo)
     run 0 demo "$@"

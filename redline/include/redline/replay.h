@@ -123,8 +123,9 @@ typedef struct rl_device_options_s {
   // libhsa-runtime64.so.1, then /opt/rocm/lib). drm: the libdrm_amdgpu to
   // load (NULL: $REDLINE_DRM_LIBRARY, else libdrm_amdgpu.so.1).
   const char* library;
-  // sim: the kernel executor, "ref" (default: C reference kernels) or "isa"
-  // (interprets the code object's gfx11 machine code).
+  // sim: the kernel executor, "ref" (default: C reference kernels), "isa"
+  // (interprets the code object's gfx11 machine code) or "noop" (runs no
+  // kernel code: for timing the host and the command processor alone).
   const char* executor;
   // sim: the work cap (redline/limits.h, rl_sim_options_t; 0: defaults):
   // work-items per dispatch and dispatches per PM4-IB packet.
