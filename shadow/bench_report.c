@@ -65,13 +65,21 @@ static double rl_bench_isa_rate(const rl_bench_arm_result_t* arm) {
   return (double)arm->isa_instructions * 1e9 / (double)arm->isa_busy_ns;
 }
 
-static void rl_bench_text_isa(FILE* out, const rl_bench_arm_result_t* arm) {
-  double rate = rl_bench_isa_rate(arm);
-  if (rate == 0.0) return;
-  fprintf(out, "%s isa: %" PRIu64 " wave-instructions in %.1f ms of device "
-          "busy time: %.1f M wave-instructions/s per core\n",
-          rl_shadow_arm_kind_name(arm->kind), arm->isa_instructions,
-          arm->isa_busy_ns / 1e6, rate / 1e6);
+// One line for every arm the ISA executor ran: its wave-instructions per
+// second of device busy time (per core: one simulated CP thread per queue).
+static void rl_bench_text_isa(FILE* out, const rl_bench_result_t* result) {
+  bool any = false;
+  for (uint32_t a = 0; a < result->arm_count; ++a) {
+    const rl_bench_arm_result_t* arm = &result->arms[a];
+    double rate = rl_bench_isa_rate(arm);
+    if (rate == 0.0) continue;
+    fprintf(out, "%s%s %.1f (%" PRIu64 " in %.1f ms busy)",
+            any ? ", " : "isa, M wave-instructions/s per core: ",
+            rl_shadow_arm_kind_name(arm->kind), rate / 1e6,
+            arm->isa_instructions, arm->isa_busy_ns / 1e6);
+    any = true;
+  }
+  if (any) fprintf(out, "\n");
 }
 
 static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
@@ -108,12 +116,12 @@ static void rl_bench_text_write(FILE* out, const rl_bench_result_t* result) {
   }
   for (uint32_t a = 0; a < result->arm_count; ++a) {
     rl_bench_text_pm4(out, &result->arms[a]);
-    rl_bench_text_isa(out, &result->arms[a]);
     if (result->arms[a].device_partial) {
       fprintf(out, "%s: device times cover the last %u dispatches of a step "
               "only\n", rl_shadow_arm_kind_name(result->arms[a].kind), 4096u);
     }
   }
+  rl_bench_text_isa(out, result);
   if (result->pass) {
     fprintf(out, "bench: PASS\n");
   } else {

@@ -16,7 +16,7 @@
 // --workload verify runs the same stages on the verify workload at demo
 // scale (tools/demo_verify.h: 2 layers unless --layers, a 1024-row cache,
 // crossover 256) and prints its route envelope and decisions after inspect.
-// The last line is `redline demo: PASS` or `redline demo: FAIL (<reason>)`;
+// The last line is `redline demo: PASS (T s)` or `redline demo: FAIL (<reason>)`;
 // the exit code is that of the first failing stage.
 #include <errno.h>
 #include <inttypes.h>
@@ -263,6 +263,7 @@ static int rl_demo_shadow(rl_demo_t* demo, const rl_capture_t* capture) {
                        &exit_code);
   options.trace = demo->trace;
   options.adversarial_seeds = demo->adversarial_seeds;
+  options.second_executor = true;  // as `redline shadow`
   char reason[768] = "";
   exit_code = rl_cli_shadow_capture(capture, &options, demo->verbose, NULL,
                                     "demo: shadow", reason, sizeof(reason));
@@ -312,7 +313,8 @@ static int rl_demo_stages(rl_demo_t* demo) {
          demo->device.adversarial ? "adversarial" : "sequential");
   int exit_code = rl_demo_capture(demo, &capture);
   if (exit_code == RL_EXIT_OK) {
-    printf("\n== 2. inspect\n");
+    printf("\n== 2. inspect (every kernel, buffer, binding and region: "
+           "--verbose, or `redline inspect FILE`)\n");
     fflush(stdout);
     exit_code = rl_demo_inspect(demo, capture);
   }
@@ -346,12 +348,13 @@ int rl_cmd_demo(int argc, char** argv) {
   exit_code = rl_demo_stages(&demo);
   exit_code = rl_cli_trace_close("demo", demo.trace, demo.trace_path, exit_code);
   rl_demo_cleanup(&demo);
-  printf("\ndemo took %.1f s\n", rl_demo_now() - start);
+  const double took = rl_demo_now() - start;
   if (exit_code == RL_EXIT_OK) {
-    printf("redline demo: PASS\n");
+    printf("redline demo: PASS (%.1f s)\n", took);
   } else {
     // One line within 200 characters; the stages above have the details.
     const char* reason = demo.reason[0] ? demo.reason : "see above";
+    printf("\ndemo took %.1f s\n", took);
     const int room = 200 - (int)strlen("redline demo: FAIL ()");
     if ((int)strlen(reason) <= room) {
       printf("redline demo: FAIL (%s)\n", reason);

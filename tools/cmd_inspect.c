@@ -290,8 +290,6 @@ void rl_inspect_print_brief(const rl_capture_t* capture,
            capture->params[w->param].name, (long long)w->start, w->count,
            (long long)w->stride);
   }
-  printf("(every kernel, buffer, binding and region: --verbose, or "
-         "`redline inspect FILE`)\n");
 }
 
 static int rl_inspect_run(const rl_inspect_options_t* options,

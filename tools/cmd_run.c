@@ -426,7 +426,7 @@ static bool rl_run_summary(const rl_run_t* run, const char* outcome) {
   }
   // The launch that failed, by its index and kernel (report line
   // "failed_launch #N KERNEL: MESSAGE").
-  char failed[600] = "", which[500];
+  char failed[4200] = "", which[4096];  // the whole message (hip_sim.h)
   rl_run_report_word(text, "failed_launch", which, sizeof(which));
   if (strcmp(which, "?") != 0) {
     size_t name = strcspn(which, " ");

@@ -80,7 +80,7 @@ void rl_hip_launch_finish(const rl_hip_op_t* op, hipError_t result,
     rl_hip_error("launch of %s failed: %s", kernel->name, message);
     if (!rl_hip.failed_launch[0]) {
       snprintf(rl_hip.failed_launch, sizeof(rl_hip.failed_launch),
-               "#%llu %.120s: %.250s", (unsigned long long)rl_hip.launches_run,
+               "#%llu %s: %s", (unsigned long long)rl_hip.launches_run,
                kernel->name, message);
     }
     rl_hip.sticky_error = hipErrorLaunchFailure;

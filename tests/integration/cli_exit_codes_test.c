@@ -285,7 +285,8 @@ static void test_out_of_memory_has_a_message(void** state) {
   // way, the allocation itself fails.
   rl_expect(rl_run("shadow %s/huge.rlc --arms eager", rl_dir), 4,
             "device memory");
-  rl_expect(rl_run("shadow %s/huge.rlc --arms eager --max-device-memory "
+  rl_expect(rl_run("shadow %s/huge.rlc --arms eager --no-second-executor "
+                   "--max-device-memory "
                    "0x2000000000000000",
                    rl_dir),
             8, "shadow: FAIL (arm eager: not available: allocating buffer");

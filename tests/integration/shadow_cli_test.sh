@@ -37,7 +37,7 @@
 #          up to the JSON's findings, and the verdict line is at most 200
 #          characters; negative control: a report with one finding printed
 #          twice fails the same check.
-#   demo   `redline demo` prints `redline demo: PASS`.
+#   demo   `redline demo` prints `redline demo: PASS (T s)`.
 set -u
 redline=$1
 case_name=$2
@@ -401,21 +401,22 @@ json.dump(r,open(sys.argv[2],"w"))' "$dir/b.json" "$dir/bad.json"
     expect_out "parameters pos admitted"
     grep -q '^ok aql       (aql, aql~adv1, aql~adv2): ' "$dir/out.txt" ||
       fail "the aql family line"
-    [ "$(grep -c '^ok ' "$dir/out.txt")" -eq 5 ] || fail "5 route families"
+    # 5 route families and the second executor (eager@isa or eager@ref).
+    [ "$(grep -c '^ok ' "$dir/out.txt")" -eq 6 ] || fail "6 family lines"
     if grep -qE '^arm [^ ]+ +route=|^  window |^  \[0\] ' "$dir/out.txt"; then
       fail "per-arm, per-window or per-buffer lines without --verbose"
     fi
     expect_out "bench: PASS"
-    tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
+    tail -n 1 "$dir/out.txt" | grep -qxE "redline demo: PASS \([0-9.]+ s\)" || fail "last line"
     # --verbose: today's detail (every buffer, a line per arm and window);
     # once, in the default demo only (the ISA variants take minutes).
     if [ $# -eq 0 ]; then
       run 0 demo --verbose
-      [ "$(grep -cE '^arm [^ ]+ +route=' "$dir/out.txt")" -eq 11 ] ||
-        fail "11 arm lines"
+      [ "$(grep -cE '^arm [^ ]+ +route=' "$dir/out.txt")" -eq 12 ] ||
+        fail "12 arm lines (11 and the second executor)"
       grep -qE '^  window ' "$dir/out.txt" || fail "no table with --verbose"
       grep -qE '^  \[0\] embedding ' "$dir/out.txt" || fail "no buffer list"
-      tail -n 1 "$dir/out.txt" | grep -qx "redline demo: PASS" || fail "last line"
+      tail -n 1 "$dir/out.txt" | grep -qxE "redline demo: PASS \([0-9.]+ s\)" || fail "last line"
     fi
     ;;
   *)

@@ -77,7 +77,7 @@ cmp -s "$dir/printf.control" "$dir/printf.out" &&
 run trap 3 -- "$bin/hip_sim_trap"
 grep -q "kernel _Z7checkedPii failed: .*s_trap 2: the kernel trapped" \
   "$dir/trap.err" || fail "trap: kernel not named: $(cat "$dir/trap.err")"
-grep -q "^redline run: .* exited 3: .*a launch FAILED" "$dir/trap.err" ||
+grep -q "^redline run: .* exited 3: .*launch #0 (_Z7checkedPii) FAILED: .*a failed assert)" "$dir/trap.err" ||
   fail "trap: summary: $(cat "$dir/trap.err")"
 run trap_control 0 -- "$bin/hip_sim_trap" no-trap
 
