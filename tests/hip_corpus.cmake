@@ -208,6 +208,25 @@ if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
     set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
       TIMEOUT 600)
   endforeach()
+  # The product path (tests/example/decode_product.c, the public API over
+  # libredline.so): a step capture replayed at 8 new positions against the
+  # program's own hashes, and a wrong token as its negative control.
+  add_executable(decode_product ${PROJECT_SOURCE_DIR}/tests/example/decode_product.c)
+  target_link_libraries(decode_product PRIVATE redline_shared)
+  set(t hip_corpus.decode.gfx1100.product_capture)
+  add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode_product.sh capture
+           $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode
+           $<TARGET_FILE:decode_product>)
+  set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+    TIMEOUT 600 FIXTURES_SETUP decode_product_capture)
+  foreach(mode pass wrong_token)
+    set(t hip_corpus.decode.gfx1100.product_${mode})
+    add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode_product.sh ${mode}
+             $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode
+             $<TARGET_FILE:decode_product>)
+    set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+      TIMEOUT 600 FIXTURES_REQUIRED decode_product_capture)
+  endforeach()
 endif()
 # The whole path (step capture, inference, the program as the shadow's
 # reference) on the other processors too.
