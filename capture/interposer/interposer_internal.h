@@ -498,6 +498,21 @@ void rl_ip_survey_write(rl_interposer_t* ip);
 // capture is left as it was).
 rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture);
 
+// interposer_annotate.c — redline/annotate.h's entry points
+// After inference over steps |first|, |first| + 1, ... (|result|,
+// capture/step_infer.h): a free parameter whose values equal a declared
+// parameter's at every step takes its name; a declared parameter named
+// like the position parameter must equal it at every step, else false with
+// |why| naming the parameter, the step and both values. |quiet|: nothing
+// on stderr.
+struct rl_step_infer_result_s;
+// The exported entry points redline/annotate.h looks up with dlsym.
+void redline_annotate_step_begin(void);
+void redline_annotate_step_param(const char* name, int64_t value);
+bool rl_ip_annotate_apply(uint64_t first,
+                          struct rl_step_infer_result_s* result, bool quiet,
+                          char* why, size_t why_size);
+
 // interposer_write.c — writing the capture out
 void rl_ip_write_capture(void);
 void rl_ip_write_capture_locked(rl_interposer_t* ip);

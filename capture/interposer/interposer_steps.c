@@ -233,6 +233,11 @@ static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
     rl_status_free(status);
     return RL_OK;
   }
+  if (!rl_ip_annotate_apply(ip->skip_steps, &result, false, why,
+                            why_size)) {
+    rl_step_infer_result_free(&result);
+    return RL_OK;  // incomplete: |why| names the declared parameter
+  }
   // The window: inference's own (the next positions, never captured)
   // unless the program's state was recorded; then the recorded positions
   // from the first, which the shadow compares with the program's.
@@ -283,6 +288,8 @@ static rl_status_t rl_ip_steps_values(const rl_interposer_t* ip,
     rl_status_free(status);
     return RL_OK;
   }
+  char why[256];
+  (void)rl_ip_annotate_apply(ip->skip_steps, &all, true, why, sizeof(why));
   for (uint32_t k = 0; !status && k < total; ++k) {
     for (uint32_t q = 0; !status && q < merged->param_count; ++q) {
       uint32_t p = 0;
