@@ -212,7 +212,7 @@ endforeach()
 if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
   set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
   foreach(mode period start uneven too_many usage verify failed_launch
-               copy_by_kind annotated annotated_disagree)
+               copy_by_kind annotated annotated_disagree annotated_split)
     set(t hip_corpus.decode.gfx1100.${mode})
     add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh ${mode}
              $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode)

@@ -31,6 +31,10 @@ __attribute__((visibility("default"))) void redline_annotate_step_begin(void) {
   pthread_mutex_lock(&rl_ip_annotate_lock);
   ++rl_ip_annotate_begins;
   pthread_mutex_unlock(&rl_ip_annotate_lock);
+  rl_interposer_t* ip = rl_ip_get();
+  pthread_mutex_lock(&ip->lock);
+  rl_ip_survey_begin(ip);  // where the survey cuts the steps
+  pthread_mutex_unlock(&ip->lock);
 }
 
 // The slot of |name|, added when new; UINT32_MAX when full.

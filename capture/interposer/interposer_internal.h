@@ -333,6 +333,10 @@ typedef struct rl_interposer_s {
   char survey[4096];
   uint64_t* survey_items;
   uint32_t survey_count, survey_capacity;
+  // Survey items at which redline_step_begin() was called (annotations):
+  // the survey file has a line "step" before each.
+  uint32_t* survey_begins;
+  uint32_t survey_begin_count, survey_begin_capacity;
   // The process that started recording. A forked child (getpid() differs)
   // forwards every call and records and writes nothing (rl_ip_recording).
   pid_t pid;
@@ -491,6 +495,8 @@ bool rl_ip_steps_hold(rl_interposer_t* ip);
 rl_status_t rl_ip_steps_states(rl_interposer_t* ip, rl_capture_t* capture);
 // Adds one item's signature to the survey (nothing when not surveying).
 void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature);
+// Notes an annotated step begin at the next survey item; lock held.
+void rl_ip_survey_begin(rl_interposer_t* ip);
 // Writes the survey file and reports "survey N"; lock held.
 void rl_ip_survey_write(rl_interposer_t* ip);
 // Replaces *|capture| (the whole window) by the step capture: cut into

@@ -17,7 +17,9 @@
 // Built with -DDECODE_ANNOTATE it is decode_annotated, the variant that
 // declares its steps with redline/annotate.h (docs/real-engines.md,
 // "Annotations"): `decode_annotated disagree` declares pos 103 at
-// position 3 (a negative control: the capture is incomplete).
+// position 3 (a negative control: the capture is incomplete);
+// `decode_annotated split` begins a second step after the embedding copy
+// of position 2 (steps of unequal length: refused).
 #include "corpus.h"
 #ifdef DECODE_ANNOTATE
 #include "redline/annotate.h"
@@ -144,6 +146,7 @@ struct Model {
 
 int main(int argc, char** argv) {
   const bool disagree = argc > 1 && std::strcmp(argv[1], "disagree") == 0;
+  const bool split = argc > 1 && std::strcmp(argv[1], "split") == 0;
   const bool uneven = argc > 1 && std::strcmp(argv[1], "uneven") == 0;
   const bool fault = argc > 1 && std::strcmp(argv[1], "fault") == 0;
   Model m;
@@ -185,6 +188,11 @@ int main(int argc, char** argv) {
     // The engine's embedding lookup: a device row, copied with the kind a
     // mechanical port kept.
     HIP_CHECK(hipMemcpy(x, emb + token * kDim, kDim * 4, hipMemcpyHostToDevice));
+#ifdef DECODE_ANNOTATE
+    if (split && pos == 2) redline_step_begin();  // a step of one copy
+#else
+    (void)split;
+#endif
     for (int l = 0; l < kLayers; ++l) {
       matvec<<<1, kDim>>>(q, wq + l * kDim * kDim, x, kDim, kDim);
       matvec<<<1, kDim>>>(k, wk + l * kKvDim * kDim, x, kKvDim, kDim);
