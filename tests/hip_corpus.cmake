@@ -99,6 +99,17 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
       VERBATIM)
     list(APPEND rl_corpus_outputs ${dir}/${name})
   endforeach()
+  # decode with redline/annotate.h (tests hip_corpus.decode.gfx1100.annotated*)
+  add_custom_command(OUTPUT ${dir}/decode_annotated
+    COMMAND ${RL_HIPCC} --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
+            -Wall -Werror -DDECODE_ANNOTATE
+            -I${PROJECT_SOURCE_DIR}/redline/include
+            -o ${dir}/decode_annotated ${RL_HIP_CORPUS_SRC}/decode.hip
+    DEPENDS ${RL_HIP_CORPUS_SRC}/decode.hip ${rl_corpus_deps} rl_hipcc
+            ${PROJECT_SOURCE_DIR}/redline/include/redline/annotate.h
+    COMMENT "redline-hipcc ${arch}: hip_corpus/decode_annotated"
+    VERBATIM)
+  list(APPEND rl_corpus_outputs ${dir}/decode_annotated)
   add_custom_command(OUTPUT ${dir}/module_kernels.co
     COMMAND ${RL_HIPCC} --genco --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
             -o ${dir}/module_kernels.co ${RL_HIP_CORPUS_SRC}/module_kernels.hip
@@ -201,7 +212,7 @@ endforeach()
 if("gfx1100" IN_LIST RL_HIP_CORPUS_ARCHS)
   set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
   foreach(mode period start uneven too_many usage verify failed_launch
-               copy_by_kind)
+               copy_by_kind annotated annotated_disagree annotated_split)
     set(t hip_corpus.decode.gfx1100.${mode})
     add_test(NAME ${t} COMMAND ${RL_HIP_CORPUS_SRC}/decode.sh ${mode}
              $<TARGET_FILE:redline> gfx1100 ${dir} ${dir}/decode)

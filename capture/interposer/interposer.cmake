@@ -42,6 +42,7 @@ add_library(redline_capture SHARED
   ${rl_ip_dir}/interposer_graph.c
   ${rl_ip_dir}/interposer_observe.c
   ${rl_ip_dir}/interposer_steps.c
+  ${rl_ip_dir}/interposer_annotate.c
   ${rl_ip_dir}/interposer_write.c
   ${rl_ip_copy_dir}/interposer_copy_objects.c)
 set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -333,6 +333,10 @@ typedef struct rl_interposer_s {
   char survey[4096];
   uint64_t* survey_items;
   uint32_t survey_count, survey_capacity;
+  // Survey items at which redline_step_begin() was called (annotations):
+  // the survey file has a line "step" before each.
+  uint32_t* survey_begins;
+  uint32_t survey_begin_count, survey_begin_capacity;
   // The process that started recording. A forked child (getpid() differs)
   // forwards every call and records and writes nothing (rl_ip_recording).
   pid_t pid;
@@ -491,12 +495,29 @@ bool rl_ip_steps_hold(rl_interposer_t* ip);
 rl_status_t rl_ip_steps_states(rl_interposer_t* ip, rl_capture_t* capture);
 // Adds one item's signature to the survey (nothing when not surveying).
 void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature);
+// Notes an annotated step begin at the next survey item; lock held.
+void rl_ip_survey_begin(rl_interposer_t* ip);
 // Writes the survey file and reports "survey N"; lock held.
 void rl_ip_survey_write(rl_interposer_t* ip);
 // Replaces *|capture| (the whole window) by the step capture: cut into
 // steps, checked for equal structure, merged. A refusal is returned (the
 // capture is left as it was).
 rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture);
+
+// interposer_annotate.c — redline/annotate.h's entry points
+// After inference over steps |first|, |first| + 1, ... (|result|,
+// capture/step_infer.h): a free parameter whose values equal a declared
+// parameter's at every step takes its name; a declared parameter named
+// like the position parameter must equal it at every step, else false with
+// |why| naming the parameter, the step and both values. |quiet|: nothing
+// on stderr.
+struct rl_step_infer_result_s;
+// The exported entry points redline/annotate.h looks up with dlsym.
+void redline_annotate_step_begin(void);
+void redline_annotate_step_param(const char* name, int64_t value);
+bool rl_ip_annotate_apply(uint64_t first,
+                          struct rl_step_infer_result_s* result, bool quiet,
+                          char* why, size_t why_size);
 
 // interposer_write.c — writing the capture out
 void rl_ip_write_capture(void);

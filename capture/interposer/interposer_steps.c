@@ -102,9 +102,19 @@ void rl_ip_survey_add(rl_interposer_t* ip, uint64_t signature) {
   ip->survey_items[ip->survey_count++] = signature;
 }
 
+void rl_ip_survey_begin(rl_interposer_t* ip) {
+  if (!ip->survey[0]) return;
+  if (RL_ARRAY_RESERVE(&ip->survey_begins, &ip->survey_begin_capacity,
+                       ip->survey_begin_count + 1)) {
+    return;  // the begins after it are lost: the plan sees fewer steps
+  }
+  ip->survey_begins[ip->survey_begin_count++] = ip->survey_count;
+}
+
 void rl_ip_survey_write(rl_interposer_t* ip) {
   ip->written = true;
-  size_t size = (size_t)ip->survey_count * 17u + 1;
+  size_t size = (size_t)ip->survey_count * 17u +
+                (size_t)ip->survey_begin_count * 5u + 1;
   char* text = malloc(size);
   rl_status_t status = RL_OK;
   if (!text) {
@@ -112,7 +122,14 @@ void rl_ip_survey_write(rl_interposer_t* ip) {
                        ip->survey_count);
   } else {
     size_t length = 0;
-    for (uint32_t i = 0; i < ip->survey_count; ++i) {
+    uint32_t begin = 0;
+    for (uint32_t i = 0; i <= ip->survey_count; ++i) {
+      while (begin < ip->survey_begin_count &&
+             ip->survey_begins[begin] == i) {
+        length += (size_t)snprintf(text + length, size - length, "step\n");
+        ++begin;
+      }
+      if (i == ip->survey_count) break;
       length += (size_t)snprintf(text + length, size - length, "%016llx\n",
                                  (unsigned long long)ip->survey_items[i]);
     }
@@ -120,7 +137,9 @@ void rl_ip_survey_write(rl_interposer_t* ip) {
   }
   free(text);
   free(ip->survey_items);
+  free(ip->survey_begins);
   ip->survey_items = NULL;
+  ip->survey_begins = NULL;
   if (status) {
     rl_ip_report(ip, "failed survey: %s", rl_status_message(status));
     rl_ip_fail(status, "writing the survey");
@@ -233,6 +252,11 @@ static rl_status_t rl_ip_steps_infer(const rl_interposer_t* ip,
     rl_status_free(status);
     return RL_OK;
   }
+  if (!rl_ip_annotate_apply(ip->skip_steps, &result, false, why,
+                            why_size)) {
+    rl_step_infer_result_free(&result);
+    return RL_OK;  // incomplete: |why| names the declared parameter
+  }
   // The window: inference's own (the next positions, never captured)
   // unless the program's state was recorded; then the recorded positions
   // from the first, which the shadow compares with the program's.
@@ -283,6 +307,8 @@ static rl_status_t rl_ip_steps_values(const rl_interposer_t* ip,
     rl_status_free(status);
     return RL_OK;
   }
+  char why[256];
+  (void)rl_ip_annotate_apply(ip->skip_steps, &all, true, why, sizeof(why));
   for (uint32_t k = 0; !status && k < total; ++k) {
     for (uint32_t q = 0; !status && q < merged->param_count; ++q) {
       uint32_t p = 0;

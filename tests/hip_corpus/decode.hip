@@ -13,7 +13,17 @@
 //                     differ in structure (refused by --steps); "fault":
 //                     the attend launch of layer 1 at position 3 reads
 //                     through a null pointer, so that launch fails
+//
+// Built with -DDECODE_ANNOTATE it is decode_annotated, the variant that
+// declares its steps with redline/annotate.h (docs/real-engines.md,
+// "Annotations"): `decode_annotated disagree` declares pos 103 at
+// position 3 (a negative control: the capture is incomplete);
+// `decode_annotated split` begins a second step after the embedding copy
+// of position 2 (steps of unequal length: refused).
 #include "corpus.h"
+#ifdef DECODE_ANNOTATE
+#include "redline/annotate.h"
+#endif
 
 #include <cstring>
 #include <vector>
@@ -135,6 +145,8 @@ struct Model {
 };
 
 int main(int argc, char** argv) {
+  const bool disagree = argc > 1 && std::strcmp(argv[1], "disagree") == 0;
+  const bool split = argc > 1 && std::strcmp(argv[1], "split") == 0;
   const bool uneven = argc > 1 && std::strcmp(argv[1], "uneven") == 0;
   const bool fault = argc > 1 && std::strcmp(argv[1], "fault") == 0;
   Model m;
@@ -164,9 +176,23 @@ int main(int argc, char** argv) {
   std::vector<int> got, want;
   int token = 1, host_token = 1;
   for (int pos = 0; pos < kSteps; ++pos) {
+#ifdef DECODE_ANNOTATE
+    // The annotated variant (decode_annotated): the step starts here, with
+    // these parameters; "disagree" declares a wrong position at step 3.
+    redline_step_begin();
+    redline_step_param("token", token);
+    redline_step_param("pos", disagree && pos == 3 ? pos + 100 : pos);
+#else
+    (void)disagree;
+#endif
     // The engine's embedding lookup: a device row, copied with the kind a
     // mechanical port kept.
     HIP_CHECK(hipMemcpy(x, emb + token * kDim, kDim * 4, hipMemcpyHostToDevice));
+#ifdef DECODE_ANNOTATE
+    if (split && pos == 2) redline_step_begin();  // a step of one copy
+#else
+    (void)split;
+#endif
     for (int l = 0; l < kLayers; ++l) {
       matvec<<<1, kDim>>>(q, wq + l * kDim * kDim, x, kDim, kDim);
       matvec<<<1, kDim>>>(k, wk + l * kKvDim * kDim, x, kKvDim, kDim);

@@ -28,6 +28,17 @@
 #                hash is flipped (REDLINE_TEST_FAULT=program-flip:30)
 #   failed_launch  `decode fault` (one attend launch of step 3 reads
 #                address 0): the summary names that launch, not the first
+#   annotated    decode_annotated (redline/annotate.h: step begin, token,
+#                pos) with --steps 4 --skip-steps 1: the steps cut at the
+#                annotated begins (no period search), the free parameter is
+#                named token after the declaration (inspect), the held-out
+#                step is predicted, `redline shadow` at 1..15 passes
+#   annotated_disagree  negative control: `decode_annotated disagree`
+#                declares pos 103 at position 3: the capture is written
+#                INCOMPLETE naming pos, step 3 and both values
+#   annotated_split  negative control of the cut at the begins:
+#                `decode_annotated split` begins an extra step after one
+#                copy: exit 4 naming the annotated step of unequal length
 #   copy_by_kind negative control of the copies by address: with
 #                REDLINE_TEST_FAULT=copy-by-kind (the kind decides, as
 #                before) the check `period` makes must fail
@@ -184,6 +195,36 @@ case $mode in
     [ $status -eq 2 ] || fail "the program should see its launch fail (exit 2), got $status"
     grep -q '; launch #42 (attend) FAILED: ' "$log" ||
       fail "the summary should name launch #42, attend (the first failed)" ;;
+  annotated)
+    capture_steps --steps 4 --skip-steps 1 -- "$dir/decode_annotated" ||
+      fail "run failed"
+    grep -q 'the step is 14 launches, copies and fills long, from the annotated step begins (step 1 at item 18 of 144)' "$log" ||
+      fail "the step should be cut at the annotated step begins"
+    grep -q 'free0 is the declared parameter token' "$log" ||
+      fail "free0 should be named after the declared token"
+    grep -q 'held-out step 3 (pos=4): predicted exactly' "$log" ||
+      fail "the held-out step should be predicted exactly"
+    out=$("$redline" inspect "$capture") || fail "inspect failed"
+    echo "$out"
+    grep -q 'launch 0    slot 1 (kernarg\[8:16\]) offset in buf0 = 256\*token' <<<"$out" ||
+      fail "inspect should show the embedding row bound to token"
+    grep -q 'free0' <<<"$out" && fail "no parameter should be left named free0"
+    run "$redline" shadow "$capture" --executor isa --windows 1:15 \
+      --arms eager,aql,pm4,pm4-relay,recorded,hip,hipgraph ||
+      fail "shadow failed" ;;
+  annotated_disagree)
+    capture_steps --steps 4 --skip-steps 1 -- "$dir/decode_annotated" disagree
+    grep -q 'INCOMPLETE: .*declared parameter pos disagrees with the inferred one: step 3 declares pos=103, its position is 3' "$log" ||
+      fail "the capture should be incomplete naming pos, step 3, 103 and 3"
+    grep -q 'token' <(run "$redline" inspect "$capture") &&
+      fail "an incomplete capture has no declared bindings"
+    echo "negative control: the disagreeing declaration was refused" ;;
+  annotated_split)
+    capture_steps --steps 4 --skip-steps 1 -- "$dir/decode_annotated" split
+    status=$?
+    [ $status -eq 4 ] || fail "expected exit 4 (steps refused), got $status"
+    grep -q 'annotated step 2 is 1 launches, copies and fills long, step 1 14' "$log" ||
+      fail "the refusal should name annotated step 2 (1 item) against step 1 (14)" ;;
   copy_by_kind)
     REDLINE_TEST_FAULT=copy-by-kind capture_steps --steps 4 --skip-steps 1 \
       -- "$decode" && check_step 1 &&
