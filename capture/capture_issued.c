@@ -10,6 +10,11 @@
 
 rl_status_t rl_capture_add_issued(rl_capture_t* capture, uint32_t launch,
                                   const void* bytes, uint32_t size) {
+  if (!capture || !bytes) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "rl_capture_add_issued: %s is NULL",
+                     !capture ? "capture" : "bytes");
+  }
   if (launch >= capture->launch_count ||
       (capture->issued_count &&
        capture->issued[capture->issued_count - 1].launch >= launch) ||
@@ -32,6 +37,7 @@ rl_status_t rl_capture_add_issued(rl_capture_t* capture, uint32_t launch,
 
 const rl_capture_issued_t* rl_capture_issued_find(const rl_capture_t* capture,
                                                   uint32_t launch) {
+  if (!capture) return NULL;
   uint32_t lo = 0, hi = capture->issued_count;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -47,6 +53,7 @@ const rl_capture_issued_t* rl_capture_issued_find(const rl_capture_t* capture,
 }
 
 void rl_capture_issued_clear(rl_capture_t* capture) {
+  if (!capture) return;
   for (uint32_t i = 0; i < capture->issued_count; ++i) {
     free(capture->issued[i].bytes);
   }

@@ -43,15 +43,16 @@ typedef struct rl_capture_issued_s {
 
 // Copies |size| bytes as the as-issued record of launch |launch|, which
 // must exist and be later than every launch already recorded, and whose
-// kernel's kernarg must hold |size| bytes (RL_STATUS_INVALID_ARGUMENT).
+// kernel's kernarg must hold |size| bytes (RL_STATUS_INVALID_ARGUMENT, as
+// for a NULL |capture| or |bytes|).
 rl_status_t rl_capture_add_issued(rl_capture_t* capture, uint32_t launch,
                                   const void* bytes, uint32_t size);
 
-// The record of launch |launch|, or NULL.
+// The record of launch |launch|, or NULL (also for a NULL |capture|).
 const rl_capture_issued_t* rl_capture_issued_find(const rl_capture_t* capture,
                                                   uint32_t launch);
 
-// Frees every record (rl_capture_destroy calls it).
+// Frees every record (rl_capture_destroy calls it); NULL is a no-op.
 void rl_capture_issued_clear(rl_capture_t* capture);
 
 #ifdef __cplusplus

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "redline/capture_file.h"
+#include "redline/capture_issued.h"
 #include "redline/doctor.h"
 #include "redline/hazard.h"
 #include "redline/kernel_descriptor.h"
@@ -171,6 +172,18 @@ static void c_capture_add_region(int p) {
                                       .size = 4};
   S(rl_capture_add_region(A(0, c), A(1, &region), A(2, OUT(uint32_t))));
   rl_capture_destroy(c);
+}
+static void c_capture_add_issued(int p) {
+  rl_capture_t* c = rl_api_fresh();
+  const uint8_t bytes[4] = {0};
+  S(rl_capture_add_issued(A(0, c), 0, A(2, bytes), 4));
+  rl_capture_destroy(c);
+}
+static void c_capture_issued_find(int p) {
+  P(rl_capture_issued_find(A(0, g_capture), 0));
+}
+static void c_capture_issued_clear(int p) {
+  rl_capture_issued_clear(A(0, NULL));
 }
 static void c_capture_add_program_param(int p) {
   rl_capture_t* c = rl_api_fresh();
@@ -508,6 +521,7 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(buffer_role_parse, O(0) | O(1), 0),
     RL_API_CASE(capture_add_buffer, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_add_code_object, O(0) | O(1) | O(3), 0),
+    RL_API_CASE(capture_add_issued, O(0) | O(2), 0),
     RL_API_CASE(capture_add_kernel, O(0) | O(2) | O(3), 0),
     RL_API_CASE(capture_add_launch, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_add_param, O(0) | O(1) | O(2), 0),
@@ -528,6 +542,8 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(capture_find_buffer, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_find_param, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_identity, O(0) | O(1), 0),
+    RL_API_CASE(capture_issued_clear, O(0), O(0)),
+    RL_API_CASE(capture_issued_find, O(0), 0),
     RL_API_CASE(capture_mark_incomplete, O(0) | O(2), O(2)),
     RL_API_CASE(capture_slot_binding, O(0), 0),
     RL_API_CASE(capture_validate, O(0), 0),
