@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "redline/base/clock.h"
+#include "redline/base/cpu_pin.h"
 #include "redline/sim/sim.h"
 #include "shadow/bench_internal.h"
 #include "shadow/shadow_hazard.h"
@@ -295,18 +296,7 @@ static void rl_bench_pin(rl_bench_t* bench) {
   bench->cp_cpu = -1;
   if (!bench->options->pin) return;
   int first = -1, last = -1;
-  if (sched_getaffinity(0, sizeof(bench->affinity), &bench->affinity) == 0) {
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-      if (!CPU_ISSET(cpu, &bench->affinity)) continue;
-      if (first < 0) first = cpu;
-      last = cpu;
-    }
-  }
-  cpu_set_t host;
-  CPU_ZERO(&host);
-  if (first >= 0) CPU_SET(first, &host);
-  if (first < 0 || first == last ||
-      sched_setaffinity(0, sizeof(host), &host) != 0) {
+  if (!rl_cpu_pin_host(&bench->affinity, &first, &last)) {
     snprintf(result->pinning, sizeof(result->pinning),
              "not pinned (one CPU allowed)");
     return;

@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "redline/code_object.h"
 #include "redline/status.h"
@@ -274,6 +275,23 @@ typedef struct rl_sim_executor_s {
                          bool* out_done);
   void (*wg_close)(void* self, void* wg_state);
 } rl_sim_executor_t;
+
+// Moves one vector-memory element of |size| bytes with a fixed-size copy
+// for the sizes memory instructions have (1, 2, 4, 8, 12, 16; a
+// variable-size memcpy is a call per lane): the simulator's per-instruction
+// lane moves (sim_memory.c) and the ISA executor's LDS moves share it.
+static inline void rl_sim_move_element(uint8_t* to, const uint8_t* from,
+                                       uint32_t size) {
+  switch (size) {
+    case 1: *to = *from; break;
+    case 2: memcpy(to, from, 2); break;
+    case 4: memcpy(to, from, 4); break;
+    case 8: memcpy(to, from, 8); break;
+    case 12: memcpy(to, from, 12); break;
+    case 16: memcpy(to, from, 16); break;
+    default: memcpy(to, from, size); break;
+  }
+}
 
 #ifdef __cplusplus
 }

@@ -365,21 +365,6 @@ bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
   return host != NULL;
 }
 
-// Moves one lane's |size| bytes with a fixed-size copy for the sizes
-// vector memory has (a variable-size memcpy is a call per lane).
-static inline void rl_sim_memory_move(uint8_t* to, const uint8_t* from,
-                                      uint32_t size) {
-  switch (size) {
-    case 1: *to = *from; break;
-    case 2: memcpy(to, from, 2); break;
-    case 4: memcpy(to, from, 4); break;
-    case 8: memcpy(to, from, 8); break;
-    case 12: memcpy(to, from, 12); break;
-    case 16: memcpy(to, from, 16); break;
-    default: memcpy(to, from, size); break;
-  }
-}
-
 bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
                           const uint64_t* address, uint32_t lanes,
                           uint32_t size, uint8_t* data) {
@@ -388,7 +373,7 @@ bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
   if (host != NULL) {
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
       uint32_t l = (uint32_t)__builtin_ctz(rest);
-      rl_sim_memory_move(data + l * 16u, host + (address[l] - lo), size);
+      rl_sim_move_element(data + l * 16u, host + (address[l] - lo), size);
     }
   }
   pthread_rwlock_unlock(&memory->lock);
@@ -403,7 +388,7 @@ bool rl_sim_memory_scatter(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
   if (host != NULL) {
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
       uint32_t l = (uint32_t)__builtin_ctz(rest);
-      rl_sim_memory_move(host + (address[l] - lo), data + l * 16u, size);
+      rl_sim_move_element(host + (address[l] - lo), data + l * 16u, size);
     }
   }
   pthread_rwlock_unlock(&memory->lock);

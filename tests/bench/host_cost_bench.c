@@ -63,6 +63,7 @@
 
 #include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
+#include "redline/base/cpu_pin.h"
 #include "redline/replay_internal.h"
 #include "redline/sim/sim.h"
 
@@ -571,18 +572,7 @@ static void rl_bench_place_threads(rl_sim_options_t* sim, char* out,
                                    size_t out_size) {
   cpu_set_t allowed;
   int first = -1, last = -1;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-      if (!CPU_ISSET(cpu, &allowed)) continue;
-      if (first < 0) first = cpu;
-      last = cpu;
-    }
-  }
-  cpu_set_t host;
-  CPU_ZERO(&host);
-  if (first >= 0) CPU_SET(first, &host);
-  if (first < 0 || first == last ||
-      sched_setaffinity(0, sizeof(host), &host) != 0) {
+  if (!rl_cpu_pin_host(&allowed, &first, &last)) {
     snprintf(out, out_size, "threads not pinned (one CPU allowed)");
     return;
   }

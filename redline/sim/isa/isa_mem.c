@@ -68,21 +68,6 @@ void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
   memcpy(out, dwords, size);
 }
 
-// Moves one element of |size| bytes with a fixed-size copy for the sizes
-// memory instructions have.
-static inline void rl_isa_mem_move(uint8_t* to, const uint8_t* from,
-                                   uint32_t size) {
-  switch (size) {
-    case 1: *to = *from; break;
-    case 2: memcpy(to, from, 2); break;
-    case 4: memcpy(to, from, 4); break;
-    case 8: memcpy(to, from, 8); break;
-    case 12: memcpy(to, from, 12); break;
-    case 16: memcpy(to, from, 16); break;
-    default: memcpy(to, from, size); break;
-  }
-}
-
 // rl_isa_mem_put for the lanes of |lanes|, lane l's element at bytes +
 // (l - |origin|) * |stride| (|origin| at most the lowest lane): one loop
 // per destination dword, with fixed-size moves.
@@ -226,13 +211,13 @@ static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
     rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, 0, 16);
     for (uint32_t rest = exec; rest; rest &= rest - 1) {
       uint32_t l = (uint32_t)__builtin_ctz(rest);
-      rl_isa_mem_move(lds + base[l] + offset, bytes + l * 16u, size);
+      rl_sim_move_element(lds + base[l] + offset, bytes + l * 16u, size);
     }
     return true;
   }
   for (uint32_t rest = exec; rest; rest &= rest - 1) {
     uint32_t l = (uint32_t)__builtin_ctz(rest);
-    rl_isa_mem_move(bytes + l * 16u, lds + base[l] + offset, size);
+    rl_sim_move_element(bytes + l * 16u, lds + base[l] + offset, size);
   }
   rl_isa_mem_put_lanes(wave, inst->vdst, exec, bytes, 0, 16, size,
                        arg & RL_ISA_MEM_SIGNED);
