@@ -68,6 +68,7 @@ MUTATIONS=(
   "cndmask_mods_on_bit15|redline/sim/isa/isa_valu.c|s/uint32_t sign = type == RL_ISA_T_F16 \? 0x8000u : 0x80000000u;/uint32_t sign = type != RL_ISA_T_F32 \&\& type != RL_ISA_T_F64 ? 0x8000u : 0x80000000u;/|v_cndmask_b32 abs and neg act on bit 15 (not bit 31) of its integer sources"
   "bpermute_reads_inactive|redline/sim/isa/isa_permute.c|s/tmp\[i\] = \(\(exec >> lane\) \& 1\) \? data\[lane\] : 0;/tmp[i] = data[lane];/|ds_bpermute_b32 reads inactive source lanes"
   "swizzle_xor_ignored|redline/sim/isa/isa_permute.c|s/ or_mask\) \^ xor_mask;/ or_mask) ^ (xor_mask \& 0);/|ds_swizzle_b32 bit-mask mode ignores the xor mask"
+  "d16_hi_into_low|redline/sim/isa/isa_mem.c|s/\(\(value \& 0xffffu\) << shift\);/((value \& 0xffffu) << 0);/|d16_hi loads write the low half of the VGPR"
   "scratch_sve_ignored|redline/sim/isa/isa_scratch.c|s/\(inst->sve \? wave->vgpr\[inst->addr\]\[lane\] : 0u\)/(0 ? wave->vgpr[inst->addr][lane] : 0u)/|SCRATCH ignores its VGPR address (SVE)"
   "scratch_d16_hi_as_lo|redline/sim/isa/isa_scratch.c|s/\(arg & RL_ISA_MEM_D16_HI\) \? 16u : 0u/0u/|scratch d16_hi loads and stores use the low half"
   "private_aperture_off4|redline/sim/isa/isa_mem.c|s/wave, inst, lane, a - RL_SIM_APERTURE_PRIVATE_BASE\)\);/wave, inst, lane, a - RL_SIM_APERTURE_PRIVATE_BASE + 4));/|FLAT into the private aperture lands 4 bytes off"

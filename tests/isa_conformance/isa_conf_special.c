@@ -462,7 +462,7 @@ static bool rl_conf_smem_load(rl_conf_device_t* device, const rl_isa_op_t* op,
 
 typedef struct rl_conf_mem_op_s {
   uint32_t size;
-  bool store, sign;
+  bool store, sign, d16, hi;
 } rl_conf_mem_op_t;
 
 static bool rl_conf_mem_parse(const char* name, rl_conf_mem_op_t* out) {
@@ -470,9 +470,15 @@ static bool rl_conf_mem_parse(const char* name, rl_conf_mem_op_t* out) {
   if (us == NULL) return false;
   char kind = 0;
   uint32_t bits = 0;
+  memset(out, 0, sizeof(*out));
   out->store = !strncmp(us + 1, "store_", 6);
   const char* t = us + 1 + (out->store ? 6 : 5);
   if (strncmp(us + 1, "load_", 5) && !out->store) return false;
+  if (!strncmp(t, "d16_", 4)) {  // the d16 forms: one half of the VGPR
+    out->d16 = true;
+    t += 4;
+    if (!strncmp(t, "hi_", 3)) out->hi = true, t += 3;
+  }
   if (sscanf(t, "%c%u", &kind, &bits) != 2) return false;
   out->sign = kind == 'i';
   out->size = bits / 8;
@@ -529,7 +535,19 @@ static bool rl_conf_vmem(rl_conf_device_t* device, const rl_isa_op_t* op,
       uint32_t at = (uint32_t)((int64_t)r[0] + offset);
       uint32_t want[4] = {r[4], r[5], r[6], r[7]};
       if (r[3] && m.store) {
-        memcpy(expect + at, want, m.size);
+        uint32_t value[4] = {want[0], want[1], want[2], want[3]};
+        if (m.hi) value[0] >>= 16;  // d16_hi stores: the high half's bytes
+        memcpy(expect + at, value, m.size);
+      } else if (r[3] && m.d16) {
+        // RDNA3 ISA guide, d16 loads: 8 bits zero- or sign-extended to 16
+        // (or 16 bits) into the low or the high half; the other half kept.
+        uint32_t raw = 0;
+        memcpy(&raw, expect + at, m.size);
+        uint32_t half = m.size == 1 && m.sign
+                            ? rl_hm_load_extend(raw, 1, true) & 0xffffu
+                            : raw;
+        uint32_t shift = m.hi ? 16u : 0u;
+        want[0] = (want[0] & ~(0xffffu << shift)) | half << shift;
       } else if (r[3]) {
         uint32_t loaded[4] = {0};
         memcpy(loaded, expect + at, m.size);

@@ -59,6 +59,35 @@ void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
   }
 }
 
+void rl_isa_mem_load_lane(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                          uint32_t lane, const uint8_t* bytes) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  const bool sign = (arg & RL_ISA_MEM_SIGNED) != 0;
+  if (!(arg & RL_ISA_MEM_D16)) {
+    rl_isa_mem_put(wave, inst->vdst, lane, bytes, size, sign);
+    return;
+  }
+  uint32_t value = 0;
+  memcpy(&value, bytes, size);
+  if (size == 1 && sign) value = (uint32_t)(uint16_t)(int16_t)(int8_t)value;
+  const uint32_t shift = (arg & RL_ISA_MEM_D16_HI) ? 16u : 0u;
+  uint32_t* reg = &wave->vgpr[inst->vdst][lane];
+  *reg = (*reg & ~(0xffffu << shift)) | ((value & 0xffffu) << shift);
+}
+
+void rl_isa_mem_store_lane(const rl_isa_wave_t* wave,
+                           const rl_isa_inst_t* inst, uint32_t lane,
+                           uint8_t* out) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  if (!(arg & RL_ISA_MEM_D16)) {
+    rl_isa_mem_get(wave, inst->data0, lane, size, out);
+    return;
+  }
+  const uint32_t shift = (arg & RL_ISA_MEM_D16_HI) ? 16u : 0u;
+  uint32_t half = wave->vgpr[inst->data0][lane] >> shift;
+  memcpy(out, &half, size);  // little-endian: the low |size| bytes
+}
+
 void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
                     uint32_t size, uint8_t* out) {
   uint32_t dwords[4];
@@ -179,9 +208,9 @@ rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
   RL_RETURN_IF_ERROR(rl_isa_lds_check(wave, inst, lane, address, size));
   uint8_t* lds = wave->group->lds + address;
   if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
-    rl_isa_mem_get(wave, inst->data0, lane, size, lds);
+    rl_isa_mem_store_lane(wave, inst, lane, lds);
   } else {
-    rl_isa_mem_put(wave, inst->vdst, lane, lds, size, arg & RL_ISA_MEM_SIGNED);
+    rl_isa_mem_load_lane(wave, inst, lane, lds);
   }
   return RL_OK;
 }
@@ -295,13 +324,13 @@ static rl_status_t rl_isa_flat_lane(rl_isa_wave_t* wave,
   const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
   uint8_t bytes[16];
   if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
-    rl_isa_mem_get(wave, inst->data0, lane, size, bytes);
+    rl_isa_mem_store_lane(wave, inst, lane, bytes);
     return rl_sim_wg_store_with(wave->group->wg, address, bytes, size,
                                 rl_isa_flat_access(inst));
   }
   RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, bytes, size,
                                          rl_isa_flat_access(inst)));
-  rl_isa_mem_put(wave, inst->vdst, lane, bytes, size, arg & RL_ISA_MEM_SIGNED);
+  rl_isa_mem_load_lane(wave, inst, lane, bytes);
   return RL_OK;
 }
 
@@ -400,15 +429,18 @@ rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
       rl_isa_flat_aperture_lanes(address, exec) != 0) {
     return rl_isa_flat_apertures(wave, inst, exec, address);
   }
-  uint32_t first = 0;
-  const uint32_t size = RL_ISA_MEM_SIZE(inst->op->arg);
-  if (rl_isa_flat_contiguous(address, exec, size, &first) &&
-      rl_isa_flat_run(wave, inst, first, exec, address[first])) {
-    return RL_OK;
+  // The d16 forms keep half of each VGPR: lane by lane (rl_isa_flat_lane).
+  if (!(inst->op->arg & RL_ISA_MEM_D16)) {
+    uint32_t first = 0;
+    const uint32_t size = RL_ISA_MEM_SIZE(inst->op->arg);
+    if (rl_isa_flat_contiguous(address, exec, size, &first) &&
+        rl_isa_flat_run(wave, inst, first, exec, address[first])) {
+      return RL_OK;
+    }
+    bool done = false;
+    RL_RETURN_IF_ERROR(rl_isa_flat_gather(wave, inst, exec, address, &done));
+    if (done) return RL_OK;
   }
-  bool done = false;
-  RL_RETURN_IF_ERROR(rl_isa_flat_gather(wave, inst, exec, address, &done));
-  if (done) return RL_OK;
   while (exec) {
     uint32_t lane = (uint32_t)__builtin_ctz(exec);
     exec &= exec - 1;
@@ -454,23 +486,35 @@ static const rl_isa_op_t rl_isa_ds_ops[] = {
     DS(0xff, "ds_load_b128", ARG(16, L, 0)),
 };
 
-// FLAT and GLOBAL share opcodes (FLATInstructions.td); one list, two
-// prefixes.
-#define RL_ISA_FLAT_OPS(X, p)                 \
-  X(0x10, p "load_u8", ARG(1, L, 0))          \
-  X(0x11, p "load_i8", ARG(1, L, SX))         \
-  X(0x12, p "load_u16", ARG(2, L, 0))         \
-  X(0x13, p "load_i16", ARG(2, L, SX))        \
-  X(0x14, p "load_b32", ARG(4, L, 0))         \
-  X(0x15, p "load_b64", ARG(8, L, 0))         \
-  X(0x16, p "load_b96", ARG(12, L, 0))        \
-  X(0x17, p "load_b128", ARG(16, L, 0))       \
-  X(0x18, p "store_b8", ARG(1, S, 0))         \
-  X(0x19, p "store_b16", ARG(2, S, 0))        \
-  X(0x1a, p "store_b32", ARG(4, S, 0))        \
-  X(0x1b, p "store_b64", ARG(8, S, 0))        \
-  X(0x1c, p "store_b96", ARG(12, S, 0))       \
-  X(0x1d, p "store_b128", ARG(16, S, 0))
+#define D16 RL_ISA_MEM_D16
+#define D16H (RL_ISA_MEM_D16 | RL_ISA_MEM_D16_HI)
+
+// FLAT, GLOBAL and SCRATCH share opcodes (FLATInstructions.td; the d16
+// forms' opcodes as llvm-mc-19 encodes them, tests/data/isa_names_gfx11.txt);
+// one list, three prefixes.
+#define RL_ISA_FLAT_OPS(X, p)                       \
+  X(0x10, p "load_u8", ARG(1, L, 0))                \
+  X(0x11, p "load_i8", ARG(1, L, SX))               \
+  X(0x12, p "load_u16", ARG(2, L, 0))               \
+  X(0x13, p "load_i16", ARG(2, L, SX))              \
+  X(0x14, p "load_b32", ARG(4, L, 0))               \
+  X(0x15, p "load_b64", ARG(8, L, 0))               \
+  X(0x16, p "load_b96", ARG(12, L, 0))              \
+  X(0x17, p "load_b128", ARG(16, L, 0))             \
+  X(0x18, p "store_b8", ARG(1, S, 0))               \
+  X(0x19, p "store_b16", ARG(2, S, 0))              \
+  X(0x1a, p "store_b32", ARG(4, S, 0))              \
+  X(0x1b, p "store_b64", ARG(8, S, 0))              \
+  X(0x1c, p "store_b96", ARG(12, S, 0))             \
+  X(0x1d, p "store_b128", ARG(16, S, 0))            \
+  X(0x1e, p "load_d16_u8", ARG(1, L, D16))          \
+  X(0x1f, p "load_d16_i8", ARG(1, L, D16 | SX))     \
+  X(0x20, p "load_d16_b16", ARG(2, L, D16))         \
+  X(0x21, p "load_d16_hi_u8", ARG(1, L, D16H))      \
+  X(0x22, p "load_d16_hi_i8", ARG(1, L, D16H | SX)) \
+  X(0x23, p "load_d16_hi_b16", ARG(2, L, D16H))     \
+  X(0x24, p "store_d16_hi_b8", ARG(1, S, D16H))     \
+  X(0x25, p "store_d16_hi_b16", ARG(2, S, D16H))
 #define RL_ISA_FLAT_ROW(opc, name, arg) \
   RL_ISA_OP(opc, name, 0, NO, NO, NO, NO, arg, rl_isa_exec_flat, NULL),
 
@@ -479,23 +523,12 @@ static const rl_isa_op_t rl_isa_flat_ops[] = {
 static const rl_isa_op_t rl_isa_global_ops[] = {
     RL_ISA_FLAT_OPS(RL_ISA_FLAT_ROW, "global_")};
 
-// SCRATCH: the same loads and stores (isa_scratch.c runs them), plus the
-// d16 forms (FLATInstructions.td; opcodes checked with llvm-mc-19).
+// SCRATCH: the same loads and stores, d16 forms included (isa_scratch.c
+// runs them).
 #define RL_ISA_SCRATCH_ROW(opc, name, arg) \
   RL_ISA_OP(opc, name, 0, NO, NO, NO, NO, arg, rl_isa_exec_scratch, NULL),
-#define D16 RL_ISA_MEM_D16
-#define D16H (RL_ISA_MEM_D16 | RL_ISA_MEM_D16_HI)
 static const rl_isa_op_t rl_isa_scratch_ops[] = {
-    RL_ISA_FLAT_OPS(RL_ISA_SCRATCH_ROW, "scratch_")
-    RL_ISA_SCRATCH_ROW(0x1e, "scratch_load_d16_u8", ARG(1, L, D16))
-    RL_ISA_SCRATCH_ROW(0x1f, "scratch_load_d16_i8", ARG(1, L, D16 | SX))
-    RL_ISA_SCRATCH_ROW(0x20, "scratch_load_d16_b16", ARG(2, L, D16))
-    RL_ISA_SCRATCH_ROW(0x21, "scratch_load_d16_hi_u8", ARG(1, L, D16H))
-    RL_ISA_SCRATCH_ROW(0x22, "scratch_load_d16_hi_i8", ARG(1, L, D16H | SX))
-    RL_ISA_SCRATCH_ROW(0x23, "scratch_load_d16_hi_b16", ARG(2, L, D16H))
-    RL_ISA_SCRATCH_ROW(0x24, "scratch_store_d16_hi_b8", ARG(1, S, D16H))
-    RL_ISA_SCRATCH_ROW(0x25, "scratch_store_d16_hi_b16", ARG(2, S, D16H))
-};
+    RL_ISA_FLAT_OPS(RL_ISA_SCRATCH_ROW, "scratch_")};
 
 // MUBUF: only the cache invalidations (no operands): they drop this WGP's
 // vector L0 / this shader array's GL1 in the cache model (AMDGPUUsage GFX11

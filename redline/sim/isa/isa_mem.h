@@ -76,6 +76,21 @@ void rl_isa_mem_put(rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
 void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
                     uint32_t size, uint8_t* out);
 
+// One lane's element of a one-address load or store |inst| (its
+// RL_ISA_MEM_ARG): load_lane writes the |bytes| read into the lane's
+// destination VGPRs, store_lane the bytes to write from its data VGPRs. The
+// d16 forms (RL_ISA_MEM_D16) move one 16-bit half of the VGPR and keep the
+// other: loads of 8 bits zero- (u8) or sign-extended (i8) to 16 bits into
+// the low half, or the high half with RL_ISA_MEM_D16_HI; stores of the high
+// half's low 8 or 16 bits (RDNA3 ISA guide, "Flat, Global and Scratch
+// instructions": the D16 and D16_HI load and store variants). Every
+// FLAT/GLOBAL/SCRATCH and aperture path goes through these.
+void rl_isa_mem_load_lane(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                          uint32_t lane, const uint8_t* bytes);
+void rl_isa_mem_store_lane(const rl_isa_wave_t* wave,
+                           const rl_isa_inst_t* inst, uint32_t lane,
+                           uint8_t* out);
+
 // LDS through the shared aperture: one lane's load or store of |inst|'s
 // element at LDS byte |address| (isa_mem.c).
 rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,

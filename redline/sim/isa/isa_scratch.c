@@ -45,31 +45,11 @@ rl_status_t rl_isa_private_lane_access(rl_isa_wave_t* wave,
   }
   uint8_t* bytes = wave->private_mem + (size_t)lane * wave->private_size +
                    offset;
-  const bool store = RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE;
-  if (!(arg & RL_ISA_MEM_D16)) {
-    if (store) {
-      rl_isa_mem_get(wave, inst->data0, lane, size, bytes);
-    } else {
-      rl_isa_mem_put(wave, inst->vdst, lane, bytes, size,
-                     arg & RL_ISA_MEM_SIGNED);
-    }
-    return RL_OK;
+  if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_STORE) {
+    rl_isa_mem_store_lane(wave, inst, lane, bytes);
+  } else {
+    rl_isa_mem_load_lane(wave, inst, lane, bytes);
   }
-  // d16: one 16-bit half of the VGPR; the other half is kept.
-  const uint32_t shift = (arg & RL_ISA_MEM_D16_HI) ? 16u : 0u;
-  if (store) {
-    uint32_t half = wave->vgpr[inst->data0][lane] >> shift;
-    memcpy(bytes, &half, size);  // little-endian: the low |size| bytes
-    return RL_OK;
-  }
-  uint32_t value = 0;
-  memcpy(&value, bytes, size);
-  if (size == 1) {
-    value = (arg & RL_ISA_MEM_SIGNED) ? (uint32_t)(uint16_t)(int16_t)(int8_t)value
-                                      : value;
-  }
-  uint32_t* reg = &wave->vgpr[inst->vdst][lane];
-  *reg = (*reg & ~(0xffffu << shift)) | ((value & 0xffffu) << shift);
   return RL_OK;
 }
 
