@@ -15,16 +15,6 @@
 #define RL_CONF_PRIV_IN 24u     // input dwords per lane
 #define RL_CONF_PRIV_OUT 20u    // output dwords per lane
 
-static bool rl_conf_go(rl_conf_device_t* device, const rl_conf_program_t* p,
-                       const rl_conf_config_t* cfg, const char* name,
-                       rl_conf_result_t* result) {
-  char fault[512];
-  if (rl_conf_run(device, p, cfg, fault, sizeof(fault))) return true;
-  rl_conf_fail(result, "%s: dispatch faulted: %s", name, fault);
-  ++result->cases;
-  return false;
-}
-
 // SCRATCH, gfx11 (isa_decode_memory.c): SVE is bit 23 of the second dword.
 static void rl_conf_scratch(rl_conf_program_t* p, uint32_t op, uint32_t vdst,
                             uint32_t addr, bool sve, uint32_t data,

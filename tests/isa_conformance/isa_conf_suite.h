@@ -67,11 +67,24 @@ void rl_conf_active(rl_conf_program_t* p, uint32_t vflag);
 void rl_conf_all_lanes(rl_conf_program_t* p);
 void rl_conf_endpgm(rl_conf_program_t* p);
 
+// Runs |p| (rl_conf_run); on a fault counts one failed case of |name|
+// naming the fault and returns false.
+bool rl_conf_go(rl_conf_device_t* device, const rl_conf_program_t* p,
+                const rl_conf_config_t* cfg, const char* name,
+                rl_conf_result_t* result);
+// |count| words from |rng|.
+void rl_conf_fill_random(rl_conf_rng_t* rng, uint32_t* words, uint32_t count);
+
 // Case families: each returns false when |op| is not one it handles.
 bool rl_conf_alu_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                       uint32_t encoding, rl_conf_result_t* result);
 bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                           uint32_t encoding, rl_conf_result_t* result);
+// GLOBAL/FLAT loads and stores, and their atomics (isa_conf_vmem.c).
+bool rl_conf_vmem(rl_conf_device_t* device, const rl_isa_op_t* op,
+                  uint32_t encoding, rl_conf_result_t* result);
+bool rl_conf_vmem_atomic(rl_conf_device_t* device, const rl_isa_op_t* op,
+                         uint32_t encoding, rl_conf_result_t* result);
 // SCRATCH loads/stores and s_setpc_b64/s_swappc_b64 (isa_conf_private.c).
 bool rl_conf_private_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                           uint32_t encoding, rl_conf_result_t* result);

@@ -15,6 +15,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
     SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
             ${RL_CONF_DIR}/isa_conf_alu.c
             ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_vmem.c
             ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_private.c
             ${RL_CONF_DIR}/isa_conf_harness.c
@@ -28,6 +29,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
     SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
             ${RL_CONF_DIR}/isa_conf_alu.c
             ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_vmem.c
             ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_private.c
             ${RL_CONF_DIR}/isa_conf_harness.c

@@ -91,6 +91,21 @@ void rl_conf_endpgm(rl_conf_program_t* p) {
   rl_conf_sopp(p, RL_CONF_SOPP_ENDPGM, 0);
 }
 
+bool rl_conf_go(rl_conf_device_t* device, const rl_conf_program_t* p,
+                       const rl_conf_config_t* cfg, const char* name,
+                       rl_conf_result_t* result) {
+  char fault[512];
+  if (rl_conf_run(device, p, cfg, fault, sizeof(fault))) return true;
+  rl_conf_fail(result, "%s: dispatch faulted: %s", name, fault);
+  ++result->cases;
+  return false;
+}
+
+void rl_conf_fill_random(rl_conf_rng_t* rng, uint32_t* words,
+                                uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) words[i] = (uint32_t)rl_conf_rng_next(rng);
+}
+
 void rl_conf_check(rl_conf_result_t* result, const char* name, uint32_t lane,
                    uint32_t what, uint32_t got, uint32_t want) {
   ++result->cases;
