@@ -415,19 +415,26 @@ static void test_unexplained_variation_is_refused(void** state) {
   rl_test_steps_free(&steps);
 }
 
+// The four steps at positions 62..65 of rl_test_pos_step (mode 3), and
+// their inference, which must succeed.
+static void rl_test_infer_pos_steps(rl_test_steps_t* steps,
+                                    rl_step_infer_result_t* result) {
+  static const int64_t positions[4] = {62, 63, 64, 65};
+  for (uint32_t k = 0; k < 4; ++k) {
+    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
+    steps->steps[k] = rl_test_make_step(&step);
+  }
+  assert_null(rl_test_infer(steps, positions, false, result));
+}
+
 // The scaled expressions and pointer-offset bindings survive the file:
 // BINDING_EXT is written only when needed, the identity covers it, and
 // a capture without them keeps the 1.0 layout.
 static void test_file_round_trip(void** state) {
   (void)state;
   rl_test_steps_t steps = {.count = 4};
-  int64_t positions[4] = {62, 63, 64, 65};
-  for (uint32_t k = 0; k < 4; ++k) {
-    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
-    steps.steps[k] = rl_test_make_step(&step);
-  }
   rl_step_infer_result_t result;
-  assert_null(rl_test_infer(&steps, positions, false, &result));
+  rl_test_infer_pos_steps(&steps, &result);
   uint8_t* bytes = NULL;
   size_t size = 0;
   assert_null(rl_capture_file_encode(result.capture, NULL, &bytes, &size));
@@ -480,13 +487,8 @@ static void rl_test_reseal(uint8_t* bytes, uint64_t offset) {
 static void test_binding_ext_refusals(void** state) {
   (void)state;
   rl_test_steps_t steps = {.count = 4};
-  int64_t positions[4] = {62, 63, 64, 65};
-  for (uint32_t k = 0; k < 4; ++k) {
-    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
-    steps.steps[k] = rl_test_make_step(&step);
-  }
   rl_step_infer_result_t result;
-  assert_null(rl_test_infer(&steps, positions, false, &result));
+  rl_test_infer_pos_steps(&steps, &result);
   uint8_t* bytes = NULL;
   size_t size = 0;
   assert_null(rl_capture_file_encode(result.capture, NULL, &bytes, &size));
@@ -531,13 +533,8 @@ static void test_binding_ext_refusals(void** state) {
 static void test_bind_table_applies_pointer_offset(void** state) {
   (void)state;
   rl_test_steps_t steps = {.count = 4};
-  int64_t positions[4] = {62, 63, 64, 65};
-  for (uint32_t k = 0; k < 4; ++k) {
-    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
-    steps.steps[k] = rl_test_make_step(&step);
-  }
   rl_step_infer_result_t result;
-  assert_null(rl_test_infer(&steps, positions, false, &result));
+  rl_test_infer_pos_steps(&steps, &result);
   const rl_capture_t* c = result.capture;
   // Replay addresses other than the capture's.
   uint64_t addresses[RL_TEST_BUFFERS];
@@ -649,13 +646,8 @@ static int rl_test_write_steps(const char* dir) {
 static void test_aql_route_applies_pointer_offset(void** state) {
   (void)state;
   rl_test_steps_t steps = {.count = 4};
-  int64_t positions[4] = {62, 63, 64, 65};
-  for (uint32_t k = 0; k < 4; ++k) {
-    rl_test_step_t step = rl_test_pos_step(positions[k], 3);
-    steps.steps[k] = rl_test_make_step(&step);
-  }
   rl_step_infer_result_t result;
-  assert_null(rl_test_infer(&steps, positions, false, &result));
+  rl_test_infer_pos_steps(&steps, &result);
   const rl_capture_t* c = result.capture;
   rl_hazard_plan_t* plan = NULL;
   assert_null(rl_hazard_plan_create(c, &plan));
