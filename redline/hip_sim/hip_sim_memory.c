@@ -148,6 +148,10 @@ RL_HIP_EXPORT hipError_t hipFreeHost(void* ptr) {
   return rl_hip_free(ptr, "hipFreeHost");
 }
 
+// With unified addressing the device pointer of pinned, managed or
+// registered memory is the host pointer itself, as on ROCm (HIP runtime API
+// reference, hipHostGetDevicePointer). Pointer arguments holding it are
+// translated at the launch like the host pointer they equal (hip_sim.h).
 RL_HIP_EXPORT hipError_t hipHostGetDevicePointer(void** device, void* host,
                                                  unsigned int flags) {
   (void)flags;
@@ -156,9 +160,11 @@ RL_HIP_EXPORT hipError_t hipHostGetDevicePointer(void** device, void* host,
   rl_hip_allocation_t* a = rl_hip_find((uint64_t)(uintptr_t)host);
   if ((!a || !a->host) &&
       !rl_hip_registered_device((uint64_t)(uintptr_t)host)) {
+    rl_hip_error("hipHostGetDevicePointer(%p): not pinned, managed or "
+                 "registered host memory", host);
     return rl_hip_leave(hipErrorInvalidValue);
   }
-  *device = (void*)(uintptr_t)rl_hip_device_address(host);
+  *device = host;
   return rl_hip_leave(hipSuccess);
 }
 

@@ -41,9 +41,33 @@ int main() {
   for (int i = 0; i < n; ++i) pinned[i] = managed[i] = registered[i] = i;
   HIP_CHECK(hipHostRegister(registered, bytes, hipHostRegisterDefault));
 
+  // With unified addressing the device pointer of pinned or registered
+  // memory is the host pointer itself (HIP runtime API reference,
+  // hipHostGetDevicePointer; ROCm answers so), and a kernel reaches the
+  // same bytes through it. (First, so that the sum below stays the last
+  // launch: host_uploads.sh compares the final state with its window.)
+  void* mapped = nullptr;
+  HIP_CHECK(hipHostGetDevicePointer(&mapped, registered, 0));
+  EXPECT(mapped == registered, "hipHostGetDevicePointer(registered %p) = %p",
+         (void*)registered, mapped);
+  HIP_CHECK(hipHostGetDevicePointer(&mapped, pinned + 5, 0));
+  EXPECT(mapped == pinned + 5, "hipHostGetDevicePointer(pinned %p) = %p",
+         (void*)(pinned + 5), mapped);
+  int stack_value = 0;
+  EXPECT(hipHostGetDevicePointer(&mapped, &stack_value, 0) ==
+             hipErrorInvalidValue,
+         "hipHostGetDevicePointer of pageable memory did not fail");
+  HIP_CHECK(hipHostGetDevicePointer(&mapped, pinned, 0));
+  scale_add<<<blocks, 256>>>((int*)mapped, 3, 0, n);
+  HIP_CHECK(hipDeviceSynchronize());
+  int wrong = first_wrong(pinned, n, 3, 0);
+  EXPECT(wrong < 0, "pinned[%d] = %d through the device pointer", wrong,
+         wrong < 0 ? 0 : pinned[wrong]);
+  for (int i = 0; i < n; ++i) pinned[i] = i;
+
   scale_add<<<blocks, 256>>>(pinned, 2, 1, n);
   HIP_CHECK(hipDeviceSynchronize());
-  int wrong = first_wrong(pinned, n, 2, 1);
+  wrong = first_wrong(pinned, n, 2, 1);
   EXPECT(wrong < 0, "pinned[%d] = %d after the kernel", wrong,
          wrong < 0 ? 0 : pinned[wrong]);
 
@@ -71,11 +95,6 @@ int main() {
     EXPECT(managed[i] == want, "sum[%d] = %d, expected %d", i, managed[i],
            want);
   }
-
-  // The device pointer of registered memory reaches the same bytes.
-  void* mapped = nullptr;
-  HIP_CHECK(hipHostGetDevicePointer(&mapped, registered, 0));
-  EXPECT(mapped != nullptr, "hipHostGetDevicePointer gave NULL");
 
   HIP_CHECK(hipHostUnregister(registered));
   std::free(block);

@@ -2,11 +2,11 @@
 # tests/hip_conformance/host_uploads.sh REDLINE PROGRAM DIR — what the host
 # stores into host memory between launches reaches the capture
 # (docs/capture-interposer.md, "Host memory"). PROGRAM is
-# host_memory_kernels: its 4th kernel launch (sum) reads pinned memory the
-# host rewrote after the 1st wrote it.
+# host_memory_kernels: its 5th kernel launch (sum) reads pinned memory the
+# host rewrote after the 2nd wrote it.
 #
-# Two captures of the same run: the whole run, and the window of the 4th
-# launch alone (launches:3:1), whose initial state is the host memory as
+# Two captures of the same run: the whole run, and the window of the 5th
+# launch alone (launches:4:1), whose initial state is the host memory as
 # the program had it then, read directly: the ground truth. Replaying each
 # must leave the same bytes in every region (xxh3_128 of replay --json).
 # Negative control: with REDLINE_TEST_FAULT=host-writes-off the interposer
@@ -26,7 +26,7 @@ capture() {  # OUT [ENV...] -> runs the program under capture
     -- "$program" >/dev/null || { echo "host_uploads: capture $out failed" >&2; exit 1; }
 }
 window= capture "$dir/whole.rlc"
-window=launches:3:1 capture "$dir/window.rlc"
+window=launches:4:1 capture "$dir/window.rlc"
 window= capture "$dir/broken.rlc" REDLINE_TEST_FAULT=host-writes-off
 truth=$(hashes "$dir/window.rlc")
 whole=$(hashes "$dir/whole.rlc")
