@@ -8,6 +8,8 @@
 # Tests:
 #   hip_corpus_build       every program needs libamdhip64 and carries a
 #                          code object for its processor only (always on)
+#   hip_corpus_kernels     `redline kernels` lists the programs' embedded
+#                          code objects (corpus_kernels.sh)
 #   hip_corpus.<name>.<arch>.run                 `redline run`, exit 0
 #   hip_corpus.<name>.<arch>.shadow              `redline run --capture`,
 #       then `redline shadow --executor isa --arms eager,aql,pm4,hip,hipgraph`
@@ -128,6 +130,15 @@ add_test(NAME hip_corpus_build
           ${RL_LLVM_READELF} "${rl_corpus_archs_words}"
           ${rl_corpus_check_names})
 set_tests_properties(hip_corpus_build PROPERTIES LABELS "hip_corpus")
+
+# `redline kernels` on the programs: their embedded code objects, and its
+# refusal of files with none (tests/hip_corpus/corpus_kernels.sh).
+add_test(NAME hip_corpus_kernels
+  COMMAND ${RL_HIP_CORPUS_SRC}/corpus_kernels.sh $<TARGET_FILE:redline>
+          ${RL_HIP_CORPUS_DIR} ${RL_HIPCC} ${RL_HIP_CORPUS_SRC}
+          "${rl_corpus_archs_words}")
+set_tests_properties(hip_corpus_kernels PROPERTIES LABELS "hip_corpus;cli"
+  TIMEOUT 300)
 
 # The isa decoder against llvm-objdump-19 on every corpus code object of
 # every processor (isa_objdump_test, tests/unit/sim/isa/, over the code

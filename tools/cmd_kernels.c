@@ -1,5 +1,5 @@
-// `redline kernels CODEOBJECT [--json] [--isa]`: what a code object holds,
-// as read by redline/code_object.h — the target, then per kernel the
+// `redline kernels FILE [--json] [--isa]`: what a code object holds, as
+// read by redline/code_object.h — the target, then per kernel the
 // metadata (kernarg layout, segment sizes, register counts) and the kernel
 // descriptor in hex with its decoded highlights. --isa adds, per kernel,
 // every instruction the simulator's `isa` executor does not model (LLVM
@@ -8,14 +8,23 @@
 // kernel is refused by the executor before it runs. The exit status is 0
 // either way: this is a listing, not a check.
 //
+// FILE may also be an executable or shared library (its .hip_fatbin
+// section) or a clang offload bundle: every AMDGPU code object in it is
+// listed, each headed by its bundle entry's triple (JSON: an object
+// {"code_objects": [...]} whose items carry "bundle_entry"). A file with
+// none fails with exit 3, naming why (redline/offload_bundle.h).
+//
 // The JSON form keeps the metadata's own spellings (value_kind, access,
 // actual_access, address_space) so tests can compare it field by field with
 // `llvm-readelf --notes`.
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "redline/base/byte_order.h"
 #include "redline/code_object.h"
+#include "redline/offload_bundle.h"
 #include "redline/sim/isa/isa_executor.h"
 #include "tools/cli.h"
 
@@ -282,6 +291,103 @@ static rl_status_t rl_kernels_isa_init(const rl_code_object_t* co,
                                    (size_t)co->image_size);
 }
 
+// Lists one code object (|data|, |size|) under |label|; for a file of
+// several, |triple| names its bundle entry and |json_array| collects the
+// JSON forms. Returns an exit code.
+static int rl_kernels_one(const char* label, const char* triple,
+                          const uint8_t* data, size_t size, bool json,
+                          bool isa_scan, cJSON* json_array) {
+  rl_code_object_t* co = NULL;
+  rl_status_t status = rl_code_object_parse(data, size, &co);
+  if (status) return rl_cli_fail(status, label);
+  rl_kernels_isa_t isa = {0};
+  if (isa_scan) status = rl_kernels_isa_init(co, data, size, &isa);
+  int exit_code = RL_EXIT_OK;
+  if (status) {
+    exit_code = rl_cli_fail(status, label);
+  } else if (json && json_array) {
+    cJSON* object = rl_kernels_json(co, isa_scan ? &isa : NULL);
+    if (object) cJSON_AddStringToObject(object, "bundle_entry", triple);
+    cJSON_AddItemToArray(json_array, object);
+  } else if (json) {
+    exit_code = rl_cli_print_json(rl_kernels_json(co, isa_scan ? &isa : NULL));
+  } else {
+    if (triple) printf("\n== code object %s\n", triple);
+    rl_kernels_print_text(label, co, isa_scan ? &isa : NULL);
+  }
+  free(isa.image);
+  rl_code_object_destroy(co);
+  return exit_code;
+}
+
+// The code objects of an executable, shared library or bundle, collected
+// by rl_offload_bundle_list.
+typedef struct rl_kernels_entries_s {
+  rl_offload_entry_t* items;
+  uint32_t count, capacity;
+  bool out_of_memory;
+} rl_kernels_entries_t;
+
+static void rl_kernels_collect(void* context, const rl_offload_entry_t* entry) {
+  rl_kernels_entries_t* entries = context;
+  if (entries->count == entries->capacity) {
+    uint32_t capacity = entries->capacity ? entries->capacity * 2 : 8;
+    void* grown = realloc(entries->items, capacity * sizeof(*entries->items));
+    if (!grown) {
+      entries->out_of_memory = true;
+      return;
+    }
+    entries->items = grown;
+    entries->capacity = capacity;
+  }
+  entries->items[entries->count++] = *entry;
+}
+
+// Every code object embedded in the host ELF or bundle |data|, each with
+// its bundle entry's triple as the target line says.
+static int rl_kernels_embedded(const char* path, const uint8_t* data,
+                               size_t size, bool json, bool isa_scan) {
+  rl_kernels_entries_t entries = {0};
+  uint32_t count = 0;
+  rl_status_t status = rl_offload_bundle_list(data, size, rl_kernels_collect,
+                                              &entries, &count);
+  if (!status && entries.out_of_memory) status = rl_status_out_of_memory();
+  if (status) {
+    free(entries.items);
+    return rl_cli_fail(status, path);
+  }
+  cJSON* root = json ? cJSON_CreateObject() : NULL;
+  cJSON* array = root ? cJSON_AddArrayToObject(root, "code_objects") : NULL;
+  if (!json) {
+    printf("%s: %u embedded code object%s\n", path, entries.count,
+           entries.count == 1 ? "" : "s");
+  }
+  int exit_code = RL_EXIT_OK;
+  for (uint32_t i = 0; i < entries.count; ++i) {
+    const rl_offload_entry_t* e = &entries.items[i];
+    char triple[256], label[512];
+    snprintf(triple, sizeof(triple), "%.*s", (int)e->triple_length, e->triple);
+    snprintf(label, sizeof(label), "%s: bundle %u entry %u (%s)", path,
+             e->bundle, e->index, triple);
+    int code = rl_kernels_one(label, triple, e->code, (size_t)e->size, json,
+                              isa_scan, array);
+    if (code != RL_EXIT_OK && exit_code == RL_EXIT_OK) exit_code = code;
+  }
+  free(entries.items);
+  if (json) {
+    int code = rl_cli_print_json(root);
+    if (exit_code == RL_EXIT_OK) exit_code = code;
+  }
+  return exit_code;
+}
+
+// True when |data| is an AMDGPU ELF (e_machine EM_AMDGPU, 224): one code
+// object, read directly.
+static bool rl_kernels_is_code_object(const uint8_t* data, size_t size) {
+  return size >= 20 && memcmp(data, "\x7f" "ELF", 4) == 0 &&
+         rl_load_le16(data + 18) == 224;
+}
+
 int rl_cmd_kernels(int argc, char** argv) {
   const char* path = NULL;
   bool json = false, isa_scan = false;
@@ -293,34 +399,20 @@ int rl_cmd_kernels(int argc, char** argv) {
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return rl_cli_usage("kernels: unknown option '%s'", argv[i]);
     } else if (path) {
-      return rl_cli_usage("kernels: more than one CODEOBJECT given");
+      return rl_cli_usage("kernels: more than one FILE given");
     } else {
       path = argv[i];
     }
   }
-  if (!path) return rl_cli_usage("kernels: missing CODEOBJECT");
+  if (!path) return rl_cli_usage("kernels: missing FILE");
   uint8_t* data = NULL;
   size_t size = 0;
   rl_status_t status = rl_cli_read_file(path, &data, &size);
   if (status) return rl_cli_fail(status, "kernels");  // names the path
-  rl_code_object_t* co = NULL;
-  status = rl_code_object_parse(data, size, &co);
-  if (status) {
-    free(data);
-    return rl_cli_fail(status, path);
-  }
-  rl_kernels_isa_t isa = {0};
-  if (isa_scan) status = rl_kernels_isa_init(co, data, size, &isa);
-  int exit_code = RL_EXIT_OK;
-  if (status) {
-    exit_code = rl_cli_fail(status, path);
-  } else if (json) {
-    exit_code = rl_cli_print_json(rl_kernels_json(co, isa_scan ? &isa : NULL));
-  } else {
-    rl_kernels_print_text(path, co, isa_scan ? &isa : NULL);
-  }
-  free(isa.image);
+  int exit_code =
+      rl_kernels_is_code_object(data, size)
+          ? rl_kernels_one(path, NULL, data, size, json, isa_scan, NULL)
+          : rl_kernels_embedded(path, data, size, json, isa_scan);
   free(data);
-  rl_code_object_destroy(co);
   return exit_code;
 }

@@ -10,9 +10,11 @@
 #include "tools/cli_help.h"
 
 const rl_cli_command_t rl_cli_commands[] = {
-    {"kernels", rl_cmd_kernels, "kernels CODEOBJECT [--json] [--isa]",
+    {"kernels", rl_cmd_kernels, "kernels FILE [--json] [--isa]",
      "List the kernels of an AMDGPU code object: target, code-object version,\n"
      "kernarg layout from the metadata note and the decoded kernel descriptor.\n"
+     "FILE may be an executable, shared library or offload bundle: each\n"
+     "embedded code object is listed with its target.\n"
      "  --json   machine output: {target, kernels: [{name, kernarg_size, ...}]}\n"
      "  --isa    also list every instruction the ISA executor does not model\n"},
     {"capture", rl_cmd_capture,

@@ -22,6 +22,7 @@
 #ifndef REDLINE_OFFLOAD_BUNDLE_H_
 #define REDLINE_OFFLOAD_BUNDLE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "redline/status.h"
@@ -54,6 +55,34 @@ _Static_assert(sizeof(rl_hip_fatbin_wrapper_t) == 8 + 2 * sizeof(void*),
 // RL_STATUS_NOT_FOUND when no entry matches |processor|.
 rl_status_t rl_hip_fatbin_find(const void* wrapper, const char* processor,
                                const void** out_code, uint64_t* out_size);
+
+// One entry of a bundle read from a file (rl_offload_bundle_list).
+typedef struct rl_offload_entry_s {
+  uint32_t bundle;       // which bundle of the file, from 0
+  uint32_t index;        // the entry's index in its bundle
+  const char* triple;    // not terminated: |triple_length| bytes
+  uint32_t triple_length;
+  const void* code;      // inside the caller's data, not copied
+  uint64_t size;
+} rl_offload_entry_t;
+
+typedef void (*rl_offload_visit_fn)(void* context,
+                                    const rl_offload_entry_t* entry);
+
+// Calls |visit| for every AMDGPU entry (triple "hip…-amdgcn-…", size above
+// zero) of every offload bundle in |data| (|size| bytes, a whole file): a
+// bare bundle (what `hipcc --genco` writes for several processors), or a
+// host ELF64 (an executable or shared library) whose .hip_fatbin section
+// holds one bundle per translation unit, each starting at a multiple of 8
+// bytes from the section's start (clang aligns each to 4096). Unlike
+// rl_hip_fatbin_find every offset is checked against |size|.
+// *|out_count| (cleared on entry) is the number of entries visited.
+// RL_STATUS_INVALID_INPUT for a truncated or corrupt ELF or bundle header,
+// RL_STATUS_NOT_FOUND for an ELF with no .hip_fatbin section or a file
+// that holds no AMDGPU entry (message naming which).
+rl_status_t rl_offload_bundle_list(const void* data, size_t size,
+                                   rl_offload_visit_fn visit, void* context,
+                                   uint32_t* out_count);
 
 #ifdef __cplusplus
 }

@@ -339,6 +339,14 @@ static void c_hip_fatbin_find(int p) {
   S(rl_hip_fatbin_find(A(0, g_out), A(1, "gfx1100"), A(2, &code),
                        A(3, OUT(uint64_t))));
 }
+static void c_offload_visit(void* context, const rl_offload_entry_t* entry) {
+  (void)context, (void)entry;
+}
+static void c_offload_bundle_list(int p) {
+  uint32_t count = 0;
+  S(rl_offload_bundle_list(A(0, g_out), 8, A(2, c_offload_visit),
+                           A(3, g_out), A(4, &count)));
+}
 
 // Devices.
 static void c_device_close(int p) { rl_device_close(A(0, NULL)); }
@@ -595,6 +603,7 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(limits_capture_device_bytes, O(0), O(0)),
     RL_API_CASE(limits_check_capture, O(0) | O(1), O(1)),
     RL_API_CASE(limits_resolve, O(0), O(0)),
+    RL_API_CASE(offload_bundle_list, O(0) | O(3) | O(4), O(3)),
     RL_API_CASE(region_type_parse, O(0) | O(1), 0),
     RL_API_CASE(replay_admit, O(0) | O(1) | O(3), O(1)),
     RL_API_CASE(replay_bind_buffer, O(0), 0),
