@@ -4,7 +4,8 @@
 # the corpus program lists its one embedded code object under that
 # processor's bundle triple with its kernels, `--isa` scans them and
 # `--json` gives {code_objects: [...]} with the triple. A program built for
-# two processors (a host ELF with both entries) lists both. Negative
+# two processors (a host ELF with both entries) lists both, and a shared
+# library its one. Negative
 # controls: an ELF without device code (/bin/sh) and a program whose
 # bundle header is corrupted each fail with exit 3 and a message naming
 # why; a program is never listed with a processor it was not built for.
@@ -57,6 +58,16 @@ elif "$hipcc" --offload-arch="$1" --offload-arch="$2" -O2 -o "$tmp/two" \
   done
 else
   fail "redline-hipcc for two processors: $(cat "$tmp/hipcc.err")"
+fi
+
+# A shared library carries its code objects the same way.
+if "$hipcc" --offload-arch="$1" -O2 -fPIC -shared -o "$tmp/libsaxpy.so" \
+    "$src/saxpy.hip" 2>"$tmp/hipcc.err"; then
+  out=$("$redline" kernels "$tmp/libsaxpy.so" 2>&1) || fail "so: exit $?: $out"
+  grep -q "== code object hipv4-amdgcn-amd-amdhsa--$1" <<<"$out" &&
+    grep -q "^kernel .*saxpy" <<<"$out" || fail "so: not listed: $out"
+else
+  fail "redline-hipcc -shared: $(cat "$tmp/hipcc.err")"
 fi
 
 # Negative controls.
