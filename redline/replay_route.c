@@ -149,14 +149,28 @@ rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
 
 // Waits in slices so a faulted queue (whose signal never completes) is
 // reported at once; a wait that runs out without a fault leaves the
-// queue's state unknown. Then the completion value and the fault.
+// queue's state unknown. Then the completion value and the fault. With
+// options.stall_bound on a device that reports progress (queue_progress:
+// the simulator) the bound is a stall, as the funnel's (device_funnel.h):
+// it restarts whenever a work-group completes or a dispatch starts, so a
+// long step that keeps progressing runs as long as it needs and a hung one
+// fails after |timeout| without progress.
 rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
   rl_device_t* device = replay->device;
   const uint64_t timeout = replay->options.wait_timeout_ns;
-  const uint64_t start = rl_replay_now_ns();
+  uint64_t start = rl_replay_now_ns();
   const int64_t expected = replay->signal_value - 1;
   int64_t value = replay->signal_value;
+  const bool stall =
+      replay->options.stall_bound && device->vtable->queue_progress;
+  rl_device_progress_t progress = {0}, now = {0};
+  if (stall) device->vtable->queue_progress(device, &replay->queue, &progress);
   for (;;) {
+    if (stall) {
+      device->vtable->queue_progress(device, &replay->queue, &now);
+      if (now.events != progress.events) start = rl_replay_now_ns();
+      progress = now;
+    }
     uint64_t elapsed = rl_replay_now_ns() - start;
     uint64_t left = elapsed < timeout ? timeout - elapsed : 0;
     uint64_t slice = left < RL_REPLAY_WAIT_SLICE_NS ? left
@@ -195,6 +209,15 @@ rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
     if (left == 0) break;
   }
   uint64_t read_id = __atomic_load_n(replay->queue.read_index, __ATOMIC_ACQUIRE);
+  if (stall) {
+    return RL_STATUS(RL_STATUS_QUARANTINED,
+                     "no progress for %" PRIu64 " ns (%" PRIu64 " of %" PRIu64
+                     " work-groups of the current dispatch done): completion "
+                     "signal %" PRId64 ", queue %u read id %" PRIu64
+                     " of last packet %" PRIu64 "; packets may still execute",
+                     timeout, progress.wg_done, progress.wg_total, value,
+                     replay->queue.id, read_id, last);
+  }
   return RL_STATUS(RL_STATUS_QUARANTINED,
                    "bounded wait of %" PRIu64 " ns expired: completion "
                    "signal %" PRId64 ", queue %u read id %" PRIu64

@@ -468,6 +468,11 @@ typedef struct rl_shadow_result_s {
   // What checks the code under test independently: "eager@isa (...)" when
   // the second executor ran, else why there is none ("none: ...").
   char independent_reference[192];
+  // How every wait of the redline arms is bounded (options.limits
+  // wait_timeout_ns): on the simulator a stall (no work-group completing
+  // for that long; a step that keeps progressing runs as long as it needs,
+  // whatever its recorded length), elsewhere a duration.
+  char wait_bound[160];
   bool diverged;
   // The first divergence in (window, region, arm) order.
   uint32_t first_window, first_region, first_arm;

@@ -147,6 +147,10 @@ static rl_status_t rl_shadow_retained_prepare(
       .pm4_device_patch = retained->arm.kind == RL_SHADOW_ARM_PM4_RELAY,
       .limits = retained->arm.limits,
       .spin_wait = retained->arm.device_options.spin_wait,
+      // A retained run is a whole recorded step, as long as the program's
+      // run was: bounded by a stall where the device reports progress
+      // (the report states it, shadow.h wait_bound).
+      .stall_bound = true,
   };
   RL_RETURN_IF_ERROR(rl_replay_create(retained->arm.device,
                                       retained->arm.capture, &replay_options,

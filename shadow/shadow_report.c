@@ -193,6 +193,7 @@ static void rl_shadow_text_independent(FILE* out,
   fprintf(out, "independent reference: %s\n",
           result->independent_reference[0] ? result->independent_reference
                                            : "none");
+  if (result->wait_bound[0]) fprintf(out, "bound: %s\n", result->wait_bound);
 }
 
 static void rl_shadow_text_header(FILE* out, const rl_shadow_result_t* result) {
@@ -622,6 +623,7 @@ static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result)
       result->arms[result->reference].name);
   cJSON_AddStringToObject(root, "independent_reference",
                           result->independent_reference);
+  cJSON_AddStringToObject(root, "wait_bound", result->wait_bound);
 }
 
 static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result) {

@@ -57,6 +57,21 @@ static const char* rl_shadow_kernel_without_ref(const rl_capture_t* capture) {
   return NULL;
 }
 
+// States how the arms' waits are bounded (shadow.h, wait_bound): the
+// simulator reports progress, so its bound is a stall
+// (device_funnel.h, replay_route.c rl_replay_queue_wait).
+static void rl_shadow_state_bound(rl_shadow_run_t* run) {
+  const rl_limits_t limits = rl_limits_resolve(&run->expanded.limits);
+  const char* kind = run->expanded.device.kind;
+  const bool sim = !kind || strcmp(kind, "sim") == 0;
+  snprintf(run->result->wait_bound, sizeof(run->result->wait_bound),
+           sim ? "each wait fails after %" PRIu64 " ms without a work-group "
+                 "completing (a stall, not a duration: long steps run to "
+                 "their end)"
+               : "each wait fails after %" PRIu64 " ms (device %s)",
+           (uint64_t)(limits.wait_timeout_ns / 1000000u), sim ? "sim" : kind);
+}
+
 // Appends the second executor's eager arm when every kernel of the capture
 // has a C reference (else there is no second executor for it: the result
 // says why).
@@ -153,6 +168,7 @@ static rl_status_t rl_shadow_expand_arms(rl_shadow_run_t* run,
     run->adversarial[b] = options->device.adversarial;
     run->seed[b] = options->device.seed;
   }
+  rl_shadow_state_bound(run);
   if (options->device.adversarial) return rl_shadow_add_second_executor(run);
   for (uint32_t k = 1; k <= options->adversarial_seeds; ++k) {
     for (uint32_t a = 0; a < options->arm_count; ++a) {

@@ -111,7 +111,7 @@ class ReplayOptions(ctypes.Structure):
     _fields_ = [("checked", ctypes.c_bool), ("wait_timeout_ns", u64),
                 ("queue_packets", u32), ("pm4_no_retain", ctypes.c_bool),
                 ("spin_wait", ctypes.c_bool), ("pm4_device_patch", ctypes.c_bool),
-                ("limits", Limits)]
+                ("limits", Limits), ("stall_bound", ctypes.c_bool)]
 
 
 class Admission(ctypes.Structure):

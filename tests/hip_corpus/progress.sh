@@ -51,6 +51,34 @@ check 7 "kernel steps made no progress for $BOUND_MS ms (0 of 1 work-groups done
 [ "$took" -lt $((10 * BOUND_MS)) ] ||
   fail "one: stopped after $took ms, more than 10 x $BOUND_MS ms"
 
+# The shadow's replayed steps get the same stall bound
+# (rl_replay_options_t.stall_bound): the captured `long` run replays on
+# routes aql and pm4 under the bound to its end, longer than twice the
+# bound, and the report states the bound (sequential arms: an adversarial
+# pass keeps 4 work-groups open at once, so its first completes after 4
+# work-groups' time, too close to the bound on a loaded machine). A
+# capture of `one` (a single work-group running over a second, captured
+# under a 120 s bound) is quarantined in the shadow under the bound,
+# naming the stall (the negative control). `redline replay` keeps its
+# wall-time bound: the long run exceeds it (exit 7).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check 0 "progress: PASS" "$redline" run --processor "$arch" \
+  --capture "$tmp/long.rlc" -- "$program" long 128 30000
+check 0 "bound: each wait fails after $BOUND_MS ms without a work-group completing" \
+  "$redline" shadow "$tmp/long.rlc" --executor isa --arms aql,pm4 \
+  --adversarial-seeds 0 --timeout-ms "$BOUND_MS"
+[ "$took" -gt $((2 * BOUND_MS)) ] ||
+  fail "shadow: ran $took ms, not longer than 2 x $BOUND_MS ms"
+check 7 "bounded wait of $((BOUND_MS * 1000000)) ns expired" \
+  "$redline" replay "$tmp/long.rlc" --executor isa --route aql \
+  --timeout-ms "$BOUND_MS"
+check 0 "progress: PASS" "$redline" run --processor "$arch" \
+  --timeout-ms 120000 --capture "$tmp/one.rlc" -- "$program" one 6000000
+check 7 "no progress for $((BOUND_MS * 1000000)) ns (0 of 1 work-groups" \
+  "$redline" shadow "$tmp/one.rlc" --executor isa --arms aql \
+  --adversarial-seeds 0 --timeout-ms "$BOUND_MS"
+
 items=$(( (1 << 24) + 256 ))
 check 2 "max_work_items" "$redline" run --processor "$arch" -- \
   "$program" wide "$items"

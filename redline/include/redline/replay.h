@@ -219,6 +219,13 @@ typedef struct rl_replay_options_s {
   // max_device_bytes. max_decompressed_bytes is the reader's
   // (capture_file.h); it is not used here.
   rl_limits_t limits;
+  // On a device that reports progress (device.h queue_progress: the
+  // simulator), bound each run's wait by a stall instead of a duration:
+  // it fails once no work-group completed and no dispatch started for
+  // |wait_timeout_ns|, so a step of any length runs to its end. The
+  // shadow's retained arms set it (their steps are a program's whole
+  // run); off, the bound is wall time, as for any untrusted capture.
+  bool stall_bound;
 } rl_replay_options_t;
 
 // Creates a replay of |capture| on |device|; |options| may be NULL.

@@ -329,20 +329,24 @@ static void rl_vm_fault_poisons(void** state) {
 // Quarantine
 //===----------------------------------------------------------------------===//
 
-static void rl_hung_queue_quarantines(void** state) {
+// A hung packet quarantines the replay under either bound: wall time, or
+// (|stall_bound|) a stall on the simulator, which reports progress and
+// names it.
+static void rl_hung_queue_quarantines_with(void** state, bool stall_bound,
+                                           const char* message) {
   rl_fixture_t* fixture = *state;
   fixture->threads_before = rl_test_thread_count();
   // 1 s: the first (healthy) run must fit in it too, which 50 ms did not
   // always under TSan on a loaded 2-core machine.
-  rl_replay_options_t options = {.wait_timeout_ns = 1000000000ull};
+  rl_replay_options_t options = {.wait_timeout_ns = 1000000000ull,
+                                 .stall_bound = stall_bound};
   rl_prepare(fixture, &options);
   assert_null(rl_run(fixture));
   rl_device_queue_t* queue = rl_replay_test_queue(fixture->replay);
   assert_non_null(queue);
   uint64_t next = atomic_load((_Atomic uint64_t*)queue->write_index);
   rl_sim_inject_hang(fixture->device, queue, next + 3);
-  rl_test_expect(rl_run(fixture), RL_STATUS_QUARANTINED,
-                 "bounded wait of 1000000000 ns expired");
+  rl_test_expect(rl_run(fixture), RL_STATUS_QUARANTINED, message);
   rl_expect_sticky(fixture, RL_REPLAY_QUARANTINED, RL_STATUS_QUARANTINED);
   rl_test_expect(rl_replay_read_region(fixture->replay, 0, NULL, 0, NULL),
                  RL_STATUS_QUARANTINED, NULL);
@@ -354,6 +358,15 @@ static void rl_hung_queue_quarantines(void** state) {
   rl_replay_destroy(fixture->replay);
   fixture->replay = NULL;
   assert_int_equal(rl_test_thread_count(), fixture->threads_before);
+}
+
+static void rl_hung_queue_quarantines(void** state) {
+  rl_hung_queue_quarantines_with(state, false,
+                                 "bounded wait of 1000000000 ns expired");
+}
+
+static void rl_hung_queue_quarantines_stalled(void** state) {
+  rl_hung_queue_quarantines_with(state, true, "no progress for 1000000000 ns");
 }
 
 int main(void) {
@@ -389,6 +402,8 @@ int main(void) {
                                       rl_teardown),
       cmocka_unit_test_setup_teardown(rl_hung_queue_quarantines, rl_setup,
                                       rl_teardown),
+      cmocka_unit_test_setup_teardown(rl_hung_queue_quarantines_stalled,
+                                      rl_setup, rl_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
