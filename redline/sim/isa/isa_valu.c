@@ -462,6 +462,7 @@ const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   }
   const char* reason = rl_isa_operand_reason(inst);
   if (reason) return reason;
+  if (rl_isa_is_permlane(inst->op)) return rl_isa_permlane_reason(inst);
   if (inst->dpp) {
     reason = rl_isa_dpp_reason(inst);
     if (reason) return reason;
