@@ -71,6 +71,7 @@ MUTATIONS=(
   "permlanex16_same_row|redline/sim/isa/isa_permlane.c|s/uint32_t row = \(l >> 4\) \^ \(arg & RL_ISA_PERMLANE_X\);/uint32_t row = l >> 4;/|v_permlanex16 reads its own row (not the other)"
   "permlane_bound_ctrl_ignored|redline/sim/isa/isa_permlane.c|s/out\[l\] = bound_ctrl \? 0 : dst\[l\];/out[l] = (bound_ctrl \& 0) ? 0 : dst[l];/|v_permlane16/x16 bound_ctrl ignored (an inactive source keeps the old value)"
   "dpp_row_share_is_xmask|redline/sim/isa/isa_dpp.c|s/case 0x150: return n;  /case 0x150: return i ^ n;/|DPP row_share:n reads lane i ^ n (row_xmask) instead of lane n"
+  "vopc_dpp_enable_ignored|redline/sim/isa/isa_valu.c|s/  v.exec &= enable;\n  \(\(rl_isa_lanes_fn\)inst->op->lanes\)\(&v\);/  (void)enable;\n  ((rl_isa_lanes_fn)inst->op->lanes)(\&v);/|DPP on a compare ignores the lanes DPP disables (masked rows/banks, invalid sources)"
   "d16_hi_into_low|redline/sim/isa/isa_mem.c|s/\(\(value \& 0xffffu\) << shift\);/((value \& 0xffffu) << 0);/|d16_hi loads write the low half of the VGPR"
   "scratch_sve_ignored|redline/sim/isa/isa_scratch.c|s/\(inst->sve \? wave->vgpr\[inst->addr\]\[lane\] : 0u\)/(0 ? wave->vgpr[inst->addr][lane] : 0u)/|SCRATCH ignores its VGPR address (SVE)"
   "scratch_d16_hi_as_lo|redline/sim/isa/isa_scratch.c|s/\(arg & RL_ISA_MEM_D16_HI\) \? 16u : 0u/0u/|scratch d16_hi loads and stores use the low half"

@@ -4,7 +4,8 @@
 // row_half_mirror, row_share, row_xmask, row and bank masks, bound_ctrl),
 // DPP8, v_permlane16/x16, ds_swizzle in both its modes, a DPP source
 // folded into a float add, a wave sum built the way LLVM reduces a wave32
-// (row_xmask steps, then permlanex16 across the two rows), and two of them
+// (row_xmask steps, then permlanex16 across the two rows), a DPP source
+// clang folds into a compare (v_cmp_lt_i32_e64_dpp), and two of them
 // under divergent control flow (inactive source lanes). The host recomputes
 // each from the ISA's lane rules (RDNA3 ISA guide, "DPP16", "DPP8",
 // V_PERMLANE16_B32, DS_SWIZZLE_B32). Integers and one exact float add:
@@ -14,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#define RESULTS 16
+#define RESULTS 17
 #define WAVE 32
 #define BLOCK 64
 
@@ -60,6 +61,9 @@ __global__ void lane_ops(const int* __restrict__ in, int* __restrict__ out,
   int d = 5;
   if (lane % 3 != 0) d = __builtin_amdgcn_ds_swizzle(v, 0x1c1f);  // xor 7
   o[15] = d;
+  // A DPP move clang folds into the compare (VOP3 DPP on a VOPC opcode).
+  int w = in[gid ^ 1];
+  o[16] = __builtin_amdgcn_update_dpp(0, v, 0x111, 0xf, 0xf, true) < w;
 }
 
 // The host side: the lane rules, wave by wave.
@@ -116,6 +120,7 @@ static void host_wave(const int* w, int* want /* [WAVE][RESULTS] */) {
     std::memcpy(&x[14], &fg, 4);
     int from = l ^ 7;
     x[15] = l % 3 == 0 ? 5 : from % 3 != 0 ? w[from] : 0;
+    x[16] = (l % 16 == 0 ? 0 : w[l - 1]) < w[l ^ 1];
   }
 }
 

@@ -141,6 +141,23 @@ static void test_encoder_matches_llvm_mc(void** state) {
     "bound_ctrl:1",
     rl_conf_vop1(&p[n], 0x01, 10, rl_conf_dpp_marker(&half), true,
                  rl_conf_dpp_word(&half, 1)));
+  // DPP on compares: the e32 form (VCC) and the e64 form clang emits.
+  const rl_conf_dpp_t cshr = {.kind = 16, .ctrl = 0x111, .row_mask = 0xf,
+                              .bank_mask = 0x5, .neg = 1};
+  S("v_cmp_lt_f32_dpp vcc_lo, -v1, v3 row_shr:1 row_mask:0xf bank_mask:0x5",
+    rl_conf_vopc(&p[n], 0x11, rl_conf_dpp_marker(&cshr), 3, true,
+                 rl_conf_dpp_word(&cshr, 1)));
+  const rl_conf_dpp_t cbc = {.kind = 16, .ctrl = 0x111, .row_mask = 0xf,
+                             .bank_mask = 0xf, .bound_ctrl = true};
+  const uint32_t cmp_dpp[3] = {rl_conf_dpp_marker(&cbc), RL_CONF_V(3), 0};
+  S("v_cmp_lt_i32_e64_dpp s32, v1, v3 row_shr:1 row_mask:0xf bank_mask:0xf "
+    "bound_ctrl:1",
+    rl_conf_vop3(&p[n], 0x41, 32, 0, cmp_dpp, NULL, true,
+                 rl_conf_dpp_word(&cbc, 1)));
+  const rl_conf_dpp_t c8 = {.kind = 8, .sel = 0x053977};
+  S("v_cmpx_gt_u32_dpp v1, v3 dpp8:[7,6,5,4,3,2,1,0]",
+    rl_conf_vopc(&p[n], 0xcc, rl_conf_dpp_marker(&c8), 3, true,
+                 rl_conf_dpp_word(&c8, 1)));
 #undef S
   rl_isa_encoded_t encoded[64];
   rl_isa_test_assemble_batch("gfx1151", lines, n, encoded);

@@ -6,7 +6,12 @@
 // LLVM docs/AMDGPUModifierSyntax.rst, "DPP Modifiers"). The decoder
 // (isa_decode_vector.c) fills rl_isa_inst_t.dpp*; the VALU runner
 // (isa_valu.c) calls rl_isa_dpp_fetch() for source 0 and masks its writes
-// with the returned lane set. Wave32: two rows of 16 lanes, each row four
+// with the returned lane set. The compares (VOPC and their VOP3 form, which
+// clang emits when it folds a DPP move into a compare) take the lane set as
+// their EXEC: a lane DPP disables writes 0 into the VCC/SGPR mask, or into
+// EXEC for v_cmpx, as an inactive lane does (LLVM folds only DPP moves
+// whose every lane writes, row_mask and bank_mask 0xf with bound_ctrl, so
+// compiled code never reaches that choice). Wave32: two rows of 16 lanes, each row four
 // banks of 4 lanes.
 //
 // DPP16, for lane l (row r = l / 16, index i = l % 16 in the row):
@@ -84,11 +89,7 @@ uint32_t rl_isa_dpp_fetch(const rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
 const char* rl_isa_dpp_reason(const rl_isa_inst_t* inst) {
   const rl_isa_op_t* op = inst->op;
   if (inst->encoding == RL_ISA_ENC_VOP3P) return "VOP3P DPP is not modelled";
-  if (inst->encoding == RL_ISA_ENC_VOPC ||
-      (inst->encoding == RL_ISA_ENC_VOP3 && inst->opcode < 0x100)) {
-    return "DPP on a compare (VOPC) is not modelled";
-  }
-  if (op->exec != rl_isa_exec_valu) {
+  if (op->exec != rl_isa_exec_valu && op->exec != rl_isa_exec_vopc) {
     return "DPP on this opcode (not a plain VALU operation) is not modelled";
   }
   if (op->flags & (RL_ISA_F_SDST | RL_ISA_F_LITERAL_K | RL_ISA_F_ACCUM |

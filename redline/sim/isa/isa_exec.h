@@ -239,6 +239,8 @@ rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_vopc_dpp(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
