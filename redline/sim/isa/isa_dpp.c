@@ -9,10 +9,10 @@
 // with the returned lane set. The compares (VOPC and their VOP3 form, which
 // clang emits when it folds a DPP move into a compare) take the lane set as
 // their EXEC: a lane DPP disables writes 0 into the VCC/SGPR mask, or into
-// EXEC for v_cmpx, as an inactive lane does (LLVM folds only DPP moves
-// whose every lane writes, row_mask and bank_mask 0xf with bound_ctrl, so
-// compiled code never reaches that choice). Wave32: two rows of 16 lanes, each row four
-// banks of 4 lanes.
+// EXEC for v_cmpx, as an inactive lane does. (The folds clang-19 made in
+// our programs enable every lane: row_mask and bank_mask 0xf,
+// bound_ctrl:1.) Wave32: two rows of 16 lanes, each row four banks of 4
+// lanes.
 //
 // DPP16, for lane l (row r = l / 16, index i = l % 16 in the row):
 //   - DPP_CTRL picks the source index j in the same row:
