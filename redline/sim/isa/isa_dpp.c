@@ -24,7 +24,10 @@
 //       0x141       row_half_mirror  j = (i & 8) | (7 - (i & 7))
 //       0x150-0x15f row_share:n j = n
 //       0x160-0x16f row_xmask:n j = i ^ n
-//     anything else is reserved on gfx11 (refused by rl_isa_dpp_reason);
+//     anything else is reserved on gfx11 and gfx12 (refused by
+//     rl_isa_dpp_reason): among them 0x142/0x143, GFX9's row_bcast:15 and
+//     row_bcast:31, which clang-19 refuses for GFX10 and later ("broadcasts
+//     are not supported on GFX10+");
 //   - the source lane is invalid when j is out of the row or the lane is
 //     inactive in EXEC and FI is 0 (FI = 1 fetches inactive lanes);
 //   - an invalid source reads 0 when BOUND_CTRL is 1; when it is 0 the
