@@ -34,7 +34,18 @@ set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
 set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
-  divergent printf atomic_exact decode)
+  divergent printf atomic_exact decode lanes)
+# rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
+# tools/dev.sh installs): without them it is not built and its tests are
+# one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
+# which clang refuses for gfx11/gfx12, hence its two flags
+# (docs/hip-corpus.md, "rocPRIM").
+find_path(RL_ROCPRIM_INCLUDE_DIR rocprim/rocprim.hpp)
+if(RL_ROCPRIM_INCLUDE_DIR)
+  list(APPEND RL_HIP_CORPUS_PROGRAMS rocprim)
+  set(rl_corpus_flags_rocprim
+    -DROCPRIM_DISABLE_DPP -DROCPRIM_DETAIL_USE_DPP=false)
+endif()
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
@@ -95,6 +106,7 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
   foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)
     add_custom_command(OUTPUT ${dir}/${name}
       COMMAND ${RL_HIPCC} --offload-arch=${arch} ${RL_HIP_CORPUS_FLAGS}
+              ${rl_corpus_flags_${name}}
               -Wall -Werror -o ${dir}/${name} ${RL_HIP_CORPUS_SRC}/${name}.hip
       DEPENDS ${RL_HIP_CORPUS_SRC}/${name}.hip ${rl_corpus_deps} rl_hipcc
       COMMENT "redline-hipcc ${arch}: hip_corpus/${name}"
@@ -158,6 +170,14 @@ if(NOT RL_HIP_CORPUS_RUN)
 endif()
 
 set(rl_corpus_run ${RL_HIP_CORPUS_SRC}/corpus_run.sh)
+if(NOT RL_ROCPRIM_INCLUDE_DIR)
+  message(STATUS "HIP corpus: rocprim not built (rocprim/rocprim.hpp not "
+                 "found: apt-get install librocprim-dev)")
+  add_test(NAME hip_corpus.rocprim.skipped COMMAND ${CMAKE_COMMAND} -E echo
+    "skipped: rocprim/rocprim.hpp not found when configured (apt-get install librocprim-dev, then reconfigure)")
+  set_tests_properties(hip_corpus.rocprim.skipped PROPERTIES
+    LABELS "hip_corpus;integration" SKIP_REGULAR_EXPRESSION "^skipped: ")
+endif()
 foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
   set(dir ${RL_HIP_CORPUS_DIR}/${arch})
   foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)

@@ -25,7 +25,7 @@ PACKAGES=(
   cmake pkg-config gcc make
   libxxhash-dev libelf-dev libmsgpack-dev libcjson-dev libzstd-dev libcmocka-dev
   clang-19 clang-tools-19 llvm-19 lld-19 libclang-rt-19-dev rocm-device-libs
-  libhsa-runtime-dev libdrm-dev libamdhip64-dev
+  libhsa-runtime-dev libdrm-dev libamdhip64-dev librocprim-dev
   python3 python3-pytest python3-venv python3-setuptools python3-wheel groff-base man-db gnuplot-nox
   debhelper dh-python dpkg-dev fakeroot lintian
 )

@@ -188,6 +188,8 @@ static void rl_conf_emit_valu(rl_conf_program_t* p, const rl_isa_op_t* op,
     uint32_t word = rl_conf_dpp_word(&f->dpp, 1);
     if (f->encoding == RL_ISA_ENC_VOP2) {
       rl_conf_vop2(p, op->opcode, 10, marker, 3, true, word);
+    } else if (f->encoding == RL_ISA_ENC_VOPC) {
+      rl_conf_vopc(p, op->opcode, marker, 3, true, word);
     } else {
       rl_conf_vop1(p, op->opcode, 10, marker, true, word);
     }
@@ -260,7 +262,8 @@ static void rl_conf_valu_block(rl_conf_program_t* p, const rl_isa_op_t* op,
 // model's operand shape: OMOD on binary32 results; OP_SEL on binary16
 // register sources and results; DPP16 (random control, masks, BOUND_CTRL,
 // FI, NEG/ABS on float sources) and DPP8 (random selects, FI) on the
-// VOP1/VOP2 opcodes with a plain 32-bit source 0 and vector result.
+// VOP1/VOP2 opcodes with a plain 32-bit source 0 and vector result, and on
+// the compares with a 32-bit source 0.
 static uint32_t rl_conf_modifier_forms(const rl_isa_op_t* op,
                                        uint32_t encoding,
                                        const rl_hm_op_t* hm,
@@ -295,8 +298,13 @@ static uint32_t rl_conf_modifier_forms(const rl_isa_op_t* op,
                                   .opsel = opsel_ok,
                                   .neg = (uint32_t)(r >> 8) & fpmask};
   }
-  bool dpp_ok = (encoding == RL_ISA_ENC_VOP1 || encoding == RL_ISA_ENC_VOP2) &&
-                !(hm->flags & (RL_HM_CMP | RL_HM_COUT | RL_HM_K | RL_HM_ACC)) &&
+  // Compares take DPP too (VOPC and VOP3): their mask bit is the lane's
+  // result where DPP lets the lane write, 0 elsewhere (rl_conf_valu_expect).
+  uint32_t no_dpp = cmp ? (RL_HM_K | RL_HM_ACC)
+                        : (RL_HM_CMP | RL_HM_COUT | RL_HM_K | RL_HM_ACC);
+  bool dpp_ok = (encoding == RL_ISA_ENC_VOP1 || encoding == RL_ISA_ENC_VOP2 ||
+                 encoding == RL_ISA_ENC_VOPC) &&
+                !(hm->flags & no_dpp) &&
                 !(hm->wide & 1) && dst32 && hm->nsrc >= 1;
   if (dpp_ok) {
     uint64_t r = rl_conf_rng_next(rng);
@@ -321,7 +329,7 @@ static uint32_t rl_conf_modifier_forms(const rl_isa_op_t* op,
   bool listed = false;
   for (uint32_t i = 0; i < 3; ++i) listed |= !strcmp(hm->name, no_vop3_dpp[i]);
   bool dpp3_ok = has_e64 && !listed &&
-                 !(hm->flags & (RL_HM_CMP | RL_HM_COUT | RL_HM_K | RL_HM_ACC)) &&
+                 !(hm->flags & no_dpp) &&
                  !(hm->wide & 1) && dst32 && hm->nsrc >= 1;
   if (dpp3_ok) {  // VOP3 DPP16: the VOP3 fields carry ABS/NEG
     uint64_t r = rl_conf_rng_next(rng);

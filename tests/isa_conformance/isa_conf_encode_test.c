@@ -21,7 +21,7 @@ typedef struct rl_conf_sample_s {
 
 static void test_encoder_matches_llvm_mc(void** state) {
   (void)state;
-  static rl_conf_program_t p[56];
+  static rl_conf_program_t p[64];
   const rl_conf_mods_t mods = {.abs = 1, .neg = 2, .clamp = true};
   const rl_conf_mods_t pk = {.opsel = 1, .opsel_hi = 6};  // src2 keeps the default
   const uint32_t s3[3] = {RL_CONF_V(1), RL_CONF_V(3), RL_CONF_V(5)};
@@ -29,7 +29,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
   const uint32_t cnd[3] = {128, 129, 32};
   const uint32_t rl[3] = {RL_CONF_V(1), 128 + 5, 0};
   const uint32_t inl[3] = {RL_CONF_V(1), 244, 0};
-  const char* lines[56];
+  const char* lines[64];
   uint32_t n = 0;
 #define S(text, call) lines[n] = text; call; ++n
   S("s_add_u32 s26, s20, s22", rl_conf_sop2(&p[n], 0x00, 26, 20, 22, false, 0));
@@ -122,8 +122,44 @@ static void test_encoder_matches_llvm_mc(void** state) {
   S("v_mul_f32_dpp v10, v1, v3 dpp8:[0,0,0,0,0,0,0,0]",
     rl_conf_vop2(&p[n], 0x08, 10, rl_conf_dpp_marker(&d8b), 3, true,
                  rl_conf_dpp_word(&d8b, 1)));
+  // The lane permutes: op_sel:[fi,bc] (isa_conf_lanes.c), and the DPP16
+  // controls clang emits for row shares and half-row mirrors.
+  const uint32_t perm[3] = {RL_CONF_V(1), 20, 21};
+  const rl_conf_mods_t fi_bc = {.opsel = 3};
+  S("v_permlane16_b32 v10, v1, s20, s21 op_sel:[1,1]",
+    rl_conf_vop3(&p[n], 0x25b, 10, 0, perm, &fi_bc, false, 0));
+  S("v_permlanex16_b32 v10, v1, s20, s21",
+    rl_conf_vop3(&p[n], 0x25c, 10, 0, perm, NULL, false, 0));
+  const rl_conf_dpp_t share = {.kind = 16, .ctrl = 0x155, .row_mask = 0xf,
+                               .bank_mask = 0xf};
+  S("v_mov_b32_dpp v10, v1 row_share:5 row_mask:0xf bank_mask:0xf",
+    rl_conf_vop1(&p[n], 0x01, 10, rl_conf_dpp_marker(&share), true,
+                 rl_conf_dpp_word(&share, 1)));
+  const rl_conf_dpp_t half = {.kind = 16, .ctrl = 0x141, .row_mask = 0x3,
+                              .bank_mask = 0xc, .bound_ctrl = true};
+  S("v_mov_b32_dpp v10, v1 row_half_mirror row_mask:0x3 bank_mask:0xc "
+    "bound_ctrl:1",
+    rl_conf_vop1(&p[n], 0x01, 10, rl_conf_dpp_marker(&half), true,
+                 rl_conf_dpp_word(&half, 1)));
+  // DPP on compares: the e32 form (VCC) and the e64 form clang emits.
+  const rl_conf_dpp_t cshr = {.kind = 16, .ctrl = 0x111, .row_mask = 0xf,
+                              .bank_mask = 0x5, .neg = 1};
+  S("v_cmp_lt_f32_dpp vcc_lo, -v1, v3 row_shr:1 row_mask:0xf bank_mask:0x5",
+    rl_conf_vopc(&p[n], 0x11, rl_conf_dpp_marker(&cshr), 3, true,
+                 rl_conf_dpp_word(&cshr, 1)));
+  const rl_conf_dpp_t cbc = {.kind = 16, .ctrl = 0x111, .row_mask = 0xf,
+                             .bank_mask = 0xf, .bound_ctrl = true};
+  const uint32_t cmp_dpp[3] = {rl_conf_dpp_marker(&cbc), RL_CONF_V(3), 0};
+  S("v_cmp_lt_i32_e64_dpp s32, v1, v3 row_shr:1 row_mask:0xf bank_mask:0xf "
+    "bound_ctrl:1",
+    rl_conf_vop3(&p[n], 0x41, 32, 0, cmp_dpp, NULL, true,
+                 rl_conf_dpp_word(&cbc, 1)));
+  const rl_conf_dpp_t c8 = {.kind = 8, .sel = 0x053977};
+  S("v_cmpx_gt_u32_dpp v1, v3 dpp8:[7,6,5,4,3,2,1,0]",
+    rl_conf_vopc(&p[n], 0xcc, rl_conf_dpp_marker(&c8), 3, true,
+                 rl_conf_dpp_word(&c8, 1)));
 #undef S
-  rl_isa_encoded_t encoded[56];
+  rl_isa_encoded_t encoded[64];
   rl_isa_test_assemble_batch("gfx1151", lines, n, encoded);
   for (uint32_t i = 0; i < n; ++i) {
     bool same = encoded[i].count == p[i].count;
@@ -144,8 +180,8 @@ static void test_encoder_matches_llvm_mc(void** state) {
 // rl_conf_flat and the split barrier against llvm-mc-19 -mcpu=gfx1201.
 static void test_gfx12_encoder_matches_llvm_mc(void** state) {
   (void)state;
-  static rl_conf_program_t p[12];
-  const char* lines[12];
+  static rl_conf_program_t p[16];
+  const char* lines[16];
   uint32_t n = 0;
   rl_conf_gfx12 = true;
 #define S(text, call) lines[n] = text; p[n].count = 0; call; ++n
@@ -164,11 +200,17 @@ static void test_gfx12_encoder_matches_llvm_mc(void** state) {
     rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x1b, 0x80));
   S("ds_swizzle_b32 v10, v1 offset:swizzle(BITMASK_PERM,\"01pip\")",
     rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x07, 0x09));
+  const uint32_t var[3] = {RL_CONF_V(1), RL_CONF_V(3), 0};
+  const rl_conf_mods_t bc = {.opsel = 2};
+  S("v_permlane16_var_b32 v10, v1, v3 op_sel:[0,1]",
+    rl_conf_vop3(&p[n], 0x30f, 10, 0, var, &bc, false, 0));
+  S("v_permlanex16_var_b32 v10, v1, v3",
+    rl_conf_vop3(&p[n], 0x310, 10, 0, var, NULL, false, 0));
   S("s_barrier_signal -1", rl_conf_sop1(&p[n], 0x4e, 0, 193, false, 0));
   S("s_barrier_wait -1", rl_conf_sopp(&p[n], 0x14, 0xffff));
 #undef S
   rl_conf_gfx12 = false;
-  rl_isa_encoded_t encoded[12];
+  rl_isa_encoded_t encoded[16];
   rl_isa_test_assemble_batch("gfx1201", lines, n, encoded);
   for (uint32_t i = 0; i < n; ++i) {
     bool same = encoded[i].count == p[i].count;

@@ -756,7 +756,7 @@ bool rl_conf_special_case(rl_conf_device_t* device, const rl_isa_op_t* op,
           !strcmp(name, "v_readlane_b32") || !strcmp(name, "v_writelane_b32")) {
         return rl_conf_lanes(device, op, result);
       }
-      return false;
+      return rl_conf_permlane_case(device, op, result);
     case RL_ISA_ENC_SOP1:
       if (!strcmp(name, "s_getpc_b64")) return rl_conf_getpc(device, op, result);
       if (!strcmp(name, "s_sendmsg_rtn_b32")) {

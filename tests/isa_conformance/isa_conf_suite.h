@@ -88,6 +88,9 @@ bool rl_conf_vmem_atomic(rl_conf_device_t* device, const rl_isa_op_t* op,
 // SCRATCH loads/stores and s_setpc_b64/s_swappc_b64 (isa_conf_private.c).
 bool rl_conf_private_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                           uint32_t encoding, rl_conf_result_t* result);
+// v_permlane16/x16 and gfx12's _var forms (isa_conf_lanes.c).
+bool rl_conf_permlane_case(rl_conf_device_t* device, const rl_isa_op_t* op,
+                           rl_conf_result_t* result);
 // s_denorm_mode, s_round_mode, s_getreg/s_setreg (isa_conf_mode.c).
 bool rl_conf_mode_case(rl_conf_device_t* device, const rl_isa_op_t* op,
                        rl_conf_result_t* result);

@@ -5,7 +5,8 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   add_library(rl_test_isa_conf STATIC
     ${RL_CONF_DIR}/isa_conf_encode.c
     ${RL_CONF_DIR}/isa_host_model.c
-    ${RL_CONF_DIR}/isa_host_mods.c)
+    ${RL_CONF_DIR}/isa_host_mods.c
+    ${RL_CONF_DIR}/isa_host_dpp.c)
   target_include_directories(rl_test_isa_conf PUBLIC ${PROJECT_SOURCE_DIR})
   # The oracle rounds where the instructions round, like the executor.
   target_compile_options(rl_test_isa_conf PRIVATE -ffp-contract=off)
@@ -18,6 +19,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
             ${RL_CONF_DIR}/isa_conf_vmem.c
             ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_private.c
+            ${RL_CONF_DIR}/isa_conf_lanes.c
             ${RL_CONF_DIR}/isa_conf_harness.c
             unit/sim/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
@@ -32,6 +34,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
             ${RL_CONF_DIR}/isa_conf_vmem.c
             ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_private.c
+            ${RL_CONF_DIR}/isa_conf_lanes.c
             ${RL_CONF_DIR}/isa_conf_harness.c
             unit/sim/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m

@@ -6,8 +6,13 @@
 // LLVM docs/AMDGPUModifierSyntax.rst, "DPP Modifiers"). The decoder
 // (isa_decode_vector.c) fills rl_isa_inst_t.dpp*; the VALU runner
 // (isa_valu.c) calls rl_isa_dpp_fetch() for source 0 and masks its writes
-// with the returned lane set. Wave32: two rows of 16 lanes, each row four
-// banks of 4 lanes.
+// with the returned lane set. The compares (VOPC and their VOP3 form, which
+// clang emits when it folds a DPP move into a compare) take the lane set as
+// their EXEC: a lane DPP disables writes 0 into the VCC/SGPR mask, or into
+// EXEC for v_cmpx, as an inactive lane does. (The folds clang-19 made in
+// our programs enable every lane: row_mask and bank_mask 0xf,
+// bound_ctrl:1.) Wave32: two rows of 16 lanes, each row four banks of 4
+// lanes.
 //
 // DPP16, for lane l (row r = l / 16, index i = l % 16 in the row):
 //   - DPP_CTRL picks the source index j in the same row:
@@ -19,7 +24,10 @@
 //       0x141       row_half_mirror  j = (i & 8) | (7 - (i & 7))
 //       0x150-0x15f row_share:n j = n
 //       0x160-0x16f row_xmask:n j = i ^ n
-//     anything else is reserved on gfx11 (refused by rl_isa_dpp_reason);
+//     anything else is reserved on gfx11 and gfx12 (refused by
+//     rl_isa_dpp_reason): among them 0x142/0x143, GFX9's row_bcast:15 and
+//     row_bcast:31, which clang-19 refuses for GFX10 and later ("broadcasts
+//     are not supported on GFX10+");
 //   - the source lane is invalid when j is out of the row or the lane is
 //     inactive in EXEC and FI is 0 (FI = 1 fetches inactive lanes);
 //   - an invalid source reads 0 when BOUND_CTRL is 1; when it is 0 the
@@ -84,11 +92,7 @@ uint32_t rl_isa_dpp_fetch(const rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
 const char* rl_isa_dpp_reason(const rl_isa_inst_t* inst) {
   const rl_isa_op_t* op = inst->op;
   if (inst->encoding == RL_ISA_ENC_VOP3P) return "VOP3P DPP is not modelled";
-  if (inst->encoding == RL_ISA_ENC_VOPC ||
-      (inst->encoding == RL_ISA_ENC_VOP3 && inst->opcode < 0x100)) {
-    return "DPP on a compare (VOPC) is not modelled";
-  }
-  if (op->exec != rl_isa_exec_valu) {
+  if (op->exec != rl_isa_exec_valu && op->exec != rl_isa_exec_vopc) {
     return "DPP on this opcode (not a plain VALU operation) is not modelled";
   }
   if (op->flags & (RL_ISA_F_SDST | RL_ISA_F_LITERAL_K | RL_ISA_F_ACCUM |

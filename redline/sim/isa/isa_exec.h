@@ -130,7 +130,8 @@ extern const rl_isa_table_t rl_isa_table_vop1_16, rl_isa_table_vop2_16,
     rl_isa_table_flat_atomic, rl_isa_table_global_atomic,
     rl_isa_table_ds_permute, rl_isa_table_vop1_f64, rl_isa_table_vop3_f64,
     rl_isa_table_sopp_mode, rl_isa_table_sopk_mode, rl_isa_table_vop1_frexp,
-    rl_isa_table_vop3_frexp, rl_isa_table_vopd_packed;
+    rl_isa_table_vop3_frexp, rl_isa_table_vopd_packed,
+    rl_isa_table_vop3_permlane;
 
 // Reads a 32-bit (or the low/high halves of a 64-bit) scalar operand.
 static inline uint32_t rl_isa_read_s32(const rl_isa_wave_t* wave,
@@ -238,6 +239,8 @@ rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_vopc_dpp(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
@@ -247,6 +250,15 @@ rl_status_t rl_isa_exec_readlane(rl_isa_wave_t* wave,
 rl_status_t rl_isa_exec_writelane(rl_isa_wave_t* wave,
                                   const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+// v_permlane16/x16 and gfx12's _var forms (isa_permlane.c); |arg| of the
+// row: RL_ISA_PERMLANE_X reads the other row, RL_ISA_PERMLANE_VAR takes
+// per-lane selects from VGPR source 1.
+enum { RL_ISA_PERMLANE_X = 1u << 0, RL_ISA_PERMLANE_VAR = 1u << 1 };
+rl_status_t rl_isa_exec_permlane(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
+bool rl_isa_is_permlane(const rl_isa_op_t* op);
+// The forms of a lane permute that are refused, or NULL.
+const char* rl_isa_permlane_reason(const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_scratch(rl_isa_wave_t* wave,
                                 const rl_isa_inst_t* inst);

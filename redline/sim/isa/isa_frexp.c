@@ -168,4 +168,5 @@ static const rl_isa_op_t rl_isa_vop3_frexp_ops[] = {
 };
 
 RL_ISA_TABLE(rl_isa_table_vop1_frexp, rl_isa_vop1_frexp_ops);
-RL_ISA_TABLE(rl_isa_table_vop3_frexp, rl_isa_vop3_frexp_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_vop3_frexp, rl_isa_vop3_frexp_ops,
+                   &rl_isa_table_vop3_permlane);

@@ -113,7 +113,10 @@ static void rl_isa_bind(rl_isa_inst_t* inst, bool known) {
   if (known && inst->op->exec != NULL &&
       rl_isa_inst_unsupported_reason(inst) == NULL) {
     inst->exec = inst->op->exec;
-    if (inst->dpp) inst->exec = rl_isa_exec_valu_dpp;  // DPP source fetch
+    if (inst->dpp) {  // DPP source fetch
+      inst->exec = inst->op->exec == rl_isa_exec_vopc ? rl_isa_exec_vopc_dpp
+                                                      : rl_isa_exec_valu_dpp;
+    }
   }
 }
 

@@ -238,9 +238,14 @@ rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
 
 // VOPC: the lane kernel sets |mask_out|; v_cmp writes it (inactive lanes 0)
 // to VCC or the VOP3 SGPR destination, v_cmpx to EXEC.
-rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+// Under DPP, |src0| is the fetched source 0 and |enable| the lanes it lets
+// write (isa_dpp.c).
+static inline __attribute__((always_inline)) rl_status_t rl_isa_vopc_run(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, const uint32_t* src0,
+    uint32_t enable) {
   rl_isa_valu_t v;
-  rl_isa_valu_prepare(wave, inst, &v, NULL);
+  rl_isa_valu_prepare(wave, inst, &v, src0);
+  v.exec &= enable;
   ((rl_isa_lanes_fn)inst->op->lanes)(&v);
   uint32_t result = v.mask_out & v.exec;
   if (inst->op->flags & RL_ISA_F_CMPX) {
@@ -249,6 +254,17 @@ rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
     wave->sgpr[inst->sdst & 127] = result;
   }
   return RL_OK;
+}
+
+rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
+  return rl_isa_vopc_run(wave, inst, NULL, RL_ISA_ALL_LANES);
+}
+
+rl_status_t rl_isa_exec_vopc_dpp(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst) {
+  uint32_t* row = wave->tmp[RL_ISA_ROW_Y];
+  uint32_t enable = rl_isa_dpp_fetch(wave, inst, row);
+  return rl_isa_vopc_run(wave, inst, row, enable);
 }
 
 // One VOPD half: sources into the given rows, the result into |d|.
@@ -462,6 +478,7 @@ const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   }
   const char* reason = rl_isa_operand_reason(inst);
   if (reason) return reason;
+  if (rl_isa_is_permlane(inst->op)) return rl_isa_permlane_reason(inst);
   if (inst->dpp) {
     reason = rl_isa_dpp_reason(inst);
     if (reason) return reason;

@@ -143,6 +143,9 @@ static void rl_td_vop3(const rl_isa_op_t* op, char* line) {
   rl_td_reg(d, "v", 4, rl_td_width(op->dst));
   if (strcmp(op->name, "v_readlane_b32") == 0) sprintf(line, "%s s4, v6, s8", op->name);
   else if (strcmp(op->name, "v_writelane_b32") == 0) sprintf(line, "%s v4, s6, s8", op->name);
+  else if (strstr(op->name, "v_permlane") && !strstr(op->name, "_var")) {
+    sprintf(line, "%s v4, v6, s8, s10", op->name);  // lane selects: SGPRs
+  }
   else if (op->flags & RL_ISA_F_SDST) {
     if (op->src[2] != RL_ISA_T_NONE) sprintf(line, "%s %s, s10, %s, %s, %s", op->name, d, r[0], r[1], r[2]);
     else sprintf(line, "%s %s, s10, %s, %s", op->name, d, r[0], r[1]);
