@@ -22,7 +22,8 @@
 // naming the kernel; the command processor turns that into a queue fault.
 //
 // Thread-safety: begin/run_workgroup/end of one dispatch are called from the
-// command-processor thread of its queue only; with several queues, several
+// command-processor thread of its queue only (run_workgroup_on, when an
+// executor has it, from several threads: see there); with several queues, several
 // CP threads call one executor at once, so |self| must be immutable or
 // thread-safe; work-groups of different dispatches may be
 // interleaved (adversarial hazard mode), so an executor keeps per-dispatch

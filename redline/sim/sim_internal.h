@@ -6,7 +6,11 @@
 // Threads and locks:
 //   - the engine thread calls the rl_device_t vtable;
 //   - one command-processor (CP) thread per queue (sim_cp.c) consumes
-//     packets and runs executors;
+//     packets and runs executors; during a parallel dispatch it runs
+//     work-groups alongside up to threads - 1 worker threads it starts and
+//     joins (sim_parallel.c), which touch only their own LDS, ranges and
+//     findings, the memory (memory.lock, host atomics) and the cache model
+//     (cache.lock);
 //   - memory.lock (rwlock) guards the allocation table: the CP translates
 //     under the read lock on every access, allocate/free take the write lock;
 //   - loader.lock guards the kernel-object table;
