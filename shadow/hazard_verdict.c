@@ -69,6 +69,35 @@ uint32_t rl_hazard_watch_collect(const rl_hazard_watch_t* watch,
   return total;
 }
 
+static uint64_t rl_hazard_fnv(uint64_t hash, uint64_t value) {
+  for (int b = 0; b < 8; ++b) {
+    hash ^= (value >> (8 * b)) & 0xffu;
+    hash *= 0x100000001b3ull;  // the 64-bit FNV prime
+  }
+  return hash;
+}
+
+uint64_t rl_hazard_watch_digest(const rl_hazard_watch_t* watch) {
+  if (!watch->device) return 0;
+  uint32_t total = rl_sim_hazards(watch->device, NULL, 0);
+  uint32_t capacity = total < 65536u ? total : 65536u;
+  rl_sim_hazard_t* hazards = calloc(capacity ? capacity : 1, sizeof(*hazards));
+  if (hazards == NULL) return 0;
+  rl_sim_hazards(watch->device, hazards, capacity);
+  uint64_t hash = rl_hazard_fnv(0xcbf29ce484222325ull, total);
+  for (uint32_t i = 0; i < capacity; ++i) {
+    const rl_sim_hazard_t* h = &hazards[i];
+    hash = rl_hazard_fnv(hash, h->kind);
+    hash = rl_hazard_fnv(hash, h->ordering);
+    hash = rl_hazard_fnv(hash, h->earlier_dispatch - watch->base);
+    hash = rl_hazard_fnv(hash, h->later_dispatch - watch->base);
+    hash = rl_hazard_fnv(hash, h->address);
+    hash = rl_hazard_fnv(hash, h->end);
+  }
+  free(hazards);
+  return hash;
+}
+
 const char* rl_hazard_finding_kind_name(uint32_t kind) {
   switch (kind) {
     case 1:

@@ -86,6 +86,14 @@ uint32_t rl_hazard_watch_collect(const rl_hazard_watch_t* watch,
                                  rl_hazard_finding_t* out_findings,
                                  uint32_t capacity);
 
+// A 64-bit digest (FNV-1a) of every finding since rl_hazard_watch_begin()
+// that the device kept, in the order found: kind, ordering, dispatches
+// (relative to the watch's first), address range. Two runs that report
+// the same findings in the same order have the same digest (the
+// simulator's thread-count tests compare it, docs/cache-model.md). 0 when
+// not watching.
+uint64_t rl_hazard_watch_digest(const rl_hazard_watch_t* watch);
+
 // "RAW", "WAR", "WAW" or "RAW (no acquire)".
 const char* rl_hazard_finding_kind_name(uint32_t kind);
 

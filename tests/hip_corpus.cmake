@@ -237,6 +237,35 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
   endforeach()
 endforeach()
 
+# Work-groups on 1, 2 and 4 host threads give the same hashes and the same
+# findings in the same order (tests/hip_corpus/threads.sh, docs/cache-model.md
+# "Work-groups in parallel"): every gfx1100 program's capture, and the decode
+# and verify workloads (slow: verify's step takes minutes on the ISA
+# executor), each with a completion-order negative control.
+if("gfx1100" IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS)
+  set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
+  set(captures)
+  set(fixtures)
+  foreach(name IN LISTS RL_HIP_CORPUS_PROGRAMS)
+    set(t hip_corpus.${name}.gfx1100)
+    if(NOT ${t}.shadow IN_LIST rl_corpus_known_gaps)
+      list(APPEND captures ${dir}/${name}.rlc)
+      list(APPEND fixtures ${t}.capture)
+    endif()
+  endforeach()
+  add_test(NAME hip_corpus.threads.gfx1100
+    COMMAND ${RL_HIP_CORPUS_SRC}/threads.sh $<TARGET_FILE:redline>
+            ${dir}/threads ${captures})
+  set_tests_properties(hip_corpus.threads.gfx1100 PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 1800
+    FIXTURES_REQUIRED "${fixtures}")
+  add_test(NAME sim_threads_workloads
+    COMMAND ${RL_HIP_CORPUS_SRC}/threads.sh $<TARGET_FILE:redline>
+            ${dir}/threads workload:decode workload:verify)
+  set_tests_properties(sim_threads_workloads PROPERTIES
+    LABELS "integration;slow" TIMEOUT 7200)
+endif()
+
 # The decode loop (decode.hip) under `redline run`: step capture, copies by
 # address, the failure summary (decode.sh lists the modes;
 # docs/real-engines.md): hip_corpus.decode.gfx1100.<mode>.

@@ -12,6 +12,7 @@
 #include "redline/base/file.h"
 #include "redline/base/number.h"
 #include "redline/base/output_file.h"
+#include "redline/sim/sim_executor.h"
 
 rl_status_t rl_cli_read_file(const char* path, uint8_t** out_data,
                              size_t* out_size) {
@@ -125,6 +126,21 @@ int rl_cli_cache_model(const char* command, const char* value) {
   }
   return rl_cli_usage("%s: --cache-model expects off, report or strict, got "
                       "'%s'", command, value);
+}
+
+int rl_cli_sim_threads(const char* command, const char* flag,
+                       const char* value) {
+  uint64_t threads = 0;
+  int code = rl_cli_number_u64(command, flag, value, 1, RL_SIM_THREADS_MAX,
+                               &threads);
+  if (code) return code;
+  // The simulator reads it when a device opens (rl_sim_default_threads),
+  // here and in a `redline run` program's HIP runtime.
+  if (setenv("REDLINE_SIM_THREADS", value, 1) != 0) {
+    return rl_cli_usage("%s: %s: cannot set REDLINE_SIM_THREADS", command,
+                        flag);
+  }
+  return RL_EXIT_OK;
 }
 
 // An installed CLI (cmake/Install.cmake) finds the code objects relative

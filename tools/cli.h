@@ -81,6 +81,14 @@ int rl_cli_processor(const char* command, const char* flag,
 // Returns RL_EXIT_OK, or RL_EXIT_USAGE after printing the message.
 int rl_cli_cache_model(const char* command, const char* value);
 
+// --sim-threads N (run, shadow, bench, demo): 1..RL_SIM_THREADS_MAX host
+// threads per simulated dispatch, set as REDLINE_SIM_THREADS for every
+// simulated device the process (or a `redline run` program) opens
+// (docs/cli.md). Returns RL_EXIT_OK, or RL_EXIT_USAGE after printing the
+// message.
+int rl_cli_sim_threads(const char* command, const char* flag,
+                       const char* value);
+
 // Directory holding the built code objects: $REDLINE_KERNELS_DIR, else
 // ../LIBDIR/redline/kernels next to an installed CLI, else the build-time
 // default (RL_DEFAULT_KERNELS_DIR).

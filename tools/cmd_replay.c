@@ -318,6 +318,7 @@ static void rl_replay_print_json(rl_replay_t* replay,
 typedef struct rl_replay_hazards_s {
   bool checked;
   uint32_t count;  // total found
+  uint64_t digest;  // of all of them, in order (rl_hazard_watch_digest)
   rl_hazard_finding_t findings[RL_REPLAY_CLI_MAX_HAZARDS];
   // The effects and dispatch audits, on where the hazard checker is.
   bool effects_checked;
@@ -341,6 +342,7 @@ static void rl_replay_hazards_collect(rl_replay_t* replay,
   if (out->checked) {
     out->count = rl_hazard_watch_collect(watch, addresses, out->findings,
                                          RL_REPLAY_CLI_MAX_HAZARDS);
+    out->digest = rl_hazard_watch_digest(watch);
   }
   rl_effects_watch_end(effects, values, addresses, "replay", &out->effects);
 }
@@ -382,6 +384,7 @@ static void rl_replay_hazards_print(const rl_replay_hazards_t* hazards,
     return;
   }
   printf("hazards %u\n", hazards->count);
+  printf("hazards digest %016" PRIx64 "\n", hazards->digest);
   uint32_t kept = hazards->count < RL_REPLAY_CLI_MAX_HAZARDS
                       ? hazards->count
                       : RL_REPLAY_CLI_MAX_HAZARDS;

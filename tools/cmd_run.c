@@ -166,6 +166,9 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
                             "adversarial, got '%s'", value);
       }
       run->hazards = value;
+    } else if (rl_cli_is(flag, "--sim-threads")) {
+      int exit_code = rl_cli_sim_threads("run", flag, value);
+      if (exit_code) return exit_code;
     } else if (rl_cli_is(flag, "--cache-model")) {
       int exit_code = rl_cli_cache_model("run", value);
       if (exit_code) return exit_code;

@@ -39,7 +39,7 @@ static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
       "--processor", "--target", "--bind", "--executor", "--cache-model", "--trace",
-      "--adversarial-seeds", "--device"};
+      "--adversarial-seeds", "--device", "--sim-threads"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }

@@ -76,6 +76,8 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
   } else if (rl_cli_is(flag, "--cache-model")) {
     options->device.cache_model = value;
     *out_exit = rl_cli_cache_model(command, value);
+  } else if (rl_cli_is(flag, "--sim-threads")) {
+    *out_exit = rl_cli_sim_threads(command, flag, value);
   } else {
     return false;
   }

@@ -58,6 +58,10 @@
 //   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
 //                   work-groups, ignoring the grid's Y dimension (the
 //                   dispatch audit's control; takes no index)
+//   parallel-completion-order  simulator (sim_parallel.c): a parallel
+//                   dispatch reports its findings thread by thread, as
+//                   they completed, not sorted by work-group (the
+//                   sim_threads determinism tests' control; no index)
 //   graph-rebuild   the shadow's hipgraph arm re-captures and
 //                   re-instantiates its graph every window instead of
 //                   updating its kernel nodes (the control of its route

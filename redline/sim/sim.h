@@ -155,7 +155,19 @@ typedef struct rl_sim_options_s {
   // RL_STATUS_OUT_OF_MEMORY and changes nothing. No-access guards
   // (reserve_guard) take nothing.
   uint64_t memory_bytes;
+  // Host threads a dispatch's work-groups run on (docs/cache-model.md,
+  // "Work-groups in parallel"): 0 takes the environment variable
+  // REDLINE_SIM_THREADS, else the CPUs this process may run on
+  // (sched_getaffinity); at most RL_SIM_THREADS_MAX. Memory, hazard,
+  // stale-read and cache findings are the same for every count; adversarial
+  // mode always runs one thread.
+  uint32_t threads;
 } rl_sim_options_t;
+
+// The thread count rl_sim_options_t.threads == 0 stands for:
+// REDLINE_SIM_THREADS when set (1..RL_SIM_THREADS_MAX; anything else is
+// ignored), else the CPUs of the process's affinity mask (at least 1).
+uint32_t rl_sim_default_threads(void);
 
 // What a simulated device has by default: the 16 GiB the HIP runtime over
 // the simulator has always reported (hipDeviceProp_t.totalGlobalMem).

@@ -199,6 +199,21 @@ uint32_t rl_sim_cache_place(const rl_sim_cache_t* cache,
   return (uint32_t)((wg_index + half) % cache->wgp_count);
 }
 
+void rl_sim_cache_shards(const rl_sim_cache_t* cache, uint64_t dispatch_index,
+                         uint32_t fallback, uint32_t* out_slots,
+                         uint32_t* out_group, uint32_t* out_half) {
+  if (!rl_sim_cache_enabled(cache) || cache->wgp_count == 0) {
+    *out_slots = fallback;
+    *out_group = 1;
+    *out_half = 0;
+    return;
+  }
+  *out_slots = cache->wgp_count;
+  *out_group = cache->array_count ? cache->wgp_count / cache->array_count : 1;
+  *out_half = (uint32_t)(((dispatch_index + cache->seed) & 1u) *
+                         (cache->wgp_count / 2));
+}
+
 static uint32_t rl_sim_cache_array(const rl_sim_cache_t* cache, uint32_t wgp) {
   return wgp / (cache->wgp_count / cache->array_count);
 }
@@ -635,7 +650,11 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
   if (!rl_sim_cache_enabled(cache) || size == 0) return;
   rl_sim_cache_lock(cache);
   uint64_t end = address + size;
-  bool reported = false;
+  // One finding per host read: the lowest-addressed stale line's, which
+  // does not depend on the order the lines went dirty in (work-groups on
+  // several threads dirty them in any order).
+  const rl_sim_cache_line_t* lowest = NULL;
+  uint64_t lowest_first = 0, lowest_last = 0;
   uint64_t cursor = 0;
   rl_sim_cache_line_t* line = NULL;
   while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
@@ -647,12 +666,16 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
     const uint8_t* memory = line->bytes + (first - line->tag);
     if (memcmp(out, memory, last - first) == 0) continue;
     cache->stale_host_reads++;
-    if (!reported) {
-      reported = true;
-      rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_HOST_READ, line->writer,
-                          UINT64_MAX, first, last - first);
+    if (lowest == NULL || first < lowest_first) {
+      lowest = line;
+      lowest_first = first;
+      lowest_last = last;
     }
     if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, memory, last - first);
+  }
+  if (lowest != NULL) {
+    rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_HOST_READ, lowest->writer,
+                        UINT64_MAX, lowest_first, lowest_last - lowest_first);
   }
   rl_sim_cache_unlock(cache);
 }

@@ -78,9 +78,13 @@
 // this thread's findings (rl_sim_cache_defer, sim_executor.h): then each
 // stale load's finding goes to the executor, which reports or retracts it.
 //
-// Thread-safety: one spin lock guards the whole model; every CP thread and
-// the engine thread (host reads/writes) take it per access. Nothing else is
-// taken inside it except memory.lock (read), through translation.
+// Thread-safety: one spin lock guards the whole model; every CP thread, the
+// worker threads of a parallel dispatch and the engine thread (host
+// reads/writes) take it per access. Nothing else is taken inside it except
+// memory.lock (read), through translation. Workers of one dispatch share no
+// L0, K$ or GL1 (rl_sim_cache_shards), so what each finds does not depend
+// on how their accesses interleave (docs/cache-model.md, "Work-groups in
+// parallel").
 #ifndef REDLINE_SIM_SIM_CACHE_H_
 #define REDLINE_SIM_SIM_CACHE_H_
 
@@ -147,6 +151,17 @@ static inline bool rl_sim_cache_enabled(const rl_sim_cache_t* cache) {
 // The WGP work-group |wg_index| of dispatch |dispatch_index| runs on.
 uint32_t rl_sim_cache_place(const rl_sim_cache_t* cache,
                             uint64_t dispatch_index, uint64_t wg_index);
+
+// How the work-groups of dispatch |dispatch_index| share caches, for
+// running them on several host threads (sim_parallel.c): work-group |wg|
+// runs on WGP (wg + *|out_half|) % *|out_slots| (rl_sim_cache_place), and
+// WGPs w and v share every cache they read through (L0, K$, GL1) exactly
+// when w / *|out_group| == v / *|out_group| (a shader array on gfx11, one
+// WGP on gfx12). With the model off nothing is shared: |fallback| slots of
+// one WGP each, no offset.
+void rl_sim_cache_shards(const rl_sim_cache_t* cache, uint64_t dispatch_index,
+                         uint32_t fallback, uint32_t* out_slots,
+                         uint32_t* out_group, uint32_t* out_half);
 
 // After |data| (|size| bytes at |address|) was read from memory (L2):
 // applies the hierarchy, replacing bytes with stale ones in STRICT mode and

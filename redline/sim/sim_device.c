@@ -188,6 +188,8 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   atomic_init(&sim->access_enabled, false);
   atomic_init(&sim->cp_cpu, -1);
   atomic_init(&sim->last_wait_long, false);
+  sim->threads = options->threads ? options->threads : rl_sim_default_threads();
+  if (sim->threads > RL_SIM_THREADS_MAX) sim->threads = RL_SIM_THREADS_MAX;
   RL_RETURN_IF_ERROR(rl_sim_cache_init(&sim->cache, processor,
                                        options->cache_model, options->seed));
   return rl_sim_memory_init(&sim->memory, options->memory_bytes);
@@ -280,6 +282,7 @@ uint32_t rl_sim_dispatch_log(rl_device_t* device,
 
 void rl_sim_report_hazard(rl_sim_device_t* device,
                           const rl_sim_hazard_t* hazard) {
+  if (rl_sim_parallel_capture(hazard)) return;  // merged at the end
   pthread_mutex_lock(&device->report_lock);
   if (device->hazard_count < RL_SIM_HAZARD_CAPACITY) {
     device->hazards[device->hazard_count] = *hazard;

@@ -22,7 +22,8 @@
 // naming the kernel; the command processor turns that into a queue fault.
 //
 // Thread-safety: begin/run_workgroup/end of one dispatch are called from the
-// command-processor thread of its queue only; with several queues, several
+// command-processor thread of its queue only (run_workgroup_on, when an
+// executor has it, from several threads: see there); with several queues, several
 // CP threads call one executor at once, so |self| must be immutable or
 // thread-safe; work-groups of different dispatches may be
 // interleaved (adversarial hazard mode), so an executor keeps per-dispatch
@@ -138,6 +139,21 @@ rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
 rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
                                  const void* data, uint32_t size,
                                  uint32_t access);
+
+// An atomic read-modify-write of |size| (4 or 8) bytes at |address|,
+// performed at the L2 (it bypasses the L0 and GL1, RL_SIM_ACCESS_ATOMIC):
+// old = MEM; MEM = |update|(old, |arg|); *|out_old| = old, as one host
+// atomic on the backing memory (__atomic compare-and-exchange), so it is
+// atomic with respect to every other rl_sim_wg_atomic of any work-group on
+// any host thread (work-groups run in parallel: sim_parallel.c). Faults,
+// cache effects and recorded ranges are those of rl_sim_wg_load_with(...,
+// RL_SIM_ACCESS_ATOMIC) followed by rl_sim_wg_store(): a "read" VM fault
+// outside live memory, a read and a write range for the hazard checker.
+// |update| may be called more than once (a lost race retries it).
+typedef uint64_t (*rl_sim_wg_update_fn)(uint64_t old, const void* arg);
+rl_status_t rl_sim_wg_atomic(rl_sim_wg_t* wg, uint64_t address, uint32_t size,
+                             rl_sim_wg_update_fn update, const void* arg,
+                             uint64_t* out_old);
 
 // The accesses of one vector-memory instruction at once: lane l of |lanes|
 // loads (stores) |size| bytes (1..16) at address[l] into (from) data +
@@ -274,7 +290,23 @@ typedef struct rl_sim_executor_s {
   rl_status_t (*wg_step)(void* self, void* wg_state, uint64_t quantum,
                          bool* out_done);
   void (*wg_close)(void* self, void* wg_state);
+  // Optional (NULL: a dispatch's work-groups run one after another on its
+  // queue's CP thread). Work-groups on several host threads (sim_parallel.c,
+  // docs/cache-model.md "Work-groups in parallel"): run_workgroup_on() runs
+  // |wg| as run_workgroup() does, on behalf of host thread |worker| (0 ..
+  // RL_SIM_THREADS_MAX - 1). Calls with different |worker| may run at once
+  // for one dispatch, calls with the same one never do; the first call of a
+  // dispatch (worker 0) returns before any other starts. After it,
+  // concurrent() says whether this dispatch's memory results are the same
+  // whatever the order its work-groups' atomics run in (false: the
+  // simulator keeps it on one thread).
+  rl_status_t (*run_workgroup_on)(void* self, void* state, rl_sim_wg_t* wg,
+                                  uint32_t worker);
+  bool (*concurrent)(void* self, void* state);
 } rl_sim_executor_t;
+
+// Most host threads one dispatch's work-groups run on.
+#define RL_SIM_THREADS_MAX 64u
 
 // Moves one vector-memory element of |size| bytes with a fixed-size copy
 // for the sizes memory instructions have (1, 2, 4, 8, 12, 16; a

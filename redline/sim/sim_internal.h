@@ -6,7 +6,11 @@
 // Threads and locks:
 //   - the engine thread calls the rl_device_t vtable;
 //   - one command-processor (CP) thread per queue (sim_cp.c) consumes
-//     packets and runs executors;
+//     packets and runs executors; during a parallel dispatch it runs
+//     work-groups alongside up to threads - 1 worker threads it starts and
+//     joins (sim_parallel.c), which touch only their own LDS, ranges and
+//     findings, the memory (memory.lock, host atomics) and the cache model
+//     (cache.lock);
 //   - memory.lock (rwlock) guards the allocation table: the CP translates
 //     under the read lock on every access, allocate/free take the write lock;
 //   - loader.lock guards the kernel-object table;
@@ -141,6 +145,9 @@ typedef struct rl_sim_device_s {
   rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
   uint64_t log_count;  // total recorded; the ring keeps the last ones
   rl_sim_cache_t cache;  // the cache model (sim_cache.h); own lock
+  // Host threads a dispatch's work-groups may run on (options.threads
+  // resolved at creation, sim_parallel.c).
+  uint32_t threads;
 } rl_sim_device_t;
 
 // One kernel launch as a command processor decoded it, from an AQL dispatch
@@ -266,6 +273,10 @@ typedef struct rl_sim_wg_context_s {
   rl_sim_device_t* device;
   rl_sim_run_t* run;
   uint8_t* lds;
+  // Where the work-group's accesses are recorded: the run's sets, or a
+  // worker thread's own (sim_parallel.c), merged when the dispatch ends.
+  rl_sim_range_set_t* reads;
+  rl_sim_range_set_t* writes;
   uint64_t fault_address;  // set by a failed access
   uint32_t wgp;            // the WGP it runs on (cache-model placement)
   // Whose stop flag rl_sim_wg_stopping() reads (NULL: never stopping, for
@@ -487,6 +498,15 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
 rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t wg_index,
                                  uint64_t* out_fault_address);
+// rl_sim_run_workgroup on behalf of worker thread |worker| of
+// sim_parallel.c: the executor's run_workgroup_on, |lds| (zeroed by the
+// caller) as the work-group's LDS, its accesses recorded into |reads| and
+// |writes|.
+rl_status_t rl_sim_run_workgroup_on(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                    uint64_t wg_index, uint32_t worker,
+                                    uint8_t* lds, rl_sim_range_set_t* reads,
+                                    rl_sim_range_set_t* writes,
+                                    uint64_t* out_fault_address);
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run);
 // The resumable form of rl_sim_run_workgroup() (executors with wg_step):
 // opens work-group |wg_index| of |run| as run->open_wg[open_count++], with
@@ -535,6 +555,23 @@ uint32_t rl_sim_schedule_pick(rl_sim_queue_t* queue, uint32_t limit,
 // check the stop flag before their next step.
 rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                  uint64_t* out_fault_address);
+
+// sim_parallel.c: a dispatch's work-groups on several host threads
+// (docs/cache-model.md "Work-groups in parallel").
+// True when |run| (none of its work-groups run yet) goes to
+// rl_sim_parallel_run: more than one thread, sequential mode, an executor
+// with run_workgroup_on, at least two work-groups, no device printf.
+bool rl_sim_parallel_wanted(const rl_sim_queue_t* queue,
+                            const rl_sim_run_t* run);
+// Runs every work-group of |run| and merges what they found, as
+// rl_sim_run_workgroup called for each in linear order would have left it;
+// on a fault the failing work-group is the lowest-numbered one that failed.
+// Sets run->wg_done (wg_total when all ran).
+rl_status_t rl_sim_parallel_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                uint64_t* out_fault_address);
+// For rl_sim_report_hazard: true when the calling thread is a worker of a
+// parallel dispatch, which then keeps |hazard| for the deterministic merge.
+bool rl_sim_parallel_capture(const rl_sim_hazard_t* hazard);
 
 // sim_hazard_checker.c: reports overlaps between the runs of the queue's
 // batch and against its open list, then moves the batch's accesses into

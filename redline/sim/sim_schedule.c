@@ -12,7 +12,8 @@
 // batch: the CP runs what is published, as hardware would.
 //
 // Ordering: RL_SIM_HAZARDS_SEQUENTIAL runs the batch's dispatches one after
-// another, work-groups in linear order. RL_SIM_HAZARDS_ADVERSARIAL runs the
+// another, work-groups in linear order (after the first one, possibly on
+// several host threads with the results of that order: sim_parallel.c). RL_SIM_HAZARDS_ADVERSARIAL runs the
 // batch's work-groups in a seeded pseudo-random interleaving: each step picks
 // an unfinished dispatch uniformly (splitmix64 seeded with options.seed ^
 // the first dispatch index of the batch), and each dispatch walks its own
@@ -190,6 +191,15 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
   }
   if (rl_sim_schedule_by_quantum(queue)) {
     return rl_sim_schedule_quantum(queue, run, out_fault_address);
+  }
+  // After the first work-group, the rest may run on several threads with
+  // the same results (sim_parallel.c).
+  if (run->wg_done == 1 && rl_sim_parallel_wanted(queue, run)) {
+    RL_RETURN_IF_ERROR(rl_sim_parallel_run(queue, run, out_fault_address));
+    rl_sim_queue_progress_note(queue, run);
+    // Short of the total only when the queue is stopping (see below).
+    if (run->wg_done == run->wg_total) rl_sim_schedule_finish(queue, run);
+    return RL_OK;
   }
   // (wg_offset + wg_done * wg_stride) % wg_total, kept incrementally: no
   // division per work-group (wg_stride < wg_total, or both 1).

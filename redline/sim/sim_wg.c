@@ -260,8 +260,12 @@ static void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
                             uint64_t wg_index, uint8_t* lds, rl_sim_wg_t* wg,
                             rl_sim_wg_context_t* context) {
   const rl_sim_dispatch_t* d = &run->dispatch;
-  *context = (rl_sim_wg_context_t){
-      .device = queue->device, .run = run, .lds = lds, .queue = queue};
+  *context = (rl_sim_wg_context_t){.device = queue->device,
+                                   .run = run,
+                                   .lds = lds,
+                                   .reads = &run->reads,
+                                   .writes = &run->writes,
+                                   .queue = queue};
   if (rl_sim_cache_enabled(&queue->device->cache)) {
     context->wgp = rl_sim_cache_place(&queue->device->cache,
                                       d->dispatch_index, wg_index);
@@ -317,6 +321,23 @@ rl_status_t rl_sim_run_workgroup(rl_sim_queue_t* queue, rl_sim_run_t* run,
     queue->lds_dirty = lds;
   }
   rl_status_t status = executor->run_workgroup(executor->self, run->state, &wg);
+  if (status == RL_OK) return RL_OK;
+  return rl_sim_wg_failed(status, &wg, out_fault_address);
+}
+
+rl_status_t rl_sim_run_workgroup_on(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                    uint64_t wg_index, uint32_t worker,
+                                    uint8_t* lds, rl_sim_range_set_t* reads,
+                                    rl_sim_range_set_t* writes,
+                                    uint64_t* out_fault_address) {
+  rl_sim_wg_context_t context;
+  rl_sim_wg_t wg;
+  rl_sim_wg_setup(queue, run, wg_index, lds, &wg, &context);
+  context.reads = reads;
+  context.writes = writes;
+  const rl_sim_executor_t* executor = queue->device->options.executor;
+  rl_status_t status =
+      executor->run_workgroup_on(executor->self, run->state, &wg, worker);
   if (status == RL_OK) return RL_OK;
   return rl_sim_wg_failed(status, &wg, out_fault_address);
 }
@@ -407,7 +428,7 @@ rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
     rl_sim_cache_load(device, &where, address, out_data, size);
   }
   if (context->device->options.no_access_record) return RL_OK;
-  return rl_sim_range_set_add(&context->run->reads, address, size);
+  return rl_sim_range_set_add(context->reads, address, size);
 }
 
 rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
@@ -424,7 +445,68 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
   }
   if (cached) rl_sim_cache_store_after(device, &where, address, data, size);
   if (context->device->options.no_access_record) return RL_OK;
-  return rl_sim_range_set_add(&context->run->writes, address, size);
+  return rl_sim_range_set_add(context->writes, address, size);
+}
+
+// Misaligned atomics (a fault on hardware's natural-alignment rule, which
+// the simulator does not enforce) cannot use the host's atomic builtins:
+// they take this lock instead (still atomic with respect to each other).
+static pthread_mutex_t rl_sim_wg_misaligned_lock = PTHREAD_MUTEX_INITIALIZER;
+
+// old = *|host|; *|host| = update(old) as one host atomic; returns old.
+static uint64_t rl_sim_wg_atomic_host(uint8_t* host, uint32_t size,
+                                      rl_sim_wg_update_fn update,
+                                      const void* arg) {
+  if (size == 4 && ((uintptr_t)host & 3u) == 0) {
+    uint32_t* at = (uint32_t*)host;
+    uint32_t old = __atomic_load_n(at, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(at, &old, (uint32_t)update(old, arg),
+                                        false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  if (size == 8 && ((uintptr_t)host & 7u) == 0) {
+    uint64_t* at = (uint64_t*)host;
+    uint64_t old = __atomic_load_n(at, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(at, &old, update(old, arg), false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  pthread_mutex_lock(&rl_sim_wg_misaligned_lock);
+  uint64_t old = 0;
+  memcpy(&old, host, size);
+  uint64_t next = update(old, arg);
+  memcpy(host, &next, size);
+  pthread_mutex_unlock(&rl_sim_wg_misaligned_lock);
+  return old;
+}
+
+rl_status_t rl_sim_wg_atomic(rl_sim_wg_t* wg, uint64_t address, uint32_t size,
+                             rl_sim_wg_update_fn update, const void* arg,
+                             uint64_t* out_old) {
+  rl_sim_wg_context_t* context = wg->context;
+  rl_sim_device_t* device = context->device;
+  *out_old = 0;
+  uint8_t* host = size == 4 || size == 8
+                      ? rl_sim_memory_translate(&device->memory, address, size)
+                      : NULL;
+  if (host == NULL) return rl_sim_wg_fault(wg, "read", address, size);
+  const rl_sim_cache_access_t where = {context->wgp,
+                                       wg->dispatch->dispatch_index, 0};
+  bool cached = rl_sim_cache_enabled(&device->cache);
+  if (cached) rl_sim_cache_store_before(device, &where, address, size);
+  uint64_t old = rl_sim_wg_atomic_host(host, size, update, arg);
+  *out_old = old;
+  if (cached) {
+    // The writer's lines get the value this atomic wrote.
+    uint64_t next = update(old, arg);
+    rl_sim_cache_store_after(device, &where, address, &next, size);
+  }
+  if (device->options.no_access_record) return RL_OK;
+  RL_RETURN_IF_ERROR(rl_sim_range_set_add(context->reads, address, size));
+  return rl_sim_range_set_add(context->writes, address, size);
 }
 
 // The extent [*|out_lo|, *|out_hi|) of the lanes' accesses; false when a
@@ -495,7 +577,7 @@ rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
     rl_sim_cache_load_lanes(device, &where, address, lanes, data, size);
   }
   if (device->options.no_access_record) return RL_OK;
-  return rl_sim_wg_lanes_record(&context->run->reads, address, lanes, size);
+  return rl_sim_wg_lanes_record(context->reads, address, lanes, size);
 }
 
 rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
@@ -530,7 +612,7 @@ rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
     rl_sim_cache_store_lanes_after(device, &where, address, lanes, data, size);
   }
   if (device->options.no_access_record) return RL_OK;
-  return rl_sim_wg_lanes_record(&context->run->writes, address, lanes, size);
+  return rl_sim_wg_lanes_record(context->writes, address, lanes, size);
 }
 
 rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,

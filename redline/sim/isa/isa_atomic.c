@@ -15,19 +15,14 @@
 // rl_sim_wg_load()/rl_sim_wg_store(), so it is translated, bounds-checked
 // and recorded for the hazard checker.
 //
-// Memory order and atomicity. A work-group runs on its queue's command-
-// processor thread, one work-group at a time; within it the waves run one
-// at a time (isa_executor.c) and an instruction's active lanes in
-// ascending lane order. Each lane's read-modify-write therefore completes
-// before the next lane's begins: every atomic of a dispatch, and of every
-// dispatch on the same queue, is atomic with respect to all of them and
-// sees them in that order (lane order within an instruction, program order
-// within a wave), which is one of the orders the hardware allows. Two
-// queues run on two threads: their dispatches' atomics to the same address
-// are not atomic with respect to each other (the simulator does not model
-// concurrent device-scope atomics across queues; the hazard checker's
-// per-dispatch read/write ranges are what expose such sharing). LDS is
-// private to the work-group, so DS atomics are always atomic.
+// Memory order and atomicity. Within a work-group the waves run one at a
+// time (isa_executor.c) and an instruction's active lanes in ascending
+// lane order. Each FLAT/GLOBAL lane's read-modify-write is one host atomic
+// on the backing memory (rl_sim_wg_atomic), so it is atomic with respect
+// to the atomics of every other work-group, whether they run on other host
+// threads of the same dispatch (sim_parallel.c) or on other queues' command
+// processors. LDS is private to the work-group, so DS atomics are always
+// atomic.
 #include <string.h>
 
 #include "redline/sim/isa/isa_float.h"
@@ -131,24 +126,38 @@ static rl_status_t rl_isa_exec_ds_atomic(rl_isa_wave_t* wave,
 // ---------------------------------------------------------------------------
 // FLAT and GLOBAL.
 
+// One lane's operands, for rl_isa_flat_update.
+typedef struct rl_isa_flat_rmw_s {
+  uint32_t op;
+  bool wide;
+  uint64_t data, cmp;
+  uint32_t mode;
+} rl_isa_flat_rmw_t;
+
+static uint64_t rl_isa_flat_update(uint64_t old, const void* arg) {
+  const rl_isa_flat_rmw_t* rmw = arg;
+  return rl_isa_atomic_apply(rmw->op, rmw->wide, old, rmw->data, rmw->cmp,
+                             rmw->mode);
+}
+
 static rl_status_t rl_isa_flat_atomic_lane(rl_isa_wave_t* wave,
                                            const rl_isa_inst_t* inst,
                                            uint32_t lane, uint64_t address) {
   const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
-  const uint32_t op = RL_ISA_MEM_ATOMIC(arg);
   const bool wide = size == 8;
+  rl_isa_flat_rmw_t rmw = {.op = RL_ISA_MEM_ATOMIC(arg),
+                           .wide = wide,
+                           .data = rl_isa_atomic_reg(wave, inst->data0, lane,
+                                                     wide),
+                           .mode = wave->mode};
+  if (rmw.op == RL_ISA_ATOM_CMPSWAP) {
+    rmw.cmp = rl_isa_atomic_reg(wave, inst->data0 + size / 4, lane, wide);
+  }
+  // Performed at the L2 as one host atomic (sim_executor.h): work-groups of
+  // a dispatch may run on several host threads.
   uint64_t tmp = 0;
-  // Performed at the L2: the read bypasses the L0 and GL1 (sim_executor.h).
-  RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, &tmp, size,
-                                         RL_SIM_ACCESS_ATOMIC));
-  uint64_t data = rl_isa_atomic_reg(wave, inst->data0, lane, wide);
-  uint64_t cmp = op == RL_ISA_ATOM_CMPSWAP
-                     ? rl_isa_atomic_reg(wave, inst->data0 + size / 4, lane,
-                                         wide)
-                     : 0;
-  uint64_t next = rl_isa_atomic_apply(op, wide, tmp, data, cmp,
-                                      wave->mode);
-  RL_RETURN_IF_ERROR(rl_sim_wg_store(wave->group->wg, address, &next, size));
+  RL_RETURN_IF_ERROR(rl_sim_wg_atomic(wave->group->wg, address, size,
+                                      rl_isa_flat_update, &rmw, &tmp));
   if (inst->glc_slc_dlc & RL_ISA_MEM_GLC) {
     rl_isa_atomic_put(wave, inst->vdst, lane, wide, tmp);
   }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_mem.h"
 #include "redline/sim/isa/isa_program.h"
 
 #define RL_ISA_POISON 0xbad0bad0u
@@ -59,7 +60,17 @@ typedef struct rl_isa_dispatch_s {
   rl_isa_wave_t* waves;
   uint32_t (*vgprs)[RL_ISA_LANES];
   uint8_t* privates;  // max_waves x 32 private segments (run_workgroup)
+  // Worker threads 1.. of a parallel dispatch (run_workgroup_on): their own
+  // waves, VGPR rows and private segments, made by their first call
+  // (worker 0 uses the three above).
+  struct rl_isa_worker_s* workers[RL_SIM_THREADS_MAX];
 } rl_isa_dispatch_t;
+
+typedef struct rl_isa_worker_s {
+  rl_isa_wave_t* waves;
+  uint32_t (*vgprs)[RL_ISA_LANES];
+  uint8_t* privates;
+} rl_isa_worker_t;
 
 static atomic_ullong rl_isa_retired;
 
@@ -327,6 +338,13 @@ static void rl_isa_vgpr_give(rl_isa_vgpr_block_t block) {
 
 static void rl_isa_dispatch_free(rl_isa_dispatch_t* d) {
   if (d == NULL) return;
+  for (uint32_t k = 0; k < RL_SIM_THREADS_MAX; ++k) {
+    if (d->workers[k] == NULL) continue;
+    free(d->workers[k]->waves);
+    free(d->workers[k]->vgprs);
+    free(d->workers[k]->privates);
+    free(d->workers[k]);
+  }
   rl_isa_program_release(d->program);
   rl_isa_vgpr_give((rl_isa_vgpr_block_t){
       d->vgprs, d->max_waves ? d->max_waves : 1, d->vgpr_count});
@@ -633,6 +651,75 @@ static rl_status_t rl_isa_run_workgroup(void* self, void* state,
   return rl_isa_slice_step(&slice, UINT64_MAX, &done);
 }
 
+// The waves, VGPR rows and private segments of worker |worker|, made on
+// its first call; NULL when out of memory.
+static rl_isa_worker_t* rl_isa_worker(rl_isa_dispatch_t* d, uint32_t worker) {
+  if (d->workers[worker] != NULL) return d->workers[worker];
+  uint32_t waves = d->max_waves ? d->max_waves : 1;
+  rl_isa_worker_t* w = calloc(1, sizeof(*w));
+  if (w == NULL) return NULL;
+  w->waves = calloc(waves, sizeof(rl_isa_wave_t));
+  w->vgprs = calloc((size_t)waves * RL_ISA_VGPR_ROWS,
+                    sizeof(uint32_t) * RL_ISA_LANES);
+  w->privates = d->private_size ? rl_isa_privates_alloc(d) : NULL;
+  if (w->waves == NULL || w->vgprs == NULL ||
+      (d->private_size != 0 && w->privates == NULL)) {
+    free(w->waves);
+    free(w->vgprs);
+    free(w->privates);
+    free(w);
+    return NULL;
+  }
+  d->workers[worker] = w;
+  return w;
+}
+
+static rl_status_t rl_isa_run_workgroup_on(void* self, void* state,
+                                           rl_sim_wg_t* wg, uint32_t worker) {
+  rl_isa_dispatch_t* d = state;
+  if (worker == 0) return rl_isa_run_workgroup(self, state, wg);
+  rl_isa_worker_t* w = worker < RL_SIM_THREADS_MAX ? rl_isa_worker(d, worker)
+                                                   : NULL;
+  if (w == NULL) return rl_status_out_of_memory();
+  rl_isa_slice_t slice;
+  RL_RETURN_IF_ERROR(
+      rl_isa_slice_init(&slice, d, wg, w->waves, w->vgprs, w->privates));
+  bool done = false;
+  return rl_isa_slice_step(&slice, UINT64_MAX, &done);
+}
+
+// True when no FLAT/GLOBAL atomic of the program makes memory depend on
+// the order work-groups run in: every one is an integer add, sub, min, max,
+// and, or or xor without return (commutative and associative, its old value
+// never seen). A returned old value, a swap, compare-and-swap, float add or
+// inc/dec wrap does depend on it (docs/cache-model.md, "Work-groups in
+// parallel").
+static bool rl_isa_concurrent(void* self, void* state) {
+  (void)self;
+  const rl_isa_dispatch_t* d = state;
+  if (d->program == NULL) return false;
+  for (uint32_t i = 0; i < d->program->count; ++i) {
+    const rl_isa_inst_t* inst = &d->program->insts[i];
+    if (inst->op == NULL || (inst->encoding != RL_ISA_ENC_FLAT &&
+                             inst->encoding != RL_ISA_ENC_GLOBAL)) {
+      continue;
+    }
+    const uint32_t arg = inst->op->arg;
+    if (RL_ISA_MEM_KIND(arg) != RL_ISA_MEM_ATOM) continue;
+    if (inst->glc_slc_dlc & RL_ISA_MEM_GLC) return false;
+    switch (RL_ISA_MEM_ATOMIC(arg)) {
+      case RL_ISA_ATOM_ADD: case RL_ISA_ATOM_SUB:
+      case RL_ISA_ATOM_MIN_I: case RL_ISA_ATOM_MAX_I:
+      case RL_ISA_ATOM_MIN_U: case RL_ISA_ATOM_MAX_U:
+      case RL_ISA_ATOM_AND: case RL_ISA_ATOM_OR: case RL_ISA_ATOM_XOR:
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
 static void rl_isa_wg_close(void* self, void* wg_state) {
   (void)self;
   rl_isa_slice_t* slice = wg_state;
@@ -704,6 +791,8 @@ static const rl_sim_executor_t rl_isa_executor_object = {
     .wg_step = rl_isa_wg_step,
     .wg_close = rl_isa_wg_close,
     .instructions = rl_isa_executor_count,
+    .run_workgroup_on = rl_isa_run_workgroup_on,
+    .concurrent = rl_isa_concurrent,
 };
 
 const rl_sim_executor_t* rl_isa_executor(void) {

@@ -107,7 +107,7 @@ static void rl_it_end(void* self, void* state) {
 
 static const rl_sim_executor_t rl_it_executor = {
     "isa-test", NULL, rl_it_begin, rl_it_run, rl_it_end, NULL, false, NULL,
-    NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL};
 
 static void rl_it_ok(rl_status_t status) {
   if (status == RL_OK) return;
@@ -126,12 +126,19 @@ typedef struct rl_it_run_s {
   rl_funnel_t* funnel;
 } rl_it_run_t;
 
+// Host threads per dispatch and cache model of the next rl_it_record (0
+// and OFF: the defaults).
+static uint32_t rl_it_threads;
+static rl_sim_cache_mode_t rl_it_cache;
+
 static void rl_it_record(const rl_workload_t* workload, const char* processor,
                          const void* bytes, size_t size,
                          const rl_sim_executor_t* executor, rl_it_run_t* run) {
   rl_sim_options_t options = {.processor = processor,
                               .hazards = RL_SIM_HAZARDS_SEQUENTIAL,
-                              .executor = executor};
+                              .executor = executor,
+                              .cache_model = rl_it_cache,
+                              .threads = rl_it_threads};
   rl_it_ok(rl_sim_device_create(&options, &run->device));
   // A comparison, not a timing: sanitizer builds interpret the machine code
   // many times slower than the default 10 s bound of a launch allows.
@@ -249,6 +256,56 @@ static void test_workloads_match_ref(void** state) {
     }
   }
   assert_true(rl_isa_executor_instructions() > before);
+}
+
+// Every workload on the real ISA executor with the cache model in report
+// mode, its work-groups on 1 and on 4 host threads (docs/cache-model.md,
+// "Work-groups in parallel"): every buffer byte-identical and the same
+// findings in the same order. Labelled threaded, so the TSan stage runs the
+// worker threads.
+static void test_workloads_threads_agree(void** state) {
+  (void)state;
+  for (uint32_t w = 0; w < rl_workload_count(); ++w) {
+    const rl_workload_t* workload = rl_workload_at(w);
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s-gfx1100.co", RL_KERNELS_DIR,
+             workload->code_object);
+    size_t size = 0;
+    void* bytes = rl_test_read_file(path, &size);
+    rl_it_run_t one, four;
+    rl_it_cache = RL_SIM_CACHE_REPORT;
+    rl_it_threads = 1;
+    rl_it_record(workload, "gfx1100", bytes, size, rl_isa_executor(), &one);
+    rl_it_threads = 4;
+    rl_it_record(workload, "gfx1100", bytes, size, rl_isa_executor(), &four);
+    rl_it_threads = 0;
+    rl_it_cache = RL_SIM_CACHE_OFF;
+    rl_it_compare_buffers(workload->name, &one, &four);
+    uint32_t total = rl_sim_hazards(one.device, NULL, 0);
+    assert_int_equal(rl_sim_hazards(four.device, NULL, 0), total);
+    uint32_t kept = total < 1024u ? total : 1024u;
+    rl_sim_hazard_t* a = calloc(kept + 1, sizeof(*a));
+    rl_sim_hazard_t* b = calloc(kept + 1, sizeof(*b));
+    assert_true(a && b);
+    rl_sim_hazards(one.device, a, kept);
+    rl_sim_hazards(four.device, b, kept);
+    for (uint32_t i = 0; i < kept; ++i) {
+      assert_int_equal(a[i].kind, b[i].kind);
+      assert_int_equal(a[i].ordering, b[i].ordering);
+      assert_int_equal(a[i].earlier_dispatch, b[i].earlier_dispatch);
+      assert_int_equal(a[i].later_dispatch, b[i].later_dispatch);
+      assert_int_equal(a[i].address, b[i].address);
+      assert_int_equal(a[i].end, b[i].end);
+      assert_int_equal(a[i].size, b[i].size);
+    }
+    print_message("%s: every buffer and %u findings the same on 1 and 4 "
+                  "threads\n", workload->name, total);
+    free(a);
+    free(b);
+    rl_it_close(&four);
+    rl_it_close(&one);
+    free(bytes);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -529,6 +586,7 @@ int main(void) {
 #define RL_IT(test) cmocka_unit_test_setup_teardown(test, rl_it_setup, rl_it_teardown)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_workloads_match_ref),
+      cmocka_unit_test(test_workloads_threads_agree),
       RL_IT(test_fill_control_and_verbatim_sgprs),
       RL_IT(test_kernarg_off_by_8_is_caught),
       RL_IT(test_entry_plus_4_is_caught),

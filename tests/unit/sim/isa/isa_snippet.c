@@ -38,6 +38,8 @@ rl_isa_snippet_t* rl_isa_snippet_create(uint32_t mode) {
   s->context.device = &s->device;
   s->context.run = &s->run;
   s->context.lds = s->lds;
+  s->context.reads = &s->run.reads;
+  s->context.writes = &s->run.writes;
   s->wg.dispatch = &s->run.dispatch;
   s->wg.size[0] = RL_ISA_LANES;
   s->wg.size[1] = s->wg.size[2] = 1;
