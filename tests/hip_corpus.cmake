@@ -32,8 +32,12 @@ set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
 set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
-  divergent printf atomic_exact decode)
+  divergent printf atomic_exact decode oracle_probe)
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
+# The programs whose every dispatch the oracle executor models on gfx1100
+# (docs/shadow-oracle.md): hip_corpus.<name>.gfx1100.oracle.
+set(RL_HIP_CORPUS_ORACLE saxpy transpose gemm reduce scan histogram bitonic
+  conv divergent dynshared globals int64 streams graph oracle_probe)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
 set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
@@ -185,6 +189,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         set_tests_properties(${t}.issued_args PROPERTIES
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.issued_args)
+      endif()
+      if(arch STREQUAL "gfx1100" AND name IN_LIST RL_HIP_CORPUS_ORACLE)
+        # The oracle executor checks every work-group (--oracle full).
+        add_test(NAME ${t}.oracle COMMAND ${rl_corpus_run} oracle ${common})
+        set_tests_properties(${t}.oracle PROPERTIES
+          FIXTURES_REQUIRED ${t}.capture)
+        list(APPEND tests ${t}.oracle)
       endif()
       if(name STREQUAL "transpose")  # a 2-D grid
         add_test(NAME ${t}.dispatch_audit

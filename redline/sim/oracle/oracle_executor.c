@@ -116,8 +116,10 @@ static rl_status_t rl_oracle_begin(void* self,
   state->total = (uint64_t)dispatch->workgroup_count[0] *
                  dispatch->workgroup_count[1] * dispatch->workgroup_count[2];
   uint64_t total = state->total ? state->total : 1;
+  // One work-group by the seed, another than the last when there are two,
+  // and the last (the grid's far corner: every axis at its end).
   state->pick[0] = rl_oracle_mix(oracle->seed ^ dispatch->dispatch_index) %
-                   total;
+                   (total > 1 ? total - 1 : 1);
   state->pick[1] = total - 1;
   *out_state = state;
   return RL_OK;
