@@ -66,9 +66,10 @@ bool rl_oracle_mode_parse(const char* text, rl_oracle_mode_t* out_mode);
 const char* rl_oracle_mode_name(rl_oracle_mode_t mode);
 
 // Wave-instructions one work-group may retire in the oracle before it is
-// skipped as too long (a spin on a flag another work-group sets never ends
-// in the oracle, which runs one work-group alone).
-#define RL_ORACLE_MAX_STEPS (64ull << 20)
+// skipped as too long: a spin on a flag another work-group sets never ends
+// in the oracle, which runs one work-group alone, and at 1-3 microseconds
+// per wave-instruction 4 Mi of them are several seconds of the shadow.
+#define RL_ORACLE_MAX_STEPS (4ull << 20)
 
 #define RL_ORACLE_MAX_REASONS 8u
 

@@ -272,6 +272,36 @@ static bool rl_oracle_model_ok(rl_oracle_ctx_t* ctx,
   return true;
 }
 
+// rl_hm_lookup() by mnemonic, remembered per thread: the mnemonics are the
+// static strings of the name tables, so the pointer is the key (a linear
+// search by name per executed instruction was most of the oracle's time).
+// VOPD halves ("v_dual_add_f32") resolve to the plain op ("v_add_f32").
+typedef struct rl_oracle_op_slot_s {
+  const char* name;
+  bool found;
+  rl_hm_op_t op;
+} rl_oracle_op_slot_t;
+
+static bool rl_oracle_lookup(const char* name, rl_hm_op_t* out) {
+  static _Thread_local rl_oracle_op_slot_t slots[512];
+  rl_oracle_op_slot_t* slot =
+      &slots[((uintptr_t)name >> 3) * 0x9e3779b1u % 512u];
+  if (slot->name != name) {
+    char plain[64];
+    const char* key = name;
+    if (!strncmp(name, "v_dual_", 7)) {
+      snprintf(plain, sizeof(plain), "v_%s", name + 7);
+      key = plain;
+    }
+    slot->found = rl_hm_lookup(key, &slot->op);
+    // A parsed compare names its own string: keep the table's.
+    slot->op.name = name;
+    slot->name = name;
+  }
+  *out = slot->op;
+  return slot->found;
+}
+
 // The lane moves outside the lane model: v_readfirstlane_b32,
 // v_readlane_b32, v_writelane_b32, v_nop.
 static bool rl_oracle_lane_moves(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
@@ -316,7 +346,7 @@ static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   }
   if (rl_oracle_lane_moves(ctx, w, inst)) return;
   rl_hm_op_t op;
-  if (!rl_hm_lookup(inst->name, &op) || (op.flags & RL_HM_SALU)) {
+  if (!rl_oracle_lookup(inst->name, &op) || (op.flags & RL_HM_SALU)) {
     rl_oracle_not_modelled(ctx, inst, NULL);
     return;
   }
@@ -361,10 +391,8 @@ static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
 
 // VOPD: two VOP2-like halves, every source read before either writes.
 static bool rl_oracle_dual_op(const char* name, rl_hm_op_t* op) {
-  char plain[64];
   if (!name || strncmp(name, "v_dual_", 7) != 0) return false;
-  snprintf(plain, sizeof(plain), "v_%s", name + 7);
-  return rl_hm_lookup(plain, op) && !(op->flags & RL_HM_SALU);
+  return rl_oracle_lookup(name, op) && !(op->flags & RL_HM_SALU);
 }
 
 static void rl_oracle_exec_vopd(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
@@ -461,7 +489,7 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     return;
   }
   rl_hm_op_t op;
-  if (!rl_hm_lookup(name, &op) || !(op.flags & RL_HM_SALU)) {
+  if (!rl_oracle_lookup(name, &op) || !(op.flags & RL_HM_SALU)) {
     rl_oracle_not_modelled(ctx, inst, NULL);
     return;
   }
