@@ -173,6 +173,7 @@
 #include "redline/capture.h"
 #include "redline/limits.h"
 #include "redline/digest.h"
+#include "redline/sim/oracle/oracle.h"
 #include "redline/status.h"
 #include "shadow/effects_audit.h"
 #include "shadow/hazard_verdict.h"
@@ -315,6 +316,10 @@ typedef struct rl_shadow_device_options_s {
   // (rl_device_options_t.pin_cp).
   bool pin_cp;
   int cp_cpu;
+  // sim with the isa executor: the executor wrapped by this oracle
+  // (redline/sim/oracle/oracle.h). Set by the run for one arm (see
+  // rl_shadow_options_t.oracle); NULL otherwise.
+  rl_oracle_t* oracle;
 } rl_shadow_device_options_t;
 
 typedef struct rl_shadow_options_s {
@@ -358,6 +363,16 @@ typedef struct rl_shadow_options_s {
   // reference kernels get none, and the result says why
   // (independent_reference). The CLI's default is on.
   bool second_executor;
+  // The oracle executor (redline/sim/oracle/oracle.h, docs/shadow.md "The
+  // oracle executor"): "sample" (two work-groups per dispatch, picked by
+  // device.seed), "full" or "off" (NULL: off). When on and the run's
+  // executor is isa on simulated devices, the first eager arm (else the
+  // first sequential retained arm) runs its device's isa executor under the
+  // oracle: a work-group whose bytes differ from the oracle's fails that
+  // arm, naming window, launch, kernel, work-group, address and bytes;
+  // what the oracle cannot model is counted as skipped (result.oracle).
+  // The CLI's default is "sample".
+  const char* oracle;
   // When set, every arm step goes into this trace (shadow/shadow_trace.h):
   // host spans, the dispatches of simulated devices, arrows for the hazard
   // plan's dependencies. Arms are processes |trace_pid_base| + 1 + index.
@@ -466,8 +481,15 @@ typedef struct rl_shadow_result_s {
   uint64_t flip_offset;
   bool hazard_check;             // hazard verdicts were on
   // What checks the code under test independently: "eager@isa (...)" when
-  // the second executor ran, else why there is none ("none: ...").
-  char independent_reference[192];
+  // the second executor ran, the oracle executor's counts when it ran
+  // ("oracle executor (sample): 4 of 96 work-groups in 2 of 2 dispatches
+  // checked, 0 skipped"), else why there is none ("none: ...").
+  char independent_reference[640];
+  // The oracle executor's report (oracle_ran: it wrapped an arm's
+  // executor); its arm is arms[oracle_arm].
+  bool oracle_ran;
+  uint32_t oracle_arm;
+  rl_oracle_report_t oracle;
   // How every wait of the redline arms is bounded (options.limits
   // wait_timeout_ns): on the simulator a stall (no work-group completing
   // for that long; a step that keeps progressing runs as long as it needs,

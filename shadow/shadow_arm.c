@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "redline/replay.h"
+#include "redline/sim/oracle/oracle.h"
 #include "redline/sim/sim.h"
 
 static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
@@ -64,6 +65,33 @@ bool rl_shadow_arm_device_supported(rl_shadow_arm_kind_t kind,
          rl_shadow_arm_kind_hip(kind);
 }
 
+// A simulated device whose isa executor runs under the oracle
+// (rl_shadow_device_options_t.oracle): opened here rather than by name
+// through rl_device_open, which knows executors only by name.
+static rl_status_t rl_shadow_arm_open_oracle_device(
+    const rl_shadow_device_options_t* options, const char* processor,
+    const rl_limits_t* limits, rl_device_t** out_device) {
+  rl_sim_cache_mode_t cache_model = RL_SIM_CACHE_STRICT;
+  if (options->cache_model &&
+      !rl_sim_cache_mode_parse(options->cache_model, &cache_model)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "cache model '%s': expected off, report or strict",
+                     options->cache_model);
+  }
+  const rl_sim_options_t sim_options = {
+      .processor = processor,
+      .hazards = options->adversarial ? RL_SIM_HAZARDS_ADVERSARIAL
+                                      : RL_SIM_HAZARDS_SEQUENTIAL,
+      .seed = options->seed,
+      .executor = rl_oracle_executor(options->oracle),
+      .max_work_items = limits->max_work_items,
+      .max_dispatches = limits->max_dispatches,
+      .cache_model = cache_model,
+      .no_access_record = options->no_hazard_check,
+  };
+  return rl_sim_device_create(&sim_options, out_device);
+}
+
 // The drm arm opens a "drm" device (library and render node from the
 // environment, redline/replay.h), the sim arm a simulated one, every other
 // arm one of the kind the options name (simulated by default).
@@ -72,6 +100,14 @@ static rl_status_t rl_shadow_arm_open_device(
     const rl_shadow_device_options_t* options, const rl_limits_t* limits,
     rl_device_t** out_device) {
   const char* processor = rl_capture_processor_or(capture, "gfx1100");
+  const char* device_kind = rl_shadow_arm_device_kind(kind, options->kind);
+  if (options->oracle && strcmp(device_kind, "sim") == 0) {
+    RL_RETURN_IF_ERROR(rl_shadow_arm_open_oracle_device(
+        options, options->processor ? options->processor : processor, limits,
+        out_device));
+    if (options->pin_cp) rl_sim_device_pin_cp(*out_device, options->cp_cpu);
+    return RL_OK;
+  }
   const rl_device_options_t device_options = {
       .kind = rl_shadow_arm_device_kind(kind, options->kind),
       .processor = options->processor ? options->processor : processor,

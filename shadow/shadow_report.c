@@ -624,6 +624,35 @@ static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result)
   cJSON_AddStringToObject(root, "independent_reference",
                           result->independent_reference);
   cJSON_AddStringToObject(root, "wait_bound", result->wait_bound);
+  if (result->oracle_ran) {
+    const rl_oracle_report_t* r = &result->oracle;
+    cJSON* oracle = cJSON_AddObjectToObject(root, "oracle");
+    cJSON_AddStringToObject(oracle, "mode", rl_oracle_mode_name(r->mode));
+    cJSON_AddStringToObject(oracle, "arm", result->arms[result->oracle_arm].name);
+    cJSON_AddNumberToObject(oracle, "dispatches", (double)r->dispatches);
+    cJSON_AddNumberToObject(oracle, "dispatches_checked",
+                            (double)r->dispatches_checked);
+    cJSON_AddNumberToObject(oracle, "dispatches_skipped",
+                            (double)r->dispatches_skipped);
+    cJSON_AddNumberToObject(oracle, "workgroups", (double)r->workgroups);
+    cJSON_AddNumberToObject(oracle, "workgroups_checked",
+                            (double)r->workgroups_checked);
+    cJSON_AddNumberToObject(oracle, "workgroups_skipped",
+                            (double)r->workgroups_skipped);
+    cJSON_AddNumberToObject(oracle, "bytes_compared", (double)r->bytes_compared);
+    cJSON_AddNumberToObject(oracle, "wave_instructions",
+                            (double)r->wave_instructions);
+    cJSON_AddNumberToObject(oracle, "oracle_ns", (double)r->oracle_ns);
+    cJSON* reasons = cJSON_AddArrayToObject(oracle, "skip_reasons");
+    for (uint32_t i = 0; i < r->reason_count && i < RL_ORACLE_MAX_REASONS;
+         ++i) {
+      cJSON* reason = cJSON_CreateObject();
+      cJSON_AddStringToObject(reason, "reason", r->reasons[i].text);
+      cJSON_AddNumberToObject(reason, "workgroups", (double)r->reasons[i].count);
+      cJSON_AddItemToArray(reasons, reason);
+    }
+    cJSON_AddBoolToObject(oracle, "mismatch", r->mismatch);
+  }
 }
 
 static void rl_shadow_json_verdict(cJSON* root, const rl_shadow_result_t* result) {

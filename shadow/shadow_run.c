@@ -8,6 +8,8 @@
 
 #include "shadow/issued_check.h"
 #include "kernels/ref/ref_executor.h"
+#include "redline/sim/isa/isa_executor.h"
+#include "redline/sim/oracle/oracle.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
@@ -41,6 +43,12 @@ typedef struct rl_shadow_run_s {
   // arm differs from the run's (rl_shadow_options_t.second_executor).
   const char* executor[RL_SHADOW_MAX_ARMS];
   uint32_t second;  // its arm index, UINT32_MAX without one
+  // The oracle executor (rl_shadow_options_t.oracle) and the arm whose
+  // device runs under it (UINT32_MAX: none); |oracle_base| is the count of
+  // dispatches it had seen before the arm's current step.
+  rl_oracle_t* oracle;
+  uint32_t oracle_arm;
+  uint64_t oracle_base;
 } rl_shadow_run_t;
 
 // The run's executor as the device opens it ("ref" when none is named).
@@ -253,6 +261,12 @@ static rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
                        rl_shadow_arm_kind_name(options->arms[a]), kind);
     }
   }
+  rl_oracle_mode_t oracle_mode;
+  if (options->oracle && !rl_oracle_mode_parse(options->oracle, &oracle_mode)) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "oracle '%s': expected sample, full or off",
+                     options->oracle);
+  }
   if (options->bind_count > RL_SHADOW_MAX_BINDS) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u binds (at most %u)",
                      options->bind_count, RL_SHADOW_MAX_BINDS);
@@ -331,8 +345,47 @@ static void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
   run->arms[a] = NULL;
 }
 
+// The arm the oracle executor checks: the first sequential eager arm on a
+// simulated device running the isa executor, else the first such retained
+// arm; UINT32_MAX when the oracle is off or no arm qualifies.
+static uint32_t rl_shadow_oracle_arm(const rl_shadow_run_t* run) {
+  const rl_shadow_options_t* options = run->options;
+  rl_oracle_mode_t mode = RL_ORACLE_OFF;
+  if (!options->oracle || !rl_oracle_mode_parse(options->oracle, &mode) ||
+      mode == RL_ORACLE_OFF) {
+    return UINT32_MAX;
+  }
+  uint32_t found = UINT32_MAX;
+  for (uint32_t a = options->arm_count; a-- > 0;) {
+    rl_shadow_arm_kind_t kind = options->arms[a];
+    bool sim = strcmp(rl_shadow_arm_device_kind(kind, options->device.kind),
+                      "sim") == 0;
+    if (!sim || run->adversarial[a] || !run->executor[a] ||
+        strcmp(run->executor[a], "isa") != 0) {
+      continue;
+    }
+    if (kind == RL_SHADOW_ARM_EAGER ||
+        (rl_shadow_arm_kind_retained(kind) &&
+         (found == UINT32_MAX || options->arms[found] != RL_SHADOW_ARM_EAGER))) {
+      found = a;
+    }
+  }
+  return found;
+}
+
 static void rl_shadow_create_arms(rl_shadow_run_t* run) {
   const rl_shadow_options_t* options = run->options;
+  run->oracle_arm = rl_shadow_oracle_arm(run);
+  if (run->oracle_arm != UINT32_MAX) {
+    rl_oracle_mode_t mode = RL_ORACLE_SAMPLE;
+    (void)rl_oracle_mode_parse(options->oracle, &mode);
+    rl_status_t status = rl_oracle_create(rl_isa_executor(), mode,
+                                          options->device.seed, &run->oracle);
+    if (status) {  // out of memory: the arm runs without it, and says so
+      rl_status_free(status);
+      run->oracle_arm = UINT32_MAX;
+    }
+  }
   rl_shadow_device_options_t device = options->device;
   device.no_hazard_check = options->no_hazard_check;
   const rl_shadow_arm_options_t arm_options = {
@@ -351,6 +404,7 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
     this_arm.device.adversarial = run->adversarial[a];
     this_arm.device.seed = run->seed[a];
     this_arm.device.executor = run->executor[a];
+    this_arm.device.oracle = a == run->oracle_arm ? run->oracle : NULL;
     arm->executor = run->executor[a];
     rl_status_t status = rl_shadow_arm_create(arm->kind, run->capture,
                                               &this_arm, &run->arms[a]);
@@ -392,6 +446,45 @@ static void rl_shadow_rerecord_step(rl_shadow_run_t* run, uint32_t w,
   if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
 }
 
+// The oracle executor's verdict on the oracle arm's step: a mismatch
+// names the launch (dispatch of the step), kernel, work-group, address and
+// both sides' bytes.
+static rl_status_t rl_shadow_oracle_check(rl_shadow_run_t* run) {
+  rl_oracle_report_t report;
+  rl_oracle_report(run->oracle, &report);
+  if (!report.mismatch) return RL_OK;
+  return RL_STATUS(RL_STATUS_MISMATCH,
+                   "oracle executor: launch %" PRIu64 " (kernel %s), "
+                   "work-group (%u, %u, %u): %s",
+                   report.mismatch_dispatch >= run->oracle_base
+                       ? report.mismatch_dispatch - run->oracle_base
+                       : report.mismatch_dispatch,
+                   report.mismatch_kernel, report.mismatch_group[0],
+                   report.mismatch_group[1], report.mismatch_group[2],
+                   report.mismatch_text);
+}
+
+// The oracle's counts as the run's independent reference (shadow.h).
+static void rl_shadow_oracle_result(rl_shadow_run_t* run) {
+  rl_shadow_result_t* result = run->result;
+  if (!run->oracle) return;
+  result->oracle_ran = true;
+  result->oracle_arm = run->oracle_arm;
+  rl_oracle_report(run->oracle, &result->oracle);
+  char line[512];
+  rl_oracle_report_format(&result->oracle, line, sizeof(line));
+  char* text = result->independent_reference;
+  size_t size = sizeof(result->independent_reference);
+  if (!strncmp(text, "none", 4) || !text[0]) {
+    snprintf(text, size, "%s on arm %s", line,
+             result->arms[run->oracle_arm].name);
+  } else {
+    size_t used = strlen(text);
+    snprintf(text + used, size - used, "; %s on arm %s", line,
+             result->arms[run->oracle_arm].name);
+  }
+}
+
 // One arm's step, watched by the hazard checker and, when there is a
 // re-recording, compared with it dispatch by dispatch.
 static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
@@ -403,6 +496,11 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   rl_effects_watch_t effects;
   rl_shadow_effects_before(arm, run->result->hazard_check, &effects,
                            &run->result->arms[a]);
+  if (a == run->oracle_arm) {
+    rl_oracle_report_t report;
+    rl_oracle_report(run->oracle, &report);
+    run->oracle_base = report.dispatches;
+  }
   bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
   bool issued = !traced && rl_issued_trace_begin(run->capture, arm);
   uint64_t start_ns = run->trace.trace ? rl_trace_now_ns() : 0;
@@ -441,6 +539,7 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
       rl_status_free(compared);
     }
   }
+  if (!status && a == run->oracle_arm) status = rl_shadow_oracle_check(run);
   if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
 }
 
@@ -771,6 +870,7 @@ static void rl_shadow_run_deinit(rl_shadow_run_t* run) {
   for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
     rl_shadow_arm_destroy(run->arms[a]);
   }
+  rl_oracle_destroy(run->oracle);  // after the devices it ran in
   rl_shadow_rerecord_deinit(&run->rerecord);
   rl_shadow_trace_end(&run->trace);
   free(run->values);
@@ -804,6 +904,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   run->result = result;
   run->recorded = UINT32_MAX;
   run->second = UINT32_MAX;
+  run->oracle_arm = UINT32_MAX;
   run->options = &run->expanded;
   // An incomplete capture (work the interposer could not record, a failed
   // launch, nothing recorded) is refused as replay refuses it: no arm,
@@ -839,6 +940,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
     for (uint32_t a = 0; a < result->arm_count; ++a) {
       if (run->arms[a]) rl_shadow_check_proof(run, a);
     }
+    rl_shadow_oracle_result(run);
     rl_shadow_verdict(result);
   }
   rl_shadow_run_deinit(run);

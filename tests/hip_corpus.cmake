@@ -34,7 +34,7 @@ set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
 set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
-  divergent printf atomic_exact decode lanes)
+  divergent printf atomic_exact decode lanes oracle_probe)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
@@ -47,6 +47,10 @@ if(RL_ROCPRIM_INCLUDE_DIR)
     -DROCPRIM_DISABLE_DPP -DROCPRIM_DETAIL_USE_DPP=false)
 endif()
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
+# The programs whose every dispatch the oracle executor models on gfx1100
+# (docs/shadow-oracle.md): hip_corpus.<name>.gfx1100.oracle.
+set(RL_HIP_CORPUS_ORACLE saxpy transpose gemm reduce scan histogram bitonic
+  conv divergent dynshared globals int64 streams graph oracle_probe)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
 set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
@@ -216,6 +220,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         set_tests_properties(${t}.issued_args PROPERTIES
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.issued_args)
+      endif()
+      if(arch STREQUAL "gfx1100" AND name IN_LIST RL_HIP_CORPUS_ORACLE)
+        # The oracle executor checks every work-group (--oracle full).
+        add_test(NAME ${t}.oracle COMMAND ${rl_corpus_run} oracle ${common})
+        set_tests_properties(${t}.oracle PROPERTIES
+          FIXTURES_REQUIRED ${t}.capture)
+        list(APPEND tests ${t}.oracle)
       endif()
       if(name STREQUAL "transpose")  # a 2-D grid
         add_test(NAME ${t}.dispatch_audit

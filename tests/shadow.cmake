@@ -88,6 +88,10 @@ set_tests_properties(shadow_mutations shadow_mutations_gfx1201 PROPERTIES
 # no test switch can make, applied to a scratch copy of the tree and
 # rebuilt, which the second executor (eager@isa) must catch in the default
 # shadow; one escape row (a VOP3 form no workload executes) must pass.
+# The same ids also run on the capture of the HIP corpus program
+# oracle_probe, where the oracle executor is the independent reference
+# (docs/shadow-oracle.md): cndmask_high_half_inverted and vop3_add_sub must
+# fail its default shadow there.
 # One scratch build of redline and three mutated rebuilds (284 s under
 # load 12-14 with a warm ccache, more without); the full table is
 # `tools/shadow_mutations.sh` with no arguments.

@@ -1,7 +1,8 @@
 // `redline shadow FILE [--arms eager,recorded,aql,pm4] [--windows
 // START:COUNT[:STRIDE]] [--json OUT] [--flip-byte REGION:OFFSET]
 // [--hazards adversarial] [--seed N] [--processor GFX] [--bind BUFFER=BYTES]
-// [--verbose] [--no-hazard-check] [--no-second-executor] [--device sim|rocr|drm]
+// [--verbose] [--no-hazard-check] [--no-second-executor]
+// [--oracle sample|full|off] [--device sim|rocr|drm]
 // [--no-sim-reference]`: runs the windows of a capture through several arms from
 // identical state and compares every state region byte for byte
 // (shadow/shadow.h). Prints one line per arm, on a divergence the first
@@ -39,7 +40,7 @@ static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
       "--processor", "--target", "--bind", "--executor", "--cache-model", "--trace",
-      "--adversarial-seeds", "--device", "--sim-threads"};
+      "--adversarial-seeds", "--device", "--sim-threads", "--oracle"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -56,6 +57,13 @@ static int rl_shadow_parse_value(rl_shadow_cli_t* cli, const char* flag,
     cli->json = value;
   } else if (rl_cli_is(flag, "--trace")) {
     cli->trace = value;
+  } else if (rl_cli_is(flag, "--oracle")) {
+    rl_oracle_mode_t mode;
+    if (!rl_oracle_mode_parse(value, &mode)) {
+      return rl_cli_usage("shadow: --oracle '%s': expected sample, full or off",
+                          value);
+    }
+    cli->options.oracle = value;
   } else if (rl_cli_is(flag, "--flip-byte")) {
     cli->flip = value;
   } else if (cli->bind_count == RL_SHADOW_CLI_MAX_BINDS) {
@@ -77,6 +85,9 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   bool arms_given = false;
   // And on the second executor wherever the kernels have C references.
   cli->options.second_executor = true;
+  // And under the oracle executor on a sample of the work-groups wherever
+  // the isa executor runs them (redline/sim/oracle/oracle.h).
+  cli->options.oracle = "sample";
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];
     arms_given |= rl_cli_is(arg, "--arms");

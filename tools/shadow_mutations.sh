@@ -37,6 +37,13 @@
 #            their ids, or only:ID,ID... (those code rows and the negative
 #            control, no fault row: the ctest shadow_mutations_code)
 #
+# Rows whose workload is "hip:NAME" run on a capture of the HIP corpus
+# program NAME (tests/hip_corpus/NAME.hip, built for TARGET under
+# $REDLINE_HIP_CORPUS, default build/tests/hip_corpus) made with `redline
+# run --capture`: kernels without C references, where every arm runs the
+# isa executor and the independent reference is the oracle executor
+# (redline/sim/oracle/oracle.h) on a sample of the work-groups.
+#
 # A row expected to "escape" is a known gap: a mistake in code the
 # workload's kernels never execute (the second executor compares only what
 # runs), so the default shadow passes; the row must pass, so a change that
@@ -100,6 +107,14 @@ MUTATIONS=(
   "decode|code:cndmask_high_half_inverted|fail|ISA executor: v_cndmask_b32 uses the inverted mask in lanes 16-31"
   "decode|code:workgroup_id_y_zero|fail|ISA executor: the work-group id Y SGPR is always 0 (grid Y ignored by the kernel)"
   "vecchain|code:vop2_add_sub|fail|ISA executor: v_add_f32 computes a - b"
+  "hip:oracle_probe||pass|negative control: the HIP probe under the oracle executor, no mutation"
+  "hip:oracle_probe|code:vop3_add_sub|fail|ISA decoder: v_add_f32 in the VOP3 encoding decodes as v_sub_f32 (a HIP program's a + fabsf(b))"
+  "hip:oracle_probe|code:vop2_add_sub|fail|ISA executor: v_add_f32 computes a - b (a HIP program)"
+  "hip:oracle_probe|code:fma3_unfused|fail|ISA executor: VOP3 v_fma_f32 rounds twice (a HIP program's fmaf(a, -b, fabsf(s)))"
+  "hip:oracle_probe|code:global_offset_unsigned|fail|ISA decoder: the 13-bit global offset is not sign-extended (a HIP program's a[i - 1])"
+  "hip:oracle_probe|code:bpermute_bytes_as_lanes|fail|ISA executor: ds_bpermute indexes lanes by the byte address (a HIP program's __shfl)"
+  "hip:oracle_probe|code:cndmask_high_half_inverted|fail|ISA executor: v_cndmask_b32 uses the inverted mask in lanes 16-31 (a HIP program's select)"
+  "hip:oracle_probe|code:workgroup_id_y_zero|fail|ISA executor: the work-group id Y SGPR is always 0 (a HIP program's 2-D grid)"
   "decode|code:vop3_add_sub|escape|ISA decoder: v_add_f32 in the VOP3 encoding decodes as v_sub_f32 (no workload kernel has a VOP3 v_add_f32)"
   "decode|code:fma3_unfused|escape|ISA executor: VOP3 v_fma_f32 rounds twice (no workload kernel has a VOP3 v_fma_f32)"
   "decode|code:global_offset_unsigned|escape|ISA decoder: the 13-bit global/scratch offset is not sign-extended (no workload kernel has a negative offset)"
@@ -112,16 +127,21 @@ CODE_PATCHES=(
   "vop2_add_sub|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_add_f32, a \+ b\)/RL_ISA_F32(rl_isa_v_add_f32, a - b)/"
   "vop3_mul_as_add|redline/sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x108 ? 0x03 : opcode - 0x100, features);/"
   "vop3_add_sub|redline/sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x103 ? 0x04 : opcode - 0x100, features);/"
-  "fmac_unfused|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32(rl_isa_v_fma_f32, a * b + c)/"
-  "fma3_unfused|redline/sim/isa/isa_vop3.c|s/RL_ISA_F32\(rl_isa_v_fma_f32_3, fmaf\(a, b, c\)\)/RL_ISA_F32(rl_isa_v_fma_f32_3, a * b + c)/"
+  "fmac_unfused|redline/sim/isa/isa_vop.c|s/RL_ISA_F32_FMA\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32_FMA(rl_isa_v_fma_f32, a * b + c)/"
+  "fma3_unfused|redline/sim/isa/isa_vop3.c|s/RL_ISA_F32_FMA\(rl_isa_v_fma_f32_3, fmaf\(a, b, c\)\)/RL_ISA_F32_FMA(rl_isa_v_fma_f32_3, a * b + c)/"
   "global_offset_unsigned|redline/sim/isa/isa_decode_memory.c|s/inst->offset = \(\(int32_t\)\(w\[0\] << 19\)\) >> 19;/inst->offset = (int32_t)(w[0] \& 0x1fff);/"
   "bpermute_bytes_as_lanes|redline/sim/isa/isa_permute.c|s/uint32_t lane = \(\(addr\[i\] \+ offset\) \/ 4\) % RL_ISA_LANES;/uint32_t lane = (addr[i] + offset) % RL_ISA_LANES;/"
   "cndmask_high_half_inverted|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_cndmask, \(\(mask >> l\) & 1\) \? b : a\)/RL_ISA_U32(rl_isa_v_cndmask, (((mask >> l) \& 1) ^ (l >= 16)) ? b : a)/"
   "workgroup_id_y_zero|redline/sim/isa/isa_executor.c|s/if \(d->workgroup_id\[axis\]\) wave->sgpr\[next\+\+\] = wg->group_id\[axis\];/if (d->workgroup_id[axis]) wave->sgpr[next++] = axis == 1 ? 0 : wg->group_id[axis];/"
 )
 
-capture() {  # capture WORKLOAD
-  local file="$WORK/$1.rlc"
+HIP_CORPUS="${REDLINE_HIP_CORPUS:-$(dirname "$REDLINE")/../tests/hip_corpus}"
+capture() {  # capture WORKLOAD (a sample workload, or hip:NAME)
+  local file="$WORK/${1#hip:}.rlc"
+  if [[ ! -f "$file" && "$1" == hip:* ]]; then
+    "$REDLINE" run --processor "$TARGET" --capture "$file" -- \
+      "$HIP_CORPUS/$TARGET/${1#hip:}" >/dev/null 2>&1 || rm -f "$file"
+  fi
   [[ -f "$file" ]] ||
     "$REDLINE" capture --workload "$1" --target "$TARGET" -o "$file" 2>/dev/null
   echo "$file"
@@ -138,6 +158,7 @@ classify() {
     *"dispatched launch"*|*"dispatched "*" kernels"*)
       echo "re-record: what ${2:-?} dispatched" ;;
     *"re-recorded"*) echo "re-record: the capture's bindings" ;;
+    *"oracle executor"*) echo "oracle executor (${2:-?})" ;;
     *"differs in arm"*) echo "region comparison (${2:-?})" ;;
     *"cache model"*|*"stale"*) echo "cache model (${2:-?})" ;;
     *"not available"*|*"faulted"*) echo "device or prepare (${2:-?})" ;;
@@ -211,6 +232,11 @@ echo "|---|---|---|---|---|---|---|"
 failures=0
 for row in "${MUTATIONS[@]}"; do
   IFS='|' read -r workload fault expect what extra <<<"$row"
+  if [[ "$workload" == hip:* && ! -d "$HIP_CORPUS/$TARGET" ]]; then
+    # A build without the HIP corpus (RL_HIP_CORPUS off): said, not passed.
+    echo "| $workload | \`${fault:-none}\` | $what | $expect | not run: no HIP corpus at $HIP_CORPUS/$TARGET | - | - |"
+    continue
+  fi
   file="$(capture "$workload")"
   binary="$REDLINE"
   env_fault="$fault"

@@ -154,6 +154,13 @@ typedef uint64_t (*rl_sim_wg_update_fn)(uint64_t old, const void* arg);
 rl_status_t rl_sim_wg_atomic(rl_sim_wg_t* wg, uint64_t address, uint32_t size,
                              rl_sim_wg_update_fn update, const void* arg,
                              uint64_t* out_old);
+// Reads |size| bytes of device memory at |address| as they are now, without
+// recording the access for the hazard checker and without the cache model:
+// the coherent bytes, as an observer outside the GPU sees them (the oracle
+// executor, redline/sim/oracle/, reads and checks memory through it). False
+// when a byte lies outside every live allocation (nothing is read then).
+bool rl_sim_wg_peek(rl_sim_wg_t* wg, uint64_t address, void* out_data,
+                    uint32_t size);
 
 // The accesses of one vector-memory instruction at once: lane l of |lanes|
 // loads (stores) |size| bytes (1..16) at address[l] into (from) data +

@@ -431,6 +431,13 @@ rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
   return rl_sim_range_set_add(context->reads, address, size);
 }
 
+bool rl_sim_wg_peek(rl_sim_wg_t* wg, uint64_t address, void* out_data,
+                    uint32_t size) {
+  rl_sim_wg_context_t* context = wg->context;
+  return rl_sim_memory_copy_out(&context->device->memory, address, out_data,
+                                size);
+}
+
 rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
                                  const void* data, uint32_t size,
                                  uint32_t access) {

@@ -47,6 +47,21 @@ case $mode in
   shadow_adversarial)
     run "$redline" shadow "$capture" --executor isa --arms "$arms" \
       --hazards adversarial ;;
+  oracle)
+    # The oracle executor (docs/shadow-oracle.md) on every work-group: the
+    # DEFAULT shadow with --oracle full must pass and say that every
+    # dispatch and every work-group was checked, none skipped.
+    out=$(run "$redline" shadow "$capture" --oracle full 2>&1)
+    status=$?
+    line=$(printf '%s\n' "$out" | grep '^independent reference: oracle executor')
+    printf '%s\n' "$line"
+    set -- $(printf '%s\n' "$line" | sed -n 's/.*(full): \([0-9]*\) of \([0-9]*\) work-groups in \([0-9]*\) of \([0-9]*\) dispatches checked, \([0-9]*\) skipped.*/\1 \2 \3 \4 \5/p')
+    if [ $status -ne 0 ] || [ $# -ne 5 ] || [ "$1" != "$2" ] ||
+       [ "$3" != "$4" ] || [ "$5" != 0 ] || [ "$1" -eq 0 ]; then
+      echo "the oracle should check every work-group of every dispatch and the shadow pass, got exit $status" >&2
+      printf '%s\n' "$out" >&2
+      exit 1
+    fi ;;
   dispatch_audit)
     # The dispatch audit's negative control (shadow/effects_audit.h): a
     # simulator that runs one row of work-groups (REDLINE_TEST_FAULT=

@@ -31,7 +31,7 @@
 #include <cmocka.h>
 
 #include "tests/isa_conformance/isa_conf_harness.h"
-#include "tests/isa_conformance/isa_host_model.h"
+#include "redline/sim/oracle/oracle_model.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_G12_LINES 4096

@@ -28,6 +28,18 @@ static struct {
   rl_conf_config_t config;
 } rl_conf_current;
 
+// The executor the wrapper hands each dispatch to: the isa executor, or
+// what rl_conf_set_inner() installed (the oracle executor around it).
+static const rl_sim_executor_t* rl_conf_inner_executor;
+
+void rl_conf_set_inner(const rl_sim_executor_t* inner) {
+  rl_conf_inner_executor = inner;
+}
+
+static const rl_sim_executor_t* rl_conf_inner(void) {
+  return rl_conf_inner_executor ? rl_conf_inner_executor : rl_isa_executor();
+}
+
 static rl_status_t rl_conf_begin(void* self, const rl_sim_dispatch_t* dispatch,
                                  void** out_state) {
   (void)self;
@@ -52,19 +64,19 @@ static rl_status_t rl_conf_begin(void* self, const rl_sim_dispatch_t* dispatch,
     info->enable_private_segment = true;
     copy.private_segment_size = config->private_bytes;
   }
-  const rl_sim_executor_t* isa = rl_isa_executor();
+  const rl_sim_executor_t* isa = rl_conf_inner();
   return isa->begin(isa->self, &copy, out_state);
 }
 
 static rl_status_t rl_conf_run_wg(void* self, void* state, rl_sim_wg_t* wg) {
   (void)self;
-  const rl_sim_executor_t* isa = rl_isa_executor();
+  const rl_sim_executor_t* isa = rl_conf_inner();
   return isa->run_workgroup(isa->self, state, wg);
 }
 
 static void rl_conf_end(void* self, void* state) {
   (void)self;
-  const rl_sim_executor_t* isa = rl_isa_executor();
+  const rl_sim_executor_t* isa = rl_conf_inner();
   isa->end(isa->self, state);
 }
 
@@ -110,6 +122,9 @@ uint8_t* rl_conf_out(rl_conf_device_t* device) { return device->out.host; }
 uint8_t* rl_conf_aux(rl_conf_device_t* device) { return device->aux.host; }
 uint64_t rl_conf_in_address(rl_conf_device_t* device) {
   return device->in.address;
+}
+uint64_t rl_conf_out_address(rl_conf_device_t* device) {
+  return device->out.address;
 }
 uint64_t rl_conf_aux_address(rl_conf_device_t* device) {
   return device->aux.address;

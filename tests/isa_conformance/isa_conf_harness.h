@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "redline/sim/sim_executor.h"
 #include "tests/isa_conformance/isa_conf_encode.h"
 
 // Bytes of each buffer; lanes of one dispatch at most.
@@ -44,6 +45,7 @@ uint8_t* rl_conf_in(rl_conf_device_t* device);
 uint8_t* rl_conf_out(rl_conf_device_t* device);
 uint8_t* rl_conf_aux(rl_conf_device_t* device);
 uint64_t rl_conf_in_address(rl_conf_device_t* device);
+uint64_t rl_conf_out_address(rl_conf_device_t* device);
 uint64_t rl_conf_aux_address(rl_conf_device_t* device);
 // Device address of the program's first instruction.
 uint64_t rl_conf_code_address(rl_conf_device_t* device);
@@ -54,6 +56,11 @@ uint64_t rl_conf_code_address(rl_conf_device_t* device);
 bool rl_conf_run(rl_conf_device_t* device, const rl_conf_program_t* program,
                  const rl_conf_config_t* config, char* fault,
                  uint32_t fault_capacity);
+
+// Hands every dispatch to |inner| instead of the isa executor (NULL: the
+// isa executor again); the oracle tests put the oracle executor
+// (redline/sim/oracle/oracle.h) around it here. Set before a run.
+void rl_conf_set_inner(const rl_sim_executor_t* inner);
 
 // Dispatches run so far (for the summary line).
 uint32_t rl_conf_dispatches(const rl_conf_device_t* device);

@@ -2,15 +2,13 @@
 # (docs/isa-conformance.md). Included from tests/isa.cmake.
 if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   set(RL_CONF_DIR ${CMAKE_CURRENT_LIST_DIR})
+  # The host model (the oracle of every case) is the product's, the one the
+  # oracle executor runs (redline/sim/oracle/oracle_model.h): one copy.
   add_library(rl_test_isa_conf STATIC
     ${RL_CONF_DIR}/isa_conf_encode.c
-    ${RL_CONF_DIR}/isa_host_model.c
-    ${RL_CONF_DIR}/isa_host_mods.c
     ${RL_CONF_DIR}/isa_host_dpp.c)
   target_include_directories(rl_test_isa_conf PUBLIC ${PROJECT_SOURCE_DIR})
-  # The oracle rounds where the instructions round, like the executor.
-  target_compile_options(rl_test_isa_conf PRIVATE -ffp-contract=off)
-  target_link_libraries(rl_test_isa_conf PUBLIC m)
+  target_link_libraries(rl_test_isa_conf PUBLIC rl_sim_oracle m)
 
   rl_add_unit_test(isa_conformance_test
     SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
@@ -25,6 +23,32 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
     LABELS "unit;isa;conformance")
   add_dependencies(isa_conformance_test rl_kernels)
+
+  # The same suite under the oracle executor in full mode (issue 27): the
+  # oracle must agree with the isa executor on every case it can model
+  # (docs/isa-conformance.md, "The oracle executor").
+  rl_add_unit_test(isa_conf_oracle_suite
+    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
+            ${RL_CONF_DIR}/isa_conf_alu.c
+            ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_vmem.c
+            ${RL_CONF_DIR}/isa_conf_mode.c
+            ${RL_CONF_DIR}/isa_conf_private.c
+            ${RL_CONF_DIR}/isa_conf_harness.c
+            unit/sim/sim_test_util.c
+    LIBS rl_test_isa_conf rl_sim_oracle rl_sim_isa rl_sim rl_capture m
+    LABELS "unit;isa;conformance;oracle")
+  target_compile_definitions(isa_conf_oracle_suite PRIVATE RL_CONF_ORACLE=1)
+  add_dependencies(isa_conf_oracle_suite rl_kernels)
+
+  # The oracle executor's own checks and negative controls.
+  rl_add_unit_test(isa_conf_oracle_test
+    SOURCES ${RL_CONF_DIR}/isa_conf_oracle_test.c
+            ${RL_CONF_DIR}/isa_conf_harness.c
+            unit/sim/sim_test_util.c
+    LIBS rl_test_isa_conf rl_sim_oracle rl_sim_isa rl_sim rl_capture m
+    LABELS "unit;isa;oracle")
+  add_dependencies(isa_conf_oracle_test rl_kernels)
 
   # The same suite over the gfx12 tables on gfx1201 (issue 15).
   rl_add_unit_test(isa_conf_gfx12_suite

@@ -1,5 +1,5 @@
 // tests/isa_conformance/isa_conformance_test.c — conformance of the `isa`
-// executor against an independent host model (isa_host_model.c).
+// executor against an independent host model (redline/sim/oracle/oracle_model.c).
 //
 // The test enumerates every opcode of the executor's decode tables
 // (rl_isa_table_* of redline/sim/isa/isa_inst.h) and runs each through
@@ -20,6 +20,9 @@
 #include <cmocka.h>
 
 #include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_executor.h"
+#include "redline/sim/oracle/oracle.h"
+#include "tests/isa_conformance/isa_conf_harness.h"
 #include "tests/isa_conformance/isa_conf_suite.h"
 
 // Built twice: isa_conformance_test runs the gfx11 tables on gfx1100, and
@@ -277,6 +280,48 @@ static const struct {
 // RL_CONF_ONLY=<substring> restricts the run to matching mnemonics (for
 // debugging and tools/mutate.sh); the coverage check then still covers the
 // whole table.
+#ifdef RL_CONF_ORACLE
+// The oracle suite (isa_conf_oracle_suite): every case runs under the
+// oracle executor (redline/sim/oracle/oracle.h) in full mode, a fresh
+// oracle per opcode; an opcode whose bytes differ between the oracle and
+// the isa executor fails, one the oracle skips is counted with its reason.
+typedef struct rl_conf_oracle_tally_s {
+  uint32_t checked, skipped, mismatched;
+  uint64_t workgroups;
+} rl_conf_oracle_tally_t;
+
+static rl_oracle_t* rl_conf_oracle_begin(void) {
+  rl_oracle_t* oracle = NULL;
+  rl_status_t status =
+      rl_oracle_create(rl_isa_executor(), RL_ORACLE_FULL, 1, &oracle);
+  assert_int_equal(status, RL_OK);
+  rl_conf_set_inner(rl_oracle_executor(oracle));
+  return oracle;
+}
+
+static void rl_conf_oracle_end(rl_oracle_t* oracle, const char* name,
+                               rl_conf_oracle_tally_t* tally) {
+  rl_conf_set_inner(NULL);
+  rl_oracle_report_t report;
+  rl_oracle_report(oracle, &report);
+  rl_oracle_destroy(oracle);
+  tally->workgroups += report.workgroups_checked;
+  if (report.mismatch) {
+    ++tally->mismatched;
+    print_error("ORACLE MISMATCH %s: work-group (%u, %u, %u): %s\n", name,
+                report.mismatch_group[0], report.mismatch_group[1],
+                report.mismatch_group[2], report.mismatch_text);
+  } else if (report.workgroups_checked > 0) {
+    ++tally->checked;
+  } else if (report.workgroups_skipped > 0) {
+    ++tally->skipped;
+    if (getenv("RL_CONF_ORACLE_VERBOSE")) {
+      print_message("oracle skipped %s: %s\n", name, report.reasons[0].text);
+    }
+  }
+}
+#endif
+
 static void test_every_opcode_conforms(void** state) {
   (void)state;
   const char* only = getenv("RL_CONF_ONLY");
@@ -287,6 +332,9 @@ static void test_every_opcode_conforms(void** state) {
   uint32_t opcodes = 0, uncovered = 0, failed = 0, xfailed = 0, elsewhere = 0;
   uint64_t cases = 0;
   uint32_t mod_ops[8] = {0};  // opcodes run with each RL_CONF_MOD_* form
+#ifdef RL_CONF_ORACLE
+  rl_conf_oracle_tally_t oracle_tally = {0};
+#endif
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (size_t t = 0; t < sizeof(rl_conf_tables) / sizeof(rl_conf_tables[0]);
@@ -305,10 +353,16 @@ static void test_every_opcode_conforms(void** state) {
       }
       rl_conf_result_t result = {0};
       uint32_t enc = rl_conf_tables[t].encoding;
+#ifdef RL_CONF_ORACLE
+      rl_oracle_t* oracle = rl_conf_oracle_begin();
+#endif
       bool handled = rl_conf_private_case(device, op, enc, &result) ||
                      rl_conf_mode_case(device, op, &result) ||
                      rl_conf_alu_case(device, op, enc, &result) ||
                      rl_conf_special_case(device, op, enc, &result);
+#ifdef RL_CONF_ORACLE
+      rl_conf_oracle_end(oracle, op->name, &oracle_tally);
+#endif
       if (!handled || result.cases == 0) {
         ++uncovered;
         print_error("no conformance case for %s (%s opcode 0x%x)\n",
@@ -357,6 +411,16 @@ static void test_every_opcode_conforms(void** state) {
                 mod_ops[0], mod_ops[1], mod_ops[2], mod_ops[3], mod_ops[4],
                 mod_ops[5], mod_ops[6], mod_ops[7]);
   rl_conf_device_destroy(device);
+#ifdef RL_CONF_ORACLE
+  print_message("oracle executor: %u opcodes checked (%llu work-groups), %u "
+                "skipped (RL_CONF_ORACLE_VERBOSE=1 lists them), %u differing "
+                "from the isa executor\n",
+                oracle_tally.checked,
+                (unsigned long long)oracle_tally.workgroups,
+                oracle_tally.skipped, oracle_tally.mismatched);
+  assert_int_equal(oracle_tally.mismatched, 0);
+  assert_true(oracle_tally.checked > 0);
+#endif
   assert_int_equal(uncovered, 0);
   assert_int_equal(failed, 0);
 }

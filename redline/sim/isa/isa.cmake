@@ -39,6 +39,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_exec_gfx12.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx12.c
 )
-rl_module_headers(rl_sim_isa FOLDER redline/sim/isa EXPORT isa_executor.h)
+rl_module_headers(rl_sim_isa FOLDER redline/sim/isa
+  EXPORT isa_executor.h isa_names.h)
 target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)
 target_link_libraries(rl_sim_isa PUBLIC rl_sim m Threads::Threads)

@@ -47,39 +47,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "redline/sim/isa/isa_names.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum rl_isa_encoding_e {
-  RL_ISA_ENC_UNKNOWN = 0,
-  RL_ISA_ENC_SOP1,
-  RL_ISA_ENC_SOP2,
-  RL_ISA_ENC_SOPK,
-  RL_ISA_ENC_SOPC,
-  RL_ISA_ENC_SOPP,
-  RL_ISA_ENC_SMEM,
-  RL_ISA_ENC_VOP1,
-  RL_ISA_ENC_VOP2,
-  RL_ISA_ENC_VOP3,
-  RL_ISA_ENC_VOP3P,
-  RL_ISA_ENC_VOPC,
-  RL_ISA_ENC_VOPD,
-  RL_ISA_ENC_DS,
-  RL_ISA_ENC_FLAT,
-  RL_ISA_ENC_GLOBAL,
-  RL_ISA_ENC_SCRATCH,
-  RL_ISA_ENC_MUBUF,
-  // Recognised but not modelled.
-  RL_ISA_ENC_MTBUF,
-  RL_ISA_ENC_MIMG,
-  RL_ISA_ENC_EXP,
-  RL_ISA_ENC_VINTERP,
-  RL_ISA_ENC_LDSDIR,
-  RL_ISA_ENC_COUNT,
-} rl_isa_encoding_t;
+// rl_isa_encoding_t (the encoding families) is defined in isa_names.h,
+// with the mnemonic tables it indexes.
 
 // Operand value types of an opcode table entry: they size register operands,
 // give inline constants their meaning and say which modifiers apply.

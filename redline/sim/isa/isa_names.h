@@ -6,16 +6,47 @@
 // from llvm-mc-19 --disassemble -mcpu=gfx1100 and checked against
 // llvm-mc-19 -show-encoding by tests/unit/sim/isa/isa_names_test.c. They are only
 // read on cold paths (messages, coverage listings), never while executing.
+//
+// Exported (the only header of rl_sim_isa besides isa_executor.h): the
+// oracle executor (redline/sim/oracle/) names instructions through these
+// llvm-mc-checked tables and shares nothing else with this folder.
 #ifndef REDLINE_SIM_ISA_ISA_NAMES_H_
 #define REDLINE_SIM_ISA_ISA_NAMES_H_
 
 #include <stdint.h>
 
-#include "redline/sim/isa/isa_inst.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+typedef enum rl_isa_encoding_e {
+  RL_ISA_ENC_UNKNOWN = 0,
+  RL_ISA_ENC_SOP1,
+  RL_ISA_ENC_SOP2,
+  RL_ISA_ENC_SOPK,
+  RL_ISA_ENC_SOPC,
+  RL_ISA_ENC_SOPP,
+  RL_ISA_ENC_SMEM,
+  RL_ISA_ENC_VOP1,
+  RL_ISA_ENC_VOP2,
+  RL_ISA_ENC_VOP3,
+  RL_ISA_ENC_VOP3P,
+  RL_ISA_ENC_VOPC,
+  RL_ISA_ENC_VOPD,
+  RL_ISA_ENC_DS,
+  RL_ISA_ENC_FLAT,
+  RL_ISA_ENC_GLOBAL,
+  RL_ISA_ENC_SCRATCH,
+  RL_ISA_ENC_MUBUF,
+  // Recognised but not modelled.
+  RL_ISA_ENC_MTBUF,
+  RL_ISA_ENC_MIMG,
+  RL_ISA_ENC_EXP,
+  RL_ISA_ENC_VINTERP,
+  RL_ISA_ENC_LDSDIR,
+  RL_ISA_ENC_COUNT,
+} rl_isa_encoding_t;
 
 typedef struct rl_isa_name_s {
   uint16_t opcode;

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_inst.h"
 #include "redline/sim/isa/isa_names.h"
 
 typedef struct rl_cov_family_s {

@@ -23,6 +23,7 @@
 
 #include "redline/sim/isa/isa_executor.h"
 #include "redline/sim/isa/isa_gfx12.h"
+#include "redline/sim/isa/isa_inst.h"
 #include "redline/sim/isa/isa_names.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 

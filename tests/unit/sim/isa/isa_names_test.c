@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_inst.h"
 #include "redline/sim/isa/isa_names.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 

@@ -1,9 +1,9 @@
-// tests/isa_conformance/isa_host_model.c — the independent host model of
-// the gfx11 ALU opcodes (isa_host_model.h). Semantics follow the RDNA3 ISA
+// redline/sim/oracle/oracle_model.c — the independent host model of
+// the gfx11 ALU opcodes (oracle_model.h). Semantics follow the RDNA3 ISA
 // guide's opcode pseudo-code; nothing here includes redline/sim/isa/.
 // Built with -ffp-contract=off: every float operation must round where the
 // instruction rounds.
-#include "tests/isa_conformance/isa_host_model.h"
+#include "redline/sim/oracle/oracle_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1242,12 +1242,33 @@ typedef struct rl_hm_cmp_s {
   bool sopk;
 } rl_hm_cmp_t;
 
-static rl_hm_cmp_t rl_hm_cmp_parsed;
+// A compare's condition, type and SOPK bit live in its op's |arg| (the
+// condition as an index into rl_hm_conds), so a parsed op is a value the
+// caller owns and evaluating it reads no shared state.
+static const char* const rl_hm_conds[] = {
+    "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg",
+    "ngt", "nle", "neq", "nlt", "t", "ne"};
+
+static uint32_t rl_hm_cmp_encode(const rl_hm_cmp_t* c) {
+  uint32_t k = 0;
+  while (k < sizeof(rl_hm_conds) / sizeof(rl_hm_conds[0]) &&
+         strcmp(rl_hm_conds[k], c->cond) != 0) {
+    ++k;
+  }
+  return k | ((uint32_t)c->type << 8) | (c->sopk ? 1u << 16 : 0u);
+}
+
+static rl_hm_cmp_t rl_hm_cmp_decode(uint32_t arg) {
+  rl_hm_cmp_t c = {{0}, (int)((arg >> 8) & 0xff), ((arg >> 16) & 1) != 0};
+  snprintf(c.cond, sizeof(c.cond), "%s", rl_hm_conds[arg & 0xff]);
+  return c;
+}
+
 static rl_hm_op_t rl_hm_cmp_op;
 
 FN(hm_compare) {
-  (void)op;
-  const rl_hm_cmp_t* c = &rl_hm_cmp_parsed;
+  const rl_hm_cmp_t parsed = rl_hm_cmp_decode(op->arg);
+  const rl_hm_cmp_t* c = &parsed;
   int order = 0;
   bool unordered = false;
   uint64_t a = x->s[0], b = x->s[1];
@@ -1287,7 +1308,7 @@ FN(hm_compare) {
   x->cout = rl_hm_cond(c->cond, order, unordered);
 }
 
-static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
+static bool rl_hm_parse_compare(const char* name, rl_hm_op_t* out) {
   rl_hm_cmp_t c = {{0}, 0, false};
   const char* rest = NULL;
   bool vector = false, cmpx = false;
@@ -1295,9 +1316,9 @@ static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
   else if (!strncmp(name, "v_cmp_", 6)) rest = name + 6, vector = true;
   else if (!strncmp(name, "s_cmpk_", 7)) rest = name + 7, c.sopk = true;
   else if (!strncmp(name, "s_cmp_", 6)) rest = name + 6;
-  else return NULL;
+  else return false;
   const char* us = strchr(rest, '_');
-  if (us == NULL || us - rest >= (long)sizeof(c.cond)) return NULL;
+  if (us == NULL || us - rest >= (long)sizeof(c.cond)) return false;
   memcpy(c.cond, rest, (size_t)(us - rest));
   static const char* const types[] = {"f32", "f64", "i32", "u32", "i64",
                                       "u64", "i16", "u16", "f16"};
@@ -1305,13 +1326,12 @@ static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
   for (int t = 0; t < 9; ++t) {
     if (!strcmp(us + 1, types[t])) c.type = t;
   }
-  if (c.type < 0) return NULL;
+  if (c.type < 0) return false;
   bool is_float = c.type <= T_F64 || c.type == T_F16;
-  if (!rl_hm_cond_known(c.cond, is_float)) return NULL;
-  if (c.type >= T_I16 && !vector) return NULL;
-  if (!is_float && !strcmp(c.cond, "lg") && vector) return NULL;
-  if (!is_float && !strcmp(c.cond, "ne") && !vector) return NULL;
-  rl_hm_cmp_parsed = c;
+  if (!rl_hm_cond_known(c.cond, is_float)) return false;
+  if (c.type >= T_I16 && !vector) return false;
+  if (!is_float && !strcmp(c.cond, "lg") && vector) return false;
+  if (!is_float && !strcmp(c.cond, "ne") && !vector) return false;
   bool wide = c.type == T_F64 || c.type == T_I64 || c.type == T_U64;
   uint32_t wbits = wide ? (W0 | W1) : c.type == T_F16 ? (H0 | H1) : 0;
   rl_hm_op_t op = {name, 2, (uint8_t)wbits,
@@ -1322,9 +1342,9 @@ static const rl_hm_op_t* rl_hm_parse_compare(const char* name) {
                               (c.sopk ? RL_HM_SOPK : 0) |
                               (!vector && c.type == T_F32 ? RL_HM_SALU_FLOAT
                                                           : 0)),
-                   hm_compare, 0};
-  rl_hm_cmp_op = op;
-  return &rl_hm_cmp_op;
+                   hm_compare, rl_hm_cmp_encode(&c)};
+  *out = op;
+  return true;
 }
 
 // gfx12 (RDNA4 guide) names of operations this model knows under their
@@ -1348,12 +1368,20 @@ static const char* rl_hm_gfx12_alias(const char* name) {
 const rl_hm_op_t* rl_hm_find(const char* name) {
   name = rl_hm_gfx12_alias(name);
   for (size_t i = 0; i < sizeof(rl_hm_ops) / sizeof(rl_hm_ops[0]); ++i) {
-    if (!strcmp(rl_hm_ops[i].name, name)) {
-      if (rl_hm_ops[i].flags & RL_HM_CMP) rl_hm_cmp_parsed.sopk = false;
-      return &rl_hm_ops[i];
+    if (!strcmp(rl_hm_ops[i].name, name)) return &rl_hm_ops[i];
+  }
+  return rl_hm_parse_compare(name, &rl_hm_cmp_op) ? &rl_hm_cmp_op : NULL;
+}
+
+bool rl_hm_lookup(const char* name, rl_hm_op_t* out) {
+  const char* alias = rl_hm_gfx12_alias(name);
+  for (size_t i = 0; i < sizeof(rl_hm_ops) / sizeof(rl_hm_ops[0]); ++i) {
+    if (!strcmp(rl_hm_ops[i].name, alias)) {
+      *out = rl_hm_ops[i];
+      return true;
     }
   }
-  return rl_hm_parse_compare(name);
+  return rl_hm_parse_compare(name, out);
 }
 
 // ---------------------------------------------------------------------------

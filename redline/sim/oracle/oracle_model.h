@@ -1,4 +1,4 @@
-// tests/isa_conformance/isa_host_model.h — the conformance suite's oracle:
+// redline/sim/oracle/oracle_model.h — the conformance suite's oracle:
 // an independent host model of the gfx11 (RDNA3) ALU opcodes the `isa`
 // executor implements, written from the RDNA3 ISA guide's per-opcode
 // pseudo-code ("Scalar ALU Operations", "Vector ALU Operations") and IEEE
@@ -20,8 +20,8 @@
 //     unspecified), bit-exactly for min/max (which select an operand);
 //   - transcendentals (exp, log, rcp, rsq, sqrt) are checked to 1 ulp of the
 //     exact value computed in double, with tiny results allowed to flush.
-#ifndef REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_
-#define REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_
+#ifndef REDLINE_SIM_ORACLE_ORACLE_MODEL_H_
+#define REDLINE_SIM_ORACLE_ORACLE_MODEL_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -95,6 +95,10 @@ struct rl_hm_op_s {
 // name, so copy it if two are needed at once.
 const rl_hm_op_t* rl_hm_find(const char* name);
 
+// The same as a value the caller owns (false: no model of |name|): safe
+// from several threads at once, which rl_hm_find() is not.
+bool rl_hm_lookup(const char* name, rl_hm_op_t* out);
+
 // Evaluates |op| on |x| with VOP3 modifiers |abs|/|neg| (bit n for source
 // n, floats only) and |clamp|.
 void rl_hm_eval(const rl_hm_op_t* op, uint32_t mode, uint32_t abs,
@@ -123,4 +127,4 @@ bool rl_hm_ds_atomic(const char* name, uint64_t old, uint64_t data,
 bool rl_hm_mem_atomic(const char* name, uint64_t old, uint64_t data,
                       uint64_t cmp, uint64_t* out_new);
 
-#endif  // REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODEL_H_
+#endif  // REDLINE_SIM_ORACLE_ORACLE_MODEL_H_

@@ -1,16 +1,16 @@
-// tests/isa_conformance/isa_host_mods.h — the oracle of the VALU modifiers
+// redline/sim/oracle/oracle_mods.h — the oracle of the VALU modifiers
 // that change more than one operand's sign: VOP3 OMOD and OP_SEL and the
 // DPP16/DPP8 lane selection. Written from the RDNA3 ISA guide ("VOP3"
 // fields, "DPP16", "DPP8") and LLVM's AMDGPUModifierSyntax.rst, separately
 // from the executor (redline/sim/isa/isa_dpp.c, isa_valu.c): nothing here
 // includes redline/sim/isa/.
-#ifndef REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODS_H_
-#define REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODS_H_
+#ifndef REDLINE_SIM_ORACLE_ORACLE_MODS_H_
+#define REDLINE_SIM_ORACLE_ORACLE_MODS_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tests/isa_conformance/isa_host_model.h"
+#include "redline/sim/oracle/oracle_model.h"
 
 // rl_hm_eval() with OMOD (0 none, 1 x2, 2 x4, 3 x0.5) between the
 // operation and CLAMP. OMOD applies to binary32 results when IEEE_MODE is
@@ -45,4 +45,4 @@ void rl_hm_dpp_lane(const rl_hm_dpp_t* dpp, uint32_t exec, uint32_t lane,
 // row_xmask): a valid control from a random number.
 uint32_t rl_hm_dpp16_ctrl_pick(uint64_t r);
 
-#endif  // REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_MODS_H_
+#endif  // REDLINE_SIM_ORACLE_ORACLE_MODS_H_

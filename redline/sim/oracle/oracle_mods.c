@@ -1,5 +1,5 @@
-// tests/isa_conformance/isa_host_mods.c — see isa_host_mods.h.
-#include "tests/isa_conformance/isa_host_mods.h"
+// redline/sim/oracle/oracle_mods.c — see oracle_mods.h.
+#include "redline/sim/oracle/oracle_mods.h"
 
 #include <string.h>
 
