@@ -61,18 +61,6 @@ static rl_status_t rl_aql_census_header(const rl_aql_census_t* census,
   return rl_aql_census_expect(census, "setup dimensions", 3, d->dimensions);
 }
 
-// True when axis |axis| of launch |launch| has a grid binding.
-static bool rl_aql_census_grid_bound(const rl_capture_launch_t* launch,
-                                     uint32_t axis) {
-  for (uint32_t b = 0; b < launch->binding_count; ++b) {
-    if (launch->bindings[b].target == RL_BINDING_GRID &&
-        launch->bindings[b].offset == axis) {
-      return true;
-    }
-  }
-  return false;
-}
-
 static rl_status_t rl_aql_census_geometry(const rl_aql_census_t* census,
                                           const rl_aql_decoded_t* d) {
   static const char* const block_names[3] = {
@@ -85,7 +73,7 @@ static rl_status_t rl_aql_census_geometry(const rl_aql_census_t* census,
     const uint32_t block = d->workgroup_size[axis], grid = d->grid_size[axis];
     RL_RETURN_IF_ERROR(rl_aql_census_expect(census, block_names[axis],
                                             launch->block[axis], block));
-    if (rl_aql_census_grid_bound(launch, axis)) {
+    if (rl_launch_grid_bound(launch, axis)) {
       // A bound axis holds the value of the last apply: a positive whole
       // number of work-groups.
       bool whole = grid != 0 && block != 0 && grid % block == 0;
@@ -200,9 +188,9 @@ static uint64_t rl_aql_census_site_value(const rl_aql_program_t* program,
                                          const rl_aql_patch_t* patch) {
   if (patch->kind == RL_AQL_PATCH_GRID) {
     const uint8_t* packet = (const uint8_t*)&program->packets[patch->packet];
-    return rl_launch_load_le(packet + patch->offset, 4);
+    return rl_load_le(packet + patch->offset, 4);
   }
-  return rl_launch_load_le(program->kernarg + patch->offset, patch->size);
+  return rl_load_le(program->kernarg + patch->offset, patch->size);
 }
 
 // Checks patch |index| against |expected|; the site must lie inside the

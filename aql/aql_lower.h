@@ -47,7 +47,8 @@
 //                         work-groups × workgroup size.
 //
 // The patch table lists, per launch in order, its pointer slots and then
-// its bindings. rl_aql_program_apply (aql/aql_patch.h) re-evaluates it.
+// its bindings. rl_bind_table_apply over rl_aql_program_dests
+// (aql/aql_patch.h) re-evaluates it.
 //
 // Census (rl_aql_program_check): decodes the built packets back and checks
 // packets == launches; every header valid (type KERNEL_DISPATCH, reserved
@@ -62,7 +63,7 @@
 // 4 or 8 bytes) or on the grid_size field of its packet (GRID), with
 // |current| equal to what the image or packet holds. Failures are
 // RL_STATUS_PREPARE naming the packet (or patch) and the field. The check
-// is valid at any time: after rl_aql_program_apply too.
+// is valid at any time: after a re-bind too.
 #ifndef REDLINE_AQL_AQL_LOWER_H_
 #define REDLINE_AQL_AQL_LOWER_H_
 

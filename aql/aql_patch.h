@@ -1,8 +1,9 @@
-// aql/aql_patch.h — re-binding a lowered AQL program to new parameter
-// values and buffer addresses: the per-replay hot path of route aql.
-//
-// rl_aql_program_apply re-binds through the program's compiled patch table
-// (capture/bind_table.h, the apply every route shares): pointer sites are
+// aql/aql_patch.h — the destinations a lowered AQL program's patch table
+// writes (rl_aql_program_dests): the per-replay hot path of route aql is
+// rl_bind_table_apply over them (capture/bind_table.h, the apply every
+// route shares; redline/replay_route.c). The tests re-bind a program
+// directly with rl_aql_program_apply (tests/unit/aql/aql_program_apply.h),
+// which has this contract: pointer sites are
 // re-resolved only when |buffer_addresses| is given (the addresses change
 // at bind, not per run), then every distinct expression is evaluated once
 // and only the sites whose value changed are written —
@@ -34,19 +35,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-// |values| holds |param_count| values, which must equal
-// capture->param_count (RL_STATUS_INVALID_ARGUMENT otherwise);
-// |buffer_addresses| one per capture buffer; |capture| is the one the
-// program was lowered from, or NULL (pointers stay as bound). |kernarg_host|
-// may be NULL (only the image is updated) or equal to program->kernarg. *|out_changed_count| is the number
-// of patches written (cleared on entry).
-rl_status_t rl_aql_program_apply(rl_aql_program_t* program,
-                                 const rl_capture_t* capture,
-                                 const int64_t* values, uint32_t param_count,
-                                 const uint64_t* buffer_addresses,
-                                 uint8_t* kernarg_host,
-                                 uint32_t* out_changed_count);
 
 // The destinations of |program|'s bind table, with |kernarg_host| as the
 // kernarg image's mirror (may be NULL): for rl_bind_table_apply directly.

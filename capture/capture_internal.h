@@ -4,6 +4,7 @@
 #ifndef REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
 #define REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
 
+#include "redline/base/byte_order.h"
 #include "redline/capture.h"
 
 // A name is 1..RL_CAPTURE_NAME_MAX-1 printable ASCII bytes without spaces.
@@ -30,9 +31,5 @@ rl_status_t rl_capture_check_region(const rl_capture_t* capture,
                                     const rl_capture_region_t* region);
 rl_status_t rl_capture_check_window(const rl_capture_t* capture,
                                     const rl_capture_window_t* window);
-
-// Reads/writes a little-endian unsigned value of |size| (1..8) bytes.
-uint64_t rl_load_le(const uint8_t* bytes, uint32_t size);
-void rl_store_le(uint8_t* bytes, uint32_t size, uint64_t value);
 
 #endif  // REDLINE_CAPTURE_CAPTURE_INTERNAL_H_

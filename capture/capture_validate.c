@@ -6,19 +6,6 @@
 
 #include "capture/capture_internal.h"
 
-uint64_t rl_load_le(const uint8_t* bytes, uint32_t size) {
-  uint64_t value = 0;
-  for (uint32_t i = size; i > 0; --i) value = (value << 8) | bytes[i - 1];
-  return value;
-}
-
-void rl_store_le(uint8_t* bytes, uint32_t size, uint64_t value) {
-  for (uint32_t i = 0; i < size; ++i) {
-    bytes[i] = (uint8_t)value;
-    value >>= 8;
-  }
-}
-
 rl_status_t rl_capture_check_name(const char* what, const char* name) {
   if (!name || !name[0]) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "%s name is empty", what);

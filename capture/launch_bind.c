@@ -168,6 +168,16 @@ rl_status_t rl_launch_pointer_at(const rl_capture_t* capture,
   return RL_OK;
 }
 
+bool rl_launch_grid_bound(const rl_capture_launch_t* launch, uint32_t axis) {
+  for (uint32_t b = 0; b < launch->binding_count; ++b) {
+    if (launch->bindings[b].target == RL_BINDING_GRID &&
+        launch->bindings[b].offset == axis) {
+      return true;
+    }
+  }
+  return false;
+}
+
 rl_status_t rl_launch_value_evaluate(const rl_capture_t* capture,
                                      uint32_t launch_index,
                                      rl_launch_value_kind_t kind,
@@ -209,7 +219,7 @@ static rl_status_t rl_launch_bind_values(const rl_capture_t* capture,
     RL_RETURN_IF_ERROR(rl_launch_pointer_at(capture, launch_index, s, values,
                                             capture->param_count,
                                             buffer_addresses, &pointer));
-    rl_launch_store_le(kernarg + launch->slots[s].kernarg_offset, 8, pointer);
+    rl_store_le(kernarg + launch->slots[s].kernarg_offset, 8, pointer);
   }
   for (uint32_t b = 0; b < launch->binding_count; ++b) {
     const rl_scalar_binding_t* binding = &launch->bindings[b];
@@ -222,7 +232,7 @@ static rl_status_t rl_launch_bind_values(const rl_capture_t* capture,
     if (binding->target == RL_BINDING_GRID) {
       grid[binding->offset] = (uint32_t)value;
     } else {
-      rl_launch_store_le(kernarg + binding->offset, binding->size, value);
+      rl_store_le(kernarg + binding->offset, binding->size, value);
     }
   }
   return RL_OK;

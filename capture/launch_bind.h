@@ -125,6 +125,10 @@ rl_status_t rl_launch_pointer_at(const rl_capture_t* capture,
                                  const uint64_t* buffer_addresses,
                                  uint64_t* out_value);
 
+// True when axis |axis| (0..2) of |launch| has a grid binding (the
+// censuses of aql/ and pm4/ expect a patch site there).
+bool rl_launch_grid_bound(const rl_capture_launch_t* launch, uint32_t axis);
+
 // What a patch site of a route's patch table holds (aql/aql_patch.h,
 // pm4/pm4_patch.c): one evaluator, so every route rebinds identically.
 typedef enum rl_launch_value_kind_e {

@@ -14,6 +14,11 @@
 # (tests/CMakeLists.txt). tests/architecture/check_layers.py checks which
 # folder may include which (the layering at the top of CMakeLists.txt).
 #
+# Every header a module owns and every header one exports are recorded in
+# the global properties RL_MODULE_HEADERS and RL_EXPORTED_HEADERS: the
+# private headers (owned, exported by no module) each get a compile probe
+# (tests/architecture/architecture.cmake).
+#
 # rl_module_headers(<target> FOLDER <folder> [EXPORT <header>...])
 function(rl_module_headers target)
   cmake_parse_arguments(ARG "" "FOLDER" "EXPORT" ${ARGN})
@@ -24,6 +29,12 @@ function(rl_module_headers target)
   file(REMOVE_RECURSE ${view})
   foreach(header IN LISTS own)
     rl_module_link(${ARG_FOLDER}/${header} ${view}/private)
+    set_property(GLOBAL APPEND PROPERTY RL_MODULE_HEADERS
+                 ${ARG_FOLDER}/${header})
+  endforeach()
+  foreach(header IN LISTS ARG_EXPORT)
+    set_property(GLOBAL APPEND PROPERTY RL_EXPORTED_HEADERS
+                 ${ARG_FOLDER}/${header})
   endforeach()
   foreach(header IN LISTS ARG_EXPORT)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/${header})

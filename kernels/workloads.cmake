@@ -3,6 +3,7 @@
 # (kernels/workloads/workload.h).
 add_library(rl_kernels_workloads STATIC
   workloads/workload.c
+  workloads/workload_seed.c
   workloads/vecchain.c
   workloads/decode.c
   workloads/decode_buffers.c

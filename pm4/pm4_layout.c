@@ -190,17 +190,6 @@ static rl_status_t rl_pm4_layout_kernels(rl_pm4_layout_t* layout) {
 // Launches
 //===----------------------------------------------------------------------===//
 
-static bool rl_pm4_grid_bound(const rl_capture_launch_t* launch,
-                              uint32_t axis) {
-  for (uint32_t b = 0; b < launch->binding_count; ++b) {
-    if (launch->bindings[b].target == RL_BINDING_GRID &&
-        launch->bindings[b].offset == axis) {
-      return true;
-    }
-  }
-  return false;
-}
-
 static rl_status_t rl_pm4_launch_check_geometry(const rl_pm4_layout_t* layout,
                                                 uint32_t index) {
   const rl_capture_t* capture = layout->inputs->capture;
@@ -219,7 +208,7 @@ static rl_status_t rl_pm4_launch_check_geometry(const rl_pm4_layout_t* layout,
                        index, name, "xyz"[axis], launch->block[axis],
                        "XYZ"[axis]);
     }
-    if (!rl_pm4_grid_bound(launch, axis) &&
+    if (!rl_launch_grid_bound(launch, axis) &&
         !rl_launch_work_items(launch->grid[axis], launch->block[axis],
                               &ignored)) {
       return RL_STATUS(RL_STATUS_CONTRACT,

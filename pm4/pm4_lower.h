@@ -120,8 +120,9 @@
 //
 // Patch table, per launch in order: its pointer slots, then its bindings;
 // a grid binding is a GRID_DIM site, followed by a GRID_SIZE site when the
-// launch has a dispatch-packet image. rl_pm4_program_apply (below) re-binds
-// it; its evaluator is the AQL route's (rl_launch_value_evaluate).
+// launch has a dispatch-packet image. rl_bind_table_apply over
+// rl_pm4_program_dests re-binds it (capture/bind_table.h); its evaluator is
+// the AQL route's (rl_launch_value_evaluate).
 //
 // Census (rl_pm4_program_check): decodes the whole IB with
 // rl_pm4_decode_next while simulating the SH register file, and checks:
@@ -317,28 +318,9 @@ rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
                          rl_pm4_program_t** out_program);
 
 // The census above, against the inputs lowering used. Changes nothing;
-// valid at any time, after rl_pm4_program_apply too.
+// valid at any time, after a re-bind too.
 rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
                                  const rl_pm4_lower_inputs_t* inputs);
-
-// Re-binds |program| to |values| and |buffer_addresses| with the apply
-// every route shares (capture/bind_table.h; rl_aql_program_apply in
-// aql/aql_patch.h has the contract): pointers are re-resolved only when
-// |buffer_addresses| is not NULL, each distinct expression is evaluated
-// once, and only changed sites are written — segment sites into
-// program->kernarg and |kernarg_host|, GRID_DIM into program->dwords and
-// |ib_host| (either host view may be NULL or alias the program's copy),
-// relay slots into program->relay only —
-// so a failed evaluation (RL_STATUS_CONTRACT naming launch, kernel and
-// binding) changes nothing and leaves *|out_changed_count| 0. The caller
-// must not apply while the packet processor may still read the IB or
-// segment.
-rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
-                                 const rl_capture_t* capture,
-                                 const int64_t* values, uint32_t param_count,
-                                 const uint64_t* buffer_addresses,
-                                 uint8_t* kernarg_host, uint32_t* ib_host,
-                                 uint32_t* out_changed_count);
 
 // The destinations of |program|'s bind table with the given mirrors (may
 // be NULL): for rl_bind_table_apply directly.

@@ -13,28 +13,8 @@
 // Names
 //===----------------------------------------------------------------------===//
 
-const char* rl_route_name(rl_route_t route) {
-  switch (route) {
-    case RL_ROUTE_NONE: return "none";
-    case RL_ROUTE_AQL: return "aql";
-    case RL_ROUTE_PM4: return "pm4";
-    case RL_ROUTE_DRM: return "drm";
-  }
-  return "unknown";
-}
-
-bool rl_route_parse(const char* name, rl_route_t* out_route) {
-  if (!out_route) return false;
-  static const rl_route_t routes[] = {RL_ROUTE_NONE, RL_ROUTE_AQL,
-                                      RL_ROUTE_PM4, RL_ROUTE_DRM};
-  for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); ++i) {
-    if (name && strcmp(name, rl_route_name(routes[i])) == 0) {
-      *out_route = routes[i];
-      return true;
-    }
-  }
-  return false;
-}
+// rl_route_name and rl_route_parse read the route registry
+// (replay_route.c), the one table of route names.
 
 const char* rl_replay_state_name(rl_replay_state_t state) {
   switch (state) {
@@ -277,7 +257,6 @@ void rl_replay_proof(const rl_replay_t* replay, rl_route_proof_t* out_proof) {
   }
   out_proof->replay_count = replay->counters.runs;
   if (replay->route_ops) replay->route_ops->proof(replay, out_proof);
-  out_proof->queue_id = replay->has_queue ? replay->queue.id : 0;
 }
 
 void rl_replay_counters(const rl_replay_t* replay,
@@ -357,7 +336,7 @@ rl_status_t rl_replay_stream_packet(const rl_replay_t* replay, uint32_t index,
   if (!out_packet) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "stream packet: no output");
   }
-  memset(out_packet, 0, RL_AQL_PACKET_SIZE);
+  memset(out_packet, 0, 64);  // one AQL packet (replay.h)
   if (!replay || !replay->route_ops) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "packet %u: no such packet in the prepared stream",
@@ -378,4 +357,17 @@ rl_status_t rl_replay_patch_site(const rl_replay_t* replay, uint32_t index,
                      index);
   }
   return replay->route_ops->patch_site(replay, index, out_site);
+}
+
+rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
+                                uint32_t* out_dwords, uint32_t capacity,
+                                uint32_t* out_count) {
+  if (out_count) *out_count = 0;
+  if (!replay || !out_count || !replay->route_ops ||
+      !replay->route_ops->stream_ib) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "stream IB: no replay prepared on a route with an IB "
+                     "(pm4, drm)");
+  }
+  return replay->route_ops->stream_ib(replay, out_dwords, capacity, out_count);
 }

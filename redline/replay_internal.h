@@ -5,14 +5,17 @@
 //   replay_prepare.c  rl_replay_prepare: device resources, lowering, census
 //   replay_run.c      rl_replay_run: bind, patch, publish, bounded wait
 //   replay_poison.c   checked mode (guards, scratch fill), failure
-//                     transitions (poison, quarantine), test hooks
-//   replay_route.c    the route registry, the shared apply, publication
-//                     and the bounded wait over an AQL queue
+//                     transitions (poison, quarantine)
+//   replay_route.c    the route registry, the routes' state, the shared
+//                     apply, publication and the bounded wait over an AQL
+//                     queue
 //   replay_route_aql.c route aql: retained dispatch packets
 //   replay_route_pm4.c route pm4: one IB behind one vendor AQL packet
 //   replay_route_drm.c route drm: route pm4's IB submitted directly
 // The engine core (replay.c, replay_prepare.c, replay_run.c) reaches the
-// route only through replay->route_ops (redline/replay_route.h).
+// route only through replay->route_ops (redline/replay_route.h); the
+// route's own state (queue, ring, packets, IB) is opaque here
+// (replay->route_state, defined in replay_route_state.h for the routes).
 //
 // State machine (docs/failure-semantics.md):
 //   CAPTURED --contract--> CONTRACTED --prepare--> PREPARED --run--> PREPARED
@@ -34,12 +37,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "aql/aql_lower.h"
-#include "aql/aql_ring.h"
 #include "capture/bind_table.h"
-#include "pm4/pm4_lower.h"
 #include "redline/device/device.h"
-#include "redline/device/device_ring.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
 #include "redline/replay_route.h"
@@ -87,6 +86,9 @@ typedef struct rl_replay_buffer_s {
   bool unchecked;       // test hook: the contract skips its size check
 } rl_replay_buffer_t;
 
+// The routes' state (replay_route_state.h, private to replay_route*.c).
+typedef struct rl_replay_route_state_s rl_replay_route_state_t;
+
 struct rl_replay_s {
   rl_device_t* device;         // borrowed
   const rl_capture_t* capture; // borrowed
@@ -114,30 +116,11 @@ struct rl_replay_s {
   // of every step); a decrement more or less than one is a poisoned step.
   // Stored again at RL_REPLAY_SIGNAL_START before it would reach 0.
   int64_t signal_value;
-  rl_device_queue_t queue;
-  bool has_queue;
-  rl_aql_ring_t ring;
   rl_hazard_plan_t* plan;
-  rl_aql_program_t* program;
-  // Route pm4 (replay_route_pm4.c): the IB, its program and the kernels' entry
-  // addresses (load base + entry_address).
-  rl_device_allocation_t ib;
-  bool has_ib;
-  // The scratch ring of a capture with scratch kernels (rl_pm4_scratch_t),
-  // device memory owned by the replay from prepare to release.
-  rl_device_allocation_t scratch;
-  bool has_scratch;
-  // The relay slots (options.pm4_device_patch; pm4/pm4_lower.h Relay):
-  // host-visible kernarg memory the host writes per run and the CP copies
-  // from.
-  rl_device_allocation_t relay;
-  bool has_relay;
-  // Route drm: a submission whose fence wait expired; it may still run,
-  // so nothing is freed (rl_replay_release_device).
-  bool ib_pending;
-  rl_pm4_program_t* pm4;
-  uint64_t* kernel_entries;
-  uint32_t wait_count;        // packets with the barrier bit
+  // The route's own state (queue, ring, packets, IB, scratch ring, relay
+  // slots): opaque here, defined and owned by the routes
+  // (replay_route_state.h), NULL before the route prepares.
+  rl_replay_route_state_t* route_state;
   // The prepared route's compiled patch table (owned by its program) and
   // its destinations, for the shared apply (rl_replay_route_apply).
   rl_bind_table_t* binds;
@@ -178,25 +161,6 @@ bool rl_replay_can_run(const rl_replay_t* replay, const int64_t* values,
 
 // Parses REDLINE_ROUTE; an unknown value is RL_STATUS_INVALID_ARGUMENT.
 rl_status_t rl_replay_policy_from_env(rl_replay_policy_t* out_policy);
-
-//===----------------------------------------------------------------------===//
-// replay_route_pm4.c (shared with route drm)
-//===----------------------------------------------------------------------===//
-
-// After the shared state: the kernels' entry addresses, the scratch ring
-// (when a kernel needs scratch), the IB (measured, allocated host-visible), lowering, census, the IB and kernarg image on
-// the device, replay->binds and replay->dests. No queue.
-rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay);
-void rl_replay_pm4_proof(const rl_replay_t* replay,
-                         rl_route_proof_t* out_proof);
-rl_status_t rl_replay_pm4_stream_packet(const rl_replay_t* replay,
-                                        uint32_t index,
-                                        uint8_t out_packet[64]);
-rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
-                                     uint32_t index, rl_patch_site_t* out_site);
-// Frees the IB and the scratch ring (the device is idle).
-rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay);
-void rl_replay_pm4_destroy(rl_replay_t* replay);
 
 //===----------------------------------------------------------------------===//
 // replay_poison.c

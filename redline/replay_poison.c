@@ -125,7 +125,7 @@ rl_status_t rl_replay_guards_fault(const rl_replay_t* replay,
   return RL_STATUS(RL_STATUS_POISONED,
                    "queue %u faulted at packet %" PRIu64 ": a %s at offset %"
                    PRIu64 " of buffer %u '%s' (%" PRIu64 " bytes): %s",
-                   replay->queue.id, fault->packet_id, kind,
+                   rl_replay_queue_id(replay), fault->packet_id, kind,
                    fault->address - buffer->address, (uint32_t)nearest,
                    replay->capture->buffers[nearest].name, buffer->size,
                    fault->message);
@@ -169,38 +169,6 @@ rl_status_t rl_replay_scratch_fill(rl_replay_t* replay) {
 // Test hooks
 //===----------------------------------------------------------------------===//
 
-static rl_status_t rl_replay_test_packet(rl_replay_t* replay, uint32_t packet,
-                                         rl_aql_dispatch_packet_t** out) {
-  *out = NULL;
-  if (!replay || !replay->program || packet >= replay->program->packet_count) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "test hook: packet %u is not prepared", packet);
-  }
-  *out = &replay->program->packets[packet];
-  return RL_OK;
-}
-
-rl_status_t rl_replay_test_clear_barrier(rl_replay_t* replay,
-                                         uint32_t packet) {
-  rl_aql_dispatch_packet_t* target = NULL;
-  RL_RETURN_IF_ERROR(rl_replay_test_packet(replay, packet, &target));
-  const uint16_t bit = (uint16_t)(1u << RL_AQL_HEADER_BARRIER_SHIFT);
-  if (target->header & bit) {
-    target->header = (uint16_t)(target->header & ~bit);
-    --replay->program->barrier_count;
-  }
-  return RL_OK;
-}
-
-rl_status_t rl_replay_test_set_kernel_object(rl_replay_t* replay,
-                                             uint32_t packet,
-                                             uint64_t kernel_object) {
-  rl_aql_dispatch_packet_t* target = NULL;
-  RL_RETURN_IF_ERROR(rl_replay_test_packet(replay, packet, &target));
-  target->kernel_object = kernel_object;
-  return RL_OK;
-}
-
-rl_device_queue_t* rl_replay_test_queue(rl_replay_t* replay) {
-  return replay && replay->has_queue ? &replay->queue : NULL;
-}
+// rl_replay_test_clear_barrier and rl_replay_test_set_kernel_object live
+// with route aql (replay_route_aql.c), rl_replay_test_queue with the
+// queue (replay_route.c), rl_replay_test_pm4_drop_wait with route pm4.

@@ -1,13 +1,16 @@
 // The route registry and what the routes share (redline/replay_route.h):
 // the one apply, and publication and the bounded wait over an AQL queue.
+#include "redline/base/clock.h"
 #include "redline/device/device_ring.h"
 #include "redline/replay_route.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "redline/replay_internal.h"
+#include "redline/replay_route_state.h"
 
 // The registry: one line per route.
 static const rl_replay_route_t* const rl_replay_routes[] = {
@@ -24,6 +27,27 @@ const rl_replay_route_t* rl_replay_route_find(rl_route_t route) {
     if (rl_replay_routes[i]->route == route) return rl_replay_routes[i];
   }
   return NULL;
+}
+
+const char* rl_route_name(rl_route_t route) {
+  if (route == RL_ROUTE_NONE) return "none";
+  const rl_replay_route_t* ops = rl_replay_route_find(route);
+  return ops ? ops->name : "unknown";
+}
+
+bool rl_route_parse(const char* name, rl_route_t* out_route) {
+  if (!out_route || !name) return false;
+  if (strcmp(name, "none") == 0) {
+    *out_route = RL_ROUTE_NONE;
+    return true;
+  }
+  for (size_t i = 0; i < RL_REPLAY_ROUTE_COUNT; ++i) {
+    if (strcmp(name, rl_replay_routes[i]->name) == 0) {
+      *out_route = rl_replay_routes[i]->route;
+      return true;
+    }
+  }
+  return false;
 }
 
 void rl_replay_route_list_runnable(const rl_device_t* device, char* out,
@@ -49,11 +73,42 @@ void rl_replay_route_list_runnable(const rl_device_t* device, char* out,
   }
 }
 
+rl_status_t rl_replay_route_state_get(rl_replay_t* replay,
+                                      rl_replay_route_state_t** out_state) {
+  if (!replay->route_state) {
+    replay->route_state = calloc(1, sizeof(*replay->route_state));
+    if (!replay->route_state) return rl_status_out_of_memory();
+  }
+  *out_state = replay->route_state;
+  return RL_OK;
+}
+
+void rl_replay_route_state_free(rl_replay_t* replay) {
+  free(replay->route_state);
+  replay->route_state = NULL;
+}
+
 rl_status_t rl_replay_route_apply(rl_replay_t* replay, const int64_t* values,
                                   uint32_t value_count,
                                   uint32_t* out_changed) {
   return rl_bind_table_apply(replay->binds, values, value_count,
                              replay->dests, out_changed);
+}
+
+rl_status_t rl_replay_route_site_what(const rl_capture_t* capture,
+                                      uint32_t launch_index, bool pointer,
+                                      uint32_t slot, uint32_t binding,
+                                      rl_patch_site_t* out_site) {
+  const rl_capture_launch_t* launch = &capture->launches[launch_index];
+  if (pointer) {
+    const rl_pointer_slot_t* s = &launch->slots[slot];
+    snprintf(out_site->what, sizeof(out_site->what), "buffer %s +0x%" PRIx64,
+             capture->buffers[s->buffer].name, s->offset);
+    return RL_OK;
+  }
+  rl_expr_format(capture, &launch->bindings[binding].expr, out_site->what,
+                 sizeof(out_site->what));
+  return RL_OK;
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,6 +132,8 @@ static uint32_t rl_replay_queue_packets(const rl_replay_t* replay) {
 
 rl_status_t rl_replay_queue_create(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
+  rl_replay_route_state_t* state = NULL;
+  RL_RETURN_IF_ERROR(rl_replay_route_state_get(replay, &state));
   uint32_t packets = rl_replay_queue_packets(replay);
   if (packets < replay->capture->launch_count) {
     return RL_STATUS(RL_STATUS_PREPARE,
@@ -84,28 +141,40 @@ rl_status_t rl_replay_queue_create(rl_replay_t* replay) {
                      replay->capture->launch_count, packets);
   }
   RL_RETURN_IF_ERROR(device->vtable->queue_create(device, packets,
-                                                  &replay->queue));
-  replay->has_queue = true;
-  rl_device_aql_ring_init(&replay->ring, device, &replay->queue);
+                                                  &state->queue));
+  state->has_queue = true;
+  rl_device_aql_ring_init(&state->ring, device, &state->queue);
   return RL_OK;
 }
 
 rl_status_t rl_replay_queue_release(rl_replay_t* replay) {
-  if (!replay->has_queue) return RL_OK;
+  rl_replay_route_state_t* state = replay->route_state;
+  if (!state || !state->has_queue) return RL_OK;
   RL_RETURN_IF_ERROR(
-      replay->device->vtable->queue_destroy(replay->device, &replay->queue));
-  replay->has_queue = false;
+      replay->device->vtable->queue_destroy(replay->device, &state->queue));
+  state->has_queue = false;
   return RL_OK;
+}
+
+uint32_t rl_replay_queue_id(const rl_replay_t* replay) {
+  const rl_replay_route_state_t* state = replay->route_state;
+  return state && state->has_queue ? state->queue.id : 0;
+}
+
+rl_device_queue_t* rl_replay_test_queue(rl_replay_t* replay) {
+  rl_replay_route_state_t* state = replay ? replay->route_state : NULL;
+  return state && state->has_queue ? &state->queue : NULL;
 }
 
 rl_status_t rl_replay_queue_fault(rl_replay_t* replay) {
   rl_device_fault_t fault = {0};
-  replay->device->vtable->queue_fault(replay->device, &replay->queue, &fault);
+  rl_device_queue_t* queue = &replay->route_state->queue;
+  replay->device->vtable->queue_fault(replay->device, queue, &fault);
   if (!fault.faulted) return RL_OK;
   RL_RETURN_IF_ERROR(rl_replay_guards_fault(replay, &fault));
   return RL_STATUS(RL_STATUS_POISONED,
                    "queue %u faulted at packet %" PRIu64 ": %s",
-                   replay->queue.id, fault.packet_id, fault.message);
+                   queue->id, fault.packet_id, fault.message);
 }
 
 // The aql/aql_ring.h protocol step by step, so the doorbell (on the
@@ -113,6 +182,7 @@ rl_status_t rl_replay_queue_fault(rl_replay_t* replay) {
 rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
                                     uint32_t count, uint64_t* out_last) {
   rl_device_t* device = replay->device;
+  rl_aql_ring_t* ring = &replay->route_state->ring;
   if (replay->signal_value < 1) {  // after 2^62 steps
     device->vtable->signal_store(device, replay->signal.address,
                                  RL_REPLAY_SIGNAL_START);
@@ -120,7 +190,7 @@ rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
   }
   uint64_t first = 0;
   rl_status_t status = rl_aql_ring_reserve(
-      &replay->ring, count, replay->options.wait_timeout_ns, &first);
+      ring, count, replay->options.wait_timeout_ns, &first);
   if (status) {
     // A reserve that timed out without a fault: earlier packets are stuck.
     rl_status_t fault = rl_replay_queue_fault(replay);
@@ -132,16 +202,16 @@ rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
   }
   const uint8_t* bytes = packets;
   for (uint32_t i = 0; i < count; ++i) {
-    rl_aql_ring_emit(&replay->ring, first + i, bytes + i * RL_AQL_PACKET_SIZE);
+    rl_aql_ring_emit(ring, first + i, bytes + i * RL_AQL_PACKET_SIZE);
   }
   for (uint32_t i = 0; i < count; ++i) {
-    rl_aql_ring_commit(&replay->ring, first + i,
+    rl_aql_ring_commit(ring, first + i,
                        rl_aql_header_word(bytes + i * RL_AQL_PACKET_SIZE));
   }
   *out_last = first + count - 1;
-  uint64_t before = rl_replay_now_ns();
-  rl_aql_ring_doorbell(&replay->ring, *out_last);
-  replay->counters.doorbell_ns += rl_replay_now_ns() - before;
+  uint64_t before = rl_now_ns();
+  rl_aql_ring_doorbell(ring, *out_last);
+  replay->counters.doorbell_ns += rl_now_ns() - before;
   replay->counters.packets_published += count;
   ++replay->counters.doorbells;
   return RL_OK;
@@ -157,21 +227,22 @@ rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
 // fails after |timeout| without progress.
 rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
   rl_device_t* device = replay->device;
+  const rl_device_queue_t* queue = &replay->route_state->queue;
   const uint64_t timeout = replay->options.wait_timeout_ns;
-  uint64_t start = rl_replay_now_ns();
+  uint64_t start = rl_now_ns();
   const int64_t expected = replay->signal_value - 1;
   int64_t value = replay->signal_value;
   const bool stall =
       replay->options.stall_bound && device->vtable->queue_progress;
   rl_device_progress_t progress = {0}, now = {0};
-  if (stall) device->vtable->queue_progress(device, &replay->queue, &progress);
+  if (stall) device->vtable->queue_progress(device, queue, &progress);
   for (;;) {
     if (stall) {
-      device->vtable->queue_progress(device, &replay->queue, &now);
-      if (now.events != progress.events) start = rl_replay_now_ns();
+      device->vtable->queue_progress(device, queue, &now);
+      if (now.events != progress.events) start = rl_now_ns();
       progress = now;
     }
-    uint64_t elapsed = rl_replay_now_ns() - start;
+    uint64_t elapsed = rl_now_ns() - start;
     uint64_t left = elapsed < timeout ? timeout - elapsed : 0;
     uint64_t slice = left < RL_REPLAY_WAIT_SLICE_NS ? left
                                                     : RL_REPLAY_WAIT_SLICE_NS;
@@ -195,7 +266,7 @@ rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
       // step's last packet unread was decremented by something else: the
       // step's results are not there yet.
       uint64_t read_id =
-          __atomic_load_n(replay->queue.read_index, __ATOMIC_ACQUIRE);
+          __atomic_load_n(queue->read_index, __ATOMIC_ACQUIRE);
       if (read_id <= last) {
         return RL_STATUS(RL_STATUS_POISONED,
                          "completion signal reached %" PRId64
@@ -208,7 +279,7 @@ rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
     RL_RETURN_IF_ERROR(rl_replay_queue_fault(replay));
     if (left == 0) break;
   }
-  uint64_t read_id = __atomic_load_n(replay->queue.read_index, __ATOMIC_ACQUIRE);
+  uint64_t read_id = __atomic_load_n(queue->read_index, __ATOMIC_ACQUIRE);
   if (stall) {
     return RL_STATUS(RL_STATUS_QUARANTINED,
                      "no progress for %" PRIu64 " ns (%" PRIu64 " of %" PRIu64
@@ -216,11 +287,11 @@ rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last) {
                      "signal %" PRId64 ", queue %u read id %" PRIu64
                      " of last packet %" PRIu64 "; packets may still execute",
                      timeout, progress.wg_done, progress.wg_total, value,
-                     replay->queue.id, read_id, last);
+                     queue->id, read_id, last);
   }
   return RL_STATUS(RL_STATUS_QUARANTINED,
                    "bounded wait of %" PRIu64 " ns expired: completion "
                    "signal %" PRId64 ", queue %u read id %" PRIu64
                    " of last packet %" PRIu64 "; packets may still execute",
-                   timeout, value, replay->queue.id, read_id, last);
+                   timeout, value, queue->id, read_id, last);
 }

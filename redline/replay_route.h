@@ -15,14 +15,20 @@
 //   wait      the bounded wait for completion and its check (a fault or a
 //             wrong completion value: RL_STATUS_POISONED; an expired wait
 //             with the device not provably stopped: RL_STATUS_QUARANTINED);
-//   proof     the route's fields of rl_route_proof_t, and the prepared
-//             stream (packets, patch sites);
+//   proof     the route's fields of rl_route_proof_t (queue id included),
+//             and the prepared stream (packets, the IB where the route
+//             has one, patch sites);
 //   release   the route's device resources once the device is idle
 //             (RL_STATUS_QUARANTINED: still in use, the rest is leaked);
 //   destroy   the route's host state.
 //
-// Adding a route: one file defining its rl_replay_route_t, and one line in
-// the registry (replay_route.c).
+// The route's own state (queue, ring, packets, IB...) lives behind
+// replay->route_state (replay_route_state.h), which only replay_route*.c
+// include: nothing else branches on the route or reads its state.
+//
+// Adding a route: one file defining its rl_replay_route_t (its name
+// included: rl_route_name and rl_route_parse read the registry), and one
+// line in the registry (replay_route.c).
 //
 // Thread-safety: one thread at a time per replay (replay.h).
 #ifndef REDLINE_REPLAY_ROUTE_H_
@@ -31,13 +37,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
-#include "redline/base/clock.h"
 #include "redline/replay.h"
 
 typedef struct rl_replay_route_s {
   rl_route_t route;
+  const char* name;  // rl_route_name: "aql", "pm4", "drm"
   // Whether |device| can run the route at all (before anything is built).
   bool (*device_runs)(const rl_device_t* device);
   // Kernarg segment bytes the route lays out for |capture| (0: none).
@@ -50,14 +55,14 @@ typedef struct rl_replay_route_s {
   void (*proof)(const rl_replay_t* replay, rl_route_proof_t* out_proof);
   rl_status_t (*stream_packet)(const rl_replay_t* replay, uint32_t index,
                                uint8_t out_packet[64]);
+  // The IB the route runs (rl_replay_stream_ib); NULL: the route has none.
+  rl_status_t (*stream_ib)(const rl_replay_t* replay, uint32_t* out_dwords,
+                           uint32_t capacity, uint32_t* out_count);
   rl_status_t (*patch_site)(const rl_replay_t* replay, uint32_t index,
                             rl_patch_site_t* out_site);
   rl_status_t (*release)(rl_replay_t* replay);
   void (*destroy)(rl_replay_t* replay);
 } rl_replay_route_t;
-
-// CLOCK_MONOTONIC in nanoseconds (the engine's timings): the one clock.
-static inline uint64_t rl_replay_now_ns(void) { return rl_now_ns(); }
 
 // The registered route |route|, or NULL (replay_route.c).
 const rl_replay_route_t* rl_replay_route_find(rl_route_t route);
@@ -79,6 +84,14 @@ extern const rl_replay_route_t rl_replay_route_drm;  // replay_route_drm.c
 rl_status_t rl_replay_route_apply(rl_replay_t* replay, const int64_t* values,
                                   uint32_t value_count, uint32_t* out_changed);
 
+// The |what| of a patch site of launch |launch_index|: "buffer y +0x10"
+// for pointer slot |slot| when |pointer|, else binding |binding|'s
+// expression ("ceil((pos+1)/64)"). Returns RL_OK.
+rl_status_t rl_replay_route_site_what(const rl_capture_t* capture,
+                                      uint32_t launch_index, bool pointer,
+                                      uint32_t slot, uint32_t binding,
+                                      rl_patch_site_t* out_site);
+
 // Routes over an AQL queue (aql, pm4): the queue, created at prepare and
 // destroyed at release; publication of |count| complete 64-byte |packets|
 // (completion signal armed at 1, ring protocol, one doorbell timed apart);
@@ -91,5 +104,7 @@ rl_status_t rl_replay_queue_publish(rl_replay_t* replay, const void* packets,
                                     uint32_t count, uint64_t* out_last);
 rl_status_t rl_replay_queue_wait(rl_replay_t* replay, uint64_t last);
 rl_status_t rl_replay_queue_fault(rl_replay_t* replay);
+// The queue id (0 without a queue), for the proof.
+uint32_t rl_replay_queue_id(const rl_replay_t* replay);
 
 #endif  // REDLINE_REPLAY_ROUTE_H_

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 
 #include "redline/replay_internal.h"
+#include "redline/replay_route_state.h"
 
 static bool rl_route_drm_device_runs(const rl_device_t* device) {
   return device->vtable->submit_ib != NULL;
@@ -25,23 +26,24 @@ static rl_status_t rl_route_drm_publish(rl_replay_t* replay,
 static rl_status_t rl_route_drm_wait(rl_replay_t* replay, uint64_t last) {
   (void)last;
   rl_device_t* device = replay->device;
+  rl_replay_route_state_t* state = replay->route_state;
   const uint64_t timeout = replay->options.wait_timeout_ns;
   bool fence_ok = false;
-  RL_RETURN_IF_ERROR(device->vtable->submit_ib(device, replay->ib.address,
-                                               replay->pm4->dword_count,
+  RL_RETURN_IF_ERROR(device->vtable->submit_ib(device, state->ib.address,
+                                               state->pm4->dword_count,
                                                timeout, &fence_ok));
   ++replay->counters.doorbells;
   replay->counters.packets_published += 1;
   if (fence_ok) return RL_OK;
-  replay->ib_pending = true;
+  state->ib_pending = true;
   return RL_STATUS(RL_STATUS_QUARANTINED,
                    "bounded wait of %" PRIu64 " ns on the fence of the IB "
                    "at 0x%" PRIx64 " expired; it may still execute",
-                   timeout, replay->ib.address);
+                   timeout, state->ib.address);
 }
 
 static rl_status_t rl_route_drm_release(rl_replay_t* replay) {
-  if (replay->ib_pending) {
+  if (replay->route_state && replay->route_state->ib_pending) {
     return RL_STATUS(RL_STATUS_QUARANTINED,
                      "the submitted IB has not completed: its memory is "
                      "left to the device");
@@ -51,6 +53,7 @@ static rl_status_t rl_route_drm_release(rl_replay_t* replay) {
 
 const rl_replay_route_t rl_replay_route_drm = {
     .route = RL_ROUTE_DRM,
+    .name = "drm",
     .device_runs = rl_route_drm_device_runs,
     .kernarg_size = rl_pm4_kernarg_segment_size,
     .prepare = rl_replay_pm4_prepare_ib,
@@ -59,6 +62,7 @@ const rl_replay_route_t rl_replay_route_drm = {
     .wait = rl_route_drm_wait,
     .proof = rl_replay_pm4_proof,
     .stream_packet = rl_replay_pm4_stream_packet,
+    .stream_ib = rl_replay_pm4_stream_ib,
     .patch_site = rl_replay_pm4_patch_site,
     .release = rl_route_drm_release,
     .destroy = rl_replay_pm4_destroy,

@@ -29,24 +29,26 @@
 #include "pm4/pm4_packet.h"
 #include "redline/base/test_fault.h"
 #include "redline/replay_internal.h"
+#include "redline/replay_route_state.h"
 
 // The IB's alignment: INDIRECT_BUFFER needs dwords; a cache line keeps the
 // CP's fetches aligned.
 #define RL_REPLAY_PM4_IB_ALIGN 256u
 
 static rl_pm4_lower_inputs_t rl_replay_pm4_inputs(const rl_replay_t* replay) {
+  const rl_replay_route_state_t* state = replay->route_state;
   return (rl_pm4_lower_inputs_t){
       .capture = replay->capture,
       .plan = replay->plan,
       .buffer_addresses = replay->addresses,
       .kernel_objects = replay->kernel_objects,
-      .kernel_entries = replay->kernel_entries,
+      .kernel_entries = state->kernel_entries,
       .kernarg_address = replay->kernarg.address,
-      .ib_address = replay->ib.address,
+      .ib_address = state->ib.address,
       .completion_signal = replay->signal.address,
       .param_values = replay->values,
-      .scratch_address = replay->has_scratch ? replay->scratch.address : 0,
-      .relay_address = replay->has_relay ? replay->relay.address : 0,
+      .scratch_address = state->has_scratch ? state->scratch.address : 0,
+      .relay_address = state->has_relay ? state->relay.address : 0,
   };
 }
 
@@ -54,14 +56,15 @@ static rl_pm4_lower_inputs_t rl_replay_pm4_inputs(const rl_replay_t* replay) {
 // CP hands out in per-wave slots; nothing but the kernels reads it, so no
 // host view is needed. None without a scratch kernel.
 static rl_status_t rl_replay_pm4_scratch(rl_replay_t* replay) {
+  rl_replay_route_state_t* state = replay->route_state;
   rl_pm4_scratch_t scratch;
   RL_RETURN_IF_ERROR(rl_pm4_scratch_layout(replay->capture, &scratch));
   if (scratch.bytes == 0) return RL_OK;
   rl_device_t* device = replay->device;
   RL_RETURN_IF_ERROR(device->vtable->allocate(
       device, scratch.bytes, RL_PM4_SCRATCH_WAVESIZE_UNIT,
-      RL_MEMORY_KIND_DEVICE, &replay->scratch));
-  replay->has_scratch = true;
+      RL_MEMORY_KIND_DEVICE, &state->scratch));
+  state->has_scratch = true;
   return RL_OK;
 }
 
@@ -69,6 +72,7 @@ static rl_status_t rl_replay_pm4_scratch(rl_replay_t* replay) {
 // host-visible kernarg memory, one 8-byte slot per distinct expression.
 // None without the option or without a relayable binding.
 static rl_status_t rl_replay_pm4_relay(rl_replay_t* replay) {
+  rl_replay_route_state_t* state = replay->route_state;
   if (!replay->options.pm4_device_patch) return RL_OK;
   uint32_t slots = 0;
   RL_RETURN_IF_ERROR(rl_pm4_relay_slot_count(replay->capture, &slots));
@@ -76,9 +80,9 @@ static rl_status_t rl_replay_pm4_relay(rl_replay_t* replay) {
   rl_device_t* device = replay->device;
   RL_RETURN_IF_ERROR(device->vtable->allocate(device, 8ull * slots, 64,
                                               RL_MEMORY_KIND_KERNARG,
-                                              &replay->relay));
-  replay->has_relay = true;
-  if (!replay->relay.host) {
+                                              &state->relay));
+  state->has_relay = true;
+  if (!state->relay.host) {
     return RL_STATUS(RL_STATUS_PREPARE,
                      "the relay slots have no host view on device %s",
                      device->name);
@@ -87,13 +91,14 @@ static rl_status_t rl_replay_pm4_relay(rl_replay_t* replay) {
 }
 
 static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
+  rl_replay_route_state_t* state = replay->route_state;
   const rl_capture_t* capture = replay->capture;
-  replay->kernel_entries =
-      calloc(capture->kernel_count + 1u, sizeof(*replay->kernel_entries));
-  if (!replay->kernel_entries) return rl_status_out_of_memory();
+  state->kernel_entries =
+      calloc(capture->kernel_count + 1u, sizeof(*state->kernel_entries));
+  if (!state->kernel_entries) return rl_status_out_of_memory();
   for (uint32_t k = 0; k < capture->kernel_count; ++k) {
     const rl_capture_kernel_t* kernel = &capture->kernels[k];
-    replay->kernel_entries[k] =
+    state->kernel_entries[k] =
         replay->code_objects[kernel->code_object].load_base +
         kernel->info->entry_address;
   }
@@ -140,6 +145,8 @@ static void rl_replay_pm4_test_fault(rl_pm4_program_t* program) {
 }
 
 rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
+  rl_replay_route_state_t* state = NULL;
+  RL_RETURN_IF_ERROR(rl_replay_route_state_get(replay, &state));
   rl_device_t* device = replay->device;
   const rl_pm4_lower_options_t options = {
       .retain = !replay->options.pm4_no_retain};
@@ -155,28 +162,27 @@ rl_status_t rl_replay_pm4_prepare_ib(rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(device->vtable->allocate(device, 4ull * dwords,
                                               RL_REPLAY_PM4_IB_ALIGN,
                                               RL_MEMORY_KIND_KERNARG,
-                                              &replay->ib));
-  replay->has_ib = true;
-  if (!replay->ib.host) {
+                                              &state->ib));
+  state->has_ib = true;
+  if (!state->ib.host) {
     return RL_STATUS(RL_STATUS_PREPARE, "the IB has no host view on device %s",
                      device->name);
   }
-  inputs.ib_address = replay->ib.address;
-  RL_RETURN_IF_ERROR(rl_pm4_lower(&inputs, &options, &replay->pm4));
+  inputs.ib_address = state->ib.address;
+  RL_RETURN_IF_ERROR(rl_pm4_lower(&inputs, &options, &state->pm4));
   // The census reads the program back; what it checks is what runs.
-  RL_RETURN_IF_ERROR(rl_pm4_program_check(replay->pm4, &inputs));
-  rl_replay_pm4_test_fault(replay->pm4);
-  memcpy(replay->ib.host, replay->pm4->dwords, 4ull * replay->pm4->dword_count);
-  memcpy(replay->kernarg.host, replay->pm4->kernarg,
-         replay->pm4->kernarg_size);
-  if (replay->has_relay) {
-    memcpy(replay->relay.host, replay->pm4->relay,
-           8ull * replay->pm4->relay_count);
+  RL_RETURN_IF_ERROR(rl_pm4_program_check(state->pm4, &inputs));
+  rl_replay_pm4_test_fault(state->pm4);
+  memcpy(state->ib.host, state->pm4->dwords, 4ull * state->pm4->dword_count);
+  memcpy(replay->kernarg.host, state->pm4->kernarg,
+         state->pm4->kernarg_size);
+  if (state->has_relay) {
+    memcpy(state->relay.host, state->pm4->relay,
+           8ull * state->pm4->relay_count);
   }
-  replay->wait_count = replay->pm4->stats.waits;
-  replay->binds = replay->pm4->binds;
-  rl_pm4_program_dests(replay->pm4, replay->kernarg.host, replay->ib.host,
-                       replay->has_relay ? replay->relay.host : NULL,
+  replay->binds = state->pm4->binds;
+  rl_pm4_program_dests(state->pm4, replay->kernarg.host, state->ib.host,
+                       state->has_relay ? state->relay.host : NULL,
                        replay->dests);
   // A run writes the device's views only: the program's own images
   // (pm4->dwords, pm4->kernarg) keep the prepared stream, and what runs
@@ -199,13 +205,16 @@ static rl_status_t rl_route_pm4_prepare(rl_replay_t* replay) {
 
 static rl_status_t rl_route_pm4_publish(rl_replay_t* replay,
                                         uint64_t* out_last) {
-  return rl_replay_queue_publish(replay, &replay->pm4->packet, 1, out_last);
+  return rl_replay_queue_publish(replay, &replay->route_state->pm4->packet, 1,
+                                 out_last);
 }
 
 void rl_replay_pm4_proof(const rl_replay_t* replay,
                          rl_route_proof_t* out_proof) {
-  const rl_pm4_program_t* program = replay->pm4;
+  const rl_pm4_program_t* program =
+      replay->route_state ? replay->route_state->pm4 : NULL;
   if (!program) return;
+  out_proof->queue_id = rl_replay_queue_id(replay);
   out_proof->dispatches = program->stats.dispatches;
   out_proof->packets = 1;
   out_proof->waits = program->stats.waits;
@@ -218,26 +227,26 @@ void rl_replay_pm4_proof(const rl_replay_t* replay,
 rl_status_t rl_replay_pm4_stream_packet(const rl_replay_t* replay,
                                         uint32_t index,
                                         uint8_t out_packet[64]) {
-  if (!replay->pm4 || index != 0) {
+  const rl_replay_route_state_t* state = replay->route_state;
+  if (!state || !state->pm4 || index != 0) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "packet %u: no such packet in the prepared stream",
                      index);
   }
-  memcpy(out_packet, &replay->pm4->packet, RL_AQL_PACKET_SIZE);
+  memcpy(out_packet, &state->pm4->packet, RL_AQL_PACKET_SIZE);
   return RL_OK;
 }
 
 rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
                                      uint32_t index,
                                      rl_patch_site_t* out_site) {
-  if (!replay->pm4 || index >= replay->pm4->patch_count) {
+  const rl_replay_route_state_t* state = replay->route_state;
+  if (!state || !state->pm4 || index >= state->pm4->patch_count) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "patch site %u: no such site in the prepared stream",
                      index);
   }
-  const rl_pm4_patch_t* patch = &replay->pm4->patches[index];
-  const rl_capture_t* capture = replay->capture;
-  const rl_capture_launch_t* launch = &capture->launches[patch->launch];
+  const rl_pm4_patch_t* patch = &state->pm4->patches[index];
   static const rl_patch_site_kind_t kinds[] = {
       [RL_PM4_PATCH_KERNARG] = RL_PATCH_SITE_SCALAR,
       [RL_PM4_PATCH_POINTER] = RL_PATCH_SITE_POINTER,
@@ -247,34 +256,28 @@ rl_status_t rl_replay_pm4_patch_site(const rl_replay_t* replay,
   out_site->launch = patch->launch;
   out_site->packet = 0;
   out_site->size = patch->size;
-  out_site->current = rl_bind_table_current(replay->pm4->binds, index);
+  out_site->current = rl_bind_table_current(state->pm4->binds, index);
   if (patch->kind == RL_PM4_PATCH_GRID_DIM) {
-    out_site->device_address = replay->ib.address + 4ull * patch->offset;
+    out_site->device_address = state->ib.address + 4ull * patch->offset;
     out_site->dword = patch->offset;
   } else {
     out_site->device_address = replay->kernarg.address + patch->offset;
     out_site->dword = patch->offset / 4;
   }
-  if (patch->kind == RL_PM4_PATCH_POINTER) {
-    const rl_pointer_slot_t* slot = &launch->slots[patch->slot];
-    snprintf(out_site->what, sizeof(out_site->what), "buffer %s +0x%" PRIx64,
-             capture->buffers[slot->buffer].name, slot->offset);
-    return RL_OK;
-  }
-  rl_expr_format(capture, &launch->bindings[patch->binding].expr,
-                 out_site->what, sizeof(out_site->what));
-  return RL_OK;
+  return rl_replay_route_site_what(
+      replay->capture, patch->launch, patch->kind == RL_PM4_PATCH_POINTER,
+      patch->slot, patch->binding, out_site);
 }
 
-rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
-                                uint32_t* out_dwords, uint32_t capacity,
-                                uint32_t* out_count) {
-  if (out_count) *out_count = 0;
-  if (!replay || !replay->pm4 || !out_count) {
+rl_status_t rl_replay_pm4_stream_ib(const rl_replay_t* replay,
+                                    uint32_t* out_dwords, uint32_t capacity,
+                                    uint32_t* out_count) {
+  const rl_replay_route_state_t* state = replay->route_state;
+  if (!state || !state->pm4) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "stream IB: no replay prepared on route pm4");
   }
-  const rl_pm4_program_t* program = replay->pm4;
+  const rl_pm4_program_t* program = state->pm4;
   *out_count = program->dword_count;
   if (!out_dwords && capacity == 0) return RL_OK;
   if (!out_dwords || capacity < program->dword_count) {
@@ -283,27 +286,29 @@ rl_status_t rl_replay_stream_ib(const rl_replay_t* replay,
                      program->dword_count, capacity);
   }
   // The device's view: the stream as the last run left it.
-  memcpy(out_dwords, replay->ib.host, 4ull * program->dword_count);
+  memcpy(out_dwords, state->ib.host, 4ull * program->dword_count);
   return RL_OK;
 }
 
 rl_status_t rl_replay_pm4_release_ib(rl_replay_t* replay) {
+  rl_replay_route_state_t* state = replay->route_state;
   rl_status_t status = RL_OK;
-  if (replay->has_relay) {
-    replay->has_relay = false;
+  if (!state) return RL_OK;
+  if (state->has_relay) {
+    state->has_relay = false;
     status = replay->device->vtable->free(replay->device,
-                                          replay->relay.address);
+                                          state->relay.address);
   }
-  if (replay->has_scratch) {
-    replay->has_scratch = false;
+  if (state->has_scratch) {
+    state->has_scratch = false;
     status = rl_status_join(
         status,
-        replay->device->vtable->free(replay->device, replay->scratch.address));
+        replay->device->vtable->free(replay->device, state->scratch.address));
   }
-  if (!replay->has_ib) return status;
-  replay->has_ib = false;
+  if (!state->has_ib) return status;
+  state->has_ib = false;
   rl_status_t ib = replay->device->vtable->free(replay->device,
-                                                replay->ib.address);
+                                                state->ib.address);
   return rl_status_join(status, ib);
 }
 
@@ -314,11 +319,12 @@ static rl_status_t rl_route_pm4_release(rl_replay_t* replay) {
 }
 
 void rl_replay_pm4_destroy(rl_replay_t* replay) {
-  rl_pm4_program_destroy(replay->pm4);
-  replay->pm4 = NULL;
+  rl_replay_route_state_t* state = replay->route_state;
   replay->binds = NULL;
-  free(replay->kernel_entries);
-  replay->kernel_entries = NULL;
+  if (!state) return;
+  rl_pm4_program_destroy(state->pm4);
+  free(state->kernel_entries);
+  rl_replay_route_state_free(replay);
 }
 
 //===----------------------------------------------------------------------===//
@@ -340,12 +346,13 @@ static uint32_t rl_replay_pm4_find(const rl_pm4_program_t* program,
 
 rl_status_t rl_replay_test_pm4_drop_wait(rl_replay_t* replay, uint32_t launch,
                                          bool acquire) {
-  if (!replay || !replay->pm4 || launch == 0 ||
+  rl_replay_route_state_t* state = replay ? replay->route_state : NULL;
+  if (!state || !state->pm4 || launch == 0 ||
       launch >= replay->capture->launch_count) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "test hook: launch %u of a route pm4 replay", launch);
   }
-  rl_pm4_program_t* program = replay->pm4;
+  rl_pm4_program_t* program = state->pm4;
   uint32_t offset = rl_replay_pm4_find(
       program, launch,
       acquire ? (uint32_t)RL_PM4_ACQUIRE_MEM : (uint32_t)RL_PM4_EVENT_WRITE);
@@ -356,13 +363,14 @@ rl_status_t rl_replay_test_pm4_drop_wait(rl_replay_t* replay, uint32_t launch,
   uint32_t size = rl_pm4_header_dwords(program->dwords[offset]);
   program->dwords[offset] = rl_pm4_header(RL_PM4_NOP, size, 0);
   memset(program->dwords + offset + 1, 0, 4ull * (size - 1));
-  uint32_t* ib = replay->ib.host;
+  uint32_t* ib = state->ib.host;
   memcpy(ib + offset, program->dwords + offset, 4ull * size);
   return RL_OK;
 }
 
 const rl_replay_route_t rl_replay_route_pm4 = {
     .route = RL_ROUTE_PM4,
+    .name = "pm4",
     .device_runs = rl_replay_queue_device_runs,
     .kernarg_size = rl_pm4_kernarg_segment_size,
     .prepare = rl_route_pm4_prepare,
@@ -371,6 +379,7 @@ const rl_replay_route_t rl_replay_route_pm4 = {
     .wait = rl_replay_queue_wait,
     .proof = rl_replay_pm4_proof,
     .stream_packet = rl_replay_pm4_stream_packet,
+    .stream_ib = rl_replay_pm4_stream_ib,
     .patch_site = rl_replay_pm4_patch_site,
     .release = rl_route_pm4_release,
     .destroy = rl_replay_pm4_destroy,

@@ -57,16 +57,16 @@ static rl_status_t rl_run_admitted(rl_replay_t* replay, const int64_t* values,
   const rl_replay_route_t* route = replay->route_ops;
   replay->counters.last_admit_ns = admitted - start;
   RL_RETURN_IF_ERROR(rl_run_bind(replay, values, value_count));
-  const uint64_t applied = rl_replay_now_ns();
+  const uint64_t applied = rl_now_ns();
   replay->counters.last_apply_ns = applied - admitted;
   uint64_t last = 0;
   RL_RETURN_IF_ERROR(route->publish(replay, &last));
-  const uint64_t published = rl_replay_now_ns();
+  const uint64_t published = rl_now_ns();
   replay->counters.last_publish_ns = published - applied;
   replay->counters.last_host_ns = published - start;
   replay->counters.host_ns += replay->counters.last_host_ns;
   rl_status_t status = route->wait(replay, last);
-  replay->counters.last_wait_ns = rl_replay_now_ns() - published;
+  replay->counters.last_wait_ns = rl_now_ns() - published;
   replay->counters.wait_ns += replay->counters.last_wait_ns;
   if (status) return status;
   return replay->options.checked ? rl_replay_guards_check(replay) : RL_OK;
@@ -81,7 +81,7 @@ rl_status_t rl_replay_run(rl_replay_t* replay, const int64_t* values,
   }
   RL_RETURN_IF_ERROR(
       rl_replay_require(replay, RL_REPLAY_PREPARED, "rl_replay_run"));
-  const uint64_t start = rl_replay_now_ns();
+  const uint64_t start = rl_now_ns();
   char reason[256];
   if (!rl_replay_can_run(replay, values, value_count, reason,
                          sizeof(reason))) {
@@ -89,7 +89,7 @@ rl_status_t rl_replay_run(rl_replay_t* replay, const int64_t* values,
     return RL_STATUS(RL_STATUS_CONTRACT, "run not admitted: %s", reason);
   }
   rl_status_t status =
-      rl_run_admitted(replay, values, value_count, start, rl_replay_now_ns());
+      rl_run_admitted(replay, values, value_count, start, rl_now_ns());
   if (status) return rl_run_fail(replay, status);
   ++replay->counters.runs;
   replay->state = RL_REPLAY_REPLAYING;

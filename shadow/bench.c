@@ -216,7 +216,7 @@ static void rl_bench_finish_arm(rl_bench_t* bench, uint32_t a) {
              PRIu64 " replays over %" PRIu64 " steps",
              arm->proof.replay_count, arm->proof.steps, expected, steps);
   }
-  if (arm->kind == RL_SHADOW_ARM_PM4) {
+  if (rl_shadow_arm_kind_ib_reference(arm->kind)) {
     rl_status_t status = rl_bench_pm4_census(live, &arm->pm4);
     if (status) rl_bench_fail(bench, a, status, "pm4 census: ");
   }

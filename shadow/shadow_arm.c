@@ -42,6 +42,30 @@ bool rl_shadow_arm_kind_retained(rl_shadow_arm_kind_t kind) {
          kind == RL_SHADOW_ARM_DRM || kind == RL_SHADOW_ARM_PM4_RELAY;
 }
 
+// The routes of the retained arms (rl_shadow_arm_kind_route).
+static const struct {
+  rl_route_t route;
+  bool device_patch;
+} rl_shadow_arm_routes[RL_SHADOW_ARM_KIND_COUNT_] = {
+    [RL_SHADOW_ARM_AQL] = {RL_ROUTE_AQL, false},
+    [RL_SHADOW_ARM_PM4] = {RL_ROUTE_PM4, false},
+    [RL_SHADOW_ARM_DRM] = {RL_ROUTE_DRM, false},
+    [RL_SHADOW_ARM_PM4_RELAY] = {RL_ROUTE_PM4, true},
+};
+
+rl_route_t rl_shadow_arm_kind_route(rl_shadow_arm_kind_t kind,
+                                    bool* out_device_patch) {
+  bool known = (unsigned)kind < RL_SHADOW_ARM_KIND_COUNT_;
+  if (out_device_patch) {
+    *out_device_patch = known && rl_shadow_arm_routes[kind].device_patch;
+  }
+  return known ? rl_shadow_arm_routes[kind].route : RL_ROUTE_NONE;
+}
+
+bool rl_shadow_arm_kind_ib_reference(rl_shadow_arm_kind_t kind) {
+  return kind == RL_SHADOW_ARM_PM4;
+}
+
 bool rl_shadow_arm_kind_replays(rl_shadow_arm_kind_t kind) {
   return rl_shadow_arm_kind_retained(kind) || kind == RL_SHADOW_ARM_HIPGRAPH;
 }

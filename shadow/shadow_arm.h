@@ -86,6 +86,16 @@ typedef struct rl_shadow_arm_options_s {
   rl_limits_t limits;
 } rl_shadow_arm_options_t;
 
+// The replay route a retained arm prepares (RL_ROUTE_NONE for the other
+// arms) and, in *|out_device_patch| when not NULL, whether it runs with
+// the CP relaying kernarg values (pm4-relay). The one table from arm kinds
+// to routes: nothing else in shadow/ branches on a route kind.
+rl_route_t rl_shadow_arm_kind_route(rl_shadow_arm_kind_t kind,
+                                    bool* out_device_patch);
+// True for the arm of plain route pm4: the bench reports its IB census and
+// the negative control corrupts it before any other arm.
+bool rl_shadow_arm_kind_ib_reference(rl_shadow_arm_kind_t kind);
+
 // Opens a device for |options|, creates and prepares an arm of |kind| on
 // it. On failure nothing is left allocated and *|out_arm| is NULL.
 rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,

@@ -12,6 +12,7 @@
 typedef struct rl_shadow_retained_s {
   rl_shadow_arm_t arm;  // first: the arm is the object
   rl_route_t route;
+  bool device_patch;  // pm4-relay: the CP relays kernarg values
   rl_replay_t* replay;
   uint64_t bound[RL_SHADOW_MAX_BINDS];  // device addresses the shadow owns
   uint32_t bound_count;
@@ -144,7 +145,7 @@ static rl_status_t rl_shadow_retained_prepare(
   // applies the same budgets to this arm alone.
   const rl_replay_options_t replay_options = {
       .wait_timeout_ns = retained->arm.limits.wait_timeout_ns,
-      .pm4_device_patch = retained->arm.kind == RL_SHADOW_ARM_PM4_RELAY,
+      .pm4_device_patch = retained->device_patch,
       .limits = retained->arm.limits,
       .spin_wait = retained->arm.device_options.spin_wait,
       // A retained run is a whole recorded step, as long as the program's
@@ -173,11 +174,7 @@ rl_status_t rl_shadow_arm_retained_create(
   retained->arm = *common;
   retained->arm.vtable = &rl_shadow_retained_vtable;
   retained->route =
-      common->kind == RL_SHADOW_ARM_PM4 ||
-              common->kind == RL_SHADOW_ARM_PM4_RELAY
-          ? RL_ROUTE_PM4
-      : common->kind == RL_SHADOW_ARM_DRM ? RL_ROUTE_DRM
-                                          : RL_ROUTE_AQL;
+      rl_shadow_arm_kind_route(common->kind, &retained->device_patch);
   rl_status_t status = rl_shadow_retained_prepare(retained, options);
   if (status) {
     rl_shadow_retained_destroy(&retained->arm);

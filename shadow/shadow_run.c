@@ -211,7 +211,7 @@ static bool rl_shadow_flip_arm(const rl_shadow_options_t* options,
                                uint32_t* out_arm) {
   bool found = false;
   for (uint32_t a = 0; a < options->arm_count; ++a) {
-    if (options->arms[a] == RL_SHADOW_ARM_PM4) {
+    if (rl_shadow_arm_kind_ib_reference(options->arms[a])) {
       *out_arm = a;
       return true;
     }

@@ -10,16 +10,36 @@
 #include <stdlib.h>
 
 #include "redline/doctor.h"
+#include "redline/replay.h"
 #include "tools/cli.h"
 
-static const char* rl_doctor_routes_text(uint32_t routes) {
-  switch (routes) {
-    case RL_DOCTOR_ROUTE_AQL | RL_DOCTOR_ROUTE_PM4: return "aql pm4";
-    case RL_DOCTOR_ROUTE_AQL: return "aql";
-    case RL_DOCTOR_ROUTE_PM4: return "pm4";
-    case RL_DOCTOR_ROUTE_DRM: return "drm";
-    default: return "none";
+// doctor.h: route r is bit r - 1.
+_Static_assert(RL_DOCTOR_ROUTE_AQL == RL_DOCTOR_ROUTE_BIT(RL_ROUTE_AQL), "");
+_Static_assert(RL_DOCTOR_ROUTE_PM4 == RL_DOCTOR_ROUTE_BIT(RL_ROUTE_PM4), "");
+_Static_assert(RL_DOCTOR_ROUTE_DRM == RL_DOCTOR_ROUTE_BIT(RL_ROUTE_DRM), "");
+
+// The name of the route of bit |bit| of a device's routes (doctor.h
+// RL_DOCTOR_ROUTE_BIT), or NULL past the last route.
+static const char* rl_doctor_route_of_bit(uint32_t bit) {
+  rl_route_t route = (rl_route_t)(bit + 1u);
+  const char* name = rl_route_name(route);
+  rl_route_t parsed = RL_ROUTE_NONE;
+  return rl_route_parse(name, &parsed) && parsed == route ? name : NULL;
+}
+
+// "aql pm4": the routes of |routes| by their names, or "none".
+static void rl_doctor_routes_text(uint32_t routes, char* out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (uint32_t bit = 0; bit < 32 && used < size; ++bit) {
+    const char* name = rl_doctor_route_of_bit(bit);
+    if (!name) break;
+    if (!(routes & (1u << bit))) continue;
+    int n = snprintf(out + used, size - used, "%s%s", used ? " " : "", name);
+    if (n < 0) break;
+    used += (size_t)n;
   }
+  if (!out[0]) snprintf(out, size, "none");
 }
 
 static void rl_doctor_print_library(const rl_doctor_library_t* library) {
@@ -58,8 +78,9 @@ static void rl_doctor_print_text(const rl_doctor_report_t* report) {
            device->target[0] ? device->target : "-",
            device->available ? "available" : "unavailable");
     if (device->available) {
-      printf(", routes %s%s\n", rl_doctor_routes_text(device->routes),
-             device->hardware ? "" : " (simulated)");
+      char routes[64];
+      rl_doctor_routes_text(device->routes, routes, sizeof(routes));
+      printf(", routes %s%s\n", routes, device->hardware ? "" : " (simulated)");
     } else {
       printf(": %s\n", device->reason);
     }
@@ -89,14 +110,10 @@ static cJSON* rl_doctor_devices_json(const rl_doctor_report_t* report) {
     cJSON_AddBoolToObject(object, "hardware", device->hardware);
     cJSON_AddBoolToObject(object, "available", device->available);
     cJSON* routes = cJSON_AddArrayToObject(object, "routes");
-    if (device->routes & RL_DOCTOR_ROUTE_AQL) {
-      cJSON_AddItemToArray(routes, cJSON_CreateString("aql"));
-    }
-    if (device->routes & RL_DOCTOR_ROUTE_PM4) {
-      cJSON_AddItemToArray(routes, cJSON_CreateString("pm4"));
-    }
-    if (device->routes & RL_DOCTOR_ROUTE_DRM) {
-      cJSON_AddItemToArray(routes, cJSON_CreateString("drm"));
+    for (uint32_t bit = 0; rl_doctor_route_of_bit(bit); ++bit) {
+      if (!(device->routes & (1u << bit))) continue;
+      cJSON_AddItemToArray(routes,
+                           cJSON_CreateString(rl_doctor_route_of_bit(bit)));
     }
     cJSON_AddStringToObject(object, "reason", device->reason);
     cJSON_AddItemToArray(devices, object);

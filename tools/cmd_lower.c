@@ -119,15 +119,15 @@ static void rl_lower_aql_summary(const rl_replay_t* replay,
                                  const rl_route_proof_t* proof,
                                  const rl_lower_cli_t* cli) {
   if (!cli->json) {
-    printf("stats route=aql target=%s packets=%u dispatches=%u waits=%u "
+    printf("stats route=%s target=%s packets=%u dispatches=%u waits=%u "
            "bytes=%" PRIu64 " patch_sites=%u\n",
-           proof->target, proof->packets, proof->dispatches, proof->waits,
+           rl_route_name(proof->route), proof->target, proof->packets, proof->dispatches, proof->waits,
            proof->stream_bytes, proof->patch_sites);
     return;
   }
   cJSON* root = cJSON_CreateObject();
   cJSON* stats = cJSON_AddObjectToObject(root, "stats");
-  cJSON_AddStringToObject(stats, "route", "aql");
+  cJSON_AddStringToObject(stats, "route", rl_route_name(proof->route));
   cJSON_AddStringToObject(stats, "target", proof->target);
   cJSON_AddNumberToObject(stats, "packets", proof->packets);
   cJSON_AddNumberToObject(stats, "dispatches", proof->dispatches);
@@ -149,7 +149,7 @@ static rl_status_t rl_lower_print(const rl_lower_cli_t* cli,
                                   const rl_replay_t* replay,
                                   const rl_capture_t* capture,
                                   const rl_route_proof_t* proof) {
-  if (proof->route == RL_ROUTE_PM4) {
+  if (proof->ib_dwords) {  // the route runs an IB (pm4, drm)
     const rl_lower_pm4_output_t output = {
         .json = cli->json, .stats_only = cli->stats, .retain = !cli->no_retain};
     return rl_lower_pm4_print(replay, capture, proof, &output);

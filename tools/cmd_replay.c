@@ -450,7 +450,7 @@ static rl_status_t rl_replay_steps(const rl_replay_cli_t* cli,
   rl_effects_watch_begin(&effects, cli->no_hazard_check ? NULL : device,
                          capture);
   rl_shadow_trace_t trace;
-  const char* route = cli->route == RL_ROUTE_PM4 ? "pm4" : "aql";
+  const char* route = rl_route_name(cli->route);
   RL_RETURN_IF_ERROR(rl_shadow_trace_begin(&trace, cli->trace, capture, &route,
                                            1, "replay", 0));
   rl_status_t status = RL_OK;

@@ -52,21 +52,29 @@ static rl_status_t rl_lower_pm4_ib_read(const rl_replay_t* replay,
 static void rl_lower_pm4_text_stats(const rl_route_proof_t* proof,
                                     const rl_lower_pm4_ib_t* ib,
                                     bool retain) {
-  printf("stats route=pm4 target=%s retain=%s dwords=%u dispatches=%u "
+  printf("stats route=%s target=%s retain=%s dwords=%u dispatches=%u "
          "dwords_per_dispatch=%.2f waits=%u acquires=%u copies=%u "
          "patch_sites=%u\n",
-         proof->target, retain ? "on" : "off", ib->count, proof->dispatches,
+         rl_route_name(proof->route), proof->target, retain ? "on" : "off", ib->count, proof->dispatches,
          proof->dispatches ? (double)ib->count / proof->dispatches : 0.0,
          proof->waits, ib->acquires, ib->copies, proof->patch_sites);
+}
+
+// The packet at dword |offset| of the IB, decoded and formatted (the census
+// accepted the IB, so it decodes).
+static void rl_lower_pm4_decode(const rl_lower_pm4_ib_t* ib, uint32_t offset,
+                                rl_pm4_packet_t* out_packet, char* line,
+                                size_t line_size) {
+  rl_status_free(rl_pm4_decode_next(ib->family, ib->dwords, ib->count, offset,
+                                    out_packet));
+  rl_pm4_packet_format(ib->family, out_packet, line, line_size);
 }
 
 static void rl_lower_pm4_text_ib(const rl_lower_pm4_ib_t* ib) {
   for (uint32_t offset = 0; offset < ib->count;) {
     rl_pm4_packet_t packet;
     char line[1024];
-    rl_status_free(rl_pm4_decode_next(ib->family, ib->dwords, ib->count,
-                                      offset, &packet));
-    rl_pm4_packet_format(ib->family, &packet, line, sizeof(line));
+    rl_lower_pm4_decode(ib, offset, &packet, line, sizeof(line));
     printf("ib %s\n", line);
     offset += packet.dwords;
   }
@@ -92,9 +100,9 @@ static void rl_lower_pm4_text(const rl_replay_t* replay,
   char line[512];
   rl_status_free(rl_replay_stream_packet(replay, 0, packet));
   rl_aql_packet_format(packet, line, sizeof(line));
-  printf("stream route=pm4 target=%s packets=%u dispatches=%u waits=%u "
+  printf("stream route=%s target=%s packets=%u dispatches=%u waits=%u "
          "bytes=%" PRIu64 " ib_dwords=%u patch_sites=%u\n",
-         proof->target, proof->packets, proof->dispatches, proof->waits,
+         rl_route_name(proof->route), proof->target, proof->packets, proof->dispatches, proof->waits,
          proof->stream_bytes, proof->ib_dwords, proof->patch_sites);
   printf("packet 0 %s\n", line);
   rl_lower_pm4_text_ib(ib);
@@ -110,7 +118,7 @@ static cJSON* rl_lower_pm4_json_stats(const rl_route_proof_t* proof,
                                       const rl_lower_pm4_ib_t* ib,
                                       bool retain) {
   cJSON* stats = cJSON_CreateObject();
-  cJSON_AddStringToObject(stats, "route", "pm4");
+  cJSON_AddStringToObject(stats, "route", rl_route_name(proof->route));
   cJSON_AddStringToObject(stats, "target", proof->target);
   cJSON_AddBoolToObject(stats, "retain", retain);
   cJSON_AddNumberToObject(stats, "dwords", ib->count);
@@ -131,9 +139,7 @@ static cJSON* rl_lower_pm4_json_ib(const rl_lower_pm4_ib_t* ib) {
   for (uint32_t offset = 0; offset < ib->count;) {
     rl_pm4_packet_t packet;
     char line[1024];
-    rl_status_free(rl_pm4_decode_next(ib->family, ib->dwords, ib->count,
-                                      offset, &packet));
-    rl_pm4_packet_format(ib->family, &packet, line, sizeof(line));
+    rl_lower_pm4_decode(ib, offset, &packet, line, sizeof(line));
     cJSON* item = cJSON_CreateObject();
     cJSON_AddNumberToObject(item, "offset", offset);
     cJSON_AddStringToObject(item, "packet", packet.name ? packet.name : "");

@@ -102,24 +102,36 @@ static void rl_ip_record_builtin(rl_interposer_t* ip, uint32_t kernel,
   ++ip->copies;
 }
 
+// The recorded buffer a built-in write of |size| bytes at |dst| lands in,
+// with the copy kernels loaded and the earlier host uploads recorded; NULL
+// (and noted when it matters) when the write is not recorded: outside
+// every buffer, empty, past the buffer's end, or without copy kernels.
+static rl_ip_buffer_t* rl_ip_write_target(rl_interposer_t* ip,
+                                          const char* call, uint64_t dst,
+                                          uint64_t size) {
+  rl_ip_buffer_t* b = rl_ip_buffer_at(ip, dst);
+  if (!b || size == 0) return NULL;
+  if (!rl_ip_buffer_range(ip, dst, size)) {
+    rl_ip_note(ip, 1, "%s of %llu bytes into buf%u runs past its end", call,
+               (unsigned long long)size, b->index);
+    return NULL;
+  }
+  if (!rl_ip_copy_load(ip)) {
+    rl_ip_note(ip, 1, "%s into buf%u inside the window (no copy kernels)", call,
+               b->index);
+    return NULL;
+  }
+  rl_ip_host_uploads(ip);
+  return b;
+}
+
 // Records a device write of |size| bytes at |dst| from device address
 // |src| (|host| NULL) or from the host bytes |host|; lock held, window
 // open. A write outside every recorded buffer does not touch the capture.
 void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
                        uint64_t src, const void* host, uint64_t size) {
-  rl_ip_buffer_t* b = rl_ip_buffer_at(ip, dst);
-  if (!b || size == 0) return;
-  if (!rl_ip_buffer_range(ip, dst, size)) {
-    rl_ip_note(ip, 1, "%s of %llu bytes into buf%u runs past its end", call,
-               (unsigned long long)size, b->index);
-    return;
-  }
-  if (!rl_ip_copy_load(ip)) {
-    rl_ip_note(ip, 1, "%s into buf%u inside the window (no copy kernels)", call,
-               b->index);
-    return;
-  }
-  rl_ip_host_uploads(ip);
+  rl_ip_buffer_t* b = rl_ip_write_target(ip, call, dst, size);
+  if (!b) return;
   uint64_t source = src;
   if (host) {  // staged: a read-only buffer holding the program's bytes
     RL_IP_REAL(hipMalloc);
@@ -170,19 +182,8 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
 // Records a fill of |size| bytes at |dst| with the |width|-byte |pattern|.
 void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
                        uint32_t pattern, uint32_t width, uint64_t size) {
-  rl_ip_buffer_t* b = rl_ip_buffer_at(ip, dst);
-  if (!b || size == 0) return;
-  if (!rl_ip_buffer_range(ip, dst, size)) {
-    rl_ip_note(ip, 1, "%s of %llu bytes into buf%u runs past its end", call,
-               (unsigned long long)size, b->index);
-    return;
-  }
-  if (!rl_ip_copy_load(ip)) {
-    rl_ip_note(ip, 1, "%s into buf%u inside the window (no copy kernels)", call,
-               b->index);
-    return;
-  }
-  rl_ip_host_uploads(ip);
+  rl_ip_buffer_t* b = rl_ip_write_target(ip, call, dst, size);
+  if (!b) return;
   b->used = true;
   const rl_funnel_arg_t args[4] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),

@@ -9,6 +9,7 @@
 
 #include "capture/interposer/interposer_internal.h"
 #include "redline/base/array.h"
+#include "redline/base/file.h"
 #include "redline/base/number.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
@@ -60,31 +61,17 @@ RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   return rl_ip_leave(error);
 }
 
-// Reads the whole file |path| into a malloc'd buffer; NULL on failure.
+// Reads the whole file |path| into a malloc'd buffer (redline/base/file.h);
+// NULL on failure or when it is too short to be a code object.
 static uint8_t* rl_ip_read_file(const char* path, size_t* out_size) {
-  *out_size = 0;
-  FILE* file = fopen(path, "rb");
-  if (!file) return NULL;
   uint8_t* bytes = NULL;
-  size_t size = 0, capacity = 0;
-  for (;;) {
-    if (size == capacity) {
-      capacity = capacity ? capacity * 2 : 65536;
-      uint8_t* grown = realloc(bytes, capacity);
-      if (!grown) break;
-      bytes = grown;
-    }
-    size_t got = fread(bytes + size, 1, capacity - size, file);
-    size += got;
-    if (got == 0) break;
-  }
-  bool ok = !ferror(file);
-  fclose(file);
-  if (!ok || size < 64 || size == capacity) {
+  rl_status_t status = rl_file_read_regular(path, &bytes, out_size);
+  if (status || *out_size < 64) {
+    rl_status_free(status);
     free(bytes);
+    *out_size = 0;
     return NULL;
   }
-  *out_size = size;
   return bytes;
 }
 

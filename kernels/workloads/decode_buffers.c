@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "kernels/workloads/decode_internal.h"
+#include "kernels/workloads/workload_seed.h"
 
 #define RL_DC_ALIGNMENT 256u
 // Every buffer stays below 2^30 elements, so 32-bit kernel indices (and
@@ -142,37 +143,6 @@ rl_status_t rl_dc_register_buffers(rl_dc_t* dc) {
   return RL_OK;
 }
 
-// splitmix64: a fixed, portable stream for the seeded initial contents.
-static uint64_t rl_dc_next(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-// Fills |count| floats with center + u * amplitude, u uniform in (-1, 1)
-// from the top 24 bits of the stream.
-static void rl_dc_random(uint64_t* state, float center, double amplitude,
-                         float* out, uint64_t count) {
-  for (uint64_t i = 0; i < count; ++i) {
-    double u = (double)(rl_dc_next(state) >> 40) * 0x1p-23 - 1.0;
-    out[i] = center + (float)(u * amplitude);
-  }
-}
-
-// The RoPE table: cos and sin of p * theta^(-2i / head_dim), in double.
-static void rl_dc_rope_table(const rl_decode_dims_t* d, float* out) {
-  const uint32_t half = d->head_dim / 2;
-  for (uint32_t p = 0; p < d->max_context; ++p) {
-    for (uint32_t i = 0; i < half; ++i) {
-      double angle = p * pow(RL_DECODE_ROPE_THETA,
-                             -2.0 * i / (double)d->head_dim);
-      out[(p * half + i) * 2] = (float)cos(angle);
-      out[(p * half + i) * 2 + 1] = (float)sin(angle);
-    }
-  }
-}
-
 // Seeds one weight buffer (amplitude 1/sqrt(columns), 1 for the
 // embedding, 1 +- 0.25 for norm weights; the RoPE table is computed).
 static void rl_dc_seed_weights(const rl_dc_t* dc, rl_dc_buffer_t b,
@@ -180,15 +150,18 @@ static void rl_dc_seed_weights(const rl_dc_t* dc, rl_dc_buffer_t b,
   const uint64_t count = rl_dc_buffer_elements(dc, b);
   const double matrix = 1.0 / sqrt((double)dc->hidden);
   switch (b) {
-    case RL_DC_EMBEDDING: rl_dc_random(state, 0.0f, 1.0, out, count); break;
+    case RL_DC_EMBEDDING: rl_workload_uniform(state, 0.0f, 1.0, out, count); break;
     case RL_DC_ATTN_NORM: case RL_DC_FFN_NORM: case RL_DC_FINAL_NORM:
-      rl_dc_random(state, 1.0f, 0.25, out, count);
+      rl_workload_uniform(state, 1.0f, 0.25, out, count);
       break;
     case RL_DC_W_DOWN:
-      rl_dc_random(state, 0.0f, 1.0 / sqrt((double)dc->dims.ffn), out, count);
+      rl_workload_uniform(state, 0.0f, 1.0 / sqrt((double)dc->dims.ffn), out, count);
       break;
-    case RL_DC_ROPE: rl_dc_rope_table(&dc->dims, out); break;
-    default: rl_dc_random(state, 0.0f, matrix, out, count); break;
+    case RL_DC_ROPE:
+      rl_workload_rope_table(dc->dims.max_context, dc->dims.head_dim, RL_DECODE_ROPE_THETA,
+                             out);
+      break;
+    default: rl_workload_uniform(state, 0.0f, matrix, out, count); break;
   }
 }
 
@@ -210,11 +183,11 @@ rl_status_t rl_dc_upload_initial(rl_dc_t* dc, uint64_t seed) {
   // The K/V rows the steps before pos wrote: positions [0, pos).
   const uint64_t active = (uint64_t)dc->pos * dc->row_stride;
   if (!status && active) {
-    rl_dc_random(&state, 0.0f, 1.0, values, active);
+    rl_workload_uniform(&state, 0.0f, 1.0, values, active);
     status = rl_funnel_upload(dc->funnel, dc->buffers[RL_DC_KV], 0, values,
                               active * 4);
   }
-  const uint32_t token = (uint32_t)(rl_dc_next(&state) % dc->dims.vocab);
+  const uint32_t token = (uint32_t)(rl_workload_next(&state) % dc->dims.vocab);
   if (!status) {
     status = rl_funnel_upload(dc->funnel, dc->buffers[RL_DC_TOKEN], 0, &token,
                               sizeof(token));

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernels/workloads/workload.h"
+#include "kernels/workloads/workload_seed.h"
 
 #define RL_VC_N 1024u              // elements of the element-wise launches
 #define RL_VC_BLOCK 64u            // the kernels' fixed work-group size
@@ -74,19 +75,11 @@ static const rl_workload_param_t rl_vc_params[] = {
      RL_VC_POS_LIMIT, 7},
 };
 
-// splitmix64: a fixed, portable stream for the seeded initial contents.
-static uint64_t rl_vc_next(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // Fills |count| floats with multiples of 1/256 in [-3.90625, 3.90625], so
 // every value and most sums are exact in binary32.
 static void rl_vc_random_floats(uint64_t* state, float* out, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
-    out[i] = (float)((int)(rl_vc_next(state) % 2001u) - 1000) / 256.0f;
+    out[i] = (float)((int)(rl_workload_next(state) % 2001u) - 1000) / 256.0f;
   }
 }
 
@@ -129,7 +122,7 @@ static rl_status_t rl_vc_upload_initial(rl_vc_t* vc, uint64_t seed) {
   RL_RETURN_IF_ERROR(rl_funnel_upload(vc->funnel, vc->buffers[RL_VC_Y], 0,
                                       values, RL_VC_CONTEXT * 4));
   for (uint32_t i = 0; i < RL_VC_IO_COUNT; ++i) {
-    ids[i] = (uint32_t)rl_vc_next(&state);
+    ids[i] = (uint32_t)rl_workload_next(&state);
   }
   return rl_funnel_upload(vc->funnel, vc->buffers[RL_VC_IDS], 0, ids,
                           sizeof(ids));

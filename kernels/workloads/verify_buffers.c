@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernels/workloads/verify_internal.h"
+#include "kernels/workloads/workload_seed.h"
 
 #define RL_VF_ALIGNMENT 256u
 #define RL_VF_MAX_ELEMENTS (1ull << 30)
@@ -176,49 +177,25 @@ rl_status_t rl_vf_register_buffers(rl_vf_t* vf) {
   return RL_OK;
 }
 
-static uint64_t rl_vf_next(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static void rl_vf_random(uint64_t* state, float center, double amplitude,
-                         float* out, uint64_t count) {
-  for (uint64_t i = 0; i < count; ++i) {
-    double u = (double)(rl_vf_next(state) >> 40) * 0x1p-23 - 1.0;
-    out[i] = center + (float)(u * amplitude);
-  }
-}
-
-static void rl_vf_rope_table(const rl_verify_dims_t* d, float* out) {
-  const uint32_t half = d->head_dim / 2;
-  for (uint32_t p = 0; p < d->max_context; ++p) {
-    for (uint32_t i = 0; i < half; ++i) {
-      double angle = p * pow(RL_VERIFY_ROPE_THETA,
-                             -2.0 * i / (double)d->head_dim);
-      out[(p * half + i) * 2] = (float)cos(angle);
-      out[(p * half + i) * 2 + 1] = (float)sin(angle);
-    }
-  }
-}
-
 static void rl_vf_seed_weights(const rl_vf_t* vf, rl_vf_buffer_t b,
                                uint64_t* state, float* out) {
   const uint64_t count = rl_vf_buffer_bytes(vf, b) / 4;
   const double matrix = 1.0 / sqrt((double)vf->hidden);
   switch (b) {
-    case RL_VF_EMBEDDING: rl_vf_random(state, 0.0f, 1.0, out, count); break;
+    case RL_VF_EMBEDDING: rl_workload_uniform(state, 0.0f, 1.0, out, count); break;
     case RL_VF_ATTN_NORM: case RL_VF_FFN_NORM: case RL_VF_FINAL_NORM:
-      rl_vf_random(state, 1.0f, 0.25, out, count);
+      rl_workload_uniform(state, 1.0f, 0.25, out, count);
       break;
     case RL_VF_W_DOWN:
-      rl_vf_random(state, 0.0f, 1.0 / sqrt((double)vf->dims.ffn), out, count);
+      rl_workload_uniform(state, 0.0f, 1.0 / sqrt((double)vf->dims.ffn), out, count);
       break;
-    case RL_VF_ROPE: rl_vf_rope_table(&vf->dims, out); break;
-    case RL_VF_DECAY: rl_vf_random(state, 0.7f, 0.2, out, count); break;
-    case RL_VF_GAIN: rl_vf_random(state, 0.0f, 0.5, out, count); break;
-    default: rl_vf_random(state, 0.0f, matrix, out, count); break;
+    case RL_VF_ROPE:
+      rl_workload_rope_table(vf->dims.max_context, vf->dims.head_dim, RL_VERIFY_ROPE_THETA,
+                             out);
+      break;
+    case RL_VF_DECAY: rl_workload_uniform(state, 0.7f, 0.2, out, count); break;
+    case RL_VF_GAIN: rl_workload_uniform(state, 0.0f, 0.5, out, count); break;
+    default: rl_workload_uniform(state, 0.0f, matrix, out, count); break;
   }
 }
 
@@ -228,9 +205,9 @@ static void rl_vf_seed_cache(const rl_vf_t* vf, uint64_t* state, int8_t* q,
                              float* scales) {
   const uint64_t bytes = rl_vf_buffer_bytes(vf, RL_VF_KV);
   for (uint64_t i = 0; i < bytes; ++i) {
-    q[i] = (int8_t)((int)(rl_vf_next(state) % 255u) - 127);
+    q[i] = (int8_t)((int)(rl_workload_next(state) % 255u) - 127);
   }
-  rl_vf_random(state, 1.0f / 127.0f, 0.5 / 127.0, scales,
+  rl_workload_uniform(state, 1.0f / 127.0f, 0.5 / 127.0, scales,
                rl_vf_buffer_bytes(vf, RL_VF_KV_SCALES) / 4);
 }
 
@@ -271,12 +248,12 @@ static rl_status_t rl_vf_seed_all(const rl_vf_t* vf, uint64_t seed,
   }
   rl_vf_seed_cache(vf, &state, init->bytes[RL_VF_KV],
                    init->bytes[RL_VF_KV_SCALES]);
-  rl_vf_random(&state, 0.0f, 0.5, init->bytes[RL_VF_RECUR],
+  rl_workload_uniform(&state, 0.0f, 0.5, init->bytes[RL_VF_RECUR],
                rl_vf_buffer_bytes(vf, RL_VF_RECUR) / 4);
   // accept[3]: the prediction for the first draft's position (what the
   // step before the window would have left there).
   uint32_t* accept = init->bytes[RL_VF_ACCEPT];
-  accept[3] = (uint32_t)(rl_vf_next(&state) % vf->dims.vocab);
+  accept[3] = (uint32_t)(rl_workload_next(&state) % vf->dims.vocab);
   uint32_t* drafts = init->bytes[RL_VF_DRAFTS];
   RL_RETURN_IF_ERROR(rl_vf_draft(vf, &host, accept[3], drafts, NULL));
   memcpy(init->bytes[RL_VF_TOKENS], drafts, vf->dims.batch * 4ull);

@@ -4,6 +4,7 @@
 // Var, ManagedVar), function attributes and occupancy.
 #include <elf.h>
 
+#include "redline/base/file.h"
 #include "redline/hip_sim/hip_sim_internal.h"
 
 //===----------------------------------------------------------------------===//
@@ -136,26 +137,16 @@ RL_HIP_EXPORT hipError_t hipModuleLoad(hipModule_t* module,
                                        const char* fname) {
   if (!module || !fname) return hipErrorInvalidValue;
   *module = NULL;
-  FILE* file = fopen(fname, "rb");
-  if (!file) return hipErrorFileNotFound;
   uint8_t* bytes = NULL;
-  size_t size = 0, capacity = 0;
-  for (;;) {
-    if (size == capacity) {
-      capacity = capacity ? capacity * 2 : 65536;
-      uint8_t* grown = realloc(bytes, capacity);
-      if (!grown) {
-        free(bytes);
-        fclose(file);
-        return hipErrorOutOfMemory;
-      }
-      bytes = grown;
-    }
-    size_t got = fread(bytes + size, 1, capacity - size, file);
-    size += got;
-    if (got == 0) break;
+  size_t size = 0;
+  rl_status_t status = rl_file_read_regular(fname, &bytes, &size);
+  if (status) {
+    hipError_t error = rl_status_is(status, RL_STATUS_OUT_OF_MEMORY)
+                           ? hipErrorOutOfMemory
+                           : hipErrorFileNotFound;
+    rl_status_free(status);
+    return error;
   }
-  fclose(file);
   hipError_t result = hipErrorInvalidImage;
   if (size >= 64) {
     pthread_mutex_lock(&rl_hip.lock);

@@ -38,13 +38,17 @@ function(rl_arch_probe name header visibility)
     LABELS "unit;architecture" TIMEOUT 60)
   if(visibility STREQUAL "PRIVATE")
     string(REPLACE "." "\\." pattern "${header}")
+    # The header itself not found (gcc: "error: x.h: No such file", clang:
+    # "error: 'x.h' file not found"), not a header it includes.
     set_tests_properties(architecture_header_${name} PROPERTIES
-      PASS_REGULAR_EXPRESSION "${pattern}.*(No such file|not found)")
+      PASS_REGULAR_EXPRESSION "error: '?${pattern}'?:? (No such file|file not found)")
     # Negative control: with the project root on the include path (what
     # every target saw before), the same header compiles, so the probe
     # above fails the moment the header becomes reachable.
+    # -H lists every header opened (". /path/x.h"): the control passes when
+    # the header itself is opened, whatever the headers it includes need.
     add_test(NAME architecture_header_${name}_reachable_from_root
-      COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only
+      COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -H
               -D_POSIX_C_SOURCE=200809L -D__HIP_PLATFORM_AMD__
               "-DRL_PROBE_HEADER=\"${header}\""
               -I${PROJECT_SOURCE_DIR}
@@ -52,7 +56,8 @@ function(rl_arch_probe name header visibility)
               ${RL_ARCH_DIR}/probe_include.c
       COMMAND_EXPAND_LISTS)
     set_tests_properties(architecture_header_${name}_reachable_from_root
-      PROPERTIES LABELS "unit;architecture" TIMEOUT 60)
+      PROPERTIES LABELS "unit;architecture" TIMEOUT 60
+      PASS_REGULAR_EXPRESSION "[.] [^\n]*/${pattern}")
   endif()
 endfunction()
 
@@ -60,8 +65,31 @@ rl_arch_probe(exported_shadow shadow/shadow.h PUBLIC)
 rl_arch_probe(exported_aql_kernarg aql/aql_kernarg.h PUBLIC)
 rl_arch_probe(exported_sim redline/sim/sim.h PUBLIC)
 rl_arch_probe(exported_api redline/replay.h PUBLIC)
-rl_arch_probe(private_pm4_lower pm4/pm4_lower_internal.h PRIVATE)
-rl_arch_probe(private_capture capture/capture_internal.h PRIVATE)
-rl_arch_probe(private_sim redline/sim/sim_internal.h PRIVATE)
-rl_arch_probe(private_engine redline/replay_internal.h PRIVATE)
-rl_arch_probe(private_shadow shadow/bench_internal.h PRIVATE)
+
+# Every private header of a product module (owned by a module, exported by
+# none; cmake/Modules.cmake records both lists) has its probe:
+# architecture_header_private_<folder>_<header>.
+get_property(rl_arch_owned GLOBAL PROPERTY RL_MODULE_HEADERS)
+get_property(rl_arch_exported GLOBAL PROPERTY RL_EXPORTED_HEADERS)
+list(REMOVE_DUPLICATES rl_arch_owned)
+foreach(header IN LISTS rl_arch_owned)
+  if(header MATCHES "^tests/" OR header IN_LIST rl_arch_exported)
+    continue()
+  endif()
+  string(REGEX REPLACE "[/.]" "_" name "${header}")
+  string(REGEX REPLACE "_h$" "" name "${name}")
+  rl_arch_probe(private_${name} ${header} PRIVATE)
+endforeach()
+
+# architecture_routes: no route-kind branch outside the route table
+# (redline/replay_route*.c) and the arm table (shadow/shadow_arm.c), and
+# the routes' state header included by the routes only (check_routes.py);
+# its negative control plants a branch and an include one at a time.
+add_test(NAME architecture_routes
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_routes.py
+          --root ${PROJECT_SOURCE_DIR})
+add_test(NAME architecture_routes_negative_control
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_routes.py
+          --negative-control --root ${PROJECT_SOURCE_DIR})
+set_tests_properties(architecture_routes architecture_routes_negative_control
+  PROPERTIES LABELS "unit;architecture" TIMEOUT 120)

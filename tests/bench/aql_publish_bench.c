@@ -29,6 +29,7 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
+#include "tests/unit/aql/aql_program_apply.h"
 #include "redline/device/device_ring.h"
 #include "tests/unit/aql/aql_fake_queue.h"
 #include "kernels/workloads/workload.h"

@@ -130,6 +130,24 @@ static void rl_replays_equal_sim(void** state) {
   rl_expect_same_regions("dec.rlc", "--checked", "submissions 1\n");
 }
 
+// The trace of a route drm replay names its route "drm" (it said "aql"
+// for every route but pm4 before issue 29).
+static void rl_replay_trace_names_route(void** state) {
+  (void)state;
+  char args[1024];
+  snprintf(args, sizeof(args),
+           "replay %s/vc.rlc --route drm --device drm --trace %s/drm.json",
+           rl_dir, rl_dir);
+  assert_int_equal(rl_run_standin(NULL, args), 0);
+  assert_true(rl_has("drm.json", "\"replay: drm\""));
+  assert_false(rl_has("drm.json", "\"replay: aql\""));
+  // Control: the same replay on the sim device's route aql says "aql".
+  snprintf(args, sizeof(args), "replay %s/vc.rlc --route aql --trace %s/aql.json",
+           rl_dir, rl_dir);
+  assert_int_equal(rl_run(NULL, args), 0);
+  assert_true(rl_has("aql.json", "\"replay: aql\""));
+}
+
 static void rl_replay_failures(void** state) {
   (void)state;
   char args[512];
@@ -178,6 +196,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rl_doctor),
       cmocka_unit_test(rl_replays_equal_sim),
+      cmocka_unit_test(rl_replay_trace_names_route),
       cmocka_unit_test(rl_replay_failures),
   };
   return cmocka_run_group_tests(tests, rl_setup, rl_teardown);

@@ -62,10 +62,15 @@ typedef struct rl_doctor_node_s {
   char detail[256];     // driver version, GPU family, or the error
 } rl_doctor_node_t;
 
+// The bit of route |route| (rl_route_t of redline/replay.h) in
+// rl_doctor_device_t.routes: route r is bit r - 1, so a reader names the
+// set bits with rl_route_name.
+#define RL_DOCTOR_ROUTE_BIT(route) (1u << ((unsigned)(route) - 1u))
+
 typedef enum rl_doctor_route_e {
-  RL_DOCTOR_ROUTE_AQL = 1u << 0,
-  RL_DOCTOR_ROUTE_PM4 = 1u << 1,
-  RL_DOCTOR_ROUTE_DRM = 1u << 2,
+  RL_DOCTOR_ROUTE_AQL = 1u << 0,  // RL_DOCTOR_ROUTE_BIT(RL_ROUTE_AQL)
+  RL_DOCTOR_ROUTE_PM4 = 1u << 1,  // RL_DOCTOR_ROUTE_BIT(RL_ROUTE_PM4)
+  RL_DOCTOR_ROUTE_DRM = 1u << 2,  // RL_DOCTOR_ROUTE_BIT(RL_ROUTE_DRM)
 } rl_doctor_route_t;
 
 typedef struct rl_doctor_device_s {

@@ -16,6 +16,7 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
+#include "tests/unit/aql/aql_program_apply.h"
 #include "capture/launch_bind.h"
 #include "kernels/workloads/workload.h"
 #include "redline/hazard.h"

@@ -21,6 +21,7 @@
 
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
+#include "tests/unit/aql/aql_program_apply.h"
 #include "capture/bind_table.h"
 #include "capture/launch_bind.h"
 #include "capture/step_infer.h"

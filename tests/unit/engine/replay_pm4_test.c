@@ -16,6 +16,7 @@
 
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
+#include "redline/replay_route_state.h"
 #include "redline/sim/sim.h"
 #include "tests/unit/engine/replay_test_helpers.h"
 
@@ -124,16 +125,17 @@ static void test_pm4_replay_equals_eager(void** state) {
   assert_int_equal(proof.dispatches, 8);
   assert_int_equal(proof.packets, 1);
   assert_int_equal(proof.waits, 5);
-  assert_int_equal(proof.ib_dwords, f->replay->pm4->dword_count);
+  const rl_replay_route_state_t* route = f->replay->route_state;
+  assert_int_equal(proof.ib_dwords, route->pm4->dword_count);
   assert_int_equal(proof.stream_bytes, 64 + 4ull * proof.ib_dwords);
   assert_int_equal(proof.patch_sites, 19);
   assert_int_equal(proof.replay_count, 2 * RL_POSITION_COUNT);
-  assert_int_equal(f->replay->pm4->retain, f->which.retain);
+  assert_int_equal(route->pm4->retain, f->which.retain);
   // Relay: vecchain's three kernarg bindings (pos, pos + 1, the chunk
   // count) each have a slot and one COPY_DATA; its grid stays host-written.
-  assert_int_equal(f->replay->pm4->relay_count, f->which.relay ? 3 : 0);
-  assert_int_equal(f->replay->pm4->stats.copies, f->which.relay ? 3 : 0);
-  assert_int_equal(f->replay->has_relay, f->which.relay);
+  assert_int_equal(route->pm4->relay_count, f->which.relay ? 3 : 0);
+  assert_int_equal(route->pm4->stats.copies, f->which.relay ? 3 : 0);
+  assert_int_equal(route->has_relay, f->which.relay);
   rl_replay_counters_t counters;
   rl_replay_counters(f->replay, &counters);
   assert_int_equal(counters.doorbells, counters.runs);
@@ -149,7 +151,7 @@ static void test_pm4_replay_equals_eager(void** state) {
     if (site.kind != RL_PATCH_SITE_GRID) continue;
     ++grid_sites;
     assert_int_equal(site.device_address,
-                     f->replay->ib.address + 4ull * site.dword);
+                     f->replay->route_state->ib.address + 4ull * site.dword);
   }
   assert_int_equal(grid_sites, 1);
 }

@@ -13,6 +13,7 @@
 
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
+#include "redline/replay_route_state.h"
 #include "tests/unit/engine/replay_test_helpers.h"
 
 // Positions across the interesting edges: the smallest, the capture's, a
@@ -111,7 +112,8 @@ static void rl_replay_rebases_every_pointer(void** state) {
     assert_null(rl_replay_buffer_address(fixture->replay, b, &address));
     assert_int_not_equal(address, fixture->capture->buffers[b].capture_address);
   }
-  for (uint32_t i = 0; i < fixture->replay->program->patch_count; ++i) {
+  const rl_aql_program_t* program = fixture->replay->route_state->program;
+  for (uint32_t i = 0; i < program->patch_count; ++i) {
     rl_patch_site_t site;
     assert_null(rl_replay_patch_site(fixture->replay, i, &site));
     if (site.kind != RL_PATCH_SITE_POINTER) continue;
@@ -119,8 +121,7 @@ static void rl_replay_rebases_every_pointer(void** state) {
     uint64_t recorded = 0;
     memcpy(&recorded, launch->kernarg + (site.device_address -
                                          fixture->replay->kernarg.address -
-                                         fixture->replay->program
-                                             ->kernarg_offsets[site.launch]),
+                                         program->kernarg_offsets[site.launch]),
            8);
     assert_int_not_equal(site.current, recorded);
   }

@@ -68,4 +68,26 @@ uint32_t rl_pm4_walk(const rl_pm4_program_t* program, rl_pm4_visit_fn visit,
 // was written.
 uint32_t rl_pm4_view_reg(const rl_pm4_view_t* view, uint32_t index);
 
+// Re-binding a lowered PM4 program outside a replay (moved out of pm4/ by
+// issue 29: nothing in the product called it; the engine applies through
+// its route table, redline/replay_route.c).
+// Re-binds |program| to |values| and |buffer_addresses| with the apply
+// every route shares (capture/bind_table.h; rl_aql_program_apply in
+// aql/aql_patch.h has the contract): pointers are re-resolved only when
+// |buffer_addresses| is not NULL, each distinct expression is evaluated
+// once, and only changed sites are written — segment sites into
+// program->kernarg and |kernarg_host|, GRID_DIM into program->dwords and
+// |ib_host| (either host view may be NULL or alias the program's copy),
+// relay slots into program->relay only —
+// so a failed evaluation (RL_STATUS_CONTRACT naming launch, kernel and
+// binding) changes nothing and leaves *|out_changed_count| 0. The caller
+// must not apply while the packet processor may still read the IB or
+// segment.
+rl_status_t rl_pm4_program_apply(rl_pm4_program_t* program,
+                                 const rl_capture_t* capture,
+                                 const int64_t* values, uint32_t param_count,
+                                 const uint64_t* buffer_addresses,
+                                 uint8_t* kernarg_host, uint32_t* ib_host,
+                                 uint32_t* out_changed_count);
+
 #endif  // REDLINE_TESTS_UNIT_PM4_TEST_UTIL_H_
