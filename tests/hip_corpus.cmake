@@ -32,7 +32,7 @@ set(RL_HIP_CORPUS_DIR ${CMAKE_BINARY_DIR}/tests/hip_corpus)
 set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
-  divergent printf atomic_exact decode)
+  divergent printf atomic_exact decode host_memory context block2d)
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
