@@ -178,16 +178,23 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       int code = rl_cli_number_u64("run", flag, value, 0, UINT64_MAX, &seed);
       if (code) return code;
       run->seed = value;
-    } else if (rl_cli_is(flag, "--max-work-items")) {
+    } else if (rl_cli_is(flag, "--max-work-items") ||
+               rl_cli_is(flag, "--max-dispatches")) {
+      // The budgets' syntax (tools/cli_limits.c): a positive number with an
+      // optional K, M or G suffix, as replay and shadow take them.
+      bool items = rl_cli_is(flag, "--max-work-items");
       uint64_t n = 0;
-      int code = rl_cli_number_u64("run", flag, value, 1, UINT64_MAX, &n);
-      if (code) return code;
-      run->max_work_items = value;
-    } else if (rl_cli_is(flag, "--max-dispatches")) {
-      uint64_t n = 0;
-      int code = rl_cli_number_u64("run", flag, value, 1, UINT32_MAX, &n);
-      if (code) return code;
-      run->max_dispatches = value;
+      rl_status_t parsed = rl_number_parse_size(value, &n);
+      rl_status_free(parsed);
+      if (parsed != RL_OK || (!items && n > UINT32_MAX)) {
+        return rl_cli_usage("run: %s expects a positive number (K, M or G "
+                            "suffix allowed), got '%s'", flag, value);
+      }
+      if (items) {
+        run->max_work_items = value;
+      } else {
+        run->max_dispatches = value;
+      }
     } else {
       return rl_cli_usage("run: unknown option '%s'", flag);
     }

@@ -209,18 +209,24 @@ static rl_status_t rl_hip_sim_env_options(rl_sim_options_t* options) {
     RL_RETURN_IF_ERROR(rl_status_annotate(
         rl_number_parse_u64(seed, &options->seed), "REDLINE_HIP_SEED"));
   }
+  // The budgets take a K, M or G suffix, as the command-line options do.
   const char* items = rl_hip_env("REDLINE_HIP_MAX_WORK_ITEMS", NULL);
   if (items) {
     RL_RETURN_IF_ERROR(rl_status_annotate(
-        rl_number_parse_u64_in(items, 1, UINT64_MAX, &options->max_work_items),
+        rl_number_parse_size(items, &options->max_work_items),
         "REDLINE_HIP_MAX_WORK_ITEMS"));
   }
   const char* dispatches = rl_hip_env("REDLINE_HIP_MAX_DISPATCHES", NULL);
   if (dispatches) {
     uint64_t value = 0;
     RL_RETURN_IF_ERROR(rl_status_annotate(
-        rl_number_parse_u64_in(dispatches, 1, UINT32_MAX, &value),
+        rl_number_parse_size(dispatches, &value),
         "REDLINE_HIP_MAX_DISPATCHES"));
+    if (value > UINT32_MAX) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "REDLINE_HIP_MAX_DISPATCHES='%s': over %u", dispatches,
+                       (unsigned)UINT32_MAX);
+    }
     options->max_dispatches = (uint32_t)value;
   }
   return RL_OK;

@@ -32,8 +32,11 @@
 set -u
 mode=$1 redline=$2 arch=$3 capture=$4
 shift 4
-# RL_CORPUS_ARMS overrides the shadow's arms.
+# RL_CORPUS_ARMS overrides the shadow's arms; RL_CORPUS_SHADOW_OPTS adds
+# options to the shadow (a budget such as --max-work-items for the large
+# programs, tests/hip_corpus_large.cmake).
 arms=${RL_CORPUS_ARMS:-eager,aql,pm4,hip,hipgraph}
+read -r -a shadow_opts <<< "${RL_CORPUS_SHADOW_OPTS:-}"
 
 run() { echo "+ $*" >&2; "$@"; }
 
@@ -43,7 +46,8 @@ case $mode in
   shadow)
     rm -f "$capture"
     run "$redline" run --processor "$arch" --capture "$capture" -- "$@" || exit
-    run "$redline" shadow "$capture" --executor isa --arms "$arms" ;;
+    run "$redline" shadow "$capture" --executor isa --arms "$arms" \
+      "${shadow_opts[@]}" ;;
   shadow_adversarial)
     run "$redline" shadow "$capture" --executor isa --arms "$arms" \
       --hazards adversarial ;;

@@ -24,10 +24,14 @@ grep -q "work-items" "$dir/err" ||
   fail "--max-work-items 1: no message naming the work-items"
 run --max-work-items 16777216 --max-dispatches 65536 -- "$app" "$co" ||
   fail "the default budgets given explicitly: exit $?"
+# The suffixes replay and shadow take (16M = 2^24, 64K = 65536).
+run --max-work-items 16M --max-dispatches 64K -- "$app" "$co" ||
+  fail "the default budgets with K/M suffixes: exit $?"
 
 # Bad values: usage errors (exit 2) naming the option; the program never ran.
 for args in "--hazards sometimes" "--cache-model lax" "--seed -1" \
-    "--max-work-items 0" "--max-dispatches 4294967296"; do
+    "--max-work-items 0" "--max-dispatches 4294967296" "--max-work-items 16Q" \
+    "--max-dispatches 4G"; do
   # shellcheck disable=SC2086
   run $args -- "$app" "$co"
   code=$?

@@ -81,8 +81,10 @@ static void faulty_end(void* self, void* state) {
 }
 
 static const rl_sim_executor_t faulty_executor = {
-    "isa", NULL, faulty_begin, faulty_run, faulty_end, NULL,
-    false, NULL, NULL, NULL, NULL};
+    .name = "isa",
+    .begin = faulty_begin,
+    .run_workgroup = faulty_run,
+    .end = faulty_end};
 
 // Runs the program under an oracle of |mode| around |inner| and returns
 // its report.

@@ -34,6 +34,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
             ${RL_CONF_DIR}/isa_conf_vmem.c
             ${RL_CONF_DIR}/isa_conf_mode.c
             ${RL_CONF_DIR}/isa_conf_private.c
+            ${RL_CONF_DIR}/isa_conf_lanes.c
             ${RL_CONF_DIR}/isa_conf_harness.c
             unit/sim/sim_test_util.c
     LIBS rl_test_isa_conf rl_sim_oracle rl_sim_isa rl_sim rl_capture m

@@ -118,6 +118,36 @@ static void rl_isa_v_max3_i32(rl_isa_valu_t* v) {
   }
 }
 
+// v_maxmin: D = min(max(S0, S1), S2); v_minmax: D = max(min(S0, S1), S2)
+// (RDNA3 ISA, "VOP3 Opcodes": V_MAXMIN_I32/U32, V_MINMAX_I32/U32; clang
+// emits them for a clamp such as min(max(x, lo), hi)).
+static void rl_isa_v_maxmin_i32(rl_isa_valu_t* v) {
+  RL_ISA_LANE_LOOP {
+    int32_t m = rl_isa_max_i32((int32_t)v->s[0][l], (int32_t)v->s[1][l]);
+    v->d[l] = (uint32_t)rl_isa_min_i32(m, (int32_t)v->s[2][l]);
+  }
+}
+static void rl_isa_v_minmax_i32(rl_isa_valu_t* v) {
+  RL_ISA_LANE_LOOP {
+    int32_t m = rl_isa_min_i32((int32_t)v->s[0][l], (int32_t)v->s[1][l]);
+    v->d[l] = (uint32_t)rl_isa_max_i32(m, (int32_t)v->s[2][l]);
+  }
+}
+static uint32_t rl_isa_min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static uint32_t rl_isa_max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+static void rl_isa_v_maxmin_u32(rl_isa_valu_t* v) {
+  RL_ISA_LANE_LOOP {
+    v->d[l] = rl_isa_min_u32(rl_isa_max_u32(v->s[0][l], v->s[1][l]),
+                             v->s[2][l]);
+  }
+}
+static void rl_isa_v_minmax_u32(rl_isa_valu_t* v) {
+  RL_ISA_LANE_LOOP {
+    v->d[l] = rl_isa_max_u32(rl_isa_min_u32(v->s[0][l], v->s[1][l]),
+                             v->s[2][l]);
+  }
+}
+
 // 64-bit shifts: a is the shift count (low 6 bits), b the 64-bit value.
 RL_ISA_U64(rl_isa_v_lshlrev_b64, b << (a & 63))
 RL_ISA_U64(rl_isa_v_lshrrev_b64, b >> (a & 63))
@@ -198,6 +228,10 @@ static const rl_isa_op_t rl_isa_vop3_ops[] = {
              rl_isa_v_lshl_or_b32),
     RL_ISA_V(0x257, "v_and_or_b32", 0, B32, B32, B32, B32, rl_isa_v_and_or_b32),
     RL_ISA_V(0x258, "v_or3_b32", 0, B32, B32, B32, B32, rl_isa_v_or3_b32),
+    RL_ISA_V(0x262, "v_maxmin_u32", 0, B32, B32, B32, B32, rl_isa_v_maxmin_u32),
+    RL_ISA_V(0x263, "v_minmax_u32", 0, B32, B32, B32, B32, rl_isa_v_minmax_u32),
+    RL_ISA_V(0x264, "v_maxmin_i32", 0, B32, B32, B32, B32, rl_isa_v_maxmin_i32),
+    RL_ISA_V(0x265, "v_minmax_i32", 0, B32, B32, B32, B32, rl_isa_v_minmax_i32),
     RL_ISA_V(0x2fe, "v_mad_u64_u32", SD, B64, B32, B32, B64,
              rl_isa_v_mad_u64_u32),
     RL_ISA_V(0x2ff, "v_mad_i64_i32", SD, B64, B32, B32, B64,

@@ -212,6 +212,27 @@ FN(hm_max3_i32) {
   if (rl_hm_s32(C) > m) m = rl_hm_s32(C);
   x->d = (uint32_t)m;
 }
+// v_maxmin: min(max(A, B), C); v_minmax: max(min(A, B), C), in 64 bits.
+FN(hm_maxmin_i32) {
+  UNUSED;
+  int64_t m = rl_hm_s32(A) > rl_hm_s32(B) ? rl_hm_s32(A) : rl_hm_s32(B);
+  x->d = (uint32_t)(m < rl_hm_s32(C) ? m : rl_hm_s32(C));
+}
+FN(hm_minmax_i32) {
+  UNUSED;
+  int64_t m = rl_hm_s32(A) < rl_hm_s32(B) ? rl_hm_s32(A) : rl_hm_s32(B);
+  x->d = (uint32_t)(m > rl_hm_s32(C) ? m : rl_hm_s32(C));
+}
+FN(hm_maxmin_u32) {
+  UNUSED;
+  uint64_t m = A > B ? A : B;
+  x->d = (uint32_t)(m < C ? m : C);
+}
+FN(hm_minmax_u32) {
+  UNUSED;
+  uint64_t m = A < B ? A : B;
+  x->d = (uint32_t)(m > C ? m : C);
+}
 FN(hm_min3_u32) {
   UNUSED;
   uint32_t m = A;
@@ -978,6 +999,10 @@ static const rl_hm_op_t rl_hm_ops[] = {
     V("v_max3_i32", 3, 0, 0, 0, hm_max3_i32),
     V("v_max3_u32", 3, 0, 0, 0, hm_max3_u32),
     V("v_med3_i32", 3, 0, 0, 0, hm_med3_i32),
+    V("v_maxmin_u32", 3, 0, 0, 0, hm_maxmin_u32),
+    V("v_minmax_u32", 3, 0, 0, 0, hm_minmax_u32),
+    V("v_maxmin_i32", 3, 0, 0, 0, hm_maxmin_i32),
+    V("v_minmax_i32", 3, 0, 0, 0, hm_minmax_i32),
     V("v_med3_u32", 3, 0, 0, 0, hm_med3_u32),
     V("v_xor3_b32", 3, 0, 0, 0, hm_xor3),
     V("v_xad_u32", 3, 0, 0, 0, hm_xad),
