@@ -363,7 +363,7 @@ typedef struct rl_shadow_options_s {
   // reference kernels get none, and the result says why
   // (independent_reference). The CLI's default is on.
   bool second_executor;
-  // The oracle executor (redline/sim/oracle/oracle.h, docs/shadow.md "The
+  // The oracle executor (redline/sim/oracle/oracle.h, docs/shadow-oracle.md, "The
   // oracle executor"): "sample" (two work-groups per dispatch, picked by
   // device.seed), "full" or "off" (NULL: off). When on and the run's
   // executor is isa on simulated devices, the first eager arm (else the
