@@ -8,6 +8,10 @@
 // ("Vector ALU Operations"). Compare conditions: isa_float.h.
 #include "redline/sim/isa/isa_lanes.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static uint32_t rl_isa_field_mask(uint32_t width) {
   return width >= 32 ? 0xffffffffu : (1u << width) - 1u;
 }
@@ -240,10 +244,30 @@ static const rl_isa_op_t rl_isa_vop3_ops[] = {
 // condition of rl_isa_cmp_int / rl_isa_cmp_float on the same values (a
 // binary32 compare in float equals the one in double: the widening is
 // exact); the 64-bit ones take the condition from arg.
+// The lanes' results go to a row of 0 / -1 words first (a loop the
+// compiler vectorises), then into the mask, four lanes per movmskps where
+// SSE2 is there.
+static inline uint32_t rl_isa_vcmp_pack(const int32_t* row) {
+  uint32_t out = 0;
+#if defined(__SSE2__)
+  for (uint32_t i = 0; i < RL_ISA_LANES / 4; ++i) {
+    __m128 quad =
+        _mm_castsi128_ps(_mm_loadu_si128((const __m128i*)(row + 4 * i)));
+    out |= (uint32_t)_mm_movemask_ps(quad) << (4 * i);
+  }
+#else
+  RL_ISA_LANE_LOOP { out |= ((uint32_t)row[l] & 1u) << l; }
+#endif
+  return out;
+}
 #define RL_ISA_VCMP_LOOP(load, expr)                                \
-  RL_ISA_LANE_LOOP {                                                \
-    load;                                                           \
-    out |= (uint32_t)(expr) << l;                                   \
+  {                                                                 \
+    int32_t row[RL_ISA_LANES];                                      \
+    RL_ISA_LANE_LOOP {                                              \
+      load;                                                         \
+      row[l] = -(int32_t)(expr);                                    \
+    }                                                               \
+    out = rl_isa_vcmp_pack(row);                                    \
   }
 #define RL_ISA_VCMP_I32(name, T, expr)                              \
   static void name(rl_isa_valu_t* v) {                              \
