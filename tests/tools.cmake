@@ -42,3 +42,11 @@ if(TARGET host_cost_bench)
             $<TARGET_FILE:host_cost_bench> ${RL_KERNELS_DIR})
   set_tests_properties(plot_test PROPERTIES LABELS integration TIMEOUT 300)
 endif()
+
+# The ISA throughput table of docs/BENCHMARKS.md (tools/bench_isa.sh): a
+# decode row per checks setting with a count and rates, and its refusals
+# (tests/tools/bench_isa_test.sh).
+add_test(NAME bench_isa_test
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/bench_isa_test.sh
+          ${PROJECT_BINARY_DIR})
+set_tests_properties(bench_isa_test PROPERTIES LABELS integration TIMEOUT 300)

@@ -214,11 +214,17 @@ rl_status_t rl_isa_exec_endpgm(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 
 // Executes |inst| on |wave| (inst->exec), judging the cache model's stale
 // reads when the device runs it (isa_stale.c): every runner loop steps
-// through this.
+// through this. Instructions whose |stale| bits are 0 (neither a plain
+// load nor one that lets a value out of the wave) only run.
+enum {
+  RL_ISA_STALE_LOAD = 1u << 0,     // a plain FLAT/GLOBAL/SMEM load
+  RL_ISA_STALE_ESCAPES = 1u << 1,  // can let a register value out
+};
+uint8_t rl_isa_stale_kind(const rl_isa_inst_t* inst);
 rl_status_t rl_isa_stale_step(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 static inline rl_status_t rl_isa_step(rl_isa_wave_t* wave,
                                       const rl_isa_inst_t* inst) {
-  if (!wave->group->caches) return inst->exec(wave, inst);
+  if (!wave->group->caches || inst->stale == 0) return inst->exec(wave, inst);
   return rl_isa_stale_step(wave, inst);
 }
 rl_status_t rl_isa_exec_code_end(rl_isa_wave_t* wave,

@@ -218,6 +218,9 @@ struct rl_isa_inst_s {
   // 0 for any other). The executor retires such a run without
   // dispatching it, counting every instruction of it (isa_executor.c).
   uint32_t nops;
+  // Resolved by the program builder: RL_ISA_STALE_* bits, what the cache
+  // model's stale-read rule does at this instruction (isa_stale.c).
+  uint8_t stale;
 };
 
 // Decodes the instruction in |words| (|count| >= 1 dwords readable) for a

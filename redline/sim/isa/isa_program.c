@@ -353,6 +353,7 @@ static rl_status_t rl_isa_program_link(rl_isa_program_t* program) {
     rl_isa_inst_t* inst = &program->insts[i];
     bool nop = inst->exec == rl_isa_exec_nop;
     inst->nops = !nop ? 0 : 1 + (i + 1 < program->count ? inst[1].nops : 0);
+    inst->stale = rl_isa_stale_kind(inst);
   }
   return RL_OK;
 }

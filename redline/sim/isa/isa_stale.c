@@ -130,12 +130,19 @@ static void rl_isa_stale_decide(rl_isa_wave_t* wave,
   rl_sim_deferred_report_owner(held, wave->id);
 }
 
+// The RL_ISA_STALE_* bits of |inst|, once per instruction by the program
+// builder (isa_program.c).
+uint8_t rl_isa_stale_kind(const rl_isa_inst_t* inst) {
+  return (uint8_t)((rl_isa_stale_plain_load(inst) ? RL_ISA_STALE_LOAD : 0) |
+                   (rl_isa_stale_escapes(inst) ? RL_ISA_STALE_ESCAPES : 0));
+}
+
 rl_status_t rl_isa_stale_step(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   rl_sim_deferred_t* held = &wave->group->stale;
-  if (held->count != 0 && rl_isa_stale_escapes(inst)) {
+  if (held->count != 0 && (inst->stale & RL_ISA_STALE_ESCAPES)) {
     rl_isa_stale_decide(wave, inst);
   }
-  if (!rl_isa_stale_plain_load(inst)) return inst->exec(wave, inst);
+  if (!(inst->stale & RL_ISA_STALE_LOAD)) return inst->exec(wave, inst);
   held->owner = wave->id;
   rl_sim_cache_defer(held);
   rl_status_t status = inst->exec(wave, inst);

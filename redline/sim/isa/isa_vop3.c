@@ -8,6 +8,10 @@
 // ("Vector ALU Operations"). Compare conditions: isa_float.h.
 #include "redline/sim/isa/isa_lanes.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static uint32_t rl_isa_field_mask(uint32_t width) {
   return width >= 32 ? 0xffffffffu : (1u << width) - 1u;
 }
@@ -269,17 +273,85 @@ static const rl_isa_op_t rl_isa_vop3_ops[] = {
 };
 
 // Compares: the condition is the low bits of the opcode (isa_float.h);
-// arg bit 4 marks unsigned, the kernel by type.
-static void rl_isa_vcmp_f32(rl_isa_valu_t* v) {
-  bool ftz = (v->mode & RL_ISA_MODE_FTZ32) != 0;
+// arg bit 4 marks unsigned. The 32-bit integer and binary32 compares have
+// one kernel per condition (no switch inside the lane loop), each the
+// condition of rl_isa_cmp_int / rl_isa_cmp_float on the same values (a
+// binary32 compare in float equals the one in double: the widening is
+// exact); the 64-bit ones take the condition from arg.
+// The lanes' results go to a row of 0 / -1 words first (a loop the
+// compiler vectorises), then into the mask, four lanes per movmskps where
+// SSE2 is there.
+static inline uint32_t rl_isa_vcmp_pack(const int32_t* row) {
   uint32_t out = 0;
-  RL_ISA_LANE_LOOP {
-    uint32_t a = v->s[0][l], b = v->s[1][l];
-    if (ftz) a = rl_isa_flush32(a), b = rl_isa_flush32(b);
-    out |= (uint32_t)rl_isa_cmp_float(rl_isa_f32(a), rl_isa_f32(b), v->arg) << l;
+#if defined(__SSE2__)
+  for (uint32_t i = 0; i < RL_ISA_LANES / 4; ++i) {
+    __m128 quad =
+        _mm_castsi128_ps(_mm_loadu_si128((const __m128i*)(row + 4 * i)));
+    out |= (uint32_t)_mm_movemask_ps(quad) << (4 * i);
   }
-  v->mask_out = out;
+#else
+  RL_ISA_LANE_LOOP { out |= ((uint32_t)row[l] & 1u) << l; }
+#endif
+  return out;
 }
+#define RL_ISA_VCMP_LOOP(load, expr)                                \
+  {                                                                 \
+    int32_t row[RL_ISA_LANES];                                      \
+    RL_ISA_LANE_LOOP {                                              \
+      load;                                                         \
+      row[l] = -(int32_t)(expr);                                    \
+    }                                                               \
+    out = rl_isa_vcmp_pack(row);                                    \
+  }
+#define RL_ISA_VCMP_I32(name, T, expr)                              \
+  static void name(rl_isa_valu_t* v) {                              \
+    const uint32_t *s0 = v->s[0], *s1 = v->s[1];                    \
+    uint32_t out = 0;                                               \
+    RL_ISA_VCMP_LOOP(T a = (T)s0[l]; T b = (T)s1[l], expr)          \
+    v->mask_out = out;                                              \
+  }
+#define RL_ISA_VCMP_F32(name, expr)                                        \
+  static void name(rl_isa_valu_t* v) {                                     \
+    const uint32_t *s0 = v->s[0], *s1 = v->s[1];                           \
+    uint32_t out = 0;                                                      \
+    if (v->mode & RL_ISA_MODE_FTZ32) {                                     \
+      RL_ISA_VCMP_LOOP(float a = rl_isa_f32(rl_isa_flush32(s0[l]));        \
+                       float b = rl_isa_f32(rl_isa_flush32(s1[l])), expr)  \
+    } else {                                                               \
+      RL_ISA_VCMP_LOOP(float a = rl_isa_f32(s0[l]);                        \
+                       float b = rl_isa_f32(s1[l]), expr)                  \
+    }                                                                      \
+    v->mask_out = out;                                                     \
+  }
+// The constant conditions F and T of every type.
+static void rl_isa_vcmp_false(rl_isa_valu_t* v) { v->mask_out = 0; }
+static void rl_isa_vcmp_true(rl_isa_valu_t* v) { v->mask_out = RL_ISA_ALL_LANES; }
+RL_ISA_VCMP_I32(rl_isa_vcmp_i32_lt, int32_t, a < b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_i32_eq, int32_t, a == b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_i32_le, int32_t, a <= b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_i32_gt, int32_t, a > b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_i32_ne, int32_t, a != b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_i32_ge, int32_t, a >= b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_u32_lt, uint32_t, a < b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_u32_le, uint32_t, a <= b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_u32_gt, uint32_t, a > b)
+RL_ISA_VCMP_I32(rl_isa_vcmp_u32_ge, uint32_t, a >= b)
+#define rl_isa_vcmp_u32_eq rl_isa_vcmp_i32_eq
+#define rl_isa_vcmp_u32_ne rl_isa_vcmp_i32_ne
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_lt, a < b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_eq, a == b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_le, a <= b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_gt, a > b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_lg, !isnan(a) && !isnan(b) && a != b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_ge, a >= b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_o, !isnan(a) && !isnan(b))
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_u, isnan(a) || isnan(b))
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_nge, !(a >= b))
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_nlg, isnan(a) || isnan(b) || a == b)
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_ngt, !(a > b))
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_nle, !(a <= b))
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_neq, !(a == b))
+RL_ISA_VCMP_F32(rl_isa_vcmp_f32_nlt, !(a < b))
 
 static void rl_isa_vcmp_f64(rl_isa_valu_t* v) {
   uint32_t out = 0;
@@ -291,61 +363,69 @@ static void rl_isa_vcmp_f64(rl_isa_valu_t* v) {
   v->mask_out = out;
 }
 
-static void rl_isa_vcmp_int(rl_isa_valu_t* v, bool wide) {
+static void rl_isa_vcmp_i64(rl_isa_valu_t* v) {
   bool is_signed = !(v->arg & 16);
   uint32_t out = 0;
   RL_ISA_LANE_LOOP {
-    uint64_t ua = v->s[0][l], ub = v->s[1][l];
-    int64_t a = (int32_t)v->s[0][l], b = (int32_t)v->s[1][l];
-    if (wide) {
-      ua |= (uint64_t)v->hi[0][l] << 32;
-      ub |= (uint64_t)v->hi[1][l] << 32;
-      a = (int64_t)ua;
-      b = (int64_t)ub;
-    }
-    out |= (uint32_t)rl_isa_cmp_int(a, b, ua, ub, is_signed, v->arg) << l;
+    uint64_t ua = v->s[0][l] | (uint64_t)v->hi[0][l] << 32;
+    uint64_t ub = v->s[1][l] | (uint64_t)v->hi[1][l] << 32;
+    out |= (uint32_t)rl_isa_cmp_int((int64_t)ua, (int64_t)ub, ua, ub,
+                                    is_signed, v->arg)
+           << l;
   }
   v->mask_out = out;
 }
-static void rl_isa_vcmp_i32(rl_isa_valu_t* v) { rl_isa_vcmp_int(v, false); }
-static void rl_isa_vcmp_i64(rl_isa_valu_t* v) { rl_isa_vcmp_int(v, true); }
 
 #define VC(opc, name, flags, t, arg, fn) \
   RL_ISA_OP(opc, name, flags, NO, t, t, NO, arg, rl_isa_exec_vopc, fn)
-// The 16 float conditions (F LT EQ LE GT LG GE O U NGE NLG NGT NLE NEQ NLT T).
+// The 16 float conditions (F LT EQ LE GT LG GE O U NGE NLG NGT NLE NEQ NLT T)
+// with one kernel for all (fn) or one per condition (fn##_lt ...).
+#define VC_FLOAT_WITH(base, p, sfx, flags, t, f, lt, eq, le, gt, lg, ge, o, \
+                      u, nge, nlg, ngt, nle, neq, nlt, tr)                  \
+  VC(base + 0, p "f_" sfx, flags, t, 0, f),                                  \
+      VC(base + 1, p "lt_" sfx, flags, t, 1, lt),                             \
+      VC(base + 2, p "eq_" sfx, flags, t, 2, eq),                             \
+      VC(base + 3, p "le_" sfx, flags, t, 3, le),                             \
+      VC(base + 4, p "gt_" sfx, flags, t, 4, gt),                             \
+      VC(base + 5, p "lg_" sfx, flags, t, 5, lg),                             \
+      VC(base + 6, p "ge_" sfx, flags, t, 6, ge),                             \
+      VC(base + 7, p "o_" sfx, flags, t, 7, o),                               \
+      VC(base + 8, p "u_" sfx, flags, t, 8, u),                               \
+      VC(base + 9, p "nge_" sfx, flags, t, 9, nge),                           \
+      VC(base + 10, p "nlg_" sfx, flags, t, 10, nlg),                         \
+      VC(base + 11, p "ngt_" sfx, flags, t, 11, ngt),                         \
+      VC(base + 12, p "nle_" sfx, flags, t, 12, nle),                         \
+      VC(base + 13, p "neq_" sfx, flags, t, 13, neq),                         \
+      VC(base + 14, p "nlt_" sfx, flags, t, 14, nlt),                         \
+      VC(base + 15, p "t_" sfx, flags, t, 15, tr)
 #define VC_FLOAT(base, p, sfx, flags, t, fn)                                  \
-  VC(base + 0, p "f_" sfx, flags, t, 0, fn),                                  \
-      VC(base + 1, p "lt_" sfx, flags, t, 1, fn),                             \
-      VC(base + 2, p "eq_" sfx, flags, t, 2, fn),                             \
-      VC(base + 3, p "le_" sfx, flags, t, 3, fn),                             \
-      VC(base + 4, p "gt_" sfx, flags, t, 4, fn),                             \
-      VC(base + 5, p "lg_" sfx, flags, t, 5, fn),                             \
-      VC(base + 6, p "ge_" sfx, flags, t, 6, fn),                             \
-      VC(base + 7, p "o_" sfx, flags, t, 7, fn),                              \
-      VC(base + 8, p "u_" sfx, flags, t, 8, fn),                              \
-      VC(base + 9, p "nge_" sfx, flags, t, 9, fn),                            \
-      VC(base + 10, p "nlg_" sfx, flags, t, 10, fn),                          \
-      VC(base + 11, p "ngt_" sfx, flags, t, 11, fn),                          \
-      VC(base + 12, p "nle_" sfx, flags, t, 12, fn),                          \
-      VC(base + 13, p "neq_" sfx, flags, t, 13, fn),                          \
-      VC(base + 14, p "nlt_" sfx, flags, t, 14, fn),                          \
-      VC(base + 15, p "t_" sfx, flags, t, 15, fn)
+  VC_FLOAT_WITH(base, p, sfx, flags, t, fn, fn, fn, fn, fn, fn, fn, fn, fn,   \
+                fn, fn, fn, fn, fn, fn, fn)
+#define VC_FLOAT_EACH(base, p, sfx, flags, t, k)                             \
+  VC_FLOAT_WITH(base, p, sfx, flags, t, rl_isa_vcmp_false, k##_lt, k##_eq,   \
+                k##_le, k##_gt, k##_lg, k##_ge, k##_o, k##_u, k##_nge,       \
+                k##_nlg, k##_ngt, k##_nle, k##_neq, k##_nlt, rl_isa_vcmp_true)
 // The 8 integer conditions (F LT EQ LE GT NE GE T); |u| is 16 for unsigned.
-#define VC_INT(base, p, sfx, flags, t, u, fn)                                 \
-  VC(base + 0, p "f_" sfx, flags, t, (u) | 0, fn),                            \
-      VC(base + 1, p "lt_" sfx, flags, t, (u) | 1, fn),                       \
-      VC(base + 2, p "eq_" sfx, flags, t, (u) | 2, fn),                       \
-      VC(base + 3, p "le_" sfx, flags, t, (u) | 3, fn),                       \
-      VC(base + 4, p "gt_" sfx, flags, t, (u) | 4, fn),                       \
-      VC(base + 5, p "ne_" sfx, flags, t, (u) | 5, fn),                       \
-      VC(base + 6, p "ge_" sfx, flags, t, (u) | 6, fn),                       \
-      VC(base + 7, p "t_" sfx, flags, t, (u) | 7, fn)
-#define VC_ALL(off, p, flags)                                               \
-  VC_FLOAT(0x10 + (off), p, "f32", flags, F32, rl_isa_vcmp_f32),             \
-      VC_FLOAT(0x20 + (off), p, "f64", flags, F64, rl_isa_vcmp_f64),         \
-      VC_INT(0x40 + (off), p, "i32", flags, B32, 0, rl_isa_vcmp_i32),        \
-      VC_INT(0x48 + (off), p, "u32", flags, B32, 16, rl_isa_vcmp_i32),       \
-      VC_INT(0x50 + (off), p, "i64", flags, B64, 0, rl_isa_vcmp_i64),        \
+#define VC_INT_WITH(base, p, sfx, flags, t, u, f, lt, eq, le, gt, ne, ge, tr) \
+  VC(base + 0, p "f_" sfx, flags, t, (u) | 0, f),                             \
+      VC(base + 1, p "lt_" sfx, flags, t, (u) | 1, lt),                       \
+      VC(base + 2, p "eq_" sfx, flags, t, (u) | 2, eq),                       \
+      VC(base + 3, p "le_" sfx, flags, t, (u) | 3, le),                       \
+      VC(base + 4, p "gt_" sfx, flags, t, (u) | 4, gt),                       \
+      VC(base + 5, p "ne_" sfx, flags, t, (u) | 5, ne),                       \
+      VC(base + 6, p "ge_" sfx, flags, t, (u) | 6, ge),                       \
+      VC(base + 7, p "t_" sfx, flags, t, (u) | 7, tr)
+#define VC_INT(base, p, sfx, flags, t, u, fn) \
+  VC_INT_WITH(base, p, sfx, flags, t, u, fn, fn, fn, fn, fn, fn, fn, fn)
+#define VC_INT_EACH(base, p, sfx, flags, t, u, k)                          \
+  VC_INT_WITH(base, p, sfx, flags, t, u, rl_isa_vcmp_false, k##_lt, k##_eq, \
+              k##_le, k##_gt, k##_ne, k##_ge, rl_isa_vcmp_true)
+#define VC_ALL(off, p, flags)                                                 \
+  VC_FLOAT_EACH(0x10 + (off), p, "f32", flags, F32, rl_isa_vcmp_f32),         \
+      VC_FLOAT(0x20 + (off), p, "f64", flags, F64, rl_isa_vcmp_f64),          \
+      VC_INT_EACH(0x40 + (off), p, "i32", flags, B32, 0, rl_isa_vcmp_i32),    \
+      VC_INT_EACH(0x48 + (off), p, "u32", flags, B32, 16, rl_isa_vcmp_u32),   \
+      VC_INT(0x50 + (off), p, "i64", flags, B64, 0, rl_isa_vcmp_i64),         \
       VC_INT(0x58 + (off), p, "u64", flags, B64, 16, rl_isa_vcmp_i64)
 
 // v_cmp_* at 0x10.., v_cmpx_* at 0x90.. (the same layout + 0x80).
