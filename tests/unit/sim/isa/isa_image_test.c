@@ -4,7 +4,7 @@
 // image in wrap and clamp modes, normalized and unnormalized, on the
 // executor against the texel a host computation picks. Negative controls:
 // a bilinear sampler, a tiled resource and an unmodelled format fault with
-// the field named; a mismatching texel is detected (a corrupted image).
+// the field named.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
