@@ -21,6 +21,8 @@
 // to buffer_load_format, which is not modelled; linear filtering; mirror
 // and border addressing; sRGB) or hipErrorInvalidValue (a bad descriptor),
 // with a message naming the field.
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,20 @@ enum {
   RL_HIP_TEX_MAX = 16384,    // WIDTH and HEIGHT are 14-bit fields
   RL_HIP_ARRAY_ALIGN = 256,  // base address >> 8 in the T#; row pitch
 };
+
+// A refusal or bad argument: recorded (rl_hip_sim_error) and printed on
+// stderr, since the program sees only the error code.
+static void rl_hip_tex_say(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+static void rl_hip_tex_say(const char* format, ...) {
+  char message[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  rl_hip_error("%s", message);
+  fprintf(stderr, "redline hip: %s\n", message);
+}
 
 // The gfx11 image format code (resource_gfx11.h, enum FORMAT) of a
 // channel descriptor, and its bytes per texel; 0 when not modelled.
@@ -70,18 +86,18 @@ RL_HIP_EXPORT hipError_t hipMallocArray(hipArray** array,
   uint32_t bytes = 0, channels = 0;
   if (!array || !desc || width == 0) return hipErrorInvalidValue;
   if (flags != hipArrayDefault) {
-    rl_hip_error("hipMallocArray: flags 0x%x are not supported (only "
+    rl_hip_tex_say("hipMallocArray: flags 0x%x are not supported (only "
                  "hipArrayDefault)", flags);
     return hipErrorNotSupported;
   }
   if (rl_hip_tex_format(desc, &bytes, &channels) == 0) {
-    rl_hip_error("hipMallocArray: channel format {%d,%d,%d,%d} kind %d is "
+    rl_hip_tex_say("hipMallocArray: channel format {%d,%d,%d,%d} kind %d is "
                  "not supported (1, 2 or 4 channels of 32 bits)", desc->x,
                  desc->y, desc->z, desc->w, (int)desc->f);
     return hipErrorNotSupported;
   }
   if (width > RL_HIP_TEX_MAX || height > RL_HIP_TEX_MAX) {
-    rl_hip_error("hipMallocArray: %zu x %zu exceeds %d texels per side",
+    rl_hip_tex_say("hipMallocArray: %zu x %zu exceeds %d texels per side",
                  width, height, RL_HIP_TEX_MAX);
     return hipErrorInvalidValue;
   }
@@ -126,7 +142,7 @@ RL_HIP_EXPORT hipError_t hipMemcpy2DToArray(hipArray* dst, size_t wOffset,
   if (pitch == 0) return hipErrorInvalidValue;
   size_t rows = dst->height ? dst->height : 1;
   if (wOffset + width > pitch || hOffset + height > rows) {
-    rl_hip_error("hipMemcpy2DToArray: %zu x %zu bytes at (%zu, %zu) do not "
+    rl_hip_tex_say("hipMemcpy2DToArray: %zu x %zu bytes at (%zu, %zu) do not "
                  "fit the array's rows of %zu bytes x %zu", width, height,
                  wOffset, hOffset, pitch, rows);
     return hipErrorInvalidValue;
@@ -148,7 +164,7 @@ RL_HIP_EXPORT hipError_t hipMemcpyToArray(hipArray* dst, size_t wOffset,
   // Row-major over the array's rows: each row's |row| bytes, pitch apart.
   while (count > 0) {
     if (hOffset >= rows || wOffset >= row) {
-      rl_hip_error("hipMemcpyToArray: the copy runs past the array's %zu "
+      rl_hip_tex_say("hipMemcpyToArray: the copy runs past the array's %zu "
                    "rows of %zu bytes", rows, row);
       return hipErrorInvalidValue;
     }
@@ -171,9 +187,10 @@ static int rl_hip_tex_clamp(enum hipTextureAddressMode mode) {
   return -1;
 }
 
+// Refuses a texture description (hipErrorNotSupported).
 static hipError_t rl_hip_tex_refuse(const char* what, int value) {
-  rl_hip_error("hipCreateTextureObject: %s %d is not supported by the "
-               "simulator (docs/hip-runtime.md, Textures)", what, value);
+  rl_hip_tex_say("hipCreateTextureObject: %s %d is not supported by the "
+                 "simulator runtime (hipErrorNotSupported)", what, value);
   return hipErrorNotSupported;
 }
 
@@ -216,7 +233,7 @@ RL_HIP_EXPORT hipError_t hipCreateTextureObject(
       height > RL_HIP_TEX_MAX || pitch_bytes % bytes != 0 ||
       pitch_bytes / bytes < width || pitch_bytes / bytes > RL_HIP_TEX_MAX ||
       base % RL_HIP_ARRAY_ALIGN != 0) {
-    rl_hip_error("hipCreateTextureObject: %zu x %zu texels, pitch %zu bytes "
+    rl_hip_tex_say("hipCreateTextureObject: %zu x %zu texels, pitch %zu bytes "
                  "at 0x%llx: sizes must be 1-%d, the pitch a multiple of the "
                  "texel size and the base %d-byte aligned", width, height,
                  pitch_bytes, (unsigned long long)base, RL_HIP_TEX_MAX,
