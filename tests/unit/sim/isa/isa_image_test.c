@@ -118,10 +118,11 @@ typedef struct rl_img_s {
 static void rl_img_create(rl_img_t* img) {
   img->snippet = rl_isa_snippet_create(0);
   void* host = NULL;
-  img->base = rl_isa_snippet_alloc(img->snippet, PITCH * H * 4 + 256, &host);
+  // Room for 16-byte texels too (test_components).
+  img->base = rl_isa_snippet_alloc(img->snippet, PITCH * H * 16, &host);
   assert_int_equal(img->base % 256, 0);
   img->texels = host;
-  for (int i = 0; i < PITCH * H; ++i) img->texels[i] = (float)(i * 3 + 1);
+  for (int i = 0; i < PITCH * H * 4; ++i) img->texels[i] = (float)(i * 3 + 1);
 }
 
 // T# (gfx11 SQ_IMG_RSRC_WORD0..4) of the W x H 32_FLOAT image, S# with
@@ -189,6 +190,49 @@ static void test_sample(void** state) {
   }
 }
 
+// DMASK 0xf: the DST_SEL of each component — a one-channel format gives
+// (X, 0, 0, 1.0), a four-channel one its four channels in order.
+static void test_components(void** state) {
+  (void)state;
+  static const char* lines[1];
+  lines[0] = "image_sample_lz v[4:7], v[2:3], s[8:15], s[16:19] dmask:0xf "
+             "dim:SQ_RSRC_IMG_2D";
+  for (int four = 0; four < 2; ++four) {
+    rl_img_t img;
+    rl_img_create(&img);
+    rl_isa_snippet_load(img.snippet, lines, 1);
+    rl_img_descriptors(&img, 2, true, 0, four ? 63 : 22, 0);
+    rl_isa_wave_t* wave = rl_isa_snippet_wave(img.snippet);
+    if (four) wave->sgpr[8 + 3] = (wave->sgpr[8 + 3] & ~0xfffu) | 4u | 5u << 3 |
+                                  6u << 6 | 7u << 9;
+    // Four-channel texels are 16 bytes: texel (x, y) starts at float
+    // 4 * (y * PITCH + x) of the same buffer.
+    for (int l = 0; l < 32; ++l) {
+      float x = (float)(l % W) + 0.5f, y = (float)(l % H) + 0.5f;
+      memcpy(&wave->vgpr[2][l], &x, 4);
+      memcpy(&wave->vgpr[3][l], &y, 4);
+    }
+    rl_status_t status = rl_isa_snippet_run(img.snippet);
+    assert_int_equal(rl_status_code(status), RL_STATUS_OK);
+    for (int l = 0; l < 32; ++l) {
+      float got[4];
+      for (int c = 0; c < 4; ++c) memcpy(&got[c], &wave->vgpr[4 + c][l], 4);
+      if (four) {
+        int t = 4 * ((l % H) * PITCH + l % W);
+        for (int c = 0; c < 4; ++c) {
+          assert_float_equal(got[c], img.texels[t + c], 0);
+        }
+      } else {
+        assert_float_equal(got[0], img.texels[(l % H) * PITCH + l % W], 0);
+        assert_float_equal(got[1], 0.0f, 0);
+        assert_float_equal(got[2], 0.0f, 0);
+        assert_float_equal(got[3], 1.0f, 0);
+      }
+    }
+    rl_isa_snippet_destroy(img.snippet);
+  }
+}
+
 // Negative controls: descriptors the executor does not model fault with
 // the field and its value named.
 static void test_descriptor_refusals(void** state) {
@@ -224,6 +268,7 @@ int main(void) {
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_texel),
       cmocka_unit_test(test_sample),
+      cmocka_unit_test(test_components),
       cmocka_unit_test(test_descriptor_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
