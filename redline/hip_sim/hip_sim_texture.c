@@ -14,8 +14,8 @@
 // fields and refuses any it does not model.
 //
 // Modelled: hipResourceTypeArray (hipMallocArray) and
-// hipResourceTypePitch2D over 32-bit float, signed or unsigned channels
-// (1, 2 or 4 of them), point filtering, wrap and clamp addressing,
+// hipResourceTypePitch2D over 1, 2 or 4 channels of 8/16/32-bit signed or
+// unsigned integers or 32-bit floats (element-type reads), point filtering, wrap and clamp addressing,
 // normalized or unnormalized coordinates, element-type reads. Anything else
 // returns hipErrorNotSupported (linear resources, whose tex1Dfetch compiles
 // to buffer_load_format, which is not modelled; linear filtering; mirror
@@ -51,25 +51,32 @@ static void rl_hip_tex_say(const char* format, ...) {
 }
 
 // The gfx11 image format code (resource_gfx11.h, enum FORMAT) of a
-// channel descriptor, and its bytes per texel; 0 when not modelled.
+// channel descriptor, and its bytes per texel; 0 when not modelled: 1, 2
+// or 4 channels of equal width, 8/16/32-bit signed or unsigned, 32-bit
+// float.
 static uint32_t rl_hip_tex_format(const hipChannelFormatDesc* d,
                                   uint32_t* out_bytes, uint32_t* out_channels) {
   int channels = 0;
   const int bits[4] = {d->x, d->y, d->z, d->w};
   for (int c = 0; c < 4; ++c) {
-    if (bits[c] == 32 && c == channels) ++channels;
+    if (bits[c] == bits[0] && bits[c] != 0 && c == channels) ++channels;
     else if (bits[c] != 0) return 0;
   }
   if (channels == 0 || channels == 3) return 0;
-  *out_bytes = 4u * (uint32_t)channels;
-  *out_channels = (uint32_t)channels;
-  static const uint32_t codes[3][3] = {
-      // signed, unsigned, float for 1, 2, 4 channels
-      {21, 20, 22}, {49, 48, 50}, {62, 61, 63}};
   int row = channels == 1 ? 0 : channels == 2 ? 1 : 2;
-  if (d->f == hipChannelFormatKindSigned) return codes[row][0];
-  if (d->f == hipChannelFormatKindUnsigned) return codes[row][1];
-  if (d->f == hipChannelFormatKindFloat) return codes[row][2];
+  static const uint32_t codes[3][3][2] = {
+      // [channels][8, 16, 32 bits][unsigned, signed]
+      {{5, 6}, {11, 12}, {20, 21}},
+      {{18, 19}, {27, 28}, {48, 49}},
+      {{46, 47}, {55, 56}, {61, 62}}};
+  static const uint32_t floats[3] = {22, 50, 63};
+  int width = bits[0] == 8 ? 0 : bits[0] == 16 ? 1 : bits[0] == 32 ? 2 : -1;
+  if (width < 0) return 0;
+  *out_bytes = (uint32_t)(bits[0] / 8 * channels);
+  *out_channels = (uint32_t)channels;
+  if (d->f == hipChannelFormatKindUnsigned) return codes[row][width][0];
+  if (d->f == hipChannelFormatKindSigned) return codes[row][width][1];
+  if (d->f == hipChannelFormatKindFloat && width == 2) return floats[row];
   return 0;
 }
 
@@ -92,7 +99,8 @@ RL_HIP_EXPORT hipError_t hipMallocArray(hipArray** array,
   }
   if (rl_hip_tex_format(desc, &bytes, &channels) == 0) {
     rl_hip_tex_say("hipMallocArray: channel format {%d,%d,%d,%d} kind %d is "
-                 "not supported (1, 2 or 4 channels of 32 bits)", desc->x,
+                 "not supported (1, 2 or 4 equal channels: 8/16/32-bit "
+                 "integers, 32-bit floats)", desc->x,
                  desc->y, desc->z, desc->w, (int)desc->f);
     return hipErrorNotSupported;
   }
@@ -224,8 +232,9 @@ RL_HIP_EXPORT hipError_t hipCreateTextureObject(
   uint32_t bytes = 0, channels = 0;
   uint32_t format = rl_hip_tex_format(&format_desc, &bytes, &channels);
   if (format == 0) {
-    return rl_hip_tex_refuse("channel format (1, 2 or 4 channels of 32 "
-                             "bits) kind", (int)format_desc.f);
+    return rl_hip_tex_refuse("channel format (1, 2 or 4 equal channels: "
+                             "8/16/32-bit integers, 32-bit floats) kind",
+                             (int)format_desc.f);
   }
   bool one_d = resource->resType == hipResourceTypeArray &&
                resource->res.array.array->height == 0;

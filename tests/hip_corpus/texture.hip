@@ -2,7 +2,9 @@
 // hipArray (hipMallocArray, hipMemcpy2DToArray) read with normalized
 // coordinates and wrap addressing and with unnormalized coordinates and
 // clamp addressing, a 2-D pitched allocation (hipResourceTypePitch2D,
-// normalized, clamp), and a 1-D float array (hipMemcpyToArray, wrap). The
+// normalized, clamp), 8-bit unsigned (array, wrap) and 16-bit signed
+// (pitched, unnormalized, clamp) texels read as integers, and a 1-D float
+// array (hipMemcpyToArray, wrap). The
 // kernels use tex2D<float> / tex1D<float>, which clang compiles to
 // image_sample_lz. Coordinates land inside a texel (0.1 to 0.9 of it, never
 // on an edge), on and far outside the image, so the host recomputes each
@@ -20,10 +22,11 @@
 #define N1 53
 #define SAMPLES 2048
 
+template <typename T>
 __global__ void sample2d(hipTextureObject_t t, const float2* __restrict__ c,
-                         float* __restrict__ out, int n) {
+                         T* __restrict__ out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = tex2D<float>(t, c[i].x, c[i].y);
+  if (i < n) out[i] = tex2D<T>(t, c[i].x, c[i].y);
 }
 
 __global__ void sample1d(hipTextureObject_t t, const float* __restrict__ c,
@@ -62,12 +65,13 @@ static hipTextureObject_t make_texture(const hipResourceDesc& res,
 
 // Samples |t| at SAMPLES coordinates over texels [-2 size, 3 size) and
 // checks each against the host's texel.
+template <typename T>
 static void check2d(const char* what, hipTextureObject_t t,
-                    const std::vector<float>& img, bool normalized,
+                    const std::vector<T>& img, bool normalized,
                     bool wrap, uint32_t seed) {
   CorpusRng rng(seed);
   std::vector<float2> c(SAMPLES);
-  std::vector<float> out(SAMPLES), want(SAMPLES);
+  std::vector<T> out(SAMPLES), want(SAMPLES);
   for (int i = 0; i < SAMPLES; ++i) {
     int kx = (int)(rng.next() % (5 * W)) - 2 * W;
     int ky = (int)(rng.next() % (5 * H)) - 2 * H;
@@ -78,14 +82,14 @@ static void check2d(const char* what, hipTextureObject_t t,
                   texel(c[i].x, W, normalized, wrap)];
   }
   float2* d_c;
-  float* d_out;
+  T* d_out;
   HIP_CHECK(hipMalloc(&d_c, SAMPLES * sizeof(float2)));
-  HIP_CHECK(hipMalloc(&d_out, SAMPLES * sizeof(float)));
+  HIP_CHECK(hipMalloc(&d_out, SAMPLES * sizeof(T)));
   HIP_CHECK(hipMemcpy(d_c, c.data(), SAMPLES * sizeof(float2),
                       hipMemcpyHostToDevice));
-  sample2d<<<SAMPLES / 64, 64>>>(t, d_c, d_out, SAMPLES);
+  sample2d<T><<<SAMPLES / 64, 64>>>(t, d_c, d_out, SAMPLES);
   HIP_CHECK_LAUNCH();
-  HIP_CHECK(hipMemcpy(out.data(), d_out, SAMPLES * sizeof(float),
+  HIP_CHECK(hipMemcpy(out.data(), d_out, SAMPLES * sizeof(T),
                       hipMemcpyDeviceToHost));
   corpus_corrupt(&out[0]);
   corpus_check_exact(what, out.data(), want.data(), SAMPLES);
@@ -181,6 +185,41 @@ int main() {
   hipTextureObject_t pclamp = make_texture(pres, hipAddressModeClamp, true);
   check2d("pitch2d_normalized_clamp", pclamp, img, true, false, 3);
   HIP_CHECK(hipDestroyTextureObject(pclamp));
+
+  // 8-bit unsigned texels, as the rocm-examples texture sample uses, and
+  // 16-bit signed ones (element-type reads: the integers themselves).
+  std::vector<unsigned char> img8((size_t)W * H);
+  std::vector<short> img16((size_t)W * H);
+  for (auto& v : img8) v = (unsigned char)(rng.next() >> 24);
+  for (auto& v : img16) v = (short)(rng.next() >> 16);
+  hipChannelFormatDesc fd8 = hipCreateChannelDesc<unsigned char>();
+  hipArray* arr8 = nullptr;
+  HIP_CHECK(hipMallocArray(&arr8, &fd8, W, H, hipArrayDefault));
+  HIP_CHECK(hipMemcpy2DToArray(arr8, 0, 0, img8.data(), W, W, H,
+                               hipMemcpyHostToDevice));
+  hipResourceDesc res8 = {};
+  res8.resType = hipResourceTypeArray;
+  res8.res.array.array = arr8;
+  hipTextureObject_t t8 = make_texture(res8, hipAddressModeWrap, true);
+  check2d("uchar_normalized_wrap", t8, img8, true, true, 4);
+  HIP_CHECK(hipDestroyTextureObject(t8));
+  HIP_CHECK(hipFreeArray(arr8));
+  short* p16 = nullptr;
+  size_t pitch16 = 0;
+  HIP_CHECK(hipMallocPitch((void**)&p16, &pitch16, W * sizeof(short), H));
+  HIP_CHECK(hipMemcpy2D(p16, pitch16, img16.data(), W * sizeof(short),
+                        W * sizeof(short), H, hipMemcpyHostToDevice));
+  hipResourceDesc res16 = {};
+  res16.resType = hipResourceTypePitch2D;
+  res16.res.pitch2D.devPtr = p16;
+  res16.res.pitch2D.desc = hipCreateChannelDesc<short>();
+  res16.res.pitch2D.width = W;
+  res16.res.pitch2D.height = H;
+  res16.res.pitch2D.pitchInBytes = pitch16;
+  hipTextureObject_t t16 = make_texture(res16, hipAddressModeClamp, false);
+  check2d("short_unnormalized_clamp", t16, img16, false, false, 5);
+  HIP_CHECK(hipDestroyTextureObject(t16));
+  HIP_CHECK(hipFree(p16));
 
   // A 1-D array.
   hipArray* arr1 = nullptr;

@@ -25,8 +25,8 @@
 //   S# w0[2:0] CLAMP_X, w0[5:3] CLAMP_Y (0 wrap, 2 clamp to last texel),
 //      w0[15] FORCE_UNNORMALIZED, w2[21:20] XY_MAG_FILTER, w2[23:22]
 //      XY_MIN_FILTER (0 point, 1 bilinear), w2[27:26] MIP_FILTER.
-// Modelled: 1-D and 2-D linear (SW_MODE 0) images of one mip level in the
-// 32-bit-channel formats (32, 32_32, 32_32_32_32 as FLOAT, UINT or SINT),
+// Modelled: 1-D and 2-D linear (SW_MODE 0) images of one mip level with
+// 1, 2 or 4 channels of 8/16/32-bit UINT or SINT or 32-bit FLOAT,
 // point filtering, wrap and clamp-to-last-texel addressing, normalized and
 // unnormalized coordinates. Texel selection: the coordinate times the size
 // (normalized) or the coordinate (unnormalized) is rounded to 1/256 of a
@@ -103,29 +103,49 @@ const char* rl_isa_image_reason(const rl_isa_inst_t* inst) {
   return NULL;
 }
 
+
+// Format codes (resource_gfx11.h, enum FORMAT) modelled: channels of 8,
+// 16 or 32 bits, 1, 2 or 4 of them; UINT and SINT channels are returned
+// zero- or sign-extended to 32 bits, FLOAT (32-bit only) as they are; a
+// DST_SEL of 1 is then the integer 1 or 1.0.
+typedef struct rl_isa_image_format_s {
+  uint32_t code, channels, bytes;  // bytes per channel
+  bool integer, sign;
+} rl_isa_image_format_t;
+
+static const rl_isa_image_format_t rl_isa_image_formats[] = {
+    {5, 1, 1, true, false},   {6, 1, 1, true, true},      // 8_UINT/SINT
+    {11, 1, 2, true, false},  {12, 1, 2, true, true},     // 16_UINT/SINT
+    {18, 2, 1, true, false},  {19, 2, 1, true, true},     // 8_8
+    {20, 1, 4, true, false},  {21, 1, 4, true, true},     // 32_UINT/SINT
+    {22, 1, 4, false, false},                             // 32_FLOAT
+    {27, 2, 2, true, false},  {28, 2, 2, true, true},     // 16_16
+    {46, 4, 1, true, false},  {47, 4, 1, true, true},     // 8_8_8_8
+    {48, 2, 4, true, false},  {49, 2, 4, true, true},     // 32_32
+    {50, 2, 4, false, false},                             // 32_32_FLOAT
+    {55, 4, 2, true, false},  {56, 4, 2, true, true},     // 16_16_16_16
+    {61, 4, 4, true, false},  {62, 4, 4, true, true},     // 32_32_32_32
+    {63, 4, 4, false, false},                             // ..._FLOAT
+};
+
+static const rl_isa_image_format_t* rl_isa_image_format(uint32_t code) {
+  for (size_t i = 0;
+       i < sizeof(rl_isa_image_formats) / sizeof(rl_isa_image_formats[0]);
+       ++i) {
+    if (rl_isa_image_formats[i].code == code) return &rl_isa_image_formats[i];
+  }
+  return NULL;
+}
+
 // The decoded T# and S# of one instruction.
 typedef struct rl_isa_image_desc_s {
   uint64_t base;
   uint32_t width, height, pitch, format, type, channels, bytes;
   uint32_t sel[4];
   uint32_t clamp[2];
-  bool unnormalized, integer;
+  bool unnormalized;
+  const rl_isa_image_format_t* f;
 } rl_isa_image_desc_t;
-
-// Format codes (resource_gfx11.h, enum FORMAT): channels and whether the
-// values are integers (1.0 from DST_SEL 1 is then the integer 1).
-static bool rl_isa_image_format(uint32_t format, uint32_t* out_channels,
-                                bool* out_integer) {
-  switch (format) {
-    case 20: case 21: *out_channels = 1; *out_integer = true; return true;
-    case 22: *out_channels = 1; *out_integer = false; return true;
-    case 48: case 49: *out_channels = 2; *out_integer = true; return true;
-    case 50: *out_channels = 2; *out_integer = false; return true;
-    case 61: case 62: *out_channels = 4; *out_integer = true; return true;
-    case 63: *out_channels = 4; *out_integer = false; return true;
-    default: return false;
-  }
-}
 
 static rl_status_t rl_isa_image_decode(const rl_isa_wave_t* wave,
                                        const rl_isa_inst_t* inst,
@@ -142,12 +162,14 @@ static rl_status_t rl_isa_image_decode(const rl_isa_wave_t* wave,
   d->type = t[3] >> 28;
   uint32_t sw_mode = (t[3] >> 20) & 0x1f, base_level = (t[3] >> 12) & 0xf;
   uint32_t last_level = (t[3] >> 16) & 0xf;
-  if (!rl_isa_image_format(d->format, &d->channels, &d->integer)) {
+  d->f = rl_isa_image_format(d->format);
+  if (d->f == NULL) {
     return rl_isa_fault(inst, "image resource FORMAT %u is not modelled "
-                        "(modelled: 32-bit channels, codes 20-22, 48-50, "
-                        "61-63)", d->format);
+                        "(modelled: 8/16/32-bit UINT and SINT, 32-bit FLOAT "
+                        "channels, 1, 2 or 4 of them)", d->format);
   }
-  d->bytes = 4 * d->channels;
+  d->channels = d->f->channels;
+  d->bytes = d->f->channels * d->f->bytes;
   if (sw_mode != 0) {
     return rl_isa_fault(inst, "image resource SW_MODE %u (tiled) is not "
                         "modelled (only 0, linear)", sw_mode);
@@ -232,14 +254,26 @@ static rl_status_t rl_isa_exec_image_sample(rl_isa_wave_t* wave,
                                                   d.clamp[1])
                              : 0;
     uint64_t address = d.base + ((uint64_t)iy * d.pitch + ix) * d.bytes;
-    uint32_t texel[4] = {0, 0, 0, 0};
-    RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, texel,
+    uint8_t raw[16];
+    RL_RETURN_IF_ERROR(rl_sim_wg_load_with(wave->group->wg, address, raw,
                                            d.bytes, 0));
+    uint32_t texel[4] = {0, 0, 0, 0};
+    for (uint32_t c = 0; c < d.channels; ++c) {
+      const uint8_t* b = raw + c * d.f->bytes;
+      if (d.f->bytes == 4) {
+        memcpy(&texel[c], b, 4);
+      } else if (d.f->bytes == 2) {
+        uint16_t v = (uint16_t)(b[0] | b[1] << 8);
+        texel[c] = d.f->sign ? (uint32_t)(int32_t)(int16_t)v : v;
+      } else {
+        texel[c] = d.f->sign ? (uint32_t)(int32_t)(int8_t)b[0] : b[0];
+      }
+    }
     uint32_t out = f.vdata;
     for (uint32_t c = 0; c < 4; ++c) {
       if (!((f.dmask >> c) & 1)) continue;
       uint32_t value = d.sel[c] >= 4   ? texel[d.sel[c] - 4]
-                       : d.sel[c] == 1 ? (d.integer ? 1u : 0x3f800000u)
+                       : d.sel[c] == 1 ? (d.f->integer ? 1u : 0x3f800000u)
                                        : 0u;
       wave->vgpr[out++ & 255][lane] = value;
     }
