@@ -15,12 +15,12 @@
 //
 // Modelled: hipResourceTypeArray (hipMallocArray) and
 // hipResourceTypePitch2D over 1, 2 or 4 channels of 8/16/32-bit signed or
-// unsigned integers or 32-bit floats (element-type reads), point filtering, wrap and clamp addressing,
-// normalized or unnormalized coordinates, element-type reads. Anything else
-// returns hipErrorNotSupported (linear resources, whose tex1Dfetch compiles
-// to buffer_load_format, which is not modelled; linear filtering; mirror
-// and border addressing; sRGB) or hipErrorInvalidValue (a bad descriptor),
-// with a message naming the field.
+// unsigned integers or 32-bit floats, point filtering, wrap and clamp
+// addressing, normalized or unnormalized coordinates, element-type reads.
+// Anything else returns hipErrorNotSupported (linear resources, whose
+// tex1Dfetch compiles to buffer_load_format, which is not modelled; linear
+// filtering; mirror and border addressing; sRGB) or hipErrorInvalidValue
+// (a bad descriptor), with a message naming the field.
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

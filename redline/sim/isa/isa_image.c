@@ -90,10 +90,14 @@ static void rl_isa_image_fields(const rl_isa_inst_t* inst,
 const char* rl_isa_image_reason(const rl_isa_inst_t* inst) {
   rl_isa_image_fields_t f;
   rl_isa_image_fields(inst, &f);
-  if (f.nsa) return "MIMG NSA=1 (address VGPRs in extra dwords) is not modelled";
+  if (f.nsa) {
+    return "MIMG NSA=1 (address VGPRs in extra dwords) is not modelled";
+  }
   if (f.a16) return "MIMG A16=1 (16-bit coordinates) is not modelled";
   if (f.d16) return "MIMG D16=1 (16-bit results) is not modelled";
-  if (f.tfe || f.lwe) return "MIMG TFE/LWE=1 (texel-fail status) is not modelled";
+  if (f.tfe || f.lwe) {
+    return "MIMG TFE/LWE=1 (texel-fail status) is not modelled";
+  }
   if (f.r128) return "MIMG R128=1 (128-bit resource) is not modelled";
   if (f.dim > 1) return "MIMG DIM other than 1D (0) or 2D (1) is not modelled";
   if (f.dmask == 0) return "MIMG DMASK=0 is not modelled";
