@@ -35,7 +35,7 @@ set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
   divergent printf atomic_exact decode lanes oracle_probe host_memory context
-  block2d)
+  block2d texture)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
@@ -72,6 +72,11 @@ set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
 #   mapped; module, graph, streams: fixed, the interposer records
 #   hipModuleLoad, graphs captured from streams and in-window copies)
 set(rl_corpus_known_gaps)
+# Programs whose capture is not complete yet, so they get no shadow tests:
+# texture (a texture object's descriptors hold the image's address, which
+# the capture interposer does not record or relocate; the capture says
+# INCOMPLETE, docs/hip-runtime.md "Textures").
+set(rl_corpus_no_capture texture)
 
 # The programs are host code clang builds without redline's sanitizer
 # flags: sanitizer and fuzz builds would compile all of them again for no
@@ -195,7 +200,8 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
                ${dir}/${name} ${args})
     add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
     set(tests ${t}.run)
-    if(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS)
+    if(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS AND
+       NOT name IN_LIST rl_corpus_no_capture)
       add_test(NAME ${t}.shadow COMMAND ${rl_corpus_run} shadow ${common})
       add_test(NAME ${t}.shadow_adversarial
         COMMAND ${rl_corpus_run} shadow_adversarial ${common})

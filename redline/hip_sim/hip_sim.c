@@ -468,6 +468,12 @@ void rl_hip_fill_properties(hipDeviceProp_t* props) {
   props->pageableMemoryAccess = 0;
   props->cooperativeLaunch = 0;
   props->textureAlignment = 256;
+  // Textures (hip_sim_texture.c): 1-D and 2-D images up to the 14-bit
+  // WIDTH/HEIGHT fields of the image descriptor; no 3-D images and no
+  // textures over linear memory (their maxima stay 0).
+  props->maxTexture1D = 16384;
+  props->maxTexture2D[0] = 16384;
+  props->maxTexture2D[1] = 16384;
   props->texturePitchAlignment = 256;
   props->memPitch = INT_MAX;
   props->ECCEnabled = 0;

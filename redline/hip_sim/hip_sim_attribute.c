@@ -3,9 +3,12 @@
 // attribute of HIP 5.2's hipDeviceAttribute_t is answered:
 //   - the fields hipGetDeviceProperties reports, from the same numbers
 //     (rl_hip_fill_properties), so the two never disagree;
-//   - what the runtime does not provide, as 0: images and textures
-//     (hipDeviceAttributeImageSupport 0 and every texture and surface size
-//     0), cooperative launches, stream wait-value operations, memory pools,
+//   - textures (hip_sim_texture.c): ImageSupport 1, the 1-D and 2-D sizes
+//     hipGetDeviceProperties reports (16384, the descriptor's 14-bit
+//     fields);
+//   - what the runtime does not provide, as 0: surfaces, 3-D, cube,
+//     layered, mipmapped, gather and linear-memory textures, cooperative
+//     launches, stream wait-value operations, memory pools,
 //     PCI location, preemption, peer boards;
 //   - fixed facts of the RDNA 3/3.5/4 boards redline simulates (gfx1100,
 //     gfx1151, gfx1201): FP64 at 1/32 of FP32, 1024 threads per block,
@@ -88,8 +91,13 @@ static bool rl_attribute(const hipDeviceProp_t* p,
     case hipDeviceAttributeFineGrainSupport: *value = 1; break;
     case hipDeviceAttributeStreamPrioritiesSupported: *value = 1; break;
     case hipDeviceAttributeSingleToDoublePrecisionPerfRatio: *value = 32; break;
+    case hipDeviceAttributeImageSupport: *value = 1; break;
+    case hipDeviceAttributeMaxTexture1DWidth: *value = p->maxTexture1D; break;
+    case hipDeviceAttributeMaxTexture2DWidth:
+      *value = p->maxTexture2D[0]; break;
+    case hipDeviceAttributeMaxTexture2DHeight:
+      *value = p->maxTexture2D[1]; break;
     // What the runtime does not provide: 0.
-    case hipDeviceAttributeImageSupport:
     case hipDeviceAttributeMaxSurface1D:
     case hipDeviceAttributeMaxSurface1DLayered:
     case hipDeviceAttributeMaxSurface2D:
@@ -97,12 +105,9 @@ static bool rl_attribute(const hipDeviceProp_t* p,
     case hipDeviceAttributeMaxSurface3D:
     case hipDeviceAttributeMaxSurfaceCubemap:
     case hipDeviceAttributeMaxSurfaceCubemapLayered:
-    case hipDeviceAttributeMaxTexture1DWidth:
     case hipDeviceAttributeMaxTexture1DLayered:
     case hipDeviceAttributeMaxTexture1DLinear:
     case hipDeviceAttributeMaxTexture1DMipmap:
-    case hipDeviceAttributeMaxTexture2DWidth:
-    case hipDeviceAttributeMaxTexture2DHeight:
     case hipDeviceAttributeMaxTexture2DGather:
     case hipDeviceAttributeMaxTexture2DLayered:
     case hipDeviceAttributeMaxTexture2DLinear:

@@ -12,15 +12,6 @@
 
 RL_HIP_UNSUPPORTED(hipMemset2D, void* dst, size_t pitch, int value,
                    size_t width, size_t height)
-RL_HIP_UNSUPPORTED(hipMallocArray, hipArray** array,
-                   const hipChannelFormatDesc* desc, size_t width,
-                   size_t height, unsigned int flags)
-RL_HIP_UNSUPPORTED(hipFreeArray, hipArray* array)
-RL_HIP_UNSUPPORTED(hipCreateTextureObject, hipTextureObject_t* texture,
-                   const hipResourceDesc* resource,
-                   const hipTextureDesc* desc,
-                   const struct hipResourceViewDesc* view)
-RL_HIP_UNSUPPORTED(hipDestroyTextureObject, hipTextureObject_t texture)
 RL_HIP_UNSUPPORTED(hipLaunchCooperativeKernel, const void* f, dim3 grid,
                    dim3 block, void** args, unsigned int lds,
                    hipStream_t stream)

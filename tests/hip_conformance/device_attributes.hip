@@ -1,7 +1,8 @@
 // device_attributes.hip — hipDeviceGetAttribute answers every int attribute
-// of hipDeviceAttribute_t, agreeing with hipGetDeviceProperties; a device
-// without image support answers hipDeviceAttributeImageSupport with 0 (not
-// an error); hipChooseDevice picks the one device; hipDeviceGetLimit
+// of hipDeviceAttribute_t, agreeing with hipGetDeviceProperties; the
+// simulator's runtime has textures (hip_sim_texture.c), so
+// hipDeviceAttributeImageSupport is 1 and the 1-D/2-D texture sizes are the
+// descriptor's 16384; hipChooseDevice picks the one device; hipDeviceGetLimit
 // answers the printf FIFO and malloc heap limits, and the stack size as set.
 // Rule: HIP API reference, hipDeviceGetAttribute ("Query for a specific
 // device attribute"), hipDeviceAttribute_t ("hipDeviceAttributeImageSupport:
@@ -17,7 +18,7 @@
 int main() {
   int image = -1;
   HIP_CHECK(hipDeviceGetAttribute(&image, hipDeviceAttributeImageSupport, 0));
-  EXPECT(image == 0, "hipDeviceAttributeImageSupport = %d, expected 0", image);
+  EXPECT(image == 1, "hipDeviceAttributeImageSupport = %d, expected 1", image);
 
   // Every attribute whose value is an int answers.
   const hipDeviceAttribute_t not_int[] = {
@@ -53,7 +54,14 @@ int main() {
       {hipDeviceAttributeMaxSharedMemoryPerBlock, (int)prop.sharedMemPerBlock},
       {hipDeviceAttributeIntegrated, prop.integrated},
       {hipDeviceAttributeL2CacheSize, prop.l2CacheSize},
+      {hipDeviceAttributeMaxTexture1DWidth, prop.maxTexture1D},
+      {hipDeviceAttributeMaxTexture2DWidth, prop.maxTexture2D[0]},
+      {hipDeviceAttributeMaxTexture2DHeight, prop.maxTexture2D[1]},
   };
+  EXPECT(prop.maxTexture1D == 16384 && prop.maxTexture2D[0] == 16384 &&
+             prop.maxTexture2D[1] == 16384,
+         "maxTexture1D %d, maxTexture2D %d x %d, expected 16384", prop.maxTexture1D,
+         prop.maxTexture2D[0], prop.maxTexture2D[1]);
   for (const auto& s : same) {
     int value = -1;
     HIP_CHECK(hipDeviceGetAttribute(&value, s.a, 0));

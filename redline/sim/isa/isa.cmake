@@ -22,6 +22,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_divide.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_float64.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_frexp.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_image.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_scratch.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_call.c

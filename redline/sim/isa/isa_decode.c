@@ -9,6 +9,7 @@
 
 #include "redline/sim/isa/isa_decode_internal.h"
 #include "redline/sim/isa/isa_gfx12.h"
+#include "redline/sim/isa/isa_image.h"
 #include "redline/sim/isa/isa_names.h"
 #include "redline/sim/sim_executor.h"
 
@@ -228,8 +229,8 @@ static bool rl_isa_decode_smem(const uint32_t* w, uint32_t count,
 
 // Recognised families without a model: lengths per the RDNA3 ISA guide
 // ("Microcode Formats"): MTBUF/MUBUF/EXP/VINTERP are 64 bits, LDSDIR 32
-// (llvm-mc-19 encodes lds_param_load in one dword), MIMG
-// 64 bits plus NSA address dwords (left unknown: size 0).
+// (llvm-mc-19 encodes lds_param_load in one dword); MIMG is decoded by
+// isa_image.c (64 bits; NSA forms, with extra address dwords, size 0).
 static bool rl_isa_decode_other(const uint32_t* w, uint32_t count,
                                 rl_isa_inst_t* inst) {
   uint32_t top6 = w[0] >> 26, top8 = w[0] >> 24;
@@ -237,18 +238,17 @@ static bool rl_isa_decode_other(const uint32_t* w, uint32_t count,
   else if (top8 == 0xce) inst->encoding = RL_ISA_ENC_LDSDIR;
   else if (top6 == 0x3a) inst->encoding = RL_ISA_ENC_MTBUF;
   else if (top6 == 0x3e) inst->encoding = RL_ISA_ENC_EXP;
-  else if (top6 == 0x3c) inst->encoding = RL_ISA_ENC_MIMG;
+  else if (top6 == 0x3c) return rl_isa_decode_mimg(w, count, 0, inst);
   else return false;
   // Opcode fields (LLVM MIMGInstructions.td, BUFInstructions.td,
   // VINTERPInstructions.td, LDSDIRInstructions.td, gfx11): MIMG OP[25:18],
   // MTBUF OP[18:15], VINTERP OP[22:16], LDSDIR OP[21:20].
-  if (inst->encoding == RL_ISA_ENC_MIMG) inst->opcode = (w[0] >> 18) & 0xff;
-  else if (inst->encoding == RL_ISA_ENC_MTBUF) inst->opcode = (w[0] >> 15) & 0xf;
+  if (inst->encoding == RL_ISA_ENC_MTBUF) inst->opcode = (w[0] >> 15) & 0xf;
   else if (inst->encoding == RL_ISA_ENC_VINTERP) inst->opcode = (w[0] >> 16) & 0x7f;
   else if (inst->encoding == RL_ISA_ENC_LDSDIR) inst->opcode = (w[0] >> 20) & 3;
   if (inst->encoding == RL_ISA_ENC_LDSDIR) {  // 32 bits (llvm-mc-19)
     inst->size = 4;
-  } else if (inst->encoding != RL_ISA_ENC_MIMG && count >= 2) {
+  } else if (count >= 2) {
     inst->words[1] = w[1];
     inst->size = 8;
   }

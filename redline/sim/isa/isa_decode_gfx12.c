@@ -13,12 +13,13 @@
 //            OFFSET[95:72] (24-bit signed)
 //   VBUFFER  [31:26]=110001, 96 bits, OP[21:14] (buffer_* and, from 0x80,
 //            tbuffer_*): recognised, not modelled
-//   VIMAGE [31:26]=110100, VSAMPLE [31:26]=111001: 96 bits, recognised
+//   VIMAGE [31:26]=110100, VSAMPLE [31:26]=111001: 96 bits (isa_image.c)
 //   VINTERP  [31:24]=0xcd, 64 bits, OP[20:16]: recognised
 // gfx11's FLAT (110111), MUBUF (111000), MTBUF (111010) and MIMG (111100)
 // are not gfx12 encodings: unknown, length unknown.
 #include "redline/sim/isa/isa_decode_internal.h"
 #include "redline/sim/isa/isa_gfx12.h"
+#include "redline/sim/isa/isa_image.h"
 #include "redline/sim/isa/isa_mem.h"
 
 // The TH/SCOPE of a gfx12 memory instruction as the gfx11 cache-policy bits
@@ -115,8 +116,7 @@ bool rl_isa_decode_gfx12(const uint32_t* words, uint32_t count,
     rl_isa_decode_other12(words, count, RL_ISA_ENC_MUBUF, (w0 >> 14) & 0xff,
                           3, inst);
   } else if (top6 == 0x34 || top6 == 0x39) {  // VIMAGE, VSAMPLE
-    rl_isa_decode_other12(words, count, RL_ISA_ENC_MIMG, (w0 >> 14) & 0xff,
-                          3, inst);
+    *out_known = rl_isa_decode_mimg(words, count, features, inst);
   } else if (top8 == 0xcd) {
     rl_isa_decode_other12(words, count, RL_ISA_ENC_VINTERP,
                           (w0 >> 16) & 0x1f, 2, inst);

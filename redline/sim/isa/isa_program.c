@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "redline/sim/isa/isa_exec.h"
+#include "redline/sim/isa/isa_image.h"
 
 // Bytes fetched at a time while sweeping.
 #define RL_ISA_FETCH_CHUNK 256u
@@ -83,6 +84,7 @@ static uint32_t rl_isa_inst_vgpr_end(const rl_isa_inst_t* inst) {
   if (inst->encoding >= RL_ISA_ENC_DS && inst->encoding <= RL_ISA_ENC_MUBUF) {
     return rl_isa_mem_vgpr_end(inst);
   }
+  if (inst->encoding == RL_ISA_ENC_MIMG) return rl_isa_image_vgpr_end(inst);
   if (inst->encoding < RL_ISA_ENC_VOP1 || inst->encoding > RL_ISA_ENC_VOPD) {
     return 0;
   }

@@ -26,6 +26,7 @@
 #include "redline/sim/isa/isa_exec.h"
 #include "redline/sim/isa/isa_gfx12.h"
 #include "redline/sim/isa/isa_float.h"
+#include "redline/sim/isa/isa_image.h"
 #include "redline/sim/isa/isa_mem.h"
 
 static const uint32_t rl_isa_zero_row[RL_ISA_LANES];
@@ -470,6 +471,7 @@ const char* rl_isa_inst_unsupported_reason(const rl_isa_inst_t* inst) {
   if (inst->encoding == RL_ISA_ENC_SOPP || inst->encoding == RL_ISA_ENC_SOPK) {
     return rl_isa_mode_reason(inst);
   }
+  if (inst->encoding == RL_ISA_ENC_MIMG) return rl_isa_image_reason(inst);
   if (inst->encoding == RL_ISA_ENC_DS && rl_isa_ds_permute_reason(inst)) {
     return rl_isa_ds_permute_reason(inst);
   }

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "redline/sim/isa/isa_image.h"
 #include "redline/sim/isa/isa_inst.h"
 #include "redline/sim/isa/isa_names.h"
 
@@ -45,7 +46,7 @@ static const rl_cov_family_t rl_cov_families[] = {
     {RL_ISA_ENC_SCRATCH, &rl_isa_table_scratch, 0, 0x7f},
     {RL_ISA_ENC_MUBUF, &rl_isa_table_mubuf, 0, 0xff},
     {RL_ISA_ENC_MTBUF, NULL, 0, 0xf},
-    {RL_ISA_ENC_MIMG, NULL, 0, 0xff},
+    {RL_ISA_ENC_MIMG, &rl_isa_table_mimg, 0, 0xff},
     {RL_ISA_ENC_VINTERP, NULL, 0, 0x7f},
     {RL_ISA_ENC_LDSDIR, NULL, 0, 3},
 };
@@ -60,7 +61,7 @@ static void rl_cov_printf(rl_cov_text_t* t, const char* format, ...)
 static void rl_cov_printf(rl_cov_text_t* t, const char* format, ...) {
   va_list args;
   va_start(args, format);
-  char line[4096];
+  char line[8192];
   int n = vsnprintf(line, sizeof(line), format, args);
   va_end(args);
   assert_true(n >= 0 && (size_t)n < sizeof(line));
@@ -187,6 +188,23 @@ static const char rl_cov_header[] =
     "FP_DENORM 3; a constant setting anything else is refused at load time, a "
     "register\n"
     "value when the instruction runs. Other hardware registers are refused.\n"
+    "\n"
+    "Images (`redline/sim/isa/isa_image.c`): `image_sample_lz` (gfx11 MIMG without NSA,\n"
+    "gfx12 VSAMPLE), what HIP's `tex1D`/`tex2D` compile to, over 1-D and 2-D linear\n"
+    "images of one mip level with 1, 2 or 4 channels of 8/16/32-bit UINT or SINT or\n"
+    "32-bit FLOAT, point filtering, wrap and clamp-to-last-texel addressing, normalized or\n"
+    "unnormalized coordinates. The texel is floor(u) after u (the coordinate times the\n"
+    "size, or the coordinate) is rounded to 1/256 of a texel: hardware's sub-texel\n"
+    "precision is not published, HIP's point-filter snapping (floor(x * w) * rcp(w))\n"
+    "needs rounding of this kind, and D3D asks for at least 8 fractional bits.\n"
+    "Refused at load time: NSA, A16, D16, TFE/LWE, R128, DIM other than 1D/2D, DMASK\n"
+    "0; when the instruction runs, naming the field and value: other formats, tiled\n"
+    "SW_MODE, mip levels, a TYPE not matching DIM, bilinear or anisotropic\n"
+    "XY_MAG/MIN_FILTER (the 8-bit fixed-point weights of linear filtering are not\n"
+    "publicly specified to the bit), mirror and border CLAMP modes. Descriptor fields:\n"
+    "ROCR-Runtime `src/image/resource_gfx11.h` (SQ_IMG_RSRC_WORD0-4, SQ_IMG_SAMP_WORD0/2),\n"
+    "used for gfx12 too (HIP's gfx1201 device code reads HEIGHT at the same bits; the\n"
+    "rest of the gfx12 layout is not verified against hardware).\n"
     "\n"
     "Forms refused even for a modelled opcode: DPP on carry-outs, "
     "64-bit\n"
