@@ -460,7 +460,7 @@ void rl_hip_fill_properties(hipDeviceProp_t* props) {
   props->directManagedMemAccessFromHost = 1;
   props->concurrentManagedAccess = 1;
   props->pageableMemoryAccess = 0;
-  props->cooperativeLaunch = 0;
+  props->cooperativeLaunch = 1;  // hip_sim_cooperative.c
   props->textureAlignment = 256;
   props->texturePitchAlignment = 256;
   props->memPitch = INT_MAX;

@@ -21,9 +21,6 @@ RL_HIP_UNSUPPORTED(hipCreateTextureObject, hipTextureObject_t* texture,
                    const hipTextureDesc* desc,
                    const struct hipResourceViewDesc* view)
 RL_HIP_UNSUPPORTED(hipDestroyTextureObject, hipTextureObject_t texture)
-RL_HIP_UNSUPPORTED(hipLaunchCooperativeKernel, const void* f, dim3 grid,
-                   dim3 block, void** args, unsigned int lds,
-                   hipStream_t stream)
 RL_HIP_UNSUPPORTED(hipDeviceCanAccessPeer, int* can, int device, int peer)
 RL_HIP_UNSUPPORTED(hipDeviceEnablePeerAccess, int peer, unsigned int flags)
 RL_HIP_UNSUPPORTED(hipIpcGetMemHandle, hipIpcMemHandle_t* handle, void* ptr)
