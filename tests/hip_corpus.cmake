@@ -27,6 +27,9 @@
 #       the argument
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
+#   hip_corpus.grid_sync.<arch>.{nosync,toolarge,adversarial,deadlock,
+#       plain,capture_refused}  a cooperative launch with grid sync, instead of
+#       the shadows (tests/hip_corpus/grid_sync.sh says what each checks)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
 # to ON when the CLI has a `run` command (tools/redline_main.c).
 set(RL_HIP_CORPUS_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_corpus)
@@ -35,7 +38,7 @@ set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
   divergent printf atomic_exact decode lanes oracle_probe host_memory context
-  block2d texture)
+  block2d texture grid_sync)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
@@ -200,8 +203,18 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
                ${dir}/${name} ${args})
     add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
     set(tests ${t}.run)
-    if(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS AND
-       NOT name IN_LIST rl_corpus_no_capture)
+    if(name STREQUAL "grid_sync")
+      # A cooperative launch (grid sync): its negative controls, the
+      # adversarial interleaving, and its capture's refusal instead of the
+      # shadow (tests/hip_corpus/grid_sync.sh; docs/hip-runtime.md,
+      # "Cooperative launches").
+      foreach(mode nosync toolarge adversarial deadlock plain capture_refused)
+        add_test(NAME ${t}.${mode} COMMAND ${RL_HIP_CORPUS_SRC}/grid_sync.sh
+                 ${mode} ${common})
+        list(APPEND tests ${t}.${mode})
+      endforeach()
+    elseif(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS AND
+           NOT name IN_LIST rl_corpus_no_capture)
       add_test(NAME ${t}.shadow COMMAND ${rl_corpus_run} shadow ${common})
       add_test(NAME ${t}.shadow_adversarial
         COMMAND ${rl_corpus_run} shadow_adversarial ${common})

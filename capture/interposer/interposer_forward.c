@@ -232,6 +232,31 @@ RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
                                          (uint32_t)shared, stream, args, NULL));
 }
 
+// hipLaunchCooperativeKernel: forwarded, not recorded. A capture cannot
+// say that a launch needs all its work-groups resident at once (grid sync:
+// docs/hip-runtime.md, "Cooperative launches"), and a replay running it as
+// an ordinary launch would fault at the grid barrier or spin forever; so
+// one while recording makes the capture incomplete, and replay refuses it
+// naming this reason.
+RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
+                                                   dim3 block, void** args,
+                                                   unsigned int lds,
+                                                   hipStream_t stream) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipLaunchCooperativeKernel);
+  if (!real_hipLaunchCooperativeKernel) {
+    return rl_ip_leave(hipErrorNotSupported);
+  }
+  hipError_t result =
+      real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream);
+  if (rl_ip_on && result == hipSuccess) {
+    rl_ip_note(ip, 1,
+               "hipLaunchCooperativeKernel: a cooperative launch (all "
+               "work-groups resident at once) cannot be recorded");
+  }
+  return rl_ip_leave(result);
+}
+
 RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
     hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz,
     unsigned int bx, unsigned int by, unsigned int bz, unsigned int lds,

@@ -466,7 +466,7 @@ void rl_hip_fill_properties(hipDeviceProp_t* props) {
   props->directManagedMemAccessFromHost = 1;
   props->concurrentManagedAccess = 1;
   props->pageableMemoryAccess = 0;
-  props->cooperativeLaunch = 0;
+  props->cooperativeLaunch = 1;  // hip_sim_cooperative.c
   props->textureAlignment = 256;
   // Textures (hip_sim_texture.c): 1-D and 2-D images up to the 14-bit
   // WIDTH/HEIGHT fields of the image descriptor; no 3-D images and no

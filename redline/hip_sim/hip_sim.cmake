@@ -25,6 +25,7 @@ add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim_register.c
   ${RL_HIP_SIM_DIR}/hip_sim_stream.c
   ${RL_HIP_SIM_DIR}/hip_sim_texture.c
+  ${RL_HIP_SIM_DIR}/hip_sim_cooperative.c
   ${RL_HIP_SIM_DIR}/hip_sim_stubs.c
   ${RL_HIP_SIM_DIR}/hip_sim_unsupported.c)
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa

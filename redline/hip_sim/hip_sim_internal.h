@@ -126,6 +126,7 @@ typedef struct rl_hip_op_s {
   uint64_t launch_number;  // queued launch: launches queued up to it
   struct ihipModuleSymbol_t* function;
   uint32_t grid[3], block[3], lds;
+  bool cooperative;  // hipLaunchCooperativeKernel (hip_sim_cooperative.c)
   uint8_t* kernarg;
   uint32_t kernarg_size;
   void* dst;
@@ -364,6 +365,19 @@ hipError_t rl_hip_launch_kernarg(struct ihipModuleSymbol_t* f,
                                  const uint32_t block[3], uint32_t lds,
                                  void** params, void** extra,
                                  const char* call, uint8_t** out_kernarg);
+// Queues a launch of |f| on |s| (the kernarg built by
+// rl_hip_launch_kernarg), cooperative or not; lock held.
+hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
+                                const uint32_t grid[3],
+                                const uint32_t block[3], uint32_t lds,
+                                struct ihipStream_t* s, void** params,
+                                void** extra, const char* call,
+                                bool cooperative);
+// Work-groups of |kernel| with |block| work-items and |lds| dynamic LDS
+// bytes that fit one compute unit (hipOccupancyMaxActiveBlocksPerMultiprocessor;
+// hip_sim_module.c); times rl_hip_compute_units(), how many can be resident.
+int rl_hip_blocks_per_unit(const rl_code_object_kernel_t* kernel, int block,
+                           size_t lds);
 // Appends a copy of |op| (kernarg copied).
 hipError_t rl_hip_list_append(rl_hip_list_t* list, const rl_hip_op_t* op);
 struct ihipStream_t* rl_hip_stream(hipStream_t stream);

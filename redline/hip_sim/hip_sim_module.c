@@ -421,11 +421,9 @@ RL_HIP_EXPORT hipError_t hipFuncSetCacheConfig(const void* func,
   return hipSuccess;
 }
 
-// Work-groups of |kernel| with |block| work-items and |lds| dynamic LDS
-// bytes that fit one compute unit: at most 2048 work-items (64 wave32
-// waves) and the unit's LDS.
-static int rl_hip_blocks_per_unit(const rl_code_object_kernel_t* kernel,
-                                  int block, size_t lds) {
+// At most 2048 work-items (64 wave32 waves) and the unit's LDS.
+int rl_hip_blocks_per_unit(const rl_code_object_kernel_t* kernel, int block,
+                           size_t lds) {
   if (block <= 0 || block > rl_hip_max_block(kernel)) return 0;
   int by_items = 2048 / block;
   uint64_t group = kernel->group_segment_size + lds;

@@ -47,7 +47,12 @@ hipError_t rl_hip_launch_run(const rl_hip_op_t* op, uint64_t launch_index,
       .kernarg = op->kernarg,
       .kernarg_size = op->kernarg_size,
   };
+  // A cooperative launch: the simulator keeps all its work-groups resident
+  // (sim.h rl_sim_set_cooperative); the launch is waited for under the
+  // device lock, so no other dispatch is validated meanwhile.
+  if (op->cooperative) rl_sim_set_cooperative(rl_hip.sim, true);
   rl_status_t status = rl_hip.adapter.launch(rl_hip.adapter.self, &dispatch);
+  if (op->cooperative) rl_sim_set_cooperative(rl_hip.sim, false);
   if (status) {
     snprintf(message, message_size, "%s", rl_status_message(status));
     // A launch that outlived its bound: the report names it (the device's
@@ -520,11 +525,12 @@ static hipError_t rl_hip_launch_check(const rl_code_object_kernel_t* kernel,
 
 // Queues a launch; lock held. |extra_bytes| is the `extra` buffer (NULL:
 // |params| holds one pointer per explicit argument).
-static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
-                                       const uint32_t grid[3],
-                                       const uint32_t block[3], uint32_t lds,
-                                       struct ihipStream_t* s, void** params,
-                                       void** extra, const char* call) {
+hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
+                                const uint32_t grid[3],
+                                const uint32_t block[3], uint32_t lds,
+                                struct ihipStream_t* s, void** params,
+                                void** extra, const char* call,
+                                bool cooperative) {
   if (!rl_hip_stream_usable(s, call)) return hipErrorInvalidHandle;
   if (!f || f->magic != RL_HIP_MAGIC_FUNCTION) {
     return hipErrorInvalidResourceHandle;
@@ -543,6 +549,7 @@ static hipError_t rl_hip_launch_locked(struct ihipModuleSymbol_t* f,
                           .grid = {grid[0], grid[1], grid[2]},
                           .block = {block[0], block[1], block[2]},
                           .lds = lds,
+                          .cooperative = cooperative,
                           .kernarg = kernarg,
                           .kernarg_size = f->kernel->kernarg_size};
   hipError_t result = rl_hip_enqueue(s, &op, false);
@@ -612,7 +619,7 @@ RL_HIP_EXPORT hipError_t hipModuleLaunchKernel(
   const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   return rl_hip_leave(rl_hip_launch_locked(f, grid, block, lds,
                                            rl_hip_stream(stream), kernelParams,
-                                           extra, "hipModuleLaunchKernel"));
+                                           extra, "hipModuleLaunchKernel", false));
 }
 
 // Global sizes in work-items; the simulator's dispatches are whole
@@ -636,7 +643,7 @@ RL_HIP_EXPORT hipError_t hipExtModuleLaunchKernel(
   const uint32_t block[3] = {localX, localY, localZ};
   hipError_t result = rl_hip_launch_locked(
       f, grid, block, (uint32_t)lds, rl_hip_stream(stream), kernelParams,
-      extra, "hipExtModuleLaunchKernel");
+      extra, "hipExtModuleLaunchKernel", false);
   rl_hip_leave(result);
   if (!result && stopEvent) result = hipEventRecord(stopEvent, stream);
   return result;
@@ -657,7 +664,7 @@ RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
   const uint32_t block[3] = {dimBlocks.x, dimBlocks.y, dimBlocks.z};
   return rl_hip_leave(rl_hip_launch_locked(
       f, grid, block, (uint32_t)sharedMemBytes, rl_hip_stream(stream), args,
-      NULL, "hipLaunchKernel"));
+      NULL, "hipLaunchKernel", false));
 }
 
 // The mangled C++ names HIP 5's hip_ext.h binds, forwarding to

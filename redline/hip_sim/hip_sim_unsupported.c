@@ -12,9 +12,6 @@
 
 RL_HIP_UNSUPPORTED(hipMemset2D, void* dst, size_t pitch, int value,
                    size_t width, size_t height)
-RL_HIP_UNSUPPORTED(hipLaunchCooperativeKernel, const void* f, dim3 grid,
-                   dim3 block, void** args, unsigned int lds,
-                   hipStream_t stream)
 RL_HIP_UNSUPPORTED(hipDeviceCanAccessPeer, int* can, int device, int peer)
 RL_HIP_UNSUPPORTED(hipDeviceEnablePeerAccess, int peer, unsigned int flags)
 RL_HIP_UNSUPPORTED(hipIpcGetMemHandle, hipIpcMemHandle_t* handle, void* ptr)

@@ -13,6 +13,7 @@ add_library(rl_sim STATIC
   ${CMAKE_CURRENT_LIST_DIR}/sim_cp.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_schedule.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_parallel.c
+  ${CMAKE_CURRENT_LIST_DIR}/sim_coop.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_wg.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_noop_executor.c
   ${CMAKE_CURRENT_LIST_DIR}/sim_hazard_checker.c

@@ -352,6 +352,16 @@ uint32_t rl_sim_dispatch_log(rl_device_t* device,
                              rl_sim_dispatch_record_t* out_records,
                              uint32_t capacity);
 
+// Cooperative dispatches (hipLaunchCooperativeKernel; ROCr runs them on a
+// queue with the global wave sync resource). While set, every kernel
+// dispatch a command processor validates is cooperative: all its
+// work-groups are resident at once and take turns (sim_coop.c), so a
+// grid barrier (gfx11 ds_gws_barrier) or a program's own spin on a global
+// counter completes; a grid barrier that cannot complete is a fault, not a
+// hang. A producer sets it around one dispatch it waits for (the HIP
+// runtime does, holding its device lock).
+void rl_sim_set_cooperative(rl_device_t* device, bool cooperative);
+
 // Fault injection for tests: the command processor of |queue| stops before
 // executing the packet with dispatch id |packet_id| and never resumes (a
 // hung queue: no fault is reported, signals never complete, queue_idle is

@@ -78,6 +78,11 @@ typedef struct rl_sim_dispatch_s {
   // Read during begin() only.
   const uint32_t* user_sgprs;
   uint32_t user_sgpr_count;
+  // A cooperative dispatch (hipLaunchCooperativeKernel; sim.h
+  // rl_sim_set_cooperative): all its work-groups are resident at once
+  // (sim_coop.c), so a grid-wide barrier (gfx11 ds_gws_barrier) can
+  // complete. Elsewhere a wave reaching one can never be released.
+  bool cooperative;
 } rl_sim_dispatch_t;
 
 // The flat-address apertures of the simulated device (gfx9+ 64-bit mode,
@@ -310,6 +315,14 @@ typedef struct rl_sim_executor_s {
   rl_status_t (*run_workgroup_on)(void* self, void* state, rl_sim_wg_t* wg,
                                   uint32_t worker);
   bool (*concurrent)(void* self, void* state);
+  // Optional (NULL: never). True when the open work-group |wg_state| cannot
+  // retire another instruction until other work-groups of its dispatch do
+  // (every live wave waits at a grid barrier, or at s_barrier behind one):
+  // wg_step then returns at once without retiring anything; |why| (of
+  // |why_size| bytes) then says what it waits at, naming the PC. The
+  // cooperative schedule (sim_coop.c) uses it to tell a wait from a
+  // deadlock.
+  bool (*wg_blocked)(void* self, void* wg_state, char* why, size_t why_size);
 } rl_sim_executor_t;
 
 // Most host threads one dispatch's work-groups run on.

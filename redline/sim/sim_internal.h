@@ -125,6 +125,9 @@ typedef struct rl_sim_device_s {
   // polling).
   atomic_bool last_wait_long;
   atomic_uint next_queue_id;
+  // rl_sim_set_cooperative (sim.h): dispatches validated while set are
+  // cooperative (sim_coop.c).
+  atomic_bool cooperative;
   pthread_mutex_t queue_lock;
   struct rl_sim_queue_s* queues;  // live queues, under queue_lock
   atomic_uint_fast64_t dispatch_count;
@@ -195,6 +198,9 @@ typedef struct rl_sim_run_s {
   uint32_t open_count;
   uint64_t wg_opened;
   uint64_t quantum_rng;
+  // A cooperative dispatch's work-groups, all open at once (sim_coop.c);
+  // NULL otherwise and after rl_sim_run_end.
+  struct rl_sim_coop_s* coop;
 } rl_sim_run_t;
 
 typedef enum rl_sim_queue_state_e {
@@ -525,6 +531,34 @@ void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run, uint32_t slot);
 // stopping: then it is consumed, and the work-group counts as neither done
 // nor failed. False otherwise (|status| is left to the caller).
 bool rl_sim_wg_was_stopped(rl_sim_queue_t* queue, rl_status_t status);
+// A work-group in flight between quanta: what rl_sim_run_workgroup keeps on
+// its stack, plus the LDS of its own (the queue's is for whole work-groups).
+typedef struct rl_sim_open_wg_s {
+  rl_sim_wg_t wg;
+  rl_sim_wg_context_t context;
+  void* state;  // the executor's, from wg_open()
+  uint8_t* lds;
+} rl_sim_open_wg_t;
+// Fills |wg| and |context| for work-group |wg_index| of |run|, with |lds|
+// as its LDS; and the executor's failure annotated with the work-group
+// (*|out_fault_address| its fault address). Shared with sim_coop.c.
+void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                     uint64_t wg_index, uint8_t* lds, rl_sim_wg_t* wg,
+                     rl_sim_wg_context_t* context);
+rl_status_t rl_sim_wg_failed(rl_status_t status, const rl_sim_wg_t* wg,
+                             uint64_t* out_fault_address);
+
+// sim_coop.c: the schedule of a cooperative dispatch (its work-groups all
+// open at once, stepped in turn). rl_sim_coop_applies: whether |run| takes
+// it (cooperative, and the executor can pause work-groups); step: one
+// quantum of one work-group, opening them all first, finishing the run
+// after the last; end: closes what is open (rl_sim_run_end).
+bool rl_sim_coop_applies(const rl_sim_queue_t* queue, const rl_sim_run_t* run);
+rl_status_t rl_sim_coop_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                             uint64_t* out_fault_address);
+void rl_sim_coop_end(rl_sim_queue_t* queue, rl_sim_run_t* run);
+// sim_schedule.c: records the end of |run| (dispatch log, executor end).
+void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run);
 
 // sim_schedule.c: gathers the unbarriered batch starting with the dispatch
 // |first| (dispatch id |first_id|) into queue->runs; fails only for the

@@ -115,7 +115,7 @@ rl_status_t rl_sim_schedule_gather(rl_sim_queue_t* queue, uint64_t first_id,
 }
 
 // Records the end of |run| in the dispatch log and ends its executor state.
-static void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
+void rl_sim_schedule_finish(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   run->finished = true;
   // Where this CP runs, for a waiter deciding whether to yield to it
   // (stored when it changed: the waiter polls this line).
@@ -188,6 +188,9 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
     // The packet's acquire fence happens when it starts (sim_cache.h).
     rl_sim_cache_apply(&queue->device->cache,
                        rl_sim_cache_acquire_actions(run->acquire_scope));
+  }
+  if (rl_sim_coop_applies(queue, run)) {
+    return rl_sim_coop_step(queue, run, out_fault_address);
   }
   if (rl_sim_schedule_by_quantum(queue)) {
     return rl_sim_schedule_quantum(queue, run, out_fault_address);

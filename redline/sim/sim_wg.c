@@ -162,6 +162,7 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   d->private_segment_size = launch->private_segment_size;
   d->user_sgprs = launch->user_sgprs;
   d->user_sgpr_count = launch->user_sgpr_count;
+  d->cooperative = false;  // AQL: rl_sim_run_prepare sets it
   run->completion_signal = launch->completion_signal;
   run->wg_total = total;
   run->wg_done = 0;
@@ -204,6 +205,8 @@ rl_status_t rl_sim_run_prepare(rl_sim_queue_t* queue, uint64_t id,
   }
   RL_RETURN_IF_ERROR(rl_sim_run_launch(queue, &launch, run, out_fault_address));
   run->acquire_scope = packet->acquire_scope;
+  run->dispatch.cooperative =
+      atomic_load_explicit(&queue->device->cooperative, memory_order_acquire);
   return RL_OK;
 }
 
@@ -246,6 +249,7 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
 void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
   while (run->open_count > 0) rl_sim_wg_close(queue, run, 0);
+  if (run->coop != NULL) rl_sim_coop_end(queue, run);
   rl_sim_access_log_run(queue->device, run);
   if (!run->begun) return;
   const rl_sim_executor_t* executor = queue->device->options.executor;
@@ -254,11 +258,9 @@ void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   run->state = NULL;
 }
 
-// Fills |wg| and |context| for work-group |wg_index| of |run|, with |lds|
-// as its LDS.
-static void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
-                            uint64_t wg_index, uint8_t* lds, rl_sim_wg_t* wg,
-                            rl_sim_wg_context_t* context) {
+void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                     uint64_t wg_index, uint8_t* lds, rl_sim_wg_t* wg,
+                     rl_sim_wg_context_t* context) {
   const rl_sim_dispatch_t* d = &run->dispatch;
   *context = (rl_sim_wg_context_t){.device = queue->device,
                                    .run = run,
@@ -292,10 +294,8 @@ static void rl_sim_wg_setup(rl_sim_queue_t* queue, rl_sim_run_t* run,
   }
 }
 
-// The executor's failure, annotated with the work-group, and its fault
-// address.
-static rl_status_t rl_sim_wg_failed(rl_status_t status, const rl_sim_wg_t* wg,
-                                    uint64_t* out_fault_address) {
+rl_status_t rl_sim_wg_failed(rl_status_t status, const rl_sim_wg_t* wg,
+                             uint64_t* out_fault_address) {
   const rl_sim_wg_context_t* context = wg->context;
   *out_fault_address = context->fault_address;
   return rl_status_annotate(
@@ -341,15 +341,6 @@ rl_status_t rl_sim_run_workgroup_on(rl_sim_queue_t* queue, rl_sim_run_t* run,
   if (status == RL_OK) return RL_OK;
   return rl_sim_wg_failed(status, &wg, out_fault_address);
 }
-
-// A work-group in flight between quanta: what rl_sim_run_workgroup keeps on
-// its stack, plus the LDS of its own (the queue's is for whole work-groups).
-typedef struct rl_sim_open_wg_s {
-  rl_sim_wg_t wg;
-  rl_sim_wg_context_t context;
-  void* state;  // the executor's, from wg_open()
-  uint8_t* lds;
-} rl_sim_open_wg_t;
 
 rl_status_t rl_sim_wg_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
                            uint64_t wg_index, uint64_t* out_fault_address) {

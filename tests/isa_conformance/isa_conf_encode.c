@@ -138,6 +138,13 @@ void rl_conf_ds(rl_conf_program_t* p, uint32_t op, uint32_t vdst,
                       (data0 & 0xff) << 8 | (addr & 0xff));
 }
 
+void rl_conf_ds_gws(rl_conf_program_t* p, uint32_t op, uint32_t data,
+                    uint32_t offset0) {
+  rl_conf_emit(p, 0xd8000000u | (op & 0xff) << 18 | 1u << 17 |
+                      (offset0 & 0xff));
+  rl_conf_emit(p, data & 0xff);
+}
+
 void rl_conf_flat(rl_conf_program_t* p, uint32_t seg, uint32_t op,
                   uint32_t vdst, uint32_t addr, uint32_t data, uint32_t saddr,
                   int32_t offset) {

@@ -78,6 +78,10 @@ void rl_conf_vopd(rl_conf_program_t* p, uint32_t opx, uint32_t opy,
 void rl_conf_ds(rl_conf_program_t* p, uint32_t op, uint32_t vdst,
                 uint32_t addr, uint32_t data0, uint32_t data1,
                 uint32_t offset0, uint32_t offset1);
+// DS global wave sync (ds_gws_barrier): the GDS bit set, the data VGPR in
+// the ADDR field (LLVM DSInstructions.td has_gws_data0), gfx11 only.
+void rl_conf_ds_gws(rl_conf_program_t* p, uint32_t op, uint32_t data,
+                    uint32_t offset0);
 // FLAT (seg 0) / GLOBAL (seg 2); |saddr| 124 = off.
 void rl_conf_flat(rl_conf_program_t* p, uint32_t seg, uint32_t op,
                   uint32_t vdst, uint32_t addr, uint32_t data, uint32_t saddr,

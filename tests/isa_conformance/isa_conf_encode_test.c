@@ -82,6 +82,7 @@ static void test_encoder_matches_llvm_mc(void** state) {
     rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x1f, 0x1c));
   S("ds_swizzle_b32 v10, v1 offset:swizzle(BROADCAST,8,0)",
     rl_conf_ds(&p[n], 0x35, 10, 1, 0, 0, 0x18, 0x00));
+  S("ds_gws_barrier v7 offset:3 gds", rl_conf_ds_gws(&p[n], 0x1d, 7, 3));
   S("global_load_b32 v1, v250, s[4:5] offset:-8",
     rl_conf_flat(&p[n], 2, 0x14, 1, 250, 0, 4, -8));
   S("global_store_b64 v[2:3], v[10:11], off offset:16",

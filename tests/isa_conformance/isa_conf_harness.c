@@ -84,7 +84,7 @@ static void rl_conf_end(void* self, void* state) {
 // object's kernels.
 static const rl_sim_executor_t rl_conf_executor = {
     "isa-conformance", NULL, rl_conf_begin, rl_conf_run_wg, rl_conf_end, NULL,
-    false, NULL, NULL, NULL, NULL, NULL, NULL};
+    false, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 // Creates the simulated device, its queue and the buffers; also used to
 // start afresh after a dispatch faulted (a faulted queue stays stopped).

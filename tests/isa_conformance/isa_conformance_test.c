@@ -169,6 +169,10 @@ static const struct {
     {"v_s_rsq_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
     {"v_s_sqrt_f32", "tests/isa_conformance/isa_conf_gfx12_test.c test_pseudo_scalar_trans"},
     {"s_barrier_signal", "tests/isa_conformance/isa_conf_gfx12_test.c test_split_barrier"},
+    // A grid barrier: its semantics need every work-group of a cooperative
+    // dispatch, which a one-work-group case cannot show. The two-phase
+    // program with its deadlock and non-cooperative negative controls.
+    {"ds_gws_barrier", "tests/hip_corpus/grid_sync.hip (hip_corpus.grid_sync.gfx1100.*)"},
 };
 
 static const char* rl_conf_elsewhere_test(const char* name) {

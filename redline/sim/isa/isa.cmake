@@ -30,6 +30,7 @@ add_library(rl_sim_isa STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_stale.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c
+  ${CMAKE_CURRENT_LIST_DIR}/isa_gws.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_permlane.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
   ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c

@@ -16,6 +16,8 @@
 //   MUBUF  OFFSET[11:0] ... OP[25:18] | VADDR VDATA SRSRC ... SOFFSET[63:56]
 //          Only the cache invalidations (buffer_gl0_inv, buffer_gl1_inv),
 //          which take no operands, are modelled.
+#include <string.h>
+
 #include "redline/sim/isa/isa_decode_internal.h"
 
 static bool rl_isa_decode_ds(const uint32_t* w, uint32_t features,
@@ -29,8 +31,12 @@ static bool rl_isa_decode_ds(const uint32_t* w, uint32_t features,
   inst->data0 = (uint8_t)((w[1] >> 8) & 0xff);
   inst->data1 = (uint8_t)((w[1] >> 16) & 0xff);
   inst->vdst = (uint8_t)(w[1] >> 24);
-  if ((w[0] >> 17) & 1) return false;  // GDS: not modelled
-  return inst->op != NULL;
+  if (inst->op == NULL) return false;
+  // GDS is not modelled, except that the GWS instructions always carry the
+  // bit (llvm-mc writes `ds_gws_barrier v0 gds`; isa_gws.c).
+  bool gds = (w[0] >> 17) & 1;
+  bool gws = strncmp(inst->op->name, "ds_gws_", 7) == 0;
+  return gds == gws;
 }
 
 static bool rl_isa_decode_flat(const uint32_t* w, uint32_t features,

@@ -18,6 +18,7 @@
 #define REDLINE_SIM_ISA_ISA_EXEC_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "redline/sim/isa/isa_decode_internal.h"
@@ -43,7 +44,19 @@ typedef enum rl_isa_wave_state_e {
   RL_ISA_WAVE_RUNNING = 0,
   RL_ISA_WAVE_BARRIER = 1,  // waiting in s_barrier
   RL_ISA_WAVE_ENDED = 2,    // s_endpgm
+  RL_ISA_WAVE_GWS = 3,      // waiting in ds_gws_barrier (isa_gws.c)
 } rl_isa_wave_state_t;
+
+// One global wave sync barrier of a dispatch (gfx11 GWS, isa_gws.c): the
+// waves that arrived in the current round, the count every one of them
+// gave (waves - 1), and the rounds completed (a waiting wave is released
+// once this moves past the round it arrived in).
+#define RL_ISA_GWS_RESOURCES 64u
+typedef struct rl_isa_gws_s {
+  uint32_t arrived;
+  uint32_t count;
+  uint32_t generation;
+} rl_isa_gws_t;
 
 // The work-group a wave belongs to: memory, LDS and the dispatch's modes.
 typedef struct rl_isa_group_s {
@@ -58,6 +71,10 @@ typedef struct rl_isa_group_s {
   // only when the device runs the cache model.
   bool caches;
   rl_sim_deferred_t stale;
+  // The dispatch's GWS barriers ([RL_ISA_GWS_RESOURCES]); only a
+  // cooperative dispatch's waves touch them (one CP thread steps all its
+  // work-groups).
+  rl_isa_gws_t* gws;
 } rl_isa_group_t;
 
 struct rl_isa_wave_s {
@@ -71,6 +88,11 @@ struct rl_isa_wave_s {
   uint32_t (*vgpr)[RL_ISA_LANES];
   uint32_t vgpr_count;
   rl_isa_group_t* group;
+  // RL_ISA_WAVE_GWS: the barrier waited at, the round it arrived in and
+  // the instruction (index) of the ds_gws_barrier.
+  uint32_t gws_resource;
+  uint32_t gws_generation;
+  uint32_t gws_pc;
   // The private segments of the wave's 32 work-items: lane l's is
   // |private_size| bytes at private_mem + l * private_size (isa_scratch.c).
   uint8_t* private_mem;
@@ -122,7 +144,7 @@ typedef void (*rl_isa_salu_fn)(rl_isa_salu_t* s);
   const rl_isa_table_t name = {ops, sizeof(ops) / sizeof(ops[0]), (next)}
 
 // Tables other files chain in (isa_valu16.c, isa_packed.c, isa_divide.c,
-// isa_float64.c, isa_frexp.c, isa_atomic.c, isa_permute.c).
+// isa_float64.c, isa_frexp.c, isa_atomic.c, isa_permute.c, isa_gws.c).
 extern const rl_isa_table_t rl_isa_table_vop1_16, rl_isa_table_vop2_16,
     rl_isa_table_vop3_16, rl_isa_table_vopc_16, rl_isa_table_vop2_packed,
     rl_isa_table_vop3p_packed, rl_isa_table_vop3_divide,
@@ -131,7 +153,7 @@ extern const rl_isa_table_t rl_isa_table_vop1_16, rl_isa_table_vop2_16,
     rl_isa_table_ds_permute, rl_isa_table_vop1_f64, rl_isa_table_vop3_f64,
     rl_isa_table_sopp_mode, rl_isa_table_sopk_mode, rl_isa_table_vop1_frexp,
     rl_isa_table_vop3_frexp, rl_isa_table_vopd_packed,
-    rl_isa_table_vop3_permlane;
+    rl_isa_table_vop3_permlane, rl_isa_table_ds_gws;
 
 // Reads a 32-bit (or the low/high halves of a 64-bit) scalar operand.
 static inline uint32_t rl_isa_read_s32(const rl_isa_wave_t* wave,
@@ -163,6 +185,12 @@ static inline void rl_isa_write_s64(rl_isa_wave_t* wave, uint32_t reg,
 }
 
 // Faults: an unsupported instruction or operand form, with |inst| named.
+// isa_gws.c: whether a wave waiting at a GWS barrier may go on (its round
+// completed), and what it waits for ("ds_gws_barrier at PC +0x1c0,
+// resource 0: 3 of 4 waves arrived").
+bool rl_isa_gws_released(const rl_isa_wave_t* wave);
+void rl_isa_gws_describe(const rl_isa_wave_t* wave, char* out, size_t size);
+
 rl_status_t rl_isa_fault(const rl_isa_inst_t* inst, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 // The exec function of instructions without semantics.

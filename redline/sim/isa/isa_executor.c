@@ -64,6 +64,7 @@ typedef struct rl_isa_dispatch_s {
   // waves, VGPR rows and private segments, made by their first call
   // (worker 0 uses the three above).
   struct rl_isa_worker_s* workers[RL_SIM_THREADS_MAX];
+  rl_isa_gws_t gws[RL_ISA_GWS_RESOURCES];  // isa_gws.c
 } rl_isa_dispatch_t;
 
 typedef struct rl_isa_worker_s {
@@ -555,7 +556,8 @@ static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
                 .entry_address = d->program->base_address,
                 .insts = d->program->insts,
                 .program = d->program,
-                .caches = rl_sim_wg_cache_enabled(wg)},
+                .caches = rl_sim_wg_cache_enabled(wg),
+                .gws = d->gws},
       .waves = waves,
       .budget = RL_ISA_WORKGROUP_BUDGET,
   };
@@ -575,12 +577,23 @@ static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
 // wave-instructions and sets *|out_done| when every wave has ended: in one
 // call with an unbounded quantum this is the whole work-group, and any
 // sequence of quanta retires the same instructions in the same order.
+//
+// A wave waiting at a grid barrier (RL_ISA_WAVE_GWS, isa_gws.c) runs again
+// once its round completed; while one waits, the others' s_barrier is not
+// released (it is behind them in program order), and a round in which no
+// wave moved returns unfinished at once: the work-group is blocked
+// (rl_isa_wg_blocked) until other work-groups arrive.
 static rl_status_t rl_isa_slice_run(rl_isa_slice_t* slice, uint64_t quantum,
                                     bool* out_done) {
   *out_done = false;
+  bool moved = false;  // some wave ran in this round
   while (quantum > 0) {
     rl_isa_wave_t* wave = &slice->waves[slice->current];
+    if (wave->state == RL_ISA_WAVE_GWS && rl_isa_gws_released(wave)) {
+      wave->state = RL_ISA_WAVE_RUNNING;
+    }
     if (wave->state == RL_ISA_WAVE_RUNNING) {
+      moved = true;
       uint64_t allowed = quantum < slice->budget ? quantum : slice->budget;
       uint64_t left = allowed;
       rl_status_t status = rl_isa_wave_run(wave, &left);
@@ -608,13 +621,49 @@ static rl_status_t rl_isa_slice_run(rl_isa_slice_t* slice, uint64_t quantum,
       *out_done = true;
       return RL_OK;
     }
+    uint32_t waiting = 0;
+    for (uint32_t w = 0; w < slice->wave_count; ++w) {
+      waiting += slice->waves[w].state == RL_ISA_WAVE_GWS &&
+                 !rl_isa_gws_released(&slice->waves[w]);
+    }
+    if (waiting > 0) {
+      if (!moved) return RL_OK;  // blocked at the grid barrier
+      moved = false;
+      continue;
+    }
     for (uint32_t w = 0; w < slice->wave_count; ++w) {
       if (slice->waves[w].state == RL_ISA_WAVE_BARRIER) {
         slice->waves[w].state = RL_ISA_WAVE_RUNNING;
       }
     }
+    moved = false;
   }
   return RL_OK;
+}
+
+// The wave of |slice| that waits at a grid barrier whose round has not
+// completed while no wave can run, or NULL (isa_gws.c).
+static const rl_isa_wave_t* rl_isa_slice_waiter(const rl_isa_slice_t* slice) {
+  const rl_isa_wave_t* waiter = NULL;
+  for (uint32_t w = 0; w < slice->wave_count; ++w) {
+    const rl_isa_wave_t* wave = &slice->waves[w];
+    if (wave->state == RL_ISA_WAVE_RUNNING) return NULL;
+    if (wave->state == RL_ISA_WAVE_GWS) {
+      if (rl_isa_gws_released(wave)) return NULL;
+      if (waiter == NULL) waiter = wave;
+    }
+  }
+  return waiter;
+}
+
+static bool rl_isa_wg_blocked(void* self, void* wg_state, char* why,
+                              size_t why_size) {
+  (void)self;
+  const rl_isa_wave_t* waiter = rl_isa_slice_waiter(wg_state);
+  if (waiter != NULL && why_size > 0) {
+    rl_isa_gws_describe(waiter, why, why_size);
+  }
+  return waiter != NULL;
 }
 
 // rl_isa_slice_run in parts of at most RL_SIM_WG_STOP_POLL
@@ -631,9 +680,11 @@ static rl_status_t rl_isa_slice_step(rl_isa_slice_t* slice, uint64_t quantum,
     rl_status_t status = rl_isa_slice_run(slice, part, out_done);
     atomic_fetch_add_explicit(&rl_isa_retired, before - slice->budget,
                               memory_order_relaxed);
-    // Not done and no fault: slice_run used the whole part.
+    // Not done and no fault: slice_run used the whole part, or the
+    // work-group is blocked at a grid barrier (nothing more to do now).
     quantum -= part;
     if (status != RL_OK || *out_done || quantum == 0) return status;
+    if (rl_isa_slice_waiter(slice) != NULL) return RL_OK;
     if (rl_sim_wg_stopping(slice->group.wg)) {
       return rl_sim_wg_stopped(slice->group.wg);
     }
@@ -648,7 +699,15 @@ static rl_status_t rl_isa_run_workgroup(void* self, void* state,
   RL_RETURN_IF_ERROR(
       rl_isa_slice_init(&slice, d, wg, d->waves, d->vgprs, d->privates));
   bool done = false;
-  return rl_isa_slice_step(&slice, UINT64_MAX, &done);
+  RL_RETURN_IF_ERROR(rl_isa_slice_step(&slice, UINT64_MAX, &done));
+  const rl_isa_wave_t* waiter = done ? NULL : rl_isa_slice_waiter(&slice);
+  if (waiter == NULL) return RL_OK;  // ended, or stopped (stop poll)
+  char why[160];
+  rl_isa_gws_describe(waiter, why, sizeof(why));
+  return RL_STATUS(RL_STATUS_UNSUPPORTED,
+                   "isa executor: %s, in a work-group run whole: the grid "
+                   "barrier can never complete",
+                   why);
 }
 
 // The waves, VGPR rows and private segments of worker |worker|, made on
@@ -790,6 +849,7 @@ static const rl_sim_executor_t rl_isa_executor_object = {
     .wg_open = rl_isa_wg_open,
     .wg_step = rl_isa_wg_step,
     .wg_close = rl_isa_wg_close,
+    .wg_blocked = rl_isa_wg_blocked,
     .instructions = rl_isa_executor_count,
     .run_workgroup_on = rl_isa_run_workgroup_on,
     .concurrent = rl_isa_concurrent,

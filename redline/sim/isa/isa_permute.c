@@ -109,4 +109,5 @@ static const rl_isa_op_t rl_isa_ds_permute_ops[] = {
     PERM(0xb3, "ds_bpermute_b32", 1),
 };
 
-RL_ISA_TABLE(rl_isa_table_ds_permute, rl_isa_ds_permute_ops);
+RL_ISA_TABLE_CHAIN(rl_isa_table_ds_permute, rl_isa_ds_permute_ops,
+                   &rl_isa_table_ds_gws);

@@ -172,6 +172,9 @@ static void rl_td_memory(const char* family, const rl_isa_op_t* op,
   uint32_t dwords = (rl_td_mem_bytes(op->name) + 3) / 4;
   if (strcmp(family, "MUBUF") == 0) {
     sprintf(line, "%s", op->name);
+  } else if (strcmp(family, "DS") == 0 && strstr(op->name, "_gws_")) {
+    // GWS: DATA0 only, and always the GDS bit (isa_gws.c).
+    sprintf(line, "%s v8 offset:3 gds", op->name);
   } else if (strcmp(family, "DS") == 0) {
     bool atomic = strstr(op->name, "_rtn") || strstr(op->name, "permute") ||
                   strstr(op->name, "cmpstore") ||

@@ -107,7 +107,7 @@ static void rl_it_end(void* self, void* state) {
 
 static const rl_sim_executor_t rl_it_executor = {
     "isa-test", NULL, rl_it_begin, rl_it_run, rl_it_end, NULL, false, NULL,
-    NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL, NULL};
 
 static void rl_it_ok(rl_status_t status) {
   if (status == RL_OK) return;
