@@ -140,6 +140,7 @@ print("python3-redline: replay ok")' "$work/v.rlc")
   # shellcheck disable=SC2046
   cc -std=c11 -O1 -I"$ROOT" $(pkg-config --cflags redline) \
     tests/example/vecchain_example.c kernels/workloads/workload.c \
+    kernels/workloads/workload_seed.c \
     kernels/workloads/vecchain.c kernels/workloads/decode.c \
     kernels/workloads/decode_buffers.c kernels/workloads/verify.c \
     kernels/workloads/verify_buffers.c kernels/workloads/verify_draft.c \

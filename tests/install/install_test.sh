@@ -31,7 +31,7 @@ done
 
 co=$lib/redline/kernels/vecchain-gfx1100.co
 examples="$src/tests/example/vecchain_example.c $src/kernels/workloads/workload.c
-  $src/kernels/workloads/vecchain.c $src/kernels/workloads/decode.c
+  $src/kernels/workloads/workload_seed.c $src/kernels/workloads/vecchain.c $src/kernels/workloads/decode.c
   $src/kernels/workloads/decode_buffers.c $src/kernels/workloads/verify.c
   $src/kernels/workloads/verify_buffers.c $src/kernels/workloads/verify_draft.c"
 export PKG_CONFIG_PATH="$lib/pkgconfig"
