@@ -18,9 +18,9 @@
 #
 # Usage: tools/bench_isa.sh BUILD_DIR       (called by tools/bench.sh)
 #        RUNS=N        runs per row (3)
-#        THREADS=N     host threads per dispatch: the column is printed,
-#                      only 1 is measured so far (work-groups on several
-#                      threads are issue 33 item 3)
+#        THREADS=N     host threads per dispatch (`redline bench
+#                      --sim-threads N`, docs/cache-model.md "Work-groups in
+#                      parallel"; default 1, so rows compare per core)
 #        CORPUS=DIR    the gfx1100 HIP corpus programs (default
 #                      BUILD_DIR/tests/hip_corpus/gfx1100; rows of programs
 #                      not there are left out)
@@ -36,8 +36,8 @@ PROFILE=${PROFILE:-0}
 CORPUS=${CORPUS:-$BUILD/tests/hip_corpus/gfx1100}
 ROWS=",${ROWS:-decode,verify,corpus},"
 R="$BUILD/tools/redline"
-if [ "$THREADS" != 1 ]; then
-  echo "tools/bench_isa.sh: THREADS=$THREADS: only 1 host thread per dispatch is measured so far" >&2
+if ! [[ $THREADS =~ ^[1-9][0-9]*$ ]]; then
+  echo "tools/bench_isa.sh: THREADS=$THREADS: not a positive thread count" >&2
   exit 2
 fi
 [ -x "$R" ] || { echo "tools/bench_isa.sh: $R: not built" >&2; exit 2; }
@@ -80,7 +80,7 @@ for row in "${rows[@]}"; do
     for _ in $(seq "$RUNS"); do
       # shellcheck disable=SC2086
       /usr/bin/time -o "$W/time" -f '%U %S' "$R" bench "$file" --executor isa \
-        --arms eager $args $extra >"$W/out" 2>&1
+        --arms eager --sim-threads "$THREADS" $args $extra >"$W/out" 2>&1
       awk '{ print $1 + $2 }' "$W/time" >>"$W/cpu"
       line=$(grep -m1 'M wave-instructions/s per core' "$W/out")
       # "isa, M wave-instructions/s per core: eager 21.2 (24343430 in 1147.9 ms busy)"

@@ -2,8 +2,8 @@
 # tests/tools/bench_isa_test.sh BUILD_DIR — tools/bench_isa.sh prints the
 # ISA throughput table: a decode row per checks setting with the
 # wave-instruction count redline bench reported and a positive rate; it
-# refuses a thread count it does not measure and a build without redline
-# (negative controls).
+# passes THREADS on (the threads column says it); it refuses a thread count
+# that is not one and a build without redline (negative controls).
 set -uo pipefail
 BUILD=$1
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,8 +17,11 @@ awk -F'|' '/^\| decode workload/ {
   END { exit (bad || n != 2) }' <<<"$out" || fail "a decode row has a zero count or rate: $out"
 grep -q '| on |' <<<"$out" && grep -q '| off |' <<<"$out" || fail "checks on and off: $out"
 
-THREADS=2 ROWS=decode RUNS=1 "$SRC/tools/bench_isa.sh" "$BUILD" >/dev/null 2>&1
-[ $? = 2 ] || fail "THREADS=2 was not refused with exit 2"
+out=$(THREADS=2 ROWS=decode RUNS=1 "$SRC/tools/bench_isa.sh" "$BUILD") || fail "THREADS=2: exit $?"
+awk -F'|' '/^\| decode workload/ { if ($4 + 0 != 2 || $7 + 0 <= 0) bad = 1; ++n }
+  END { exit (bad || n != 2) }' <<<"$out" || fail "THREADS=2 rows: $out"
+THREADS=0 ROWS=decode RUNS=1 "$SRC/tools/bench_isa.sh" "$BUILD" >/dev/null 2>&1
+[ $? = 2 ] || fail "THREADS=0 was not refused with exit 2"
 empty=$(mktemp -d)
 trap 'rm -rf "$empty"' EXIT
 "$SRC/tools/bench_isa.sh" "$empty" >/dev/null 2>&1
