@@ -5,8 +5,9 @@
 #
 #   matmul_big  2048x1024 by 1024x1024 float product (2.1 G multiply-adds)
 #   conv_big    4096x4096 5x5 convolution, one thread per input pixel of
-#               each 20x20 tile: 26,214,400 work-items, over the default
-#               cap of 2^24, so run and shadow get --max-work-items 32M
+#               each 20x20 tile: 26,214,400 work-items: `redline run`
+#               gives a program the hardware's limits, while a replay's
+#               budget is 2^24, so the shadow gets --max-work-items 32M
 #
 #   hip_corpus_large.<name>.gfx1100.shadow   `redline run --capture` (the
 #       program runs and checks itself: exit 0), then the shadow over eager,
@@ -15,7 +16,7 @@
 #   hip_corpus_large.<name>.gfx1100.corrupt  negative control: with
 #       REDLINE_CORPUS_CORRUPT=1 the program must exit 1
 #   hip_corpus_large.conv_big.gfx1100.cap    negative control of the budget:
-#       without --max-work-items the launch is refused (exit 2)
+#       with --max-work-items 16M the launch is refused (exit 2)
 set(RL_HIP_CORPUS_LARGE matmul_big conv_big)
 if(NOT RL_HIP_CORPUS OR NOT RL_HIPCC_HAVE_DEVICE_LIBS OR NOT RL_HIP_CORPUS_RUN)
   return()
@@ -36,8 +37,7 @@ foreach(name IN LISTS RL_HIP_CORPUS_LARGE)
   set(opts "--adversarial-seeds 0 --timeout-ms 900000")
   set(env "RL_CORPUS_SHADOW_OPTS=${opts}")
   if(name STREQUAL "conv_big")
-    set(env REDLINE_HIP_MAX_WORK_ITEMS=32M
-            "RL_CORPUS_SHADOW_OPTS=${opts} --max-work-items 32M")
+    set(env "RL_CORPUS_SHADOW_OPTS=${opts} --max-work-items 32M")
   endif()
   set(t hip_corpus_large.${name}.gfx1100)
   foreach(mode shadow corrupt)
@@ -50,10 +50,11 @@ foreach(name IN LISTS RL_HIP_CORPUS_LARGE)
   endforeach()
 endforeach()
 add_custom_target(rl_hip_corpus_large ALL DEPENDS ${rl_large_outputs})
-# Without the raised budget the simulator refuses conv_big's launch before
+# Under a budget of 16M the simulator refuses conv_big's launch before
 # running it: the program's HIP call fails (exit 2) naming the cap.
 add_test(NAME hip_corpus_large.conv_big.gfx1100.cap
-  COMMAND sh -c "out=$(\"$1\" run --processor gfx1100 -- \"$2\" 2>&1); \
+  COMMAND sh -c "out=$(\"$1\" run --processor gfx1100 --max-work-items 16M \
+-- \"$2\" 2>&1); \
 code=$?; echo \"$out\" | tail -3; [ $code -eq 2 ] && \
 echo \"$out\" | grep -q '26214400 work-items exceed the work cap'" sh
           $<TARGET_FILE:redline> ${dir}/conv_big)

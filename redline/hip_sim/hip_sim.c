@@ -210,6 +210,11 @@ static rl_status_t rl_hip_sim_env_options(rl_sim_options_t* options) {
         rl_number_parse_u64(seed, &options->seed), "REDLINE_HIP_SEED"));
   }
   // The budgets take a K, M or G suffix, as the command-line options do.
+  // A program the user runs is trusted: without REDLINE_HIP_MAX_WORK_ITEMS
+  // its launches get the hardware's limit, what an AQL dispatch packet can
+  // express (three 32-bit grid sizes, hsa_kernel_dispatch_packet_t), not
+  // the 2^24 budget that guards replays of capture files (redline/limits.h).
+  options->max_work_items = UINT64_MAX;
   const char* items = rl_hip_env("REDLINE_HIP_MAX_WORK_ITEMS", NULL);
   if (items) {
     RL_RETURN_IF_ERROR(rl_status_annotate(

@@ -14,9 +14,11 @@
 #     than the bound: exit 7, the summary naming the kernel and "0 of 1
 #     work-groups done", within a few bounds (the negative control: the
 #     bound is a stall, not a wall time the first case could have missed);
-#   - `wide` over 2^24 work-items: refused by default (the program's launch
-#     fails, exit 2, the message naming max_work_items), run to exit 0 with
-#     --max-work-items 2^25, and REDLINE_HIP_MAX_WORK_ITEMS does the same.
+#   - `wide` over 2^24 work-items: a program the user runs gets the
+#     hardware's limits, so it runs to exit 0 by default and with
+#     --max-work-items 2^25; a cap below it (--max-work-items 2^24, or
+#     REDLINE_HIP_MAX_WORK_ITEMS) refuses the launch (exit 2, the message
+#     naming max_work_items).
 set -u
 redline=$1 arch=$2 program=$3
 BOUND_MS=500
@@ -80,11 +82,13 @@ check 7 "no progress for $((BOUND_MS * 1000000)) ns (0 of 1 work-groups" \
   --adversarial-seeds 0 --timeout-ms "$BOUND_MS"
 
 items=$(( (1 << 24) + 256 ))
-check 2 "max_work_items" "$redline" run --processor "$arch" -- \
+check 0 "progress: PASS" "$redline" run --processor "$arch" -- \
   "$program" wide "$items"
+check 2 "max_work_items" "$redline" run --processor "$arch" \
+  --max-work-items $((1 << 24)) -- "$program" wide "$items"
 check 0 "progress: PASS" "$redline" run --processor "$arch" \
   --max-work-items $((1 << 25)) -- "$program" wide "$items"
-check 0 "progress: PASS" env REDLINE_HIP_MAX_WORK_ITEMS=33554432 \
+check 2 "max_work_items" env REDLINE_HIP_MAX_WORK_ITEMS=16777216 \
   "$redline" run --processor "$arch" -- "$program" wide "$items"
 
 if [ "$failures" -ne 0 ]; then
