@@ -159,7 +159,7 @@ rl_status_t rl_capture_add_kernel(rl_capture_t* capture, uint32_t code_object,
                      name ? name : "(null)", code_object,
                      capture->code_object_count);
   }
-  RL_RETURN_IF_ERROR(rl_capture_check_name("kernel", name));
+  RL_RETURN_IF_ERROR(rl_capture_check_symbol("kernel", name));
   const rl_code_object_kernel_t* info = rl_code_object_find_kernel(
       capture->code_objects[code_object].parsed, name);
   if (!info) {

@@ -113,7 +113,7 @@ rl_status_t rl_capture_decode_kernels(rl_capture_decoder_t* decoder,
     rl_codec_reader_set_label(reader, "kernel %u", i);
     uint64_t offset = rl_codec_reader_offset(reader);
     uint32_t code_object = 0;
-    char name[RL_CAPTURE_NAME_MAX];
+    char name[RL_CAPTURE_SYMBOL_MAX];
     RL_RETURN_IF_ERROR(
         rl_codec_read_u32(reader, "code object index", &code_object));
     RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
@@ -151,7 +151,7 @@ static rl_status_t rl_capture_decode_buffer(rl_capture_decoder_t* decoder,
                                    flags_offset,
                                    "flags 0x%x set reserved bits", flags);
   }
-  char symbol[RL_CAPTURE_NAME_MAX];
+  char symbol[RL_CAPTURE_SYMBOL_MAX];
   if (flags & RL_CAPTURE_BUFFER_FLAG_VARIABLE) {
     RL_RETURN_IF_ERROR(
         rl_codec_read_u32(reader, "code object", &buffer.code_object));

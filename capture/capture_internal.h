@@ -16,6 +16,9 @@
 void rl_capture_fault_effects(rl_capture_t* capture);
 
 rl_status_t rl_capture_check_name(const char* what, const char* name);
+// The same rule for a kernel name or variable symbol, of
+// 1..RL_CAPTURE_SYMBOL_MAX-1 bytes.
+rl_status_t rl_capture_check_symbol(const char* what, const char* name);
 
 rl_status_t rl_capture_check_buffer(const rl_capture_buffer_t* buffer);
 // A variable buffer (rl_capture_buffer_is_variable) against |capture|'s

@@ -6,15 +6,16 @@
 
 #include "capture/capture_internal.h"
 
-rl_status_t rl_capture_check_name(const char* what, const char* name) {
+static rl_status_t rl_capture_check_name_within(const char* what,
+                                                const char* name,
+                                                size_t max) {
   if (!name || !name[0]) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "%s name is empty", what);
   }
-  size_t length = strnlen(name, RL_CAPTURE_NAME_MAX);
-  if (length >= RL_CAPTURE_NAME_MAX) {
+  size_t length = strnlen(name, max);
+  if (length >= max) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                     "%s name is longer than %d bytes", what,
-                     RL_CAPTURE_NAME_MAX - 1);
+                     "%s name is longer than %zu bytes", what, max - 1);
   }
   for (size_t i = 0; i < length; ++i) {
     unsigned char c = (unsigned char)name[i];
@@ -26,6 +27,14 @@ rl_status_t rl_capture_check_name(const char* what, const char* name) {
     }
   }
   return RL_OK;
+}
+
+rl_status_t rl_capture_check_name(const char* what, const char* name) {
+  return rl_capture_check_name_within(what, name, RL_CAPTURE_NAME_MAX);
+}
+
+rl_status_t rl_capture_check_symbol(const char* what, const char* name) {
+  return rl_capture_check_name_within(what, name, RL_CAPTURE_SYMBOL_MAX);
 }
 
 rl_status_t rl_capture_check_buffer(const rl_capture_buffer_t* buffer) {

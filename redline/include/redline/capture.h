@@ -54,7 +54,11 @@
 extern "C" {
 #endif
 
-#define RL_CAPTURE_NAME_MAX 256  // longest name (symbol, buffer, region...)
+#define RL_CAPTURE_NAME_MAX 256  // longest name (buffer, region, parameter...)
+// Longest kernel name or variable symbol: ELF symbols of C++ code (a
+// templated kernel's mangled name, as rocPRIM's and hipCUB's are) run past
+// RL_CAPTURE_NAME_MAX; this bound only guards against corrupt files.
+#define RL_CAPTURE_SYMBOL_MAX 4096
 
 typedef enum rl_buffer_role_e {
   RL_BUFFER_ROLE_WEIGHTS = 0,

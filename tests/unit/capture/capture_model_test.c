@@ -110,6 +110,34 @@ static void test_valid_launch_is_added_and_validates(void** state) {
   assert_null(rl_capture_validate(model->capture));
 }
 
+// Kernel names are ELF symbols: a templated kernel's mangled name runs past
+// RL_CAPTURE_NAME_MAX (the hipCUB samples' did), so they may be up to
+// RL_CAPTURE_SYMBOL_MAX - 1 bytes; one byte more is refused by length.
+static void test_kernel_names_are_symbols(void** state) {
+  rl_test_model_t* model = *state;
+  char* name = malloc(RL_CAPTURE_SYMBOL_MAX + 1);
+  assert_non_null(name);
+  memset(name, 'k', RL_CAPTURE_SYMBOL_MAX);
+  name[300] = '\0';
+  uint32_t index = 0;
+  // 300 bytes pass the name check and reach the code-object lookup.
+  rl_status_t status =
+      rl_capture_add_kernel(model->capture, 0, name, &index);
+  assert_non_null(status);
+  assert_int_equal(rl_status_code(status), RL_STATUS_NOT_FOUND);
+  rl_status_free(status);
+  name[300] = 'k';
+  name[RL_CAPTURE_SYMBOL_MAX] = '\0';
+  rl_test_expect_error(rl_capture_add_kernel(model->capture, 0, name, &index),
+                       "kernel name is longer than 4095 bytes");
+  // Other names keep their limit.
+  name[RL_CAPTURE_NAME_MAX] = '\0';
+  rl_capture_param_t param = {name, 0, 1, 0};
+  rl_test_expect_error(rl_capture_add_param(model->capture, &param, &index),
+                       "parameter name is longer than 255 bytes");
+  free(name);
+}
+
 static void test_bad_indices_are_rejected(void** state) {
   rl_test_model_t* model = *state;
   uint32_t index = 0;
@@ -282,6 +310,9 @@ static void test_expr_evaluate(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_valid_launch_is_added_and_validates,
+                                      rl_test_model_setup,
+                                      rl_test_model_teardown),
+      cmocka_unit_test_setup_teardown(test_kernel_names_are_symbols,
                                       rl_test_model_setup,
                                       rl_test_model_teardown),
       cmocka_unit_test_setup_teardown(test_bad_indices_are_rejected,
