@@ -54,11 +54,7 @@ bool rl_sim_coop_applies(const rl_sim_queue_t* queue,
 
 static void rl_sim_coop_close(rl_sim_queue_t* queue, rl_sim_coop_t* coop,
                               uint64_t slot) {
-  rl_sim_open_wg_t* open = coop->open[slot];
-  const rl_sim_executor_t* executor = queue->device->options.executor;
-  if (open->state != NULL) executor->wg_close(executor->self, open->state);
-  free(open->lds);
-  free(open);
+  rl_sim_open_wg_free(queue, coop->open[slot]);
   coop->open[slot] = coop->open[--coop->count];
   coop->open[coop->count] = NULL;
 }

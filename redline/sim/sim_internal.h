@@ -526,6 +526,8 @@ rl_status_t rl_sim_wg_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
                            uint32_t slot, uint64_t quantum, bool* out_done,
                            uint64_t* out_fault_address);
 void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run, uint32_t slot);
+// Closes |open| in the executor and frees it (its slot is the caller's).
+void rl_sim_open_wg_free(rl_sim_queue_t* queue, struct rl_sim_open_wg_s* open);
 // True when |status| (from rl_sim_run_workgroup or rl_sim_wg_step) is an
 // executor's stop (sim_executor.h rl_sim_wg_stopped) while |queue| is
 // stopping: then it is consumed, and the work-group counts as neither done

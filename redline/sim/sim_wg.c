@@ -373,13 +373,17 @@ rl_status_t rl_sim_wg_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
   return rl_sim_wg_failed(status, &open->wg, out_fault_address);
 }
 
-void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run,
-                     uint32_t slot) {
-  rl_sim_open_wg_t* open = run->open_wg[slot];
+void rl_sim_open_wg_free(rl_sim_queue_t* queue,
+                         struct rl_sim_open_wg_s* open) {
   const rl_sim_executor_t* executor = queue->device->options.executor;
   if (open->state != NULL) executor->wg_close(executor->self, open->state);
   free(open->lds);
   free(open);
+}
+
+void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                     uint32_t slot) {
+  rl_sim_open_wg_free(queue, run->open_wg[slot]);
   run->open_wg[slot] = run->open_wg[--run->open_count];
   run->open_wg[run->open_count] = NULL;
 }
