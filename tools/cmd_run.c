@@ -75,6 +75,8 @@ typedef struct rl_run_s {
   const char* cache_model;     // --cache-model: REDLINE_HIP_CACHE_MODEL
   const char* max_work_items;  // --max-work-items: REDLINE_HIP_MAX_WORK_ITEMS
   const char* max_dispatches;  // --max-dispatches: REDLINE_HIP_MAX_DISPATCHES
+  // --capture-max-launches: REDLINE_CAPTURE_MAX_LAUNCHES (the interposer's)
+  const char* capture_max_launches;
   // --steps K [--skip-steps M] [--step-start KERNEL] (tools/run_steps.h)
   const char* steps;
   const char* skip_steps;
@@ -178,6 +180,15 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
       int code = rl_cli_number_u64("run", flag, value, 0, UINT64_MAX, &seed);
       if (code) return code;
       run->seed = value;
+    } else if (rl_cli_is(flag, "--capture-max-launches")) {
+      uint64_t n = 0;
+      rl_status_t parsed = rl_number_parse_size(value, &n);
+      rl_status_free(parsed);
+      if (parsed != RL_OK) {
+        return rl_cli_usage("run: %s expects a positive number (K, M or G "
+                            "suffix allowed), got '%s'", flag, value);
+      }
+      run->capture_max_launches = value;
     } else if (rl_cli_is(flag, "--max-work-items") ||
                rl_cli_is(flag, "--max-dispatches")) {
       // The budgets' syntax (tools/cli_limits.c): a positive number with an
@@ -202,6 +213,9 @@ static int rl_run_parse(int argc, char** argv, rl_run_t* run) {
   if (i >= argc) return rl_cli_usage("run: no program given (run ... -- PROGRAM)");
   if (run->window && !run->capture) {
     return rl_cli_usage("run: --window needs --capture");
+  }
+  if (run->capture_max_launches && !run->capture) {
+    return rl_cli_usage("run: --capture-max-launches needs --capture");
   }
   if (run->steps && !run->capture) {
     return rl_cli_usage("run: --steps needs --capture");
@@ -296,6 +310,10 @@ static void rl_run_exec(const rl_run_t* run) {
     failed |= setenv("REDLINE_CAPTURE_OUT", run->capture, 1);
     failed |= setenv("REDLINE_CAPTURE_REPORT", run->capture_report, 1);
     if (run->window) failed |= setenv("REDLINE_CAPTURE_WINDOW", run->window, 1);
+    if (run->capture_max_launches) {
+      failed |= setenv("REDLINE_CAPTURE_MAX_LAUNCHES",
+                       run->capture_max_launches, 1);
+    }
     failed |= rl_run_steps_env(run);
   }
   if (failed) {

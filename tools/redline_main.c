@@ -226,7 +226,7 @@ const rl_cli_command_t rl_cli_commands[] = {
     {"run", rl_cmd_run,
      "run [--processor GFX] [--executor isa|ref] [--capture FILE "
      "[--window SPEC | --steps K [--skip-steps M] [--step-start KERNEL] "
-     "[--verify-steps N]]] "
+     "[--verify-steps N]] [--capture-max-launches N]] "
      "[--trace OUT] [--timeout-ms N] "
      "[--device-memory B] [--hazards MODE] [--seed N] [--cache-model MODE] "
      "[--sim-threads N] "
@@ -257,6 +257,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                    each launch of --step-start KERNEL; steps that\n"
      "                    differ are refused naming the first difference\n"
      "                    (exit 4, nothing written)\n"
+     "  --capture-max-launches N  launches, copies and fills the capture\n"
+     "                    records (K/M/G suffix; default 16M): past it the\n"
+     "                    capture is incomplete naming the budget\n"
      "  --skip-steps M    skip M steps first (default 0)\n"
      "  --step-start KERNEL  a step starts at each launch of KERNEL\n"
      "  --verify-steps N  also record the program's state (XXH3-128 of every\n"
@@ -282,6 +285,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "REDLINE_HIP_MEMORY, REDLINE_HIP_HAZARDS, REDLINE_HIP_SEED,\n"
      "REDLINE_HIP_CACHE_MODEL, REDLINE_HIP_MAX_WORK_ITEMS,\n"
      "REDLINE_HIP_MAX_DISPATCHES, REDLINE_CAPTURE_OUT, REDLINE_CAPTURE_WINDOW,\n"
+     "REDLINE_CAPTURE_MAX_LAUNCHES,\n"
      "REDLINE_CAPTURE_STEPS, REDLINE_CAPTURE_SKIP_STEPS,\n"
      "REDLINE_CAPTURE_STEP_START, REDLINE_CAPTURE_STEP_PERIOD,\n"
      "REDLINE_CAPTURE_VERIFY_STEPS, REDLINE_CAPTURE_SURVEY.\n"},

@@ -36,6 +36,7 @@ add_library(redline_capture SHARED
   ${rl_ip_dir}/interposer_issued.c
   ${rl_ip_dir}/interposer_forward.c
   ${rl_ip_dir}/interposer_load.c
+  ${rl_ip_dir}/interposer_unseen.c
   ${rl_ip_dir}/interposer_vars.c
   ${rl_ip_dir}/interposer_copy.c
   ${rl_ip_dir}/interposer_host.c

@@ -180,13 +180,17 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
   rl_ip_graph_t* g = ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
   bool record = false;
   if (g) {  // a node of the graph: recorded when the graph is launched
+    if (!f) {
+      char why[1024];
+      rl_ip_unseen_describe(ip, function, host, why, sizeof(why));
+      rl_ip_graph_break(g, why);
+    }
     rl_ip_graph_kernel(ip, g, f, grid, block, lds, params, extra);
   } else {
     record = rl_ip_window_launch(ip, f, block, lds);
   }
   if (record && !f) {
-    rl_ip_note(ip, 1,
-               "a launch of a function the interposer did not see loaded");
+    rl_ip_note_unseen(ip, function, host);
     record = false;
   }
   rl_funnel_arg_t args[64];

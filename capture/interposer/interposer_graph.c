@@ -45,7 +45,7 @@ static rl_ip_node_t* rl_ip_graph_node(rl_ip_graph_t* g,
 }
 
 // Marks |g| unrecordable with |reason| (the first one kept).
-static void rl_ip_graph_break(rl_ip_graph_t* g, const char* reason) {
+void rl_ip_graph_break(rl_ip_graph_t* g, const char* reason) {
   if (!g->broken[0]) snprintf(g->broken, sizeof(g->broken), "%s", reason);
 }
 

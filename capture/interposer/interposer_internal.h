@@ -57,6 +57,10 @@
 //   marker:NAME:N          from the Nth (0-based) launch of kernel NAME up to
 //                          (not including) its next launch: one iteration;
 //   items:FIRST:COUNT      like launches:, copies and fills counting too.
+// Budget: REDLINE_CAPTURE_MAX_LAUNCHES (a positive number, K/M/G suffix;
+// default RL_IP_DEFAULT_MAX_LAUNCHES) bounds the launches, copies and
+// fills one capture records; past it the capture is marked incomplete
+// naming the budget. A value it cannot parse: nothing is recorded.
 // Step capture (REDLINE_CAPTURE_STEPS, interposer_steps.c) records K steps
 // and writes the first, checked against the others; REDLINE_CAPTURE_SURVEY
 // records nothing and lists the launch sequence instead.
@@ -104,6 +108,7 @@
 //   interposer_forward.c  the funnel's device (forwarding with the exact
 //                         kernarg bytes) and the launch entry points
 //   interposer_load.c     code objects, kernels and allocations
+//   interposer_unseen.c   why a code object or kernel was not recorded
 //   interposer_copy.c     device writes without kernels, recorded as
 //                         launches of the copy kernels (interposer_copy.hip)
 //   interposer_host.c     pinned, managed and registered host memory:
@@ -135,6 +140,12 @@
 
 #define RL_IP_EXPORT __attribute__((visibility("default")))
 #define RL_IP_MAX 4096u
+// Launches (copies and fills included) one capture records unless
+// $REDLINE_CAPTURE_MAX_LAUNCHES says otherwise: 2^24, 256 times the
+// 65,536 per step a replay of a capture file accepts by default
+// (redline/limits.h), a bound on the interposer's memory (every launch
+// keeps its kernarg) rather than on trust.
+#define RL_IP_DEFAULT_MAX_LAUNCHES (1ull << 24)
 
 typedef struct rl_ip_module_s {
   hipModule_t module;
@@ -160,6 +171,17 @@ typedef struct rl_ip_function_s {
   uint32_t kernel;         // funnel kernel index
   const rl_code_object_kernel_t* info;
 } rl_ip_function_t;
+
+// Why a code object (|module| set) or a kernel (|function| or |host| set)
+// was not recorded (interposer_unseen.c), for the INCOMPLETE note of its
+// launches.
+#define RL_IP_MAX_UNSEEN 256u
+typedef struct rl_ip_unseen_s {
+  hipModule_t module;
+  hipFunction_t function;
+  const void* host;
+  char why[320];
+} rl_ip_unseen_t;
 
 // What memory a recorded buffer is (interposer_host.c for the host kinds).
 typedef enum rl_ip_memory_e {
@@ -218,7 +240,7 @@ typedef struct rl_ip_graph_s {
   uint32_t exec_count;
   rl_ip_node_t* nodes;
   uint32_t node_count, node_capacity;
-  char broken[160];
+  char broken[512];
 } rl_ip_graph_t;
 
 // A recorded launch the runtime was asked to observe: capture launch
@@ -256,6 +278,8 @@ typedef struct rl_interposer_s {
   uint32_t module_count;
   rl_ip_function_t functions[256];
   uint32_t function_count;
+  rl_ip_unseen_t unseen[RL_IP_MAX_UNSEEN];  // what was not recorded, and why
+  uint32_t unseen_count;
   rl_ip_buffer_t buffers[RL_IP_MAX];
   uint32_t buffer_count;
   rl_ip_var_t vars[RL_IP_MAX_VARS];
@@ -303,8 +327,9 @@ typedef struct rl_interposer_s {
   uint32_t recorded;
   uint32_t copies;  // copies and fills recorded as copy-kernel launches
   uint32_t bypassed;
+  uint64_t max_launches;  // REDLINE_CAPTURE_MAX_LAUNCHES
   int64_t freed_in_window;  // funnel buffer freed while open, or -1
-  char reason[256];
+  char reason[512];
   char out[4096];
   // REDLINE_CAPTURE_REPORT: where the outcome goes (rl_ip_report; "" for
   // nowhere), for `redline run`'s summary.
@@ -420,6 +445,26 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
 rl_status_t rl_ip_write(void* self, uint64_t address, const void* data,
                         uint64_t size);
 
+// interposer_unseen.c — why a code object or kernel was not recorded
+// Keeps |format|'s reason for the handle (one of |module|, |function|,
+// |host| set; a later reason for the same handle replaces it).
+void rl_ip_unseen(rl_interposer_t* ip, hipModule_t module,
+                  hipFunction_t function, const void* host,
+                  const char* format, ...)
+    __attribute__((format(printf, 5, 6)));
+// The reason kept for the handle, or NULL.
+const char* rl_ip_unseen_why(const rl_interposer_t* ip, hipModule_t module,
+                             hipFunction_t function, const void* host);
+// What a launch of |function| (module form) or |host| (a host stub) the
+// interposer has no kernel for is, and why, into |out| ("host stub 0x...,
+// never registered ...", "a kernel the interposer did not record: ...").
+void rl_ip_unseen_describe(const rl_interposer_t* ip, hipFunction_t function,
+                           const void* host, char* out, size_t capacity);
+// Marks the window incomplete for a launch of |function| (module form) or
+// |host| (a host stub) the interposer has no kernel for, naming why.
+void rl_ip_note_unseen(rl_interposer_t* ip, hipFunction_t function,
+                       const void* host);
+
 // interposer_load.c — code objects, kernels, allocations
 bool rl_ip_processor(rl_interposer_t* ip, char* out, size_t capacity);
 // The module recorded for runtime handle |module|, or NULL; lock held.
@@ -455,6 +500,8 @@ void rl_ip_graph_copy(rl_interposer_t* ip, rl_ip_graph_t* g, void* dst,
                       const void* src, size_t size, hipMemcpyKind kind);
 void rl_ip_graph_fill(rl_ip_graph_t* g, void* dst, uint32_t pattern,
                       uint32_t width, uint64_t size);
+// Marks |g|'s launches unrecordable for |reason| (the first reason stays).
+void rl_ip_graph_break(rl_ip_graph_t* g, const char* reason);
 void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
                         const rl_ip_function_t* f, const uint32_t grid[3],
                         const uint32_t block[3], uint32_t lds, void** params,

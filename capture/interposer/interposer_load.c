@@ -18,12 +18,35 @@
 // Interposed entry points
 //===----------------------------------------------------------------------===//
 
+// Names why the code object of |module| was not recorded (for its
+// launches' INCOMPLETE note) and prints it; frees |status|.
+static void rl_ip_module_failed(rl_interposer_t* ip, hipModule_t module,
+                                const char* what, rl_status_t status) {
+  rl_ip_unseen(ip, module, NULL, NULL, "its code object (%s) was not recorded: %s",
+               what, rl_status_message(status));
+  rl_ip_fail(status, what);
+}
+
+// The reason a kernel of |module| named |name| cannot be recorded when its
+// code object was not: what was kept for the module, else that it was
+// loaded before or outside the interposer.
+static const char* rl_ip_module_why(const rl_interposer_t* ip,
+                                    hipModule_t module) {
+  const char* why = rl_ip_unseen_why(ip, module, NULL, NULL);
+  return why ? why : "its code object was not seen loaded";
+}
+
 // Records the |size|-byte code object |image| the runtime loaded as
 // |module|; lock held, recording on.
 static void rl_ip_record_code_object(rl_interposer_t* ip, hipModule_t module,
                                      const void* image, size_t size,
                                      const char* what) {
-  if (ip->module_count == 64) return;
+  if (ip->module_count == 64) {
+    rl_ip_unseen(ip, module, NULL, NULL,
+                 "its code object (%s) is past the 64 the interposer records",
+                 what);
+    return;
+  }
   rl_ip_module_t* m = &ip->modules[ip->module_count];
   ip->pending_handle = ip->module_count;
   rl_status_t status = rl_code_object_parse(image, size, &m->parsed);
@@ -32,7 +55,7 @@ static void rl_ip_record_code_object(rl_interposer_t* ip, hipModule_t module,
         rl_funnel_load_code_object(ip->funnel, image, size, &m->code_object);
   }
   if (status) {
-    rl_ip_fail(status, what);
+    rl_ip_module_failed(ip, module, what, status);
     rl_code_object_destroy(m->parsed);
     m->parsed = NULL;
     return;
@@ -105,7 +128,7 @@ RL_IP_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
                              "hipGetDeviceProperties gave no gcnArchName");
   }
   if (status) {
-    rl_ip_fail(status, "hipModuleLoad");
+    rl_ip_module_failed(ip, *module, "hipModuleLoad", status);
   } else {
     rl_ip_record_code_object(ip, *module, code, (size_t)code_size,
                              "hipModuleLoad");
@@ -121,24 +144,43 @@ RL_IP_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function,
   RL_IP_REAL(hipModuleGetFunction);
   if (!real_hipModuleGetFunction) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipModuleGetFunction(function, module, name);
-  if (error || !rl_ip_on || ip->function_count == 256) {
+  if (error || !rl_ip_on) return rl_ip_leave(error);
+  rl_ip_module_t* m = rl_ip_module_find(ip, module);
+  const char* shown = name ? name : "(null)";
+  if (!m) {
+    rl_ip_unseen(ip, NULL, *function, NULL, "kernel '%.200s' (hipModuleGetFunction): %s",
+                 shown, rl_ip_module_why(ip, module));
     return rl_ip_leave(error);
   }
-  for (uint32_t m = 0; m < ip->module_count; ++m) {
-    if (ip->modules[m].module != module) continue;
-    rl_ip_function_t* f = &ip->functions[ip->function_count];
-    rl_status_t status = rl_funnel_kernel(
-        ip->funnel, ip->modules[m].code_object, name, &f->kernel);
-    if (status) {
-      rl_ip_fail(status, "hipModuleGetFunction");
-      break;
-    }
-    f->function = *function;
-    f->module = m;
-    f->info = rl_code_object_find_kernel(ip->modules[m].parsed, name);
-    ++ip->function_count;
-    break;
+  if (ip->function_count == 256) {
+    rl_ip_unseen(ip, NULL, *function, NULL,
+                 "kernel '%.200s' (hipModuleGetFunction): past the 256 kernels "
+                 "the interposer records",
+                 shown);
+    return rl_ip_leave(error);
   }
+  rl_ip_function_t* f = &ip->functions[ip->function_count];
+  const rl_code_object_kernel_t* info =
+      name ? rl_code_object_find_kernel(m->parsed, name) : NULL;
+  rl_status_t status =
+      info ? rl_funnel_kernel(ip->funnel, m->code_object, name, &f->kernel)
+           : RL_STATUS(RL_STATUS_INVALID_INPUT,
+                       "not in the metadata of code object %u",
+                       (unsigned)(m - ip->modules));
+  if (status) {
+    rl_ip_unseen(ip, NULL, *function, NULL,
+                 "kernel '%.200s' (hipModuleGetFunction): %s", shown,
+                 rl_status_message(status));
+    char what[256];
+    snprintf(what, sizeof(what), "hipModuleGetFunction(%.200s)", shown);
+    rl_ip_fail(status, what);
+    return rl_ip_leave(error);
+  }
+  f->function = *function;
+  f->host = NULL;
+  f->module = (uint32_t)(m - ip->modules);
+  f->info = info;
+  ++ip->function_count;
   return rl_ip_leave(error);
 }
 
@@ -193,7 +235,8 @@ RL_IP_EXPORT void** __hipRegisterFatBinary(const void* data) {
           : RL_STATUS(RL_STATUS_UNAVAILABLE,
                       "hipGetDeviceProperties gave no gcnArchName");
   if (status) {
-    rl_ip_fail(status, "__hipRegisterFatBinary");
+    rl_ip_module_failed(ip, (hipModule_t)modules, "__hipRegisterFatBinary",
+                        status);
   } else {
     rl_ip_record_code_object(ip, (hipModule_t)modules, code, (size_t)size,
                              "__hipRegisterFatBinary");
@@ -213,20 +256,43 @@ RL_IP_EXPORT void __hipRegisterFunction(
                                deviceName, threadLimit, tid, bid, blockDim,
                                gridDim, wSize);
   }
-  rl_ip_module_t* m =
-      rl_ip_on ? rl_ip_module_find(ip, (hipModule_t)modules) : NULL;
-  const rl_code_object_kernel_t* info =
-      m && deviceName ? rl_code_object_find_kernel(m->parsed, deviceName)
-                      : NULL;
-  if (!info || ip->function_count == 256) {
+  if (!rl_ip_on || !hostFunction) {
     rl_ip_leave(hipSuccess);
     return;
   }
+  rl_ip_module_t* m = rl_ip_module_find(ip, (hipModule_t)modules);
+  const char* shown = deviceName ? deviceName : "(null)";
+  if (!m) {
+    rl_ip_unseen(ip, NULL, NULL, hostFunction,
+                 "kernel '%.200s' (__hipRegisterFunction): %s", shown,
+                 rl_ip_module_why(ip, (hipModule_t)modules));
+    rl_ip_leave(hipSuccess);
+    return;
+  }
+  if (ip->function_count == 256) {
+    rl_ip_unseen(ip, NULL, NULL, hostFunction,
+                 "kernel '%.200s' (__hipRegisterFunction): past the 256 "
+                 "kernels the interposer records",
+                 shown);
+    rl_ip_leave(hipSuccess);
+    return;
+  }
+  const rl_code_object_kernel_t* info =
+      deviceName ? rl_code_object_find_kernel(m->parsed, deviceName) : NULL;
   rl_ip_function_t* f = &ip->functions[ip->function_count];
   rl_status_t status =
-      rl_funnel_kernel(ip->funnel, m->code_object, deviceName, &f->kernel);
+      info ? rl_funnel_kernel(ip->funnel, m->code_object, deviceName,
+                              &f->kernel)
+           : RL_STATUS(RL_STATUS_INVALID_INPUT,
+                       "not in the metadata of code object %u",
+                       (unsigned)(m - ip->modules));
   if (status) {
-    rl_ip_fail(status, "__hipRegisterFunction");
+    rl_ip_unseen(ip, NULL, NULL, hostFunction,
+                 "kernel '%.200s' (__hipRegisterFunction): %s", shown,
+                 rl_status_message(status));
+    char what[256];
+    snprintf(what, sizeof(what), "__hipRegisterFunction(%.200s)", shown);
+    rl_ip_fail(status, what);
   } else {
     *f = (rl_ip_function_t){.host = hostFunction,
                             .module = (uint32_t)(m - ip->modules),

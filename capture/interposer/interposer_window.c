@@ -2,6 +2,7 @@
 // control (capture/interposer/interposer_internal.h).
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "capture/interposer/interposer_internal.h"
 #include "capture/step_split.h"
 #include "redline/base/array.h"
+#include "redline/base/number.h"
 #include "redline/base/output_file.h"
 #include "redline/base/run_owner.h"
 #include "redline/capture_file.h"
@@ -100,6 +102,21 @@ bool rl_ip_start(rl_interposer_t* ip) {
                  window);
     return false;
   }
+  // The capture's launch budget: a program the user runs is trusted, so
+  // the default is far above the 65,536 launches per step that guard
+  // replays of capture files (redline/limits.h max_dispatches).
+  ip->max_launches = RL_IP_DEFAULT_MAX_LAUNCHES;
+  const char* budget = getenv("REDLINE_CAPTURE_MAX_LAUNCHES");
+  if (budget && budget[0]) {
+    rl_status_t status = rl_number_parse_size(budget, &ip->max_launches);
+    if (status) {
+      ip->failed = true;
+      rl_ip_report(ip, "failed REDLINE_CAPTURE_MAX_LAUNCHES: %s",
+                   rl_status_message(status));
+      rl_ip_fail(status, "REDLINE_CAPTURE_MAX_LAUNCHES (not capturing)");
+      return false;
+    }
+  }
   ip->marker = spec.marker;
   ip->items = spec.items;
   ip->marker_count = 1;
@@ -163,6 +180,17 @@ static bool rl_ip_window_step(rl_interposer_t* ip, const rl_ip_function_t* f) {
 static bool rl_ip_window_item(rl_interposer_t* ip, const rl_ip_function_t* f) {
   bool closed_before = ip->window_closed;
   bool record = ip->funnel && rl_ip_window_step(ip, f);
+  // Launches and copy-kernel launches the capture holds, against its
+  // budget ($REDLINE_CAPTURE_MAX_LAUNCHES): past it, nothing more is
+  // recorded and the capture says why.
+  if (record && (uint64_t)ip->recorded + ip->copies >= ip->max_launches) {
+    rl_ip_note(ip, 1,
+               "more than %" PRIu64 " launches, the capture's budget "
+               "(REDLINE_CAPTURE_MAX_LAUNCHES, redline run "
+               "--capture-max-launches)",
+               ip->max_launches);
+    record = false;
+  }
   if (!closed_before && ip->window_closed && !rl_ip_steps_hold(ip)) {
     rl_ip_write_capture_locked(ip);
   }

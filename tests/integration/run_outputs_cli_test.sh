@@ -74,6 +74,28 @@ lines=$(grep -c "launches recorded into" "$dir/err")
 grep -q "written, complete (6 launches); trace $dir/fork.json written" \
   "$dir/err" || fail "fork: summary: $(cat "$dir/err")"
 
+# 7b. The capture's launch budget (--capture-max-launches, a trusted run's
+#     own, not the 65,536 of a file's replay): the program's 6 launches fit
+#     in 6; with 4 the capture is written incomplete naming the budget (and
+#     replay refuses it, exit 4); a value that is not a size is exit 2.
+run --capture "$dir/budget6.rlc" --capture-max-launches 6 -- "$app" "$co" ||
+  fail "budget 6: run failed"
+grep -q "capture $dir/budget6.rlc written, complete (6 launches)" "$dir/err" ||
+  fail "budget 6: summary: $(cat "$dir/err")"
+run --capture "$dir/budget4.rlc" --capture-max-launches 4 -- "$app" "$co" ||
+  fail "budget 4: run failed"
+grep -q "INCOMPLETE: more than 4 launches, the capture's budget (REDLINE_CAPTURE_MAX_LAUNCHES, redline run --capture-max-launches)" \
+  "$dir/err" || fail "budget 4: summary: $(cat "$dir/err")"
+"$redline" replay "$dir/budget4.rlc" >/dev/null 2>&1
+[ $? -eq 4 ] || fail "budget 4: replay of the incomplete capture not exit 4"
+run --capture "$dir/budget0.rlc" --capture-max-launches 0 -- "$app" "$co"
+[ $? -eq 2 ] || fail "budget 0: expected exit 2"
+grep -q "run: --capture-max-launches expects a positive number" "$dir/err" ||
+  fail "budget 0: $(cat "$dir/err")"
+[ -e "$dir/budget0.rlc" ] && fail "budget 0: a capture was written"
+run --capture-max-launches 8 -- "$app" "$co"
+[ $? -eq 2 ] || fail "budget without --capture: expected exit 2"
+
 # 8. The reports' private directories are gone.
 left=$(ls -A "$dir/tmp")
 [ -z "$left" ] || fail "left in TMPDIR: $left"

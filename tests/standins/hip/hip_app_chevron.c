@@ -9,7 +9,9 @@
 // It prints "region bufN <XXH3-128>" for a, b and c like hip_app (same
 // launches, so the same hashes). argv[1] == "unknown-stub" also launches a
 // stub that was never registered (the runtime refuses it; a capture must
-// say it is incomplete).
+// say it is incomplete); argv[1] == "unknown-kernel" registers a stub under
+// a name its code object does not have and launches it (the capture must
+// name that kernel and why).
 #include <hip/hip_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,7 @@ static void vc_scale_stub(void) { chevron_last_stub = 2; }
 static void vc_add_stub(void) { chevron_last_stub = 3; }
 static void vc_axpy_pos_stub(void) { chevron_last_stub = 4; }
 static void never_registered_stub(void) { chevron_last_stub = 5; }
+static void missing_kernel_stub(void) { chevron_last_stub = 6; }
 
 static void** chevron_modules;
 
@@ -110,6 +113,10 @@ static void launch(void (*stub)(void), unsigned groups, void** args,
 
 int main(int argc, char** argv) {
   bool unknown_stub = argc > 1 && strcmp(argv[1], "unknown-stub") == 0;
+  bool unknown_kernel = argc > 1 && strcmp(argv[1], "unknown-kernel") == 0;
+  if (unknown_kernel) {
+    chevron_register((const void*)missing_kernel_stub, "vc_not_in_the_object");
+  }
   if (!chevron_modules) {
     fprintf(stderr, "hip_app_chevron: __hipRegisterFatBinary failed\n");
     return 1;
@@ -130,11 +137,12 @@ int main(int argc, char** argv) {
   for (unsigned pos = 1; pos <= 3; ++pos) {
     launch(vc_axpy_pos_stub, groups, (void*[]){&a, &c, &pos, &n}, stream);
   }
-  if (unknown_stub) {
+  if (unknown_stub || unknown_kernel) {
     const dim3 one = {1, 1, 1};
     void* args[] = {&a, &value, &n};
-    hipError_t error = hipLaunchKernel((const void*)never_registered_stub,
-                                       one, one, args, 0, stream);
+    const void* stub = unknown_stub ? (const void*)never_registered_stub
+                                    : (const void*)missing_kernel_stub;
+    hipError_t error = hipLaunchKernel(stub, one, one, args, 0, stream);
     if (error != hipErrorInvalidDeviceFunction) {
       fprintf(stderr, "unknown stub: got %s\n", hipGetErrorName(error));
       return 1;

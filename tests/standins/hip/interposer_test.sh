@@ -107,13 +107,40 @@ done
 REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/unknown.rlc \
   LD_PRELOAD=$interposer "$chevron" unknown-stub > /dev/null 2> "$dir/unknown.err" ||
   fail "unknown stub: $(cat "$dir/unknown.err")"
-grep -q "INCOMPLETE: a launch of a function the interposer did not see" \
+grep -q "INCOMPLETE: a launch of host stub .*, never registered (__hipRegisterFunction)" \
   "$dir/unknown.err" || fail "unknown stub: $(cat "$dir/unknown.err")"
 set +e
 "$redline" replay "$dir/unknown.rlc" > /dev/null 2>&1
 code=$?
 set -e
 [ $code -eq 4 ] || fail "unknown stub: replay exit $code, expected 4"
+
+# 7b. A stub registered under a name its code object does not have: the
+# INCOMPLETE note names the kernel and the cause, not "not seen loaded".
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/unknown-kernel.rlc \
+  LD_PRELOAD=$interposer "$chevron" unknown-kernel > /dev/null \
+  2> "$dir/unknown-kernel.err" ||
+  fail "unknown kernel: $(cat "$dir/unknown-kernel.err")"
+grep -q "INCOMPLETE: a launch of a kernel the interposer did not record: kernel 'vc_not_in_the_object' (__hipRegisterFunction): not in the metadata of code object 0" \
+  "$dir/unknown-kernel.err" ||
+  fail "unknown kernel: $(cat "$dir/unknown-kernel.err")"
+
+# 7c. REDLINE_CAPTURE_MAX_LAUNCHES that is not a positive size: the
+# interposer records nothing and says why; with 5 the 6th launch is not
+# recorded and the capture names the budget.
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/budget-bad.rlc \
+  REDLINE_CAPTURE_MAX_LAUNCHES=lots LD_PRELOAD=$interposer "$chevron" \
+  > /dev/null 2> "$dir/budget-bad.err" ||
+  fail "bad budget: $(cat "$dir/budget-bad.err")"
+grep -q "REDLINE_CAPTURE_MAX_LAUNCHES (not capturing): " "$dir/budget-bad.err" ||
+  fail "bad budget: $(cat "$dir/budget-bad.err")"
+[ -e "$dir/budget-bad.rlc" ] && fail "bad budget: a capture was written"
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/budget5.rlc \
+  REDLINE_CAPTURE_MAX_LAUNCHES=5 LD_PRELOAD=$interposer "$chevron" \
+  > /dev/null 2> "$dir/budget5.err" ||
+  fail "budget 5: $(cat "$dir/budget5.err")"
+grep -q "5 launches recorded.*INCOMPLETE: more than 5 launches, the capture's budget" \
+  "$dir/budget5.err" || fail "budget 5: $(cat "$dir/budget5.err")"
 
 # 9. Device writes without kernels inside the window (an async upload, a
 # memset, a device-to-device copy), and a graph captured from a stream
