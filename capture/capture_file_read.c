@@ -43,6 +43,7 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
   }
   if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
   if (kind == RL_CAPTURE_SECTION_ISSUED) return "ISSUED";
+  if (kind == RL_CAPTURE_SECTION_COOPERATIVE) return "COOPERATIVE";
   if (kind == RL_CAPTURE_SECTION_PROGRAM_STATE) return "PROGRAM_STATE";
   if (kind == RL_CAPTURE_SECTION_BINDING_EXT) return "BINDING_EXT";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
@@ -381,6 +382,47 @@ static rl_status_t rl_capture_file_read_program_state(
   return rl_codec_reader_expect_end(payload);
 }
 
+// COOPERATIVE: u32 count, then the indices of the cooperative launches,
+// each below the launch count and above the one before; once, after
+// WINDOWS.
+static rl_status_t rl_capture_file_read_cooperative(
+    rl_capture_file_reader_t* reader, rl_codec_reader_t* payload,
+    const rl_capture_file_section_t* section) {
+  rl_capture_t* capture = reader->decoder.capture;
+  if (reader->next_data_kind !=
+          RL_CAPTURE_SECTION_META + RL_CAPTURE_DATA_KIND_COUNT ||
+      rl_capture_first_cooperative(capture) != UINT32_MAX) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT,
+                                   section->offset,
+                                   "COOPERATIVE must follow WINDOWS, once");
+  }
+  uint32_t count = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_count(payload, "cooperative launch count",
+                                         RL_CAPTURE_RECORD_COOPERATIVE,
+                                         &count));
+  if (count == 0) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT,
+                                   section->offset,
+                                   "COOPERATIVE names no launch");
+  }
+  uint32_t previous = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t launch = 0;
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "cooperative launch",
+                                         &launch));
+    if (launch >= capture->launch_count || (i > 0 && launch <= previous)) {
+      return rl_codec_reader_fail_at(
+          payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "COOPERATIVE record %u names launch %u of %u (records in "
+          "increasing launch order)",
+          i, launch, capture->launch_count);
+    }
+    capture->launches[launch].cooperative = true;
+    previous = launch;
+  }
+  return rl_codec_reader_expect_end(payload);
+}
+
 static rl_status_t rl_capture_file_dispatch(
     rl_capture_file_reader_t* reader, uint32_t index,
     rl_capture_file_section_t* section) {
@@ -433,6 +475,10 @@ static rl_status_t rl_capture_file_dispatch(
           "ISSUED must follow WINDOWS, once");
     }
     return rl_capture_decode_issued(reader->decoder.capture, &payload);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_COOPERATIVE) {
+    section->known = true;
+    return rl_capture_file_read_cooperative(reader, &payload, section);
   }
   if (section->kind == RL_CAPTURE_SECTION_PROGRAM_STATE) {
     section->known = true;

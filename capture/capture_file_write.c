@@ -322,6 +322,22 @@ static rl_status_t rl_capture_encode_binding_ext(
   return RL_OK;
 }
 
+// COOPERATIVE: the indices of the cooperative launches, increasing.
+static rl_status_t rl_capture_encode_cooperative(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  uint32_t count = 0;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    count += capture->launches[l].cooperative ? 1u : 0u;
+  }
+  rl_codec_write_u32(writer, count);
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    if (capture->launches[l].cooperative) rl_codec_write_u32(writer, l);
+  }
+  return RL_OK;
+}
+
 // The data sections of format 1.0 in file order.
 static const struct {
   uint32_t kind;
@@ -407,6 +423,16 @@ static rl_status_t rl_capture_identity_update(
     RL_RETURN_IF_ERROR(rl_capture_encode_binding_ext(capture, plan, scratch));
     RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
     rl_capture_identity_update_u32(state, RL_CAPTURE_SECTION_BINDING_EXT);
+    rl_capture_identity_update_u64(state, scratch->size);
+    XXH3_128bits_update(state, scratch->data, scratch->size);
+  }
+  // A cooperative launch runs differently (all work-groups resident): the
+  // section is part of what the capture is.
+  if (rl_capture_first_cooperative(capture) != UINT32_MAX) {
+    rl_codec_writer_truncate(scratch, 0);
+    RL_RETURN_IF_ERROR(rl_capture_encode_cooperative(capture, plan, scratch));
+    RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
+    rl_capture_identity_update_u32(state, RL_CAPTURE_SECTION_COOPERATIVE);
     rl_capture_identity_update_u64(state, scratch->size);
     XXH3_128bits_update(state, scratch->data, scratch->size);
   }
@@ -542,6 +568,12 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, rl_capture_sections[i].kind,
         rl_capture_sections[i].encode, writer));
   }
+  bool cooperative = rl_capture_first_cooperative(capture) != UINT32_MAX;
+  if (cooperative) {  // required: an older reader must refuse the file
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
+        capture, plan, RL_CAPTURE_SECTION_COOPERATIVE,
+        rl_capture_encode_cooperative, writer));
+  }
   bool incomplete = rl_capture_incomplete(capture);
   if (incomplete) {
     RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
@@ -566,7 +598,8 @@ static rl_status_t rl_capture_file_encode_into(
   rl_capture_file_store_header(
       writer->data,
       (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
-          (ext ? 1 : 0) + (states ? 1 : 0) + (issued ? 1 : 0),
+          (ext ? 1 : 0) + (states ? 1 : 0) + (issued ? 1 : 0) +
+          (cooperative ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

@@ -455,6 +455,7 @@ rl_status_t rl_funnel_launch(rl_funnel_t* funnel, uint32_t kernel,
   build.launch.dynamic_lds = dynamic_lds;
   memcpy(build.launch.grid, grid, sizeof(build.launch.grid));
   memcpy(build.launch.block, block, sizeof(build.launch.block));
+  build.launch.cooperative = options && options->cooperative;
   rl_status_t status = rl_funnel_launch_built(&build, args, arg_count, options);
   rl_funnel_build_deinit(&build);
   if (status) {

@@ -11,6 +11,7 @@
 #include "redline/base/byte_order.h"
 #include "redline/device/device_kernels.h"
 #include "redline/replay_internal.h"
+#include "redline/sim/sim.h"
 
 //===----------------------------------------------------------------------===//
 // Device and code objects
@@ -352,6 +353,31 @@ static rl_status_t rl_contract_budgets(const rl_replay_t* replay) {
       rl_limits_capture_device_bytes(replay->capture, guard));
 }
 
+// Cooperative launches (rl_capture_launch_t.cooperative) need all their
+// work-groups resident at once. The simulator keeps them so on every route
+// (its command processor reads the device's cooperative mode, sim.h
+// rl_sim_set_cooperative, set for the whole replay: every dispatch of the
+// capture then runs with its work-groups open together, a schedule the
+// hardware may also choose). A hardware device would need a queue with
+// the global wave sync resource, which redline's routes do not create:
+// refused, naming the launch.
+static rl_status_t rl_contract_cooperative(const rl_replay_t* replay) {
+  uint32_t l = rl_capture_first_cooperative(replay->capture);
+  if (l == UINT32_MAX) return RL_OK;
+  if (rl_sim_device_is(replay->device)) {
+    rl_sim_set_cooperative(replay->device, true);
+    return RL_OK;
+  }
+  const rl_capture_launch_t* launch = &replay->capture->launches[l];
+  return RL_STATUS(RL_STATUS_CONTRACT,
+                   "launch %u (kernel %s) is cooperative "
+                   "(hipLaunchCooperativeKernel: all work-groups resident at "
+                   "once); device %s cannot keep them so (no queue with the "
+                   "global wave sync resource): replay it on the simulator",
+                   l, replay->capture->kernels[launch->kernel].name,
+                   replay->device->name ? replay->device->name : "?");
+}
+
 static rl_status_t rl_contract_all(const rl_replay_t* replay) {
   if (rl_capture_incomplete(replay->capture)) {
     return RL_STATUS(RL_STATUS_CONTRACT,
@@ -372,6 +398,7 @@ static rl_status_t rl_contract_all(const rl_replay_t* replay) {
   // scratch ring the replay owns (pm4/pm4_scratch.c).
   RL_RETURN_IF_ERROR(rl_contract_device_kernels(replay));
   RL_RETURN_IF_ERROR(rl_contract_launches(replay));
+  RL_RETURN_IF_ERROR(rl_contract_cooperative(replay));
   RL_RETURN_IF_ERROR(rl_contract_buffers(replay));
   return rl_contract_params(replay->capture);
 }

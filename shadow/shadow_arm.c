@@ -125,7 +125,12 @@ static rl_status_t rl_shadow_arm_open_device(
     rl_device_t** out_device) {
   const char* processor = rl_capture_processor_or(capture, "gfx1100");
   const char* device_kind = rl_shadow_arm_device_kind(kind, options->kind);
-  if (options->oracle && strcmp(device_kind, "sim") == 0) {
+  // The oracle executor does not step work-groups in turn, so it cannot
+  // run a cooperative launch (its grid barrier needs every work-group
+  // open at once, redline/sim/sim_coop.c): such a capture's arms run the
+  // isa executor alone, and the report says the oracle checked nothing.
+  bool cooperative = rl_capture_first_cooperative(capture) != UINT32_MAX;
+  if (options->oracle && strcmp(device_kind, "sim") == 0 && !cooperative) {
     RL_RETURN_IF_ERROR(rl_shadow_arm_open_oracle_device(
         options, options->processor ? options->processor : processor, limits,
         out_device));
@@ -157,12 +162,43 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
                             .capture = capture,
                             .limits = rl_limits_resolve(&options->limits),
                             .device_options = options->device};
+  // A cooperative launch (all work-groups resident at once) runs on the
+  // simulator, whose device is put in cooperative mode for the arm (as the
+  // replay contract does, redline/replay_contract.c); the HIP arms and a
+  // hardware device cannot keep its work-groups resident: refused.
+  uint32_t cooperative = rl_capture_first_cooperative(capture);
+  if (cooperative != UINT32_MAX && rl_shadow_arm_kind_hip(kind)) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "arm %s: launch %u (kernel %s) is cooperative "
+                     "(hipLaunchCooperativeKernel); the arm launches with "
+                     "hipLaunchKernel, which does not keep its work-groups "
+                     "resident at once",
+                     rl_shadow_arm_kind_name(kind), cooperative,
+                     capture->kernels[capture->launches[cooperative].kernel]
+                         .name);
+  }
   // The HIP arms have no redline device: their memory lives in HIP.
   if (!rl_shadow_arm_kind_hip(kind)) {
     RL_RETURN_IF_ERROR(rl_shadow_arm_open_device(kind, capture,
                                                  &options->device,
                                                  &common.limits,
                                                  &common.device));
+    if (cooperative != UINT32_MAX && !rl_sim_device_is(common.device)) {
+      rl_status_t refused = RL_STATUS(
+          RL_STATUS_CONTRACT,
+          "arm %s: launch %u (kernel %s) is cooperative "
+          "(hipLaunchCooperativeKernel); device %s cannot keep all its "
+          "work-groups resident (no queue with the global wave sync "
+          "resource): shadow it on the simulator",
+          rl_shadow_arm_kind_name(kind), cooperative,
+          capture->kernels[capture->launches[cooperative].kernel].name,
+          common.device->name ? common.device->name : "?");
+      rl_device_release(common.device);
+      return refused;
+    }
+    if (cooperative != UINT32_MAX) {
+      rl_sim_set_cooperative(common.device, true);
+    }
   }
   if (!rl_shadow_arm_device_supported(kind, options->device.kind)) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,

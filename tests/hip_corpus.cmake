@@ -28,7 +28,7 @@
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 #   hip_corpus.grid_sync.<arch>.{nosync,toolarge,adversarial,deadlock,
-#       plain,capture_refused}  a cooperative launch with grid sync, instead of
+#       plain,capture}  a cooperative launch with grid sync, instead of
 #       the shadows (tests/hip_corpus/grid_sync.sh says what each checks)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
 # to ON when the CLI has a `run` command (tools/redline_main.c).
@@ -205,12 +205,12 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
     set(tests ${t}.run)
     if(name STREQUAL "grid_sync")
       # A cooperative launch (grid sync): its negative controls, the
-      # adversarial interleaving, and its capture's refusal instead of the
-      # shadow (tests/hip_corpus/grid_sync.sh; docs/hip-runtime.md,
-      # "Cooperative launches").
-      foreach(mode nosync toolarge adversarial deadlock plain capture_refused)
+      # adversarial interleaving, and its capture, shadow and replays with
+      # a device that refuses it (tests/hip_corpus/grid_sync.sh;
+      # docs/hip-runtime.md, "Cooperative launches").
+      foreach(mode nosync toolarge adversarial deadlock plain capture)
         add_test(NAME ${t}.${mode} COMMAND ${RL_HIP_CORPUS_SRC}/grid_sync.sh
-                 ${mode} ${common})
+                 ${mode} ${common} ${RL_STANDIN_DRM_LIBRARY})
         list(APPEND tests ${t}.${mode})
       endforeach()
     elseif(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS AND

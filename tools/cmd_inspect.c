@@ -58,6 +58,17 @@ static void rl_inspect_print_header(const rl_capture_t* capture,
   printf("target     %s\n", capture->target ? capture->target : "(none)");
   printf("identity   %s\n", hex);
   printf("launches   %u\n", capture->launch_count);
+  // Cooperative launches (file section COOPERATIVE): replayed with all
+  // their work-groups resident, on the simulator only.
+  uint32_t cooperative = 0;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    cooperative += capture->launches[l].cooperative ? 1u : 0u;
+  }
+  if (cooperative) {
+    printf("cooperative %u launches (first: launch %u), all work-groups "
+           "resident at once\n",
+           cooperative, rl_capture_first_cooperative(capture));
+  }
   printf("waits      %u of %u boundaries (hazard plan)\n",
          plan->wait_count,
          capture->launch_count ? capture->launch_count - 1 : 0);

@@ -75,6 +75,13 @@ static hipError_t rl_ip_launch_host(rl_interposer_t* ip,
   const dim3 grid = {dispatch->grid[0], dispatch->grid[1], dispatch->grid[2]};
   const dim3 block = {dispatch->block[0], dispatch->block[1],
                       dispatch->block[2]};
+  if (ip->pending_cooperative) {
+    RL_IP_REAL(hipLaunchCooperativeKernel);
+    if (!real_hipLaunchCooperativeKernel) return hipErrorNotSupported;
+    return real_hipLaunchCooperativeKernel(
+        ip->pending_host, grid, block, params, dispatch->dynamic_lds,
+        ip->pending_stream);
+  }
   return real_hipLaunchKernel(ip->pending_host, grid, block, params,
                               dispatch->dynamic_lds, ip->pending_stream);
 }
@@ -101,8 +108,9 @@ rl_status_t rl_ip_launch(void* self, const rl_funnel_dispatch_t* dispatch) {
   }
   return ip->launch_result
              ? RL_STATUS(RL_STATUS_UNAVAILABLE, "%s: error %d",
-                         ip->pending_host ? "hipLaunchKernel"
-                                          : "hipModuleLaunchKernel",
+                         ip->pending_cooperative ? "hipLaunchCooperativeKernel"
+                         : ip->pending_host      ? "hipLaunchKernel"
+                                                 : "hipModuleLaunchKernel",
                          (int)ip->launch_result)
              : RL_OK;
 }
@@ -132,8 +140,10 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   ip->record_only = record_only;
   rl_ip_record_variables(ip);
   if (!record_only) rl_ip_observe_start(ip);
+  const rl_funnel_launch_options_t options = {
+      .cooperative = ip->pending_cooperative};
   rl_status_t status = rl_funnel_launch(ip->funnel, f->kernel, grid, block, lds,
-                                        args, arg_count, NULL, NULL);
+                                        args, arg_count, &options, NULL);
   ip->record_only = false;
   if (!status) {
     ++ip->recorded;
@@ -213,6 +223,11 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
   if (host) {
     const dim3 g3 = {grid[0], grid[1], grid[2]};
     const dim3 b3 = {block[0], block[1], block[2]};
+    if (ip->pending_cooperative) {
+      RL_IP_REAL(hipLaunchCooperativeKernel);
+      return real_hipLaunchCooperativeKernel(host, g3, b3, params, lds,
+                                             stream);
+    }
     return real_hipLaunchKernel(host, g3, b3, params, lds, stream);
   }
   return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
@@ -236,12 +251,11 @@ RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
                                          (uint32_t)shared, stream, args, NULL));
 }
 
-// hipLaunchCooperativeKernel: forwarded, not recorded. A capture cannot
-// say that a launch needs all its work-groups resident at once (grid sync:
-// docs/hip-runtime.md, "Cooperative launches"), and a replay running it as
-// an ordinary launch would fault at the grid barrier or spin forever; so
-// one while recording makes the capture incomplete, and replay refuses it
-// naming this reason.
+// hipLaunchCooperativeKernel: recorded like hipLaunchKernel, the launch
+// marked cooperative (the capture's COOPERATIVE section: a replay keeps
+// all its work-groups resident, docs/capture-format.md) and forwarded with
+// hipLaunchCooperativeKernel, so the runtime's own refusals (a grid larger
+// than can be resident) reach the program unchanged.
 RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
                                                    dim3 block, void** args,
                                                    unsigned int lds,
@@ -251,13 +265,22 @@ RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
   if (!real_hipLaunchCooperativeKernel) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  hipError_t result =
-      real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream);
-  if (rl_ip_on && result == hipSuccess) {
-    rl_ip_note(ip, 1,
-               "hipLaunchCooperativeKernel: a cooperative launch (all "
-               "work-groups resident at once) cannot be recorded");
+  if (!rl_ip_on || !args || (ip->funnel && rl_ip_graph_capturing(ip, stream))) {
+    hipError_t result =
+        real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream);
+    if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
+      rl_ip_note(ip, 1,
+                 "hipLaunchCooperativeKernel %s is not recorded",
+                 args ? "on a capturing stream" : "without arguments");
+    }
+    return rl_ip_leave(result);
   }
+  const uint32_t g[3] = {grid.x, grid.y, grid.z};
+  const uint32_t b[3] = {block.x, block.y, block.z};
+  ip->pending_cooperative = true;
+  hipError_t result =
+      rl_ip_module_launch(ip, NULL, f, g, b, lds, stream, args, NULL);
+  ip->pending_cooperative = false;
   return rl_ip_leave(result);
 }
 

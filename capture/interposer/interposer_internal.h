@@ -270,6 +270,7 @@ typedef struct rl_interposer_s {
   uint64_t pending_handle;
   hipFunction_t pending_function;
   const void* pending_host;  // set: launch through hipLaunchKernel
+  bool pending_cooperative;  // ... through hipLaunchCooperativeKernel
   const rl_code_object_kernel_t* pending_info;
   hipStream_t pending_stream;
   hipError_t launch_result;

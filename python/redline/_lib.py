@@ -60,7 +60,8 @@ class Launch(ctypes.Structure):
                 ("dynamic_lds", u32), ("kernarg_size", u32),
                 ("kernarg", ctypes.POINTER(u8)), ("slot_count", u32),
                 ("slots", ctypes.POINTER(PointerSlot)), ("binding_count", u32),
-                ("bindings", ctypes.POINTER(ScalarBinding))]
+                ("bindings", ctypes.POINTER(ScalarBinding)),
+                ("cooperative", ctypes.c_bool)]
 
 
 class Region(ctypes.Structure):

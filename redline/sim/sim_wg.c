@@ -162,7 +162,7 @@ static rl_status_t rl_sim_run_fill(const rl_sim_launch_t* launch,
   d->private_segment_size = launch->private_segment_size;
   d->user_sgprs = launch->user_sgprs;
   d->user_sgpr_count = launch->user_sgpr_count;
-  d->cooperative = false;  // AQL: rl_sim_run_prepare sets it
+  d->cooperative = false;  // rl_sim_run_launch sets it from the device
   run->completion_signal = launch->completion_signal;
   run->wg_total = total;
   run->wg_done = 0;
@@ -222,6 +222,11 @@ rl_status_t rl_sim_run_launch(rl_sim_queue_t* queue,
       rl_sim_run_check_kernarg(device, launch, out_fault_address));
   RL_RETURN_IF_ERROR(rl_sim_run_fill(launch, run));
   run->dispatch.processor = device->processor;  // the loader checked the match
+  // The device's cooperative mode (sim.h rl_sim_set_cooperative) applies
+  // to every dispatch its command processors validate, AQL or PM4 (a
+  // replay of a capture with cooperative launches runs on either route).
+  run->dispatch.cooperative =
+      atomic_load_explicit(&device->cooperative, memory_order_acquire);
   const rl_sim_executor_t* executor = device->options.executor;
   if (executor == NULL) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,

@@ -13,12 +13,16 @@
 #   plain            negative control: the kernel launched without
 #                    hipLaunchCooperativeKernel fails the same way (gfx11:
 #                    "not launched cooperatively");
-#   capture_refused  `run --capture` marks the capture incomplete, and
-#                    `redline shadow` refuses it naming the cooperative
-#                    launch (captures do not record it: docs/hip-runtime.md).
-# Usage: grid_sync.sh MODE REDLINE ARCH CAPTURE PROGRAM
+#   capture          `run --capture` records the cooperative launch (a
+#                    complete capture whose COOPERATIVE section names it,
+#                    docs/capture-format.md); the default shadow passes and
+#                    replay passes on routes aql and pm4 (the simulator
+#                    keeps all work-groups resident); negative control: a
+#                    device that cannot (the drm stand-in, DRM_LIBRARY)
+#                    refuses it with exit 4 naming the launch.
+# Usage: grid_sync.sh MODE REDLINE ARCH CAPTURE PROGRAM [DRM_LIBRARY]
 set -u
-mode=$1 redline=$2 arch=$3 capture=$4 program=$5
+mode=$1 redline=$2 arch=$3 capture=$4 program=$5 drm_library=${6:-}
 
 run() { echo "+ $*" >&2; "$@"; }
 fail() { echo "grid_sync.sh $mode: $*" >&2; exit 1; }
@@ -61,15 +65,36 @@ case $mode in
          fi ;;
     esac
     printf '%s\n' "$out" | grep -q "$want" || fail "no message matching '$want'" ;;
-  capture_refused)
+  capture)
     rm -f "$capture"
-    run "$redline" run --processor "$arch" --capture "$capture" -- "$program"
-    [ -f "$capture" ] || fail "no capture written"
+    out=$(run "$redline" run --processor "$arch" --capture "$capture" -- \
+      "$program" 2>&1)
+    printf '%s\n' "$out"
+    printf '%s\n' "$out" | grep -q "capture $capture written, complete (1 launches)" ||
+      fail "the capture is not complete"
+    out=$(run "$redline" inspect "$capture" 2>&1)
+    printf '%s\n' "$out" | grep -q '^cooperative 1 launches' ||
+      fail "inspect names no cooperative launch"
     out=$(run "$redline" shadow "$capture" --executor isa 2>&1)
     status=$?
     printf '%s\n' "$out"
-    [ $status -ne 0 ] || fail "the shadow accepted a capture of a cooperative launch"
-    printf '%s\n' "$out" | grep -q 'hipLaunchCooperativeKernel' ||
-      fail "the refusal does not name hipLaunchCooperativeKernel" ;;
+    [ $status -eq 0 ] || fail "shadow exit $status, expected 0"
+    printf '%s\n' "$out" | grep -q 'shadow: PASS' || fail "the shadow did not pass"
+    for route in aql pm4; do
+      run "$redline" replay "$capture" --route $route --executor isa >/dev/null ||
+        fail "replay --route $route failed"
+    done
+    if [ -n "$drm_library" ]; then
+      node=$(mktemp "${TMPDIR:-/tmp}/grid_sync_render.XXXXXX")
+      out=$(REDLINE_DRM_RENDER_NODE=$node REDLINE_DRM_LIBRARY=$drm_library \
+        REDLINE_STANDIN_DRM_TARGET=$arch \
+        run "$redline" replay "$capture" --device drm --route drm 2>&1)
+      status=$?
+      rm -f "$node"
+      printf '%s\n' "$out"
+      [ $status -eq 4 ] || fail "drm replay exit $status, expected 4"
+      printf '%s\n' "$out" | grep -q 'launch 0 (kernel .*) is cooperative' ||
+        fail "the drm refusal does not name the cooperative launch"
+    fi ;;
   *) fail "unknown mode" ;;
 esac

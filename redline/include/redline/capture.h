@@ -199,6 +199,10 @@ typedef struct rl_capture_launch_s {
   rl_pointer_slot_t* slots;  // ordered by kernarg_offset
   uint32_t binding_count;
   rl_scalar_binding_t* bindings;
+  // A cooperative launch (hipLaunchCooperativeKernel): its work-groups may
+  // wait for each other (grid sync), so a replay must keep all of them
+  // resident at once (file section COOPERATIVE, docs/capture-format.md).
+  bool cooperative;
 } rl_capture_launch_t;
 
 typedef enum rl_region_type_e {
@@ -313,6 +317,15 @@ rl_status_t rl_capture_mark_incomplete(rl_capture_t* capture,
 // True when |capture| was marked incomplete.
 static inline bool rl_capture_incomplete(const rl_capture_t* capture) {
   return capture->bypassed_launches > 0 || capture->incomplete_reason != NULL;
+}
+
+// The first cooperative launch of |capture|, or UINT32_MAX when none is.
+static inline uint32_t rl_capture_first_cooperative(
+    const rl_capture_t* capture) {
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    if (capture->launches[l].cooperative) return l;
+  }
+  return UINT32_MAX;
 }
 
 rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture);

@@ -110,6 +110,9 @@ typedef enum rl_capture_section_kind_e {
   RL_CAPTURE_SECTION_BINDING_EXT = 11,
   RL_CAPTURE_SECTION_PROGRAM_STATE = 12,  // optional: program_states
   RL_CAPTURE_SECTION_ISSUED = 13,         // optional: as-issued arguments
+  // Only in captures with cooperative launches: after WINDOWS, required
+  // (a reader without it must refuse the file, docs/capture-format.md).
+  RL_CAPTURE_SECTION_COOPERATIVE = 14,
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 

@@ -251,6 +251,8 @@ typedef struct rl_funnel_launch_options_s {
   // current parameter values, and replay recomputes it from the binding.
   bool grid_bound[3];
   rl_expr_t grid_binding[3];
+  // A cooperative launch (rl_capture_launch_t.cooperative).
+  bool cooperative;
 } rl_funnel_launch_options_t;
 
 typedef struct rl_funnel_s rl_funnel_t;

@@ -95,7 +95,7 @@ static void add_launch(rl_capture_t* capture, uint32_t kernel, uint32_t grid,
   rl_capture_launch_t launch = {
       kernel, {grid, 1, 1}, {64, 1, 1}, kernel == 2 ? 128 : 0,
       capture->kernels[kernel].info->kernarg_size, kernarg, slot_count, slots,
-      binding_count, bindings};
+      binding_count, bindings, false};
   uint32_t index = 0;
   expect_ok(rl_capture_add_launch(capture, &launch, &index));
 }
@@ -184,6 +184,7 @@ static void expect_launch_equal(const rl_capture_launch_t* a,
   assert_memory_equal(a->grid, b->grid, sizeof(a->grid));
   assert_memory_equal(a->block, b->block, sizeof(a->block));
   assert_int_equal(a->dynamic_lds, b->dynamic_lds);
+  assert_int_equal(a->cooperative, b->cooperative);
   assert_int_equal(a->kernarg_size, b->kernarg_size);
   assert_memory_equal(a->kernarg, b->kernarg, a->kernarg_size);
   assert_int_equal(a->slot_count, b->slot_count);
@@ -407,6 +408,59 @@ static void capture_file_keeps_issued_records_out_of_the_identity(void** state) 
   store_u32(bytes.data + issued + 24 + 4 + 8 + 8, 77);
   reseal_section(bytes, issued);
   decode_fails(bytes, RL_STATUS_INVALID_INPUT, "record 1: launch 77");
+  free(bytes.data);
+  rl_capture_destroy(capture);
+}
+
+// COOPERATIVE: a required section after WINDOWS naming the cooperative
+// launches, only in captures that have one (an older file, without it,
+// reads with every launch ordinary), part of the identity; a truncated
+// section and a launch out of range are refused naming them.
+static void capture_file_records_cooperative_launches(void** state) {
+  (void)state;
+  rl_capture_t* capture = build_sample();
+  rl_digest128_t before, after;
+  expect_ok(rl_capture_identity(capture, &before));
+  assert_int_equal(rl_capture_first_cooperative(capture), UINT32_MAX);
+  // Without a cooperative launch there is no section (the file of 1.0).
+  test_bytes_t plain = encode(capture, NULL);
+  rl_capture_file_info_t info;
+  rl_capture_t* decoded = decode_ok(plain, &info);
+  assert_int_equal(info.section_count, 10);
+  assert_int_equal(rl_capture_first_cooperative(decoded), UINT32_MAX);
+  rl_capture_destroy(decoded);
+  free(plain.data);
+  capture->launches[1].cooperative = true;
+  expect_ok(rl_capture_identity(capture, &after));
+  assert_false(rl_digest128_equal(before, after));
+  test_bytes_t bytes = encode(capture, NULL);
+  decoded = decode_ok(bytes, &info);
+  expect_capture_equal(capture, decoded, true);
+  assert_int_equal(rl_capture_first_cooperative(decoded), 1);
+  assert_false(decoded->launches[0].cooperative);
+  assert_int_equal(info.section_count, 11);
+  assert_int_equal(info.sections[9].kind, RL_CAPTURE_SECTION_COOPERATIVE);
+  assert_true(info.sections[9].known);
+  assert_true(info.sections[9].flags & RL_CAPTURE_SECTION_FLAG_REQUIRED);
+  assert_string_equal(rl_capture_section_kind_name(RL_CAPTURE_SECTION_COOPERATIVE),
+                      "COOPERATIVE");
+  rl_capture_destroy(decoded);
+  size_t section = info.sections[9].offset;
+  // A count of 2 with one record: truncated.
+  store_u32(bytes.data + section + 24, 2);
+  reseal_section(bytes, section);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "cooperative launch count");
+  // One record naming launch 77 of 3: refused naming it.
+  store_u32(bytes.data + section + 24, 1);
+  store_u32(bytes.data + section + 28, 77);
+  reseal_section(bytes, section);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "names launch 77");
+  // The record back at launch 1: reads again (the controls changed only it).
+  store_u32(bytes.data + section + 28, 1);
+  reseal_section(bytes, section);
+  decoded = decode_ok(bytes, NULL);
+  assert_true(decoded->launches[1].cooperative);
+  rl_capture_destroy(decoded);
   free(bytes.data);
   rl_capture_destroy(capture);
 }
@@ -786,6 +840,7 @@ int main(void) {
       cmocka_unit_test(capture_file_skips_unknown_optional_sections_and_refuses_required_ones),
       cmocka_unit_test(capture_file_refuses_another_major_version_and_reads_a_newer_minor),
       cmocka_unit_test(capture_file_keeps_issued_records_out_of_the_identity),
+      cmocka_unit_test(capture_file_records_cooperative_launches),
       cmocka_unit_test(test_decoder_messages),
       cmocka_unit_test(test_wrapped_block_rejected),
       cmocka_unit_test(capture_file_detects_every_flipped_byte),

@@ -89,7 +89,7 @@ static rl_capture_t* build(uint8_t* issued) {
                                  {0, 0, RL_EXPR_ADD, 0, 0}};
   rl_capture_launch_t launch = {0,       {4, 1, 1}, {64, 1, 1}, 0,
                                 kernarg_size, kernarg, 2, slots, 1,
-                                &binding};
+                                &binding, false};
   expect_ok(rl_capture_add_launch(capture, &launch, &index));
   expect_ok(rl_capture_add_launch(capture, &launch, &index));
   uint32_t end = offset_of(capture, 3) + 4;
