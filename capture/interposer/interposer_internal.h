@@ -37,7 +37,9 @@
 //   hipMemcpyToSymbol[Async]  inside the window: marks the capture
 //                          incomplete (not recorded yet);
 //   hipModuleLaunchKernel (kernelParams or extra form),
-//   hipLaunchKernel (a registered host stub; args like kernelParams) and
+//   hipLaunchKernel (a registered host stub; args like kernelParams),
+//   hipLaunchCooperativeKernel (the same, the launch marked cooperative and
+//                          forwarded with hipLaunchCooperativeKernel) and
 //   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
 //                          inside the window: the explicit arguments are
 //                          sliced from the program's bytes at the metadata
