@@ -5,8 +5,8 @@
 #
 #   threads.sh REDLINE WORKDIR CAPTURE...
 #
-# CAPTURE is a capture file, or workload:NAME (captured into WORKDIR with
-# `redline capture --workload NAME`). Each capture is replayed on the ISA
+# CAPTURE is a capture file, or workload:NAME[:LAYERS] (captured into WORKDIR
+# with `redline capture --workload NAME [--layers LAYERS]`). Each capture is replayed on the ISA
 # executor with the cache model in report mode, twice: on the aql route,
 # and on the pm4 route with every ACQUIRE_MEM dropped (REDLINE_TEST_FAULT=
 # nop-acquire: stale reads and RAW (no acquire) findings to compare), with
@@ -33,9 +33,13 @@ captures=()
 for spec in "$@"; do
   case $spec in
     workload:*)
-      name=${spec#workload:}
+      name=${spec#workload:} layers=()
+      if [[ $name == *:* ]]; then
+        layers=(--layers "${name#*:}") name=${name%%:*}
+      fi
       file=$workdir/$name.rlc
-      "$redline" capture --workload "$name" -o "$file" >/dev/null || exit
+      "$redline" capture --workload "$name" "${layers[@]}" -o "$file" \
+        >/dev/null || exit
       captures+=("$file") ;;
     *) captures+=("$spec") ;;
   esac
