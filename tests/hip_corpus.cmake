@@ -38,7 +38,7 @@ set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
   divergent printf atomic_exact decode lanes oracle_probe host_memory context
-  block2d texture grid_sync long_names)
+  block2d texture grid_sync long_names oracle_reach)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
@@ -54,7 +54,8 @@ set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 # The programs whose every dispatch the oracle executor models on gfx1100
 # (docs/shadow-oracle.md): hip_corpus.<name>.gfx1100.oracle.
 set(RL_HIP_CORPUS_ORACLE saxpy transpose gemm reduce scan histogram bitonic
-  conv divergent dynshared globals int64 streams graph oracle_probe)
+  conv divergent dynshared globals int64 streams graph oracle_probe
+  oracle_reach)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
 set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
