@@ -122,6 +122,7 @@ MUTATIONS=(
   "hip:oracle_reach|code:addc_no_carry|fail|ISA executor: s_addc_u32 ignores SCC as carry-in (outside mutation F04; a uniform 64-bit add that carries)"
   "hip:oracle_reach|code:global_sgpr_offset_dropped|fail|ISA executor: GLOBAL with an SGPR base ignores the immediate offset (outside mutation F05; a store at a uniform address + 24)"
   "hip:oracle_reach|code:readfirstlane_clz|fail|ISA executor: v_readfirstlane_b32 picks the lane by clz, not ctz (outside mutation F08; a readfirstlane with lanes 0-4 inactive)"
+  "vecchain|code:hazard_war_ignored|fail|hazard classifier: write-after-read is no conflict (outside mutation F11; vecchain's vc_fill rewrites what vc_merge read)"
   "decode|code:vop3_add_sub|escape|ISA decoder: v_add_f32 in the VOP3 encoding decodes as v_sub_f32 (no workload kernel has a VOP3 v_add_f32)"
   "decode|code:fma3_unfused|escape|ISA executor: VOP3 v_fma_f32 rounds twice (no workload kernel has a VOP3 v_fma_f32)"
   "decode|code:global_offset_unsigned|escape|ISA decoder: the 13-bit global/scratch offset is not sign-extended (no workload kernel has a negative offset)"
@@ -143,6 +144,7 @@ CODE_PATCHES=(
   "subrev_f32_forward|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_subrev_f32, b - a\)/RL_ISA_F32(rl_isa_v_subrev_f32, a - b)/"
   "global_sgpr_offset_dropped|redline/sim/isa/isa_mem.c|s/out_address\[l\] = base \+ wave->vgpr\[inst->addr\]\[l\] \+ \(uint64_t\)offset;/out_address[l] = base + wave->vgpr[inst->addr][l];/"
   "readfirstlane_clz|redline/sim/isa/isa_valu.c|s/uint32_t lane = exec \? \(uint32_t\)__builtin_ctz\(exec\) : 0;/uint32_t lane = exec ? (uint32_t)__builtin_clz(exec) : 0;/"
+  "hazard_war_ignored|capture/hazard.c|s/if \(rl_hazard_reads\(earlier\) && rl_hazard_writes\(later\)\) return RL_HAZARD_WAR;/if (rl_hazard_reads(earlier) && rl_hazard_writes(later)) return RL_HAZARD_NONE;/"
   "addc_no_carry|redline/sim/isa/isa_salu.c|s/uint64_t r = \(uint64_t\)A32 \+ B32V \+ s->scc;/uint64_t r = (uint64_t)A32 + B32V;/"
   "workgroup_id_y_zero|redline/sim/isa/isa_executor.c|s/if \(d->workgroup_id\[axis\]\) wave->sgpr\[next\+\+\] = wg->group_id\[axis\];/if (d->workgroup_id[axis]) wave->sgpr[next++] = axis == 1 ? 0 : wg->group_id[axis];/"
 )
