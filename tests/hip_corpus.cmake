@@ -17,6 +17,9 @@
 #                                                with --hazards adversarial
 #   hip_corpus.transpose.<arch>.dispatch_audit  the same capture, shadow with
 #       REDLINE_TEST_FAULT=grid-ignore-y: must fail naming axis y
+#   hip_corpus.oracle_probe.gfx1100.oracle_extent  the same capture, DEFAULT
+#       shadow with REDLINE_TEST_FAULT=store-extra-byte: the oracle must name
+#       the byte the simulator wrote outside the oracle's writes
 #   hip_corpus.streams.gfx1100.observed_effects  the same capture: its
 #       kernels' effects were observed; replay passes the effects audit, and
 #       with REDLINE_TEST_FAULT=extent-shrink replay and shadow fail naming
@@ -248,6 +251,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         set_tests_properties(${t}.oracle PROPERTIES
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.oracle)
+        if(name STREQUAL "oracle_probe")
+          add_test(NAME ${t}.oracle_extent
+            COMMAND ${rl_corpus_run} oracle_extent ${common})
+          set_tests_properties(${t}.oracle_extent PROPERTIES
+            FIXTURES_REQUIRED ${t}.capture)
+          list(APPEND tests ${t}.oracle_extent)
+        endif()
       endif()
       if(name STREQUAL "transpose")  # a 2-D grid
         add_test(NAME ${t}.dispatch_audit

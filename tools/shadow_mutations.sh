@@ -115,7 +115,6 @@ MUTATIONS=(
   "hip:oracle_probe|code:bpermute_bytes_as_lanes|fail|ISA executor: ds_bpermute indexes lanes by the byte address (a HIP program's __shfl)"
   "hip:oracle_probe|code:cndmask_high_half_inverted|fail|ISA executor: v_cndmask_b32 uses the inverted mask in lanes 16-31 (a HIP program's select)"
   "hip:oracle_probe|code:workgroup_id_y_zero|fail|ISA executor: the work-group id Y SGPR is always 0 (a HIP program's 2-D grid)"
-  "hip:oracle_probe|store-extra-byte|fail|simulator: a store also writes the byte after its last element, value unchanged (only the oracle's write-extent check sees it)"
   "hip:oracle_reach||pass|negative control: the HIP reach program under the oracle executor, no mutation"
   "hip:oracle_reach|code:min_i32_unsigned|fail|ISA executor: v_min_i32 compares unsigned (outside mutation F02; a HIP program's min of both signs)"
   "hip:oracle_reach|code:subrev_f32_forward|fail|ISA executor: v_subrev_f32 computes a - b (outside mutation F03; a HIP program's a[i] - c)"
