@@ -368,10 +368,13 @@ typedef struct rl_shadow_options_s {
   // device.seed), "full" or "off" (NULL: off). When on and the run's
   // executor is isa on simulated devices, the first eager arm (else the
   // first sequential retained arm) runs its device's isa executor under the
-  // oracle: a work-group whose bytes differ from the oracle's fails that
-  // arm, naming window, launch, kernel, work-group, address and bytes;
-  // what the oracle cannot model is counted as skipped (result.oracle).
-  // The CLI's default is "sample".
+  // oracle, and so does every adversarial pass on a simulator running isa
+  // (an oracle of its own, seeded by the pass's seed; a picked work-group
+  // runs whole at its point of the interleaving): a work-group whose bytes
+  // differ from the oracle's, or that wrote a byte the oracle did not (or
+  // the reverse), fails that arm, naming window, launch, kernel,
+  // work-group, address and bytes; what the oracle cannot model is counted
+  // as skipped (result.oracle). The CLI's default is "sample".
   const char* oracle;
   // When set, every arm step goes into this trace (shadow/shadow_trace.h):
   // host spans, the dispatches of simulated devices, arrows for the hazard
@@ -490,6 +493,11 @@ typedef struct rl_shadow_result_s {
   bool oracle_ran;
   uint32_t oracle_arm;
   rl_oracle_report_t oracle;
+  // The adversarial passes each run under an oracle of their own: how many,
+  // and the work-groups their oracles checked and skipped in all.
+  uint32_t oracle_adversarial_arms;
+  uint64_t oracle_adversarial_checked;
+  uint64_t oracle_adversarial_skipped;
   // How every wait of the redline arms is bounded (options.limits
   // wait_timeout_ns): on the simulator a stall (no work-group completing
   // for that long; a step that keeps progressing runs as long as it needs,

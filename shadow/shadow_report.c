@@ -653,6 +653,13 @@ static void rl_shadow_json_header(cJSON* root, const rl_shadow_result_t* result)
       cJSON_AddItemToArray(reasons, reason);
     }
     cJSON_AddBoolToObject(oracle, "mismatch", r->mismatch);
+    // The adversarial passes' oracles (shadow.h).
+    cJSON_AddNumberToObject(oracle, "adversarial_arms",
+                            result->oracle_adversarial_arms);
+    cJSON_AddNumberToObject(oracle, "adversarial_workgroups_checked",
+                            (double)result->oracle_adversarial_checked);
+    cJSON_AddNumberToObject(oracle, "adversarial_workgroups_skipped",
+                            (double)result->oracle_adversarial_skipped);
   }
 }
 

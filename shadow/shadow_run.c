@@ -43,12 +43,14 @@ typedef struct rl_shadow_run_s {
   // arm differs from the run's (rl_shadow_options_t.second_executor).
   const char* executor[RL_SHADOW_MAX_ARMS];
   uint32_t second;  // its arm index, UINT32_MAX without one
-  // The oracle executor (rl_shadow_options_t.oracle) and the arm whose
-  // device runs under it (UINT32_MAX: none); |oracle_base| is the count of
-  // dispatches it had seen before the arm's current step.
-  rl_oracle_t* oracle;
+  // The oracle executors (rl_shadow_options_t.oracle): oracles[a] wraps
+  // arm a's isa executor (NULL: not wrapped); |oracle_arm| is the
+  // sequential arm the report names (UINT32_MAX: none), the others are the
+  // adversarial passes. |oracle_base|[a] is the count of dispatches
+  // oracles[a] had seen before the arm's current step.
+  rl_oracle_t* oracles[RL_SHADOW_MAX_ARMS];
   uint32_t oracle_arm;
-  uint64_t oracle_base;
+  uint64_t oracle_base[RL_SHADOW_MAX_ARMS];
 } rl_shadow_run_t;
 
 // The run's executor as the device opens it ("ref" when none is named).
@@ -373,17 +375,39 @@ static uint32_t rl_shadow_oracle_arm(const rl_shadow_run_t* run) {
   return found;
 }
 
+// Whether arm |a| runs under an oracle executor of its own: the oracle
+// arm, and every adversarial pass whose simulator runs isa (the oracle
+// checks its picked work-groups whole at their point of the interleaving,
+// redline/sim/oracle/oracle.h).
+static bool rl_shadow_oracle_wraps(const rl_shadow_run_t* run, uint32_t a) {
+  if (a == run->oracle_arm) return true;
+  const rl_shadow_options_t* options = run->options;
+  rl_oracle_mode_t mode = RL_ORACLE_OFF;
+  if (!options->oracle || !rl_oracle_mode_parse(options->oracle, &mode) ||
+      mode == RL_ORACLE_OFF || !run->adversarial[a] || !run->executor[a] ||
+      strcmp(run->executor[a], "isa") != 0) {
+    return false;
+  }
+  return strcmp(rl_shadow_arm_device_kind(options->arms[a],
+                                          options->device.kind),
+                "sim") == 0;
+}
+
 static void rl_shadow_create_arms(rl_shadow_run_t* run) {
   const rl_shadow_options_t* options = run->options;
   run->oracle_arm = rl_shadow_oracle_arm(run);
-  if (run->oracle_arm != UINT32_MAX) {
+  for (uint32_t a = 0; a < options->arm_count; ++a) {
+    if (!rl_shadow_oracle_wraps(run, a)) continue;
     rl_oracle_mode_t mode = RL_ORACLE_SAMPLE;
     (void)rl_oracle_mode_parse(options->oracle, &mode);
-    rl_status_t status = rl_oracle_create(rl_isa_executor(), mode,
-                                          options->device.seed, &run->oracle);
+    rl_status_t status =
+        rl_oracle_create(rl_isa_executor(), mode,
+                         a == run->oracle_arm ? options->device.seed
+                                              : run->seed[a],
+                         &run->oracles[a]);
     if (status) {  // out of memory: the arm runs without it, and says so
       rl_status_free(status);
-      run->oracle_arm = UINT32_MAX;
+      if (a == run->oracle_arm) run->oracle_arm = UINT32_MAX;
     }
   }
   rl_shadow_device_options_t device = options->device;
@@ -404,7 +428,7 @@ static void rl_shadow_create_arms(rl_shadow_run_t* run) {
     this_arm.device.adversarial = run->adversarial[a];
     this_arm.device.seed = run->seed[a];
     this_arm.device.executor = run->executor[a];
-    this_arm.device.oracle = a == run->oracle_arm ? run->oracle : NULL;
+    this_arm.device.oracle = run->oracles[a];
     arm->executor = run->executor[a];
     rl_status_t status = rl_shadow_arm_create(arm->kind, run->capture,
                                               &this_arm, &run->arms[a]);
@@ -449,15 +473,15 @@ static void rl_shadow_rerecord_step(rl_shadow_run_t* run, uint32_t w,
 // The oracle executor's verdict on the oracle arm's step: a mismatch
 // names the launch (dispatch of the step), kernel, work-group, address and
 // both sides' bytes.
-static rl_status_t rl_shadow_oracle_check(rl_shadow_run_t* run) {
+static rl_status_t rl_shadow_oracle_check(rl_shadow_run_t* run, uint32_t a) {
   rl_oracle_report_t report;
-  rl_oracle_report(run->oracle, &report);
+  rl_oracle_report(run->oracles[a], &report);
   if (!report.mismatch) return RL_OK;
   return RL_STATUS(RL_STATUS_MISMATCH,
                    "oracle executor: launch %" PRIu64 " (kernel %s), "
                    "work-group (%u, %u, %u): %s",
-                   report.mismatch_dispatch >= run->oracle_base
-                       ? report.mismatch_dispatch - run->oracle_base
+                   report.mismatch_dispatch >= run->oracle_base[a]
+                       ? report.mismatch_dispatch - run->oracle_base[a]
                        : report.mismatch_dispatch,
                    report.mismatch_kernel, report.mismatch_group[0],
                    report.mismatch_group[1], report.mismatch_group[2],
@@ -467,14 +491,32 @@ static rl_status_t rl_shadow_oracle_check(rl_shadow_run_t* run) {
 // The oracle's counts as the run's independent reference (shadow.h).
 static void rl_shadow_oracle_result(rl_shadow_run_t* run) {
   rl_shadow_result_t* result = run->result;
-  if (!run->oracle) return;
-  result->oracle_ran = true;
-  result->oracle_arm = run->oracle_arm;
-  rl_oracle_report(run->oracle, &result->oracle);
-  char line[512];
-  rl_oracle_report_format(&result->oracle, line, sizeof(line));
+  for (uint32_t a = 0; a < result->arm_count; ++a) {  // adversarial passes
+    if (!run->oracles[a] || a == run->oracle_arm) continue;
+    rl_oracle_report_t report;
+    rl_oracle_report(run->oracles[a], &report);
+    result->oracle_adversarial_arms++;
+    result->oracle_adversarial_checked += report.workgroups_checked;
+    result->oracle_adversarial_skipped += report.workgroups_skipped;
+  }
   char* text = result->independent_reference;
   size_t size = sizeof(result->independent_reference);
+  if (run->oracle_arm == UINT32_MAX) {
+    if (!result->oracle_adversarial_arms) return;
+    size_t used = !strncmp(text, "none", 4) ? 0 : strlen(text);
+    snprintf(text + used, size - used,
+             "%soracle executor: %" PRIu64 " work-groups checked (%" PRIu64
+             " skipped) on %u adversarial arms",
+             used ? "; " : "", result->oracle_adversarial_checked,
+             result->oracle_adversarial_skipped,
+             result->oracle_adversarial_arms);
+    return;
+  }
+  result->oracle_ran = true;
+  result->oracle_arm = run->oracle_arm;
+  rl_oracle_report(run->oracles[run->oracle_arm], &result->oracle);
+  char line[512];
+  rl_oracle_report_format(&result->oracle, line, sizeof(line));
   if (!strncmp(text, "none", 4) || !text[0]) {
     snprintf(text, size, "%s on arm %s", line,
              result->arms[run->oracle_arm].name);
@@ -482,6 +524,15 @@ static void rl_shadow_oracle_result(rl_shadow_run_t* run) {
     size_t used = strlen(text);
     snprintf(text + used, size - used, "; %s on arm %s", line,
              result->arms[run->oracle_arm].name);
+  }
+  if (result->oracle_adversarial_arms) {
+    size_t used = strlen(text);
+    snprintf(text + used, size - used,
+             ", and %" PRIu64 " work-groups (%" PRIu64
+             " skipped) on %u adversarial arms",
+             result->oracle_adversarial_checked,
+             result->oracle_adversarial_skipped,
+             result->oracle_adversarial_arms);
   }
 }
 
@@ -496,10 +547,10 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
   rl_effects_watch_t effects;
   rl_shadow_effects_before(arm, run->result->hazard_check, &effects,
                            &run->result->arms[a]);
-  if (a == run->oracle_arm) {
+  if (run->oracles[a]) {
     rl_oracle_report_t report;
-    rl_oracle_report(run->oracle, &report);
-    run->oracle_base = report.dispatches;
+    rl_oracle_report(run->oracles[a], &report);
+    run->oracle_base[a] = report.dispatches;
   }
   bool traced = rl_shadow_rerecord_trace_begin(&run->rerecord, arm);
   bool issued = !traced && rl_issued_trace_begin(run->capture, arm);
@@ -539,7 +590,7 @@ static void rl_shadow_step_arm(rl_shadow_run_t* run, uint32_t a, uint32_t w,
       rl_status_free(compared);
     }
   }
-  if (!status && a == run->oracle_arm) status = rl_shadow_oracle_check(run);
+  if (!status && run->oracles[a]) status = rl_shadow_oracle_check(run, a);
   if (status) rl_shadow_fail_arm(run, a, status, NULL, w, value);
 }
 
@@ -870,7 +921,9 @@ static void rl_shadow_run_deinit(rl_shadow_run_t* run) {
   for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
     rl_shadow_arm_destroy(run->arms[a]);
   }
-  rl_oracle_destroy(run->oracle);  // after the devices it ran in
+  for (uint32_t a = 0; a < RL_SHADOW_MAX_ARMS; ++a) {
+    rl_oracle_destroy(run->oracles[a]);  // after the devices it ran in
+  }
   rl_shadow_rerecord_deinit(&run->rerecord);
   rl_shadow_trace_end(&run->trace);
   free(run->values);

@@ -17,6 +17,9 @@
 #                                                with --hazards adversarial
 #   hip_corpus.transpose.<arch>.dispatch_audit  the same capture, shadow with
 #       REDLINE_TEST_FAULT=grid-ignore-y: must fail naming axis y
+#   hip_corpus.oracle_probe.gfx1100.oracle_extent  the same capture, DEFAULT
+#       shadow with REDLINE_TEST_FAULT=store-extra-byte: the oracle must name
+#       the byte the simulator wrote outside the oracle's writes
 #   hip_corpus.streams.gfx1100.observed_effects  the same capture: its
 #       kernels' effects were observed; replay passes the effects audit, and
 #       with REDLINE_TEST_FAULT=extent-shrink replay and shadow fail naming
@@ -38,7 +41,7 @@ set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
   divergent printf atomic_exact decode lanes oracle_probe host_memory context
-  block2d texture grid_sync long_names)
+  block2d texture grid_sync long_names oracle_reach)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
@@ -54,7 +57,8 @@ set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 # The programs whose every dispatch the oracle executor models on gfx1100
 # (docs/shadow-oracle.md): hip_corpus.<name>.gfx1100.oracle.
 set(RL_HIP_CORPUS_ORACLE saxpy transpose gemm reduce scan histogram bitonic
-  conv divergent dynshared globals int64 streams graph oracle_probe)
+  conv divergent dynshared globals int64 streams graph oracle_probe
+  oracle_reach)
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
 set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
@@ -247,6 +251,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         set_tests_properties(${t}.oracle PROPERTIES
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.oracle)
+        if(name STREQUAL "oracle_probe")
+          add_test(NAME ${t}.oracle_extent
+            COMMAND ${rl_corpus_run} oracle_extent ${common})
+          set_tests_properties(${t}.oracle_extent PROPERTIES
+            FIXTURES_REQUIRED ${t}.capture)
+          list(APPEND tests ${t}.oracle_extent)
+        endif()
       endif()
       if(name STREQUAL "transpose")  # a 2-D grid
         add_test(NAME ${t}.dispatch_audit

@@ -247,7 +247,8 @@ class Capture:
 
     def shadow(self, **options) -> dict:
         """Shadow parity run (redline/shadow_json.h): arms, windows,
-        processor, executor, adversarial, seed. Returns the JSON report as a
+        processor, executor, adversarial, seed, oracle ("sample" by
+        default, "full" or "off": the oracle executor). Returns the JSON report as a
         dict; "verdict" is "PASS" or "FAIL", "code" the status code of the
         result (0 on PASS, 1 on a divergence) and "code_name" its name."""
         return self._json_run(lib.rl_shadow_run_json, options)

@@ -104,3 +104,21 @@ def test_shadow_and_bench(capture_path):
     with pytest.raises(redline.RedlineError) as error:
         capture.shadow(nosuch=1)
     assert error.value.code == 2
+
+
+def test_shadow_oracle_option(capture_path):
+    # The oracle executor checks the isa arm by default, as the CLI's
+    # --oracle does; "off" leaves it out; another value is refused.
+    capture = redline.Capture.read(capture_path)
+    report = capture.shadow(arms="eager", windows="1:1", executor="isa")
+    assert report["verdict"] == "PASS"
+    assert report["oracle"]["mode"] == "sample"
+    assert report["oracle"]["workgroups_checked"] > 0
+    off = capture.shadow(arms="eager", windows="1:1", executor="isa", oracle="off")
+    assert "oracle" not in off
+    full = capture.shadow(arms="eager", windows="1:1", executor="isa", oracle="full")
+    assert full["oracle"]["workgroups_checked"] == full["oracle"]["workgroups"] - \
+        full["oracle"]["workgroups_skipped"]
+    with pytest.raises(redline.RedlineError) as error:
+        capture.shadow(oracle="sometimes")
+    assert error.value.code == 2

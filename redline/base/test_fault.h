@@ -58,6 +58,11 @@
 //   grid-ignore-y   simulator (sim_wg.c): every dispatch runs one row of
 //                   work-groups, ignoring the grid's Y dimension (the
 //                   dispatch audit's control; takes no index)
+//   store-extra-byte  simulator (sim_wg.c): in a work-group whose writes
+//                   are watched (the oracle executor's), a vector store
+//                   also writes the byte after its last lane's element,
+//                   with the value it holds: the control of the oracle's
+//                   extent check (redline/sim/oracle/oracle.h; no index)
 //   parallel-completion-order  simulator (sim_parallel.c): a parallel
 //                   dispatch reports its findings thread by thread, as
 //                   they completed, not sorted by work-group (the

@@ -167,6 +167,21 @@ rl_status_t rl_sim_wg_atomic(rl_sim_wg_t* wg, uint64_t address, uint32_t size,
 bool rl_sim_wg_peek(rl_sim_wg_t* wg, uint64_t address, void* out_data,
                     uint32_t size);
 
+// One work-group's writes apart from its dispatch's union: a set of byte
+// ranges, kept sorted, disjoint and not touching. rl_sim_wg_watch_writes()
+// records every range |wg| writes from now on (stores, the lanes of a
+// vector store, atomics: the ranges the hazard checker gets, whether or not
+// the device keeps an access record) into |into|, until called again with
+// NULL. The oracle executor compares them with the bytes it wrote itself.
+typedef struct rl_sim_range_set_s rl_sim_wg_writes_t;
+rl_sim_wg_writes_t* rl_sim_wg_writes_new(void);  // NULL: out of memory
+void rl_sim_wg_writes_free(rl_sim_wg_writes_t* writes);  // NULL ignored
+void rl_sim_wg_watch_writes(rl_sim_wg_t* wg, rl_sim_wg_writes_t* into);
+uint32_t rl_sim_wg_writes_count(const rl_sim_wg_writes_t* writes);
+// Range |index| (< count), [*|out_begin|, *|out_end|), in address order.
+void rl_sim_wg_writes_range(const rl_sim_wg_writes_t* writes, uint32_t index,
+                            uint64_t* out_begin, uint64_t* out_end);
+
 // The accesses of one vector-memory instruction at once: lane l of |lanes|
 // loads (stores) |size| bytes (1..16) at address[l] into (from) data +
 // l * 16. When every lane's bytes lie inside one live allocation, the

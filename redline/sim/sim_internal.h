@@ -283,6 +283,9 @@ typedef struct rl_sim_wg_context_s {
   // worker thread's own (sim_parallel.c), merged when the dispatch ends.
   rl_sim_range_set_t* reads;
   rl_sim_range_set_t* writes;
+  // This work-group's writes alone, when a caller watches them
+  // (rl_sim_wg_watch_writes; NULL otherwise).
+  rl_sim_range_set_t* wg_writes;
   uint64_t fault_address;  // set by a failed access
   uint32_t wgp;            // the WGP it runs on (cache-model placement)
   // Whose stop flag rl_sim_wg_stopping() reads (NULL: never stopping, for

@@ -438,6 +438,21 @@ bool rl_sim_wg_peek(rl_sim_wg_t* wg, uint64_t address, void* out_data,
                                 size);
 }
 
+// Test-only (redline/base/test_fault.h "store-extra-byte"): a store in a
+// work-group whose writes are watched also writes the byte at |extra| (the
+// one after its last element) with the value it holds: the negative
+// control of the oracle's extent check (its byte comparison cannot see it).
+static rl_status_t rl_sim_wg_fault_extra_byte(rl_sim_wg_context_t* context,
+                                              uint64_t extra) {
+  uint8_t byte;
+  if (!rl_test_fault("store-extra-byte", 0) ||
+      !rl_sim_memory_copy_out(&context->device->memory, extra, &byte, 1) ||
+      !rl_sim_memory_copy_in(&context->device->memory, extra, &byte, 1)) {
+    return RL_OK;
+  }
+  return rl_sim_range_set_add(context->wg_writes, extra, 1);
+}
+
 rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
                                  const void* data, uint32_t size,
                                  uint32_t access) {
@@ -451,8 +466,37 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
     return rl_sim_wg_fault(wg, "write", address, size);
   }
   if (cached) rl_sim_cache_store_after(device, &where, address, data, size);
+  if (context->wg_writes) {
+    RL_RETURN_IF_ERROR(rl_sim_range_set_add(context->wg_writes, address, size));
+    RL_RETURN_IF_ERROR(rl_sim_wg_fault_extra_byte(context, address + size));
+  }
   if (context->device->options.no_access_record) return RL_OK;
   return rl_sim_range_set_add(context->writes, address, size);
+}
+
+void rl_sim_wg_watch_writes(rl_sim_wg_t* wg, rl_sim_wg_writes_t* into) {
+  rl_sim_wg_context_t* context = wg->context;
+  context->wg_writes = into;
+}
+
+rl_sim_wg_writes_t* rl_sim_wg_writes_new(void) {
+  return calloc(1, sizeof(rl_sim_range_set_t));
+}
+
+void rl_sim_wg_writes_free(rl_sim_wg_writes_t* writes) {
+  if (!writes) return;
+  rl_sim_range_set_deinit(writes);
+  free(writes);
+}
+
+uint32_t rl_sim_wg_writes_count(const rl_sim_wg_writes_t* writes) {
+  return writes->count;
+}
+
+void rl_sim_wg_writes_range(const rl_sim_wg_writes_t* writes, uint32_t index,
+                            uint64_t* out_begin, uint64_t* out_end) {
+  *out_begin = writes->items[index].begin;
+  *out_end = writes->items[index].end;
 }
 
 // Misaligned atomics (a fault on hardware's natural-alignment rule, which
@@ -510,6 +554,9 @@ rl_status_t rl_sim_wg_atomic(rl_sim_wg_t* wg, uint64_t address, uint32_t size,
     // The writer's lines get the value this atomic wrote.
     uint64_t next = update(old, arg);
     rl_sim_cache_store_after(device, &where, address, &next, size);
+  }
+  if (context->wg_writes) {
+    RL_RETURN_IF_ERROR(rl_sim_range_set_add(context->wg_writes, address, size));
   }
   if (device->options.no_access_record) return RL_OK;
   RL_RETURN_IF_ERROR(rl_sim_range_set_add(context->reads, address, size));
@@ -617,6 +664,14 @@ rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
   *out_done = true;
   if (cached) {
     rl_sim_cache_store_lanes_after(device, &where, address, lanes, data, size);
+  }
+  if (context->wg_writes) {
+    RL_RETURN_IF_ERROR(
+        rl_sim_wg_lanes_record(context->wg_writes, address, lanes, size));
+    if (lanes) {
+      RL_RETURN_IF_ERROR(rl_sim_wg_fault_extra_byte(
+          context, address[31 - __builtin_clz(lanes)] + size));
+    }
   }
   if (device->options.no_access_record) return RL_OK;
   return rl_sim_wg_lanes_record(context->writes, address, lanes, size);

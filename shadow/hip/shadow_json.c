@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redline/sim/oracle/oracle.h"
 #include "shadow/bench.h"
 #include "shadow/hip/shadow_hip.h"
 #include "shadow/shadow.h"
@@ -68,6 +69,18 @@ static rl_status_t rl_shadow_json_key(const cJSON* item,
   if (strcmp(key, "executor") == 0) {
     return rl_shadow_json_string(item, &shadow->device.executor);
   }
+  if (strcmp(key, "oracle") == 0) {  // the CLI's --oracle
+    RL_RETURN_IF_ERROR(rl_shadow_json_string(item, &text));
+    rl_oracle_mode_t mode;
+    if (!rl_oracle_mode_parse(text, &mode)) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                       "options: \"oracle\" '%s': expected sample, full or "
+                       "off",
+                       text);
+    }
+    shadow->oracle = text;
+    return RL_OK;
+  }
   if (strcmp(key, "adversarial") == 0 && cJSON_IsBool(item)) {
     shadow->device.adversarial = cJSON_IsTrue(item);
     return RL_OK;
@@ -107,6 +120,9 @@ static rl_status_t rl_shadow_json_parse(const char* text,
   *out_root = NULL;
   options->rounds = 5;
   options->shadow.device.hip_arm = rl_shadow_hip_arm_create;
+  // As the CLI: the oracle executor checks a sample of the work-groups
+  // wherever the isa executor runs them (redline/sim/oracle/oracle.h).
+  options->shadow.oracle = "sample";
   RL_RETURN_IF_ERROR(rl_shadow_arms_parse(default_arms, options->shadow.arms,
                                           &options->shadow.arm_count));
   if (!text || !text[0]) return RL_OK;

@@ -66,6 +66,20 @@ case $mode in
       printf '%s\n' "$out" >&2
       exit 1
     fi ;;
+  oracle_extent)
+    # The oracle's write-extent check's negative control (redline/sim/
+    # oracle/oracle.h): a simulator whose stores also write the byte after
+    # their last element, value unchanged (REDLINE_TEST_FAULT=
+    # store-extra-byte), must fail the DEFAULT shadow naming that byte.
+    out=$(REDLINE_TEST_FAULT=store-extra-byte "$redline" shadow "$capture" 2>&1)
+    status=$?
+    printf '%s\n' "$out" | grep '^shadow:'
+    if [ $status -ne 1 ] ||
+       ! printf '%s\n' "$out" | grep -q '^shadow: FAIL (arm eager: window 0 (run=0): oracle executor: .*: the simulator wrote 1 byte(s) there that the'; then
+      echo "negative control: the oracle should name the extra byte (exit 1), got exit $status" >&2
+      printf '%s\n' "$out" >&2
+      exit 1
+    fi ;;
   dispatch_audit)
     # The dispatch audit's negative control (shadow/effects_audit.h): a
     # simulator that runs one row of work-groups (REDLINE_TEST_FAULT=

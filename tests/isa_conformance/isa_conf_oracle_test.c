@@ -2,8 +2,10 @@
 // (redline/sim/oracle/oracle.h) on hand-encoded programs run by the
 // conformance harness: it checks what the isa executor computes, and its
 // negative controls: a byte the "simulator" got wrong is caught and named,
-// a work-group the simulator never ran is caught, and an instruction the
+// a work-group the simulator never ran is caught, a byte written outside
+// the oracle's writes (either way) is caught, and an instruction the
 // oracle does not model is reported as skipped, never as checked.
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,10 +50,18 @@ static void add_program(rl_conf_program_t* p, bool dpp) {
 // The executor under test made wrong on purpose: after the isa executor
 // ran a work-group, one byte of its first result is flipped (|flip|), or a
 // work-group is not run at all (|drop|).
+// |extra|: the first work-group also rewrites one byte of the input with
+// the value it holds (a write outside the program's, its bytes unchanged).
+// |early|: work-group 2 also computes work-group 3's results, where its
+// own writes are no longer watched, and work-group 3 then writes nothing
+// (the right bytes, written by the wrong work-group).
 static struct {
   bool flip;
   bool drop;
+  bool extra;
+  bool early;
   uint64_t out;
+  uint64_t in;
 } faulty;
 
 static rl_status_t faulty_begin(void* self, const rl_sim_dispatch_t* d,
@@ -65,7 +75,19 @@ static rl_status_t faulty_run(void* self, void* state, rl_sim_wg_t* wg) {
   (void)self;
   const rl_sim_executor_t* isa = rl_isa_executor();
   if (faulty.drop && wg->group_id[0] == 3) return RL_OK;
+  if (faulty.early && wg->group_id[0] == 3) return RL_OK;
   rl_status_t status = isa->run_workgroup(isa->self, state, wg);
+  if (!status && faulty.early && wg->group_id[0] == 2) {
+    rl_sim_wg_watch_writes(wg, NULL);
+    rl_sim_wg_t next = *wg;
+    next.group_id[0] = 3;
+    return isa->run_workgroup(isa->self, state, &next);
+  }
+  if (!status && faulty.extra && wg->group_id[0] == 0) {
+    uint8_t byte = 0;
+    assert_true(rl_sim_wg_peek(wg, faulty.in + 5, &byte, 1));
+    return rl_sim_wg_store(wg, faulty.in + 5, &byte, 1);
+  }
   if (status || !faulty.flip) return status;
   uint64_t at = faulty.out + (uint64_t)wg->group_id[0] * 64 * 4 + 1;
   uint8_t byte = 0;
@@ -102,6 +124,7 @@ static void run_under_oracle(const rl_sim_executor_t* inner,
   rl_conf_config_t config = {.lanes = WORK_ITEMS, .ieee = true,
                              .dx10_clamp = true};
   faulty.out = rl_conf_out_address(device);
+  faulty.in = rl_conf_in_address(device);
   char fault[256] = "";
   bool ran = rl_conf_run(device, &program, &config, fault, sizeof(fault));
   rl_conf_set_inner(NULL);
@@ -174,6 +197,40 @@ static void oracle_catches_a_workgroup_never_run(void** state) {
   assert_non_null(strstr(r.mismatch_text, "got (simulator) cd cd cd cd"));
 }
 
+// Negative control: a byte the simulator wrote in a checked work-group that
+// the oracle did not write fails the check, naming its address, even when
+// its value did not change.
+static void oracle_catches_a_write_outside_its_own(void** state) {
+  (void)state;
+  faulty.extra = true;
+  rl_oracle_report_t r;
+  run_under_oracle(&faulty_executor, RL_ORACLE_FULL, false, &r);
+  faulty.extra = false;
+  assert_true(r.mismatch);
+  assert_int_equal(r.mismatch_group[0], 0);
+  char want[128];
+  snprintf(want, sizeof(want),
+           "address 0x%" PRIx64 ": the simulator wrote 1 byte(s) there that "
+           "the oracle did not write",
+           faulty.in + 5);
+  assert_string_equal(r.mismatch_text, want);
+}
+
+// Negative control: bytes the oracle wrote that the simulator did not
+// write in that work-group fail, though memory holds the oracle's values.
+static void oracle_catches_a_write_the_simulator_left_out(void** state) {
+  (void)state;
+  faulty.early = true;
+  rl_oracle_report_t r;
+  run_under_oracle(&faulty_executor, RL_ORACLE_FULL, false, &r);
+  faulty.early = false;
+  assert_true(r.mismatch);
+  assert_int_equal(r.mismatch_group[0], 3);
+  assert_non_null(strstr(r.mismatch_text, "the oracle wrote it, the "
+                                          "simulator did not"));
+  print_message("  caught: %s\n", r.mismatch_text);
+}
+
 // An instruction the oracle does not model (DPP) skips the work-group with
 // the instruction's name: counted as skipped, never as checked.
 static void oracle_skips_what_it_does_not_model(void** state) {
@@ -198,6 +255,8 @@ int main(void) {
       cmocka_unit_test(oracle_samples_two_workgroups),
       cmocka_unit_test(oracle_catches_a_flipped_byte),
       cmocka_unit_test(oracle_catches_a_workgroup_never_run),
+      cmocka_unit_test(oracle_catches_a_write_outside_its_own),
+      cmocka_unit_test(oracle_catches_a_write_the_simulator_left_out),
       cmocka_unit_test(oracle_skips_what_it_does_not_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

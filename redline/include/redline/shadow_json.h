@@ -9,6 +9,9 @@
 //             "windows": "START:COUNT[:STRIDE]",  // default: the capture's
 //             "processor": "gfx1100", "executor": "ref" | "isa",
 //             "adversarial": false, "seed": 0,
+//             "oracle": "sample" | "full" | "off",  // default sample:
+//                  // the oracle executor (the CLI's --oracle, docs/cli.md)
+//                  // checks the isa executor's work-groups; bench ignores it
 //             "device": "sim" | "rocr" | "drm",    // default sim; the
 //                  // eager, recorded and retained arms' device; a real
 //                  // one adds the simulated reference arm "sim"

@@ -21,8 +21,15 @@
 // zeroed, and scalar loads and kernargs read through the same overlay.
 // Waves of the work-group run round-robin up to each s_barrier. After
 // |inner| finished the work-group, every byte the oracle wrote must equal
-// the simulator's memory at that address. A picked work-group the
-// simulator never ran (a grid it shrank) is a mismatch too.
+// the simulator's memory at that address, and the bytes the simulator wrote
+// for it (rl_sim_wg_watch_writes) must be exactly the bytes the oracle
+// wrote: one side's write the other did not make is a mismatch naming its
+// address. A picked work-group the simulator never ran (a grid it shrank)
+// is a mismatch too. Under an interleaving schedule (wg_open/wg_step, when
+// |inner| has them) a picked work-group runs whole at its first step: the
+// oracle on memory as it is then, |inner| to its end in one step; a
+// cooperative dispatch is never picked (skipped: its grid barrier needs
+// every work-group).
 //
 // Skips, never silent passes. A work-group the oracle cannot check honestly
 // is skipped with its reason: an instruction it does not model (named), a

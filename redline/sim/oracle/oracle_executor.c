@@ -176,6 +176,149 @@ static bool rl_oracle_compare(rl_oracle_t* oracle, rl_sim_wg_t* wg,
   return true;
 }
 
+// Whether |set| holds [begin, end).
+static bool rl_oracle_set_holds(const rl_sim_wg_writes_t* set, uint64_t begin,
+                                uint64_t end) {
+  uint32_t count = rl_sim_wg_writes_count(set);
+  uint32_t lo = 0, hi = count;
+  uint64_t b = 0, e = 0;
+  while (lo < hi) {  // the first range ending after |begin|
+    uint32_t mid = lo + (hi - lo) / 2;
+    rl_sim_wg_writes_range(set, mid, &b, &e);
+    if (e <= begin) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == count) return false;
+  rl_sim_wg_writes_range(set, lo, &b, &e);
+  return b <= begin && e >= end;
+}
+
+// The extent of the writes: every byte the simulator wrote for this
+// work-group (|written|) the oracle wrote too, and the reverse; false
+// (with the mismatch recorded) at the first byte only one side wrote.
+static bool rl_oracle_compare_extent(rl_oracle_t* oracle, rl_sim_wg_t* wg,
+                                     const rl_oracle_mem_t* mem,
+                                     const rl_sim_wg_writes_t* written) {
+  char text[256];
+  for (uint32_t r = 0; r < rl_sim_wg_writes_count(written); ++r) {
+    uint64_t begin = 0, stop = 0;
+    rl_sim_wg_writes_range(written, r, &begin, &stop);
+    for (uint64_t a = begin; a < stop; ++a) {
+      if (rl_oracle_mem_written(mem, a)) continue;
+      uint64_t end = a;
+      while (end < stop && !rl_oracle_mem_written(mem, end)) ++end;
+      snprintf(text, sizeof(text),
+               "address 0x%" PRIx64 ": the simulator wrote %" PRIu64
+               " byte(s) there that the oracle did not write",
+               a, end - a);
+      rl_oracle_mismatch(oracle, wg, text);
+      return false;
+    }
+  }
+  for (uint32_t i = 0; i < mem->capacity; ++i) {
+    const rl_oracle_page_t* page = mem->slots[i];
+    if (!page) continue;
+    for (uint32_t at = 0; at < RL_ORACLE_PAGE;) {
+      if (!((page->written[at / 8] >> (at % 8)) & 1)) {
+        ++at;
+        continue;
+      }
+      uint32_t end = at;
+      while (end < RL_ORACLE_PAGE &&
+             ((page->written[end / 8] >> (end % 8)) & 1)) {
+        ++end;
+      }
+      if (!rl_oracle_set_holds(written, page->base + at, page->base + end)) {
+        uint64_t a = page->base + at;  // the first byte not held
+        while (rl_oracle_set_holds(written, a, a + 1)) ++a;
+        snprintf(text, sizeof(text),
+                 "address 0x%" PRIx64 ": the oracle wrote it, the simulator "
+                 "did not",
+                 a);
+        rl_oracle_mismatch(oracle, wg, text);
+        return false;
+      }
+      at = end;
+    }
+  }
+  return true;
+}
+
+// One picked work-group's check: the oracle's run and overlay, and the
+// simulator's writes of it (rl_sim_wg_watch_writes). Not moved once begun
+// (|mem| points at |view|).
+typedef struct rl_oracle_check_s {
+  rl_sim_wg_t view;  // the same work-group, begin()'s dispatch
+  rl_oracle_mem_t mem;
+  rl_oracle_run_t run;
+  rl_sim_wg_writes_t* written;  // NULL: out of memory (not compared)
+  uint64_t spent;  // ns in the oracle
+} rl_oracle_check_t;
+
+// Runs |wg| in the oracle on memory as it is now and starts watching the
+// simulator's writes of it.
+static void rl_oracle_check_begin(rl_oracle_dispatch_state_t* state,
+                                  rl_sim_wg_t* wg, rl_oracle_check_t* check) {
+  uint64_t start = rl_now_ns();
+  memset(check, 0, sizeof(*check));
+  check->view = *wg;
+  check->view.dispatch = state->dispatch;
+  rl_oracle_mem_init(&check->mem, &check->view);
+  rl_oracle_run_workgroup(&check->view, &check->mem, &check->run);
+  check->spent = rl_now_ns() - start;
+  check->written = rl_sim_wg_writes_new();
+  rl_sim_wg_watch_writes(wg, check->written);
+}
+
+// After the simulator ran |wg| (|status|; |done|: to its end): compares,
+// counts, frees.
+static void rl_oracle_check_end(rl_oracle_t* oracle,
+                                rl_oracle_dispatch_state_t* state,
+                                rl_sim_wg_t* wg, rl_oracle_check_t* check,
+                                rl_status_t status, bool done) {
+  rl_sim_wg_watch_writes(wg, NULL);
+  uint64_t start = rl_now_ns();
+  uint64_t bytes = 0;
+  bool checked = false;
+  const rl_oracle_run_t* run = &check->run;
+  const char* skip = run->outcome == RL_ORACLE_SKIP ? run->why : NULL;
+  if (!status && !done) {
+    skip = "a work-group that waited on others when run whole (interleaved)";
+  } else if (!status && run->outcome == RL_ORACLE_DONE) {
+    if (rl_oracle_compare(oracle, wg, &check->mem, &bytes) &&
+        check->written) {
+      rl_oracle_compare_extent(oracle, wg, &check->mem, check->written);
+    }
+    checked = true;
+  } else if (!status && run->outcome == RL_ORACLE_FAULT) {
+    char text[256];
+    snprintf(text, sizeof(text),
+             "the oracle faulted where the simulator did not: %s", run->why);
+    rl_oracle_mismatch(oracle, wg, text);
+    checked = true;
+  }
+  rl_oracle_mem_free(&check->mem);
+  rl_sim_wg_writes_free(check->written);
+  uint64_t spent = check->spent + (rl_now_ns() - start);
+  pthread_mutex_lock(&oracle->lock);
+  rl_oracle_report_t* r = &oracle->report;
+  r->oracle_ns += spent;
+  r->wave_instructions += run->steps;
+  r->bytes_compared += bytes;
+  if (checked) {
+    r->workgroups_checked++;
+    state->checked++;
+  } else if (skip) {
+    r->workgroups_skipped++;
+    state->skipped++;
+    rl_oracle_add_reason(r, skip);
+  }
+  pthread_mutex_unlock(&oracle->lock);
+}
+
 static rl_status_t rl_oracle_run_wg(void* self, void* opaque,
                                     rl_sim_wg_t* wg) {
   rl_oracle_t* oracle = self;
@@ -186,47 +329,92 @@ static rl_status_t rl_oracle_run_wg(void* self, void* opaque,
     state->failed |= status != RL_OK;
     return status;
   }
-  uint64_t start = rl_now_ns();
-  rl_sim_wg_t view = *wg;  // the same work-group, begin()'s dispatch
-  view.dispatch = state->dispatch;
-  rl_oracle_mem_t mem;
-  rl_oracle_mem_init(&mem, &view);
-  rl_oracle_run_t run;
-  rl_oracle_run_workgroup(&view, &mem, &run);
-  uint64_t spent = rl_now_ns() - start;
+  rl_oracle_check_t* check = malloc(sizeof(*check));
+  if (!check) return RL_STATUS(RL_STATUS_OUT_OF_MEMORY, "oracle: work-group");
+  rl_oracle_check_begin(state, wg, check);
   rl_status_t status = oracle->inner->run_workgroup(oracle->inner->self,
                                                     state->inner_state, wg);
   state->failed |= status != RL_OK;
-  start = rl_now_ns();
-  uint64_t bytes = 0;
-  bool checked = false;
-  if (!status && run.outcome == RL_ORACLE_DONE) {
-    rl_oracle_compare(oracle, wg, &mem, &bytes);
-    checked = true;
-  } else if (!status && run.outcome == RL_ORACLE_FAULT) {
-    char text[256];
-    snprintf(text, sizeof(text),
-             "the oracle faulted where the simulator did not: %s", run.why);
-    rl_oracle_mismatch(oracle, wg, text);
-    checked = true;
-  }
-  rl_oracle_mem_free(&mem);
-  spent += rl_now_ns() - start;
-  pthread_mutex_lock(&oracle->lock);
-  rl_oracle_report_t* r = &oracle->report;
-  r->oracle_ns += spent;
-  r->wave_instructions += run.steps;
-  r->bytes_compared += bytes;
-  if (checked) {
-    r->workgroups_checked++;
-    state->checked++;
-  } else if (run.outcome == RL_ORACLE_SKIP) {
-    r->workgroups_skipped++;
-    state->skipped++;
-    rl_oracle_add_reason(r, run.why);
-  }
-  pthread_mutex_unlock(&oracle->lock);
+  rl_oracle_check_end(oracle, state, wg, check, status, true);
+  free(check);
   return status;
+}
+
+// Resumable work-groups (the adversarial scheduler's interleaving and the
+// cooperative schedule, rl_sim_executor_t.wg_open): an unpicked one is the
+// inner executor's, stepped as it is asked. A picked one runs whole at its
+// first step: the oracle runs it on memory as it is at that point of the
+// interleaving, then the inner executor runs it to its end in one step
+// (no other work-group's instruction in between, as in the sequential
+// order), and its bytes are compared. A cooperative dispatch is never
+// picked (a grid barrier needs the other work-groups).
+typedef struct rl_oracle_open_s {
+  rl_oracle_t* oracle;
+  rl_oracle_dispatch_state_t* state;
+  rl_sim_wg_t* wg;
+  void* inner;
+  bool picked;
+} rl_oracle_open_t;
+
+static rl_status_t rl_oracle_wg_open(void* self, void* opaque, rl_sim_wg_t* wg,
+                                     void** out_wg_state) {
+  rl_oracle_t* oracle = self;
+  rl_oracle_dispatch_state_t* state = opaque;
+  rl_oracle_open_t* open = calloc(1, sizeof(*open));
+  if (!open) return RL_STATUS(RL_STATUS_OUT_OF_MEMORY, "oracle: work-group");
+  rl_status_t status = oracle->inner->wg_open(
+      oracle->inner->self, state->inner_state, wg, &open->inner);
+  if (status) {
+    free(open);
+    state->failed = true;
+    return status;
+  }
+  open->oracle = oracle;
+  open->state = state;
+  open->wg = wg;
+  open->picked = !state->dispatch->cooperative &&
+                 rl_oracle_picked(oracle, state, rl_oracle_flat_id(wg));
+  *out_wg_state = open;
+  return RL_OK;
+}
+
+static rl_status_t rl_oracle_wg_step(void* self, void* wg_state,
+                                     uint64_t quantum, bool* out_done) {
+  rl_oracle_t* oracle = self;
+  rl_oracle_open_t* open = wg_state;
+  if (!open->picked) {
+    rl_status_t status = oracle->inner->wg_step(oracle->inner->self,
+                                                open->inner, quantum, out_done);
+    open->state->failed |= status != RL_OK;
+    return status;
+  }
+  open->picked = false;  // checked once, now
+  rl_oracle_check_t* check = malloc(sizeof(*check));
+  if (!check) return RL_STATUS(RL_STATUS_OUT_OF_MEMORY, "oracle: work-group");
+  rl_oracle_check_begin(open->state, open->wg, check);
+  rl_status_t status = oracle->inner->wg_step(oracle->inner->self, open->inner,
+                                              UINT64_MAX, out_done);
+  open->state->failed |= status != RL_OK;
+  rl_oracle_check_end(oracle, open->state, open->wg, check, status,
+                      *out_done);
+  free(check);
+  return status;
+}
+
+static void rl_oracle_wg_close(void* self, void* wg_state) {
+  rl_oracle_t* oracle = self;
+  rl_oracle_open_t* open = wg_state;
+  oracle->inner->wg_close(oracle->inner->self, open->inner);
+  free(open);
+}
+
+static bool rl_oracle_wg_blocked(void* self, void* wg_state, char* why,
+                                 size_t why_size) {
+  rl_oracle_t* oracle = self;
+  rl_oracle_open_t* open = wg_state;
+  return oracle->inner->wg_blocked &&
+         oracle->inner->wg_blocked(oracle->inner->self, open->inner, why,
+                                   why_size);
 }
 
 static void rl_oracle_end(void* self, void* opaque) {
@@ -235,7 +423,8 @@ static void rl_oracle_end(void* self, void* opaque) {
   oracle->inner->end(oracle->inner->self, state->inner_state);
   // A picked work-group the simulator never ran: its grid was not the
   // packet's.
-  if (oracle->mode == RL_ORACLE_SAMPLE && !state->failed) {
+  if (oracle->mode == RL_ORACLE_SAMPLE && !state->failed &&
+      !state->dispatch->cooperative) {
     for (int i = 0; i < 2; ++i) {
       if (state->ran[i] || state->total == 0) continue;
       const rl_sim_dispatch_t* d = state->dispatch;
@@ -253,6 +442,12 @@ static void rl_oracle_end(void* self, void* opaque) {
   }
   pthread_mutex_lock(&oracle->lock);
   rl_oracle_report_t* r = &oracle->report;
+  if (state->dispatch->cooperative && state->total) {  // never picked
+    state->skipped++;
+    r->workgroups_skipped++;
+    rl_oracle_add_reason(r, "a cooperative dispatch (its grid barrier "
+                            "needs every work-group)");
+  }
   r->dispatches++;
   r->workgroups += state->total;
   if (state->checked) {
@@ -295,8 +490,9 @@ rl_status_t rl_oracle_create(const rl_sim_executor_t* inner,
   oracle->seed = seed;
   oracle->report.mode = oracle->mode;
   pthread_mutex_init(&oracle->lock, NULL);
-  // Whole work-groups only (no wg_open/wg_step): the oracle compares after
-  // the simulator finished one.
+  // Resumable work-groups when the inner executor has them (the oracle
+  // checks a picked one whole: rl_oracle_wg_step).
+  bool resumable = inner->wg_open && inner->wg_step && inner->wg_close;
   oracle->executor = (rl_sim_executor_t){
       .name = inner->name,
       .self = oracle,
@@ -305,6 +501,10 @@ rl_status_t rl_oracle_create(const rl_sim_executor_t* inner,
       .end = rl_oracle_end,
       .check_kernel = rl_oracle_check_kernel,
       .instructions = rl_oracle_instructions,
+      .wg_open = resumable ? rl_oracle_wg_open : NULL,
+      .wg_step = resumable ? rl_oracle_wg_step : NULL,
+      .wg_close = resumable ? rl_oracle_wg_close : NULL,
+      .wg_blocked = resumable ? rl_oracle_wg_blocked : NULL,
   };
   *out_oracle = oracle;
   return RL_OK;

@@ -41,6 +41,8 @@ bool rl_oracle_mem_read(rl_oracle_mem_t* mem, uint64_t address, void* out,
 // the overlay cannot grow.
 bool rl_oracle_mem_write(rl_oracle_mem_t* mem, uint64_t address,
                          const void* data, uint32_t size);
+// Whether the oracle wrote the byte at |address|.
+bool rl_oracle_mem_written(const rl_oracle_mem_t* mem, uint64_t address);
 
 //===----------------------------------------------------------------------===//
 // Decoding: the fields of one gfx11 instruction, extracted here from the

@@ -111,3 +111,10 @@ bool rl_oracle_mem_write(rl_oracle_mem_t* mem, uint64_t address,
   }
   return true;
 }
+
+bool rl_oracle_mem_written(const rl_oracle_mem_t* mem, uint64_t address) {
+  const rl_oracle_page_t* page =
+      rl_oracle_page_find(mem, address & ~(uint64_t)(RL_ORACLE_PAGE - 1));
+  uint32_t at = (uint32_t)(address & (RL_ORACLE_PAGE - 1));
+  return page && ((page->written[at / 8] >> (at % 8)) & 1);
+}
