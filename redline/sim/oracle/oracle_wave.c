@@ -376,6 +376,13 @@ static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     f.neg = inst->neg;
     f.clamp = inst->clamp;
     f.omod = inst->omod;
+    // gfx12 dropped DX10_CLAMP and IEEE mode, on which gfx11's float clamp
+    // and output modifier rules lean; the RDNA4 rule is not modelled.
+    if (ctx->gfx12 && op.fp && !vop3b && (f.clamp || f.omod)) {
+      rl_oracle_not_modelled(ctx, inst, f.omod ? "omod on gfx12"
+                                               : "a float clamp on gfx12");
+      return;
+    }
     if (op.flags & RL_HM_CMP) {
       f.mask_out = inst->vdst;  // VOPC as VOP3: the SGPR in VDST
     } else if (op.flags & RL_HM_COUT) {
@@ -470,11 +477,22 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   if (inst->fmt == RL_ORACLE_FMT_SOP1) {
     if (rl_oracle_saveexec(ctx, w, inst)) return;
     if (!strcmp(name, "s_getpc_b64")) {
-      rl_oracle_set_sgpr(w, inst->sdst, pc_next, true);
+      // gfx12 returns the 48-bit PC zero-extended (gfx11 sign-extends; the
+      // simulator's code addresses have bit 47 clear, so both read alike).
+      rl_oracle_set_sgpr(w, inst->sdst,
+                         ctx->gfx12 ? pc_next & 0xffffffffffffull : pc_next,
+                         true);
       return;
     }
     if (!strcmp(name, "s_setpc_b64")) {
       w->pc = rl_oracle_read_scalar(ctx, w, inst, inst->src[0], true, 0);
+      return;
+    }
+    if (!strcmp(name, "s_barrier_signal")) {
+      // gfx12's split barrier: the signal of the work-group barrier (-1)
+      // has no effect the oracle's round-robin needs; s_barrier_wait
+      // stops the wave. Named barriers are not modelled.
+      if (inst->src[0] != 193) rl_oracle_not_modelled(ctx, inst, "a named barrier");
       return;
     }
     if (!strcmp(name, "s_swappc_b64")) {
@@ -536,6 +554,14 @@ static void rl_oracle_exec_sopp(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     w->at_barrier = true;
     return;
   }
+  if (!strcmp(name, "s_barrier_wait")) {  // gfx12: -1, the work-group's
+    if (inst->simm16 != -1) {
+      rl_oracle_not_modelled(ctx, inst, "a named barrier");
+      return;
+    }
+    w->at_barrier = true;
+    return;
+  }
   if (!strcmp(name, "s_branch")) {
     take = true;
   } else if (!strcmp(name, "s_cbranch_scc0")) {
@@ -555,7 +581,11 @@ static void rl_oracle_exec_sopp(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
              !strcmp(name, "s_sendmsg") || !strcmp(name, "s_setprio") ||
              !strcmp(name, "s_sleep") || !strcmp(name, "s_icache_inv") ||
              !strcmp(name, "s_set_inst_prefetch_distance") ||
-             !strcmp(name, "s_wait_idle")) {
+             !strcmp(name, "s_wait_idle") ||
+             // gfx12's split counters (s_wait_loadcnt, _storecnt, _dscnt,
+             // _kmcnt, ...) and s_wait_alu: every access of the oracle
+             // completes before the next instruction.
+             !strncmp(name, "s_wait_", 7)) {
     return;  // no effect on registers or memory
   } else {
     rl_oracle_not_modelled(ctx, inst, NULL);
@@ -575,7 +605,7 @@ static void rl_oracle_step(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w) {
     --count;
   }
   rl_oracle_inst_t inst;
-  if (!rl_oracle_decode(words, count, &inst)) {
+  if (!rl_oracle_decode(words, count, ctx->gfx12, &inst)) {
     rl_oracle_fault(ctx, "instruction fetch at 0x%llx outside memory",
                     (unsigned long long)w->pc);
     return;
@@ -632,8 +662,10 @@ bool rl_oracle_dispatch_supported(const rl_sim_dispatch_t* dispatch,
                                   char* why, uint32_t why_size) {
   const rl_code_object_kernel_t* kernel = dispatch->kernel;
   const char* processor = dispatch->processor ? dispatch->processor : "";
-  if (strncmp(processor, "gfx11", 5) != 0) {
-    snprintf(why, why_size, "processor %s: the oracle decodes gfx11 only",
+  if (strncmp(processor, "gfx11", 5) != 0 &&
+      strncmp(processor, "gfx120", 6) != 0) {
+    snprintf(why, why_size,
+             "processor %s: the oracle decodes gfx11 and gfx12 only",
              processor[0] ? processor : "unknown");
     return false;
   }
@@ -693,9 +725,17 @@ static void rl_oracle_wave_init(const rl_oracle_ctx_t* ctx, uint32_t index,
     w->s[s++] = (uint32_t)(dispatch->kernarg_address >> 32);
   }
   s = d->user_sgpr_count;
-  if (d->enable_sgpr_workgroup_id_x && s < 106) w->s[s++] = wg->group_id[0];
-  if (d->enable_sgpr_workgroup_id_y && s < 106) w->s[s++] = wg->group_id[1];
-  if (d->enable_sgpr_workgroup_id_z && s < 106) w->s[s++] = wg->group_id[2];
+  if (ctx->gfx12) {
+    // Architected SGPRs (AMDGPUUsage, GFX12): the work-group id X in TTMP9,
+    // Y in bits 15:0 and Z in bits 31:16 of TTMP7 (TTMPn is SGPR code
+    // 108 + n); nothing after the user SGPRs.
+    w->s[108 + 9] = wg->group_id[0];
+    w->s[108 + 7] = (wg->group_id[1] & 0xffff) | wg->group_id[2] << 16;
+  } else {
+    if (d->enable_sgpr_workgroup_id_x && s < 106) w->s[s++] = wg->group_id[0];
+    if (d->enable_sgpr_workgroup_id_y && s < 106) w->s[s++] = wg->group_id[1];
+    if (d->enable_sgpr_workgroup_id_z && s < 106) w->s[s++] = wg->group_id[2];
+  }
   uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
   uint32_t exec = 0;
   for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -726,14 +766,18 @@ void rl_oracle_run_workgroup(rl_sim_wg_t* wg, rl_oracle_mem_t* mem,
     return;
   }
   const rl_kernel_descriptor_info_t* d = &dispatch->kernel->descriptor_info;
+  // gfx12 has no IEEE or DX10_CLAMP mode: descriptor bits 23 and 21 mean
+  // other things there (docs/isa-gfx12.md).
+  bool gfx12 = strncmp(dispatch->processor, "gfx12", 5) == 0;
   rl_oracle_ctx_t ctx = {
       .wg = wg,
       .dispatch = dispatch,
       .mem = mem,
       .lds_size = dispatch->group_segment_size,
       .mode = (d->float_denorm_mode_32 == 0 ? RL_HM_MODE_FTZ32 : 0u) |
-              (d->enable_ieee_mode ? RL_HM_MODE_IEEE : 0u) |
-              (d->enable_dx10_clamp ? RL_HM_MODE_DX10 : 0u),
+              (!gfx12 && d->enable_ieee_mode ? RL_HM_MODE_IEEE : 0u) |
+              (!gfx12 && d->enable_dx10_clamp ? RL_HM_MODE_DX10 : 0u),
+      .gfx12 = gfx12,
       .run = out_run,
   };
   uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
