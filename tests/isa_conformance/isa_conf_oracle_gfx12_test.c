@@ -2,8 +2,9 @@
 // (redline/sim/oracle/oracle.h) on gfx1201: a program assembled by
 // llvm-mc-19 -mcpu=gfx1201 (not by either decoder) that uses each gfx12
 // form the oracle decodes — SMEM with the gfx12 layout (s_load_b128,
-// s_load_b96, s_load_u16, s_load_i8), VGLOBAL loads/stores/atomics with
-// SADDR and positive and negative 24-bit offsets, VFLAT, the work-group id
+// s_load_b96, s_load_u16, s_load_i8), VOP3P packed binary16, VGLOBAL
+// loads/stores/atomics with SADDR and positive and negative 24-bit
+// offsets, VFLAT, the work-group id
 // in TTMP9/TTMP7, the split wait counters, s_barrier_signal/s_barrier_wait
 // around an LDS exchange, the renamed s_add_co_u32/s_add_co_ci_u32, VOPD —
 // writes one region of the output per form, and runs under the oracle in
@@ -45,6 +46,9 @@ static const struct {
     {0x1800, "VOPD v_dual_add_f32 (Y)"},
     {0x1c00, "VGLOBAL atomic add without return"},
     {0x2c00, "VGLOBAL store, negative offset, base from s_add_co_*"},
+    {0x2000, "VOP3P v_pk_mul_f16 / v_pk_add_f16 with op_sel"},
+    {0x2400, "SALU s_add_nc_u64 / s_sub_nc_u64 / s_mul_u64"},
+    {0x2800, "SALU float s_cvt_f32_u32 / s_add_f32 / s_mul_f32"},
 };
 #define REGIONS (sizeof(regions) / sizeof(regions[0]))
 
@@ -99,6 +103,23 @@ static const char* const program_lines[] = {
     "s_add_co_u32 s20, s6, 0x3000",
     "s_add_co_ci_u32 s21, s7, 0",
     "global_store_b32 v2, v1, s[20:21] offset:-0x400",
+    // 0x2000: packed binary16 with op_sel / op_sel_hi
+    "v_pk_mul_f16 v16, v3, v4 op_sel:[1,0] op_sel_hi:[0,1]",
+    "v_pk_add_f16 v17, v16, v3",
+    "global_store_b32 v2, v17, s[6:7] offset:0x2000",
+    // 0x2400: gfx12's 64-bit SALU arithmetic
+    "s_mul_u64 s[22:23], s[4:5], s[10:11]",
+    "s_add_nc_u64 s[22:23], s[22:23], s[6:7]",
+    "s_sub_nc_u64 s[24:25], s[22:23], 0x12345",
+    "v_xor_b32_e32 v18, s24, v1",
+    "v_add_nc_u32_e32 v18, s25, v18",
+    "global_store_b32 v2, v18, s[6:7] offset:0x2400",
+    // 0x2800: SALU float (gfx1150+, gfx12)
+    "s_cvt_f32_u32 s26, s10",
+    "s_add_f32 s26, s26, 1.0",
+    "s_mul_f32 s26, s26, 0x3fc00000",
+    "v_add_f32_e32 v19, s26, v3",
+    "global_store_b32 v2, v19, s[6:7] offset:0x2800",
     "s_endpgm",
 };
 #define PROGRAM_LINES (sizeof(program_lines) / sizeof(program_lines[0]))

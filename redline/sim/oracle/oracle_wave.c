@@ -265,7 +265,11 @@ static void rl_oracle_valu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
 static bool rl_oracle_model_ok(rl_oracle_ctx_t* ctx,
                                const rl_oracle_inst_t* inst,
                                const rl_hm_op_t* op) {
-  if (op->flags & (RL_HM_PACKED | RL_HM_SALU_FLOAT)) {
+  // The SALU float opcodes exist from gfx1150 (RDNA3.5) and on gfx12.
+  bool salu_float = ctx->gfx12 ||
+                    strncmp(ctx->dispatch->processor, "gfx115", 6) == 0;
+  if ((op->flags & RL_HM_PACKED) ||
+      ((op->flags & RL_HM_SALU_FLOAT) && !salu_float)) {
     rl_oracle_not_modelled(ctx, inst, NULL);
     return false;
   }
@@ -338,9 +342,13 @@ static bool rl_oracle_lane_moves(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   return false;
 }
 
+static bool rl_oracle_is_dpp_src(uint32_t src0) {
+  return src0 == 250 || src0 == 233 || src0 == 234;
+}
+
 static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
                                const rl_oracle_inst_t* inst) {
-  if (inst->src[0] == 250 || inst->src[0] == 233 || inst->src[0] == 234) {
+  if (rl_oracle_is_dpp_src(inst->src[0])) {
     rl_oracle_not_modelled(ctx, inst, "DPP");
     return;
   }
@@ -394,6 +402,64 @@ static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   }
   if (op.flags & RL_HM_CIN) f.nsrc = 2;
   rl_oracle_valu(ctx, w, inst, &op, &f);
+}
+
+// VOP3P packed 16-bit math (RDNA3/RDNA4 guides, "Packed Math"): each 32-bit
+// source holds two halves; the low result half takes source n's high half
+// when OP_SEL bit n is set, the high result half when OP_SEL_HI bit n is
+// set, else the low half; each result half is the host model's
+// rl_hm_packed() of the selected halves (binary16 rounded once, denormals
+// kept: the descriptor's FLOAT_DENORM_MODE_16_64 is 3 in every dispatch
+// the oracle accepts). NEG/NEG_HI, CLAMP, inline constants and literals
+// (whose halves the guides describe by form) are not modelled: skipped.
+static void rl_oracle_exec_vop3p(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
+                                 const rl_oracle_inst_t* inst) {
+  rl_hm_op_t op;
+  if (rl_oracle_is_dpp_src(inst->src[0])) {
+    rl_oracle_not_modelled(ctx, inst, "DPP");
+    return;
+  }
+  if (!inst->name || !rl_oracle_lookup(inst->name, &op) ||
+      !(op.flags & RL_HM_PACKED)) {
+    rl_oracle_not_modelled(ctx, inst, NULL);
+    return;
+  }
+  if (inst->neg || inst->neg_hi || inst->clamp) {
+    rl_oracle_not_modelled(ctx, inst, inst->clamp ? "clamp" : "neg");
+    return;
+  }
+  for (uint32_t n = 0; n < op.nsrc && n < 2; ++n) {
+    if (inst->src[n] >= 128 && inst->src[n] < 256) {
+      rl_oracle_not_modelled(ctx, inst, "a constant operand");
+      return;
+    }
+  }
+  uint32_t exec = w->s[RL_ORACLE_EXEC];
+  uint32_t result[32] = {0};
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint32_t lo[2] = {0}, hi[2] = {0};
+    for (uint32_t n = 0; n < op.nsrc && n < 2; ++n) {
+      uint32_t v = (uint32_t)rl_oracle_read_lane(ctx, w, inst, inst->src[n],
+                                                 lane, false, 0);
+      lo[n] = ((inst->opsel >> n) & 1) ? v >> 16 : v & 0xffff;
+      hi[n] = ((inst->opsel_hi >> n) & 1) ? v >> 16 : v & 0xffff;
+    }
+    uint32_t d_lo = rl_hm_packed(&op, ctx->mode, lo[0], lo[1]) & 0xffff;
+    uint32_t d_hi = rl_hm_packed(&op, ctx->mode, hi[0], hi[1]) & 0xffff;
+    if ((op.flags & RL_HM_NAN_ANY) &&
+        (((d_lo & 0x7c00u) == 0x7c00u && (d_lo & 0x3ffu)) ||
+         ((d_hi & 0x7c00u) == 0x7c00u && (d_hi & 0x3ffu)))) {
+      rl_oracle_skip(ctx, "instruction %s made a NaN, whose payload the ISA "
+                     "leaves unspecified", inst->name);
+      return;
+    }
+    result[lane] = d_lo | d_hi << 16;
+  }
+  if (ctx->stop) return;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if ((exec >> lane) & 1) rl_oracle_set_vgpr(w, inst->vdst, lane, result[lane], false);
+  }
 }
 
 // VOPD: two VOP2-like halves, every source read before either writes.
@@ -506,6 +572,17 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   if (inst->fmt == RL_ORACLE_FMT_SOPK && !strncmp(name, "s_waitcnt", 9)) {
     return;
   }
+  if (ctx->gfx12 && inst->fmt == RL_ORACLE_FMT_SOP2 &&
+      (!strcmp(name, "s_add_nc_u64") || !strcmp(name, "s_sub_nc_u64") ||
+       !strcmp(name, "s_mul_u64"))) {
+    // RDNA4 guide: 64-bit add, subtract, multiply (the low 64 bits of the
+    // product), SCC unchanged.
+    uint64_t a = rl_oracle_read_scalar(ctx, w, inst, inst->src[0], true, 3);
+    uint64_t b = rl_oracle_read_scalar(ctx, w, inst, inst->src[1], true, 3);
+    uint64_t d = name[2] == 'a' ? a + b : name[2] == 's' ? a - b : a * b;
+    if (!ctx->stop) rl_oracle_set_sgpr(w, inst->sdst, d, true);
+    return;
+  }
   rl_hm_op_t op;
   if (!rl_oracle_lookup(name, &op) || !(op.flags & RL_HM_SALU)) {
     rl_oracle_not_modelled(ctx, inst, NULL);
@@ -531,6 +608,12 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     x.d = wide_dst ? rl_oracle_sgpr64(w, inst->sdst) : w->s[inst->sdst & 127];
   }
   rl_hm_eval(&op, ctx->mode, 0, 0, false, &x);
+  if ((op.flags & RL_HM_SALU_FLOAT) && (op.flags & RL_HM_NAN_ANY) &&
+      !(op.flags & RL_HM_CMP) && rl_oracle_result_nan(&op, x.d)) {
+    rl_oracle_skip(ctx, "instruction %s made a NaN, whose payload the ISA "
+                   "leaves unspecified", name);
+    return;
+  }
   if (op.flags & RL_HM_SCC_OUT) w->scc = x.cout & 1;
   if (!(op.flags & RL_HM_NO_DST)) {
     rl_oracle_set_sgpr(w, inst->sdst, x.d, wide_dst);
@@ -635,6 +718,9 @@ static void rl_oracle_step(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w) {
       break;
     case RL_ORACLE_FMT_VOPD:
       rl_oracle_exec_vopd(ctx, w, &inst);
+      break;
+    case RL_ORACLE_FMT_VOP3P:
+      rl_oracle_exec_vop3p(ctx, w, &inst);
       break;
     case RL_ORACLE_FMT_SMEM:
       rl_oracle_exec_smem(ctx, w, &inst);
