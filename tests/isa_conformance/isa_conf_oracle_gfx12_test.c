@@ -49,6 +49,7 @@ static const struct {
     {0x2000, "VOP3P v_pk_mul_f16 / v_pk_add_f16 with op_sel"},
     {0x2400, "SALU s_add_nc_u64 / s_sub_nc_u64 / s_mul_u64"},
     {0x2800, "SALU float s_cvt_f32_u32 / s_add_f32 / s_mul_f32"},
+    {0x3000, "pseudo-scalar v_s_sqrt_f32 / v_s_exp_f32 into an SGPR"},
 };
 #define REGIONS (sizeof(regions) / sizeof(regions[0]))
 
@@ -120,6 +121,11 @@ static const char* const program_lines[] = {
     "s_mul_f32 s26, s26, 0x3fc00000",
     "v_add_f32_e32 v19, s26, v3",
     "global_store_b32 v2, v19, s[6:7] offset:0x2800",
+    // 0x3000: pseudo-scalar transcendentals
+    "v_s_sqrt_f32 s27, s26",
+    "v_s_exp_f32 s28, -s27",
+    "v_add_f32_e32 v20, s28, v3",
+    "global_store_b32 v2, v20, s[6:7] offset:0x3000",
     "s_endpgm",
 };
 #define PROGRAM_LINES (sizeof(program_lines) / sizeof(program_lines[0]))

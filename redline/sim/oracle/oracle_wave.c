@@ -346,12 +346,47 @@ static bool rl_oracle_is_dpp_src(uint32_t src0) {
   return src0 == 250 || src0 == 233 || src0 == 234;
 }
 
+// gfx12's pseudo-scalar transcendentals (v_s_exp_f32, v_s_log_f32,
+// v_s_rcp_f32, v_s_rsq_f32, v_s_sqrt_f32; RDNA4 guide): the VALU opcode of
+// the same name on one scalar operand, the result in the SGPR VDST names.
+// False when |inst| is not one; the binary16 forms are skipped.
+static bool rl_oracle_pseudo_scalar(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
+                                    const rl_oracle_inst_t* inst) {
+  if (!ctx->gfx12 || inst->fmt != RL_ORACLE_FMT_VOP3 ||
+      strncmp(inst->name, "v_s_", 4) != 0) {
+    return false;
+  }
+  char plain[48];
+  snprintf(plain, sizeof(plain), "v_%s", inst->name + 4);
+  rl_hm_op_t op;
+  if (!rl_hm_lookup(plain, &op) || op.nsrc != 1 ||
+      (op.wide & (RL_HM_H16_SRC(0) | RL_HM_H16_DST)) || inst->clamp ||
+      inst->omod || inst->opsel) {
+    rl_oracle_not_modelled(ctx, inst, NULL);
+    return true;
+  }
+  rl_hm_lane_t x;
+  memset(&x, 0, sizeof(x));
+  x.s[0] = rl_oracle_read_scalar(ctx, w, inst, inst->src[0], false,
+                                 rl_oracle_fkind(&op, 0));
+  if (ctx->stop) return true;
+  rl_hm_eval(&op, ctx->mode, inst->abs, inst->neg, false, &x);
+  if ((op.flags & RL_HM_NAN_ANY) && rl_oracle_result_nan(&op, x.d)) {
+    rl_oracle_skip(ctx, "instruction %s made a NaN, whose payload the ISA "
+                   "leaves unspecified", inst->name);
+    return true;
+  }
+  rl_oracle_set_sgpr(w, inst->vdst, x.d, false);
+  return true;
+}
+
 static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
                                const rl_oracle_inst_t* inst) {
   if (rl_oracle_is_dpp_src(inst->src[0])) {
     rl_oracle_not_modelled(ctx, inst, "DPP");
     return;
   }
+  if (rl_oracle_pseudo_scalar(ctx, w, inst)) return;
   if (rl_oracle_lane_moves(ctx, w, inst)) return;
   rl_hm_op_t op;
   if (!rl_oracle_lookup(inst->name, &op) || (op.flags & RL_HM_SALU)) {
