@@ -55,10 +55,12 @@ if(RL_ROCPRIM_INCLUDE_DIR)
 endif()
 set(RL_HIP_CORPUS_ARCHS gfx1100 gfx1151 gfx1201)
 # The programs whose every dispatch the oracle executor models on gfx1100
-# (docs/shadow-oracle.md): hip_corpus.<name>.gfx1100.oracle.
+# and on gfx1201 (docs/shadow-oracle.md): hip_corpus.<name>.<arch>.oracle.
 set(RL_HIP_CORPUS_ORACLE saxpy transpose gemm reduce scan histogram bitonic
   conv divergent dynshared globals int64 streams graph oracle_probe
   oracle_reach)
+set(RL_HIP_CORPUS_ORACLE_gfx1100 ${RL_HIP_CORPUS_ORACLE} dot_f16)
+set(RL_HIP_CORPUS_ORACLE_gfx1201 ${RL_HIP_CORPUS_ORACLE})
 set(RL_HIP_CORPUS_FLAGS -O2 CACHE STRING
   "redline-hipcc flags for the HIP corpus")
 set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
@@ -245,7 +247,7 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.issued_args)
       endif()
-      if(arch STREQUAL "gfx1100" AND name IN_LIST RL_HIP_CORPUS_ORACLE)
+      if(name IN_LIST RL_HIP_CORPUS_ORACLE_${arch})
         # The oracle executor checks every work-group (--oracle full).
         add_test(NAME ${t}.oracle COMMAND ${rl_corpus_run} oracle ${common})
         set_tests_properties(${t}.oracle PROPERTIES

@@ -42,6 +42,24 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   target_compile_definitions(isa_conf_oracle_suite PRIVATE RL_CONF_ORACLE=1)
   add_dependencies(isa_conf_oracle_suite rl_kernels)
 
+  # The gfx12 suite under the oracle executor (issue 27): the oracle's gfx12
+  # decoder and initial state against the isa executor on gfx1201.
+  rl_add_unit_test(isa_conf_oracle_gfx12_suite
+    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
+            ${RL_CONF_DIR}/isa_conf_alu.c
+            ${RL_CONF_DIR}/isa_conf_special.c
+            ${RL_CONF_DIR}/isa_conf_vmem.c
+            ${RL_CONF_DIR}/isa_conf_mode.c
+            ${RL_CONF_DIR}/isa_conf_private.c
+            ${RL_CONF_DIR}/isa_conf_lanes.c
+            ${RL_CONF_DIR}/isa_conf_harness.c
+            unit/sim/sim_test_util.c
+    LIBS rl_test_isa_conf rl_sim_oracle rl_sim_isa rl_sim rl_capture m
+    LABELS "unit;isa;conformance;oracle")
+  target_compile_definitions(isa_conf_oracle_gfx12_suite PRIVATE
+    RL_CONF_ORACLE=1 RL_CONF_GFX12=1)
+  add_dependencies(isa_conf_oracle_gfx12_suite rl_kernels)
+
   # The oracle executor's own checks and negative controls.
   rl_add_unit_test(isa_conf_oracle_test
     SOURCES ${RL_CONF_DIR}/isa_conf_oracle_test.c
@@ -81,6 +99,16 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
       LIBS rl_test_isa_conf rl_test_isa_util rl_sim_isa rl_sim rl_capture m
       LABELS "unit;isa;conformance")
     add_dependencies(isa_conf_gfx12_test rl_kernels)
+    # The oracle executor on gfx1201 programs assembled by llvm-mc-19: every
+    # gfx12 form it decodes, with a flipped-byte negative control per form.
+    rl_add_unit_test(isa_conf_oracle_gfx12_test
+      SOURCES ${RL_CONF_DIR}/isa_conf_oracle_gfx12_test.c
+              ${RL_CONF_DIR}/isa_conf_harness.c
+              unit/sim/sim_test_util.c
+      LIBS rl_test_isa_conf rl_test_isa_util rl_sim_oracle rl_sim_isa rl_sim
+           rl_capture m
+      LABELS "unit;isa;oracle")
+    add_dependencies(isa_conf_oracle_gfx12_test rl_kernels)
   endif()
 endif()
 

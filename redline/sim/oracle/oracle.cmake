@@ -11,6 +11,7 @@ add_library(rl_sim_oracle STATIC
   ${CMAKE_CURRENT_LIST_DIR}/oracle_model.c
   ${CMAKE_CURRENT_LIST_DIR}/oracle_mods.c
   ${CMAKE_CURRENT_LIST_DIR}/oracle_decode.c
+  ${CMAKE_CURRENT_LIST_DIR}/oracle_decode_gfx12.c
   ${CMAKE_CURRENT_LIST_DIR}/oracle_memory.c
   ${CMAKE_CURRENT_LIST_DIR}/oracle_wave.c
   ${CMAKE_CURRENT_LIST_DIR}/oracle_vmem.c

@@ -1,6 +1,7 @@
 // redline/sim/oracle/oracle.h — the oracle executor: a second, deliberately
-// simple interpreter of gfx11 (RDNA3) wave32 machine code that checks the
-// `isa` executor (redline/sim/isa/) on the work-groups it samples.
+// simple interpreter of gfx11 (RDNA3) and gfx12 (RDNA4) wave32 machine code
+// that checks the `isa` executor (redline/sim/isa/) on the work-groups it
+// samples.
 //
 // Independence. The oracle shares nothing with redline/sim/isa/ but the
 // mnemonic tables checked against llvm-mc (isa_names.h): it extracts the
@@ -36,8 +37,8 @@
 // descriptor feature it does not set up (scratch, queue pointer, kernarg
 // preload, a float mode other than flush/keep), atomics whose result
 // depends on the order of waves (a returning atomic, a float atomic), a
-// gfx12 code object (the oracle decodes gfx11 only), a work-group longer
-// than RL_ORACLE_MAX_STEPS wave-instructions. Skips are counted per reason
+// processor other than gfx11/gfx12, a work-group longer than
+// RL_ORACLE_MAX_STEPS wave-instructions. Skips are counted per reason
 // in the report; they never fail the user's run.
 //
 // Limits of the model: memory is coherent (the oracle does not model the

@@ -7,8 +7,13 @@
 #include "redline/sim/isa/isa_names.h"
 #include "redline/sim/oracle/oracle_internal.h"
 
-static const char* rl_oracle_name(uint32_t encoding, uint32_t opcode) {
-  return rl_isa_opcode_name_in(rl_isa_name_tables, encoding, opcode);
+// The generation's name tables: gfx11, or gfx12 (the same encodings for
+// SOP*, VOP*, VOPD and DS, with gfx12's opcode numbers and names).
+static _Thread_local const rl_isa_name_table_t* rl_oracle_tables =
+    rl_isa_name_tables;
+
+const char* rl_oracle_name(uint32_t encoding, uint32_t opcode) {
+  return rl_isa_opcode_name_in(rl_oracle_tables, encoding, opcode);
 }
 
 static bool rl_oracle_prefix(const char* name, const char* prefix) {
@@ -25,7 +30,7 @@ static bool rl_oracle_has_k(const char* name) {
 
 // Appends the literal (when a source is 255 or |force|) and a DPP word
 // (source 0 250, 233 or 234) after |base| bytes.
-static bool rl_oracle_tail(const uint32_t* words, uint32_t count,
+bool rl_oracle_tail(const uint32_t* words, uint32_t count,
                            uint32_t base, bool literal, bool dpp,
                            rl_oracle_inst_t* out) {
   uint32_t at = base / 4;
@@ -222,6 +227,7 @@ static bool rl_oracle_decode_memory(const uint32_t* w, uint32_t count,
                           : out->seg == 1 ? RL_ISA_ENC_SCRATCH
                                           : RL_ISA_ENC_FLAT;
       out->name = rl_oracle_name(encoding, out->opcode);
+      out->atomic_return = (w0 >> 14) & 1;  // GLC
       break;
     }
     case 0x38: {  // MUBUF 111000
@@ -237,11 +243,13 @@ static bool rl_oracle_decode_memory(const uint32_t* w, uint32_t count,
   return rl_oracle_tail(w, count, 8, false, false, out);
 }
 
-bool rl_oracle_decode(const uint32_t* words, uint32_t count,
+bool rl_oracle_decode(const uint32_t* words, uint32_t count, bool gfx12,
                       rl_oracle_inst_t* out) {
   memset(out, 0, sizeof(*out));
   if (count == 0) return false;
+  rl_oracle_tables = gfx12 ? rl_isa_name_tables_gfx12 : rl_isa_name_tables;
   uint32_t w0 = words[0];
+  if (gfx12 && rl_oracle_decode_gfx12(words, count, out)) return out->length;
   if ((w0 >> 31) == 0) return rl_oracle_decode_vop(words, count, out);
   if ((w0 >> 30) == 2) return rl_oracle_decode_scalar(words, count, out);
   uint32_t top6 = w0 >> 26, top8 = w0 >> 24;

@@ -90,15 +90,30 @@ typedef struct rl_oracle_inst_s {
   int32_t offset;     // FLAT/SMEM signed offset; DS offset0 | offset1 << 8
   uint32_t offset0, offset1;
   uint32_t addr, data0, data1, saddr, soffset;
+  bool atomic_return;  // gfx11 GLC, gfx12 TH bit 0 on an atomic
+  uint32_t th, scope;  // gfx12 cache policy (SMEM, VFLAT)
   // VOPD.
   const char* name_y;
   uint32_t opy, vdsty, srcy0, vsrcy1;
 } rl_oracle_inst_t;
 
-// Decodes the instruction at |words| (|count| dwords readable): false when
-// the format needs more words than |count|.
-bool rl_oracle_decode(const uint32_t* words, uint32_t count,
+// Decodes the instruction at |words| (|count| dwords readable) as gfx11,
+// or as gfx12 when |gfx12|: false when the format needs more words than
+// |count|.
+bool rl_oracle_decode(const uint32_t* words, uint32_t count, bool gfx12,
                       rl_oracle_inst_t* out);
+
+// The pieces the gfx12 decoder (oracle_decode_gfx12.c) shares with the
+// gfx11 one: the mnemonic of |opcode| in the generation being decoded, and
+// the literal/length bookkeeping after |base| bytes.
+const char* rl_oracle_name(uint32_t encoding, uint32_t opcode);
+bool rl_oracle_tail(const uint32_t* words, uint32_t count, uint32_t base,
+                    bool literal, bool dpp, rl_oracle_inst_t* out);
+// The families whose layout gfx12 changed (SMEM, VFLAT/VGLOBAL/VSCRATCH,
+// VBUFFER/VIMAGE/VSAMPLE, VINTERP): true when |words| is one of them (|out|
+// filled, |out->length| 0 when fewer than its words are readable).
+bool rl_oracle_decode_gfx12(const uint32_t* words, uint32_t count,
+                            rl_oracle_inst_t* out);
 
 //===----------------------------------------------------------------------===//
 // The work-group interpreter.
@@ -142,6 +157,7 @@ typedef struct rl_oracle_ctx_s {
   uint32_t lds_size;
   uint32_t mode;  // RL_HM_MODE_*
   uint32_t wave_count;
+  bool gfx12;  // gfx1200/gfx1201: gfx12 layouts, names, initial state
   rl_oracle_run_t* run;
   bool stop;  // a skip or fault was recorded in |run|
 } rl_oracle_ctx_t;

@@ -75,19 +75,47 @@ void rl_oracle_exec_smem(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   static const struct {
     const char* name;
     uint32_t dwords;
-  } loads[] = {{"s_load_b32", 1}, {"s_load_b64", 2}, {"s_load_b128", 4},
-               {"s_load_b256", 8}, {"s_load_b512", 16}};
+  } loads[] = {{"s_load_b32", 1}, {"s_load_b64", 2}, {"s_load_b96", 3},
+               {"s_load_b128", 4}, {"s_load_b256", 8}, {"s_load_b512", 16}};
   uint32_t dwords = 0;
   for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); ++i) {
     if (!strcmp(name, loads[i].name)) dwords = loads[i].dwords;
   }
-  if (dwords == 0) {
+  // gfx12's sub-dword loads: one element, zero- (u) or sign- (i) extended.
+  uint32_t size = dwords * 4;
+  bool sign = false;
+  if (ctx->gfx12 && dwords == 0 &&
+      (!strcmp(name, "s_load_u8") || !strcmp(name, "s_load_i8") ||
+       !strcmp(name, "s_load_u16") || !strcmp(name, "s_load_i16"))) {
+    rl_oracle_element(name, &size, &sign);
+  }
+  if (size == 0 || (dwords == 3 && !ctx->gfx12)) {
     rl_oracle_skip(ctx, "instruction %s not modelled", name);
     return;
   }
   uint64_t address = rl_oracle_sgpr64(w, inst->addr) + (int64_t)inst->offset;
   if (inst->soffset != RL_ORACLE_NULL) address += w->s[inst->soffset & 127];
-  address &= ~3ull;  // scalar loads ignore the address's low two bits
+  uint32_t align = size < 4 ? size : 4;
+  if (ctx->gfx12 && (address & (align - 1))) {
+    // The RDNA3 guide says a scalar load ignores the address's low two
+    // bits; the RDNA4 guide does not say what a misaligned one reads.
+    rl_oracle_skip(ctx, "instruction %s at a misaligned address: the RDNA4 "
+                   "guide leaves its bytes unspecified", name);
+    return;
+  }
+  address &= ~(uint64_t)(align - 1);  // gfx11: the low two bits ignored
+  if (size < 4) {
+    uint32_t raw = 0;
+    if (!rl_oracle_mem_read(ctx->mem, address, &raw, size)) {
+      rl_oracle_fault(ctx, "%s read of %u bytes at 0x%llx outside memory",
+                      name, size, (unsigned long long)address);
+      return;
+    }
+    if (inst->vdst < RL_ORACLE_SGPRS && inst->vdst != RL_ORACLE_NULL) {
+      w->s[inst->vdst] = rl_hm_load_extend(raw, size, sign);
+    }
+    return;
+  }
   uint32_t data[16];
   if (!rl_oracle_mem_read(ctx->mem, address, data, dwords * 4)) {
     rl_oracle_fault(ctx, "%s read of %u bytes at 0x%llx outside memory", name,
@@ -332,8 +360,8 @@ static bool rl_oracle_flat_write(rl_oracle_ctx_t* ctx,
 static void rl_oracle_flat_atomic(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
                                   const rl_oracle_inst_t* inst) {
   const char* name = inst->name;
-  // gfx11 atomics return the old value when GLC (bit 14) is set.
-  bool returns = (inst->words[0] >> 14) & 1;
+  // The old value is returned with gfx11's GLC or gfx12's TH bit 0.
+  bool returns = inst->atomic_return;
   bool wide = strstr(name, "64") != NULL;
   bool cmpswap = strstr(name, "cmpswap") != NULL;
   if (!rl_oracle_atomic_ok(ctx, name, returns)) return;
@@ -376,6 +404,8 @@ void rl_oracle_exec_flat(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     return;
   }
   ++op;
+  // gfx12's global_inv / global_wb: memory is coherent in the oracle.
+  if (!strcmp(name, "global_inv") || !strcmp(name, "global_wb")) return;
   if (rl_oracle_starts(op, "atomic_")) {
     rl_oracle_flat_atomic(ctx, w, inst);
     return;

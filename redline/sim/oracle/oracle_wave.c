@@ -265,7 +265,11 @@ static void rl_oracle_valu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
 static bool rl_oracle_model_ok(rl_oracle_ctx_t* ctx,
                                const rl_oracle_inst_t* inst,
                                const rl_hm_op_t* op) {
-  if (op->flags & (RL_HM_PACKED | RL_HM_SALU_FLOAT)) {
+  // The SALU float opcodes exist from gfx1150 (RDNA3.5) and on gfx12.
+  bool salu_float = ctx->gfx12 ||
+                    strncmp(ctx->dispatch->processor, "gfx115", 6) == 0;
+  if ((op->flags & RL_HM_PACKED) ||
+      ((op->flags & RL_HM_SALU_FLOAT) && !salu_float)) {
     rl_oracle_not_modelled(ctx, inst, NULL);
     return false;
   }
@@ -338,12 +342,51 @@ static bool rl_oracle_lane_moves(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   return false;
 }
 
+static bool rl_oracle_is_dpp_src(uint32_t src0) {
+  return src0 == 250 || src0 == 233 || src0 == 234;
+}
+
+// gfx12's pseudo-scalar transcendentals (v_s_exp_f32, v_s_log_f32,
+// v_s_rcp_f32, v_s_rsq_f32, v_s_sqrt_f32; RDNA4 guide): the VALU opcode of
+// the same name on one scalar operand, the result in the SGPR VDST names.
+// False when |inst| is not one; the binary16 forms are skipped.
+static bool rl_oracle_pseudo_scalar(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
+                                    const rl_oracle_inst_t* inst) {
+  if (!ctx->gfx12 || inst->fmt != RL_ORACLE_FMT_VOP3 ||
+      strncmp(inst->name, "v_s_", 4) != 0) {
+    return false;
+  }
+  char plain[48];
+  snprintf(plain, sizeof(plain), "v_%s", inst->name + 4);
+  rl_hm_op_t op;
+  if (!rl_hm_lookup(plain, &op) || op.nsrc != 1 ||
+      (op.wide & (RL_HM_H16_SRC(0) | RL_HM_H16_DST)) || inst->clamp ||
+      inst->omod || inst->opsel) {
+    rl_oracle_not_modelled(ctx, inst, NULL);
+    return true;
+  }
+  rl_hm_lane_t x;
+  memset(&x, 0, sizeof(x));
+  x.s[0] = rl_oracle_read_scalar(ctx, w, inst, inst->src[0], false,
+                                 rl_oracle_fkind(&op, 0));
+  if (ctx->stop) return true;
+  rl_hm_eval(&op, ctx->mode, inst->abs, inst->neg, false, &x);
+  if ((op.flags & RL_HM_NAN_ANY) && rl_oracle_result_nan(&op, x.d)) {
+    rl_oracle_skip(ctx, "instruction %s made a NaN, whose payload the ISA "
+                   "leaves unspecified", inst->name);
+    return true;
+  }
+  rl_oracle_set_sgpr(w, inst->vdst, x.d, false);
+  return true;
+}
+
 static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
                                const rl_oracle_inst_t* inst) {
-  if (inst->src[0] == 250 || inst->src[0] == 233 || inst->src[0] == 234) {
+  if (rl_oracle_is_dpp_src(inst->src[0])) {
     rl_oracle_not_modelled(ctx, inst, "DPP");
     return;
   }
+  if (rl_oracle_pseudo_scalar(ctx, w, inst)) return;
   if (rl_oracle_lane_moves(ctx, w, inst)) return;
   rl_hm_op_t op;
   if (!rl_oracle_lookup(inst->name, &op) || (op.flags & RL_HM_SALU)) {
@@ -376,6 +419,13 @@ static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     f.neg = inst->neg;
     f.clamp = inst->clamp;
     f.omod = inst->omod;
+    // gfx12 dropped DX10_CLAMP and IEEE mode, on which gfx11's float clamp
+    // and output modifier rules lean; the RDNA4 rule is not modelled.
+    if (ctx->gfx12 && op.fp && !vop3b && (f.clamp || f.omod)) {
+      rl_oracle_not_modelled(ctx, inst, f.omod ? "omod on gfx12"
+                                               : "a float clamp on gfx12");
+      return;
+    }
     if (op.flags & RL_HM_CMP) {
       f.mask_out = inst->vdst;  // VOPC as VOP3: the SGPR in VDST
     } else if (op.flags & RL_HM_COUT) {
@@ -387,6 +437,64 @@ static void rl_oracle_exec_vop(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   }
   if (op.flags & RL_HM_CIN) f.nsrc = 2;
   rl_oracle_valu(ctx, w, inst, &op, &f);
+}
+
+// VOP3P packed 16-bit math (RDNA3/RDNA4 guides, "Packed Math"): each 32-bit
+// source holds two halves; the low result half takes source n's high half
+// when OP_SEL bit n is set, the high result half when OP_SEL_HI bit n is
+// set, else the low half; each result half is the host model's
+// rl_hm_packed() of the selected halves (binary16 rounded once, denormals
+// kept: the descriptor's FLOAT_DENORM_MODE_16_64 is 3 in every dispatch
+// the oracle accepts). NEG/NEG_HI, CLAMP, inline constants and literals
+// (whose halves the guides describe by form) are not modelled: skipped.
+static void rl_oracle_exec_vop3p(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
+                                 const rl_oracle_inst_t* inst) {
+  rl_hm_op_t op;
+  if (rl_oracle_is_dpp_src(inst->src[0])) {
+    rl_oracle_not_modelled(ctx, inst, "DPP");
+    return;
+  }
+  if (!inst->name || !rl_oracle_lookup(inst->name, &op) ||
+      !(op.flags & RL_HM_PACKED)) {
+    rl_oracle_not_modelled(ctx, inst, NULL);
+    return;
+  }
+  if (inst->neg || inst->neg_hi || inst->clamp) {
+    rl_oracle_not_modelled(ctx, inst, inst->clamp ? "clamp" : "neg");
+    return;
+  }
+  for (uint32_t n = 0; n < op.nsrc && n < 2; ++n) {
+    if (inst->src[n] >= 128 && inst->src[n] < 256) {
+      rl_oracle_not_modelled(ctx, inst, "a constant operand");
+      return;
+    }
+  }
+  uint32_t exec = w->s[RL_ORACLE_EXEC];
+  uint32_t result[32] = {0};
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint32_t lo[2] = {0}, hi[2] = {0};
+    for (uint32_t n = 0; n < op.nsrc && n < 2; ++n) {
+      uint32_t v = (uint32_t)rl_oracle_read_lane(ctx, w, inst, inst->src[n],
+                                                 lane, false, 0);
+      lo[n] = ((inst->opsel >> n) & 1) ? v >> 16 : v & 0xffff;
+      hi[n] = ((inst->opsel_hi >> n) & 1) ? v >> 16 : v & 0xffff;
+    }
+    uint32_t d_lo = rl_hm_packed(&op, ctx->mode, lo[0], lo[1]) & 0xffff;
+    uint32_t d_hi = rl_hm_packed(&op, ctx->mode, hi[0], hi[1]) & 0xffff;
+    if ((op.flags & RL_HM_NAN_ANY) &&
+        (((d_lo & 0x7c00u) == 0x7c00u && (d_lo & 0x3ffu)) ||
+         ((d_hi & 0x7c00u) == 0x7c00u && (d_hi & 0x3ffu)))) {
+      rl_oracle_skip(ctx, "instruction %s made a NaN, whose payload the ISA "
+                     "leaves unspecified", inst->name);
+      return;
+    }
+    result[lane] = d_lo | d_hi << 16;
+  }
+  if (ctx->stop) return;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if ((exec >> lane) & 1) rl_oracle_set_vgpr(w, inst->vdst, lane, result[lane], false);
+  }
 }
 
 // VOPD: two VOP2-like halves, every source read before either writes.
@@ -470,11 +578,22 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
   if (inst->fmt == RL_ORACLE_FMT_SOP1) {
     if (rl_oracle_saveexec(ctx, w, inst)) return;
     if (!strcmp(name, "s_getpc_b64")) {
-      rl_oracle_set_sgpr(w, inst->sdst, pc_next, true);
+      // gfx12 returns the 48-bit PC zero-extended (gfx11 sign-extends; the
+      // simulator's code addresses have bit 47 clear, so both read alike).
+      rl_oracle_set_sgpr(w, inst->sdst,
+                         ctx->gfx12 ? pc_next & 0xffffffffffffull : pc_next,
+                         true);
       return;
     }
     if (!strcmp(name, "s_setpc_b64")) {
       w->pc = rl_oracle_read_scalar(ctx, w, inst, inst->src[0], true, 0);
+      return;
+    }
+    if (!strcmp(name, "s_barrier_signal")) {
+      // gfx12's split barrier: the signal of the work-group barrier (-1)
+      // has no effect the oracle's round-robin needs; s_barrier_wait
+      // stops the wave. Named barriers are not modelled.
+      if (inst->src[0] != 193) rl_oracle_not_modelled(ctx, inst, "a named barrier");
       return;
     }
     if (!strcmp(name, "s_swappc_b64")) {
@@ -486,6 +605,17 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     }
   }
   if (inst->fmt == RL_ORACLE_FMT_SOPK && !strncmp(name, "s_waitcnt", 9)) {
+    return;
+  }
+  if (ctx->gfx12 && inst->fmt == RL_ORACLE_FMT_SOP2 &&
+      (!strcmp(name, "s_add_nc_u64") || !strcmp(name, "s_sub_nc_u64") ||
+       !strcmp(name, "s_mul_u64"))) {
+    // RDNA4 guide: 64-bit add, subtract, multiply (the low 64 bits of the
+    // product), SCC unchanged.
+    uint64_t a = rl_oracle_read_scalar(ctx, w, inst, inst->src[0], true, 3);
+    uint64_t b = rl_oracle_read_scalar(ctx, w, inst, inst->src[1], true, 3);
+    uint64_t d = name[2] == 'a' ? a + b : name[2] == 's' ? a - b : a * b;
+    if (!ctx->stop) rl_oracle_set_sgpr(w, inst->sdst, d, true);
     return;
   }
   rl_hm_op_t op;
@@ -513,6 +643,12 @@ static void rl_oracle_exec_salu(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     x.d = wide_dst ? rl_oracle_sgpr64(w, inst->sdst) : w->s[inst->sdst & 127];
   }
   rl_hm_eval(&op, ctx->mode, 0, 0, false, &x);
+  if ((op.flags & RL_HM_SALU_FLOAT) && (op.flags & RL_HM_NAN_ANY) &&
+      !(op.flags & RL_HM_CMP) && rl_oracle_result_nan(&op, x.d)) {
+    rl_oracle_skip(ctx, "instruction %s made a NaN, whose payload the ISA "
+                   "leaves unspecified", name);
+    return;
+  }
   if (op.flags & RL_HM_SCC_OUT) w->scc = x.cout & 1;
   if (!(op.flags & RL_HM_NO_DST)) {
     rl_oracle_set_sgpr(w, inst->sdst, x.d, wide_dst);
@@ -536,6 +672,14 @@ static void rl_oracle_exec_sopp(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
     w->at_barrier = true;
     return;
   }
+  if (!strcmp(name, "s_barrier_wait")) {  // gfx12: -1, the work-group's
+    if (inst->simm16 != -1) {
+      rl_oracle_not_modelled(ctx, inst, "a named barrier");
+      return;
+    }
+    w->at_barrier = true;
+    return;
+  }
   if (!strcmp(name, "s_branch")) {
     take = true;
   } else if (!strcmp(name, "s_cbranch_scc0")) {
@@ -555,7 +699,11 @@ static void rl_oracle_exec_sopp(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
              !strcmp(name, "s_sendmsg") || !strcmp(name, "s_setprio") ||
              !strcmp(name, "s_sleep") || !strcmp(name, "s_icache_inv") ||
              !strcmp(name, "s_set_inst_prefetch_distance") ||
-             !strcmp(name, "s_wait_idle")) {
+             !strcmp(name, "s_wait_idle") ||
+             // gfx12's split counters (s_wait_loadcnt, _storecnt, _dscnt,
+             // _kmcnt, ...) and s_wait_alu: every access of the oracle
+             // completes before the next instruction.
+             !strncmp(name, "s_wait_", 7)) {
     return;  // no effect on registers or memory
   } else {
     rl_oracle_not_modelled(ctx, inst, NULL);
@@ -575,7 +723,7 @@ static void rl_oracle_step(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w) {
     --count;
   }
   rl_oracle_inst_t inst;
-  if (!rl_oracle_decode(words, count, &inst)) {
+  if (!rl_oracle_decode(words, count, ctx->gfx12, &inst)) {
     rl_oracle_fault(ctx, "instruction fetch at 0x%llx outside memory",
                     (unsigned long long)w->pc);
     return;
@@ -606,6 +754,9 @@ static void rl_oracle_step(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w) {
     case RL_ORACLE_FMT_VOPD:
       rl_oracle_exec_vopd(ctx, w, &inst);
       break;
+    case RL_ORACLE_FMT_VOP3P:
+      rl_oracle_exec_vop3p(ctx, w, &inst);
+      break;
     case RL_ORACLE_FMT_SMEM:
       rl_oracle_exec_smem(ctx, w, &inst);
       break;
@@ -632,8 +783,10 @@ bool rl_oracle_dispatch_supported(const rl_sim_dispatch_t* dispatch,
                                   char* why, uint32_t why_size) {
   const rl_code_object_kernel_t* kernel = dispatch->kernel;
   const char* processor = dispatch->processor ? dispatch->processor : "";
-  if (strncmp(processor, "gfx11", 5) != 0) {
-    snprintf(why, why_size, "processor %s: the oracle decodes gfx11 only",
+  if (strncmp(processor, "gfx11", 5) != 0 &&
+      strncmp(processor, "gfx120", 6) != 0) {
+    snprintf(why, why_size,
+             "processor %s: the oracle decodes gfx11 and gfx12 only",
              processor[0] ? processor : "unknown");
     return false;
   }
@@ -693,9 +846,17 @@ static void rl_oracle_wave_init(const rl_oracle_ctx_t* ctx, uint32_t index,
     w->s[s++] = (uint32_t)(dispatch->kernarg_address >> 32);
   }
   s = d->user_sgpr_count;
-  if (d->enable_sgpr_workgroup_id_x && s < 106) w->s[s++] = wg->group_id[0];
-  if (d->enable_sgpr_workgroup_id_y && s < 106) w->s[s++] = wg->group_id[1];
-  if (d->enable_sgpr_workgroup_id_z && s < 106) w->s[s++] = wg->group_id[2];
+  if (ctx->gfx12) {
+    // Architected SGPRs (AMDGPUUsage, GFX12): the work-group id X in TTMP9,
+    // Y in bits 15:0 and Z in bits 31:16 of TTMP7 (TTMPn is SGPR code
+    // 108 + n); nothing after the user SGPRs.
+    w->s[108 + 9] = wg->group_id[0];
+    w->s[108 + 7] = (wg->group_id[1] & 0xffff) | wg->group_id[2] << 16;
+  } else {
+    if (d->enable_sgpr_workgroup_id_x && s < 106) w->s[s++] = wg->group_id[0];
+    if (d->enable_sgpr_workgroup_id_y && s < 106) w->s[s++] = wg->group_id[1];
+    if (d->enable_sgpr_workgroup_id_z && s < 106) w->s[s++] = wg->group_id[2];
+  }
   uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
   uint32_t exec = 0;
   for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -726,14 +887,18 @@ void rl_oracle_run_workgroup(rl_sim_wg_t* wg, rl_oracle_mem_t* mem,
     return;
   }
   const rl_kernel_descriptor_info_t* d = &dispatch->kernel->descriptor_info;
+  // gfx12 has no IEEE or DX10_CLAMP mode: descriptor bits 23 and 21 mean
+  // other things there (docs/isa-gfx12.md).
+  bool gfx12 = strncmp(dispatch->processor, "gfx12", 5) == 0;
   rl_oracle_ctx_t ctx = {
       .wg = wg,
       .dispatch = dispatch,
       .mem = mem,
       .lds_size = dispatch->group_segment_size,
       .mode = (d->float_denorm_mode_32 == 0 ? RL_HM_MODE_FTZ32 : 0u) |
-              (d->enable_ieee_mode ? RL_HM_MODE_IEEE : 0u) |
-              (d->enable_dx10_clamp ? RL_HM_MODE_DX10 : 0u),
+              (!gfx12 && d->enable_ieee_mode ? RL_HM_MODE_IEEE : 0u) |
+              (!gfx12 && d->enable_dx10_clamp ? RL_HM_MODE_DX10 : 0u),
+      .gfx12 = gfx12,
       .run = out_run,
   };
   uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
