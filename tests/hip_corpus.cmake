@@ -41,7 +41,7 @@ set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
   divergent printf atomic_exact decode lanes oracle_probe host_memory context
-  block2d texture grid_sync long_names oracle_reach)
+  block2d texture grid_sync long_names oracle_reach rtc)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,

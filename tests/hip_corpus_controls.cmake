@@ -105,3 +105,25 @@ if(RL_HIP_CORPUS_RUN)
   set_tests_properties(hip_corpus.fault_message.gfx1100.whole PROPERTIES
     LABELS "hip_corpus;integration" TIMEOUT 120)
 endif()
+
+# hiprtc without its compiler (tests/hip_corpus/rtc.hip "missing"): the
+# compile must answer HIPRTC_ERROR_INTERNAL_ERROR with a log naming
+# redline-hipcc, and the program exit 0 (no crash). missing_driver:
+# REDLINE_HIPRTC_HIPCC names a file that does not exist; missing_clang: the
+# driver runs and finds no clang++ (REDLINE_HIPCC_CLANG). gfx1100 only:
+# about 1 s each.
+if(RL_HIP_CORPUS_RUN)
+  set(rl_rtc_missing_driver
+    REDLINE_HIPRTC_HIPCC=${RL_HIP_CORPUS_DIR}/no-such-redline-hipcc)
+  set(rl_rtc_missing_clang
+    REDLINE_HIPCC_CLANG=${RL_HIP_CORPUS_DIR}/no-such-clang++)
+  foreach(what driver clang)
+    set(t hip_corpus.rtc.gfx1100.missing_${what})
+    add_test(NAME ${t}
+      COMMAND ${CMAKE_COMMAND} -E env ${rl_rtc_missing_${what}}
+              $<TARGET_FILE:redline> run --processor gfx1100 --
+              ${RL_HIP_CORPUS_DIR}/gfx1100/rtc missing)
+    set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
+      TIMEOUT 600)
+  endforeach()
+endif()

@@ -23,6 +23,7 @@ add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim_observe.c
   ${RL_HIP_SIM_DIR}/hip_sim_printf.c
   ${RL_HIP_SIM_DIR}/hip_sim_register.c
+  ${RL_HIP_SIM_DIR}/hip_sim_rtc.c
   ${RL_HIP_SIM_DIR}/hip_sim_stream.c
   ${RL_HIP_SIM_DIR}/hip_sim_texture.c
   ${RL_HIP_SIM_DIR}/hip_sim_cooperative.c
@@ -33,7 +34,9 @@ set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa
 rl_module_headers(rl_hip_sim FOLDER redline/hip_sim)
 target_include_directories(rl_hip_sim SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(rl_hip_sim PRIVATE __HIP_PLATFORM_AMD__
-  __HIP_DISABLE_CPP_FUNCTIONS__)
+  __HIP_DISABLE_CPP_FUNCTIONS__
+  # hiprtc's compiler once installed (hip_sim_rtc.c).
+  RL_HIPRTC_INSTALLED_HIPCC="${CMAKE_INSTALL_FULL_BINDIR}/redline-hipcc")
 target_link_libraries(rl_hip_sim PRIVATE rl_device_funnel rl_sim rl_sim_isa
   rl_kernels_ref msgpackc Threads::Threads)
 target_link_options(rl_hip_sim PRIVATE

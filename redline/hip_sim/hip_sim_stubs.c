@@ -4,7 +4,7 @@
 // implement: each answers not supported (hipErrorNotSupported, or what its
 // return type allows) and names itself once on stderr (hip_sim_unsupported.c).
 // Names no header declares (or declares without a prototype) take no
-// parameters. 231 entries, 0 without a declaration.
+// parameters. 220 entries, 0 without a declaration.
 #include "redline/hip_sim/hip_sim_internal.h"
 
 #include <hip/amd_detail/hip_runtime_prof.h>
@@ -232,13 +232,4 @@ RL_HIP_UNSUPPORTED(hipThreadExchangeStreamCaptureMode, hipStreamCaptureMode* mod
 RL_HIP_UNSUPPORTED(hipUnbindTexture, const textureReference* tex)
 RL_HIP_UNSUPPORTED(hipWaitExternalSemaphoresAsync, const hipExternalSemaphore_t* extSemArray, const hipExternalSemaphoreWaitParams* paramsArray, unsigned int numExtSems, hipStream_t stream)
 RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcAddNameExpression, hiprtcProgram prog, const char* name_expression)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcCompileProgram, hiprtcProgram prog, int numOptions, const char** options)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcCreateProgram, hiprtcProgram* prog, const char* src, const char* name, int numHeaders, const char** headers, const char** includeNames)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcDestroyProgram, hiprtcProgram* prog)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcGetCode, hiprtcProgram prog, char* code)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcGetCodeSize, hiprtcProgram prog, size_t* codeSizeRet)
-RL_HIP_UNSUPPORTED_RETURNING(const char*, NULL, hiprtcGetErrorString, hiprtcResult result)
 RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcGetLoweredName, hiprtcProgram prog, const char* name_expression, const char** lowered_name)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcGetProgramLog, hiprtcProgram prog, char* log)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcGetProgramLogSize, hiprtcProgram prog, size_t* logSizeRet)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcVersion, int* major, int* minor)
