@@ -41,6 +41,8 @@
 // Faults: the status of the lowest-numbered failing work-group is
 // returned; once one fails, no thread starts a work-group above it, and the
 // findings of any above it that had already run are dropped.
+#define _GNU_SOURCE  // sched_getaffinity, CPU_COUNT
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,11 +106,11 @@ typedef struct rl_sim_parallel_s {
 // The worker the calling thread is, while it runs work-groups.
 static _Thread_local rl_sim_worker_t* rl_sim_parallel_self;
 
-// Default 1: measured on a quiet 2-core machine (docs/BENCHMARKS.md, "Work-
-// groups on two host threads"), a second thread gave verify nothing with
-// the default checks (the cache model's one lock serialises the threads)
-// and made decode's small dispatches slower, for 90% more CPU. Several
-// threads are asked for with REDLINE_SIM_THREADS or --sim-threads.
+// Default: the CPUs this process may run on (sched_getaffinity), at most
+// RL_SIM_THREADS_MAX. Measured (docs/BENCHMARKS.md, "Work-groups on two
+// host threads"): with the cache model's locks per shard and slice and the
+// persistent pool, a second thread makes verify and decode faster for no
+// more CPU. REDLINE_SIM_THREADS or --sim-threads set another count.
 uint32_t rl_sim_default_threads(void) {
   const char* text = getenv("REDLINE_SIM_THREADS");
   if (text != NULL && *text != '\0') {
@@ -118,7 +120,13 @@ uint32_t rl_sim_default_threads(void) {
       return (uint32_t)value;
     }
   }
-  return 1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  int count = CPU_COUNT(&set);
+  if (count < 1) return 1;
+  return count > (int)RL_SIM_THREADS_MAX ? RL_SIM_THREADS_MAX
+                                         : (uint32_t)count;
 }
 
 bool rl_sim_parallel_capture(const rl_sim_hazard_t* hazard) {
