@@ -64,7 +64,7 @@ typedef struct rl_sim_worker_s {
   struct rl_sim_parallel_s* parallel;
   uint32_t index;
   pthread_t thread;  // workers 1..: the pool's
-  uint8_t* lds;  // group_segment_size bytes
+  uint8_t* lds;  // parallel->lds_size bytes (the largest dispatch's so far)
   bool lds_used;
   rl_sim_range_set_t reads;
   rl_sim_range_set_t writes;
