@@ -153,7 +153,7 @@ const rl_cli_command_t rl_cli_commands[] = {
      "                         arms aql~adv1...; default 2, 0 to 4)\n"
      "  --cache-model MODE     sim: strict (default), report or off caches\n"
      "  --sim-threads N        sim: host threads per dispatch (1..64; default\n"
-     "                         REDLINE_SIM_THREADS, else 1)\n"
+     "                         REDLINE_SIM_THREADS, else the CPUs)\n"
      "  --executor ref|isa     sim: reference kernels (default when every\n"
      "                         kernel has one) or gfx11/12 ISA (else)\n"
      "  --no-second-executor   no eager arm on the other executor (default:\n"

@@ -15,19 +15,18 @@
 #include "redline/code_object.h"
 #include "redline/sim/sim_internal.h"
 
-// The model's lock: a spin lock, because every executor access takes it and
-// it is held only for a table lookup and a 128-byte copy (an uncontended
-// pthread mutex cost a fifth of a strict decode shadow run). Contention
-// (several queues) yields the CPU.
-void rl_sim_cache_lock(rl_sim_cache_t* cache) {
-  while (
-      atomic_flag_test_and_set_explicit(&cache->lock, memory_order_acquire)) {
+// The model's locks are spin locks, because every executor access takes
+// one and holds it only for table lookups and 128-byte copies (an
+// uncontended pthread mutex cost a fifth of a strict decode shadow run).
+// Contention yields the CPU.
+static void rl_sim_cache_lock(rl_sim_cache_lock_t* lock) {
+  while (atomic_flag_test_and_set_explicit(&lock->flag, memory_order_acquire)) {
     sched_yield();
   }
 }
 
-void rl_sim_cache_unlock(rl_sim_cache_t* cache) {
-  atomic_flag_clear_explicit(&cache->lock, memory_order_release);
+static void rl_sim_cache_unlock(rl_sim_cache_lock_t* lock) {
+  atomic_flag_clear_explicit(&lock->flag, memory_order_release);
 }
 
 typedef struct rl_sim_cache_line_s {
@@ -136,6 +135,43 @@ static void rl_sim_cache_table_free(rl_sim_cache_table_t* table) {
   free(table->lines);
 }
 
+// The L2 slice of line |tag|: consecutive lines in consecutive slices.
+static uint32_t rl_sim_cache_slice(uint64_t tag) {
+  return (uint32_t)((tag / RL_SIM_CACHE_LINE) % RL_SIM_CACHE_SLICES);
+}
+
+// The dirty line |tag|, under its slice's lock (taken and released here).
+static rl_sim_cache_line_t* rl_sim_cache_find_dirty(rl_sim_cache_t* cache,
+                                                    uint64_t tag,
+                                                    uint64_t* out_writer) {
+  uint32_t s = rl_sim_cache_slice(tag);
+  rl_sim_cache_lock(&cache->slice_locks[s]);
+  rl_sim_cache_line_t* line = rl_sim_cache_find(&cache->dirty[s], tag);
+  *out_writer = line ? line->writer : UINT64_MAX;
+  rl_sim_cache_unlock(&cache->slice_locks[s]);
+  return line;
+}
+
+// Every group lock, then every slice lock, in increasing index (device-wide
+// actions and host accesses).
+static void rl_sim_cache_lock_all(rl_sim_cache_t* cache, bool groups) {
+  for (uint32_t g = 0; groups && g < cache->group_count; ++g) {
+    rl_sim_cache_lock(&cache->group_locks[g]);
+  }
+  for (uint32_t s = 0; s < RL_SIM_CACHE_SLICES; ++s) {
+    rl_sim_cache_lock(&cache->slice_locks[s]);
+  }
+}
+
+static void rl_sim_cache_unlock_all(rl_sim_cache_t* cache, bool groups) {
+  for (uint32_t s = RL_SIM_CACHE_SLICES; s-- > 0;) {
+    rl_sim_cache_unlock(&cache->slice_locks[s]);
+  }
+  for (uint32_t g = groups ? cache->group_count : 0; g-- > 0;) {
+    rl_sim_cache_unlock(&cache->group_locks[g]);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Lifetime and placement
 //===----------------------------------------------------------------------===//
@@ -143,7 +179,9 @@ static void rl_sim_cache_table_free(rl_sim_cache_table_t* table) {
 rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
                               rl_sim_cache_mode_t mode, uint64_t seed) {
   memset(cache, 0, sizeof(*cache));
-  atomic_flag_clear(&cache->lock);
+  for (uint32_t s = 0; s < RL_SIM_CACHE_SLICES; ++s) {
+    atomic_flag_clear(&cache->slice_locks[s].flag);
+  }
   if (mode != RL_SIM_CACHE_OFF && mode != RL_SIM_CACHE_REPORT &&
       mode != RL_SIM_CACHE_STRICT) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -151,17 +189,24 @@ rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
                      (int)mode);
   }
   if (mode == RL_SIM_CACHE_OFF) return RL_OK;
-  RL_RETURN_IF_ERROR(rl_sim_cache_topology(processor, &cache->wgp_count,
-                                           &cache->array_count));
+  RL_RETURN_IF_ERROR(
+      rl_sim_cache_topology(processor, &cache->wgp_count, &cache->array_count));
   cache->mode = mode;
   cache->seed = seed;
   cache->vl0 = calloc(cache->wgp_count, sizeof(*cache->vl0));
   cache->kl0 = calloc(cache->wgp_count, sizeof(*cache->kl0));
   cache->gl1 = calloc(cache->array_count + 1, sizeof(*cache->gl1));
-  cache->dirty = calloc(1, sizeof(*cache->dirty));
-  if (!cache->vl0 || !cache->kl0 || !cache->gl1 || !cache->dirty) {
+  cache->dirty = calloc(RL_SIM_CACHE_SLICES, sizeof(*cache->dirty));
+  cache->group_count =
+      cache->array_count ? cache->array_count : cache->wgp_count;
+  cache->group_locks = calloc(cache->group_count, sizeof(*cache->group_locks));
+  if (!cache->vl0 || !cache->kl0 || !cache->gl1 || !cache->dirty ||
+      !cache->group_locks) {
     rl_sim_cache_deinit(cache);
     return rl_status_out_of_memory();
+  }
+  for (uint32_t g = 0; g < cache->group_count; ++g) {
+    atomic_flag_clear(&cache->group_locks[g].flag);
   }
   return RL_OK;
 }
@@ -176,7 +221,10 @@ void rl_sim_cache_deinit(rl_sim_cache_t* cache) {
   for (uint32_t a = 0; cache->gl1 && a < cache->array_count; ++a) {
     rl_sim_cache_table_free(&cache->gl1[a]);
   }
-  if (cache->dirty) rl_sim_cache_table_free(cache->dirty);
+  for (uint32_t s = 0; cache->dirty && s < RL_SIM_CACHE_SLICES; ++s) {
+    rl_sim_cache_table_free(&cache->dirty[s]);
+  }
+  free(cache->group_locks);
   free(cache->vl0);
   free(cache->kl0);
   free(cache->gl1);
@@ -216,6 +264,13 @@ void rl_sim_cache_shards(const rl_sim_cache_t* cache, uint64_t dispatch_index,
 
 static uint32_t rl_sim_cache_array(const rl_sim_cache_t* cache, uint32_t wgp) {
   return wgp / (cache->wgp_count / cache->array_count);
+}
+
+// The lock of the caches WGP |wgp| reads through (its sharing group's).
+static rl_sim_cache_lock_t* rl_sim_cache_group_lock(rl_sim_cache_t* cache,
+                                                    uint32_t wgp) {
+  uint32_t group = cache->array_count ? rl_sim_cache_array(cache, wgp) : wgp;
+  return &cache->group_locks[group];
 }
 
 //===----------------------------------------------------------------------===//
@@ -305,8 +360,7 @@ static void rl_sim_deferred_remove(rl_sim_deferred_t* deferred,
   deferred->count--;
 }
 
-void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred,
-                                  uint32_t owner) {
+void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred, uint32_t owner) {
   uint32_t i = 0;
   while (i < deferred->count) {
     if (deferred->reads[i].owner != owner) {
@@ -341,9 +395,8 @@ void rl_sim_deferred_report_owner(rl_sim_deferred_t* deferred,
 
 void rl_sim_deferred_retract(rl_sim_deferred_t* deferred, uint32_t index) {
   rl_sim_device_t* device = deferred->device;
-  rl_sim_cache_lock(&device->cache);
-  device->cache.retracted_reads++;
-  rl_sim_cache_unlock(&device->cache);
+  atomic_fetch_add_explicit(&device->cache.retracted_reads, 1,
+                            memory_order_relaxed);
   rl_sim_deferred_remove(deferred, index);
 }
 
@@ -380,8 +433,7 @@ static void rl_sim_cache_load_locked(rl_sim_device_t* device,
                                      rl_sim_cache_table_t* l0,
                                      rl_sim_cache_table_t* gl1,
                                      uint64_t address, void* data,
-                                     uint32_t size,
-                                     rl_sim_cache_memo_t* memo) {
+                                     uint32_t size, rl_sim_cache_memo_t* memo) {
   rl_sim_cache_t* cache = &device->cache;
   uint64_t end = address + size;
   for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
@@ -400,27 +452,27 @@ static void rl_sim_cache_load_locked(rl_sim_device_t* device,
     uint8_t* out = (uint8_t*)data + (first - address);
     const uint8_t* cached = line->bytes + (first - tag);
     if (memcmp(out, cached, last - first) == 0) continue;
-    cache->stale_reads++;
+    atomic_fetch_add_explicit(&cache->stale_reads, 1, memory_order_relaxed);
     rl_sim_deferred_t* deferred = rl_sim_cache_deferring;
+    uint64_t writer = UINT64_MAX;
     if (deferred != NULL && deferred->count < RL_SIM_DEFERRED_MAX) {
       // Held back for the executor (sim_executor.h); the line is not marked
       // reported, so a later read of it is judged on its own.
-      rl_sim_cache_line_t* dirty = rl_sim_cache_find(cache->dirty, tag);
+      rl_sim_cache_find_dirty(cache, tag, &writer);
       rl_sim_deferred_read_t* read = &deferred->reads[deferred->count++];
       deferred->device = device;
       read->address = first;
       read->size = (uint32_t)(last - first);
-      read->earlier_dispatch = dirty ? dirty->writer : UINT64_MAX;
+      read->earlier_dispatch = writer;
       read->later_dispatch = access->dispatch_index;
       read->owner = deferred->owner;
       // What the load returns: the cached bytes (strict) or memory's.
-      memcpy(read->bytes,
-             cache->mode == RL_SIM_CACHE_STRICT ? cached : out, last - first);
+      memcpy(read->bytes, cache->mode == RL_SIM_CACHE_STRICT ? cached : out,
+             last - first);
     } else if (!line->reported) {
       line->reported = true;
-      rl_sim_cache_line_t* dirty = rl_sim_cache_find(cache->dirty, tag);
-      rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_READ,
-                          dirty ? dirty->writer : UINT64_MAX,
+      rl_sim_cache_find_dirty(cache, tag, &writer);
+      rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_READ, writer,
                           access->dispatch_index, first, last - first);
     }
     if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, cached, last - first);
@@ -432,13 +484,13 @@ void rl_sim_cache_load(rl_sim_device_t* device,
                        void* data, uint32_t size) {
   rl_sim_cache_t* cache = &device->cache;
   if (size == 0 || rl_sim_cache_load_skips(access->flags)) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_t* lock = rl_sim_cache_group_lock(cache, access->wgp);
+  rl_sim_cache_lock(lock);
   rl_sim_cache_table_t *l0 = NULL, *gl1 = NULL;
   rl_sim_cache_tables(cache, access, &l0, &gl1);
   rl_sim_cache_memo_t memo = {0, NULL};
-  rl_sim_cache_load_locked(device, access, l0, gl1, address, data, size,
-                           &memo);
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_load_locked(device, access, l0, gl1, address, data, size, &memo);
+  rl_sim_cache_unlock(lock);
 }
 
 void rl_sim_cache_load_lanes(rl_sim_device_t* device,
@@ -449,7 +501,8 @@ void rl_sim_cache_load_lanes(rl_sim_device_t* device,
   if (size == 0 || lanes == 0 || rl_sim_cache_load_skips(access->flags)) {
     return;
   }
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_t* lock = rl_sim_cache_group_lock(cache, access->wgp);
+  rl_sim_cache_lock(lock);
   rl_sim_cache_table_t *l0 = NULL, *gl1 = NULL;
   rl_sim_cache_tables(cache, access, &l0, &gl1);
   rl_sim_cache_memo_t memo = {0, NULL};
@@ -458,30 +511,40 @@ void rl_sim_cache_load_lanes(rl_sim_device_t* device,
     rl_sim_cache_load_locked(device, access, l0, gl1, address[l],
                              data + l * 16u, size, &memo);
   }
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock(lock);
 }
 
-// Marks the L2 lines of a store dirty, keeping memory's bytes (under the
-// lock; the caller checked the memory is DEVICE).
-static void rl_sim_cache_dirty_locked(rl_sim_device_t* device,
-                                      const rl_sim_cache_access_t* access,
-                                      uint64_t address, uint32_t size) {
+// Marks the L2 lines of a store dirty, keeping memory's bytes, each under
+// its slice's lock (the caller checked the memory is DEVICE). |last_tag|
+// carries the line the previous lane marked (UINT64_MAX: none), which is
+// dirty already: no slice is locked for it again.
+static void rl_sim_cache_dirty(rl_sim_device_t* device,
+                               const rl_sim_cache_access_t* access,
+                               uint64_t address, uint32_t size,
+                               uint64_t* last_tag) {
   rl_sim_cache_t* cache = &device->cache;
   uint64_t end = address + size;
   for (uint64_t tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1); tag < end;
        tag += RL_SIM_CACHE_LINE) {
-    if (rl_sim_cache_find(cache->dirty, tag) != NULL) continue;
-    rl_sim_cache_line_t* line = rl_sim_cache_insert(cache->dirty, tag);
-    if (line == NULL) continue;
-    line->writer = access->dispatch_index;
-    rl_sim_cache_fetch(device, tag, address, line->bytes);
+    if (tag == *last_tag) continue;
+    *last_tag = tag;
+    uint32_t s = rl_sim_cache_slice(tag);
+    rl_sim_cache_table_t* dirty = &cache->dirty[s];
+    rl_sim_cache_lock(&cache->slice_locks[s]);
+    if (rl_sim_cache_find(dirty, tag) == NULL) {
+      rl_sim_cache_line_t* line = rl_sim_cache_insert(dirty, tag);
+      if (line != NULL) {
+        line->writer = access->dispatch_index;
+        rl_sim_cache_fetch(device, tag, address, line->bytes);
+      }
+    }
+    rl_sim_cache_unlock(&cache->slice_locks[s]);
   }
 }
 
 void rl_sim_cache_store_before(rl_sim_device_t* device,
                                const rl_sim_cache_access_t* access,
                                uint64_t address, uint32_t size) {
-  rl_sim_cache_t* cache = &device->cache;
   rl_memory_kind_t kind = RL_MEMORY_KIND_DEVICE;
   uint64_t start = 0, alloc_end = 0;
   if (size == 0 ||
@@ -490,32 +553,28 @@ void rl_sim_cache_store_before(rl_sim_device_t* device,
       kind != RL_MEMORY_KIND_DEVICE) {
     return;  // fine-grained memory is host-coherent: nothing goes dirty
   }
-  rl_sim_cache_lock(cache);
-  rl_sim_cache_dirty_locked(device, access, address, size);
-  rl_sim_cache_unlock(cache);
+  uint64_t last_tag = UINT64_MAX;
+  rl_sim_cache_dirty(device, access, address, size, &last_tag);
 }
 
 void rl_sim_cache_store_lanes_before(rl_sim_device_t* device,
                                      const rl_sim_cache_access_t* access,
                                      const uint64_t* address, uint32_t lanes,
                                      uint32_t size) {
-  rl_sim_cache_t* cache = &device->cache;
   rl_memory_kind_t kind = RL_MEMORY_KIND_DEVICE;
   uint64_t start = 0, alloc_end = 0;
   if (size == 0 || lanes == 0) return;
   // Every lane is in one allocation (the caller's contract): one kind.
   uint64_t first = address[__builtin_ctz(lanes)];
-  if (!rl_sim_memory_span(&device->memory, first, &start, &alloc_end,
-                          &kind) ||
+  if (!rl_sim_memory_span(&device->memory, first, &start, &alloc_end, &kind) ||
       kind != RL_MEMORY_KIND_DEVICE) {
     return;
   }
-  rl_sim_cache_lock(cache);
+  uint64_t last_tag = UINT64_MAX;
   for (uint32_t rest = lanes; rest; rest &= rest - 1) {
     uint32_t l = (uint32_t)__builtin_ctz(rest);
-    rl_sim_cache_dirty_locked(device, access, address[l], size);
+    rl_sim_cache_dirty(device, access, address[l], size, &last_tag);
   }
-  rl_sim_cache_unlock(cache);
 }
 
 // Copies the stored bytes into |line| where they overlap it.
@@ -550,13 +609,14 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
                               uint32_t size) {
   rl_sim_cache_t* cache = &device->cache;
   if (size == 0) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_t* lock = rl_sim_cache_group_lock(cache, access->wgp);
+  rl_sim_cache_lock(lock);
   rl_sim_cache_table_t* l0 = &cache->vl0[access->wgp];
   rl_sim_cache_table_t* gl1 =
       cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
                          : NULL;
   rl_sim_cache_written_locked(l0, gl1, address, data, size);
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock(lock);
 }
 
 void rl_sim_cache_store_lanes_after(rl_sim_device_t* device,
@@ -565,7 +625,8 @@ void rl_sim_cache_store_lanes_after(rl_sim_device_t* device,
                                     const uint8_t* data, uint32_t size) {
   rl_sim_cache_t* cache = &device->cache;
   if (size == 0 || lanes == 0) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_t* lock = rl_sim_cache_group_lock(cache, access->wgp);
+  rl_sim_cache_lock(lock);
   rl_sim_cache_table_t* l0 = &cache->vl0[access->wgp];
   rl_sim_cache_table_t* gl1 =
       cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
@@ -574,7 +635,7 @@ void rl_sim_cache_store_lanes_after(rl_sim_device_t* device,
     uint32_t l = (uint32_t)__builtin_ctz(rest);
     rl_sim_cache_written_locked(l0, gl1, address[l], data + l * 16u, size);
   }
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock(lock);
 }
 
 //===----------------------------------------------------------------------===//
@@ -589,44 +650,49 @@ static void rl_sim_cache_apply_locked(rl_sim_cache_t* cache, uint32_t actions) {
   for (uint32_t a = 0; a < cache->array_count; ++a) {
     if (actions & RL_SIM_CACHE_INV_GL1) rl_sim_cache_clear(&cache->gl1[a]);
   }
-  if (actions & RL_SIM_CACHE_WB_GL2) rl_sim_cache_clear(cache->dirty);
+  for (uint32_t s = 0; s < RL_SIM_CACHE_SLICES; ++s) {
+    if (actions & RL_SIM_CACHE_WB_GL2) rl_sim_cache_clear(&cache->dirty[s]);
+  }
 }
 
 void rl_sim_cache_apply(rl_sim_cache_t* cache, uint32_t actions) {
   if (!rl_sim_cache_enabled(cache) || actions == 0) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_all(cache, true);
   rl_sim_cache_apply_locked(cache, actions);
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock_all(cache, true);
 }
 
 void rl_sim_cache_apply_local(rl_sim_cache_t* cache, uint32_t wgp,
                               uint32_t actions) {
   if (!rl_sim_cache_enabled(cache) || wgp >= cache->wgp_count) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_t* lock = rl_sim_cache_group_lock(cache, wgp);
+  rl_sim_cache_lock(lock);
   if (actions & RL_SIM_CACHE_INV_GLV) rl_sim_cache_clear(&cache->vl0[wgp]);
   if (actions & RL_SIM_CACHE_INV_GLK) rl_sim_cache_clear(&cache->kl0[wgp]);
   if ((actions & RL_SIM_CACHE_INV_GL1) && cache->array_count) {
     rl_sim_cache_clear(&cache->gl1[rl_sim_cache_array(cache, wgp)]);
   }
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock(lock);
 }
 
-// The next dirty line overlapping [address, end): walks
-// the read's lines through the hash when they are fewer than the dirty
-// lines, else the dirty table. |cursor| carries the position; NULL at the
-// end.
+// The next dirty line overlapping [address, end) in |slice|: walks the
+// read's lines of that slice through the hash when they are fewer than the
+// slice's lines, else the slice's table. |cursor| carries the position;
+// NULL at the end.
 static rl_sim_cache_line_t* rl_sim_cache_next_dirty(rl_sim_cache_t* cache,
+                                                    uint32_t slice,
                                                     uint64_t address,
                                                     uint64_t end,
                                                     uint64_t* cursor) {
-  rl_sim_cache_table_t* dirty = cache->dirty;
+  rl_sim_cache_table_t* dirty = &cache->dirty[slice];
   uint64_t first_tag = address & ~(uint64_t)(RL_SIM_CACHE_LINE - 1);
   uint64_t lines =
       (end - first_tag + RL_SIM_CACHE_LINE - 1) / RL_SIM_CACHE_LINE;
   if (lines < dirty->line_count) {
     for (; *cursor < lines; ++*cursor) {
-      rl_sim_cache_line_t* line =
-          rl_sim_cache_find(dirty, first_tag + *cursor * RL_SIM_CACHE_LINE);
+      uint64_t tag = first_tag + *cursor * RL_SIM_CACHE_LINE;
+      if (rl_sim_cache_slice(tag) != slice) continue;
+      rl_sim_cache_line_t* line = rl_sim_cache_find(dirty, tag);
       if (line != NULL) {
         ++*cursor;
         return line;
@@ -648,49 +714,54 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
                             void* data, uint64_t size) {
   rl_sim_cache_t* cache = &device->cache;
   if (!rl_sim_cache_enabled(cache) || size == 0) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_all(cache, false);
   uint64_t end = address + size;
   // One finding per host read: the lowest-addressed stale line's, which
   // does not depend on the order the lines went dirty in (work-groups on
   // several threads dirty them in any order).
   const rl_sim_cache_line_t* lowest = NULL;
   uint64_t lowest_first = 0, lowest_last = 0;
-  uint64_t cursor = 0;
-  rl_sim_cache_line_t* line = NULL;
-  while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
-    uint64_t first = line->tag > address ? line->tag : address;
-    uint64_t last = line->tag + RL_SIM_CACHE_LINE < end
-                        ? line->tag + RL_SIM_CACHE_LINE
-                        : end;
-    uint8_t* out = (uint8_t*)data + (first - address);
-    const uint8_t* memory = line->bytes + (first - line->tag);
-    if (memcmp(out, memory, last - first) == 0) continue;
-    cache->stale_host_reads++;
-    if (lowest == NULL || first < lowest_first) {
-      lowest = line;
-      lowest_first = first;
-      lowest_last = last;
+  for (uint32_t s = 0; s < RL_SIM_CACHE_SLICES; ++s) {
+    uint64_t cursor = 0;
+    rl_sim_cache_line_t* line = NULL;
+    while ((line = rl_sim_cache_next_dirty(cache, s, address, end, &cursor))) {
+      uint64_t first = line->tag > address ? line->tag : address;
+      uint64_t last = line->tag + RL_SIM_CACHE_LINE < end
+                          ? line->tag + RL_SIM_CACHE_LINE
+                          : end;
+      uint8_t* out = (uint8_t*)data + (first - address);
+      const uint8_t* memory = line->bytes + (first - line->tag);
+      if (memcmp(out, memory, last - first) == 0) continue;
+      atomic_fetch_add_explicit(&cache->stale_host_reads, 1,
+                                memory_order_relaxed);
+      if (lowest == NULL || first < lowest_first) {
+        lowest = line;
+        lowest_first = first;
+        lowest_last = last;
+      }
+      if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, memory, last - first);
     }
-    if (cache->mode == RL_SIM_CACHE_STRICT) memcpy(out, memory, last - first);
   }
   if (lowest != NULL) {
     rl_sim_cache_report(device, RL_SIM_HAZARD_STALE_HOST_READ, lowest->writer,
                         UINT64_MAX, lowest_first, lowest_last - lowest_first);
   }
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock_all(cache, false);
 }
 
 void rl_sim_cache_host_write(rl_sim_cache_t* cache, uint64_t address,
                              const void* data, uint64_t size) {
   if (!rl_sim_cache_enabled(cache) || size == 0) return;
-  rl_sim_cache_lock(cache);
+  rl_sim_cache_lock_all(cache, false);
   uint64_t end = address + size;
-  uint64_t cursor = 0;
-  rl_sim_cache_line_t* line = NULL;
-  while ((line = rl_sim_cache_next_dirty(cache, address, end, &cursor))) {
-    rl_sim_cache_update(line, address, data, size);
+  for (uint32_t s = 0; s < RL_SIM_CACHE_SLICES; ++s) {
+    uint64_t cursor = 0;
+    rl_sim_cache_line_t* line = NULL;
+    while ((line = rl_sim_cache_next_dirty(cache, s, address, end, &cursor))) {
+      rl_sim_cache_update(line, address, data, size);
+    }
   }
-  rl_sim_cache_unlock(cache);
+  rl_sim_cache_unlock_all(cache, false);
 }
 
 // HSA fence scopes (AQL header): AMDGPUUsage "the CP invalidates the L0 and

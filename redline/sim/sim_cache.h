@@ -78,13 +78,22 @@
 // this thread's findings (rl_sim_cache_defer, sim_executor.h): then each
 // stale load's finding goes to the executor, which reports or retracts it.
 //
-// Thread-safety: one spin lock guards the whole model; every CP thread, the
-// worker threads of a parallel dispatch and the engine thread (host
-// reads/writes) take it per access. Nothing else is taken inside it except
-// memory.lock (read), through translation. Workers of one dispatch share no
-// L0, K$ or GL1 (rl_sim_cache_shards), so what each finds does not depend
-// on how their accesses interleave (docs/cache-model.md, "Work-groups in
-// parallel").
+// Thread-safety: no lock guards the whole model. The caches one WGP reads
+// through (its L0 and K$, its array's GL1) are guarded by one lock per
+// sharing group (a shader array on gfx11, a WGP on gfx12: the shards of
+// rl_sim_cache_shards); the L2's dirty lines are split into
+// RL_SIM_CACHE_SLICES slices by line address, as hardware interleaves its
+// L2 channels, each with its own lock. An access takes its group's lock
+// once per instruction and a slice's lock per dirty-line lookup, so the
+// worker threads of a parallel dispatch, which own disjoint groups, meet
+// only when they touch the same L2 slice. Every CP thread and the engine
+// thread (host reads/writes) take the same locks. Order: a group lock
+// before a slice lock, groups and slices each in increasing index (device-
+// wide actions and host accesses take them all); memory.lock (read, through
+// translation) and report_lock may be taken inside. Counters are atomics.
+// Workers of one dispatch share no L0, K$ or GL1, so what each finds does
+// not depend on how their accesses interleave (docs/cache-model.md,
+// "Work-groups in parallel").
 #ifndef REDLINE_SIM_SIM_CACHE_H_
 #define REDLINE_SIM_SIM_CACHE_H_
 
@@ -107,21 +116,34 @@
 #define RL_SIM_CACHE_WB_GL2 0x10u  // dirty L2 lines to memory
 #define RL_SIM_CACHE_WB_GLK 0x20u  // scalar-cache write-back (no s_store)
 
+// L2 slices, each with its own lock (see "Thread-safety").
+#define RL_SIM_CACHE_SLICES 16u
+
 typedef struct rl_sim_cache_table_s rl_sim_cache_table_t;
 
+// A spin lock padded to a host cache line, so that two threads' locks do
+// not share one.
+typedef struct rl_sim_cache_lock_s {
+  atomic_flag flag;
+  uint8_t pad[64 - sizeof(atomic_flag)];
+} rl_sim_cache_lock_t;
+
 typedef struct rl_sim_cache_s {
-  atomic_flag lock;  // rl_sim_cache_lock()
   rl_sim_cache_mode_t mode;
   uint64_t seed;
   uint32_t wgp_count;
-  uint32_t array_count;         // 0: no GL1 (gfx12)
-  rl_sim_cache_table_t* vl0;    // [wgp_count]
-  rl_sim_cache_table_t* kl0;    // [wgp_count]
-  rl_sim_cache_table_t* gl1;    // [array_count]
-  rl_sim_cache_table_t* dirty;  // one: dirty L2 lines, bytes as in memory
-  uint64_t stale_reads;         // counters (under the lock)
-  uint64_t stale_host_reads;
-  uint64_t retracted_reads;  // stale reads an executor proved harmless
+  uint32_t array_count;              // 0: no GL1 (gfx12)
+  rl_sim_cache_table_t* vl0;         // [wgp_count]
+  rl_sim_cache_table_t* kl0;         // [wgp_count]
+  rl_sim_cache_table_t* gl1;         // [array_count]
+  uint32_t group_count;              // sharing groups: arrays, or WGPs on gfx12
+  rl_sim_cache_lock_t* group_locks;  // [group_count]
+  // Dirty L2 lines, bytes as in memory: slice (tag / line) % SLICES.
+  rl_sim_cache_table_t* dirty;  // [RL_SIM_CACHE_SLICES]
+  rl_sim_cache_lock_t slice_locks[RL_SIM_CACHE_SLICES];
+  _Atomic uint64_t stale_reads;  // counters
+  _Atomic uint64_t stale_host_reads;
+  _Atomic uint64_t retracted_reads;  // stale reads an executor proved harmless
 } rl_sim_cache_t;
 
 // Where one access runs and what it is (rl_sim_wg_*_with access flags).
@@ -132,10 +154,6 @@ typedef struct rl_sim_cache_access_s {
 } rl_sim_cache_access_t;
 
 struct rl_sim_device_s;
-
-// The model's lock (held briefly; yields under contention).
-void rl_sim_cache_lock(rl_sim_cache_t* cache);
-void rl_sim_cache_unlock(rl_sim_cache_t* cache);
 
 // Sets up the model of |processor| in |mode| (OFF allocates nothing); fails
 // with RL_STATUS_INVALID_ARGUMENT naming |processor| when rl_target_parse

@@ -314,10 +314,8 @@ void rl_sim_hazards_clear(rl_device_t* device) {
 
 void rl_sim_cache_stats(rl_device_t* device, rl_sim_cache_stats_t* out_stats) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);
-  rl_sim_cache_lock(&sim->cache);
-  out_stats->stale_reads = sim->cache.stale_reads;
-  out_stats->stale_host_reads = sim->cache.stale_host_reads;
-  rl_sim_cache_unlock(&sim->cache);
+  out_stats->stale_reads = atomic_load(&sim->cache.stale_reads);
+  out_stats->stale_host_reads = atomic_load(&sim->cache.stale_host_reads);
 }
 
 bool rl_sim_cache_mode_parse(const char* text, rl_sim_cache_mode_t* out_mode) {

@@ -7,10 +7,12 @@
 //   - the engine thread calls the rl_device_t vtable;
 //   - one command-processor (CP) thread per queue (sim_cp.c) consumes
 //     packets and runs executors; during a parallel dispatch it runs
-//     work-groups alongside up to threads - 1 worker threads it starts and
-//     joins (sim_parallel.c), which touch only their own LDS, ranges and
-//     findings, the memory (memory.lock, host atomics) and the cache model
-//     (cache.lock);
+//     work-groups alongside up to threads - 1 worker threads of the queue's
+//     pool, made on its first parallel dispatch and joined when the queue
+//     is released (sim_parallel.c; their own lock and conds hand out each
+//     dispatch), which touch only their own LDS, ranges and findings, the
+//     memory (memory.lock, host atomics) and the cache model (its group and
+//     slice locks);
 //   - memory.lock (rwlock) guards the allocation table: the CP translates
 //     under the read lock on every access, allocate/free take the write lock;
 //   - loader.lock guards the kernel-object table;
@@ -20,11 +22,12 @@
 //   - each queue's lock + cond carry the doorbell, stop and fault state;
 //   - queue_lock guards the list of live queues (create, destroy, and the
 //     device's destruction, which stops and joins whatever is left).
-//   - cache.lock guards the cache model (sim_cache.h).
+//   - the cache model's group and slice locks guard it (sim_cache.h).
 // Lock order: a thread holds at most one of these at a time, except that
 // memory.lock (read) is taken inside signal_lock (a barrier re-translating
-// its dependent signals), and memory.lock (read) and report_lock inside
-// cache.lock; nothing is taken inside memory.lock or report_lock.
+// its dependent signals), memory.lock (read) and report_lock inside the
+// cache model's locks (whose own order is in sim_cache.h); nothing is taken
+// inside memory.lock or report_lock.
 #ifndef REDLINE_SIM_SIM_INTERNAL_H_
 #define REDLINE_SIM_SIM_INTERNAL_H_
 
@@ -247,6 +250,9 @@ typedef struct rl_sim_queue_s {
   _Atomic uint64_t progress_wg_done;
   _Atomic uint64_t progress_wg_total;
   // CP-thread-only state.
+  // Worker threads for parallel dispatches (sim_parallel.c), made on the
+  // first; NULL before.
+  struct rl_sim_parallel_s* parallel;
   rl_sim_run_t runs[RL_SIM_BATCH_MAX];
   uint32_t run_count;
   // Bit k set while runs[k] is launched and unfinished: picking the next
@@ -608,6 +614,9 @@ bool rl_sim_parallel_wanted(const rl_sim_queue_t* queue,
 // Sets run->wg_done (wg_total when all ran).
 rl_status_t rl_sim_parallel_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                 uint64_t* out_fault_address);
+// Ends and joins |queue|'s worker threads and frees their state (after its
+// CP thread ended; nothing when it made none).
+void rl_sim_parallel_pool_free(rl_sim_queue_t* queue);
 // For rl_sim_report_hazard: true when the calling thread is a worker of a
 // parallel dispatch, which then keeps |hazard| for the deterministic merge.
 bool rl_sim_parallel_capture(const rl_sim_hazard_t* hazard);

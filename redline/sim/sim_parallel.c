@@ -9,8 +9,15 @@
 // run_workgroup_on) and says the dispatch is order-free (concurrent(): no
 // global atomic whose result depends on the order work-groups run in), and
 // the kernel has no device printf (its records are appended in the order
-// work-groups reach them). Adversarial mode keeps its seeded order on one
-// thread.
+// work-groups reach them), and the work-groups after the first fill at
+// least two shards (rl_sim_parallel_busy_shards: the minimum dispatch
+// size). Adversarial mode keeps its seeded order on one thread.
+//
+// Threads. Each queue keeps a pool of threads - 1 worker threads, made on
+// its first parallel dispatch and joined when the queue is released; the
+// CP thread hands a dispatch to them under the pool's lock (a generation
+// count and a broadcast), runs worker 0 itself and waits until every pool
+// thread has reported back.
 //
 // Sharding. The remaining work-groups are split into shards that share no
 // cache of the model: those placed on one shader array (gfx11) or one WGP
@@ -34,6 +41,8 @@
 // Faults: the status of the lowest-numbered failing work-group is
 // returned; once one fails, no thread starts a work-group above it, and the
 // findings of any above it that had already run are dropped.
+#define _GNU_SOURCE  // sched_getaffinity, CPU_COUNT
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,9 +63,8 @@ typedef struct rl_sim_finding_s {
 typedef struct rl_sim_worker_s {
   struct rl_sim_parallel_s* parallel;
   uint32_t index;
-  pthread_t thread;
-  bool started;
-  uint8_t* lds;  // group_segment_size bytes
+  pthread_t thread;  // workers 1..: the pool's
+  uint8_t* lds;  // parallel->lds_size bytes (the largest dispatch's so far)
   bool lds_used;
   rl_sim_range_set_t reads;
   rl_sim_range_set_t writes;
@@ -69,6 +77,11 @@ typedef struct rl_sim_worker_s {
   uint64_t fault_address;
 } rl_sim_worker_t;
 
+// One queue's workers, kept from its first parallel dispatch to its end
+// (rl_sim_parallel_pool_free): the threads wait on |wake| between
+// dispatches instead of being created for each, and the workers' LDS,
+// ranges and findings keep their storage. Only the queue's CP thread
+// starts dispatches on it, one at a time.
 typedef struct rl_sim_parallel_s {
   rl_sim_queue_t* queue;
   rl_sim_run_t* run;
@@ -76,18 +89,28 @@ typedef struct rl_sim_parallel_s {
   atomic_uint next_shard;
   _Atomic uint64_t limit;  // the lowest failed work-group (UINT64_MAX: none)
   _Atomic uint64_t done;   // work-groups finished by the workers
-  uint32_t worker_count;
+  uint32_t worker_count;   // this dispatch's (worker 0: the CP thread)
+  uint32_t lds_size;       // bytes of each worker's |lds|
+  // The pool: threads for workers 1..thread_count; |generation| counts
+  // dispatches handed out, |busy| the threads still in the current one.
+  pthread_mutex_t lock;
+  pthread_cond_t wake;  // a new generation, or |quit|
+  pthread_cond_t idle;  // |busy| reached 0
+  uint64_t generation;
+  uint32_t busy;
+  bool quit;
+  uint32_t thread_count;
   rl_sim_worker_t workers[RL_SIM_THREADS_MAX];
 } rl_sim_parallel_t;
 
 // The worker the calling thread is, while it runs work-groups.
 static _Thread_local rl_sim_worker_t* rl_sim_parallel_self;
 
-// Default 1: measured on a quiet 2-core machine (docs/BENCHMARKS.md, "Work-
-// groups on two host threads"), a second thread gave verify nothing with
-// the default checks (the cache model's one lock serialises the threads)
-// and made decode's small dispatches slower, for 90% more CPU. Several
-// threads are asked for with REDLINE_SIM_THREADS or --sim-threads.
+// Default: the CPUs this process may run on (sched_getaffinity), at most
+// RL_SIM_THREADS_MAX. Measured (docs/BENCHMARKS.md, "Work-groups on two
+// host threads"): with the cache model's locks per shard and slice and the
+// persistent pool, a second thread makes verify and decode faster for no
+// more CPU. REDLINE_SIM_THREADS or --sim-threads set another count.
 uint32_t rl_sim_default_threads(void) {
   const char* text = getenv("REDLINE_SIM_THREADS");
   if (text != NULL && *text != '\0') {
@@ -97,7 +120,13 @@ uint32_t rl_sim_default_threads(void) {
       return (uint32_t)value;
     }
   }
-  return 1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  int count = CPU_COUNT(&set);
+  if (count < 1) return 1;
+  return count > (int)RL_SIM_THREADS_MAX ? RL_SIM_THREADS_MAX
+                                         : (uint32_t)count;
 }
 
 bool rl_sim_parallel_capture(const rl_sim_hazard_t* hazard) {
@@ -125,6 +154,26 @@ static bool rl_sim_parallel_printf(const rl_code_object_kernel_t* kernel) {
   return false;
 }
 
+// How many shards hold work-groups 1.. of a dispatch of |total| (|slots|,
+// |group| and |half| from rl_sim_cache_shards), counting up to 2. The
+// minimum dispatch size for going parallel: with fewer than two the other
+// threads would only be woken to find nothing, so the dispatch stays on
+// the CP thread (on gfx11 a dispatch of 4 or fewer work-groups: the ones
+// after the first land on one shader array).
+static uint32_t rl_sim_parallel_busy_shards(uint64_t total, uint32_t slots,
+                                            uint32_t group, uint32_t half) {
+  uint32_t first = UINT32_MAX;
+  for (uint64_t wg = 1; wg < total && wg <= slots; ++wg) {
+    uint32_t shard = (uint32_t)((wg + half) % slots) / group;
+    if (first == UINT32_MAX) {
+      first = shard;
+    } else if (shard != first) {
+      return 2;
+    }
+  }
+  return first == UINT32_MAX ? 0 : 1;
+}
+
 bool rl_sim_parallel_wanted(const rl_sim_queue_t* queue,
                             const rl_sim_run_t* run) {
   const rl_sim_device_t* device = queue->device;
@@ -139,6 +188,9 @@ bool rl_sim_parallel_wanted(const rl_sim_queue_t* queue,
   rl_sim_cache_shards(&device->cache, run->dispatch.dispatch_index,
                       RL_SIM_PARALLEL_SLOTS, &slots, &group, &half);
   if (group > RL_SIM_PARALLEL_SLOTS || slots / group < 2) return false;
+  if (rl_sim_parallel_busy_shards(run->wg_total, slots, group, half) < 2) {
+    return false;
+  }
   if (rl_sim_parallel_printf(run->dispatch.kernel)) return false;
   return executor->concurrent(executor->self, run->state);
 }
@@ -209,8 +261,8 @@ static void rl_sim_worker_shard(rl_sim_worker_t* w, uint32_t shard) {
   }
 }
 
-static void* rl_sim_worker_main(void* arg) {
-  rl_sim_worker_t* w = arg;
+// Claims and runs shards until none is left.
+static void rl_sim_worker_work(rl_sim_worker_t* w) {
   rl_sim_parallel_t* p = w->parallel;
   rl_sim_parallel_self = w;
   for (;;) {
@@ -219,6 +271,28 @@ static void* rl_sim_worker_main(void* arg) {
     rl_sim_worker_shard(w, shard);
   }
   rl_sim_parallel_self = NULL;
+}
+
+// A pool thread: waits for each dispatch, joins it when this worker is
+// among the dispatch's, and reports back.
+static void* rl_sim_worker_main(void* arg) {
+  rl_sim_worker_t* w = arg;
+  rl_sim_parallel_t* p = w->parallel;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&p->lock);
+  for (;;) {
+    while (!p->quit && p->generation == seen) {
+      pthread_cond_wait(&p->wake, &p->lock);
+    }
+    if (p->quit) break;
+    seen = p->generation;
+    bool joins = w->index < p->worker_count;
+    pthread_mutex_unlock(&p->lock);
+    if (joins) rl_sim_worker_work(w);
+    pthread_mutex_lock(&p->lock);
+    if (--p->busy == 0) pthread_cond_signal(&p->idle);
+  }
+  pthread_mutex_unlock(&p->lock);
   return NULL;
 }
 
@@ -282,59 +356,107 @@ static rl_status_t rl_sim_parallel_merge(rl_sim_parallel_t* p,
       rl_status_free(w->error);
     }
     w->error = RL_OK;
+    w->finding_count = 0;
+    rl_sim_range_set_clear(&w->reads);
+    rl_sim_range_set_clear(&w->writes);
   }
   return status;
 }
 
-static void rl_sim_parallel_free(rl_sim_parallel_t* p) {
-  for (uint32_t k = 0; k < p->worker_count; ++k) {
+void rl_sim_parallel_pool_free(rl_sim_queue_t* queue) {
+  rl_sim_parallel_t* p = queue->parallel;
+  if (p == NULL) return;
+  pthread_mutex_lock(&p->lock);
+  p->quit = true;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->lock);
+  for (uint32_t k = 1; k <= p->thread_count; ++k) {
+    pthread_join(p->workers[k].thread, NULL);
+  }
+  for (uint32_t k = 0; k < RL_SIM_THREADS_MAX; ++k) {
     rl_sim_worker_t* w = &p->workers[k];
     free(w->lds);
     free(w->findings);
     rl_sim_range_set_deinit(&w->reads);
     rl_sim_range_set_deinit(&w->writes);
   }
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->wake);
+  pthread_cond_destroy(&p->idle);
   free(p);
+  queue->parallel = NULL;
+}
+
+// The queue's pool, made on its first parallel dispatch with the device's
+// threads - 1 pool threads; a thread that cannot start leaves fewer (none:
+// the dispatch runs on the CP thread alone, with the same results).
+static rl_sim_parallel_t* rl_sim_parallel_pool(rl_sim_queue_t* queue) {
+  if (queue->parallel != NULL) return queue->parallel;
+  rl_sim_parallel_t* p = calloc(1, sizeof(*p));
+  if (p == NULL) return NULL;
+  if (pthread_mutex_init(&p->lock, NULL) != 0) {
+    free(p);
+    return NULL;
+  }
+  pthread_cond_init(&p->wake, NULL);
+  pthread_cond_init(&p->idle, NULL);
+  p->queue = queue;
+  queue->parallel = p;
+  for (uint32_t k = 0; k < RL_SIM_THREADS_MAX; ++k) {
+    p->workers[k].parallel = p;
+    p->workers[k].index = k;
+  }
+  uint32_t threads = queue->device->threads;
+  if (threads > RL_SIM_THREADS_MAX) threads = RL_SIM_THREADS_MAX;
+  for (uint32_t k = 1; k < threads; ++k) {
+    rl_sim_worker_t* w = &p->workers[k];
+    if (pthread_create(&w->thread, NULL, rl_sim_worker_main, w) != 0) break;
+    p->thread_count = k;
+  }
+  return p;
 }
 
 rl_status_t rl_sim_parallel_run(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                 uint64_t* out_fault_address) {
   rl_sim_device_t* device = queue->device;
-  rl_sim_parallel_t* p = calloc(1, sizeof(*p));
+  rl_sim_parallel_t* p = rl_sim_parallel_pool(queue);
   if (p == NULL) return rl_status_out_of_memory();
-  p->queue = queue;
   p->run = run;
-  atomic_init(&p->limit, UINT64_MAX);
+  atomic_store(&p->limit, UINT64_MAX);
+  atomic_store(&p->done, 0);
+  atomic_store(&p->next_shard, 0);
   rl_sim_cache_shards(&device->cache, run->dispatch.dispatch_index,
                       RL_SIM_PARALLEL_SLOTS, &p->slots, &p->group, &p->half);
   p->shards = (p->slots + p->group - 1) / p->group;
-  uint32_t threads = device->threads < p->shards ? device->threads : p->shards;
+  uint32_t threads = p->thread_count + 1;
+  if (p->shards < threads) threads = p->shards;
   uint64_t rest = run->wg_total - 1;
   if (rest < threads) threads = (uint32_t)rest;
   const uint32_t lds = run->dispatch.group_segment_size;
-  for (uint32_t k = 0; k < threads; ++k) {
-    rl_sim_worker_t* w = &p->workers[k];
-    w->parallel = p;
-    w->index = k;
-    p->worker_count = k + 1;
-    if (lds != 0 && (w->lds = calloc(1, lds)) == NULL) {
-      rl_sim_parallel_free(p);
-      return rl_status_out_of_memory();
+  if (lds > p->lds_size) {
+    for (uint32_t k = 0; k <= p->thread_count; ++k) {
+      rl_sim_worker_t* w = &p->workers[k];
+      uint8_t* grown = calloc(1, lds);
+      if (grown == NULL) return rl_status_out_of_memory();
+      free(w->lds);
+      w->lds = grown;
+      w->lds_used = false;
     }
+    p->lds_size = lds;
   }
-  // Workers 1.. on threads of their own, worker 0 on this (CP) thread; a
-  // thread that cannot start leaves its shards to the others.
-  for (uint32_t k = 1; k < threads; ++k) {
-    rl_sim_worker_t* w = &p->workers[k];
-    w->started =
-        pthread_create(&w->thread, NULL, rl_sim_worker_main, w) == 0;
-  }
-  rl_sim_worker_main(&p->workers[0]);
-  for (uint32_t k = 1; k < threads; ++k) {
-    if (p->workers[k].started) pthread_join(p->workers[k].thread, NULL);
-  }
+  // Workers 1.. on the pool's threads, worker 0 on this (CP) thread.
+  pthread_mutex_lock(&p->lock);
+  p->worker_count = threads;
+  p->busy = p->thread_count;
+  p->generation++;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->lock);
+  rl_sim_worker_work(&p->workers[0]);
+  pthread_mutex_lock(&p->lock);
+  while (p->busy != 0) pthread_cond_wait(&p->idle, &p->lock);
+  pthread_mutex_unlock(&p->lock);
   rl_status_t status = rl_sim_parallel_merge(p, out_fault_address);
   run->wg_done = 1 + atomic_load(&p->done);
-  rl_sim_parallel_free(p);
+  p->run = NULL;
   return status;
 }

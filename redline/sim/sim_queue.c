@@ -88,6 +88,7 @@ static void rl_sim_queue_release(rl_sim_queue_t* queue) {
   }
   rl_sim_hazard_open_deinit(&queue->open);
   rl_sim_hazard_open_deinit(&queue->unacquired);
+  rl_sim_parallel_pool_free(queue);
   free(queue->lds);
   rl_sim_pm4_state_destroy(queue->pm4);
   pthread_mutex_destroy(&queue->lock);
