@@ -494,6 +494,7 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
 // a barrier, faults or uses them up; *|left| is what remains.
 static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
   const rl_isa_inst_t* insts = wave->group->insts;
+  const bool caches = wave->group->caches;
   uint64_t n = *left;
   while (wave->state == RL_ISA_WAVE_RUNNING && n > 0) {
     const rl_isa_inst_t* inst = &insts[wave->pc];
@@ -507,7 +508,10 @@ static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
     }
     wave->pc++;
     --n;
-    rl_status_t status = rl_isa_step(wave, inst);
+    // rl_isa_step with the work-group's cache flag read once.
+    rl_status_t status = caches && inst->stale != 0
+                             ? rl_isa_stale_step(wave, inst)
+                             : inst->exec(wave, inst);
     if (status != RL_OK) {
       *left = n;
       if (rl_status_code(status) == RL_STATUS_UNSUPPORTED) {  // names inst
