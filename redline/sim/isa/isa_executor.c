@@ -481,12 +481,20 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
   for (uint32_t r = 0; r < d->vgpr_count; ++r) {
     for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[r][l] = RL_ISA_POISON;
   }
+  // Work-item id first + l is (x, y, z) with x fastest: divided once for
+  // the first lane, then counted up (no division per lane).
   const uint32_t sx = wg->size[0], sy = wg->size[1];
+  uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
   for (uint32_t l = 0; l < lanes; ++l) {
-    uint32_t id = first + l;
-    uint32_t x = id % sx, y = (id / sx) % sy, z = id / (sx * sy);
     wave->vgpr[0][l] = x | (d->tidig >= 1 ? y << 10 : 0) |
                        (d->tidig >= 2 ? z << 20 : 0);
+    if (++x == sx) {
+      x = 0;
+      if (++y == sy) {
+        y = 0;
+        ++z;
+      }
+    }
   }
 }
 

@@ -288,6 +288,22 @@ static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
   }
   if (high + size > wave->group->lds_size) return false;
   uint8_t* lds = wave->group->lds;
+  if (size == 4) {  // the common dword: straight between LDS and the row
+    if (kind == RL_ISA_MEM_STORE) {
+      const uint32_t* row = wave->vgpr[inst->data0];
+      for (uint32_t rest = exec; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        memcpy(lds + base[l] + offset, &row[l], 4);
+      }
+    } else {
+      uint32_t* row = wave->vgpr[inst->vdst];
+      for (uint32_t rest = exec; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        memcpy(&row[l], lds + base[l] + offset, 4);
+      }
+    }
+    return true;
+  }
   uint8_t bytes[RL_ISA_LANES * 16];
   if (kind == RL_ISA_MEM_STORE) {
     rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, 0, 16);
