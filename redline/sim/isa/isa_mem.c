@@ -104,6 +104,15 @@ static void rl_isa_mem_put_lanes(rl_isa_wave_t* wave, uint32_t vreg,
                                  uint32_t lanes, const uint8_t* bytes,
                                  uint32_t origin, uint32_t stride,
                                  uint32_t size, bool sign) {
+  if (size == 4 && stride == 4 && lanes != 0) {
+    uint32_t first = (uint32_t)__builtin_ctz(lanes);
+    uint64_t run = (uint64_t)(lanes >> first);
+    if ((run & (run + 1)) == 0) {  // one run of lanes: one move
+      memcpy(&wave->vgpr[vreg][first], bytes + (first - origin) * 4,
+             4u * (uint32_t)__builtin_popcount(lanes));
+      return;
+    }
+  }
   if (size >= 4) {
     for (uint32_t i = 0; i < size / 4; ++i) {
       uint32_t* row = wave->vgpr[vreg + i];
@@ -288,18 +297,23 @@ static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
   }
   if (high + size > wave->group->lds_size) return false;
   uint8_t* lds = wave->group->lds;
-  if (size == 4) {  // the common dword: straight between LDS and the row
+  if (size % 4 == 0) {  // whole dwords: straight between LDS and the rows
+    const uint32_t dwords = size / 4;
     if (kind == RL_ISA_MEM_STORE) {
-      const uint32_t* row = wave->vgpr[inst->data0];
       for (uint32_t rest = exec; rest; rest &= rest - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(rest);
-        memcpy(lds + base[l] + offset, &row[l], 4);
+        uint8_t* to = lds + base[l] + offset;
+        for (uint32_t i = 0; i < dwords; ++i) {
+          memcpy(to + 4 * i, &wave->vgpr[inst->data0 + i][l], 4);
+        }
       }
     } else {
-      uint32_t* row = wave->vgpr[inst->vdst];
       for (uint32_t rest = exec; rest; rest &= rest - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(rest);
-        memcpy(&row[l], lds + base[l] + offset, 4);
+        const uint8_t* from = lds + base[l] + offset;
+        for (uint32_t i = 0; i < dwords; ++i) {
+          memcpy(&wave->vgpr[inst->vdst + i][l], from + 4 * i, 4);
+        }
       }
     }
     return true;
