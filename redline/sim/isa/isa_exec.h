@@ -228,6 +228,10 @@ const char* rl_isa_dpp_reason(const rl_isa_inst_t* inst);
 // or NULL (isa_packed.c).
 const char* rl_isa_packed_reason(const rl_isa_inst_t* inst);
 
+// Writes the lanes of |exec| of |values| to the VGPR row |dst| (the other
+// lanes keep their value); |values| is not |dst| (isa_valu.c).
+void rl_isa_write_lanes(uint32_t* dst, const uint32_t* values, uint32_t exec);
+
 // Runners (exec functions) of the tables.
 rl_status_t rl_isa_exec_salu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_sopk(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);

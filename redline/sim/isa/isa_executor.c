@@ -481,12 +481,20 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
   for (uint32_t r = 0; r < d->vgpr_count; ++r) {
     for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->vgpr[r][l] = RL_ISA_POISON;
   }
+  // Work-item id first + l is (x, y, z) with x fastest: divided once for
+  // the first lane, then counted up (no division per lane).
   const uint32_t sx = wg->size[0], sy = wg->size[1];
+  uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
   for (uint32_t l = 0; l < lanes; ++l) {
-    uint32_t id = first + l;
-    uint32_t x = id % sx, y = (id / sx) % sy, z = id / (sx * sy);
     wave->vgpr[0][l] = x | (d->tidig >= 1 ? y << 10 : 0) |
                        (d->tidig >= 2 ? z << 20 : 0);
+    if (++x == sx) {
+      x = 0;
+      if (++y == sy) {
+        y = 0;
+        ++z;
+      }
+    }
   }
 }
 
@@ -494,6 +502,7 @@ static void rl_isa_wave_init(rl_isa_dispatch_t* d, rl_isa_group_t* group,
 // a barrier, faults or uses them up; *|left| is what remains.
 static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
   const rl_isa_inst_t* insts = wave->group->insts;
+  const bool caches = wave->group->caches;
   uint64_t n = *left;
   while (wave->state == RL_ISA_WAVE_RUNNING && n > 0) {
     const rl_isa_inst_t* inst = &insts[wave->pc];
@@ -507,7 +516,10 @@ static rl_status_t rl_isa_wave_run(rl_isa_wave_t* wave, uint64_t* left) {
     }
     wave->pc++;
     --n;
-    rl_status_t status = rl_isa_step(wave, inst);
+    // rl_isa_step with the work-group's cache flag read once.
+    rl_status_t status = caches && inst->stale != 0
+                             ? rl_isa_stale_step(wave, inst)
+                             : inst->exec(wave, inst);
     if (status != RL_OK) {
       *left = n;
       if (rl_status_code(status) == RL_STATUS_UNSUPPORTED) {  // names inst

@@ -151,9 +151,19 @@ typedef struct rl_isa_operand_s {
 #define RL_ISA_MAX_INST_BYTES 12
 
 struct rl_isa_inst_s {
+  // What the executor's loop reads for every instruction comes first, in
+  // one cache line with the opcode entry (the record is 200+ bytes).
+  rl_isa_exec_fn exec;      // op->exec, or the fault handler
+  // Resolved by the program builder: how many instructions from this one
+  // on run rl_isa_exec_nop (s_nop, s_waitcnt, s_delay_alu, s_clause, ...;
+  // 0 for any other). The executor retires such a run without
+  // dispatching it, counting every instruction of it (isa_executor.c).
+  uint32_t nops;
+  // Resolved by the program builder: RL_ISA_STALE_* bits, what the cache
+  // model's stale-read rule does at this instruction (isa_stale.c).
+  uint8_t stale;
   const rl_isa_op_t* op;    // NULL: unknown opcode (or unknown encoding)
   const rl_isa_op_t* op_y;  // VOPD: the Y half
-  rl_isa_exec_fn exec;      // op->exec, or the fault handler
   uint32_t words[3];        // the raw dwords (size / 4 of them valid)
   uint32_t pc;              // byte offset from the kernel entry
   uint16_t opcode;          // raw opcode field (VOPD: X)
@@ -213,14 +223,6 @@ struct rl_isa_inst_s {
   // Resolved by the program builder: the instruction index a branch lands
   // on (-1 when it is outside the program or not an instruction boundary).
   int32_t target;
-  // Resolved by the program builder: how many instructions from this one
-  // on run rl_isa_exec_nop (s_nop, s_waitcnt, s_delay_alu, s_clause, ...;
-  // 0 for any other). The executor retires such a run without
-  // dispatching it, counting every instruction of it (isa_executor.c).
-  uint32_t nops;
-  // Resolved by the program builder: RL_ISA_STALE_* bits, what the cache
-  // model's stale-read rule does at this instruction (isa_stale.c).
-  uint8_t stale;
 };
 
 // Decodes the instruction in |words| (|count| >= 1 dwords readable) for a

@@ -3,6 +3,11 @@
 //
 // A lane kernel computes all 32 lanes of one opcode from the source rows the
 // runner prepared (isa_valu.c); the runner then keeps only the active lanes.
+// The result row is never a source row (the runners give it a scratch row of
+// its own), so the kernels write it through a restrict pointer and the
+// compiler can run the lane loop on vectors (the same operations per lane:
+// integer arithmetic, and IEEE float operations rounded one by one as
+// -ffp-contract=off keeps them).
 // Computing inactive lanes is harmless: every expression is defined for any
 // input (shift counts are masked, signed arithmetic is done unsigned,
 // float-to-integer conversions saturate explicitly).
@@ -23,12 +28,13 @@
 #define RL_ISA_U32(name, expr)                                       \
   static void name(rl_isa_valu_t* v) {                               \
     const uint32_t *A = v->s[0], *B = v->s[1], *C = v->s[2];         \
+    uint32_t* restrict D = v->d;                                     \
     const uint32_t mask = v->mask;                                   \
     (void)mask;                                                      \
     RL_ISA_LANE_LOOP {                                               \
       uint32_t a = A[l], b = B[l], c = C[l];                         \
       (void)a, (void)b, (void)c;                                     \
-      v->d[l] = (uint32_t)(expr);                                    \
+      D[l] = (uint32_t)(expr);                                       \
     }                                                                \
   }
 
@@ -37,6 +43,7 @@
 #define RL_ISA_U32_CARRY(name, ...)                                 \
   static void name(rl_isa_valu_t* v) {                               \
     const uint32_t *A = v->s[0], *B = v->s[1];                       \
+    uint32_t* restrict D = v->d;                                     \
     const uint32_t mask = v->mask;                                   \
     uint32_t out = 0;                                                \
     (void)mask;                                                      \
@@ -45,7 +52,7 @@
       uint32_t cin = (mask >> l) & 1;                                \
       (void)cin;                                                     \
       __VA_ARGS__;                                                   \
-      v->d[l] = result;                                              \
+      D[l] = result;                                                 \
       out |= (carry & 1) << l;                                       \
     }                                                                \
     v->mask_out = out;                                               \
@@ -68,23 +75,25 @@
 
 // Binary32 result from binary32 sources; FTZ mode flushes inputs and the
 // result (isa_float.h).
-#define RL_ISA_F32(name, expr)                                           \
-  static void name(rl_isa_valu_t* v) {                                   \
+#define RL_ISA_F32(name, expr) RL_ISA_F32_ATTR(, name, expr)
+#define RL_ISA_F32_ATTR(attr, name, expr)                                \
+  attr static void name(rl_isa_valu_t* v) {                              \
     const uint32_t *A = v->s[0], *B = v->s[1], *C = v->s[2];             \
+    uint32_t* restrict D = v->d;                                         \
     if (v->mode & RL_ISA_MODE_FTZ32) {                                   \
       RL_ISA_LANE_LOOP {                                                 \
         float a = rl_isa_f32(rl_isa_flush32(A[l]));                      \
         float b = rl_isa_f32(rl_isa_flush32(B[l]));                      \
         float c = rl_isa_f32(rl_isa_flush32(C[l]));                      \
         (void)a, (void)b, (void)c;                                       \
-        v->d[l] = rl_isa_flush32(rl_isa_bits32(expr));                   \
+        D[l] = rl_isa_flush32(rl_isa_bits32(expr));                      \
       }                                                                  \
     } else {                                                             \
       RL_ISA_LANE_LOOP {                                                 \
         float a = rl_isa_f32(A[l]), b = rl_isa_f32(B[l]);                \
         float c = rl_isa_f32(C[l]);                                      \
         (void)a, (void)b, (void)c;                                       \
-        v->d[l] = rl_isa_bits32(expr);                                   \
+        D[l] = rl_isa_bits32(expr);                                      \
       }                                                                  \
     }                                                                    \
   }
@@ -97,8 +106,8 @@
 // Bit-exact: fused multiply-add rounds once, in hardware or in libm.
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RL_ISA_F32_FMA(name, expr)                                  \
-  RL_ISA_F32(name##_any, expr)                                      \
-  __attribute__((target("fma"))) RL_ISA_F32(name##_fma3, expr)      \
+  RL_ISA_F32_ATTR(, name##_any, expr)                               \
+  RL_ISA_F32_ATTR(__attribute__((target("fma"))), name##_fma3, expr) \
   static void name(rl_isa_valu_t* v) {                              \
     if (__builtin_cpu_supports("fma")) {                            \
       name##_fma3(v);                                               \

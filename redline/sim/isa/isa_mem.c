@@ -104,6 +104,15 @@ static void rl_isa_mem_put_lanes(rl_isa_wave_t* wave, uint32_t vreg,
                                  uint32_t lanes, const uint8_t* bytes,
                                  uint32_t origin, uint32_t stride,
                                  uint32_t size, bool sign) {
+  if (size == 4 && stride == 4 && lanes != 0) {
+    uint32_t first = (uint32_t)__builtin_ctz(lanes);
+    uint64_t run = (uint64_t)(lanes >> first);
+    if ((run & (run + 1)) == 0) {  // one run of lanes: one move
+      memcpy(&wave->vgpr[vreg][first], bytes + (first - origin) * 4,
+             4u * (uint32_t)__builtin_popcount(lanes));
+      return;
+    }
+  }
   if (size >= 4) {
     for (uint32_t i = 0; i < size / 4; ++i) {
       uint32_t* row = wave->vgpr[vreg + i];
@@ -221,10 +230,63 @@ rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
 // bytes the highest wins, as lane by lane). False (nothing done) when a
 // lane is outside: the caller then goes lane by lane, which reports the
 // first such lane after the earlier lanes' accesses.
+// The two-address forms (ds_load_2addr*, ds_store_2addr*) the same way:
+// one bounds check of the wave's highest address, then per lane in lane
+// order the element at offset0, then the one at offset1, as lane by lane.
+// Only 4- and 8-byte elements exist (DSInstructions.td), moved as dwords.
+static bool rl_isa_ds_wave2(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
+                            uint32_t exec) {
+  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
+  if (size != 4 && size != 8) return false;
+  const uint32_t* base = wave->vgpr[inst->addr];
+  const uint64_t scale = size * ((arg & RL_ISA_MEM_STRIDE64) ? 64u : 1u);
+  const uint64_t o0 = (uint64_t)inst->offset * scale;
+  const uint64_t o1 = (uint64_t)inst->offset1 * scale;
+  uint64_t high = 0;
+  for (uint32_t rest = exec; rest; rest &= rest - 1) {
+    uint64_t address = base[__builtin_ctz(rest)];
+    if (address > high) high = address;
+  }
+  if (high + (o0 > o1 ? o0 : o1) + size > wave->group->lds_size) return false;
+  uint8_t* lds = wave->group->lds;
+  const uint32_t dwords = size / 4;
+  if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_LOAD2) {
+    for (uint32_t rest = exec; rest; rest &= rest - 1) {
+      uint32_t l = (uint32_t)__builtin_ctz(rest);
+      const uint8_t* p0 = lds + base[l] + o0;
+      const uint8_t* p1 = lds + base[l] + o1;
+      uint32_t w[4];
+      memcpy(w, p0, 4);
+      memcpy(w + dwords, p1, 4);
+      if (dwords == 2) {
+        memcpy(w + 1, p0 + 4, 4);
+        memcpy(w + 3, p1 + 4, 4);
+      }
+      for (uint32_t i = 0; i < 2 * dwords; ++i) {
+        wave->vgpr[inst->vdst + i][l] = w[i];
+      }
+    }
+    return true;
+  }
+  for (uint32_t rest = exec; rest; rest &= rest - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(rest);
+    uint8_t* p0 = lds + base[l] + o0;
+    uint8_t* p1 = lds + base[l] + o1;
+    memcpy(p0, &wave->vgpr[inst->data0][l], 4);
+    if (dwords == 2) memcpy(p0 + 4, &wave->vgpr[inst->data0 + 1][l], 4);
+    memcpy(p1, &wave->vgpr[inst->data1][l], 4);
+    if (dwords == 2) memcpy(p1 + 4, &wave->vgpr[inst->data1 + 1][l], 4);
+  }
+  return true;
+}
+
 static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
                            uint32_t exec) {
   const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
   const uint32_t kind = RL_ISA_MEM_KIND(arg);
+  if (kind == RL_ISA_MEM_LOAD2 || kind == RL_ISA_MEM_STORE2) {
+    return rl_isa_ds_wave2(wave, inst, exec);
+  }
   if (kind != RL_ISA_MEM_LOAD && kind != RL_ISA_MEM_STORE) return false;
   const uint32_t* base = wave->vgpr[inst->addr];
   const uint64_t offset = (uint32_t)(inst->offset | (inst->offset1 << 8));
@@ -235,6 +297,27 @@ static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
   }
   if (high + size > wave->group->lds_size) return false;
   uint8_t* lds = wave->group->lds;
+  if (size % 4 == 0) {  // whole dwords: straight between LDS and the rows
+    const uint32_t dwords = size / 4;
+    if (kind == RL_ISA_MEM_STORE) {
+      for (uint32_t rest = exec; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        uint8_t* to = lds + base[l] + offset;
+        for (uint32_t i = 0; i < dwords; ++i) {
+          memcpy(to + 4 * i, &wave->vgpr[inst->data0 + i][l], 4);
+        }
+      }
+    } else {
+      for (uint32_t rest = exec; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(rest);
+        const uint8_t* from = lds + base[l] + offset;
+        for (uint32_t i = 0; i < dwords; ++i) {
+          memcpy(&wave->vgpr[inst->vdst + i][l], from + 4 * i, 4);
+        }
+      }
+    }
+    return true;
+  }
   uint8_t bytes[RL_ISA_LANES * 16];
   if (kind == RL_ISA_MEM_STORE) {
     rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, 0, 16);

@@ -83,10 +83,7 @@ static void rl_isa_pk_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
 static void rl_isa_pk_write(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
                             const uint32_t* d) {
   uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  uint32_t* dst = wave->vgpr[inst->dst];
-  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
-    if ((exec >> l) & 1) dst[l] = d[l];
-  }
+  rl_isa_write_lanes(wave->vgpr[inst->dst], d, exec);
 }
 
 // v_pk_*_f16.

@@ -68,9 +68,7 @@ rl_status_t rl_isa_exec_permlane(rl_isa_wave_t* wave,
       out[l] = bound_ctrl ? 0 : dst[l];
     }
   }
-  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
-    if ((exec >> l) & 1) dst[l] = out[l];
-  }
+  rl_isa_write_lanes(dst, out, exec);
   return RL_OK;
 }
 

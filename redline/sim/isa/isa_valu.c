@@ -22,6 +22,9 @@
 // OMOD on other results and the DPP forms rl_isa_dpp_reason() names fail
 // closed.
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "redline/sim/isa/isa_exec.h"
 #include "redline/sim/isa/isa_gfx12.h"
@@ -114,15 +117,45 @@ static inline __attribute__((always_inline)) void rl_isa_valu_sources(
   }
 }
 
-static void rl_isa_write_lanes(uint32_t* dst, const uint32_t* values,
-                               uint32_t exec) {
+#if defined(__SSE2__)
+// The 16 lane masks of four lanes, 0 / -1 per lane (bit n of the index is
+// lane n).
+#define RL_ISA_Q(n) \
+  {-((n) & 1), -(((n) >> 1) & 1), -(((n) >> 2) & 1), -(((n) >> 3) & 1)}
+static const int32_t rl_isa_quad_mask[16][4] __attribute__((aligned(16))) = {
+    RL_ISA_Q(0),  RL_ISA_Q(1),  RL_ISA_Q(2),  RL_ISA_Q(3),
+    RL_ISA_Q(4),  RL_ISA_Q(5),  RL_ISA_Q(6),  RL_ISA_Q(7),
+    RL_ISA_Q(8),  RL_ISA_Q(9),  RL_ISA_Q(10), RL_ISA_Q(11),
+    RL_ISA_Q(12), RL_ISA_Q(13), RL_ISA_Q(14), RL_ISA_Q(15)};
+#undef RL_ISA_Q
+#endif
+
+void rl_isa_write_lanes(uint32_t* dst, const uint32_t* values,
+                        uint32_t exec) {
   if (exec == RL_ISA_ALL_LANES) {
     memcpy(dst, values, sizeof(uint32_t) * RL_ISA_LANES);
     return;
   }
+#if defined(__SSE2__)
+  // Four lanes at a time: a blend of the old and the new words under the
+  // quad's mask (the same words as the lane loop below writes).
+  for (uint32_t q = 0; q < RL_ISA_LANES / 4; ++q) {
+    uint32_t bits = (exec >> (4 * q)) & 15u;
+    if (bits == 0) continue;
+    __m128i* to = (__m128i*)(dst + 4 * q);
+    __m128i from = _mm_loadu_si128((const __m128i*)(values + 4 * q));
+    if (bits != 15) {
+      __m128i mask = _mm_load_si128((const __m128i*)rl_isa_quad_mask[bits]);
+      from = _mm_or_si128(_mm_and_si128(mask, from),
+                          _mm_andnot_si128(mask, _mm_loadu_si128(to)));
+    }
+    _mm_storeu_si128(to, from);
+  }
+#else
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     if ((exec >> l) & 1) dst[l] = values[l];
   }
+#endif
 }
 
 static void rl_isa_clamp_f32(uint32_t* values, uint32_t mode) {
