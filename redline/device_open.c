@@ -35,12 +35,8 @@ static rl_status_t rl_device_open_sim(const rl_device_options_t* options,
   const rl_sim_executor_t* executor = NULL;
   RL_RETURN_IF_ERROR(rl_device_sim_executor(options->executor, &executor));
   rl_sim_cache_mode_t cache_model = RL_SIM_CACHE_OFF;
-  if (options->cache_model &&
-      !rl_sim_cache_mode_parse(options->cache_model, &cache_model)) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "cache model '%s': expected off, report or strict",
-                     options->cache_model);
-  }
+  RL_RETURN_IF_ERROR(
+      rl_sim_cache_mode_option(options->cache_model, &cache_model));
   const rl_sim_options_t sim_options = {
       .processor = options->processor ? options->processor : "gfx1100",
       .hazards = options->adversarial ? RL_SIM_HAZARDS_ADVERSARIAL

@@ -96,12 +96,8 @@ static rl_status_t rl_shadow_arm_open_oracle_device(
     const rl_shadow_device_options_t* options, const char* processor,
     const rl_limits_t* limits, rl_device_t** out_device) {
   rl_sim_cache_mode_t cache_model = RL_SIM_CACHE_STRICT;
-  if (options->cache_model &&
-      !rl_sim_cache_mode_parse(options->cache_model, &cache_model)) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "cache model '%s': expected off, report or strict",
-                     options->cache_model);
-  }
+  RL_RETURN_IF_ERROR(
+      rl_sim_cache_mode_option(options->cache_model, &cache_model));
   const rl_sim_options_t sim_options = {
       .processor = processor,
       .hazards = options->adversarial ? RL_SIM_HAZARDS_ADVERSARIAL

@@ -21,61 +21,8 @@
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
+#include "kernels/ref/ref_lane.h"
 #include "redline/sim/sim_math.h"
-
-#define RL_DC_BLOCK 64u
-// The literal of decode.hip: -log2(e) rounded to binary32 (0xbfb8aa3b).
-#define RL_DC_NEG_LOG2E (-1.44269504088896340736f)
-#define RL_DC_NO_INDEX 0xffffffffu
-
-// The global id of |lane| (`v_lshl_or_b32 v0, s15, 6, v0`: group << 6 |
-// lane, 32 bits).
-static uint32_t rl_dc_global_id(const rl_sim_wg_t* wg, uint32_t lane) {
-  return (wg->group_id[0] << 6) | lane;
-}
-
-static uint64_t rl_dc_element(uint64_t base, uint32_t index) {
-  return base + ((uint64_t)index << 2);
-}
-
-static rl_status_t rl_dc_load(rl_sim_wg_t* wg, uint64_t base, uint32_t index,
-                              void* out_value) {
-  return rl_sim_wg_load(wg, rl_dc_element(base, index), out_value, 4);
-}
-
-static rl_status_t rl_dc_store(rl_sim_wg_t* wg, uint64_t base, uint32_t index,
-                               const void* value) {
-  return rl_sim_wg_store(wg, rl_dc_element(base, index), value, 4);
-}
-
-// Reads explicit arguments: pointers (u64), u32 and f32, by index.
-static rl_status_t rl_dc_ptr(rl_sim_wg_t* wg, const rl_ref_args_t* args,
-                             uint32_t index, uint64_t* out_value) {
-  return rl_sim_wg_kernarg_u64(wg, args->offset[index], out_value);
-}
-
-static rl_status_t rl_dc_u32(rl_sim_wg_t* wg, const rl_ref_args_t* args,
-                             uint32_t index, uint32_t* out_value) {
-  return rl_sim_wg_kernarg_u32(wg, args->offset[index], out_value);
-}
-
-static rl_status_t rl_dc_f32(rl_sim_wg_t* wg, const rl_ref_args_t* args,
-                             uint32_t index, float* out_value) {
-  return rl_sim_wg_kernarg_f32(wg, args->offset[index], out_value);
-}
-
-// rl_dc_tree_sum: at stride 32, 16, ..., 1 lane l < stride sets lds[l] =
-// lds[l] + lds[l + stride] (`ds_load_2addr_b32 ... offset1:<stride>`,
-// `v_add_f32`). A step's lanes write slots disjoint from those they read,
-// and barriers order the steps, so running the lanes in turn is exact.
-static float rl_dc_tree_sum(float* lds) {
-  for (uint32_t stride = RL_DC_BLOCK / 2; stride > 0; stride /= 2) {
-    for (uint32_t lane = 0; lane < stride; ++lane) {
-      lds[lane] = lds[lane] + lds[lane + stride];
-    }
-  }
-  return lds[0];
-}
 
 // dc_embed(table, token, out, n, vocab): out[i] = table[t * n + i] with
 // t = min(token[0], vocab - 1) (`s_cmp_lt_u32` / `s_cselect_b32`, vocab - 1
@@ -83,20 +30,20 @@ static float rl_dc_tree_sum(float* lds) {
 static rl_status_t rl_dc_embed(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t table = 0, token = 0, out = 0;
   uint32_t n = 0, vocab = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &table));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &token));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 2, &out));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &n));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 4, &vocab));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &table));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &token));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &out));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &n));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &vocab));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_dc_global_id(wg, lane);
+    uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     uint32_t t = 0;
     float value = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, token, 0, &t));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, token, 0, &t));
     t = t < vocab ? t : vocab - 1;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, table, t * n + i, &value));
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, out, i, &value));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, table, t * n + i, &value));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, out, i, &value));
   }
   return RL_OK;
 }
@@ -110,31 +57,31 @@ static rl_status_t rl_dc_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t x = 0, w = 0, out = 0;
   uint32_t n = 0;
   float inv_n = 0, eps = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &x));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &w));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 2, &out));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &n));
-  RL_RETURN_IF_ERROR(rl_dc_f32(wg, args, 4, &inv_n));
-  RL_RETURN_IF_ERROR(rl_dc_f32(wg, args, 5, &eps));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &x));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &w));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &out));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &n));
+  RL_RETURN_IF_ERROR(rl_ref_arg_f32(wg, args, 4, &inv_n));
+  RL_RETURN_IF_ERROR(rl_ref_arg_f32(wg, args, 5, &eps));
   float* lds = (float*)rl_sim_wg_lds(wg);  // begin() checked 256 bytes
-  for (uint32_t lane = 0; lane < RL_DC_BLOCK; ++lane) {
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
-    for (uint32_t i = lane; i < n; i += RL_DC_BLOCK) {
+    for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
       float v = 0;
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, x, i, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, x, i, &v));
       sum = fmaf(v, v, sum);
     }
     lds[lane] = sum;
   }
-  const float mean = rl_dc_tree_sum(lds) * inv_n;
+  const float mean = rl_ref_tree_sum(lds) * inv_n;
   const float r = rl_sim_math_rsqf(mean + eps);
-  for (uint32_t lane = 0; lane < RL_DC_BLOCK; ++lane) {
-    for (uint32_t i = lane; i < n; i += RL_DC_BLOCK) {
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
+    for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
       float v = 0, weight = 0;
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, x, i, &v));
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, w, i, &weight));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, x, i, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, w, i, &weight));
       const float result = (v * r) * weight;
-      RL_RETURN_IF_ERROR(rl_dc_store(wg, out, i, &result));
+      RL_RETURN_IF_ERROR(rl_ref_store(wg, out, i, &result));
     }
   }
   return RL_OK;
@@ -146,24 +93,24 @@ static rl_status_t rl_dc_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 static rl_status_t rl_dc_matvec(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t W = 0, x = 0, y = 0;
   uint32_t cols = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &W));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &x));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 2, &y));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &cols));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &W));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &x));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &y));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &cols));
   float* lds = (float*)rl_sim_wg_lds(wg);  // begin() checked 256 bytes
   const uint32_t row = wg->group_id[0];
-  for (uint32_t lane = 0; lane < RL_DC_BLOCK; ++lane) {
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
-    for (uint32_t c = lane; c < cols; c += RL_DC_BLOCK) {
+    for (uint32_t c = lane; c < cols; c += RL_REF_BLOCK) {
       float weight = 0, v = 0;
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, W, row * cols + c, &weight));
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, x, c, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, W, row * cols + c, &weight));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, x, c, &v));
       sum = fmaf(weight, v, sum);
     }
     lds[lane] = sum;
   }
-  const float result = rl_dc_tree_sum(lds);
-  return rl_dc_store(wg, y, row, &result);
+  const float result = rl_ref_tree_sum(lds);
+  return rl_ref_store(wg, y, row, &result);
 }
 
 // dc_rope(qk, table, pos, half, pairs): pair p < pairs rotates (qk[2p],
@@ -176,13 +123,13 @@ static rl_status_t rl_dc_matvec(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 static rl_status_t rl_dc_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t qk = 0, table = 0;
   uint32_t pos = 0, half = 0, pairs = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &qk));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &table));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 2, &pos));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &half));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 4, &pairs));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &qk));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &table));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &pos));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &half));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &pairs));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t p = rl_dc_global_id(wg, lane);
+    const uint32_t p = rl_ref_global_id(wg, lane);
     if (p >= pairs) continue;
     if (half == 0) {
       return RL_STATUS(RL_STATUS_UNSUPPORTED,
@@ -191,14 +138,14 @@ static rl_status_t rl_dc_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     }
     const uint32_t angle = (pos * half + p % half) * 2;
     float c = 0, s = 0, x0 = 0, x1 = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, table, angle, &c));
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, table, angle + 1, &s));
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, qk, 2 * p, &x0));
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, qk, 2 * p + 1, &x1));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, table, angle, &c));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, table, angle + 1, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, qk, 2 * p, &x0));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, qk, 2 * p + 1, &x1));
     const float r0 = fmaf(x0, c, -(x1 * s));
     const float r1 = fmaf(x0, s, x1 * c);
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, qk, 2 * p, &r0));
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, qk, 2 * p + 1, &r1));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, qk, 2 * p, &r0));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, qk, 2 * p + 1, &r1));
   }
   return RL_OK;
 }
@@ -210,20 +157,20 @@ static rl_status_t rl_dc_kv_append(rl_sim_wg_t* wg,
                                    const rl_ref_args_t* args) {
   uint64_t src = 0, cache = 0;
   uint32_t stride = 0, pos = 0, n = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &src));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &cache));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 2, &stride));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &pos));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 4, &n));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &src));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &cache));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &stride));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &pos));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &n));
   const uint32_t row = pos * stride;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_dc_global_id(wg, lane);
+    const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     uint32_t k = 0, v = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, src, i, &k));
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, src, n + i, &v));
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, cache, row + i, &k));
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, cache, row + n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, src, i, &k));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, src, n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, cache, row + i, &k));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, cache, row + n + i, &v));
   }
   return RL_OK;
 }
@@ -237,15 +184,15 @@ typedef struct rl_dc_attn_s {
 
 static rl_status_t rl_dc_attn_read(rl_sim_wg_t* wg, const rl_ref_args_t* args,
                                    rl_dc_attn_t* out) {
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &out->q));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &out->kv));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 2, &out->partials));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &out->stride));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 4, &out->head_dim));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 5, &out->heads));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 6, &out->chunk));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 7, &out->context));
-  return rl_dc_f32(wg, args, 8, &out->score_scale);
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &out->q));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &out->kv));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &out->partials));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &out->stride));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &out->head_dim));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 5, &out->heads));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 6, &out->chunk));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 7, &out->context));
+  return rl_ref_arg_f32(wg, args, 8, &out->score_scale);
 }
 
 // Phase 1 of dc_attn_partial for one lane: the score of position |t| of
@@ -256,8 +203,8 @@ static rl_status_t rl_dc_attn_score(rl_sim_wg_t* wg, const rl_dc_attn_t* a,
   float dot = 0.0f;
   for (uint32_t d = 0; d < a->head_dim; ++d) {
     float q = 0, k = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, a->q, h * a->head_dim + d, &q));
-    RL_RETURN_IF_ERROR(rl_dc_load(
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a->q, h * a->head_dim + d, &q));
+    RL_RETURN_IF_ERROR(rl_ref_load(
         wg, a->kv, t * a->stride + h * a->head_dim + d, &k));
     dot = fmaf(q, k, dot);
   }
@@ -278,17 +225,17 @@ static rl_status_t rl_dc_attn_accumulate(rl_sim_wg_t* wg,
   float l = 0.0f, acc = 0.0f;
   for (uint32_t j = 0; j < count; ++j) {
     float v = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(
+    RL_RETURN_IF_ERROR(rl_ref_load(
         wg, a->kv, (first + j) * a->stride + kv_dim + h * a->head_dim + d,
         &v));
     l = l + probs[j];
     acc = fmaf(probs[j], v, acc);
   }
   const uint32_t base = (c * a->heads + h) * (a->head_dim + 2);
-  RL_RETURN_IF_ERROR(rl_dc_store(wg, a->partials, base + 2 + d, &acc));
+  RL_RETURN_IF_ERROR(rl_ref_store(wg, a->partials, base + 2 + d, &acc));
   if (d != 0) return RL_OK;
-  RL_RETURN_IF_ERROR(rl_dc_store(wg, a->partials, base, &m));
-  return rl_dc_store(wg, a->partials, base + 1, &l);
+  RL_RETURN_IF_ERROR(rl_ref_store(wg, a->partials, base, &m));
+  return rl_ref_store(wg, a->partials, base + 1, &l);
 }
 
 // dc_attn_partial(q, kv, partials, stride, head_dim, heads, chunk, context,
@@ -303,16 +250,16 @@ static rl_status_t rl_dc_attn_partial(rl_sim_wg_t* wg,
                                       const rl_ref_args_t* args) {
   rl_dc_attn_t a = {0};
   RL_RETURN_IF_ERROR(rl_dc_attn_read(wg, args, &a));
-  if (a.chunk > RL_DC_BLOCK) {
+  if (a.chunk > RL_REF_BLOCK) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "dc_attn_partial: chunk %u, the kernel's LDS holds %u "
-                     "positions", a.chunk, RL_DC_BLOCK);
+                     "positions", a.chunk, RL_REF_BLOCK);
   }
   float* scores = (float*)rl_sim_wg_lds(wg);  // begin() checked 512 bytes
-  float* probs = scores + RL_DC_BLOCK;
+  float* probs = scores + RL_REF_BLOCK;
   const uint32_t c = wg->group_id[0], h = wg->group_id[1];
-  bool valid[RL_DC_BLOCK];
-  for (uint32_t j = 0; j < RL_DC_BLOCK; ++j) {
+  bool valid[RL_REF_BLOCK];
+  for (uint32_t j = 0; j < RL_REF_BLOCK; ++j) {
     const uint32_t t = c * a.chunk + j;
     valid[j] = j < a.chunk && t < a.context;
     scores[j] = -INFINITY;
@@ -320,11 +267,11 @@ static rl_status_t rl_dc_attn_partial(rl_sim_wg_t* wg,
     RL_RETURN_IF_ERROR(rl_dc_attn_score(wg, &a, h, t, &scores[j]));
   }
   float m = scores[0];
-  for (uint32_t j = 1; j < RL_DC_BLOCK; ++j) m = scores[j] > m ? scores[j] : m;
-  for (uint32_t j = 0; j < RL_DC_BLOCK; ++j) {
+  for (uint32_t j = 1; j < RL_REF_BLOCK; ++j) m = scores[j] > m ? scores[j] : m;
+  for (uint32_t j = 0; j < RL_REF_BLOCK; ++j) {
     probs[j] = valid[j] ? rl_sim_math_exp2f(scores[j] - m) : 0.0f;
   }
-  for (uint32_t d = 0; d < a.head_dim && d < RL_DC_BLOCK; ++d) {
+  for (uint32_t d = 0; d < a.head_dim && d < RL_REF_BLOCK; ++d) {
     RL_RETURN_IF_ERROR(rl_dc_attn_accumulate(wg, &a, probs, c, h, d, m));
   }
   return RL_OK;
@@ -340,33 +287,34 @@ static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
                                     const rl_ref_args_t* args) {
   uint64_t partials = 0, out = 0;
   uint32_t head_dim = 0, heads = 0, chunks = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &partials));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &out));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 2, &head_dim));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 3, &heads));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 4, &chunks));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &partials));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &out));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &head_dim));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &heads));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &chunks));
   const uint32_t h = wg->group_id[0];
   const uint32_t width = head_dim + 2;
   for (uint32_t d = 0; d < wg->size[0] && d < head_dim; ++d) {
     float M = -INFINITY;
     for (uint32_t c = 0; c < chunks; ++c) {
       float v = 0;
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, (c * heads + h) * width, &v));
+      RL_RETURN_IF_ERROR(
+          rl_ref_load(wg, partials, (c * heads + h) * width, &v));
       M = v > M ? v : M;
     }
     float L = 0.0f, A = 0.0f;
     for (uint32_t c = 0; c < chunks; ++c) {
       const uint32_t base = (c * heads + h) * width;
       float m = 0, l = 0, acc = 0;
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, base, &m));
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, base + 1, &l));
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, partials, base + 2 + d, &acc));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base, &m));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base + 1, &l));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base + 2 + d, &acc));
       const float f = rl_sim_math_exp2f(m - M);
       L = fmaf(l, f, L);
       A = fmaf(acc, f, A);
     }
     const float result = A * rl_sim_math_rcpf(L);
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, out, h * head_dim + d, &result));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, out, h * head_dim + d, &result));
   }
   return RL_OK;
 }
@@ -375,81 +323,52 @@ static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
 static rl_status_t rl_dc_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t x = 0, delta = 0;
   uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &x));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &delta));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 2, &n));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &x));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &delta));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &n));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_dc_global_id(wg, lane);
+    const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     float a = 0, b = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, x, i, &a));
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, delta, i, &b));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, x, i, &a));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, delta, i, &b));
     const float result = a + b;
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, x, i, &result));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, x, i, &result));
   }
   return RL_OK;
 }
 
-// dc_silu_mul(gu, out, n): g = gu[i], u = gu[n + i]; e = exp2(g * -log2e)
-// (`v_mul_f32 v1, 0xbfb8aa3b, v4`, `v_exp_f32`), silu = g * rcp(1 + e)
-// (`v_add_f32 v1, 1.0, v1`, `v_rcp_f32`, `v_mul_f32`), out[i] = silu * u.
+// dc_silu_mul(gu, out, n): g = gu[i], u = gu[n + i], out[i] =
+// rl_ref_silu_mul(g, u).
 static rl_status_t rl_dc_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t gu = 0, out = 0;
   uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &gu));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &out));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 2, &n));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &gu));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &out));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &n));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_dc_global_id(wg, lane);
+    const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     float g = 0, u = 0;
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, gu, i, &g));
-    RL_RETURN_IF_ERROR(rl_dc_load(wg, gu, n + i, &u));
-    const float e = rl_sim_math_exp2f(g * RL_DC_NEG_LOG2E);
-    const float silu = g * rl_sim_math_rcpf(1.0f + e);
-    const float result = silu * u;
-    RL_RETURN_IF_ERROR(rl_dc_store(wg, out, i, &result));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, gu, i, &g));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, gu, n + i, &u));
+    const float result = rl_ref_silu_mul(g, u);
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, out, i, &result));
   }
   return RL_OK;
 }
 
-// dc_argmax(logits, token, n), one work-group. Lane l keeps the first
-// strict maximum of logits[l], logits[l + 64], ... starting from (-inf,
-// 0xffffffff); the tree at stride s lets lane l < s take slot l + s when
-// its value is larger, or equal with a smaller index (`v_cmpx_ngt_f32`,
-// `v_cmpx_eq_f32`, u32 compare); lane 0 stores the index, 0 if none won.
+// dc_argmax(logits, token, n), one work-group: rl_ref_argmax over
+// logits[0, n); lane 0 stores the index.
 static rl_status_t rl_dc_argmax(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   uint64_t logits = 0, token = 0;
   uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 0, &logits));
-  RL_RETURN_IF_ERROR(rl_dc_ptr(wg, args, 1, &token));
-  RL_RETURN_IF_ERROR(rl_dc_u32(wg, args, 2, &n));
-  float* values = (float*)rl_sim_wg_lds(wg);  // begin() checked 512 bytes
-  uint32_t* indices = (uint32_t*)(values + RL_DC_BLOCK);
-  for (uint32_t lane = 0; lane < RL_DC_BLOCK; ++lane) {
-    values[lane] = -INFINITY;
-    indices[lane] = RL_DC_NO_INDEX;
-    for (uint32_t i = lane; i < n; i += RL_DC_BLOCK) {
-      float v = 0;
-      RL_RETURN_IF_ERROR(rl_dc_load(wg, logits, i, &v));
-      if (v > values[lane]) {
-        values[lane] = v;
-        indices[lane] = i;
-      }
-    }
-  }
-  for (uint32_t stride = RL_DC_BLOCK / 2; stride > 0; stride /= 2) {
-    for (uint32_t lane = 0; lane < stride; ++lane) {
-      const float ov = values[lane + stride];
-      const uint32_t oi = indices[lane + stride];
-      if (ov > values[lane] || (ov == values[lane] && oi < indices[lane])) {
-        values[lane] = ov;
-        indices[lane] = oi;
-      }
-    }
-  }
-  const uint32_t winner = indices[0] == RL_DC_NO_INDEX ? 0 : indices[0];
-  return rl_dc_store(wg, token, 0, &winner);
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &logits));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &token));
+  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &n));
+  uint32_t winner = 0;
+  RL_RETURN_IF_ERROR(rl_ref_argmax(wg, logits, 0, n, &winner));
+  return rl_ref_store(wg, token, 0, &winner);
 }
 
 #define RL_DC_P RL_REF_ARG_POINTER
@@ -465,10 +384,10 @@ const rl_ref_kernel_t rl_ref_decode_kernels[] = {
     {"dc_embed", {64, 1, 1}, 5, {RL_DC_P, RL_DC_P, RL_DC_P, RL_DC_U, RL_DC_U},
      0, false, rl_dc_embed},
     {"dc_rmsnorm", {64, 1, 1}, 6,
-     {RL_DC_P, RL_DC_P, RL_DC_P, RL_DC_U, RL_DC_F, RL_DC_F}, RL_DC_BLOCK * 4,
+     {RL_DC_P, RL_DC_P, RL_DC_P, RL_DC_U, RL_DC_F, RL_DC_F}, RL_REF_BLOCK * 4,
      true, rl_dc_rmsnorm},
     {"dc_matvec", {64, 1, 1}, 4, {RL_DC_P, RL_DC_P, RL_DC_P, RL_DC_U},
-     RL_DC_BLOCK * 4, true, rl_dc_matvec},
+     RL_REF_BLOCK * 4, true, rl_dc_matvec},
     {"dc_rope", {64, 1, 1}, 5, {RL_DC_P, RL_DC_P, RL_DC_U, RL_DC_U, RL_DC_U},
      0, false, rl_dc_rope},
     {"dc_kv_append", {64, 1, 1}, 5,
@@ -477,7 +396,7 @@ const rl_ref_kernel_t rl_ref_decode_kernels[] = {
     {"dc_attn_partial", {64, 1, 1}, 9,
      {RL_DC_P, RL_DC_P, RL_DC_P, RL_DC_U, RL_DC_U, RL_DC_U, RL_DC_U, RL_DC_U,
       RL_DC_F},
-     RL_DC_BLOCK * 8, true, rl_dc_attn_partial},
+     RL_REF_BLOCK * 8, true, rl_dc_attn_partial},
     {"dc_attn_merge", {64, 1, 1}, 5,
      {RL_DC_P, RL_DC_P, RL_DC_U, RL_DC_U, RL_DC_U}, 0, false,
      rl_dc_attn_merge},
@@ -485,7 +404,7 @@ const rl_ref_kernel_t rl_ref_decode_kernels[] = {
      rl_dc_add},
     {"dc_silu_mul", {64, 1, 1}, 3, {RL_DC_P, RL_DC_P, RL_DC_U}, 0, false,
      rl_dc_silu_mul},
-    {"dc_argmax", {64, 1, 1}, 3, {RL_DC_P, RL_DC_P, RL_DC_U}, RL_DC_BLOCK * 8,
+    {"dc_argmax", {64, 1, 1}, 3, {RL_DC_P, RL_DC_P, RL_DC_U}, RL_REF_BLOCK * 8,
      true, rl_dc_argmax},
 };
 

@@ -19,26 +19,18 @@
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
+#include "kernels/ref/ref_lane.h"
 
-#define RL_VC_BLOCK 64u
-
-// The global id of work-item |lane| of |wg| (rl_vc_global_id in the HIP).
-static uint32_t rl_vc_global_id(const rl_sim_wg_t* wg, uint32_t lane) {
-  return (wg->group_id[0] << 6) | lane;
-}
-
-static uint64_t rl_vc_element(uint64_t base, uint32_t index) {
-  return base + ((uint64_t)index << 2);
-}
-
+// Element loads and stores of f32 values (rl_ref_global_id is the HIP's
+// rl_vc_global_id).
 static rl_status_t rl_vc_load_f32(rl_sim_wg_t* wg, uint64_t base,
                                   uint32_t index, float* out_value) {
-  return rl_sim_wg_load(wg, rl_vc_element(base, index), out_value, 4);
+  return rl_ref_load(wg, base, index, out_value);
 }
 
 static rl_status_t rl_vc_store_f32(rl_sim_wg_t* wg, uint64_t base,
                                    uint32_t index, float value) {
-  return rl_sim_wg_store(wg, rl_vc_element(base, index), &value, 4);
+  return rl_ref_store(wg, base, index, &value);
 }
 
 // vc_fill(out, value, n): out[i] = value. A plain store of the argument's
@@ -51,7 +43,7 @@ static rl_status_t rl_vc_fill(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[1], &value));
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &n));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_vc_global_id(wg, lane);
+    uint32_t i = rl_ref_global_id(wg, lane);
     if (i < n) RL_RETURN_IF_ERROR(rl_vc_store_f32(wg, out, i, value));
   }
   return RL_OK;
@@ -68,7 +60,7 @@ static rl_status_t rl_vc_scale(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[2], &s));
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_vc_global_id(wg, lane);
+    uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     float x = 0;
     RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, in, i, &x));
@@ -86,7 +78,7 @@ static rl_status_t rl_vc_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[2], &out));
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_vc_global_id(wg, lane);
+    uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     float va = 0, vb = 0;
     RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, a, i, &va));
@@ -111,7 +103,7 @@ static rl_status_t rl_vc_axpy_pos(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
   const float scale = (float)pos;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_vc_global_id(wg, lane);
+    uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     float vx = 0, vy = 0;
     RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, x, i, &vx));
@@ -131,11 +123,11 @@ static rl_status_t rl_vc_axpy_pos(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 static rl_status_t rl_vc_lane_sum(rl_sim_wg_t* wg, uint64_t in, uint32_t first,
                                   uint32_t end, float* out_sum) {
   float sum = 0.0f;
-  for (uint32_t i = first; i < end; i += RL_VC_BLOCK) {
+  for (uint32_t i = first; i < end; i += RL_REF_BLOCK) {
     float value = 0;
     RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, in, i, &value));
     sum += value;
-    if (i > UINT32_MAX - RL_VC_BLOCK) {
+    if (i > UINT32_MAX - RL_REF_BLOCK) {
       return RL_STATUS(RL_STATUS_UNSUPPORTED,
                        "vc_partial_sum: index %u + 64 wraps below end %u; the "
                        "kernel would not terminate", i, end);
@@ -168,10 +160,10 @@ static rl_status_t rl_vc_partial_sum(rl_sim_wg_t* wg,
   const uint32_t group = wg->group_id[0];
   const uint32_t begin = group * chunk;
   const uint32_t end = begin + chunk < n ? begin + chunk : n;
-  for (uint32_t lane = 0; lane < RL_VC_BLOCK; ++lane) {
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     RL_RETURN_IF_ERROR(rl_vc_lane_sum(wg, in, begin + lane, end, &lds[lane]));
   }
-  for (uint32_t stride = RL_VC_BLOCK / 2; stride > 0; stride /= 2) {
+  for (uint32_t stride = RL_REF_BLOCK / 2; stride > 0; stride /= 2) {
     for (uint32_t lane = 0; lane < stride; ++lane) {
       lds[lane] += lds[lane + stride];
     }
@@ -192,7 +184,7 @@ static rl_status_t rl_vc_merge(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &out));
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &count));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    if (rl_vc_global_id(wg, lane) != 0) continue;
+    if (rl_ref_global_id(wg, lane) != 0) continue;
     float sum = 0.0f;
     for (uint32_t i = 0; i < count; ++i) {
       float value = 0;
@@ -213,11 +205,11 @@ static rl_status_t rl_vc_copy_u32(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &out));
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &n));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_vc_global_id(wg, lane);
+    uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     uint32_t word = 0;
-    RL_RETURN_IF_ERROR(rl_sim_wg_load(wg, rl_vc_element(in, i), &word, 4));
-    RL_RETURN_IF_ERROR(rl_sim_wg_store(wg, rl_vc_element(out, i), &word, 4));
+    RL_RETURN_IF_ERROR(rl_sim_wg_load(wg, rl_ref_element(in, i), &word, 4));
+    RL_RETURN_IF_ERROR(rl_sim_wg_store(wg, rl_ref_element(out, i), &word, 4));
   }
   return RL_OK;
 }
@@ -240,7 +232,7 @@ const rl_ref_kernel_t rl_ref_vecchain_kernels[] = {
     {"vc_axpy_pos", {64, 1, 1}, 4, {RL_VC_P, RL_VC_P, RL_VC_U, RL_VC_U}, 0,
      false, rl_vc_axpy_pos},
     {"vc_partial_sum", {64, 1, 1}, 4, {RL_VC_P, RL_VC_P, RL_VC_U, RL_VC_U},
-     RL_VC_BLOCK * 4, true, rl_vc_partial_sum},
+     RL_REF_BLOCK * 4, true, rl_vc_partial_sum},
     {"vc_merge", {64, 1, 1}, 3, {RL_VC_P, RL_VC_P, RL_VC_U}, 0, false,
      rl_vc_merge},
     {"vc_copy_u32", {64, 1, 1}, 3, {RL_VC_P, RL_VC_P, RL_VC_U}, 0, false,

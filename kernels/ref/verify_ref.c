@@ -18,29 +18,8 @@
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
+#include "kernels/ref/ref_lane.h"
 #include "redline/sim/sim_math.h"
-
-#define RL_VF_BLOCK 64u
-#define RL_VF_NEG_LOG2E (-1.44269504088896340736f)
-#define RL_VF_NO_INDEX 0xffffffffu
-
-static uint32_t rl_vf_gx(const rl_sim_wg_t* wg, uint32_t lane) {
-  return (wg->group_id[0] << 6) | lane;
-}
-
-static uint64_t rl_vf_at(uint64_t base, uint32_t index) {
-  return base + ((uint64_t)index << 2);
-}
-
-static rl_status_t rl_vf_load(rl_sim_wg_t* wg, uint64_t base, uint32_t index,
-                              void* out) {
-  return rl_sim_wg_load(wg, rl_vf_at(base, index), out, 4);
-}
-
-static rl_status_t rl_vf_store(rl_sim_wg_t* wg, uint64_t base, uint32_t index,
-                               const void* value) {
-  return rl_sim_wg_store(wg, rl_vf_at(base, index), value, 4);
-}
 
 // Explicit arguments by index: the kernels take pointers first, then
 // scalars, so one array per kind read in order is enough.
@@ -66,39 +45,20 @@ static rl_status_t rl_vf_read(rl_sim_wg_t* wg, const rl_ref_args_t* args,
   return RL_OK;
 }
 
-static float rl_vf_tree_sum(float* lds) {
-  for (uint32_t stride = RL_VF_BLOCK / 2; stride > 0; stride /= 2) {
-    for (uint32_t lane = 0; lane < stride; ++lane) {
-      lds[lane] = lds[lane] + lds[lane + stride];
-    }
-  }
-  return lds[0];
-}
-
-static float rl_vf_tree_max(float* lds) {
-  for (uint32_t stride = RL_VF_BLOCK / 2; stride > 0; stride /= 2) {
-    for (uint32_t lane = 0; lane < stride; ++lane) {
-      const float o = lds[lane + stride], m = lds[lane];
-      lds[lane] = o > m ? o : m;
-    }
-  }
-  return lds[0];
-}
-
 // vf_embed(table, tokens, out, n, vocab).
 static rl_status_t rl_vf_embed(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   rl_vf_args_t a = {{0}, {0}, 0};
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
   const uint32_t n = a.u[0], vocab = a.u[1], r = wg->group_id[1];
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_vf_gx(wg, lane);
+    const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     uint32_t t = 0;
     float v = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], r, &t));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], r, &t));
     t = t < vocab ? t : vocab - 1;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], t * n + i, &v));
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], r * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], t * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[2], r * n + i, &v));
   }
   return RL_OK;
 }
@@ -112,23 +72,23 @@ static rl_status_t rl_vf_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[5], &eps));
   const uint32_t n = a.u[0], base = wg->group_id[0] * n;
   float* lds = (float*)rl_sim_wg_lds(wg);
-  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
-    for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
+    for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
       float v = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + i, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + i, &v));
       sum = fmaf(v, v, sum);
     }
     lds[lane] = sum;
   }
-  const float r = rl_sim_math_rsqf(rl_vf_tree_sum(lds) * inv_n + eps);
-  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
-    for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
+  const float r = rl_sim_math_rsqf(rl_ref_tree_sum(lds) * inv_n + eps);
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
+    for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
       float v = 0, w = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + i, &v));
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], i, &w));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + i, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], i, &w));
       const float out = (v * r) * w;
-      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], base + i, &out));
+      RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[2], base + i, &out));
     }
   }
   return RL_OK;
@@ -141,18 +101,18 @@ static rl_status_t rl_vf_matmul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   const uint32_t rows = a.u[0], cols = a.u[1];
   const uint32_t row = wg->group_id[0], b = wg->group_id[1];
   float* lds = (float*)rl_sim_wg_lds(wg);
-  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
-    for (uint32_t c = lane; c < cols; c += RL_VF_BLOCK) {
+    for (uint32_t c = lane; c < cols; c += RL_REF_BLOCK) {
       float w = 0, x = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], row * cols + c, &w));
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], b * cols + c, &x));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], row * cols + c, &w));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], b * cols + c, &x));
       sum = fmaf(w, x, sum);
     }
     lds[lane] = sum;
   }
-  const float y = rl_vf_tree_sum(lds);
-  return rl_vf_store(wg, a.p[2], b * rows + row, &y);
+  const float y = rl_ref_tree_sum(lds);
+  return rl_ref_store(wg, a.p[2], b * rows + row, &y);
 }
 
 // vf_rope(qkv, table, pos, half, pairs, stride); half a power of two.
@@ -162,19 +122,19 @@ static rl_status_t rl_vf_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   const uint32_t pos = a.u[0], half = a.u[1], pairs = a.u[2], stride = a.u[3];
   const uint32_t r = wg->group_id[1];
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t p = rl_vf_gx(wg, lane);
+    const uint32_t p = rl_ref_global_id(wg, lane);
     if (p >= pairs) continue;
     const uint32_t angle = ((pos + r) * half + (p & (half - 1))) * 2;
     const uint32_t row = r * stride;
     float c = 0, s = 0, x0 = 0, x1 = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], angle, &c));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], angle + 1, &s));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], row + 2 * p, &x0));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], row + 2 * p + 1, &x1));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], angle, &c));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], angle + 1, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], row + 2 * p, &x0));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], row + 2 * p + 1, &x1));
     const float r0 = fmaf(x0, c, -(x1 * s));
     const float r1 = fmaf(x0, s, x1 * c);
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], row + 2 * p, &r0));
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], row + 2 * p + 1, &r1));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], row + 2 * p, &r0));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], row + 2 * p + 1, &r1));
   }
   return RL_OK;
 }
@@ -187,24 +147,24 @@ static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 5, 0, &a));
   const uint32_t src_stride = a.u[0], row_bytes = a.u[1], row_scales = a.u[2];
   const uint32_t pos = a.u[3], n = a.u[4];
-  if (n > RL_VF_BLOCK) {
+  if (n > RL_REF_BLOCK) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "vf_kv_append: n %u, one lane per value allows %u", n,
-                     RL_VF_BLOCK);
+                     RL_REF_BLOCK);
   }
   const uint32_t k = wg->group_id[0], r = wg->group_id[1];
   float* lds = (float*)rl_sim_wg_lds(wg);
-  float v[RL_VF_BLOCK];
-  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
+  float v[RL_REF_BLOCK];
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     v[lane] = 0.0f;
     if (lane < n) {
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0],
-                                    r * src_stride + (1 + k) * n + lane,
-                                    &v[lane]));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0],
+                                     r * src_stride + (1 + k) * n + lane,
+                                     &v[lane]));
     }
     lds[lane] = fabsf(v[lane]);
   }
-  const float amax = rl_vf_tree_max(lds);
+  const float amax = rl_ref_tree_max(lds);
   const float scale = amax * (1.0f / 127.0f);
   const float inv = rl_sim_math_rcpf(scale);
   const uint32_t t = pos + r;
@@ -217,7 +177,7 @@ static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
     RL_RETURN_IF_ERROR(
         rl_sim_wg_store(wg, a.p[1] + t * row_bytes + k * n + lane, &byte, 1));
   }
-  return rl_vf_store(wg, a.p[2], t * row_scales + k, &scale);
+  return rl_ref_store(wg, a.p[2], t * row_scales + k, &scale);
 }
 
 // The arguments of vf_attn_partial.
@@ -234,8 +194,8 @@ static rl_status_t rl_vf_attn_scores(rl_sim_wg_t* wg, const rl_vf_attn_t* a,
                                      const float* q, uint32_t h,
                                      uint32_t base, uint32_t last,
                                      float* scores) {
-  int8_t k[RL_VF_BLOCK];
-  for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) {
+  int8_t k[RL_REF_BLOCK];
+  for (uint32_t j = 0; j < RL_REF_BLOCK; ++j) {
     const uint32_t t = base + j;
     scores[j] = -INFINITY;
     if (t >= last) continue;
@@ -243,7 +203,7 @@ static rl_status_t rl_vf_attn_scores(rl_sim_wg_t* wg, const rl_vf_attn_t* a,
     RL_RETURN_IF_ERROR(rl_sim_wg_load(
         wg, a->kv + t * a->row_bytes + h * a->head_dim, k, a->head_dim));
     for (uint32_t d = 0; d < a->head_dim; ++d) dot = fmaf(q[d], (float)k[d], dot);
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a->ks, t * a->row_scales, &scale));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a->ks, t * a->row_scales, &scale));
     scores[j] = (dot * scale) * a->score_scale;
   }
   return RL_OK;
@@ -259,11 +219,11 @@ static rl_status_t rl_vf_attn_accumulate(rl_sim_wg_t* wg,
                                          uint32_t base, uint32_t count,
                                          float* l, float* acc) {
   const uint32_t n = a->heads * a->head_dim;
-  int8_t v[RL_VF_BLOCK];
+  int8_t v[RL_REF_BLOCK];
   for (uint32_t j = 0; j < count; ++j) {
     const uint32_t tj = base + j;
     float vs = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a->ks, tj * a->row_scales + 1, &vs));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a->ks, tj * a->row_scales + 1, &vs));
     RL_RETURN_IF_ERROR(rl_sim_wg_load(
         wg, a->kv + tj * a->row_bytes + n + h * a->head_dim, v, a->head_dim));
     const float pv = probs[j] * vs;
@@ -286,36 +246,36 @@ static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
   const rl_vf_attn_t a = {raw.p[0], raw.p[1], raw.p[2], raw.p[3],
                           raw.u[0], raw.u[1], raw.u[2], raw.u[3],
                           raw.u[4], raw.u[5], raw.u[6], raw.f};
-  if (a.head_dim < 1 || a.head_dim > RL_VF_BLOCK) {
+  if (a.head_dim < 1 || a.head_dim > RL_REF_BLOCK) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "vf_attn_partial: head_dim %u, expected 1..%u",
-                     a.head_dim, RL_VF_BLOCK);
+                     a.head_dim, RL_REF_BLOCK);
   }
   const uint32_t c = wg->group_id[0], h = wg->group_id[1];
   const uint32_t r = wg->group_id[2];
   const uint32_t n = a.heads * a.head_dim;
   const uint32_t end = a.pos + r + 1, first = c * a.chunk;
   const uint32_t last = first + a.chunk < end ? first + a.chunk : end;
-  float q[RL_VF_BLOCK];
+  float q[RL_REF_BLOCK];
   for (uint32_t d = 0; d < a.head_dim; ++d) {
     RL_RETURN_IF_ERROR(
-        rl_vf_load(wg, a.qkv, r * 3 * n + h * a.head_dim + d, &q[d]));
+        rl_ref_load(wg, a.qkv, r * 3 * n + h * a.head_dim + d, &q[d]));
   }
   float* scores = (float*)rl_sim_wg_lds(wg);
-  float* probs = scores + RL_VF_BLOCK;
+  float* probs = scores + RL_REF_BLOCK;
   float m = -INFINITY;
-  float l[RL_VF_BLOCK] = {0}, acc[RL_VF_BLOCK] = {0};
-  for (uint32_t base = first; base < last; base += RL_VF_BLOCK) {
+  float l[RL_REF_BLOCK] = {0}, acc[RL_REF_BLOCK] = {0};
+  for (uint32_t base = first; base < last; base += RL_REF_BLOCK) {
     RL_RETURN_IF_ERROR(rl_vf_attn_scores(wg, &a, q, h, base, last, scores));
-    for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) probs[j] = scores[j];
-    const float tile_max = rl_vf_tree_max(probs);
+    for (uint32_t j = 0; j < RL_REF_BLOCK; ++j) probs[j] = scores[j];
+    const float tile_max = rl_ref_tree_max(probs);
     const float m_new = tile_max > m ? tile_max : m;
     const float alpha = rl_sim_math_exp2f(m - m_new);
-    for (uint32_t j = 0; j < RL_VF_BLOCK; ++j) {
+    for (uint32_t j = 0; j < RL_REF_BLOCK; ++j) {
       probs[j] = base + j < last ? rl_sim_math_exp2f(scores[j] - m_new) : 0.0f;
     }
     const uint32_t count =
-        last - base < RL_VF_BLOCK ? last - base : RL_VF_BLOCK;
+        last - base < RL_REF_BLOCK ? last - base : RL_REF_BLOCK;
     for (uint32_t d = 0; d < a.head_dim; ++d) {
       l[d] = l[d] * alpha;
       acc[d] = acc[d] * alpha;
@@ -326,10 +286,10 @@ static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
   }
   const uint32_t out = ((r * a.heads + h) * a.chunks + c) * (a.head_dim + 2);
   for (uint32_t d = 0; d < a.head_dim; ++d) {
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.partials, out + 2 + d, &acc[d]));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.partials, out + 2 + d, &acc[d]));
   }
-  RL_RETURN_IF_ERROR(rl_vf_store(wg, a.partials, out, &m));
-  return rl_vf_store(wg, a.partials, out + 1, &l[0]);
+  RL_RETURN_IF_ERROR(rl_ref_store(wg, a.partials, out, &m));
+  return rl_ref_store(wg, a.partials, out + 1, &l[0]);
 }
 
 // vf_attn_merge(partials, attn, head_dim, heads, chunks): group (h, r).
@@ -344,23 +304,23 @@ static rl_status_t rl_vf_attn_merge(rl_sim_wg_t* wg,
     float M = -INFINITY;
     for (uint32_t c = 0; c < chunks; ++c) {
       float v = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], (first + c) * width, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], (first + c) * width, &v));
       M = v > M ? v : M;
     }
     float L = 0.0f, A = 0.0f;
     for (uint32_t c = 0; c < chunks; ++c) {
       const uint32_t base = (first + c) * width;
       float m = 0, l = 0, acc = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base, &m));
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + 1, &l));
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], base + 2 + d, &acc));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base, &m));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + 1, &l));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + 2 + d, &acc));
       const float f = rl_sim_math_exp2f(m - M);
       L = fmaf(l, f, L);
       A = fmaf(acc, f, A);
     }
     const float out = A * rl_sim_math_rcpf(L);
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[1], (r * heads + h) * head_dim + d,
-                                   &out));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[1], (r * heads + h) * head_dim + d,
+                                    &out));
   }
   return RL_OK;
 }
@@ -370,13 +330,13 @@ static rl_status_t rl_vf_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   rl_vf_args_t a = {{0}, {0}, 0};
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_vf_gx(wg, lane);
+    const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= a.u[0]) continue;
     float x = 0, d = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], i, &x));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], i, &d));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], i, &x));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], i, &d));
     const float out = x + d;
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], i, &out));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], i, &out));
   }
   return RL_OK;
 }
@@ -388,20 +348,20 @@ static rl_status_t rl_vf_recur(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   const uint32_t n = a.u[0], rows = a.u[1];
   for (uint32_t i = 0; i < wg->size[0] && i < n; ++i) {
     float s = 0, decay = 0, gain = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[4], i, &s));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], i, &decay));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[3], i, &gain));
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[5], i, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[4], i, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[2], i, &decay));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[3], i, &gain));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[5], i, &s));
     for (uint32_t t = 0; t < rows; ++t) {
       float xn = 0, x = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], t * n + i, &xn));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], t * n + i, &xn));
       s = fmaf(decay, s, gain * xn);
-      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[5], (t + 1) * n + i, &s));
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], t * n + i, &x));
+      RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[5], (t + 1) * n + i, &s));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], t * n + i, &x));
       const float out = x + s;
-      RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], t * n + i, &out));
+      RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], t * n + i, &out));
     }
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[4], i, &s));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[4], i, &s));
   }
   return RL_OK;
 }
@@ -412,14 +372,13 @@ static rl_status_t rl_vf_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
   const uint32_t n = a.u[0], r = wg->group_id[1];
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_vf_gx(wg, lane);
+    const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     float g = 0, u = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * 2 * n + i, &g));
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * 2 * n + n + i, &u));
-    const float e = rl_sim_math_exp2f(g * RL_VF_NEG_LOG2E);
-    const float out = (g * rl_sim_math_rcpf(1.0f + e)) * u;
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[1], r * n + i, &out));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], r * 2 * n + i, &g));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], r * 2 * n + n + i, &u));
+    const float out = rl_ref_silu_mul(g, u);
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[1], r * n + i, &out));
   }
   return RL_OK;
 }
@@ -429,32 +388,9 @@ static rl_status_t rl_vf_argmax(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   rl_vf_args_t a = {{0}, {0}, 0};
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
   const uint32_t n = a.u[0], r = wg->group_id[0];
-  float* values = (float*)rl_sim_wg_lds(wg);
-  uint32_t* indices = (uint32_t*)(values + RL_VF_BLOCK);
-  for (uint32_t lane = 0; lane < RL_VF_BLOCK; ++lane) {
-    values[lane] = -INFINITY;
-    indices[lane] = RL_VF_NO_INDEX;
-    for (uint32_t i = lane; i < n; i += RL_VF_BLOCK) {
-      float v = 0;
-      RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], r * n + i, &v));
-      if (v > values[lane]) {
-        values[lane] = v;
-        indices[lane] = i;
-      }
-    }
-  }
-  for (uint32_t stride = RL_VF_BLOCK / 2; stride > 0; stride /= 2) {
-    for (uint32_t lane = 0; lane < stride; ++lane) {
-      const float ov = values[lane + stride];
-      const uint32_t oi = indices[lane + stride];
-      if (ov > values[lane] || (ov == values[lane] && oi < indices[lane])) {
-        values[lane] = ov;
-        indices[lane] = oi;
-      }
-    }
-  }
-  const uint32_t winner = indices[0] == RL_VF_NO_INDEX ? 0 : indices[0];
-  return rl_vf_store(wg, a.p[1], r, &winner);
+  uint32_t winner = 0;
+  RL_RETURN_IF_ERROR(rl_ref_argmax(wg, a.p[0], r * n, n, &winner));
+  return rl_ref_store(wg, a.p[1], r, &winner);
 }
 
 // vf_accept(tokens, argmax, state, drafts, rows, pos, slot, first_slot,
@@ -465,26 +401,26 @@ static rl_status_t rl_vf_accept(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   const uint32_t rows = a.u[0], pos = a.u[1], slot = a.u[2];
   const uint32_t first_slot = a.u[3], windows = a.u[4];
   uint32_t tau = 0, expected = 0;
-  RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], 3, &expected));
+  RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[2], 3, &expected));
   while (tau < rows) {
     uint32_t token = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[0], tau, &token));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], tau, &token));
     if (token != expected) break;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], tau, &expected));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], tau, &expected));
     ++tau;
   }
   uint32_t last = 0;
-  RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[1], rows - 1, &last));
+  RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], rows - 1, &last));
   const uint32_t state[4] = {tau, pos + rows, pos + tau, last};
   for (uint32_t i = 0; i < 4; ++i) {
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[2], i, &state[i]));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[2], i, &state[i]));
   }
   uint32_t next = slot - first_slot + 1;
   next = next < windows ? next : windows - 1;
   for (uint32_t i = 0; i < rows; ++i) {
     uint32_t token = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[3], next * rows + i, &token));
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], i, &token));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[3], next * rows + i, &token));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], i, &token));
   }
   return RL_OK;
 }
@@ -500,7 +436,7 @@ static rl_status_t rl_vf_kv_copy(rl_sim_wg_t* wg, uint64_t cache,
                                  int restore) {
   const uint32_t r = wg->group_id[1], t = pos + r;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t e = rl_vf_gx(wg, lane);
+    const uint32_t e = rl_ref_global_id(wg, lane);
     uint32_t value = 0;
     uint64_t from = 0, to = 0;
     uint32_t from_index = 0, to_index = 0;
@@ -518,8 +454,8 @@ static rl_status_t rl_vf_kv_copy(rl_sim_wg_t* wg, uint64_t cache,
     } else {
       continue;
     }
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, from, from_index, &value));
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, to, to_index, &value));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, from, from_index, &value));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, to, to_index, &value));
   }
   return RL_OK;
 }
@@ -536,7 +472,7 @@ static rl_status_t rl_vf_kv_restore(rl_sim_wg_t* wg,
   rl_vf_args_t a = {{0}, {0}, 0};
   RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 5, 3, 0, &a));
   uint32_t tau = 0;
-  RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[4], 0, &tau));
+  RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[4], 0, &tau));
   if (wg->group_id[1] < tau) return RL_OK;
   return rl_vf_kv_copy(wg, a.p[0], a.p[1], a.p[2], a.p[3], a.u[0], a.u[1],
                        a.u[2], 1);
@@ -551,10 +487,10 @@ static rl_status_t rl_vf_recur_restore(rl_sim_wg_t* wg,
   for (uint32_t i = 0; i < wg->size[0] && i < n; ++i) {
     uint32_t tau = 0;
     float v = 0;
-    RL_RETURN_IF_ERROR(rl_vf_load(wg, a.p[2], 0, &tau));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[2], 0, &tau));
     RL_RETURN_IF_ERROR(
-        rl_vf_load(wg, a.p[1], (l * (rows + 1) + tau) * n + i, &v));
-    RL_RETURN_IF_ERROR(rl_vf_store(wg, a.p[0], l * n + i, &v));
+        rl_ref_load(wg, a.p[1], (l * (rows + 1) + tau) * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], l * n + i, &v));
   }
   return RL_OK;
 }
@@ -569,21 +505,21 @@ const rl_ref_kernel_t rl_ref_verify_kernels[] = {
     {"vf_embed", {64, 1, 1}, 5, {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U},
      0, false, rl_vf_embed},
     {"vf_rmsnorm", {64, 1, 1}, 6,
-     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_F, RL_VF_F}, RL_VF_BLOCK * 4,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_F, RL_VF_F}, RL_REF_BLOCK * 4,
      true, rl_vf_rmsnorm},
     {"vf_matmul", {64, 1, 1}, 5,
-     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U}, RL_VF_BLOCK * 4, true,
+     {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U}, RL_REF_BLOCK * 4, true,
      rl_vf_matmul},
     {"vf_rope", {64, 1, 1}, 6,
      {RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
      rl_vf_rope},
     {"vf_kv_append", {64, 1, 1}, 8,
      {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U},
-     RL_VF_BLOCK * 4, true, rl_vf_kv_append},
+     RL_REF_BLOCK * 4, true, rl_vf_kv_append},
     {"vf_attn_partial", {64, 1, 1}, 12,
      {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U,
       RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_F},
-     RL_VF_BLOCK * 8, true, rl_vf_attn_partial},
+     RL_REF_BLOCK * 8, true, rl_vf_attn_partial},
     {"vf_attn_merge", {64, 1, 1}, 5,
      {RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U}, 0, false,
      rl_vf_attn_merge},
@@ -594,7 +530,7 @@ const rl_ref_kernel_t rl_ref_verify_kernels[] = {
      0, false, rl_vf_recur},
     {"vf_silu_mul", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, 0, false,
      rl_vf_silu_mul},
-    {"vf_argmax", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, RL_VF_BLOCK * 8,
+    {"vf_argmax", {64, 1, 1}, 3, {RL_VF_P, RL_VF_P, RL_VF_U}, RL_REF_BLOCK * 8,
      true, rl_vf_argmax},
     {"vf_accept", {64, 1, 1}, 9,
      {RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_P, RL_VF_U, RL_VF_U, RL_VF_U, RL_VF_U,

@@ -111,6 +111,11 @@ typedef enum rl_sim_cache_mode_e {
 
 // Parses "off", "report" or "strict"; false otherwise.
 bool rl_sim_cache_mode_parse(const char* text, rl_sim_cache_mode_t* out_mode);
+// The cache model an option names: |text| NULL leaves |*in_out_mode| (the
+// caller's default) as it is; a name rl_sim_cache_mode_parse does not know is
+// RL_STATUS_INVALID_ARGUMENT naming it and the three it takes.
+rl_status_t rl_sim_cache_mode_option(const char* text,
+                                     rl_sim_cache_mode_t* in_out_mode);
 const char* rl_sim_cache_mode_name(rl_sim_cache_mode_t mode);
 
 typedef struct rl_sim_options_s {

@@ -72,20 +72,12 @@ static rl_status_t rl_sim_coop_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
                                     uint64_t wg_index,
                                     uint64_t* out_fault_address) {
   rl_sim_coop_t* coop = run->coop;
-  const rl_sim_executor_t* executor = queue->device->options.executor;
-  rl_sim_open_wg_t* open = calloc(1, sizeof(*open));
-  uint32_t lds = run->dispatch.group_segment_size;
-  if (open == NULL || (lds > 0 && (open->lds = calloc(1, lds)) == NULL)) {
-    free(open);
-    return rl_status_out_of_memory();
-  }
-  rl_sim_wg_setup(queue, run, wg_index, open->lds, &open->wg, &open->context);
+  rl_sim_open_wg_t* open = NULL;
+  RL_RETURN_IF_ERROR(rl_sim_open_wg_create(queue, run, wg_index, &open));
   coop->open[coop->count++] = open;
   rl_status_t status =
-      executor->wg_open(executor->self, run->state, &open->wg, &open->state);
-  if (status == RL_OK) return RL_OK;
-  status = rl_sim_wg_failed(status, &open->wg, out_fault_address);
-  rl_sim_coop_close(queue, coop, coop->count - 1);
+      rl_sim_open_wg_start(queue, run, open, out_fault_address);
+  if (status != RL_OK) rl_sim_coop_close(queue, coop, coop->count - 1);
   return status;
 }
 

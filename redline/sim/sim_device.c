@@ -329,6 +329,13 @@ bool rl_sim_cache_mode_parse(const char* text, rl_sim_cache_mode_t* out_mode) {
   return false;
 }
 
+rl_status_t rl_sim_cache_mode_option(const char* text,
+                                     rl_sim_cache_mode_t* in_out_mode) {
+  if (text == NULL || rl_sim_cache_mode_parse(text, in_out_mode)) return RL_OK;
+  return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                   "cache model '%s': expected off, report or strict", text);
+}
+
 const char* rl_sim_cache_mode_name(rl_sim_cache_mode_t mode) {
   switch (mode) {
     case RL_SIM_CACHE_OFF:

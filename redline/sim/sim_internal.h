@@ -537,6 +537,17 @@ rl_status_t rl_sim_wg_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
 void rl_sim_wg_close(rl_sim_queue_t* queue, rl_sim_run_t* run, uint32_t slot);
 // Closes |open| in the executor and frees it (its slot is the caller's).
 void rl_sim_open_wg_free(rl_sim_queue_t* queue, struct rl_sim_open_wg_s* open);
+// What rl_sim_wg_open and the cooperative runs (sim_coop.c) share: creates
+// work-group |wg_index| of |run| with its own zeroed LDS, set up but not yet
+// opened in the executor (rl_sim_open_wg_free frees it); then opens it in
+// the executor, a failure translated by rl_sim_wg_failed (the caller closes
+// the slot it put |open| in).
+rl_status_t rl_sim_open_wg_create(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                  uint64_t wg_index,
+                                  struct rl_sim_open_wg_s** out_open);
+rl_status_t rl_sim_open_wg_start(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 struct rl_sim_open_wg_s* open,
+                                 uint64_t* out_fault_address);
 // True when |status| (from rl_sim_run_workgroup or rl_sim_wg_step) is an
 // executor's stop (sim_executor.h rl_sim_wg_stopped) while |queue| is
 // stopping: then it is consumed, and the work-group counts as neither done

@@ -347,9 +347,10 @@ rl_status_t rl_sim_run_workgroup_on(rl_sim_queue_t* queue, rl_sim_run_t* run,
   return rl_sim_wg_failed(status, &wg, out_fault_address);
 }
 
-rl_status_t rl_sim_wg_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
-                           uint64_t wg_index, uint64_t* out_fault_address) {
-  const rl_sim_executor_t* executor = queue->device->options.executor;
+rl_status_t rl_sim_open_wg_create(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                  uint64_t wg_index,
+                                  rl_sim_open_wg_t** out_open) {
+  *out_open = NULL;
   rl_sim_open_wg_t* open = calloc(1, sizeof(*open));
   uint32_t lds = run->dispatch.group_segment_size;
   if (open == NULL || (lds > 0 && (open->lds = calloc(1, lds)) == NULL)) {
@@ -357,13 +358,29 @@ rl_status_t rl_sim_wg_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
     return rl_status_out_of_memory();
   }
   rl_sim_wg_setup(queue, run, wg_index, open->lds, &open->wg, &open->context);
-  uint32_t slot = run->open_count++;
-  run->open_wg[slot] = open;
+  *out_open = open;
+  return RL_OK;
+}
+
+rl_status_t rl_sim_open_wg_start(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                                 rl_sim_open_wg_t* open,
+                                 uint64_t* out_fault_address) {
+  const rl_sim_executor_t* executor = queue->device->options.executor;
   rl_status_t status =
       executor->wg_open(executor->self, run->state, &open->wg, &open->state);
   if (status == RL_OK) return RL_OK;
-  status = rl_sim_wg_failed(status, &open->wg, out_fault_address);
-  rl_sim_wg_close(queue, run, slot);
+  return rl_sim_wg_failed(status, &open->wg, out_fault_address);
+}
+
+rl_status_t rl_sim_wg_open(rl_sim_queue_t* queue, rl_sim_run_t* run,
+                           uint64_t wg_index, uint64_t* out_fault_address) {
+  rl_sim_open_wg_t* open = NULL;
+  RL_RETURN_IF_ERROR(rl_sim_open_wg_create(queue, run, wg_index, &open));
+  uint32_t slot = run->open_count++;
+  run->open_wg[slot] = open;
+  rl_status_t status =
+      rl_sim_open_wg_start(queue, run, open, out_fault_address);
+  if (status != RL_OK) rl_sim_wg_close(queue, run, slot);
   return status;
 }
 

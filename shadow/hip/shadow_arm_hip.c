@@ -121,16 +121,6 @@ static rl_status_t rl_shadow_hip_wait(rl_shadow_hip_t* hip) {
   return status;
 }
 
-static rl_status_t rl_shadow_hip_step(rl_shadow_arm_t* arm,
-                                      const int64_t* values) {
-  rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
-  RL_RETURN_IF_ERROR(rl_shadow_hip_bind(hip, values));
-  RL_RETURN_IF_ERROR(rl_shadow_hip_enqueue(hip));
-  RL_RETURN_IF_ERROR(rl_shadow_hip_wait(hip));
-  hip->launches_issued += arm->capture->launch_count;
-  return RL_OK;
-}
-
 static void rl_shadow_hip_graph_release(rl_shadow_hip_t* hip) {
   if (hip->exec) (void)hip->api.fn.hipGraphExecDestroy(hip->exec);
   if (hip->graph) (void)hip->api.fn.hipGraphDestroy(hip->graph);
@@ -220,10 +210,10 @@ static rl_status_t rl_shadow_hip_graph_update(rl_shadow_hip_t* hip) {
   return RL_OK;
 }
 
-static rl_status_t rl_shadow_hipgraph_step(rl_shadow_arm_t* arm,
-                                           const int64_t* values) {
-  rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
-  RL_RETURN_IF_ERROR(rl_shadow_hip_bind(hip, values));
+// hipgraph's issue: the executable graph built on the first step (or
+// rebuilt, under the graph-rebuild fault) and updated on the others, then
+// launched once.
+static rl_status_t rl_shadow_hip_graph_issue(rl_shadow_hip_t* hip) {
   if (!hip->exec || rl_test_fault("graph-rebuild", 0)) {
     RL_RETURN_IF_ERROR(rl_shadow_hip_graph_build(hip));
   } else {
@@ -232,6 +222,18 @@ static rl_status_t rl_shadow_hipgraph_step(rl_shadow_arm_t* arm,
   RL_RETURN_IF_ERROR(
       RL_HIP_CALL(&hip->api, hipGraphLaunch, hip->exec, hip->stream));
   ++hip->graph_launches;
+  return RL_OK;
+}
+
+// One step of either kind: bind the values, issue the launches (one by one
+// for hip, through the executable graph for hipgraph), wait for the stream.
+static rl_status_t rl_shadow_hip_step(rl_shadow_arm_t* arm,
+                                      const int64_t* values) {
+  rl_shadow_hip_t* hip = (rl_shadow_hip_t*)arm;
+  RL_RETURN_IF_ERROR(rl_shadow_hip_bind(hip, values));
+  RL_RETURN_IF_ERROR(arm->kind == RL_SHADOW_ARM_HIPGRAPH
+                         ? rl_shadow_hip_graph_issue(hip)
+                         : rl_shadow_hip_enqueue(hip));
   RL_RETURN_IF_ERROR(rl_shadow_hip_wait(hip));
   hip->launches_issued += arm->capture->launch_count;
   return RL_OK;
@@ -355,16 +357,6 @@ static void rl_shadow_hip_destroy(rl_shadow_arm_t* arm) {
 
 static const rl_shadow_arm_vtable_t rl_shadow_hip_vtable = {
     .step = rl_shadow_hip_step,
-    .read_region = rl_shadow_hip_read_region,
-    .buffer_address = rl_shadow_hip_buffer_address,
-    .flip_byte = rl_shadow_hip_flip_byte,
-    .proof = rl_shadow_hip_proof,
-    .last_host_ns = rl_shadow_hip_last_host_ns,
-    .destroy = rl_shadow_hip_destroy,
-};
-
-static const rl_shadow_arm_vtable_t rl_shadow_hipgraph_vtable = {
-    .step = rl_shadow_hipgraph_step,
     .read_region = rl_shadow_hip_read_region,
     .buffer_address = rl_shadow_hip_buffer_address,
     .flip_byte = rl_shadow_hip_flip_byte,
@@ -563,9 +555,7 @@ rl_status_t rl_shadow_hip_arm_create(rl_shadow_arm_t* common,
   rl_shadow_hip_t* hip = calloc(1, sizeof(*hip));
   if (!hip) return rl_status_out_of_memory();
   hip->arm = *common;
-  hip->arm.vtable = common->kind == RL_SHADOW_ARM_HIPGRAPH
-                        ? &rl_shadow_hipgraph_vtable
-                        : &rl_shadow_hip_vtable;
+  hip->arm.vtable = &rl_shadow_hip_vtable;
   rl_status_t status = rl_shadow_hip_setup(hip);
   if (status) {
     rl_shadow_hip_destroy(&hip->arm);  // safe on a partial setup

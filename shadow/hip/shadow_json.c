@@ -110,14 +110,21 @@ static rl_status_t rl_shadow_json_key(const cJSON* item,
                    "options: unknown or mistyped key \"%s\"", key);
 }
 
-// Parses |text| into a cJSON tree (*|out_root|, the caller deletes it) and
-// |options|, starting from |default_arms|.
-static rl_status_t rl_shadow_json_parse(const char* text,
+// What both JSON entry points do first: checks |out_report| (cleared) and
+// |capture|, then parses |text| into a cJSON tree (*|out_root|, the caller
+// deletes it) and |options|, starting from |default_arms|.
+static rl_status_t rl_shadow_json_begin(const rl_capture_t* capture,
+                                        const char* text,
                                         const char* default_arms,
-                                        cJSON** out_root,
+                                        char** out_report, cJSON** out_root,
                                         rl_shadow_json_options_t* options) {
   memset(options, 0, sizeof(*options));
   *out_root = NULL;
+  if (!out_report) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "out_report is NULL");
+  }
+  *out_report = NULL;
+  if (!capture) return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture is NULL");
   options->rounds = 5;
   options->shadow.device.hip_arm = rl_shadow_hip_arm_create;
   // As the CLI: the oracle executor checks a sample of the work-groups
@@ -154,15 +161,11 @@ static rl_status_t rl_shadow_json_finish(cJSON* report, rl_status_code_t code,
 
 rl_status_t rl_shadow_run_json(const rl_capture_t* capture,
                                const char* options_json, char** out_report) {
-  if (!out_report) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "out_report is NULL");
-  }
-  *out_report = NULL;
-  if (!capture) return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture is NULL");
   rl_shadow_json_options_t options;
   cJSON* root = NULL;
-  rl_status_t status = rl_shadow_json_parse(
-      options_json, RL_SHADOW_DEFAULT_ARMS, &root, &options);
+  rl_status_t status =
+      rl_shadow_json_begin(capture, options_json, RL_SHADOW_DEFAULT_ARMS,
+                           out_report, &root, &options);
   rl_shadow_result_t* result = NULL;
   if (!status) status = rl_shadow_run(capture, &options.shadow, &result);
   if (!status) {
@@ -176,15 +179,10 @@ rl_status_t rl_shadow_run_json(const rl_capture_t* capture,
 
 rl_status_t rl_bench_run_json(const rl_capture_t* capture,
                               const char* options_json, char** out_report) {
-  if (!out_report) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "out_report is NULL");
-  }
-  *out_report = NULL;
-  if (!capture) return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "capture is NULL");
   rl_shadow_json_options_t options;
   cJSON* root = NULL;
-  rl_status_t status =
-      rl_shadow_json_parse(options_json, "eager,aql,pm4", &root, &options);
+  rl_status_t status = rl_shadow_json_begin(
+      capture, options_json, "eager,aql,pm4", out_report, &root, &options);
   rl_bench_result_t* result = NULL;
   if (!status) {
     rl_bench_options_t bench = {.arm_count = options.shadow.arm_count,

@@ -277,6 +277,23 @@ static void rl_test_aql_scopes(void** state) {
   assert_int_equal(rl_test_aql(RL_AQL_FENCE_SCOPE_NONE), 1u);
 }
 
+// The cache model named by an option: no name keeps the caller's default, a
+// known name sets it, and (negative control) an unknown one is refused,
+// named, with the default left as it was.
+static void rl_test_cache_mode_option(void** state) {
+  (void)state;
+  rl_sim_cache_mode_t mode = RL_SIM_CACHE_STRICT;
+  assert_int_equal(rl_sim_cache_mode_option(NULL, &mode), RL_OK);
+  assert_int_equal(mode, RL_SIM_CACHE_STRICT);
+  assert_int_equal(rl_sim_cache_mode_option("report", &mode), RL_OK);
+  assert_int_equal(mode, RL_SIM_CACHE_REPORT);
+  rl_status_t status = rl_sim_cache_mode_option("lax", &mode);
+  assert_int_equal(rl_status_code(status), RL_STATUS_INVALID_ARGUMENT);
+  assert_non_null(strstr(rl_status_message(status), "'lax'"));
+  rl_status_free(status);
+  assert_int_equal(mode, RL_SIM_CACHE_REPORT);
+}
+
 // The model's own API: cache-policy bits, the GL1 shared by both L0s,
 // in-kernel invalidations and the placement.
 static uint32_t rl_test_policy_load(rl_device_t* device, uint64_t address,
@@ -353,6 +370,7 @@ int main(void) {
       cmocka_unit_test(rl_test_scalar_cache),
       cmocka_unit_test(rl_test_host_writeback),
       cmocka_unit_test(rl_test_aql_scopes),
+      cmocka_unit_test(rl_test_cache_mode_option),
       cmocka_unit_test(rl_test_policy_bits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

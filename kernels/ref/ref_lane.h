@@ -1,0 +1,149 @@
+// kernels/ref/ref_lane.h — what every 64-lane reference kernel does the same
+// way (private to kernels/ref/): a lane's global id, a 32-bit element's
+// address, one element loaded or stored, an explicit argument read, the LDS
+// trees, and the argmax and silu the decode and verify kernels share.
+//
+// decode.hip, verify.hip and vecchain.hip share these shapes, so their
+// references (decode_ref.c, verify_ref.c, vecchain_ref.c) share one
+// definition of each instead of a copy per file. Everything here is static
+// inline: the kernels call these once per lane and element.
+#ifndef REDLINE_KERNELS_REF_REF_LANE_H_
+#define REDLINE_KERNELS_REF_REF_LANE_H_
+
+#include <math.h>
+#include <stdint.h>
+
+#include "kernels/ref/ref_kernel.h"
+#include "redline/sim/sim_math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Lanes in one work-group of the 64-lane kernels (blockDim.x in the HIP).
+#define RL_REF_BLOCK 64u
+// The literal of decode.hip and verify.hip: -log2(e) rounded to binary32
+// (0xbfb8aa3b).
+#define RL_REF_NEG_LOG2E (-1.44269504088896340736f)
+// The argmax kernels' "no index yet" (0xffffffff, larger than any index).
+#define RL_REF_NO_INDEX 0xffffffffu
+
+// The global id of |lane| (`v_lshl_or_b32 v0, s15, 6, v0`: group << 6 |
+// lane, 32 bits).
+static inline uint32_t rl_ref_global_id(const rl_sim_wg_t* wg, uint32_t lane) {
+  return (wg->group_id[0] << 6) | lane;
+}
+
+// The address of 32-bit element |index| of the buffer at |base|.
+static inline uint64_t rl_ref_element(uint64_t base, uint32_t index) {
+  return base + ((uint64_t)index << 2);
+}
+
+// Loads or stores the 4 bytes of element |index| of the buffer at |base|.
+static inline rl_status_t rl_ref_load(rl_sim_wg_t* wg, uint64_t base,
+                                      uint32_t index, void* out_value) {
+  return rl_sim_wg_load(wg, rl_ref_element(base, index), out_value, 4);
+}
+
+static inline rl_status_t rl_ref_store(rl_sim_wg_t* wg, uint64_t base,
+                                       uint32_t index, const void* value) {
+  return rl_sim_wg_store(wg, rl_ref_element(base, index), value, 4);
+}
+
+// Reads explicit argument |index|: a pointer (u64), a u32 or an f32.
+static inline rl_status_t rl_ref_arg_u64(rl_sim_wg_t* wg,
+                                         const rl_ref_args_t* args,
+                                         uint32_t index, uint64_t* out_value) {
+  return rl_sim_wg_kernarg_u64(wg, args->offset[index], out_value);
+}
+
+static inline rl_status_t rl_ref_arg_u32(rl_sim_wg_t* wg,
+                                         const rl_ref_args_t* args,
+                                         uint32_t index, uint32_t* out_value) {
+  return rl_sim_wg_kernarg_u32(wg, args->offset[index], out_value);
+}
+
+static inline rl_status_t rl_ref_arg_f32(rl_sim_wg_t* wg,
+                                         const rl_ref_args_t* args,
+                                         uint32_t index, float* out_value) {
+  return rl_sim_wg_kernarg_f32(wg, args->offset[index], out_value);
+}
+
+// The LDS trees over the RL_REF_BLOCK slots of |lds|: at stride 32, 16, ...,
+// 1 lane l < stride sets lds[l] to lds[l] + lds[l + stride] (sum,
+// `ds_load_2addr_b32 ... offset1:<stride>` then `v_add_f32`) or to
+// lds[l + stride] when that compares greater (max). A step's lanes write
+// slots disjoint from those they read, and barriers order the steps, so
+// running the lanes in turn is exact. Both return lds[0].
+static inline float rl_ref_tree_sum(float* lds) {
+  for (uint32_t stride = RL_REF_BLOCK / 2; stride > 0; stride /= 2) {
+    for (uint32_t lane = 0; lane < stride; ++lane) {
+      lds[lane] = lds[lane] + lds[lane + stride];
+    }
+  }
+  return lds[0];
+}
+
+static inline float rl_ref_tree_max(float* lds) {
+  for (uint32_t stride = RL_REF_BLOCK / 2; stride > 0; stride /= 2) {
+    for (uint32_t lane = 0; lane < stride; ++lane) {
+      const float o = lds[lane + stride], m = lds[lane];
+      lds[lane] = o > m ? o : m;
+    }
+  }
+  return lds[0];
+}
+
+// The argmax of one work-group over the |n| elements of the row that starts
+// at element |first| of |logits|, as decode.hip's dc_argmax and verify.hip's
+// vf_argmax compute it: lane l keeps the first strict maximum of row[l],
+// row[l + 64], ... starting from (-inf, RL_REF_NO_INDEX); the tree at stride
+// s lets lane l < s take slot l + s when its value is larger, or equal with a
+// smaller index (`v_cmpx_ngt_f32`, `v_cmpx_eq_f32`, u32 compare).
+// *|out_winner| is lane 0's index, 0 if none won. |lds| holds RL_REF_BLOCK
+// floats, then RL_REF_BLOCK u32 (the kernel's begin() checked 512 bytes).
+static inline rl_status_t rl_ref_argmax(rl_sim_wg_t* wg, uint64_t logits,
+                                        uint32_t first, uint32_t n,
+                                        uint32_t* out_winner) {
+  float* values = (float*)rl_sim_wg_lds(wg);
+  uint32_t* indices = (uint32_t*)(values + RL_REF_BLOCK);
+  for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
+    values[lane] = -INFINITY;
+    indices[lane] = RL_REF_NO_INDEX;
+    for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
+      float v = 0;
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, logits, first + i, &v));
+      if (v > values[lane]) {
+        values[lane] = v;
+        indices[lane] = i;
+      }
+    }
+  }
+  for (uint32_t stride = RL_REF_BLOCK / 2; stride > 0; stride /= 2) {
+    for (uint32_t lane = 0; lane < stride; ++lane) {
+      const float ov = values[lane + stride];
+      const uint32_t oi = indices[lane + stride];
+      if (ov > values[lane] || (ov == values[lane] && oi < indices[lane])) {
+        values[lane] = ov;
+        indices[lane] = oi;
+      }
+    }
+  }
+  *out_winner = indices[0] == RL_REF_NO_INDEX ? 0 : indices[0];
+  return RL_OK;
+}
+
+// silu(g) * u as both decode.hip and verify.hip round it: e = exp2(g *
+// -log2e) (`v_mul_f32 v1, 0xbfb8aa3b, v4`, `v_exp_f32`), silu = g * rcp(1 +
+// e) (`v_add_f32 v1, 1.0, v1`, `v_rcp_f32`, `v_mul_f32`), then silu * u.
+static inline float rl_ref_silu_mul(float g, float u) {
+  const float e = rl_sim_math_exp2f(g * RL_REF_NEG_LOG2E);
+  const float silu = g * rl_sim_math_rcpf(1.0f + e);
+  return silu * u;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // REDLINE_KERNELS_REF_REF_LANE_H_
