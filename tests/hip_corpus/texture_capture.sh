@@ -4,7 +4,8 @@
 # hip_corpus.texture.<arch>.capture; docs/capture-interposer.md "Textures"):
 #   - the program passes under capture, and the capture holds its arrays
 #     and texture objects as buffers of kinds array and texture (`redline
-#     inspect` lists arrayN and textureN with their sizes);
+#     inspect` lists arrayN and textureN with their sizes), and its
+#     hipMallocPitch memory as an ordinary bufN;
 #   - the capture is INCOMPLETE with the reason "texture descriptor
 #     relocation not supported yet" (the image descriptor holds the
 #     array's address, which no binding relocates yet), and replay and the
@@ -36,6 +37,11 @@ arrays=$(printf '%s\n' "$out" | grep -cE '^ *\[[0-9]+\] array[0-9]+ ')
 textures=$(printf '%s\n' "$out" | grep -cE '^ *\[[0-9]+\] texture[0-9]+ ')
 [ "$arrays" -ge 3 ] || fail "inspect lists $arrays array buffers, expected 3 or more"
 [ "$textures" -ge 4 ] || fail "inspect lists $textures texture buffers, expected 4 or more"
+# hipMallocPitch memory is a buffer too: texture.hip's pitched float image
+# has the rows and the 256-byte pitch of its first float array.
+size=$(printf '%s\n' "$out" | sed -n 's/^ *\[[0-9]*\] array[0-9]* *state *\([0-9]*\) bytes.*/\1/p' | head -1)
+printf '%s\n' "$out" | grep -qE "^ *\[[0-9]+\] buf[0-9]+ +state +$size bytes" ||
+  fail "no bufN of the pitched image's $size bytes (hipMallocPitch not recorded)"
 for route in aql pm4; do
   out=$(run "$redline" replay "$capture" --route $route --executor isa 2>&1)
   status=$?
