@@ -70,7 +70,8 @@ void rl_ip_texture_release(rl_interposer_t* ip, rl_ip_buffer_t* b) {
   RL_IP_REAL(hipDestroyTextureObject);
   if (b->memory == RL_IP_MEMORY_ARRAY && real_hipFreeArray) {
     (void)real_hipFreeArray(b->handle);
-  } else if (b->memory == RL_IP_MEMORY_TEXTURE && real_hipDestroyTextureObject) {
+  } else if (b->memory == RL_IP_MEMORY_TEXTURE &&
+             real_hipDestroyTextureObject) {
     (void)real_hipDestroyTextureObject((hipTextureObject_t)b->handle);
   }
 }
@@ -91,7 +92,8 @@ void rl_ip_texture_check(rl_interposer_t* ip) {
 bool rl_ip_array_rows(rl_interposer_t* ip, const hipArray* array,
                       size_t* out_pitch, size_t* out_rows) {
   if (!array) return false;
-  const rl_ip_buffer_t* b = rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)array->data);
+  const rl_ip_buffer_t* b =
+      rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)array->data);
   if (!b || b->memory != RL_IP_MEMORY_ARRAY || b->base != array->data) {
     return false;
   }
