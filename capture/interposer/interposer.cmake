@@ -40,6 +40,7 @@ add_library(redline_capture SHARED
   ${rl_ip_dir}/interposer_vars.c
   ${rl_ip_dir}/interposer_copy.c
   ${rl_ip_dir}/interposer_host.c
+  ${rl_ip_dir}/interposer_texture.c
   ${rl_ip_dir}/interposer_graph.c
   ${rl_ip_dir}/interposer_observe.c
   ${rl_ip_dir}/interposer_steps.c

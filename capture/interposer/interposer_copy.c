@@ -392,6 +392,52 @@ RL_IP_WRITE_FORWARD(hipMemcpy3DAsync,
                     rl_ip_copy_3d(ip, "hipMemcpy3DAsync", p, stream),
                     (const struct hipMemcpy3DParms* p, hipStream_t stream), p,
                     stream)
+// Copies into an array (interposer_texture.c): its rows lie the
+// recorded buffer's pitch apart. hipMemcpyToArray fills |count| bytes row
+// after row from (wOffset, hOffset); only copies inside the array are
+// recorded (the runtime refuses the others).
+static void rl_ip_copy_to_array(rl_interposer_t* ip, const char* call,
+                                hipArray* array, size_t x, size_t y,
+                                const uint8_t* src, size_t spitch,
+                                size_t width, size_t height, size_t count,
+                                hipMemcpyKind kind) {
+  size_t pitch = 0, rows = 0;
+  if (!rl_ip_array_rows(ip, array, &pitch, &rows) || !src) return;
+  uint8_t* data = array->data;
+  if (height > 0) {  // hipMemcpy2DToArray
+    if (x + width > pitch || y + height > rows) return;
+    rl_ip_copy_rows(ip, call, data + y * pitch + x, pitch, 0, src, spitch, 0,
+                    width, height, 1, kind, NULL);
+    return;
+  }
+  while (count > 0 && y < rows && x < pitch) {  // hipMemcpyToArray
+    size_t n = pitch - x < count ? pitch - x : count;
+    rl_ip_copy_on(ip, call, data + y * pitch + x, src, n, kind, NULL);
+    src += n;
+    count -= n;
+    x = 0;
+    ++y;
+  }
+}
+
+RL_IP_WRITE_FORWARD(hipMemcpy2DToArray,
+                    rl_ip_copy_to_array(ip, "hipMemcpy2DToArray", dst,
+                                        wOffset, hOffset, src, spitch, width,
+                                        height, 0, kind),
+                    (hipArray* dst, size_t wOffset, size_t hOffset,
+                     const void* src, size_t spitch, size_t width,
+                     size_t height, hipMemcpyKind kind),
+                    dst, wOffset, hOffset, src, spitch, width, height, kind)
+// hipMemcpyToArray is deprecated in HIP's header; programs still call it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+RL_IP_WRITE_FORWARD(hipMemcpyToArray,
+                    rl_ip_copy_to_array(ip, "hipMemcpyToArray", dst, wOffset,
+                                        hOffset, src, 0, 0, 0, count, kind),
+                    (hipArray* dst, size_t wOffset, size_t hOffset,
+                     const void* src, size_t count, hipMemcpyKind kind),
+                    dst, wOffset, hOffset, src, count, kind)
+#pragma GCC diagnostic pop
 RL_IP_WRITE_FORWARD(hipMemcpyPeer,
                     rl_ip_copy(ip, "hipMemcpyPeer", dst, src, size,
                                hipMemcpyDeviceToDevice),

@@ -148,6 +148,7 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   if (!status) {
     ++ip->recorded;
     *out_recorded = true;
+    rl_ip_texture_check(ip);
     rl_ip_issued_keep(ip, rl_funnel_capture(ip->funnel)->launch_count - 1);
     if (!record_only && ip->launch_result == hipSuccess) {
       rl_ip_observe_forwarded(

@@ -33,7 +33,7 @@ static const char* const rl_ip_host_names[] = {
 bool rl_ip_host_live(const rl_interposer_t* ip) {
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     const rl_ip_buffer_t* b = &ip->buffers[i];
-    if (b->memory != RL_IP_MEMORY_DEVICE && !b->freed) return true;
+    if (rl_ip_memory_host(b->memory) && !b->freed) return true;
   }
   return false;
 }
@@ -76,7 +76,7 @@ bool rl_ip_host_read(rl_interposer_t* ip, uint64_t address, void* data,
   for (uint32_t i = 0; i < ip->buffer_count && !b; ++i) {
     const rl_ip_buffer_t* c = &ip->buffers[i];
     const uint64_t base = (uint64_t)(uintptr_t)c->base;
-    if (c->memory != RL_IP_MEMORY_DEVICE && address >= base &&
+    if (rl_ip_memory_host(c->memory) && address >= base &&
         address - base < c->size && size <= c->size - (address - base)) {
       b = c;  // freed ones too: a buffer's first read may come after that
     }
@@ -98,7 +98,7 @@ void rl_ip_host_settle(rl_interposer_t* ip) {
   if (real_hipDeviceSynchronize) (void)real_hipDeviceSynchronize();
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     rl_ip_buffer_t* b = &ip->buffers[i];
-    if (b->memory == RL_IP_MEMORY_DEVICE || b->freed) continue;
+    if (!rl_ip_memory_host(b->memory) || b->freed) continue;
     if (!b->shadow) b->shadow = malloc(b->size);
     if (b->shadow) {
       memcpy(b->shadow, b->base, b->size);
@@ -114,7 +114,7 @@ void rl_ip_host_uploads(rl_interposer_t* ip) {
   ip->uploading = true;
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
     rl_ip_buffer_t* b = &ip->buffers[i];
-    if (b->memory == RL_IP_MEMORY_DEVICE || b->freed || !b->shadow) continue;
+    if (!rl_ip_memory_host(b->memory) || b->freed || !b->shadow) continue;
     const uint8_t* now = b->base;
     uint64_t lo = 0, hi = b->size;
     while (lo < hi && now[lo] == b->shadow[lo]) ++lo;

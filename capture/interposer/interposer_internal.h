@@ -191,7 +191,16 @@ typedef enum rl_ip_memory_e {
   RL_IP_MEMORY_PINNED = 1,      // hipHostMalloc, hipMallocHost, hipHostAlloc
   RL_IP_MEMORY_MANAGED = 2,     // hipMallocManaged
   RL_IP_MEMORY_REGISTERED = 3,  // hipHostRegister
+  // Device memory the HIP runtime allocates itself (interposer_texture.c).
+  RL_IP_MEMORY_ARRAY = 4,    // hipMallocArray: an image's texels
+  RL_IP_MEMORY_TEXTURE = 5,  // hipCreateTextureObject: its descriptors
 } rl_ip_memory_t;
+
+// True for the host kinds (pinned, managed, registered).
+static inline bool rl_ip_memory_host(rl_ip_memory_t memory) {
+  return memory == RL_IP_MEMORY_PINNED || memory == RL_IP_MEMORY_MANAGED ||
+         memory == RL_IP_MEMORY_REGISTERED;
+}
 
 typedef struct rl_ip_buffer_s {
   void* base;
@@ -200,6 +209,9 @@ typedef struct rl_ip_buffer_s {
   bool freed;
   bool used;  // referenced by a recorded launch
   rl_ip_memory_t memory;
+  // ARRAY and TEXTURE: the hipArray* or hipTextureObject_t the runtime
+  // returned, released with hipFreeArray / hipDestroyTextureObject.
+  void* handle;
   bool unregistered;  // registered memory the program unregistered
   // Host kinds: the bytes as the device left them after the last recorded
   // launch (rl_ip_host_settle), or NULL before one.
@@ -420,6 +432,19 @@ bool rl_ip_window_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
                          const uint32_t block[3], uint32_t lds);
 // The same for a copy (|fill| false) or fill into a recorded buffer.
 bool rl_ip_window_write(rl_interposer_t* ip, bool fill);
+
+// interposer_texture.c — arrays and texture objects (the runtime's own
+// allocations, recorded as buffers of kinds "array" and "texture").
+// Releases buffer |b|'s array or texture object through the runtime.
+void rl_ip_texture_release(rl_interposer_t* ip, rl_ip_buffer_t* b);
+// Marks the capture incomplete when a launch is recorded while a texture
+// object is live: its descriptor holds the image's address, which no
+// binding relocates yet.
+void rl_ip_texture_check(rl_interposer_t* ip);
+// The row pitch and rows of the recorded array buffer of |array| (the
+// allocation's size over its rows); false when |array| is not one.
+bool rl_ip_array_rows(rl_interposer_t* ip, const hipArray* array,
+                      size_t* out_pitch, size_t* out_rows);
 
 // interposer_args.c — argument typing and buffer lookup
 rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address);

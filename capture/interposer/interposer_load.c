@@ -303,33 +303,51 @@ RL_IP_EXPORT void __hipRegisterFunction(
   rl_ip_leave(hipSuccess);
 }
 
-RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
-  RL_IP_ENTER();
-  RL_IP_REAL(hipMalloc);
-  if (!real_hipMalloc) return rl_ip_leave(hipErrorNotSupported);
-  hipError_t error = real_hipMalloc(ptr, size);
-  // After the window (a step capture held for --verify-steps) nothing
-  // recorded can use a new allocation.
-  if (error || !rl_ip_on || !*ptr || ip->buffer_count == RL_IP_MAX ||
-      ip->window_closed) {
-    return rl_ip_leave(error);
-  }
+// Records the device allocation |ptr| of |size| bytes that |call| made as
+// buffer "bufN". After the window (a step capture held for --verify-steps)
+// nothing recorded can use a new allocation.
+static void rl_ip_device_record(rl_interposer_t* ip, void* ptr, size_t size,
+                                const char* call) {
+  if (!ptr || ip->buffer_count == RL_IP_MAX || ip->window_closed) return;
   rl_ip_buffer_t* b = &ip->buffers[ip->buffer_count];
   char name[32];
   snprintf(name, sizeof(name), "buf%u", ip->buffer_count);
-  ip->pending_address = (uint64_t)(uintptr_t)*ptr;
+  ip->pending_address = (uint64_t)(uintptr_t)ptr;
   uint64_t address = 0;
   rl_status_t status =
       rl_funnel_buffer(ip->funnel, name, size, 256, RL_BUFFER_ROLE_STATE, false,
                        &b->index, &address);
   if (status) {
-    rl_ip_fail(status, "hipMalloc");
+    rl_ip_fail(status, call);
     if (ip->window_open) rl_ip_note(ip, 0, "an allocation was not recorded");
-    return rl_ip_leave(error);
+    return;
   }
-  b->base = *ptr;
+  b->base = ptr;
   b->size = size;
   ++ip->buffer_count;
+}
+
+RL_IP_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipMalloc);
+  if (!real_hipMalloc) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipMalloc(ptr, size);
+  if (!error && rl_ip_on) rl_ip_device_record(ip, *ptr, size, "hipMalloc");
+  return rl_ip_leave(error);
+}
+
+// Pitched memory (a 2-D kernel's rows, a Pitch2D texture's image): the
+// runtime allocates it inside, so it is recorded here, |*pitch| x |height|
+// bytes as the runtime answered.
+RL_IP_EXPORT hipError_t hipMallocPitch(void** ptr, size_t* pitch,
+                                       size_t width, size_t height) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipMallocPitch);
+  if (!real_hipMallocPitch) return rl_ip_leave(hipErrorNotSupported);
+  hipError_t error = real_hipMallocPitch(ptr, pitch, width, height);
+  if (!error && rl_ip_on && *pitch && height) {
+    rl_ip_device_record(ip, *ptr, *pitch * height, "hipMallocPitch");
+  }
   return rl_ip_leave(error);
 }
 

@@ -93,7 +93,7 @@ static uint32_t rl_ip_observe_keep_host(const rl_interposer_t* ip,
     for (uint32_t b = 0; b < ip->buffer_count; ++b) {
       const rl_ip_buffer_t* buffer = &ip->buffers[b];
       if (buffer->index != launch->slots[s].buffer ||
-          buffer->memory == RL_IP_MEMORY_DEVICE) {
+          !rl_ip_memory_host(buffer->memory)) {
         continue;
       }
       if (memcmp(&launch->slots[s], &kept[s], sizeof(kept[s])) != 0) {

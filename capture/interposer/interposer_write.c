@@ -131,6 +131,9 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
     if (!b->freed || b->unregistered) continue;
     if (b->memory == RL_IP_MEMORY_PINNED) {
       if (real_hipHostFree) (void)real_hipHostFree(b->base);
+    } else if (b->memory == RL_IP_MEMORY_ARRAY ||
+               b->memory == RL_IP_MEMORY_TEXTURE) {
+      rl_ip_texture_release(ip, b);
     } else if (real_hipFree) {
       (void)real_hipFree(b->base);
     }
