@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "capture/launch_bind.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 rl_status_t rl_bind_table_create(const rl_capture_t* capture,
                                  rl_bind_table_t** out_table) {

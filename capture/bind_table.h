@@ -48,7 +48,7 @@
 // the device writes there; the host never stores to it after prepare, and
 // the test faults below skip it.
 //
-// Test faults (redline/base/test_fault.h: bind-stale, patch-skip,
+// Test faults (base/test_fault.h: bind-stale, patch-skip,
 // patch-off, grid-skip) are honoured by a slow path that evaluates every
 // site on its own (rl_launch_value_evaluate), only while a fault is set.
 //

@@ -8,8 +8,8 @@
 
 #include "capture/capture_internal.h"
 #include "redline/capture_issued.h"
-#include "redline/base/array.h"
-#include "redline/base/test_fault.h"
+#include "base/array.h"
+#include "base/test_fault.h"
 
 rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture) {
   if (!workload) {

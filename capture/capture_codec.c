@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 
 //===----------------------------------------------------------------------===//
 // Writer

@@ -8,7 +8,7 @@
 
 #include "capture/capture_file_internal.h"
 #include "capture/capture_internal.h"
-#include "redline/base/file.h"
+#include "base/file.h"
 
 typedef rl_status_t (*rl_capture_section_decoder_t)(
     rl_capture_decoder_t* decoder, rl_codec_reader_t* reader);

@@ -11,7 +11,7 @@
 #include "capture/capture_codec.h"
 #include "redline/capture_file.h"
 #include "capture/capture_file_internal.h"
-#include "redline/base/output_file.h"
+#include "base/output_file.h"
 
 // How the section encoders should write.
 typedef struct rl_capture_encode_plan_s {

@@ -4,11 +4,11 @@
 #ifndef REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
 #define REDLINE_CAPTURE_CAPTURE_INTERNAL_H_
 
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 #include "redline/capture.h"
 
 // A name is 1..RL_CAPTURE_NAME_MAX-1 printable ASCII bytes without spaces.
-// Test-only (redline/base/test_fault.h, effect-shift and extent-shrink):
+// Test-only (base/test_fault.h, effect-shift and extent-shrink):
 // makes the declared effects of |capture|'s launches wrong as a mistaken
 // interposer would have recorded them (the effects audit's negative
 // control, shadow/effects_audit.h). A capture file read applies it after

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "capture/capture_file_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 rl_status_t rl_capture_add_issued(rl_capture_t* capture, uint32_t launch,
                                   const void* bytes, uint32_t size) {

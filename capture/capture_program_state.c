@@ -1,7 +1,7 @@
 // The program's recorded state after each step and its free parameters'
 // values (redline/capture.h rl_capture_add_program_state,
 // rl_capture_add_program_param).
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/capture.h"
 
 rl_status_t rl_capture_add_program_state(

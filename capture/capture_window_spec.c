@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "redline/base/number.h"
+#include "base/number.h"
 
 // Parses |length| bytes at |text| as an unsigned number.
 static bool rl_window_spec_number(const char* text, size_t length,

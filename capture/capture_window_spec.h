@@ -18,7 +18,7 @@
 // and fills between them are recorded when they fall inside but do not
 // move the window. items: counts copies and fills too (graph memcpy and
 // memset nodes excepted), so a window can start or end at a copy.
-// Every number goes through the one number parser (redline/base/number.h);
+// Every number goes through the one number parser (base/number.h);
 // NAME is 1 .. RL_CAPTURE_WINDOW_SPEC_NAME_MAX-1 bytes (it may contain ':';
 // N follows the last one).
 //

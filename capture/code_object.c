@@ -14,8 +14,8 @@
 
 #include "redline/code_object.h"
 #include "capture/code_object_internal.h"
-#include "redline/base/array.h"
-#include "redline/base/byte_order.h"
+#include "base/array.h"
+#include "base/byte_order.h"
 
 // The descriptor and every multi-byte field are copied from the file as-is.
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "capture/code_object_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 #define RL_R_AMDGPU_NONE 0
 #define RL_R_AMDGPU_ABS64 3

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "capture/code_object_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 // Reads a big-endian unsigned integer of |width| bytes at |p| (msgpack
 // stores every multi-byte length and value big-endian).

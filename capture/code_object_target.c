@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "capture/code_object_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 // e_flags fields. Source: llvm/include/llvm/BinaryFormat/ELF.h
 // (EF_AMDGPU_MACH, EF_AMDGPU_FEATURE_XNACK_V4, EF_AMDGPU_FEATURE_SRAMECC_V4,

@@ -7,7 +7,7 @@
 
 #include "capture/capture_internal.h"
 #include "capture/funnel_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 // Zero-filling a new buffer goes through the device in chunks of this size,
 // so registering a large buffer needs no host allocation of its size.

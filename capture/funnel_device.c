@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "redline/funnel.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 typedef struct rl_null_allocation_s {
   uint64_t address;

@@ -6,7 +6,7 @@
 
 #include "capture/capture_internal.h"
 #include "capture/funnel_internal.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 // One launch being assembled. The arrays are owned until recorded (the
 // capture deep-copies them) and freed either way.
@@ -374,7 +374,7 @@ static rl_status_t rl_funnel_dispatch(rl_funnel_t* funnel,
       funnel->device.launch(funnel->device.self, &dispatch), "device launch");
 }
 
-// REDLINE_TEST_FAULT=kernarg-tail-zero:I (redline/base/test_fault.h): the
+// REDLINE_TEST_FAULT=kernarg-tail-zero:I (base/test_fault.h): the
 // recorded kernarg of launch I keeps zeros in the last 4 bytes of its
 // explicit arguments, after the device ran it with the right ones (a
 // capture-side recording mistake; the as-issued check's control,

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/base/array.h"
-#include "redline/base/test_fault.h"
+#include "base/array.h"
+#include "base/test_fault.h"
 
 typedef struct rl_hazard_entry_s {
   uint32_t launch;  // absolute launch index
@@ -141,7 +141,7 @@ static const rl_hazard_entry_t* rl_hazard_list_newest_overlap(
 
 // Finds the first conflict of |access| with the frontier of its buffer,
 // newest entry first. Returns false when there is none.
-// Test-only (redline/base/test_fault.h): a plan that misses a kind of
+// Test-only (base/test_fault.h): a plan that misses a kind of
 // conflict before launch |index|.
 static bool rl_hazard_fault_misses(rl_hazard_kind_t kind, uint32_t index) {
   static const char* const names[RL_HAZARD_KIND_COUNT_] = {

@@ -1,6 +1,6 @@
 // capture/hip_ext_abi.h — the HIP extension launch entry points under the
 // names programs bind, defined once for both libraries that export them:
-// the HIP runtime over the simulator (redline/hip_sim) and the capture
+// the HIP runtime over the simulator (sim/hip_sim) and the capture
 // interposer (capture/interposer).
 //
 // hipExtModuleLaunchKernel (global sizes in work-items) is declared by

@@ -1,5 +1,5 @@
 // capture/hip_observe_abi.h — the channel through which the HIP runtime
-// over the simulator (redline/hip_sim) hands the capture interposer
+// over the simulator (sim/hip_sim) hands the capture interposer
 // (capture/interposer) the memory each launch was observed to touch,
 // defined once for both sides.
 //
@@ -12,7 +12,7 @@
 //   1. RL_HIP_OBSERVE_BEGIN: from now on, every kernel launch the runtime
 //      runs keeps the byte ranges (device addresses) its work-groups loaded
 //      and stored through global memory (the simulator's access log,
-//      redline/sim/sim.h), keyed by the launch's submission number. Calling
+//      sim/sim.h), keyed by the launch's submission number. Calling
 //      it again clears what was kept.
 //   2. RL_HIP_OBSERVE_LAST_LAUNCH returns the submission number of the
 //      last kernel launch queued: launches are numbered 1, 2, ... in the

@@ -2,7 +2,7 @@
 //
 // The compute_pgm_rsrc1/2/3 words are the COMPUTE_PGM_RSRC1/2/3 registers:
 // their fields come from the one register table per family
-// (redline/hw/gfx11_registers.h, gfx12_registers.h); the descriptor's
+// (base/hw/gfx11_registers.h, gfx12_registers.h); the descriptor's
 // meaning of each follows the AMDHSA_BITS_ENUM_ENTRY of the same name in
 // llvm/include/llvm/Support/AMDHSAKernelDescriptor.h and the tables of LLVM
 // AMDGPUUsage ("Kernel Descriptor"). Kernel code properties (not a
@@ -13,8 +13,8 @@
 
 #include <string.h>
 
-#include "redline/hw/gfx11_registers.h"
-#include "redline/hw/gfx12_registers.h"
+#include "base/hw/gfx11_registers.h"
+#include "base/hw/gfx12_registers.h"
 
 // Extracts |width| bits of |value| starting at bit |shift|.
 static uint32_t rl_kd_bits(uint32_t value, uint32_t shift, uint32_t width) {
@@ -26,7 +26,7 @@ static bool rl_kd_bit(uint32_t value, uint32_t shift) {
 }
 
 // A field of the COMPUTE_PGM_RSRC<n> register of family FAM (GFX11, GFX12)
-// from the one register table (redline/hw/gfx11_registers.h,
+// from the one register table (base/hw/gfx11_registers.h,
 // gfx12_registers.h). The descriptor's rsrc words are those registers.
 #define RL_KD_FIELD(FAM, REG, FIELD, value) \
   RL_HW_GET(RL_##FAM##_COMPUTE_PGM_##REG##__##FIELD, (value))

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 // "launch 4 (vc_partial_sum) binding 2 (grid x = ceil((pos+1)/64))".
 static void rl_launch_binding_describe(const rl_capture_t* capture,
@@ -93,7 +93,7 @@ rl_status_t rl_launch_binding_evaluate(const rl_capture_t* capture,
   const rl_scalar_binding_t* binding =
       &capture->launches[launch_index].bindings[binding_index];
   int64_t value = 0;
-  // Test-only (redline/base/test_fault.h): a kernarg binding of launch
+  // Test-only (base/test_fault.h): a kernarg binding of launch
   // |launch_index| evaluated at the capture's values, as if it were lost.
   int64_t frozen[param_count + 1];
   if (binding->target == RL_BINDING_KERNARG &&

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "redline/capture.h"
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 #include "redline/status.h"
 
 #ifdef __cplusplus
@@ -180,7 +180,7 @@ static inline bool rl_launch_work_items(uint64_t groups, uint32_t block,
 
 // Little-endian store of the low |size| (4 or 8) bytes of |value| and load
 // of |size| bytes: the names the binding layer's callers use, over the one
-// byte-order helper (redline/base/byte_order.h). New code calls
+// byte-order helper (base/byte_order.h). New code calls
 // rl_store_le / rl_load_le directly.
 static inline void rl_launch_store_le(uint8_t* bytes, uint32_t size,
                                       uint64_t value) {

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 
 // Bounds on a header the reader trusts (see the header's "Trust").
 #define RL_OFFLOAD_BUNDLE_MAX_ENTRIES 4096u

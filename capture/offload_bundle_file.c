@@ -11,7 +11,7 @@
 // section .hip_fatbin (clang/lib/CodeGen/CGCUDANV.cpp).
 #include <string.h>
 
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 #include "redline/offload_bundle.h"
 
 #define RL_OFFLOAD_FILE_MAX_ENTRIES 4096u

@@ -1,7 +1,7 @@
 # cmake/Modules.cmake — per-target include directories.
 #
 # Sources name headers from the project root ("aql/aql_ring.h",
-# "redline/sim/sim.h"), but no target sees the project root. Each target gets
+# "sim/sim.h"), but no target sees the project root. Each target gets
 # two views in the build tree, made of symbolic links to the source headers
 # (edits need no re-configure):
 #   PRIVATE  <build>/rl_include/<target>/private/<folder>/*.h: every header

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "capture/launch_bind.h"
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 #include "redline/device/device_kernels.h"
 #include "redline/replay_internal.h"
 

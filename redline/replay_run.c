@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "redline/base/clock.h"
+#include "base/clock.h"
 #include "redline/replay_internal.h"
 
 // Steps 2-3. Admitted values always bind (the contract checked the ends of

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "capture/launch_bind.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 void rl_effects_watch_begin(rl_effects_watch_t* watch, rl_device_t* device,
                             const rl_capture_t* capture) {

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "redline/replay.h"
-#include "redline/sim/oracle/oracle.h"
-#include "redline/sim/sim.h"
+#include "sim/oracle/oracle.h"
+#include "sim/sim.h"
 
 static const char* const rl_shadow_arm_names[RL_SHADOW_ARM_KIND_COUNT_] = {
     [RL_SHADOW_ARM_EAGER] = "eager",

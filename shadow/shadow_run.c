@@ -8,8 +8,8 @@
 
 #include "shadow/issued_check.h"
 #include "kernels/ref/ref_executor.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/oracle/oracle.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/oracle/oracle.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"

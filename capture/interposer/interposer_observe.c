@@ -18,7 +18,7 @@
 
 #include "capture/interposer/interposer_internal.h"
 #include "capture/observed_effects.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 void rl_ip_observe_start(rl_interposer_t* ip) {
   if (ip->observe_begun) return;

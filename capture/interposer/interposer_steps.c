@@ -20,9 +20,9 @@
 #include "capture/interposer/interposer_internal.h"
 #include "capture/step_infer.h"
 #include "capture/step_split.h"
-#include "redline/base/array.h"
-#include "redline/base/number.h"
-#include "redline/base/output_file.h"
+#include "base/array.h"
+#include "base/number.h"
+#include "base/output_file.h"
 #include "redline/digest.h"
 
 // A number variable of the environment in [min, max]; |fallback| unset.

@@ -276,9 +276,9 @@ INJECTIONS = [
     ("shadow/shadow_arm.c", '"redline/backends/hip_loader.h"',
      "shadow -> redline/backends"),
     ("capture/capture.c", '"redline/replay.h"', "capture -> redline "),
-    ("redline/base/array.c", '"redline/doctor.h"',
-     "redline/base -> redline/backends"),
-    ("aql/aql_ring.c", "<redline/sim/sim.h>", "aql -> redline/sim"),
+    ("base/array.c", '"redline/doctor.h"',
+     "base -> redline/backends"),
+    ("aql/aql_ring.c", "<sim/sim.h>", "aql -> sim"),
 ]
 
 
