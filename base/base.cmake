@@ -5,8 +5,9 @@ rl_module_headers(rl_hw FOLDER base/hw
   EXPORT hw_fields.h gfx11_registers.h gfx12_registers.h)
 
 # rl_base: status model, digests, small containers and the output-file
-# writer every module uses; it also carries the public API headers
-# (redline/include/redline/) to every target.
+# writer every module uses, and the public API headers it implements
+# (redline/status.h, redline/digest.h; every other API header comes with the
+# module that implements it, cmake/Modules.cmake).
 find_package(Threads REQUIRED)
 add_library(rl_base STATIC
   base/status.c
@@ -22,10 +23,10 @@ add_library(rl_base STATIC
   base/run_owner.c
   base/trace.c
 )
-target_include_directories(rl_base PUBLIC ${PROJECT_SOURCE_DIR}/redline/include)
 rl_module_headers(rl_base FOLDER base
   EXPORT array.h byte_order.h clock.h cpu_pin.h file.h number.h output_file.h
-         output_temp.h run_owner.h test_fault.h trace.h)
+         output_temp.h run_owner.h test_fault.h trace.h
+  API status.h digest.h)
 target_link_libraries(rl_base PUBLIC rl_hw PkgConfig::XXHASH Threads::Threads)
 # The hashing loop is measured against memcpy (tests/bench/digest_bench.c);
 # -O3 lets gcc schedule its unrolled block with the keys in registers, in

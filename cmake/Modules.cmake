@@ -9,8 +9,9 @@
 #   PUBLIC   <build>/rl_include/<target>/public/<folder>/<header>: only the
 #            headers the module exports, seen by every target that links it.
 # So a module's other headers are unreachable from outside it: an include of
-# one fails to compile. The public API (redline/include/redline/) comes
-# from rl_base. Tests are white-box and see the project root
+# one fails to compile. The public API headers (redline/include/redline/)
+# are exported the same way, each by the module that implements it (API
+# below): a target sees redline/replay.h only if it links the engine. Tests are white-box and see the project root
 # (tests/CMakeLists.txt). tests/architecture/check_layers.py checks which
 # folder may include which (the layering at the top of CMakeLists.txt).
 #
@@ -19,9 +20,13 @@
 # private headers (owned, exported by no module) each get a compile probe
 # (tests/architecture/architecture.cmake).
 #
-# rl_module_headers(<target> FOLDER <folder> [EXPORT <header>...])
+# rl_module_headers(<target> FOLDER <folder> [EXPORT <header>...]
+#                   [API <header>...])
+# API: headers of the public API (redline/include/redline/<header>) the
+# target implements, seen as "redline/<header>" by the target and every
+# target that links it.
 function(rl_module_headers target)
-  cmake_parse_arguments(ARG "" "FOLDER" "EXPORT" ${ARGN})
+  cmake_parse_arguments(ARG "" "FOLDER" "EXPORT;API" ${ARGN})
   set(view ${CMAKE_BINARY_DIR}/rl_include/${target})
   file(GLOB own CONFIGURE_DEPENDS
     RELATIVE ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}
@@ -43,13 +48,22 @@ function(rl_module_headers target)
     endif()
     rl_module_link(${ARG_FOLDER}/${header} ${view}/public)
   endforeach()
+  foreach(header IN LISTS ARG_API)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/redline/include/redline/${header})
+      message(FATAL_ERROR "${target} exports the API header "
+                          "redline/include/redline/${header}, which does not exist")
+    endif()
+    file(MAKE_DIRECTORY ${view}/public/redline)
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/redline/include/redline/${header}
+         ${view}/public/redline/${header} SYMBOLIC)
+  endforeach()
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "INTERFACE_LIBRARY")  # header-only: nothing private
     target_include_directories(${target} INTERFACE ${view}/public)
     return()
   endif()
   target_include_directories(${target} PRIVATE ${view}/private)
-  if(ARG_EXPORT)
+  if(ARG_EXPORT OR ARG_API)
     target_include_directories(${target} PUBLIC ${view}/public)
   endif()
 endfunction()
