@@ -63,7 +63,7 @@ endfunction()
 
 rl_arch_probe(exported_shadow shadow/shadow.h PUBLIC)
 rl_arch_probe(exported_aql_kernarg aql/aql_kernarg.h PUBLIC)
-rl_arch_probe(exported_sim redline/sim/sim.h PUBLIC)
+rl_arch_probe(exported_sim sim/sim.h PUBLIC)
 rl_arch_probe(exported_api redline/replay.h PUBLIC)
 
 # Every private header of a product module (owned by a module, exported by
@@ -92,4 +92,43 @@ add_test(NAME architecture_routes_negative_control
   COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_routes.py
           --negative-control --root ${PROJECT_SOURCE_DIR})
 set_tests_properties(architecture_routes architecture_routes_negative_control
+  PROPERTIES LABELS "unit;architecture" TIMEOUT 120)
+
+# architecture_calls: no call cycle between modules, read from the built
+# objects with nm (check_calls.py): every product module's objects, one
+# module per folder of the layering. Within the simulator (sim, sim/isa,
+# sim/oracle) and capture/ (capture, capture/interposer) too: a module may
+# call only down. The HIP runtime over the simulator (sim/hip_sim/) is left
+# out: it defines the same hip* entry points as the capture interposer, two
+# libraries no program loads together. Its negative control compiles one
+# call from sim/ into sim/isa (which calls into sim/): the check must fail
+# on exactly that cycle.
+set(RL_ARCH_CALL_MODULES
+  "base=$<TARGET_OBJECTS:rl_base>"
+  "capture=$<TARGET_OBJECTS:rl_capture>"
+  "capture/interposer=$<TARGET_OBJECTS:redline_capture>"
+  "aql=$<TARGET_OBJECTS:rl_aql>"
+  "pm4=$<TARGET_OBJECTS:rl_pm4>"
+  "redline/device=$<TARGET_OBJECTS:rl_device>"
+  "redline/device=$<TARGET_OBJECTS:rl_device_funnel>"
+  "kernels/ref=$<TARGET_OBJECTS:rl_kernels_ref>"
+  "kernels/workloads=$<TARGET_OBJECTS:rl_kernels_workloads>"
+  "redline/backends=$<TARGET_OBJECTS:rl_backends>"
+  "redline=$<TARGET_OBJECTS:rl_engine>"
+  "shadow=$<TARGET_OBJECTS:rl_shadow>")
+add_test(NAME architecture_calls
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
+          --nm ${CMAKE_NM}
+          "sim=$<TARGET_OBJECTS:rl_sim>"
+          "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
+          "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
+          ${RL_ARCH_CALL_MODULES})
+add_test(NAME architecture_calls_negative_control
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
+          --negative-control --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
+          "sim=$<TARGET_OBJECTS:rl_sim>"
+          "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
+          "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
+          ${RL_ARCH_CALL_MODULES})
+set_tests_properties(architecture_calls architecture_calls_negative_control
   PROPERTIES LABELS "unit;architecture" TIMEOUT 120)
