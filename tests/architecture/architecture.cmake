@@ -66,6 +66,48 @@ rl_arch_probe(exported_aql_kernarg aql/aql_kernarg.h PUBLIC)
 rl_arch_probe(exported_sim sim/sim.h PUBLIC)
 rl_arch_probe(exported_api redline/replay.h PUBLIC)
 
+# The public API per module (cmake/Modules.cmake, API): a consumer of
+# rl_capture alone reaches capture's API headers (redline/capture.h) and not
+# the engine's (redline/replay.h): architecture_header_api_capture (the
+# positive control that the flags work) and
+# architecture_header_api_replay_below_engine.
+set(RL_ARCH_CAPTURE_INCLUDES
+  "$<TARGET_PROPERTY:rl_capture,INTERFACE_INCLUDE_DIRECTORIES>")
+foreach(probe api_capture api_replay_below_engine)
+  if(probe STREQUAL "api_capture")
+    set(header redline/capture.h)
+  else()
+    set(header redline/replay.h)
+  endif()
+  add_test(NAME architecture_header_${probe}
+    COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -H
+            -D_POSIX_C_SOURCE=200809L
+            "-DRL_PROBE_HEADER=\"${header}\""
+            "-I$<JOIN:${RL_ARCH_CAPTURE_INCLUDES},;-I>"
+            ${RL_ARCH_DIR}/probe_include.c
+    COMMAND_EXPAND_LISTS)
+  set_tests_properties(architecture_header_${probe} PROPERTIES
+    LABELS "unit;architecture" TIMEOUT 60)
+endforeach()
+# The tree's replay.h must not be opened (-H lists each header opened); a
+# copy installed on the system (/usr/include/redline/, a Debian package of
+# redline) may be, so the probe passes on "not found" or on that copy.
+set_tests_properties(architecture_header_api_replay_below_engine PROPERTIES
+  PASS_REGULAR_EXPRESSION "(redline/replay\\.h'?:? (No such file|file not found)|[.] /usr/include/redline/replay\\.h)"
+  FAIL_REGULAR_EXPRESSION "(redline/include/redline/replay\\.h|rl_include/[^ ]*/redline/replay\\.h)")
+# Its negative control: with the whole API directory on the path (what
+# rl_base gave every target before), the tree's replay.h is opened.
+add_test(NAME architecture_header_api_replay_reachable_from_api_dir
+  COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -H
+          -D_POSIX_C_SOURCE=200809L "-DRL_PROBE_HEADER=\"redline/replay.h\""
+          -I${PROJECT_SOURCE_DIR}/redline/include
+          "-I$<JOIN:${RL_ARCH_CAPTURE_INCLUDES},;-I>"
+          ${RL_ARCH_DIR}/probe_include.c
+  COMMAND_EXPAND_LISTS)
+set_tests_properties(architecture_header_api_replay_reachable_from_api_dir
+  PROPERTIES LABELS "unit;architecture" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "[.] [^\n]*redline/include/redline/replay\\.h")
+
 # Every private header of a product module (owned by a module, exported by
 # none; cmake/Modules.cmake records both lists) has its probe:
 # architecture_header_private_<folder>_<header>.
