@@ -9,7 +9,7 @@
 #include "aql/aql_decode.h"
 #include "aql/aql_kernarg.h"
 #include "aql/aql_lower.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "base/test_fault.h"
 
 // Context of one census: the program, the inputs, the packet under check.

@@ -11,7 +11,7 @@
 #include "aql/aql_decode.h"
 #include "aql/aql_dispatch.h"
 #include "aql/aql_kernarg.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "base/test_fault.h"
 
 // AQL workgroup_size_* fields are 16 bits wide.

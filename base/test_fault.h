@@ -12,7 +12,7 @@
 //   drop-acquire:I  PM4 lowering: the wait before launch I has no
 //                   ACQUIRE_MEM
 //   miss-raw, miss-war, miss-waw
-//                   hazard analysis (capture/hazard.c): conflicts of that
+//                   hazard analysis (capture/hazard/hazard.c): conflicts of that
 //                   kind never make a boundary wait (the index is the later
 //                   launch)
 //   patch-off:I     AQL and PM4 patch writes: a scalar kernarg patch of
@@ -21,7 +21,7 @@
 //   grid-skip:I     ... a grid patch of launch I is not written
 //                   (host-written sites only: a relayed site's value is
 //                   the device's copy, see nop-copy)
-//   bind-stale:I    binding evaluation (capture/launch_bind.c): the kernarg
+//   bind-stale:I    binding evaluation (capture/bind/launch_bind.c): the kernarg
 //                   bindings of launch I are evaluated at the capture's
 //                   parameter values, as if the binding were lost; every
 //                   route (eager included) then agrees on the wrong bytes
@@ -50,7 +50,7 @@
 //                   bytes shorter than recorded
 //                   (both: the effects audit's controls, shadow/
 //                   effects_audit.h; the hazard plan sees them too)
-//   kernarg-tail-zero:I  recording funnel (capture/funnel_launch.c): the
+//   kernarg-tail-zero:I  recording funnel (capture/recording/funnel_launch.c): the
 //                   recorded kernarg of launch I has zeros in the last 4
 //                   bytes of its explicit arguments (the device ran the
 //                   right ones): a capture-side recording mistake, the

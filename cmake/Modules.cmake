@@ -20,17 +20,22 @@
 # private headers (owned, exported by no module) each get a compile probe
 # (tests/architecture/architecture.cmake).
 #
-# rl_module_headers(<target> FOLDER <folder> [EXPORT <header>...]
-#                   [API <header>...])
+# rl_module_headers(<target> FOLDER <folder> [SUBFOLDERS <sub>...]
+#                   [EXPORT <header>...] [API <header>...])
+# SUBFOLDERS: sub-folders of <folder> whose headers the target owns too
+# (capture/'s modules, one library); EXPORT names them as <sub>/<header>.
 # API: headers of the public API (redline/include/redline/<header>) the
 # target implements, seen as "redline/<header>" by the target and every
 # target that links it.
 function(rl_module_headers target)
-  cmake_parse_arguments(ARG "" "FOLDER" "EXPORT;API" ${ARGN})
+  cmake_parse_arguments(ARG "" "FOLDER" "SUBFOLDERS;EXPORT;API" ${ARGN})
   set(view ${CMAKE_BINARY_DIR}/rl_include/${target})
+  set(globs ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/*.h)
+  foreach(sub IN LISTS ARG_SUBFOLDERS)
+    list(APPEND globs ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/${sub}/*.h)
+  endforeach()
   file(GLOB own CONFIGURE_DEPENDS
-    RELATIVE ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}
-    ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/*.h)
+    RELATIVE ${PROJECT_SOURCE_DIR}/${ARG_FOLDER} ${globs})
   file(REMOVE_RECURSE ${view})
   foreach(header IN LISTS own)
     rl_module_link(${ARG_FOLDER}/${header} ${view}/private)

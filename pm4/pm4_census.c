@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "aql/aql_decode.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "base/test_fault.h"
 #include "pm4/pm4_decode.h"
 #include "pm4/pm4_lower_internal.h"

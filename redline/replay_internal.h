@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture/bind_table.h"
+#include "capture/bind/bind_table.h"
 #include "redline/device/device.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"

@@ -12,7 +12,7 @@
 // emit: every refusal (a kernel the route cannot launch) is raised by the
 // measurement, before the IB is reserved.
 //
-// Run: the shared apply (capture/bind_table.h) writes only the changed
+// Run: the shared apply (capture/bind/bind_table.h) writes only the changed
 // patch sites into the device's IB and kernarg segment — with
 // options.pm4_device_patch, the relay slots the IB's COPY_DATA packets
 // copy into the kernarg sites instead (pm4/pm4_lower.h Relay) — (all or

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "sim/sim.h"
 
 void rl_effects_watch_begin(rl_effects_watch_t* watch, rl_device_t* device,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
 #include "sim/sim.h"

@@ -56,7 +56,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capture/capture_window_spec.h"
+#include "capture/recording/capture_window_spec.h"
 #include "base/number.h"
 #include "base/output_file.h"
 #include "tools/cli.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/hip_ext_abi.h"
+#include "capture/recording/hip_ext_abi.h"
 #include "capture/interposer/interposer_internal.h"
 #include "base/array.h"
 #include "base/number.h"
@@ -273,7 +273,7 @@ RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
                                          kernelParams, extra));
 }
 
-// hipExtModuleLaunchKernel (declared in capture/hip_ext_abi.h): global
+// hipExtModuleLaunchKernel (declared in capture/recording/hip_ext_abi.h): global
 // sizes in work-items.
 RL_IP_EXPORT hipError_t
 hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz,

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/capture_window_spec.h"
+#include "capture/recording/capture_window_spec.h"
 #include "capture/interposer/interposer_internal.h"
-#include "capture/step_split.h"
+#include "capture/recording/step_split.h"
 #include "base/array.h"
 #include "base/output_file.h"
 #include "base/run_owner.h"

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "base/test_fault.h"
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"

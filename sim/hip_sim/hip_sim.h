@@ -160,7 +160,7 @@
 // module (hipErrorInvalidHandle).
 //
 // Observed accesses: the capture interposer asks this runtime, through
-// dlsym'd names (capture/hip_observe_abi.h, hip_sim_observe.c), for the
+// dlsym'd names (capture/recording/hip_observe_abi.h, hip_sim_observe.c), for the
 // byte ranges each launch it recorded loaded and stored, and turns them
 // into the effects of launches whose code object has no access metadata
 // (docs/capture-interposer.md "Observed effects").
@@ -172,7 +172,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture/hip_observe_abi.h"
+#include "capture/recording/hip_observe_abi.h"
 
 uint32_t rl_hip_sim_error_count(void);
 const char* rl_hip_sim_error(uint32_t index);  // first 64 kept, or ""
@@ -182,7 +182,7 @@ uint64_t rl_hip_sim_launch_count(void);
 // Simulated device time of those dispatches, in timestamp ticks (100 MHz).
 uint64_t rl_hip_sim_device_ticks(void);
 
-// The observation entry points (capture/hip_observe_abi.h names them for
+// The observation entry points (capture/recording/hip_observe_abi.h names them for
 // the interposer, which finds them with dlsym).
 void rl_hip_sim_observe_begin(void);
 uint64_t rl_hip_sim_observe_last_launch(void);

@@ -334,7 +334,7 @@ void rl_hip_capture_record_event(struct ihipStream_t* stream,
 bool rl_hip_capture_wait_event(struct ihipStream_t* stream,
                                struct ihipEvent_t* event);
 // Observed accesses for the capture interposer (hip_sim_observe.c,
-// capture/hip_observe_abi.h): around each launch the worker runs, device
+// capture/recording/hip_observe_abi.h): around each launch the worker runs, device
 // lock held.
 void rl_hip_observe_before_launch(void);
 void rl_hip_observe_after_launch(const rl_hip_op_t* op, bool succeeded);

@@ -1,5 +1,5 @@
 // sim/hip_sim/hip_sim_observe.c — observed launch accesses for the
-// capture interposer (the protocol of capture/hip_observe_abi.h).
+// capture interposer (the protocol of capture/recording/hip_observe_abi.h).
 //
 // While observing, the worker turns the simulator's access log on before
 // each launch it runs and takes the launch's record after it (both under
@@ -10,7 +10,7 @@
 // around them).
 #include <stdatomic.h>
 
-#include "capture/hip_observe_abi.h"
+#include "capture/recording/hip_observe_abi.h"
 #include "sim/hip_sim/hip_sim_internal.h"
 
 typedef struct rl_hip_observed_entry_s {

@@ -4,7 +4,7 @@
 // is hip_sim.h's.
 #include <stdint.h>
 
-#include "capture/hip_ext_abi.h"
+#include "capture/recording/hip_ext_abi.h"
 #include "base/trace.h"
 #include "sim/hip_sim/hip_sim_internal.h"
 
@@ -668,7 +668,7 @@ RL_HIP_EXPORT hipError_t hipLaunchKernel(const void* function_address,
 }
 
 // The mangled C++ names HIP 5's hip_ext.h binds, forwarding to
-// hipExtModuleLaunchKernel (one definition: capture/hip_ext_abi.h).
+// hipExtModuleLaunchKernel (one definition: capture/recording/hip_ext_abi.h).
 RL_HIP_EXT_ABI_FORWARDERS(RL_HIP_EXPORT)
 
 // hip_impl::hipLaunchKernelGGLImpl(uintptr_t, const dim3&, const dim3&,

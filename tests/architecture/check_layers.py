@@ -287,7 +287,7 @@ INJECTIONS = [
     ("aql/aql_ring.c", '"redline/device/device.h"', "aql -> redline/device"),
     ("shadow/shadow_arm.c", '"redline/backends/hip_loader.h"',
      "shadow -> redline/backends"),
-    ("capture/capture.c", '"redline/replay.h"', "capture -> redline "),
+    ("capture/model/capture.c", '"redline/replay.h"', "capture -> redline "),
     ("base/array.c", '"redline/doctor.h"',
      "base -> redline/backends"),
     ("aql/aql_ring.c", "<sim/sim.h>", "aql -> sim"),

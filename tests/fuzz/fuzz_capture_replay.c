@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "capture/capture_file_internal.h"
+#include "capture/format/capture_file_internal.h"
 #include "redline/capture_file.h"
 #include "redline/replay.h"
 #include "sim/sim.h"
