@@ -85,7 +85,7 @@ rl_status_t rl_capture_decode_windows(rl_capture_decoder_t* decoder,
                                       rl_codec_reader_t* reader);
 
 // The optional ISSUED section (redline/capture_issued.h,
-// capture_issued.c): written after the data sections when the capture has
+// capture_file_issued.c): written after the data sections when the capture has
 // records, decoded after WINDOWS (every launch known).
 void rl_capture_encode_issued(const rl_capture_t* capture,
                               rl_codec_writer_t* writer);

@@ -9,8 +9,6 @@ static const char* const rl_buffer_role_names[RL_BUFFER_ROLE_COUNT_] = {
     "weights", "state", "scratch", "io", "workspace"};
 static const char* const rl_effect_source_names[RL_EFFECT_SOURCE_COUNT_] = {
     "declared", "metadata", "unknown", "observed"};
-static const char* const rl_expr_op_names[RL_EXPR_OP_COUNT_] = {
-    "add", "div", "mod", "ceil_div"};
 static const char* const rl_region_type_names[RL_REGION_TYPE_COUNT_] = {
     "bytes", "u32", "i32", "f32", "f16", "bf16"};
 
@@ -49,10 +47,6 @@ const char* rl_effect_source_name(rl_effect_source_t source) {
                             (unsigned)source);
 }
 
-const char* rl_expr_op_name(rl_expr_op_t op) {
-  return rl_name_or_invalid(rl_expr_op_names, RL_EXPR_OP_COUNT_, (unsigned)op);
-}
-
 const char* rl_region_type_name(rl_region_type_t type) {
   return rl_name_or_invalid(rl_region_type_names, RL_REGION_TYPE_COUNT_,
                             (unsigned)type);
@@ -65,39 +59,4 @@ bool rl_region_type_parse(const char* name, rl_region_type_t* out_type) {
     return false;
   *out_type = (rl_region_type_t)value;
   return true;
-}
-
-void rl_expr_format(const rl_capture_t* capture, const rl_expr_t* expr,
-                    char* out, size_t out_size) {
-  if (!out || out_size == 0) return;
-  if (!expr) {
-    snprintf(out, out_size, "?");
-    return;
-  }
-  const char* param = capture && expr->param < capture->param_count
-                          ? capture->params[expr->param].name
-                          : "?";
-  char term[RL_CAPTURE_NAME_MAX + 32];
-  if (rl_expr_scale(expr) == 1) {
-    snprintf(term, sizeof(term), "%s", param);
-  } else {
-    snprintf(term, sizeof(term), "%lld*%s", (long long)rl_expr_scale(expr),
-             param);
-  }
-  char sum[RL_CAPTURE_NAME_MAX + 64];
-  if (expr->add == 0) {
-    snprintf(sum, sizeof(sum), "%s", term);
-  } else {
-    snprintf(sum, sizeof(sum), "%s%+lld", term, (long long)expr->add);
-  }
-  long long operand = (long long)expr->operand;
-  switch (expr->op) {
-    case RL_EXPR_ADD: snprintf(out, out_size, "%s", sum); break;
-    case RL_EXPR_DIV: snprintf(out, out_size, "(%s)/%lld", sum, operand); break;
-    case RL_EXPR_MOD: snprintf(out, out_size, "(%s)%%%lld", sum, operand); break;
-    case RL_EXPR_CEIL_DIV:
-      snprintf(out, out_size, "ceil((%s)/%lld)", sum, operand);
-      break;
-    default: snprintf(out, out_size, "invalid-op-%u", (unsigned)expr->op); break;
-  }
 }

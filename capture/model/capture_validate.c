@@ -88,62 +88,6 @@ rl_status_t rl_capture_check_param(const rl_capture_param_t* param) {
   return RL_OK;
 }
 
-rl_status_t rl_expr_evaluate(const rl_expr_t* expr, const int64_t* param_values,
-                             uint32_t param_count, int64_t* out_value) {
-  if (!expr || !out_value || (param_count && !param_values)) {
-    return RL_STATUS(
-        RL_STATUS_INVALID_ARGUMENT,
-        "expression: an expression, values and an output are required");
-  }
-  *out_value = 0;
-  if (expr->param >= param_count) {
-    return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                     "expression uses parameter %u, but there are %u",
-                     expr->param, param_count);
-  }
-  if ((unsigned)expr->op >= RL_EXPR_OP_COUNT_) {
-    return RL_STATUS(RL_STATUS_INVALID_INPUT, "expression operator %u",
-                     (unsigned)expr->op);
-  }
-  int64_t sum = 0, scaled = 0;
-  if (__builtin_mul_overflow(param_values[expr->param], rl_expr_scale(expr),
-                             &scaled) ||
-      __builtin_add_overflow(scaled, expr->add, &sum)) {
-    return RL_STATUS(RL_STATUS_INVALID_INPUT, "expression overflows");
-  }
-  if (expr->op == RL_EXPR_ADD) {
-    if (expr->operand != 0) {
-      return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                       "add expression has operand %lld, expected 0",
-                       (long long)expr->operand);
-    }
-    *out_value = sum;
-  } else {
-    if (expr->operand <= 0) {
-      return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                       "%s expression has operand %lld, expected > 0",
-                       rl_expr_op_name(expr->op), (long long)expr->operand);
-    }
-    if (sum < 0) {
-      return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                       "%s of negative value %lld", rl_expr_op_name(expr->op),
-                       (long long)sum);
-    }
-    if (expr->op == RL_EXPR_DIV) *out_value = sum / expr->operand;
-    if (expr->op == RL_EXPR_MOD) *out_value = sum % expr->operand;
-    if (expr->op == RL_EXPR_CEIL_DIV) {
-      *out_value = sum / expr->operand + (sum % expr->operand != 0);
-    }
-  }
-  if (*out_value < 0) {
-    long long negative = (long long)*out_value;
-    *out_value = 0;  // a failed evaluation leaves its output cleared
-    return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                     "expression value %lld is negative", negative);
-  }
-  return RL_OK;
-}
-
 static rl_status_t rl_capture_check_geometry(const rl_capture_launch_t* launch,
                                              const rl_code_object_kernel_t* info) {
   uint64_t threads = 1;
@@ -502,16 +446,4 @@ rl_status_t rl_capture_validate(const rl_capture_t* capture) {
         i));
   }
   return RL_OK;
-}
-
-const rl_scalar_binding_t* rl_capture_slot_binding(
-    const rl_capture_launch_t* launch, uint32_t slot) {
-  if (!launch) return NULL;
-  for (uint32_t b = 0; b < launch->binding_count; ++b) {
-    if (launch->bindings[b].target == RL_BINDING_POINTER_OFFSET &&
-        launch->bindings[b].offset == slot) {
-      return &launch->bindings[b];
-    }
-  }
-  return NULL;
 }
