@@ -139,7 +139,9 @@ set_tests_properties(architecture_routes architecture_routes_negative_control
 # architecture_calls: no call cycle between modules, read from the built
 # objects with nm (check_calls.py): every product module's objects, one
 # module per folder of the layering. Within the simulator (sim, sim/isa,
-# sim/oracle) and capture/ (capture, capture/interposer) too: a module may
+# sim/oracle) and capture/ (its module sub-folders model, format,
+# code_object, hazard, recording, bind of the one rl_capture library, split
+# by check_calls.py's "capture/*", and capture/interposer) too: a module may
 # call only down. The HIP runtime over the simulator (sim/hip_sim/) is left
 # out: it defines the same hip* entry points as the capture interposer, two
 # libraries no program loads together. Its negative control compiles one
@@ -147,7 +149,7 @@ set_tests_properties(architecture_routes architecture_routes_negative_control
 # on exactly that cycle.
 set(RL_ARCH_CALL_MODULES
   "base=$<TARGET_OBJECTS:rl_base>"
-  "capture=$<TARGET_OBJECTS:rl_capture>"
+  "capture/*=$<TARGET_OBJECTS:rl_capture>"
   "capture/interposer=$<TARGET_OBJECTS:redline_capture>"
   "aql=$<TARGET_OBJECTS:rl_aql>"
   "pm4=$<TARGET_OBJECTS:rl_pm4>"
@@ -172,5 +174,16 @@ add_test(NAME architecture_calls_negative_control
           "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
           "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
           ${RL_ARCH_CALL_MODULES})
+# The same inside capture/: one call from capture/bind (the bottom of the
+# binding path) back into capture/model (whose validation evaluates
+# bindings) must fail as a cycle of the split modules.
+add_test(NAME architecture_calls_negative_control_capture
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
+          --negative-control --control capture/bind,capture/model
+          --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
+          "sim=$<TARGET_OBJECTS:rl_sim>"
+          "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
+          "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
+          ${RL_ARCH_CALL_MODULES})
 set_tests_properties(architecture_calls architecture_calls_negative_control
-  PROPERTIES LABELS "unit;architecture" TIMEOUT 120)
+  architecture_calls_negative_control_capture PROPERTIES LABELS "unit;architecture" TIMEOUT 120)

@@ -14,11 +14,18 @@ edge would be ambiguous. Within one module, objects calling each other in
 a cycle are allowed; the script prints how many objects the largest such
 knot holds (--verbose: which ones), so a split of a module can be measured.
 
+A module argument named NAME/* takes one library whose sources sit in
+sub-folders (capture/'s modules, one rl_capture): each object is given to
+the module NAME/<sub-folder>, read from its path under the target's
+CMakeFiles/<target>.dir/ (capture/model/capture.c.o -> capture/model).
+
 Usage:
   check_calls.py --nm NM MODULE=OBJ[;OBJ...] ...
-  check_calls.py --negative-control --nm NM --cc CC MODULE=OBJ... ...
+  check_calls.py --negative-control [--control LOW,HIGH] --nm NM --cc CC
+                 MODULE=OBJ... ...
 The negative control compiles one extra object into the module given
-first: a function calling a function the module given second defines. As
+first (or LOW of --control LOW,HIGH): a function calling a function the
+module given second (HIGH) defines. As
 long as the second module really calls into the first (the real edge the
 control relies on is checked to be there), that makes a cycle, and the
 check must fail on exactly it; the unmodified set must pass.
@@ -155,16 +162,26 @@ def parse_modules(specs):
         if not name or not paths:
             raise SystemExit(f"module argument {spec!r}: expected "
                              "NAME=OBJ[;OBJ...]")
-        modules.append((name, paths))
+        if name.endswith("/*"):
+            split = {}
+            for path in paths:
+                sub = path.replace(os.sep, "/").split(".dir/", 1)[-1]
+                if "/" not in sub:
+                    raise SystemExit(f"module argument {name}: object {path} "
+                                     "is in no sub-folder")
+                split.setdefault(name[:-1] + sub.split("/")[0], []).append(path)
+            modules.extend(sorted(split.items()))
+        else:
+            modules.append((name, paths))
     return modules
 
 
-def negative_control(nm, cc, modules):
+def negative_control(nm, cc, modules, pair=None):
     objects = load(nm, modules)
     if check(objects):
         print("negative control: the unmodified modules fail")
         return 1
-    low, high = modules[0][0], modules[1][0]
+    low, high = pair or (modules[0][0], modules[1][0])
     edges, _, _ = graph(objects)
     if (high, low) not in edges:
         print(f"negative control: {high} does not call into {low}; the "
@@ -207,11 +224,15 @@ def main():
     parser.add_argument("--cc", default="cc")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--negative-control", action="store_true")
+    parser.add_argument("--control", metavar="LOW,HIGH",
+                        help="the negative control's two modules (default: "
+                        "the first two given)")
     parser.add_argument("modules", nargs="+", metavar="MODULE=OBJ;...")
     args = parser.parse_args()
     modules = parse_modules(args.modules)
     if args.negative_control:
-        return negative_control(args.nm, args.cc, modules)
+        pair = tuple(args.control.split(",")) if args.control else None
+        return negative_control(args.nm, args.cc, modules, pair)
     failures = check(load(args.nm, modules), args.verbose)
     for failure in failures:
         print(failure)
