@@ -9,8 +9,8 @@
 #include "aql/aql_decode.h"
 #include "aql/aql_kernarg.h"
 #include "aql/aql_lower.h"
-#include "capture/launch_bind.h"
-#include "redline/base/test_fault.h"
+#include "capture/bind/launch_bind.h"
+#include "base/test_fault.h"
 
 // Context of one census: the program, the inputs, the packet under check.
 typedef struct rl_aql_census_s {
@@ -282,7 +282,7 @@ rl_status_t rl_aql_program_check(const rl_aql_program_t* program,
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "AQL census needs a program and its lowering inputs");
   }
-  // Test-only (redline/base/test_fault.h): lets a lowering fault reach the
+  // Test-only (base/test_fault.h): lets a lowering fault reach the
   // device, to prove the dynamic hazard checker catches it on its own.
   if (rl_test_fault("no-census", 0)) return RL_OK;
   const rl_capture_t* capture = inputs->capture;

@@ -11,8 +11,8 @@
 #include "aql/aql_decode.h"
 #include "aql/aql_dispatch.h"
 #include "aql/aql_kernarg.h"
-#include "capture/launch_bind.h"
-#include "redline/base/test_fault.h"
+#include "capture/bind/launch_bind.h"
+#include "base/test_fault.h"
 
 // AQL workgroup_size_* fields are 16 bits wide.
 #define RL_AQL_WORKGROUP_SIZE_MAX 65535u

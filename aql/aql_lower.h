@@ -16,7 +16,7 @@
 //   - completion_signal only on the last packet.
 // The kernarg image holds the recorded bytes with every pointer slot
 // rebased to |buffer_addresses| and every kernarg binding evaluated at
-// |param_values| (capture/launch_bind.h); grid bindings are evaluated the same
+// |param_values| (capture/bind/launch_bind.h); grid bindings are evaluated the same
 // way into the packets.
 //
 // Validate → plan → reserve → emit: every error (bad inputs, a launch
@@ -70,7 +70,7 @@
 #include <stdint.h>
 
 #include "aql/aql_packet.h"
-#include "capture/bind_table.h"
+#include "capture/bind/bind_table.h"
 #include "redline/capture.h"
 #include "redline/hazard.h"
 #include "redline/status.h"
@@ -119,7 +119,7 @@ typedef struct rl_aql_program_s {
   uint32_t* kernarg_offsets;          // per launch, into the segment
   uint32_t patch_count;
   rl_aql_patch_t* patches;
-  // The same sites compiled for apply (capture/bind_table.h), site i =
+  // The same sites compiled for apply (capture/bind/bind_table.h), site i =
   // patch i; destinations RL_AQL_DEST_KERNARG and RL_AQL_DEST_PACKETS. It
   // holds each site's current value.
   rl_bind_table_t* binds;

@@ -1,5 +1,5 @@
 // The destinations of a lowered AQL program's compiled patch table
-// (aql/aql_patch.h, capture/bind_table.h).
+// (aql/aql_patch.h, capture/bind/bind_table.h).
 #include "aql/aql_patch.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
 // aql/aql_patch.h — the destinations a lowered AQL program's patch table
 // writes (rl_aql_program_dests): the per-replay hot path of route aql is
-// rl_bind_table_apply over them (capture/bind_table.h, the apply every
+// rl_bind_table_apply over them (capture/bind/bind_table.h, the apply every
 // route shares; redline/replay_route.c). The tests re-bind a program
 // directly with rl_aql_program_apply (tests/unit/aql/aql_program_apply.h),
 // which has this contract: pointer sites are

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "redline/base/clock.h"
+#include "base/clock.h"
 
 // Polls of the read id before looking at the clock: about a microsecond.
 #define RL_AQL_RING_SPIN_COUNT 256u

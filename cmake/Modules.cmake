@@ -1,7 +1,7 @@
 # cmake/Modules.cmake — per-target include directories.
 #
 # Sources name headers from the project root ("aql/aql_ring.h",
-# "redline/sim/sim.h"), but no target sees the project root. Each target gets
+# "sim/sim.h"), but no target sees the project root. Each target gets
 # two views in the build tree, made of symbolic links to the source headers
 # (edits need no re-configure):
 #   PRIVATE  <build>/rl_include/<target>/private/<folder>/*.h: every header
@@ -9,8 +9,9 @@
 #   PUBLIC   <build>/rl_include/<target>/public/<folder>/<header>: only the
 #            headers the module exports, seen by every target that links it.
 # So a module's other headers are unreachable from outside it: an include of
-# one fails to compile. The public API (redline/include/redline/) comes
-# from rl_base. Tests are white-box and see the project root
+# one fails to compile. The public API headers (redline/include/redline/)
+# are exported the same way, each by the module that implements it (API
+# below): a target sees redline/replay.h only if it links the engine. Tests are white-box and see the project root
 # (tests/CMakeLists.txt). tests/architecture/check_layers.py checks which
 # folder may include which (the layering at the top of CMakeLists.txt).
 #
@@ -19,13 +20,22 @@
 # private headers (owned, exported by no module) each get a compile probe
 # (tests/architecture/architecture.cmake).
 #
-# rl_module_headers(<target> FOLDER <folder> [EXPORT <header>...])
+# rl_module_headers(<target> FOLDER <folder> [SUBFOLDERS <sub>...]
+#                   [EXPORT <header>...] [API <header>...])
+# SUBFOLDERS: sub-folders of <folder> whose headers the target owns too
+# (capture/'s modules, one library); EXPORT names them as <sub>/<header>.
+# API: headers of the public API (redline/include/redline/<header>) the
+# target implements, seen as "redline/<header>" by the target and every
+# target that links it.
 function(rl_module_headers target)
-  cmake_parse_arguments(ARG "" "FOLDER" "EXPORT" ${ARGN})
+  cmake_parse_arguments(ARG "" "FOLDER" "SUBFOLDERS;EXPORT;API" ${ARGN})
   set(view ${CMAKE_BINARY_DIR}/rl_include/${target})
+  set(globs ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/*.h)
+  foreach(sub IN LISTS ARG_SUBFOLDERS)
+    list(APPEND globs ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/${sub}/*.h)
+  endforeach()
   file(GLOB own CONFIGURE_DEPENDS
-    RELATIVE ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}
-    ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/*.h)
+    RELATIVE ${PROJECT_SOURCE_DIR}/${ARG_FOLDER} ${globs})
   file(REMOVE_RECURSE ${view})
   foreach(header IN LISTS own)
     rl_module_link(${ARG_FOLDER}/${header} ${view}/private)
@@ -43,13 +53,22 @@ function(rl_module_headers target)
     endif()
     rl_module_link(${ARG_FOLDER}/${header} ${view}/public)
   endforeach()
+  foreach(header IN LISTS ARG_API)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/redline/include/redline/${header})
+      message(FATAL_ERROR "${target} exports the API header "
+                          "redline/include/redline/${header}, which does not exist")
+    endif()
+    file(MAKE_DIRECTORY ${view}/public/redline)
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/redline/include/redline/${header}
+         ${view}/public/redline/${header} SYMBOLIC)
+  endforeach()
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "INTERFACE_LIBRARY")  # header-only: nothing private
     target_include_directories(${target} INTERFACE ${view}/public)
     return()
   endif()
   target_include_directories(${target} PRIVATE ${view}/private)
-  if(ARG_EXPORT)
+  if(ARG_EXPORT OR ARG_API)
     target_include_directories(${target} PUBLIC ${view}/public)
   endif()
 endfunction()

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "aql/aql_decode.h"
-#include "capture/launch_bind.h"
-#include "redline/base/test_fault.h"
+#include "capture/bind/launch_bind.h"
+#include "base/test_fault.h"
 #include "pm4/pm4_decode.h"
 #include "pm4/pm4_lower_internal.h"
 
@@ -633,7 +633,7 @@ rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "PM4 census needs a program and its lowering inputs");
   }
-  // Test-only (redline/base/test_fault.h): lets a lowering fault reach the
+  // Test-only (base/test_fault.h): lets a lowering fault reach the
   // device, to prove the dynamic hazard checker catches it on its own.
   if (rl_test_fault("no-census", 0)) return RL_OK;
   rl_pm4_census_t* census = calloc(1, sizeof(*census));

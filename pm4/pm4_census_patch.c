@@ -3,12 +3,12 @@
 // pointer slots, then its bindings (a grid binding: its DISPATCH_DIRECT
 // dim, then its dispatch image's grid size when the launch has an image),
 // each site inside its launch's kernarg slice, image or the IB and holding
-// the value its bind-table site holds (capture/bind_table.h); a relayed
+// the value its bind-table site holds (capture/bind/bind_table.h); a relayed
 // site relayed to its binding's slot, and the slot holding the value.
 #include <stddef.h>
 #include <stdio.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 
 typedef struct rl_pm4_patch_census_s {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pm4/pm4_lower_internal.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 // The largest packet lowering builds: a SET_SH_REG of every register one
 // launch writes, with a one-register gap between each pair.
@@ -77,7 +77,7 @@ static void rl_pm4_emit_registers(rl_pm4_emitter_t* e, uint32_t index,
 static bool rl_pm4_emitter_holds(const rl_pm4_emitter_t* e,
                                  const rl_pm4_reg_value_t* write) {
   uint32_t reg = write->index - RL_PM4_SH_REG_BASE;
-  // Test-only (redline/base/test_fault.h): retention that trusts any held
+  // Test-only (base/test_fault.h): retention that trusts any held
   // register, whatever value it holds.
   bool any_value = rl_test_fault("retain-any-value", 0);
   return e->retain && e->regs.where[reg] != RL_PM4_REG_UNKNOWN &&

@@ -42,7 +42,7 @@ typedef struct rl_pm4_register_s {
 
 // Compile-time ids of the register fields code reads or writes (the
 // lowering, the simulator's PM4 interpreter): X(ID, REGISTER, FIELD). Each
-// family resolves every id from its redline/hw table at compile time (a
+// family resolves every id from its base/hw table at compile time (a
 // family without the field fails to build), so no field is looked up by
 // name at run time.
 #define RL_PM4_FIELD_IDS(X)                                                  \

@@ -2,13 +2,13 @@
 // gfx1150..gfx1152) compute SH registers, GCR encodings and capabilities.
 //
 // The registers, their fields and the GCR_CNTL encodings are written once,
-// with their sources, in redline/hw/gfx11_registers.h; this file expands
+// with their sources, in base/hw/gfx11_registers.h; this file expands
 // them into the family table and adds the capabilities.
 // Capabilities: Mesa radeonsi/RADV set COMPUTE_PGM_RSRC1.PRIV for
 //     gfx11 compute dispatches from PM4 (the gfx11 PM4-dispatch workaround).
 
 #include "pm4/pm4_family_internal.h"
-#include "redline/hw/gfx11_registers.h"
+#include "base/hw/gfx11_registers.h"
 
 // One field array per register of the table.
 #define RL_GFX11_FIELD_ARRAY(NAME, INDEX, FIELDS)                \
@@ -17,7 +17,7 @@
 RL_GFX11_REGISTERS(RL_GFX11_FIELD_ARRAY)
 #undef RL_GFX11_FIELD_ARRAY
 
-// Sorted by dword index (redline/hw/gfx11_registers.h).
+// Sorted by dword index (base/hw/gfx11_registers.h).
 static const rl_pm4_register_t rl_gfx11_registers[] = {
 #define RL_GFX11_REGISTER_ROW(NAME, INDEX, FIELDS) \
   RL_PM4_REG(#NAME, INDEX, rl_gfx11_##NAME##_fields),

@@ -2,11 +2,11 @@
 // registers, GCR encodings and capabilities.
 //
 // The registers, their fields and the GCR_CNTL encodings are written once,
-// with their sources, in redline/hw/gfx12_registers.h; this file expands
+// with their sources, in base/hw/gfx12_registers.h; this file expands
 // them into the family table and adds the capabilities.
 
 #include "pm4/pm4_family_internal.h"
-#include "redline/hw/gfx12_registers.h"
+#include "base/hw/gfx12_registers.h"
 
 // One field array per register of the table.
 #define RL_GFX12_FIELD_ARRAY(NAME, INDEX, FIELDS)                \
@@ -15,7 +15,7 @@
 RL_GFX12_REGISTERS(RL_GFX12_FIELD_ARRAY)
 #undef RL_GFX12_FIELD_ARRAY
 
-// Sorted by dword index (redline/hw/gfx12_registers.h).
+// Sorted by dword index (base/hw/gfx12_registers.h).
 static const rl_pm4_register_t rl_gfx12_registers[] = {
 #define RL_GFX12_REGISTER_ROW(NAME, INDEX, FIELDS) \
   RL_PM4_REG(#NAME, INDEX, rl_gfx12_##NAME##_fields),

@@ -9,7 +9,7 @@
 #define RL_PM4_COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 #define RL_PM4_REG(name, index, fields) \
   {(name), (index), (uint32_t)RL_PM4_COUNT_OF(fields), (fields)}
-// One row of a field array from a redline/hw table entry F(R, FIELD, shift,
+// One row of a field array from a base/hw table entry F(R, FIELD, shift,
 // width).
 #define RL_PM4_FIELD_ROW(R, FIELD, SHIFT, WIDTH) {#FIELD, (SHIFT), (WIDTH)},
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "aql/aql_kernarg.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 
 // The CP reads COMPUTE_PGM_LO/HI as address bits 39:8 and 47:40: code is

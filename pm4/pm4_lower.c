@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "pm4/pm4_lower_internal.h"
 
 // The INDIRECT_BUFFER address is dword aligned and 48 bits wide
@@ -225,7 +225,7 @@ static rl_status_t rl_pm4_lower_patches(const rl_pm4_layout_t* layout,
     rl_pm4_patch_t patch = {.launch = index, .binding = b, .size = 4};
     if (binding->target == RL_BINDING_POINTER_OFFSET) {
       // The slot's 8 bytes, a bound pointer site of the bind table
-      // (capture/bind_table.h) like the slot's own patch above.
+      // (capture/bind/bind_table.h) like the slot's own patch above.
       patch.kind = RL_PM4_PATCH_POINTER;
       patch.slot = binding->offset;
       patch.size = 8;

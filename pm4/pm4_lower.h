@@ -52,7 +52,7 @@
 // Every distinct expression of the capture's kernarg bindings gets an
 // 8-byte slot in a small block at |relay_address| (slot order: first use
 // in launch order; rl_pm4_relay_slot_count). Each kernarg binding at a
-// 4-byte aligned offset is a relayed site (capture/bind_table.h): apply
+// 4-byte aligned offset is a relayed site (capture/bind/bind_table.h): apply
 // writes its slot, and the IB copies the slot into the site with
 //   COPY_DATA SRC_SEL 2 (TC_L2) -> DST_SEL 2 (TC_L2), WR_CONFIRM,
 //             COUNT_SEL 64 bits for an 8-byte aligned 8-byte site, else
@@ -121,7 +121,7 @@
 // Patch table, per launch in order: its pointer slots, then its bindings;
 // a grid binding is a GRID_DIM site, followed by a GRID_SIZE site when the
 // launch has a dispatch-packet image. rl_bind_table_apply over
-// rl_pm4_program_dests re-binds it (capture/bind_table.h); its evaluator is
+// rl_pm4_program_dests re-binds it (capture/bind/bind_table.h); its evaluator is
 // the AQL route's (rl_launch_value_evaluate).
 //
 // Census (rl_pm4_program_check): decodes the whole IB with
@@ -151,7 +151,7 @@
 #include <stdint.h>
 
 #include "aql/aql_packet.h"
-#include "capture/bind_table.h"
+#include "capture/bind/bind_table.h"
 #include "pm4/pm4_family.h"
 #include "redline/capture.h"
 #include "redline/hazard.h"
@@ -291,7 +291,7 @@ typedef struct rl_pm4_program_s {
   rl_pm4_patch_t* patches;
   uint32_t relay_count;           // relay slots (0 without relay)
   uint8_t* relay;                 // their image, 8 bytes each
-  // The same sites compiled for apply (capture/bind_table.h), site i =
+  // The same sites compiled for apply (capture/bind/bind_table.h), site i =
   // patch i; it holds each site's current value.
   rl_bind_table_t* binds;
   rl_aql_pm4_ib_packet_t packet;  // the vendor packet, header included

@@ -17,7 +17,7 @@
 
 #include "pm4/pm4_builder.h"
 #include "pm4/pm4_lower.h"
-#include "redline/hw/hw_fields.h"
+#include "base/hw/hw_fields.h"
 
 // SH registers: dword indices [RL_PM4_SH_REG_BASE, RL_PM4_SH_REG_END).
 #define RL_PM4_SH_COUNT (RL_PM4_SH_REG_END - RL_PM4_SH_REG_BASE)

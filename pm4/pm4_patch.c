@@ -1,6 +1,6 @@
 // The destinations of a lowered PM4 program's compiled patch table
 // (rl_pm4_program_dests in pm4/pm4_lower.h): what the apply every route
-// shares writes (capture/bind_table.h).
+// shares writes (capture/bind/bind_table.h).
 #include <string.h>
 
 #include "pm4/pm4_lower.h"

@@ -11,8 +11,8 @@
 #include "redline/device/device.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/sim.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/sim.h"
 
 // The sim executor named |name| ("ref" when NULL).
 static rl_status_t rl_device_sim_executor(const char* name,

@@ -16,7 +16,7 @@ add_library(rl_engine STATIC
   ${CMAKE_CURRENT_LIST_DIR}/replay_route_drm.c
   ${CMAKE_CURRENT_LIST_DIR}/device_open.c
 )
-rl_module_headers(rl_engine FOLDER redline)
+rl_module_headers(rl_engine FOLDER redline API replay.h)
 target_link_libraries(rl_engine PUBLIC
   rl_device rl_device_funnel rl_aql rl_pm4 rl_sim rl_sim_isa rl_kernels_ref rl_capture)
 target_link_libraries(rl_engine PUBLIC rl_backends)

@@ -25,7 +25,7 @@ set_target_properties(${RL_LIBRARY_PARTS} PROPERTIES
 # The JSON entry points of shadow and bench (redline/shadow_json.h), for
 # language bindings; compiled once, like the parts.
 add_library(rl_shadow_json OBJECT ${PROJECT_SOURCE_DIR}/shadow/hip/shadow_json.c)
-rl_module_headers(rl_shadow_json FOLDER shadow/hip)
+rl_module_headers(rl_shadow_json FOLDER shadow/hip API shadow_json.h)
 target_link_libraries(rl_shadow_json PRIVATE rl_shadow_hip)
 set_target_properties(rl_shadow_json PROPERTIES POSITION_INDEPENDENT_CODE ON)
 

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
-#include "redline/base/byte_order.h"
+#include "capture/bind/launch_bind.h"
+#include "base/byte_order.h"
 #include "redline/device/device_kernels.h"
 #include "redline/replay_internal.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 //===----------------------------------------------------------------------===//
 // Device and code objects
@@ -314,7 +314,7 @@ static rl_status_t rl_contract_buffers(const rl_replay_t* replay) {
 //===----------------------------------------------------------------------===//
 
 // Every admitted value gives representable bindings: the check of
-// capture/launch_bind.h, with the rule the per-run evaluator applies.
+// capture/bind/launch_bind.h, with the rule the per-run evaluator applies.
 static rl_status_t rl_contract_params(const rl_capture_t* capture) {
   for (uint32_t p = 0; p < capture->param_count; ++p) {
     const rl_capture_param_t* param = &capture->params[p];

@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture/bind_table.h"
+#include "capture/bind/bind_table.h"
 #include "redline/device/device.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"
@@ -48,7 +48,7 @@
 #define RL_REPLAY_GUARD_SIZE 256u
 // How far past a buffer's end a VM fault is still named after that buffer
 // (rl_replay_guards_fault): the simulator's unmapped gap after every
-// allocation (redline/sim/sim.h), inside which no other buffer can lie.
+// allocation (sim/sim.h), inside which no other buffer can lie.
 #define RL_REPLAY_FAULT_REACH 65536u
 // The byte poison-filled scratch holds before each checked run: as a float
 // it reads -1.07e8, so a read of unwritten scratch changes every result.

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 #include "redline/replay_internal.h"
 
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 // The route registry and what the routes share (redline/replay_route.h):
 // the one apply, and publication and the bounded wait over an AQL queue.
-#include "redline/base/clock.h"
+#include "base/clock.h"
 #include "redline/device/device_ring.h"
 #include "redline/replay_route.h"
 

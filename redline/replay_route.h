@@ -7,7 +7,7 @@
 //             kernarg segment, completion signal): the route's own device
 //             state (queue, IB), lowering, census, the initial image on
 //             the device, and replay->binds / replay->dests (the compiled
-//             patch table of capture/bind_table.h and its destinations);
+//             patch table of capture/bind/bind_table.h and its destinations);
 //   apply     writes only the values that changed, all or nothing (every
 //             route: rl_replay_route_apply, the one shared apply);
 //   publish   hands the stream to the device; *out_last names what the

@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "aql/aql_patch.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 #include "redline/replay_internal.h"
 #include "redline/replay_route_state.h"
 
-// Test-only (redline/base/test_fault.h): narrows the fence scopes of the
+// Test-only (base/test_fault.h): narrows the fence scopes of the
 // lowered AQL packets after the census passed them, so a test can show the
 // simulator's cache model catching it. narrow-acquire:N sets packet N's
 // acquire scope to NONE; narrow-release:N lowers a SYSTEM release to AGENT.

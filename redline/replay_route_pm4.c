@@ -12,7 +12,7 @@
 // emit: every refusal (a kernel the route cannot launch) is raised by the
 // measurement, before the IB is reserved.
 //
-// Run: the shared apply (capture/bind_table.h) writes only the changed
+// Run: the shared apply (capture/bind/bind_table.h) writes only the changed
 // patch sites into the device's IB and kernarg segment — with
 // options.pm4_device_patch, the relay slots the IB's COPY_DATA packets
 // copy into the kernarg sites instead (pm4/pm4_lower.h Relay) — (all or
@@ -27,7 +27,7 @@
 
 #include "pm4/pm4_decode.h"
 #include "pm4/pm4_packet.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 #include "redline/replay_internal.h"
 #include "redline/replay_route_state.h"
 
@@ -105,7 +105,7 @@ static rl_status_t rl_replay_pm4_entries(rl_replay_t* replay) {
   return RL_OK;
 }
 
-// Test-only (redline/base/test_fault.h): drops or weakens one ACQUIRE_MEM
+// Test-only (base/test_fault.h): drops or weakens one ACQUIRE_MEM
 // of the IB after the census passed it, so a test can show the simulator's
 // cache model, not the census, catching the missing invalidation; or drops
 // one relay COPY_DATA ("nop-copy"), so a test can show the run's results,

@@ -4,7 +4,7 @@
 //   1. admit: the cheap contract (state, REDLINE_ROUTE, parameter ranges);
 //      a refusal changes nothing;
 //   2. checked mode: poison-fill scratch;
-//   3. apply: the route's compiled patch table (capture/bind_table.h):
+//   3. apply: the route's compiled patch table (capture/bind/bind_table.h):
 //      each distinct expression evaluated once, only the sites whose value
 //      changed written, all or nothing;
 //   4. publish: the route hands the stream to the device (aql, pm4: the
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "redline/base/clock.h"
+#include "base/clock.h"
 #include "redline/replay_internal.h"
 
 // Steps 2-3. Admitted values always bind (the contract checked the ends of

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "redline/base/clock.h"
-#include "redline/base/cpu_pin.h"
-#include "redline/sim/sim.h"
+#include "base/clock.h"
+#include "base/cpu_pin.h"
+#include "sim/sim.h"
 #include "shadow/bench_internal.h"
 #include "shadow/shadow_hazard.h"
 #include "shadow/shadow_trace.h"

@@ -25,7 +25,7 @@
 //           (last_wait_ns) minus the device span: the command processor
 //           noticing the doorbell, its packet fetch, and the host noticing
 //           the completion (with any sleep and wake-up);
-//   device  from the simulator's dispatch log (redline/sim/sim.h; 100 MHz
+//   device  from the simulator's dispatch log (sim/sim.h; 100 MHz
 //           timestamps): span = first dispatch start .. last dispatch end
 //           of the step, and busy = the sum of the dispatch durations. The
 //           span includes the command processor's gaps between dispatches

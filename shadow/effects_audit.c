@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "capture/launch_bind.h"
-#include "redline/sim/sim.h"
+#include "capture/bind/launch_bind.h"
+#include "sim/sim.h"
 
 void rl_effects_watch_begin(rl_effects_watch_t* watch, rl_device_t* device,
                             const rl_capture_t* capture) {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 void rl_hazard_watch_begin(rl_hazard_watch_t* watch, rl_device_t* device,
                            const rl_capture_t* capture) {

@@ -1,5 +1,5 @@
 // shadow/hazard_verdict.h — the simulated device's dynamic hazard findings
-// (redline/sim/sim.h, rl_sim_hazards) turned into verdicts about a capture's
+// (sim/sim.h, rl_sim_hazards) turned into verdicts about a capture's
 // launches: which two launches, which kernels, which bytes of which buffer,
 // and which synchronisation was missing.
 //

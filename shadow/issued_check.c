@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "redline/capture_issued.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "shadow/shadow_arm.h"
 
 static uint64_t rl_issued_load(const uint8_t* bytes, uint32_t size) {

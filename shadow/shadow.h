@@ -63,8 +63,8 @@
 //   eager@isa, eager@ref  the second executor (rl_shadow_options_t.
 //             second_executor): eager again on a device whose simulator
 //             runs the kernels with the other executor than the run's
-//             (redline/sim/sim_executor.h): the ISA interpreter of the
-//             machine code (redline/sim/isa/) when the run's arms use the C
+//             (sim/sim_executor.h): the ISA interpreter of the
+//             machine code (sim/isa/) when the run's arms use the C
 //             reference kernels (kernels/ref/), those when they use the
 //             ISA. Compared with the reference arm like every arm, so a
 //             mistake in either executor changes a hash and fails the run
@@ -173,7 +173,7 @@
 #include "redline/capture.h"
 #include "redline/limits.h"
 #include "redline/digest.h"
-#include "redline/sim/oracle/oracle.h"
+#include "sim/oracle/oracle.h"
 #include "redline/status.h"
 #include "shadow/effects_audit.h"
 #include "shadow/hazard_verdict.h"
@@ -245,7 +245,7 @@ typedef struct rl_shadow_window_s {
 } rl_shadow_window_t;
 
 // Parses "START:COUNT[:STRIDE]" (stride 1 by default; 1 <= count <= 2^32-1)
-// with the one number parser (redline/base/number.h: decimal or 0x-hex,
+// with the one number parser (base/number.h: decimal or 0x-hex,
 // START and STRIDE may be negative, no whitespace). The last value
 // START + (COUNT - 1) x STRIDE must fit 64 bits, so every window value does.
 // RL_STATUS_INVALID_ARGUMENT naming the field otherwise.
@@ -317,7 +317,7 @@ typedef struct rl_shadow_device_options_s {
   bool pin_cp;
   int cp_cpu;
   // sim with the isa executor: the executor wrapped by this oracle
-  // (redline/sim/oracle/oracle.h). Set by the run for one arm (see
+  // (sim/oracle/oracle.h). Set by the run for one arm (see
   // rl_shadow_options_t.oracle); NULL otherwise.
   rl_oracle_t* oracle;
 } rl_shadow_device_options_t;
@@ -363,7 +363,7 @@ typedef struct rl_shadow_options_s {
   // reference kernels get none, and the result says why
   // (independent_reference). The CLI's default is on.
   bool second_executor;
-  // The oracle executor (redline/sim/oracle/oracle.h, docs/shadow-oracle.md, "The
+  // The oracle executor (sim/oracle/oracle.h, docs/shadow-oracle.md, "The
   // oracle executor"): "sample" (two work-groups per dispatch, picked by
   // device.seed), "full" or "off" (NULL: off). When on and the run's
   // executor is isa on simulated devices, the first eager arm (else the

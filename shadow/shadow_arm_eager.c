@@ -4,7 +4,7 @@
 // program issued it.
 #include <stdlib.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_direct.h"
 

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/issued_check.h"
 #include "shadow/shadow_direct.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/base/number.h"
+#include "base/number.h"
 #include "shadow/shadow.h"
 
 rl_status_t rl_shadow_arms_parse(const char* text,
@@ -59,7 +59,7 @@ static bool rl_shadow_window_last(const rl_shadow_window_t* window,
 }
 
 // Parses |field|, one ':'-separated field of the window spec |text|, with
-// the one number parser (redline/base/number.h) in [|min|, |max|]; |name|
+// the one number parser (base/number.h) in [|min|, |max|]; |name|
 // names the field in errors.
 static rl_status_t rl_shadow_window_field(const char* text, const char* field,
                                           const char* name, int64_t min,

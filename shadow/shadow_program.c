@@ -1,7 +1,7 @@
 // The program as a reference (shadow/shadow_program.h).
 #include "shadow/shadow_program.h"
 
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 uint32_t rl_shadow_program_feed(const rl_capture_t* capture, int64_t pos,
                                 int64_t* values) {

@@ -12,7 +12,7 @@
 // the state persisting between windows replays the program's steps in
 // order, so every recorded hash is reachable.
 //
-// REDLINE_TEST_FAULT=program-flip:I (redline/base/test_fault.h) flips the
+// REDLINE_TEST_FAULT=program-flip:I (base/test_fault.h) flips the
 // recorded digest of entry I as the shadow reads it: the negative control.
 //
 // Thread-safety: pure functions of the capture.

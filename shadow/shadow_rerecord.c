@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "redline/device/device_funnel.h"
 #include "redline/replay.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "redline/funnel.h"
 
 // Finds the workload and its configuration, or says why not.

@@ -22,7 +22,7 @@
 // no binding" (a value the capture froze that the program changes).
 //
 // What each route actually dispatched. Every other arm on a simulated
-// device runs its step with the device's launch trace on (redline/sim/sim.h
+// device runs its step with the device's launch trace on (sim/sim.h
 // rl_sim_launch_trace_*): the geometry and kernarg bytes of each dispatch
 // as the kernel saw them, after the route's own patching. They must equal
 // the re-recorded program's launch for launch, pointers compared as (buffer,

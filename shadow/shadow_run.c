@@ -8,8 +8,8 @@
 
 #include "shadow/issued_check.h"
 #include "kernels/ref/ref_executor.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/oracle/oracle.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/oracle/oracle.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_compare.h"
@@ -378,7 +378,7 @@ static uint32_t rl_shadow_oracle_arm(const rl_shadow_run_t* run) {
 // Whether arm |a| runs under an oracle executor of its own: the oracle
 // arm, and every adversarial pass whose simulator runs isa (the oracle
 // checks its picked work-groups whole at their point of the interleaving,
-// redline/sim/oracle/oracle.h).
+// sim/oracle/oracle.h).
 static bool rl_shadow_oracle_wraps(const rl_shadow_run_t* run, uint32_t a) {
   if (a == run->oracle_arm) return true;
   const rl_shadow_options_t* options = run->options;

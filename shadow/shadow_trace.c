@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "shadow/shadow_arm.h"
 
 enum {

@@ -1,5 +1,5 @@
 // shadow/shadow_trace.h — what a shadow or bench run puts in a trace
-// (redline/base/trace.h), one arm step at a time.
+// (base/trace.h), one arm step at a time.
 //
 // Tracks: every arm is a process ("shadow: aql", "bench: pm4"); its "host"
 // thread holds one span per step ("window 3 (pos=33)") and, for the
@@ -31,7 +31,7 @@
 #include "shadow/shadow.h"
 #include "redline/device/device.h"
 #include "redline/replay.h"
-#include "redline/base/trace.h"
+#include "base/trace.h"
 
 typedef struct rl_shadow_trace_arm_state_s {
   uint64_t last_dispatch;  // dispatch_index of the newest record traced

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "shadow/shadow_direct.h"
 
 struct rl_verify_server_s {

@@ -1,5 +1,5 @@
 # tests/hip.cmake — HIP without a GPU: the HIP runtime over the simulator
-# (redline/hip_sim, libamdhip64.so.6), the HIP funnel device, `redline
+# (sim/hip_sim, libamdhip64.so.6), the HIP funnel device, `redline
 # capture --device hip` and the LD_PRELOAD interposer libredline_capture.so
 # on an unmodified HIP program. The hip/hipgraph shadow arms are tested in
 # shadow_runtimes.cmake.

@@ -65,7 +65,7 @@ rl_add_shadow_cli_test(demo_isa_gfx1201_cli integration 300
   demo --executor isa --processor gfx1201)
 
 # The mutation proof (tools/shadow_mutations.sh, docs/shadow-mutations.md):
-# every test-only fault of redline/base/test_fault.h makes the default
+# every test-only fault of base/test_fault.h makes the default
 # `redline shadow` fail on decode (or is proven equivalent: identical
 # streams), and the negative control passes.
 # On gfx1100 and on gfx1201 (RDNA4: its own PM4 family tables and GCR

@@ -1,6 +1,6 @@
 # tests/shadow_runtimes.cmake — shadow runs whose arms go through the real
 # runtimes' APIs, exercised against the stand-ins (no GPU): hip and hipgraph
-# through redline/hip_sim (the HIP runtime over the simulator,
+# through sim/hip_sim (the HIP runtime over the simulator,
 # REDLINE_HIP_LIBRARY) and the
 # retained drm route through the libdrm_amdgpu stand-in (tests/standins/drm,
 # REDLINE_DRM_LIBRARY; the script makes the render node). Every case must be

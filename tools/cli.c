@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "redline/base/array.h"
-#include "redline/base/file.h"
-#include "redline/base/number.h"
-#include "redline/base/output_file.h"
-#include "redline/sim/sim_executor.h"
+#include "base/array.h"
+#include "base/file.h"
+#include "base/number.h"
+#include "base/output_file.h"
+#include "sim/sim_executor.h"
 
 rl_status_t rl_cli_read_file(const char* path, uint8_t** out_data,
                              size_t* out_size) {

@@ -15,7 +15,7 @@
 #include "tools/exit_code.h"
 
 // Reads the whole regular file at |path| into a malloc'd buffer
-// (redline/base/file.h: anything else is refused before it is read, and
+// (base/file.h: anything else is refused before it is read, and
 // every error names the path once, so callers give the command as context).
 rl_status_t rl_cli_read_file(const char* path, uint8_t** out_data,
                              size_t* out_size);
@@ -33,7 +33,7 @@ int rl_cli_usage(const char* format, ...) __attribute__((format(printf, 1, 2)));
 int rl_cli_print_json(cJSON* root);
 
 // Writes |root| and a newline to |path| by the output-file rules
-// (redline/base/output_file.h: atomic replacement of a regular file, a link
+// (base/output_file.h: atomic replacement of a regular file, a link
 // followed, a device or FIFO written in place); deletes |root|. Flushes
 // stdio first, so text already printed precedes JSON sent to /dev/stdout.
 rl_status_t rl_cli_write_json(cJSON* root, const char* path);
@@ -51,7 +51,7 @@ rl_status_t rl_cli_check_output(const char* output_path,
 bool rl_cli_is(const char* arg, const char* flag);
 
 // Parses |text|, the value of option |flag| of |command|, with the one
-// number parser (redline/base/number.h: decimal or 0x-hex, no whitespace or
+// number parser (base/number.h: decimal or 0x-hex, no whitespace or
 // sign tricks, overflow refused) and requires |min| <= value <= |max|.
 // Returns RL_EXIT_OK, or RL_EXIT_USAGE after printing, for example,
 // "redline: replay: --repeat: ' -1' is not a non-negative decimal or

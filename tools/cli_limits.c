@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "redline/base/number.h"
+#include "base/number.h"
 #include "tools/cli.h"
 
 bool rl_cli_limits_is_flag(const char* flag) {

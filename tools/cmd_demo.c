@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "kernels/workloads/workload.h"
-#include "redline/base/clock.h"
+#include "base/clock.h"
 #include "redline/capture_file.h"
 #include "redline/hazard.h"
 #include "redline/replay.h"

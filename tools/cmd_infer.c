@@ -1,13 +1,13 @@
 // `redline infer STEP0 STEP1 ... [--positions P0,P1,...]
 // [--position-limit N] [--allow-holdout-miss] -o FILE`: binding inference over K single-step capture files
-// (capture/step_infer.h, docs/binding-inference.md). Prints what was
+// (capture/recording/step_infer.h, docs/binding-inference.md). Prints what was
 // inferred, the held-out verdict and each parameter's per-step values, and
 // writes the merged capture.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/step_infer.h"
+#include "capture/recording/step_infer.h"
 #include "redline/capture_file.h"
 #include "tools/cli.h"
 

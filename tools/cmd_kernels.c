@@ -4,7 +4,7 @@
 // descriptor in hex with its decoded highlights. --isa adds, per kernel,
 // every instruction the simulator's `isa` executor does not model (LLVM
 // mnemonic, encoding, opcode, PC from the kernel's entry), found by the
-// same predecode a dispatch does (redline/sim/isa/isa_executor.h); such a
+// same predecode a dispatch does (sim/isa/isa_executor.h); such a
 // kernel is refused by the executor before it runs. The exit status is 0
 // either way: this is a listing, not a check.
 //
@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/base/byte_order.h"
+#include "base/byte_order.h"
 #include "redline/code_object.h"
 #include "redline/offload_bundle.h"
-#include "redline/sim/isa/isa_executor.h"
+#include "sim/isa/isa_executor.h"
 #include "tools/cli.h"
 
 static const char* rl_kernels_yes(bool value) { return value ? "yes" : "no"; }

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/base/number.h"
+#include "base/number.h"
 #include "redline/capture_file.h"
 #include "redline/replay.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tools/cli.h"
 #include "shadow/effects_audit.h"
 #include "shadow/hazard_verdict.h"
@@ -152,7 +152,7 @@ static int rl_replay_parse(int argc, char** argv, rl_replay_cli_t* cli) {
 }
 
 // Sets |values| from the capture's values and the --param overrides. A
-// value is parsed by the one number parser (redline/base/number.h); whether
+// value is parsed by the one number parser (base/number.h); whether
 // it is admitted is the replay's answer (exit 4), not a usage error.
 static rl_status_t rl_replay_values(const rl_replay_cli_t* cli,
                                     const rl_capture_t* capture,

@@ -5,7 +5,7 @@
 // -- PROGRAM [ARGS...]`:
 // runs an unmodified HIP program on the simulated GPU. The program's
 // libamdhip64 (soname .so.5 or .so.6) is the HIP runtime over the
-// simulator (redline/hip_sim/hip_sim.h), found first through
+// simulator (sim/hip_sim/hip_sim.h), found first through
 // LD_LIBRARY_PATH = the private library directory (LIBDIR/redline next to
 // an installed CLI, build/lib/redline in the build tree); with --capture
 // the interposer libredline_capture.so from the same directory is
@@ -40,11 +40,11 @@
 //
 // Outputs: run never removes or truncates FILE itself. The interposer and
 // the runtime write the capture and the trace inside the program's process
-// through the one output writer (redline/base/output_file.h), so an
+// through the one output writer (base/output_file.h), so an
 // existing file is replaced only once the new one is complete, a symbolic
 // link is followed, a FIFO or device is written in place, and a failed
 // write (a full disk) leaves the old file as it was. Only the program's
-// own process writes them (REDLINE_RUN_PID; redline/base/run_owner.h): a
+// own process writes them (REDLINE_RUN_PID; base/run_owner.h): a
 // child it forks or execs records nothing.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -56,9 +56,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capture/capture_window_spec.h"
-#include "redline/base/number.h"
-#include "redline/base/output_file.h"
+#include "capture/recording/capture_window_spec.h"
+#include "base/number.h"
+#include "base/output_file.h"
 #include "tools/cli.h"
 #include "tools/run_steps.h"
 
@@ -94,7 +94,7 @@ typedef struct rl_run_s {
   char capture_report[4096 + 16];  // the interposer's
 } rl_run_t;
 
-// A size option's value (redline/base/number.h), else a usage error.
+// A size option's value (base/number.h), else a usage error.
 static int rl_run_size(const char* flag, const char* value) {
   uint64_t bytes = 0;
   rl_status_t status = rl_number_parse_size(value, &bytes);

@@ -86,7 +86,7 @@ static int rl_shadow_parse(int argc, char** argv, rl_shadow_cli_t* cli) {
   // And on the second executor wherever the kernels have C references.
   cli->options.second_executor = true;
   // And under the oracle executor on a sample of the work-groups wherever
-  // the isa executor runs them (redline/sim/oracle/oracle.h).
+  // the isa executor runs them (sim/oracle/oracle.h).
   cli->options.oracle = "sample";
   for (int i = 1; i < argc && exit_code == RL_EXIT_OK; ++i) {
     const char* arg = argv[i];

@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "redline/base/clock.h"
+#include "base/clock.h"
 
 #define RL_PROGRESS_DELAY_NS 1000000000ull   // quiet for the first second
 #define RL_PROGRESS_PERIOD_NS 100000000ull   // at most ten redraws a second

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/step_split.h"
+#include "capture/recording/step_split.h"
 #include "tools/exit_code.h"
 
 // Annotated step begins kept from a survey (more are ignored).

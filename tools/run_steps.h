@@ -4,7 +4,7 @@
 //
 // The program runs twice. The first run (the survey, REDLINE_CAPTURE_SURVEY)
 // records nothing and lists the structure signature of every launch, copy
-// and fill (capture/step_split.h); rl_run_steps_plan finds the period there
+// and fill (capture/recording/step_split.h); rl_run_steps_plan finds the period there
 // and turns skip and count into the items: window and step period of the
 // second run, which captures.
 #ifndef REDLINE_TOOLS_RUN_STEPS_H_

@@ -86,7 +86,7 @@ bool rl_shadow_cli_option(const char* command, const char* flag,
 }
 
 // Splits |text| at the last |separator| into a NUL-terminated name in
-// |name| and the number after it (redline/base/number.h), which must lie in
+// |name| and the number after it (base/number.h), which must lie in
 // [|min|, UINT64_MAX]. Prints the usage error naming |flag| and |syntax|.
 static int rl_shadow_cli_split(const char* command, const char* flag,
                                const char* syntax, const char* text,

@@ -2,7 +2,7 @@
 # tools/shadow_mutations.sh — the mutation proof of `redline shadow`.
 #
 # Every row makes one named mistake in the engine through the test-only
-# switch REDLINE_TEST_FAULT (redline/base/test_fault.h: compiled into every
+# switch REDLINE_TEST_FAULT (base/test_fault.h: compiled into every
 # build, off unless set) and runs the default `redline shadow` (arms eager,
 # recorded, aql, pm4, pm4-relay, and the three retained routes again under
 # two seeded adversarial interleavings; the capture's own window) on a fresh capture, with the
@@ -42,7 +42,7 @@
 # $REDLINE_HIP_CORPUS, default build/tests/hip_corpus) made with `redline
 # run --capture`: kernels without C references, where every arm runs the
 # isa executor and the independent reference is the oracle executor
-# (redline/sim/oracle/oracle.h) on a sample of the work-groups.
+# (sim/oracle/oracle.h) on a sample of the work-groups.
 #
 # A row expected to "escape" is a known gap: a mistake in code the
 # workload's kernels never execute (the second executor compares only what
@@ -131,21 +131,21 @@ MUTATIONS=(
 
 # Code rows' substitutions: id | file | perl substitution (perl -0pi).
 CODE_PATCHES=(
-  "vop2_add_sub|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_add_f32, a \+ b\)/RL_ISA_F32(rl_isa_v_add_f32, a - b)/"
-  "vop3_mul_as_add|redline/sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x108 ? 0x03 : opcode - 0x100, features);/"
-  "vop3_add_sub|redline/sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x103 ? 0x04 : opcode - 0x100, features);/"
-  "fmac_unfused|redline/sim/isa/isa_vop.c|s/RL_ISA_F32_FMA\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32_FMA(rl_isa_v_fma_f32, a * b + c)/"
-  "fma3_unfused|redline/sim/isa/isa_vop3.c|s/RL_ISA_F32_FMA\(rl_isa_v_fma_f32_3, fmaf\(a, b, c\)\)/RL_ISA_F32_FMA(rl_isa_v_fma_f32_3, a * b + c)/"
-  "global_offset_unsigned|redline/sim/isa/isa_decode_memory.c|s/inst->offset = \(\(int32_t\)\(w\[0\] << 19\)\) >> 19;/inst->offset = (int32_t)(w[0] \& 0x1fff);/"
-  "bpermute_bytes_as_lanes|redline/sim/isa/isa_permute.c|s/uint32_t lane = \(\(addr\[i\] \+ offset\) \/ 4\) % RL_ISA_LANES;/uint32_t lane = (addr[i] + offset) % RL_ISA_LANES;/"
-  "cndmask_high_half_inverted|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_cndmask, \(\(mask >> l\) & 1\) \? b : a\)/RL_ISA_U32(rl_isa_v_cndmask, (((mask >> l) \& 1) ^ (l >= 16)) ? b : a)/"
-  "min_i32_unsigned|redline/sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_min_i32, \(int32_t\)a < \(int32_t\)b \? a : b\)/RL_ISA_U32(rl_isa_v_min_i32, a < b ? a : b)/"
-  "subrev_f32_forward|redline/sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_subrev_f32, b - a\)/RL_ISA_F32(rl_isa_v_subrev_f32, a - b)/"
-  "global_sgpr_offset_dropped|redline/sim/isa/isa_mem.c|s/out_address\[l\] = base \+ wave->vgpr\[inst->addr\]\[l\] \+ \(uint64_t\)offset;/out_address[l] = base + wave->vgpr[inst->addr][l];/"
-  "readfirstlane_clz|redline/sim/isa/isa_valu.c|s/uint32_t lane = exec \? \(uint32_t\)__builtin_ctz\(exec\) : 0;/uint32_t lane = exec ? (uint32_t)__builtin_clz(exec) : 0;/"
-  "hazard_war_ignored|capture/hazard.c|s/if \(rl_hazard_reads\(earlier\) && rl_hazard_writes\(later\)\) return RL_HAZARD_WAR;/if (rl_hazard_reads(earlier) && rl_hazard_writes(later)) return RL_HAZARD_NONE;/"
-  "addc_no_carry|redline/sim/isa/isa_salu.c|s/uint64_t r = \(uint64_t\)A32 \+ B32V \+ s->scc;/uint64_t r = (uint64_t)A32 + B32V;/"
-  "workgroup_id_y_zero|redline/sim/isa/isa_executor.c|s/if \(d->workgroup_id\[axis\]\) wave->sgpr\[next\+\+\] = wg->group_id\[axis\];/if (d->workgroup_id[axis]) wave->sgpr[next++] = axis == 1 ? 0 : wg->group_id[axis];/"
+  "vop2_add_sub|sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_add_f32, a \+ b\)/RL_ISA_F32(rl_isa_v_add_f32, a - b)/"
+  "vop3_mul_as_add|sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x108 ? 0x03 : opcode - 0x100, features);/"
+  "vop3_add_sub|sim/isa/isa_decode_vector.c|s/op = rl_isa_table_find_for\(&rl_isa_table_vop2, opcode - 0x100, features\);/op = rl_isa_table_find_for(\&rl_isa_table_vop2, opcode == 0x103 ? 0x04 : opcode - 0x100, features);/"
+  "fmac_unfused|sim/isa/isa_vop.c|s/RL_ISA_F32_FMA\(rl_isa_v_fma_f32, fmaf\(a, b, c\)\)/RL_ISA_F32_FMA(rl_isa_v_fma_f32, a * b + c)/"
+  "fma3_unfused|sim/isa/isa_vop3.c|s/RL_ISA_F32_FMA\(rl_isa_v_fma_f32_3, fmaf\(a, b, c\)\)/RL_ISA_F32_FMA(rl_isa_v_fma_f32_3, a * b + c)/"
+  "global_offset_unsigned|sim/isa/isa_decode_memory.c|s/inst->offset = \(\(int32_t\)\(w\[0\] << 19\)\) >> 19;/inst->offset = (int32_t)(w[0] \& 0x1fff);/"
+  "bpermute_bytes_as_lanes|sim/isa/isa_permute.c|s/uint32_t lane = \(\(addr\[i\] \+ offset\) \/ 4\) % RL_ISA_LANES;/uint32_t lane = (addr[i] + offset) % RL_ISA_LANES;/"
+  "cndmask_high_half_inverted|sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_cndmask, \(\(mask >> l\) & 1\) \? b : a\)/RL_ISA_U32(rl_isa_v_cndmask, (((mask >> l) \& 1) ^ (l >= 16)) ? b : a)/"
+  "min_i32_unsigned|sim/isa/isa_vop.c|s/RL_ISA_U32\(rl_isa_v_min_i32, \(int32_t\)a < \(int32_t\)b \? a : b\)/RL_ISA_U32(rl_isa_v_min_i32, a < b ? a : b)/"
+  "subrev_f32_forward|sim/isa/isa_vop.c|s/RL_ISA_F32\(rl_isa_v_subrev_f32, b - a\)/RL_ISA_F32(rl_isa_v_subrev_f32, a - b)/"
+  "global_sgpr_offset_dropped|sim/isa/isa_mem.c|s/out_address\[l\] = base \+ wave->vgpr\[inst->addr\]\[l\] \+ \(uint64_t\)offset;/out_address[l] = base + wave->vgpr[inst->addr][l];/"
+  "readfirstlane_clz|sim/isa/isa_valu.c|s/uint32_t lane = exec \? \(uint32_t\)__builtin_ctz\(exec\) : 0;/uint32_t lane = exec ? (uint32_t)__builtin_clz(exec) : 0;/"
+  "hazard_war_ignored|capture/hazard/hazard.c|s/if \(rl_hazard_reads\(earlier\) && rl_hazard_writes\(later\)\) return RL_HAZARD_WAR;/if (rl_hazard_reads(earlier) && rl_hazard_writes(later)) return RL_HAZARD_NONE;/"
+  "addc_no_carry|sim/isa/isa_salu.c|s/uint64_t r = \(uint64_t\)A32 \+ B32V \+ s->scc;/uint64_t r = (uint64_t)A32 + B32V;/"
+  "workgroup_id_y_zero|sim/isa/isa_executor.c|s/if \(d->workgroup_id\[axis\]\) wave->sgpr\[next\+\+\] = wg->group_id\[axis\];/if (d->workgroup_id[axis]) wave->sgpr[next++] = axis == 1 ? 0 : wg->group_id[axis];/"
 )
 
 HIP_CORPUS="${REDLINE_HIP_CORPUS:-$(dirname "$REDLINE")/../tests/hip_corpus}"

@@ -1,12 +1,12 @@
 // tools/trace_cli.h — `--trace FILE` of replay, shadow, bench and demo: the
-// trace recorder (redline/base/trace.h) created before the run and written after
+// trace recorder (base/trace.h) created before the run and written after
 // it, also when the run failed (a failing run is when a timeline helps).
 #ifndef REDLINE_TOOLS_TRACE_CLI_H_
 #define REDLINE_TOOLS_TRACE_CLI_H_
 
 #include <stddef.h>
 
-#include "redline/base/trace.h"
+#include "base/trace.h"
 
 // Creates the recorder for |path| (NULL: tracing off, *out_trace NULL) after
 // refusing a path that names one of the inputs (exit 2). Returns RL_EXIT_OK

@@ -56,7 +56,7 @@ target_link_libraries(redline_capture PRIVATE rl_capture rl_base
 target_link_options(redline_capture PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/interposer.map
   ${RL_SHARED_NO_UNDEFINED} -Wl,-Bsymbolic)
-# Beside the HIP runtime over the simulator (redline/hip_sim), where
+# Beside the HIP runtime over the simulator (sim/hip_sim), where
 # `redline run --capture` preloads it from.
 set_target_properties(redline_capture PROPERTIES
   OUTPUT_NAME redline_capture

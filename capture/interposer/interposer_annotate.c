@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "capture/step_infer.h"
+#include "capture/recording/step_infer.h"
 
 #define RL_IP_ANNOTATE_NAMES 64
 #define RL_IP_ANNOTATE_STEPS 4096

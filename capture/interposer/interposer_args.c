@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/array.h"
-#include "redline/base/number.h"
+#include "base/array.h"
+#include "base/number.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/hip_ext_abi.h"
+#include "capture/recording/hip_ext_abi.h"
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/array.h"
-#include "redline/base/number.h"
+#include "base/array.h"
+#include "base/number.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -301,7 +301,7 @@ RL_IP_EXPORT hipError_t hipModuleLaunchKernel(
                                          kernelParams, extra));
 }
 
-// hipExtModuleLaunchKernel (declared in capture/hip_ext_abi.h): global
+// hipExtModuleLaunchKernel (declared in capture/recording/hip_ext_abi.h): global
 // sizes in work-items.
 RL_IP_EXPORT hipError_t
 hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz,

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 // hipMallocHost, hipHostAlloc and hipFreeHost are deprecated in HIP's
 // header; programs still call them, so they are interposed.

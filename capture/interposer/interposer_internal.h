@@ -135,7 +135,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/hip_observe_abi.h"
+#include "capture/recording/hip_observe_abi.h"
 #include "redline/code_object.h"
 #include "redline/funnel.h"
 #include "redline/status.h"
@@ -535,7 +535,7 @@ void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
                         const uint32_t block[3], uint32_t lds, void** params,
                         void** extra);
 
-// interposer_observe.c — observed effects (capture/observed_effects.h)
+// interposer_observe.c — observed effects (capture/recording/observed_effects.h)
 // Asks the runtime to start observing launches, when it can (once, before
 // the first recorded launch is forwarded: launches before the window are
 // not kept).
@@ -581,7 +581,7 @@ rl_status_t rl_ip_steps_finish(rl_interposer_t* ip, rl_capture_t** capture);
 
 // interposer_annotate.c — redline/annotate.h's entry points
 // After inference over steps |first|, |first| + 1, ... (|result|,
-// capture/step_infer.h): a free parameter whose values equal a declared
+// capture/recording/step_infer.h): a free parameter whose values equal a declared
 // parameter's at every step takes its name; a declared parameter named
 // like the position parameter must equal it at every step, else false with
 // |why| naming the parameter, the step and both values. |quiet|: nothing

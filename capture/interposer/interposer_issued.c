@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/capture_issued.h"
 
 void rl_ip_issued_take(rl_interposer_t* ip, const rl_code_object_kernel_t* info,

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/array.h"
-#include "redline/base/file.h"
-#include "redline/base/number.h"
+#include "base/array.h"
+#include "base/file.h"
+#include "base/number.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -84,7 +84,7 @@ RL_IP_EXPORT hipError_t hipModuleLoadData(hipModule_t* module,
   return rl_ip_leave(error);
 }
 
-// Reads the whole file |path| into a malloc'd buffer (redline/base/file.h);
+// Reads the whole file |path| into a malloc'd buffer (base/file.h);
 // NULL on failure or when it is too short to be a code object.
 static uint8_t* rl_ip_read_file(const char* path, size_t* out_size) {
   uint8_t* bytes = NULL;

@@ -3,7 +3,7 @@
 // docs/capture-interposer.md "Observed effects").
 //
 // The runtime the interposer forwards to may export the observation entry
-// points of capture/hip_observe_abi.h (redline's HIP runtime over the
+// points of capture/recording/hip_observe_abi.h (redline's HIP runtime over the
 // simulator does; ROCm's does not). When it does, each launch the
 // interposer forwards is keyed by the runtime's launch number, and the
 // kernel nodes of a recorded hipGraphLaunch by the numbers the call
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "capture/observed_effects.h"
-#include "redline/base/array.h"
+#include "capture/recording/observed_effects.h"
+#include "base/array.h"
 
 void rl_ip_observe_start(rl_interposer_t* ip) {
   if (ip->observe_begun) return;

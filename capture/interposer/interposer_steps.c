@@ -11,18 +11,18 @@
 // steps and N more (every buffer step 0 writes, XXH3-128) goes into the
 // capture's PROGRAM_STATE (rl_ip_steps_item). REDLINE_CAPTURE_SURVEY=PATH
 // records nothing and writes, one per line in call order, the signature
-// (capture/step_split.h) of every item an items: window counts.
+// (capture/recording/step_split.h) of every item an items: window counts.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "capture/step_infer.h"
-#include "capture/step_split.h"
-#include "redline/base/array.h"
-#include "redline/base/number.h"
-#include "redline/base/output_file.h"
+#include "capture/recording/step_infer.h"
+#include "capture/recording/step_split.h"
+#include "base/array.h"
+#include "base/number.h"
+#include "base/output_file.h"
 #include "redline/digest.h"
 
 // A number variable of the environment in [min, max]; |fallback| unset.
@@ -229,7 +229,7 @@ static void rl_ip_steps_print_values(const rl_step_infer_result_t* result) {
   }
 }
 
-// Binding inference over the K steps (capture/step_infer.h): the merged
+// Binding inference over the K steps (capture/recording/step_infer.h): the merged
 // capture, walked over the captured positions it admits, into *|out|.
 // When no expression explains some variation, *|out| stays NULL and |why|
 // says what (the caller writes the first step, marked incomplete).

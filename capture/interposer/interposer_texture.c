@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/test_fault.h"
+#include "base/test_fault.h"
 
 // Records the runtime allocation holding |ptr| as buffer "KINDN" with
 // release handle |handle|.

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 
 void __hipRegisterVar(void** modules, void* var, char* hostVar,
                       char* deviceVar, int ext, size_t size, int constant,

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/capture_window_spec.h"
+#include "capture/recording/capture_window_spec.h"
 #include "capture/interposer/interposer_internal.h"
-#include "capture/step_split.h"
-#include "redline/base/array.h"
-#include "redline/base/number.h"
-#include "redline/base/output_file.h"
-#include "redline/base/run_owner.h"
+#include "capture/recording/step_split.h"
+#include "base/array.h"
+#include "base/number.h"
+#include "base/output_file.h"
+#include "base/run_owner.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -44,7 +44,7 @@ void rl_ip_note(rl_interposer_t* ip, uint32_t bypassed, const char* format,
   }
 }
 
-// Which process records: redline/base/run_owner.h.
+// Which process records: base/run_owner.h.
 __attribute__((constructor)) static void rl_ip_load_library(void) {
   rl_ip_get()->pid = rl_run_owner_at_load();
 }

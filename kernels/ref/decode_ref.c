@@ -15,14 +15,14 @@
 // the source (v_fmac_f32 / v_dual_fmac_f32) and fmaf() here; this file is
 // compiled with -ffp-contract=off (ref.cmake) so nothing else fuses. The
 // transcendentals v_exp_f32, v_rsq_f32 and v_rcp_f32 are the shared model
-// of redline/sim/sim_math.h. Operand order of one add or multiply does not
+// of sim/sim_math.h. Operand order of one add or multiply does not
 // matter (commutative for non-NaN inputs).
 #include <math.h>
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
 #include "kernels/ref/ref_lane.h"
-#include "redline/sim/sim_math.h"
+#include "sim/sim_math.h"
 
 // dc_embed(table, token, out, n, vocab): out[i] = table[t * n + i] with
 // t = min(token[0], vocab - 1) (`s_cmp_lt_u32` / `s_cselect_b32`, vocab - 1

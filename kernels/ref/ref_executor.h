@@ -1,7 +1,7 @@
 // kernels/ref/ref_executor.h — the `ref` executor of the simulated GPU: C
 // reference implementations of the kernels in kernels/*.hip, run one
 // work-group at a time through the executor interface of
-// redline/sim/sim_executor.h.
+// sim/sim_executor.h.
 //
 // Dispatch. begin() looks the kernel up by its metadata name
 // (dispatch->kernel->name) in the table of reference kernels and checks,
@@ -45,7 +45,7 @@
 
 #include <stdbool.h>
 
-#include "redline/sim/sim_executor.h"
+#include "sim/sim_executor.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "redline/sim/sim_executor.h"
+#include "sim/sim_executor.h"
 
 #ifdef __cplusplus
 extern "C" {

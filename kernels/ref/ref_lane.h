@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "kernels/ref/ref_kernel.h"
-#include "redline/sim/sim_math.h"
+#include "sim/sim_math.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 // int8 cache element), fused multiply-adds are fmaf() exactly where the
 // source writes __builtin_fmaf (v_fmac_f32 / v_dual_fmac_f32 in the gfx1100
 // disassembly), this file is compiled with -ffp-contract=off, and the
-// transcendentals are the shared model of redline/sim/sim_math.h. Conversions:
+// transcendentals are the shared model of sim/sim_math.h. Conversions:
 // (float)int8 is v_cvt_f32_i32 (exact), __builtin_rintf is v_rndne_f32
 // (round half to even, rintf() in the default rounding mode), the clamp to
 // [-127, 127] and the int conversion (v_cvt_i32_f32) are exact on the
@@ -19,7 +19,7 @@
 
 #include "kernels/ref/ref_kernel.h"
 #include "kernels/ref/ref_lane.h"
-#include "redline/sim/sim_math.h"
+#include "sim/sim_math.h"
 
 // Explicit arguments by index: the kernels take pointers first, then
 // scalars, so one array per kind read in order is enough.

@@ -24,7 +24,8 @@ add_library(rl_backends STATIC
 )
 rl_module_headers(rl_backends FOLDER redline/backends
   EXPORT rocr_device.h drm_device.h hip_funnel.h hip_loader.h hip_wait.h
-         hip_symbols.h dl_library.h)
+         hip_symbols.h dl_library.h
+  API doctor.h)
 target_include_directories(rl_backends SYSTEM PRIVATE
   ${RL_HSA_INCLUDE_DIR} ${RL_HIP_INCLUDE_DIR} ${LIBDRM_AMDGPU_INCLUDE_DIRS})
 target_compile_definitions(rl_backends PRIVATE __HIP_PLATFORM_AMD__)

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "redline/backends/drm_internal.h"
-#include "redline/base/clock.h"
+#include "base/clock.h"
 
 // The GPU's page size: VA ranges and mappings are whole pages.
 #define RL_DRM_PAGE 4096ull

@@ -7,7 +7,7 @@
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"
 #include "redline/limits.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/code_object.h"
 
 typedef struct rl_hip_funnel_allocation_s {

@@ -1,6 +1,6 @@
 // redline/backends/hip_funnel.h — the recording funnel's device
 // (redline/funnel.h rl_funnel_device_t) over HIP (libamdhip64 loaded by
-// hip_loader.h; in CI redline/hip_sim over the simulator). A funnel
+// hip_loader.h; in CI sim/hip_sim over the simulator). A funnel
 // recording through it is an eager run on whatever GPU HIP drives.
 //
 // Mapping of the funnel's calls:

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <time.h>
 
-#include "redline/base/clock.h"
+#include "base/clock.h"
 
 #define RL_HIP_WAIT_FIRST_SLEEP_NS 1000ull
 #define RL_HIP_WAIT_MAX_SLEEP_NS 1000000ull

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/backends/rocr_internal.h"
 
 // Reader, executable, load and freeze: ROCr's loader applies relocations

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/backends/rocr_internal.h"
 
 // Index of the allocation holding [address, address + size), or -1.

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/backends/rocr_internal.h"
-#include "redline/base/clock.h"
+#include "base/clock.h"
 
 static int64_t rl_rocr_signal_find(const rl_rocr_device_t* device,
                                    uint64_t handle) {

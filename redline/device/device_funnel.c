@@ -8,9 +8,9 @@
 
 #include "aql/aql_dispatch.h"
 #include "aql/aql_packet.h"
-#include "redline/base/clock.h"
+#include "base/clock.h"
 #include "redline/device/device_ring.h"
-#include "redline/base/array.h"
+#include "base/array.h"
 #include "redline/code_object.h"
 
 // One loaded code object: the parse stays alive while the device may refer

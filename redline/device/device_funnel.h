@@ -100,7 +100,7 @@ bool rl_device_funnel_stalled(const rl_funnel_device_t* device,
 // load_code_object returned) was loaded: the address of its image's vaddr
 // 0, so a symbol's device address is that plus its st_value. 0 for a
 // handle the adapter does not know. For runtimes over the simulator that
-// resolve device variables (redline/hip_sim).
+// resolve device variables (sim/hip_sim).
 uint64_t rl_device_funnel_load_base(const rl_funnel_device_t* device,
                                     uint64_t handle);
 

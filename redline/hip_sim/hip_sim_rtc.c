@@ -1,4 +1,4 @@
-// redline/hip_sim/hip_sim_rtc.c — hiprtc, HIP's run-time compiler, in the
+// sim/hip_sim/hip_sim_rtc.c — hiprtc, HIP's run-time compiler, in the
 // runtime over the simulator (hip_sim.h; docs/hip-runtime.md "Run-time
 // compilation"). Debian's libamdhip64.so.5 exports the hiprtc entries
 // itself (there is no separate libhiprtc in HIP 5.2), so they live here.
@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "redline/hip_sim/hip_sim_internal.h"
+#include "sim/hip_sim/hip_sim_internal.h"
 #include <hip/hiprtc.h>
 
 extern char** environ;

@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/launch_bind.h"
-#include "redline/base/test_fault.h"
+#include "capture/bind/launch_bind.h"
+#include "base/test_fault.h"
 #include "redline/backends/hip_loader.h"
 #include "redline/backends/hip_wait.h"
 #include "shadow/hip/shadow_hip.h"
@@ -372,7 +372,7 @@ static const rl_shadow_arm_vtable_t rl_shadow_hip_vtable = {
 // Opens HIP, checks that its device runs the capture's processor and
 // creates the stream. Every failure here is RL_STATUS_UNAVAILABLE.
 static rl_status_t rl_shadow_hip_open(rl_shadow_hip_t* hip) {
-  // The HIP runtime over the simulator (redline/hip_sim/hip_sim.h) runs
+  // The HIP runtime over the simulator (sim/hip_sim/hip_sim.h) runs
   // kernels with the executor this run asked for, on the capture's
   // processor, unless the environment already chose; a real libamdhip64
   // ignores the variables.

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redline/sim/oracle/oracle.h"
+#include "sim/oracle/oracle.h"
 #include "shadow/bench.h"
 #include "shadow/hip/shadow_hip.h"
 #include "shadow/shadow.h"
@@ -128,7 +128,7 @@ static rl_status_t rl_shadow_json_begin(const rl_capture_t* capture,
   options->rounds = 5;
   options->shadow.device.hip_arm = rl_shadow_hip_arm_create;
   // As the CLI: the oracle executor checks a sample of the work-groups
-  // wherever the isa executor runs them (redline/sim/oracle/oracle.h).
+  // wherever the isa executor runs them (sim/oracle/oracle.h).
   options->shadow.oracle = "sample";
   RL_RETURN_IF_ERROR(rl_shadow_arms_parse(default_arms, options->shadow.arms,
                                           &options->shadow.arm_count));

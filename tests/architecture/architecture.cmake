@@ -63,8 +63,50 @@ endfunction()
 
 rl_arch_probe(exported_shadow shadow/shadow.h PUBLIC)
 rl_arch_probe(exported_aql_kernarg aql/aql_kernarg.h PUBLIC)
-rl_arch_probe(exported_sim redline/sim/sim.h PUBLIC)
+rl_arch_probe(exported_sim sim/sim.h PUBLIC)
 rl_arch_probe(exported_api redline/replay.h PUBLIC)
+
+# The public API per module (cmake/Modules.cmake, API): a consumer of
+# rl_capture alone reaches capture's API headers (redline/capture.h) and not
+# the engine's (redline/replay.h): architecture_header_api_capture (the
+# positive control that the flags work) and
+# architecture_header_api_replay_below_engine.
+set(RL_ARCH_CAPTURE_INCLUDES
+  "$<TARGET_PROPERTY:rl_capture,INTERFACE_INCLUDE_DIRECTORIES>")
+foreach(probe api_capture api_replay_below_engine)
+  if(probe STREQUAL "api_capture")
+    set(header redline/capture.h)
+  else()
+    set(header redline/replay.h)
+  endif()
+  add_test(NAME architecture_header_${probe}
+    COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -H
+            -D_POSIX_C_SOURCE=200809L
+            "-DRL_PROBE_HEADER=\"${header}\""
+            "-I$<JOIN:${RL_ARCH_CAPTURE_INCLUDES},;-I>"
+            ${RL_ARCH_DIR}/probe_include.c
+    COMMAND_EXPAND_LISTS)
+  set_tests_properties(architecture_header_${probe} PROPERTIES
+    LABELS "unit;architecture" TIMEOUT 60)
+endforeach()
+# The tree's replay.h must not be opened (-H lists each header opened); a
+# copy installed on the system (/usr/include/redline/, a Debian package of
+# redline) may be, so the probe passes on "not found" or on that copy.
+set_tests_properties(architecture_header_api_replay_below_engine PROPERTIES
+  PASS_REGULAR_EXPRESSION "(redline/replay\\.h'?:? (No such file|file not found)|[.] /usr/include/redline/replay\\.h)"
+  FAIL_REGULAR_EXPRESSION "(redline/include/redline/replay\\.h|rl_include/[^ ]*/redline/replay\\.h)")
+# Its negative control: with the whole API directory on the path (what
+# rl_base gave every target before), the tree's replay.h is opened.
+add_test(NAME architecture_header_api_replay_reachable_from_api_dir
+  COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -H
+          -D_POSIX_C_SOURCE=200809L "-DRL_PROBE_HEADER=\"redline/replay.h\""
+          -I${PROJECT_SOURCE_DIR}/redline/include
+          "-I$<JOIN:${RL_ARCH_CAPTURE_INCLUDES},;-I>"
+          ${RL_ARCH_DIR}/probe_include.c
+  COMMAND_EXPAND_LISTS)
+set_tests_properties(architecture_header_api_replay_reachable_from_api_dir
+  PROPERTIES LABELS "unit;architecture" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "[.] [^\n]*redline/include/redline/replay\\.h")
 
 # Every private header of a product module (owned by a module, exported by
 # none; cmake/Modules.cmake records both lists) has its probe:
@@ -93,3 +135,55 @@ add_test(NAME architecture_routes_negative_control
           --negative-control --root ${PROJECT_SOURCE_DIR})
 set_tests_properties(architecture_routes architecture_routes_negative_control
   PROPERTIES LABELS "unit;architecture" TIMEOUT 120)
+
+# architecture_calls: no call cycle between modules, read from the built
+# objects with nm (check_calls.py): every product module's objects, one
+# module per folder of the layering. Within the simulator (sim, sim/isa,
+# sim/oracle) and capture/ (its module sub-folders model, format,
+# code_object, hazard, recording, bind of the one rl_capture library, split
+# by check_calls.py's "capture/*", and capture/interposer) too: a module may
+# call only down. The HIP runtime over the simulator (sim/hip_sim/) is left
+# out: it defines the same hip* entry points as the capture interposer, two
+# libraries no program loads together. Its negative control compiles one
+# call from sim/ into sim/isa (which calls into sim/): the check must fail
+# on exactly that cycle.
+set(RL_ARCH_CALL_MODULES
+  "base=$<TARGET_OBJECTS:rl_base>"
+  "capture/*=$<TARGET_OBJECTS:rl_capture>"
+  "capture/interposer=$<TARGET_OBJECTS:redline_capture>"
+  "aql=$<TARGET_OBJECTS:rl_aql>"
+  "pm4=$<TARGET_OBJECTS:rl_pm4>"
+  "redline/device=$<TARGET_OBJECTS:rl_device>"
+  "redline/device=$<TARGET_OBJECTS:rl_device_funnel>"
+  "kernels/ref=$<TARGET_OBJECTS:rl_kernels_ref>"
+  "kernels/workloads=$<TARGET_OBJECTS:rl_kernels_workloads>"
+  "redline/backends=$<TARGET_OBJECTS:rl_backends>"
+  "redline=$<TARGET_OBJECTS:rl_engine>"
+  "shadow=$<TARGET_OBJECTS:rl_shadow>")
+add_test(NAME architecture_calls
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
+          --nm ${CMAKE_NM}
+          "sim=$<TARGET_OBJECTS:rl_sim>"
+          "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
+          "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
+          ${RL_ARCH_CALL_MODULES})
+add_test(NAME architecture_calls_negative_control
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
+          --negative-control --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
+          "sim=$<TARGET_OBJECTS:rl_sim>"
+          "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
+          "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
+          ${RL_ARCH_CALL_MODULES})
+# The same inside capture/: one call from capture/bind (the bottom of the
+# binding path) back into capture/model (whose validation evaluates
+# bindings) must fail as a cycle of the split modules.
+add_test(NAME architecture_calls_negative_control_capture
+  COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
+          --negative-control --control capture/bind,capture/model
+          --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
+          "sim=$<TARGET_OBJECTS:rl_sim>"
+          "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
+          "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
+          ${RL_ARCH_CALL_MODULES})
+set_tests_properties(architecture_calls architecture_calls_negative_control
+  architecture_calls_negative_control_capture PROPERTIES LABELS "unit;architecture" TIMEOUT 120)

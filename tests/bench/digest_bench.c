@@ -3,7 +3,7 @@
 // bandwidth of memcpy, of Debian's libxxhash (XXH3_128bits_dispatch on
 // x86-64: the library's own run-time choice of SSE2/AVX2/AVX-512) and of
 // rl_digest128_of (redline/digest.h: the vector variant of
-// redline/base/digest_long.h chosen for this CPU, named in the header), as
+// base/digest_long.h chosen for this CPU, named in the header), as
 // medians of samples of the thread's CPU time over warm buffers, the three
 // kinds sampled in turn, and the ratios to memcpy. Also checks that
 // rl_digest128_of gives libxxhash's digest (XXH3_128bits) on every size.
@@ -26,7 +26,7 @@
 #define RL_LIBRARY_NAME "generic"
 #endif
 
-#include "redline/base/digest_long.h"
+#include "base/digest_long.h"
 #include "redline/digest.h"
 
 #define RL_SAMPLES 9

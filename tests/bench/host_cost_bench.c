@@ -63,9 +63,9 @@
 
 #include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
-#include "redline/base/cpu_pin.h"
+#include "base/cpu_pin.h"
 #include "redline/replay_internal.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 static uint64_t rl_bench_clock(clockid_t clock) {
   struct timespec now;

@@ -1,5 +1,5 @@
 // tests/bench/isa_bench.c — throughput of the `isa` executor
-// (redline/sim/isa/) on the vecchain kernels: wave-instructions retired per
+// (sim/isa/) on the vecchain kernels: wave-instructions retired per
 // second of wall time, command-processor overhead included, on one
 // simulated gfx1100 queue (one CP thread, so one core).
 //
@@ -15,8 +15,8 @@
 
 #include "redline/device/device_funnel.h"
 #include "redline/funnel.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/sim.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/sim.h"
 
 static double rl_bench_now(void) {
   struct timespec ts;

@@ -35,7 +35,7 @@
 #include "tests/unit/capture/capture_repeat.h"
 #include "kernels/workloads/workload.h"
 #include "redline/replay_internal.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 
 static rl_status_t rl_bench_record(const char* path,

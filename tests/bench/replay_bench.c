@@ -30,7 +30,7 @@
 #include "kernels/ref/ref_executor.h"
 #include "kernels/workloads/workload.h"
 #include "redline/replay.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 typedef struct rl_bench_options_s {
   const char* code_object;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 #include "redline/capture_file.h"
-#include "capture/capture_file_internal.h"
+#include "capture/format/capture_file_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

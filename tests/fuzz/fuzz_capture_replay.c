@@ -25,10 +25,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "capture/capture_file_internal.h"
+#include "capture/format/capture_file_internal.h"
 #include "redline/capture_file.h"
 #include "redline/replay.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 #define RL_FUZZ_MEMORY_LIMIT (64ull << 20)
 #define RL_FUZZ_WAIT_NS 20000000ull  // 20 ms per run

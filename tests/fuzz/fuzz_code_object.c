@@ -1,4 +1,4 @@
-// libFuzzer target for capture/code_object.c: any byte string must either
+// libFuzzer target for capture/code_object/code_object.c: any byte string must either
 // parse into a model whose image can be loaded, or fail with a status;
 // never crash, hang, leak or read out of bounds. Seeds: the .co files in
 // RL_KERNELS_DIR (the build's kernels/ directory).

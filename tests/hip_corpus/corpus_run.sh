@@ -67,7 +67,7 @@ case $mode in
       exit 1
     fi ;;
   oracle_extent)
-    # The oracle's write-extent check's negative control (redline/sim/
+    # The oracle's write-extent check's negative control (sim/
     # oracle/oracle.h): a simulator whose stores also write the byte after
     # their last element, value unchanged (REDLINE_TEST_FAULT=
     # store-extra-byte), must fail the DEFAULT shadow naming that byte.

@@ -79,7 +79,7 @@ check_step() {
     { echo "the embedding copy does not read buf0" >&2; return 1; }
 }
 
-# The bindings inference finds in decode's step (capture/step_infer.h):
+# The bindings inference finds in decode's step (capture/recording/step_infer.h):
 # the token row of the embedding copy, pos in the kernargs, the KV-cache
 # destinations of both layers at pos x 128 bytes, the scores grid pos + 1.
 check_bindings() {

@@ -11,8 +11,8 @@
 
 #include "redline/capture_file.h"
 #include "redline/device/device_funnel.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/sim.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/sim.h"
 #include "redline/status.h"
 #include "tests/support/test_support.h"
 

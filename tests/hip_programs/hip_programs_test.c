@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
+#include "sim/isa/isa_executor.h"
 #include "tests/hip_programs/hip_programs_harness.h"
 #include "tests/hip_programs/hip_programs_ref.h"
 

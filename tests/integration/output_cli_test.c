@@ -1,4 +1,4 @@
-// CLI integration tests of output paths (redline/base/output_file.h through
+// CLI integration tests of output paths (base/output_file.h through
 // `redline capture -o`, `shadow --json` and `bench --json`): an output that
 // is an input is refused with exit 2 and the input stays byte for byte;
 // links stay links; devices stay devices; /dev/stdout goes to the

@@ -1,7 +1,7 @@
 // tests/isa_conformance/isa_conf_alu.c — the table-driven ALU cases: every
 // VOP1/VOP2/VOP3/VOPC/VOP3P and SOP1/SOP2/SOPK/SOPC opcode the host model
 // describes, run on thousands of lanes per form and mode and compared
-// lane by lane with redline/sim/oracle/oracle_model.c.
+// lane by lane with sim/oracle/oracle_model.c.
 //
 // VALU layout. Input record per lane (10 dwords): src0 lo/hi, src1 lo/hi,
 // src2 lo/hi, active flag, carry-in bit, old destination lo/hi, loaded into
@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "tests/isa_conformance/isa_conf_suite.h"
-#include "redline/sim/oracle/oracle_model.h"
-#include "redline/sim/oracle/oracle_mods.h"
+#include "sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_mods.h"
 
 #define RL_CONF_VALU_LANES 2048u
 #define RL_CONF_SALU_LANES 2048u
@@ -258,7 +258,7 @@ static void rl_conf_valu_block(rl_conf_program_t* p, const rl_isa_op_t* op,
   rl_conf_store(p, 12, index * 12 + 8);
 }
 
-// The forms with OMOD, OP_SEL and DPP (redline/sim/oracle/oracle_mods.h), chosen from the
+// The forms with OMOD, OP_SEL and DPP (sim/oracle/oracle_mods.h), chosen from the
 // model's operand shape: OMOD on binary32 results; OP_SEL on binary16
 // register sources and results; DPP16 (random control, masks, BOUND_CTRL,
 // FI, NEG/ABS on float sources) and DPP8 (random selects, FI) on the

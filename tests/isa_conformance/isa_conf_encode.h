@@ -1,7 +1,7 @@
 // tests/isa_conformance/isa_conf_encode.h — a field encoder of gfx11
 // (RDNA3) instruction words for the conformance suite, written from the
 // RDNA3 ISA guide's "Microcode Formats" chapter and independent of the
-// executor's decoder (redline/sim/isa/): the suite builds its programs with
+// executor's decoder (sim/isa/): the suite builds its programs with
 // it, and isa_conf_encode_test.c checks every format against llvm-mc-19
 // -mcpu=gfx1100, so neither the decoder nor this encoder can drift alone.
 //

@@ -1,4 +1,4 @@
-// The gfx12-only instructions of the ISA executor (redline/sim/isa/
+// The gfx12-only instructions of the ISA executor (sim/isa/
 // isa_exec_gfx12.c) against the independent host model, run the way the
 // conformance suite runs gfx11 code (isa_conf_harness.h) but as gfx1201:
 // the programs are gfx12 assembly, encoded by llvm-mc-19 -mcpu=gfx1201 (not
@@ -31,7 +31,7 @@
 #include <cmocka.h>
 
 #include "tests/isa_conformance/isa_conf_harness.h"
-#include "redline/sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_model.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_G12_LINES 4096

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
+#include "sim/isa/isa_executor.h"
 #include "tests/unit/sim/sim_test_util.h"
 
 struct rl_conf_device_s {

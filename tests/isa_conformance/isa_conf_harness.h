@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "redline/sim/sim_executor.h"
+#include "sim/sim_executor.h"
 #include "tests/isa_conformance/isa_conf_encode.h"
 
 // Bytes of each buffer; lanes of one dispatch at most.
@@ -59,7 +59,7 @@ bool rl_conf_run(rl_conf_device_t* device, const rl_conf_program_t* program,
 
 // Hands every dispatch to |inner| instead of the isa executor (NULL: the
 // isa executor again); the oracle tests put the oracle executor
-// (redline/sim/oracle/oracle.h) around it here. Set before a run.
+// (sim/oracle/oracle.h) around it here. Set before a run.
 void rl_conf_set_inner(const rl_sim_executor_t* inner);
 
 // Dispatches run so far (for the summary line).

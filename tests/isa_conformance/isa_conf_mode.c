@@ -3,7 +3,7 @@
 // s_setreg_imm32_b32 (HW_REG_MODE). Each program changes (or reads) the
 // wave's MODE, then runs v_mul_f32 and v_add_f32 on operands near the
 // binary32 denormal range and reads MODE back with s_getreg_b32; the float
-// results must follow the host model (redline/sim/oracle/oracle_model.c) under the MODE the
+// results must follow the host model (sim/oracle/oracle_model.c) under the MODE the
 // instruction set, under both kernel-descriptor float modes. Values the
 // executor does not model (a rounding mode other than nearest-even, a
 // denormal mode 1 or 2) must be refused before the program runs.
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "tests/isa_conformance/isa_conf_suite.h"
-#include "redline/sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_model.h"
 
 #define RL_CONF_MODE_LANES 256u
 

@@ -1,5 +1,5 @@
 // tests/isa_conformance/isa_conf_oracle_gfx12_test.c — the oracle executor
-// (redline/sim/oracle/oracle.h) on gfx1201: a program assembled by
+// (sim/oracle/oracle.h) on gfx1201: a program assembled by
 // llvm-mc-19 -mcpu=gfx1201 (not by either decoder) that uses each gfx12
 // form the oracle decodes — SMEM with the gfx12 layout (s_load_b128,
 // s_load_b96, s_load_u16, s_load_i8), VOP3P packed binary16, VGLOBAL
@@ -24,8 +24,8 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/oracle/oracle.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/oracle/oracle.h"
 #include "tests/isa_conformance/isa_conf_harness.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 

@@ -1,5 +1,5 @@
 // tests/isa_conformance/isa_conf_oracle_test.c — the oracle executor
-// (redline/sim/oracle/oracle.h) on hand-encoded programs run by the
+// (sim/oracle/oracle.h) on hand-encoded programs run by the
 // conformance harness: it checks what the isa executor computes, and its
 // negative controls: a byte the "simulator" got wrong is caught and named,
 // a work-group the simulator never ran is caught, a byte written outside
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/oracle/oracle.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/oracle/oracle.h"
 #include "tests/isa_conformance/isa_conf_harness.h"
 
 #define WORK_ITEMS 256u  // four work-groups of 64

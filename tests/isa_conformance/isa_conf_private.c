@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/isa_conformance/isa_conf_suite.h"
-#include "redline/sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_model.h"
 
 #define RL_CONF_PRIV_LANES 128u
 #define RL_CONF_PRIV_BYTES 96u  // private segment per work-item

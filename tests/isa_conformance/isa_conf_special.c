@@ -2,13 +2,13 @@
 // opcodes outside the lane model: VOPD pairs, lane-crossing moves,
 // saveexec, s_getpc, program control (SOPP), scalar memory (SMEM), DS and
 // the cache invalidations (GLOBAL and FLAT: isa_conf_vmem.c). Expected
-// values come from the host model (redline/sim/oracle/oracle_model.c) or from plain host
+// values come from the host model (sim/oracle/oracle_model.c) or from plain host
 // arithmetic on the test's own buffers, never from the executor.
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/isa_conformance/isa_conf_suite.h"
-#include "redline/sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_model.h"
 
 #define RL_CONF_LANES 256u
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "redline/sim/isa/isa_inst.h"
+#include "sim/isa/isa_inst.h"
 #include "tests/isa_conformance/isa_conf_encode.h"
 #include "tests/isa_conformance/isa_conf_harness.h"
 

@@ -1,13 +1,13 @@
 // tests/isa_conformance/isa_conf_vmem.c — conformance cases of the vector
 // memory instructions: GLOBAL and FLAT loads and stores (the d16 forms
 // included) and their atomics. Expected values come from the host model
-// (redline/sim/oracle/oracle_model.c: load extension, atomic results) or from plain host
+// (sim/oracle/oracle_model.c: load extension, atomic results) or from plain host
 // copies into the test's own image of the buffer, never from the executor.
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/isa_conformance/isa_conf_suite.h"
-#include "redline/sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_model.h"
 
 #define RL_CONF_LANES 256u
 

@@ -3,7 +3,7 @@
 if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   set(RL_CONF_DIR ${CMAKE_CURRENT_LIST_DIR})
   # The host model (the oracle of every case) is the product's, the one the
-  # oracle executor runs (redline/sim/oracle/oracle_model.h): one copy.
+  # oracle executor runs (sim/oracle/oracle_model.h): one copy.
   add_library(rl_test_isa_conf STATIC
     ${RL_CONF_DIR}/isa_conf_encode.c
     ${RL_CONF_DIR}/isa_host_dpp.c)

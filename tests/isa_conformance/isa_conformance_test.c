@@ -1,8 +1,8 @@
 // tests/isa_conformance/isa_conformance_test.c — conformance of the `isa`
-// executor against an independent host model (redline/sim/oracle/oracle_model.c).
+// executor against an independent host model (sim/oracle/oracle_model.c).
 //
 // The test enumerates every opcode of the executor's decode tables
-// (rl_isa_table_* of redline/sim/isa/isa_inst.h) and runs each through
+// (rl_isa_table_* of sim/isa/isa_inst.h) and runs each through
 // its case family (isa_conf_alu.c, isa_conf_special.c); an opcode that no
 // family handles fails the test, so a new opcode cannot land without
 // conformance cases. Known failures (rl_conf_xfail in isa_conf_alu.c) are
@@ -19,18 +19,18 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_exec.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/oracle/oracle.h"
+#include "sim/isa/isa_exec.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/oracle/oracle.h"
 #include "tests/isa_conformance/isa_conf_harness.h"
 #include "tests/isa_conformance/isa_conf_suite.h"
 
 // Built twice: isa_conformance_test runs the gfx11 tables on gfx1100, and
 // with RL_CONF_GFX12 isa_conf_gfx12_suite runs the gfx12 tables
-// (redline/sim/isa/isa_gfx12.h) on gfx1201, gfx12 layouts encoded by
+// (sim/isa/isa_gfx12.h) on gfx1201, gfx12 layouts encoded by
 // rl_conf_smem / rl_conf_flat.
 #ifdef RL_CONF_GFX12
-#include "redline/sim/isa/isa_gfx12.h"
+#include "sim/isa/isa_gfx12.h"
 #define RL_CONF_FEATURES (RL_ISA_FEATURE_SALU_FLOAT | RL_ISA_FEATURE_GFX12)
 #define RL_CONF_TABLE(t) rl_isa_gfx12_table_of(rl_conf_tables[t].encoding)
 #else
@@ -286,7 +286,7 @@ static const struct {
 // whole table.
 #ifdef RL_CONF_ORACLE
 // The oracle suite (isa_conf_oracle_suite): every case runs under the
-// oracle executor (redline/sim/oracle/oracle.h) in full mode, a fresh
+// oracle executor (sim/oracle/oracle.h) in full mode, a fresh
 // oracle per opcode; an opcode whose bytes differ between the oracle and
 // the isa executor fails, one the oracle skips is counted with its reason.
 typedef struct rl_conf_oracle_tally_s {

@@ -3,8 +3,8 @@
 // v_permlane16_var_b32 / v_permlanex16_var_b32. Written from the RDNA3 and
 // RDNA4 ISA guides (the instructions' pseudo-code; FI and BOUND_CTRL in
 // OP_SEL[1:0] as LLVM's AMDGPUModifierSyntax.rst writes op_sel:[fi,bc]),
-// separately from the executor (redline/sim/isa/isa_permlane.c): nothing
-// here includes redline/sim/isa/. Kept apart from isa_host_model.c so the
+// separately from the executor (sim/isa/isa_permlane.c): nothing
+// here includes sim/isa/. Kept apart from isa_host_model.c so the
 // two can move independently.
 #ifndef REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_DPP_H_
 #define REDLINE_TESTS_ISA_CONFORMANCE_ISA_HOST_DPP_H_

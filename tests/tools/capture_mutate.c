@@ -27,7 +27,7 @@
 
 #include <xxhash.h>
 
-#include "capture/capture_file_internal.h"
+#include "capture/format/capture_file_internal.h"
 #include "redline/capture_file.h"
 
 #define RL_SECTION_HEADER 24u

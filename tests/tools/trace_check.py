@@ -7,7 +7,7 @@ usage: trace_check.py TRACE [--dispatches N] [--processes NAME,...]
 
 The rules are those of Google's Trace Event Format (JSON object form) as
 ui.perfetto.dev imports it, written here independently of the writer
-(redline/base/trace.c):
+(base/trace.c):
   - a JSON object with a "traceEvents" list;
   - every event has "ph", integer "pid" and "tid";
   - "M" events name processes and threads (process_name, thread_name,

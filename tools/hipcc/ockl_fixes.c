@@ -60,7 +60,7 @@ __ockl_fdot2(rl_half2 a, rl_half2 b, float c, bool saturate) {
 //     uint32 capacity  bytes available for records after this header
 //     records
 // (the layout redline's HIP runtime allocates and prints after each launch,
-// redline/hip_sim/hip_sim.h). A compare-and-swap loop claims the bytes, so
+// sim/hip_sim/hip_sim.h). A compare-and-swap loop claims the bytes, so
 // |used| never passes |capacity| and a full buffer drops records cleanly.
 #ifndef __HIP_MEMORY_SCOPE_AGENT
 #define __HIP_MEMORY_SCOPE_AGENT 3  // clang predefines it for HIP only

@@ -35,7 +35,7 @@ __device__ __attribute__((always_inline)) void __atomic_work_item_fence(unsigned
   (void)flags, (void)order, (void)scope;
   __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
 }
-// Buffered printf (redline/hip_sim/hip_sim.h "Device printf"). clang
+// Buffered printf (sim/hip_sim/hip_sim.h "Device printf"). clang
 // calls it as returning a global (address space 1) pointer; a definition
 // of another type would not be inlined, and the call would stay.
 typedef __attribute__((address_space(1))) char rl_global_char;

@@ -1,4 +1,4 @@
-// Device printf (buffered; redline/hip_sim/hip_sim.h): the test compares
+// Device printf (buffered; sim/hip_sim/hip_sim.h): the test compares
 // stdout with the lines below, in order (hip_sim_tests.cmake).
 #include "hip_sim_check.h"
 

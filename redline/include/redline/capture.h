@@ -78,7 +78,7 @@ typedef enum rl_effect_source_e {
   RL_EFFECT_SOURCE_UNKNOWN = 2,   // neither: read-write of the whole buffer
   // Neither, but the capture run observed the launch on the simulator: the
   // effect and extent are what its work-groups loaded and stored through
-  // the slot's buffer (capture/observed_effects.h).
+  // the slot's buffer (capture/recording/observed_effects.h).
   RL_EFFECT_SOURCE_OBSERVED = 3,
   RL_EFFECT_SOURCE_COUNT_ = 4,
 } rl_effect_source_t;

@@ -157,7 +157,7 @@ rl_status_t rl_capture_file_encode(const rl_capture_t* capture,
                                    uint8_t** out_bytes, size_t* out_size);
 
 // Writes |capture| to |path| by redline's output-file rules
-// (redline/base/output_file.h): a regular file (or none) is replaced
+// (base/output_file.h): a regular file (or none) is replaced
 // atomically through a temporary ".NAME.redline-tmp.PID.XXXXXX" in the same
 // directory, fsync'ed and renamed, then the directory is fsync'ed; a
 // replaced file keeps its mode, a new one gets 0666 & ~umask. A symbolic

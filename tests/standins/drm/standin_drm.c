@@ -1,5 +1,5 @@
 // tests/standins/drm/standin_drm.c — a stand-in for libdrm_amdgpu.so.1,
-// built for tests only, over redline's simulated GPU (redline/sim/sim.h).
+// built for tests only, over redline's simulated GPU (sim/sim.h).
 // Selected only through REDLINE_DRM_LIBRARY=PATH; never installed. It
 // implements exactly the functions of redline/backends/drm_symbols.h from
 // amdgpu.h, with the real prototypes (the definitions are checked against
@@ -40,7 +40,7 @@
 #include "kernels/ref/ref_executor.h"
 #include "pm4/pm4_builder.h"
 #include "pm4/pm4_family.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/standins/drm/standin_drm_hooks.h"
 
 #define RL_EXPORT __attribute__((visibility("default")))

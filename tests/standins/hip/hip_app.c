@@ -15,7 +15,7 @@
 // device copy from c into a. argv[2] == "fork" forks after vc_scale; the
 // child exits at once through exit() (its exit handlers run), so a test
 // can check that only the parent writes the outputs
-// (redline/base/run_owner.h). argv[2] == "graph" runs the vc_axpy_pos loop
+// (base/run_owner.h). argv[2] == "graph" runs the vc_axpy_pos loop
 // as a graph captured from |stream| (a memset node, the kernel, a
 // device-to-device copy node) launched three times instead.
 #include <hip/hip_runtime_api.h>

@@ -1,6 +1,6 @@
 // tests/standins/hsa/standin_hsa.h — a stand-in for ROCr's
 // libhsa-runtime64.so.1, built for tests only, over redline's simulated GPU
-// (redline/sim/sim.h). It is selected only through REDLINE_HSA_LIBRARY=PATH:
+// (sim/sim.h). It is selected only through REDLINE_HSA_LIBRARY=PATH:
 // it is never installed nor on the default search path. Its SONAME is the
 // real one, and it implements exactly the subset of hsa.h/hsa_ext_amd.h the
 // rocr device uses, with the real prototypes (the definitions are checked

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/standins/hsa/standin_hsa.h"
 
 static pthread_mutex_t rl_standin_corrupt_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -3,7 +3,7 @@
 // "memory"). Pointers handed out are sim device addresses.
 #include <string.h>
 
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/standins/hsa/standin_hsa.h"
 
 rl_standin_allocation_t* rl_standin_find_allocation_locked(uint64_t address,

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/standins/hsa/standin_hsa.h"
 
 // amd_queue_t (hsa/amd_hsa_queue.h): the hsa_queue_t at byte 0 and the

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kernels/ref/ref_executor.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/standins/hsa/standin_hsa.h"
 
 rl_standin_t rl_standin = {.lock = PTHREAD_MUTEX_INITIALIZER};

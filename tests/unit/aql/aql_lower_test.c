@@ -1,6 +1,6 @@
 // Tests of AQL lowering (aql/aql_lower.c), its census (aql/aql_census.c),
-// the patch table's apply (aql/aql_patch.c, over capture/bind_table.c) and rl_launch_bind
-// (capture/launch_bind.c) on the vecchain workload recorded through the funnel
+// the patch table's apply (aql/aql_patch.c, over capture/bind/bind_table.c) and rl_launch_bind
+// (capture/bind/launch_bind.c) on the vecchain workload recorded through the funnel
 // with the record-only device.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
 #include "tests/unit/aql/aql_program_apply.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "kernels/workloads/workload.h"
 #include "redline/hazard.h"
 

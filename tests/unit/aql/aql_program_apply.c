@@ -3,7 +3,7 @@
 #include "tests/unit/aql/aql_program_apply.h"
 
 #include "aql/aql_patch.h"
-#include "capture/bind_table.h"
+#include "capture/bind/bind_table.h"
 
 rl_status_t rl_aql_program_apply(rl_aql_program_t* program,
                                  const rl_capture_t* capture,

@@ -1,5 +1,5 @@
 // Tests of the HIP runtime over the simulator's execution model
-// (redline/hip_sim/hip_sim_exec.c, hip_sim.h "Execution model") from C,
+// (sim/hip_sim/hip_sim_exec.c, hip_sim.h "Execution model") from C,
 // so they run under the sanitizers (label threaded: TSan checks the device
 // worker against the host threads): exact event waits between two streams,
 // host functions and callbacks in stream order while a second host thread

@@ -1,5 +1,5 @@
 // Tests of the HIP runtime over the simulator's device memory
-// (redline/hip_sim, rl_sim_options_t.memory_bytes): the device refuses what
+// (sim/hip_sim, rl_sim_options_t.memory_bytes): the device refuses what
 // it does not have, hipMemGetInfo reports the total and what is free, and a
 // huge allocation costs no host memory until touched. Linked against the
 // runtime (libamdhip64 from build/lib/redline) like any HIP program.
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <hip/hip_runtime_api.h>
 
-#include "redline/base/number.h"
+#include "base/number.h"
 
 #define HIP_OK(call) assert_int_equal((call), hipSuccess)
 

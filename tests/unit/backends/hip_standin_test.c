@@ -1,4 +1,4 @@
-// Tests of the HIP runtime over the simulator (redline/hip_sim) through
+// Tests of the HIP runtime over the simulator (sim/hip_sim) through
 // redline's loader,
 // and of the HIP funnel device (redline/backends/hip_funnel.h) over it:
 // module launches in both argument forms, stream order, graphs, misuse
@@ -22,7 +22,7 @@
 #include "redline/device/device_funnel.h"
 #include "redline/funnel.h"
 #include "redline/replay.h"
-#include "redline/hip_sim/hip_sim.h"
+#include "sim/hip_sim/hip_sim.h"
 #include "tests/support/test_support.h"
 
 #define N 1000u

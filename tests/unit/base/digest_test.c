@@ -1,7 +1,7 @@
 // Tests of XXH3-128 digests (redline/digest.h). Expected texts were produced
 // by `xxhsum -H2` (Debian package xxhash 0.8.1) on the same bytes, so the
 // printed form is checked against an independent tool; the vector variants
-// of redline/base/digest_long.h are checked against Debian's libxxhash
+// of base/digest_long.h are checked against Debian's libxxhash
 // (XXH3_128bits), which shares no code with them but the constants.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <xxhash.h>
 
-#include "redline/base/digest_long.h"
+#include "base/digest_long.h"
 #include "redline/digest.h"
 
 #define RL_TEST_BYTES ((3u << 20) + 64u)

@@ -1,4 +1,4 @@
-// Tests of the one number parser (redline/base/number.h): decimal with
+// Tests of the one number parser (base/number.h): decimal with
 // leading zeros, explicit 0x, no whitespace or sign tricks, overflow at 2^64
 // and 2^63, inclusive ranges, and cleared outputs on failure.
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "redline/base/number.h"
+#include "base/number.h"
 
 // Parses |text| as u64; returns true on success (the status is checked to
 // be INVALID_ARGUMENT and the output cleared on failure).

@@ -1,4 +1,4 @@
-// Tests of the output-file writer (redline/base/output_file.h): what each
+// Tests of the output-file writer (base/output_file.h): what each
 // kind of path becomes after a write, the kept mode, the same-file check,
 // and the cleanup of temporaries on signals and by the sweep. Each checker
 // has a negative control showing it can fail.
@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "redline/base/output_file.h"
+#include "base/output_file.h"
 
 static char rl_dir[64];
 

@@ -1,6 +1,6 @@
 // Tests of the compiled patch table every route applies
-// (capture/bind_table.c) and the one "value fits" rule
-// (capture/launch_bind.h, capture/bind_range.c), on the vecchain workload
+// (capture/bind/bind_table.c) and the one "value fits" rule
+// (capture/bind/launch_bind.h, capture/bind/bind_range.c), on the vecchain workload
 // recorded through the funnel with the record-only device. The table is
 // laid out here over a route of the test's own (a kernarg image with each
 // launch's kernarg in order, and a grid array of 3 work-group counts per
@@ -18,8 +18,8 @@
 
 #include "tests/support/test_support.h"
 
-#include "capture/bind_table.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/bind_table.h"
+#include "capture/bind/launch_bind.h"
 #include "kernels/workloads/workload.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"

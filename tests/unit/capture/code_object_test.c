@@ -1,4 +1,4 @@
-// Tests of capture/code_object.c on the code objects rl_kernels builds
+// Tests of capture/code_object/code_object.c on the code objects rl_kernels builds
 // (kernels/vecchain.hip for gfx1100, gfx1151, gfx1201 and gfx1100 COV4) and
 // on the relocation fixture code_object_reloc.hip, plus corrupted copies of
 // them: every corruption must fail with INVALID_INPUT (or UNSUPPORTED) and a

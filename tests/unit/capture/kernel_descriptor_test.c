@@ -1,4 +1,4 @@
-// Tests of capture/kernel_descriptor.c: hand-built descriptors decoded for
+// Tests of capture/code_object/kernel_descriptor.c: hand-built descriptors decoded for
 // gfx11 and gfx12, one field at a time, plus the byte layout of the struct.
 #include <setjmp.h>
 #include <stdarg.h>

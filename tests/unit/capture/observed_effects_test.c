@@ -1,4 +1,4 @@
-// Tests of observed pointer effects (capture/observed_effects.h): what a
+// Tests of observed pointer effects (capture/recording/observed_effects.h): what a
 // launch was observed to touch becomes the effect and extent of its
 // UNKNOWN slots, by buffer, conservatively when two slots share a buffer,
 // and the result survives the file format. Launches use vc_scale from the
@@ -15,7 +15,7 @@
 
 #include "tests/support/test_support.h"
 
-#include "capture/observed_effects.h"
+#include "capture/recording/observed_effects.h"
 #include "redline/capture.h"
 #include "redline/capture_file.h"
 

@@ -1,4 +1,4 @@
-// Tests of binding inference over step captures (capture/step_infer.c):
+// Tests of binding inference over step captures (capture/recording/step_infer.c):
 // synthetic steps of two vc_scale launches (vecchain code object) built
 // with rl_capture_add_*, whose kernarg words, grid and pointer offsets
 // move with the position or with a token. The independent side is
@@ -22,9 +22,9 @@
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
 #include "tests/unit/aql/aql_program_apply.h"
-#include "capture/bind_table.h"
-#include "capture/launch_bind.h"
-#include "capture/step_infer.h"
+#include "capture/bind/bind_table.h"
+#include "capture/bind/launch_bind.h"
+#include "capture/recording/step_infer.h"
 #include "redline/capture_file.h"
 #include "redline/hazard.h"
 

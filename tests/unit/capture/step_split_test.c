@@ -1,4 +1,4 @@
-// Tests of the step period (capture/step_split.h rl_step_period): the
+// Tests of the step period (capture/recording/step_split.h rl_step_period): the
 // step of a decode-like sequence, found past a prefix and a tail and not
 // confused with the layers repeating inside it. rl_step_split and
 // rl_step_compare run on real captures in tests/hip_corpus/decode.sh.
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "capture/step_split.h"
+#include "capture/recording/step_split.h"
 
 // Letters as signatures: "ab" -> {'a', 'b'}.
 static uint32_t rl_test_items(const char* text, uint64_t* items) {

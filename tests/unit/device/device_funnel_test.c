@@ -21,7 +21,7 @@
 #include "kernels/ref/ref_executor.h"
 #include "kernels/workloads/workload.h"
 #include "redline/device/device_funnel.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 // The vecchain shape (kernels/workloads/vecchain.c).

@@ -1,5 +1,5 @@
 // Tests of the budgets for untrusted captures (redline/limits.h,
-// capture/capture_limits.c) at every layer that enforces them: the capture
+// capture/model/capture_limits.c) at every layer that enforces them: the capture
 // reader's decompression budget (a small file declaring a large zstd
 // buffer is refused before anything is decompressed), the replay
 // contract's work, dispatch and device-memory budgets (a grid raised past

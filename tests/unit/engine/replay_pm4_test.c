@@ -17,7 +17,7 @@
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
 #include "redline/replay_route_state.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/unit/engine/replay_test_helpers.h"
 
 static const int64_t rl_positions[] = {1, 7, 64, 65, 1000, 4095};

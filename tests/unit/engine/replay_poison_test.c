@@ -17,7 +17,7 @@
 
 #include "redline/device/device.h"
 #include "redline/replay_internal.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/unit/engine/replay_test_helpers.h"
 
 #define RL_TEST_POS 300

@@ -1,5 +1,5 @@
 // Timed-out replays never touch freed memory (redline/replay.c destroy,
-// redline/sim/sim_queue.c): hundreds of decode replays on the simulated GPU,
+// sim/sim_queue.c): hundreds of decode replays on the simulated GPU,
 // each with a bounded wait drawn at random so that it expires at a random
 // point of the step (before the first dispatch, in the middle of one, between
 // two, or not at all), on routes aql and pm4, sequential and adversarial
@@ -25,7 +25,7 @@
 #include "kernels/ref/ref_executor.h"
 #include "kernels/workloads/workload.h"
 #include "redline/replay.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 static uint32_t rl_iterations = 300;
 

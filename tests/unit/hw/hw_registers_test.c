@@ -1,4 +1,4 @@
-// The per-family register tables (redline/hw/gfx11_registers.h,
+// The per-family register tables (base/hw/gfx11_registers.h,
 // gfx12_registers.h, expanded by pm4/pm4_family_gfx1*.c) against values
 // transcribed from AMD's own headers in the Linux kernel
 // (tests/data/amd_registers/gc_11_0_0.txt, gc_12_0_0.txt; each file names

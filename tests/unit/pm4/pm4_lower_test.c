@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "aql/aql_decode.h"
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "tests/unit/pm4/pm4_test_util.h"
 
 typedef struct rl_test_s {

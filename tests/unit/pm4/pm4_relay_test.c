@@ -1,5 +1,5 @@
 // Tests of the PM4 relay (pm4/pm4_lower.h "Relay", pm4_relay.c, the relay
-// parts of pm4_emit.c, pm4_census.c and capture/bind_table.c) on vecchain
+// parts of pm4_emit.c, pm4_census.c and capture/bind/bind_table.c) on vecchain
 // for gfx1100, gfx1151 and gfx1201. The IB is read back by this file's own
 // interpreter of COPY_DATA (field positions from PAL's MEC_COPY_DATA, not
 // the library's tables): executing the copies from the slot image must give
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "capture/launch_bind.h"
+#include "capture/bind/launch_bind.h"
 #include "tests/unit/pm4/pm4_test_util.h"
 
 #define RL_TEST_RELAY 0x0000d00000000000ull

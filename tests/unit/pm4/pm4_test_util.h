@@ -72,7 +72,7 @@ uint32_t rl_pm4_view_reg(const rl_pm4_view_t* view, uint32_t index);
 // issue 29: nothing in the product called it; the engine applies through
 // its route table, redline/replay_route.c).
 // Re-binds |program| to |values| and |buffer_addresses| with the apply
-// every route shares (capture/bind_table.h; rl_aql_program_apply in
+// every route shares (capture/bind/bind_table.h; rl_aql_program_apply in
 // aql/aql_patch.h has the contract): pointers are re-resolved only when
 // |buffer_addresses| is not NULL, each distinct expression is evaluated
 // once, and only changed sites are written — segment sites into

@@ -1,5 +1,5 @@
 // Tests of the decode reference kernels (kernels/ref/decode_ref.c) and the
-// transcendental model (redline/sim/sim_math.h), run one kernel at a time
+// transcendental model (sim/sim_math.h), run one kernel at a time
 // through the funnel on the simulated GPU.
 //
 // Two kinds of checks:
@@ -35,7 +35,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/sim_math.h"
+#include "sim/sim_math.h"
 #include "tests/unit/workloads/decode_test_util.h"
 
 #define RL_TEST_TOL_MATVEC 1e-4

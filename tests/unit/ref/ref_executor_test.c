@@ -24,7 +24,7 @@
 #include "aql/aql_packet.h"
 #include "kernels/ref/ref_executor.h"
 #include "redline/code_object.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 #define RL_TEST_TIMEOUT_NS 10000000000ull   // 10 s: a healthy run

@@ -39,7 +39,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/sim_math.h"
+#include "sim/sim_math.h"
 #include "tests/unit/workloads/decode_test_util.h"
 
 #define RL_VT_TOL_ATTN 1e-6

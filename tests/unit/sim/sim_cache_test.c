@@ -1,5 +1,5 @@
 // tests/unit/sim/sim_cache_test.c — the simulator's cache model
-// (redline/sim/sim_cache.h): each coherence rule with its negative control.
+// (sim/sim_cache.h): each coherence rule with its negative control.
 //
 // The chains run the vecchain kernels (reference executor) on one work-group
 // each, so the placement (consecutive dispatches on opposite halves of the
@@ -20,8 +20,8 @@
 // cmocka.h needs the headers above.
 #include <cmocka.h>
 
-#include "redline/base/test_fault.h"
-#include "redline/sim/sim_internal.h"
+#include "base/test_fault.h"
+#include "sim/sim_internal.h"
 #include "tests/unit/sim/sim_pm4_test_util.h"
 
 #define RL_TEST_N 64u  // one work-group

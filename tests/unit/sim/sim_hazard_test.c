@@ -1,5 +1,5 @@
 // Tests of the dynamic hazard checker and the adversarial scheduler
-// (redline/sim/sim_hazard_checker.c, sim_schedule.c). Dispatch A fills a
+// (sim/sim_hazard_checker.c, sim_schedule.c). Dispatch A fills a
 // buffer, dispatch B copies it elsewhere (read-after-write). Without a
 // barrier between them the checker must report RAW with A and B's dispatch
 // indices, and adversarial interleaving must change B's output versus the
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "redline/hazard.h"
-#include "redline/sim/sim_hazard_checker.h"
+#include "sim/sim_hazard_checker.h"
 #include "tests/unit/sim/sim_test_util.h"
 
 enum { RL_TEST_ITEMS = 4096 };  // 64 work-groups of 64

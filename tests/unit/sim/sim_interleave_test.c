@@ -1,5 +1,5 @@
 // The adversarial scheduler's interleaving at instruction granularity
-// (redline/sim/sim_schedule.c, the `isa` executor's wg_open/wg_step/
+// (sim/sim_schedule.c, the `isa` executor's wg_open/wg_step/
 // wg_close), against an oracle that needs no simulator: the set of values
 // each interleaving can produce. race_store_twice stores 1 then 2 to every
 // element; race_copy, submitted with it and (unless the test sets it) no
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
+#include "sim/isa/isa_executor.h"
 #include "sim_test_util.h"
 
 enum { RL_TEST_ITEMS = 2048 };  // 32 work-groups of 64

@@ -1,4 +1,4 @@
-// Tests of the simulated device's address space (redline/sim/sim_memory.c):
+// Tests of the simulated device's address space (sim/sim_memory.c):
 // placement, translation at and across allocation edges and guard gaps,
 // fixed-address allocations, no-access guard ranges, faults after free, the
 // device's memory budget and reserved (not committed) host backing.
@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/sim.h"
-#include "redline/sim/sim_internal.h"
+#include "sim/sim.h"
+#include "sim/sim_internal.h"
 
 static rl_device_t* rl_test_device(void) {
   rl_device_t* device = NULL;

@@ -1,4 +1,4 @@
-// Tests of the simulated command processor (redline/sim/sim_cp.c and
+// Tests of the simulated command processor (sim/sim_cp.c and
 // friends): packets published by hand with the AQL producer protocol are
 // consumed in order, barrier packets wait on their signals, a small ring
 // applies backpressure, every fault class puts the queue in an error state

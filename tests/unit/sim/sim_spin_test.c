@@ -1,4 +1,4 @@
-// Tests of the simulator's polling policy (redline/sim/sim_spin.c): a
+// Tests of the simulator's polling policy (sim/sim_spin.c): a
 // wait's polls end at its window, and yield the core only while the other
 // side of the handoff last ran on the waiter's own CPU. The negative
 // control is the same spin with the other side on a different CPU: no
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/sim_internal.h"
+#include "sim/sim_internal.h"
 
 enum { RL_TEST_WINDOW_NS = 200000 };
 

@@ -1,4 +1,4 @@
-// Stop means stop (redline/sim/sim_executor.h rl_sim_wg_stopping): a queue
+// Stop means stop (sim/sim_executor.h rl_sim_wg_stopping): a queue
 // whose `isa` work-group spins forever is destroyed, or its device closed,
 // within a bound, in every scheduling mode (sequential; adversarial with
 // whole work-groups, the run_workgroup path; adversarial instruction
@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
+#include "sim/isa/isa_executor.h"
 #include "tests/support/test_support.h"
 #include "tests/unit/sim/sim_test_util.h"
 

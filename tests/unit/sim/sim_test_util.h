@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "aql/aql_packet.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 
 // Bounded waits: long enough for a loaded CI machine when something must
 // happen, short when the test proves that something does not.

@@ -11,7 +11,7 @@
 
 #include "kernels/ref/ref_executor.h"
 #include "redline/device/device_funnel.h"
-#include "redline/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/support/test_support.h"
 
 void rl_dt_ok(rl_status_t status) {

@@ -1,5 +1,5 @@
 // Tests of the atomic, lane-crossing and saturating integer operations
-// (redline/sim/isa/isa_atomic.c, isa_permute.c, isa_vop3.c, isa_vop.c):
+// (sim/isa/isa_atomic.c, isa_permute.c, isa_vop3.c, isa_vop.c):
 // every instruction is assembled by llvm-mc-19 and run on one wave; the
 // expected memory and registers come from a host model written here from
 // the RDNA3 ISA guide's pseudo-code, with the lanes of an atomic applied

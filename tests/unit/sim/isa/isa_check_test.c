@@ -1,4 +1,4 @@
-// Tests of the isa executor's static check (redline/sim/isa/isa_check.c):
+// Tests of the isa executor's static check (sim/isa/isa_check.c):
 // a kernel whose code holds an instruction the executor does not model is
 // refused before anything runs, naming the kernel and the instruction's
 // LLVM mnemonic and PC — through rl_isa_check_kernel(), through the
@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/isa/isa_inst.h"
-#include "redline/sim/sim.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/isa/isa_inst.h"
+#include "sim/sim.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 typedef struct rl_ct_object_s {

@@ -1,7 +1,7 @@
 // docs/isa-coverage.md is generated here: for every gfx11 encoding, the
 // opcodes the `isa` executor models (its opcode tables, chains included)
 // and the ones it refuses (every other name of the generated gfx1100 name
-// table, redline/sim/isa/isa_names_gfx11.c). The test fails when the
+// table, sim/isa/isa_names_gfx11.c). The test fails when the
 // committed document differs from what the tables say; run
 //   isa_coverage_test --write
 // from the build directory to regenerate it.
@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_image.h"
-#include "redline/sim/isa/isa_inst.h"
-#include "redline/sim/isa/isa_names.h"
+#include "sim/isa/isa_image.h"
+#include "sim/isa/isa_inst.h"
+#include "sim/isa/isa_names.h"
 
 typedef struct rl_cov_family_s {
   uint32_t encoding;
@@ -149,7 +149,7 @@ static const char rl_cov_header[] =
     "do not edit. The test fails when this file and the executor's opcode\n"
     "tables disagree.\n"
     "\n"
-    "The simulator's `isa` executor (redline/sim/isa/) interprets gfx11 "
+    "The simulator's `isa` executor (sim/isa/) interprets gfx11 "
     "wave32\n"
     "machine code. Per encoding, this lists the opcodes it models and the "
     "ones it\n"
@@ -171,13 +171,13 @@ static const char rl_cov_header[] =
     "docs/isa-conformance.md):\n"
     "DPP16 and DPP8 on the VOP1/VOP2/VOPC forms and DPP16 on the VOP3 forms "
     "of the plain\n"
-    "32-bit VALU operations and compares (`redline/sim/isa/isa_dpp.c`; gfx11 "
+    "32-bit VALU operations and compares (`sim/isa/isa_dpp.c`; gfx11 "
     "has no SDWA), VOP3\n"
     "`op_sel` on binary16 register operands and results, VOP3 `omod` on "
     "binary32\n"
     "results (ignored under IEEE_MODE, as the hardware does).\n"
     "\n"
-    "MODE (`redline/sim/isa/isa_mode.c`): each wave starts with the "
+    "MODE (`sim/isa/isa_mode.c`): each wave starts with the "
     "descriptor's float\n"
     "mode and changes its own copy with `s_denorm_mode`, `s_round_mode` and "
     "`s_setreg_b32`/\n"
@@ -189,7 +189,7 @@ static const char rl_cov_header[] =
     "register\n"
     "value when the instruction runs. Other hardware registers are refused.\n"
     "\n"
-    "Images (`redline/sim/isa/isa_image.c`): `image_sample_lz` (gfx11 MIMG without NSA,\n"
+    "Images (`sim/isa/isa_image.c`): `image_sample_lz` (gfx11 MIMG without NSA,\n"
     "gfx12 VSAMPLE), what HIP's `tex1D`/`tex2D` compile to, over 1-D and 2-D linear\n"
     "images of one mip level with 1, 2 or 4 channels of 8/16/32-bit UINT or SINT or\n"
     "32-bit FLOAT, point filtering, wrap and clamp-to-last-texel addressing, normalized or\n"
@@ -224,10 +224,10 @@ static const char rl_cov_header[] =
     "operands, GDS (but the GWS instructions carry the bit), "
     "`ds_swizzle_b32`'s\nrotate and FFT modes (offset >= 0xc000;\n"
     "its quad-permute and bit-mask modes are modelled, "
-    "`redline/sim/isa/isa_permute.c`).\n"
-    "Float model and tolerances: `redline/sim/isa/isa_float.h`, "
+    "`sim/isa/isa_permute.c`).\n"
+    "Float model and tolerances: `sim/isa/isa_float.h`, "
     "`isa_f16.h`;\n"
-    "atomics and their memory order: `redline/sim/isa/isa_atomic.c`.\n"
+    "atomics and their memory order: `sim/isa/isa_atomic.c`.\n"
     "\n"
     "gfx12 (gfx1200/gfx1201) decodes with its own tables: the gfx12-only "
     "opcodes,\n"

@@ -1,4 +1,4 @@
-// Tests of the gfx11 decoder (redline/sim/isa/isa_decode*.c) against the
+// Tests of the gfx11 decoder (sim/isa/isa_decode*.c) against the
 // compiler itself:
 //   - every entry of every opcode table is assembled by llvm-mc-19
 //     (-show-encoding; -mcpu=gfx1100, gfx1151 for the gfx1150 SALU float
@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_exec.h"
-#include "redline/sim/isa/isa_inst.h"
+#include "sim/isa/isa_exec.h"
+#include "sim/isa/isa_inst.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 // ---------------------------------------------------------------------------

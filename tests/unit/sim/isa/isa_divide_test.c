@@ -1,4 +1,4 @@
-// Tests of the division helpers (redline/sim/isa/isa_divide.c): for
+// Tests of the division helpers (sim/isa/isa_divide.c): for
 // binary32 and binary64, clang-19's own a / b sequence (v_div_scale_f32 x2, v_rcp_f32, the
 // Newton-Raphson fmas, v_div_fmas_f32, v_div_fixup_f32, copied from
 // `llvm-objdump-19 -d` of `out[i] = a[i] / b[i]` for gfx1100) must give the

@@ -1,4 +1,4 @@
-// Tests of the `isa` executor (redline/sim/isa/isa_executor.h) on the
+// Tests of the `isa` executor (sim/isa/isa_executor.h) on the
 // simulated GPU:
 //   - every registered workload (vecchain, decode) recorded through the
 //     funnel on a device running `isa` and on one running `ref` leaves every
@@ -24,8 +24,8 @@
 #include "kernels/ref/ref_kernel.h"
 #include "kernels/workloads/workload.h"
 #include "redline/device/device_funnel.h"
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/sim.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/sim.h"
 #include "tests/support/test_support.h"
 #include "tests/unit/sim/sim_test_util.h"
 

@@ -1,4 +1,4 @@
-// Tests of the binary64 VALU operations (redline/sim/isa/isa_float64.c):
+// Tests of the binary64 VALU operations (sim/isa/isa_float64.c):
 // each instruction, assembled by llvm-mc-19, on special and random inputs
 // in all 32 lanes against the host's C library (correctly rounded sqrt,
 // division, floor/ceil/trunc/nearbyint, ldexp) and the guide's rules for

@@ -1,5 +1,5 @@
 // Tests of the gfx12 (RDNA4) decoder and tables of the ISA executor
-// (redline/sim/isa/isa_gfx12.h) against the compiler:
+// (sim/isa/isa_gfx12.h) against the compiler:
 //   - every line of tests/data/isa_names_gfx12.txt (one disassembled probe
 //     per gfx12 opcode, tools/isa_names_gen.py --gfx12) is assembled by
 //     llvm-mc-19 -mcpu=gfx1201; decoded with the gfx12 feature, each must
@@ -21,10 +21,10 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_executor.h"
-#include "redline/sim/isa/isa_gfx12.h"
-#include "redline/sim/isa/isa_inst.h"
-#include "redline/sim/isa/isa_names.h"
+#include "sim/isa/isa_executor.h"
+#include "sim/isa/isa_gfx12.h"
+#include "sim/isa/isa_inst.h"
+#include "sim/isa/isa_names.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_G12_MAX 4096

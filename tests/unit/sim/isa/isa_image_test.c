@@ -1,4 +1,4 @@
-// isa_image_test — image_sample_lz (redline/sim/isa/isa_image.c): the gfx11
+// isa_image_test — image_sample_lz (sim/isa/isa_image.c): the gfx11
 // MIMG and gfx12 VSAMPLE fields against llvm-mc-19's encodings, the
 // load-time refusals naming the field, and point sampling of a 2-D float
 // image in wrap and clamp modes, normalized and unnormalized, on the
@@ -16,8 +16,8 @@
 
 #include "isa_snippet.h"
 #include "isa_test_util.h"
-#include "redline/sim/isa/isa_image.h"
-#include "redline/sim/isa/isa_inst.h"
+#include "sim/isa/isa_image.h"
+#include "sim/isa/isa_inst.h"
 
 #define W 13
 #define H 7

@@ -1,5 +1,5 @@
 // Tests of the generated gfx11 opcode name tables
-// (redline/sim/isa/isa_names_gfx11.c) against the compiler:
+// (sim/isa/isa_names_gfx11.c) against the compiler:
 //   - every line of tests/data/isa_names_gfx11.txt (one disassembled probe
 //     per opcode, written by tools/isa_names_gen.py) is assembled by
 //     llvm-mc-19 -show-encoding; the encoding's family and opcode field,
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_inst.h"
-#include "redline/sim/isa/isa_names.h"
+#include "sim/isa/isa_inst.h"
+#include "sim/isa/isa_names.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_NT_MAX 4096

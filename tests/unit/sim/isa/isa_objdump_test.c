@@ -1,4 +1,4 @@
-// The gfx11 decoder (redline/sim/isa/) against llvm-objdump-19 on every
+// The gfx11 decoder (sim/isa/) against llvm-objdump-19 on every
 // kernel we build: for every gfx1100, gfx1151 and gfx1201 code object in the kernels
 // directory (code object v5 and the gfx1100 v4 variant), every instruction
 // objdump prints — all kernels, their padding and s_code_end tail — must
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "redline/code_object.h"
-#include "redline/sim/isa/isa_inst.h"
+#include "sim/isa/isa_inst.h"
 #include "tests/support/test_support.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 

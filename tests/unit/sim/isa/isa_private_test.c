@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_exec.h"
-#include "redline/sim/isa/isa_program.h"
-#include "redline/sim/sim_executor.h"
+#include "sim/isa/isa_exec.h"
+#include "sim/isa/isa_program.h"
+#include "sim/sim_executor.h"
 #include "tests/unit/sim/isa/isa_snippet.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/sim_internal.h"
+#include "sim/sim_internal.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_SNIPPET_MAX_LINES 64u

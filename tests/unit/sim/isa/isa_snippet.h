@@ -9,7 +9,7 @@
 // wave starts with EXEC all ones, every SGPR and VGPR zero and the float
 // mode the test chose; the test sets registers, runs, and reads registers,
 // LDS or the snippet's global memory back. Global memory is a private
-// simulated memory (redline/sim/sim_memory.c) reached through
+// simulated memory (sim/sim_memory.c) reached through
 // rl_sim_wg_load()/rl_sim_wg_store(), as in a real dispatch.
 //
 // Not thread-safe; one snippet per test.
@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "redline/sim/isa/isa_exec.h"
-#include "redline/sim/isa/isa_program.h"
-#include "redline/sim/sim.h"
+#include "sim/isa/isa_exec.h"
+#include "sim/isa/isa_program.h"
+#include "sim/sim.h"
 
 #define RL_ISA_SNIPPET_LDS_BYTES 65536u
 
@@ -51,7 +51,7 @@ uint64_t rl_isa_snippet_alloc(rl_isa_snippet_t* snippet, uint64_t size,
                               void** out_host);
 
 // Runs the snippet's device with the cache model of gfx1100 in |mode|
-// (redline/sim/sim_cache.h): the wave runs on WGP 0 of dispatch 0, and
+// (sim/sim_cache.h): the wave runs on WGP 0 of dispatch 0, and
 // writes through a host view from rl_isa_snippet_alloc() reach memory (the
 // L2) without touching the caches, so they leave lines the wave filled
 // stale. Returns the cache-model stale-read findings reported so far, and in

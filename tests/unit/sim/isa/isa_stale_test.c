@@ -1,5 +1,5 @@
 // Tests of the ISA executor's judgement of the cache model's stale reads
-// (redline/sim/isa/isa_stale.c; docs/cache-model.md, "Compare-and-swap
+// (sim/isa/isa_stale.c; docs/cache-model.md, "Compare-and-swap
 // loops"): the first plain load of a compare-and-swap loop that reads a
 // stale line is retracted when its value only reaches the compare operand
 // of a compare-and-swap on the same bytes, and every other stale read is

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "redline/sim/isa/isa_inst.h"
+#include "sim/isa/isa_inst.h"
 
 // Writes |lines| to a fresh temporary file; returns its path in |path|.
 static void rl_isa_test_write_lines(const char* const* lines, uint32_t count,

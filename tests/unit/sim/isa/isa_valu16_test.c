@@ -1,4 +1,4 @@
-// Tests of the 16-bit and packed VALU operations (redline/sim/isa/
+// Tests of the 16-bit and packed VALU operations (sim/isa/
 // isa_valu16.c, isa_packed.c): each instruction, assembled by llvm-mc-19,
 // runs on random inputs in all 32 lanes and must match a value computed
 // here on the host by separate code written from the RDNA3 ISA guide's
