@@ -10,6 +10,7 @@
 #include "capture/interposer/interposer_internal.h"
 #include "redline/base/array.h"
 #include "redline/base/number.h"
+#include "redline/base/test_fault.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -73,6 +74,7 @@ static bool rl_ip_pin_embedded(rl_interposer_t* ip,
                                const uint8_t* bytes,
                                const rl_funnel_arg_t* args, uint32_t count,
                                char* why, size_t why_size) {
+  if (rl_test_fault("struct-pin-off", 0)) return true;  // the control
   for (uint32_t at = (8 - meta->offset % 8) % 8; at + 8 <= meta->size;
        at += 8) {
     uint64_t word = 0;
