@@ -83,13 +83,15 @@ static bool rl_ip_pin_embedded(rl_interposer_t* ip,
     if (!b) continue;
     b->used = true;
     if (!rl_ip_slot_reaches(args, count, b)) {
+      // The kernel's name last: a long one cannot cut off the address.
       snprintf(why, why_size,
-               "launch %u of %s: the by-value argument at kernarg offset %u "
-               "holds address 0x%llx inside buf%u, which no pointer "
-               "argument of the launch points into (what the launch "
-               "touches there cannot be known)",
-               rl_funnel_capture(ip->funnel)->launch_count, info->name,
-               meta->offset + at, (unsigned long long)word, b->index);
+               "launch %u: the by-value argument at kernarg offset %u holds "
+               "address 0x%llx inside buf%u, which no pointer argument of "
+               "the launch points into (what the launch touches there "
+               "cannot be known); kernel %s",
+               rl_funnel_capture(ip->funnel)->launch_count,
+               meta->offset + at, (unsigned long long)word, b->index,
+               info->name);
       return false;
     }
     rl_status_t status = rl_funnel_keep_address(ip->funnel, b->index);
