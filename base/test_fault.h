@@ -79,6 +79,11 @@
 //                   host stores into host memory (takes no index): the
 //                   negative control of tests/hip_conformance/
 //                   host_uploads.sh
+//   struct-pin-off  the capture interposer (interposer_args.c) neither pins
+//                   the buffers struct arguments point into nor refuses a
+//                   launch whose struct points where no pointer argument
+//                   does (takes no index): the negative control of
+//                   tests/hip_corpus/struct_ptrs.sh
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

@@ -28,6 +28,11 @@
 #       DEFAULT shadow names its as-issued check; recaptured with
 #       REDLINE_TEST_FAULT=kernarg-tail-zero the DEFAULT shadow fails naming
 #       the argument
+#   hip_corpus.struct_ptrs.<arch>.shadow{,_adversarial}  the default arms
+#       (its pinned buffer is one the HIP arms cannot place)
+#   hip_corpus.struct_ptrs.gfx1100.{pinned,hidden}  pointers inside struct
+#       arguments: the pinned buffer and its control, the refusal of a
+#       launch reaching a buffer only through its struct (struct_ptrs.sh)
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 #   hip_corpus.grid_sync.<arch>.{nosync,toolarge,adversarial,deadlock,
@@ -44,7 +49,7 @@ set(RL_HIP_CORPUS_PROGRAMS
   saxpy transpose gemm reduce scan histogram bitonic softmax layernorm conv
   dot_f16 dot_i8 int64 f64 math dynshared globals module streams graph
   divergent printf atomic_exact decode lanes oracle_probe host_memory context
-  block2d texture grid_sync long_names oracle_reach rtc)
+  block2d texture grid_sync long_names oracle_reach rtc struct_ptrs)
 # rocprim.hip needs rocPRIM's headers (Debian's librocprim-dev, which
 # tools/dev.sh installs): without them it is not built and its tests are
 # one skipped test saying so. rocPRIM 5.3's DPP warp code uses row_bcast,
@@ -274,6 +279,23 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
           set_tests_properties(${t}.oracle_extent PROPERTIES
             FIXTURES_REQUIRED ${t}.capture)
           list(APPEND tests ${t}.oracle_extent)
+        endif()
+      endif()
+      if(name STREQUAL "struct_ptrs")
+        # Pointers inside struct arguments pin their buffer, which the HIP
+        # arms cannot place: the default arms; and the pin's negative
+        # control and the refusal of a struct-only pointer
+        # (tests/hip_corpus/struct_ptrs.sh), on gfx1100.
+        set_tests_properties(${t}.shadow ${t}.shadow_adversarial PROPERTIES
+          ENVIRONMENT RL_CORPUS_ARMS=default)
+        if(arch STREQUAL "gfx1100")
+          foreach(mode pinned hidden)
+            add_test(NAME ${t}.${mode}
+              COMMAND ${RL_HIP_CORPUS_SRC}/struct_ptrs.sh ${mode}
+                      $<TARGET_FILE:redline> ${arch} ${dir}/${name}.${mode}.rlc
+                      ${dir}/${name})
+            list(APPEND tests ${t}.${mode})
+          endforeach()
         endif()
       endif()
       if(name STREQUAL "transpose")  # a 2-D grid

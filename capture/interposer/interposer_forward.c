@@ -208,9 +208,10 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
   uint32_t arg_count = 0;
   size_t buffer_size = 0;
   const uint8_t* buffer = rl_ip_extra_buffer(extra, &buffer_size);
+  char why[512];
   if (record && !rl_ip_type_args(ip, f->info, params, buffer, buffer_size, args,
-                                 &arg_count)) {
-    rl_ip_note(ip, 1, "launch of %s: arguments not readable", f->info->name);
+                                 &arg_count, why, sizeof(why))) {
+    rl_ip_note(ip, 1, "%s", why);
     record = false;
   }
   if (record) {

@@ -282,10 +282,10 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
     rl_funnel_arg_t args[64];
     uint32_t arg_count = 0;
     bool recorded = false;
+    char why[512];
     if (!rl_ip_type_args(ip, f->info, NULL, n->kernarg, f->info->kernarg_size,
-                         args, &arg_count)) {
-      rl_ip_note(ip, 1, "graph node %u (%s): arguments not readable", i,
-                 f->info->name);
+                         args, &arg_count, why, sizeof(why))) {
+      rl_ip_note(ip, 1, "graph node %u: %s", i, why);
       continue;
     }
     rl_ip_issued_take(ip, f->info, NULL, n->kernarg, f->info->kernarg_size);

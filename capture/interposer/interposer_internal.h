@@ -455,7 +455,8 @@ rl_ip_function_t* rl_ip_function_find(rl_interposer_t* ip,
                                       hipFunction_t function, const void* host);
 bool rl_ip_type_args(rl_interposer_t* ip, const rl_code_object_kernel_t* info,
                      void** params, const uint8_t* buffer, size_t buffer_size,
-                     rl_funnel_arg_t args[64], uint32_t* out_count);
+                     rl_funnel_arg_t args[64], uint32_t* out_count,
+                     char* why, size_t why_size);
 
 // interposer_forward.c — the funnel device and launch forwarding
 rl_status_t rl_ip_allocate(void* self, uint64_t size, uint64_t alignment,

@@ -170,6 +170,16 @@ rl_status_t rl_funnel_buffer(rl_funnel_t* funnel, const char* name,
   return RL_OK;
 }
 
+rl_status_t rl_funnel_keep_address(rl_funnel_t* funnel, uint32_t buffer) {
+  RL_RETURN_IF_ERROR(rl_funnel_check_open(funnel));
+  if (buffer >= funnel->capture->buffer_count) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "funnel: no buffer %u to keep at its address", buffer);
+  }
+  funnel->capture->buffers[buffer].keep_address = true;
+  return RL_OK;
+}
+
 rl_status_t rl_funnel_variable(rl_funnel_t* funnel, const char* name,
                                uint32_t code_object, const char* symbol,
                                uint64_t address, rl_buffer_role_t role,

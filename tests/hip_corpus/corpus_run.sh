@@ -35,7 +35,10 @@ shift 4
 # RL_CORPUS_ARMS overrides the shadow's arms; RL_CORPUS_SHADOW_OPTS adds
 # options to the shadow (a budget such as --max-work-items for the large
 # programs, tests/hip_corpus_large.cmake).
+# RL_CORPUS_ARMS=default: the shadow's own default arms (no --arms).
 arms=${RL_CORPUS_ARMS:-eager,aql,pm4,hip,hipgraph}
+arm_opts=(--arms "$arms")
+[ "$arms" = default ] && arm_opts=()
 read -r -a shadow_opts <<< "${RL_CORPUS_SHADOW_OPTS:-}"
 
 run() { echo "+ $*" >&2; "$@"; }
@@ -46,10 +49,10 @@ case $mode in
   shadow)
     rm -f "$capture"
     run "$redline" run --processor "$arch" --capture "$capture" -- "$@" || exit
-    run "$redline" shadow "$capture" --executor isa --arms "$arms" \
+    run "$redline" shadow "$capture" --executor isa "${arm_opts[@]}" \
       "${shadow_opts[@]}" ;;
   shadow_adversarial)
-    run "$redline" shadow "$capture" --executor isa --arms "$arms" \
+    run "$redline" shadow "$capture" --executor isa "${arm_opts[@]}" \
       --hazards adversarial ;;
   oracle)
     # The oracle executor (docs/shadow-oracle.md) on every work-group: the

@@ -282,6 +282,12 @@ rl_status_t rl_funnel_buffer(rl_funnel_t* funnel, const char* name,
                              rl_buffer_role_t role, bool keep_address,
                              uint32_t* out_buffer, uint64_t* out_address);
 
+// Marks |buffer| as one the replay must place at its capture address
+// (rl_capture_buffer_t.keep_address): a launch passed an address inside it
+// where no pointer slot is (a pointer member of a struct argument), which a
+// replay cannot patch. Fails on an unknown buffer or a finished funnel.
+rl_status_t rl_funnel_keep_address(rl_funnel_t* funnel, uint32_t buffer);
+
 // Registers buffer |name| as an alias of the whole variable |symbol| of code
 // object |code_object| (redline/capture.h, rl_capture_buffer_t.symbol),
 // which the device holds at |address| (the caller knows it: HIP's

@@ -458,6 +458,19 @@ static void test_failed_launch_leaves_the_capture_unchanged(void** state) {
       RL_STATUS_UNSUPPORTED, "already has recorded initial contents");
 }
 
+// rl_funnel_keep_address pins a registered buffer (the interposer's answer
+// to a pointer inside a struct argument) and refuses an unknown one.
+static void test_keep_address_pins_a_buffer(void** state) {
+  rl_test_t* test = *state;
+  const rl_capture_t* capture = rl_funnel_capture(test->funnel);
+  assert_false(capture->buffers[test->buffers[1]].keep_address);
+  assert_null(rl_funnel_keep_address(test->funnel, test->buffers[1]));
+  assert_true(capture->buffers[test->buffers[1]].keep_address);
+  assert_false(capture->buffers[test->buffers[0]].keep_address);
+  rl_test_expect_error(rl_funnel_keep_address(test->funnel, 99),
+                       RL_STATUS_INVALID_ARGUMENT, "no buffer 99");
+}
+
 static void test_finish_hands_over_a_valid_capture(void** state) {
   rl_test_t* test = *state;
   uint32_t pos = 0, index = 0, late = 0;
@@ -509,6 +522,7 @@ int main(void) {
       RL_TEST(test_bindings_are_checked),
       RL_TEST(test_argument_types_are_checked),
       RL_TEST(test_failed_launch_leaves_the_capture_unchanged),
+      RL_TEST(test_keep_address_pins_a_buffer),
       RL_TEST(test_finish_hands_over_a_valid_capture),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
