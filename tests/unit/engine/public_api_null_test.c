@@ -394,6 +394,9 @@ static void c_funnel_finish(int p) {
 static void c_funnel_kernel(int p) {
   S(rl_funnel_kernel(A(0, g_funnel), 0, A(2, "vc_fill"), A(3, OUT(uint32_t))));
 }
+static void c_funnel_keep_address(int p) {
+  S(rl_funnel_keep_address(A(0, g_funnel), 0));
+}
 static void c_funnel_launch(int p) {
   const uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
   const rl_funnel_arg_t args[1];
@@ -581,6 +584,7 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(funnel_device_destroy, O(0), O(0)),
     RL_API_CASE(funnel_finish, O(0) | O(1), 0),
     RL_API_CASE(funnel_kernel, O(0) | O(2) | O(3), 0),
+    RL_API_CASE(funnel_keep_address, O(0), 0),
     RL_API_CASE(funnel_launch, O(0) | O(2) | O(3) | O(5) | O(7) | O(8),
                 O(7) | O(8)),
     RL_API_CASE(funnel_load_code_object, O(0) | O(1) | O(3), 0),
