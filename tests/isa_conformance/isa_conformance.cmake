@@ -10,16 +10,16 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   target_include_directories(rl_test_isa_conf PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(rl_test_isa_conf PUBLIC rl_sim_oracle m)
 
+  # The suite's sources, built four ways below (isa executor on gfx11 and
+  # gfx12; under the oracle on gfx11 and gfx12).
+  set(RL_CONF_SOURCES
+    ${RL_CONF_DIR}/isa_conformance_test.c ${RL_CONF_DIR}/isa_conf_alu.c
+    ${RL_CONF_DIR}/isa_conf_special.c ${RL_CONF_DIR}/isa_conf_vmem.c
+    ${RL_CONF_DIR}/isa_conf_mode.c ${RL_CONF_DIR}/isa_conf_private.c
+    ${RL_CONF_DIR}/isa_conf_lanes.c ${RL_CONF_DIR}/isa_conf_harness.c
+    unit/sim/sim_test_util.c)
   rl_add_unit_test(isa_conformance_test
-    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
-            ${RL_CONF_DIR}/isa_conf_alu.c
-            ${RL_CONF_DIR}/isa_conf_special.c
-            ${RL_CONF_DIR}/isa_conf_vmem.c
-            ${RL_CONF_DIR}/isa_conf_mode.c
-            ${RL_CONF_DIR}/isa_conf_private.c
-            ${RL_CONF_DIR}/isa_conf_lanes.c
-            ${RL_CONF_DIR}/isa_conf_harness.c
-            unit/sim/sim_test_util.c
+    SOURCES ${RL_CONF_SOURCES}
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
     LABELS "unit;isa;conformance")
   add_dependencies(isa_conformance_test rl_kernels)
@@ -28,15 +28,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   # oracle must agree with the isa executor on every case it can model
   # (docs/isa-conformance.md, "The oracle executor").
   rl_add_unit_test(isa_conf_oracle_suite
-    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
-            ${RL_CONF_DIR}/isa_conf_alu.c
-            ${RL_CONF_DIR}/isa_conf_special.c
-            ${RL_CONF_DIR}/isa_conf_vmem.c
-            ${RL_CONF_DIR}/isa_conf_mode.c
-            ${RL_CONF_DIR}/isa_conf_private.c
-            ${RL_CONF_DIR}/isa_conf_lanes.c
-            ${RL_CONF_DIR}/isa_conf_harness.c
-            unit/sim/sim_test_util.c
+    SOURCES ${RL_CONF_SOURCES}
     LIBS rl_test_isa_conf rl_sim_oracle rl_sim_isa rl_sim rl_capture m
     LABELS "unit;isa;conformance;oracle")
   target_compile_definitions(isa_conf_oracle_suite PRIVATE RL_CONF_ORACLE=1)
@@ -45,15 +37,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
   # The gfx12 suite under the oracle executor (issue 27): the oracle's gfx12
   # decoder and initial state against the isa executor on gfx1201.
   rl_add_unit_test(isa_conf_oracle_gfx12_suite
-    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
-            ${RL_CONF_DIR}/isa_conf_alu.c
-            ${RL_CONF_DIR}/isa_conf_special.c
-            ${RL_CONF_DIR}/isa_conf_vmem.c
-            ${RL_CONF_DIR}/isa_conf_mode.c
-            ${RL_CONF_DIR}/isa_conf_private.c
-            ${RL_CONF_DIR}/isa_conf_lanes.c
-            ${RL_CONF_DIR}/isa_conf_harness.c
-            unit/sim/sim_test_util.c
+    SOURCES ${RL_CONF_SOURCES}
     LIBS rl_test_isa_conf rl_sim_oracle rl_sim_isa rl_sim rl_capture m
     LABELS "unit;isa;conformance;oracle")
   target_compile_definitions(isa_conf_oracle_gfx12_suite PRIVATE
@@ -71,15 +55,7 @@ if(TARGET rl_sim_isa AND TARGET rl_kernels_ref)
 
   # The same suite over the gfx12 tables on gfx1201 (issue 15).
   rl_add_unit_test(isa_conf_gfx12_suite
-    SOURCES ${RL_CONF_DIR}/isa_conformance_test.c
-            ${RL_CONF_DIR}/isa_conf_alu.c
-            ${RL_CONF_DIR}/isa_conf_special.c
-            ${RL_CONF_DIR}/isa_conf_vmem.c
-            ${RL_CONF_DIR}/isa_conf_mode.c
-            ${RL_CONF_DIR}/isa_conf_private.c
-            ${RL_CONF_DIR}/isa_conf_lanes.c
-            ${RL_CONF_DIR}/isa_conf_harness.c
-            unit/sim/sim_test_util.c
+    SOURCES ${RL_CONF_SOURCES}
     LIBS rl_test_isa_conf rl_sim_isa rl_sim rl_capture m
     LABELS "unit;isa;conformance")
   target_compile_definitions(isa_conf_gfx12_suite PRIVATE RL_CONF_GFX12=1)
