@@ -134,7 +134,7 @@ static bool rl_sim_cp_wait_header(rl_sim_queue_t* queue, uint64_t id,
     atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
     if (!rl_sim_cp_stopping(queue)) {
       rl_sim_cond_sleep(&queue->cond, &queue->lock,
-                        rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
+                        rl_now_ns() + RL_SIM_WAIT_SLICE_NS);
     }
     atomic_fetch_sub_explicit(&queue->sleepers, 1, memory_order_relaxed);
     pthread_mutex_unlock(&queue->lock);
@@ -193,7 +193,7 @@ static bool rl_sim_cp_barrier(rl_sim_queue_t* queue, uint64_t id,
   bool ready = false;
   while (!(ready = rl_sim_cp_barrier_ready(queue, packet)) &&
          !rl_sim_cp_stopping(queue)) {
-    rl_sim_signal_sleep(device, rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
+    rl_sim_signal_sleep(device, rl_now_ns() + RL_SIM_WAIT_SLICE_NS);
   }
   rl_sim_signal_unlock(device);
   if (ready) rl_sim_cp_retire(queue, id, packet->completion_signal);

@@ -14,8 +14,6 @@
 static const char* const rl_sim_processors[] = {"gfx1100", "gfx1151",
                                                 "gfx1201"};
 
-uint64_t rl_sim_now_ns(void) { return rl_now_ns(); }
-
 void rl_sim_nap_ns(uint64_t ns) {
   struct timespec nap = {(time_t)(ns / 1000000000ull),
                          (long)(ns % 1000000000ull)};
@@ -24,7 +22,7 @@ void rl_sim_nap_ns(uint64_t ns) {
 
 void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
                        uint64_t deadline_ns) {
-  uint64_t now = rl_sim_now_ns();
+  uint64_t now = rl_now_ns();
   if (now >= deadline_ns) return;
   uint64_t sleep = deadline_ns - now;
   if (sleep > RL_SIM_WAIT_SLICE_NS) sleep = RL_SIM_WAIT_SLICE_NS;
@@ -43,7 +41,7 @@ void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
 // 100 MHz: one tick per 10 ns of CLOCK_MONOTONIC.
 uint64_t rl_sim_timestamp(rl_device_t* device) {
   (void)device;
-  return rl_sim_now_ns() / (1000000000ull / RL_SIM_TIMESTAMP_HZ);
+  return rl_now_ns() / (1000000000ull / RL_SIM_TIMESTAMP_HZ);
 }
 
 static rl_status_t rl_sim_allocate(rl_device_t* device, uint64_t size,

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "aql/aql_decode.h"
+#include "base/clock.h"
 #include "sim/sim.h"
 #include "sim/sim_cache.h"
 #include "sim/sim_hazard_checker.h"
@@ -407,9 +408,6 @@ void rl_sim_signal_unlock(rl_sim_device_t* device);
 // Sleeps on the signal channel until |deadline_ns| (CLOCK_MONOTONIC) or at
 // most one wait slice, whichever is first. The caller holds signal_lock.
 void rl_sim_signal_sleep(rl_sim_device_t* device, uint64_t deadline_ns);
-
-// sim_device.c
-uint64_t rl_sim_now_ns(void);
 
 // A spin-wait hint to the core (x86 PAUSE, AArch64 YIELD).
 static inline void rl_sim_pause(void) {

@@ -359,7 +359,7 @@ static rl_status_t rl_sim_pm4_wait_round(rl_sim_pm4_exec_t* exec,
   atomic_fetch_add_explicit(&queue->sleepers, 1, memory_order_seq_cst);
   if (!rl_sim_pm4_stopping(queue)) {
     rl_sim_cond_sleep(&queue->cond, &queue->lock,
-                      rl_sim_now_ns() + RL_SIM_WAIT_SLICE_NS);
+                      rl_now_ns() + RL_SIM_WAIT_SLICE_NS);
   }
   atomic_fetch_sub_explicit(&queue->sleepers, 1, memory_order_relaxed);
   pthread_mutex_unlock(&queue->lock);

@@ -139,11 +139,11 @@ bool rl_sim_signal_spin_lt(rl_device_t* device, uint64_t signal, int64_t value,
   _Atomic int64_t* slot = rl_sim_signal_value(sim, signal);
   *out_value = 0;
   if (slot == NULL) return false;
-  const uint64_t start = rl_sim_now_ns();
+  const uint64_t start = rl_now_ns();
   for (uint32_t polls = 0;; ++polls) {
     *out_value = atomic_load_explicit(slot, memory_order_acquire);
     if (*out_value < value) return true;
-    if ((polls & 63u) == 63u && rl_sim_now_ns() - start >= timeout_ns) {
+    if ((polls & 63u) == 63u && rl_now_ns() - start >= timeout_ns) {
       return false;
     }
     rl_sim_pause();
@@ -167,7 +167,7 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
   for (;;) {
     *out_value = atomic_load_explicit(slot, memory_order_acquire);
     if (*out_value < value) {
-      rl_sim_signal_note_wait(sim, rl_sim_now_ns() - start);
+      rl_sim_signal_note_wait(sim, rl_now_ns() - start);
       return true;
     }
     if (!rl_sim_spin_again(&spin)) break;
@@ -177,12 +177,12 @@ bool rl_sim_signal_wait_lt(rl_device_t* device, uint64_t signal, int64_t value,
   rl_sim_signal_lock(sim);
   for (;;) {
     *out_value = atomic_load_explicit(slot, memory_order_seq_cst);
-    if (*out_value < value || rl_sim_now_ns() >= deadline) break;
+    if (*out_value < value || rl_now_ns() >= deadline) break;
     rl_sim_signal_sleep(sim, deadline);
   }
   rl_sim_signal_unlock(sim);
   if (*out_value < value) {
-    rl_sim_signal_note_wait(sim, rl_sim_now_ns() - start);
+    rl_sim_signal_note_wait(sim, rl_now_ns() - start);
   }
   return *out_value < value;
 }

@@ -41,7 +41,7 @@ int rl_sim_current_cpu(void) { return sched_getcpu(); }
 
 void rl_sim_spin_start(rl_sim_spin_t* spin, uint64_t window_ns,
                        const atomic_int* other_cpu) {
-  spin->start_ns = rl_sim_now_ns();
+  spin->start_ns = rl_now_ns();
   spin->window_ns = window_ns;
   spin->other_cpu = other_cpu;
   spin->polls = 0;
@@ -57,7 +57,7 @@ bool rl_sim_spin_again(rl_sim_spin_t* spin) {
   int other = atomic_load_explicit(spin->other_cpu, memory_order_relaxed);
   if (other >= 0 && other == sched_getcpu()) {
     if (spin->yields == RL_SIM_SPIN_MAX_YIELDS ||
-        rl_sim_now_ns() - spin->start_ns >= spin->window_ns) {
+        rl_now_ns() - spin->start_ns >= spin->window_ns) {
       return false;
     }
     sched_yield();
@@ -66,7 +66,7 @@ bool rl_sim_spin_again(rl_sim_spin_t* spin) {
   }
   // The clock every 64 polls (a pause each).
   if ((polls & 63u) == 63u &&
-      rl_sim_now_ns() - spin->start_ns >= spin->window_ns) {
+      rl_now_ns() - spin->start_ns >= spin->window_ns) {
     return false;
   }
   rl_sim_pause();

@@ -36,6 +36,7 @@
 #include "kernels/workloads/workload.h"
 #include "redline/replay_internal.h"
 #include "sim/sim.h"
+#include "base/clock.h"
 
 
 static rl_status_t rl_bench_record(const char* path,
@@ -73,25 +74,19 @@ typedef struct rl_bench_row_s {
   double apply_ns;  // host-only apply of the prepared program, warm
 } rl_bench_row_t;
 
-static uint64_t rl_bench_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 // The engine's apply step alone, in a tight loop with no device work in
 // between (warm caches): what a run costs the host besides publication.
 // The route's own apply (images and device host views), positions cycling
 // 1..8.
 static rl_status_t rl_bench_apply(rl_replay_t* replay, uint64_t count,
                                   double* out_ns) {
-  const uint64_t start = rl_bench_now_ns();
+  const uint64_t start = rl_now_ns();
   for (uint64_t i = 0; i < count; ++i) {
     int64_t pos = 1 + (int64_t)(i % 8);
     uint32_t changed = 0;
     RL_RETURN_IF_ERROR(replay->route_ops->apply(replay, &pos, 1, &changed));
   }
-  *out_ns = (double)(rl_bench_now_ns() - start) / (double)count;
+  *out_ns = (double)(rl_now_ns() - start) / (double)count;
   return RL_OK;
 }
 

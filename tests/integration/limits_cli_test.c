@@ -24,6 +24,7 @@
 
 #include "redline/capture_file.h"
 #include "tests/unit/engine/replay_test_helpers.h"
+#include "base/clock.h"
 
 #define RL_CAPTURE_POS 37
 // vc_copy_u32(ids, io, 64): slot 0 reads ids, slot 1 writes io.
@@ -37,12 +38,6 @@ static int rl_run(const char* args) {
 
 static bool rl_err_has(const char* needle) {
   return rl_test_file_has(rl_dir, "err.txt", needle);
-}
-
-static uint64_t rl_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 }
 
 static int rl_setup(void** state) {

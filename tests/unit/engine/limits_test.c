@@ -20,18 +20,13 @@
 #include "redline/limits.h"
 #include "shadow/shadow.h"
 #include "tests/unit/engine/replay_test_helpers.h"
+#include "base/clock.h"
 
 #define RL_TEST_POS 300
 // Launch 0 is vc_fill over 16 groups of 64; launch 4 vc_partial_sum, its
 // grid bound to ceil((pos + 1) / 64) groups of 64.
 #define RL_TEST_FILL_LAUNCH 0u
 #define RL_TEST_SUM_LAUNCH 4u
-
-static uint64_t rl_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
 
 static rl_capture_t* rl_record(void) {
   rl_capture_t* capture = NULL;

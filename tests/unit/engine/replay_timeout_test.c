@@ -26,6 +26,7 @@
 #include "kernels/workloads/workload.h"
 #include "redline/replay.h"
 #include "sim/sim.h"
+#include "base/clock.h"
 
 static uint32_t rl_iterations = 300;
 
@@ -62,12 +63,6 @@ typedef struct rl_tally_s {
   uint32_t completed;    // runs that finished in time
   uint32_t quarantined;  // runs whose wait expired
 } rl_tally_t;
-
-static uint64_t rl_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
 
 // How long one first run takes on this build and machine (the sanitizers
 // slow it down tenfold), measured with the default bound: the random bounds

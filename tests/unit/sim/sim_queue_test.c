@@ -22,6 +22,7 @@
 
 #include "tests/unit/sim/sim_test_util.h"
 #include "tests/support/test_support.h"
+#include "base/clock.h"
 
 static const rl_device_vtable_t* vt(rl_sim_fixture_t* f) {
   return f->device->vtable;
@@ -472,12 +473,6 @@ static const rl_sim_executor_t rl_counting_executor = {
     .end = rl_counting_end,
 };
 
-static uint64_t rl_test_now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-}
-
 // Closing a device whose queue is still executing (nobody destroyed it, as
 // after a quarantine) stops that queue's command processor at a work-group
 // boundary and joins it before device memory is freed: the close returns
@@ -500,16 +495,16 @@ static void test_close_device_with_busy_queue(void** state) {
       true);
   atomic_store(&rl_counting_workgroups, 0);
   rl_test_submit(&f, &p);
-  uint64_t deadline = rl_test_now_ns() + RL_TEST_WAIT_NS;
+  uint64_t deadline = rl_now_ns() + RL_TEST_WAIT_NS;
   while (atomic_load(&rl_counting_workgroups) == 0 &&
-         rl_test_now_ns() < deadline) {
+         rl_now_ns() < deadline) {
     sched_yield();
   }
   assert_true(atomic_load(&rl_counting_workgroups) > 0);
   assert_false(vt(&f)->queue_idle(f.device, &f.queue));
-  uint64_t before = rl_test_now_ns();
+  uint64_t before = rl_now_ns();
   vt(&f)->destroy(f.device);  // the queue was never destroyed
-  uint64_t close_ns = rl_test_now_ns() - before;
+  uint64_t close_ns = rl_now_ns() - before;
   uint64_t ran = atomic_load(&rl_counting_workgroups);
   assert_true(ran < (1u << 18));  // abandoned mid-dispatch
   assert_true(close_ns < 2000000000ull);

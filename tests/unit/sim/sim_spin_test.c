@@ -19,11 +19,11 @@ enum { RL_TEST_WINDOW_NS = 200000 };
 // Polls until the window of |window_ns| ends; returns the time it took.
 static uint64_t rl_test_spin(const atomic_int* other, uint64_t window_ns,
                              rl_sim_spin_t* spin) {
-  uint64_t start = rl_sim_now_ns();
+  uint64_t start = rl_now_ns();
   rl_sim_spin_start(spin, window_ns, other);
   while (rl_sim_spin_again(spin)) {
   }
-  return rl_sim_now_ns() - start;
+  return rl_now_ns() - start;
 }
 
 // Keeps this thread on the CPU it runs on (so sched_getcpu stays put);

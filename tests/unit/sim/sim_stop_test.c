@@ -27,6 +27,7 @@
 #include "sim/isa/isa_executor.h"
 #include "tests/support/test_support.h"
 #include "tests/unit/sim/sim_test_util.h"
+#include "base/clock.h"
 
 // What a stop may take, on a loaded machine and under sanitizers: the
 // poll comes every RL_SIM_WG_STOP_POLL wave-instructions (tens of
@@ -38,12 +39,6 @@ typedef struct rl_stop_case_s {
   rl_device_allocation_t flag;
   uint64_t signal;
 } rl_stop_case_t;
-
-static uint64_t rl_stop_now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
 
 // Loads the fixture on a device in |mode| and submits spin_until over 4
 // work-groups of 64 with the flag holding |flag| (0: it spins forever).
@@ -72,9 +67,9 @@ static void rl_stop_start(rl_stop_case_t* c, rl_sim_hazard_mode_t mode,
 static void rl_stop_expect_spinning(rl_stop_case_t* c, uint32_t polls) {
   uint64_t before = rl_isa_executor_instructions();
   uint64_t want = before + (uint64_t)polls * RL_SIM_WG_STOP_POLL;
-  uint64_t deadline = rl_stop_now_ns() + RL_TEST_WAIT_NS;
+  uint64_t deadline = rl_now_ns() + RL_TEST_WAIT_NS;
   while (rl_isa_executor_instructions() < want &&
-         rl_stop_now_ns() < deadline) {
+         rl_now_ns() < deadline) {
     sched_yield();
   }
   assert_true(rl_isa_executor_instructions() >= want);
@@ -108,10 +103,10 @@ static void rl_stop_destroy_queue(rl_sim_hazard_mode_t mode,
   rl_stop_case_t c;
   rl_stop_start(&c, mode, whole_workgroups, 0);
   rl_stop_expect_spinning(&c, 4);
-  uint64_t start = rl_stop_now_ns();
+  uint64_t start = rl_now_ns();
   rl_status_t status =
       c.f.device->vtable->queue_destroy(c.f.device, &c.f.queue);
-  uint64_t took = rl_stop_now_ns() - start;
+  uint64_t took = rl_now_ns() - start;
   assert_int_equal(status, RL_OK);
   print_message("queue_destroy of a spinning work-group: %.3f ms\n",
                 (double)took / 1e6);
@@ -153,9 +148,9 @@ static void sim_stop_device_close_ends_spinning_workgroup(void** state) {
   rl_stop_case_t c;
   rl_stop_start(&c, RL_SIM_HAZARDS_SEQUENTIAL, false, 0);
   rl_stop_expect_spinning(&c, 4);
-  uint64_t start = rl_stop_now_ns();
+  uint64_t start = rl_now_ns();
   c.f.device->vtable->destroy(c.f.device);
-  uint64_t took = rl_stop_now_ns() - start;
+  uint64_t took = rl_now_ns() - start;
   print_message("device close with a spinning work-group: %.3f ms\n",
                 (double)took / 1e6);
   assert_true(took < RL_STOP_BOUND_NS);
