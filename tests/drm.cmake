@@ -17,7 +17,7 @@ function(rl_drm_test name)
   set_property(TEST ${name} APPEND PROPERTY LABELS threaded)
 endfunction()
 
-# The stand-in's misuse detection is a unit test (tests/unit/backends/).
+# The stand-in's misuse detection is a unit test (tests/unit/redline/backends/).
 
 # `redline doctor` and `redline replay --device drm --route drm` in fresh
 # processes: exit codes, messages, regions equal to the sim's route pm4.

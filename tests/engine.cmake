@@ -1,5 +1,5 @@
 # Integration tests of the replay engine (its unit tests are in
-# tests/unit/engine/): the replay/lower CLI in a fresh process, the budgets
+# tests/unit/redline/): the replay/lower CLI in a fresh process, the budgets
 # through the CLI, the public-API example and smoke runs of the replay and
 # digest benchmarks. All read the vecchain code object rl_kernels builds
 # into ${RL_KERNELS_DIR}.

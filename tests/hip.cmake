@@ -5,7 +5,7 @@
 # shadow_runtimes.cmake.
 
 # The stand-in through redline's loader, its misuse detection, and the HIP
-# funnel device recording vecchain: tests/unit/backends/hip_standin_test.c.
+# funnel device recording vecchain: tests/unit/redline/backends/hip_standin_test.c.
 
 # The unmodified HIP program, linked against the stand-in's SONAME (its
 # RUNPATH finds the stand-in; REDLINE_HIP_LIBRARY points the interposer at

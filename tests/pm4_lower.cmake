@@ -1,5 +1,5 @@
 # The PM4 lowering's helpers (the unit tests are in tests/unit/pm4/ and
-# tests/unit/engine/), `redline lower/replay --route pm4` in a fresh
+# tests/unit/redline/), `redline lower/replay --route pm4` in a fresh
 # process, and the host-cost benchmarks. Helpers: rl_test_capture_repeat
 # (a capture of N launches) and rl_test_pm4_util (lowering fixtures).
 add_library(rl_test_capture_repeat STATIC unit/capture/capture_repeat.c)

@@ -17,7 +17,7 @@ function(rl_rocr_test name)
 endfunction()
 
 # The stand-in's misuse detection and the rocr device in-process are unit
-# tests (tests/unit/backends/).
+# tests (tests/unit/redline/backends/).
 
 # `redline doctor` and `redline replay --device rocr` in fresh processes:
 # exit codes, messages, results byte-identical to the sim device's.

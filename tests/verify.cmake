@@ -1,6 +1,6 @@
 # Integration tests of the verify workload (issue 17); its unit tests are
-# tests/unit/ref/verify_ref_test.c (the reference kernels) and
-# tests/unit/workloads/verify_{route,workload}_test.c (the route's envelope,
+# tests/unit/kernels/ref/verify_ref_test.c (the reference kernels) and
+# tests/unit/kernels/workloads/verify_{route,workload}_test.c (the route's envelope,
 # the workload).
 # Shadow runs of the verify workload at demo scale (2 layers, 1024 rows,
 # crossover 256, window 816.. stride 16): the four engine arms with the

@@ -29,7 +29,7 @@
 // lowering and the simulator's PM4 interpreter through compile-time field
 // ids, pm4_family.h) and the kernel-descriptor reader
 // (capture/code_object/kernel_descriptor.c, COMPUTE_PGM_RSRC1/2/3). Changing a field
-// is one line here. tests/unit/hw/hw_registers_test.c compares every entry
+// is one line here. tests/unit/base/hw/hw_registers_test.c compares every entry
 // with values transcribed from the kernel headers
 // (tests/data/amd_registers/).
 //

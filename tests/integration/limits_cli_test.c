@@ -23,7 +23,7 @@
 #include "tests/support/test_support.h"
 
 #include "redline/capture_file.h"
-#include "tests/unit/engine/replay_test_helpers.h"
+#include "tests/unit/redline/replay_test_helpers.h"
 #include "base/clock.h"
 
 #define RL_CAPTURE_POS 37

@@ -19,7 +19,7 @@
 #include "tests/support/test_support.h"
 
 #include "redline/capture_file.h"
-#include "tests/unit/engine/replay_test_helpers.h"
+#include "tests/unit/redline/replay_test_helpers.h"
 
 #define RL_CAPTURE_POS 37
 

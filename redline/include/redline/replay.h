@@ -85,7 +85,7 @@
 // read and destroy as before) and is destroyed with the last of them;
 // rl_device_close() itself never blocks on them. Closing a device twice,
 // or using it after rl_device_close() except through its replays, is a
-// bug. (tests/unit/engine/public_api_null_test.c closes a device before
+// bug. (tests/unit/redline/public_api_null_test.c closes a device before
 // its two replays.) Statuses
 // returned are the caller's to free.
 #ifndef REDLINE_REPLAY_H_

@@ -29,7 +29,7 @@
 #include "kernels/workloads/verify.h"
 #include "redline/replay.h"
 #include "shadow/verify_serve.h"
-#include "tests/unit/workloads/decode_test_util.h"
+#include "tests/unit/kernels/workloads/decode_test_util.h"
 
 enum { B = 8 };
 
