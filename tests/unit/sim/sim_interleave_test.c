@@ -6,7 +6,7 @@
 // barrier bit, copies the elements. Whole work-groups in any order can only
 // show 0 (the copy ran first) or 2 (after); a 1 proves that a copy
 // instruction ran between the two stores of one work-item. Fixture:
-// tests/unit/interleave_race.hip, built by clang-19 for gfx1100.
+// tests/unit/sim/interleave_race.hip, built by clang-19 for gfx1100.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
