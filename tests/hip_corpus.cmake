@@ -31,8 +31,9 @@
 #   hip_corpus.struct_ptrs.<arch>.shadow{,_adversarial}  the default arms
 #       (its pinned buffer is one the HIP arms cannot place)
 #   hip_corpus.struct_ptrs.gfx1100.{pinned,hidden}  pointers inside struct
-#       arguments: the pinned buffer and its control, the refusal of a
-#       launch reaching a buffer only through its struct (struct_ptrs.sh)
+#       arguments: the pinned buffer and its control; a launch reaching a
+#       buffer only through its struct recorded with slots inside it, its
+#       shadow passing, and two controls failing (struct_ptrs.sh)
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 #   hip_corpus.grid_sync.<arch>.{nosync,toolarge,adversarial,deadlock,
