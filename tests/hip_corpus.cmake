@@ -220,6 +220,15 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
                ${dir}/${name} ${args})
     add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
     set(tests ${t}.run)
+    if(name STREQUAL "module" AND arch STREQUAL "gfx1100")
+      # hipModuleLaunchCooperativeKernel recorded as a cooperative launch
+      # (tests/hip_corpus/module_cooperative.sh).
+      add_test(NAME ${t}.cooperative
+        COMMAND ${RL_HIP_CORPUS_SRC}/module_cooperative.sh
+                $<TARGET_FILE:redline> ${arch} ${dir}/${name}.coop.rlc
+                ${dir}/${name} ${args})
+      list(APPEND tests ${t}.cooperative)
+    endif()
     if(name STREQUAL "grid_sync")
       # A cooperative launch (grid sync): its negative controls, the
       # adversarial interleaving, and its capture, shadow and replays with
