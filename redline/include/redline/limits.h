@@ -147,7 +147,8 @@ uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
 // Checks the static shape of |capture| against |limits| (NULL or zero
 // fields: the defaults): its region count against max_regions and every
 // launch's binding count against max_bindings (RL_STATUS_INVALID_INPUT, as
-// the reader refuses such a file), its launch count against max_dispatches, every launch's
+// the reader refuses such a file), its launch count against max_dispatches
+// (0: rl_limits_for_capture's, so only a chosen budget refuses), every launch's
 // work-items (a parameter-bound grid axis at its largest value over the
 // admitted range) against max_work_items, and |device_bytes| (what the
 // caller will allocate, from rl_limits_capture_device_bytes and any

@@ -374,9 +374,9 @@ static rl_status_t rl_shadow_with(const rl_capture_t* capture,
 // count when that is larger (redline/limits.h: a file holds no more
 // launches than its bytes can, which the reader checks): a step of 65,544
 // one-work-group launches passes a shadow with default limits (one window;
-// the eager and aql arms: route pm4 cannot put more than about 58,000
-// launches in its one IB, docs/pm4-relay.md); a budget the caller sets
-// still refuses it.
+// the eager and aql arms: these launches wait for each other, and route
+// pm4's one IB holds about 58,000 such, docs/failure-semantics.md
+// "Budgets"); a budget the caller sets still refuses it.
 static void rl_default_dispatch_budget_is_the_captures_own(void** state) {
   (void)state;
   rl_capture_t big = {.launch_count = 70000};
