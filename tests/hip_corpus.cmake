@@ -234,7 +234,7 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
       # adversarial interleaving, and its capture, shadow and replays with
       # a device that refuses it (tests/hip_corpus/grid_sync.sh;
       # docs/hip-runtime.md, "Cooperative launches").
-      foreach(mode nosync toolarge adversarial deadlock plain capture)
+      foreach(mode nosync toolarge adversarial deadlock plain capture graph)
         add_test(NAME ${t}.${mode} COMMAND ${RL_HIP_CORPUS_SRC}/grid_sync.sh
                  ${mode} ${common} ${RL_STANDIN_DRM_LIBRARY})
         list(APPEND tests ${t}.${mode})

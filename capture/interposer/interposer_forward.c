@@ -308,9 +308,17 @@ RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
   if (!real_hipLaunchCooperativeKernel) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  if (!rl_ip_on || !args || (ip->funnel && rl_ip_graph_capturing(ip, stream))) {
+  rl_ip_graph_t* capturing =
+      rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
+  if (!rl_ip_on || !args || capturing) {
     hipError_t result =
         real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream);
+    // HIP makes it a kernel node launched cooperatively; the graph model
+    // has no cooperative node, so the graph's launches are not recorded.
+    if (capturing && result == hipSuccess) {
+      rl_ip_graph_break(capturing, "hipLaunchCooperativeKernel on a capturing stream "
+                           "is not recorded (a cooperative kernel node)");
+    }
     if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
       rl_ip_note(ip, 1,
                  "hipLaunchCooperativeKernel %s is not recorded",
@@ -339,9 +347,16 @@ RL_IP_EXPORT hipError_t hipModuleLaunchCooperativeKernel(
   if (!real_hipModuleLaunchCooperativeKernel) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  if (!rl_ip_on || !args || (ip->funnel && rl_ip_graph_capturing(ip, stream))) {
+  rl_ip_graph_t* g = rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream)
+                                             : NULL;
+  if (!rl_ip_on || !args || g) {
     hipError_t result = real_hipModuleLaunchCooperativeKernel(
         f, gx, gy, gz, bx, by, bz, lds, stream, args);
+    if (g && result == hipSuccess) {
+      rl_ip_graph_break(g, "hipModuleLaunchCooperativeKernel on a capturing "
+                           "stream is not recorded (a cooperative kernel "
+                           "node)");
+    }
     if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
       rl_ip_note(ip, 1, "hipModuleLaunchCooperativeKernel %s is not recorded",
                  args ? "on a capturing stream" : "without arguments");
