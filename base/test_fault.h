@@ -79,11 +79,14 @@
 //                   host stores into host memory (takes no index): the
 //                   negative control of tests/hip_conformance/
 //                   host_uploads.sh
-//   struct-pin-off  the capture interposer (interposer_args.c) neither pins
-//                   the buffers struct arguments point into nor refuses a
-//                   launch whose struct points where no pointer argument
-//                   does (takes no index): the negative control of
-//                   tests/hip_corpus/struct_ptrs.sh
+//   struct-pin-off  the recording funnel (capture/recording/funnel_launch.c)
+//                   neither pins the buffers struct arguments point into
+//                   nor records the words as pointer slots (takes no
+//                   index): a negative control of tests/hip_corpus/
+//                   struct_ptrs.sh
+//   struct-slot-off the same funnel pins those buffers but records no
+//                   pointer slot for the words (takes no index): the other
+//                   negative control of tests/hip_corpus/struct_ptrs.sh
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

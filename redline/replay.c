@@ -76,7 +76,7 @@ rl_status_t rl_replay_create(rl_device_t* device, const rl_capture_t* capture,
     if (!limits.max_work_items) limits.max_work_items = UINT64_MAX;
     if (!limits.max_dispatches) limits.max_dispatches = UINT32_MAX;
   }
-  replay->options.limits = rl_limits_resolve(&limits);
+  replay->options.limits = rl_limits_for_capture(&limits, capture);
   if (!replay->options.wait_timeout_ns) {
     replay->options.wait_timeout_ns = replay->options.limits.wait_timeout_ns;
   }

@@ -156,7 +156,8 @@ rl_status_t rl_shadow_arm_create(rl_shadow_arm_kind_t kind,
   *out_arm = NULL;
   rl_shadow_arm_t common = {.kind = kind,
                             .capture = capture,
-                            .limits = rl_limits_resolve(&options->limits),
+                            .limits = rl_limits_for_capture(&options->limits,
+                                                            capture),
                             .device_options = options->device};
   // A cooperative launch (all work-groups resident at once) runs on the
   // simulator, whose device is put in cooperative mode for the arm (as the

@@ -31,8 +31,9 @@
 #   hip_corpus.struct_ptrs.<arch>.shadow{,_adversarial}  the default arms
 #       (its pinned buffer is one the HIP arms cannot place)
 #   hip_corpus.struct_ptrs.gfx1100.{pinned,hidden}  pointers inside struct
-#       arguments: the pinned buffer and its control, the refusal of a
-#       launch reaching a buffer only through its struct (struct_ptrs.sh)
+#       arguments: the pinned buffer and its control; a launch reaching a
+#       buffer only through its struct recorded with slots inside it, its
+#       shadow passing, and two controls failing (struct_ptrs.sh)
 #   hip_corpus.<name>.<arch>.corrupt             negative control: the
 #       program with REDLINE_CORPUS_CORRUPT=1 must exit 1 (its check fails)
 #   hip_corpus.grid_sync.<arch>.{nosync,toolarge,adversarial,deadlock,
@@ -219,12 +220,21 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
                ${dir}/${name} ${args})
     add_test(NAME ${t}.run COMMAND ${rl_corpus_run} run ${common})
     set(tests ${t}.run)
+    if(name STREQUAL "module" AND arch STREQUAL "gfx1100")
+      # hipModuleLaunchCooperativeKernel recorded as a cooperative launch
+      # (tests/hip_corpus/module_cooperative.sh).
+      add_test(NAME ${t}.cooperative
+        COMMAND ${RL_HIP_CORPUS_SRC}/module_cooperative.sh
+                $<TARGET_FILE:redline> ${arch} ${dir}/${name}.coop.rlc
+                ${dir}/${name} ${args})
+      list(APPEND tests ${t}.cooperative)
+    endif()
     if(name STREQUAL "grid_sync")
       # A cooperative launch (grid sync): its negative controls, the
       # adversarial interleaving, and its capture, shadow and replays with
       # a device that refuses it (tests/hip_corpus/grid_sync.sh;
       # docs/hip-runtime.md, "Cooperative launches").
-      foreach(mode nosync toolarge adversarial deadlock plain capture)
+      foreach(mode nosync toolarge adversarial deadlock plain capture graph)
         add_test(NAME ${t}.${mode} COMMAND ${RL_HIP_CORPUS_SRC}/grid_sync.sh
                  ${mode} ${common} ${RL_STANDIN_DRM_LIBRARY})
         list(APPEND tests ${t}.${mode})

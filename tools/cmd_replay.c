@@ -428,7 +428,8 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .cache_model = cli->cache_model,
       .executor = cli->executor,
       .max_work_items = cli->limits.max_work_items,
-      .max_dispatches = cli->limits.max_dispatches,
+      .max_dispatches =
+          rl_limits_for_capture(&cli->limits, capture).max_dispatches,
       .no_hazard_check = cli->no_hazard_check,
   };
   return rl_device_open(&options, out_device);

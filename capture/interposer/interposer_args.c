@@ -10,7 +10,6 @@
 #include "capture/interposer/interposer_internal.h"
 #include "base/array.h"
 #include "base/number.h"
-#include "base/test_fault.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -46,63 +45,22 @@ rl_ip_function_t* rl_ip_function_find(rl_interposer_t* ip,
   return f;
 }
 
-// True when a pointer argument of |args| (|count| of them) points into |b|.
-static bool rl_ip_slot_reaches(const rl_funnel_arg_t* args, uint32_t count,
-                               const rl_ip_buffer_t* b) {
-  uint64_t base = (uint64_t)(uintptr_t)b->base;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (args[i].type != RL_FUNNEL_ARG_POINTER) continue;
-    uint64_t p = args[i].value.pointer;
-    if (p >= base && p - base < b->size) return true;
-  }
-  return false;
-}
-
-// Pins every recorded buffer an 8-byte-aligned word of the by-value
-// argument |meta| (its bytes at |bytes|) points into: a pointer member of a
-// struct argument (an iterator holding a pointer, as rocPRIM's zip_iterator
-// does) is kernarg data no pointer slot covers, so a replay cannot rebase
-// it and must place the buffer where the capture had it. Its accesses are
-// observed through the launch's pointer slots on the same buffer; with
-// none, nothing would say what the launch touches there, so the launch is
-// refused (|why| says which argument, address and buffer). A word that only
-// looks like an address pins a buffer for nothing, which costs no
-// correctness.
-static bool rl_ip_pin_embedded(rl_interposer_t* ip,
-                               const rl_code_object_kernel_t* info,
-                               const rl_kernel_arg_t* meta,
-                               const uint8_t* bytes,
-                               const rl_funnel_arg_t* args, uint32_t count,
-                               char* why, size_t why_size) {
-  if (rl_test_fault("struct-pin-off", 0)) return true;  // the control
+// Marks every live buffer an 8-byte-aligned word of the by-value argument
+// |meta| (its bytes at |bytes|) points into as used by the launch: a pointer
+// member of a struct argument (an iterator holding a pointer, as rocPRIM's
+// zip_iterator does). The funnel records such a word as a pointer slot
+// inside the argument and pins its buffer (redline/capture.h); the buffer
+// must then be in the capture like any a launch touches.
+static void rl_ip_mark_embedded(rl_interposer_t* ip,
+                                const rl_kernel_arg_t* meta,
+                                const uint8_t* bytes) {
   for (uint32_t at = (8 - meta->offset % 8) % 8; at + 8 <= meta->size;
        at += 8) {
     uint64_t word = 0;
     memcpy(&word, bytes + at, 8);
     rl_ip_buffer_t* b = word ? rl_ip_buffer_at(ip, word) : NULL;
-    if (!b) continue;
-    b->used = true;
-    if (!rl_ip_slot_reaches(args, count, b)) {
-      // The kernel's name last: a long one cannot cut off the address.
-      snprintf(why, why_size,
-               "launch %u: the by-value argument at kernarg offset %u holds "
-               "address 0x%llx inside buf%u, which no pointer argument of "
-               "the launch points into (what the launch touches there "
-               "cannot be known); kernel %s",
-               rl_funnel_capture(ip->funnel)->launch_count,
-               meta->offset + at, (unsigned long long)word, b->index,
-               info->name);
-      return false;
-    }
-    rl_status_t status = rl_funnel_keep_address(ip->funnel, b->index);
-    if (status) {
-      snprintf(why, why_size, "launch of %s: %s", info->name,
-               rl_status_message(status));
-      rl_status_free(status);
-      return false;
-    }
+    if (b) b->used = true;
   }
-  return true;
 }
 
 // Types the explicit arguments of a launch of |info| (argument typing):
@@ -110,9 +68,9 @@ static bool rl_ip_pin_embedded(rl_interposer_t* ip,
 // image |buffer| of |buffer_size| bytes, sliced at the metadata offsets.
 // global_buffer -> pointer (the funnel's effect rules), 4/8-byte by_value
 // -> u32/u64, others -> bytes (pointing into |params| or |buffer|); the
-// buffers a by-value argument holds an address of keep their address
-// (rl_ip_pin_embedded). False, with |why| saying so, when an argument is
-// not readable or the launch cannot be recorded whole.
+// buffers a by-value argument holds an address of are marked used
+// (rl_ip_mark_embedded). False, with |why| saying so, when an argument is
+// not readable.
 bool rl_ip_type_args(rl_interposer_t* ip, const rl_code_object_kernel_t* info,
                      void** params, const uint8_t* buffer, size_t buffer_size,
                      rl_funnel_arg_t args[64], uint32_t* out_count,
@@ -144,19 +102,13 @@ bool rl_ip_type_args(rl_interposer_t* ip, const rl_code_object_kernel_t* info,
     }
     ++count;
   }
-  // Every pointer argument is known now: the by-value ones are checked
-  // against them.
   uint32_t index = 0;
   for (uint32_t a = 0; a < info->arg_count; ++a) {
     const rl_kernel_arg_t* meta = &info->args[a];
     if (meta->kind == RL_ARG_KIND_HIDDEN) continue;
     const uint8_t* bytes = params ? params[index] : buffer + meta->offset;
     ++index;
-    if (meta->kind == RL_ARG_KIND_GLOBAL_BUFFER && meta->size == 8) continue;
-    if (!rl_ip_pin_embedded(ip, info, meta, bytes, args, count, why,
-                            why_size)) {
-      return false;
-    }
+    if (meta->kind == RL_ARG_KIND_BY_VALUE) rl_ip_mark_embedded(ip, meta, bytes);
   }
   *out_count = count;
   return true;

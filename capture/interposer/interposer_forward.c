@@ -59,6 +59,40 @@ rl_status_t rl_ip_read(void* self, uint64_t address, void* data,
                : RL_OK;
 }
 
+// HIP 6's module form of a cooperative launch (Debian's HIP 5.2 headers
+// do not declare it; its library does not export it, and then the call is
+// hipErrorNotSupported).
+hipError_t hipModuleLaunchCooperativeKernel(
+    hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+    unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+    void** kernelParams);
+
+// One pointer per explicit argument into the funnel's kernarg at the
+// metadata offsets (the kernelParams form) in |params|.
+static void rl_ip_kernarg_params(const rl_code_object_kernel_t* info,
+                                 const rl_funnel_dispatch_t* dispatch,
+                                 void* params[64]) {
+  uint32_t count = 0;
+  for (uint32_t a = 0; a < info->arg_count && count < 64; ++a) {
+    if (info->args[a].kind == RL_ARG_KIND_HIDDEN) continue;
+    params[count++] = (void*)(dispatch->kernarg + info->args[a].offset);
+  }
+}
+
+// Forwards a cooperative module launch with the funnel's kernarg.
+static hipError_t rl_ip_launch_module_cooperative(
+    rl_interposer_t* ip, const rl_funnel_dispatch_t* dispatch) {
+  RL_IP_REAL(hipModuleLaunchCooperativeKernel);
+  if (!real_hipModuleLaunchCooperativeKernel) return hipErrorNotSupported;
+  void* params[64];
+  rl_ip_kernarg_params(ip->pending_info, dispatch, params);
+  return real_hipModuleLaunchCooperativeKernel(
+      ip->pending_function, dispatch->grid[0], dispatch->grid[1],
+      dispatch->grid[2], dispatch->block[0], dispatch->block[1],
+      dispatch->block[2], dispatch->dynamic_lds, ip->pending_stream, params);
+}
+
 // Forwards a host-stub launch: hipLaunchKernel takes one pointer per
 // explicit argument, here into the funnel's kernarg at the metadata offsets.
 static hipError_t rl_ip_launch_host(rl_interposer_t* ip,
@@ -66,12 +100,7 @@ static hipError_t rl_ip_launch_host(rl_interposer_t* ip,
   RL_IP_REAL(hipLaunchKernel);
   if (!real_hipLaunchKernel) return hipErrorNotSupported;
   void* params[64];
-  uint32_t count = 0;
-  const rl_code_object_kernel_t* info = ip->pending_info;
-  for (uint32_t a = 0; a < info->arg_count && count < 64; ++a) {
-    if (info->args[a].kind == RL_ARG_KIND_HIDDEN) continue;
-    params[count++] = (void*)(dispatch->kernarg + info->args[a].offset);
-  }
+  rl_ip_kernarg_params(ip->pending_info, dispatch, params);
   const dim3 grid = {dispatch->grid[0], dispatch->grid[1], dispatch->grid[2]};
   const dim3 block = {dispatch->block[0], dispatch->block[1],
                       dispatch->block[2]};
@@ -99,6 +128,8 @@ rl_status_t rl_ip_launch(void* self, const rl_funnel_dispatch_t* dispatch) {
   }
   if (ip->pending_host) {
     ip->launch_result = rl_ip_launch_host(ip, dispatch);
+  } else if (ip->pending_cooperative) {
+    ip->launch_result = rl_ip_launch_module_cooperative(ip, dispatch);
   } else {
     ip->launch_result = real_hipModuleLaunchKernel(
         ip->pending_function, dispatch->grid[0], dispatch->grid[1],
@@ -108,9 +139,12 @@ rl_status_t rl_ip_launch(void* self, const rl_funnel_dispatch_t* dispatch) {
   }
   return ip->launch_result
              ? RL_STATUS(RL_STATUS_UNAVAILABLE, "%s: error %d",
-                         ip->pending_cooperative ? "hipLaunchCooperativeKernel"
-                         : ip->pending_host      ? "hipLaunchKernel"
-                                                 : "hipModuleLaunchKernel",
+                         ip->pending_cooperative
+                             ? (ip->pending_host
+                                    ? "hipLaunchCooperativeKernel"
+                                    : "hipModuleLaunchCooperativeKernel")
+                         : ip->pending_host ? "hipLaunchKernel"
+                                            : "hipModuleLaunchKernel",
                          (int)ip->launch_result)
              : RL_OK;
 }
@@ -232,6 +266,13 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
     }
     return real_hipLaunchKernel(host, g3, b3, params, lds, stream);
   }
+  if (ip->pending_cooperative) {
+    RL_IP_REAL(hipModuleLaunchCooperativeKernel);
+    if (!real_hipModuleLaunchCooperativeKernel) return hipErrorNotSupported;
+    return real_hipModuleLaunchCooperativeKernel(
+        function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+        lds, stream, params);
+  }
   return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
                                     block[0], block[1], block[2], lds, stream,
                                     params, extra);
@@ -267,9 +308,17 @@ RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
   if (!real_hipLaunchCooperativeKernel) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  if (!rl_ip_on || !args || (ip->funnel && rl_ip_graph_capturing(ip, stream))) {
+  rl_ip_graph_t* capturing =
+      rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
+  if (!rl_ip_on || !args || capturing) {
     hipError_t result =
         real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream);
+    // HIP makes it a kernel node launched cooperatively; the graph model
+    // has no cooperative node, so the graph's launches are not recorded.
+    if (capturing && result == hipSuccess) {
+      rl_ip_graph_break(capturing, "hipLaunchCooperativeKernel on a capturing stream "
+                           "is not recorded (a cooperative kernel node)");
+    }
     if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
       rl_ip_note(ip, 1,
                  "hipLaunchCooperativeKernel %s is not recorded",
@@ -282,6 +331,42 @@ RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
   ip->pending_cooperative = true;
   hipError_t result =
       rl_ip_module_launch(ip, NULL, f, g, b, lds, stream, args, NULL);
+  ip->pending_cooperative = false;
+  return rl_ip_leave(result);
+}
+
+// hipModuleLaunchCooperativeKernel: recorded like hipModuleLaunchKernel's
+// kernelParams form and marked cooperative, as hipLaunchCooperativeKernel
+// above; forwarded with hipModuleLaunchCooperativeKernel.
+RL_IP_EXPORT hipError_t hipModuleLaunchCooperativeKernel(
+    hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz,
+    unsigned int bx, unsigned int by, unsigned int bz, unsigned int lds,
+    hipStream_t stream, void** args) {
+  RL_IP_ENTER();
+  RL_IP_REAL(hipModuleLaunchCooperativeKernel);
+  if (!real_hipModuleLaunchCooperativeKernel) {
+    return rl_ip_leave(hipErrorNotSupported);
+  }
+  rl_ip_graph_t* g = rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream)
+                                             : NULL;
+  if (!rl_ip_on || !args || g) {
+    hipError_t result = real_hipModuleLaunchCooperativeKernel(
+        f, gx, gy, gz, bx, by, bz, lds, stream, args);
+    if (g && result == hipSuccess) {
+      rl_ip_graph_break(g, "hipModuleLaunchCooperativeKernel on a capturing "
+                           "stream is not recorded (a cooperative kernel "
+                           "node)");
+    }
+    if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
+      rl_ip_note(ip, 1, "hipModuleLaunchCooperativeKernel %s is not recorded",
+                 args ? "on a capturing stream" : "without arguments");
+    }
+    return rl_ip_leave(result);
+  }
+  const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  ip->pending_cooperative = true;
+  hipError_t result =
+      rl_ip_module_launch(ip, f, NULL, grid, block, lds, stream, args, NULL);
   ip->pending_cooperative = false;
   return rl_ip_leave(result);
 }

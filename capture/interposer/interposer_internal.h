@@ -39,7 +39,9 @@
 //   hipModuleLaunchKernel (kernelParams or extra form),
 //   hipLaunchKernel (a registered host stub; args like kernelParams),
 //   hipLaunchCooperativeKernel (the same, the launch marked cooperative and
-//                          forwarded with hipLaunchCooperativeKernel) and
+//                          forwarded with hipLaunchCooperativeKernel),
+//   hipModuleLaunchCooperativeKernel (HIP 6: as hipModuleLaunchKernel's
+//                          kernelParams form, marked cooperative) and
 //   hipExtModuleLaunchKernel (global sizes that are whole work-groups)
 //                          inside the window: the explicit arguments are
 //                          sliced from the program's bytes at the metadata

@@ -27,6 +27,16 @@ rl_limits_t rl_limits_resolve(const rl_limits_t* limits) {
   return out;
 }
 
+rl_limits_t rl_limits_for_capture(const rl_limits_t* limits,
+                                  const rl_capture_t* capture) {
+  rl_limits_t out = rl_limits_resolve(limits);
+  bool chosen = limits && limits->max_dispatches;
+  if (!chosen && capture && capture->launch_count > out.max_dispatches) {
+    out.max_dispatches = capture->launch_count;
+  }
+  return out;
+}
+
 static uint64_t rl_limits_add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
@@ -132,7 +142,7 @@ rl_status_t rl_limits_check_capture(const rl_capture_t* capture,
   if (!capture) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "limits: no capture");
   }
-  const rl_limits_t resolved = rl_limits_resolve(limits);
+  const rl_limits_t resolved = rl_limits_for_capture(limits, capture);
   limits = &resolved;  // NULL: the defaults
   RL_RETURN_IF_ERROR(rl_limits_check_counts(capture, limits));
   if (capture->launch_count > limits->max_dispatches) {

@@ -124,14 +124,35 @@ static const rl_kernel_arg_t* rl_capture_arg_at(
   return NULL;
 }
 
+// Returns the by-value argument holding the 8 bytes at |offset|, or NULL.
+static const rl_kernel_arg_t* rl_capture_by_value_around(
+    const rl_code_object_kernel_t* info, uint32_t offset) {
+  for (uint32_t i = 0; i < info->arg_count; ++i) {
+    const rl_kernel_arg_t* arg = &info->args[i];
+    if (arg->kind == RL_ARG_KIND_BY_VALUE && offset >= arg->offset &&
+        arg->size >= 8 && offset - arg->offset <= arg->size - 8) {
+      return arg;
+    }
+  }
+  return NULL;
+}
+
+// A slot sits on a global_buffer argument, or on an 8-byte-aligned word
+// inside a by-value one whose buffer keeps its capture address (a pointer
+// member of a struct, redline/capture.h): patching it must write back the
+// recorded value, since the word may be an integer that equals an address.
 static rl_status_t rl_capture_check_slot(const rl_capture_t* capture,
                                          const rl_capture_launch_t* launch,
                                          const rl_code_object_kernel_t* info,
                                          const rl_pointer_slot_t* slot) {
   const rl_kernel_arg_t* arg = rl_capture_arg_at(info, slot->kernarg_offset);
-  if (!arg || arg->kind != RL_ARG_KIND_GLOBAL_BUFFER || arg->size != 8) {
+  bool typed = arg && arg->kind == RL_ARG_KIND_GLOBAL_BUFFER && arg->size == 8;
+  bool embedded = !typed && slot->kernarg_offset % 8 == 0 &&
+                  rl_capture_by_value_around(info, slot->kernarg_offset);
+  if (!typed && !embedded) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT,
-                     "no global_buffer argument of %s at kernarg offset %u",
+                     "no global_buffer argument of %s at kernarg offset %u, "
+                     "nor an aligned word of a by-value one",
                      info->name, slot->kernarg_offset);
   }
   if (slot->buffer >= capture->buffer_count) {
@@ -139,6 +160,12 @@ static rl_status_t rl_capture_check_slot(const rl_capture_t* capture,
                      slot->buffer, capture->buffer_count);
   }
   const rl_capture_buffer_t* buffer = &capture->buffers[slot->buffer];
+  if (embedded && !buffer->keep_address) {
+    return RL_STATUS(RL_STATUS_INVALID_INPUT,
+                     "a slot inside a by-value argument of %s refers to "
+                     "buffer %s, which does not keep its address",
+                     info->name, buffer->name);
+  }
   if ((unsigned)slot->effect > RL_EFFECT_READ_WRITE ||
       (unsigned)slot->source >= RL_EFFECT_SOURCE_COUNT_) {
     return RL_STATUS(RL_STATUS_INVALID_INPUT, "effect %u / source %u",

@@ -195,6 +195,44 @@ static rl_status_t rl_funnel_place_pointer(rl_funnel_build_t* build,
   return RL_OK;
 }
 
+// Records every 8-byte-aligned word of the by-value argument |meta| (its
+// bytes already in the kernarg) that lies inside a registered buffer as a
+// pointer slot inside the argument (redline/capture.h, "embedded" slots)
+// and pins that buffer to its capture address: a pointer member of a struct
+// (rocPRIM's zip_iterator) is then rebased by every route like any pointer
+// and its accesses get an effect (UNKNOWN: the whole buffer read-write,
+// until observed). Whether the word is a pointer cannot be proven; because
+// the buffer keeps its address, patching the slot writes back the very same
+// value, so an integer that only equals an address stays that integer.
+// Controls (base/test_fault.h): REDLINE_TEST_FAULT=struct-pin-off records
+// neither (the replay moves the buffer under the struct's pointer);
+// struct-slot-off pins the buffer but records no slot (the launch's accesses
+// there are then covered by no effect).
+static rl_status_t rl_funnel_embed_pointers(rl_funnel_build_t* build,
+                                            const rl_kernel_arg_t* meta) {
+  if (meta->kind != RL_ARG_KIND_BY_VALUE || meta->size < 8) return RL_OK;
+  if (rl_test_fault("struct-pin-off", 0)) return RL_OK;
+  rl_capture_t* capture = build->funnel->capture;
+  for (uint32_t at = (8 - meta->offset % 8) % 8; at + 8 <= meta->size;
+       at += 8) {
+    uint32_t kernarg_offset = meta->offset + at;
+    uint64_t word = rl_load_le(build->launch.kernarg + kernarg_offset, 8);
+    rl_pointer_slot_t slot = {.kernarg_offset = kernarg_offset};
+    if (word == 0 || !rl_funnel_find_buffer_at(capture, word, &slot.buffer)) {
+      continue;
+    }
+    rl_capture_buffer_t* buffer = &capture->buffers[slot.buffer];
+    slot.offset = word - buffer->capture_address;
+    slot.effect = RL_EFFECT_READ_WRITE;
+    slot.source = RL_EFFECT_SOURCE_UNKNOWN;
+    slot.extent_size = buffer->size;
+    buffer->keep_address = true;
+    if (rl_test_fault("struct-slot-off", 0)) continue;
+    build->launch.slots[build->launch.slot_count++] = slot;
+  }
+  return RL_OK;
+}
+
 static rl_status_t rl_funnel_place_value(rl_funnel_build_t* build,
                                          const rl_kernel_arg_t* meta,
                                          const rl_funnel_arg_t* arg) {
@@ -217,7 +255,7 @@ static rl_status_t rl_funnel_place_value(rl_funnel_build_t* build,
                            ? arg->value.bytes.data
                            : (const void*)&arg->value;
   memcpy(build->launch.kernarg + meta->offset, source, size);
-  if (!arg->bound) return RL_OK;
+  if (!arg->bound) return rl_funnel_embed_pointers(build, meta);
   int64_t value = 0;
   if (!rl_funnel_arg_integer(arg, &value)) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
@@ -314,13 +352,15 @@ static rl_status_t rl_funnel_bind_grid(
   return RL_OK;
 }
 
-// Allocates the arrays of |build|: a zeroed kernarg, room for a slot per
-// argument and a binding per argument plus the three grid axes.
+// Allocates the arrays of |build|: a zeroed kernarg, room for every slot
+// and a binding per argument plus the three grid axes.
 static rl_status_t rl_funnel_build_init(rl_funnel_build_t* build) {
   const rl_code_object_kernel_t* info = build->info;
   build->launch.kernarg_size = info->kernarg_size;
   build->launch.kernarg = calloc(info->kernarg_size + 1, 1);
-  build->launch.slots = calloc(info->arg_count + 1, sizeof(rl_pointer_slot_t));
+  // A slot per argument and per 8-byte word a by-value one may embed.
+  build->launch.slots = calloc(info->arg_count + info->kernarg_size / 8 + 1,
+                               sizeof(rl_pointer_slot_t));
   build->launch.bindings =
       calloc(info->arg_count + 3, sizeof(rl_scalar_binding_t));
   if (!build->launch.kernarg || !build->launch.slots ||

@@ -22,6 +22,10 @@
 //             hipLaunchCooperativeKernel must fail the same way (gfx11:
 //             "not launched cooperatively").
 //   Both print "launch failed: ERROR" and exit 3 when the launch fails.
+//   graph     the cooperative launch captured from a stream into a graph
+//             (hipStreamBeginCapture) and run with hipGraphLaunch: HIP
+//             makes it a kernel node launched cooperatively, so the answer
+//             is the same (the barrier faults in a launch that is not).
 #include "corpus.h"
 
 #include <hip/hip_cooperative_groups.h>
@@ -109,7 +113,23 @@ int main(int argc, char** argv) {
                 units, hipGetErrorName(e));
     return e == hipErrorCooperativeLaunchTooLarge ? 0 : 1;
   }
-  if (std::strcmp(mode, "plain") == 0) {
+  if (std::strcmp(mode, "graph") == 0) {
+    hipStream_t stream;
+    hipGraph_t graph;
+    hipGraphExec_t exec;
+    HIP_CHECK(hipStreamCreate(&stream));
+    HIP_CHECK(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));
+    HIP_CHECK(hipLaunchCooperativeKernel(
+        reinterpret_cast<const void*>(two_phase), dim3(groups), dim3(block),
+        args, 0, stream));
+    HIP_CHECK(hipStreamEndCapture(stream, &graph));
+    HIP_CHECK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+    HIP_CHECK(hipGraphLaunch(exec, stream));
+    HIP_CHECK(hipStreamSynchronize(stream));
+    HIP_CHECK(hipGraphExecDestroy(exec));
+    HIP_CHECK(hipGraphDestroy(graph));
+    HIP_CHECK(hipStreamDestroy(stream));
+  } else if (std::strcmp(mode, "plain") == 0) {
     HIP_CHECK(hipLaunchKernel(reinterpret_cast<const void*>(two_phase),
                               dim3(groups), dim3(block), args, 0, 0));
   } else {

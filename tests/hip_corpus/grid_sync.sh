@@ -20,6 +20,11 @@
 #                    keeps all work-groups resident); negative control: a
 #                    device that cannot (the drm stand-in, DRM_LIBRARY)
 #                    refuses it with exit 4 naming the launch.
+#   graph            the cooperative launch captured from a stream into a
+#                    graph and launched: the program passes (the node runs
+#                    cooperatively, as HIP's runtime makes it); `run
+#                    --capture` forwards it unrecorded and the capture is
+#                    INCOMPLETE naming it; shadow refuses it (exit 4).
 # Usage: grid_sync.sh MODE REDLINE ARCH CAPTURE PROGRAM [DRM_LIBRARY]
 set -u
 mode=$1 redline=$2 arch=$3 capture=$4 program=$5 drm_library=${6:-}
@@ -96,5 +101,19 @@ case $mode in
       printf '%s\n' "$out" | grep -q 'launch 0 (kernel .*) is cooperative' ||
         fail "the drm refusal does not name the cooperative launch"
     fi ;;
+  graph)
+    run_mode graph
+    [ $status -eq 0 ] || fail "exit $status, expected 0"
+    rm -f "$capture"
+    out=$(run "$redline" run --processor "$arch" --capture "$capture" -- \
+      "$program" graph 2>&1)
+    status=$?
+    printf '%s\n' "$out"
+    [ $status -eq 0 ] || fail "the captured run exited $status"
+    printf '%s\n' "$out" | grep -q 'INCOMPLETE: .*hipLaunchCooperativeKernel on a capturing stream is not recorded' ||
+      fail "the capture does not name the cooperative launch on a capturing stream"
+    run "$redline" shadow "$capture" --executor isa >/dev/null 2>&1
+    status=$?
+    [ $status -eq 4 ] || fail "shadow exit $status, expected 4" ;;
   *) fail "unknown mode" ;;
 esac

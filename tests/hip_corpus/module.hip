@@ -2,13 +2,26 @@
 // `redline-hipcc --genco` (module_kernels.hip) with hipModuleLoad, finds
 // its kernels with hipModuleGetFunction and launches them with
 // hipModuleLaunchKernel, once with kernelParams and once with the
-// HIP_LAUNCH_PARAM_BUFFER "extra" form. Exact check.
+// HIP_LAUNCH_PARAM_BUFFER "extra" form. Exact check. With
+// REDLINE_MODULE_COOPERATIVE=1 the kernelParams launch is a cooperative one,
+// hipModuleLaunchCooperativeKernel (HIP 6: Debian's HIP 5.2 headers and
+// library lack it, so it is looked up with dlsym, as a program supporting
+// both would): tests/hip_corpus/module_cooperative.sh.
 //
 // Usage: module CODE_OBJECT
 #include "corpus.h"
 
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+typedef hipError_t (*ModuleLaunchCooperative)(
+    hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+    unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+    void** kernelParams);
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -43,8 +56,20 @@ int main(int argc, char** argv) {
   float a = 1.5f;
   int count = n;
   void* params[] = {&dy, &dx, &a, &count};
-  HIP_CHECK(hipModuleLaunchKernel(scale_add, (n + 255) / 256, 1, 1, 256, 1, 1,
-                                  0, nullptr, params, nullptr));
+  const char* cooperative = std::getenv("REDLINE_MODULE_COOPERATIVE");
+  if (cooperative && cooperative[0] == '1') {
+    ModuleLaunchCooperative launch = reinterpret_cast<ModuleLaunchCooperative>(
+        dlsym(RTLD_DEFAULT, "hipModuleLaunchCooperativeKernel"));
+    if (!launch) {
+      std::fprintf(stderr, "module: no hipModuleLaunchCooperativeKernel\n");
+      return 1;
+    }
+    HIP_CHECK(launch(
+        scale_add, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, params));
+  } else {
+    HIP_CHECK(hipModuleLaunchKernel(scale_add, (n + 255) / 256, 1, 1, 256, 1,
+                                    1, 0, nullptr, params, nullptr));
+  }
   // The "extra" form: the arguments packed as the kernel lays them out.
   struct {
     int* v;

@@ -1,9 +1,10 @@
 // struct_ptrs.hip — pointers passed inside a struct argument, the way
 // rocPRIM's run-length encoding hands reduce_by_key a zip_iterator of two
 // output pointers into its temporary storage. The kernel argument is a
-// by-value struct, not a global_buffer, so a capture has no pointer slot to
-// rebase: the buffer it points into must keep its address on replay
-// (docs/capture-interposer.md, "Pointers inside struct arguments").
+// by-value struct, not a global_buffer: a capture records each of its words
+// inside a buffer as a pointer slot inside the argument and pins that
+// buffer to its address on replay (docs/capture-interposer.md, "Pointers
+// inside struct arguments").
 //
 // One temporary buffer holds three regions: stage writes region 0 through
 // a plain pointer; split reads region 0 through a plain pointer and writes
@@ -13,9 +14,8 @@
 // Exact check.
 //
 // With REDLINE_STRUCT_PTRS_HIDDEN=1 the last launch is combine_hidden,
-// which reaches the temporary buffer only through its struct: what it
-// reads there is known to no pointer argument, so a capture must refuse
-// that launch (incomplete, naming it) rather than record it.
+// which reaches the temporary buffer only through its struct: only the
+// slots inside the struct say what it reads there (their effects observed).
 #include "corpus.h"
 
 #include <vector>

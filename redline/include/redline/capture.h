@@ -123,6 +123,12 @@ typedef struct rl_scalar_binding_s {
 } rl_scalar_binding_t;
 
 // A pointer argument: where it points and what the kernel may do there.
+// Most sit on a global_buffer argument; an "embedded" slot sits on an
+// 8-byte-aligned word inside a by-value argument (a pointer member of a
+// struct or iterator) whose value lay inside a recorded buffer at capture,
+// and that buffer keeps its address (keep_address), so patching the slot
+// rewrites the recorded value whether or not the word was a pointer
+// (docs/capture-interposer.md "Pointers inside struct arguments").
 typedef struct rl_pointer_slot_s {
   uint32_t kernarg_offset;  // where the 8-byte pointer sits in the kernarg
   uint32_t buffer;          // buffer index

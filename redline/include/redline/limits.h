@@ -12,8 +12,10 @@
 //   max_device_bytes        8 GiB      replay contract, shadow  CONTRACT (4)
 //   max_work_items          2^24       replay contract, shadow, CONTRACT (4)
 //                                      the simulator (a fault)
-//   max_dispatches          65536      replay contract, shadow, CONTRACT (4)
-//                                      the simulator (a fault)
+//   max_dispatches          65536, or  replay contract, shadow, CONTRACT (4)
+//                           the        the simulator (a fault)
+//                           capture's
+//                           launches
 //   wait_timeout_ns         10 s       every wait of replay and shadow
 //                           (60 s in sanitizer builds)
 //                                      QUARANTINED (7)
@@ -31,7 +33,15 @@
 // shadow's extra arms. 2^24 work-items is 16 M, above the largest decode
 // launch (a vocabulary-sized GEMV of 128 K rows x 64 lanes = 8 M) and, on
 // the simulator's reference executor, seconds rather than minutes. 65536
-// dispatches per step is far above a decode step's hundreds of launches.
+// dispatches per step is far above a decode step's hundreds of launches;
+// for a capture the default grows to the capture's own launch count
+// (rl_limits_for_capture): the file reader admits no more launches than
+// the file's bytes hold (44 bytes per launch record at least,
+// docs/capture-format.md), and a replay's memory per launch (its packet,
+// kernarg and patch sites) is a bounded multiple of that record, so the
+// launch count of a file that could be read is one its memory can afford.
+// A program the user ran (hipDispatchLatency: 110,330 launches per step)
+// then replays without --max-dispatches; an explicit budget still binds.
 //
 // What each limit counts:
 //   max_decompressed_bytes  the sum of every buffer's stored initial
@@ -121,6 +131,13 @@ typedef struct rl_limits_s {
 // the defaults.
 rl_limits_t rl_limits_resolve(const rl_limits_t* limits);
 
+// |limits| resolved (rl_limits_resolve) for running |capture|: when the
+// caller left max_dispatches at 0 it is the default or the capture's
+// launch count, whichever is larger (see "Why these numbers" above); a
+// chosen max_dispatches is kept. NULL |capture|: rl_limits_resolve.
+rl_limits_t rl_limits_for_capture(const rl_limits_t* limits,
+                                  const rl_capture_t* capture);
+
 // The device memory the capture asks for when redline allocates every
 // buffer: each buffer's size rounded up to 4 KiB, plus its |guard_bytes|,
 // plus the code objects' bytes. Saturates at UINT64_MAX.
@@ -130,7 +147,8 @@ uint64_t rl_limits_capture_device_bytes(const rl_capture_t* capture,
 // Checks the static shape of |capture| against |limits| (NULL or zero
 // fields: the defaults): its region count against max_regions and every
 // launch's binding count against max_bindings (RL_STATUS_INVALID_INPUT, as
-// the reader refuses such a file), its launch count against max_dispatches, every launch's
+// the reader refuses such a file), its launch count against max_dispatches
+// (0: rl_limits_for_capture's, so only a chosen budget refuses), every launch's
 // work-items (a parameter-bound grid axis at its largest value over the
 // admitted range) against max_work_items, and |device_bytes| (what the
 // caller will allocate, from rl_limits_capture_device_bytes and any

@@ -346,20 +346,63 @@ static void rl_sim_refuses_dispatches_over_cap(void** state) {
 // Shadow
 //===----------------------------------------------------------------------===//
 
-static rl_status_t rl_shadow_with(const rl_capture_t* capture,
-                                  const rl_limits_t* limits) {
+static rl_status_t rl_shadow_arms_with(const rl_capture_t* capture,
+                                       const char* arms,
+                                       const rl_limits_t* limits) {
   rl_shadow_options_t options;
   memset(&options, 0, sizeof(options));
-  assert_null(rl_shadow_arms_parse("eager,aql", options.arms,
-                                   &options.arm_count));
+  assert_null(rl_shadow_arms_parse(arms, options.arms, &options.arm_count));
   options.limits = *limits;
   rl_shadow_result_t* result = NULL;
   rl_status_t status = rl_shadow_run(capture, &options, &result);
   if (!status) {
-    assert_true(result->pass);
+    if (!result->pass) {
+      char* summary = rl_shadow_report_summary(result);
+      fail_msg("%s", summary ? summary : "(no summary)");
+    }
     rl_shadow_result_destroy(result);
   }
   return status;
+}
+
+static rl_status_t rl_shadow_with(const rl_capture_t* capture,
+                                  const rl_limits_t* limits) {
+  return rl_shadow_arms_with(capture, "eager,aql", limits);
+}
+
+// The default launches-per-step budget of a capture is its own launch
+// count when that is larger (redline/limits.h: a file holds no more
+// launches than its bytes can, which the reader checks): a step of 65,544
+// one-work-group launches passes a shadow with default limits (one window;
+// the eager and aql arms: these launches wait for each other, and route
+// pm4's one IB holds about 58,000 such, docs/failure-semantics.md
+// "Budgets"); a budget the caller sets still refuses it.
+static void rl_default_dispatch_budget_is_the_captures_own(void** state) {
+  (void)state;
+  rl_capture_t big = {.launch_count = 70000};
+  assert_int_equal(rl_limits_for_capture(NULL, &big).max_dispatches, 70000);
+  const rl_limits_t seven = {.max_dispatches = 7};
+  assert_int_equal(rl_limits_for_capture(&seven, &big).max_dispatches, 7);
+  assert_int_equal(rl_limits_for_capture(NULL, NULL).max_dispatches,
+                   RL_LIMIT_DEFAULT_DISPATCHES);
+  rl_capture_t* capture = rl_record();
+  assert_int_equal(rl_limits_for_capture(NULL, capture).max_dispatches,
+                   RL_LIMIT_DEFAULT_DISPATCHES);
+  capture->launches[RL_TEST_FILL_LAUNCH].grid[0] = 1;
+  const rl_capture_launch_t fill = capture->launches[RL_TEST_FILL_LAUNCH];
+  uint32_t index = 0;
+  while (capture->launch_count < RL_LIMIT_DEFAULT_DISPATCHES + 8) {
+    assert_null(rl_capture_add_launch(capture, &fill, &index));
+  }
+  assert_true(capture->window_count >= 1);
+  capture->windows[0].count = 1;
+  const rl_limits_t defaults = {0};
+  assert_null(rl_shadow_arms_with(capture, "eager,aql", &defaults));
+  const rl_limits_t chosen = {.max_dispatches = RL_LIMIT_DEFAULT_DISPATCHES};
+  rl_test_expect(rl_shadow_arms_with(capture, "eager,aql", &chosen),
+                 RL_STATUS_CONTRACT,
+                 "65544 launches per step exceed the limit of 65536");
+  rl_capture_destroy(capture);
 }
 
 // Shadow's device budget covers every arm: two arms need twice the bytes.
@@ -393,6 +436,7 @@ int main(void) {
       cmocka_unit_test(rl_sim_refuses_work_over_cap),
       cmocka_unit_test(rl_sim_refuses_dispatches_over_cap),
       cmocka_unit_test(rl_shadow_budget_counts_every_arm),
+      cmocka_unit_test(rl_default_dispatch_budget_is_the_captures_own),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

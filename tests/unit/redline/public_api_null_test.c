@@ -305,6 +305,9 @@ static void c_limits_check_capture(int p) {
   S(rl_limits_check_capture(A(0, g_capture), A(1, &limits), 0));
 }
 static void c_limits_resolve(int p) { (void)rl_limits_resolve(A(0, NULL)); }
+static void c_limits_for_capture(int p) {
+  (void)rl_limits_for_capture(A(0, NULL), A(1, g_capture));
+}
 
 // Code objects.
 static void c_code_object_destroy(int p) { rl_code_object_destroy(A(0, NULL)); }
@@ -606,6 +609,7 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(kernel_descriptor_decode, O(0) | O(2), 0),
     RL_API_CASE(limits_capture_device_bytes, O(0), O(0)),
     RL_API_CASE(limits_check_capture, O(0) | O(1), O(1)),
+    RL_API_CASE(limits_for_capture, O(0) | O(1), O(0) | O(1)),
     RL_API_CASE(limits_resolve, O(0), O(0)),
     RL_API_CASE(offload_bundle_list, O(0) | O(3) | O(4), O(3)),
     RL_API_CASE(region_type_parse, O(0) | O(1), 0),

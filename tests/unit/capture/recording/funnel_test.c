@@ -471,6 +471,64 @@ static void test_keep_address_pins_a_buffer(void** state) {
                        RL_STATUS_INVALID_ARGUMENT, "no buffer 99");
 }
 
+// A struct argument (like rocPRIM's zip_iterator) holding two addresses
+// inside registered buffers and an integer: each address becomes a pointer
+// slot at its kernarg word and its buffer keeps its address; the integer
+// stays a value. The capture validates, and not once a slot's buffer may
+// move (the relocation would then rewrite a word that may be an integer).
+static const rl_kernel_arg_t rl_test_struct_args[] = {
+    {0, 24, RL_ARG_KIND_BY_VALUE, "iter", "by_value", NULL, NULL, NULL, 0, 0},
+    {24, 8, RL_ARG_KIND_BY_VALUE, "count", "by_value", NULL, NULL, NULL, 0,
+     0},
+    {32, 4, RL_ARG_KIND_BY_VALUE, "n", "by_value", NULL, NULL, NULL, 0, 0},
+};
+
+static void test_struct_words_inside_buffers_become_slots(void** state) {
+  rl_test_t* test = *state;
+  rl_capture_t* capture = (rl_capture_t*)rl_test_capture(test);
+  rl_capture_kernel_t* kernel = &capture->kernels[test->kernels[RL_TEST_FILL]];
+  const rl_code_object_kernel_t* original = kernel->info;
+  rl_code_object_kernel_t fake = *original;
+  fake.arg_count = 3;
+  fake.args = (rl_kernel_arg_t*)rl_test_struct_args;
+  fake.kernarg_size = 40;
+  kernel->info = &fake;
+  const uint64_t iter[3] = {test->addresses[0] + 16, 7, test->addresses[1]};
+  const rl_funnel_arg_t args[] = {rl_funnel_arg_bytes(iter, sizeof(iter)),
+                                  rl_funnel_arg_u64(5),
+                                  rl_funnel_arg_u32(1024)};
+  rl_status_t status = rl_funnel_launch(
+      test->funnel, (uint32_t)(kernel - capture->kernels), rl_test_grid,
+      rl_test_block, 0, args, 3, NULL, NULL);
+  assert_null(status);
+  const rl_capture_launch_t* launch = &capture->launches[0];
+  assert_int_equal(launch->slot_count, 2);
+  assert_int_equal(launch->slots[0].kernarg_offset, 0);
+  assert_int_equal(launch->slots[0].buffer, test->buffers[0]);
+  assert_int_equal(launch->slots[0].offset, 16);
+  assert_int_equal(launch->slots[0].effect, RL_EFFECT_READ_WRITE);
+  assert_int_equal(launch->slots[0].source, RL_EFFECT_SOURCE_UNKNOWN);
+  assert_int_equal(launch->slots[0].extent_size, 4096);
+  assert_int_equal(launch->slots[1].kernarg_offset, 16);
+  assert_int_equal(launch->slots[1].buffer, test->buffers[1]);
+  assert_true(capture->buffers[test->buffers[0]].keep_address);
+  assert_true(capture->buffers[test->buffers[1]].keep_address);
+  // The validator finds the kernel in its code object: the fake layout
+  // goes there for the check.
+  rl_code_object_kernel_t* entry = (rl_code_object_kernel_t*)original;
+  const rl_code_object_kernel_t saved = *entry;
+  *entry = fake;
+  kernel->info = original;
+  status = rl_capture_validate(capture);
+  if (status) fail_msg("%s", rl_status_message(status));
+  capture->buffers[test->buffers[1]].keep_address = false;
+  status = rl_capture_validate(capture);
+  capture->buffers[test->buffers[1]].keep_address = true;
+  *entry = saved;
+  rl_test_expect_error(status, RL_STATUS_INVALID_INPUT,
+                       "which does not keep its address");
+}
+
 static void test_finish_hands_over_a_valid_capture(void** state) {
   rl_test_t* test = *state;
   uint32_t pos = 0, index = 0, late = 0;
@@ -523,6 +581,7 @@ int main(void) {
       RL_TEST(test_argument_types_are_checked),
       RL_TEST(test_failed_launch_leaves_the_capture_unchanged),
       RL_TEST(test_keep_address_pins_a_buffer),
+      RL_TEST(test_struct_words_inside_buffers_become_slots),
       RL_TEST(test_finish_hands_over_a_valid_capture),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 set -eu
 mode=$1 ours=$2 reference=$3
 EXTRAS="hipChooseDeviceR0600 hipDeviceSetLimit hipExtModuleLaunchKernel
-hipGetDevicePropertiesR0600 hipLaunchHostFunc"
+hipGetDevicePropertiesR0600 hipLaunchHostFunc hipModuleLaunchCooperativeKernel"
 
 hip_names() {
   nm -D --defined-only "$1" | awk '$2 == "T" && $3 ~ /^hip/ { sub(/@.*/, "", $3); print $3 }' |
