@@ -122,7 +122,7 @@ rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
 
 // The log's bound: when it holds this many ranges they are sorted into
 // the set (then a range read again is found there and not logged again).
-#define RL_SIM_RANGE_LOG_MAX 4096u
+#define RL_SIM_RANGE_LOG_MAX 1024u
 
 static int rl_sim_range_order(const void* a, const void* b) {
   const rl_sim_range_t* x = a;
