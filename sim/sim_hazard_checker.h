@@ -7,7 +7,11 @@
 // of a kernel touching consecutive 4-byte words appends to or extends the
 // last interval in O(1); an out-of-order access (work-groups interleaved by
 // the adversarial scheduler) is placed by binary search and merged with its
-// neighbours. At the end of an unbarriered batch, rl_sim_hazard_check_batch()
+// neighbours. The simulator's per-access recording does not insert: it
+// logs each range (rl_sim_range_set_log, dropping ranges the set already
+// covers) and sorts the log into the set when it fills and once when the
+// dispatch ends (rl_sim_run_end), which is the same set. At the end of an
+// unbarriered batch, rl_sim_hazard_check_batch()
 // intersects the sets of every pair of dispatches of the batch (a linear
 // merge walk per pair) and reports RAW, WAR and WAW overlaps in program
 // order, whatever order the work-groups actually ran in. It does not look at
