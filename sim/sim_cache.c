@@ -427,6 +427,26 @@ static bool rl_sim_cache_load_skips(uint32_t flags) {
   return (flags & RL_SIM_ACCESS_INSTRUCTION) || rl_sim_cache_bypass(flags);
 }
 
+// True when the |size| bytes at |a| and |b| are equal: the element sizes
+// of the lane loops (4 and 8 bytes) as one integer compare, the rest
+// through memcmp.
+static inline bool rl_sim_cache_same(const uint8_t* a, const uint8_t* b,
+                                     uint64_t size) {
+  if (size == 4) {
+    uint32_t x, y;
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    return x == y;
+  }
+  if (size == 8) {
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    return x == y;
+  }
+  return memcmp(a, b, size) == 0;
+}
+
 // rl_sim_cache_load's work for one access, under the lock.
 static void rl_sim_cache_load_locked(rl_sim_device_t* device,
                                      const rl_sim_cache_access_t* access,
@@ -451,7 +471,7 @@ static void rl_sim_cache_load_locked(rl_sim_device_t* device,
         tag + RL_SIM_CACHE_LINE < end ? tag + RL_SIM_CACHE_LINE : end;
     uint8_t* out = (uint8_t*)data + (first - address);
     const uint8_t* cached = line->bytes + (first - tag);
-    if (memcmp(out, cached, last - first) == 0) continue;
+    if (rl_sim_cache_same(out, cached, last - first)) continue;
     atomic_fetch_add_explicit(&cache->stale_reads, 1, memory_order_relaxed);
     rl_sim_deferred_t* deferred = rl_sim_cache_deferring;
     uint64_t writer = UINT64_MAX;
@@ -731,7 +751,7 @@ void rl_sim_cache_host_read(rl_sim_device_t* device, uint64_t address,
                           : end;
       uint8_t* out = (uint8_t*)data + (first - address);
       const uint8_t* memory = line->bytes + (first - line->tag);
-      if (memcmp(out, memory, last - first) == 0) continue;
+      if (rl_sim_cache_same(out, memory, last - first)) continue;
       atomic_fetch_add_explicit(&cache->stale_host_reads, 1,
                                 memory_order_relaxed);
       if (lowest == NULL || first < lowest_first) {

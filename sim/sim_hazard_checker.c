@@ -120,13 +120,96 @@ rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
   return status;
 }
 
+// The log's bound: when it holds this many ranges they are sorted into
+// the set (then a range read again is found there and not logged again).
+#define RL_SIM_RANGE_LOG_MAX 1024u
+
+static int rl_sim_range_order(const void* a, const void* b) {
+  const rl_sim_range_t* x = a;
+  const rl_sim_range_t* y = b;
+  return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+rl_status_t rl_sim_range_set_settle(rl_sim_range_set_t* set) {
+  rl_sim_range_t* r = set->pending;
+  const uint32_t n = set->pending_count;
+  if (n == 0) return RL_OK;
+  set->pending_count = 0;
+  for (uint32_t k = 1; k < n; ++k) {
+    if (r[k].begin < r[k - 1].begin) {
+      qsort(r, n, sizeof(r[0]), rl_sim_range_order);
+      break;
+    }
+  }
+  uint32_t kept = 0;  // coalesced in place
+  for (uint32_t k = 0; k < n; ++k) {
+    if (kept > 0 && r[k].begin <= r[kept - 1].end) {
+      if (r[k].end > r[kept - 1].end) r[kept - 1].end = r[k].end;
+      continue;
+    }
+    r[kept++] = r[k];
+  }
+  return rl_sim_range_set_add_sorted(set, r, kept);
+}
+
+// True when [begin, end) lies inside one interval of the set's items: the
+// hint's, the one after it (lanes ascending with a stride walk the
+// intervals in order), else found by binary search.
+static bool rl_sim_range_set_covers(rl_sim_range_set_t* set, uint64_t begin,
+                                    uint64_t end) {
+  const uint32_t h = set->hint;
+  if (h < set->count && begin >= set->items[h].begin) {
+    if (end <= set->items[h].end) return true;
+    if (h + 1 < set->count && set->items[h + 1].begin <= begin &&
+        end <= set->items[h + 1].end) {
+      set->hint = h + 1;
+      return true;
+    }
+  }
+  uint32_t i = rl_sim_range_set_lower_bound(set, begin);
+  if (i < set->count && set->items[i].begin <= begin &&
+      end <= set->items[i].end) {
+    set->hint = i;
+    return true;
+  }
+  return false;
+}
+
+rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
+                                 uint64_t size) {
+  if (size == 0) return RL_OK;
+  const uint64_t end = begin + size;
+  uint32_t n = set->pending_count;
+  if (n > 0) {
+    rl_sim_range_t* last = &set->pending[n - 1];
+    if (begin >= last->begin && begin <= last->end) {
+      if (end > last->end) last->end = end;
+      return RL_OK;
+    }
+  }
+  if (rl_sim_range_set_covers(set, begin, end)) return RL_OK;
+  if (n == RL_SIM_RANGE_LOG_MAX) {
+    RL_RETURN_IF_ERROR(rl_sim_range_set_settle(set));
+    n = 0;
+  }
+  if (n == set->pending_capacity) {
+    RL_RETURN_IF_ERROR(
+        RL_ARRAY_RESERVE(&set->pending, &set->pending_capacity, n + 1));
+  }
+  set->pending[n] = (rl_sim_range_t){begin, end};
+  set->pending_count = n + 1;
+  return RL_OK;
+}
+
 void rl_sim_range_set_clear(rl_sim_range_set_t* set) {
   set->count = 0;
   set->hint = 0;
+  set->pending_count = 0;
 }
 
 void rl_sim_range_set_deinit(rl_sim_range_set_t* set) {
   free(set->items);
+  free(set->pending);
   memset(set, 0, sizeof(*set));
 }
 

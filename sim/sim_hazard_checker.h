@@ -7,7 +7,11 @@
 // of a kernel touching consecutive 4-byte words appends to or extends the
 // last interval in O(1); an out-of-order access (work-groups interleaved by
 // the adversarial scheduler) is placed by binary search and merged with its
-// neighbours. At the end of an unbarriered batch, rl_sim_hazard_check_batch()
+// neighbours. The simulator's per-access recording does not insert: it
+// logs each range (rl_sim_range_set_log, dropping ranges the set already
+// covers) and sorts the log into the set when it fills and once when the
+// dispatch ends (rl_sim_run_end), which is the same set. At the end of an
+// unbarriered batch, rl_sim_hazard_check_batch()
 // intersects the sets of every pair of dispatches of the batch (a linear
 // merge walk per pair) and reports RAW, WAR and WAW overlaps in program
 // order, whatever order the work-groups actually ran in. It does not look at
@@ -58,6 +62,12 @@ typedef struct rl_sim_range_set_s {
   // range inside it adds nothing, found without a search (the lanes of a
   // gather re-reading what earlier waves read).
   uint32_t hint;
+  // Ranges logged but not yet in |items| (rl_sim_range_set_log): in the
+  // order they came, each joined to the one before when it starts inside
+  // or right after it. rl_sim_range_set_settle() sorts them in.
+  rl_sim_range_t* pending;
+  uint32_t pending_count;
+  uint32_t pending_capacity;
 } rl_sim_range_set_t;
 
 // Adds [|begin|, |begin| + |size|) to |set|, merging with overlapping or
@@ -70,6 +80,21 @@ rl_status_t rl_sim_range_set_add(rl_sim_range_set_t* set, uint64_t begin,
 // would give range by range, with one move of the intervals after them
 // instead of one per range. Fails only when out of memory (|set|
 // unchanged).
+// Logs [|begin|, |begin| + |size|) for |set| without sorting it in: an
+// append (the hot path of the simulator's access recording), the log
+// sorted and merged into |items| when it grows past a bound and by
+// rl_sim_range_set_settle(). Until then |items| and |count| miss the
+// logged ranges: whoever reads the set settles it first (the simulator:
+// when a dispatch ends, rl_sim_run_end, and when the work-group threads'
+// sets merge, sim_parallel.c). Fails only when out of memory.
+rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
+                                 uint64_t size);
+
+// Merges the logged ranges into the set (the set rl_sim_range_set_add()
+// would give range by range) and empties the log. Fails only when out of
+// memory (the logged ranges are then lost, the set keeps the others).
+rl_status_t rl_sim_range_set_settle(rl_sim_range_set_t* set);
+
 rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
                                         const rl_sim_range_t* ranges,
                                         uint32_t count);

@@ -340,6 +340,10 @@ static rl_status_t rl_sim_parallel_merge(rl_sim_parallel_t* p,
   rl_status_t status = rl_sim_parallel_report(p, limit);
   for (uint32_t k = 0; k < p->worker_count && status == RL_OK; ++k) {
     rl_sim_worker_t* w = &p->workers[k];
+    // The worker's accesses were logged: sorted into its sets once here.
+    status = rl_sim_range_set_settle(&w->reads);
+    if (status == RL_OK) status = rl_sim_range_set_settle(&w->writes);
+    if (status != RL_OK) break;
     status = rl_sim_range_set_add_sorted(&p->run->reads, w->reads.items,
                                          w->reads.count);
     if (status == RL_OK) {

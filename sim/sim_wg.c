@@ -255,6 +255,11 @@ void rl_sim_run_end(rl_sim_queue_t* queue, rl_sim_run_t* run) {
   queue->unfinished &= ~(1ull << (uint32_t)(run - queue->runs));
   while (run->open_count > 0) rl_sim_wg_close(queue, run, 0);
   if (run->coop != NULL) rl_sim_coop_end(queue, run);
+  // The accesses were logged (rl_sim_range_set_log): sorted in once here,
+  // before the access log and the hazard checker read the sets. Out of
+  // memory loses ranges, as a failed add did.
+  rl_status_free(rl_sim_range_set_settle(&run->reads));
+  rl_status_free(rl_sim_range_set_settle(&run->writes));
   rl_sim_access_log_run(queue->device, run);
   if (!run->begun) return;
   const rl_sim_executor_t* executor = queue->device->options.executor;
@@ -445,7 +450,7 @@ rl_status_t rl_sim_wg_load_with(rl_sim_wg_t* wg, uint64_t address,
     rl_sim_cache_load(device, &where, address, out_data, size);
   }
   if (context->device->options.no_access_record) return RL_OK;
-  return rl_sim_range_set_add(context->reads, address, size);
+  return rl_sim_range_set_log(context->reads, address, size);
 }
 
 bool rl_sim_wg_peek(rl_sim_wg_t* wg, uint64_t address, void* out_data,
@@ -488,7 +493,7 @@ rl_status_t rl_sim_wg_store_with(rl_sim_wg_t* wg, uint64_t address,
     RL_RETURN_IF_ERROR(rl_sim_wg_fault_extra_byte(context, address + size));
   }
   if (context->device->options.no_access_record) return RL_OK;
-  return rl_sim_range_set_add(context->writes, address, size);
+  return rl_sim_range_set_log(context->writes, address, size);
 }
 
 void rl_sim_wg_watch_writes(rl_sim_wg_t* wg, rl_sim_wg_writes_t* into) {
@@ -576,8 +581,8 @@ rl_status_t rl_sim_wg_atomic(rl_sim_wg_t* wg, uint64_t address, uint32_t size,
     RL_RETURN_IF_ERROR(rl_sim_range_set_add(context->wg_writes, address, size));
   }
   if (device->options.no_access_record) return RL_OK;
-  RL_RETURN_IF_ERROR(rl_sim_range_set_add(context->reads, address, size));
-  return rl_sim_range_set_add(context->writes, address, size);
+  RL_RETURN_IF_ERROR(rl_sim_range_set_log(context->reads, address, size));
+  return rl_sim_range_set_log(context->writes, address, size);
 }
 
 // The extent [*|out_lo|, *|out_hi|) of the lanes' accesses; false when a
@@ -628,6 +633,18 @@ static rl_status_t rl_sim_wg_lanes_record(rl_sim_range_set_t* set,
   return rl_sim_range_set_add_sorted(set, ranges, kept);
 }
 
+// Logs the lanes' ranges for |set| in lane order (rl_sim_range_set_log:
+// the lanes of a unit-stride access join into one range as they come).
+static rl_status_t rl_sim_wg_lanes_log(rl_sim_range_set_t* set,
+                                       const uint64_t* address,
+                                       uint32_t lanes, uint32_t size) {
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    RL_RETURN_IF_ERROR(
+        rl_sim_range_set_log(set, address[__builtin_ctz(rest)], size));
+  }
+  return RL_OK;
+}
+
 rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
                                  uint32_t lanes, uint32_t size,
                                  uint32_t access, uint8_t* data,
@@ -648,7 +665,7 @@ rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
     rl_sim_cache_load_lanes(device, &where, address, lanes, data, size);
   }
   if (device->options.no_access_record) return RL_OK;
-  return rl_sim_wg_lanes_record(context->reads, address, lanes, size);
+  return rl_sim_wg_lanes_log(context->reads, address, lanes, size);
 }
 
 rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
@@ -691,7 +708,7 @@ rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
     }
   }
   if (device->options.no_access_record) return RL_OK;
-  return rl_sim_wg_lanes_record(context->writes, address, lanes, size);
+  return rl_sim_wg_lanes_log(context->writes, address, lanes, size);
 }
 
 rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,

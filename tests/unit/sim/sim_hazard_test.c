@@ -227,6 +227,56 @@ static void test_range_set_sorted_batch_matches_one_by_one(void** state) {
   rl_sim_range_set_deinit(&single);
 }
 
+// Logged ranges (rl_sim_range_set_log, the simulator's recording), settled
+// now and then and at the end, give the set adding them one by one gives:
+// random ranges in random order, runs of ascending lanes, re-reads of what
+// the set holds, past the log's bound of 1024 ranges (so it settles by
+// itself on the way). Negative controls: before the last settle the logged
+// set misses ranges; one range more on one side makes the comparison fail.
+static void test_range_set_log_matches_one_by_one(void** state) {
+  (void)state;
+  rl_sim_range_set_t logged = {0}, single = {0};
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 30000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint64_t begin = 0, size = 0;
+    switch ((x >> 61) & 3) {
+      case 0:  // anywhere
+        begin = x % 1000000;
+        size = 1 + (x >> 32) % 16;
+        break;
+      case 1:  // the next element of a run
+        begin = 2000000 + 4 * (uint64_t)(i % 5000);
+        size = 4;
+        break;
+      case 2:  // a strided lane
+        begin = 3000000 + 256 * ((x >> 8) % 20000);
+        size = 4;
+        break;
+      default:  // again what an earlier access read
+        begin = 2000000 + 4 * ((x >> 8) % 5000);
+        size = 4;
+        break;
+    }
+    assert_null(rl_sim_range_set_log(&logged, begin, size));
+    assert_null(rl_sim_range_set_add(&single, begin, size));
+    if (i % 14001 == 14000) {  // ~7000 new ranges: past the bound
+      assert_null(rl_sim_range_set_settle(&logged));
+      assert_true(rl_test_sets_equal(&logged, &single));
+    }
+  }
+  assert_true(logged.pending_count > 0);
+  assert_false(rl_test_sets_equal(&logged, &single));
+  assert_null(rl_sim_range_set_settle(&logged));
+  assert_int_equal(logged.pending_count, 0);
+  assert_true(rl_test_sets_equal(&logged, &single));
+  assert_true(single.count > 1024);  // more than one log's worth
+  assert_null(rl_sim_range_set_add(&single, 5000000, 4));
+  assert_false(rl_test_sets_equal(&logged, &single));
+  rl_sim_range_set_deinit(&logged);
+  rl_sim_range_set_deinit(&single);
+}
+
 // A copies buf to out, B refills buf (WAR against A), C refills out (WAW
 // against A, and nothing against B): one batch, three dispatches.
 static void sim_hazard_war_and_waw_in_one_batch_order_dispatches(void** state) {
@@ -449,6 +499,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_set_matches_oracle),
       cmocka_unit_test(test_range_set_sorted_batch_matches_one_by_one),
+      cmocka_unit_test(test_range_set_log_matches_one_by_one),
       cmocka_unit_test(test_missing_barrier_reports_raw),
       cmocka_unit_test(test_barrier_reports_nothing),
       cmocka_unit_test(test_adversarial_changes_result_without_barrier),
