@@ -10,6 +10,7 @@
 rl_module_library(rl_sim_oracle STATIC FOLDER sim/oracle
   SOURCES
     oracle_model.c
+    oracle_model_memory.c
     oracle_mods.c
     oracle_decode.c
     oracle_decode_gfx12.c
