@@ -5,19 +5,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
-// The binary32 bit views.
-static inline float rl_hm_f(uint32_t bits) {
-  float v;
-  memcpy(&v, &bits, 4);
-  return v;
-}
-static inline uint32_t rl_hm_u(float v) {
+// The binary32 bit views (a union reinterprets the bytes in C11).
+typedef union rl_hm_f32_u {
   uint32_t bits;
-  memcpy(&bits, &v, 4);
-  return bits;
+  float value;
+} rl_hm_f32_u;
+static inline float rl_hm_f(uint32_t bits) {
+  return (rl_hm_f32_u){.bits = bits}.value;
 }
+static inline uint32_t rl_hm_u(float v) { return (rl_hm_f32_u){.value = v}.bits; }
 
 // |v|'s low |bits| bits (1..64) sign-extended.
 static inline int64_t rl_hm_sext(uint64_t v, uint32_t bits) {
