@@ -16,6 +16,7 @@ rl_module_library(rl_sim_oracle STATIC FOLDER sim/oracle
     oracle_decode_gfx12.c
     oracle_memory.c
     oracle_wave.c
+    oracle_workgroup.c
     oracle_vmem.c
     oracle_executor.c
   EXPORT oracle.h)
