@@ -2,7 +2,7 @@
 # register and field tables and the facts every family shares.
 add_library(rl_hw INTERFACE)
 rl_module_headers(rl_hw FOLDER base/hw
-  EXPORT hw_fields.h gfx11_registers.h gfx12_registers.h)
+  EXPORT hw_fields.h compute_registers.h gfx11_registers.h gfx12_registers.h)
 
 # rl_base: status model, digests, small containers and the output-file
 # writer every module uses, and the public API headers it implements

@@ -73,6 +73,24 @@ function(rl_module_headers target)
   endif()
 endfunction()
 
+# rl_module_library(<target> <STATIC|SHARED> FOLDER <folder>
+#                   SOURCES <file>... [GENERATED <file>...]
+#                   [SUBFOLDERS ...] [EXPORT ...] [API ...])
+# A module's library declared once: add_library over <folder>/<file> (the
+# sources named relative to the module's folder, wherever the list that
+# calls it is included from), plus any GENERATED source given by full path,
+# and its include views (rl_module_headers: SUBFOLDERS, EXPORT and API as
+# there).
+function(rl_module_library target type)
+  cmake_parse_arguments(ARG "" "FOLDER"
+                        "SOURCES;GENERATED;SUBFOLDERS;EXPORT;API" ${ARGN})
+  list(TRANSFORM ARG_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/)
+  add_library(${target} ${type} ${ARG_SOURCES} ${ARG_GENERATED})
+  rl_module_headers(${target} FOLDER ${ARG_FOLDER}
+                    SUBFOLDERS ${ARG_SUBFOLDERS} EXPORT ${ARG_EXPORT}
+                    API ${ARG_API})
+endfunction()
+
 # Links <view>/<path> to the source file <path>.
 function(rl_module_link path view)
   get_filename_component(dir ${view}/${path} DIRECTORY)

@@ -122,7 +122,7 @@
 // a grid binding is a GRID_DIM site, followed by a GRID_SIZE site when the
 // launch has a dispatch-packet image. rl_bind_table_apply over
 // rl_pm4_program_dests re-binds it (capture/bind/bind_table.h); its evaluator is
-// the AQL route's (rl_launch_value_evaluate).
+// the AQL route's (rl_launch_site_value).
 //
 // Census (rl_pm4_program_check): decodes the whole IB with
 // rl_pm4_decode_next while simulating the SH register file, and checks:

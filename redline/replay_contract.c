@@ -379,14 +379,7 @@ static rl_status_t rl_contract_cooperative(const rl_replay_t* replay) {
 }
 
 static rl_status_t rl_contract_all(const rl_replay_t* replay) {
-  if (rl_capture_incomplete(replay->capture)) {
-    return RL_STATUS(RL_STATUS_CONTRACT,
-                     "capture incomplete: %u launches bypassed (%s)",
-                     replay->capture->bypassed_launches,
-                     replay->capture->incomplete_reason
-                         ? replay->capture->incomplete_reason
-                         : "unrecorded work");
-  }
+  RL_RETURN_IF_ERROR(rl_capture_incomplete_status(replay->capture));
   // Budgets first: a hostile capture is refused for its size before any
   // per-launch check walks it.
   RL_RETURN_IF_ERROR(rl_contract_budgets(replay));

@@ -4,7 +4,6 @@
 // program issued it.
 #include <stdlib.h>
 
-#include "capture/bind/launch_bind.h"
 #include "shadow/shadow_arm.h"
 #include "shadow/shadow_direct.h"
 
@@ -16,16 +15,7 @@ typedef struct rl_shadow_eager_s {
 static rl_status_t rl_shadow_eager_step(rl_shadow_arm_t* arm,
                                         const int64_t* values) {
   rl_shadow_eager_t* eager = (rl_shadow_eager_t*)arm;
-  const rl_capture_t* capture = arm->capture;
-  for (uint32_t l = 0; l < capture->launch_count; ++l) {
-    uint32_t grid[3];
-    RL_RETURN_IF_ERROR(rl_launch_bind(capture, l, values,
-                                      eager->direct.addresses,
-                                      eager->direct.kernarg, grid));
-    RL_RETURN_IF_ERROR(rl_shadow_direct_launch(&eager->direct, l,
-                                               eager->direct.kernarg, grid));
-  }
-  return RL_OK;
+  return rl_shadow_direct_step(&eager->direct, values);
 }
 
 static rl_status_t rl_shadow_eager_read_region(rl_shadow_arm_t* arm,

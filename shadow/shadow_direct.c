@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/bind/launch_bind.h"
 #include "redline/device/device_funnel.h"
 #include "redline/device/device_kernels.h"
 
@@ -169,6 +170,19 @@ rl_status_t rl_shadow_direct_launch(rl_shadow_direct_t* direct,
       direct->adapter.launch(direct->adapter.self, &dispatch),
       "launch %u (%s)", launch, kernel->name));
   ++direct->launches_issued;
+  return RL_OK;
+}
+
+rl_status_t rl_shadow_direct_step(rl_shadow_direct_t* direct,
+                                  const int64_t* values) {
+  const rl_capture_t* capture = direct->capture;
+  for (uint32_t l = 0; l < capture->launch_count; ++l) {
+    uint32_t grid[3];
+    RL_RETURN_IF_ERROR(rl_launch_bind(capture, l, values, direct->addresses,
+                                      direct->kernarg, grid));
+    RL_RETURN_IF_ERROR(
+        rl_shadow_direct_launch(direct, l, direct->kernarg, grid));
+  }
   return RL_OK;
 }
 

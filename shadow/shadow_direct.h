@@ -60,6 +60,12 @@ rl_status_t rl_shadow_direct_launch(rl_shadow_direct_t* direct,
                                     uint32_t launch, const uint8_t* kernarg,
                                     const uint32_t grid[3]);
 
+// One eager step: every launch of the capture, in order, bound at |values|
+// (rl_launch_bind, into direct->kernarg) and issued with
+// rl_shadow_direct_launch; stops at the first failure.
+rl_status_t rl_shadow_direct_step(rl_shadow_direct_t* direct,
+                                  const int64_t* values);
+
 // Reads region |region| (|size| must be its size) from device memory.
 rl_status_t rl_shadow_direct_read_region(rl_shadow_direct_t* direct,
                                          uint32_t region, void* out_data,

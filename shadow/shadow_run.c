@@ -962,14 +962,7 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   // An incomplete capture (work the interposer could not record, a failed
   // launch, nothing recorded) is refused as replay refuses it: no arm,
   // eager included, would run what the program ran.
-  rl_status_t status =
-      rl_capture_incomplete(capture)
-          ? RL_STATUS(RL_STATUS_CONTRACT,
-                      "capture incomplete: %u launches bypassed (%s)",
-                      capture->bypassed_launches,
-                      capture->incomplete_reason ? capture->incomplete_reason
-                                                 : "no reason recorded")
-          : RL_OK;
+  rl_status_t status = rl_capture_incomplete_status(capture);
   if (!status) status = rl_shadow_check_options(capture, options, result);
   if (!status) status = rl_shadow_expand_arms(run, options);
   options = &run->expanded;

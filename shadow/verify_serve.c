@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "capture/bind/launch_bind.h"
 #include "shadow/shadow_direct.h"
 
 struct rl_verify_server_s {
@@ -68,16 +67,8 @@ rl_status_t rl_verify_serve_create(rl_device_t* device,
 
 static rl_status_t rl_verify_serve_eager(rl_verify_server_t* server,
                                          int64_t pos) {
-  const rl_capture_t* capture = server->capture;
   const int64_t values[1] = {pos};
-  for (uint32_t l = 0; l < capture->launch_count; ++l) {
-    uint32_t grid[3];
-    RL_RETURN_IF_ERROR(rl_launch_bind(capture, l, values,
-                                      server->direct.addresses,
-                                      server->direct.kernarg, grid));
-    RL_RETURN_IF_ERROR(rl_shadow_direct_launch(&server->direct, l,
-                                               server->direct.kernarg, grid));
-  }
+  RL_RETURN_IF_ERROR(rl_shadow_direct_step(&server->direct, values));
   ++server->eager_steps;
   return RL_OK;
 }

@@ -19,12 +19,21 @@ sim/isa/isa_names_gfx12.c and tests/data/isa_names_gfx12.txt; the
 families whose layout gfx12 changed (SMEM, VFLAT/VGLOBAL/VSCRATCH, VBUFFER)
 are probed with their gfx12 layouts (GFX12_FAMILIES below).
 
-Usage: tools/isa_names_gen.py [--gfx12] [llvm-mc]   (from the repository root)
+The C tables are written from both text files (after either probe, or
+alone with --emit), each name once: the runs of six or more entries gfx11
+and gfx12 share go to sim/isa/isa_names_shared.h as macros both tables
+expand, and VOP3's copy of the VOPC opcodes (0x000-0x0ff) expands the
+family's VOPC macro.
+
+Usage: tools/isa_names_gen.py [--gfx12] [--emit] [llvm-mc]   (from the
+repository root)
 """
+import collections
+import difflib
 import subprocess
 import sys
 
-ARGS = [a for a in sys.argv[1:] if a != "--gfx12"]
+ARGS = [a for a in sys.argv[1:] if a not in ("--gfx12", "--emit")]
 GEN = "gfx12" if "--gfx12" in sys.argv[1:] else "gfx11"
 MCPU = "gfx1201" if GEN == "gfx12" else "gfx1100"
 MC = ARGS[0] if ARGS else "llvm-mc-19"
@@ -234,6 +243,125 @@ def probe_family(name):
     return found
 
 
+# Shared runs shorter than this stay in each table (a run of six lines
+# counts as copied, table lines around it included).
+SHARED_RUN = 3
+
+
+def load_names(gen):
+    """The names of tests/data/isa_names_<gen>.txt: family -> sorted
+    [(opcode, mnemonic)], in the file's family order."""
+    tables = collections.OrderedDict()
+    with open("tests/data/isa_names_%s.txt" % gen) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            family, op, text = line.rstrip("\n").split(" ", 2)
+            tables.setdefault(family, []).append((int(op, 16),
+                                                  mnemonic(text)))
+    for family in tables:
+        tables[family].sort()
+    return tables
+
+
+def entry(op, name):
+    return '{0x%x, "%s"}' % (op, name)
+
+
+def split_vopc(tables, gen):
+    """VOP3 without its leading copy of VOPC (replaced by the VOPC macro)."""
+    segments = {}
+    for family, entries in tables.items():
+        segments[family] = [("own", entries)]
+    vopc, vop3 = tables.get("VOPC", []), tables.get("VOP3", [])
+    if vopc and vop3[:len(vopc)] == vopc:
+        segments["VOP3"] = [("macro", "RL_ISA_NAMES_%s_VOPC" % gen.upper()),
+                            ("own", vop3[len(vopc):])]
+    return segments
+
+
+def share(segments11, segments12):
+    """Moves the runs both generations' tables hold into macros; returns the
+    macros {name: entries}."""
+    shared = collections.OrderedDict()
+    for family in segments11:
+        if family not in segments12:
+            continue
+        a = [e for kind, v in segments11[family] if kind == "own" for e in v]
+        b = [e for kind, v in segments12[family] if kind == "own" for e in v]
+        blocks = [m for m in difflib.SequenceMatcher(
+            None, a, b, autojunk=False).get_matching_blocks()
+                  if m.size >= SHARED_RUN]
+        for segs, own, start in ((segments11, a, "a"), (segments12, b, "b")):
+            out, at = [], 0
+            for k, m in enumerate(blocks):
+                first = m.a if start == "a" else m.b
+                if first > at:
+                    out.append(("own", own[at:first]))
+                name = "RL_ISA_NAMES_%s_%d" % (family, k)
+                out.append(("macro", name))
+                shared[name] = own[first:first + m.size]
+                at = first + m.size
+            if at < len(own):
+                out.append(("own", own[at:]))
+            macros = [s for s in segs[family] if s[0] == "macro"]
+            segs[family] = macros + out  # a VOPC macro stays first
+    return shared
+
+
+def render(segments):
+    """The initialiser lines of |segments| (entries and macro names)."""
+    return ["    " + (value if kind == "macro" else entry(*e))
+            for kind, value in segments
+            for e in ([None] if kind == "macro" else value)]
+
+
+def write_macro(f, name, lines):
+    f.write("#define %s \\\n" % name)
+    f.write(", \\\n".join(lines))
+    f.write("\n\n")
+
+
+def write_table(f, gen, tables, segments):
+    f.write(HEADER if gen == "gfx11" else HEADER_GFX12)
+    vopc = "RL_ISA_NAMES_%s_VOPC" % gen.upper()
+    if tables.get("VOPC"):
+        write_macro(f, vopc, render(segments["VOPC"]))
+        segments["VOPC"] = [("macro", vopc)]
+    for family, segs in segments.items():
+        if not tables[family]:
+            continue
+        f.write("static const rl_isa_name_t rl_isa_names_%s[] = {\n"
+                % family.lower())
+        for line in render(segs):
+            f.write(line + ",\n")
+        f.write("};\n\n")
+    f.write("const rl_isa_name_table_t rl_isa_name_tables%s"
+            "[RL_ISA_ENC_COUNT] = {\n" % ("" if gen == "gfx11" else "_gfx12"))
+    for family in tables:
+        if not tables[family]:
+            continue
+        f.write("    [RL_ISA_ENC_%s] = {rl_isa_names_%s, %d},\n"
+                % (family, family.lower(), len(tables[family])))
+    f.write("};\n")
+
+
+def emit_c():
+    tables = {gen: load_names(gen) for gen in ("gfx11", "gfx12")}
+    segments = {gen: split_vopc(tables[gen], gen) for gen in tables}
+    shared = share(segments["gfx11"], segments["gfx12"])
+    with open("sim/isa/isa_names_shared.h", "w") as f:
+        f.write(HEADER_SHARED)
+        for name, entries in shared.items():
+            write_macro(f, name, render([("own", entries)]))
+        f.write("#endif  // REDLINE_SIM_ISA_ISA_NAMES_SHARED_H_\n")
+    for gen in tables:
+        order = collections.OrderedDict(
+            (family, segments[gen][family]) for family in tables[gen])
+        with open("sim/isa/isa_names_%s.c" % gen, "w") as f:
+            write_table(f, gen, tables[gen], order)
+
+
 def main():
     tables = {}
     for family in FAMILIES:
@@ -247,26 +375,7 @@ def main():
         for family, found in tables.items():
             for op in sorted(found):
                 f.write("%s 0x%x %s\n" % (family, op, found[op]))
-    with open("sim/isa/isa_names_%s.c" % GEN, "w") as f:
-        f.write(HEADER if GEN == "gfx11" else HEADER_GFX12)
-        for family, found in tables.items():
-            if not found:
-                continue
-            f.write("static const rl_isa_name_t rl_isa_names_%s[] = {\n"
-                    % family.lower())
-            for op in sorted(found):
-                f.write('    {0x%x, "%s"},\n' % (op, mnemonic(found[op])))
-            f.write("};\n\n")
-        f.write("const rl_isa_name_table_t rl_isa_name_tables%s"
-                "[RL_ISA_ENC_COUNT] = {\n"
-                % ("" if GEN == "gfx11" else "_gfx12"))
-        for family in tables:
-            if not tables[family]:
-                continue
-            f.write("    [RL_ISA_ENC_%s] = {rl_isa_names_%s, %d},\n"
-                    % (family, family.lower(), len(tables[family])))
-        f.write("};\n")
-
+    emit_c()
 
 HEADER = """\
 // sim/isa/isa_names_gfx11.c — GENERATED by tools/isa_names_gen.py;
@@ -277,6 +386,7 @@ HEADER = """\
 // (0x100-0x13f) and VOP1 (0x180-0x1ff). Checked against llvm-mc-19 by
 // tests/unit/sim/isa/isa_names_test.c (tests/data/isa_names_gfx11.txt).
 #include "sim/isa/isa_names.h"
+#include "sim/isa/isa_names_shared.h"
 
 """
 
@@ -286,10 +396,25 @@ HEADER_GFX12 = """\
 // (RDNA4) encoding, as llvm-mc-19 --disassemble -mcpu=gfx1201 names it
 // (without _e32/_e64). MUBUF stands for VBUFFER (buffer and tbuffer
 // opcodes); FLAT/GLOBAL/SCRATCH for VFLAT/VGLOBAL/VSCRATCH. Checked against
-// llvm-mc-19 by tests/unit/isa_gfx12_test.c (tests/data/isa_names_gfx12.txt).
+// llvm-mc-19 by tests/unit/sim/isa/isa_gfx12_test.c
+// (tests/data/isa_names_gfx12.txt).
 #include "sim/isa/isa_names.h"
+#include "sim/isa/isa_names_shared.h"
+
+"""
+
+HEADER_SHARED = """\
+// sim/isa/isa_names_shared.h — GENERATED by tools/isa_names_gen.py; do not
+// edit. The runs of opcode names gfx11 and gfx12 share (same opcode, same
+// LLVM mnemonic), written once and expanded by both tables
+// (isa_names_gfx11.c, isa_names_gfx12.c; private to rl_sim_isa).
+#ifndef REDLINE_SIM_ISA_ISA_NAMES_SHARED_H_
+#define REDLINE_SIM_ISA_ISA_NAMES_SHARED_H_
 
 """
 
 if __name__ == "__main__":
-    main()
+    if "--emit" in sys.argv[1:]:
+        emit_c()
+    else:
+        main()

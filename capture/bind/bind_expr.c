@@ -5,18 +5,14 @@
 
 #include "redline/capture.h"
 
+// Binding expressions sit below the model (capture/model calls into this
+// folder), so the operator names are spelled here.
 static const char* const rl_expr_op_names[RL_EXPR_OP_COUNT_] = {
     "add", "div", "mod", "ceil_div"};
 
-static const char* rl_name_or_invalid(const char* const* names, unsigned count,
-                                      unsigned value) {
-  return value < count ? names[value] : "invalid";
-}
-
 const char* rl_expr_op_name(rl_expr_op_t op) {
-  return rl_name_or_invalid(rl_expr_op_names, RL_EXPR_OP_COUNT_, (unsigned)op);
+  return (unsigned)op < RL_EXPR_OP_COUNT_ ? rl_expr_op_names[op] : "invalid";
 }
-
 
 rl_status_t rl_expr_evaluate(const rl_expr_t* expr, const int64_t* param_values,
                              uint32_t param_count, int64_t* out_value) {

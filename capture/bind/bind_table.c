@@ -304,10 +304,8 @@ static rl_status_t rl_bind_table_apply_each(rl_bind_table_t* table,
       continue;
     }
     if (site->kind == RL_BIND_SITE_POINTER) continue;
-    rl_status_t status = rl_launch_value_evaluate(
-        capture, site->launch,
-        site->scale > 1 ? RL_LAUNCH_VALUE_GRID_ITEMS : RL_LAUNCH_VALUE_BINDING,
-        site->ref, values, capture->param_count, NULL, &pending[i]);
+    rl_status_t status = rl_launch_site_value(
+        capture, site->launch, site->ref, values, site->scale > 1, &pending[i]);
     if (status) {
       free(pending);
       return status;

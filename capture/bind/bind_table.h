@@ -50,7 +50,7 @@
 //
 // Test faults (base/test_fault.h: bind-stale, patch-skip,
 // patch-off, grid-skip) are honoured by a slow path that evaluates every
-// site on its own (rl_launch_value_evaluate), only while a fault is set.
+// site on its own (rl_launch_site_value), only while a fault is set.
 //
 // Thread-safety: none; one thread applies at a time, while no device
 // reads the destinations (the engine waits for the previous run first).

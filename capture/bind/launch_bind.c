@@ -178,32 +178,22 @@ bool rl_launch_grid_bound(const rl_capture_launch_t* launch, uint32_t axis) {
   return false;
 }
 
-rl_status_t rl_launch_value_evaluate(const rl_capture_t* capture,
-                                     uint32_t launch_index,
-                                     rl_launch_value_kind_t kind,
-                                     uint32_t index, const int64_t* values,
-                                     uint32_t param_count,
-                                     const uint64_t* buffer_addresses,
-                                     uint64_t* out_value) {
-  switch (kind) {
-    case RL_LAUNCH_VALUE_POINTER:
-      return rl_launch_pointer_value(capture, launch_index, index,
-                                     buffer_addresses, out_value);
-    case RL_LAUNCH_VALUE_BINDING:
-      return rl_launch_binding_evaluate(capture, launch_index, index, values,
-                                        param_count, out_value);
-    case RL_LAUNCH_VALUE_GRID_ITEMS: {
-      uint64_t groups = 0;
-      RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(
-          capture, launch_index, index, values, param_count, &groups));
-      const rl_capture_launch_t* launch = &capture->launches[launch_index];
-      uint32_t axis = launch->bindings[index].offset;
-      *out_value = groups * launch->block[axis < 3 ? axis : 0];
-      return RL_OK;
-    }
-  }
+rl_status_t rl_launch_site_value(const rl_capture_t* capture,
+                                 uint32_t launch_index, uint32_t binding_index,
+                                 const int64_t* values, bool grid_items,
+                                 uint64_t* out_value) {
+  uint64_t value = 0;
   *out_value = 0;
-  return RL_STATUS(RL_STATUS_INTERNAL, "launch value kind %u", (unsigned)kind);
+  RL_RETURN_IF_ERROR(rl_launch_binding_evaluate(capture, launch_index,
+                                                binding_index, values,
+                                                capture->param_count, &value));
+  if (grid_items) {
+    const rl_capture_launch_t* launch = &capture->launches[launch_index];
+    uint32_t axis = launch->bindings[binding_index].offset;
+    value *= launch->block[axis < 3 ? axis : 0];
+  }
+  *out_value = value;
+  return RL_OK;
 }
 
 // Writes the rebased pointers and evaluated bindings over the recorded

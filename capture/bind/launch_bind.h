@@ -129,29 +129,18 @@ rl_status_t rl_launch_pointer_at(const rl_capture_t* capture,
 // censuses of aql/ and pm4/ expect a patch site there).
 bool rl_launch_grid_bound(const rl_capture_launch_t* launch, uint32_t axis);
 
-// What a patch site of a route's patch table holds (aql/aql_patch.h,
-// pm4/pm4_patch.c): one evaluator, so every route rebinds identically.
-typedef enum rl_launch_value_kind_e {
-  // Pointer slot |index|: rl_launch_pointer_value.
-  RL_LAUNCH_VALUE_POINTER = 0,
-  // Binding |index|: rl_launch_binding_evaluate (the kernarg value, or the
-  // work-group count of a grid binding).
-  RL_LAUNCH_VALUE_BINDING = 1,
-  // Grid binding |index| in work-items: its work-group count times the
-  // launch's block on the binding's axis (fits 32 bits: checked by
-  // rl_launch_binding_evaluate).
-  RL_LAUNCH_VALUE_GRID_ITEMS = 2,
-} rl_launch_value_kind_t;
-
-// The value of |kind| |index| of launch |launch_index| at |values| and
-// |buffer_addresses| (0 and the evaluator's error on failure).
-rl_status_t rl_launch_value_evaluate(const rl_capture_t* capture,
-                                     uint32_t launch_index,
-                                     rl_launch_value_kind_t kind,
-                                     uint32_t index, const int64_t* values,
-                                     uint32_t param_count,
-                                     const uint64_t* buffer_addresses,
-                                     uint64_t* out_value);
+// The value binding |binding_index| of launch |launch_index| gives a patch
+// site of a route's patch table (aql/aql_patch.h, pm4/pm4_patch.c; one
+// evaluator, so every route rebinds identically) at |values| (the capture's
+// param_count of them): rl_launch_binding_evaluate's value (the kernarg
+// value, or the work-group count of a grid binding), or with |grid_items|
+// the grid binding in work-items: its work-group count times the launch's
+// block on the binding's axis (fits 32 bits: checked by
+// rl_launch_binding_evaluate). 0 and the evaluator's error on failure.
+rl_status_t rl_launch_site_value(const rl_capture_t* capture,
+                                 uint32_t launch_index, uint32_t binding_index,
+                                 const int64_t* values, bool grid_items,
+                                 uint64_t* out_value);
 
 // Full evaluation of one launch: |out_kernarg| (launch kernarg_size bytes)
 // receives the recorded kernarg with every pointer slot rebased and every

@@ -29,26 +29,26 @@ add_custom_command(OUTPUT ${rl_ip_copy_dir}/interposer_copy_objects.c
   DEPENDS ${rl_ip_copy_files} ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
   COMMENT "Embedding the interposer copy kernels"
   VERBATIM)
-set(rl_ip_dir ${CMAKE_CURRENT_LIST_DIR})
-add_library(redline_capture SHARED
-  ${rl_ip_dir}/interposer_window.c
-  ${rl_ip_dir}/interposer_args.c
-  ${rl_ip_dir}/interposer_issued.c
-  ${rl_ip_dir}/interposer_forward.c
-  ${rl_ip_dir}/interposer_load.c
-  ${rl_ip_dir}/interposer_unseen.c
-  ${rl_ip_dir}/interposer_vars.c
-  ${rl_ip_dir}/interposer_copy.c
-  ${rl_ip_dir}/interposer_host.c
-  ${rl_ip_dir}/interposer_texture.c
-  ${rl_ip_dir}/interposer_graph.c
-  ${rl_ip_dir}/interposer_observe.c
-  ${rl_ip_dir}/interposer_steps.c
-  ${rl_ip_dir}/interposer_annotate.c
-  ${rl_ip_dir}/interposer_write.c
-  ${rl_ip_copy_dir}/interposer_copy_objects.c)
+rl_module_library(redline_capture SHARED FOLDER capture/interposer
+  SOURCES
+    interposer_window.c
+    interposer_args.c
+    interposer_issued.c
+    interposer_forward.c
+    interposer_load.c
+    interposer_unseen.c
+    interposer_vars.c
+    interposer_copy.c
+    interposer_host.c
+    interposer_texture.c
+    interposer_graph.c
+    interposer_observe.c
+    interposer_steps.c
+    interposer_annotate.c
+    interposer_write.c
+  GENERATED ${rl_ip_copy_dir}/interposer_copy_objects.c
+)
 set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)
-rl_module_headers(redline_capture FOLDER capture/interposer)
 target_include_directories(redline_capture SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(redline_capture PRIVATE __HIP_PLATFORM_AMD__ _GNU_SOURCE)
 target_link_libraries(redline_capture PRIVATE rl_capture rl_base

@@ -1,5 +1,6 @@
 // Spellings of the capture model's enumerations, shared by the file-format
-// docs, `redline inspect` and every JSON report.
+// docs, `redline inspect` and every JSON report, and the capture-incomplete
+// refusal replay and shadow give.
 #include <stdio.h>
 #include <string.h>
 
@@ -59,4 +60,22 @@ bool rl_region_type_parse(const char* name, rl_region_type_t* out_type) {
     return false;
   *out_type = (rl_region_type_t)value;
   return true;
+}
+
+rl_status_t rl_capture_incomplete_status(const rl_capture_t* capture) {
+  if (capture == NULL) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "capture incomplete status: a capture is required");
+  }
+  if (!rl_capture_incomplete(capture)) return RL_OK;
+  const char* reason = capture->incomplete_reason
+                           ? capture->incomplete_reason
+                           : "no reason recorded";
+  if (capture->bypassed_launches == 0) {
+    return RL_STATUS(RL_STATUS_CONTRACT, "capture incomplete: %s", reason);
+  }
+  return RL_STATUS(RL_STATUS_CONTRACT,
+                   "capture incomplete: %u launch%s bypassed (%s)",
+                   capture->bypassed_launches,
+                   capture->bypassed_launches == 1 ? "" : "es", reason);
 }

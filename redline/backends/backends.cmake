@@ -3,26 +3,25 @@
 # dlopen and type-checked at build time against Debian's headers (ROCr
 # hsa/hsa.h + hsa_ext_amd.h, libdrm amdgpu.h + xf86drm.h, HIP
 # hip_runtime_api.h); nothing links them.
-add_library(rl_backends STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/dl_library.c
-  ${CMAKE_CURRENT_LIST_DIR}/hsa_loader.c
-  ${CMAKE_CURRENT_LIST_DIR}/rocr_device.c
-  ${CMAKE_CURRENT_LIST_DIR}/rocr_agents.c
-  ${CMAKE_CURRENT_LIST_DIR}/rocr_memory.c
-  ${CMAKE_CURRENT_LIST_DIR}/rocr_queue.c
-  ${CMAKE_CURRENT_LIST_DIR}/rocr_signal.c
-  ${CMAKE_CURRENT_LIST_DIR}/rocr_loader.c
-  ${CMAKE_CURRENT_LIST_DIR}/hip_loader.c
-  ${CMAKE_CURRENT_LIST_DIR}/hip_funnel.c
-  ${CMAKE_CURRENT_LIST_DIR}/hip_wait.c
-  ${CMAKE_CURRENT_LIST_DIR}/drm_loader.c
-  ${CMAKE_CURRENT_LIST_DIR}/drm_device.c
-  ${CMAKE_CURRENT_LIST_DIR}/drm_memory.c
-  ${CMAKE_CURRENT_LIST_DIR}/drm_submit.c
-  ${CMAKE_CURRENT_LIST_DIR}/doctor.c
-  ${CMAKE_CURRENT_LIST_DIR}/doctor_probe.c
-)
-rl_module_headers(rl_backends FOLDER redline/backends
+rl_module_library(rl_backends STATIC FOLDER redline/backends
+  SOURCES
+    dl_library.c
+    hsa_loader.c
+    rocr_device.c
+    rocr_agents.c
+    rocr_memory.c
+    rocr_queue.c
+    rocr_signal.c
+    rocr_loader.c
+    hip_loader.c
+    hip_funnel.c
+    hip_wait.c
+    drm_loader.c
+    drm_device.c
+    drm_memory.c
+    drm_submit.c
+    doctor.c
+    doctor_probe.c
   EXPORT rocr_device.h drm_device.h hip_funnel.h hip_loader.h hip_wait.h
          hip_symbols.h dl_library.h
   API doctor.h)

@@ -7,31 +7,32 @@
 # link against it (RUNPATH).
 set(RL_HIP_SIM_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(RL_HIP_SIM_LIBRARY_DIR ${CMAKE_BINARY_DIR}/lib/redline)
-add_library(rl_hip_sim SHARED
-  ${RL_HIP_SIM_DIR}/hip_sim.c
-  ${RL_HIP_SIM_DIR}/hip_sim_attribute.c
-  ${RL_HIP_SIM_DIR}/hip_sim_context.c
-  ${RL_HIP_SIM_DIR}/hip_sim_copy.c
-  ${RL_HIP_SIM_DIR}/hip_sim_copy2d.c
-  ${RL_HIP_SIM_DIR}/hip_sim_device.c
-  ${RL_HIP_SIM_DIR}/hip_sim_error.c
-  ${RL_HIP_SIM_DIR}/hip_sim_exec.c
-  ${RL_HIP_SIM_DIR}/hip_sim_graph.c
-  ${RL_HIP_SIM_DIR}/hip_sim_graph_nodes.c
-  ${RL_HIP_SIM_DIR}/hip_sim_memory.c
-  ${RL_HIP_SIM_DIR}/hip_sim_module.c
-  ${RL_HIP_SIM_DIR}/hip_sim_observe.c
-  ${RL_HIP_SIM_DIR}/hip_sim_printf.c
-  ${RL_HIP_SIM_DIR}/hip_sim_register.c
-  ${RL_HIP_SIM_DIR}/hip_sim_rtc.c
-  ${RL_HIP_SIM_DIR}/hip_sim_stream.c
-  ${RL_HIP_SIM_DIR}/hip_sim_texture.c
-  ${RL_HIP_SIM_DIR}/hip_sim_cooperative.c
-  ${RL_HIP_SIM_DIR}/hip_sim_stubs.c
-  ${RL_HIP_SIM_DIR}/hip_sim_unsupported.c)
+rl_module_library(rl_hip_sim SHARED FOLDER sim/hip_sim
+  SOURCES
+    hip_sim.c
+    hip_sim_attribute.c
+    hip_sim_context.c
+    hip_sim_copy.c
+    hip_sim_copy2d.c
+    hip_sim_device.c
+    hip_sim_error.c
+    hip_sim_exec.c
+    hip_sim_graph.c
+    hip_sim_graph_nodes.c
+    hip_sim_memory.c
+    hip_sim_module.c
+    hip_sim_observe.c
+    hip_sim_printf.c
+    hip_sim_register.c
+    hip_sim_rtc.c
+    hip_sim_stream.c
+    hip_sim_texture.c
+    hip_sim_cooperative.c
+    hip_sim_stubs.c
+    hip_sim_unsupported.c
+)
 set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa
   rl_kernels_ref rl_device_funnel PROPERTIES POSITION_INDEPENDENT_CODE ON)
-rl_module_headers(rl_hip_sim FOLDER sim/hip_sim)
 target_include_directories(rl_hip_sim SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(rl_hip_sim PRIVATE __HIP_PLATFORM_AMD__
   __HIP_DISABLE_CPP_FUNCTIONS__

@@ -5,43 +5,42 @@
 # -ffp-contract=off: every float operation must round exactly where the GPU
 # instruction rounds; fused multiply-add is written as fmaf() where the ISA
 # has one, and the C compiler must not fuse anything else.
-add_library(rl_sim_isa STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/isa_decode.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_decode_vector.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_decode_memory.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx11.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_salu.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_sopp.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_mode.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_dpp.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_valu.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_vop.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_vop3.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_valu16.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_packed.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_divide.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_float64.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_frexp.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_image.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_mem.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_scratch.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_call.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_callscan.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_atomic.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_stale.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_permute.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_gws.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_permlane.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_program.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_executor.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_check.c
-  # gfx12 (RDNA4): what the generation changes (isa_gfx12.h)
-  ${CMAKE_CURRENT_LIST_DIR}/isa_decode_gfx12.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_table_gfx12.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_exec_gfx12.c
-  ${CMAKE_CURRENT_LIST_DIR}/isa_names_gfx12.c
-)
-rl_module_headers(rl_sim_isa FOLDER sim/isa
+rl_module_library(rl_sim_isa STATIC FOLDER sim/isa
+  SOURCES
+    isa_decode.c
+    isa_decode_vector.c
+    isa_decode_memory.c
+    isa_names_gfx11.c
+    isa_salu.c
+    isa_sopp.c
+    isa_mode.c
+    isa_dpp.c
+    isa_valu.c
+    isa_vop.c
+    isa_vop3.c
+    isa_valu16.c
+    isa_packed.c
+    isa_divide.c
+    isa_float64.c
+    isa_frexp.c
+    isa_image.c
+    isa_mem.c
+    isa_scratch.c
+    isa_call.c
+    isa_callscan.c
+    isa_atomic.c
+    isa_stale.c
+    isa_permute.c
+    isa_gws.c
+    isa_permlane.c
+    isa_program.c
+    isa_executor.c
+    isa_check.c
+    # gfx12 (RDNA4): what the generation changes (isa_gfx12.h)
+    isa_decode_gfx12.c
+    isa_table_gfx12.c
+    isa_exec_gfx12.c
+    isa_names_gfx12.c
   EXPORT isa_executor.h isa_names.h)
 target_compile_options(rl_sim_isa PRIVATE -ffp-contract=off)
 target_link_libraries(rl_sim_isa PUBLIC rl_sim m Threads::Threads)

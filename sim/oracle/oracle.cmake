@@ -7,17 +7,19 @@
 # It links rl_sim_isa for the llvm-mc-checked mnemonic tables only
 # (isa_names.h); nothing else of that folder is visible here.
 # -ffp-contract=off: the model rounds where the instructions round.
-add_library(rl_sim_oracle STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_model.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_mods.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_decode.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_decode_gfx12.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_memory.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_wave.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_vmem.c
-  ${CMAKE_CURRENT_LIST_DIR}/oracle_executor.c
-)
-rl_module_headers(rl_sim_oracle FOLDER sim/oracle EXPORT oracle.h)
+rl_module_library(rl_sim_oracle STATIC FOLDER sim/oracle
+  SOURCES
+    oracle_model.c
+    oracle_model_memory.c
+    oracle_mods.c
+    oracle_decode.c
+    oracle_decode_gfx12.c
+    oracle_memory.c
+    oracle_wave.c
+    oracle_workgroup.c
+    oracle_vmem.c
+    oracle_executor.c
+  EXPORT oracle.h)
 target_compile_options(rl_sim_oracle PRIVATE -ffp-contract=off)
 target_link_libraries(rl_sim_oracle PUBLIC rl_sim rl_sim_isa m
   Threads::Threads)

@@ -182,6 +182,11 @@ void rl_oracle_exec_ds(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
 void rl_oracle_exec_flat(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w,
                          const rl_oracle_inst_t* inst);
 
+// Executes the instruction at |w|'s pc (oracle_wave.c); a skip or fault
+// sets ctx->stop.
+void rl_oracle_step(rl_oracle_ctx_t* ctx, rl_oracle_wave_t* w);
+
+// The work-group (oracle_workgroup.c).
 // Whether the oracle can set up |dispatch| at all: false with the reason.
 bool rl_oracle_dispatch_supported(const rl_sim_dispatch_t* dispatch,
                                   char* why, uint32_t why_size);

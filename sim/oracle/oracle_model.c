@@ -1,9 +1,12 @@
 // sim/oracle/oracle_model.c — the independent host model of
-// the gfx11 ALU opcodes (oracle_model.h). Semantics follow the RDNA3 ISA
+// the gfx11 ALU opcodes (oracle_model.h): the operations, their table, the
+// compares parsed from the mnemonic, evaluation and matching (the memory
+// operations: oracle_model_memory.c). Semantics follow the RDNA3 ISA
 // guide's opcode pseudo-code; nothing here includes sim/isa/.
 // Built with -ffp-contract=off: every float operation must round where the
 // instruction rounds.
 #include "sim/oracle/oracle_model.h"
+#include "sim/oracle/oracle_model_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,16 +15,6 @@
 // ---------------------------------------------------------------------------
 // Bit views and the denormal rule.
 
-static float rl_hm_f(uint32_t bits) {
-  float v;
-  memcpy(&v, &bits, 4);
-  return v;
-}
-static uint32_t rl_hm_u(float v) {
-  uint32_t bits;
-  memcpy(&bits, &v, 4);
-  return bits;
-}
 static double rl_hm_d(uint64_t bits) {
   double v;
   memcpy(&v, &bits, 8);
@@ -65,12 +58,6 @@ static uint64_t rl_hm_out(uint32_t mode, float v) {
 
 // ---------------------------------------------------------------------------
 // Vector integer.
-
-static int64_t rl_hm_sext(uint64_t v, uint32_t bits) {
-  uint64_t sign = 1ull << (bits - 1);
-  v &= (bits == 64) ? ~0ull : (1ull << bits) - 1;
-  return (int64_t)((v ^ sign) - sign);
-}
 
 FN(hm_cndmask) { UNUSED; x->d = x->cin ? B : A; }
 FN(hm_mul_i24) { UNUSED; x->d = (uint32_t)(rl_hm_sext(A, 24) * rl_hm_sext(B, 24)); }
@@ -397,7 +384,7 @@ FN(hm_ldexp) {
 // min/max: -0 < +0; a NaN operand yields the other operand (in IEEE mode a
 // signalling NaN operand yields itself, quieted); two NaNs yield the first,
 // quieted.
-static uint32_t rl_hm_minmax(uint32_t mode, uint32_t a, uint32_t b, bool max) {
+uint32_t rl_hm_minmax(uint32_t mode, uint32_t a, uint32_t b, bool max) {
   a = rl_hm_ftz(mode, a);
   b = rl_hm_ftz(mode, b);
   bool an = rl_hm_nan(a), bn = rl_hm_nan(b);
@@ -1375,7 +1362,7 @@ static bool rl_hm_parse_compare(const char* name, rl_hm_op_t* out) {
 // gfx12 (RDNA4 guide) names of operations this model knows under their
 // gfx11 name: the carry-out SALU adds ("_co_"), the 64-bit VOP3 mad, the
 // clamped atomic subtract.
-static const char* rl_hm_gfx12_alias(const char* name) {
+const char* rl_hm_gfx12_alias(const char* name) {
   static const char* const aliases[][2] = {
       {"s_add_co_u32", "s_add_u32"},       {"s_sub_co_u32", "s_sub_u32"},
       {"s_add_co_i32", "s_add_i32"},       {"s_sub_co_i32", "s_sub_i32"},
@@ -1521,88 +1508,4 @@ uint32_t rl_hm_packed(const rl_hm_op_t* op, uint32_t mode, uint32_t a,
     case PK_MAX_U: return a > b ? a : b;
     default: return a < b ? a : b;
   }
-}
-
-uint32_t rl_hm_load_extend(uint32_t raw, uint32_t size, bool sign) {
-  if (size >= 4) return raw;
-  uint32_t bits = size * 8;
-  raw &= (1u << bits) - 1;
-  return sign ? (uint32_t)rl_hm_sext(raw, bits) : raw;
-}
-
-// Memory atomics (RDNA3 ISA guide, DS_* / GLOBAL_ATOMIC_* pseudo-code):
-// |base| is the mnemonic without its family prefix and "_rtn" ("add_u32",
-// "cmpswap_b64"...); tmp the old memory value, src DATA, cmp the compare
-// value (DS: DATA1; GLOBAL/FLAT cmpswap: the high half of DATA).
-static bool rl_hm_atomic(const char* base, uint64_t tmp, uint64_t src,
-                         uint64_t cmp, uint64_t* out) {
-  const char* us = strrchr(base, '_');
-  if (us == NULL) return false;
-  size_t n = (size_t)(us - base);
-  bool wide = !strcmp(us + 1, "u64") || !strcmp(us + 1, "i64") ||
-              !strcmp(us + 1, "b64");
-  if (!wide && strcmp(us + 1, "u32") && strcmp(us + 1, "i32") &&
-      strcmp(us + 1, "b32") && strcmp(us + 1, "f32")) {
-    return false;
-  }
-  uint64_t mask = wide ? ~0ull : 0xffffffffull;
-  tmp &= mask, src &= mask, cmp &= mask;
-  bool is_signed = us[1] == 'i', is_float = us[1] == 'f';
-  int64_t st = wide ? (int64_t)tmp : (int32_t)(uint32_t)tmp;
-  int64_t ss = wide ? (int64_t)src : (int32_t)(uint32_t)src;
-#define IS(name) (n == strlen(name) && !strncmp(base, name, n))
-  uint64_t r;
-  if (is_float) {
-    float a = rl_hm_f((uint32_t)tmp), b = rl_hm_f((uint32_t)src);
-    if (IS("add")) r = rl_hm_u(a + b);
-    else if (IS("min")) r = rl_hm_minmax(RL_HM_MODE_IEEE, (uint32_t)tmp, (uint32_t)src, false);
-    else if (IS("max")) r = rl_hm_minmax(RL_HM_MODE_IEEE, (uint32_t)tmp, (uint32_t)src, true);
-    // gfx12 *_min_num_f32 / *_max_num_f32: minimumNumber/maximumNumber
-    else if (IS("min_num")) r = rl_hm_minmax(0, (uint32_t)tmp, (uint32_t)src, false);
-    else if (IS("max_num")) r = rl_hm_minmax(0, (uint32_t)tmp, (uint32_t)src, true);
-    else return false;
-  } else if (IS("add")) r = tmp + src;
-  else if (IS("sub")) r = tmp - src;
-  else if (IS("rsub")) r = src - tmp;
-  else if (IS("inc")) r = tmp >= src ? 0 : tmp + 1;
-  else if (IS("dec")) r = tmp == 0 || tmp > src ? src : tmp - 1;
-  else if (IS("min")) r = is_signed ? (st < ss ? tmp : src) : (tmp < src ? tmp : src);
-  else if (IS("max")) r = is_signed ? (st > ss ? tmp : src) : (tmp > src ? tmp : src);
-  else if (IS("and")) r = tmp & src;
-  else if (IS("or")) r = tmp | src;
-  else if (IS("xor")) r = tmp ^ src;
-  else if (IS("swap") || IS("storexchg")) r = src;
-  else if (IS("cmpswap") || IS("cmpstore")) r = tmp == cmp ? src : tmp;
-  else if (IS("csub")) r = tmp < src ? 0 : tmp - src;
-  else return false;
-#undef IS
-  *out = r & mask;
-  return true;
-}
-
-static void rl_hm_atomic_base(const char* name, const char* prefix,
-                              char* base, size_t capacity) {
-  snprintf(base, capacity, "%s", name + strlen(prefix));
-  char* rtn = strstr(base, "_rtn");
-  if (rtn) memmove(rtn, rtn + 4, strlen(rtn + 4) + 1);
-}
-
-bool rl_hm_ds_atomic(const char* name, uint64_t old, uint64_t data,
-                     uint64_t cmp, uint64_t* out_new) {
-  char base[48];
-  if (strncmp(name, "ds_", 3)) return false;
-  rl_hm_atomic_base(name, "ds_", base, sizeof(base));
-  return rl_hm_atomic(base, old, data, cmp, out_new);
-}
-
-bool rl_hm_mem_atomic(const char* name, uint64_t old, uint64_t data,
-                      uint64_t cmp, uint64_t* out_new) {
-  name = rl_hm_gfx12_alias(name);
-  char base[48];
-  const char* prefix = !strncmp(name, "global_atomic_", 14) ? "global_atomic_"
-                       : !strncmp(name, "flat_atomic_", 12) ? "flat_atomic_"
-                                                            : NULL;
-  if (prefix == NULL) return false;
-  rl_hm_atomic_base(name, prefix, base, sizeof(base));
-  return rl_hm_atomic(base, old, data, cmp, out_new);
 }

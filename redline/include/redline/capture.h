@@ -325,6 +325,12 @@ static inline bool rl_capture_incomplete(const rl_capture_t* capture) {
   return capture->bypassed_launches > 0 || capture->incomplete_reason != NULL;
 }
 
+// RL_OK when |capture| is complete; otherwise the RL_STATUS_CONTRACT refusal
+// replay and shadow give: "capture incomplete: <reason>", with "N launches
+// bypassed (<reason>)" when the capture bypassed any (INVALID_ARGUMENT for a
+// NULL capture).
+rl_status_t rl_capture_incomplete_status(const rl_capture_t* capture);
+
 // The first cooperative launch of |capture|, or UINT32_MAX when none is.
 static inline uint32_t rl_capture_first_cooperative(
     const rl_capture_t* capture) {

@@ -285,6 +285,9 @@ static void c_capture_mark_incomplete(int p) {
   S(rl_capture_mark_incomplete(A(0, c), 1, A(2, "reason")));
   rl_capture_destroy(c);
 }
+static void c_capture_incomplete_status(int p) {
+  S(rl_capture_incomplete_status(A(0, g_capture)));
+}
 static void c_capture_validate(int p) { S(rl_capture_validate(A(0, g_capture))); }
 static void c_capture_variable_address(int p) {
   S(rl_capture_variable_address(A(0, g_capture), 0, 0, A(3, OUT(uint64_t))));
@@ -558,6 +561,7 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(capture_identity, O(0) | O(1), 0),
     RL_API_CASE(capture_issued_clear, O(0), O(0)),
     RL_API_CASE(capture_issued_find, O(0), 0),
+    RL_API_CASE(capture_incomplete_status, O(0), 0),
     RL_API_CASE(capture_mark_incomplete, O(0) | O(2), O(2)),
     RL_API_CASE(capture_slot_binding, O(0), 0),
     RL_API_CASE(capture_validate, O(0), 0),

@@ -307,6 +307,33 @@ static void test_expr_evaluate(void** state) {
                             "overflows");
 }
 
+// The refusal of an incomplete capture (replay and shadow give it): the
+// bypassed count only when there is one, in the right number.
+static void test_incomplete_status_wording(void** state) {
+  (void)state;
+  rl_capture_t capture = {0};
+  assert_null(rl_capture_incomplete_status(&capture));  // complete
+  capture.incomplete_reason = "texture descriptor relocation";
+  rl_status_t status = rl_capture_incomplete_status(&capture);
+  assert_true(rl_status_is(status, RL_STATUS_CONTRACT));
+  assert_string_equal(rl_status_message(status),
+                      "capture incomplete: texture descriptor relocation");
+  rl_status_free(status);
+  capture.bypassed_launches = 1;
+  status = rl_capture_incomplete_status(&capture);
+  assert_string_equal(
+      rl_status_message(status),
+      "capture incomplete: 1 launch bypassed (texture descriptor relocation)");
+  rl_status_free(status);
+  capture.bypassed_launches = 3;
+  capture.incomplete_reason = NULL;
+  status = rl_capture_incomplete_status(&capture);
+  assert_string_equal(rl_status_message(status),
+                      "capture incomplete: 3 launches bypassed (no reason "
+                      "recorded)");
+  rl_status_free(status);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_valid_launch_is_added_and_validates,
@@ -331,6 +358,7 @@ int main(void) {
                                       rl_test_model_setup,
                                       rl_test_model_teardown),
       cmocka_unit_test(test_expr_evaluate),
+      cmocka_unit_test(test_incomplete_status_wording),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
