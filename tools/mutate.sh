@@ -60,7 +60,7 @@ MUTATIONS=(
   "dpp_bank_mask_ignored|sim/isa/isa_dpp.c|s/\(\(inst->dpp_bank_mask >> \(\(l >> 2\) & 3\)\) & 1\)/1/|DPP16 bank_mask ignored"
   "ftz_input_kept|sim/isa/isa_lanes.h|s/float a = rl_isa_f32\(rl_isa_flush32\(A\[l\]\)\);/float a = rl_isa_f32(A[l]);/|FTZ mode does not flush binary32 source 0 (denorm flush ignored)"
   "denorm_mode_ignored|sim/isa/isa_mode.c|s/\(\(\(reg >> 4\) & 3\) == 0 \? RL_ISA_MODE_FTZ32 : 0\)/(wave->mode \& RL_ISA_MODE_FTZ32)/|s_denorm_mode / s_setreg of FP_DENORM do not change the denormal flush"
-  "vopd_x_writes_first|sim/isa/isa_valu.c|s/(  rl_isa_vopd_half\(wave, inst->op_y, inst->src_y, wave->tmp\[RL_ISA_ROW_Y\], dy\);\n)(  uint32_t exec = wave->sgpr\[RL_ISA_SRC_EXEC\];\n  rl_isa_write_lanes\(wave->vgpr\[inst->dst\], dx, exec\);\n)/\$2\$1/|VOPD: X writes its result before Y reads its sources"
+  "vopd_x_writes_first|sim/isa/isa_valu.c|s/!rl_isa_is_source_row\(&x, tx\) && !rl_isa_is_source_row\(&y, tx\) &&/!rl_isa_is_source_row(\&x, tx) \&\&/|VOPD: X writes its result before Y reads its sources"
   "frexp_exp_off_by_one|sim/isa/isa_frexp.c|s/  \(void\)frexp\(x, &e\);\n  return e;/  (void)frexp(x, \&e);\n  return e - 1;/|v_frexp_exp_* one too small (mantissa in [1, 2) convention)"
   "trig_preop_no_exponent_shift|sim/isa/isa_frexp.c|s/if \(exponent > 1077\) shift \+= exponent - 1077;/if (exponent > 1077) shift += 0;/|v_trig_preop_f64 ignores the large-exponent window shift"
   "ctz_b64_low_word_only|sim/isa/isa_salu.c|s/s->d = s->a \? \(uint32_t\)__builtin_ctzll\(s->a\) : 0xffffffffu/s->d = (uint32_t)s->a ? (uint32_t)__builtin_ctzll(s->a) : 0xffffffffu/|s_ctz_i32_b64 looks at the low word only (-1 when it is zero)"

@@ -280,6 +280,16 @@ rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopc_dpp(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+// The plain VALU and VOPC forms (no input or output modifier, no DPP, no
+// opcode that reads its old destination: RL_ISA_F_KEEP_HI),
+// bound instead of rl_isa_exec_valu / rl_isa_exec_vopc by the program
+// builder: the same results without the modifier steps, and the result
+// written in place when every lane is active (isa_valu.c).
+bool rl_isa_valu_is_plain(const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_valu_plain(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst);
+rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
 rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
                                       const rl_isa_inst_t* inst);

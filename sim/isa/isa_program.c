@@ -118,6 +118,9 @@ static void rl_isa_bind(rl_isa_inst_t* inst, bool known) {
     if (inst->dpp) {  // DPP source fetch
       inst->exec = inst->op->exec == rl_isa_exec_vopc ? rl_isa_exec_vopc_dpp
                                                       : rl_isa_exec_valu_dpp;
+    } else if (rl_isa_valu_is_plain(inst)) {  // no modifier steps
+      inst->exec = inst->op->exec == rl_isa_exec_vopc ? rl_isa_exec_vopc_plain
+                                                      : rl_isa_exec_valu_plain;
     }
   }
 }

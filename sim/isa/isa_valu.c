@@ -261,6 +261,104 @@ rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   return rl_isa_valu_run(wave, inst, NULL, RL_ISA_ALL_LANES);
 }
 
+// ---------------------------------------------------------------------------
+// The plain forms (rl_isa_valu_is_plain): no input or output modifier
+// (clamp included), no DPP, no opcode that reads its old destination. Their runners skip the modifier steps, and with every lane
+// active the lane kernel writes the destination row itself instead of a
+// scratch row copied after, unless that row is also a source row (a kernel
+// writes its result through a restrict pointer). Same words as the generic
+// runner: a kernel writes all 32 lanes of its result row (isa_lanes.h), and
+// with EXEC all ones the generic runner copies all 32.
+
+bool rl_isa_valu_is_plain(const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  if (op == NULL || inst->dpp) return false;
+  if (op->exec != rl_isa_exec_valu && op->exec != rl_isa_exec_vopc) {
+    return false;
+  }
+  if (inst->abs | inst->neg | inst->opsel | inst->omod | inst->clamp) {
+    return false;
+  }
+  return (op->flags & RL_ISA_F_KEEP_HI) == 0;
+}
+
+// The sources of a plain instruction (rl_isa_valu_sources without the
+// modifiers).
+static inline __attribute__((always_inline)) void rl_isa_plain_sources(
+    rl_isa_wave_t* wave, const rl_isa_inst_t* inst, rl_isa_valu_t* v) {
+  const rl_isa_op_t* op = inst->op;
+  for (uint32_t n = 0; n < 3; ++n) {
+    uint32_t type = op->src[n];
+    v->s[n] = v->hi[n] = rl_isa_zero_row;
+    if (type == RL_ISA_T_NONE) continue;
+    v->s[n] = rl_isa_valu_src(wave, &inst->src[n], false,
+                              wave->tmp[RL_ISA_ROW_SRC + n]);
+    if (rl_isa_is_wide(type)) {
+      v->hi[n] = rl_isa_valu_src(wave, &inst->src[n], true,
+                                 wave->tmp[RL_ISA_ROW_SRC_HI + n]);
+    }
+  }
+  v->exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  v->mask = (op->flags & RL_ISA_F_CARRY) ? rl_isa_read_s32(wave, &inst->src[2])
+                                         : 0;
+  if (op->flags & RL_ISA_F_READS_VCC) v->mask = wave->sgpr[RL_ISA_SRC_VCC];
+  v->mask_out = 0;
+  v->mode = wave->mode;
+  v->arg = op->arg;
+  v->old = NULL;     // RL_ISA_F_KEEP_HI opcodes are not plain
+  v->clamp = false;  // nor is a clamp
+}
+
+// True when |row| is one of |v|'s source rows.
+static inline bool rl_isa_is_source_row(const rl_isa_valu_t* v,
+                                        const uint32_t* row) {
+  return row == v->s[0] || row == v->s[1] || row == v->s[2] ||
+         row == v->hi[0] || row == v->hi[1] || row == v->hi[2];
+}
+
+rl_status_t rl_isa_exec_valu_plain(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  rl_isa_valu_t v;
+  rl_isa_plain_sources(wave, inst, &v);
+  v.d = wave->tmp[RL_ISA_ROW_D];
+  v.d_hi = wave->tmp[RL_ISA_ROW_D_HI];
+  uint32_t* dst = wave->vgpr[inst->dst];
+  const bool wide = rl_isa_is_wide(op->dst);
+  bool direct = op->dst != RL_ISA_T_NONE && v.exec == RL_ISA_ALL_LANES &&
+                !rl_isa_is_source_row(&v, dst) &&
+                !(wide && rl_isa_is_source_row(&v, dst + RL_ISA_LANES));
+  if (direct) {
+    v.d = dst;
+    if (wide) v.d_hi = dst + RL_ISA_LANES;
+  }
+  ((rl_isa_lanes_fn)op->lanes)(&v);
+  if (op->dst != RL_ISA_T_NONE && !direct) {
+    rl_isa_write_lanes(dst, v.d, v.exec);
+    if (wide) rl_isa_write_lanes(dst + RL_ISA_LANES, v.d_hi, v.exec);
+  }
+  if (op->flags & RL_ISA_F_SDST) {
+    wave->sgpr[inst->sdst & 127] = v.mask_out & v.exec;
+  }
+  return RL_OK;
+}
+
+rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst) {
+  rl_isa_valu_t v;
+  rl_isa_plain_sources(wave, inst, &v);
+  v.d = wave->tmp[RL_ISA_ROW_D];
+  v.d_hi = wave->tmp[RL_ISA_ROW_D_HI];
+  ((rl_isa_lanes_fn)inst->op->lanes)(&v);
+  uint32_t result = v.mask_out & v.exec;
+  if (inst->op->flags & RL_ISA_F_CMPX) {
+    wave->sgpr[RL_ISA_SRC_EXEC] = result;
+  } else {
+    wave->sgpr[inst->sdst & 127] = result;
+  }
+  return RL_OK;
+}
+
 // The DPP forms (bound instead of rl_isa_exec_valu by isa_program.c):
 // source 0 from the DPP fetch, writes limited to the lanes it enables.
 rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
@@ -301,35 +399,48 @@ rl_status_t rl_isa_exec_vopc_dpp(rl_isa_wave_t* wave,
   return rl_isa_vopc_run(wave, inst, row, enable);
 }
 
-// One VOPD half: sources into the given rows, the result into |d|.
+// One VOPD half: its sources (broadcast ones into |rows|), before either
+// half writes.
 static void rl_isa_vopd_half(rl_isa_wave_t* wave, const rl_isa_op_t* op,
                              const rl_isa_operand_t* src, uint32_t* rows,
-                             uint32_t* d) {
-  rl_isa_valu_t v = {0};
+                             rl_isa_valu_t* v) {
+  *v = (rl_isa_valu_t){0};
   for (uint32_t n = 0; n < 3; ++n) {
-    v.s[n] = v.hi[n] = rl_isa_zero_row;
+    v->s[n] = v->hi[n] = rl_isa_zero_row;
     if (src[n].kind == RL_ISA_OPK_NONE) continue;
-    v.s[n] = rl_isa_valu_src(wave, &src[n], false, rows + n * RL_ISA_LANES);
+    v->s[n] = rl_isa_valu_src(wave, &src[n], false, rows + n * RL_ISA_LANES);
   }
-  v.d = d;
-  v.exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  v.mask = (op->flags & RL_ISA_F_CARRY) ? wave->sgpr[RL_ISA_SRC_VCC] : 0;
-  v.mode = wave->mode;
-  v.arg = op->arg;
-  ((rl_isa_lanes_fn)op->lanes)(&v);
+  v->exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  v->mask = (op->flags & RL_ISA_F_CARRY) ? wave->sgpr[RL_ISA_SRC_VCC] : 0;
+  v->mode = wave->mode;
+  v->arg = op->arg;
 }
 
 // VOPD: both halves read their sources before either writes (the two
 // destinations are in different banks and may not overlap the other half's
-// sources in a way that matters: RDNA3 ISA guide, "VOPD").
+// sources in a way that matters: RDNA3 ISA guide, "VOPD"). With every lane
+// active and neither destination row a source row of either half, the
+// kernels write the destination rows themselves (as the plain runner
+// does); otherwise scratch rows, copied under EXEC after both ran.
 rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
-  uint32_t* dx = wave->tmp[RL_ISA_ROW_D];
-  uint32_t* dy = wave->tmp[RL_ISA_ROW_DY];
-  rl_isa_vopd_half(wave, inst->op, inst->src, wave->tmp[RL_ISA_ROW_SRC], dx);
-  rl_isa_vopd_half(wave, inst->op_y, inst->src_y, wave->tmp[RL_ISA_ROW_Y], dy);
-  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  rl_isa_write_lanes(wave->vgpr[inst->dst], dx, exec);
-  rl_isa_write_lanes(wave->vgpr[inst->dst_y], dy, exec);
+  rl_isa_valu_t x, y;
+  rl_isa_vopd_half(wave, inst->op, inst->src, wave->tmp[RL_ISA_ROW_SRC], &x);
+  rl_isa_vopd_half(wave, inst->op_y, inst->src_y, wave->tmp[RL_ISA_ROW_Y],
+                   &y);
+  uint32_t exec = x.exec;
+  uint32_t* tx = wave->vgpr[inst->dst];
+  uint32_t* ty = wave->vgpr[inst->dst_y];
+  bool direct = exec == RL_ISA_ALL_LANES && tx != ty &&
+                !rl_isa_is_source_row(&x, tx) && !rl_isa_is_source_row(&y, tx) &&
+                !rl_isa_is_source_row(&x, ty) && !rl_isa_is_source_row(&y, ty);
+  x.d = direct ? tx : wave->tmp[RL_ISA_ROW_D];
+  y.d = direct ? ty : wave->tmp[RL_ISA_ROW_DY];
+  ((rl_isa_lanes_fn)inst->op->lanes)(&x);
+  ((rl_isa_lanes_fn)inst->op_y->lanes)(&y);
+  if (!direct) {
+    rl_isa_write_lanes(tx, x.d, exec);
+    rl_isa_write_lanes(ty, y.d, exec);
+  }
   return RL_OK;
 }
 

@@ -112,6 +112,13 @@ void rl_isa_snippet_load(rl_isa_snippet_t* s, const char* const* lines,
   s->group.entry_address = s->program->base_address;
 }
 
+const rl_isa_inst_t* rl_isa_snippet_inst(rl_isa_snippet_t* s,
+                                         uint32_t index) {
+  assert_non_null(s->program);
+  assert_true(index < s->program->count);
+  return &s->program->insts[index];
+}
+
 rl_status_t rl_isa_snippet_run(rl_isa_snippet_t* s) {
   rl_isa_wave_t* wave = &s->wave;
   wave->pc = s->program->entry_index;

@@ -41,6 +41,11 @@ uint8_t* rl_isa_snippet_lds(rl_isa_snippet_t* snippet);
 void rl_isa_snippet_load(rl_isa_snippet_t* snippet, const char* const* lines,
                          uint32_t count);
 
+// The predecoded instruction |index| of the loaded snippet (its lines in
+// order, then s_endpgm), to call a runner on it directly.
+const rl_isa_inst_t* rl_isa_snippet_inst(rl_isa_snippet_t* snippet,
+                                         uint32_t index);
+
 // Runs the loaded program from its first instruction to s_endpgm; resets
 // the PC and wave state but not the registers.
 rl_status_t rl_isa_snippet_run(rl_isa_snippet_t* snippet);
