@@ -46,6 +46,10 @@ rl_status_t rl_shadow_check_options(const rl_capture_t* capture,
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u arms (1..%u)",
                      options->arm_count, RL_SHADOW_MAX_ARMS);
   }
+  if (options->arm_jobs > RL_SHADOW_MAX_ARMS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "%u arm jobs (1..%u)",
+                     options->arm_jobs, RL_SHADOW_MAX_ARMS);
+  }
   const char* kind = options->device.kind;
   if (kind && strcmp(kind, "sim") != 0 && strcmp(kind, "rocr") != 0 &&
       strcmp(kind, "drm") != 0) {

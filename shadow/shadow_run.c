@@ -114,6 +114,8 @@ rl_status_t rl_shadow_run(const rl_capture_t* capture,
   options = &run->expanded;
   if (!status) status = rl_shadow_check_budgets(capture, options);
   if (!status) status = rl_shadow_run_init(run);
+  run->arm_jobs =
+      options->arm_jobs ? options->arm_jobs : rl_shadow_default_arm_jobs();
   if (!status && options->trace) {
     const char* names[RL_SHADOW_MAX_ARMS];
     for (uint32_t a = 0; a < result->arm_count; ++a) {

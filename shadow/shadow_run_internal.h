@@ -55,6 +55,9 @@ typedef struct rl_shadow_run_s {
   rl_oracle_t* oracles[RL_SHADOW_MAX_ARMS];
   uint32_t oracle_arm;
   uint64_t oracle_base[RL_SHADOW_MAX_ARMS];
+  // Host threads each window's arms step on (rl_shadow_options_t.arm_jobs
+  // resolved: 1 steps them one after another on the run's thread).
+  uint32_t arm_jobs;
 } rl_shadow_run_t;
 
 // Checks |options| against |capture| before anything is allocated; fills
@@ -92,7 +95,9 @@ void rl_shadow_oracles_create(rl_shadow_run_t* run);
 rl_status_t rl_shadow_oracle_check(rl_shadow_run_t* run, uint32_t a);
 void rl_shadow_oracle_result(rl_shadow_run_t* run);
 
-// Steps every live arm through window |w| (shadow_step.c).
+// Steps every live arm through window |w| (shadow_step.c), on up to
+// run->arm_jobs threads; the outcomes (failures, trace spans, progress)
+// are merged in arm order on the calling thread.
 void rl_shadow_step_arms(rl_shadow_run_t* run, uint32_t w);
 
 // Every window: the arms' steps, then the comparison (shadow_walk.c).
