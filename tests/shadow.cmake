@@ -17,6 +17,9 @@ rl_add_unit_test(shadow_arm_jobs_test
 add_dependencies(shadow_arm_jobs_test redline rl_kernels rl_hip_sim)
 set_tests_properties(shadow_arm_jobs_test PROPERTIES
   ENVIRONMENT "REDLINE_HIP_LIBRARY=${RL_STANDIN_HIP_LIBRARY}")
+if(RL_SANITIZE)  # 698 s under TSan on the loaded 2-core machine
+  set_tests_properties(shadow_arm_jobs_test PROPERTIES TIMEOUT 1800)
+endif()
 
 set(RL_SHADOW_CLI ${CMAKE_CURRENT_SOURCE_DIR}/integration/shadow_cli_test.sh)
 # rl_add_shadow_cli_test(NAME LABELS TIMEOUT ARGS...)
