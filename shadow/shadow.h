@@ -381,7 +381,23 @@ typedef struct rl_shadow_options_s {
   // plan's dependencies. Arms are processes |trace_pid_base| + 1 + index.
   struct rl_trace_s* trace;
   uint32_t trace_pid_base;
+  // Host threads the arms step on (docs/cli.md, "Arms in parallel"):
+  // each window's arms run concurrently on up to this many threads, each
+  // arm on its own device (hip and hipgraph, which share the HIP runtime's
+  // device, one after the other on the run's thread); the outcomes are
+  // merged in arm order, so the result and verdict are the sequential
+  // ones. 0: rl_shadow_default_arm_jobs(); at most RL_SHADOW_MAX_ARMS.
+  uint32_t arm_jobs;
 } rl_shadow_options_t;
+
+// The arm jobs rl_shadow_options_t.arm_jobs == 0 stands for:
+// REDLINE_SHADOW_ARM_JOBS when set (1..RL_SHADOW_MAX_ARMS; anything else
+// is ignored), else the CPUs of the process's affinity mask divided by the
+// simulator's threads per dispatch (rl_sim_default_threads: --sim-threads,
+// REDLINE_SIM_THREADS, else those CPUs), at least 1; so arm jobs times
+// simulator threads stays within the CPUs, and by default (one simulator
+// thread per CPU) the arms step one after another as before.
+uint32_t rl_shadow_default_arm_jobs(void);
 
 // What an arm ran: the retained routes' rl_route_proof_t, and the same
 // shape for eager and recorded (route "eager"/"recorded", replay count 0).

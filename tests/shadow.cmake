@@ -8,6 +8,18 @@ rl_add_unit_test(shadow_api_test
   SOURCES integration/shadow_api_test.c
   LIBS rl_shadow rl_kernels_workloads LABELS integration)
 add_dependencies(shadow_api_test rl_kernels)
+# The arms on several host threads (--arm-jobs, "arm_jobs"): the same report
+# with 1 and 4 jobs, and a damaged arm's same verdict; under TSan too.
+rl_add_unit_test(shadow_arm_jobs_test
+  SOURCES integration/shadow_arm_jobs_test.c
+  LIBS rl_shadow_json rl_shadow_hip rl_backends rl_capture PkgConfig::CJSON
+  LABELS integration threaded)
+add_dependencies(shadow_arm_jobs_test redline rl_kernels rl_hip_sim)
+set_tests_properties(shadow_arm_jobs_test PROPERTIES
+  ENVIRONMENT "REDLINE_HIP_LIBRARY=${RL_STANDIN_HIP_LIBRARY}")
+if(RL_SANITIZE)  # 698 s under TSan on the loaded 2-core machine
+  set_tests_properties(shadow_arm_jobs_test PROPERTIES TIMEOUT 1800)
+endif()
 
 set(RL_SHADOW_CLI ${CMAKE_CURRENT_SOURCE_DIR}/integration/shadow_cli_test.sh)
 # rl_add_shadow_cli_test(NAME LABELS TIMEOUT ARGS...)

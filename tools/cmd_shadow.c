@@ -40,7 +40,8 @@ static bool rl_shadow_takes_value(const char* flag) {
   static const char* const flags[] = {
       "--arms", "--windows", "--json", "--flip-byte", "--hazards", "--seed",
       "--processor", "--target", "--bind", "--executor", "--cache-model", "--trace",
-      "--adversarial-seeds", "--device", "--sim-threads", "--oracle"};
+      "--adversarial-seeds", "--device", "--sim-threads", "--oracle",
+      "--arm-jobs"};
   for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); ++i) {
     if (rl_cli_is(flag, flags[i])) return true;
   }
@@ -64,6 +65,12 @@ static int rl_shadow_parse_value(rl_shadow_cli_t* cli, const char* flag,
                           value);
     }
     cli->options.oracle = value;
+  } else if (rl_cli_is(flag, "--arm-jobs")) {  // docs/cli.md "Arms in parallel"
+    uint64_t jobs = 0;
+    int code = rl_cli_number_u64("shadow", flag, value, 1, RL_SHADOW_MAX_ARMS,
+                                 &jobs);
+    if (code != RL_EXIT_OK) return code;
+    cli->options.arm_jobs = (uint32_t)jobs;
   } else if (rl_cli_is(flag, "--flip-byte")) {
     cli->flip = value;
   } else if (cli->bind_count == RL_SHADOW_CLI_MAX_BINDS) {

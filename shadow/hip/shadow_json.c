@@ -98,6 +98,15 @@ static rl_status_t rl_shadow_json_key(const cJSON* item,
     shadow->limits.wait_timeout_ns = (uint64_t)number * 1000000u;
     return RL_OK;
   }
+  if (strcmp(key, "arm_jobs") == 0) {  // the CLI's --arm-jobs (shadow only)
+    RL_RETURN_IF_ERROR(
+        rl_shadow_json_number(item, (double)RL_SHADOW_MAX_ARMS, &number));
+    if (number < 1) {
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT, "options: arm_jobs >= 1");
+    }
+    shadow->arm_jobs = (uint32_t)number;
+    return RL_OK;
+  }
   if (strcmp(key, "rounds") == 0) {
     RL_RETURN_IF_ERROR(rl_shadow_json_number(item, 1000000.0, &number));
     if (number < 1) {

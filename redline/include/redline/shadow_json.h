@@ -17,6 +17,9 @@
 //                  // one adds the simulated reference arm "sim"
 //             "no_sim_reference": false,          // ... unless true
 //             "timeout_ms": 10000,                // bound of every wait
+//             "arm_jobs": 2,    // shadow only: host threads the arms
+//                  // step on, 1..16 (default: the CPUs over the simulator's
+//                  // threads; docs/cli.md "Arms in parallel")
 //             "rounds": 5}                        // bench only
 //            Every key is optional; NULL or "" means {}. Bench's default
 //            arms are "eager,aql,pm4". Unknown keys are refused.
