@@ -14,10 +14,12 @@
 #     (the hazard plan counts a launch reading a texture object as reading
 #     its image): every arm patches the descriptors for where it placed
 #     the images;
+#   - the shadow of the arms eager, aql, pm4, hip and hipgraph passes;
 #   - negative control: with REDLINE_TEST_FAULT=descriptor-unpatched (every
 #     route keeps the capture's image address in the descriptors) the
-#     shadow fails (the sampling kernel faults, exit 6), so the pass comes
-#     from the patching.
+#     shadow of each arm alone (eager, recorded, aql, pm4, hip, hipgraph)
+#     fails (the sampling kernel faults, exit 6), so each pass comes from
+#     that route's patching.
 # Usage: texture_capture.sh REDLINE ARCH CAPTURE PROGRAM
 set -u
 redline=$1 arch=$2 capture=$3 program=$4
@@ -65,13 +67,23 @@ status=$?
 printf '%s\n' "$out" | tail -1
 [ $status -eq 0 ] || fail "adversarial shadow exit $status, expected 0"
 
-out=$(REDLINE_TEST_FAULT=descriptor-unpatched \
-  run "$redline" shadow "$capture" --executor isa 2>&1)
+# The HIP arms too (not among the default arms).
+out=$(run "$redline" shadow "$capture" --executor isa \
+  --arms eager,aql,pm4,hip,hipgraph 2>&1)
 status=$?
-printf '%s\n' "$out" | tail -3
-# The descriptors then point where the images lay in the capture run,
-# memory the arms never mapped: the sampling kernel faults (exit 6).
-[ $status -eq 6 ] ||
-  fail "negative control: shadow exit $status with the descriptors unpatched, expected 6"
-printf '%s\n' "$out" | grep -q '^shadow: FAIL (.*sample.*faulted' ||
-  fail "negative control: the shadow does not FAIL on the sampling kernel"
+printf '%s\n' "$out" | tail -1
+[ $status -eq 0 ] || fail "shadow of the HIP arms exit $status, expected 0"
+
+# Negative control, route by route: the descriptors then point where the
+# images lay in the capture run, memory the arm never placed them at: the
+# sampling kernel faults (exit 6).
+for arm in eager recorded aql pm4 hip hipgraph; do
+  out=$(REDLINE_TEST_FAULT=descriptor-unpatched \
+    run "$redline" shadow "$capture" --executor isa --arms $arm 2>&1)
+  status=$?
+  printf '%s\n' "$out" | grep '^shadow:' | cut -c1-200
+  [ $status -eq 6 ] ||
+    fail "negative control: arm $arm exit $status with the descriptors unpatched, expected 6"
+  printf '%s\n' "$out" | grep -qE "^shadow: FAIL \(arm $arm: .*(fault|hipErrorLaunchFailure)" ||
+    fail "negative control: arm $arm does not fail on the sampling kernel"
+done
