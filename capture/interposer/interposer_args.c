@@ -36,7 +36,12 @@ bool rl_ip_note_freed_use(rl_interposer_t* ip, uint64_t address) {
     const rl_ip_buffer_t* b = &ip->buffers[i];
     uint64_t base = (uint64_t)(uintptr_t)b->base;
     if (b->freed && address >= base && address - base < b->size) {
-      rl_ip_note(ip, 0, "buffer buf%u used after it was freed", b->index);
+      // Named as the capture names it (interposer_texture.c: arrayN).
+      rl_ip_note(ip, 0, "buffer %s%u used after it was freed",
+                 b->memory == RL_IP_MEMORY_ARRAY     ? "array"
+                 : b->memory == RL_IP_MEMORY_TEXTURE ? "texture"
+                                                     : "buf",
+                 b->index);
       return true;
     }
   }
