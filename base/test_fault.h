@@ -38,10 +38,11 @@
 //                   is recorded as host bytes even when its source is a
 //                   recorded device buffer (the kind trusted over the
 //                   address, docs/capture-interposer.md "Copies by address")
-//   texture-relocation-unchecked
-//                   the capture interposer: a launch recorded while a
-//                   texture object is live does not mark the capture
-//                   incomplete (docs/capture-interposer.md "Textures")
+//   descriptor-unpatched:I
+//                   every route (capture/model/capture_descriptor.c,
+//                   rl_descriptor_patch): descriptor binding I keeps the
+//                   capture's image address instead of the route's
+//                   (docs/capture-interposer.md "Textures")
 //   program-flip:I  shadow: the program's recorded digest I (PROGRAM_STATE
 //                   entry I) is read with one bit flipped, so the shadow's
 //                   program reference must fail naming step and region

@@ -211,6 +211,36 @@ static rl_status_t rl_prepare_variables(rl_replay_t* replay) {
   return RL_OK;
 }
 
+// Writes every descriptor binding's address fields for where this replay
+// placed its image (capture.h rl_capture_descriptor_t), over the initial
+// contents (or a bound buffer's) of the buffer holding it.
+static rl_status_t rl_prepare_descriptors(rl_replay_t* replay) {
+  const rl_capture_t* capture = replay->capture;
+  rl_device_t* device = replay->device;
+  for (uint32_t i = 0; i < capture->descriptor_count; ++i) {
+    const rl_capture_descriptor_t* d = &capture->descriptors[i];
+    uint8_t bytes[8];
+    rl_status_t status = rl_descriptor_patch(
+        capture, i, replay->addresses[d->image], bytes);
+    if (!status && d->offset + sizeof(bytes) > replay->buffers[d->buffer].size) {
+      status = RL_STATUS(RL_STATUS_CONTRACT,
+                         "the buffer bound is smaller than the descriptor "
+                         "at byte %llu",
+                         (unsigned long long)d->offset);
+    }
+    if (!status) {
+      status = device->vtable->write(
+          device, replay->addresses[d->buffer] + d->offset, bytes,
+          sizeof(bytes));
+    }
+    if (status) {
+      return rl_status_annotate(status, "descriptor %u in buffer %s", i,
+                                capture->buffers[d->buffer].name);
+    }
+  }
+  return RL_OK;
+}
+
 // The kernarg segment and the completion signal every route uses.
 static rl_status_t rl_prepare_segment(rl_replay_t* replay,
                                       uint32_t kernarg_size) {
@@ -250,6 +280,7 @@ static rl_status_t rl_prepare_route(rl_replay_t* replay) {
   RL_RETURN_IF_ERROR(rl_prepare_buffers(replay));
   RL_RETURN_IF_ERROR(rl_prepare_code_objects(replay));
   RL_RETURN_IF_ERROR(rl_prepare_variables(replay));
+  RL_RETURN_IF_ERROR(rl_prepare_descriptors(replay));
   RL_RETURN_IF_ERROR(rl_prepare_segment(replay, kernarg_size));
   return route->prepare(replay);
 }

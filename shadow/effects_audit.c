@@ -38,12 +38,15 @@ static bool rl_effects_reaches_variable(const rl_capture_t* capture,
 // The end of the declared range of |launch| on |buffer| in direction
 // |write| (|any|: either direction) that holds byte |at|, or |at| when
 // none does. Variable buffers of the kernel's code object are declared
-// read-write whole.
+// read-write whole, images the launch reads through a descriptor read
+// whole.
 static uint64_t rl_effects_covered_to(const rl_capture_t* capture,
                                       const rl_capture_launch_t* launch,
                                       uint32_t buffer, uint64_t at, bool write,
                                       bool any) {
-  if (rl_effects_reaches_variable(capture, launch, buffer)) {
+  if (rl_effects_reaches_variable(capture, launch, buffer) ||
+      ((any || !write) &&
+       rl_capture_launch_reads_image(capture, launch, buffer))) {
     return capture->buffers[buffer].size;
   }
   uint64_t best = at;
@@ -62,6 +65,9 @@ static bool rl_effects_declares_buffer(const rl_capture_t* capture,
                                        const rl_capture_launch_t* launch,
                                        uint32_t buffer, bool write) {
   if (rl_effects_reaches_variable(capture, launch, buffer)) return true;
+  if (!write && rl_capture_launch_reads_image(capture, launch, buffer)) {
+    return true;
+  }
   for (uint32_t s = 0; s < launch->slot_count; ++s) {
     if (launch->slots[s].buffer == buffer &&
         rl_effects_allows(launch->slots[s].effect, write)) {

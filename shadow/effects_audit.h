@@ -6,7 +6,9 @@
 // touch: its pointer slots (buffer, extent [extent_offset, extent_offset +
 // extent_size), effect READ / WRITE / READ_WRITE, redline/capture.h) plus,
 // as the hazard plan assumes (redline/hazard.h), a read-write access of the
-// whole of every code object variable buffer of the kernel's code object.
+// whole of every code object variable buffer of the kernel's code object,
+// plus a read of every image it reads through a descriptor binding
+// (rl_capture_launch_reads_image: a texture object's image).
 // The hazard plan, the AQL barrier bits and the PM4 waits are only as right
 // as these declarations. The simulator records the byte ranges each
 // dispatch's work-groups loaded and stored through global memory

@@ -93,6 +93,28 @@ static rl_status_t rl_shadow_direct_load(rl_shadow_direct_t* direct) {
   return RL_OK;
 }
 
+// Writes every descriptor binding's address fields for where this arm
+// placed its image (capture.h rl_capture_descriptor_t).
+static rl_status_t rl_shadow_direct_descriptors(rl_shadow_direct_t* direct) {
+  const rl_capture_t* capture = direct->capture;
+  for (uint32_t i = 0; i < capture->descriptor_count; ++i) {
+    const rl_capture_descriptor_t* d = &capture->descriptors[i];
+    uint8_t bytes[8];
+    rl_status_t status = rl_descriptor_patch(
+        capture, i, direct->addresses[d->image], bytes);
+    if (!status) {
+      status = direct->device->vtable->write(
+          direct->device, direct->addresses[d->buffer] + d->offset, bytes,
+          sizeof(bytes));
+    }
+    if (status) {
+      return rl_status_annotate(status, "descriptor %u in buffer %s", i,
+                                capture->buffers[d->buffer].name);
+    }
+  }
+  return RL_OK;
+}
+
 static rl_status_t rl_shadow_direct_setup(rl_shadow_direct_t* direct) {
   const rl_capture_t* capture = direct->capture;
   direct->addresses = calloc(capture->buffer_count + 1u, sizeof(uint64_t));
@@ -118,7 +140,7 @@ static rl_status_t rl_shadow_direct_setup(rl_shadow_direct_t* direct) {
     if (!rl_capture_buffer_is_variable(&capture->buffers[b])) continue;
     RL_RETURN_IF_ERROR(rl_shadow_direct_variable(direct, b));
   }
-  return RL_OK;
+  return rl_shadow_direct_descriptors(direct);
 }
 
 rl_status_t rl_shadow_direct_init(rl_shadow_direct_t* direct,

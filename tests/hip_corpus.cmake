@@ -39,9 +39,9 @@
 #   hip_corpus.grid_sync.<arch>.{nosync,toolarge,adversarial,deadlock,
 #       plain,capture}  a cooperative launch with grid sync, instead of
 #       the shadows (tests/hip_corpus/grid_sync.sh says what each checks)
-#   hip_corpus.texture.<arch>.capture  arrays and texture objects recorded,
-#       the capture INCOMPLETE with its reason, refused by replay and shadow
-#       (tests/hip_corpus/texture_capture.sh)
+#   hip_corpus.texture.<arch>.capture  arrays, texture objects and their
+#       descriptor bindings recorded, the default shadow passes, and fails
+#       with the descriptors unpatched (tests/hip_corpus/texture_capture.sh)
 # The `redline run` tests exist when RL_HIP_CORPUS_RUN is ON; it defaults
 # to ON when the CLI has a `run` command (tools/redline_main.c).
 set(RL_HIP_CORPUS_SRC ${CMAKE_CURRENT_SOURCE_DIR}/hip_corpus)
@@ -90,13 +90,9 @@ set(RL_HIP_CORPUS_SHADOW_ARCHS gfx1100 gfx1151 gfx1201 CACHE STRING
 #   mapped; module, graph, streams: fixed, the interposer records
 #   hipModuleLoad, graphs captured from streams and in-window copies)
 set(rl_corpus_known_gaps)
-# Programs whose capture is not complete yet, so they get no shadow tests:
-# texture (a texture object's descriptor holds the image's address, which
-# no capture binding relocates yet; the capture records the arrays and
-# texture objects and says INCOMPLETE, which
-# hip_corpus.texture.<arch>.capture checks: docs/capture-interposer.md
-# "Textures").
-set(rl_corpus_no_capture texture)
+# Programs whose capture is not complete yet, so they get no shadow tests
+# (texture, once here, has its own capture and shadow test below).
+set(rl_corpus_no_capture)
 
 # The programs are host code clang builds without redline's sanitizer
 # flags: sanitizer and fuzz builds would compile all of them again for no
@@ -241,8 +237,9 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
       endforeach()
     elseif(name STREQUAL "texture")
       if(arch IN_LIST RL_HIP_CORPUS_SHADOW_ARCHS)
-        # Arrays and texture objects recorded, the capture INCOMPLETE until
-        # descriptors are relocated (tests/hip_corpus/texture_capture.sh).
+        # Arrays, texture objects and descriptor bindings recorded, the
+        # default shadow and its negative control
+        # (tests/hip_corpus/texture_capture.sh).
         add_test(NAME ${t}.capture
           COMMAND ${RL_HIP_CORPUS_SRC}/texture_capture.sh
                   $<TARGET_FILE:redline> ${arch} ${dir}/${name}.rlc

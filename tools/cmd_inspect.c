@@ -69,6 +69,15 @@ static void rl_inspect_print_header(const rl_capture_t* capture,
            "resident at once\n",
            cooperative, rl_capture_first_cooperative(capture));
   }
+  // Descriptor bindings (file section DESCRIPTORS): image addresses
+  // inside buffers (texture objects' T#s) every route patches.
+  for (uint32_t i = 0; i < capture->descriptor_count; ++i) {
+    const rl_capture_descriptor_t* d = &capture->descriptors[i];
+    printf("descriptor %s+%llu: image %s+%llu (gfx11 T#)\n",
+           capture->buffers[d->buffer].name, (unsigned long long)d->offset,
+           capture->buffers[d->image].name,
+           (unsigned long long)d->image_offset);
+  }
   printf("waits      %u of %u boundaries (hazard plan)\n",
          plan->wait_count,
          capture->launch_count ? capture->launch_count - 1 : 0);

@@ -35,6 +35,7 @@
 #define RL_CAPTURE_RECORD_WINDOW 24
 #define RL_CAPTURE_RECORD_ISSUED_MIN 8
 #define RL_CAPTURE_RECORD_COOPERATIVE 4  // a launch index, u32
+#define RL_CAPTURE_RECORD_DESCRIPTOR 32   // rl_capture_descriptor_t
 
 // A zstd block of at least 4 encoded bytes yields at most 128 KiB, so no
 // frame expands by more than this factor; larger claims are corrupt.

@@ -44,6 +44,7 @@ const char* rl_capture_section_kind_name(uint32_t kind) {
   if (kind == RL_CAPTURE_SECTION_INCOMPLETE) return "INCOMPLETE";
   if (kind == RL_CAPTURE_SECTION_ISSUED) return "ISSUED";
   if (kind == RL_CAPTURE_SECTION_COOPERATIVE) return "COOPERATIVE";
+  if (kind == RL_CAPTURE_SECTION_DESCRIPTORS) return "DESCRIPTORS";
   if (kind == RL_CAPTURE_SECTION_PROGRAM_STATE) return "PROGRAM_STATE";
   if (kind == RL_CAPTURE_SECTION_BINDING_EXT) return "BINDING_EXT";
   return kind == RL_CAPTURE_SECTION_END ? "END" : "UNKNOWN";
@@ -423,6 +424,64 @@ static rl_status_t rl_capture_file_read_cooperative(
   return rl_codec_reader_expect_end(payload);
 }
 
+// DESCRIPTORS: u32 count, then 32-byte records (buffer, layout, offset,
+// image, reserved 0, image offset), each checked by
+// rl_capture_add_descriptor; once, after WINDOWS.
+static rl_status_t rl_capture_file_read_descriptors(
+    rl_capture_file_reader_t* reader, rl_codec_reader_t* payload,
+    const rl_capture_file_section_t* section) {
+  rl_capture_t* capture = reader->decoder.capture;
+  if (reader->next_data_kind !=
+          RL_CAPTURE_SECTION_META + RL_CAPTURE_DATA_KIND_COUNT ||
+      capture->descriptor_count) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT,
+                                   section->offset,
+                                   "DESCRIPTORS must follow WINDOWS, once");
+  }
+  uint32_t count = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_count(payload, "descriptor count",
+                                         RL_CAPTURE_RECORD_DESCRIPTOR,
+                                         &count));
+  if (count == 0) {
+    return rl_codec_reader_fail_at(payload, RL_STATUS_INVALID_INPUT,
+                                   section->offset,
+                                   "DESCRIPTORS names no descriptor");
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    rl_capture_descriptor_t d = {0};
+    uint32_t layout = 0, reserved = 0;
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "descriptor buffer",
+                                         &d.buffer));
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "descriptor layout",
+                                         &layout));
+    RL_RETURN_IF_ERROR(rl_codec_read_u64(payload, "descriptor offset",
+                                         &d.offset));
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "descriptor image",
+                                         &d.image));
+    RL_RETURN_IF_ERROR(rl_codec_read_u32(payload, "descriptor reserved",
+                                         &reserved));
+    RL_RETURN_IF_ERROR(rl_codec_read_u64(payload, "descriptor image offset",
+                                         &d.image_offset));
+    if (reserved != 0 || layout >= RL_DESCRIPTOR_LAYOUT_COUNT_) {
+      return rl_codec_reader_fail_at(
+          payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "DESCRIPTORS record %u: layout %u (0 = gfx11 image), reserved %u "
+          "(must be 0)",
+          i, layout, reserved);
+    }
+    d.layout = (rl_descriptor_layout_t)layout;
+    rl_status_t status = rl_capture_add_descriptor(capture, &d);
+    if (status) {
+      rl_status_t failed = rl_codec_reader_fail_at(
+          payload, RL_STATUS_INVALID_INPUT, section->offset,
+          "DESCRIPTORS record %u: %s", i, rl_status_message(status));
+      rl_status_free(status);
+      return failed;
+    }
+  }
+  return rl_codec_reader_expect_end(payload);
+}
+
 static rl_status_t rl_capture_file_dispatch(
     rl_capture_file_reader_t* reader, uint32_t index,
     rl_capture_file_section_t* section) {
@@ -479,6 +538,10 @@ static rl_status_t rl_capture_file_dispatch(
   if (section->kind == RL_CAPTURE_SECTION_COOPERATIVE) {
     section->known = true;
     return rl_capture_file_read_cooperative(reader, &payload, section);
+  }
+  if (section->kind == RL_CAPTURE_SECTION_DESCRIPTORS) {
+    section->known = true;
+    return rl_capture_file_read_descriptors(reader, &payload, section);
   }
   if (section->kind == RL_CAPTURE_SECTION_PROGRAM_STATE) {
     section->known = true;

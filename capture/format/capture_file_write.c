@@ -338,6 +338,24 @@ static rl_status_t rl_capture_encode_cooperative(
   return RL_OK;
 }
 
+// DESCRIPTORS: the descriptor bindings in (buffer, offset) order.
+static rl_status_t rl_capture_encode_descriptors(
+    const rl_capture_t* capture, const rl_capture_encode_plan_t* plan,
+    rl_codec_writer_t* writer) {
+  (void)plan;
+  rl_codec_write_u32(writer, capture->descriptor_count);
+  for (uint32_t i = 0; i < capture->descriptor_count; ++i) {
+    const rl_capture_descriptor_t* d = &capture->descriptors[i];
+    rl_codec_write_u32(writer, d->buffer);
+    rl_codec_write_u32(writer, (uint32_t)d->layout);
+    rl_codec_write_u64(writer, d->offset);
+    rl_codec_write_u32(writer, d->image);
+    rl_codec_write_u32(writer, 0);  // reserved
+    rl_codec_write_u64(writer, d->image_offset);
+  }
+  return RL_OK;
+}
+
 // The data sections of format 1.0 in file order.
 static const struct {
   uint32_t kind;
@@ -433,6 +451,15 @@ static rl_status_t rl_capture_identity_update(
     RL_RETURN_IF_ERROR(rl_capture_encode_cooperative(capture, plan, scratch));
     RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
     rl_capture_identity_update_u32(state, RL_CAPTURE_SECTION_COOPERATIVE);
+    rl_capture_identity_update_u64(state, scratch->size);
+    XXH3_128bits_update(state, scratch->data, scratch->size);
+  }
+  // Descriptor bindings change what a replay writes into its buffers.
+  if (capture->descriptor_count) {
+    rl_codec_writer_truncate(scratch, 0);
+    RL_RETURN_IF_ERROR(rl_capture_encode_descriptors(capture, plan, scratch));
+    RL_RETURN_IF_ERROR(rl_codec_writer_status(scratch));
+    rl_capture_identity_update_u32(state, RL_CAPTURE_SECTION_DESCRIPTORS);
     rl_capture_identity_update_u64(state, scratch->size);
     XXH3_128bits_update(state, scratch->data, scratch->size);
   }
@@ -574,6 +601,12 @@ static rl_status_t rl_capture_file_encode_into(
         capture, plan, RL_CAPTURE_SECTION_COOPERATIVE,
         rl_capture_encode_cooperative, writer));
   }
+  bool descriptors = capture->descriptor_count > 0;
+  if (descriptors) {  // required: an older reader must refuse the file
+    RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
+        capture, plan, RL_CAPTURE_SECTION_DESCRIPTORS,
+        rl_capture_encode_descriptors, writer));
+  }
   bool incomplete = rl_capture_incomplete(capture);
   if (incomplete) {
     RL_RETURN_IF_ERROR(rl_capture_file_emit_section(
@@ -599,7 +632,7 @@ static rl_status_t rl_capture_file_encode_into(
       writer->data,
       (uint32_t)RL_CAPTURE_DATA_SECTION_COUNT + 1 + (incomplete ? 1 : 0) +
           (ext ? 1 : 0) + (states ? 1 : 0) + (issued ? 1 : 0) +
-          (cooperative ? 1 : 0),
+          (cooperative ? 1 : 0) + (descriptors ? 1 : 0),
       writer->size, identity);
   return RL_OK;
 }

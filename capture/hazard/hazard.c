@@ -361,18 +361,24 @@ static bool rl_hazard_reaches_variable(const rl_capture_t* capture,
          capture->kernels[launch->kernel].code_object == buffer->code_object;
 }
 
+// The implied accesses of |launch| beyond its slots: its code object's
+// variables and the images it reads through descriptors
+// (rl_capture_launch_reads_image).
 static uint32_t rl_hazard_variable_count(const rl_capture_t* capture,
                                          const rl_capture_launch_t* launch) {
   uint32_t count = 0;
   for (uint32_t b = 0; b < capture->buffer_count; ++b) {
     count += rl_hazard_reaches_variable(capture, launch, &capture->buffers[b]);
+    count += capture->descriptor_count &&
+             rl_capture_launch_reads_image(capture, launch, b);
   }
   return count;
 }
 
 // Flattens the pointer slots of launches [first, first + count) into
 // accesses, with a read-write access of every variable buffer the kernel's
-// code object holds, and builds the plan from them.
+// code object holds and a read of every image it reads through a
+// descriptor, and builds the plan from them.
 static rl_status_t rl_hazard_plan_from_slots(const rl_capture_t* capture,
                                              uint32_t first, uint32_t count,
                                              rl_hazard_launch_t* launches,
@@ -391,6 +397,11 @@ static rl_status_t rl_hazard_plan_from_slots(const rl_capture_t* capture,
     }
     for (uint32_t b = 0; b < capture->buffer_count; ++b) {
       const rl_capture_buffer_t* buffer = &capture->buffers[b];
+      if (capture->descriptor_count &&
+          rl_capture_launch_reads_image(capture, launch, b)) {
+        accesses[used++] =
+            (rl_hazard_access_t){b, 0, buffer->size, RL_EFFECT_READ};
+      }
       if (!rl_hazard_reaches_variable(capture, launch, buffer)) continue;
       accesses[used++] = (rl_hazard_access_t){b, 0, buffer->size,
                                               RL_EFFECT_READ_WRITE};

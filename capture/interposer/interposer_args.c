@@ -22,6 +22,31 @@ rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address) {
   return NULL;
 }
 
+void rl_ip_mark_used(rl_interposer_t* ip, rl_ip_buffer_t* b) {
+  b->used = true;
+  if (b->memory == RL_IP_MEMORY_TEXTURE && b->image_address) {
+    (void)rl_ip_note_freed_use(ip, b->image_address);
+  }
+}
+
+bool rl_ip_note_freed_use(rl_interposer_t* ip, uint64_t address) {
+  if (!ip->window_open || ip->window_closed) return false;
+  for (uint32_t i = 0; i < ip->buffer_count; ++i) {
+    const rl_ip_buffer_t* b = &ip->buffers[i];
+    uint64_t base = (uint64_t)(uintptr_t)b->base;
+    if (b->freed && address >= base && address - base < b->size) {
+      // Named as the capture names it (interposer_texture.c: arrayN).
+      rl_ip_note(ip, 0, "buffer %s%u used after it was freed",
+                 b->memory == RL_IP_MEMORY_ARRAY     ? "array"
+                 : b->memory == RL_IP_MEMORY_TEXTURE ? "texture"
+                                                     : "buf",
+                 b->index);
+      return true;
+    }
+  }
+  return false;
+}
+
 // The recorded buffer holding [address, address + size), or NULL.
 rl_ip_buffer_t* rl_ip_buffer_range(rl_interposer_t* ip, uint64_t address,
                                    uint64_t size) {
@@ -92,7 +117,11 @@ bool rl_ip_type_args(rl_interposer_t* ip, const rl_code_object_kernel_t* info,
     if (meta->kind == RL_ARG_KIND_GLOBAL_BUFFER && meta->size == 8) {
       args[count] = rl_funnel_arg_pointer(value);
       rl_ip_buffer_t* b = rl_ip_buffer_at(ip, value);
-      if (b) b->used = true;
+      if (b) {
+        rl_ip_mark_used(ip, b);
+      } else if (value) {
+        (void)rl_ip_note_freed_use(ip, value);
+      }
     } else if (meta->size == 4) {
       args[count] = rl_funnel_arg_u32((uint32_t)value);
     } else if (meta->size == 8) {

@@ -169,9 +169,9 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
                  call, b->index);
       return;
     }
-    s->used = true;
+    rl_ip_mark_used(ip, s);
   }
-  b->used = true;
+  rl_ip_mark_used(ip, b);
   const rl_funnel_arg_t args[3] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_pointer_declared(source, RL_EFFECT_READ, 0, size),
@@ -184,7 +184,7 @@ void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
                        uint32_t pattern, uint32_t width, uint64_t size) {
   rl_ip_buffer_t* b = rl_ip_write_target(ip, call, dst, size);
   if (!b) return;
-  b->used = true;
+  rl_ip_mark_used(ip, b);
   const rl_funnel_arg_t args[4] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_u32(pattern), rl_funnel_arg_u32(width),

@@ -160,10 +160,6 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
                                uint32_t arg_count, bool record_only,
                                bool* out_recorded) {
   *out_recorded = false;
-  if (ip->freed_in_window >= 0) {
-    rl_ip_note(ip, 0, "buffer buf%lld freed mid-window",
-               (long long)ip->freed_in_window);
-  }
   rl_ip_host_uploads(ip);  // before the pending_* state: they launch too
   ip->pending_function = function;
   ip->pending_host = f->host;
@@ -182,7 +178,6 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   if (!status) {
     ++ip->recorded;
     *out_recorded = true;
-    rl_ip_texture_check(ip);
     rl_ip_issued_keep(ip, rl_funnel_capture(ip->funnel)->launch_count - 1);
     if (!record_only && ip->launch_result == hipSuccess) {
       rl_ip_observe_forwarded(

@@ -136,10 +136,6 @@ static bool rl_ip_host_release(rl_interposer_t* ip, void* ptr) {
   b->freed = true;
   free(b->shadow);
   b->shadow = NULL;
-  if (b->used && ip->window_open && !ip->window_closed &&
-      ip->freed_in_window < 0) {
-    ip->freed_in_window = b->index;
-  }
   return true;
 }
 

@@ -215,6 +215,9 @@ typedef struct rl_ip_buffer_s {
   // returned, released with hipFreeArray / hipDestroyTextureObject.
   void* handle;
   bool unregistered;  // registered memory the program unregistered
+  // TEXTURE: the image's address (the array's or pitched memory's) as
+  // hipCreateTextureObject was given it, 0 when unknown.
+  uint64_t image_address;
   // Host kinds: the bytes as the device left them after the last recorded
   // launch (rl_ip_host_settle), or NULL before one.
   uint8_t* shadow;
@@ -345,7 +348,6 @@ typedef struct rl_interposer_s {
   uint32_t copies;  // copies and fills recorded as copy-kernel launches
   uint32_t bypassed;
   uint64_t max_launches;  // REDLINE_CAPTURE_MAX_LAUNCHES
-  int64_t freed_in_window;  // funnel buffer freed while open, or -1
   char reason[512];
   char out[4096];
   // REDLINE_CAPTURE_REPORT: where the outcome goes (rl_ip_report; "" for
@@ -439,10 +441,12 @@ bool rl_ip_window_write(rl_interposer_t* ip, bool fill);
 // allocations, recorded as buffers of kinds "array" and "texture").
 // Releases buffer |b|'s array or texture object through the runtime.
 void rl_ip_texture_release(rl_interposer_t* ip, rl_ip_buffer_t* b);
-// Marks the capture incomplete when a launch is recorded while a texture
-// object is live: its descriptor holds the image's address, which no
-// binding relocates yet.
-void rl_ip_texture_check(rl_interposer_t* ip);
+// Adds a descriptor binding (redline/capture.h) to |capture| for every
+// texture object a recorded launch could read: its T#'s image address,
+// read from the recorded descriptor, lies in a recorded buffer (an array
+// or pitched memory). A texture whose image is in none marks the capture
+// incomplete.
+void rl_ip_texture_descriptors(rl_interposer_t* ip, rl_capture_t* capture);
 // The row pitch and rows of the recorded array buffer of |array| (the
 // allocation's size over its rows); false when |array| is not one.
 bool rl_ip_array_rows(rl_interposer_t* ip, const hipArray* array,
@@ -450,6 +454,18 @@ bool rl_ip_array_rows(rl_interposer_t* ip, const hipArray* array,
 
 // interposer_args.c — argument typing and buffer lookup
 rl_ip_buffer_t* rl_ip_buffer_at(rl_interposer_t* ip, uint64_t address);
+// Marks |b| referenced by what is being recorded (a launch's pointer, a
+// copy's or fill's range); a texture object whose image the program freed
+// before is a use after free (rl_ip_note_freed_use).
+void rl_ip_mark_used(rl_interposer_t* ip, rl_ip_buffer_t* b);
+// When |address| lies in a buffer the program freed before (hipFree and
+// its kin keep it allocated until the capture is written, so it stays a
+// buffer of the capture), what is being recorded uses it after it was
+// freed: a run without the interposer could find other data there, which
+// the capture cannot reproduce, so the capture is incomplete ("buffer bufN
+// used after it was freed"). A buffer freed after its last recorded use is
+// fine. True when it noted that.
+bool rl_ip_note_freed_use(rl_interposer_t* ip, uint64_t address);
 rl_ip_buffer_t* rl_ip_buffer_range(rl_interposer_t* ip, uint64_t address,
                                    uint64_t size);
 const uint8_t* rl_ip_extra_buffer(void** extra, size_t* out_size);

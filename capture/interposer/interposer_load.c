@@ -359,11 +359,7 @@ RL_IP_EXPORT hipError_t hipFree(void* ptr) {
       rl_ip_on ? rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)ptr) : NULL;
   if (!b || b->base != ptr) return rl_ip_leave(real_hipFree(ptr));
   // Kept allocated until the capture is written (no address reuse).
+  // An error only if a later recorded launch uses it (rl_ip_mark_used).
   b->freed = true;
-  // An error only if the window records another launch afterwards.
-  if (b->used && ip->window_open && !ip->window_closed &&
-      ip->freed_in_window < 0) {
-    ip->freed_in_window = b->index;
-  }
   return rl_ip_leave(hipSuccess);
 }

@@ -12,20 +12,20 @@
 // allocated until the capture is written (no address reuse).
 //
 // The image descriptor embeds the image's address >> 8, which a replay
-// placing the array elsewhere would have to relocate; no binding kind does
-// that yet, so a launch recorded while a texture object is live marks the
-// capture INCOMPLETE ("texture descriptor relocation not supported yet")
-// rather than replay a descriptor that points at the capture's image.
+// placing the image elsewhere must relocate: when the capture is written,
+// each texture object with recorded contents gets a descriptor binding
+// (redline/capture.h rl_capture_descriptor_t) naming the buffer its T#'s
+// address lies in, which every route patches (rl_ip_texture_descriptors).
 #include <stdio.h>
 #include <string.h>
 
 #include "capture/interposer/interposer_internal.h"
-#include "base/test_fault.h"
 
 // Records the runtime allocation holding |ptr| as buffer "KINDN" with
 // release handle |handle|.
 static void rl_ip_texture_record(rl_interposer_t* ip, void* ptr, void* handle,
-                                 rl_ip_memory_t memory, const char* call) {
+                                 rl_ip_memory_t memory, uint64_t image,
+                                 const char* call) {
   if (!ptr || ip->buffer_count == RL_IP_MAX || ip->window_closed) return;
   RL_IP_REAL(hipMemGetAddressRange);
   hipDeviceptr_t base = NULL;
@@ -61,7 +61,8 @@ static void rl_ip_texture_record(rl_interposer_t* ip, void* ptr, void* handle,
     return;
   }
   *b = (rl_ip_buffer_t){.base = ptr, .size = size, .index = index,
-                        .memory = memory, .handle = handle};
+                        .memory = memory, .handle = handle,
+                        .image_address = image};
   ++ip->buffer_count;
 }
 
@@ -76,16 +77,49 @@ void rl_ip_texture_release(rl_interposer_t* ip, rl_ip_buffer_t* b) {
   }
 }
 
-void rl_ip_texture_check(rl_interposer_t* ip) {
-  if (rl_test_fault("texture-relocation-unchecked", 0)) return;
+void rl_ip_texture_descriptors(rl_interposer_t* ip, rl_capture_t* capture) {
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
-    const rl_ip_buffer_t* b = &ip->buffers[i];
-    if (b->memory != RL_IP_MEMORY_TEXTURE || b->freed) continue;
-    rl_ip_note(ip, 0,
-               "texture descriptor relocation not supported yet (texture "
-               "object texture%u holds an image's address)",
-               i);
-    return;
+    const rl_ip_buffer_t* t = &ip->buffers[i];
+    if (t->memory != RL_IP_MEMORY_TEXTURE || t->index >= capture->buffer_count) {
+      continue;
+    }
+    // No contents: no recorded launch came after it was created, so none
+    // reads it.
+    const uint8_t* bytes = capture->buffers[t->index].initial;
+    if (!bytes || capture->buffers[t->index].size < RL_DESCRIPTOR_IMAGE_SIZE) {
+      continue;
+    }
+    // The T# base address (docs/capture-format.md, DESCRIPTORS).
+    uint32_t word0 = 0, word1 = 0;
+    memcpy(&word0, bytes, 4);
+    memcpy(&word1, bytes + 4, 4);
+    uint64_t address = (uint64_t)word0 << 8 | (uint64_t)(word1 & 0xffu) << 40;
+    const rl_ip_buffer_t* image = NULL;
+    for (uint32_t j = 0; j < ip->buffer_count; ++j) {
+      uint64_t base = (uint64_t)(uintptr_t)ip->buffers[j].base;
+      if (address >= base && address - base < ip->buffers[j].size) {
+        image = &ip->buffers[j];
+      }
+    }
+    if (!image) {
+      rl_ip_note(ip, 0,
+                 "texture object texture%u's image at 0x%llx is in no "
+                 "recorded buffer",
+                 t->index, (unsigned long long)address);
+      continue;
+    }
+    const rl_capture_descriptor_t descriptor = {
+        .buffer = t->index,
+        .offset = 0,
+        .layout = RL_DESCRIPTOR_IMAGE_GFX11,
+        .image = image->index,
+        .image_offset = address - (uint64_t)(uintptr_t)image->base};
+    rl_status_t status = rl_capture_add_descriptor(capture, &descriptor);
+    if (status) {
+      rl_ip_note(ip, 0, "texture object texture%u: %s", t->index,
+                 rl_status_message(status));
+      rl_status_free(status);
+    }
   }
 }
 
@@ -111,7 +145,7 @@ RL_IP_EXPORT hipError_t hipMallocArray(hipArray** array,
   if (!real_hipMallocArray) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipMallocArray(array, desc, width, height, flags);
   if (!error && rl_ip_on && array && *array) {
-    rl_ip_texture_record(ip, (*array)->data, *array, RL_IP_MEMORY_ARRAY,
+    rl_ip_texture_record(ip, (*array)->data, *array, RL_IP_MEMORY_ARRAY, 0,
                          "hipMallocArray");
   }
   return rl_ip_leave(error);
@@ -124,10 +158,6 @@ static bool rl_ip_texture_free(rl_interposer_t* ip, void* ptr,
   rl_ip_buffer_t* b = rl_ip_buffer_at(ip, (uint64_t)(uintptr_t)ptr);
   if (!b || b->base != ptr || b->memory != memory) return false;
   b->freed = true;
-  if (b->used && ip->window_open && !ip->window_closed &&
-      ip->freed_in_window < 0) {
-    ip->freed_in_window = b->index;
-  }
   return true;
 }
 
@@ -150,8 +180,16 @@ RL_IP_EXPORT hipError_t hipCreateTextureObject(
   if (!real_hipCreateTextureObject) return rl_ip_leave(hipErrorNotSupported);
   hipError_t error = real_hipCreateTextureObject(texture, resource, desc, view);
   if (!error && rl_ip_on && texture && *texture) {
+    const void* image = NULL;
+    if (resource && resource->resType == hipResourceTypeArray &&
+        resource->res.array.array) {
+      image = resource->res.array.array->data;
+    } else if (resource && resource->resType == hipResourceTypePitch2D) {
+      image = resource->res.pitch2D.devPtr;
+    }
     rl_ip_texture_record(ip, (void*)*texture, (void*)*texture,
-                         RL_IP_MEMORY_TEXTURE, "hipCreateTextureObject");
+                         RL_IP_MEMORY_TEXTURE, (uint64_t)(uintptr_t)image,
+                         "hipCreateTextureObject");
   }
   return rl_ip_leave(error);
 }

@@ -19,8 +19,7 @@
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
-static rl_interposer_t rl_ip_instance = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                                         .freed_in_window = -1};
+static rl_interposer_t rl_ip_instance = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 rl_interposer_t* rl_ip_get(void) { return &rl_ip_instance; }
 

@@ -25,6 +25,9 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   }
   ip->written = true;
   for (uint32_t i = 0; i < ip->buffer_count; ++i) {
+    // A texture object is no region: its descriptor holds the image's
+    // address, which differs wherever a route places the image.
+    if (ip->buffers[i].memory == RL_IP_MEMORY_TEXTURE) continue;
     char name[32];
     snprintf(name, sizeof(name), "buf%u", ip->buffers[i].index);
     uint32_t region = 0;
@@ -74,6 +77,7 @@ void rl_ip_write_capture_locked(rl_interposer_t* ip) {
   // access metadata (interposer_observe.c).
   rl_ip_observe_apply(ip, status ? NULL : capture);
   rl_ip_issued_attach(ip, status ? NULL : capture);
+  if (!status) rl_ip_texture_descriptors(ip, capture);
   if (!status && capture->launch_count == 0 && !ip->reason[0]) {
     // Nothing to replay: a window past the program's last launch, or a
     // program whose launches never reached the interposer (linked against

@@ -86,6 +86,7 @@ void rl_capture_destroy(rl_capture_t* capture) {
   free(capture->windows);
   free(capture->program_states);
   free(capture->program_params);
+  free(capture->descriptors);
   free(capture->workload);
   free(capture->target);
   free(capture);

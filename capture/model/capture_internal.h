@@ -32,6 +32,11 @@ rl_status_t rl_capture_check_launch(const rl_capture_t* capture,
                                     const rl_capture_launch_t* launch);
 rl_status_t rl_capture_check_region(const rl_capture_t* capture,
                                     const rl_capture_region_t* region);
+// Descriptor binding |descriptor| against |capture| and the binding
+// before it (|previous|, NULL for the first): rl_capture_add_descriptor.
+rl_status_t rl_capture_check_descriptor(
+    const rl_capture_t* capture, const rl_capture_descriptor_t* descriptor,
+    const rl_capture_descriptor_t* previous);
 rl_status_t rl_capture_check_window(const rl_capture_t* capture,
                                     const rl_capture_window_t* window);
 

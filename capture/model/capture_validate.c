@@ -472,5 +472,11 @@ rl_status_t rl_capture_validate(const rl_capture_t* capture) {
         rl_capture_check_window(capture, &capture->windows[i]), "window %u",
         i));
   }
+  for (uint32_t i = 0; i < capture->descriptor_count; ++i) {
+    RL_RETURN_IF_ERROR(rl_status_annotate(
+        rl_capture_check_descriptor(capture, &capture->descriptors[i],
+                                    i ? &capture->descriptors[i - 1] : NULL),
+        "descriptor %u", i));
+  }
   return RL_OK;
 }

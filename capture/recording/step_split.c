@@ -83,6 +83,17 @@ static rl_status_t rl_step_frame(const rl_capture_t* whole, bool contents,
   for (uint32_t i = 0; !status && i < whole->region_count; ++i) {
     status = rl_capture_add_region(step, &whole->regions[i], &index);
   }
+  // A descriptor binding is checked against its buffer's recorded bytes,
+  // which only a step with contents holds.
+  if (!status && whole->descriptor_count && !contents) {
+    status = RL_STATUS(RL_STATUS_UNSUPPORTED,
+                       "a step without initial contents cannot hold the "
+                       "capture's %u descriptor bindings",
+                       whole->descriptor_count);
+  }
+  for (uint32_t i = 0; !status && i < whole->descriptor_count; ++i) {
+    status = rl_capture_add_descriptor(step, &whole->descriptors[i]);
+  }
   if (status) {
     rl_capture_destroy(step);
     return status;

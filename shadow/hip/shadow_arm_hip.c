@@ -505,6 +505,29 @@ static rl_status_t rl_shadow_hip_modules(rl_shadow_hip_t* hip) {
   return RL_OK;
 }
 
+// Writes every descriptor binding's address fields for where this arm's
+// hipMalloc placed its image (capture.h rl_capture_descriptor_t).
+static rl_status_t rl_shadow_hip_descriptors(rl_shadow_hip_t* hip) {
+  const rl_capture_t* capture = hip->arm.capture;
+  for (uint32_t i = 0; i < capture->descriptor_count; ++i) {
+    const rl_capture_descriptor_t* d = &capture->descriptors[i];
+    uint8_t bytes[8];
+    rl_status_t status =
+        rl_descriptor_patch(capture, i, hip->addresses[d->image], bytes);
+    if (!status) {
+      status = RL_HIP_CALL(&hip->api, hipMemcpy,
+                           (void*)(uintptr_t)(hip->addresses[d->buffer] +
+                                              d->offset),
+                           bytes, sizeof(bytes), hipMemcpyHostToDevice);
+    }
+    if (status) {
+      return rl_status_annotate(status, "descriptor %u in buffer %s", i,
+                                capture->buffers[d->buffer].name);
+    }
+  }
+  return RL_OK;
+}
+
 static rl_status_t rl_shadow_hip_variables(rl_shadow_hip_t* hip) {
   uint8_t* zeros = calloc(RL_SHADOW_HIP_ZERO_CHUNK, 1);
   if (!zeros) return rl_status_out_of_memory();
@@ -547,7 +570,8 @@ static rl_status_t rl_shadow_hip_setup(rl_shadow_hip_t* hip) {
   RL_RETURN_IF_ERROR(rl_shadow_hip_open(hip));
   RL_RETURN_IF_ERROR(rl_shadow_hip_buffers(hip));
   RL_RETURN_IF_ERROR(rl_shadow_hip_modules(hip));
-  return rl_shadow_hip_variables(hip);
+  RL_RETURN_IF_ERROR(rl_shadow_hip_variables(hip));
+  return rl_shadow_hip_descriptors(hip);
 }
 
 rl_status_t rl_shadow_hip_arm_create(rl_shadow_arm_t* common,

@@ -187,6 +187,34 @@ static inline bool rl_capture_buffer_is_variable(
   return buffer->symbol != NULL;
 }
 
+// The layout of an image resource descriptor whose base address a
+// descriptor binding patches (docs/capture-format.md, DESCRIPTORS).
+typedef enum rl_descriptor_layout_e {
+  // The gfx11/gfx12 image descriptor (T#, 8 dwords): BASE_ADDRESS =
+  // address[39:8] in dword 0, BASE_ADDRESS_HI = address[47:40] in bits
+  // 7:0 of dword 1; the image's address is 256-byte aligned.
+  RL_DESCRIPTOR_IMAGE_GFX11 = 0,
+  RL_DESCRIPTOR_LAYOUT_COUNT_ = 1,
+} rl_descriptor_layout_t;
+
+#define RL_DESCRIPTOR_IMAGE_SIZE 32u   // bytes of a T#
+#define RL_DESCRIPTOR_IMAGE_ALIGN 256u // the base address is address >> 8
+
+// A descriptor binding: buffer |buffer| holds, at byte |offset|, an image
+// descriptor (|layout|) whose base address is image buffer |image|'s
+// address + |image_offset| (a texture object's T#, which a kernel reads
+// through its hipTextureObject_t pointer). Every route writes the
+// descriptor's address fields for where it placed |image|, after the
+// buffer's initial contents (capture_descriptor.c, rl_descriptor_patch);
+// the other fields stay the recorded bytes.
+typedef struct rl_capture_descriptor_s {
+  uint32_t buffer;
+  uint64_t offset;
+  rl_descriptor_layout_t layout;
+  uint32_t image;
+  uint64_t image_offset;
+} rl_capture_descriptor_t;
+
 typedef struct rl_capture_param_s {
   char* name;
   int64_t min;  // admitted range is [min, max)
@@ -305,6 +333,10 @@ typedef struct rl_capture_s {
   // strictly increasing (rl_capture_add_program_param).
   uint32_t program_param_count, program_param_capacity;
   rl_capture_program_param_t* program_params;
+  // Descriptor bindings (DESCRIPTORS section), ordered by (buffer, offset)
+  // strictly increasing, none overlapping (rl_capture_add_descriptor).
+  uint32_t descriptor_count, descriptor_capacity;
+  rl_capture_descriptor_t* descriptors;
 } rl_capture_t;
 
 // The processor |capture|'s code objects run on ("gfx1100"), or |fallback|
@@ -389,6 +421,31 @@ rl_status_t rl_capture_add_program_state(
 // of |capture| and (pos, param) must come after the last entry's.
 rl_status_t rl_capture_add_program_param(
     rl_capture_t* capture, const rl_capture_program_param_t* value);
+
+// Appends descriptor binding |descriptor|: both buffers exist and are no
+// code object variables, the descriptor lies inside its buffer, which has
+// initial contents, comes after the last one's (buffer, offset) without
+// overlapping it, the image address is 256-byte aligned inside the image
+// buffer (whose alignment keeps it so), and the recorded descriptor's base
+// address equals the image's capture address + |image_offset|.
+rl_status_t rl_capture_add_descriptor(rl_capture_t* capture,
+                                      const rl_capture_descriptor_t* descriptor);
+
+// True when |launch| reads image buffer |image| through a descriptor: a
+// pointer slot of the launch with a read effect is on a buffer holding a
+// descriptor binding whose image is |image|. The hazard plan and the
+// effects audit count that as a read of the whole image (the sampler may
+// read any texel of it).
+bool rl_capture_launch_reads_image(const rl_capture_t* capture,
+                                   const rl_capture_launch_t* launch,
+                                   uint32_t image);
+
+// The bytes [0, 8) of descriptor |index| (its dwords 0 and 1) when its
+// image buffer lies at |image_address|: the recorded bytes with the base
+// address fields set to |image_address| + image_offset. A route writes
+// them at its address of the descriptor's buffer + offset.
+rl_status_t rl_descriptor_patch(const rl_capture_t* capture, uint32_t index,
+                                uint64_t image_address, uint8_t out_bytes[8]);
 
 // Re-checks every cross-reference and range of the whole model.
 rl_status_t rl_capture_validate(const rl_capture_t* capture);

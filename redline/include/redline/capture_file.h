@@ -113,6 +113,9 @@ typedef enum rl_capture_section_kind_e {
   // Only in captures with cooperative launches: after WINDOWS, required
   // (a reader without it must refuse the file, docs/capture-format.md).
   RL_CAPTURE_SECTION_COOPERATIVE = 14,
+  // Only in captures with descriptor bindings (a texture object's image
+  // address): after WINDOWS, required (docs/capture-format.md).
+  RL_CAPTURE_SECTION_DESCRIPTORS = 16,
   RL_CAPTURE_SECTION_END = 0xFFFF,
 } rl_capture_section_kind_t;
 

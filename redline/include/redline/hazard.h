@@ -4,7 +4,9 @@
 // For a capture these are the pointer slots of each launch (the slot's
 // extent and effect, redline/capture.h), plus a read-write access of the
 // whole of every code object variable buffer of the kernel's code object
-// (the kernel may reach those without a pointer argument). Two accesses conflict when they are
+// (the kernel may reach those without a pointer argument) and a read of the
+// whole of every image it reads through a descriptor binding
+// (rl_capture_launch_reads_image). Two accesses conflict when they are
 // on the same buffer, their byte ranges overlap and at least one of them
 // writes:
 //   RAW  the earlier access writes, the later one reads;

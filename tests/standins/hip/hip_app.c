@@ -8,8 +8,10 @@
 // and prints "region bufN <XXH3-128>" for a, b and c (the allocation order
 // names them buf0, buf1, buf2, as the interposer does), so a test can
 // compare a replay of the interposed capture with the program's own
-// results. argv[2] == "free-mid" frees b right after vc_add (a program bug
-// the capture must report, not crash on). argv[2] == "copies" also writes
+// results. argv[2] == "free-mid" frees b right after vc_add, its last use
+// (fine: the capture is complete); argv[2] == "use-after-free" also runs
+// vc_add once more on the freed b (a program bug the capture must report,
+// not crash on). argv[2] == "copies" also writes
 // device memory without kernels inside the window, between the launches:
 // an async host-to-device copy into c, a memset of part of b, a device-to-
 // device copy from c into a. argv[2] == "fork" forks after vc_scale; the
@@ -49,10 +51,13 @@ static void print_region(const char* name, const void* device) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: hip_app CODE_OBJECT [free-mid|copies|graph]\n");
+    fprintf(stderr, "usage: hip_app CODE_OBJECT "
+                    "[free-mid|use-after-free|copies|graph|fork]\n");
     return 2;
   }
-  bool free_mid = argc > 2 && strcmp(argv[2], "free-mid") == 0;
+  bool use_after_free = argc > 2 && strcmp(argv[2], "use-after-free") == 0;
+  bool free_mid =
+      use_after_free || (argc > 2 && strcmp(argv[2], "free-mid") == 0);
   bool copies = argc > 2 && strcmp(argv[2], "copies") == 0;
   bool graph = argc > 2 && strcmp(argv[2], "graph") == 0;
   bool forks = argc > 2 && strcmp(argv[2], "fork") == 0;
@@ -111,6 +116,10 @@ int main(int argc, char** argv) {
                               NULL));
   CHECK(hipStreamSynchronize(stream));
   if (free_mid) CHECK(hipFree(b));
+  if (use_after_free) {  // only under the interposer, which keeps b
+    CHECK(hipModuleLaunchKernel(add, groups, 1, 1, 64, 1, 1, 0, stream,
+                                add_args, NULL));
+  }
   if (copies) {
     static float host[200];
     for (unsigned i = 0; i < 200; ++i) host[i] = (float)i * 0.25f - 7.0f;

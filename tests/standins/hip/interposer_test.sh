@@ -3,7 +3,8 @@
 # (hip_app) under LD_PRELOAD=libredline_capture.so, forwarding to the HIP
 # stand-in; then `redline replay` of the capture on the sim (aql and pm4)
 # must give the program's own region hashes. Also: a window of launches,
-# a buffer freed mid-window (documented error, replay refused), and a
+# a buffer freed mid-window after its last use (complete, replayed) and one
+# used after it was freed (documented error, replay refused), and a
 # capture marked incomplete refusing to replay. Then the triple-chevron
 # program (hip_app_chevron: fat binary + hipLaunchKernel): complete capture,
 # replayed to the same results; an unregistered stub marks it incomplete.
@@ -70,12 +71,26 @@ REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/marker.rlc \
   "$app" "$co" > /dev/null 2> "$dir/marker.err"
 grep -q "1 launches recorded" "$dir/marker.err" || fail "marker: $(cat "$dir/marker.err")"
 
-# 5. A buffer freed mid-window: the program runs to the end, the capture
-# says why it is incomplete and replay refuses it (exit 4, contract).
+# 5. A buffer freed mid-window after its last use: the capture is
+# complete and its replay gives the program's own buf0 and buf2.
+REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/freed-last.rlc \
+  LD_PRELOAD=$interposer "$app" "$co" free-mid > "$dir/freed-last.txt" \
+  2> "$dir/freed-last.err" || fail "the program crashed under the interposer"
+! grep -q INCOMPLETE "$dir/freed-last.err" ||
+  fail "freed after its last use: $(cat "$dir/freed-last.err")"
+"$redline" replay "$dir/freed-last.rlc" > "$dir/replay-freed-last.txt" ||
+  fail "freed after its last use: replay failed"
+for region in buf0 buf2; do
+  want=$(grep "^region $region " "$dir/freed-last.txt")
+  grep -qx "$want" "$dir/replay-freed-last.txt" ||
+    fail "freed after its last use: $region differs"
+done
+# A buffer used after it was freed: the program runs to the end, the
+# capture says why it is incomplete and replay refuses it (exit 4).
 REDLINE_HIP_LIBRARY=$standin REDLINE_CAPTURE_OUT=$dir/freed.rlc \
-  LD_PRELOAD=$interposer "$app" "$co" free-mid > /dev/null 2> "$dir/freed.err" ||
-  fail "the program crashed under the interposer"
-grep -q "INCOMPLETE: buffer buf1 freed mid-window" "$dir/freed.err" ||
+  LD_PRELOAD=$interposer "$app" "$co" use-after-free > /dev/null \
+  2> "$dir/freed.err" || fail "the program crashed under the interposer"
+grep -q "INCOMPLETE: buffer buf1 used after it was freed" "$dir/freed.err" ||
   fail "freed: $(cat "$dir/freed.err")"
 set +e
 "$redline" replay "$dir/freed.rlc" > /dev/null 2> "$dir/freed-replay.err"

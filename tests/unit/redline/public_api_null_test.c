@@ -289,6 +289,19 @@ static void c_capture_incomplete_status(int p) {
   S(rl_capture_incomplete_status(A(0, g_capture)));
 }
 static void c_capture_validate(int p) { S(rl_capture_validate(A(0, g_capture))); }
+static void c_capture_add_descriptor(int p) {
+  rl_capture_t* c = rl_api_fresh();
+  const rl_capture_descriptor_t descriptor = {0};
+  S(rl_capture_add_descriptor(A(0, c), A(1, &descriptor)));
+  rl_capture_destroy(c);
+}
+static void c_capture_launch_reads_image(int p) {
+  B(rl_capture_launch_reads_image(A(0, g_capture),
+                                  A(1, &g_capture->launches[0]), 0));
+}
+static void c_descriptor_patch(int p) {
+  S(rl_descriptor_patch(A(0, g_capture), 0, 0, A(3, OUT(uint8_t))));
+}
 static void c_capture_variable_address(int p) {
   S(rl_capture_variable_address(A(0, g_capture), 0, 0, A(3, OUT(uint64_t))));
 }
@@ -545,6 +558,9 @@ static const rl_api_case_t rl_api_cases[] = {
     RL_API_CASE(capture_add_program_param, O(0) | O(1), 0),
     RL_API_CASE(capture_add_program_state, O(0) | O(1), 0),
     RL_API_CASE(capture_add_region, O(0) | O(1) | O(2), 0),
+    RL_API_CASE(capture_add_descriptor, O(0) | O(1), 0),
+    RL_API_CASE(capture_launch_reads_image, O(0) | O(1), 0),
+    RL_API_CASE(descriptor_patch, O(0) | O(3), 0),
     RL_API_CASE(capture_add_window, O(0) | O(1) | O(2), 0),
     RL_API_CASE(capture_create, O(0) | O(1), 0),
     RL_API_CASE(capture_destroy, O(0), O(0)),

@@ -278,6 +278,16 @@ static void expect_capture_equal(const rl_capture_t* a, const rl_capture_t* b,
     assert_int_equal(x->count, y->count);
     assert_int_equal(x->stride, y->stride);
   }
+  assert_int_equal(a->descriptor_count, b->descriptor_count);
+  for (uint32_t i = 0; i < a->descriptor_count; ++i) {
+    const rl_capture_descriptor_t *x = &a->descriptors[i],
+                                  *y = &b->descriptors[i];
+    assert_int_equal(x->buffer, y->buffer);
+    assert_int_equal(x->offset, y->offset);
+    assert_int_equal(x->layout, y->layout);
+    assert_int_equal(x->image, y->image);
+    assert_int_equal(x->image_offset, y->image_offset);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,6 +471,126 @@ static void capture_file_records_cooperative_launches(void** state) {
   decoded = decode_ok(bytes, NULL);
   assert_true(decoded->launches[1].cooperative);
   rl_capture_destroy(decoded);
+  free(bytes.data);
+  rl_capture_destroy(capture);
+}
+
+// Expects rl_capture_add_descriptor(|capture|, |d|) to fail with
+// INVALID_INPUT and a message containing |needle|.
+static void add_descriptor_fails(rl_capture_t* capture,
+                                 const rl_capture_descriptor_t* d,
+                                 const char* needle) {
+  rl_status_t status = rl_capture_add_descriptor(capture, d);
+  if (rl_status_code(status) != RL_STATUS_INVALID_INPUT ||
+      !strstr(rl_status_message(status), needle)) {
+    fail_msg("expected INVALID_INPUT with '%s', got %s", needle,
+             rl_status_message(status));
+  }
+  rl_status_free(status);
+}
+
+// DESCRIPTORS: a texture object's T# inside buffer y at byte 64 pointing at
+// x + 256. The model refuses a descriptor out of its buffer, an image
+// offset out of range or unaligned, and one whose recorded bytes hold
+// another address; the file round-trips it in a required section that is
+// part of the identity; a truncated section, a record out of range and an
+// unknown layout are refused naming them; rl_descriptor_patch rewrites
+// only the address fields.
+static void capture_file_records_descriptor_bindings(void** state) {
+  (void)state;
+  rl_capture_t* capture = build_sample();
+  rl_digest128_t before, after;
+  expect_ok(rl_capture_identity(capture, &before));
+  uint8_t* y = capture->buffers[1].initial;
+  store_u32(y + 64, (uint32_t)((TEST_X_ADDRESS + 256) >> 8));
+  store_u32(y + 68, 0xabcdef00u);  // format bits above BASE_ADDRESS_HI
+  rl_capture_descriptor_t d = {.buffer = 1, .offset = 64,
+                               .layout = RL_DESCRIPTOR_IMAGE_GFX11,
+                               .image = 0, .image_offset = 256};
+  rl_capture_descriptor_t bad = d;
+  bad.offset = 1000;  // 1000 + 32 > 1024
+  add_descriptor_fails(capture, &bad, "out of range");
+  bad = d;
+  bad.image_offset = 128;
+  add_descriptor_fails(capture, &bad, "not kept 256-byte aligned");
+  bad = d;
+  bad.image_offset = 1024;
+  add_descriptor_fails(capture, &bad, "out of range");
+  bad = d;
+  bad.image_offset = 512;  // the bytes say x + 256
+  add_descriptor_fails(capture, &bad, "holds image address 0x100100");
+  bad = d;
+  bad.image = 7;
+  add_descriptor_fails(capture, &bad, "the capture has 3 buffers");
+  bad = d;
+  bad.buffer = 2;  // partials: 16 bytes
+  add_descriptor_fails(capture, &bad, "out of range");
+  expect_ok(rl_capture_add_descriptor(capture, &d));
+  add_descriptor_fails(capture, &d, "does not follow");  // overlaps itself
+  expect_ok(rl_capture_identity(capture, &after));
+  assert_false(rl_digest128_equal(before, after));
+  // Patched for an image placed at 0x123456789a00: dword 0 = address >> 8
+  // (of x + 256), the low byte of dword 1 = address >> 40, the rest kept.
+  uint8_t patched[8];
+  expect_ok(rl_descriptor_patch(capture, 0, 0x123456789a00ull, patched));
+  uint64_t image = 0x123456789a00ull + 256;
+  uint8_t want[8];
+  store_u32(want, (uint32_t)(image >> 8));
+  store_u32(want + 4, 0xabcdef00u | (uint32_t)(image >> 40));
+  assert_memory_equal(patched, want, 8);
+  rl_status_t status = rl_descriptor_patch(capture, 0, 0x1080, patched);
+  assert_int_equal(rl_status_code(status), RL_STATUS_CONTRACT);
+  rl_status_free(status);
+
+  test_bytes_t bytes = encode(capture, NULL);
+  rl_capture_file_info_t info;
+  rl_capture_t* decoded = decode_ok(bytes, &info);
+  expect_capture_equal(capture, decoded, true);
+  assert_int_equal(info.section_count, 11);
+  assert_int_equal(info.sections[9].kind, RL_CAPTURE_SECTION_DESCRIPTORS);
+  assert_true(info.sections[9].known);
+  assert_true(info.sections[9].flags & RL_CAPTURE_SECTION_FLAG_REQUIRED);
+  assert_string_equal(
+      rl_capture_section_kind_name(RL_CAPTURE_SECTION_DESCRIPTORS),
+      "DESCRIPTORS");
+  rl_capture_destroy(decoded);
+  size_t record = info.sections[9].offset + 24 + 4;
+  // A count of 2 with one record: truncated.
+  store_u32(bytes.data + record - 4, 2);
+  reseal_section(bytes, info.sections[9].offset);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "descriptor count");
+  store_u32(bytes.data + record - 4, 1);
+  // The descriptor at byte 1000 of y: out of range, naming the record.
+  store_u64(bytes.data + record + 8, 1000);
+  reseal_section(bytes, info.sections[9].offset);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT,
+               "DESCRIPTORS record 0: descriptor 0: descriptor at byte 1000 "
+               "of buffer y (1024 bytes): its 32 bytes are out of range");
+  store_u64(bytes.data + record + 8, 64);
+  // Image buffer 9 of 3.
+  store_u32(bytes.data + record + 16, 9);
+  reseal_section(bytes, info.sections[9].offset);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "the capture has 3 buffers");
+  store_u32(bytes.data + record + 16, 0);
+  // Layout 5: unknown.
+  store_u32(bytes.data + record + 4, 5);
+  reseal_section(bytes, info.sections[9].offset);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "record 0: layout 5");
+  store_u32(bytes.data + record + 4, 0);
+  // Every field back: reads again (the controls changed only them).
+  reseal_section(bytes, info.sections[9].offset);
+  decoded = decode_ok(bytes, NULL);
+  assert_int_equal(decoded->descriptor_count, 1);
+  rl_capture_destroy(decoded);
+  // The section missing (cut out, header resealed): refused, the identity
+  // (which covers it) no longer matches what the file holds.
+  size_t section = info.sections[9].offset;
+  size_t length = 24 + ((4 + 32 + 7) & ~(size_t)7);
+  memmove(bytes.data + section, bytes.data + section + length,
+          bytes.size - section - length);
+  bytes.size -= length;
+  reseal_header(bytes, 10);
+  decode_fails(bytes, RL_STATUS_INVALID_INPUT, "identity mismatch");
   free(bytes.data);
   rl_capture_destroy(capture);
 }
@@ -841,6 +971,7 @@ int main(void) {
       cmocka_unit_test(capture_file_refuses_another_major_version_and_reads_a_newer_minor),
       cmocka_unit_test(capture_file_keeps_issued_records_out_of_the_identity),
       cmocka_unit_test(capture_file_records_cooperative_launches),
+      cmocka_unit_test(capture_file_records_descriptor_bindings),
       cmocka_unit_test(test_decoder_messages),
       cmocka_unit_test(test_wrapped_block_rejected),
       cmocka_unit_test(capture_file_detects_every_flipped_byte),
