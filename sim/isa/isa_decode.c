@@ -212,19 +212,28 @@ static bool rl_isa_decode_sopk(const uint32_t* w, uint32_t count,
 // OP[25:18]; OFFSET[52:32] (21-bit signed), SOFFSET[63:57] (124 = none).
 static bool rl_isa_decode_smem(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
+  if (!rl_isa_decode_smem_common(w, count, (w[0] >> 18) & 0xff, features,
+                                 inst)) {
+    return false;
+  }
+  inst->glc_slc_dlc = (uint8_t)(((w[0] >> 14) & 1) | ((w[0] >> 12) & 2));
+  inst->offset = ((int32_t)(w[1] << 11)) >> 11;
+  return inst->op != NULL;
+}
+
+bool rl_isa_decode_smem_common(const uint32_t* w, uint32_t count,
+                               uint32_t opcode, uint32_t features,
+                               rl_isa_inst_t* inst) {
   inst->encoding = RL_ISA_ENC_SMEM;
-  inst->opcode = (w[0] >> 18) & 0xff;
+  inst->opcode = opcode;
   if (count < 2) return false;
   inst->words[1] = w[1];
   inst->size = 8;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_smem, inst->opcode,
-                                   features);
+  inst->op = rl_isa_table_find_for(&rl_isa_table_smem, opcode, features);
   inst->addr = (uint8_t)((w[0] & 0x3f) << 1);
   inst->dst = (w[0] >> 6) & 0x7f;
-  inst->glc_slc_dlc = (uint8_t)(((w[0] >> 14) & 1) | ((w[0] >> 12) & 2));
-  inst->offset = ((int32_t)(w[1] << 11)) >> 11;
   inst->saddr = (uint8_t)((w[1] >> 25) & 0x7f);
-  return inst->op != NULL;
+  return true;
 }
 
 // Recognised families without a model: lengths per the RDNA3 ISA guide

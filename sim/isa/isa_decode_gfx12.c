@@ -39,21 +39,15 @@ static uint8_t rl_isa_gfx12_policy(uint32_t th, uint32_t scope, bool atomic) {
 
 static bool rl_isa_decode_smem12(const uint32_t* w, uint32_t count,
                                  uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_SMEM;
-  inst->opcode = (w[0] >> 13) & 0x3f;
-  if (count < 2) return false;
-  inst->words[1] = w[1];
-  inst->size = 8;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_smem, inst->opcode,
-                                   features);
-  inst->addr = (uint8_t)((w[0] & 0x3f) << 1);
-  inst->dst = (w[0] >> 6) & 0x7f;
+  if (!rl_isa_decode_smem_common(w, count, (w[0] >> 13) & 0x3f, features,
+                                 inst)) {
+    return false;
+  }
   uint32_t scope = (w[0] >> 21) & 3, th = (w[0] >> 23) & 7;
   inst->th_scope = (uint8_t)(th | scope << 3);
   // The scalar load's GLC (isa_sopp.c, bit 0): a miss in the scalar cache.
   inst->glc_slc_dlc = scope >= 1 ? 1u : 0u;
   inst->offset = ((int32_t)(w[1] << 8)) >> 8;
-  inst->saddr = (uint8_t)((w[1] >> 25) & 0x7f);
   return inst->op != NULL;
 }
 
@@ -68,13 +62,7 @@ static bool rl_isa_decode_vmem12(const uint32_t* w, uint32_t count,
   inst->words[1] = w[1];
   inst->words[2] = w[2];
   inst->size = 12;
-  if (seg == 0) {
-    inst->op = rl_isa_table_find_for(&rl_isa_table_flat, inst->opcode,
-                                     features);
-  } else if (seg == 2) {
-    inst->op = rl_isa_table_find_for(&rl_isa_table_global, inst->opcode,
-                                     features);
-  }
+  rl_isa_flat_global_op(seg, inst->opcode, features, inst);
   inst->saddr = (uint8_t)(w[0] & 0x7f);
   inst->vdst = (uint8_t)(w[1] & 0xff);
   uint32_t scope = (w[1] >> 18) & 3, th = (w[1] >> 20) & 7;

@@ -32,6 +32,18 @@ uint32_t rl_isa_src_type(const rl_isa_op_t* op, uint32_t n);
 const rl_isa_op_t* rl_isa_table_find_for(const rl_isa_table_t* table,
                                          uint32_t opcode, uint32_t features);
 
+// The fields SMEM keeps in the same place on gfx11 and gfx12: the 64-bit
+// size, the op of |opcode|, SBASE[5:0] (an SGPR pair / 2), SDATA[12:6] and
+// SOFFSET[63:57] (isa_decode.c). False when fewer than 2 dwords remain.
+bool rl_isa_decode_smem_common(const uint32_t* words, uint32_t count,
+                               uint32_t opcode, uint32_t features,
+                               rl_isa_inst_t* inst);
+
+// The op of a FLAT (|segment| 0) or GLOBAL (2) |opcode|; other segments
+// leave inst->op as it is (isa_decode_memory.c).
+void rl_isa_flat_global_op(uint32_t segment, uint32_t opcode,
+                           uint32_t features, rl_isa_inst_t* inst);
+
 // VOP1, VOP2, VOPC, VOP3, VOP3P, VOPD (isa_decode_vector.c).
 bool rl_isa_decode_vector(const uint32_t* words, uint32_t count,
                           uint32_t features, rl_isa_inst_t* inst);

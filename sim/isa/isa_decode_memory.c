@@ -39,6 +39,15 @@ static bool rl_isa_decode_ds(const uint32_t* w, uint32_t features,
   return gds == gws;
 }
 
+void rl_isa_flat_global_op(uint32_t segment, uint32_t opcode,
+                           uint32_t features, rl_isa_inst_t* inst) {
+  if (segment == 0) {
+    inst->op = rl_isa_table_find_for(&rl_isa_table_flat, opcode, features);
+  } else if (segment == 2) {
+    inst->op = rl_isa_table_find_for(&rl_isa_table_global, opcode, features);
+  }
+}
+
 static bool rl_isa_decode_flat(const uint32_t* w, uint32_t features,
                                rl_isa_inst_t* inst) {
   uint32_t seg = (w[0] >> 16) & 3;
@@ -46,13 +55,8 @@ static bool rl_isa_decode_flat(const uint32_t* w, uint32_t features,
                    : seg == 1 ? RL_ISA_ENC_SCRATCH
                               : RL_ISA_ENC_GLOBAL;
   inst->opcode = (w[0] >> 18) & 0x7f;
-  if (seg == 0) {
-    inst->op = rl_isa_table_find_for(&rl_isa_table_flat, inst->opcode,
-                                     features);
-  } else if (seg == 2) {
-    inst->op = rl_isa_table_find_for(&rl_isa_table_global, inst->opcode,
-                                     features);
-  } else if (seg == 1) {
+  rl_isa_flat_global_op(seg, inst->opcode, features, inst);
+  if (seg == 1) {
     inst->op = rl_isa_table_find_for(&rl_isa_table_scratch, inst->opcode,
                                      features);
     inst->sve = (w[1] >> 23) & 1;
