@@ -4,7 +4,7 @@
 
 // A kernel needs scratch when it has a fixed private size, a dynamic
 // stack or COMPUTE_PGM_RSRC2.SCRATCH_EN (ENABLE_PRIVATE_SEGMENT) — the
-// simulator's rule (sim/sim_wg.c).
+// simulator's rule (sim/wg/sim_wg.c).
 static bool rl_pm4_kernel_needs_scratch(const rl_code_object_kernel_t* k) {
   return k->private_segment_size != 0 || k->uses_dynamic_stack ||
          k->descriptor_info.uses_dynamic_stack ||

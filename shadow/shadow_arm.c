@@ -123,7 +123,7 @@ static rl_status_t rl_shadow_arm_open_device(
   const char* device_kind = rl_shadow_arm_device_kind(kind, options->kind);
   // The oracle executor does not step work-groups in turn, so it cannot
   // run a cooperative launch (its grid barrier needs every work-group
-  // open at once, sim/sim_coop.c): such a capture's arms run the
+  // open at once, sim/wg/sim_coop.c): such a capture's arms run the
   // isa executor alone, and the report says the oracle checked nothing.
   bool cooperative = rl_capture_first_cooperative(capture) != UINT32_MAX;
   if (options->oracle && strcmp(device_kind, "sim") == 0 && !cooperative) {

@@ -22,7 +22,7 @@
 //     registers exactly as hardware reads them, CS_PARTIAL_FLUSH,
 //     ACQUIRE_MEM, RELEASE_MEM, WAIT_REG_MEM, WRITE_DATA, COPY_DATA, nested
 //     and chained INDIRECT_BUFFER, NOP); anything else in an IB is a fault
-//     naming the IB address, the dword offset and the opcode (sim_pm4.h has
+//     naming the IB address, the dword offset and the opcode (sim_cp.h has
 //     the rules).
 //   - Concurrency: dispatches not separated by a barrier may overlap. In
 //     RL_SIM_HAZARDS_ADVERSARIAL mode the processor gathers such a batch and
@@ -43,7 +43,7 @@
 //     dispatch index when there is one.
 //   - Retiring a packet: header := INVALID (release), read id + 1 (release),
 //     then the completion signal - 1 (release) and a wakeup of waiters.
-//   - Caches (optional, rl_sim_options_t.cache_model; sim_cache.h and
+//   - Caches (optional, rl_sim_options_t.cache_model; sim/mem/sim_mem.h and
 //     docs/cache-model.md): per-WGP vector L0 and scalar cache, per-array
 //     GL1 (gfx11) and a write-back L2, maintained only by ACQUIRE_MEM /
 //     RELEASE_MEM GCR bits, AQL fence scopes and in-kernel invalidations,
@@ -98,7 +98,7 @@ typedef enum rl_sim_hazard_mode_e {
   RL_SIM_HAZARDS_ADVERSARIAL = 1,  // unbarriered work-groups interleave
 } rl_sim_hazard_mode_t;
 
-// The cache model (sim_cache.h, docs/cache-model.md): OFF keeps memory
+// The cache model (sim/mem/sim_mem.h, docs/cache-model.md): OFF keeps memory
 // coherent; REPORT records a finding (RL_SIM_HAZARD_STALE_READ /
 // _STALE_HOST_READ) where a load would hit a stale line but returns the
 // current bytes; STRICT returns the stale bytes, as hardware would, and
@@ -216,7 +216,7 @@ uint64_t rl_sim_executor_instructions(const rl_device_t* device);
 // set, whether the CP ran them in one batch (sim_schedule.c has the batching
 // rule) or in several (a batch cut at RL_SIM_BATCH_MAX packets, or packets
 // published after the earlier ones completed): the verdict depends on the
-// stream's barrier bits only (sim_hazard_checker.h). The records of a batch
+// stream's barrier bits only (sim/wg/sim_wg.h). The records of a batch
 // are published before the batch's last packet retires, so they are visible
 // once its completion signal is.
 //
@@ -228,7 +228,7 @@ uint64_t rl_sim_executor_instructions(const rl_device_t* device);
 // an unbarriered AQL batch. On an AQL queue the same kind names a
 // dispatch whose packet has acquire fence scope NONE reading bytes that a
 // dispatch before a barrier packet with acquire scope NONE wrote, with no
-// acquiring packet between them (sim_hazard_checker.h).
+// acquiring packet between them (sim/wg/sim_wg.h).
 #define RL_SIM_HAZARD_RAW_NO_ACQUIRE 4u
 // Cache-model findings (rl_sim_options_t.cache_model REPORT or STRICT):
 // a device load that hit a line its L0, K$ or GL1 filled before a later

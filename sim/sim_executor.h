@@ -118,7 +118,7 @@ rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,
 rl_status_t rl_sim_wg_store(rl_sim_wg_t* wg, uint64_t address,
                             const void* data, uint32_t size);
 
-// What an access is, for the cache model (sim_cache.h): plain vector
+// What an access is, for the cache model (sim/mem/sim_mem.h): plain vector
 // accesses pass 0 (rl_sim_wg_load/store). Scalar loads (s_load,
 // s_buffer_load) go through the scalar cache. The policy bits are the
 // instruction's: gfx11 GLC/SLC/DLC (RDNA3 ISA guide, FLAT and SMEM

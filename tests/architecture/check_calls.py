@@ -17,7 +17,9 @@ knot holds (--verbose: which ones), so a split of a module can be measured.
 A module argument named NAME/* takes one library whose sources sit in
 sub-folders (capture/'s modules, one rl_capture): each object is given to
 the module NAME/<sub-folder>, read from its path under the target's
-CMakeFiles/<target>.dir/ (capture/model/capture.c.o -> capture/model).
+CMakeFiles/<target>.dir/ (capture/model/capture.c.o -> capture/model;
+sim/wg/sim_wg.c.o -> sim/wg, the folder NAME itself dropped when the path
+repeats it).
 
 Usage:
   check_calls.py --nm NM MODULE=OBJ[;OBJ...] ...
@@ -166,6 +168,10 @@ def parse_modules(specs):
             split = {}
             for path in paths:
                 sub = path.replace(os.sep, "/").split(".dir/", 1)[-1]
+                # A target defined outside its folder (include()d from the
+                # top, like rl_sim) keeps the folder in the object's path.
+                if sub.startswith(name[:-1]):
+                    sub = sub[len(name) - 1:]
                 if "/" not in sub:
                     raise SystemExit(f"module argument {name}: object {path} "
                                      "is in no sub-folder")

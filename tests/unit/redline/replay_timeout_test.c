@@ -1,5 +1,5 @@
 // Timed-out replays never touch freed memory (redline/replay.c destroy,
-// sim/sim_queue.c): hundreds of decode replays on the simulated GPU,
+// sim/cp/sim_queue.c): hundreds of decode replays on the simulated GPU,
 // each with a bounded wait drawn at random so that it expires at a random
 // point of the step (before the first dispatch, in the middle of one, between
 // two, or not at all), on routes aql and pm4, sequential and adversarial

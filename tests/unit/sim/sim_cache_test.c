@@ -1,5 +1,5 @@
 // tests/unit/sim/sim_cache_test.c — the simulator's cache model
-// (sim/sim_cache.h): each coherence rule with its negative control.
+// (sim/mem/sim_mem.h): each coherence rule with its negative control.
 //
 // The chains run the vecchain kernels (reference executor) on one work-group
 // each, so the placement (consecutive dispatches on opposite halves of the
@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "base/test_fault.h"
-#include "sim/sim_internal.h"
+#include "sim/mem/sim_mem.h"
 #include "tests/unit/sim/sim_pm4_test_util.h"
 
 #define RL_TEST_N 64u  // one work-group

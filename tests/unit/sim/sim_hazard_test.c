@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "redline/hazard.h"
-#include "sim/sim_hazard_checker.h"
+#include "sim/wg/sim_wg.h"
 #include "tests/unit/sim/sim_test_util.h"
 
 enum { RL_TEST_ITEMS = 4096 };  // 64 work-groups of 64

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
+#include "sim/mem/sim_mem.h"
 #include "sim/sim.h"
-#include "sim/sim_internal.h"
 
 static rl_device_t* rl_test_device(void) {
   rl_device_t* device = NULL;

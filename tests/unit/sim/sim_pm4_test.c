@@ -1,5 +1,5 @@
 // tests/unit/sim/sim_pm4_test.c — the simulated device executes vendor PM4-IB
-// AQL packets (sim/sim_pm4.h): real vecchain kernels dispatched from
+// AQL packets (sim/cp/sim_cp.h): real vecchain kernels dispatched from
 // registers on gfx1100 and gfx1201 with the reference executor, the
 // register file's persistence, nested and chained IBs, RELEASE_MEM fences
 // and timestamps, WAIT_REG_MEM, and the strict faults.

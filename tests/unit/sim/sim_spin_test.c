@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sim/sim_internal.h"
+#include "sim/clock/sim_clock.h"
 
 enum { RL_TEST_WINDOW_NS = 200000 };
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 #include "tests/unit/sim/isa/isa_test_util.h"
 
 #define RL_SNIPPET_MAX_LINES 64u
@@ -35,6 +35,7 @@ rl_isa_snippet_t* rl_isa_snippet_create(uint32_t mode) {
   rl_isa_snippet_t* s = calloc(1, sizeof(*s));
   assert_non_null(s);
   assert_int_equal(rl_sim_memory_init(&s->device.memory, 0), RL_OK);
+  s->device.upcalls.report_hazard = rl_sim_report_hazard;  // sim_mem.h
   s->context.device = &s->device;
   s->context.run = &s->run;
   s->context.lds = s->lds;

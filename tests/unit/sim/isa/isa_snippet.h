@@ -9,7 +9,7 @@
 // wave starts with EXEC all ones, every SGPR and VGPR zero and the float
 // mode the test chose; the test sets registers, runs, and reads registers,
 // LDS or the snippet's global memory back. Global memory is a private
-// simulated memory (sim/sim_memory.c) reached through
+// simulated memory (sim/mem/sim_memory.c) reached through
 // rl_sim_wg_load()/rl_sim_wg_store(), as in a real dispatch.
 //
 // Not thread-safe; one snippet per test.
@@ -56,7 +56,7 @@ uint64_t rl_isa_snippet_alloc(rl_isa_snippet_t* snippet, uint64_t size,
                               void** out_host);
 
 // Runs the snippet's device with the cache model of gfx1100 in |mode|
-// (sim/sim_cache.h): the wave runs on WGP 0 of dispatch 0, and
+// (sim/mem/sim_mem.h): the wave runs on WGP 0 of dispatch 0, and
 // writes through a host view from rl_isa_snippet_alloc() reach memory (the
 // L2) without touching the caches, so they leave lines the wave filled
 // stale. Returns the cache-model stale-read findings reported so far, and in

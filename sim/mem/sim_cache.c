@@ -1,10 +1,10 @@
-// sim/sim_cache.c — the cache model (contract and sources in
-// sim_cache.h; rules in docs/cache-model.md).
+// sim/mem/sim_cache.c — the cache model (contract and sources in
+// sim/mem/sim_mem.h; rules in docs/cache-model.md).
 //
 // Each cache instance is an open-addressing table from line address to a
 // slot holding the 128 bytes the instance filled the line with. Lookups are
 // by line; an invalidation empties a table without freeing its storage.
-#include "sim/sim_cache.h"
+#include "sim/mem/sim_mem.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -13,7 +13,6 @@
 #include "aql/aql_packet.h"
 #include "base/array.h"
 #include "redline/code_object.h"
-#include "sim/sim_internal.h"
 
 // The model's locks are spin locks, because every executor access takes
 // one and holds it only for table lookups and 128-byte copies (an
@@ -232,7 +231,7 @@ void rl_sim_cache_deinit(rl_sim_cache_t* cache) {
   memset(cache, 0, sizeof(*cache));
 }
 
-// Alternating halves (sim_cache.h "Placement"): consecutive dispatches run
+// Alternating halves (sim_mem.h "Placement"): consecutive dispatches run
 // on disjoint halves of the WGPs (and so of the shader arrays), dispatches
 // two apart on the same WGPs. A producer therefore never refreshes, by its
 // own write, the L0 line a later consumer reads through, while a reader two
@@ -302,7 +301,7 @@ static void rl_sim_cache_report(rl_sim_device_t* device, uint32_t kind,
                             .address = address,
                             .size = size,
                             .end = address + size};
-  rl_sim_report_hazard(device, &hazard);
+  device->upcalls.report_hazard(device, &hazard);
 }
 
 // The line a load of |tag| hits or fills in |l0| (and the GL1 of |array|).
@@ -345,11 +344,6 @@ static _Thread_local rl_sim_deferred_t* rl_sim_cache_deferring;
 
 void rl_sim_cache_defer(rl_sim_deferred_t* into) {
   rl_sim_cache_deferring = into;
-}
-
-bool rl_sim_wg_cache_enabled(const rl_sim_wg_t* wg) {
-  const rl_sim_wg_context_t* context = wg->context;
-  return rl_sim_cache_enabled(&context->device->cache);
 }
 
 static void rl_sim_deferred_remove(rl_sim_deferred_t* deferred,

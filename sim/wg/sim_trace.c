@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 void rl_sim_launch_trace_enable(rl_device_t* device, bool enable) {
   rl_sim_device_t* sim = rl_sim_device_cast(device);

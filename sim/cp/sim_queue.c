@@ -1,4 +1,4 @@
-// sim/sim_queue.c — AQL queues of the simulated device: creation,
+// sim/cp/sim_queue.c — AQL queues of the simulated device: creation,
 // the doorbell, state queries, fault reports, hang injection and
 // destruction. The command processor that consumes a queue is sim_cp.c.
 //
@@ -31,8 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
-#include "sim/sim_pm4.h"
+#include "sim/clock/sim_clock.h"
+#include "sim/cp/sim_cp.h"
+#include "sim/signal/sim_signal.h"
 
 // amd_queue_t offsets (hsa/amd_hsa_queue.h) and size.
 #define RL_SIM_QUEUE_DESCRIPTOR_SIZE 256u
@@ -275,15 +276,6 @@ bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue) {
   return read == write &&
          atomic_load_explicit(&sim_queue->state, memory_order_acquire) ==
              RL_SIM_QUEUE_RUNNING;
-}
-
-void rl_sim_queue_progress_note(rl_sim_queue_t* queue,
-                                const rl_sim_run_t* run) {
-  atomic_store_explicit(&queue->progress_wg_total, run->wg_total,
-                        memory_order_relaxed);
-  atomic_store_explicit(&queue->progress_wg_done, run->wg_done,
-                        memory_order_relaxed);
-  atomic_fetch_add_explicit(&queue->progress_events, 1, memory_order_release);
 }
 
 void rl_sim_queue_progress(rl_device_t* device, const rl_device_queue_t* queue,

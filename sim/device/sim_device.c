@@ -1,48 +1,19 @@
-// sim/sim_device.c — the simulated device object: creation from
-// options, the rl_device_t vtable, cold-path memory access, the 100 MHz
-// timestamp counter, the dispatch log and the hazard list.
+// sim/device/sim_device.c — the simulated device object: creation from
+// options, the rl_device_t vtable, cold-path memory access, and reading
+// back the dispatch log and the hazard list (written by sim/wg
+// sim_report.c; the timestamp counter is sim/clock's).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "base/clock.h"
-#include "sim/sim_internal.h"
+#include "sim/clock/sim_clock.h"
+#include "sim/cp/sim_cp.h"
+#include "sim/signal/sim_signal.h"
 
 // Processors the simulator models; they share everything it checks (wave32
 // by default, 64 KiB of LDS per work-group: AMDGPUUsage processor table).
 static const char* const rl_sim_processors[] = {"gfx1100", "gfx1151",
                                                 "gfx1201"};
-
-void rl_sim_nap_ns(uint64_t ns) {
-  struct timespec nap = {(time_t)(ns / 1000000000ull),
-                         (long)(ns % 1000000000ull)};
-  clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL);
-}
-
-void rl_sim_cond_sleep(pthread_cond_t* cond, pthread_mutex_t* lock,
-                       uint64_t deadline_ns) {
-  uint64_t now = rl_now_ns();
-  if (now >= deadline_ns) return;
-  uint64_t sleep = deadline_ns - now;
-  if (sleep > RL_SIM_WAIT_SLICE_NS) sleep = RL_SIM_WAIT_SLICE_NS;
-  // pthread_cond_timedwait measures against CLOCK_REALTIME by default; the
-  // sleep is at most one slice, so a clock step only shortens or lengthens
-  // one slice and every caller re-checks its condition afterwards.
-  struct timespec real;
-  clock_gettime(CLOCK_REALTIME, &real);
-  uint64_t target =
-      (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec + sleep;
-  struct timespec until = {(time_t)(target / 1000000000ull),
-                           (long)(target % 1000000000ull)};
-  pthread_cond_timedwait(cond, lock, &until);
-}
-
-// 100 MHz: one tick per 10 ns of CLOCK_MONOTONIC.
-uint64_t rl_sim_timestamp(rl_device_t* device) {
-  (void)device;
-  return rl_now_ns() / (1000000000ull / RL_SIM_TIMESTAMP_HZ);
-}
 
 static rl_status_t rl_sim_allocate(rl_device_t* device, uint64_t size,
                                    uint64_t alignment, rl_memory_kind_t kind,
@@ -86,7 +57,7 @@ static rl_status_t rl_sim_read(rl_device_t* device, uint64_t address,
   rl_sim_device_t* sim = rl_sim_device_cast(device);
   if (rl_sim_memory_copy_out(&sim->memory, address, data, size)) {
     // The host sees memory, not L2: dirty lines not yet written back show
-    // their old bytes (sim_cache.h).
+    // their old bytes (sim_mem.h).
     rl_sim_cache_host_read(sim, address, data, size);
     return RL_OK;
   }
@@ -177,6 +148,7 @@ static rl_status_t rl_sim_device_init(rl_sim_device_t* sim,
   pthread_mutex_init(&sim->signal_lock, NULL);
   pthread_cond_init(&sim->signal_cond, NULL);
   pthread_mutex_init(&sim->report_lock, NULL);
+  sim->upcalls.report_hazard = rl_sim_report_hazard;
   pthread_mutex_init(&sim->queue_lock, NULL);
   rl_sim_loader_init(&sim->loader);
   atomic_init(&sim->next_queue_id, 1);
@@ -254,14 +226,6 @@ void rl_sim_memory_info(rl_device_t* device, uint64_t* out_total,
   pthread_rwlock_unlock(&memory->lock);
 }
 
-void rl_sim_log_dispatch(rl_sim_device_t* device,
-                         const rl_sim_dispatch_record_t* record) {
-  pthread_mutex_lock(&device->report_lock);
-  device->log[device->log_count % RL_SIM_DISPATCH_LOG] = *record;
-  device->log_count++;
-  pthread_mutex_unlock(&device->report_lock);
-}
-
 uint32_t rl_sim_dispatch_log(rl_device_t* device,
                              rl_sim_dispatch_record_t* out_records,
                              uint32_t capacity) {
@@ -276,17 +240,6 @@ uint32_t rl_sim_dispatch_log(rl_device_t* device,
   }
   pthread_mutex_unlock(&sim->report_lock);
   return (uint32_t)count;
-}
-
-void rl_sim_report_hazard(rl_sim_device_t* device,
-                          const rl_sim_hazard_t* hazard) {
-  if (rl_sim_parallel_capture(hazard)) return;  // merged at the end
-  pthread_mutex_lock(&device->report_lock);
-  if (device->hazard_count < RL_SIM_HAZARD_CAPACITY) {
-    device->hazards[device->hazard_count] = *hazard;
-  }
-  if (device->hazard_count < UINT32_MAX) device->hazard_count++;
-  pthread_mutex_unlock(&device->report_lock);
 }
 
 uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,

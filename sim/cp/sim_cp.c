@@ -1,4 +1,4 @@
-// sim/sim_cp.c — the command processor (CP) of one simulated queue.
+// sim/cp/sim_cp.c — the command processor (CP) of one simulated queue.
 //
 // The CP thread sleeps until the doorbell covers the next dispatch id, then
 // waits for that slot's header to be published (an acquire load of the
@@ -12,7 +12,7 @@
 //     signal null both complete at once). Like hardware this can wait
 //     forever; only queue destruction ends it;
 //   - vendor PM4_IB: the IB runs on the queue's PM4 interpreter
-//     (sim_pm4.h), then the packet retires;
+//     (sim/cp/sim_cp.h), then the packet retires;
 //   - anything that does not decode: a queue fault.
 // Retiring a packet stores INVALID into its header (release), advances the
 // read id (release) and then decrements the completion signal. The read id
@@ -28,8 +28,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
-#include "sim/sim_pm4.h"
+#include "sim/clock/sim_clock.h"
+#include "sim/cp/sim_cp.h"
+#include "sim/signal/sim_signal.h"
 
 // Header polls before the CP sleeps waiting for a late header.
 #define RL_SIM_CP_HEADER_SPIN 1000
@@ -51,10 +52,6 @@
 #define RL_SIM_CP_NAP_NS 50000ull
 #define RL_SIM_CP_NAP_TOTAL_NS 20000000ull
 
-uint8_t* rl_sim_cp_slot(rl_sim_queue_t* queue, uint64_t id) {
-  return queue->ring + (id & (queue->packet_count - 1)) * RL_AQL_PACKET_SIZE;
-}
-
 static uint32_t rl_sim_cp_load_header(rl_sim_queue_t* queue, uint64_t id) {
   return atomic_load_explicit((_Atomic uint32_t*)rl_sim_cp_slot(queue, id),
                               memory_order_acquire);
@@ -62,25 +59,6 @@ static uint32_t rl_sim_cp_load_header(rl_sim_queue_t* queue, uint64_t id) {
 
 static bool rl_sim_cp_stopping(rl_sim_queue_t* queue) {
   return atomic_load_explicit(&queue->stop, memory_order_acquire);
-}
-
-void rl_sim_cp_retire(rl_sim_queue_t* queue, uint64_t id,
-                      uint64_t completion_signal) {
-  // The release fence happens before the packet is seen complete: a system
-  // scope writes the L2 back for the host (sim_cache.h). The slot still
-  // holds the packet's header.
-  uint32_t header = atomic_load_explicit(
-      (_Atomic uint32_t*)rl_sim_cp_slot(queue, id), memory_order_relaxed);
-  uint32_t release = (header >> RL_AQL_HEADER_RELEASE_SHIFT) &
-                     RL_AQL_HEADER_SCOPE_MASK;
-  rl_sim_cache_apply(&queue->device->cache,
-                     rl_sim_cache_release_actions(release));
-  atomic_store_explicit((_Atomic uint32_t*)rl_sim_cp_slot(queue, id),
-                        RL_AQL_PACKET_TYPE_INVALID, memory_order_release);
-  atomic_store_explicit(queue->read_index, id + 1, memory_order_release);
-  if (completion_signal != 0) {
-    rl_sim_signal_decrement(queue->device, completion_signal);
-  }
 }
 
 static bool rl_sim_cp_rung(rl_sim_queue_t* queue, uint64_t id) {
@@ -246,7 +224,7 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
   }
   if (!rl_sim_cp_check_signal(queue, id, &packet)) return false;
   // The barrier bit orders this packet after every earlier one: nothing
-  // before it can race with what follows (sim_hazard_checker.h). Without an
+  // before it can race with what follows (sim/wg/sim_wg.h). Without an
   // acquire fence, what they wrote is ordered but not yet visible to a
   // dispatch that does not acquire either: kept as unacquired.
   if (packet.barrier) {
@@ -261,11 +239,11 @@ static bool rl_sim_cp_step(rl_sim_queue_t* queue, uint64_t id, uint32_t word) {
     rl_sim_hazard_open_clear(&queue->unacquired);
   }
   // An acquire fence at packet start invalidates the caches, which ends the
-  // stale-cache window of earlier PM4 dispatches (sim_pm4.h).
+  // stale-cache window of earlier PM4 dispatches (sim/cp/sim_cp.h).
   if (queue->pm4 != NULL && packet.acquire_scope != RL_AQL_FENCE_SCOPE_NONE) {
     rl_sim_pm4_batch_acquire(queue->pm4);
   }
-  // The cache side of that acquire (sim_cache.h); a kernel dispatch applies
+  // The cache side of that acquire (sim/mem/sim_mem.h); a kernel dispatch applies
   // its own when its first work-group starts, since a batch gathers several.
   if (packet.type != RL_AQL_PACKET_TYPE_KERNEL_DISPATCH) {
     rl_sim_cache_apply(&queue->device->cache,

@@ -1,6 +1,11 @@
-// sim/sim_pm4.h — the simulated command processor's PM4 interpreter:
-// what it does with a vendor PM4-IB AQL packet (AMD_AQL_FORMAT_PM4_IB).
-// Private to rl_sim.
+// sim/cp/sim_cp.h — the simulated command processor (module sim/cp:
+// sim_queue.c, sim_cp.c, sim_pm4.c, sim_pm4_dispatch.c, sim_pm4_batch.c):
+// the AQL queues and their doorbells, one CP thread per queue that decodes
+// packets and hands dispatches to sim/wg, and the PM4 interpreter for
+// PM4-IB packets. Calls down only: sim/wg, sim/signal, sim/mem, sim/clock.
+//
+// The PM4 interpreter (sim_pm4*.c): what the command processor does with a
+// vendor PM4-IB AQL packet (AMD_AQL_FORMAT_PM4_IB).
 //
 // Entry. aql_decode.c has already checked the AQL slot the way ROCR builds
 // it (ib_jump_cmd is a complete INDIRECT_BUFFER 0xC0023F00 with VALID and a
@@ -38,7 +43,7 @@
 //     vector L0 (GLK_INV, GLV_INV) and, on families with GL1, GL1 (GL1_INV);
 //     one that does not is executed but acquires nothing. Its GCR_CNTL
 //     fields, decoded with the family's table, drive the cache model
-//     (sim_cache.h) whatever they are: each level named is acted on;
+//     (sim/mem/sim_mem.h) whatever they are: each level named is acted on;
 //   RELEASE_MEM GCR bits (dword 1, 24:12) act on the cache model once the
 //     dispatches before it have completed, before its data write;
 //   RELEASE_MEM (EVENT_INDEX 5 end-of-pipe or 6 shader-done; DST_SEL memory;
@@ -77,21 +82,21 @@
 // PM4-IB packet with an acquire fence scope). At most RL_SIM_BATCH_MAX
 // dispatches are in flight: launching one more first completes all of them,
 // but that is scheduling, not ordering: the ones not behind a compute-idle
-// wait move to the open list (sim_hazard_checker.h) and later dispatches
+// wait move to the open list (sim/wg/sim_wg.h) and later dispatches
 // are still checked against them for RAW/WAR/WAW until the next
 // compute-idle wait, after which they are RAW_NO_ACQUIRE candidates like
 // any other waited-for writer.
 //
 // Thread-safety: everything here runs on the queue's CP thread.
-#ifndef REDLINE_SIM_SIM_PM4_H_
-#define REDLINE_SIM_SIM_PM4_H_
+#ifndef REDLINE_SIM_CP_SIM_CP_H_
+#define REDLINE_SIM_CP_SIM_CP_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "pm4/pm4_decode.h"
 #include "pm4/pm4_family.h"
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 // The SH register window (pm4_packet.h), as a register-file size.
 #define RL_SIM_PM4_REG_COUNT (RL_PM4_SH_REG_END - RL_PM4_SH_REG_BASE)
@@ -111,7 +116,7 @@ typedef struct rl_sim_pm4_release_s {
   uint32_t data_sel;  // 0 none, 1 32-bit, 2 64-bit, 3 GPU clock
   uint64_t address;
   uint64_t data;
-  uint32_t cache_actions;  // GCR bits as RL_SIM_CACHE_* (sim_cache.h)
+  uint32_t cache_actions;  // GCR bits as RL_SIM_CACHE_* (sim/mem/sim_mem.h)
 } rl_sim_pm4_release_t;
 
 // A dispatch of an earlier batch that completed behind a compute-idle wait
@@ -226,4 +231,32 @@ rl_status_t rl_sim_pm4_batch_wait(rl_sim_pm4_exec_t* exec, uint64_t address,
 // Ends every begun run and forgets the batch (after a fault or a stop).
 void rl_sim_pm4_batch_abandon(rl_sim_pm4_exec_t* exec);
 
-#endif  // REDLINE_SIM_SIM_PM4_H_
+// sim_queue.c
+rl_status_t rl_sim_queue_create(rl_device_t* device, uint32_t packet_count,
+                                rl_device_queue_t* out_queue);
+rl_status_t rl_sim_queue_destroy(rl_device_t* device, rl_device_queue_t* queue);
+void rl_sim_queue_doorbell(rl_device_t* device, rl_device_queue_t* queue,
+                           uint64_t packet_id);
+bool rl_sim_queue_idle(rl_device_t* device, const rl_device_queue_t* queue);
+void rl_sim_queue_progress(rl_device_t* device, const rl_device_queue_t* queue,
+                           rl_device_progress_t* out_progress);
+void rl_sim_queue_fault(rl_device_t* device, const rl_device_queue_t* queue,
+                        rl_device_fault_t* out_fault);
+// Stops and joins the command processor of every queue still live on
+// |device| and frees them: what the device's destruction does first, so no
+// CP thread runs a kernel into memory that is being freed. Packets in
+// flight are abandoned at the next work-group boundary or, inside a
+// work-group, at the executor's next stop poll (sim_executor.h
+// rl_sim_wg_stopping: every RL_SIM_WG_STOP_POLL wave-instructions); every
+// CP loop re-checks the stop flag there and in every wait slice.
+void rl_sim_queues_stop_all(rl_sim_device_t* device);
+// Puts |queue| in the error state with |message| (consumes |status| when
+// not OK, appending its message). Called from the CP thread only.
+void rl_sim_queue_set_fault(rl_sim_queue_t* queue, uint64_t packet_id,
+                            uint64_t address, const char* what,
+                            rl_status_t status);
+
+// sim_cp.c
+void* rl_sim_cp_main(void* queue);
+
+#endif  // REDLINE_SIM_CP_SIM_CP_H_

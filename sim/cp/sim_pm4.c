@@ -1,7 +1,8 @@
-// sim/sim_pm4.c — the PM4 interpreter of the simulated command
+// sim/cp/sim_pm4.c — the PM4 interpreter of the simulated command
 // processor: IB fetching, nesting and chaining, and the non-dispatch
-// packets (contract in sim_pm4.h).
-#include "sim/sim_pm4.h"
+// packets (contract in sim/cp/sim_cp.h).
+#include "sim/clock/sim_clock.h"
+#include "sim/cp/sim_cp.h"
 
 #include <inttypes.h>
 #include <stdio.h>

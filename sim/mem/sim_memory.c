@@ -1,4 +1,4 @@
-// sim/sim_memory.c — the simulated device's virtual address space.
+// sim/mem/sim_memory.c — the simulated device's virtual address space.
 //
 // Addresses are handed out upward from RL_SIM_VA_BASE by a bump pointer, at
 // page granularity, with an unmapped RL_SIM_GUARD_SIZE gap after every
@@ -24,7 +24,7 @@
 #include <sys/mman.h>
 
 #include "base/array.h"
-#include "sim/sim_internal.h"
+#include "sim/mem/sim_mem.h"
 
 static uint64_t rl_sim_align_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) & ~(alignment - 1);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 void rl_sim_access_log_free(rl_sim_access_record_t* records, uint32_t count) {
   for (uint32_t i = 0; records && i < count; ++i) {

@@ -1,4 +1,4 @@
-// sim/sim_pm4_dispatch.c — a PM4 DISPATCH_DIRECT as the hardware
+// sim/cp/sim_pm4_dispatch.c — a PM4 DISPATCH_DIRECT as the hardware
 // sees it: the kernel launch the queue's SH register file describes.
 //
 // Rules, in the order checked (pm4_reference.md §2, §3.3, §3.4; register
@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "base/hw/hw_fields.h"
-#include "sim/sim_pm4.h"
+#include "sim/cp/sim_cp.h"
 
 // COMPUTE_TMPRING_SIZE.WAVESIZE unit on gfx11 and gfx12 (bytes).
 #define RL_SIM_PM4_SCRATCH_UNIT 256u

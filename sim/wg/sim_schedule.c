@@ -1,4 +1,4 @@
-// sim/sim_schedule.c — batching and ordering of kernel dispatches.
+// sim/wg/sim_schedule.c — batching and ordering of kernel dispatches.
 //
 // Batching rule: an unbarriered batch is a run of consecutive, already
 // published kernel-dispatch packets, starting at the packet the CP is on and
@@ -34,7 +34,9 @@
 // last completion signal can read them.
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "sim/clock/sim_clock.h"
+#include "sim/signal/sim_signal.h"
+#include "sim/wg/sim_wg.h"
 
 // splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
 // generators", OOPSLA 2014): constants from the reference implementation.
@@ -185,7 +187,7 @@ rl_status_t rl_sim_schedule_step(rl_sim_queue_t* queue, rl_sim_run_t* run,
   if (run->wg_done == 0 && run->wg_opened == 0) {
     rl_sim_queue_progress_note(queue, run);
     run->start_timestamp = rl_sim_timestamp(&queue->device->base);
-    // The packet's acquire fence happens when it starts (sim_cache.h).
+    // The packet's acquire fence happens when it starts (sim/mem/sim_mem.h).
     rl_sim_cache_apply(&queue->device->cache,
                        rl_sim_cache_acquire_actions(run->acquire_scope));
   }

@@ -1,4 +1,4 @@
-// sim/sim_loader.c — code objects on the simulated device.
+// sim/mem/sim_loader.c — code objects on the simulated device.
 //
 // A code object is loaded like the HSA loader does it: one device
 // allocation of the PT_LOAD image (rl_code_object_load_image lays the
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "sim/sim_internal.h"
+#include "sim/mem/sim_mem.h"
 
 void rl_sim_loader_init(rl_sim_loader_t* loader) {
   memset(loader, 0, sizeof(*loader));
@@ -177,7 +177,8 @@ rl_status_t rl_sim_register_code_object(rl_device_t* device,
                      "code object for %s cannot run on a simulated %s",
                      parsed->processor, sim->processor);
   }
-  if (!rl_sim_translate(device, image_address, parsed->image_size)) {
+  if (!rl_sim_memory_translate(&sim->memory, image_address,
+                               parsed->image_size)) {
     return RL_STATUS(RL_STATUS_CONTRACT,
                      "code object image at 0x%llx (%llu bytes) is not inside "
                      "one live allocation",

@@ -1,4 +1,4 @@
-// sim/sim_signal.c — HSA-style signals on the simulated device.
+// sim/signal/sim_signal.c — HSA-style signals on the simulated device.
 //
 // A signal is a 64-byte amd_signal_t-shaped object in device memory: kind at
 // byte 0 (AMD_SIGNAL_KIND_USER), the 64-bit value at
@@ -25,7 +25,8 @@
 // completion signal on every publish).
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "sim/clock/sim_clock.h"
+#include "sim/signal/sim_signal.h"
 
 // How long a wait polls before it sleeps: ROCr's interrupt signal polls
 // for 200 µs ("a few times bigger than null kernel latency",

@@ -1,4 +1,4 @@
-// sim/sim_coop.c — the schedule of a cooperative dispatch.
+// sim/wg/sim_coop.c — the schedule of a cooperative dispatch.
 //
 // A cooperative launch (hipLaunchCooperativeKernel) promises that every
 // work-group of the dispatch is resident at once, so its work-items may
@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 // Wave-instructions a work-group runs per turn in sequential mode: a
 // spinning wave costs at most this much before the others move.

@@ -1,7 +1,7 @@
-// sim/sim_pm4_batch.c — dispatches in flight inside a PM4 IB: their
+// sim/cp/sim_pm4_batch.c — dispatches in flight inside a PM4 IB: their
 // execution with the AQL batching machinery, the compute-idle waits and
 // acquires that order them, deferred RELEASE_MEM writes, and the hazard
-// report (contract in sim_pm4.h).
+// report (contract in sim/cp/sim_cp.h).
 //
 // The batch is queue->runs[0, run_count) with an ordering record per run:
 // ordered_after = the compute-idle prefix when it was launched (runs below
@@ -15,7 +15,8 @@
 
 #include "base/array.h"
 #include "redline/hazard.h"
-#include "sim/sim_pm4.h"
+#include "sim/clock/sim_clock.h"
+#include "sim/cp/sim_cp.h"
 
 // Most completed-but-unacquired writers kept as RAW_NO_ACQUIRE candidates;
 // the oldest are dropped beyond this.

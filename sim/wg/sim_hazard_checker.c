@@ -1,11 +1,11 @@
-// sim/sim_hazard_checker.c — coalesced byte-range sets and the
-// per-batch RAW/WAR/WAW report (contract on sim_hazard_checker.h).
+// sim/wg/sim_hazard_checker.c — coalesced byte-range sets and the
+// per-batch RAW/WAR/WAW report (contract in sim_wg.h).
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/array.h"
 #include "redline/hazard.h"
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 // Index of the first interval whose end is >= |begin| (it may touch or
 // overlap [begin, ...)); count when there is none.

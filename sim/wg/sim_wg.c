@@ -1,4 +1,4 @@
-// sim/sim_wg.c — from a decoded dispatch (an AQL packet, or PM4
+// sim/wg/sim_wg.c — from a decoded dispatch (an AQL packet, or PM4
 // registers through rl_sim_launch_t) to executor calls:
 // dispatch validation, work-group geometry, and the rl_sim_wg_* memory
 // interface every executor uses (translation, VM faults, hazard recording,
@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "base/test_fault.h"
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 // Largest number of work-groups one dispatch may have on the simulator.
 #define RL_SIM_MAX_WORKGROUPS (1ull << 32)
@@ -787,4 +787,9 @@ bool rl_sim_wg_was_stopped(rl_sim_queue_t* queue, rl_status_t status) {
 void* rl_sim_wg_lds(rl_sim_wg_t* wg) {
   rl_sim_wg_context_t* context = wg->context;
   return wg->dispatch->group_segment_size > 0 ? context->lds : NULL;
+}
+
+bool rl_sim_wg_cache_enabled(const rl_sim_wg_t* wg) {
+  const rl_sim_wg_context_t* context = wg->context;
+  return rl_sim_cache_enabled(&context->device->cache);
 }

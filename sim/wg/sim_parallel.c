@@ -1,4 +1,4 @@
-// sim/sim_parallel.c — the work-groups of one dispatch on several
+// sim/wg/sim_parallel.c — the work-groups of one dispatch on several
 // host threads, with the same memory and the same findings whatever their
 // number (docs/cache-model.md, "Work-groups in parallel").
 //
@@ -48,7 +48,7 @@
 
 #include "base/array.h"
 #include "base/test_fault.h"
-#include "sim/sim_internal.h"
+#include "sim/wg/sim_wg.h"
 
 // Shards (one work-group in every RL_SIM_PARALLEL_SLOTS) with the cache
 // model off; also the largest number of WGPs one shard may hold.

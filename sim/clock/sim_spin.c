@@ -1,5 +1,5 @@
-// sim/sim_spin.c — how the simulator's waits poll before they
-// sleep (contract at rl_sim_spin_t in sim_internal.h).
+// sim/clock/sim_spin.c — how the simulator's waits poll before they
+// sleep (contract at rl_sim_spin_t in sim_clock.h).
 //
 // Why yield: the host thread and the command-processor thread hand work to
 // each other (doorbell, then completion signal). When both are on one
@@ -29,7 +29,7 @@
 #define _GNU_SOURCE  // sched_getcpu
 #include <sched.h>
 
-#include "sim/sim_internal.h"
+#include "sim/clock/sim_clock.h"
 
 // PAUSE polls before the first yield (about a microsecond): a completion
 // that is about to land on another core is caught without a system call.

@@ -1,6 +1,15 @@
-// sim/sim_cache.h — the simulated GPU's cache hierarchy: what makes
-// a missing or too-weak acquire, a missing L2 write-back or a too-narrow AQL
-// fence scope change bytes, as it can on hardware. Private to rl_sim;
+// sim/mem/sim_mem.h — the simulated device's memory (module sim/mem:
+// sim_memory.c, sim_loader.c, sim_cache.c): the allocation table and the
+// host blocks behind it, the kernel objects loaded into it, the cache model
+// between the work-groups and it, and the device's state record
+// (rl_sim_device_t) that every module above shares. It calls only down
+// (base, the public sim.h); a finding of the cache model reaches the
+// device's hazard list through rl_sim_upcalls_t, which the device sets.
+//
+// The cache model (sim_cache.c): the simulated GPU's cache hierarchy:
+// what makes a missing or too-weak acquire, a missing L2 write-back or a
+// too-narrow AQL fence scope change bytes, as it can on hardware. Private to
+// rl_sim;
 // docs/cache-model.md has the rules with their sources and what is
 // simplified.
 //
@@ -94,9 +103,10 @@
 // Workers of one dispatch share no L0, K$ or GL1, so what each finds does
 // not depend on how their accesses interleave (docs/cache-model.md,
 // "Work-groups in parallel").
-#ifndef REDLINE_SIM_SIM_CACHE_H_
-#define REDLINE_SIM_SIM_CACHE_H_
+#ifndef REDLINE_SIM_MEM_SIM_MEM_H_
+#define REDLINE_SIM_MEM_SIM_MEM_H_
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -231,4 +241,226 @@ void rl_sim_cache_host_write(rl_sim_cache_t* cache, uint64_t address,
 uint32_t rl_sim_cache_acquire_actions(uint32_t scope);
 uint32_t rl_sim_cache_release_actions(uint32_t scope);
 
-#endif  // REDLINE_SIM_SIM_CACHE_H_
+
+// Allocations are placed at page granularity (4 KiB, the GPU page size ROCr
+// allocates in) and separated by an unmapped guard gap, so an access that
+// runs off the end of one buffer faults instead of landing in the next.
+#define RL_SIM_PAGE_SIZE 4096ull
+#define RL_SIM_GUARD_SIZE 65536ull
+// Host blocks of at least this many bytes are anonymous mappings reserved
+// with MAP_NORESERVE, committed page by page as they are touched; smaller
+// ones come from the heap in whole cache lines. 1 MiB keeps the mapping
+// count of a full 16 GiB device (16,384) far below Linux's default
+// vm.max_map_count (65,530).
+#define RL_SIM_MAP_MIN (1ull << 20)
+// How many hazards are kept for rl_sim_hazards(); more are only counted.
+#define RL_SIM_HAZARD_CAPACITY 1024u
+// The host's cache line size (x86-64 and arm64 servers), for keeping
+// fields that two threads write apart.
+#define RL_SIM_HOST_LINE 64
+
+typedef struct rl_sim_allocation_s {
+  uint64_t address;
+  uint64_t size;
+  uint8_t* host;  // NULL for a no-access range
+  rl_memory_kind_t kind;
+  bool no_access;  // a guard range (reserve_guard): never translates
+  bool mapped;     // |host| is an mmap of the page-rounded size
+} rl_sim_allocation_t;
+
+typedef struct rl_sim_memory_s {
+  pthread_rwlock_t lock;
+  rl_sim_allocation_t* items;  // sorted by address, disjoint
+  uint32_t count;
+  uint32_t capacity;
+  uint64_t next_address;  // bump pointer; freed ranges are never reused
+  // The device's memory (rl_sim_options_t.memory_bytes, page rounded down)
+  // and the page-rounded bytes of the live allocations (guards excluded):
+  // an allocation that would take |used_bytes| past |total_bytes| fails.
+  uint64_t total_bytes;
+  uint64_t used_bytes;
+} rl_sim_memory_t;
+
+typedef struct rl_sim_loaded_kernel_s {
+  uint64_t kernel_object;
+  uint64_t entry_address;
+  uint64_t handle;  // the code object it came from
+  const rl_code_object_kernel_t* kernel;
+} rl_sim_loaded_kernel_t;
+
+typedef struct rl_sim_loader_s {
+  pthread_mutex_t lock;
+  rl_sim_loaded_kernel_t* items;  // sorted by kernel_object
+  uint32_t count;
+  uint32_t capacity;
+} rl_sim_loader_t;
+
+// Threads and locks:
+//   - the engine thread calls the rl_device_t vtable;
+//   - one command-processor (CP) thread per queue (sim_cp.c) consumes
+//     packets and runs executors; during a parallel dispatch it runs
+//     work-groups alongside up to threads - 1 worker threads of the queue's
+//     pool, made on its first parallel dispatch and joined when the queue
+//     is released (sim_parallel.c; their own lock and conds hand out each
+//     dispatch), which touch only their own LDS, ranges and findings, the
+//     memory (memory.lock, host atomics) and the cache model (its group and
+//     slice locks);
+//   - memory.lock (rwlock) guards the allocation table: the CP translates
+//     under the read lock on every access, allocate/free take the write lock;
+//   - loader.lock guards the kernel-object table;
+//   - signal_lock + signal_cond are the wakeup channel for every signal
+//     change (the values themselves are C11 atomics in device memory);
+//   - report_lock guards the hazard list and the dispatch log;
+//   - each queue's lock + cond carry the doorbell, stop and fault state;
+//   - queue_lock guards the list of live queues (create, destroy, and the
+//     device's destruction, which stops and joins whatever is left).
+//   - the cache model's group and slice locks guard it (above).
+// Lock order: a thread holds at most one of these at a time, except that
+// memory.lock (read) is taken inside signal_lock (a barrier re-translating
+// its dependent signals), memory.lock (read) and report_lock inside the
+// cache model's locks (whose own order is above); nothing is taken
+// inside memory.lock or report_lock.
+// What the memory module reports up without calling up: the device (sim/
+// device/sim_device.c) sets these at creation. report_hazard: a stale read
+// the cache model saw (sim_cache.c), for the hazard list (sim/wg
+// rl_sim_report_hazard).
+typedef struct rl_sim_upcalls_s {
+  void (*report_hazard)(struct rl_sim_device_s* device,
+                        const rl_sim_hazard_t* hazard);
+} rl_sim_upcalls_t;
+
+typedef struct rl_sim_device_s {
+  rl_device_t base;  // first: rl_device_t* casts to rl_sim_device_t*
+  rl_sim_options_t options;
+  char processor[16];
+  char target[64];
+  rl_sim_memory_t memory;
+  rl_sim_loader_t loader;
+  pthread_mutex_t signal_lock;
+  pthread_cond_t signal_cond;
+  // Waits inside signal_lock that may sleep on signal_cond (counted from
+  // before their first check of a value to after their last): a change
+  // made while none is counted wakes nobody and costs no system call.
+  atomic_uint signal_sleepers;
+  // The CPU a command processor last ran a dispatch on (-1 unknown): a
+  // signal waiter on that CPU yields its polls to it (sim_spin.c). Stored
+  // only when it changes, like the two below: the CP reads this line on
+  // every signal change (|signal_sleepers|).
+  atomic_int cp_cpu;
+  // Whether the last signal wait that succeeded took longer than the
+  // polling window (sim_signal.c: a long one shortens the next wait's
+  // polling).
+  atomic_bool last_wait_long;
+  atomic_uint next_queue_id;
+  // rl_sim_set_cooperative (sim.h): dispatches validated while set are
+  // cooperative (sim_coop.c).
+  atomic_bool cooperative;
+  pthread_mutex_t queue_lock;
+  struct rl_sim_queue_s* queues;  // live queues, under queue_lock
+  atomic_uint_fast64_t dispatch_count;
+  pthread_mutex_t report_lock;
+  rl_sim_hazard_t hazards[RL_SIM_HAZARD_CAPACITY];
+  uint32_t hazard_count;  // total found, may exceed the capacity
+  // Launch trace (sim.h): written under report_lock; atomic so the CP can
+  // skip the lock per dispatch while tracing is off.
+  atomic_bool trace_enabled;
+  rl_sim_launch_record_t* trace;
+  uint32_t trace_count;  // total traced; min(count, capacity) kept
+  uint32_t trace_capacity;
+  // Access log (sim.h): written under report_lock, like the trace.
+  atomic_bool access_enabled;
+  rl_sim_access_record_t* access;
+  uint32_t access_count;  // total recorded; min(count, capacity) kept
+  uint32_t access_capacity;
+  rl_sim_dispatch_record_t log[RL_SIM_DISPATCH_LOG];
+  uint64_t log_count;  // total recorded; the ring keeps the last ones
+  rl_sim_cache_t cache;  // the cache model (sim_mem.h); own lock
+  rl_sim_upcalls_t upcalls;  // set by the device at creation
+  // Host threads a dispatch's work-groups may run on (options.threads
+  // resolved at creation, sim_parallel.c).
+  uint32_t threads;
+} rl_sim_device_t;
+
+static inline rl_sim_device_t* rl_sim_device_cast(rl_device_t* device) {
+  return (rl_sim_device_t*)device;
+}
+
+// sim_memory.c
+// |total_bytes|: the device's memory (0: RL_SIM_DEFAULT_MEMORY_BYTES).
+rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory, uint64_t total_bytes);
+void rl_sim_memory_deinit(rl_sim_memory_t* memory);
+rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
+                                   uint64_t alignment, rl_memory_kind_t kind,
+                                   rl_device_allocation_t* out_allocation);
+rl_status_t rl_sim_memory_allocate_fixed(
+    rl_sim_memory_t* memory, uint64_t address, uint64_t size,
+    rl_memory_kind_t kind, rl_device_allocation_t* out_allocation);
+// Places a no-access range at |address| (device.h reserve_guard): no host
+// block, never translated, freed with rl_sim_memory_free.
+rl_status_t rl_sim_memory_reserve_guard(rl_sim_memory_t* memory,
+                                        uint64_t address, uint64_t size);
+// True when some byte of [address, address + size) lies in a no-access
+// range: the reason a failed access faulted.
+bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
+                                 uint64_t size);
+// Names the live allocation a refused access of [|address|, |address| +
+// |size|) ran off, for a VM fault's message: "offset 4096 of allocation
+// 0x400000000000 (4096 bytes), 4 bytes past its end" when it starts inside
+// one or at most RL_SIM_GUARD_SIZE bytes after one's end (without "past its
+// end" when the access lies inside, e.g. a misaligned one), "8 bytes before
+// the start of allocation 0x... (N bytes)" when it lies in the gap at most
+// that far before one; "" (in |out_text|) when no allocation is that close.
+void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t size, char* out_text, size_t capacity);
+rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
+// Host view of [address, address + size) inside one live allocation, or
+// NULL. The view stays valid until that allocation is freed.
+void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
+                              uint64_t size);
+// Host block of the live allocation holding |address| (NULL if none):
+// [*|out_start|, *|out_end|) are its device addresses, *|out_kind| (may be
+// NULL) its kind.
+uint8_t* rl_sim_memory_span(rl_sim_memory_t* memory, uint64_t address,
+                            uint64_t* out_start, uint64_t* out_end,
+                            rl_memory_kind_t* out_kind);
+// Copies under the read lock; false when the range is not inside one live
+// allocation.
+bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
+                           const void* data, uint64_t size);
+bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
+                            void* data, uint64_t size);
+// The accesses of one vector-memory instruction: lane l of |lanes| moves
+// |size| (1..16) bytes at address[l], from or to data + l * 16. Under one
+// read lock, when [|lo|, |hi|) — the lanes' extent — lies inside one live
+// allocation, every lane is copied (scatter: in lane order, so of lanes
+// writing the same byte the highest wins) and true returned; false, with
+// nothing copied, otherwise.
+bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
+                          const uint64_t* address, uint32_t lanes,
+                          uint32_t size, uint8_t* data);
+bool rl_sim_memory_scatter(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
+                           const uint64_t* address, uint32_t lanes,
+                           uint32_t size, const uint8_t* data);
+
+// sim_loader.c
+void rl_sim_loader_init(rl_sim_loader_t* loader);
+void rl_sim_loader_deinit(rl_sim_loader_t* loader);
+// rl_device_vtable_t.check_kernel: lays the image out on the host and asks
+// the executor's check_kernel (OK when it has none).
+rl_status_t rl_sim_check_kernel(rl_device_t* device, const void* bytes,
+                                size_t size, const rl_code_object_t* parsed,
+                                const rl_code_object_kernel_t* kernel);
+rl_status_t rl_sim_load_code_object(rl_device_t* device, const void* bytes,
+                                    size_t size, const rl_code_object_t* parsed,
+                                    rl_device_code_object_t* out_code_object);
+rl_status_t rl_sim_unload_code_object(rl_device_t* device,
+                                      const rl_device_code_object_t* object);
+// Copies the entry for |kernel_object|; false when it is not a loaded `.kd`.
+bool rl_sim_loader_find(rl_sim_loader_t* loader, uint64_t kernel_object,
+                        rl_sim_loaded_kernel_t* out_kernel);
+// Copies the entry whose first instruction is at |entry_address| (what a PM4
+// dispatch's COMPUTE_PGM_LO/HI name); false when no loaded kernel starts
+// there.
+bool rl_sim_loader_find_entry(rl_sim_loader_t* loader, uint64_t entry_address,
+                              rl_sim_loaded_kernel_t* out_kernel);
+#endif  // REDLINE_SIM_MEM_SIM_MEM_H_
