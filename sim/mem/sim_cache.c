@@ -621,16 +621,9 @@ void rl_sim_cache_store_after(rl_sim_device_t* device,
                               const rl_sim_cache_access_t* access,
                               uint64_t address, const void* data,
                               uint32_t size) {
-  rl_sim_cache_t* cache = &device->cache;
-  if (size == 0) return;
-  rl_sim_cache_lock_t* lock = rl_sim_cache_group_lock(cache, access->wgp);
-  rl_sim_cache_lock(lock);
-  rl_sim_cache_table_t* l0 = &cache->vl0[access->wgp];
-  rl_sim_cache_table_t* gl1 =
-      cache->array_count ? &cache->gl1[rl_sim_cache_array(cache, access->wgp)]
-                         : NULL;
-  rl_sim_cache_written_locked(l0, gl1, address, data, size);
-  rl_sim_cache_unlock(lock);
+  // One lane: lane 0's data at |data|, whatever |size| is.
+  rl_sim_cache_store_lanes_after(device, access, &address, 1u,
+                                 (const uint8_t*)data, size);
 }
 
 void rl_sim_cache_store_lanes_after(rl_sim_device_t* device,
