@@ -24,6 +24,7 @@ add_library(rl_hip_sim SHARED
   ${RL_HIP_SIM_DIR}/hip_sim_printf.c
   ${RL_HIP_SIM_DIR}/hip_sim_register.c
   ${RL_HIP_SIM_DIR}/hip_sim_rtc.c
+  ${RL_HIP_SIM_DIR}/hip_sim_rtc_names.c
   ${RL_HIP_SIM_DIR}/hip_sim_stream.c
   ${RL_HIP_SIM_DIR}/hip_sim_texture.c
   ${RL_HIP_SIM_DIR}/hip_sim_cooperative.c
