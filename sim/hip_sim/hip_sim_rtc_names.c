@@ -125,8 +125,8 @@ char* rl_rtc_names_resolve(rl_rtc_names_t* names, const void* code,
     if (!names->names[i].lowered && !message &&
         asprintf(&message,
                  "hiprtc: name expression \"%s\" names no kernel or "
-                 "variable of the compiled code (a host or __device__ "
-                 "function has no lowered name)\n",
+                 "variable of the compiled code (a __device__ function has "
+                 "no lowered name)\n",
                  names->names[i].expression) < 0) {
       message = NULL;
     }

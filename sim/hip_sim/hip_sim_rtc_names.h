@@ -21,7 +21,9 @@
 // lowered name is the kernel (its descriptor symbol without ".kd") or
 // variable found there. (Those pointer variables would be relocated data
 // a capture cannot record, hence the two compiles.) An expression naming
-// anything else (a host or __device__ function) has no lowered name.
+// anything else (a __device__ function) has no lowered name; one naming a
+// host function fails the second compile (the device variable refers to
+// an undefined symbol), so then no expression has one.
 // Private to the library; no locking (a program is used by one thread at
 // a time, as in HIP).
 #ifndef REDLINE_HIP_SIM_HIP_SIM_RTC_NAMES_H_
