@@ -25,6 +25,7 @@ rl_module_library(rl_hip_sim SHARED FOLDER sim/hip_sim
     hip_sim_printf.c
     hip_sim_register.c
     hip_sim_rtc.c
+    hip_sim_rtc_names.c
     hip_sim_stream.c
     hip_sim_texture.c
     hip_sim_cooperative.c

@@ -20,8 +20,9 @@
 // build tree beside this library (lib/redline/../../tools), else the
 // installed one (RL_HIPRTC_INSTALLED_HIPCC). The child runs without
 // LD_PRELOAD, so a capture's interposer never records the compiler.
-// Name expressions (hiprtcAddNameExpression, hiprtcGetLoweredName) are not
-// implemented: kernels are found by their extern "C" names.
+// Name expressions (hiprtcAddNameExpression, hiprtcGetLoweredName) are
+// compiled into the source and read back from the code object
+// (hip_sim_rtc_names.h); their errors append a line to the program log.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,6 +38,7 @@
 #include <unistd.h>
 
 #include "sim/hip_sim/hip_sim_internal.h"
+#include "sim/hip_sim/hip_sim_rtc_names.h"
 #include <hip/hiprtc.h>
 
 extern char** environ;
@@ -53,6 +55,8 @@ struct _hiprtcProgram {
   char* log;             // NUL-terminated, "" before a compile
   uint8_t* code;
   size_t code_size;
+  bool compiled;          // hiprtcCompileProgram was called
+  rl_rtc_names_t names;   // the name expressions added
 };
 
 static char* rtc_strdup(const char* s) { return s ? strdup(s) : NULL; }
@@ -104,6 +108,7 @@ static void rtc_free(hiprtcProgram p) {
   free(p->name);
   free(p->log);
   free(p->code);
+  rl_rtc_names_free(&p->names);
   p->magic = 0;
   free(p);
 }
@@ -169,6 +174,21 @@ static void rtc_set_log(hiprtcProgram p, const char* fmt, ...) {
   if (!text) return;
   free(p->log);
   p->log = text;
+}
+
+// Appends printf-formatted text to the log (a name expression's error
+// keeps the compiler's output before it).
+static void rtc_append_log(hiprtcProgram p, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void rtc_append_log(hiprtcProgram p, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char* text = NULL;
+  if (vasprintf(&text, fmt, ap) < 0) text = NULL;
+  va_end(ap);
+  if (!text) return;
+  rtc_set_log(p, "%s%s", p->log ? p->log : "", text);
+  free(text);
 }
 
 // |dir|/|name| in |out|; false when it does not fit.
@@ -417,6 +437,49 @@ static hiprtcResult rtc_run(hiprtcProgram p, const char* dir, int numOptions,
   return HIPRTC_SUCCESS;
 }
 
+// The second compile (hip_sim_rtc_names.h): the source with device
+// pointer variables, compiled in |dir| over the program's file |src_name|,
+// its code read for the lowered names and dropped. The program's code and
+// log stay; a failure appends this compile's log.
+static void rtc_resolve_names(hiprtcProgram prog, const char* dir,
+                              const char* src_name, int numOptions,
+                              const char** options) {
+  char* source = rl_rtc_names_source(&prog->names, prog->source, true);
+  bool written = source && rtc_write_file(dir, src_name, source);
+  free(source);
+  if (!written) {
+    rtc_append_log(prog, "hiprtc: cannot write the name expressions' "
+                         "source below %s\n", dir);
+    return;
+  }
+  char* log = prog->log;
+  uint8_t* code = prog->code;
+  size_t code_size = prog->code_size;
+  prog->log = strdup("");
+  prog->code = NULL;
+  prog->code_size = 0;
+  hiprtcResult r = rtc_run(prog, dir, numOptions, options);
+  char* message =
+      r == HIPRTC_SUCCESS
+          ? rl_rtc_names_resolve(&prog->names, prog->code, prog->code_size)
+          : NULL;
+  char* names_log = prog->log;
+  free(prog->code);
+  prog->log = log;
+  prog->code = code;
+  prog->code_size = code_size;
+  if (r != HIPRTC_SUCCESS) {
+    rtc_append_log(prog,
+                   "hiprtc: the compile that reads the name expressions' "
+                   "lowered names failed (%s):\n%s",
+                   hiprtcGetErrorString(r), names_log ? names_log : "");
+  } else if (message) {
+    rtc_append_log(prog, "%s", message);
+  }
+  free(names_log);
+  free(message);
+}
+
 RL_HIP_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog,
                                                 int numOptions,
                                                 const char** options) {
@@ -427,6 +490,13 @@ RL_HIP_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog,
   free(prog->code);
   prog->code = NULL;
   prog->code_size = 0;
+  prog->compiled = true;
+  rl_rtc_names_forget(&prog->names);
+  char* source = rl_rtc_names_source(&prog->names, prog->source, false);
+  if (!source) {
+    rtc_set_log(prog, "hiprtc: out of memory\n");
+    return HIPRTC_ERROR_OUT_OF_MEMORY;
+  }
   const char* tmp = getenv("TMPDIR");
   char dir[PATH_MAX];
   snprintf(dir, sizeof(dir), "%s/redline-hiprtc-XXXXXX",
@@ -434,12 +504,14 @@ RL_HIP_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog,
   if (!mkdtemp(dir)) {
     rtc_set_log(prog, "hiprtc: cannot create a temporary folder %s: %s\n", dir,
                 strerror(errno));
+    free(source);
     return HIPRTC_ERROR_INTERNAL_ERROR;
   }
   const char* base = strrchr(prog->name, '/');
   base = base ? base + 1 : prog->name;
-  bool written = rtc_write_file(dir, base[0] ? base : "program.hip",
-                                prog->source);
+  const char* src_name = base[0] ? base : "program.hip";
+  bool written = rtc_write_file(dir, src_name, source);
+  free(source);
   for (int i = 0; written && i < prog->header_count; i++) {
     written = prog->include_names[i][0] != '/' &&
               !strstr(prog->include_names[i], "..") &&
@@ -455,8 +527,60 @@ RL_HIP_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog,
   } else {
     result = rtc_run(prog, dir, numOptions, options);
   }
+  // An expression without a lowered name is reported by
+  // hiprtcGetLoweredName; the compile itself succeeded.
+  if (result == HIPRTC_SUCCESS && prog->names.count > 0) {
+    rtc_resolve_names(prog, dir, src_name, numOptions, options);
+  }
   rtc_remove_tree(dir);
   return result;
+}
+
+RL_HIP_EXPORT hiprtcResult hiprtcAddNameExpression(hiprtcProgram prog,
+                                                   const char* name_expression) {
+  if (!rtc_valid(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!name_expression || !name_expression[0]) {
+    return HIPRTC_ERROR_INVALID_INPUT;
+  }
+  if (prog->compiled) {
+    rtc_append_log(prog,
+                   "hiprtc: name expression \"%s\" added after "
+                   "hiprtcCompileProgram (add every name expression "
+                   "before compiling)\n",
+                   name_expression);
+    return HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION;
+  }
+  if (!rl_rtc_names_add(&prog->names, name_expression)) {
+    return HIPRTC_ERROR_OUT_OF_MEMORY;
+  }
+  return HIPRTC_SUCCESS;
+}
+
+// The lowered name stays valid until the program is destroyed.
+RL_HIP_EXPORT hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog,
+                                                const char* name_expression,
+                                                const char** lowered_name) {
+  if (!rtc_valid(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!name_expression || !lowered_name) return HIPRTC_ERROR_INVALID_INPUT;
+  *lowered_name = NULL;
+  if (!prog->code) {
+    rtc_append_log(prog,
+                   "hiprtc: no lowered name for \"%s\" before a successful "
+                   "hiprtcCompileProgram\n",
+                   name_expression);
+    return HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION;
+  }
+  const rl_rtc_name_t* name = rl_rtc_names_find(&prog->names, name_expression);
+  if (!name || !name->lowered) {
+    rtc_append_log(prog,
+                   "hiprtc: name expression \"%s\" %s\n", name_expression,
+                   name ? "names no kernel or variable of the compiled code"
+                        : "was not added with hiprtcAddNameExpression before "
+                          "the compile");
+    return HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+  }
+  *lowered_name = name->lowered;
+  return HIPRTC_SUCCESS;
 }
 
 RL_HIP_EXPORT hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog,

@@ -231,5 +231,3 @@ RL_HIP_UNSUPPORTED(hipTexRefSetMipmappedArray,  textureReference* texRef, struct
 RL_HIP_UNSUPPORTED(hipThreadExchangeStreamCaptureMode, hipStreamCaptureMode* mode)
 RL_HIP_UNSUPPORTED(hipUnbindTexture, const textureReference* tex)
 RL_HIP_UNSUPPORTED(hipWaitExternalSemaphoresAsync, const hipExternalSemaphore_t* extSemArray, const hipExternalSemaphoreWaitParams* paramsArray, unsigned int numExtSems, hipStream_t stream)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcAddNameExpression, hiprtcProgram prog, const char* name_expression)
-RL_HIP_UNSUPPORTED_RETURNING(hiprtcResult, HIPRTC_ERROR_INTERNAL_ERROR, hiprtcGetLoweredName, hiprtcProgram prog, const char* name_expression, const char** lowered_name)

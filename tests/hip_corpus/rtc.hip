@@ -7,6 +7,17 @@
 // with a syntax error gives HIPRTC_ERROR_COMPILATION, no code and a log
 // naming the file and the error; an unsupported processor gives
 // HIPRTC_ERROR_INVALID_OPTION; a destroyed program is NULL.
+// Name expressions: a template kernel ("scale_add<int, 2>") and a
+// namespaced __device__ variable ("&rtc::bias") added before the compile,
+// looked up by their lowered (mangled) names after it; the kernel is
+// launched and reads the variable, which the host set through
+// hipModuleGetGlobal (exact check). Controls: a lowered name before the
+// compile (HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION), an
+// expression never added and one naming a __device__ function
+// (HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID), one added after the compile
+// (HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION), each with a log
+// line naming it, and an undeclared expression (HIPRTC_ERROR_COMPILATION,
+// the log naming it).
 //
 // Usage: rtc             the above
 //        rtc missing     the compiler cannot be found (the test sets
@@ -39,6 +50,20 @@ static const char* const kBroken = R"(
 extern "C" __global__ void broken(int* y) {
   y[threadIdx.x] = undeclared_name;
 }
+)";
+
+static const char* const kTemplates = R"(
+namespace rtc {
+__device__ int bias;
+__device__ int twice(int v) { return 2 * v; }
+}
+template <typename T, int Scale>
+__global__ void scale_add(const T* x, T* y, unsigned int n) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = Scale * x[i] + rtc::bias;
+}
+template __global__ void scale_add<float, 3>(const float*, float*,
+                                             unsigned int);
 )";
 
 #define RTC_CHECK(call)                                                     \
@@ -88,6 +113,93 @@ static int missing_compiler() {
   expect(code_size == 0, "no code after a failed compile", log);
   RTC_CHECK(hiprtcDestroyProgram(&prog));
   return corpus_finish("rtc missing");
+}
+
+// Name expressions: the kernel and variable named by C++ expressions, then
+// their controls. Returns the kernel's lowered name, the variable's in
+// *|var_name|.
+static std::string name_expressions(const std::string& arch_opt,
+                                    std::vector<char>* code,
+                                    std::string* var_name) {
+  hiprtcProgram prog;
+  RTC_CHECK(hiprtcCreateProgram(&prog, kTemplates, "templates.hip", 0,
+                                nullptr, nullptr));
+  const char* lowered = nullptr;
+  hiprtcResult r = hiprtcGetLoweredName(prog, "scale_add<int, 2>", &lowered);
+  std::string log = program_log(prog);
+  expect(r == HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION &&
+             lowered == nullptr,
+         "a lowered name before the compile is refused", log);
+  expect(log.find("scale_add<int, 2>") != std::string::npos,
+         "the log names the expression asked before the compile", log);
+  RTC_CHECK(hiprtcAddNameExpression(prog, "scale_add<int, 2>"));
+  RTC_CHECK(hiprtcAddNameExpression(prog, "&rtc::bias"));
+  RTC_CHECK(hiprtcAddNameExpression(prog, "rtc::twice"));
+  RTC_CHECK(hiprtcAddNameExpression(prog, "scale_add<int, 2>"));  // again
+  const char* opts[] = {arch_opt.c_str()};
+  r = hiprtcCompileProgram(prog, 1, opts);
+  log = program_log(prog);
+  if (r != HIPRTC_SUCCESS) {
+    std::fprintf(stderr, "hiprtcCompileProgram(templates): %s\n%s\n",
+                 hiprtcGetErrorString(r), log.c_str());
+    std::exit(2);
+  }
+  const char* kernel = nullptr;
+  const char* bias = nullptr;
+  RTC_CHECK(hiprtcGetLoweredName(prog, "scale_add<int, 2>", &kernel));
+  RTC_CHECK(hiprtcGetLoweredName(prog, "&rtc::bias", &bias));
+  std::printf("lowered: scale_add<int, 2> -> %s, &rtc::bias -> %s\n", kernel,
+              bias);
+  // The Itanium mangling clang gives them (the simulator's loader finds
+  // the kernel by it below, which is the real check).
+  expect(std::strcmp(kernel, "_Z9scale_addIiLi2EEvPKT_PS0_j") == 0,
+         "scale_add<int, 2> lowers to its mangled name", kernel);
+  expect(std::strcmp(bias, "_ZN3rtc4biasE") == 0,
+         "&rtc::bias lowers to its mangled name", bias);
+  std::string kernel_name = kernel;
+  *var_name = bias;
+
+  r = hiprtcGetLoweredName(prog, "scale_add<long, 2>", &lowered);
+  log = program_log(prog);
+  expect(r == HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID && lowered == nullptr,
+         "an expression never added has no lowered name", log);
+  expect(log.find("scale_add<long, 2>\" was not added") != std::string::npos,
+         "the log names the expression never added", log);
+  r = hiprtcGetLoweredName(prog, "rtc::twice", &lowered);
+  log = program_log(prog);
+  expect(r == HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID,
+         "a __device__ function has no lowered name", log);
+  expect(log.find("\"rtc::twice\" names no kernel or variable") !=
+             std::string::npos,
+         "the log names the __device__ function", log);
+  r = hiprtcAddNameExpression(prog, "scale_add<float, 3>");
+  log = program_log(prog);
+  expect(r == HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
+         "an expression added after the compile is refused", log);
+  expect(log.find("\"scale_add<float, 3>\" added after") != std::string::npos,
+         "the log names the expression added late", log);
+
+  size_t code_size = 0;
+  RTC_CHECK(hiprtcGetCodeSize(prog, &code_size));
+  code->resize(code_size);
+  RTC_CHECK(hiprtcGetCode(prog, code->data()));
+  RTC_CHECK(hiprtcDestroyProgram(&prog));
+
+  // An expression naming nothing declared fails the compile, naming it.
+  hiprtcProgram undeclared;
+  RTC_CHECK(hiprtcCreateProgram(&undeclared, kTemplates, "undeclared.hip", 0,
+                                nullptr, nullptr));
+  RTC_CHECK(hiprtcAddNameExpression(undeclared, "no_such_kernel<int>"));
+  r = hiprtcCompileProgram(undeclared, 1, opts);
+  log = program_log(undeclared);
+  expect(r == HIPRTC_ERROR_COMPILATION,
+         "an undeclared name expression fails the compile", log);
+  expect(log.find("<name expression 0: no_such_kernel<int>>") !=
+                 std::string::npos &&
+             log.find("no_such_kernel") != std::string::npos,
+         "the log names the undeclared expression", log);
+  RTC_CHECK(hiprtcDestroyProgram(&undeclared));
+  return kernel_name;
 }
 
 int main(int argc, char** argv) {
@@ -166,11 +278,34 @@ int main(int argc, char** argv) {
   std::vector<int> got(n), want(n);
   HIP_CHECK(hipMemcpy(got.data(), dy, n * sizeof(int), hipMemcpyDeviceToHost));
   HIP_CHECK(hipModuleUnload(module));
-  HIP_CHECK(hipFree(dx));
-  HIP_CHECK(hipFree(dy));
   for (unsigned int i = 0; i < n; ++i)
     want[i] = 3 * ((int)(i * 7u % 1000u) - 500) + 11;
   corpus_corrupt(got.data());
   corpus_check_exact("y", got.data(), want.data(), n);
+
+  // The template kernel found by its name expression's lowered name.
+  std::vector<char> templ_code;
+  std::string bias_name;
+  std::string lowered = name_expressions(arch, &templ_code, &bias_name);
+  hipModule_t templ;
+  hipFunction_t scale_add;
+  HIP_CHECK(hipModuleLoadData(&templ, templ_code.data()));
+  HIP_CHECK(hipModuleGetFunction(&scale_add, templ, lowered.c_str()));
+  int* dbias;
+  size_t bias_size = 0;
+  HIP_CHECK(hipModuleGetGlobal((hipDeviceptr_t*)&dbias, &bias_size, templ,
+                               bias_name.c_str()));
+  const int bias = -7;
+  HIP_CHECK(hipMemcpy(dbias, &bias, sizeof(bias), hipMemcpyHostToDevice));
+  HIP_CHECK(hipModuleLaunchKernel(scale_add, (n + 127) / 128, 1, 1, 128, 1, 1,
+                                  0, nullptr, params, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(got.data(), dy, n * sizeof(int), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipModuleUnload(templ));
+  HIP_CHECK(hipFree(dx));
+  HIP_CHECK(hipFree(dy));
+  for (unsigned int i = 0; i < n; ++i)
+    want[i] = 2 * ((int)(i * 7u % 1000u) - 500) + bias;
+  corpus_check_exact("y (scale_add<int, 2>)", got.data(), want.data(), n);
   return corpus_finish("rtc");
 }
