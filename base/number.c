@@ -76,29 +76,23 @@ rl_status_t rl_number_parse_i64(const char* text, int64_t* out_value) {
   return RL_OK;
 }
 
-rl_status_t rl_number_parse_u64_in(const char* text, uint64_t min,
-                                   uint64_t max, uint64_t* out_value) {
-  RL_RETURN_IF_ERROR(rl_number_parse_u64(text, out_value));
-  if (*out_value < min || *out_value > max) {
-    *out_value = 0;
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "'%s' is outside [%" PRIu64 ", %" PRIu64 "]", text, min,
-                     max);
+// rl_number_parse_u64_in and _i64_in: one body over the two integer types.
+#define RL_NUMBER_DEFINE_PARSE_IN(name, type, parse, format)                \
+  rl_status_t name(const char* text, type min, type max, type* out_value) { \
+    RL_RETURN_IF_ERROR(parse(text, out_value));                             \
+    if (*out_value < min || *out_value > max) {                             \
+      *out_value = 0;                                                       \
+      return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,                          \
+                       "'%s' is outside [%" format ", %" format "]", text,  \
+                       min, max);                                           \
+    }                                                                       \
+    return RL_OK;                                                           \
   }
-  return RL_OK;
-}
 
-rl_status_t rl_number_parse_i64_in(const char* text, int64_t min, int64_t max,
-                                   int64_t* out_value) {
-  RL_RETURN_IF_ERROR(rl_number_parse_i64(text, out_value));
-  if (*out_value < min || *out_value > max) {
-    *out_value = 0;
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "'%s' is outside [%" PRId64 ", %" PRId64 "]", text, min,
-                     max);
-  }
-  return RL_OK;
-}
+RL_NUMBER_DEFINE_PARSE_IN(rl_number_parse_u64_in, uint64_t,
+                          rl_number_parse_u64, PRIu64)
+RL_NUMBER_DEFINE_PARSE_IN(rl_number_parse_i64_in, int64_t,
+                          rl_number_parse_i64, PRId64)
 
 rl_status_t rl_number_parse_size(const char* text, uint64_t* out_value) {
   *out_value = 0;

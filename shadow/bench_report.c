@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "shadow/bench.h"
+#include "shadow/proof_json.h"
 
 static void rl_bench_text_time(FILE* out, const rl_bench_stat_t* stat) {
   if (!stat->present) {
@@ -155,21 +156,6 @@ static void rl_bench_json_stat(cJSON* parent, const char* name,
   cJSON_AddNumberToObject(o, "max_ns", (double)stat->max);
 }
 
-static void rl_bench_json_proof(cJSON* parent, const rl_shadow_proof_t* p) {
-  cJSON* o = cJSON_AddObjectToObject(parent, "proof");
-  cJSON_AddStringToObject(o, "route", p->route ? p->route : "");
-  cJSON_AddStringToObject(o, "device", p->device);
-  cJSON_AddStringToObject(o, "target", p->target);
-  cJSON_AddStringToObject(o, "state", p->state ? p->state : "");
-  cJSON_AddNumberToObject(o, "replay_count", (double)p->replay_count);
-  cJSON_AddNumberToObject(o, "steps", (double)p->steps);
-  cJSON_AddNumberToObject(o, "dispatches", p->dispatches);
-  cJSON_AddNumberToObject(o, "packets", p->packets);
-  cJSON_AddNumberToObject(o, "waits", p->waits);
-  cJSON_AddNumberToObject(o, "stream_bytes", (double)p->stream_bytes);
-  cJSON_AddNumberToObject(o, "ib_dwords", p->ib_dwords);
-}
-
 static void rl_bench_json_pm4(cJSON* parent, const rl_bench_pm4_t* pm4) {
   if (!pm4->present) return;
   cJSON* o = cJSON_AddObjectToObject(parent, "pm4");
@@ -197,7 +183,8 @@ static cJSON* rl_bench_json_arm(const rl_bench_arm_result_t* arm) {
   rl_bench_json_stat(o, "device_span", &arm->device_span);
   rl_bench_json_stat(o, "device_busy", &arm->device_busy);
   cJSON_AddBoolToObject(o, "device_partial", arm->device_partial);
-  rl_bench_json_proof(o, &arm->proof);
+  cJSON_AddItemToObject(o, "proof",
+                        rl_proof_json(&arm->proof, RL_PROOF_JSON_BENCH));
   cJSON_AddBoolToObject(o, "proof_ok", arm->proof_ok);
   rl_bench_json_pm4(o, &arm->pm4);
   if (arm->isa_instructions) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "redline/replay.h"
+#include "shadow/proof_json.h"
 #include "shadow/shadow_arm.h"
 
 typedef struct rl_shadow_retained_s {
@@ -50,25 +51,10 @@ static void rl_shadow_retained_proof(const rl_shadow_arm_t* arm,
   const rl_shadow_retained_t* retained = (const rl_shadow_retained_t*)arm;
   rl_route_proof_t proof;
   rl_replay_proof(retained->replay, &proof);
-  memset(out_proof, 0, sizeof(*out_proof));
+  rl_shadow_proof_from_route(&proof, out_proof);
   out_proof->route = rl_shadow_arm_kind_name(arm->kind);
-  snprintf(out_proof->device, sizeof(out_proof->device), "%s",
-           proof.device ? proof.device : "");
-  snprintf(out_proof->target, sizeof(out_proof->target), "%s",
-           proof.target ? proof.target : "");
-  out_proof->state = rl_replay_state_name(proof.state);
-  snprintf(out_proof->fallback_reason, sizeof(out_proof->fallback_reason),
-           "%s", proof.fallback_reason);
-  out_proof->replay_count = proof.replay_count;
   out_proof->steps = arm->steps;
   out_proof->launches_issued = proof.replay_count * proof.dispatches;
-  out_proof->dispatches = proof.dispatches;
-  out_proof->packets = proof.packets;
-  out_proof->waits = proof.waits;
-  out_proof->queue_id = proof.queue_id;
-  out_proof->stream_bytes = proof.stream_bytes;
-  out_proof->patch_sites = proof.patch_sites;
-  out_proof->ib_dwords = proof.ib_dwords;
 }
 
 static bool rl_shadow_retained_last_host_ns(const rl_shadow_arm_t* arm,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shadow/proof_json.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_effects.h"
 #include "shadow/shadow_hazard.h"
@@ -491,36 +492,6 @@ char* rl_shadow_report_summary(const rl_shadow_result_t* result) {
 // JSON
 //===----------------------------------------------------------------------===//
 
-static cJSON* rl_shadow_json_proof(const rl_shadow_proof_t* p) {
-  cJSON* o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "route", p->route ? p->route : "");
-  cJSON_AddStringToObject(o, "device", p->device);
-  cJSON_AddStringToObject(o, "target", p->target);
-  cJSON_AddStringToObject(o, "state", p->state ? p->state : "");
-  cJSON_AddStringToObject(o, "fallback_reason", p->fallback_reason);
-  cJSON_AddNumberToObject(o, "replay_count", (double)p->replay_count);
-  cJSON_AddNumberToObject(o, "steps", (double)p->steps);
-  cJSON_AddNumberToObject(o, "launches_issued", (double)p->launches_issued);
-  cJSON_AddNumberToObject(o, "dispatches", p->dispatches);
-  cJSON_AddNumberToObject(o, "packets", p->packets);
-  cJSON_AddNumberToObject(o, "waits", p->waits);
-  cJSON_AddNumberToObject(o, "queue_id", p->queue_id);
-  cJSON_AddNumberToObject(o, "stream_bytes", (double)p->stream_bytes);
-  cJSON_AddNumberToObject(o, "patch_sites", p->patch_sites);
-  cJSON_AddNumberToObject(o, "ib_dwords", p->ib_dwords);
-  cJSON_AddNumberToObject(o, "rerecorded_windows",
-                          (double)p->rerecorded_windows);
-  cJSON_AddNumberToObject(o, "rerecorded_launches",
-                          (double)p->rerecorded_launches);
-  cJSON_AddNumberToObject(o, "issued_checked_before_dispatch",
-                          (double)p->issued_checked);
-  if (p->instantiations) {  // hipgraph
-    cJSON_AddNumberToObject(o, "instantiations", (double)p->instantiations);
-    cJSON_AddNumberToObject(o, "node_updates", (double)p->node_updates);
-  }
-  return o;
-}
-
 static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
                                  const rl_shadow_arm_result_t* arm) {
   cJSON* o = cJSON_CreateObject();
@@ -539,7 +510,7 @@ static cJSON* rl_shadow_json_arm(const rl_shadow_result_t* result,
     cJSON_AddStringToObject(o, "failure_code",
                             rl_status_code_name(arm->failure_code));
   }
-  cJSON_AddItemToObject(o, "proof", rl_shadow_json_proof(&arm->proof));
+  cJSON_AddItemToObject(o, "proof", rl_proof_json(&arm->proof, RL_PROOF_JSON_SHADOW_ARM));
   cJSON_AddBoolToObject(o, "proof_ok", arm->proof_ok);
   if (!arm->proof_ok) {
     cJSON_AddStringToObject(o, "proof_problem", arm->proof_problem);

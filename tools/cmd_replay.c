@@ -25,6 +25,7 @@
 #include "tools/cli.h"
 #include "shadow/effects_audit.h"
 #include "shadow/hazard_verdict.h"
+#include "shadow/proof_json.h"
 #include "shadow/shadow_trace.h"
 #include "tools/trace_cli.h"
 #include "tools/cli_limits.h"
@@ -231,22 +232,12 @@ static void rl_replay_print_cache(const rl_replay_cli_t* cli,
          cli->cache_model, stats.stale_reads, stats.stale_host_reads);
 }
 
+// The proof object: the shared writer's replay form (shadow/proof_json.h).
 static cJSON* rl_replay_proof_json(const rl_route_proof_t* proof) {
-  cJSON* object = cJSON_CreateObject();
-  cJSON_AddStringToObject(object, "device", proof->device);
-  cJSON_AddStringToObject(object, "target", proof->target);
-  cJSON_AddStringToObject(object, "route", rl_route_name(proof->route));
-  cJSON_AddStringToObject(object, "state", rl_replay_state_name(proof->state));
-  cJSON_AddStringToObject(object, "fallback_reason", proof->fallback_reason);
-  cJSON_AddNumberToObject(object, "replay_count", (double)proof->replay_count);
-  cJSON_AddNumberToObject(object, "dispatches", proof->dispatches);
-  cJSON_AddNumberToObject(object, "packets", proof->packets);
-  cJSON_AddNumberToObject(object, "waits", proof->waits);
-  cJSON_AddNumberToObject(object, "queue_id", proof->queue_id);
-  cJSON_AddNumberToObject(object, "stream_bytes", (double)proof->stream_bytes);
-  cJSON_AddNumberToObject(object, "patch_sites", proof->patch_sites);
-  cJSON_AddNumberToObject(object, "ib_dwords", proof->ib_dwords);
-  return object;
+  rl_shadow_proof_t shared;
+  rl_shadow_proof_from_route(proof, &shared);
+  shared.route = rl_route_name(proof->route);
+  return rl_proof_json(&shared, RL_PROOF_JSON_REPLAY);
 }
 
 static cJSON* rl_replay_counters_json(const rl_replay_counters_t* counters) {

@@ -200,33 +200,23 @@ static rl_status_t rl_codec_read_le(rl_codec_reader_t* reader,
   return RL_OK;
 }
 
-rl_status_t rl_codec_read_u16(rl_codec_reader_t* reader, const char* what,
-                              uint16_t* out_value) {
-  uint64_t value = 0;
-  rl_status_t status = rl_codec_read_le(reader, what, 2, &value);
-  *out_value = (uint16_t)value;
-  return status;
-}
+// The fixed-width readers: rl_codec_read_le, narrowed to |type|.
+#define RL_CODEC_DEFINE_READ(name, type, size)                             \
+  rl_status_t name(rl_codec_reader_t* reader, const char* what,            \
+                   type* out_value) {                                      \
+    uint64_t value = 0;                                                    \
+    rl_status_t status = rl_codec_read_le(reader, what, size, &value);     \
+    *out_value = (type)value;                                              \
+    return status;                                                         \
+  }
 
-rl_status_t rl_codec_read_u32(rl_codec_reader_t* reader, const char* what,
-                              uint32_t* out_value) {
-  uint64_t value = 0;
-  rl_status_t status = rl_codec_read_le(reader, what, 4, &value);
-  *out_value = (uint32_t)value;
-  return status;
-}
+RL_CODEC_DEFINE_READ(rl_codec_read_u16, uint16_t, 2)
+RL_CODEC_DEFINE_READ(rl_codec_read_u32, uint32_t, 4)
+RL_CODEC_DEFINE_READ(rl_codec_read_i64, int64_t, 8)
 
 rl_status_t rl_codec_read_u64(rl_codec_reader_t* reader, const char* what,
                               uint64_t* out_value) {
   return rl_codec_read_le(reader, what, 8, out_value);
-}
-
-rl_status_t rl_codec_read_i64(rl_codec_reader_t* reader, const char* what,
-                              int64_t* out_value) {
-  uint64_t value = 0;
-  rl_status_t status = rl_codec_read_le(reader, what, 8, &value);
-  *out_value = (int64_t)value;
-  return status;
 }
 
 rl_status_t rl_codec_read_digest(rl_codec_reader_t* reader, const char* what,

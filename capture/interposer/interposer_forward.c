@@ -289,6 +289,44 @@ RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
                                          (uint32_t)shared, stream, args, NULL));
 }
 
+// A cooperative launch |api| forwarded unrecorded (no arguments, or on a
+// capturing stream): HIP makes it a kernel node launched cooperatively;
+// the graph model has no cooperative node, so the graph's launches are not
+// recorded. |on|: the caller's rl_ip_on.
+static hipError_t rl_ip_cooperative_unrecorded(rl_interposer_t* ip, bool on,
+                                               rl_ip_graph_t* capturing,
+                                               const char* api, void** args,
+                                               hipError_t result) {
+  if (capturing && result == hipSuccess) {
+    char reason[160];
+    snprintf(reason, sizeof(reason),
+             "%s on a capturing stream is not recorded (a cooperative kernel "
+             "node)", api);
+    rl_ip_graph_break(capturing, reason);
+  }
+  if (on && result == hipSuccess && rl_ip_in_window(ip)) {
+    rl_ip_note(ip, 1, "%s %s is not recorded", api,
+               args ? "on a capturing stream" : "without arguments");
+  }
+  return rl_ip_leave(result);
+}
+
+// A cooperative launch recorded (through rl_ip_module_launch, marked
+// cooperative) and forwarded.
+static hipError_t rl_ip_cooperative_launch(rl_interposer_t* ip,
+                                           hipFunction_t function,
+                                           const void* host,
+                                           const uint32_t grid[3],
+                                           const uint32_t block[3],
+                                           uint32_t lds, hipStream_t stream,
+                                           void** args) {
+  ip->pending_cooperative = true;
+  hipError_t result = rl_ip_module_launch(ip, function, host, grid, block, lds,
+                                          stream, args, NULL);
+  ip->pending_cooperative = false;
+  return rl_ip_leave(result);
+}
+
 // hipLaunchCooperativeKernel: recorded like hipLaunchKernel, the launch
 // marked cooperative (the capture's COOPERATIVE section: a replay keeps
 // all its work-groups resident, docs/capture-format.md) and forwarded with
@@ -306,28 +344,13 @@ RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
   rl_ip_graph_t* capturing =
       rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
   if (!rl_ip_on || !args || capturing) {
-    hipError_t result =
-        real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream);
-    // HIP makes it a kernel node launched cooperatively; the graph model
-    // has no cooperative node, so the graph's launches are not recorded.
-    if (capturing && result == hipSuccess) {
-      rl_ip_graph_break(capturing, "hipLaunchCooperativeKernel on a capturing stream "
-                           "is not recorded (a cooperative kernel node)");
-    }
-    if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
-      rl_ip_note(ip, 1,
-                 "hipLaunchCooperativeKernel %s is not recorded",
-                 args ? "on a capturing stream" : "without arguments");
-    }
-    return rl_ip_leave(result);
+    return rl_ip_cooperative_unrecorded(
+        ip, rl_ip_on, capturing, "hipLaunchCooperativeKernel", args,
+        real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream));
   }
   const uint32_t g[3] = {grid.x, grid.y, grid.z};
   const uint32_t b[3] = {block.x, block.y, block.z};
-  ip->pending_cooperative = true;
-  hipError_t result =
-      rl_ip_module_launch(ip, NULL, f, g, b, lds, stream, args, NULL);
-  ip->pending_cooperative = false;
-  return rl_ip_leave(result);
+  return rl_ip_cooperative_launch(ip, NULL, f, g, b, lds, stream, args);
 }
 
 // hipModuleLaunchCooperativeKernel: recorded like hipModuleLaunchKernel's
@@ -345,25 +368,13 @@ RL_IP_EXPORT hipError_t hipModuleLaunchCooperativeKernel(
   rl_ip_graph_t* g = rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream)
                                              : NULL;
   if (!rl_ip_on || !args || g) {
-    hipError_t result = real_hipModuleLaunchCooperativeKernel(
-        f, gx, gy, gz, bx, by, bz, lds, stream, args);
-    if (g && result == hipSuccess) {
-      rl_ip_graph_break(g, "hipModuleLaunchCooperativeKernel on a capturing "
-                           "stream is not recorded (a cooperative kernel "
-                           "node)");
-    }
-    if (rl_ip_on && result == hipSuccess && rl_ip_in_window(ip)) {
-      rl_ip_note(ip, 1, "hipModuleLaunchCooperativeKernel %s is not recorded",
-                 args ? "on a capturing stream" : "without arguments");
-    }
-    return rl_ip_leave(result);
+    return rl_ip_cooperative_unrecorded(
+        ip, rl_ip_on, g, "hipModuleLaunchCooperativeKernel", args,
+        real_hipModuleLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, lds,
+                                              stream, args));
   }
   const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-  ip->pending_cooperative = true;
-  hipError_t result =
-      rl_ip_module_launch(ip, f, NULL, grid, block, lds, stream, args, NULL);
-  ip->pending_cooperative = false;
-  return rl_ip_leave(result);
+  return rl_ip_cooperative_launch(ip, f, NULL, grid, block, lds, stream, args);
 }
 
 RL_IP_EXPORT hipError_t hipModuleLaunchKernel(

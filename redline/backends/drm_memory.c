@@ -165,27 +165,34 @@ rl_status_t rl_drm_free(rl_device_t* base, uint64_t address) {
                          "allocation");
 }
 
-rl_status_t rl_drm_write(rl_device_t* base, uint64_t address, const void* data,
-                         uint64_t size) {
+// The host mapping of [address, address + size) inside one allocation, or
+// an error naming |what| (the access) when no allocation holds it.
+static rl_status_t rl_drm_host_range(rl_device_t* base, uint64_t address,
+                                     uint64_t size, const char* what,
+                                     char** out_host) {
   rl_drm_bo_t* bo = rl_drm_find(rl_drm_cast(base), address, size);
   if (!bo) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "drm: write of %" PRIu64 " bytes at 0x%" PRIx64
-                     " outside every allocation", size, address);
+                     "drm: %s of %" PRIu64 " bytes at 0x%" PRIx64
+                     " outside every allocation", what, size, address);
   }
-  memcpy((char*)bo->host + (address - bo->address), data, size);
+  *out_host = (char*)bo->host + (address - bo->address);
+  return RL_OK;
+}
+
+rl_status_t rl_drm_write(rl_device_t* base, uint64_t address, const void* data,
+                         uint64_t size) {
+  char* host = NULL;
+  RL_RETURN_IF_ERROR(rl_drm_host_range(base, address, size, "write", &host));
+  memcpy(host, data, size);
   return RL_OK;
 }
 
 rl_status_t rl_drm_read(rl_device_t* base, uint64_t address, void* data,
                         uint64_t size) {
-  rl_drm_bo_t* bo = rl_drm_find(rl_drm_cast(base), address, size);
-  if (!bo) {
-    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
-                     "drm: read of %" PRIu64 " bytes at 0x%" PRIx64
-                     " outside every allocation", size, address);
-  }
-  memcpy(data, (const char*)bo->host + (address - bo->address), size);
+  char* host = NULL;
+  RL_RETURN_IF_ERROR(rl_drm_host_range(base, address, size, "read", &host));
+  memcpy(data, host, size);
   return RL_OK;
 }
 
