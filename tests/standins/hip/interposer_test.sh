@@ -97,7 +97,7 @@ set +e
 code=$?
 set -e
 [ $code -eq 4 ] || fail "freed: replay exit $code, expected 4"
-grep -q "capture incomplete: buffer buf1 freed mid-window" "$dir/freed-replay.err" ||
+grep -q "capture incomplete: buffer buf1 used after it was freed" "$dir/freed-replay.err" ||
   fail "freed: $(cat "$dir/freed-replay.err")"
 # 6. The triple-chevron program: a complete capture of its 6 launches whose
 # replay (aql and pm4) gives its own results, which are hip_app's.
