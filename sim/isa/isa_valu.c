@@ -473,26 +473,31 @@ rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   return RL_OK;
 }
 
-// v_readfirstlane_b32: the source value of the lowest active lane (lane 0
-// when EXEC is zero) to an SGPR.
-rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
-                                      const rl_isa_inst_t* inst) {
-  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  uint32_t lane = exec ? (uint32_t)__builtin_ctz(exec) : 0;
+// Lane |lane| of VALU source 0 written to SGPR inst->dst (v_readfirstlane,
+// v_readlane).
+static rl_status_t rl_isa_lane_to_sgpr(rl_isa_wave_t* wave,
+                                       const rl_isa_inst_t* inst,
+                                       uint32_t lane) {
   const uint32_t* values = rl_isa_valu_src(wave, &inst->src[0], false,
                                            wave->tmp[RL_ISA_ROW_SRC]);
   wave->sgpr[inst->dst & 127] = values[lane];
   return RL_OK;
 }
 
+// v_readfirstlane_b32: the source value of the lowest active lane (lane 0
+// when EXEC is zero) to an SGPR.
+rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
+                                      const rl_isa_inst_t* inst) {
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  return rl_isa_lane_to_sgpr(wave, inst,
+                             exec ? (uint32_t)__builtin_ctz(exec) : 0);
+}
+
 // v_readlane_b32 sdst, vsrc, lane: lane (src1 mod 32) of vsrc, ignoring EXEC.
 rl_status_t rl_isa_exec_readlane(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst) {
-  uint32_t lane = rl_isa_read_s32(wave, &inst->src[1]) & 31;
-  const uint32_t* values = rl_isa_valu_src(wave, &inst->src[0], false,
-                                           wave->tmp[RL_ISA_ROW_SRC]);
-  wave->sgpr[inst->dst & 127] = values[lane];
-  return RL_OK;
+  return rl_isa_lane_to_sgpr(wave, inst,
+                             rl_isa_read_s32(wave, &inst->src[1]) & 31);
 }
 
 // v_writelane_b32 vdst, ssrc, lane: writes one lane, ignoring EXEC.
