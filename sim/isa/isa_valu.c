@@ -343,6 +343,19 @@ rl_status_t rl_isa_exec_valu_plain(rl_isa_wave_t* wave,
   return RL_OK;
 }
 
+// Writes a compare's lane mask |result| (inactive lanes 0): v_cmpx to
+// EXEC, v_cmp to VCC or its VOP3 SGPR destination.
+static inline rl_status_t rl_isa_vopc_write(rl_isa_wave_t* wave,
+                                            const rl_isa_inst_t* inst,
+                                            uint32_t result) {
+  if (inst->op->flags & RL_ISA_F_CMPX) {
+    wave->sgpr[RL_ISA_SRC_EXEC] = result;
+  } else {
+    wave->sgpr[inst->sdst & 127] = result;
+  }
+  return RL_OK;
+}
+
 rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
                                    const rl_isa_inst_t* inst) {
   rl_isa_valu_t v;
@@ -350,13 +363,7 @@ rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
   v.d = wave->tmp[RL_ISA_ROW_D];
   v.d_hi = wave->tmp[RL_ISA_ROW_D_HI];
   ((rl_isa_lanes_fn)inst->op->lanes)(&v);
-  uint32_t result = v.mask_out & v.exec;
-  if (inst->op->flags & RL_ISA_F_CMPX) {
-    wave->sgpr[RL_ISA_SRC_EXEC] = result;
-  } else {
-    wave->sgpr[inst->sdst & 127] = result;
-  }
-  return RL_OK;
+  return rl_isa_vopc_write(wave, inst, v.mask_out & v.exec);
 }
 
 // The DPP forms (bound instead of rl_isa_exec_valu by isa_program.c):
@@ -379,13 +386,7 @@ static inline __attribute__((always_inline)) rl_status_t rl_isa_vopc_run(
   rl_isa_valu_prepare(wave, inst, &v, src0);
   v.exec &= enable;
   ((rl_isa_lanes_fn)inst->op->lanes)(&v);
-  uint32_t result = v.mask_out & v.exec;
-  if (inst->op->flags & RL_ISA_F_CMPX) {
-    wave->sgpr[RL_ISA_SRC_EXEC] = result;
-  } else {
-    wave->sgpr[inst->sdst & 127] = result;
-  }
-  return RL_OK;
+  return rl_isa_vopc_write(wave, inst, v.mask_out & v.exec);
 }
 
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
