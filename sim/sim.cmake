@@ -15,41 +15,20 @@
 #   cp      sim_cp.h      queues, the command-processor thread, PM4 IBs
 #   device  sim/sim.h     the device object and the rl_device_t vtable
 find_package(Threads REQUIRED)
-set(RL_SIM_CLOCK_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/clock/sim_clock.c
-  ${CMAKE_CURRENT_LIST_DIR}/clock/sim_spin.c)
-set(RL_SIM_MEM_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/mem/sim_memory.c
-  ${CMAKE_CURRENT_LIST_DIR}/mem/sim_loader.c
-  ${CMAKE_CURRENT_LIST_DIR}/mem/sim_cache.c)
-set(RL_SIM_SIGNAL_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/signal/sim_signal.c)
-set(RL_SIM_WG_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_schedule.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_parallel.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_coop.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_wg.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_retire.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_hazard_checker.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_report.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_trace.c
-  ${CMAKE_CURRENT_LIST_DIR}/wg/sim_access_log.c)
-set(RL_SIM_CP_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/cp/sim_queue.c
-  ${CMAKE_CURRENT_LIST_DIR}/cp/sim_cp.c
-  ${CMAKE_CURRENT_LIST_DIR}/cp/sim_pm4.c
-  ${CMAKE_CURRENT_LIST_DIR}/cp/sim_pm4_dispatch.c
-  ${CMAKE_CURRENT_LIST_DIR}/cp/sim_pm4_batch.c)
-set(RL_SIM_DEVICE_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/device/sim_device.c
-  ${CMAKE_CURRENT_LIST_DIR}/device/sim_noop_executor.c)
-add_library(rl_sim STATIC
-  ${RL_SIM_CLOCK_SOURCES} ${RL_SIM_MEM_SOURCES} ${RL_SIM_SIGNAL_SOURCES}
-  ${RL_SIM_WG_SOURCES} ${RL_SIM_CP_SOURCES} ${RL_SIM_DEVICE_SOURCES})
 # sim.h: the device and its observation API (dispatch log, hazards, launch
 # trace); sim_executor.h: the interface executors implement; sim_math.h:
 # the float model every executor shares. The modules' headers are private.
-rl_module_headers(rl_sim FOLDER sim
+rl_module_library(rl_sim STATIC FOLDER sim
+  SOURCES
+    clock/sim_clock.c clock/sim_spin.c
+    mem/sim_memory.c mem/sim_loader.c mem/sim_cache.c
+    signal/sim_signal.c
+    wg/sim_schedule.c wg/sim_parallel.c wg/sim_coop.c wg/sim_wg.c
+    wg/sim_retire.c wg/sim_hazard_checker.c wg/sim_report.c wg/sim_trace.c
+    wg/sim_access_log.c
+    cp/sim_queue.c cp/sim_cp.c cp/sim_pm4.c cp/sim_pm4_dispatch.c
+    cp/sim_pm4_batch.c
+    device/sim_device.c device/sim_noop_executor.c
   SUBFOLDERS clock mem signal wg cp device
   EXPORT sim.h sim_executor.h sim_math.h)
 target_link_libraries(rl_sim PUBLIC rl_device rl_capture rl_aql rl_pm4

@@ -247,11 +247,8 @@ uint32_t rl_sim_hazards(rl_device_t* device, rl_sim_hazard_t* out_hazards,
   rl_sim_device_t* sim = rl_sim_device_cast(device);
   pthread_mutex_lock(&sim->report_lock);
   uint32_t total = sim->hazard_count;
-  uint32_t kept =
-      total < RL_SIM_HAZARD_CAPACITY ? total : RL_SIM_HAZARD_CAPACITY;
-  uint32_t count = kept < capacity ? kept : capacity;
-  if (count > 0)
-    memcpy(out_hazards, sim->hazards, count * sizeof(*out_hazards));
+  rl_sim_report_copy(out_hazards, sim->hazards, sizeof(*out_hazards), total,
+                     RL_SIM_HAZARD_CAPACITY, capacity);
   pthread_mutex_unlock(&sim->report_lock);
   return total;
 }

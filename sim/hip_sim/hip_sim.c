@@ -50,18 +50,20 @@ RL_HIP_EXPORT void rl_hip_sim_clear_errors(void) {
   pthread_mutex_unlock(&rl_hip.lock);
 }
 
-RL_HIP_EXPORT uint64_t rl_hip_sim_launch_count(void) {
+// |*counter| (a field of rl_hip), read under the lock.
+static uint64_t rl_hip_counter(const uint64_t* counter) {
   pthread_mutex_lock(&rl_hip.lock);
-  uint64_t count = rl_hip.launches_run;
+  uint64_t value = *counter;
   pthread_mutex_unlock(&rl_hip.lock);
-  return count;
+  return value;
+}
+
+RL_HIP_EXPORT uint64_t rl_hip_sim_launch_count(void) {
+  return rl_hip_counter(&rl_hip.launches_run);
 }
 
 RL_HIP_EXPORT uint64_t rl_hip_sim_device_ticks(void) {
-  pthread_mutex_lock(&rl_hip.lock);
-  uint64_t ticks = rl_hip.device_ticks;
-  pthread_mutex_unlock(&rl_hip.lock);
-  return ticks;
+  return rl_hip_counter(&rl_hip.device_ticks);
 }
 
 void rl_hip_list_clear(rl_hip_list_t* list) {
@@ -563,17 +565,19 @@ RL_HIP_EXPORT hipError_t hipDeviceReset(void) {
   return rl_hip_leave(rl_hip_wait_all());
 }
 
-RL_HIP_EXPORT hipError_t hipGetLastError(void) {
+// The last error, under the lock; |reset| sets it back to hipSuccess.
+static hipError_t rl_hip_last_error(bool reset) {
   pthread_mutex_lock(&rl_hip.lock);
   hipError_t error = rl_hip.last_error;
-  rl_hip.last_error = hipSuccess;
+  if (reset) rl_hip.last_error = hipSuccess;
   pthread_mutex_unlock(&rl_hip.lock);
   return error;
 }
 
+RL_HIP_EXPORT hipError_t hipGetLastError(void) {
+  return rl_hip_last_error(true);
+}
+
 RL_HIP_EXPORT hipError_t hipPeekAtLastError(void) {
-  pthread_mutex_lock(&rl_hip.lock);
-  hipError_t error = rl_hip.last_error;
-  pthread_mutex_unlock(&rl_hip.lock);
-  return error;
+  return rl_hip_last_error(false);
 }

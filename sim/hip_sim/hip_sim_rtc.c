@@ -162,14 +162,20 @@ RL_HIP_EXPORT hiprtcResult hiprtcDestroyProgram(hiprtcProgram* prog) {
   return HIPRTC_SUCCESS;
 }
 
+// |fmt| formatted into a new allocation, or NULL.
+static char* rtc_vformat(const char* fmt, va_list ap) {
+  char* text = NULL;
+  if (vasprintf(&text, fmt, ap) < 0) text = NULL;
+  return text;
+}
+
 // Replaces the log with printf-formatted text.
 static void rtc_set_log(hiprtcProgram p, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void rtc_set_log(hiprtcProgram p, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char* text = NULL;
-  if (vasprintf(&text, fmt, ap) < 0) text = NULL;
+  char* text = rtc_vformat(fmt, ap);
   va_end(ap);
   if (!text) return;
   free(p->log);
@@ -183,8 +189,7 @@ static void rtc_append_log(hiprtcProgram p, const char* fmt, ...)
 static void rtc_append_log(hiprtcProgram p, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char* text = NULL;
-  if (vasprintf(&text, fmt, ap) < 0) text = NULL;
+  char* text = rtc_vformat(fmt, ap);
   va_end(ap);
   if (!text) return;
   rtc_set_log(p, "%s%s", p->log ? p->log : "", text);

@@ -127,10 +127,8 @@ uint32_t rl_isa_src_type(const rl_isa_op_t* op, uint32_t n) {
 
 static bool rl_isa_decode_sop2(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_SOP2;
-  inst->opcode = (w[0] >> 23) & 0x7f;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_sop2, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_SOP2, &rl_isa_table_sop2,
+                   (w[0] >> 23) & 0x7f, features);
   uint32_t s0 = w[0] & 0xff, s1 = (w[0] >> 8) & 0xff;
   bool k = inst->op && (inst->op->flags & RL_ISA_F_LITERAL_K);
   if (!rl_isa_take_literal(inst, w, count, 1,
@@ -139,8 +137,8 @@ static bool rl_isa_decode_sop2(const uint32_t* w, uint32_t count,
     return false;
   }
   inst->dst = (w[0] >> 16) & 0x7f;
-  rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
-  rl_isa_operand_decode(s1, rl_isa_src_type(inst->op, 1), inst, &inst->src[1]);
+  rl_isa_decode_src(inst, 0, s0);
+  rl_isa_decode_src(inst, 1, s1);
   if (k) {  // s_fmaak/s_fmamk: K is the literal
     rl_isa_operand_decode(RL_ISA_SRC_LITERAL, RL_ISA_T_F32, inst,
                           &inst->src[2]);
@@ -150,42 +148,36 @@ static bool rl_isa_decode_sop2(const uint32_t* w, uint32_t count,
 
 static bool rl_isa_decode_sop1(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_SOP1;
-  inst->opcode = (w[0] >> 8) & 0xff;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_sop1, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_SOP1, &rl_isa_table_sop1,
+                   (w[0] >> 8) & 0xff, features);
   uint32_t s0 = w[0] & 0xff;
   if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
     return false;
   }
   inst->dst = (w[0] >> 16) & 0x7f;
-  rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
+  rl_isa_decode_src(inst, 0, s0);
   return inst->op != NULL;
 }
 
 static bool rl_isa_decode_sopc(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_SOPC;
-  inst->opcode = (w[0] >> 16) & 0x7f;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_sopc, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_SOPC, &rl_isa_table_sopc,
+                   (w[0] >> 16) & 0x7f, features);
   uint32_t s0 = w[0] & 0xff, s1 = (w[0] >> 8) & 0xff;
   if (!rl_isa_take_literal(inst, w, count, 1,
                            s0 == RL_ISA_SRC_LITERAL ||
                                s1 == RL_ISA_SRC_LITERAL)) {
     return false;
   }
-  rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
-  rl_isa_operand_decode(s1, rl_isa_src_type(inst->op, 1), inst, &inst->src[1]);
+  rl_isa_decode_src(inst, 0, s0);
+  rl_isa_decode_src(inst, 1, s1);
   return inst->op != NULL;
 }
 
 static bool rl_isa_decode_sopp(const uint32_t* w, uint32_t features,
                                rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_SOPP;
-  inst->opcode = (w[0] >> 16) & 0x7f;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_sopp, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_SOPP, &rl_isa_table_sopp,
+                   (w[0] >> 16) & 0x7f, features);
   inst->simm16 = (int16_t)(w[0] & 0xffff);
   inst->size = 4;
   return inst->op != NULL;
@@ -195,10 +187,8 @@ static bool rl_isa_decode_sopp(const uint32_t* w, uint32_t features,
 // literal; it is not modelled, but its length is known.
 static bool rl_isa_decode_sopk(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_SOPK;
-  inst->opcode = (w[0] >> 23) & 0x1f;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_sopk, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_SOPK, &rl_isa_table_sopk,
+                   (w[0] >> 23) & 0x1f, features);
   if (!rl_isa_take_literal(inst, w, count, 1, inst->opcode == 0x13)) {
     return false;
   }

@@ -32,6 +32,25 @@ uint32_t rl_isa_src_type(const rl_isa_op_t* op, uint32_t n);
 const rl_isa_op_t* rl_isa_table_find_for(const rl_isa_table_t* table,
                                          uint32_t opcode, uint32_t features);
 
+// Sets inst->encoding to |encoding| and inst->opcode to |opcode|, and
+// inst->op to that opcode's entry of |table| (NULL where the table, or the
+// target's |features|, lack it).
+static inline void rl_isa_decode_op(rl_isa_inst_t* inst, uint8_t encoding,
+                                    const rl_isa_table_t* table,
+                                    uint32_t opcode, uint32_t features) {
+  inst->encoding = encoding;
+  inst->opcode = (uint16_t)opcode;
+  inst->op = rl_isa_table_find_for(table, inst->opcode, features);
+}
+
+// Fills source |n| from source code |code|, read as the type inst->op gives
+// that source (rl_isa_src_type); a literal must already be taken.
+static inline void rl_isa_decode_src(rl_isa_inst_t* inst, uint32_t n,
+                                     uint32_t code) {
+  rl_isa_operand_decode(code, rl_isa_src_type(inst->op, n), inst,
+                        &inst->src[n]);
+}
+
 // The fields SMEM keeps in the same place on gfx11 and gfx12: the 64-bit
 // size, the op of |opcode|, SBASE[5:0] (an SGPR pair / 2), SDATA[12:6] and
 // SOFFSET[63:57] (isa_decode.c). False when fewer than 2 dwords remain.

@@ -22,9 +22,8 @@
 
 static bool rl_isa_decode_ds(const uint32_t* w, uint32_t features,
                              rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_DS;
-  inst->opcode = (w[0] >> 18) & 0xff;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_ds, inst->opcode, features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_DS, &rl_isa_table_ds,
+                   (w[0] >> 18) & 0xff, features);
   inst->offset = (int32_t)(w[0] & 0xff);
   inst->offset1 = (uint8_t)((w[0] >> 8) & 0xff);
   inst->addr = (uint8_t)(w[1] & 0xff);
@@ -75,10 +74,8 @@ static bool rl_isa_decode_flat(const uint32_t* w, uint32_t features,
 
 static bool rl_isa_decode_mubuf(const uint32_t* w, uint32_t features,
                                 rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_MUBUF;
-  inst->opcode = (w[0] >> 18) & 0xff;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_mubuf, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_MUBUF, &rl_isa_table_mubuf,
+                   (w[0] >> 18) & 0xff, features);
   return inst->op != NULL;
 }
 

@@ -70,8 +70,7 @@ static bool rl_isa_take_dpp(const uint32_t* w, uint32_t count, uint32_t index,
 
 // The DPP dword's VGPR as source 0.
 static void rl_isa_dpp_src0(rl_isa_inst_t* inst, uint32_t index) {
-  rl_isa_operand_decode(256u + (inst->words[index] & 0xff),
-                        rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
+  rl_isa_decode_src(inst, 0, 256u + (inst->words[index] & 0xff));
 }
 
 // Carry-in/mask source and carry-out of the e32 forms of VOP2 carry ops and
@@ -98,10 +97,8 @@ static bool rl_isa_vop2_has_k(uint32_t opcode) {
 
 static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_VOP2;
-  inst->opcode = (w[0] >> 25) & 0x3f;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_vop2, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_VOP2, &rl_isa_table_vop2,
+                   (w[0] >> 25) & 0x3f, features);
   uint32_t s0 = w[0] & 0x1ff;
   bool dpp = rl_isa_is_dpp(s0);
   // The K forms carry a literal whether or not they are modelled, so the
@@ -118,11 +115,9 @@ static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
   if (dpp) {
     rl_isa_dpp_src0(inst, 1);
   } else {
-    rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst,
-                          &inst->src[0]);
+    rl_isa_decode_src(inst, 0, s0);
   }
-  rl_isa_operand_decode(256u + ((w[0] >> 9) & 0xff),
-                        rl_isa_src_type(inst->op, 1), inst, &inst->src[1]);
+  rl_isa_decode_src(inst, 1, 256u + ((w[0] >> 9) & 0xff));
   if (k && !dpp) {
     rl_isa_operand_decode(RL_ISA_SRC_LITERAL, RL_ISA_T_F32, inst,
                           &inst->src[2]);
@@ -135,10 +130,8 @@ static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
 
 static bool rl_isa_decode_vop1(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_VOP1;
-  inst->opcode = (w[0] >> 9) & 0xff;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_vop1, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_VOP1, &rl_isa_table_vop1,
+                   (w[0] >> 9) & 0xff, features);
   uint32_t s0 = w[0] & 0x1ff;
   if (rl_isa_is_dpp(s0)) {
     if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
@@ -150,7 +143,7 @@ static bool rl_isa_decode_vop1(const uint32_t* w, uint32_t count,
     return false;
   }
   inst->dst = (w[0] >> 17) & 0xff;
-  rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst, &inst->src[0]);
+  rl_isa_decode_src(inst, 0, s0);
   return inst->op != NULL;
 }
 
@@ -162,10 +155,8 @@ static uint16_t rl_isa_vopc_sdst(const rl_isa_op_t* op, uint32_t field) {
 
 static bool rl_isa_decode_vopc(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
-  inst->encoding = RL_ISA_ENC_VOPC;
-  inst->opcode = (w[0] >> 17) & 0xff;
-  inst->op = rl_isa_table_find_for(&rl_isa_table_vopc, inst->opcode,
-                                   features);
+  rl_isa_decode_op(inst, RL_ISA_ENC_VOPC, &rl_isa_table_vopc,
+                   (w[0] >> 17) & 0xff, features);
   uint32_t s0 = w[0] & 0x1ff;
   bool dpp = rl_isa_is_dpp(s0);
   if (dpp) {
@@ -175,11 +166,9 @@ static bool rl_isa_decode_vopc(const uint32_t* w, uint32_t count,
     if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
       return false;
     }
-    rl_isa_operand_decode(s0, rl_isa_src_type(inst->op, 0), inst,
-                          &inst->src[0]);
+    rl_isa_decode_src(inst, 0, s0);
   }
-  rl_isa_operand_decode(256u + ((w[0] >> 9) & 0xff),
-                        rl_isa_src_type(inst->op, 1), inst, &inst->src[1]);
+  rl_isa_decode_src(inst, 1, 256u + ((w[0] >> 9) & 0xff));
   inst->sdst = rl_isa_vopc_sdst(inst->op, RL_ISA_SRC_VCC);
   return inst->op != NULL;
 }

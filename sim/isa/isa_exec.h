@@ -194,8 +194,7 @@ void rl_isa_gws_describe(const rl_isa_wave_t* wave, char* out, size_t size);
 rl_status_t rl_isa_fault(const rl_isa_inst_t* inst, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 // The exec function of instructions without semantics.
-rl_status_t rl_isa_exec_unsupported(rl_isa_wave_t* wave,
-                                    const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_exec_unsupported;
 
 // Checks, once per instruction at predecode, the forms the runners do not
 // model (modifiers, operand kinds); NULL when |inst| can run.
@@ -233,16 +232,15 @@ const char* rl_isa_packed_reason(const rl_isa_inst_t* inst);
 void rl_isa_write_lanes(uint32_t* dst, const uint32_t* values, uint32_t exec);
 
 // Runners (exec functions) of the tables.
-rl_status_t rl_isa_exec_salu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_sopk(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_sopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_saveexec(rl_isa_wave_t* wave,
-                                 const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_getpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_setpc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_swappc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_nop(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_endpgm(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_exec_salu;
+rl_isa_exec_t rl_isa_exec_sopk;
+rl_isa_exec_t rl_isa_exec_sopc;
+rl_isa_exec_t rl_isa_exec_saveexec;
+rl_isa_exec_t rl_isa_exec_getpc;
+rl_isa_exec_t rl_isa_exec_setpc;
+rl_isa_exec_t rl_isa_exec_swappc;
+rl_isa_exec_t rl_isa_exec_nop;
+rl_isa_exec_t rl_isa_exec_endpgm;
 
 // Executes |inst| on |wave| (inst->exec), judging the cache model's stale
 // reads when the device runs it (isa_stale.c): every runner loop steps
@@ -253,63 +251,48 @@ enum {
   RL_ISA_STALE_ESCAPES = 1u << 1,  // can let a register value out
 };
 uint8_t rl_isa_stale_kind(const rl_isa_inst_t* inst);
-rl_status_t rl_isa_stale_step(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_stale_step;
 static inline rl_status_t rl_isa_step(rl_isa_wave_t* wave,
                                       const rl_isa_inst_t* inst) {
   if (!wave->group->caches || inst->stale == 0) return inst->exec(wave, inst);
   return rl_isa_stale_step(wave, inst);
 }
-rl_status_t rl_isa_exec_code_end(rl_isa_wave_t* wave,
-                                 const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_branch(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_barrier(rl_isa_wave_t* wave,
-                                const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_sendmsg_rtn(rl_isa_wave_t* wave,
-                                    const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_trap(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_sethalt(rl_isa_wave_t* wave,
-                                const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_sendmsg(rl_isa_wave_t* wave,
-                                const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_smem_load(rl_isa_wave_t* wave,
-                                  const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_valu(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_valu_dpp(rl_isa_wave_t* wave,
-                                 const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_vopc_dpp(rl_isa_wave_t* wave,
-                                 const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_vopd(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_exec_code_end;
+rl_isa_exec_t rl_isa_exec_branch;
+rl_isa_exec_t rl_isa_exec_barrier;
+rl_isa_exec_t rl_isa_exec_sendmsg_rtn;
+rl_isa_exec_t rl_isa_exec_trap;
+rl_isa_exec_t rl_isa_exec_sethalt;
+rl_isa_exec_t rl_isa_exec_sendmsg;
+rl_isa_exec_t rl_isa_exec_smem_load;
+rl_isa_exec_t rl_isa_exec_valu;
+rl_isa_exec_t rl_isa_exec_valu_dpp;
+rl_isa_exec_t rl_isa_exec_vopc;
+rl_isa_exec_t rl_isa_exec_vopc_dpp;
+rl_isa_exec_t rl_isa_exec_vopd;
 // The plain VALU and VOPC forms (no input or output modifier, no DPP, no
 // opcode that reads its old destination: RL_ISA_F_KEEP_HI),
 // bound instead of rl_isa_exec_valu / rl_isa_exec_vopc by the program
 // builder: the same results without the modifier steps, and the result
 // written in place when every lane is active (isa_valu.c).
 bool rl_isa_valu_is_plain(const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_valu_plain(rl_isa_wave_t* wave,
-                                   const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
-                                   const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
-                                      const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_readlane(rl_isa_wave_t* wave,
-                                 const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_writelane(rl_isa_wave_t* wave,
-                                  const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_exec_valu_plain;
+rl_isa_exec_t rl_isa_exec_vopc_plain;
+rl_isa_exec_t rl_isa_exec_vop3p;
+rl_isa_exec_t rl_isa_exec_readfirstlane;
+rl_isa_exec_t rl_isa_exec_readlane;
+rl_isa_exec_t rl_isa_exec_writelane;
+rl_isa_exec_t rl_isa_exec_ds;
 // v_permlane16/x16 and gfx12's _var forms (isa_permlane.c); |arg| of the
 // row: RL_ISA_PERMLANE_X reads the other row, RL_ISA_PERMLANE_VAR takes
 // per-lane selects from VGPR source 1.
 enum { RL_ISA_PERMLANE_X = 1u << 0, RL_ISA_PERMLANE_VAR = 1u << 1 };
-rl_status_t rl_isa_exec_permlane(rl_isa_wave_t* wave,
-                                 const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_exec_permlane;
 bool rl_isa_is_permlane(const rl_isa_op_t* op);
 // The forms of a lane permute that are refused, or NULL.
 const char* rl_isa_permlane_reason(const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_flat(rl_isa_wave_t* wave, const rl_isa_inst_t* inst);
-rl_status_t rl_isa_exec_scratch(rl_isa_wave_t* wave,
-                                const rl_isa_inst_t* inst);
+rl_isa_exec_t rl_isa_exec_flat;
+rl_isa_exec_t rl_isa_exec_scratch;
 
 #ifdef __cplusplus
 }

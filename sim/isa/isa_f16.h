@@ -19,17 +19,16 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
+
+#include "sim/isa/isa_float.h"
 
 static inline double rl_isa_f16_to_f64(uint32_t h) {
   uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 31, man = h & 0x3ff;
   double value;
   if (exp == 31) {
     if (man == 0) return sign ? -INFINITY : INFINITY;
-    uint64_t bits = ((uint64_t)sign << 63) | 0x7ff8000000000000ull |
-                    ((uint64_t)man << 42);
-    memcpy(&value, &bits, 8);
-    return value;
+    return rl_isa_f64(((uint64_t)sign << 63) | 0x7ff8000000000000ull |
+                      ((uint64_t)man << 42));
   }
   value = exp == 0 ? ldexp((double)man, -24)
                    : ldexp((double)(man | 0x400), (int)exp - 25);
@@ -48,16 +47,12 @@ static inline uint32_t rl_isa_f16_image32(uint32_t h) {
   if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0) {
     return (h & 0x8000u) << 16 | 0x7f800000u | (h & 0x3ffu) << 13;
   }
-  float f = rl_isa_f16_to_f32(h);
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  return bits;
+  return rl_isa_bits32(rl_isa_f16_to_f32(h));
 }
 
 // Rounds |x| to binary16, nearest even.
 static inline uint32_t rl_isa_f64_to_f16(double x) {
-  uint64_t bits;
-  memcpy(&bits, &x, 8);
+  uint64_t bits = rl_isa_bits64(x);
   uint32_t sign = (uint32_t)(bits >> 63) << 15;
   if (isnan(x)) {
     return sign | 0x7e00u | (uint32_t)((bits >> 42) & 0x1ff);

@@ -37,29 +37,19 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline float rl_isa_f32(uint32_t bits) {
-  float value;
-  memcpy(&value, &bits, 4);
-  return value;
-}
-
-static inline uint32_t rl_isa_bits32(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, 4);
-  return bits;
-}
-
-static inline double rl_isa_f64(uint64_t bits) {
-  double value;
-  memcpy(&value, &bits, 8);
-  return value;
-}
-
-static inline uint64_t rl_isa_bits64(double value) {
-  uint64_t bits;
-  memcpy(&bits, &value, 8);
-  return bits;
-}
+// rl_isa_f32/rl_isa_f64: the float with bit pattern |from|;
+// rl_isa_bits32/rl_isa_bits64: the bit pattern of float |from|.
+#define RL_ISA_BITCAST(name, to_type, from_type)   \
+  static inline to_type name(from_type from) {     \
+    to_type to;                                    \
+    memcpy(&to, &from, sizeof(to));                \
+    return to;                                     \
+  }
+RL_ISA_BITCAST(rl_isa_f32, float, uint32_t)
+RL_ISA_BITCAST(rl_isa_bits32, uint32_t, float)
+RL_ISA_BITCAST(rl_isa_f64, double, uint64_t)
+RL_ISA_BITCAST(rl_isa_bits64, uint64_t, double)
+#undef RL_ISA_BITCAST
 
 // A binary32 denormal becomes a zero of the same sign.
 static inline uint32_t rl_isa_flush32(uint32_t bits) {

@@ -102,9 +102,11 @@ typedef struct rl_isa_wave_s rl_isa_wave_t;
 typedef struct rl_isa_inst_s rl_isa_inst_t;
 typedef struct rl_isa_op_s rl_isa_op_t;
 
-// Executes |inst| for |wave|; the wave's PC already points past it.
-typedef rl_status_t (*rl_isa_exec_fn)(rl_isa_wave_t* wave,
-                                      const rl_isa_inst_t* inst);
+// Executes |inst| for |wave|; the wave's PC already points past it. The
+// handlers are declared with this type (isa_exec.h: rl_isa_exec_t name;).
+typedef rl_status_t rl_isa_exec_t(rl_isa_wave_t* wave,
+                                  const rl_isa_inst_t* inst);
+typedef rl_isa_exec_t* rl_isa_exec_fn;
 
 // One opcode table entry (isa_table_*.c): the data that names an opcode and
 // binds it to its semantics. |exec| runs the instruction; |lanes| is the

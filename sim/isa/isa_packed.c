@@ -65,9 +65,11 @@ static uint32_t rl_isa_pk_op(uint32_t kind, uint32_t a, uint32_t b,
   }
 }
 
-// Reads the three source rows of a VOP3P instruction.
-static void rl_isa_pk_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
-                              const uint32_t* out_rows[3]) {
+// Reads the three source rows of a VOP3P instruction; returns the row the
+// result is built in (rl_isa_pk_write copies it to the destination).
+static uint32_t* rl_isa_pk_sources(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst,
+                                   const uint32_t* out_rows[3]) {
   for (uint32_t n = 0; n < 3; ++n) {
     const rl_isa_operand_t* o = &inst->src[n];
     if (o->kind == RL_ISA_OPK_VGPR) {
@@ -78,20 +80,23 @@ static void rl_isa_pk_sources(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
     for (uint32_t l = 0; l < RL_ISA_LANES; ++l) wave->tmp[n][l] = value;
     out_rows[n] = wave->tmp[n];
   }
+  return wave->tmp[6];
 }
 
-static void rl_isa_pk_write(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
-                            const uint32_t* d) {
+// Writes result row |d| to the destination VGPR in the active lanes.
+static rl_status_t rl_isa_pk_write(rl_isa_wave_t* wave,
+                                   const rl_isa_inst_t* inst,
+                                   const uint32_t* d) {
   uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
   rl_isa_write_lanes(wave->vgpr[inst->dst], d, exec);
+  return RL_OK;
 }
 
 // v_pk_*_f16.
 static rl_status_t rl_isa_exec_pk_f16(rl_isa_wave_t* wave,
                                       const rl_isa_inst_t* inst) {
   const uint32_t* s[3];
-  rl_isa_pk_sources(wave, inst, s);
-  uint32_t* d = wave->tmp[6];
+  uint32_t* d = rl_isa_pk_sources(wave, inst, s);
   const uint32_t kind = inst->op->arg, mode = wave->mode;
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     uint32_t lo = rl_isa_pk_op(kind, rl_isa_pk_half(inst, 0, s[0][l], false),
@@ -102,16 +107,14 @@ static rl_status_t rl_isa_exec_pk_f16(rl_isa_wave_t* wave,
                                rl_isa_pk_half(inst, 2, s[2][l], true), mode);
     d[l] = lo | hi << 16;
   }
-  rl_isa_pk_write(wave, inst, d);
-  return RL_OK;
+  return rl_isa_pk_write(wave, inst, d);
 }
 
 // v_dot2_f32_f16 (S2 is binary32; NEG[2] negates it).
 static rl_status_t rl_isa_exec_dot2_f32_f16(rl_isa_wave_t* wave,
                                             const rl_isa_inst_t* inst) {
   const uint32_t* s[3];
-  rl_isa_pk_sources(wave, inst, s);
-  uint32_t* d = wave->tmp[6];
+  uint32_t* d = rl_isa_pk_sources(wave, inst, s);
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     long double sum = (long double)rl_isa_f32(
         s[2][l] ^ ((inst->neg & 4) ? 0x80000000u : 0u));
@@ -121,8 +124,7 @@ static rl_status_t rl_isa_exec_dot2_f32_f16(rl_isa_wave_t* wave,
     }
     d[l] = rl_isa_bits32((float)sum);
   }
-  rl_isa_pk_write(wave, inst, d);
-  return RL_OK;
+  return rl_isa_pk_write(wave, inst, d);
 }
 
 // v_dot4_i32_iu8 (arg 0: signedness from NEG[0], NEG[1]) and v_dot4_u32_u8
@@ -130,11 +132,10 @@ static rl_status_t rl_isa_exec_dot2_f32_f16(rl_isa_wave_t* wave,
 static rl_status_t rl_isa_exec_dot4_8(rl_isa_wave_t* wave,
                                       const rl_isa_inst_t* inst) {
   const uint32_t* s[3];
-  rl_isa_pk_sources(wave, inst, s);
+  uint32_t* d = rl_isa_pk_sources(wave, inst, s);
   bool unsigned_only = inst->op->arg == 1;
   bool sa = !unsigned_only && (inst->neg & 1);
   bool sb = !unsigned_only && (inst->neg & 2);
-  uint32_t* d = wave->tmp[6];
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     int64_t sum = unsigned_only ? (int64_t)s[2][l] : (int32_t)s[2][l];
     for (uint32_t i = 0; i < 4; ++i) {
@@ -144,8 +145,7 @@ static rl_status_t rl_isa_exec_dot4_8(rl_isa_wave_t* wave,
     }
     d[l] = (uint32_t)sum;
   }
-  rl_isa_pk_write(wave, inst, d);
-  return RL_OK;
+  return rl_isa_pk_write(wave, inst, d);
 }
 
 // The binary32 value of source |n| of a v_fma_mix_* instruction.
@@ -162,9 +162,8 @@ static float rl_isa_mix_source(const rl_isa_inst_t* inst, uint32_t n,
 static rl_status_t rl_isa_exec_fma_mix(rl_isa_wave_t* wave,
                                        const rl_isa_inst_t* inst) {
   const uint32_t* s[3];
-  rl_isa_pk_sources(wave, inst, s);
+  uint32_t* d = rl_isa_pk_sources(wave, inst, s);
   const uint32_t* old = wave->vgpr[inst->dst];
-  uint32_t* d = wave->tmp[6];
   for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
     float r = fmaf(rl_isa_mix_source(inst, 0, s[0][l]),
                    rl_isa_mix_source(inst, 1, s[1][l]),
@@ -176,8 +175,7 @@ static rl_status_t rl_isa_exec_fma_mix(rl_isa_wave_t* wave,
       default: d[l] = (old[l] & 0xffffu) | h << 16; break;
     }
   }
-  rl_isa_pk_write(wave, inst, d);
-  return RL_OK;
+  return rl_isa_pk_write(wave, inst, d);
 }
 
 // The forms these runners do not model (isa_valu.c calls it for

@@ -343,6 +343,19 @@ rl_status_t rl_isa_exec_valu_plain(rl_isa_wave_t* wave,
   return RL_OK;
 }
 
+// Writes a compare's lane mask |result| (inactive lanes 0): v_cmpx to
+// EXEC, v_cmp to VCC or its VOP3 SGPR destination.
+static inline rl_status_t rl_isa_vopc_write(rl_isa_wave_t* wave,
+                                            const rl_isa_inst_t* inst,
+                                            uint32_t result) {
+  if (inst->op->flags & RL_ISA_F_CMPX) {
+    wave->sgpr[RL_ISA_SRC_EXEC] = result;
+  } else {
+    wave->sgpr[inst->sdst & 127] = result;
+  }
+  return RL_OK;
+}
+
 rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
                                    const rl_isa_inst_t* inst) {
   rl_isa_valu_t v;
@@ -350,13 +363,7 @@ rl_status_t rl_isa_exec_vopc_plain(rl_isa_wave_t* wave,
   v.d = wave->tmp[RL_ISA_ROW_D];
   v.d_hi = wave->tmp[RL_ISA_ROW_D_HI];
   ((rl_isa_lanes_fn)inst->op->lanes)(&v);
-  uint32_t result = v.mask_out & v.exec;
-  if (inst->op->flags & RL_ISA_F_CMPX) {
-    wave->sgpr[RL_ISA_SRC_EXEC] = result;
-  } else {
-    wave->sgpr[inst->sdst & 127] = result;
-  }
-  return RL_OK;
+  return rl_isa_vopc_write(wave, inst, v.mask_out & v.exec);
 }
 
 // The DPP forms (bound instead of rl_isa_exec_valu by isa_program.c):
@@ -379,13 +386,7 @@ static inline __attribute__((always_inline)) rl_status_t rl_isa_vopc_run(
   rl_isa_valu_prepare(wave, inst, &v, src0);
   v.exec &= enable;
   ((rl_isa_lanes_fn)inst->op->lanes)(&v);
-  uint32_t result = v.mask_out & v.exec;
-  if (inst->op->flags & RL_ISA_F_CMPX) {
-    wave->sgpr[RL_ISA_SRC_EXEC] = result;
-  } else {
-    wave->sgpr[inst->sdst & 127] = result;
-  }
-  return RL_OK;
+  return rl_isa_vopc_write(wave, inst, v.mask_out & v.exec);
 }
 
 rl_status_t rl_isa_exec_vopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
@@ -473,26 +474,31 @@ rl_status_t rl_isa_exec_vop3p(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   return RL_OK;
 }
 
-// v_readfirstlane_b32: the source value of the lowest active lane (lane 0
-// when EXEC is zero) to an SGPR.
-rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
-                                      const rl_isa_inst_t* inst) {
-  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
-  uint32_t lane = exec ? (uint32_t)__builtin_ctz(exec) : 0;
+// Lane |lane| of VALU source 0 written to SGPR inst->dst (v_readfirstlane,
+// v_readlane).
+static rl_status_t rl_isa_lane_to_sgpr(rl_isa_wave_t* wave,
+                                       const rl_isa_inst_t* inst,
+                                       uint32_t lane) {
   const uint32_t* values = rl_isa_valu_src(wave, &inst->src[0], false,
                                            wave->tmp[RL_ISA_ROW_SRC]);
   wave->sgpr[inst->dst & 127] = values[lane];
   return RL_OK;
 }
 
+// v_readfirstlane_b32: the source value of the lowest active lane (lane 0
+// when EXEC is zero) to an SGPR.
+rl_status_t rl_isa_exec_readfirstlane(rl_isa_wave_t* wave,
+                                      const rl_isa_inst_t* inst) {
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  return rl_isa_lane_to_sgpr(wave, inst,
+                             exec ? (uint32_t)__builtin_ctz(exec) : 0);
+}
+
 // v_readlane_b32 sdst, vsrc, lane: lane (src1 mod 32) of vsrc, ignoring EXEC.
 rl_status_t rl_isa_exec_readlane(rl_isa_wave_t* wave,
                                  const rl_isa_inst_t* inst) {
-  uint32_t lane = rl_isa_read_s32(wave, &inst->src[1]) & 31;
-  const uint32_t* values = rl_isa_valu_src(wave, &inst->src[0], false,
-                                           wave->tmp[RL_ISA_ROW_SRC]);
-  wave->sgpr[inst->dst & 127] = values[lane];
-  return RL_OK;
+  return rl_isa_lane_to_sgpr(wave, inst,
+                             rl_isa_read_s32(wave, &inst->src[1]) & 31);
 }
 
 // v_writelane_b32 vdst, ssrc, lane: writes one lane, ignoring EXEC.

@@ -24,3 +24,10 @@ void rl_sim_report_hazard(rl_sim_device_t* device,
   if (device->hazard_count < UINT32_MAX) device->hazard_count++;
   pthread_mutex_unlock(&device->report_lock);
 }
+
+void rl_sim_report_copy(void* out, const void* records, size_t size,
+                        uint32_t total, uint32_t kept, uint32_t capacity) {
+  uint32_t count = total < kept ? total : kept;
+  if (count > capacity) count = capacity;
+  if (count > 0) memcpy(out, records, count * size);
+}

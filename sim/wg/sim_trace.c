@@ -61,10 +61,11 @@ uint32_t rl_sim_launch_trace_take(rl_device_t* device,
   rl_sim_device_t* sim = rl_sim_device_cast(device);
   pthread_mutex_lock(&sim->report_lock);
   uint32_t total = sim->trace_count;
-  uint32_t kept = total < RL_SIM_DISPATCH_LOG ? total : RL_SIM_DISPATCH_LOG;
-  if (kept > sim->trace_capacity) kept = sim->trace_capacity;
-  uint32_t count = kept < capacity ? kept : capacity;
-  if (count > 0) memcpy(out_records, sim->trace, count * sizeof(*out_records));
+  uint32_t kept = sim->trace_capacity < RL_SIM_DISPATCH_LOG
+                      ? sim->trace_capacity
+                      : RL_SIM_DISPATCH_LOG;
+  rl_sim_report_copy(out_records, sim->trace, sizeof(*out_records), total,
+                     kept, capacity);
   sim->trace_count = 0;
   pthread_mutex_unlock(&sim->report_lock);
   return total;

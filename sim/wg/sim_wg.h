@@ -320,6 +320,12 @@ void rl_sim_log_dispatch(rl_sim_device_t* device,
                          const rl_sim_dispatch_record_t* record);
 void rl_sim_report_hazard(rl_sim_device_t* device,
                           const rl_sim_hazard_t* hazard);
+// Copies the records a read-back returns: the first of |total| recorded,
+// at most |kept| (how many the list holds) and |capacity| (the caller's
+// room), each |size| bytes, from |records| to |out|. Called under the
+// report lock (rl_sim_hazards, rl_sim_launch_trace_take).
+void rl_sim_report_copy(void* out, const void* records, size_t size,
+                        uint32_t total, uint32_t kept, uint32_t capacity);
 // sim_trace.c: records |launch| (dispatch |dispatch_index|) when tracing.
 void rl_sim_trace_launch(rl_sim_device_t* device, const rl_sim_launch_t* launch,
                          uint64_t dispatch_index);
