@@ -20,9 +20,8 @@ void rl_shadow_arm_proof(rl_shadow_run_t* run, uint32_t a) {
   }
 }
 
-void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a,
-                               rl_status_t status, const char* prefix,
-                               int64_t window, int64_t value) {
+void rl_shadow_fail_arm(rl_shadow_run_t* run, uint32_t a, rl_status_t status,
+                        const char* prefix, int64_t window, int64_t value) {
   rl_shadow_arm_result_t* arm = &run->result->arms[a];
   arm->failed = true;
   arm->failure_code = rl_status_code(status);
