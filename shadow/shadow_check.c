@@ -30,8 +30,8 @@ static bool rl_shadow_flip_arm(const rl_shadow_options_t* options,
 // The budgets of redline/limits.h, before any arm allocates: every arm
 // holds its own copy of the buffers and code objects.
 rl_status_t rl_shadow_check_budgets(const rl_capture_t* capture,
-                                           const rl_shadow_options_t* options) {
-  const rl_limits_t limits = rl_limits_resolve(&options->limits);
+                                    const rl_shadow_options_t* options) {
+  const rl_limits_t limits = rl_limits_for_capture(&options->limits, capture);
   uint64_t per_arm = rl_limits_capture_device_bytes(capture, 0);
   uint64_t arms = options->arm_count ? options->arm_count : 1;
   uint64_t total = per_arm > UINT64_MAX / arms ? UINT64_MAX : per_arm * arms;
