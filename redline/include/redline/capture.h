@@ -306,11 +306,13 @@ typedef struct rl_capture_s {
   rl_capture_window_t* windows;
   // Completeness. A capture that missed work the program did (the
   // LD_PRELOAD interposer: a HIP entry point it does not understand, a
-  // buffer freed mid-window) is marked incomplete: |bypassed_launches|
-  // launches ran without being recorded and |incomplete_reason| says why
-  // (NULL when complete). Such a capture is kept for inspection but every
-  // replay refuses it (RL_STATUS_CONTRACT "capture incomplete: N launches
-  // bypassed"). Stored in the INCOMPLETE section (capture_file.h).
+  // buffer used after it was freed) is marked incomplete:
+  // |bypassed_launches| launches ran without being recorded and
+  // |incomplete_reason| says why (NULL when complete). Such a capture is
+  // kept for inspection but every replay refuses it
+  // (rl_capture_incomplete_status: RL_STATUS_CONTRACT "capture incomplete:
+  // REASON", or "N launches bypassed (REASON)"). Stored in the INCOMPLETE
+  // section (capture_file.h).
   uint32_t bypassed_launches;
   char* incomplete_reason;
   // |target| typed, taken once from the first code object's parsed fields
