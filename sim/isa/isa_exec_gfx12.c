@@ -14,7 +14,7 @@
 //   - global_inv invalidates the caches below its SCOPE: SCOPE_CU the
 //     vector L0, SCOPE_SE and wider also the GL1 (the cache model's entry,
 //     rl_sim_wg_cache_invalidate); global_wb writes back dirty lines, and
-//     the model's L0/GL1 are write-through (sim_cache.h), so it is a no-op;
+//     the model's L0/GL1 are write-through (sim/mem/sim_mem.h), so it is a no-op;
 //   - s_add_nc_u64 / s_sub_nc_u64 / s_mul_u64: 64-bit add, subtract,
 //     multiply (low 64 bits), SCC unchanged;
 //   - s_load_b96: three dwords, as s_load_b32..b512;

@@ -408,7 +408,7 @@ static void rl_isa_end(void* self, void* state) {
 
 static rl_status_t rl_isa_fetch(void* context, uint64_t address,
                                 void* out_data, uint32_t size) {
-  // Instruction fetch: the cache model has no I$ (sim_cache.h).
+  // Instruction fetch: the cache model has no I$ (sim/mem/sim_mem.h).
   return rl_sim_wg_load_with(context, address, out_data, size,
                              RL_SIM_ACCESS_INSTRUCTION);
 }
