@@ -5,7 +5,7 @@
 # requests all four arms, pm4 included: it passes only while the pm4 route
 # works end to end.
 rl_add_unit_test(shadow_api_test
-  SOURCES integration/shadow_api_test.c
+  SOURCES integration/shadow_api_test.c unit/shadow/shadow_test_capture.c
   LIBS rl_shadow rl_kernels_workloads LABELS integration)
 add_dependencies(shadow_api_test rl_kernels)
 # The arms on several host threads (--arm-jobs, "arm_jobs"): the same report

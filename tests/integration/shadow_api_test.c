@@ -26,26 +26,11 @@
 #include "shadow/bench.h"
 #include "shadow/shadow.h"
 #include "tests/support/test_support.h"
+#include "tests/unit/shadow/shadow_test_capture.h"
 
 static rl_capture_t* rl_record_decode(void) {
-  size_t size = 0;
-  void* code = rl_test_read_file(RL_KERNELS_DIR "/decode-gfx1100.co", &size);
-  rl_workload_options_t options = {
-      .code_object = code, .code_object_size = size, .seed = 1};
-  rl_device_t* device = NULL;
-  assert_null(rl_device_open(NULL, &device));
-  rl_funnel_device_t funnel_device;
-  assert_null(rl_device_funnel_device_create(device, &funnel_device));
-  rl_funnel_t* funnel = NULL;
-  assert_null(rl_funnel_create("decode", &funnel_device, &funnel));
-  assert_null(rl_workload_decode.record(funnel, &options));
-  rl_capture_t* capture = NULL;
-  assert_null(rl_funnel_finish(funnel, &capture));
-  rl_funnel_destroy(funnel);
-  rl_funnel_device_destroy(&funnel_device);
-  rl_device_close(device);
-  free(code);
-  return capture;
+  return rl_shadow_test_record(&rl_workload_decode,
+                               RL_KERNELS_DIR "/decode-gfx1100.co");
 }
 
 static int rl_setup(void** state) {

@@ -16,9 +16,10 @@
 #include "redline/replay.h"
 #include "tests/support/test_support.h"
 
-rl_capture_t* rl_shadow_test_record_vecchain(void) {
+rl_capture_t* rl_shadow_test_record(const rl_workload_t* workload,
+                                    const char* code_object) {
   size_t size = 0;
-  void* code = rl_test_read_file(RL_KERNELS_DIR "/vecchain-gfx1100.co", &size);
+  void* code = rl_test_read_file(code_object, &size);
   rl_workload_options_t options = {
       .code_object = code, .code_object_size = size, .seed = 1};
   rl_device_t* device = NULL;
@@ -26,8 +27,8 @@ rl_capture_t* rl_shadow_test_record_vecchain(void) {
   rl_funnel_device_t funnel_device;
   assert_null(rl_device_funnel_device_create(device, &funnel_device));
   rl_funnel_t* funnel = NULL;
-  assert_null(rl_funnel_create("vecchain", &funnel_device, &funnel));
-  assert_null(rl_workload_vecchain.record(funnel, &options));
+  assert_null(rl_funnel_create(workload->name, &funnel_device, &funnel));
+  assert_null(workload->record(funnel, &options));
   rl_capture_t* capture = NULL;
   assert_null(rl_funnel_finish(funnel, &capture));
   rl_funnel_destroy(funnel);
@@ -35,6 +36,11 @@ rl_capture_t* rl_shadow_test_record_vecchain(void) {
   rl_device_close(device);
   free(code);
   return capture;
+}
+
+rl_capture_t* rl_shadow_test_record_vecchain(void) {
+  return rl_shadow_test_record(&rl_workload_vecchain,
+                               RL_KERNELS_DIR "/vecchain-gfx1100.co");
 }
 
 rl_shadow_options_t rl_shadow_test_options(const char* arms) {

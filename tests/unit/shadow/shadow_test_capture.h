@@ -5,8 +5,14 @@
 #ifndef REDLINE_TESTS_UNIT_SHADOW_SHADOW_TEST_CAPTURE_H_
 #define REDLINE_TESTS_UNIT_SHADOW_SHADOW_TEST_CAPTURE_H_
 
+#include "kernels/workloads/workload.h"
 #include "redline/capture.h"
 #include "shadow/shadow.h"
+
+// Records |workload| (seed 1) from the code object file |code_object| on
+// the default simulated device; fails the test on any error.
+rl_capture_t* rl_shadow_test_record(const rl_workload_t* workload,
+                                    const char* code_object);
 
 // Records vecchain (seed 1) for gfx1100; fails the test on any error.
 rl_capture_t* rl_shadow_test_record_vecchain(void);
