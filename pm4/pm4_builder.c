@@ -11,7 +11,6 @@
 #define RL_PM4_MAX_PACKET_DWORDS (RL_PM4_COUNT_MASK + 1u)
 // NOP payload limit: COUNT 0x3FFF is reserved for the header-only NOP.
 #define RL_PM4_MAX_NOP_PAYLOAD (RL_PM4_COUNT_MASK - 1u)
-#define RL_PM4_IB_MAX_DWORDS 0xFFFFFu  // IB_SIZE is 20 bits
 
 void rl_pm4_builder_init(rl_pm4_builder_t* builder,
                          const rl_pm4_family_t* family, uint32_t* dwords,

@@ -38,6 +38,11 @@ typedef struct rl_pm4_census_s {
   bool flushed;   // a CS_PARTIAL_FLUSH since the last dispatch
   bool acquired;  // and an ACQUIRE_MEM after it
   bool released;  // the terminal RELEASE_MEM was seen
+  // The chain (pm4_lower.h Chained IBs): the IB the stream is in,
+  // [ib_start, ib_end) as its INDIRECT_BUFFER declared it.
+  uint32_t ib_start;
+  uint32_t ib_end;
+  uint32_t chains;
   // Relay: the copies the layout requires, the piece starting at each
   // segment dword (index + 1, 0: none), each launch's first piece.
   rl_pm4_census_piece_t* pieces;
@@ -523,8 +528,50 @@ static rl_status_t rl_pm4_census_packet(rl_pm4_census_t* census,
   }
 }
 
+// A NOP (padding) or INDIRECT_BUFFER (a chain to the next IB) at
+// |packet|: what pm4_lower.h's chain allows, and nothing else. Moves the
+// census into the next IB.
+static rl_status_t rl_pm4_census_chain(rl_pm4_census_t* census,
+                                       const rl_pm4_packet_t* packet) {
+  const uint32_t end = packet->offset + packet->dwords;
+  if (packet->opcode == RL_PM4_NOP) {
+    if (end + RL_PM4_CHAIN_DWORDS == census->ib_end) return RL_OK;
+    return rl_pm4_census_error(packet->offset,
+                               "NOP of %u dwords: padding only just before "
+                               "a chain packet ending the IB at dword %u",
+                               packet->dwords, census->ib_end);
+  }
+  const uint32_t control = packet->dwords == 4 ? packet->body[2] : 0;
+  const uint64_t address =
+      packet->dwords == 4
+          ? packet->body[0] | (uint64_t)packet->body[1] << 32
+          : 0;
+  const uint64_t next = census->inputs->ib_address + 4ull * end;
+  const uint32_t size = RL_PM4_GET(INDIRECT_BUFFER, IB_SIZE, control);
+  if (packet->dwords != 4 || !RL_PM4_GET(INDIRECT_BUFFER, CHAIN, control) ||
+      !RL_PM4_GET(INDIRECT_BUFFER, VALID, control) || address != next ||
+      size == 0 || end != census->ib_end ||
+      (end - census->ib_start) % RL_PM4_IB_PAD_DWORDS != 0) {
+    return rl_pm4_census_error(
+        packet->offset,
+        "INDIRECT_BUFFER: expected a CHAIN|VALID packet ending the IB of "
+        "dwords %u..%u (a multiple of %u) and naming the next dword at "
+        "0x%llx, found control 0x%08x to 0x%llx",
+        census->ib_start, census->ib_end, RL_PM4_IB_PAD_DWORDS,
+        (unsigned long long)next, control, (unsigned long long)address);
+  }
+  census->ib_start = end;
+  census->ib_end = end + size;
+  ++census->chains;
+  return RL_OK;
+}
+
 static rl_status_t rl_pm4_census_stream(rl_pm4_census_t* census) {
   const rl_pm4_program_t* program = census->program;
+  rl_aql_decoded_t vendor;
+  rl_aql_packet_decode(&program->packet, &vendor);
+  census->ib_start = 0;
+  census->ib_end = vendor.ib_size_dw;  // checked by rl_pm4_census_vendor
   uint32_t offset = 0;
   while (offset < program->dword_count) {
     rl_pm4_packet_t packet;
@@ -537,10 +584,33 @@ static rl_status_t rl_pm4_census_stream(rl_pm4_census_t* census) {
       rl_status_free(status);
       return census_status;
     }
-    RL_RETURN_IF_ERROR(rl_pm4_census_packet(census, &packet));
+    if (offset + packet.dwords > census->ib_end) {
+      return rl_pm4_census_error(offset,
+                                 "%s of %u dwords: past the end of its IB "
+                                 "(dwords %u..%u)",
+                                 packet.name ? packet.name : "UNKNOWN",
+                                 packet.dwords, census->ib_start,
+                                 census->ib_end);
+    }
+    if (packet.type == RL_PM4_TYPE3 &&
+        (packet.opcode == RL_PM4_NOP ||
+         packet.opcode == RL_PM4_INDIRECT_BUFFER)) {
+      RL_RETURN_IF_ERROR(rl_pm4_census_chain(census, &packet));
+    } else {
+      RL_RETURN_IF_ERROR(rl_pm4_census_packet(census, &packet));
+    }
     offset += packet.dwords;
   }
   const rl_pm4_stats_t* stats = &program->stats;
+  if (census->ib_end != program->dword_count ||
+      census->chains != stats->chains) {
+    return rl_pm4_census_error(offset,
+                               "end of the stream: the last IB ends at dword "
+                               "%u after %u chain packets; the program "
+                               "claims %u dwords and %u chains",
+                               census->ib_end, census->chains,
+                               program->dword_count, stats->chains);
+  }
   if (!census->released || census->waits != stats->waits ||
       census->acquires != stats->acquires ||
       census->dispatches != stats->dispatches ||
@@ -572,7 +642,7 @@ static rl_status_t rl_pm4_census_vendor(const rl_pm4_census_t* census) {
             d.acquire_scope == RL_AQL_FENCE_SCOPE_SYSTEM &&
             d.release_scope == RL_AQL_FENCE_SCOPE_SYSTEM &&
             d.ib_address == census->inputs->ib_address &&
-            d.ib_size_dw == program->dword_count && !d.ib_chain &&
+            d.ib_size_dw == program->stats.entry_dwords && !d.ib_chain &&
             d.completion_signal == census->inputs->completion_signal;
   if (ok) return RL_OK;
   return RL_STATUS(RL_STATUS_PREPARE,
@@ -581,7 +651,7 @@ static rl_status_t rl_pm4_census_vendor(const rl_pm4_census_t* census) {
                    "(%u dwords) with signal 0x%llx, found %s to 0x%llx (%u "
                    "dwords) with signal 0x%llx",
                    (unsigned long long)census->inputs->ib_address,
-                   program->dword_count,
+                   program->stats.entry_dwords,
                    (unsigned long long)census->inputs->completion_signal,
                    d.error == RL_AQL_OK ? "a packet" : d.reason,
                    (unsigned long long)d.ib_address, d.ib_size_dw,
@@ -594,12 +664,12 @@ static rl_status_t rl_pm4_census_run(rl_pm4_census_t* census) {
   if (program->family != census->layout.family ||
       program->kernarg_size != census->layout.kernarg_size ||
       program->dword_count == 0 ||
-      program->dword_count > RL_PM4_IB_MAX_DWORDS) {
+      program->dword_count > RL_PM4_STREAM_MAX_DWORDS) {
     return RL_STATUS(RL_STATUS_PREPARE,
                      "PM4 census: program of %u dwords (at most %u) for "
                      "family %s and a %u-byte segment, expected family %s "
                      "and %u bytes",
-                     program->dword_count, RL_PM4_IB_MAX_DWORDS,
+                     program->dword_count, RL_PM4_STREAM_MAX_DWORDS,
                      program->family ? program->family->name : "none",
                      program->kernarg_size, census->layout.family->name,
                      census->layout.kernarg_size);
@@ -622,9 +692,11 @@ static rl_status_t rl_pm4_census_run(rl_pm4_census_t* census) {
   }
   rl_pm4_regfile_init(&census->regs);
   RL_RETURN_IF_ERROR(rl_pm4_census_relay_init(census));
+  // The vendor packet first: its size is the first IB's the stream check
+  // walks in.
+  RL_RETURN_IF_ERROR(rl_pm4_census_vendor(census));
   RL_RETURN_IF_ERROR(rl_pm4_census_stream(census));
-  RL_RETURN_IF_ERROR(rl_pm4_census_patch_table(program, &census->layout));
-  return rl_pm4_census_vendor(census);
+  return rl_pm4_census_patch_table(program, &census->layout);
 }
 
 rl_status_t rl_pm4_program_check(const rl_pm4_program_t* program,

@@ -7,6 +7,12 @@
 // One code path both measures and emits: when measuring, every packet is
 // built into a small scratch builder that is reset afterwards, so the size
 // lowering reserves is the size the real builder writes.
+//
+// Chaining (pm4_lower.h "Chained IBs"): before each packet, when the IB in
+// progress might not hold the largest packet plus its closing padding and
+// chain packet, the IB is closed there (NOP padding, INDIRECT_BUFFER CHAIN
+// to the next dword) and the packet starts the next IB. A chain packet's
+// IB_SIZE is rewritten once the IB it names is complete.
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +22,15 @@
 // The largest packet lowering builds: a SET_SH_REG of every register one
 // launch writes, with a one-register gap between each pair.
 #define RL_PM4_EMIT_SCRATCH (2u + 2u * RL_PM4_LAUNCH_REGS_MAX)
+// The most an IB's close adds: padding (never one dword: a one-dword NOP is
+// the header-only form, so 1 becomes 1 + RL_PM4_IB_PAD_DWORDS) and the
+// chain packet.
+#define RL_PM4_CHAIN_TAIL_MAX (RL_PM4_IB_PAD_DWORDS + 1u + RL_PM4_CHAIN_DWORDS)
+#define RL_PM4_NO_CHAIN UINT32_MAX
+
+_Static_assert(RL_PM4_EMIT_SCRATCH + RL_PM4_CHAIN_TAIL_MAX <=
+                   RL_PM4_IB_MIN_DWORDS,
+               "the smallest IB limit must hold a packet and a chain");
 
 typedef struct rl_pm4_emitter_s {
   const rl_pm4_layout_t* layout;
@@ -24,8 +39,13 @@ typedef struct rl_pm4_emitter_s {
   rl_pm4_builder_t scratch_builder;
   uint32_t scratch[RL_PM4_EMIT_SCRATCH];
   bool measuring;
-  bool failed;     // a builder refused a packet
+  bool failed;     // a builder refused a packet (or too_long)
+  bool too_long;   // the stream passed RL_PM4_STREAM_MAX_DWORDS
   uint32_t total;  // IB dwords so far
+  uint32_t ib_max;      // the largest IB of the chain
+  uint32_t ib_start;    // the dword the IB in progress starts at
+  uint32_t chain_at;    // the chain packet naming it, or RL_PM4_NO_CHAIN
+  uint32_t entry_size;  // the first IB's size once it is closed (else 0)
   rl_pm4_regfile_t regs;
   rl_pm4_stats_t stats;
 } rl_pm4_emitter_t;
@@ -37,8 +57,8 @@ void rl_pm4_regfile_init(rl_pm4_regfile_t* regs) {
   }
 }
 
-// Starts a packet; returns its IB dword offset.
-static uint32_t rl_pm4_emitter_begin(rl_pm4_emitter_t* e) {
+// Starts a packet without chaining; returns its IB dword offset.
+static uint32_t rl_pm4_emitter_start(rl_pm4_emitter_t* e) {
   if (e->measuring) e->builder->count = 0;
   return e->total;
 }
@@ -50,6 +70,60 @@ static void rl_pm4_emitter_end(rl_pm4_emitter_t* e, bool ok) {
     return;
   }
   e->total = e->measuring ? e->total + e->builder->count : e->builder->count;
+  if (e->total > RL_PM4_STREAM_MAX_DWORDS) {
+    e->too_long = true;  // stop before the 32-bit offsets could wrap
+    e->failed = true;
+  }
+}
+
+// Completes the IB in progress at e->total: the chain packet naming it (if
+// any) gets its size.
+static void rl_pm4_emitter_finish_ib(rl_pm4_emitter_t* e) {
+  const uint32_t size = e->total - e->ib_start;
+  if (e->chain_at == RL_PM4_NO_CHAIN) {
+    e->entry_size = size;
+  } else if (!e->measuring) {
+    rl_pm4_builder_t chain;
+    rl_pm4_builder_init(&chain, e->layout->family,
+                        e->builder->dwords + e->chain_at, RL_PM4_CHAIN_DWORDS);
+    e->failed |= !rl_pm4_emit_indirect_buffer(
+        &chain, e->layout->inputs->ib_address + 4ull * e->ib_start, size, true,
+        NULL);
+  }
+}
+
+// Closes the IB in progress: NOP padding, then an INDIRECT_BUFFER CHAIN to
+// the next dword (its size written by rl_pm4_emitter_finish_ib).
+static void rl_pm4_emitter_chain(rl_pm4_emitter_t* e) {
+  uint32_t used = e->total - e->ib_start + RL_PM4_CHAIN_DWORDS;
+  uint32_t pad = (RL_PM4_IB_PAD_DWORDS - used % RL_PM4_IB_PAD_DWORDS) %
+                 RL_PM4_IB_PAD_DWORDS;
+  if (pad == 1) pad += RL_PM4_IB_PAD_DWORDS;
+  if (pad > 0) {
+    rl_pm4_emitter_start(e);
+    rl_pm4_emitter_end(e, rl_pm4_emit_nop(e->builder, pad - 1, NULL));
+  }
+  const uint32_t at = rl_pm4_emitter_start(e);
+  const uint64_t next =
+      e->layout->inputs->ib_address + 4ull * (at + RL_PM4_CHAIN_DWORDS);
+  // The largest size stands in until the next IB is complete.
+  rl_pm4_emitter_end(e, rl_pm4_emit_indirect_buffer(e->builder, next,
+                                                    RL_PM4_IB_MAX_DWORDS,
+                                                    true, NULL));
+  rl_pm4_emitter_finish_ib(e);
+  e->chain_at = at;
+  e->ib_start = e->total;
+  ++e->stats.chains;
+}
+
+// Starts a packet, first closing the IB in progress when the largest
+// packet and the close might not fit it; returns its IB dword offset.
+static uint32_t rl_pm4_emitter_begin(rl_pm4_emitter_t* e) {
+  if (e->total - e->ib_start + RL_PM4_EMIT_SCRATCH + RL_PM4_CHAIN_TAIL_MAX >
+      e->ib_max) {
+    rl_pm4_emitter_chain(e);
+  }
+  return rl_pm4_emitter_start(e);
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,10 +281,13 @@ static uint32_t rl_pm4_emit_launch(rl_pm4_emitter_t* e, uint32_t launch,
 }
 
 static void rl_pm4_emitter_init(rl_pm4_emitter_t* e,
-                                const rl_pm4_layout_t* layout, bool retain,
+                                const rl_pm4_layout_t* layout,
+                                const rl_pm4_emit_options_t* options,
                                 rl_pm4_builder_t* builder) {
   e->layout = layout;
-  e->retain = retain;
+  e->retain = options->retain;
+  e->ib_max = options->ib_max_dwords;
+  e->chain_at = RL_PM4_NO_CHAIN;
   e->measuring = builder == NULL;
   if (e->measuring) {
     rl_pm4_builder_init(&e->scratch_builder, layout->family, e->scratch,
@@ -219,10 +296,12 @@ static void rl_pm4_emitter_init(rl_pm4_emitter_t* e,
   }
   e->builder = builder;
   e->total = builder->count;
+  e->ib_start = e->total;
   rl_pm4_regfile_init(&e->regs);
 }
 
-rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
+rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout,
+                                const rl_pm4_emit_options_t* options,
                                 const uint32_t* grids,
                                 rl_pm4_builder_t* builder,
                                 uint32_t* out_dispatch_offsets,
@@ -230,7 +309,7 @@ rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
   memset(out_stats, 0, sizeof(*out_stats));
   rl_pm4_emitter_t* e = calloc(1, sizeof(*e));
   if (!e) return rl_status_out_of_memory();
-  rl_pm4_emitter_init(e, layout, retain, builder);
+  rl_pm4_emitter_init(e, layout, options, builder);
   const rl_capture_t* capture = layout->inputs->capture;
   for (uint32_t i = 0; i < capture->launch_count && layout->relay_slots; ++i) {
     if (rl_pm4_relay_at_entry(layout, i)) rl_pm4_emit_copies(e, i);
@@ -241,13 +320,21 @@ rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
     if (out_dispatch_offsets) out_dispatch_offsets[i] = offset;
   }
   rl_pm4_emit_release(e);
+  rl_pm4_emitter_finish_ib(e);
   rl_status_t status = RL_OK;
-  if (e->failed) {
+  if (e->too_long) {
+    status = RL_STATUS(RL_STATUS_CONTRACT,
+                       "the PM4 stream of %u launches passes %u dwords "
+                       "(RL_PM4_STREAM_MAX_DWORDS) at launch %u",
+                       capture->launch_count, RL_PM4_STREAM_MAX_DWORDS,
+                       e->stats.dispatches);
+  } else if (e->failed) {
     status = RL_STATUS(RL_STATUS_INTERNAL,
                        "PM4 builder refused a packet at IB dword %u (%s)",
                        e->total, e->measuring ? "measuring" : "emitting");
   }
   e->stats.dwords = e->total;
+  e->stats.entry_dwords = e->entry_size;
   *out_stats = e->stats;
   free(e);
   return status;

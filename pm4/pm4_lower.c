@@ -1,4 +1,5 @@
-// Lowering a capture into one PM4 IB and its vendor AQL packet
+// Lowering a capture into one PM4 stream (one IB or a chain) and its vendor
+// AQL packet
 // (pm4/pm4_lower.h): validate (pm4_layout.c) → plan (measure the IB) →
 // reserve (the program) → emit (kernarg image, dispatch images, IB, patch
 // table, vendor packet).
@@ -22,23 +23,34 @@ uint32_t rl_pm4_kernarg_segment_size(const rl_capture_t* capture) {
   return rl_pm4_segment_layout(capture, NULL, NULL, NULL, &size) ? size : 0;
 }
 
-static bool rl_pm4_options_retain(const rl_pm4_lower_options_t* options) {
-  return options ? options->retain : true;
+// The emitter's options for |options| (NULL: retention on, the hardware's
+// IB limit), or RL_STATUS_INVALID_ARGUMENT for an IB limit outside
+// RL_PM4_IB_MIN_DWORDS..RL_PM4_IB_MAX_DWORDS.
+static rl_status_t rl_pm4_emit_options(const rl_pm4_lower_options_t* options,
+                                       rl_pm4_emit_options_t* out_options) {
+  *out_options = (rl_pm4_emit_options_t){
+      .retain = options ? options->retain : true,
+      .ib_max_dwords = RL_PM4_IB_MAX_DWORDS};
+  uint32_t limit = options ? options->ib_max_dwords : 0;
+  if (limit == 0) return RL_OK;
+  if (limit < RL_PM4_IB_MIN_DWORDS || limit > RL_PM4_IB_MAX_DWORDS) {
+    return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
+                     "IB limit of %u dwords: expected %u..%u", limit,
+                     RL_PM4_IB_MIN_DWORDS, RL_PM4_IB_MAX_DWORDS);
+  }
+  out_options->ib_max_dwords = limit;
+  return RL_OK;
 }
 
-// Plans the IB of a validated |layout|: its exact size, within the limit.
+// Plans the stream of a validated |layout|: its exact size, every IB of
+// the chain.
 static rl_status_t rl_pm4_lower_plan(const rl_pm4_layout_t* layout,
-                                     bool retain, uint32_t* out_dwords) {
+                                     const rl_pm4_emit_options_t* options,
+                                     uint32_t* out_dwords) {
   rl_pm4_stats_t stats;
   *out_dwords = 0;
-  RL_RETURN_IF_ERROR(rl_pm4_emit_program(layout, retain, NULL, NULL, NULL,
+  RL_RETURN_IF_ERROR(rl_pm4_emit_program(layout, options, NULL, NULL, NULL,
                                          &stats));
-  if (stats.dwords > RL_PM4_IB_MAX_DWORDS) {
-    return RL_STATUS(RL_STATUS_CONTRACT,
-                     "the IB of %u launches needs %u dwords, more than the "
-                     "%u an INDIRECT_BUFFER can jump to",
-                     stats.dispatches, stats.dwords, RL_PM4_IB_MAX_DWORDS);
-  }
   *out_dwords = stats.dwords;
   return RL_OK;
 }
@@ -47,12 +59,11 @@ rl_status_t rl_pm4_lower_measure(const rl_pm4_lower_inputs_t* inputs,
                                  const rl_pm4_lower_options_t* options,
                                  uint32_t* out_ib_dwords) {
   *out_ib_dwords = 0;
+  rl_pm4_emit_options_t emit;
+  RL_RETURN_IF_ERROR(rl_pm4_emit_options(options, &emit));
   rl_pm4_layout_t layout;
   rl_status_t status = rl_pm4_layout_init(inputs, &layout);
-  if (!status) {
-    status = rl_pm4_lower_plan(&layout, rl_pm4_options_retain(options),
-                               out_ib_dwords);
-  }
+  if (!status) status = rl_pm4_lower_plan(&layout, &emit, out_ib_dwords);
   rl_pm4_layout_deinit(&layout);
   return status;
 }
@@ -267,12 +278,13 @@ static rl_status_t rl_pm4_lower_packet(const rl_pm4_lower_inputs_t* in,
   rl_pm4_builder_t jump;
   rl_pm4_builder_init(&jump, program->family, packet->ib_jump_cmd, 4);
   if (!rl_pm4_emit_indirect_buffer(&jump, in->ib_address,
-                                   program->dword_count, false, NULL) ||
+                                   program->stats.entry_dwords, false,
+                                   NULL) ||
       jump.count != 4) {
     return RL_STATUS(RL_STATUS_INTERNAL,
                      "INDIRECT_BUFFER to 0x%llx of %u dwords refused",
                      (unsigned long long)in->ib_address,
-                     program->dword_count);
+                     program->stats.entry_dwords);
   }
   packet->header =
       rl_aql_header(RL_AQL_PACKET_TYPE_VENDOR_SPECIFIC, 1,
@@ -290,7 +302,9 @@ static rl_status_t rl_pm4_lower_emit(const rl_pm4_layout_t* layout,
   rl_pm4_builder_t builder;
   rl_pm4_builder_init(&builder, layout->family, program->dwords,
                       program->dword_count);
-  RL_RETURN_IF_ERROR(rl_pm4_emit_program(layout, program->retain, grids,
+  const rl_pm4_emit_options_t options = {
+      .retain = program->retain, .ib_max_dwords = program->ib_max_dwords};
+  RL_RETURN_IF_ERROR(rl_pm4_emit_program(layout, &options, grids,
                                          &builder, program->dispatch_offsets,
                                          &program->stats));
   if (program->stats.dwords != program->dword_count) {
@@ -308,15 +322,16 @@ static rl_status_t rl_pm4_lower_emit(const rl_pm4_layout_t* layout,
 }
 
 static rl_status_t rl_pm4_lower_layout(const rl_pm4_layout_t* layout,
-                                       bool retain,
+                                       const rl_pm4_emit_options_t* options,
                                        rl_pm4_program_t** out_program) {
   uint32_t dwords = 0;
   RL_RETURN_IF_ERROR(rl_pm4_lower_check_addresses(layout->inputs));
-  RL_RETURN_IF_ERROR(rl_pm4_lower_plan(layout, retain, &dwords));
+  RL_RETURN_IF_ERROR(rl_pm4_lower_plan(layout, options, &dwords));
   rl_pm4_program_t* program = NULL;
   RL_RETURN_IF_ERROR(rl_pm4_program_allocate(layout, dwords, &program));
   program->family = layout->family;
-  program->retain = retain;
+  program->retain = options->retain;
+  program->ib_max_dwords = options->ib_max_dwords;
   uint32_t* grids =
       calloc(3u * layout->inputs->capture->launch_count, sizeof(uint32_t));
   rl_status_t status = grids ? rl_pm4_lower_emit(layout, program, grids)
@@ -334,12 +349,11 @@ rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
                          const rl_pm4_lower_options_t* options,
                          rl_pm4_program_t** out_program) {
   *out_program = NULL;
+  rl_pm4_emit_options_t emit;
+  RL_RETURN_IF_ERROR(rl_pm4_emit_options(options, &emit));
   rl_pm4_layout_t layout;
   rl_status_t status = rl_pm4_layout_init(inputs, &layout);
-  if (!status) {
-    status = rl_pm4_lower_layout(&layout, rl_pm4_options_retain(options),
-                                 out_program);
-  }
+  if (!status) status = rl_pm4_lower_layout(&layout, &emit, out_program);
   rl_pm4_layout_deinit(&layout);
   return status;
 }

@@ -1,7 +1,8 @@
-// pm4/pm4_lower.h — lowering a capture into one PM4 indirect buffer inside
-// one AMD vendor AQL packet (route pm4).
+// pm4/pm4_lower.h — lowering a capture into one PM4 command stream (one
+// indirect buffer, or a chain of them) inside one AMD vendor AQL packet
+// (route pm4).
 //
-// The stream (one IB, straight-line; pm4_reference.md §1.3, §2, §3.4, §4.4):
+// The stream (straight-line; pm4_reference.md §1.3, §2, §3.4, §4.4):
 //
 //   entry     ACQUIRE_MEM(family->gcr_acquire_entry): the host wrote the
 //             kernarg segment and buffers since the last run, so K$, V$,
@@ -46,6 +47,21 @@
 //             it; the write-back makes the results visible at system scope
 //             before the packet processor signals the AQL packet's
 //             completion signal, which it does after the IB returns.
+//
+// Chained IBs (docs/pm4-chaining.md): the stream lies in one allocation at
+// |ib_address|; when it is longer than one IB may be (options.ib_max_dwords,
+// at most RL_PM4_IB_MAX_DWORDS, the 20-bit IB_SIZE), it is cut at a packet
+// boundary into IBs that follow each other in that memory. Each IB but the
+// last ends with a NOP padding it to a multiple of RL_PM4_IB_PAD_DWORDS
+// (chain packet included; never a one-dword NOP) and an INDIRECT_BUFFER
+// with CHAIN=1 and VALID=1 to the next dword, whose IB_SIZE is the next
+// IB's size; the vendor packet jumps to the first IB with its size
+// (stats.entry_dwords). An IB is closed before a packet when the largest
+// packet lowering builds and the close might not fit it, so a chained IB
+// may end a few dozen dwords short of the limit. Offsets (patch sites,
+// dispatch offsets, census errors) count dwords from the start of the
+// stream, across IBs. A CP follows the chain without returning, and the SH
+// registers persist across it, so register retention is unaffected.
 //
 // Relay (inputs.relay_address != 0; rl_replay_options_t.pm4_device_patch):
 // the command processor, not the host, writes the changed kernarg values.
@@ -99,6 +115,8 @@
 // is allocated:
 //   RL_STATUS_INVALID_ARGUMENT  missing inputs, no launches, a plan not of
 //                               the whole capture, no completion signal,
+//                               options.ib_max_dwords outside
+//                               RL_PM4_IB_MIN_DWORDS..RL_PM4_IB_MAX_DWORDS,
 //                               misaligned kernarg segment or IB address;
 //   RL_STATUS_UNSUPPORTED       a processor without a PM4 family; a kernel
 //                               enabling its private segment without a
@@ -112,8 +130,8 @@
 //                               — named: kernel, property;
 //   RL_STATUS_CONTRACT          a launch whose geometry, LDS, entry address
 //                               or binding cannot be encoded (named: launch,
-//                               kernel, binding); an IB over
-//                               RL_PM4_IB_MAX_DWORDS;
+//                               kernel, binding); a stream over
+//                               RL_PM4_STREAM_MAX_DWORDS;
 //   RL_STATUS_INTERNAL          the family table lacks a field lowering
 //                               encodes;
 //   RL_STATUS_OUT_OF_MEMORY.
@@ -137,8 +155,13 @@
 // relayed site copied exactly once from its expression's slot by a
 // COPY_DATA of the encoding above, before the entry acquire or between a
 // dispatch and the next CS_PARTIAL_FLUSH, with an ACQUIRE_MEM between the
-// copy and the site's dispatch; the IB within RL_PM4_IB_MAX_DWORDS; the vendor
-// packet's INDIRECT_BUFFER jumping to the IB address with the IB size.
+// copy and the site's dispatch; the chain: every IB at most
+// RL_PM4_IB_MAX_DWORDS, entered at its first dword, with NOP padding only
+// just before a chain packet, each chain packet the last packet of its IB,
+// a multiple of RL_PM4_IB_PAD_DWORDS long, naming the next dword with the
+// next IB's size, the last IB ending at the end of the stream; the vendor
+// packet's INDIRECT_BUFFER jumping to the stream's address with the first
+// IB's size.
 // Failures are RL_STATUS_PREPARE naming the IB dword offset (of the value
 // that is wrong when the stream has one) and what was expected and found.
 //
@@ -153,6 +176,7 @@
 #include "aql/aql_packet.h"
 #include "capture/bind/bind_table.h"
 #include "pm4/pm4_family.h"
+#include "pm4/pm4_packet.h"
 #include "redline/capture.h"
 #include "redline/hazard.h"
 #include "redline/status.h"
@@ -161,9 +185,6 @@
 extern "C" {
 #endif
 
-// The INDIRECT_BUFFER IB_SIZE field is 20 bits of dwords (PAL
-// PM4_MEC_INDIRECT_BUFFER; pm4_reference.md §1.3).
-#define RL_PM4_IB_MAX_DWORDS ((1u << 20) - 1u)
 // image_offsets entry of a launch without a dispatch-packet image.
 #define RL_PM4_NO_IMAGE UINT32_MAX
 
@@ -253,12 +274,23 @@ typedef struct rl_pm4_scratch_s {
 rl_status_t rl_pm4_scratch_layout(const rl_capture_t* capture,
                                   rl_pm4_scratch_t* out_scratch);
 
+// The smallest IB limit options.ib_max_dwords accepts: the largest packet
+// lowering builds plus an IB's close fit in it.
+#define RL_PM4_IB_MIN_DWORDS 128u
+// The longest stream lowering builds (4 GiB of IBs; offsets stay 32-bit).
+#define RL_PM4_STREAM_MAX_DWORDS (1u << 30)
+
 typedef struct rl_pm4_lower_options_s {
   bool retain;  // register-state retention (see above)
+  // The largest IB of the chain (see Chained IBs); 0: RL_PM4_IB_MAX_DWORDS,
+  // what the hardware allows. Tests set a small one to chain small captures.
+  uint32_t ib_max_dwords;
 } rl_pm4_lower_options_t;
 
 typedef struct rl_pm4_stats_s {
-  uint32_t dwords;              // IB size
+  uint32_t dwords;              // the stream's size, every IB of the chain
+  uint32_t entry_dwords;        // the first IB's (= dwords without chains)
+  uint32_t chains;              // INDIRECT_BUFFER CHAIN packets (IBs - 1)
   uint32_t dispatches;          // DISPATCH_DIRECT packets (= launches)
   uint32_t waits;               // CS_PARTIAL_FLUSH packets
   uint32_t acquires;            // ACQUIRE_MEM packets (entry included)
@@ -279,8 +311,9 @@ static inline double rl_pm4_stats_dwords_per_dispatch(
 typedef struct rl_pm4_program_s {
   const rl_pm4_family_t* family;
   bool retain;
-  uint32_t dword_count;
-  uint32_t* dwords;               // the IB (kept current by apply)
+  uint32_t ib_max_dwords;         // the IB limit it was built with
+  uint32_t dword_count;           // the whole stream (stats.dwords)
+  uint32_t* dwords;               // the stream (kept current by apply)
   uint32_t* dispatch_offsets;     // per launch: its DISPATCH_DIRECT header
   uint32_t kernarg_size;          // segment bytes: slices, then images
   uint8_t* kernarg;               // its image (kept current by apply)
@@ -304,9 +337,9 @@ typedef struct rl_pm4_program_s {
 uint32_t rl_pm4_kernarg_segment_size(const rl_capture_t* capture);
 
 // Validates |inputs| like rl_pm4_lower (|ib_address| and
-// |completion_signal| are not read) and returns the exact IB size the
-// lowering will produce, so the caller can allocate the IB before
-// lowering into it.
+// |completion_signal| are not read) and returns the exact stream size the
+// lowering will produce (every IB of the chain), so the caller can
+// allocate it before lowering into it.
 rl_status_t rl_pm4_lower_measure(const rl_pm4_lower_inputs_t* inputs,
                                  const rl_pm4_lower_options_t* options,
                                  uint32_t* out_ib_dwords);

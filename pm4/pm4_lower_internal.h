@@ -159,11 +159,23 @@ typedef struct rl_pm4_regfile_s {
 
 void rl_pm4_regfile_init(rl_pm4_regfile_t* regs);
 
-// Emits the whole IB for |layout| into |builder| (NULL: measure only) and
-// counts it into |out_stats|; |grids| holds 3 work-group counts per launch
-// (NULL when measuring); |out_dispatch_offsets| (per launch) may be NULL.
+// How the emitter builds the stream: register retention, and the largest
+// IB of the chain (RL_PM4_IB_MIN_DWORDS..RL_PM4_IB_MAX_DWORDS, validated by
+// the caller).
+typedef struct rl_pm4_emit_options_s {
+  bool retain;
+  uint32_t ib_max_dwords;
+} rl_pm4_emit_options_t;
+
+// Emits the whole stream for |layout| into |builder| (NULL: measure only),
+// chained into IBs of at most |options->ib_max_dwords| (pm4_lower.h
+// "Chained IBs"; the builder's storage is the whole stream, each IB
+// following the chain packet of the one before), and counts it into
+// |out_stats|; |grids| holds 3 work-group counts per launch (NULL when
+// measuring); |out_dispatch_offsets| (per launch) may be NULL.
 // RL_STATUS_INTERNAL if a builder refuses a packet (capacity was proven).
-rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout, bool retain,
+rl_status_t rl_pm4_emit_program(const rl_pm4_layout_t* layout,
+                                const rl_pm4_emit_options_t* options,
                                 const uint32_t* grids,
                                 rl_pm4_builder_t* builder,
                                 uint32_t* out_dispatch_offsets,

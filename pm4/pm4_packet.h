@@ -200,6 +200,22 @@ static inline uint32_t rl_pm4_bits_put(uint32_t field, uint32_t shift,
   rl_pm4_bits_put((uint32_t)(value), RL_PM4_##op##_##field##_SHIFT, \
                   RL_PM4_##op##_##field##_WIDTH)
 
+// The INDIRECT_BUFFER IB_SIZE field is 20 bits of dwords (PAL
+// PM4_MEC_INDIRECT_BUFFER; pm4_reference.md §1.3): the largest one IB.
+#define RL_PM4_IB_MAX_DWORDS ((1u << 20) - 1u)
+
+// IB chaining (docs/pm4-chaining.md): a command stream longer than one IB is
+// split into IBs, each but the last ending with an INDIRECT_BUFFER with
+// CHAIN=1 to the next; the CP continues there and does not return. As
+// Mesa's amdgpu winsys does (amdgpu_cs_check_space, radv_amdgpu_cs_grow):
+// the chain packet is the last packet of its IB, its IB_SIZE is the next
+// IB's size (written once that IB is complete), and the IB is padded with
+// a NOP before the chain packet so that its size, chain packet included, is
+// a multiple of the compute ring's IB padding: 8 dwords (ac_gpu_info.c
+// ib_pad_dw_mask 0x7 for AMD_IP_COMPUTE).
+#define RL_PM4_CHAIN_DWORDS 4u
+#define RL_PM4_IB_PAD_DWORDS 8u
+
 // Header-only NOP (sid.h PKT3_NOP_PAD: COUNT 0x3FFF means "this dword
 // only"). The CP skips exactly one dword for it.
 #define RL_PM4_NOP_HEADER_ONLY 0xffff1000u

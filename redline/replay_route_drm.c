@@ -1,7 +1,9 @@
 // Route drm of the replay engine (redline/replay_route.h): route pm4's IB
 // (replay_route_pm4.c builds it; there is no AQL queue) submitted directly
 // through the device's submit_ib (libdrm_amdgpu command submission), one
-// submission per run, and a bounded wait on its fence.
+// submission per run, and a bounded wait on its fence. A chained stream
+// (pm4/pm4_lower.h Chained IBs) is submitted as its first IB, as Mesa's
+// winsys submits a chained command stream: the CP follows the chain.
 //
 // Publication is part of the submission, so publish does nothing and the
 // wait submits: the host work of a run (rl_replay_counters_t.host_ns) is
@@ -30,7 +32,7 @@ static rl_status_t rl_route_drm_wait(rl_replay_t* replay, uint64_t last) {
   const uint64_t timeout = replay->options.wait_timeout_ns;
   bool fence_ok = false;
   RL_RETURN_IF_ERROR(device->vtable->submit_ib(device, state->ib.address,
-                                               state->pm4->dword_count,
+                                               state->pm4->stats.entry_dwords,
                                                timeout, &fence_ok));
   ++replay->counters.doorbells;
   replay->counters.packets_published += 1;

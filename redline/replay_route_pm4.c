@@ -1,14 +1,15 @@
 // Route pm4 of the replay engine (redline/replay_route.h): the whole
-// capture as one PM4 indirect buffer (pm4/pm4_lower.h) behind one AMD
+// capture as one PM4 command stream (pm4/pm4_lower.h: one IB, or IBs
+// chained past 1,048,575 dwords in the same allocation) behind one AMD
 // vendor AQL packet. Route drm (replay_route_drm.c) shares the IB.
 //
 // Prepare (after the shared buffers, code objects, kernarg segment and
 // signal): the queue (route pm4 only), the kernels' entry addresses, the
 // scratch ring (device memory, only when a kernel needs scratch: its size
 // is rl_pm4_scratch_layout's), the exact IB size
-// (rl_pm4_lower_measure), the IB allocation (host-visible kernarg memory,
-// 256-byte aligned), lowering, the census of what was built, then the IB
-// and the kernarg image written to the device. Validate → plan → reserve →
+// (rl_pm4_lower_measure, every IB of the chain), the IB allocation
+// (host-visible kernarg memory, 256-byte aligned), lowering, the census of
+// what was built, then the IB and the kernarg image written to the device. Validate → plan → reserve →
 // emit: every refusal (a kernel the route cannot launch) is raised by the
 // measurement, before the IB is reserved.
 //

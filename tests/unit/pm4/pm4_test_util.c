@@ -116,6 +116,10 @@ uint32_t rl_pm4_walk(const rl_pm4_program_t* program, rl_pm4_visit_fn visit,
       case RL_PM4_EVENT_WRITE: ++view->flushes; break;
       case RL_PM4_ACQUIRE_MEM: ++view->acquires; break;
       case RL_PM4_RELEASE_MEM: ++releases; break;
+      case RL_PM4_NOP: break;  // padding before a chain packet
+      case RL_PM4_INDIRECT_BUFFER:  // a chain to the next dword
+        assert_true(RL_PM4_GET(INDIRECT_BUFFER, CHAIN, p.body[2]));
+        break;
       case RL_PM4_DISPATCH_DIRECT:
         view->offset = p.offset;
         memcpy(view->dims, p.body, sizeof(view->dims));

@@ -55,8 +55,8 @@ typedef struct rl_pm4_view_s {
   bool known[RL_PM4_TEST_SH_COUNT];
 } rl_pm4_view_t;
 
-// Walks the IB of |program|; calls |visit| at every dispatch (NULL: count
-// only). Returns the number of dispatches; *|out_tail| (may be NULL)
+// Walks the stream of |program| (a chain's NOP padding and chain packets
+// skipped); calls |visit| at every dispatch (NULL: count only). Returns the number of dispatches; *|out_tail| (may be NULL)
 // receives the packets after the last dispatch as "flush,acquire,release"
 // counts packed as flushes | acquires << 8 | releases << 16.
 typedef void (*rl_pm4_visit_fn)(void* context, uint32_t dispatch,
