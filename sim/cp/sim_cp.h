@@ -23,8 +23,14 @@
 // nests (the inner IB runs, then execution returns) up to
 // RL_SIM_PM4_MAX_DEPTH levels counting the packet's own IB; with CHAIN set
 // execution continues in the new IB and does not return (the chaining IB is
-// replaced at its level). At most RL_SIM_PM4_MAX_PACKETS packets run per AQL
-// packet, so a chain loop faults instead of spinning; the queue's stop flag
+// replaced at its level), as a CP does with a command stream longer than one
+// IB (docs/pm4-chaining.md): every IB of a chain is fetched and
+// bounds-checked on entry like the first, and a chain to a zero-size,
+// invalid, misaligned or unmapped IB faults naming the chain packet (a
+// real CP would hang or fault the VM there). At most RL_SIM_PM4_MAX_CHAINS
+// chained IBs and RL_SIM_PM4_MAX_PACKETS packets run per AQL packet, so a
+// chain loop faults instead of spinning (where a real CP would spin until
+// the queue is reset); the queue's stop flag
 // is re-checked every 4,096 packets, in every WAIT_REG_MEM round and before
 // every work-group (inside one: sim_executor.h rl_sim_wg_stopping).
 //
@@ -102,8 +108,13 @@
 #define RL_SIM_PM4_REG_COUNT (RL_PM4_SH_REG_END - RL_PM4_SH_REG_BASE)
 // IB levels, counting the IB the AQL packet points at.
 #define RL_SIM_PM4_MAX_DEPTH 16u
-// Packets executed per AQL packet (nested and chained IBs included).
-#define RL_SIM_PM4_MAX_PACKETS (1u << 20)
+// Packets executed per AQL packet (nested and chained IBs included): far
+// more than the 2^24 launches a capture may hold need.
+#define RL_SIM_PM4_MAX_PACKETS (1u << 26)
+// Chained IBs entered per AQL packet: 2^16 full IBs are 2^36 dwords, far
+// more than any stream redline builds, while a chain loop (an IB chaining
+// to itself) faults after a few milliseconds.
+#define RL_SIM_PM4_MAX_CHAINS (1u << 16)
 // User SGPRs the CP can load (RSRC2.USER_SGPR is 5 bits; USER_DATA_0..15).
 #define RL_SIM_PM4_USER_SGPR_MAX 32u
 // RELEASE_MEMs pending in one batch.
@@ -181,6 +192,7 @@ typedef struct rl_sim_pm4_exec_s {
   // DISPATCH_DIRECTs of this AQL packet so far; more than the device's
   // max_dispatches (rl_sim_options_t) is a fault before the next launch.
   uint32_t dispatches;
+  uint32_t chains;  // chained IBs entered (RL_SIM_PM4_MAX_CHAINS)
 } rl_sim_pm4_exec_t;
 
 // sim_pm4.c

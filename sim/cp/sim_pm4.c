@@ -443,6 +443,12 @@ static rl_status_t rl_sim_pm4_ib_enter(rl_sim_pm4_exec_t* exec,
   uint32_t size = 0;
   bool chain = false;
   RL_RETURN_IF_ERROR(rl_sim_pm4_ib_target(packet, &address, &size, &chain));
+  if (chain && ++exec->chains > RL_SIM_PM4_MAX_CHAINS) {
+    return RL_STATUS(RL_STATUS_CONTRACT,
+                     "more than %u chained IBs in one AQL packet (an IB "
+                     "chain loop?)",
+                     RL_SIM_PM4_MAX_CHAINS);
+  }
   if (chain)
     return rl_sim_pm4_ib_fetch(exec, &stack[*depth - 1], address, size);
   if (*depth == RL_SIM_PM4_MAX_DEPTH) {

@@ -152,6 +152,89 @@ static void rl_test_kernarg_unmapped(void** state) {
                        "VM fault: kernel vc_fill: kernarg segment [0x1000");
 }
 
+//===----------------------------------------------------------------------===//
+// Chained IBs (docs/pm4-chaining.md): every IB of a chain is bounds-checked
+// on entry; what a real CP would hang or VM-fault on is a fault naming the
+// chain packet. The control, a chain that runs, is in sim_pm4_test.c.
+//===----------------------------------------------------------------------===//
+
+// The case's IB: a NOP, then an INDIRECT_BUFFER CHAIN to |address| with
+// |control| as dword 3; expects the fault at the chain packet (dword 3).
+static void rl_test_bad_chain(uint64_t address, uint32_t control,
+                              const char* needle) {
+  rl_test_case_t c;
+  rl_test_case_init(&c, "gfx1100");
+  assert_true(rl_pm4_emit_nop(&c.ib.builder, 2, NULL));  // dwords 0..2
+  rl_test_raw(&c.ib.builder, rl_pm4_header(RL_PM4_INDIRECT_BUFFER, 4, 0));
+  rl_test_raw(&c.ib.builder, (uint32_t)address);
+  rl_test_raw(&c.ib.builder, (uint32_t)(address >> 32));
+  rl_test_raw(&c.ib.builder, control);
+  rl_test_expect_fault(&c, 3, "INDIRECT_BUFFER", needle);
+}
+
+static uint32_t rl_test_chain_control(uint32_t size) {
+  return RL_PM4_PUT(INDIRECT_BUFFER, IB_SIZE, size) |
+         RL_PM4_PUT(INDIRECT_BUFFER, CHAIN, 1) |
+         RL_PM4_PUT(INDIRECT_BUFFER, VALID, 1);
+}
+
+static void rl_test_chain_unmapped(void** state) {
+  (void)state;
+  rl_test_bad_chain(0x7f0000000000ull, rl_test_chain_control(16),
+                    "VM fault: IB fetch of 64 bytes at 0x7f0000000000");
+}
+
+static void rl_test_chain_zero_size(void** state) {
+  (void)state;
+  rl_test_case_t c;
+  rl_test_case_init(&c, "gfx1100");
+  assert_true(rl_pm4_emit_nop(&c.ib.builder, 2, NULL));
+  assert_true(rl_pm4_emit_indirect_buffer(&c.ib.builder, c.ib.memory.address,
+                                          1, true, NULL));
+  c.ib.builder.dwords[6] &= ~0xfffffu;  // IB_SIZE 0
+  rl_test_expect_fault(&c, 3, "INDIRECT_BUFFER", "a nonzero size");
+}
+
+static void rl_test_chain_not_valid(void** state) {
+  (void)state;
+  rl_test_case_t c;
+  rl_test_case_init(&c, "gfx1100");
+  assert_true(rl_pm4_emit_nop(&c.ib.builder, 2, NULL));
+  assert_true(rl_pm4_emit_indirect_buffer(&c.ib.builder, c.ib.memory.address,
+                                          8, true, NULL));
+  c.ib.builder.dwords[6] &= ~(1u << RL_PM4_INDIRECT_BUFFER_VALID_SHIFT);
+  rl_test_expect_fault(&c, 3, "INDIRECT_BUFFER", "expected VALID (bit 23)");
+}
+
+// A chain into mapped memory whose size runs past the allocation's end.
+static void rl_test_chain_past_allocation(void** state) {
+  (void)state;
+  rl_test_case_t c;
+  rl_test_case_init(&c, "gfx1100");
+  rl_pm4_test_ib_t next;
+  rl_pm4_test_ib_init(&c.f, &next, 64);
+  assert_true(rl_pm4_emit_nop(&c.ib.builder, 2, NULL));
+  assert_true(rl_pm4_emit_indirect_buffer(&c.ib.builder, next.memory.address,
+                                          1u << 19, true, NULL));
+  char needle[96];
+  snprintf(needle, sizeof(needle), "VM fault: IB fetch of %u bytes at 0x%llx",
+           4u << 19, (unsigned long long)next.memory.address);
+  rl_test_expect_fault(&c, 3, "INDIRECT_BUFFER", needle);
+}
+
+// An IB chaining to itself: a real CP spins until the queue is reset; the
+// simulator faults after RL_SIM_PM4_MAX_CHAINS chained IBs.
+static void rl_test_chain_loop(void** state) {
+  (void)state;
+  rl_test_case_t c;
+  rl_test_case_init(&c, "gfx1100");
+  assert_true(rl_pm4_emit_nop(&c.ib.builder, 2, NULL));
+  assert_true(rl_pm4_emit_indirect_buffer(&c.ib.builder, c.ib.memory.address,
+                                          7, true, NULL));
+  rl_test_expect_fault(&c, 3, "INDIRECT_BUFFER",
+                       "chained IBs in one AQL packet (an IB chain loop?)");
+}
+
 // How the test separates the producer from the consumer.
 typedef enum rl_test_wait_e {
   RL_TEST_NO_WAIT = 0,
@@ -483,6 +566,11 @@ int main(void) {
       cmocka_unit_test(rl_test_wave32_mismatch),
       cmocka_unit_test(rl_test_lds_too_small),
       cmocka_unit_test(rl_test_kernarg_unmapped),
+      cmocka_unit_test(rl_test_chain_unmapped),
+      cmocka_unit_test(rl_test_chain_zero_size),
+      cmocka_unit_test(rl_test_chain_not_valid),
+      cmocka_unit_test(rl_test_chain_past_allocation),
+      cmocka_unit_test(rl_test_chain_loop),
       cmocka_unit_test(rl_test_scratch_covered),
       cmocka_unit_test(rl_test_scratch_refused),
       cmocka_unit_test(rl_test_dispatch_ptr_image),

@@ -141,6 +141,54 @@ static void rl_test_nested_and_chained(void** state) {
   rl_pm4_fixture_teardown(&f);
 }
 
+// A stream cut into three IBs as route pm4 cuts one past 1,048,575 dwords
+// (pm4/pm4_lower.h Chained IBs): A sets vc_fill's registers and chains to
+// B, which dispatches it, waits, sets vc_scale's registers and chains to C,
+// which dispatches it. Registers persist across the chain; adversarial
+// mode, so the wait in B is what orders the two dispatches.
+static void rl_test_three_chained_ibs(void** state) {
+  (void)state;
+  rl_pm4_fixture_t f;
+  rl_pm4_fixture_setup(&f, "gfx1100", RL_SIM_HAZARDS_ADVERSARIAL);
+  rl_device_allocation_t a = rl_sim_fixture_alloc(&f.sim, 4 * RL_TEST_N);
+  rl_device_allocation_t b = rl_sim_fixture_alloc(&f.sim, 4 * RL_TEST_N);
+  rl_device_allocation_t marks = rl_sim_fixture_alloc(&f.sim, 16);
+  rl_pm4_test_ib_t A, B, C;
+  rl_pm4_test_ib_init(&f, &A, 256);
+  rl_pm4_test_ib_init(&f, &B, 256);
+  rl_pm4_test_ib_init(&f, &C, 64);
+  const uint32_t one = 1;
+  rl_pm4_test_emit_kernel(&f, &A.builder, "vc_fill",
+                          rl_pm4_test_fill_args(&f, a.address, 1.5f, RL_TEST_N),
+                          NULL);
+  rl_pm4_test_emit_dispatch(&f, &B.builder, "vc_fill", RL_TEST_GROUPS, false);
+  rl_pm4_test_emit_wait(&f, &B.builder, true, true);
+  rl_pm4_test_emit_kernel(
+      &f, &B.builder, "vc_scale",
+      rl_pm4_test_scale_args(&f, a.address, b.address, 2.0f, RL_TEST_N),
+      NULL);
+  rl_pm4_test_emit_dispatch(&f, &C.builder, "vc_scale", RL_TEST_GROUPS, false);
+  assert_true(
+      rl_pm4_emit_write_data(&C.builder, marks.address + 8, &one, 1, NULL));
+  // The chain packets last, each naming the next IB with its final size.
+  assert_true(rl_pm4_emit_indirect_buffer(&B.builder, C.memory.address,
+                                          C.builder.count, true, NULL));
+  assert_true(rl_pm4_emit_indirect_buffer(&A.builder, B.memory.address,
+                                          B.builder.count, true, NULL));
+  uint64_t signal = rl_sim_fixture_signal(&f.sim, 1);
+  rl_pm4_test_submit(&f, &A, signal, true);
+  assert_true(rl_test_wait(&f.sim, signal, RL_TEST_WAIT_NS));
+  const float* out = b.host;
+  for (uint32_t i = 0; i < RL_TEST_N; ++i) {
+    if (out[i] != 1.5f * 2.0f) fail_msg("b[%u] = %g", i, (double)out[i]);
+  }
+  assert_int_equal(((const uint32_t*)marks.host)[2], 1);
+  rl_sim_dispatch_record_t log[4];
+  assert_int_equal(rl_sim_dispatch_log(f.sim.device, log, 4), 2);
+  assert_int_equal(rl_sim_hazards(f.sim.device, NULL, 0), 0);
+  rl_pm4_fixture_teardown(&f);
+}
+
 // RELEASE_MEM after a dispatch writes its 64-bit value and an end-of-pipe
 // GPU clock no earlier than the dispatch's end; COPY_DATA copies the clock
 // before it.
@@ -222,6 +270,7 @@ int main(void) {
       cmocka_unit_test(rl_test_chain_gfx1201_without_priv),
       cmocka_unit_test(rl_test_registers_persist),
       cmocka_unit_test(rl_test_nested_and_chained),
+      cmocka_unit_test(rl_test_three_chained_ibs),
       cmocka_unit_test(rl_test_release_mem),
       cmocka_unit_test(rl_test_wait_reg_mem),
   };
