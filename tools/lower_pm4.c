@@ -17,6 +17,7 @@ typedef struct rl_lower_pm4_ib_s {
   uint32_t count;
   uint32_t acquires;  // ACQUIRE_MEM packets
   uint32_t copies;    // COPY_DATA packets (relay, --device-patch)
+  uint32_t ibs;       // IBs: 1 + INDIRECT_BUFFER CHAIN packets
   uint32_t packets;
 } rl_lower_pm4_ib_t;
 
@@ -26,6 +27,7 @@ static rl_status_t rl_lower_pm4_ib_read(const rl_replay_t* replay,
                                         const rl_capture_t* capture,
                                         rl_lower_pm4_ib_t* out_ib) {
   memset(out_ib, 0, sizeof(*out_ib));
+  out_ib->ibs = 1;
   RL_RETURN_IF_ERROR(rl_pm4_family_for_processor(
       rl_capture_processor_or(capture, ""), &out_ib->family));
   RL_RETURN_IF_ERROR(rl_replay_stream_ib(replay, NULL, 0, &out_ib->count));
@@ -39,6 +41,7 @@ static rl_status_t rl_lower_pm4_ib_read(const rl_replay_t* replay,
                                           out_ib->count, offset, &packet));
     out_ib->acquires += packet.opcode == RL_PM4_ACQUIRE_MEM;
     out_ib->copies += packet.opcode == RL_PM4_COPY_DATA;
+    out_ib->ibs += packet.opcode == RL_PM4_INDIRECT_BUFFER;
     ++out_ib->packets;
     offset += packet.dwords;
   }
@@ -54,10 +57,10 @@ static void rl_lower_pm4_text_stats(const rl_route_proof_t* proof,
                                     bool retain) {
   printf("stats route=%s target=%s retain=%s dwords=%u dispatches=%u "
          "dwords_per_dispatch=%.2f waits=%u acquires=%u copies=%u "
-         "patch_sites=%u\n",
+         "patch_sites=%u ibs=%u\n",
          rl_route_name(proof->route), proof->target, retain ? "on" : "off", ib->count, proof->dispatches,
          proof->dispatches ? (double)ib->count / proof->dispatches : 0.0,
-         proof->waits, ib->acquires, ib->copies, proof->patch_sites);
+         proof->waits, ib->acquires, ib->copies, proof->patch_sites, ib->ibs);
 }
 
 // The packet at dword |offset| of the IB, decoded and formatted (the census
@@ -130,6 +133,7 @@ static cJSON* rl_lower_pm4_json_stats(const rl_route_proof_t* proof,
   cJSON_AddNumberToObject(stats, "acquires", ib->acquires);
   cJSON_AddNumberToObject(stats, "copies", ib->copies);
   cJSON_AddNumberToObject(stats, "patch_sites", proof->patch_sites);
+  cJSON_AddNumberToObject(stats, "ibs", ib->ibs);
   cJSON_AddNumberToObject(stats, "stream_bytes", (double)proof->stream_bytes);
   return stats;
 }

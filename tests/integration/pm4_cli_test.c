@@ -97,7 +97,8 @@ static void test_lower_prints_the_ib(void** state) {
            rl_dir);
   assert_int_equal(rl_run(args), 0);
   assert_true(rl_output_has("dwords_per_dispatch="));
-  assert_true(rl_output_has("waits=5 acquires=6 copies=0 patch_sites=19"));
+  assert_true(
+      rl_output_has("waits=5 acquires=6 copies=0 patch_sites=19 ibs=1\n"));
   // --device-patch: vecchain's three kernarg bindings copied by the CP.
   snprintf(args, sizeof(args), "lower %s/vc-gfx1100.rlc --route pm4 "
            "--device-patch", rl_dir);
