@@ -1,4 +1,5 @@
-// The reference executor: kernel lookup and the dispatch checks of begin().
+// The reference executor: kernel lookup, the dispatch checks of begin(), and
+// the explicit arguments read for each work-group by their declared types.
 #include "kernels/ref/ref_executor.h"
 
 #include <stdlib.h>
