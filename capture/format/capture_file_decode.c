@@ -2,6 +2,7 @@
 // Each reads its records through the bounds-checked cursor and adds them
 // with rl_capture_add_*(); errors from the builders are prefixed with the
 // section and the absolute offset of the record that caused them.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -28,13 +29,49 @@ static rl_status_t rl_capture_decode_wrap(const rl_codec_reader_t* reader,
   return wrapped;
 }
 
-// Fails unless a builder gave the record the index it has in the file.
-static rl_status_t rl_capture_decode_expect_index(
-    const rl_codec_reader_t* reader, uint64_t offset, uint32_t index,
-    uint32_t expected) {
-  if (index == expected) return RL_OK;
+// Takes what a builder returned for the record at |offset|: its error,
+// prefixed (rl_capture_decode_wrap), or a failure unless it gave the record
+// *|index| == |expected|, the index the record has in the file.
+static rl_status_t rl_capture_decode_added(const rl_codec_reader_t* reader,
+                                           uint64_t offset, rl_status_t status,
+                                           const uint32_t* index,
+                                           uint32_t expected) {
+  RL_RETURN_IF_ERROR(rl_capture_decode_wrap(reader, offset, status));
+  if (*index == expected) return RL_OK;
   return rl_codec_reader_fail_at(reader, RL_STATUS_INVALID_INPUT, offset,
-                                 "repeats record %u", index);
+                                 "repeats record %u", *index);
+}
+
+// Decodes record |index| of a section.
+typedef rl_status_t (*rl_capture_decode_record_t)(rl_capture_decoder_t* decoder,
+                                                  rl_codec_reader_t* reader,
+                                                  uint32_t index);
+
+// Decodes the |count| records of a section in file order, each labelled
+// "|what| <index>" in errors.
+static rl_status_t rl_capture_decode_records(
+    rl_capture_decoder_t* decoder, rl_codec_reader_t* reader, const char* what,
+    uint32_t count, rl_capture_decode_record_t record) {
+  for (uint32_t i = 0; i < count; ++i) {
+    rl_codec_reader_set_label(reader, "%s %u", what, i);
+    RL_RETURN_IF_ERROR(record(decoder, reader, i));
+  }
+  return RL_OK;
+}
+
+// Decodes a section that holds a record count, then that many records and
+// nothing else. The count is labelled "|what| count" in errors.
+static rl_status_t rl_capture_decode_section(
+    rl_capture_decoder_t* decoder, rl_codec_reader_t* reader, const char* what,
+    size_t min_record_size, rl_capture_decode_record_t record) {
+  char label[32];
+  snprintf(label, sizeof(label), "%s count", what);
+  uint32_t count = 0;
+  RL_RETURN_IF_ERROR(
+      rl_codec_read_count(reader, label, min_record_size, &count));
+  RL_RETURN_IF_ERROR(
+      rl_capture_decode_records(decoder, reader, what, count, record));
+  return rl_codec_reader_expect_end(reader);
 }
 
 rl_status_t rl_capture_decode_meta(rl_capture_decoder_t* decoder,
@@ -64,11 +101,10 @@ static rl_status_t rl_capture_decode_code_object(rl_capture_decoder_t* decoder,
   RL_RETURN_IF_ERROR(rl_codec_read_digest(reader, "digest", &digest));
   RL_RETURN_IF_ERROR(rl_codec_read_bytes(reader, "bytes", size, &bytes));
   uint32_t index = 0;
-  RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
+  RL_RETURN_IF_ERROR(rl_capture_decode_added(
       reader, offset,
-      rl_capture_add_code_object(decoder->capture, bytes, size, &index)));
-  RL_RETURN_IF_ERROR(
-      rl_capture_decode_expect_index(reader, offset, index, expected));
+      rl_capture_add_code_object(decoder->capture, bytes, size, &index), &index,
+      expected));
   rl_digest128_t actual = decoder->capture->code_objects[index].digest;
   if (decoder->check_integrity && !rl_digest128_equal(digest, actual)) {
     char stored_hex[RL_DIGEST128_HEX_LENGTH + 1];
@@ -89,10 +125,8 @@ rl_status_t rl_capture_decode_code_objects(rl_capture_decoder_t* decoder,
   RL_RETURN_IF_ERROR(rl_codec_read_count(reader, "code object count",
                                          RL_CAPTURE_RECORD_CODE_OBJECT_MIN,
                                          &count));
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "code object %u", i);
-    RL_RETURN_IF_ERROR(rl_capture_decode_code_object(decoder, reader, i));
-  }
+  RL_RETURN_IF_ERROR(rl_capture_decode_records(
+      decoder, reader, "code object", count, rl_capture_decode_code_object));
   RL_RETURN_IF_ERROR(rl_codec_reader_expect_end(reader));
   const char* target = decoder->capture->target ? decoder->capture->target : "";
   if (strcmp(decoder->target, target) != 0) {
@@ -104,26 +138,27 @@ rl_status_t rl_capture_decode_code_objects(rl_capture_decoder_t* decoder,
   return RL_OK;
 }
 
+static rl_status_t rl_capture_decode_kernel(rl_capture_decoder_t* decoder,
+                                            rl_codec_reader_t* reader,
+                                            uint32_t expected) {
+  uint64_t offset = rl_codec_reader_offset(reader);
+  uint32_t code_object = 0;
+  char name[RL_CAPTURE_SYMBOL_MAX];
+  RL_RETURN_IF_ERROR(
+      rl_codec_read_u32(reader, "code object index", &code_object));
+  RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
+  uint32_t index = 0;
+  return rl_capture_decode_added(
+      reader, offset,
+      rl_capture_add_kernel(decoder->capture, code_object, name, &index),
+      &index, expected);
+}
+
 rl_status_t rl_capture_decode_kernels(rl_capture_decoder_t* decoder,
                                       rl_codec_reader_t* reader) {
-  uint32_t count = 0;
-  RL_RETURN_IF_ERROR(rl_codec_read_count(
-      reader, "kernel count", RL_CAPTURE_RECORD_KERNEL_MIN, &count));
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "kernel %u", i);
-    uint64_t offset = rl_codec_reader_offset(reader);
-    uint32_t code_object = 0;
-    char name[RL_CAPTURE_SYMBOL_MAX];
-    RL_RETURN_IF_ERROR(
-        rl_codec_read_u32(reader, "code object index", &code_object));
-    RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
-    uint32_t index = 0;
-    RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
-        reader, offset,
-        rl_capture_add_kernel(decoder->capture, code_object, name, &index)));
-    RL_RETURN_IF_ERROR(rl_capture_decode_expect_index(reader, offset, index, i));
-  }
-  return rl_codec_reader_expect_end(reader);
+  return rl_capture_decode_section(decoder, reader, "kernel",
+                                   RL_CAPTURE_RECORD_KERNEL_MIN,
+                                   rl_capture_decode_kernel);
 }
 
 static rl_status_t rl_capture_decode_buffer(rl_capture_decoder_t* decoder,
@@ -165,10 +200,9 @@ static rl_status_t rl_capture_decode_buffer(rl_capture_decoder_t* decoder,
   buffer.role = (rl_buffer_role_t)role;
   buffer.keep_address = (flags & RL_CAPTURE_BUFFER_FLAG_KEEP_ADDRESS) != 0;
   uint32_t index = 0;
-  RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
-      reader, offset, rl_capture_add_buffer(decoder->capture, &buffer, &index)));
-  RL_RETURN_IF_ERROR(
-      rl_capture_decode_expect_index(reader, offset, index, expected));
+  RL_RETURN_IF_ERROR(rl_capture_decode_added(
+      reader, offset, rl_capture_add_buffer(decoder->capture, &buffer, &index),
+      &index, expected));
   decoder->has_contents[index] =
       (flags & RL_CAPTURE_BUFFER_FLAG_HAS_CONTENTS) != 0;
   return RL_OK;
@@ -181,10 +215,8 @@ rl_status_t rl_capture_decode_buffers(rl_capture_decoder_t* decoder,
       reader, "buffer count", RL_CAPTURE_RECORD_BUFFER_MIN, &count));
   decoder->has_contents = calloc(count ? count : 1, 1);
   if (!decoder->has_contents) return rl_status_out_of_memory();
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "buffer %u", i);
-    RL_RETURN_IF_ERROR(rl_capture_decode_buffer(decoder, reader, i));
-  }
+  RL_RETURN_IF_ERROR(rl_capture_decode_records(decoder, reader, "buffer", count,
+                                               rl_capture_decode_buffer));
   return rl_codec_reader_expect_end(reader);
 }
 
@@ -208,7 +240,8 @@ static rl_status_t rl_capture_decode_zstd(const rl_codec_reader_t* reader,
   }
   uint8_t* contents = malloc((size_t)size);
   if (!contents) return rl_status_out_of_memory();
-  size_t produced = ZSTD_decompress(contents, (size_t)size, stored, stored_size);
+  size_t produced =
+      ZSTD_decompress(contents, (size_t)size, stored, stored_size);
   if (ZSTD_isError(produced) || produced != size) {
     free(contents);
     return rl_codec_reader_fail_at(
@@ -328,27 +361,28 @@ rl_status_t rl_capture_decode_buffer_data(rl_capture_decoder_t* decoder,
   return rl_codec_reader_expect_end(reader);
 }
 
+static rl_status_t rl_capture_decode_param(rl_capture_decoder_t* decoder,
+                                           rl_codec_reader_t* reader,
+                                           uint32_t expected) {
+  uint64_t offset = rl_codec_reader_offset(reader);
+  char name[RL_CAPTURE_NAME_MAX];
+  rl_capture_param_t param = {name, 0, 0, 0};
+  RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "min", &param.min));
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "max", &param.max));
+  RL_RETURN_IF_ERROR(
+      rl_codec_read_i64(reader, "capture value", &param.capture_value));
+  uint32_t index = 0;
+  return rl_capture_decode_added(
+      reader, offset, rl_capture_add_param(decoder->capture, &param, &index),
+      &index, expected);
+}
+
 rl_status_t rl_capture_decode_params(rl_capture_decoder_t* decoder,
                                      rl_codec_reader_t* reader) {
-  uint32_t count = 0;
-  RL_RETURN_IF_ERROR(rl_codec_read_count(
-      reader, "parameter count", RL_CAPTURE_RECORD_PARAM_MIN, &count));
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "parameter %u", i);
-    uint64_t offset = rl_codec_reader_offset(reader);
-    char name[RL_CAPTURE_NAME_MAX];
-    rl_capture_param_t param = {name, 0, 0, 0};
-    RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
-    RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "min", &param.min));
-    RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "max", &param.max));
-    RL_RETURN_IF_ERROR(
-        rl_codec_read_i64(reader, "capture value", &param.capture_value));
-    uint32_t index = 0;
-    RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
-        reader, offset, rl_capture_add_param(decoder->capture, &param, &index)));
-    RL_RETURN_IF_ERROR(rl_capture_decode_expect_index(reader, offset, index, i));
-  }
-  return rl_codec_reader_expect_end(reader);
+  return rl_capture_decode_section(decoder, reader, "parameter",
+                                   RL_CAPTURE_RECORD_PARAM_MIN,
+                                   rl_capture_decode_param);
 }
 
 static rl_status_t rl_capture_decode_slot(rl_codec_reader_t* reader,
@@ -392,12 +426,14 @@ static rl_status_t rl_capture_decode_binding(rl_codec_reader_t* reader,
 static rl_status_t rl_capture_decode_launch_head(rl_codec_reader_t* reader,
                                                  rl_capture_launch_t* launch) {
   const uint8_t* kernarg = NULL;
-  RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "kernel index", &launch->kernel));
+  RL_RETURN_IF_ERROR(
+      rl_codec_read_u32(reader, "kernel index", &launch->kernel));
   for (int axis = 0; axis < 3; ++axis) {
     RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "grid", &launch->grid[axis]));
   }
   for (int axis = 0; axis < 3; ++axis) {
-    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "block", &launch->block[axis]));
+    RL_RETURN_IF_ERROR(
+        rl_codec_read_u32(reader, "block", &launch->block[axis]));
   }
   RL_RETURN_IF_ERROR(
       rl_codec_read_u32(reader, "dynamic LDS size", &launch->dynamic_lds));
@@ -466,12 +502,10 @@ static rl_status_t rl_capture_decode_launch(rl_capture_decoder_t* decoder,
   }
   uint32_t index = 0;
   if (!status) {
-    status = rl_capture_decode_wrap(
+    status = rl_capture_decode_added(
         reader, offset,
-        rl_capture_add_launch(decoder->capture, &launch, &index));
-  }
-  if (!status) {
-    status = rl_capture_decode_expect_index(reader, offset, index, expected);
+        rl_capture_add_launch(decoder->capture, &launch, &index), &index,
+        expected);
   }
   free(launch.slots);
   free(launch.bindings);
@@ -517,10 +551,8 @@ rl_status_t rl_capture_decode_launches(rl_capture_decoder_t* decoder,
   uint32_t count = 0;
   RL_RETURN_IF_ERROR(rl_codec_read_count(
       reader, "launch count", RL_CAPTURE_RECORD_LAUNCH_MIN, &count));
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "launch %u", i);
-    RL_RETURN_IF_ERROR(rl_capture_decode_launch(decoder, reader, i));
-  }
+  RL_RETURN_IF_ERROR(rl_capture_decode_records(decoder, reader, "launch", count,
+                                               rl_capture_decode_launch));
   if (decoder->ext_next < decoder->ext_count) {
     return rl_codec_reader_fail_at(
         reader, RL_STATUS_INVALID_INPUT, reader->base_offset,
@@ -528,6 +560,25 @@ rl_status_t rl_capture_decode_launches(rl_capture_decoder_t* decoder,
         decoder->ext_where[decoder->ext_next][0], count);
   }
   return rl_codec_reader_expect_end(reader);
+}
+
+static rl_status_t rl_capture_decode_region(rl_capture_decoder_t* decoder,
+                                            rl_codec_reader_t* reader,
+                                            uint32_t expected) {
+  uint64_t offset = rl_codec_reader_offset(reader);
+  char name[RL_CAPTURE_NAME_MAX];
+  rl_capture_region_t region = {name, 0, 0, 0, RL_REGION_BYTES};
+  uint32_t type = 0;
+  RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "buffer", &region.buffer));
+  RL_RETURN_IF_ERROR(rl_codec_read_u64(reader, "offset", &region.offset));
+  RL_RETURN_IF_ERROR(rl_codec_read_u64(reader, "size", &region.size));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "type", &type));
+  region.type = (rl_region_type_t)type;
+  uint32_t index = 0;
+  return rl_capture_decode_added(
+      reader, offset, rl_capture_add_region(decoder->capture, &region, &index),
+      &index, expected);
 }
 
 rl_status_t rl_capture_decode_regions(rl_capture_decoder_t* decoder,
@@ -541,52 +592,36 @@ rl_status_t rl_capture_decode_regions(rl_capture_decoder_t* decoder,
         "%u regions exceed the limit of %u (max_regions, --max-regions)", count,
         decoder->max_regions);
   }
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "region %u", i);
-    uint64_t offset = rl_codec_reader_offset(reader);
-    char name[RL_CAPTURE_NAME_MAX];
-    rl_capture_region_t region = {name, 0, 0, 0, RL_REGION_BYTES};
-    uint32_t type = 0;
-    RL_RETURN_IF_ERROR(rl_codec_read_string(reader, "name", name, sizeof(name)));
-    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "buffer", &region.buffer));
-    RL_RETURN_IF_ERROR(rl_codec_read_u64(reader, "offset", &region.offset));
-    RL_RETURN_IF_ERROR(rl_codec_read_u64(reader, "size", &region.size));
-    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "type", &type));
-    region.type = (rl_region_type_t)type;
-    uint32_t index = 0;
-    RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
-        reader, offset,
-        rl_capture_add_region(decoder->capture, &region, &index)));
-    RL_RETURN_IF_ERROR(rl_capture_decode_expect_index(reader, offset, index, i));
-  }
+  RL_RETURN_IF_ERROR(rl_capture_decode_records(decoder, reader, "region", count,
+                                               rl_capture_decode_region));
   return rl_codec_reader_expect_end(reader);
+}
+
+static rl_status_t rl_capture_decode_window(rl_capture_decoder_t* decoder,
+                                            rl_codec_reader_t* reader,
+                                            uint32_t expected) {
+  uint64_t offset = rl_codec_reader_offset(reader);
+  rl_capture_window_t window;
+  memset(&window, 0, sizeof(window));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "parameter", &window.param));
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "start", &window.start));
+  RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "count", &window.count));
+  RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "stride", &window.stride));
+  if (window.count > decoder->max_windows) {
+    return rl_codec_reader_fail_at(
+        reader, RL_STATUS_INVALID_INPUT, offset,
+        "%u windows exceed the limit of %u (max_windows, --max-windows)",
+        window.count, decoder->max_windows);
+  }
+  uint32_t index = 0;
+  return rl_capture_decode_added(
+      reader, offset, rl_capture_add_window(decoder->capture, &window, &index),
+      &index, expected);
 }
 
 rl_status_t rl_capture_decode_windows(rl_capture_decoder_t* decoder,
                                       rl_codec_reader_t* reader) {
-  uint32_t count = 0;
-  RL_RETURN_IF_ERROR(rl_codec_read_count(
-      reader, "window count", RL_CAPTURE_RECORD_WINDOW, &count));
-  for (uint32_t i = 0; i < count; ++i) {
-    rl_codec_reader_set_label(reader, "window %u", i);
-    uint64_t offset = rl_codec_reader_offset(reader);
-    rl_capture_window_t window;
-    memset(&window, 0, sizeof(window));
-    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "parameter", &window.param));
-    RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "start", &window.start));
-    RL_RETURN_IF_ERROR(rl_codec_read_u32(reader, "count", &window.count));
-    RL_RETURN_IF_ERROR(rl_codec_read_i64(reader, "stride", &window.stride));
-    if (window.count > decoder->max_windows) {
-      return rl_codec_reader_fail_at(
-          reader, RL_STATUS_INVALID_INPUT, offset,
-          "%u windows exceed the limit of %u (max_windows, --max-windows)",
-          window.count, decoder->max_windows);
-    }
-    uint32_t index = 0;
-    RL_RETURN_IF_ERROR(rl_capture_decode_wrap(
-        reader, offset,
-        rl_capture_add_window(decoder->capture, &window, &index)));
-    RL_RETURN_IF_ERROR(rl_capture_decode_expect_index(reader, offset, index, i));
-  }
-  return rl_codec_reader_expect_end(reader);
+  return rl_capture_decode_section(decoder, reader, "window",
+                                   RL_CAPTURE_RECORD_WINDOW,
+                                   rl_capture_decode_window);
 }

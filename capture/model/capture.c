@@ -32,10 +32,16 @@ rl_status_t rl_capture_create(const char* workload, rl_capture_t** out_capture) 
   return RL_OK;
 }
 
-static void rl_capture_launch_deinit(rl_capture_launch_t* launch) {
+void rl_capture_launch_deinit(rl_capture_launch_t* launch) {
   free(launch->kernarg);
   free(launch->slots);
   free(launch->bindings);
+}
+
+void rl_capture_pop_launch(rl_capture_t* capture) {
+  rl_capture_launch_t* launch = &capture->launches[--capture->launch_count];
+  rl_capture_launch_deinit(launch);
+  memset(launch, 0, sizeof(*launch));
 }
 
 rl_status_t rl_capture_mark_incomplete(rl_capture_t* capture,

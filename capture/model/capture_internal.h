@@ -30,6 +30,14 @@ rl_status_t rl_capture_check_variable(const rl_capture_t* capture,
 rl_status_t rl_capture_check_param(const rl_capture_param_t* param);
 rl_status_t rl_capture_check_launch(const rl_capture_t* capture,
                                     const rl_capture_launch_t* launch);
+
+// Frees what |launch| owns (kernarg, slots, bindings): a launch of the
+// model, or one being built.
+void rl_capture_launch_deinit(rl_capture_launch_t* launch);
+
+// Removes the last launch of |capture| (at least one) and frees what it
+// owns: the funnel, when the device refuses a launch it has just added.
+void rl_capture_pop_launch(rl_capture_t* capture);
 rl_status_t rl_capture_check_region(const rl_capture_t* capture,
                                     const rl_capture_region_t* region);
 // Descriptor binding |descriptor| against |capture| and the binding

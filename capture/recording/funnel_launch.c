@@ -371,18 +371,7 @@ static rl_status_t rl_funnel_build_init(rl_funnel_build_t* build) {
 }
 
 static void rl_funnel_build_deinit(rl_funnel_build_t* build) {
-  free(build->launch.kernarg);
-  free(build->launch.slots);
-  free(build->launch.bindings);
-}
-
-// Removes the last launch again (the device refused it).
-static void rl_funnel_pop_launch(rl_capture_t* capture) {
-  rl_capture_launch_t* launch = &capture->launches[--capture->launch_count];
-  free(launch->kernarg);
-  free(launch->slots);
-  free(launch->bindings);
-  memset(launch, 0, sizeof(*launch));
+  rl_capture_launch_deinit(&build->launch);
 }
 
 static void rl_funnel_note_binders(rl_funnel_t* funnel,
@@ -447,7 +436,7 @@ static rl_status_t rl_funnel_record(rl_funnel_t* funnel,
       rl_capture_add_launch(funnel->capture, &build->launch, &index);
   if (!status) {
     status = rl_funnel_dispatch(funnel, build);
-    if (status) rl_funnel_pop_launch(funnel->capture);
+    if (status) rl_capture_pop_launch(funnel->capture);
   }
   if (!status) {
     rl_funnel_fault_tail(&funnel->capture->launches[index], build->info,

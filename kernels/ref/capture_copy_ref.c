@@ -11,12 +11,9 @@
 #define RL_CC_BLOCK 256u
 
 // rl_capture_copy(dst, src, n): dst[i] = src[i].
-static rl_status_t rl_cc_copy(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t dst = 0, src = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &dst));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &src));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &n));
+static rl_status_t rl_cc_copy(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t dst = args[0].pointer, src = args[1].pointer;
+  const uint32_t n = args[2].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     uint32_t i = wg->group_id[0] * RL_CC_BLOCK + lane;
     if (i >= n) continue;
@@ -29,13 +26,9 @@ static rl_status_t rl_cc_copy(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 
 // rl_capture_fill(dst, pattern, width, n): dst[i] = byte (i % width) of
 // the little-endian pattern.
-static rl_status_t rl_cc_fill(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t dst = 0;
-  uint32_t pattern = 0, width = 0, n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &dst));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[1], &pattern));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &width));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
+static rl_status_t rl_cc_fill(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t dst = args[0].pointer;
+  const uint32_t pattern = args[1].u32, width = args[2].u32, n = args[3].u32;
   if (width == 0) {
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "rl_capture_fill: pattern width 0");

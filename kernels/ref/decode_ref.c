@@ -27,14 +27,10 @@
 // dc_embed(table, token, out, n, vocab): out[i] = table[t * n + i] with
 // t = min(token[0], vocab - 1) (`s_cmp_lt_u32` / `s_cselect_b32`, vocab - 1
 // wrapping when vocab is 0, as `s_add_i32 s7, s3, -1` does).
-static rl_status_t rl_dc_embed(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t table = 0, token = 0, out = 0;
-  uint32_t n = 0, vocab = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &table));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &token));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &out));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &n));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &vocab));
+static rl_status_t rl_dc_embed(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t table = args[0].pointer, token = args[1].pointer,
+                 out = args[2].pointer;
+  const uint32_t n = args[3].u32, vocab = args[4].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
@@ -53,16 +49,11 @@ static rl_status_t rl_dc_embed(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // the tree adds the lanes, then mean = total * inv_n (`v_mul_f32`),
 // r = rsq(mean + eps) (`v_add_f32`, `v_rsq_f32`) and out[i] = (x[i] * r) *
 // w[i] (two `v_mul_f32`, in that order).
-static rl_status_t rl_dc_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t x = 0, w = 0, out = 0;
-  uint32_t n = 0;
-  float inv_n = 0, eps = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &x));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &w));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &out));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &n));
-  RL_RETURN_IF_ERROR(rl_ref_arg_f32(wg, args, 4, &inv_n));
-  RL_RETURN_IF_ERROR(rl_ref_arg_f32(wg, args, 5, &eps));
+static rl_status_t rl_dc_rmsnorm(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t x = args[0].pointer, w = args[1].pointer,
+                 out = args[2].pointer;
+  const uint32_t n = args[3].u32;
+  const float inv_n = args[4].f32, eps = args[5].f32;
   float* lds = (float*)rl_sim_wg_lds(wg);  // begin() checked 256 bytes
   for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
@@ -90,13 +81,9 @@ static rl_status_t rl_dc_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // dc_matvec(W, x, y, cols): row = group id; lane l sums fmaf(W[row * cols +
 // c], x[c], sum) over c = l, l + 64, ... (`v_fmac_f32 v5, v1, v4`), the tree
 // adds the lanes, lane 0 stores y[row].
-static rl_status_t rl_dc_matvec(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t W = 0, x = 0, y = 0;
-  uint32_t cols = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &W));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &x));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &y));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &cols));
+static rl_status_t rl_dc_matvec(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t W = args[0].pointer, x = args[1].pointer, y = args[2].pointer;
+  const uint32_t cols = args[3].u32;
   float* lds = (float*)rl_sim_wg_lds(wg);  // begin() checked 256 bytes
   const uint32_t row = wg->group_id[0];
   for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
@@ -120,14 +107,9 @@ static rl_status_t rl_dc_matvec(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // x0' = fma(x0, c, v6) and x1' = fma(x0, s, v7). The GPU's u32 remainder by
 // zero gives an unspecified value (a v_rcp_iflag_f32 sequence), so half = 0
 // is refused.
-static rl_status_t rl_dc_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t qk = 0, table = 0;
-  uint32_t pos = 0, half = 0, pairs = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &qk));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &table));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &pos));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &half));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &pairs));
+static rl_status_t rl_dc_rope(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t qk = args[0].pointer, table = args[1].pointer;
+  const uint32_t pos = args[2].u32, half = args[3].u32, pairs = args[4].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     const uint32_t p = rl_ref_global_id(wg, lane);
     if (p >= pairs) continue;
@@ -154,14 +136,9 @@ static rl_status_t rl_dc_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // cache[pos * stride + i] = src[i] and cache[pos * stride + n + i] =
 // src[n + i] for i < n.
 static rl_status_t rl_dc_kv_append(rl_sim_wg_t* wg,
-                                   const rl_ref_args_t* args) {
-  uint64_t src = 0, cache = 0;
-  uint32_t stride = 0, pos = 0, n = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &src));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &cache));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &stride));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &pos));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &n));
+                                   const rl_ref_arg_t* args) {
+  const uint64_t src = args[0].pointer, cache = args[1].pointer;
+  const uint32_t stride = args[2].u32, pos = args[3].u32, n = args[4].u32;
   const uint32_t row = pos * stride;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     const uint32_t i = rl_ref_global_id(wg, lane);
@@ -182,17 +159,13 @@ typedef struct rl_dc_attn_s {
   float score_scale;
 } rl_dc_attn_t;
 
-static rl_status_t rl_dc_attn_read(rl_sim_wg_t* wg, const rl_ref_args_t* args,
-                                   rl_dc_attn_t* out) {
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &out->q));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &out->kv));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 2, &out->partials));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &out->stride));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &out->head_dim));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 5, &out->heads));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 6, &out->chunk));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 7, &out->context));
-  return rl_ref_arg_f32(wg, args, 8, &out->score_scale);
+// The arguments of dc_attn_partial, in argument order.
+static rl_dc_attn_t rl_dc_attn_args(const rl_ref_arg_t* args) {
+  const rl_dc_attn_t a = {
+      args[0].pointer, args[1].pointer, args[2].pointer, args[3].u32,
+      args[4].u32,     args[5].u32,     args[6].u32,     args[7].u32,
+      args[8].f32};
+  return a;
 }
 
 // Phase 1 of dc_attn_partial for one lane: the score of position |t| of
@@ -247,9 +220,8 @@ static rl_status_t rl_dc_attn_accumulate(rl_sim_wg_t* wg,
 // barrier lanes d < head_dim accumulate. chunk > 64 would index past the
 // 64-float LDS array, so it is refused.
 static rl_status_t rl_dc_attn_partial(rl_sim_wg_t* wg,
-                                      const rl_ref_args_t* args) {
-  rl_dc_attn_t a = {0};
-  RL_RETURN_IF_ERROR(rl_dc_attn_read(wg, args, &a));
+                                      const rl_ref_arg_t* args) {
+  const rl_dc_attn_t a = rl_dc_attn_args(args);
   if (a.chunk > RL_REF_BLOCK) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "dc_attn_partial: chunk %u, the kernel's LDS holds %u "
@@ -284,14 +256,10 @@ static rl_status_t rl_dc_attn_partial(rl_sim_wg_t* wg,
 // uniform L on the SALU); out[h * head_dim + d] = A * rcp(L) (`v_rcp_f32`,
 // `v_mul_f32`).
 static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
-                                    const rl_ref_args_t* args) {
-  uint64_t partials = 0, out = 0;
-  uint32_t head_dim = 0, heads = 0, chunks = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &partials));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &out));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &head_dim));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 3, &heads));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 4, &chunks));
+                                    const rl_ref_arg_t* args) {
+  const uint64_t partials = args[0].pointer, out = args[1].pointer;
+  const uint32_t head_dim = args[2].u32, heads = args[3].u32,
+                 chunks = args[4].u32;
   const uint32_t h = wg->group_id[0];
   const uint32_t width = head_dim + 2;
   for (uint32_t d = 0; d < wg->size[0] && d < head_dim; ++d) {
@@ -320,52 +288,27 @@ static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
 }
 
 // dc_add(x, delta, n): x[i] = x[i] + delta[i] (`v_add_f32`).
-static rl_status_t rl_dc_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t x = 0, delta = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &x));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &delta));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &n));
-  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_ref_global_id(wg, lane);
-    if (i >= n) continue;
-    float a = 0, b = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, x, i, &a));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, delta, i, &b));
-    const float result = a + b;
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, x, i, &result));
-  }
-  return RL_OK;
+static rl_status_t rl_dc_add(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t x = args[0].pointer, delta = args[1].pointer;
+  const rl_ref_binary_t m = {.a = x, .b = delta, .out = x, .n = args[2].u32};
+  return rl_ref_binary(wg, &m, rl_ref_op_add);
 }
 
 // dc_silu_mul(gu, out, n): g = gu[i], u = gu[n + i], out[i] =
 // rl_ref_silu_mul(g, u).
-static rl_status_t rl_dc_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t gu = 0, out = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &gu));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &out));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &n));
-  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_ref_global_id(wg, lane);
-    if (i >= n) continue;
-    float g = 0, u = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, gu, i, &g));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, gu, n + i, &u));
-    const float result = rl_ref_silu_mul(g, u);
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, out, i, &result));
-  }
-  return RL_OK;
+static rl_status_t rl_dc_silu_mul(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t gu = args[0].pointer, out = args[1].pointer;
+  const uint32_t n = args[2].u32;
+  const rl_ref_binary_t m = {.a = gu, .b = gu, .out = out, .b_first = n,
+                             .n = n};
+  return rl_ref_binary(wg, &m, rl_ref_op_silu_mul);
 }
 
 // dc_argmax(logits, token, n), one work-group: rl_ref_argmax over
 // logits[0, n); lane 0 stores the index.
-static rl_status_t rl_dc_argmax(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t logits = 0, token = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 0, &logits));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u64(wg, args, 1, &token));
-  RL_RETURN_IF_ERROR(rl_ref_arg_u32(wg, args, 2, &n));
+static rl_status_t rl_dc_argmax(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t logits = args[0].pointer, token = args[1].pointer;
+  const uint32_t n = args[2].u32;
   uint32_t winner = 0;
   RL_RETURN_IF_ERROR(rl_ref_argmax(wg, logits, 0, n, &winner));
   return rl_ref_store(wg, token, 0, &winner);

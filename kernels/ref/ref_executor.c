@@ -1,4 +1,5 @@
-// The reference executor: kernel lookup and the dispatch checks of begin().
+// The reference executor: kernel lookup, the dispatch checks of begin(), and
+// the explicit arguments read for each work-group by their declared types.
 #include "kernels/ref/ref_executor.h"
 
 #include <stdlib.h>
@@ -90,7 +91,8 @@ static rl_status_t rl_ref_resolve_args(const rl_ref_kernel_t* kernel,
 }
 
 // Checks the float modes the host's C arithmetic reproduces.
-static rl_status_t rl_ref_check_float_modes(const rl_code_object_kernel_t* meta) {
+static rl_status_t rl_ref_check_float_modes(
+    const rl_code_object_kernel_t* meta) {
   const rl_kernel_descriptor_info_t* info = &meta->descriptor_info;
   if (info->float_round_mode_32 != RL_REF_ROUND_MODE_NEAREST_EVEN ||
       info->float_denorm_mode_32 != RL_REF_DENORM_MODE_FLUSH_NONE) {
@@ -165,11 +167,39 @@ static rl_status_t rl_ref_begin(void* self, const rl_sim_dispatch_t* dispatch,
   return RL_OK;
 }
 
+// Reads the explicit arguments of |kernel| at the offsets |args| resolved,
+// each by its declared type, in argument order (scalar kernarg loads, as
+// the compiled kernels' s_load).
+static rl_status_t rl_ref_read_args(rl_sim_wg_t* wg,
+                                    const rl_ref_kernel_t* kernel,
+                                    const rl_ref_args_t* args,
+                                    rl_ref_arg_t* out_values) {
+  for (uint32_t i = 0; i < kernel->arg_count; ++i) {
+    const uint32_t offset = args->offset[i];
+    rl_ref_arg_t* value = &out_values[i];
+    switch (kernel->arg_types[i]) {
+      case RL_REF_ARG_POINTER:
+        RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, offset, &value->pointer));
+        break;
+      case RL_REF_ARG_U32:
+        RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, offset, &value->u32));
+        break;
+      case RL_REF_ARG_F32:
+        RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, offset, &value->f32));
+        break;
+    }
+  }
+  return RL_OK;
+}
+
 static rl_status_t rl_ref_run_workgroup(void* self, void* state,
                                         rl_sim_wg_t* wg) {
   (void)self;
   const rl_ref_state_t* ref = (const rl_ref_state_t*)state;
-  return ref->kernel->run(wg, &ref->args);
+  rl_ref_arg_t values[RL_REF_MAX_ARGS];
+  memset(values, 0, sizeof(values));
+  RL_RETURN_IF_ERROR(rl_ref_read_args(wg, ref->kernel, &ref->args, values));
+  return ref->kernel->run(wg, values);
 }
 
 static void rl_ref_end(void* self, void* state) {

@@ -32,6 +32,14 @@ typedef struct rl_ref_args_s {
   uint32_t offset[RL_REF_MAX_ARGS];
 } rl_ref_args_t;
 
+// The value of one explicit argument, read by its declared type: .pointer
+// for RL_REF_ARG_POINTER, .u32 for RL_REF_ARG_U32, .f32 for RL_REF_ARG_F32.
+typedef union rl_ref_arg_u {
+  uint64_t pointer;
+  uint32_t u32;
+  float f32;
+} rl_ref_arg_t;
+
 typedef struct rl_ref_kernel_s {
   const char* name;  // metadata .name
   uint32_t workgroup_size[3];
@@ -42,8 +50,11 @@ typedef struct rl_ref_kernel_s {
   // True when the kernel is only defined on whole work-groups (its LDS tree
   // reads the slot of every lane of the block).
   bool whole_workgroups;
-  // Computes work-group |wg| with its explicit arguments at |args|.
-  rl_status_t (*run)(rl_sim_wg_t* wg, const rl_ref_args_t* args);
+  // Computes work-group |wg|. |args| holds the arg_count explicit
+  // arguments by index, each read as arg_types says (ref_executor.c reads
+  // them from the kernarg segment, as the kernels' s_load does, before every
+  // work-group), so run() never reads the kernarg segment itself.
+  rl_status_t (*run)(rl_sim_wg_t* wg, const rl_ref_arg_t* args);
 } rl_ref_kernel_t;
 
 // The vecchain kernels (vecchain_ref.c).

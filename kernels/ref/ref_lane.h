@@ -1,7 +1,8 @@
 // kernels/ref/ref_lane.h — what every 64-lane reference kernel does the same
 // way (private to kernels/ref/): a lane's global id, a 32-bit element's
-// address, one element loaded or stored, an explicit argument read, the LDS
-// trees, and the argmax and silu the decode and verify kernels share.
+// address, one element loaded or stored, the
+// element-wise loop, the LDS trees, and the argmax and silu the decode and
+// verify kernels share.
 //
 // decode.hip, verify.hip and vecchain.hip share these shapes, so their
 // references (decode_ref.c, verify_ref.c, vecchain_ref.c) share one
@@ -48,25 +49,6 @@ static inline rl_status_t rl_ref_load(rl_sim_wg_t* wg, uint64_t base,
 static inline rl_status_t rl_ref_store(rl_sim_wg_t* wg, uint64_t base,
                                        uint32_t index, const void* value) {
   return rl_sim_wg_store(wg, rl_ref_element(base, index), value, 4);
-}
-
-// Reads explicit argument |index|: a pointer (u64), a u32 or an f32.
-static inline rl_status_t rl_ref_arg_u64(rl_sim_wg_t* wg,
-                                         const rl_ref_args_t* args,
-                                         uint32_t index, uint64_t* out_value) {
-  return rl_sim_wg_kernarg_u64(wg, args->offset[index], out_value);
-}
-
-static inline rl_status_t rl_ref_arg_u32(rl_sim_wg_t* wg,
-                                         const rl_ref_args_t* args,
-                                         uint32_t index, uint32_t* out_value) {
-  return rl_sim_wg_kernarg_u32(wg, args->offset[index], out_value);
-}
-
-static inline rl_status_t rl_ref_arg_f32(rl_sim_wg_t* wg,
-                                         const rl_ref_args_t* args,
-                                         uint32_t index, float* out_value) {
-  return rl_sim_wg_kernarg_f32(wg, args->offset[index], out_value);
 }
 
 // The LDS trees over the RL_REF_BLOCK slots of |lds|: at stride 32, 16, ...,
@@ -140,6 +122,45 @@ static inline float rl_ref_silu_mul(float g, float u) {
   const float e = rl_sim_math_exp2f(g * RL_REF_NEG_LOG2E);
   const float silu = g * rl_sim_math_rcpf(1.0f + e);
   return silu * u;
+}
+
+// The element-wise shape of the 64-lane kernels (add, silu_mul, axpy): every
+// lane whose global id i is below |n| loads a = a[a_first + i] and b =
+// b[b_first + i], then stores op(a, b, k) to out[out_first + i]. The index
+// sums are 32-bit, as the kernels compute them; loads go before the store.
+typedef float (*rl_ref_binary_op_t)(float a, float b, float k);
+
+typedef struct rl_ref_binary_s {
+  uint64_t a, b, out;                    // the buffers
+  uint32_t a_first, b_first, out_first;  // this row's first elements
+  uint32_t n;                            // elements in the row
+  float k;                               // the constant op may use
+} rl_ref_binary_t;
+
+static inline rl_status_t rl_ref_binary(rl_sim_wg_t* wg,
+                                        const rl_ref_binary_t* m,
+                                        rl_ref_binary_op_t op) {
+  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
+    const uint32_t i = rl_ref_global_id(wg, lane);
+    if (i >= m->n) continue;
+    float a = 0, b = 0;
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, m->a, m->a_first + i, &a));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, m->b, m->b_first + i, &b));
+    const float result = op(a, b, m->k);
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, m->out, m->out_first + i, &result));
+  }
+  return RL_OK;
+}
+
+// The ops of rl_ref_binary: a + b (`v_add_f32`) and rl_ref_silu_mul(a, b).
+static inline float rl_ref_op_add(float a, float b, float k) {
+  (void)k;
+  return a + b;
+}
+
+static inline float rl_ref_op_silu_mul(float a, float b, float k) {
+  (void)k;
+  return rl_ref_silu_mul(a, b);
 }
 
 #ifdef __cplusplus

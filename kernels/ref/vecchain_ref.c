@@ -35,13 +35,10 @@ static rl_status_t rl_vc_store_f32(rl_sim_wg_t* wg, uint64_t base,
 
 // vc_fill(out, value, n): out[i] = value. A plain store of the argument's
 // bits (`global_store_b32` of s2), no arithmetic.
-static rl_status_t rl_vc_fill(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t out = 0;
-  float value = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &out));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[1], &value));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &n));
+static rl_status_t rl_vc_fill(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t out = args[0].pointer;
+  const float value = args[1].f32;
+  const uint32_t n = args[2].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     uint32_t i = rl_ref_global_id(wg, lane);
     if (i < n) RL_RETURN_IF_ERROR(rl_vc_store_f32(wg, out, i, value));
@@ -51,14 +48,10 @@ static rl_status_t rl_vc_fill(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 
 // vc_scale(in, out, s, n): out[i] = in[i] * s, one rounding
 // (`v_mul_f32_e32 v2, s2, v2`).
-static rl_status_t rl_vc_scale(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t in = 0, out = 0;
-  float s = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &in));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &out));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[2], &s));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
+static rl_status_t rl_vc_scale(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t in = args[0].pointer, out = args[1].pointer;
+  const float s = args[2].f32;
+  const uint32_t n = args[3].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
@@ -70,22 +63,10 @@ static rl_status_t rl_vc_scale(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 }
 
 // vc_add(a, b, out, n): out[i] = a[i] + b[i] (`v_add_f32_e32 v2, v2, v3`).
-static rl_status_t rl_vc_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t a = 0, b = 0, out = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &a));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &b));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[2], &out));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
-  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_ref_global_id(wg, lane);
-    if (i >= n) continue;
-    float va = 0, vb = 0;
-    RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, a, i, &va));
-    RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, b, i, &vb));
-    RL_RETURN_IF_ERROR(rl_vc_store_f32(wg, out, i, va + vb));
-  }
-  return RL_OK;
+static rl_status_t rl_vc_add(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const rl_ref_binary_t m = {.a = args[0].pointer, .b = args[1].pointer,
+                             .out = args[2].pointer, .n = args[3].u32};
+  return rl_ref_binary(wg, &m, rl_ref_op_add);
 }
 
 // vc_axpy_pos(x, y, pos, n): y[i] += x[i] * (float)pos.
@@ -94,23 +75,15 @@ static rl_status_t rl_vc_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // to nearest even), then `v_fmac_f32_e32 v3, v2, v4` computes
 // y = fma(x, (float)pos, y) (gfx1151/gfx1201: `v_fmac_f32_e32 v3, s0, v2`).
 // Hence fmaf() here, not x * p + y, which would round twice.
-static rl_status_t rl_vc_axpy_pos(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t x = 0, y = 0;
-  uint32_t pos = 0, n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &x));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &y));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &pos));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
-  const float scale = (float)pos;
-  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    uint32_t i = rl_ref_global_id(wg, lane);
-    if (i >= n) continue;
-    float vx = 0, vy = 0;
-    RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, x, i, &vx));
-    RL_RETURN_IF_ERROR(rl_vc_load_f32(wg, y, i, &vy));
-    RL_RETURN_IF_ERROR(rl_vc_store_f32(wg, y, i, fmaf(vx, scale, vy)));
-  }
-  return RL_OK;
+static float rl_vc_op_axpy(float x, float y, float scale) {
+  return fmaf(x, scale, y);
+}
+
+static rl_status_t rl_vc_axpy_pos(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t x = args[0].pointer, y = args[1].pointer;
+  const rl_ref_binary_t m = {.a = x, .b = y, .out = y, .n = args[3].u32,
+                             .k = (float)args[2].u32};
+  return rl_ref_binary(wg, &m, rl_vc_op_axpy);
 }
 
 // The strided sum of one work-item of vc_partial_sum: 0.0f + in[first] +
@@ -149,13 +122,9 @@ static rl_status_t rl_vc_lane_sum(rl_sim_wg_t* wg, uint64_t in, uint32_t first,
 // lanes in turn is exact. Lane 0 stores lds[0] to partials[g]
 // (`global_store_b32` with s[0:1] = partials + (g << 2)).
 static rl_status_t rl_vc_partial_sum(rl_sim_wg_t* wg,
-                                     const rl_ref_args_t* args) {
-  uint64_t in = 0, partials = 0;
-  uint32_t chunk = 0, n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &in));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &partials));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &chunk));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[3], &n));
+                                     const rl_ref_arg_t* args) {
+  const uint64_t in = args[0].pointer, partials = args[1].pointer;
+  const uint32_t chunk = args[2].u32, n = args[3].u32;
   float* lds = (float*)rl_sim_wg_lds(wg);  // begin() checked 256 bytes
   const uint32_t group = wg->group_id[0];
   const uint32_t begin = group * chunk;
@@ -177,12 +146,9 @@ static rl_status_t rl_vc_partial_sum(rl_sim_wg_t* wg,
 // s2 = group << 6: the 32-bit global id equals 0. One add per element
 // (`v_add_f32_e32 v0, s5, v0` on gfx1100, `s_add_f32` on gfx1151/gfx1201,
 // both IEEE binary32 round-to-nearest-even).
-static rl_status_t rl_vc_merge(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t partials = 0, out = 0;
-  uint32_t count = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &partials));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &out));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &count));
+static rl_status_t rl_vc_merge(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t partials = args[0].pointer, out = args[1].pointer;
+  const uint32_t count = args[2].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     if (rl_ref_global_id(wg, lane) != 0) continue;
     float sum = 0.0f;
@@ -198,12 +164,9 @@ static rl_status_t rl_vc_merge(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 
 // vc_copy_u32(in, out, n): out[i] = in[i] as raw 32-bit words
 // (`global_load_b32` then `global_store_b32`, no conversion).
-static rl_status_t rl_vc_copy_u32(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  uint64_t in = 0, out = 0;
-  uint32_t n = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[0], &in));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[1], &out));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[2], &n));
+static rl_status_t rl_vc_copy_u32(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t in = args[0].pointer, out = args[1].pointer;
+  const uint32_t n = args[2].u32;
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;

@@ -21,62 +21,32 @@
 #include "kernels/ref/ref_lane.h"
 #include "sim/sim_math.h"
 
-// Explicit arguments by index: the kernels take pointers first, then
-// scalars, so one array per kind read in order is enough.
-typedef struct rl_vf_args_s {
-  uint64_t p[8];
-  uint32_t u[8];
-  float f;
-} rl_vf_args_t;
-
-// Reads |pointers| pointers, then |u32s| u32 values, then |f32s| (0 or 1)
-// f32 value, in argument order.
-static rl_status_t rl_vf_read(rl_sim_wg_t* wg, const rl_ref_args_t* args,
-                              uint32_t pointers, uint32_t u32s, uint32_t f32s,
-                              rl_vf_args_t* out) {
-  uint32_t a = 0;
-  for (uint32_t i = 0; i < pointers; ++i, ++a) {
-    RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u64(wg, args->offset[a], &out->p[i]));
-  }
-  for (uint32_t i = 0; i < u32s; ++i, ++a) {
-    RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_u32(wg, args->offset[a], &out->u[i]));
-  }
-  if (f32s) return rl_sim_wg_kernarg_f32(wg, args->offset[a], &out->f);
-  return RL_OK;
-}
-
 // vf_embed(table, tokens, out, n, vocab).
-static rl_status_t rl_vf_embed(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
-  const uint32_t n = a.u[0], vocab = a.u[1], r = wg->group_id[1];
+static rl_status_t rl_vf_embed(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint32_t n = args[3].u32, vocab = args[4].u32, r = wg->group_id[1];
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     const uint32_t i = rl_ref_global_id(wg, lane);
     if (i >= n) continue;
     uint32_t t = 0;
     float v = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], r, &t));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, r, &t));
     t = t < vocab ? t : vocab - 1;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], t * n + i, &v));
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[2], r * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, t * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[2].pointer, r * n + i, &v));
   }
   return RL_OK;
 }
 
 // vf_rmsnorm(x, w, out, n, inv_n, eps), row = group x.
-static rl_status_t rl_vf_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 1, 0, &a));
-  float inv_n = 0, eps = 0;
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[4], &inv_n));
-  RL_RETURN_IF_ERROR(rl_sim_wg_kernarg_f32(wg, args->offset[5], &eps));
-  const uint32_t n = a.u[0], base = wg->group_id[0] * n;
+static rl_status_t rl_vf_rmsnorm(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const float inv_n = args[4].f32, eps = args[5].f32;
+  const uint32_t n = args[3].u32, base = wg->group_id[0] * n;
   float* lds = (float*)rl_sim_wg_lds(wg);
   for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
     for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
       float v = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + i, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base + i, &v));
       sum = fmaf(v, v, sum);
     }
     lds[lane] = sum;
@@ -85,41 +55,38 @@ static rl_status_t rl_vf_rmsnorm(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
   for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     for (uint32_t i = lane; i < n; i += RL_REF_BLOCK) {
       float v = 0, w = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + i, &v));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], i, &w));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base + i, &v));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, i, &w));
       const float out = (v * r) * w;
-      RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[2], base + i, &out));
+      RL_RETURN_IF_ERROR(rl_ref_store(wg, args[2].pointer, base + i, &out));
     }
   }
   return RL_OK;
 }
 
 // vf_matmul(W, X, Y, rows, cols): row = group x, b = group y.
-static rl_status_t rl_vf_matmul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
-  const uint32_t rows = a.u[0], cols = a.u[1];
+static rl_status_t rl_vf_matmul(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint32_t rows = args[3].u32, cols = args[4].u32;
   const uint32_t row = wg->group_id[0], b = wg->group_id[1];
   float* lds = (float*)rl_sim_wg_lds(wg);
   for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     float sum = 0.0f;
     for (uint32_t c = lane; c < cols; c += RL_REF_BLOCK) {
       float w = 0, x = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], row * cols + c, &w));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], b * cols + c, &x));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, row * cols + c, &w));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, b * cols + c, &x));
       sum = fmaf(w, x, sum);
     }
     lds[lane] = sum;
   }
   const float y = rl_ref_tree_sum(lds);
-  return rl_ref_store(wg, a.p[2], b * rows + row, &y);
+  return rl_ref_store(wg, args[2].pointer, b * rows + row, &y);
 }
 
 // vf_rope(qkv, table, pos, half, pairs, stride); half a power of two.
-static rl_status_t rl_vf_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 4, 0, &a));
-  const uint32_t pos = a.u[0], half = a.u[1], pairs = a.u[2], stride = a.u[3];
+static rl_status_t rl_vf_rope(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint32_t pos = args[2].u32, half = args[3].u32, pairs = args[4].u32,
+                 stride = args[5].u32;
   const uint32_t r = wg->group_id[1];
   for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
     const uint32_t p = rl_ref_global_id(wg, lane);
@@ -127,14 +94,14 @@ static rl_status_t rl_vf_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
     const uint32_t angle = ((pos + r) * half + (p & (half - 1))) * 2;
     const uint32_t row = r * stride;
     float c = 0, s = 0, x0 = 0, x1 = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], angle, &c));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], angle + 1, &s));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], row + 2 * p, &x0));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], row + 2 * p + 1, &x1));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, angle, &c));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, angle + 1, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, row + 2 * p, &x0));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, row + 2 * p + 1, &x1));
     const float r0 = fmaf(x0, c, -(x1 * s));
     const float r1 = fmaf(x0, s, x1 * c);
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], row + 2 * p, &r0));
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], row + 2 * p + 1, &r1));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[0].pointer, row + 2 * p, &r0));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[0].pointer, row + 2 * p + 1, &r1));
   }
   return RL_OK;
 }
@@ -142,11 +109,10 @@ static rl_status_t rl_vf_rope(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
 // vf_kv_append(qkv, cache, scales, src_stride, row_bytes, row_scales, pos,
 // n): group (k, r). n > 64 would leave values without a lane: refused.
 static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
-                                   const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 5, 0, &a));
-  const uint32_t src_stride = a.u[0], row_bytes = a.u[1], row_scales = a.u[2];
-  const uint32_t pos = a.u[3], n = a.u[4];
+                                   const rl_ref_arg_t* args) {
+  const uint32_t src_stride = args[3].u32, row_bytes = args[4].u32,
+                 row_scales = args[5].u32;
+  const uint32_t pos = args[6].u32, n = args[7].u32;
   if (n > RL_REF_BLOCK) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "vf_kv_append: n %u, one lane per value allows %u", n,
@@ -158,7 +124,7 @@ static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
   for (uint32_t lane = 0; lane < RL_REF_BLOCK; ++lane) {
     v[lane] = 0.0f;
     if (lane < n) {
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0],
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer,
                                      r * src_stride + (1 + k) * n + lane,
                                      &v[lane]));
     }
@@ -174,10 +140,10 @@ static rl_status_t rl_vf_kv_append(rl_sim_wg_t* wg,
     q = q < -127.0f ? -127.0f : q;
     q = amax > 0.0f ? q : 0.0f;
     const int8_t byte = (int8_t)(int)q;
-    RL_RETURN_IF_ERROR(
-        rl_sim_wg_store(wg, a.p[1] + t * row_bytes + k * n + lane, &byte, 1));
+    RL_RETURN_IF_ERROR(rl_sim_wg_store(
+        wg, args[1].pointer + t * row_bytes + k * n + lane, &byte, 1));
   }
-  return rl_ref_store(wg, a.p[2], t * row_scales + k, &scale);
+  return rl_ref_store(wg, args[2].pointer, t * row_scales + k, &scale);
 }
 
 // The arguments of vf_attn_partial.
@@ -240,12 +206,11 @@ static rl_status_t rl_vf_attn_accumulate(rl_sim_wg_t* wg,
 // keeps its own l; lanes d < head_dim all compute the same l, lane 0's is
 // stored.
 static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
-                                      const rl_ref_args_t* args) {
-  rl_vf_args_t raw = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 4, 7, 1, &raw));
-  const rl_vf_attn_t a = {raw.p[0], raw.p[1], raw.p[2], raw.p[3],
-                          raw.u[0], raw.u[1], raw.u[2], raw.u[3],
-                          raw.u[4], raw.u[5], raw.u[6], raw.f};
+                                      const rl_ref_arg_t* args) {
+  const rl_vf_attn_t a = {args[0].pointer, args[1].pointer, args[2].pointer,
+                          args[3].pointer, args[4].u32,     args[5].u32,
+                          args[6].u32,     args[7].u32,     args[8].u32,
+                          args[9].u32,     args[10].u32,    args[11].f32};
   if (a.head_dim < 1 || a.head_dim > RL_REF_BLOCK) {
     return RL_STATUS(RL_STATUS_UNSUPPORTED,
                      "vf_attn_partial: head_dim %u, expected 1..%u",
@@ -294,133 +259,113 @@ static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
 
 // vf_attn_merge(partials, attn, head_dim, heads, chunks): group (h, r).
 static rl_status_t rl_vf_attn_merge(rl_sim_wg_t* wg,
-                                    const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 3, 0, &a));
-  const uint32_t head_dim = a.u[0], heads = a.u[1], chunks = a.u[2];
+                                    const rl_ref_arg_t* args) {
+  const uint32_t head_dim = args[2].u32, heads = args[3].u32,
+                 chunks = args[4].u32;
   const uint32_t h = wg->group_id[0], r = wg->group_id[1];
   const uint32_t width = head_dim + 2, first = (r * heads + h) * chunks;
   for (uint32_t d = 0; d < wg->size[0] && d < head_dim; ++d) {
     float M = -INFINITY;
     for (uint32_t c = 0; c < chunks; ++c) {
       float v = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], (first + c) * width, &v));
+      RL_RETURN_IF_ERROR(
+          rl_ref_load(wg, args[0].pointer, (first + c) * width, &v));
       M = v > M ? v : M;
     }
     float L = 0.0f, A = 0.0f;
     for (uint32_t c = 0; c < chunks; ++c) {
       const uint32_t base = (first + c) * width;
       float m = 0, l = 0, acc = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base, &m));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + 1, &l));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], base + 2 + d, &acc));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base, &m));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base + 1, &l));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base + 2 + d, &acc));
       const float f = rl_sim_math_exp2f(m - M);
       L = fmaf(l, f, L);
       A = fmaf(acc, f, A);
     }
     const float out = A * rl_sim_math_rcpf(L);
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[1], (r * heads + h) * head_dim + d,
-                                    &out));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[1].pointer,
+                                    (r * heads + h) * head_dim + d, &out));
   }
   return RL_OK;
 }
 
 // vf_add(x, delta, n).
-static rl_status_t rl_vf_add(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
-  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_ref_global_id(wg, lane);
-    if (i >= a.u[0]) continue;
-    float x = 0, d = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], i, &x));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], i, &d));
-    const float out = x + d;
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], i, &out));
-  }
-  return RL_OK;
+static rl_status_t rl_vf_add(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t x = args[0].pointer, delta = args[1].pointer;
+  const rl_ref_binary_t m = {.a = x, .b = delta, .out = x, .n = args[2].u32};
+  return rl_ref_binary(wg, &m, rl_ref_op_add);
 }
 
 // vf_recur(x, xn, decay, gain, state, history, n, rows).
-static rl_status_t rl_vf_recur(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 6, 2, 0, &a));
-  const uint32_t n = a.u[0], rows = a.u[1];
+static rl_status_t rl_vf_recur(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint32_t n = args[6].u32, rows = args[7].u32;
   for (uint32_t i = 0; i < wg->size[0] && i < n; ++i) {
     float s = 0, decay = 0, gain = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[4], i, &s));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[2], i, &decay));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[3], i, &gain));
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[5], i, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[4].pointer, i, &s));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[2].pointer, i, &decay));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[3].pointer, i, &gain));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[5].pointer, i, &s));
     for (uint32_t t = 0; t < rows; ++t) {
       float xn = 0, x = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], t * n + i, &xn));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, t * n + i, &xn));
       s = fmaf(decay, s, gain * xn);
-      RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[5], (t + 1) * n + i, &s));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], t * n + i, &x));
+      RL_RETURN_IF_ERROR(
+          rl_ref_store(wg, args[5].pointer, (t + 1) * n + i, &s));
+      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, t * n + i, &x));
       const float out = x + s;
-      RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], t * n + i, &out));
+      RL_RETURN_IF_ERROR(rl_ref_store(wg, args[0].pointer, t * n + i, &out));
     }
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[4], i, &s));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[4].pointer, i, &s));
   }
   return RL_OK;
 }
 
 // vf_silu_mul(gu, out, n), row = group y.
-static rl_status_t rl_vf_silu_mul(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
-  const uint32_t n = a.u[0], r = wg->group_id[1];
-  for (uint32_t lane = 0; lane < wg->size[0]; ++lane) {
-    const uint32_t i = rl_ref_global_id(wg, lane);
-    if (i >= n) continue;
-    float g = 0, u = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], r * 2 * n + i, &g));
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], r * 2 * n + n + i, &u));
-    const float out = rl_ref_silu_mul(g, u);
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[1], r * n + i, &out));
-  }
-  return RL_OK;
+static rl_status_t rl_vf_silu_mul(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint64_t gu = args[0].pointer;
+  const uint32_t n = args[2].u32, r = wg->group_id[1];
+  const rl_ref_binary_t m = {.a = gu, .b = gu, .out = args[1].pointer,
+                             .a_first = r * 2 * n, .b_first = r * 2 * n + n,
+                             .out_first = r * n, .n = n};
+  return rl_ref_binary(wg, &m, rl_ref_op_silu_mul);
 }
 
 // vf_argmax(logits, argmax, n), row = group x.
-static rl_status_t rl_vf_argmax(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 2, 1, 0, &a));
-  const uint32_t n = a.u[0], r = wg->group_id[0];
+static rl_status_t rl_vf_argmax(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint32_t n = args[2].u32, r = wg->group_id[0];
   uint32_t winner = 0;
-  RL_RETURN_IF_ERROR(rl_ref_argmax(wg, a.p[0], r * n, n, &winner));
-  return rl_ref_store(wg, a.p[1], r, &winner);
+  RL_RETURN_IF_ERROR(rl_ref_argmax(wg, args[0].pointer, r * n, n, &winner));
+  return rl_ref_store(wg, args[1].pointer, r, &winner);
 }
 
 // vf_accept(tokens, argmax, state, drafts, rows, pos, slot, first_slot,
 // windows), lane 0 of one group.
-static rl_status_t rl_vf_accept(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 4, 5, 0, &a));
-  const uint32_t rows = a.u[0], pos = a.u[1], slot = a.u[2];
-  const uint32_t first_slot = a.u[3], windows = a.u[4];
+static rl_status_t rl_vf_accept(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  const uint32_t rows = args[4].u32, pos = args[5].u32, slot = args[6].u32;
+  const uint32_t first_slot = args[7].u32, windows = args[8].u32;
   uint32_t tau = 0, expected = 0;
-  RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[2], 3, &expected));
+  RL_RETURN_IF_ERROR(rl_ref_load(wg, args[2].pointer, 3, &expected));
   while (tau < rows) {
     uint32_t token = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[0], tau, &token));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, tau, &token));
     if (token != expected) break;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], tau, &expected));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, tau, &expected));
     ++tau;
   }
   uint32_t last = 0;
-  RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[1], rows - 1, &last));
+  RL_RETURN_IF_ERROR(rl_ref_load(wg, args[1].pointer, rows - 1, &last));
   const uint32_t state[4] = {tau, pos + rows, pos + tau, last};
   for (uint32_t i = 0; i < 4; ++i) {
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[2], i, &state[i]));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[2].pointer, i, &state[i]));
   }
   uint32_t next = slot - first_slot + 1;
   next = next < windows ? next : windows - 1;
   for (uint32_t i = 0; i < rows; ++i) {
     uint32_t token = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[3], next * rows + i, &token));
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], i, &token));
+    RL_RETURN_IF_ERROR(
+        rl_ref_load(wg, args[3].pointer, next * rows + i, &token));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[0].pointer, i, &token));
   }
   return RL_OK;
 }
@@ -460,37 +405,33 @@ static rl_status_t rl_vf_kv_copy(rl_sim_wg_t* wg, uint64_t cache,
   return RL_OK;
 }
 
-static rl_status_t rl_vf_kv_save(rl_sim_wg_t* wg, const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 4, 3, 0, &a));
-  return rl_vf_kv_copy(wg, a.p[0], a.p[1], a.p[2], a.p[3], a.u[0], a.u[1],
-                       a.u[2], 0);
+static rl_status_t rl_vf_kv_save(rl_sim_wg_t* wg, const rl_ref_arg_t* args) {
+  return rl_vf_kv_copy(wg, args[0].pointer, args[1].pointer, args[2].pointer,
+                       args[3].pointer, args[4].u32, args[5].u32, args[6].u32,
+                       0);
 }
 
 static rl_status_t rl_vf_kv_restore(rl_sim_wg_t* wg,
-                                    const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 5, 3, 0, &a));
+                                    const rl_ref_arg_t* args) {
   uint32_t tau = 0;
-  RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[4], 0, &tau));
+  RL_RETURN_IF_ERROR(rl_ref_load(wg, args[4].pointer, 0, &tau));
   if (wg->group_id[1] < tau) return RL_OK;
-  return rl_vf_kv_copy(wg, a.p[0], a.p[1], a.p[2], a.p[3], a.u[0], a.u[1],
-                       a.u[2], 1);
+  return rl_vf_kv_copy(wg, args[0].pointer, args[1].pointer, args[2].pointer,
+                       args[3].pointer, args[5].u32, args[6].u32, args[7].u32,
+                       1);
 }
 
 // vf_recur_restore(state, history, accept, n, rows), layer = group x.
 static rl_status_t rl_vf_recur_restore(rl_sim_wg_t* wg,
-                                       const rl_ref_args_t* args) {
-  rl_vf_args_t a = {{0}, {0}, 0};
-  RL_RETURN_IF_ERROR(rl_vf_read(wg, args, 3, 2, 0, &a));
-  const uint32_t n = a.u[0], rows = a.u[1], l = wg->group_id[0];
+                                       const rl_ref_arg_t* args) {
+  const uint32_t n = args[3].u32, rows = args[4].u32, l = wg->group_id[0];
   for (uint32_t i = 0; i < wg->size[0] && i < n; ++i) {
     uint32_t tau = 0;
     float v = 0;
-    RL_RETURN_IF_ERROR(rl_ref_load(wg, a.p[2], 0, &tau));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, args[2].pointer, 0, &tau));
     RL_RETURN_IF_ERROR(
-        rl_ref_load(wg, a.p[1], (l * (rows + 1) + tau) * n + i, &v));
-    RL_RETURN_IF_ERROR(rl_ref_store(wg, a.p[0], l * n + i, &v));
+        rl_ref_load(wg, args[1].pointer, (l * (rows + 1) + tau) * n + i, &v));
+    RL_RETURN_IF_ERROR(rl_ref_store(wg, args[0].pointer, l * n + i, &v));
   }
   return RL_OK;
 }
