@@ -10,11 +10,8 @@
 
 void rl_effects_watch_begin(rl_effects_watch_t* watch, rl_device_t* device,
                             const rl_capture_t* capture) {
-  *watch = (rl_effects_watch_t){.capture = capture};
-  if (!device || !rl_sim_device_is(device)) return;
-  watch->device = device;
-  rl_sim_access_log_enable(device, true);
-  watch->base = rl_sim_dispatch_next(device);
+  if (rl_dispatch_watch_begin(watch, device, capture))
+    rl_sim_access_log_enable(device, true);
 }
 
 bool rl_effects_watch_active(const rl_effects_watch_t* watch) {

@@ -44,6 +44,7 @@
 
 #include "redline/capture.h"
 #include "redline/device/device.h"
+#include "shadow/dispatch_watch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,11 +62,7 @@ typedef struct rl_effects_audit_s {
   uint64_t lost;                // dispatches the log did not keep
 } rl_effects_audit_t;
 
-typedef struct rl_effects_watch_s {
-  rl_device_t* device;  // NULL: nothing is watched
-  const rl_capture_t* capture;
-  uint64_t base;        // dispatch index of launch 0 of step 0
-} rl_effects_watch_t;
+typedef rl_dispatch_watch_t rl_effects_watch_t;
 
 // Starts watching |device| (NULL or not simulated: not watched) for
 // |capture|'s launches: turns its access log on and clears it.

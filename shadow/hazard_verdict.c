@@ -9,11 +9,8 @@
 
 void rl_hazard_watch_begin(rl_hazard_watch_t* watch, rl_device_t* device,
                            const rl_capture_t* capture) {
-  *watch = (rl_hazard_watch_t){.capture = capture};
-  if (!device || !rl_sim_device_is(device)) return;
-  watch->device = device;
-  rl_sim_hazards_clear(device);
-  watch->base = rl_sim_dispatch_next(device);
+  if (rl_dispatch_watch_begin(watch, device, capture))
+    rl_sim_hazards_clear(device);
 }
 
 bool rl_hazard_watch_active(const rl_hazard_watch_t* watch) {

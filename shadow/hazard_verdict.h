@@ -39,6 +39,7 @@
 
 #include "redline/capture.h"
 #include "redline/device/device.h"
+#include "shadow/dispatch_watch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,11 +64,7 @@ typedef struct rl_hazard_finding_s {
                         // between work-groups of one launch)
 } rl_hazard_finding_t;
 
-typedef struct rl_hazard_watch_s {
-  rl_device_t* device;  // NULL: nothing is watched
-  const rl_capture_t* capture;
-  uint64_t base;        // dispatch index of launch 0 of step 0
-} rl_hazard_watch_t;
+typedef rl_dispatch_watch_t rl_hazard_watch_t;
 
 // Starts watching |device| for |capture|'s launches: clears the device's
 // findings and notes its next dispatch index. A device that is not a

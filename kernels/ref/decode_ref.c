@@ -250,11 +250,9 @@ static rl_status_t rl_dc_attn_partial(rl_sim_wg_t* wg,
 }
 
 // dc_attn_merge(partials, out, head_dim, heads, chunks): group h, lane d <
-// head_dim. M = max of m_c (compare and select, ascending c); then for c
-// ascending f = exp2(m_c - M), L = fmaf(l_c, f, L), A = fmaf(acc_c[d], f, A)
-// (gfx1100: `v_sub_f32`, `v_exp_f32`, two `v_fmac_f32`; gfx1201 does the
-// uniform L on the SALU); out[h * head_dim + d] = A * rcp(L) (`v_rcp_f32`,
-// `v_mul_f32`).
+// head_dim merges the chunks' partials at ((c * heads + h) * (head_dim + 2))
+// (rl_ref_merge_lane; gfx1201 does the uniform L on the SALU) into
+// out[h * head_dim + d].
 static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
                                     const rl_ref_arg_t* args) {
   const uint64_t partials = args[0].pointer, out = args[1].pointer;
@@ -263,25 +261,9 @@ static rl_status_t rl_dc_attn_merge(rl_sim_wg_t* wg,
   const uint32_t h = wg->group_id[0];
   const uint32_t width = head_dim + 2;
   for (uint32_t d = 0; d < wg->size[0] && d < head_dim; ++d) {
-    float M = -INFINITY;
-    for (uint32_t c = 0; c < chunks; ++c) {
-      float v = 0;
-      RL_RETURN_IF_ERROR(
-          rl_ref_load(wg, partials, (c * heads + h) * width, &v));
-      M = v > M ? v : M;
-    }
-    float L = 0.0f, A = 0.0f;
-    for (uint32_t c = 0; c < chunks; ++c) {
-      const uint32_t base = (c * heads + h) * width;
-      float m = 0, l = 0, acc = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base, &m));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base + 1, &l));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base + 2 + d, &acc));
-      const float f = rl_sim_math_exp2f(m - M);
-      L = fmaf(l, f, L);
-      A = fmaf(acc, f, A);
-    }
-    const float result = A * rl_sim_math_rcpf(L);
+    float result = 0;
+    RL_RETURN_IF_ERROR(rl_ref_merge_lane(wg, partials, h * width,
+                                         heads * width, chunks, d, &result));
     RL_RETURN_IF_ERROR(rl_ref_store(wg, out, h * head_dim + d, &result));
   }
   return RL_OK;

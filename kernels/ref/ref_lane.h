@@ -1,8 +1,8 @@
 // kernels/ref/ref_lane.h — what every 64-lane reference kernel does the same
 // way (private to kernels/ref/): a lane's global id, a 32-bit element's
 // address, one element loaded or stored, the
-// element-wise loop, the LDS trees, and the argmax and silu the decode and
-// verify kernels share.
+// element-wise loop, the LDS trees, and the argmax, attention merge and silu
+// the decode and verify kernels share.
 //
 // decode.hip, verify.hip and vecchain.hip share these shapes, so their
 // references (decode_ref.c, verify_ref.c, vecchain_ref.c) share one
@@ -112,6 +112,38 @@ static inline rl_status_t rl_ref_argmax(rl_sim_wg_t* wg, uint64_t logits,
     }
   }
   *out_winner = indices[0] == RL_REF_NO_INDEX ? 0 : indices[0];
+  return RL_OK;
+}
+
+// Lane |d| of the attention merge both dc_attn_merge and vf_attn_merge
+// compute over |chunks| partials, chunk c's record (m, l, acc[head_dim]) at
+// element |first| + c * |stride| of |partials| (32-bit sums): M = max of
+// m_c (compare and select, ascending c); then for c ascending f = exp2(m_c -
+// M), L = fmaf(l_c, f, L), A = fmaf(acc_c[d], f, A) (`v_sub_f32`,
+// `v_exp_f32`, two `v_fmac_f32`); *|out| = A * rcp(L) (`v_rcp_f32`,
+// `v_mul_f32`).
+static inline rl_status_t rl_ref_merge_lane(rl_sim_wg_t* wg,
+                                            uint64_t partials, uint32_t first,
+                                            uint32_t stride, uint32_t chunks,
+                                            uint32_t d, float* out) {
+  float M = -INFINITY;
+  for (uint32_t c = 0; c < chunks; ++c) {
+    float v = 0;
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, first + c * stride, &v));
+    M = v > M ? v : M;
+  }
+  float L = 0.0f, A = 0.0f;
+  for (uint32_t c = 0; c < chunks; ++c) {
+    const uint32_t base = first + c * stride;
+    float m = 0, l = 0, acc = 0;
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base, &m));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base + 1, &l));
+    RL_RETURN_IF_ERROR(rl_ref_load(wg, partials, base + 2 + d, &acc));
+    const float f = rl_sim_math_exp2f(m - M);
+    L = fmaf(l, f, L);
+    A = fmaf(acc, f, A);
+  }
+  *out = A * rl_sim_math_rcpf(L);
   return RL_OK;
 }
 

@@ -257,7 +257,8 @@ static rl_status_t rl_vf_attn_partial(rl_sim_wg_t* wg,
   return rl_ref_store(wg, a.partials, out + 1, &l[0]);
 }
 
-// vf_attn_merge(partials, attn, head_dim, heads, chunks): group (h, r).
+// vf_attn_merge(partials, attn, head_dim, heads, chunks): group (h, r)
+// merges the chunks of (r * heads + h) (rl_ref_merge_lane).
 static rl_status_t rl_vf_attn_merge(rl_sim_wg_t* wg,
                                     const rl_ref_arg_t* args) {
   const uint32_t head_dim = args[2].u32, heads = args[3].u32,
@@ -265,25 +266,9 @@ static rl_status_t rl_vf_attn_merge(rl_sim_wg_t* wg,
   const uint32_t h = wg->group_id[0], r = wg->group_id[1];
   const uint32_t width = head_dim + 2, first = (r * heads + h) * chunks;
   for (uint32_t d = 0; d < wg->size[0] && d < head_dim; ++d) {
-    float M = -INFINITY;
-    for (uint32_t c = 0; c < chunks; ++c) {
-      float v = 0;
-      RL_RETURN_IF_ERROR(
-          rl_ref_load(wg, args[0].pointer, (first + c) * width, &v));
-      M = v > M ? v : M;
-    }
-    float L = 0.0f, A = 0.0f;
-    for (uint32_t c = 0; c < chunks; ++c) {
-      const uint32_t base = (first + c) * width;
-      float m = 0, l = 0, acc = 0;
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base, &m));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base + 1, &l));
-      RL_RETURN_IF_ERROR(rl_ref_load(wg, args[0].pointer, base + 2 + d, &acc));
-      const float f = rl_sim_math_exp2f(m - M);
-      L = fmaf(l, f, L);
-      A = fmaf(acc, f, A);
-    }
-    const float out = A * rl_sim_math_rcpf(L);
+    float out = 0;
+    RL_RETURN_IF_ERROR(rl_ref_merge_lane(wg, args[0].pointer, first * width,
+                                         width, chunks, d, &out));
     RL_RETURN_IF_ERROR(rl_ref_store(wg, args[1].pointer,
                                     (r * heads + h) * head_dim + d, &out));
   }
