@@ -64,6 +64,7 @@ MUTATIONS=(
   "frexp_exp_off_by_one|sim/isa/isa_frexp.c|s/  \(void\)frexp\(x, &e\);\n  return e;/  (void)frexp(x, \&e);\n  return e - 1;/|v_frexp_exp_* one too small (mantissa in [1, 2) convention)"
   "trig_preop_no_exponent_shift|sim/isa/isa_frexp.c|s/if \(exponent > 1077\) shift \+= exponent - 1077;/if (exponent > 1077) shift += 0;/|v_trig_preop_f64 ignores the large-exponent window shift"
   "ctz_b64_low_word_only|sim/isa/isa_salu.c|s/s->d = s->a \? \(uint32_t\)__builtin_ctzll\(s->a\) : 0xffffffffu/s->d = (uint32_t)s->a ? (uint32_t)__builtin_ctzll(s->a) : 0xffffffffu/|s_ctz_i32_b64 looks at the low word only (-1 when it is zero)"
+  "salu_plain_scc_dropped|sim/isa/isa_salu.c|s/if \(\(FLAGS\) & SCC\) wave->scc = s\.scc & 1;/(void)0;/|the plain SALU runners (rl_isa_salu_plain) do not write SCC"
   "cls_excludes_sign_bit|sim/isa/isa_salu.c|s/s->d = v \? \(uint32_t\)__builtin_clz\(v\) : 0xffffffffu\)/s->d = v ? (uint32_t)__builtin_clz(v) - 1 : 0xffffffffu)/|s_cls_i32 does not count the sign bit"
   "cndmask_mods_on_bit15|sim/isa/isa_valu.c|s/uint32_t sign = type == RL_ISA_T_F16 \? 0x8000u : 0x80000000u;/uint32_t sign = type != RL_ISA_T_F32 \&\& type != RL_ISA_T_F64 ? 0x8000u : 0x80000000u;/|v_cndmask_b32 abs and neg act on bit 15 (not bit 31) of its integer sources"
   "bpermute_reads_inactive|sim/isa/isa_permute.c|s/tmp\[i\] = \(\(exec >> lane\) \& 1\) \? data\[lane\] : 0;/tmp[i] = data[lane];/|ds_bpermute_b32 reads inactive source lanes"

@@ -236,6 +236,11 @@ rl_isa_exec_t rl_isa_exec_salu;
 rl_isa_exec_t rl_isa_exec_sopk;
 rl_isa_exec_t rl_isa_exec_sopc;
 rl_isa_exec_t rl_isa_exec_saveexec;
+// The plain SALU forms (isa_salu.c): the runner of its own that the program
+// builder binds instead of rl_isa_exec_salu / _sopk / _sopc when |inst|'s
+// opcode has one and its sources are SGPRs or constants; NULL otherwise.
+// The same registers and SCC as the generic runner.
+rl_isa_exec_fn rl_isa_salu_plain(const rl_isa_inst_t* inst);
 rl_isa_exec_t rl_isa_exec_getpc;
 rl_isa_exec_t rl_isa_exec_setpc;
 rl_isa_exec_t rl_isa_exec_swappc;

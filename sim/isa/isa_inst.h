@@ -142,7 +142,10 @@ typedef enum rl_isa_operand_kind_e {
   RL_ISA_OPK_UNSUPPORTED,  // apertures, DPP markers, reserved codes
 } rl_isa_operand_kind_t;
 
-typedef struct rl_isa_operand_s {
+// 12 bytes: |value| at offset 4 (packed to 4-byte alignment; x86-64 and
+// AArch64 load it unaligned at no cost), so three sources fit in 36 bytes
+// of the instruction record.
+typedef struct __attribute__((packed, aligned(4))) rl_isa_operand_s {
   uint16_t code;  // 9-bit source code; VGPRs are 256 + n
   uint8_t kind;   // rl_isa_operand_kind_t
   uint8_t reg;    // SGPR index (0..127) or VGPR index (0..255)
@@ -152,36 +155,36 @@ typedef struct rl_isa_operand_s {
 // Most bytes one instruction takes: VOP3 + literal, VOPD + literal (12).
 #define RL_ISA_MAX_INST_BYTES 12
 
+// The record is ordered by use: what the executor's loop and the scalar,
+// vector and memory runners read for every instruction (the exec function,
+// the opcode entry, destinations, modifiers, immediates, memory operands,
+// then the three sources) fills the first two 64-byte cache lines; the
+// VOPD Y half, DPP controls, the raw dwords and the PC come after
+// (RL_ISA_INST_HOT_BYTES, checked below).
 struct rl_isa_inst_s {
-  // What the executor's loop reads for every instruction comes first, in
-  // one cache line with the opcode entry (the record is 200+ bytes).
   rl_isa_exec_fn exec;      // op->exec, or the fault handler
+  const rl_isa_op_t* op;    // NULL: unknown opcode (or unknown encoding)
   // Resolved by the program builder: how many instructions from this one
   // on run rl_isa_exec_nop (s_nop, s_waitcnt, s_delay_alu, s_clause, ...;
   // 0 for any other). The executor retires such a run without
   // dispatching it, counting every instruction of it (isa_executor.c).
   uint32_t nops;
+  // Resolved by the program builder: the instruction index a branch lands
+  // on (-1 when it is outside the program or not an instruction boundary).
+  int32_t target;
   // Resolved by the program builder: RL_ISA_STALE_* bits, what the cache
   // model's stale-read rule does at this instruction (isa_stale.c).
   uint8_t stale;
-  const rl_isa_op_t* op;    // NULL: unknown opcode (or unknown encoding)
-  const rl_isa_op_t* op_y;  // VOPD: the Y half
-  uint32_t words[3];        // the raw dwords (size / 4 of them valid)
-  uint32_t pc;              // byte offset from the kernel entry
-  uint16_t opcode;          // raw opcode field (VOPD: X)
-  uint16_t opcode_y;        // VOPD: Y
   uint8_t encoding;         // rl_isa_encoding_t
   uint8_t size;             // bytes, 4..12; 0 when unknown
   bool has_literal;
-  uint32_t literal;
+  uint16_t opcode;          // raw opcode field (VOPD: X)
   // Operands. Scalar and vector destinations are register indices (SGPR
   // 0..127, VGPR 0..255); |sdst| is the SGPR destination of VOP3b/VOPC and
   // the carry-out of VOP2 carry ops (VCC = 106 in the e32 forms).
-  rl_isa_operand_t src[3];
-  rl_isa_operand_t src_y[3];  // VOPD Y: src0, vsrc1, K
   uint16_t dst;
-  uint16_t dst_y;
   uint16_t sdst;
+  uint16_t dst_y;
   // VOP3/VOP3P modifiers as encoded.
   uint8_t abs;      // VOP3: bit n for src n
   uint8_t neg;      // bit n for src n (VOP3P: low halves)
@@ -195,18 +198,12 @@ struct rl_isa_inst_s {
   // the DPP dword names. DPP16: |dpp_ctrl| DPP_CTRL[8:0], |dpp_row_mask|
   // and |dpp_bank_mask| (4 bits each), |dpp_bc| BOUND_CTRL, |dpp_fi| FI.
   // DPP8: |dpp_sel| the eight 3-bit lane selects, |dpp_fi| FI (source code
-  // 234 instead of 233).
+  // 234 instead of 233). The controls other than |dpp| are further down.
   uint8_t dpp;
-  uint8_t dpp_row_mask;
-  uint8_t dpp_bank_mask;
-  bool dpp_bc;
-  bool dpp_fi;
-  uint16_t dpp_ctrl;
-  uint32_t dpp_sel;
   // SOPP/SOPK immediate, memory offsets.
   int32_t simm16;
   int32_t offset;   // SMEM (21-bit signed), FLAT (13-bit), DS offset0, MUBUF
-  uint8_t offset1;  // DS offset1
+  uint32_t literal;
   // Memory operands (register indices): SMEM sbase/sdata/soffset (SGPR code,
   // 124 = none), DS/FLAT addr/data0/data1/vdst (VGPR), FLAT saddr (SGPR code,
   // 124 = off).
@@ -216,16 +213,34 @@ struct rl_isa_inst_s {
   uint8_t vdst;
   uint8_t saddr;
   uint8_t glc_slc_dlc;
+  uint8_t offset1;  // DS offset1
   // SCRATCH: SVE (bit 55), the VGPR |addr| is part of the address.
   bool sve;
+  rl_isa_operand_t src[3];
   // gfx12 (RDNA4): the instruction was decoded with the gfx12 tables; the
   // cache-policy fields of SMEM and VMEM as encoded (TH[2:0], SCOPE[4:3]).
   bool gfx12;
   uint8_t th_scope;
-  // Resolved by the program builder: the instruction index a branch lands
-  // on (-1 when it is outside the program or not an instruction boundary).
-  int32_t target;
+  uint16_t opcode_y;          // VOPD: Y
+  // Colder: VOPD's Y half, the DPP controls, where the instruction is.
+  const rl_isa_op_t* op_y;    // VOPD: the Y half
+  rl_isa_operand_t src_y[3];  // VOPD Y: src0, vsrc1, K
+  uint8_t dpp_row_mask;
+  uint8_t dpp_bank_mask;
+  bool dpp_bc;
+  bool dpp_fi;
+  uint16_t dpp_ctrl;
+  uint32_t dpp_sel;
+  uint32_t words[3];        // the raw dwords (size / 4 of them valid)
+  uint32_t pc;              // byte offset from the kernel entry
 };
+
+// The bytes from the start of the record through the sources: the part
+// every runner reads (two cache lines).
+#define RL_ISA_INST_HOT_BYTES \
+  (offsetof(rl_isa_inst_t, src) + sizeof(((rl_isa_inst_t*)0)->src))
+_Static_assert(RL_ISA_INST_HOT_BYTES <= 128,
+               "the hot part of rl_isa_inst_t outgrew two cache lines");
 
 // Decodes the instruction in |words| (|count| >= 1 dwords readable) for a
 // target with |features|. Always fills |out_inst| (encoding, opcode, size);

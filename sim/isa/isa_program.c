@@ -121,6 +121,8 @@ static void rl_isa_bind(rl_isa_inst_t* inst, bool known) {
     } else if (rl_isa_valu_is_plain(inst)) {  // no modifier steps
       inst->exec = inst->op->exec == rl_isa_exec_vopc ? rl_isa_exec_vopc_plain
                                                       : rl_isa_exec_valu_plain;
+    } else if (rl_isa_salu_plain(inst) != NULL) {  // no operand switch
+      inst->exec = rl_isa_salu_plain(inst);
     }
   }
 }

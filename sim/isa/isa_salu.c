@@ -218,6 +218,216 @@ rl_status_t rl_isa_exec_sopc(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   return rl_isa_salu_run(wave, inst, &s);
 }
 
+// ---------------------------------------------------------------------------
+// The plain forms: an opcode of RL_ISA_SALU_PLAIN_LIST whose sources are
+// SGPRs or constants (no SCC, VCCZ or EXECZ operand), bound instead of the
+// generic runner by the program builder (rl_isa_salu_plain). Each gets a
+// runner of its own that does what the generic one does, step for step,
+// with the opcode's types, flags and argument known at compile time and its
+// kernel above inlined: no switch on the operand kind or type, no call
+// through op->lanes. A row matches an opcode table entry only when every
+// field the generic runner reads (runner, flags, types, arg, kernel) is the
+// same, so a row can only ever replace the runner of the opcode it copies.
+
+enum { RL_ISA_PLAIN_SALU, RL_ISA_PLAIN_SOPK, RL_ISA_PLAIN_SOPC };
+
+// A source of a plain form: an SGPR or a constant (rl_isa_salu_read for
+// those two kinds).
+static inline __attribute__((always_inline)) uint64_t rl_isa_plain_read(
+    const rl_isa_wave_t* wave, const rl_isa_operand_t* operand,
+    uint32_t type) {
+  if (type == NO) return 0;  // the operand's kind is NONE (rl_isa_read_s32)
+  if (operand->kind != RL_ISA_OPK_SGPR) {
+    return type == B64 ? operand->value : (uint32_t)operand->value;
+  }
+  uint32_t r = operand->reg;
+  uint64_t lo = wave->sgpr[r];
+  return type == B64 ? lo | (uint64_t)wave->sgpr[(r + 1) & 127] << 32 : lo;
+}
+
+// The inputs rl_isa_exec_salu / _sopk / _sopc give the kernel.
+static inline __attribute__((always_inline)) void rl_isa_plain_inputs(
+    const rl_isa_wave_t* wave, const rl_isa_inst_t* inst, uint32_t runner,
+    uint32_t d, uint32_t a, uint32_t b, rl_isa_salu_t* s) {
+  *s = (rl_isa_salu_t){0};
+  if (runner == RL_ISA_PLAIN_SOPK) {
+    s->a = s->d = wave->sgpr[inst->dst & 127];
+    s->b = (uint64_t)(int64_t)inst->simm16;
+    s->c = 1;
+    return;
+  }
+  s->a = rl_isa_plain_read(wave, &inst->src[0], a);
+  s->b = rl_isa_plain_read(wave, &inst->src[1], b);
+  if (runner == RL_ISA_PLAIN_SOPC) return;
+  s->c = inst->src[2].value;
+  s->d = wave->sgpr[inst->dst & 127];
+  if (d == B64) s->d |= (uint64_t)wave->sgpr[(inst->dst + 1) & 127] << 32;
+}
+
+// The opcodes with a plain runner: X(name, runner, flags, dst, src0, src1,
+// arg, kernel), each as its opcode table entry above has it.
+#define RL_ISA_SALU_PLAIN_LIST(X) \
+  X(s_add_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_add_u32) \
+  X(s_sub_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_sub_u32) \
+  X(s_add_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_add_i32) \
+  X(s_sub_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_sub_i32) \
+  X(s_addc_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_addc_u32) \
+  X(s_subb_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_subb_u32) \
+  X(s_absdiff_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_absdiff_i32) \
+  X(s_lshl_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_lshl_b32) \
+  X(s_lshl_b64, SALU, SCC, B64, B64, B32, 0, rl_isa_s_lshl_b64) \
+  X(s_lshr_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_lshr_b32) \
+  X(s_lshr_b64, SALU, SCC, B64, B64, B32, 0, rl_isa_s_lshr_b64) \
+  X(s_ashr_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_ashr_i32) \
+  X(s_ashr_i64, SALU, SCC, B64, B64, B32, 0, rl_isa_s_ashr_i64) \
+  X(s_lshl1_add_u32, SALU, SCC, B32, B32, B32, 1, rl_isa_s_lshl_add) \
+  X(s_lshl2_add_u32, SALU, SCC, B32, B32, B32, 2, rl_isa_s_lshl_add) \
+  X(s_lshl3_add_u32, SALU, SCC, B32, B32, B32, 3, rl_isa_s_lshl_add) \
+  X(s_lshl4_add_u32, SALU, SCC, B32, B32, B32, 4, rl_isa_s_lshl_add) \
+  X(s_min_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_min_i32) \
+  X(s_min_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_min_u32) \
+  X(s_max_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_max_i32) \
+  X(s_max_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_max_u32) \
+  X(s_and_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_and) \
+  X(s_and_b64, SALU, SCC, B64, B64, B64, 0, rl_isa_s_and) \
+  X(s_or_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_or) \
+  X(s_or_b64, SALU, SCC, B64, B64, B64, 0, rl_isa_s_or) \
+  X(s_xor_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_xor) \
+  X(s_xor_b64, SALU, SCC, B64, B64, B64, 0, rl_isa_s_xor) \
+  X(s_nand_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_nand32) \
+  X(s_nor_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_nor32) \
+  X(s_xnor_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_xnor32) \
+  X(s_and_not1_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_and_not1) \
+  X(s_and_not1_b64, SALU, SCC, B64, B64, B64, 0, rl_isa_s_and_not1) \
+  X(s_or_not1_b32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_or_not1_32) \
+  X(s_or_not1_b64, SALU, SCC, B64, B64, B64, 0, rl_isa_s_or_not1) \
+  X(s_bfe_u32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_bfe_u32) \
+  X(s_bfe_i32, SALU, SCC, B32, B32, B32, 0, rl_isa_s_bfe_i32) \
+  X(s_bfe_u64, SALU, SCC, B64, B64, B32, 0, rl_isa_s_bfe_u64) \
+  X(s_bfm_b32, SALU, 0, B32, B32, B32, 0, rl_isa_s_bfm_b32) \
+  X(s_mul_i32, SALU, 0, B32, B32, B32, 0, rl_isa_s_mul_i32) \
+  X(s_mul_hi_u32, SALU, 0, B32, B32, B32, 0, rl_isa_s_mul_hi_u32) \
+  X(s_mul_hi_i32, SALU, 0, B32, B32, B32, 0, rl_isa_s_mul_hi_i32) \
+  X(s_cselect_b32, SALU, 0, B32, B32, B32, 0, rl_isa_s_cselect) \
+  X(s_cselect_b64, SALU, 0, B64, B64, B64, 0, rl_isa_s_cselect) \
+  X(s_pack_ll_b32_b16, SALU, 0, B32, B32, B32, 0, rl_isa_s_pack_ll) \
+  X(s_pack_lh_b32_b16, SALU, 0, B32, B32, B32, 0, rl_isa_s_pack_lh) \
+  X(s_pack_hh_b32_b16, SALU, 0, B32, B32, B32, 0, rl_isa_s_pack_hh) \
+  X(s_mov_b32, SALU, 0, B32, B32, NO, 0, rl_isa_s_mov) \
+  X(s_mov_b64, SALU, 0, B64, B64, NO, 0, rl_isa_s_mov) \
+  X(s_cmov_b32, SALU, 0, B32, B32, NO, 0, rl_isa_s_cmov) \
+  X(s_cmov_b64, SALU, 0, B64, B64, NO, 0, rl_isa_s_cmov) \
+  X(s_brev_b32, SALU, 0, B32, B32, NO, 0, rl_isa_s_brev_b32) \
+  X(s_ctz_i32_b32, SALU, 0, B32, B32, NO, 0, rl_isa_s_ctz_b32) \
+  X(s_ctz_i32_b64, SALU, 0, B32, B64, NO, 0, rl_isa_s_ctz_b64) \
+  X(s_clz_i32_u32, SALU, 0, B32, B32, NO, 0, rl_isa_s_clz_u32) \
+  X(s_clz_i32_u64, SALU, 0, B32, B64, NO, 0, rl_isa_s_clz_u64) \
+  X(s_cls_i32, SALU, 0, B32, B32, NO, 0, rl_isa_s_cls_i32) \
+  X(s_cls_i32_i64, SALU, 0, B32, B64, NO, 0, rl_isa_s_cls_i64) \
+  X(s_sext_i32_i8, SALU, 0, B32, B32, NO, 0, rl_isa_s_sext_i8) \
+  X(s_sext_i32_i16, SALU, 0, B32, B32, NO, 0, rl_isa_s_sext_i16) \
+  X(s_bitset1_b32, SALU, 0, B32, B32, NO, 0, rl_isa_s_bitset1_b32) \
+  X(s_abs_i32, SALU, SCC, B32, B32, NO, 0, rl_isa_s_abs_i32) \
+  X(s_bcnt1_i32_b32, SALU, SCC, B32, B32, NO, 0, rl_isa_s_bcnt1_b32) \
+  X(s_not_b32, SALU, SCC, B32, B32, NO, 0, rl_isa_s_not32) \
+  X(s_not_b64, SALU, SCC, B64, B64, NO, 0, rl_isa_s_not) \
+  X(s_movk_i32, SOPK, 0, B32, B32, NO, 0, rl_isa_s_movk) \
+  X(s_cmovk_i32, SOPK, 0, B32, B32, NO, 0, rl_isa_s_cmovk) \
+  X(s_cmpk_eq_i32, SOPK, SCC, NO, B32, NO, 2, rl_isa_s_cmp) \
+  X(s_cmpk_lg_i32, SOPK, SCC, NO, B32, NO, 5, rl_isa_s_cmp) \
+  X(s_cmpk_gt_i32, SOPK, SCC, NO, B32, NO, 4, rl_isa_s_cmp) \
+  X(s_cmpk_ge_i32, SOPK, SCC, NO, B32, NO, 6, rl_isa_s_cmp) \
+  X(s_cmpk_lt_i32, SOPK, SCC, NO, B32, NO, 1, rl_isa_s_cmp) \
+  X(s_cmpk_le_i32, SOPK, SCC, NO, B32, NO, 3, rl_isa_s_cmp) \
+  X(s_cmpk_eq_u32, SOPK, SCC, NO, B32, NO, 16 | 2, rl_isa_s_cmp) \
+  X(s_cmpk_lg_u32, SOPK, SCC, NO, B32, NO, 16 | 5, rl_isa_s_cmp) \
+  X(s_cmpk_gt_u32, SOPK, SCC, NO, B32, NO, 16 | 4, rl_isa_s_cmp) \
+  X(s_cmpk_ge_u32, SOPK, SCC, NO, B32, NO, 16 | 6, rl_isa_s_cmp) \
+  X(s_cmpk_lt_u32, SOPK, SCC, NO, B32, NO, 16 | 1, rl_isa_s_cmp) \
+  X(s_cmpk_le_u32, SOPK, SCC, NO, B32, NO, 16 | 3, rl_isa_s_cmp) \
+  X(s_addk_i32, SOPK, SCC, B32, B32, NO, 0, rl_isa_s_addk) \
+  X(s_mulk_i32, SOPK, 0, B32, B32, NO, 0, rl_isa_s_mulk) \
+  X(s_cmp_eq_i32, SOPC, SCC, NO, B32, B32, 2, rl_isa_s_cmp) \
+  X(s_cmp_lg_i32, SOPC, SCC, NO, B32, B32, 5, rl_isa_s_cmp) \
+  X(s_cmp_gt_i32, SOPC, SCC, NO, B32, B32, 4, rl_isa_s_cmp) \
+  X(s_cmp_ge_i32, SOPC, SCC, NO, B32, B32, 6, rl_isa_s_cmp) \
+  X(s_cmp_lt_i32, SOPC, SCC, NO, B32, B32, 1, rl_isa_s_cmp) \
+  X(s_cmp_le_i32, SOPC, SCC, NO, B32, B32, 3, rl_isa_s_cmp) \
+  X(s_cmp_eq_u32, SOPC, SCC, NO, B32, B32, 16 | 2, rl_isa_s_cmp) \
+  X(s_cmp_lg_u32, SOPC, SCC, NO, B32, B32, 16 | 5, rl_isa_s_cmp) \
+  X(s_cmp_gt_u32, SOPC, SCC, NO, B32, B32, 16 | 4, rl_isa_s_cmp) \
+  X(s_cmp_ge_u32, SOPC, SCC, NO, B32, B32, 16 | 6, rl_isa_s_cmp) \
+  X(s_cmp_lt_u32, SOPC, SCC, NO, B32, B32, 16 | 1, rl_isa_s_cmp) \
+  X(s_cmp_le_u32, SOPC, SCC, NO, B32, B32, 16 | 3, rl_isa_s_cmp) \
+  X(s_bitcmp0_b32, SOPC, SCC, NO, B32, B32, 0, rl_isa_s_bitcmp) \
+  X(s_bitcmp1_b32, SOPC, SCC, NO, B32, B32, 1, rl_isa_s_bitcmp) \
+  X(s_cmp_eq_u64, SOPC, SCC, NO, B64, B64, 32 | 16 | 2, rl_isa_s_cmp) \
+  X(s_cmp_lg_u64, SOPC, SCC, NO, B64, B64, 32 | 16 | 5, rl_isa_s_cmp) \
+
+#define RL_ISA_PLAIN_RUNNER(NAME, RUNNER, FLAGS, DT, AT, BT, ARG, KERNEL)  \
+  static rl_status_t rl_isa_plain_##NAME(rl_isa_wave_t* wave,              \
+                                         const rl_isa_inst_t* inst) {      \
+    rl_isa_salu_t s;                                                       \
+    rl_isa_plain_inputs(wave, inst, RL_ISA_PLAIN_##RUNNER, DT, AT, BT, &s); \
+    s.scc = wave->scc;                                                     \
+    s.mode = wave->mode;                                                   \
+    s.arg = (ARG);                                                         \
+    KERNEL(&s);                                                            \
+    rl_isa_salu_write(wave, inst->dst, DT, s.d);                           \
+    if ((FLAGS) & SCC) wave->scc = s.scc & 1;                              \
+    return RL_OK;                                                          \
+  }
+RL_ISA_SALU_PLAIN_LIST(RL_ISA_PLAIN_RUNNER)
+
+typedef struct rl_isa_plain_row_s {
+  uint8_t runner;
+  uint16_t flags;
+  uint8_t dst, src[2];
+  uint16_t arg;
+  rl_isa_salu_fn kernel;
+  rl_isa_exec_fn exec;
+} rl_isa_plain_row_t;
+
+#define RL_ISA_PLAIN_ROW(NAME, RUNNER, FLAGS, DT, AT, BT, ARG, KERNEL) \
+  {RL_ISA_PLAIN_##RUNNER, (FLAGS), DT, {AT, BT}, (ARG), KERNEL,        \
+   rl_isa_plain_##NAME},
+static const rl_isa_plain_row_t rl_isa_plain_rows[] = {
+    RL_ISA_SALU_PLAIN_LIST(RL_ISA_PLAIN_ROW)};
+
+// The runner kind of |op| (RL_ISA_PLAIN_*), or -1 when it is none of the
+// three.
+static int rl_isa_plain_runner(const rl_isa_op_t* op) {
+  if (op->exec == rl_isa_exec_salu) return RL_ISA_PLAIN_SALU;
+  if (op->exec == rl_isa_exec_sopk) return RL_ISA_PLAIN_SOPK;
+  if (op->exec == rl_isa_exec_sopc) return RL_ISA_PLAIN_SOPC;
+  return -1;
+}
+
+rl_isa_exec_fn rl_isa_salu_plain(const rl_isa_inst_t* inst) {
+  const rl_isa_op_t* op = inst->op;
+  int runner = op != NULL ? rl_isa_plain_runner(op) : -1;
+  if (runner < 0) return NULL;
+  for (uint32_t n = 0; n < 2 && runner != RL_ISA_PLAIN_SOPK; ++n) {
+    uint32_t kind = inst->src[n].kind;
+    bool ok = op->src[n] == NO ? kind == RL_ISA_OPK_NONE
+                               : kind == RL_ISA_OPK_SGPR ||
+                                     kind == RL_ISA_OPK_CONST;
+    if (!ok) return NULL;
+  }
+  rl_isa_salu_fn kernel = (rl_isa_salu_fn)op->lanes;
+  const size_t rows = sizeof(rl_isa_plain_rows) / sizeof(rl_isa_plain_rows[0]);
+  for (size_t i = 0; i < rows; ++i) {
+    const rl_isa_plain_row_t* row = &rl_isa_plain_rows[i];
+    if (row->runner == runner && row->flags == op->flags &&
+        row->dst == op->dst && row->src[0] == op->src[0] &&
+        row->src[1] == op->src[1] && row->arg == op->arg &&
+        row->kernel == kernel) {
+      return row->exec;
+    }
+  }
+  return NULL;
+}
+
 // s_*_saveexec_b32 (wave32): D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0.
 // arg: 0 and, 1 or, 2 xor, 3 and_not1 (S0 & ~EXEC), 4 or_not1 (S0 | ~EXEC),
 // 5 and_not0 (~S0 & EXEC).
