@@ -201,6 +201,34 @@ rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
   return RL_OK;
 }
 
+rl_status_t rl_sim_range_set_log_lanes(rl_sim_range_set_t* set,
+                                       const uint64_t* address, uint32_t lanes,
+                                       uint32_t size) {
+  if (size == 0) return RL_OK;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const uint32_t l = (uint32_t)__builtin_ctz(rest);
+    const uint64_t begin = address[l];
+    const uint64_t end = begin + size;
+    const uint32_t at = set->lane_pending[l];
+    if (at != 0 && at <= set->pending_count) {
+      rl_sim_range_t* range = &set->pending[at - 1];
+      if (begin >= range->begin && begin <= range->end) {
+        if (end > range->end) range->end = end;
+        continue;
+      }
+    }
+    RL_RETURN_IF_ERROR(rl_sim_range_set_log(set, begin, size));
+    // The log's last range holds the access unless the set covered it.
+    const uint32_t n = set->pending_count;
+    set->lane_pending[l] =
+        n != 0 && set->pending[n - 1].begin <= begin &&
+                end <= set->pending[n - 1].end
+            ? n
+            : 0;
+  }
+  return RL_OK;
+}
+
 void rl_sim_range_set_clear(rl_sim_range_set_t* set) {
   set->count = 0;
   set->hint = 0;

@@ -93,6 +93,10 @@ typedef struct rl_sim_range_set_s {
   rl_sim_range_t* pending;
   uint32_t pending_count;
   uint32_t pending_capacity;
+  // Per lane, 1 + the index of the logged range lane l's last access landed
+  // in (0: none; rl_sim_range_set_log_lanes). Only a hint: it is used only
+  // when that range still holds or touches the lane's next access.
+  uint32_t lane_pending[32];
 } rl_sim_range_set_t;
 
 // Adds [|begin|, |begin| + |size|) to |set|, merging with overlapping or
@@ -118,6 +122,16 @@ rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
 // sets merge, sim_parallel.c). Fails only when out of memory.
 rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
                                  uint64_t size);
+
+// Logs the accesses of one vector-memory instruction (lane l of |lanes|:
+// |size| bytes at address[l]) as rl_sim_range_set_log() lane by lane does,
+// the same set once settled; a lane whose access starts inside or right
+// after the range its previous access was logged into extends that range
+// instead of adding one (a wave walking a strided column byte by byte logs
+// one range per lane, not one per lane and instruction).
+rl_status_t rl_sim_range_set_log_lanes(rl_sim_range_set_t* set,
+                                       const uint64_t* address, uint32_t lanes,
+                                       uint32_t size);
 
 // Merges the logged ranges into the set (the set rl_sim_range_set_add()
 // would give range by range) and empties the log. Fails only when out of
