@@ -79,6 +79,8 @@ typedef struct rl_sim_range_s {
   uint64_t end;  // exclusive
 } rl_sim_range_t;
 
+#define RL_SIM_RANGE_RECENT 4u
+
 typedef struct rl_sim_range_set_s {
   rl_sim_range_t* items;  // sorted by begin, disjoint, non-adjacent
   uint32_t count;
@@ -94,9 +96,15 @@ typedef struct rl_sim_range_set_s {
   uint32_t pending_count;
   uint32_t pending_capacity;
   // Per lane, 1 + the index of the logged range lane l's last access landed
-  // in (0: none; rl_sim_range_set_log_lanes). Only a hint: it is used only
-  // when that range still holds or touches the lane's next access.
+  // in (0: none; rl_sim_range_set_log_lanes), and the index of the interval
+  // of |items| that last held it. Only hints: each is used only when that
+  // range still holds (or, logged, touches) the lane's next access.
   uint32_t lane_pending[32];
+  uint32_t lane_item[32];
+  // The intervals the last RL_SIM_RANGE_RECENT searches found (hints too),
+  // |recent_next| counting them.
+  uint32_t recent[RL_SIM_RANGE_RECENT];
+  uint32_t recent_next;
 } rl_sim_range_set_t;
 
 // Adds [|begin|, |begin| + |size|) to |set|, merging with overlapping or
@@ -128,7 +136,10 @@ rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
 // the same set once settled; a lane whose access starts inside or right
 // after the range its previous access was logged into extends that range
 // instead of adding one (a wave walking a strided column byte by byte logs
-// one range per lane, not one per lane and instruction).
+// one range per lane, not one per lane and instruction), and a lane whose
+// access lies in the interval of the set that held its previous one is
+// done without a search (lanes striding over a set of many small
+// intervals, as one thread's share of a dispatch's reads can be).
 rl_status_t rl_sim_range_set_log_lanes(rl_sim_range_set_t* set,
                                        const uint64_t* address, uint32_t lanes,
                                        uint32_t size);
