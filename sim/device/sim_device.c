@@ -176,8 +176,11 @@ rl_status_t rl_sim_device_create(const rl_sim_options_t* options,
                      "hazard mode %d: expected sequential or adversarial",
                      (int)options->hazards);
   }
-  rl_sim_device_t* sim = calloc(1, sizeof(*sim));
+  // Aligned as its type asks: its locks sit on host cache lines of their
+  // own (sim_mem.h).
+  rl_sim_device_t* sim = aligned_alloc(_Alignof(rl_sim_device_t), sizeof(*sim));
   if (sim == NULL) return rl_status_out_of_memory();
+  memset(sim, 0, sizeof(*sim));
   rl_status_t status = rl_sim_device_init(sim, options);
   if (status != RL_OK) {
     if (sim->base.vtable != NULL)
@@ -219,11 +222,8 @@ void rl_sim_memory_info(rl_device_t* device, uint64_t* out_total,
   *out_total = 0;
   *out_used = 0;
   if (!rl_sim_device_is(device)) return;
-  rl_sim_memory_t* memory = &rl_sim_device_cast(device)->memory;
-  pthread_rwlock_rdlock(&memory->lock);
-  *out_total = memory->total_bytes;
-  *out_used = memory->used_bytes;
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_usage(&rl_sim_device_cast(device)->memory, out_total,
+                      out_used);
 }
 
 uint32_t rl_sim_dispatch_log(rl_device_t* device,

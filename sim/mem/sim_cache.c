@@ -35,8 +35,10 @@ typedef struct rl_sim_cache_line_s {
   uint8_t bytes[RL_SIM_CACHE_LINE];
 } rl_sim_cache_line_t;
 
+// One host cache line per table header: two threads filling the L0s of
+// WGPs in different shards never write one line (tables are arrays).
 struct rl_sim_cache_table_s {
-  uint32_t* slots;      // line index + 1; 0 is empty
+  _Alignas(RL_SIM_HOST_LINE) uint32_t* slots;  // line index + 1; 0 is empty
   uint32_t slot_count;  // power of two, 0 before the first fill
   rl_sim_cache_line_t* lines;
   uint32_t line_count;
@@ -175,6 +177,17 @@ static void rl_sim_cache_unlock_all(rl_sim_cache_t* cache, bool groups) {
 // Lifetime and placement
 //===----------------------------------------------------------------------===//
 
+// |count| zeroed elements of |size| (a multiple of RL_SIM_HOST_LINE) on
+// whole host cache lines of their own, so that padded elements (locks,
+// table headers) really are one line each; NULL when out of memory.
+static void* rl_sim_cache_lines_alloc(uint32_t count, size_t size) {
+  size_t bytes = (size_t)count * size;
+  bytes = (bytes + RL_SIM_HOST_LINE - 1) & ~(size_t)(RL_SIM_HOST_LINE - 1);
+  void* block = aligned_alloc(RL_SIM_HOST_LINE, bytes ? bytes : RL_SIM_HOST_LINE);
+  if (block != NULL) memset(block, 0, bytes);
+  return block;
+}
+
 rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
                               rl_sim_cache_mode_t mode, uint64_t seed) {
   memset(cache, 0, sizeof(*cache));
@@ -192,13 +205,16 @@ rl_status_t rl_sim_cache_init(rl_sim_cache_t* cache, const char* processor,
       rl_sim_cache_topology(processor, &cache->wgp_count, &cache->array_count));
   cache->mode = mode;
   cache->seed = seed;
-  cache->vl0 = calloc(cache->wgp_count, sizeof(*cache->vl0));
-  cache->kl0 = calloc(cache->wgp_count, sizeof(*cache->kl0));
-  cache->gl1 = calloc(cache->array_count + 1, sizeof(*cache->gl1));
-  cache->dirty = calloc(RL_SIM_CACHE_SLICES, sizeof(*cache->dirty));
+  cache->vl0 = rl_sim_cache_lines_alloc(cache->wgp_count, sizeof(*cache->vl0));
+  cache->kl0 = rl_sim_cache_lines_alloc(cache->wgp_count, sizeof(*cache->kl0));
+  cache->gl1 =
+      rl_sim_cache_lines_alloc(cache->array_count + 1, sizeof(*cache->gl1));
+  cache->dirty =
+      rl_sim_cache_lines_alloc(RL_SIM_CACHE_SLICES, sizeof(*cache->dirty));
   cache->group_count =
       cache->array_count ? cache->array_count : cache->wgp_count;
-  cache->group_locks = calloc(cache->group_count, sizeof(*cache->group_locks));
+  cache->group_locks = rl_sim_cache_lines_alloc(cache->group_count,
+                                                sizeof(*cache->group_locks));
   if (!cache->vl0 || !cache->kl0 || !cache->gl1 || !cache->dirty ||
       !cache->group_locks) {
     rl_sim_cache_deinit(cache);

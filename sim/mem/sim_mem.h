@@ -98,7 +98,7 @@
 // only when they touch the same L2 slice. Every CP thread and the engine
 // thread (host reads/writes) take the same locks. Order: a group lock
 // before a slice lock, groups and slices each in increasing index (device-
-// wide actions and host accesses take them all); memory.lock (read, through
+// wide actions and host accesses take them all); a memory read lock (through
 // translation) and report_lock may be taken inside. Counters are atomics.
 // Workers of one dispatch share no L0, K$ or GL1, so what each finds does
 // not depend on how their accesses interleave (docs/cache-model.md,
@@ -134,8 +134,7 @@ typedef struct rl_sim_cache_table_s rl_sim_cache_table_t;
 // A spin lock padded to a host cache line, so that two threads' locks do
 // not share one.
 typedef struct rl_sim_cache_lock_s {
-  atomic_flag flag;
-  uint8_t pad[64 - sizeof(atomic_flag)];
+  _Alignas(64) atomic_flag flag;
 } rl_sim_cache_lock_t;
 
 typedef struct rl_sim_cache_s {
@@ -268,8 +267,23 @@ typedef struct rl_sim_allocation_s {
   bool mapped;     // |host| is an mmap of the page-rounded size
 } rl_sim_allocation_t;
 
+// The allocation table's lock, split by reader. Every access of every
+// work-group reads the table; one pthread rwlock would have each reader
+// write its reader count, a host cache line the cores then pass back and
+// forth on every access of a parallel dispatch. Instead each thread reads
+// under one of RL_SIM_MEMORY_READERS read-write locks, each on its own host
+// line (threads get slots in turn, at their first read; threads sharing a
+// slot still read at once), and allocate/free hold all of them for writing,
+// taken in increasing order. A reader never writes a line another slot's
+// reader writes, and a table that grows or shrinks is never read half-done.
+#define RL_SIM_MEMORY_READERS 16u
+
+typedef struct rl_sim_memory_reader_s {
+  _Alignas(RL_SIM_HOST_LINE) pthread_rwlock_t lock;
+} rl_sim_memory_reader_t;
+
 typedef struct rl_sim_memory_s {
-  pthread_rwlock_t lock;
+  rl_sim_memory_reader_t readers[RL_SIM_MEMORY_READERS];
   rl_sim_allocation_t* items;  // sorted by address, disjoint
   uint32_t count;
   uint32_t capacity;
@@ -303,10 +317,11 @@ typedef struct rl_sim_loader_s {
 //     pool, made on its first parallel dispatch and joined when the queue
 //     is released (sim_parallel.c; their own lock and conds hand out each
 //     dispatch), which touch only their own LDS, ranges and findings, the
-//     memory (memory.lock, host atomics) and the cache model (its group and
+//     memory (its read locks, host atomics) and the cache model (its group and
 //     slice locks);
-//   - memory.lock (rwlock) guards the allocation table: the CP translates
-//     under the read lock on every access, allocate/free take the write lock;
+//   - memory.readers (read-write locks, one per reader slot) guard the
+//     allocation table: every access translates under its thread's slot's
+//     read lock, allocate/free take every slot's write lock (above);
 //   - loader.lock guards the kernel-object table;
 //   - signal_lock + signal_cond are the wakeup channel for every signal
 //     change (the values themselves are C11 atomics in device memory);
@@ -316,10 +331,10 @@ typedef struct rl_sim_loader_s {
 //     device's destruction, which stops and joins whatever is left).
 //   - the cache model's group and slice locks guard it (above).
 // Lock order: a thread holds at most one of these at a time, except that
-// memory.lock (read) is taken inside signal_lock (a barrier re-translating
-// its dependent signals), memory.lock (read) and report_lock inside the
+// a memory read lock is taken inside signal_lock (a barrier re-translating
+// its dependent signals), a memory read lock and report_lock inside the
 // cache model's locks (whose own order is above); nothing is taken
-// inside memory.lock or report_lock.
+// inside the memory locks or report_lock.
 // What the memory module reports up without calling up: the device (sim/
 // device/sim_device.c) sets these at creation. report_hazard: a stale read
 // the cache model saw (sim_cache.c), for the hazard list (sim/wg
@@ -413,6 +428,10 @@ bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
 void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
                             uint64_t size, char* out_text, size_t capacity);
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address);
+// The device's memory and the bytes live allocations take from it
+// (rl_sim_memory_info in sim.h).
+void rl_sim_memory_usage(rl_sim_memory_t* memory, uint64_t* out_total,
+                         uint64_t* out_used);
 // Host view of [address, address + size) inside one live allocation, or
 // NULL. The view stays valid until that allocation is freed.
 void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
@@ -423,7 +442,7 @@ void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
 uint8_t* rl_sim_memory_span(rl_sim_memory_t* memory, uint64_t address,
                             uint64_t* out_start, uint64_t* out_end,
                             rl_memory_kind_t* out_kind);
-// Copies under the read lock; false when the range is not inside one live
+// Copies under a read lock; false when the range is not inside one live
 // allocation.
 bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
                            const void* data, uint64_t size);

@@ -8,7 +8,8 @@
 // zones), which have no host block and never translate: any access that
 // touches one is refused like an access to unmapped memory. The table is a
 // sorted array searched by binary search: every kernel access translates
-// through it, under the read lock.
+// through it, under its thread's read lock (sim_mem.h, "The allocation
+// table's lock").
 //
 // Budget: every allocation takes its page-rounded size from the device's
 // memory (|total_bytes|); one that does not fit fails before anything is
@@ -18,6 +19,7 @@
 // Either is at most the page-rounded size, so the host memory behind the
 // device never exceeds |total_bytes|.
 #define _GNU_SOURCE  // MAP_NORESERVE, MAP_ANONYMOUS
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +32,50 @@ static uint64_t rl_sim_align_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) & ~(alignment - 1);
 }
 
+// The reader slot of the calling thread plus one (0: none yet), handed out
+// in turn from |rl_sim_memory_next_slot|.
+static _Thread_local uint32_t rl_sim_memory_slot;
+static atomic_uint rl_sim_memory_next_slot;
+
+// Takes the calling thread's read lock of |memory|; returns it for
+// rl_sim_memory_read_end.
+static pthread_rwlock_t* rl_sim_memory_read_begin(rl_sim_memory_t* memory) {
+  if (rl_sim_memory_slot == 0) {
+    rl_sim_memory_slot =
+        atomic_fetch_add_explicit(&rl_sim_memory_next_slot, 1,
+                                  memory_order_relaxed) %
+            RL_SIM_MEMORY_READERS +
+        1;
+  }
+  pthread_rwlock_t* lock = &memory->readers[rl_sim_memory_slot - 1].lock;
+  pthread_rwlock_rdlock(lock);
+  return lock;
+}
+
+static void rl_sim_memory_read_end(pthread_rwlock_t* lock) {
+  pthread_rwlock_unlock(lock);
+}
+
+// Every slot's write lock, in increasing order: no reader is inside.
+static void rl_sim_memory_write_begin(rl_sim_memory_t* memory) {
+  for (uint32_t k = 0; k < RL_SIM_MEMORY_READERS; ++k) {
+    pthread_rwlock_wrlock(&memory->readers[k].lock);
+  }
+}
+
+static void rl_sim_memory_write_end(rl_sim_memory_t* memory) {
+  for (uint32_t k = RL_SIM_MEMORY_READERS; k-- > 0;) {
+    pthread_rwlock_unlock(&memory->readers[k].lock);
+  }
+}
+
 rl_status_t rl_sim_memory_init(rl_sim_memory_t* memory, uint64_t total_bytes) {
   memset(memory, 0, sizeof(*memory));
-  if (pthread_rwlock_init(&memory->lock, NULL) != 0) {
-    return RL_STATUS(RL_STATUS_INTERNAL, "pthread_rwlock_init failed");
+  for (uint32_t k = 0; k < RL_SIM_MEMORY_READERS; ++k) {
+    if (pthread_rwlock_init(&memory->readers[k].lock, NULL) != 0) {
+      while (k-- > 0) pthread_rwlock_destroy(&memory->readers[k].lock);
+      return RL_STATUS(RL_STATUS_INTERNAL, "pthread_rwlock_init failed");
+    }
   }
   memory->next_address = RL_SIM_VA_BASE;
   if (total_bytes == 0) total_bytes = RL_SIM_DEFAULT_MEMORY_BYTES;
@@ -76,7 +118,9 @@ void rl_sim_memory_deinit(rl_sim_memory_t* memory) {
     rl_sim_host_block_free(&memory->items[i]);
   }
   free(memory->items);
-  pthread_rwlock_destroy(&memory->lock);
+  for (uint32_t k = 0; k < RL_SIM_MEMORY_READERS; ++k) {
+    pthread_rwlock_destroy(&memory->readers[k].lock);
+  }
   memset(memory, 0, sizeof(*memory));
 }
 
@@ -158,7 +202,7 @@ rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
                      (unsigned long long)size, (unsigned long long)alignment);
   }
   if (alignment < RL_SIM_PAGE_SIZE) alignment = RL_SIM_PAGE_SIZE;
-  pthread_rwlock_wrlock(&memory->lock);
+  rl_sim_memory_write_begin(memory);
   uint64_t address = rl_sim_align_up(memory->next_address, alignment);
   rl_status_t status = RL_OK;
   if (address < memory->next_address || address >= RL_SIM_VA_END ||
@@ -175,7 +219,7 @@ rl_status_t rl_sim_memory_allocate(rl_sim_memory_t* memory, uint64_t size,
     memory->next_address =
         rl_sim_align_up(address + size, RL_SIM_PAGE_SIZE) + RL_SIM_GUARD_SIZE;
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_write_end(memory);
   return status;
 }
 
@@ -195,7 +239,7 @@ static rl_status_t rl_sim_memory_place(rl_sim_memory_t* memory,
                      (unsigned long long)RL_SIM_VA_BASE,
                      (unsigned long long)RL_SIM_VA_END);
   }
-  pthread_rwlock_wrlock(&memory->lock);
+  rl_sim_memory_write_begin(memory);
   rl_status_t status = RL_OK;
   if (rl_sim_memory_overlaps_locked(memory, address, size)) {
     status = RL_STATUS(RL_STATUS_CONTRACT,
@@ -212,7 +256,7 @@ static rl_status_t rl_sim_memory_place(rl_sim_memory_t* memory,
   if (status == RL_OK && after > memory->next_address) {
     memory->next_address = after;
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_write_end(memory);
   return status;
 }
 
@@ -233,7 +277,7 @@ rl_status_t rl_sim_memory_reserve_guard(rl_sim_memory_t* memory,
 bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
                                  uint64_t size) {
   if (size == 0 || address > UINT64_MAX - size) return false;
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   // The last range starting at or before the access's last byte; ranges
   // are disjoint, so it is the only guard the access can reach unless an
   // earlier one also overlaps, which the loop below walks back to.
@@ -247,7 +291,7 @@ bool rl_sim_memory_touches_guard(rl_sim_memory_t* memory, uint64_t address,
       break;
     }
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return touches;
 }
 
@@ -279,7 +323,7 @@ void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
   if (capacity == 0) return;
   out_text[0] = '\0';
   if (size == 0 || address > UINT64_MAX - size) return;
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   int64_t index = rl_sim_memory_nearest_locked(memory, address);
   if (index >= 0) {
     const rl_sim_allocation_t* item = &memory->items[index];
@@ -304,14 +348,14 @@ void rl_sim_memory_describe(rl_sim_memory_t* memory, uint64_t address,
       }
     }
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
 }
 
 rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
-  pthread_rwlock_wrlock(&memory->lock);
+  rl_sim_memory_write_begin(memory);
   int64_t index = rl_sim_memory_find_locked(memory, address);
   if (index < 0 || memory->items[index].address != address) {
-    pthread_rwlock_unlock(&memory->lock);
+    rl_sim_memory_write_end(memory);
     return RL_STATUS(RL_STATUS_INVALID_ARGUMENT,
                      "free of 0x%llx: not the start of a live allocation",
                      (unsigned long long)address);
@@ -322,11 +366,11 @@ rl_status_t rl_sim_memory_free(rl_sim_memory_t* memory, uint64_t address) {
   memmove(&memory->items[index], &memory->items[index + 1],
           (memory->count - (uint32_t)index - 1) * sizeof(memory->items[0]));
   memory->count--;
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_write_end(memory);
   return RL_OK;
 }
 
-// Host view of the range or NULL; the caller holds the lock.
+// Host view of the range or NULL; the caller holds a read lock.
 static uint8_t* rl_sim_memory_translate_locked(const rl_sim_memory_t* memory,
                                                uint64_t address,
                                                uint64_t size) {
@@ -341,34 +385,34 @@ static uint8_t* rl_sim_memory_translate_locked(const rl_sim_memory_t* memory,
 
 void* rl_sim_memory_translate(rl_sim_memory_t* memory, uint64_t address,
                               uint64_t size) {
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   void* host = rl_sim_memory_translate_locked(memory, address, size);
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return host;
 }
 
 bool rl_sim_memory_copy_in(rl_sim_memory_t* memory, uint64_t address,
                            const void* data, uint64_t size) {
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   uint8_t* host = rl_sim_memory_translate_locked(memory, address, size);
   if (host != NULL) memcpy(host, data, (size_t)size);
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return host != NULL;
 }
 
 bool rl_sim_memory_copy_out(rl_sim_memory_t* memory, uint64_t address,
                             void* data, uint64_t size) {
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   uint8_t* host = rl_sim_memory_translate_locked(memory, address, size);
   if (host != NULL) memcpy(data, host, (size_t)size);
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return host != NULL;
 }
 
 bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
                           const uint64_t* address, uint32_t lanes,
                           uint32_t size, uint8_t* data) {
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   uint8_t* host = rl_sim_memory_translate_locked(memory, lo, hi - lo);
   if (host != NULL) {
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
@@ -376,14 +420,14 @@ bool rl_sim_memory_gather(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
       rl_sim_move_element(data + l * 16u, host + (address[l] - lo), size);
     }
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return host != NULL;
 }
 
 bool rl_sim_memory_scatter(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
                            const uint64_t* address, uint32_t lanes,
                            uint32_t size, const uint8_t* data) {
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   uint8_t* host = rl_sim_memory_translate_locked(memory, lo, hi - lo);
   if (host != NULL) {
     for (uint32_t rest = lanes; rest; rest &= rest - 1) {
@@ -391,7 +435,7 @@ bool rl_sim_memory_scatter(rl_sim_memory_t* memory, uint64_t lo, uint64_t hi,
       rl_sim_move_element(host + (address[l] - lo), data + l * 16u, size);
     }
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return host != NULL;
 }
 
@@ -399,7 +443,7 @@ uint8_t* rl_sim_memory_span(rl_sim_memory_t* memory, uint64_t address,
                             uint64_t* out_start, uint64_t* out_end,
                             rl_memory_kind_t* out_kind) {
   uint8_t* host = NULL;
-  pthread_rwlock_rdlock(&memory->lock);
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
   int64_t index = rl_sim_memory_find_locked(memory, address);
   if (index >= 0) {
     const rl_sim_allocation_t* item = &memory->items[index];
@@ -410,6 +454,14 @@ uint8_t* rl_sim_memory_span(rl_sim_memory_t* memory, uint64_t address,
       if (out_kind) *out_kind = item->kind;
     }
   }
-  pthread_rwlock_unlock(&memory->lock);
+  rl_sim_memory_read_end(lock);
   return host;
+}
+
+void rl_sim_memory_usage(rl_sim_memory_t* memory, uint64_t* out_total,
+                         uint64_t* out_used) {
+  pthread_rwlock_t* lock = rl_sim_memory_read_begin(memory);
+  *out_total = memory->total_bytes;
+  *out_used = memory->used_bytes;
+  rl_sim_memory_read_end(lock);
 }

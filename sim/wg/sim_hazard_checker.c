@@ -154,7 +154,9 @@ rl_status_t rl_sim_range_set_settle(rl_sim_range_set_t* set) {
 
 // True when [begin, end) lies inside one interval of the set's items: the
 // hint's, the one after it (lanes ascending with a stride walk the
-// intervals in order), else found by binary search.
+// intervals in order), one of the last RL_SIM_RANGE_RECENT found by search
+// (a wave's loads taking turns among a few arrays), else found by binary
+// search.
 static bool rl_sim_range_set_covers(rl_sim_range_set_t* set, uint64_t begin,
                                     uint64_t end) {
   const uint32_t h = set->hint;
@@ -166,10 +168,19 @@ static bool rl_sim_range_set_covers(rl_sim_range_set_t* set, uint64_t begin,
       return true;
     }
   }
+  for (uint32_t k = 0; k < RL_SIM_RANGE_RECENT; ++k) {
+    const uint32_t r = set->recent[k];
+    if (r < set->count && set->items[r].begin <= begin &&
+        end <= set->items[r].end) {
+      set->hint = r;
+      return true;
+    }
+  }
   uint32_t i = rl_sim_range_set_lower_bound(set, begin);
   if (i < set->count && set->items[i].begin <= begin &&
       end <= set->items[i].end) {
     set->hint = i;
+    set->recent[set->recent_next++ % RL_SIM_RANGE_RECENT] = i;
     return true;
   }
   return false;
@@ -198,6 +209,41 @@ rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
   }
   set->pending[n] = (rl_sim_range_t){begin, end};
   set->pending_count = n + 1;
+  return RL_OK;
+}
+
+rl_status_t rl_sim_range_set_log_lanes(rl_sim_range_set_t* set,
+                                       const uint64_t* address, uint32_t lanes,
+                                       uint32_t size) {
+  if (size == 0) return RL_OK;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const uint32_t l = (uint32_t)__builtin_ctz(rest);
+    const uint64_t begin = address[l];
+    const uint64_t end = begin + size;
+    const uint32_t at = set->lane_pending[l];
+    if (at != 0 && at <= set->pending_count) {
+      rl_sim_range_t* range = &set->pending[at - 1];
+      if (begin >= range->begin && begin <= range->end) {
+        if (end > range->end) range->end = end;
+        continue;
+      }
+    }
+    const uint32_t item = set->lane_item[l];
+    if (item < set->count && set->items[item].begin <= begin &&
+        end <= set->items[item].end) {
+      continue;  // the set holds it already: what the log would find
+    }
+    RL_RETURN_IF_ERROR(rl_sim_range_set_log(set, begin, size));
+    // The log's last range holds the access unless the set covered it
+    // (then in its interval |hint|).
+    const uint32_t n = set->pending_count;
+    set->lane_pending[l] =
+        n != 0 && set->pending[n - 1].begin <= begin &&
+                end <= set->pending[n - 1].end
+            ? n
+            : 0;
+    set->lane_item[l] = set->hint;
+  }
   return RL_OK;
 }
 

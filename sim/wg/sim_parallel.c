@@ -60,8 +60,11 @@ typedef struct rl_sim_finding_s {
   rl_sim_hazard_t hazard;
 } rl_sim_finding_t;
 
+// On host cache lines of its own (the workers are an array): a worker
+// writes its range logs' counts on every access, which must not move a line
+// another worker writes between the cores.
 typedef struct rl_sim_worker_s {
-  struct rl_sim_parallel_s* parallel;
+  _Alignas(RL_SIM_HOST_LINE) struct rl_sim_parallel_s* parallel;
   uint32_t index;
   pthread_t thread;  // workers 1..: the pool's
   uint8_t* lds;  // parallel->lds_size bytes (the largest dispatch's so far)
@@ -396,8 +399,10 @@ void rl_sim_parallel_pool_free(rl_sim_queue_t* queue) {
 // the dispatch runs on the CP thread alone, with the same results).
 static rl_sim_parallel_t* rl_sim_parallel_pool(rl_sim_queue_t* queue) {
   if (queue->parallel != NULL) return queue->parallel;
-  rl_sim_parallel_t* p = calloc(1, sizeof(*p));
+  // Aligned as its type asks: each worker on host cache lines of its own.
+  rl_sim_parallel_t* p = aligned_alloc(_Alignof(rl_sim_parallel_t), sizeof(*p));
   if (p == NULL) return NULL;
+  memset(p, 0, sizeof(*p));
   if (pthread_mutex_init(&p->lock, NULL) != 0) {
     free(p);
     return NULL;

@@ -633,18 +633,6 @@ static rl_status_t rl_sim_wg_lanes_record(rl_sim_range_set_t* set,
   return rl_sim_range_set_add_sorted(set, ranges, kept);
 }
 
-// Logs the lanes' ranges for |set| in lane order (rl_sim_range_set_log:
-// the lanes of a unit-stride access join into one range as they come).
-static rl_status_t rl_sim_wg_lanes_log(rl_sim_range_set_t* set,
-                                       const uint64_t* address,
-                                       uint32_t lanes, uint32_t size) {
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
-    RL_RETURN_IF_ERROR(
-        rl_sim_range_set_log(set, address[__builtin_ctz(rest)], size));
-  }
-  return RL_OK;
-}
-
 rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
                                  uint32_t lanes, uint32_t size,
                                  uint32_t access, uint8_t* data,
@@ -665,7 +653,7 @@ rl_status_t rl_sim_wg_load_lanes(rl_sim_wg_t* wg, const uint64_t* address,
     rl_sim_cache_load_lanes(device, &where, address, lanes, data, size);
   }
   if (device->options.no_access_record) return RL_OK;
-  return rl_sim_wg_lanes_log(context->reads, address, lanes, size);
+  return rl_sim_range_set_log_lanes(context->reads, address, lanes, size);
 }
 
 rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
@@ -708,7 +696,7 @@ rl_status_t rl_sim_wg_store_lanes(rl_sim_wg_t* wg, const uint64_t* address,
     }
   }
   if (device->options.no_access_record) return RL_OK;
-  return rl_sim_wg_lanes_log(context->writes, address, lanes, size);
+  return rl_sim_range_set_log_lanes(context->writes, address, lanes, size);
 }
 
 rl_status_t rl_sim_wg_load(rl_sim_wg_t* wg, uint64_t address, void* out_data,

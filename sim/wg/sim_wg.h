@@ -79,6 +79,8 @@ typedef struct rl_sim_range_s {
   uint64_t end;  // exclusive
 } rl_sim_range_t;
 
+#define RL_SIM_RANGE_RECENT 4u
+
 typedef struct rl_sim_range_set_s {
   rl_sim_range_t* items;  // sorted by begin, disjoint, non-adjacent
   uint32_t count;
@@ -93,6 +95,16 @@ typedef struct rl_sim_range_set_s {
   rl_sim_range_t* pending;
   uint32_t pending_count;
   uint32_t pending_capacity;
+  // Per lane, 1 + the index of the logged range lane l's last access landed
+  // in (0: none; rl_sim_range_set_log_lanes), and the index of the interval
+  // of |items| that last held it. Only hints: each is used only when that
+  // range still holds (or, logged, touches) the lane's next access.
+  uint32_t lane_pending[32];
+  uint32_t lane_item[32];
+  // The intervals the last RL_SIM_RANGE_RECENT searches found (hints too),
+  // |recent_next| counting them.
+  uint32_t recent[RL_SIM_RANGE_RECENT];
+  uint32_t recent_next;
 } rl_sim_range_set_t;
 
 // Adds [|begin|, |begin| + |size|) to |set|, merging with overlapping or
@@ -118,6 +130,19 @@ rl_status_t rl_sim_range_set_add_sorted(rl_sim_range_set_t* set,
 // sets merge, sim_parallel.c). Fails only when out of memory.
 rl_status_t rl_sim_range_set_log(rl_sim_range_set_t* set, uint64_t begin,
                                  uint64_t size);
+
+// Logs the accesses of one vector-memory instruction (lane l of |lanes|:
+// |size| bytes at address[l]) as rl_sim_range_set_log() lane by lane does,
+// the same set once settled; a lane whose access starts inside or right
+// after the range its previous access was logged into extends that range
+// instead of adding one (a wave walking a strided column byte by byte logs
+// one range per lane, not one per lane and instruction), and a lane whose
+// access lies in the interval of the set that held its previous one is
+// done without a search (lanes striding over a set of many small
+// intervals, as one thread's share of a dispatch's reads can be).
+rl_status_t rl_sim_range_set_log_lanes(rl_sim_range_set_t* set,
+                                       const uint64_t* address, uint32_t lanes,
+                                       uint32_t size);
 
 // Merges the logged ranges into the set (the set rl_sim_range_set_add()
 // would give range by range) and empties the log. Fails only when out of

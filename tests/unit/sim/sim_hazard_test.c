@@ -277,6 +277,61 @@ static void test_range_set_log_matches_one_by_one(void** state) {
   rl_sim_range_set_deinit(&single);
 }
 
+// The lanes of vector-memory instructions (rl_sim_range_set_log_lanes)
+// give the set adding every lane's range one by one gives: a wave walking
+// 16-byte strided rows byte by byte (each lane extends its own range: 32
+// logged ranges for 16 instructions, the mechanism at work), unit-stride
+// loads, gathers at random addresses with partial EXEC masks, past the
+// log's bound. Negative controls: before the last settle the lanes' set
+// misses ranges; one range more on one side makes the comparison fail.
+static void test_range_set_log_lanes_matches_one_by_one(void** state) {
+  (void)state;
+  rl_sim_range_set_t lanes = {0}, single = {0};
+  uint64_t address[32];
+  for (uint32_t d = 0; d < 16; ++d) {  // k[t * 64 + d] for t = lane
+    for (uint32_t l = 0; l < 32; ++l) address[l] = 1000000 + l * 64u + d;
+    assert_null(rl_sim_range_set_log_lanes(&lanes, address, 0xFFFFFFFFu, 1));
+    for (uint32_t l = 0; l < 32; ++l) {
+      assert_null(rl_sim_range_set_add(&single, address[l], 1));
+    }
+  }
+  assert_int_equal(lanes.pending_count, 32);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 3000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const uint32_t mask = (uint32_t)(x >> 16) | 1u;
+    const uint32_t size = (x & 1) ? 4 : 8;
+    for (uint32_t l = 0; l < 32; ++l) {
+      switch ((x >> 61) & 3) {
+        case 0:  // a gather anywhere
+          x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+          address[l] = x % 4000000;
+          break;
+        case 1:  // unit stride, the next block of a run
+          address[l] = 5000000 + (uint64_t)(i % 700) * 32 * size + l * size;
+          break;
+        default:  // a strided column, one element further each time
+          address[l] = 6000000 + l * 4096u + (uint64_t)(i % 300) * size;
+          break;
+      }
+    }
+    assert_null(rl_sim_range_set_log_lanes(&lanes, address, mask, size));
+    for (uint32_t rest = mask; rest; rest &= rest - 1) {
+      assert_null(rl_sim_range_set_add(
+          &single, address[__builtin_ctz(rest)], size));
+    }
+  }
+  assert_true(lanes.pending_count > 0);
+  assert_false(rl_test_sets_equal(&lanes, &single));
+  assert_null(rl_sim_range_set_settle(&lanes));
+  assert_true(rl_test_sets_equal(&lanes, &single));
+  assert_true(single.count > 1024);  // more than one log's worth
+  assert_null(rl_sim_range_set_add(&single, 9000000, 4));
+  assert_false(rl_test_sets_equal(&lanes, &single));
+  rl_sim_range_set_deinit(&lanes);
+  rl_sim_range_set_deinit(&single);
+}
+
 // A copies buf to out, B refills buf (WAR against A), C refills out (WAW
 // against A, and nothing against B): one batch, three dispatches.
 static void sim_hazard_war_and_waw_in_one_batch_order_dispatches(void** state) {
@@ -500,6 +555,7 @@ int main(void) {
       cmocka_unit_test(test_range_set_matches_oracle),
       cmocka_unit_test(test_range_set_sorted_batch_matches_one_by_one),
       cmocka_unit_test(test_range_set_log_matches_one_by_one),
+      cmocka_unit_test(test_range_set_log_lanes_matches_one_by_one),
       cmocka_unit_test(test_missing_barrier_reports_raw),
       cmocka_unit_test(test_barrier_reports_nothing),
       cmocka_unit_test(test_adversarial_changes_result_without_barrier),

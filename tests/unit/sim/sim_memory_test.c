@@ -1,8 +1,12 @@
 // Tests of the simulated device's address space (sim/sim_memory.c):
 // placement, translation at and across allocation edges and guard gaps,
 // fixed-address allocations, no-access guard ranges, faults after free, the
-// device's memory budget and reserved (not committed) host backing.
+// device's memory budget and reserved (not committed) host backing, and
+// reads of the allocation table while another thread grows and shrinks it
+// (under TSan too: label threaded).
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +18,19 @@
 
 #include "sim/mem/sim_mem.h"
 #include "sim/sim.h"
+
+// Built with -fsanitize=thread (GCC's macro, clang's feature test): this
+// test runs in the TSan stage (label threaded).
+#if defined(__SANITIZE_THREAD__)
+#define RL_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RL_TEST_TSAN 1
+#endif
+#endif
+#ifndef RL_TEST_TSAN
+#define RL_TEST_TSAN 0
+#endif
 
 static rl_device_t* rl_test_device(void) {
   rl_device_t* device = NULL;
@@ -311,6 +328,9 @@ static void test_memory_budget(void** state) {
 // process pays for (the negative control: touching 64 MiB shows up).
 static void test_huge_allocation_costs_nothing_until_touched(void** state) {
   (void)state;
+#if RL_TEST_TSAN
+  skip();  // TSan backs every touched page with shadow pages: RSS says nothing
+#endif
   rl_device_t* device = rl_test_device_of(0);
   const uint64_t before = rl_test_rss_bytes();
   rl_device_allocation_t a = {0};
@@ -381,6 +401,93 @@ static void test_fault_description_names_the_nearest_allocation(void** state) {
   device->vtable->destroy(device);
 }
 
+// A thread reading one allocation through the table, as work-groups do,
+// while the main thread allocates and frees around it.
+typedef struct rl_test_reader_s {
+  pthread_t thread;
+  rl_sim_memory_t* memory;
+  uint64_t address;  // RL_TEST_WORDS words, word i holding i * 7 + 1
+  atomic_bool* stop;
+  uint64_t reads;
+  uint64_t wrong;  // reads that failed or saw other bytes
+} rl_test_reader_t;
+
+enum { RL_TEST_WORDS = 64, RL_TEST_READERS = 3 };
+
+static void* rl_test_reader_main(void* arg) {
+  rl_test_reader_t* r = arg;
+  uint64_t lanes[32];
+  uint8_t data[32 * 16];
+  for (uint32_t l = 0; l < 32; ++l) lanes[l] = r->address + l * 8u;
+  while (!atomic_load(r->stop) || r->reads < 1000) {
+    uint32_t word = (uint32_t)(r->reads % RL_TEST_WORDS);
+    uint32_t value = 0;
+    if (!rl_sim_memory_copy_out(r->memory, r->address + word * 4u, &value, 4) ||
+        value != word * 7u + 1u) {
+      r->wrong++;
+    }
+    // One instruction's lanes: the even words.
+    if (!rl_sim_memory_gather(r->memory, lanes[0], lanes[31] + 4, lanes,
+                              0xFFFFFFFFu, 4, data)) {
+      r->wrong++;
+    } else {
+      for (uint32_t l = 0; l < 32; ++l) {
+        memcpy(&value, data + l * 16u, 4);
+        if (value != l * 2u * 7u + 1u) r->wrong++;
+      }
+    }
+    r->reads++;
+  }
+  return NULL;
+}
+
+static void test_table_changes_while_read(void** state) {
+  (void)state;
+  rl_device_t* device = rl_test_device();
+  rl_sim_memory_t* memory = &rl_sim_device_cast(device)->memory;
+  atomic_bool stop = false;
+  rl_test_reader_t readers[RL_TEST_READERS];
+  for (int k = 0; k < RL_TEST_READERS; ++k) {
+    uint32_t words[RL_TEST_WORDS];
+    for (uint32_t i = 0; i < RL_TEST_WORDS; ++i) words[i] = i * 7u + 1u;
+    rl_device_allocation_t a = rl_test_alloc(device, sizeof(words));
+    assert_true(rl_sim_memory_copy_in(memory, a.address, words, sizeof(words)));
+    readers[k] = (rl_test_reader_t){.memory = memory, .address = a.address,
+                                    .stop = &stop};
+  }
+  for (int k = 0; k < RL_TEST_READERS; ++k) {
+    assert_int_equal(pthread_create(&readers[k].thread, NULL,
+                                    rl_test_reader_main, &readers[k]),
+                     0);
+  }
+  // The table grows past several reallocations, and every free moves the
+  // entries after it, while the readers search it.
+  enum { COUNT = 3000 };
+  static uint64_t churn[COUNT];
+  for (int i = 0; i < COUNT; ++i) churn[i] = rl_test_alloc(device, 64).address;
+  for (int i = 0; i < COUNT; i += 2) {
+    assert_null(device->vtable->free(device, churn[i]));
+  }
+  atomic_store(&stop, true);
+  for (int k = 0; k < RL_TEST_READERS; ++k) {
+    pthread_join(readers[k].thread, NULL);
+    assert_true(readers[k].reads >= 1000);
+    assert_int_equal(readers[k].wrong, 0);
+  }
+  for (int i = 0; i < COUNT; ++i) {
+    void* host = rl_sim_translate(device, churn[i], 64);
+    if (i % 2 == 0) {
+      assert_null(host);
+    } else {
+      assert_non_null(host);
+    }
+  }
+  uint64_t total = 0, used = 0;
+  rl_sim_memory_info(device, &total, &used);
+  assert_int_equal(used, (COUNT / 2 + RL_TEST_READERS) * RL_SIM_PAGE_SIZE);
+  device->vtable->destroy(device);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_device_identity),
@@ -394,6 +501,7 @@ int main(void) {
       cmocka_unit_test(test_memory_budget),
       cmocka_unit_test(test_huge_allocation_costs_nothing_until_touched),
       cmocka_unit_test(test_fault_description_names_the_nearest_allocation),
+      cmocka_unit_test(test_table_changes_while_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
