@@ -88,6 +88,10 @@
 //   struct-slot-off the same funnel pins those buffers but records no
 //                   pointer slot for the words (takes no index): the other
 //                   negative control of tests/hip_corpus/struct_ptrs.sh
+//   graph-coop-off  the capture interposer (interposer_graph.c) records a
+//                   graph's cooperative kernel node as an ordinary launch
+//                   (takes no index): the negative control of
+//                   tests/hip_corpus/grid_sync.sh graph
 //   no-census       the AQL and PM4 censuses accept every program, so a
 //                   lowering fault reaches the device (with drop-*: proves
 //                   the dynamic hazard checker catches it on its own)

@@ -126,4 +126,12 @@ if(RL_HIP_CORPUS_RUN)
     set_tests_properties(${t} PROPERTIES LABELS "hip_corpus;integration"
       TIMEOUT 600)
   endforeach()
+  # Name expressions naming host code fail the compile as in ROCm's
+  # hiprtc (tests/hip_corpus/rtc.hip "host_names"; docs/hip-runtime.md).
+  # gfx1100 only: six compiles.
+  add_test(NAME hip_corpus.rtc.gfx1100.host_names
+    COMMAND $<TARGET_FILE:redline> run --processor gfx1100 --
+            ${RL_HIP_CORPUS_DIR}/gfx1100/rtc host_names)
+  set_tests_properties(hip_corpus.rtc.gfx1100.host_names PROPERTIES
+    LABELS "hip_corpus;integration" TIMEOUT 600)
 endif()

@@ -203,6 +203,40 @@ hipError_t rl_ip_record_launch(rl_interposer_t* ip, const rl_ip_function_t* f,
   return hipSuccess;
 }
 
+// Forwards one launch unrecorded, cooperatively when
+// ip->pending_cooperative says so.
+static hipError_t rl_ip_forward_launch(rl_interposer_t* ip,
+                                       hipFunction_t function,
+                                       const void* host,
+                                       const uint32_t grid[3],
+                                       const uint32_t block[3], uint32_t lds,
+                                       hipStream_t stream, void** params,
+                                       void** extra) {
+  if (host) {
+    const dim3 g3 = {grid[0], grid[1], grid[2]};
+    const dim3 b3 = {block[0], block[1], block[2]};
+    if (ip->pending_cooperative) {
+      RL_IP_REAL(hipLaunchCooperativeKernel);
+      if (!real_hipLaunchCooperativeKernel) return hipErrorNotSupported;
+      return real_hipLaunchCooperativeKernel(host, g3, b3, params, lds,
+                                             stream);
+    }
+    RL_IP_REAL(hipLaunchKernel);
+    return real_hipLaunchKernel(host, g3, b3, params, lds, stream);
+  }
+  if (ip->pending_cooperative) {
+    RL_IP_REAL(hipModuleLaunchCooperativeKernel);
+    if (!real_hipModuleLaunchCooperativeKernel) return hipErrorNotSupported;
+    return real_hipModuleLaunchCooperativeKernel(
+        function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+        lds, stream, params);
+  }
+  RL_IP_REAL(hipModuleLaunchKernel);
+  return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
+                                    block[0], block[1], block[2], lds, stream,
+                                    params, extra);
+}
+
 // Records and issues one launch of the module function |function|, or
 // (|host| set) of the registered host stub |host|; lock held.
 static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
@@ -251,26 +285,18 @@ static hipError_t rl_ip_module_launch(rl_interposer_t* ip,
                             arg_count, false, &forwarded);
     if (forwarded) return result;
   }
-  if (host) {
-    const dim3 g3 = {grid[0], grid[1], grid[2]};
-    const dim3 b3 = {block[0], block[1], block[2]};
-    if (ip->pending_cooperative) {
-      RL_IP_REAL(hipLaunchCooperativeKernel);
-      return real_hipLaunchCooperativeKernel(host, g3, b3, params, lds,
-                                             stream);
-    }
-    return real_hipLaunchKernel(host, g3, b3, params, lds, stream);
+  hipError_t result =
+      rl_ip_forward_launch(ip, function, host, grid, block, lds, stream,
+                           params, extra);
+  if (g && result != hipSuccess) {
+    // The runtime did not add the node the graph model now holds.
+    char failed[96];
+    snprintf(failed, sizeof(failed),
+             "a launch on the capturing stream failed (error %d)",
+             (int)result);
+    rl_ip_graph_break(g, failed);
   }
-  if (ip->pending_cooperative) {
-    RL_IP_REAL(hipModuleLaunchCooperativeKernel);
-    if (!real_hipModuleLaunchCooperativeKernel) return hipErrorNotSupported;
-    return real_hipModuleLaunchCooperativeKernel(
-        function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-        lds, stream, params);
-  }
-  return real_hipModuleLaunchKernel(function, grid[0], grid[1], grid[2],
-                                    block[0], block[1], block[2], lds, stream,
-                                    params, extra);
+  return result;
 }
 
 RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
@@ -289,30 +315,29 @@ RL_IP_EXPORT hipError_t hipLaunchKernel(const void* function, dim3 grid,
                                          (uint32_t)shared, stream, args, NULL));
 }
 
-// A cooperative launch |api| forwarded unrecorded (no arguments, or on a
-// capturing stream): HIP makes it a kernel node launched cooperatively;
-// the graph model has no cooperative node, so the graph's launches are not
-// recorded. |on|: the caller's rl_ip_on.
+// A cooperative launch |api| forwarded unrecorded (no arguments): on a
+// capturing stream its node's arguments are unknown, so the graph's
+// launches are not recorded. |on|: the caller's rl_ip_on.
 static hipError_t rl_ip_cooperative_unrecorded(rl_interposer_t* ip, bool on,
                                                rl_ip_graph_t* capturing,
-                                               const char* api, void** args,
+                                               const char* api,
                                                hipError_t result) {
   if (capturing && result == hipSuccess) {
     char reason[160];
     snprintf(reason, sizeof(reason),
-             "%s on a capturing stream is not recorded (a cooperative kernel "
-             "node)", api);
+             "%s without arguments on a capturing stream is not recorded "
+             "(a cooperative kernel node)", api);
     rl_ip_graph_break(capturing, reason);
   }
   if (on && result == hipSuccess && rl_ip_in_window(ip)) {
-    rl_ip_note(ip, 1, "%s %s is not recorded", api,
-               args ? "on a capturing stream" : "without arguments");
+    rl_ip_note(ip, 1, "%s without arguments is not recorded", api);
   }
   return rl_ip_leave(result);
 }
 
 // A cooperative launch recorded (through rl_ip_module_launch, marked
-// cooperative) and forwarded.
+// cooperative) and forwarded; on a capturing stream, a cooperative kernel
+// node of the graph (rl_ip_graph_kernel), recorded at each hipGraphLaunch.
 static hipError_t rl_ip_cooperative_launch(rl_interposer_t* ip,
                                            hipFunction_t function,
                                            const void* host,
@@ -341,11 +366,11 @@ RL_IP_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid,
   if (!real_hipLaunchCooperativeKernel) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  rl_ip_graph_t* capturing =
-      rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
-  if (!rl_ip_on || !args || capturing) {
+  if (!rl_ip_on || !args) {
+    rl_ip_graph_t* capturing =
+        rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
     return rl_ip_cooperative_unrecorded(
-        ip, rl_ip_on, capturing, "hipLaunchCooperativeKernel", args,
+        ip, rl_ip_on, capturing, "hipLaunchCooperativeKernel",
         real_hipLaunchCooperativeKernel(f, grid, block, args, lds, stream));
   }
   const uint32_t g[3] = {grid.x, grid.y, grid.z};
@@ -365,11 +390,11 @@ RL_IP_EXPORT hipError_t hipModuleLaunchCooperativeKernel(
   if (!real_hipModuleLaunchCooperativeKernel) {
     return rl_ip_leave(hipErrorNotSupported);
   }
-  rl_ip_graph_t* g = rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream)
-                                             : NULL;
-  if (!rl_ip_on || !args || g) {
+  if (!rl_ip_on || !args) {
+    rl_ip_graph_t* g =
+        rl_ip_on && ip->funnel ? rl_ip_graph_capturing(ip, stream) : NULL;
     return rl_ip_cooperative_unrecorded(
-        ip, rl_ip_on, g, "hipModuleLaunchCooperativeKernel", args,
+        ip, rl_ip_on, g, "hipModuleLaunchCooperativeKernel",
         real_hipModuleLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, lds,
                                               stream, args));
   }

@@ -10,6 +10,7 @@
 #include "capture/interposer/interposer_internal.h"
 #include "base/array.h"
 #include "base/number.h"
+#include "base/test_fault.h"
 #include "redline/capture_file.h"
 #include "redline/offload_bundle.h"
 
@@ -196,7 +197,10 @@ RL_IP_EXPORT hipError_t hipGraphExecUpdate(hipGraphExec_t exec,
 }
 
 // A kernel launch into the graph |g| is capturing: a node holding the
-// kernarg image of its explicit arguments.
+// kernarg image of its explicit arguments, cooperative when the launch is
+// (ip->pending_cooperative: HIP's runtime makes it a kernel node launched
+// cooperatively, ROCm's capturehipLaunchCooperativeKernel; each
+// hipGraphLaunch records it as a cooperative launch).
 void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
                         const rl_ip_function_t* f, const uint32_t grid[3],
                         const uint32_t block[3], uint32_t lds, void** params,
@@ -233,6 +237,7 @@ void rl_ip_graph_kernel(rl_interposer_t* ip, rl_ip_graph_t* g,
   memcpy(n->block, block, sizeof(n->block));
   n->lds = lds;
   n->kernarg = image;
+  n->cooperative = ip->pending_cooperative;
 }
 
 RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
@@ -289,8 +294,12 @@ RL_IP_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec,
       continue;
     }
     rl_ip_issued_take(ip, f->info, NULL, n->kernarg, f->info->kernarg_size);
+    // Recorded as the node runs (the fault: as a plain launch).
+    ip->pending_cooperative =
+        n->cooperative && !rl_test_fault("graph-coop-off", 0);
     (void)rl_ip_record_launch(ip, f, f->function, n->grid, n->block, n->lds,
                               stream, args, arg_count, true, &recorded);
+    ip->pending_cooperative = false;
     if (recorded && slot && ip->funnel) {
       *slot = rl_funnel_capture(ip->funnel)->launch_count - 1;
     }

@@ -85,7 +85,9 @@
 //   stream capture         launches, copies and memsets on a capturing
 //                          stream are kept as the graph's nodes and
 //                          recorded, in order, at each hipGraphLaunch of an
-//                          executable graph instantiated from it.
+//                          executable graph instantiated from it (a
+//                          cooperative launch's node as a cooperative
+//                          launch).
 // docs/capture-interposer.md is the user-facing rule.
 //
 // Incomplete captures. Work the interposer cannot record is forwarded
@@ -242,6 +244,8 @@ typedef struct rl_ip_node_s {
   uint32_t function;  // KERNEL: index into functions
   uint32_t grid[3], block[3], lds;
   uint8_t* kernarg;         // KERNEL: the kernarg image, kernarg_size bytes
+  bool cooperative;         // KERNEL: a cooperative launch captured (HIP
+                            // launches the node cooperatively)
   uint64_t dst, src, size;  // COPY / FILL
   bool src_host;            // COPY: src is a host address (read at launch)
   uint32_t pattern, width;  // FILL

@@ -22,7 +22,9 @@
 // LD_PRELOAD, so a capture's interposer never records the compiler.
 // Name expressions (hiprtcAddNameExpression, hiprtcGetLoweredName) are
 // compiled into the source and read back from the code object
-// (hip_sim_rtc_names.h); their errors append a line to the program log.
+// (hip_sim_rtc_names.h); their errors append a line to the program log,
+// and one naming host code fails the compile (HIPRTC_ERROR_COMPILATION,
+// as ROCm's hiprtc).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -445,17 +447,21 @@ static hiprtcResult rtc_run(hiprtcProgram p, const char* dir, int numOptions,
 // The second compile (hip_sim_rtc_names.h): the source with device
 // pointer variables, compiled in |dir| over the program's file |src_name|,
 // its code read for the lowered names and dropped. The program's code and
-// log stay; a failure appends this compile's log.
-static void rtc_resolve_names(hiprtcProgram prog, const char* dir,
-                              const char* src_name, int numOptions,
-                              const char** options) {
+// log stay. When it fails (an expression naming host code, which device
+// code cannot take the address of) the program's compile fails as ROCm's
+// hiprtc's does: the result (HIPRTC_ERROR_COMPILATION for the compiler's
+// refusal), no code, and a log naming the expressions, then this
+// compile's log.
+static hiprtcResult rtc_resolve_names(hiprtcProgram prog, const char* dir,
+                                      const char* src_name, int numOptions,
+                                      const char** options) {
   char* source = rl_rtc_names_source(&prog->names, prog->source, true);
   bool written = source && rtc_write_file(dir, src_name, source);
   free(source);
   if (!written) {
     rtc_append_log(prog, "hiprtc: cannot write the name expressions' "
                          "source below %s\n", dir);
-    return;
+    return HIPRTC_SUCCESS;  // the code stands; no expression has a name
   }
   char* log = prog->log;
   uint8_t* code = prog->code;
@@ -467,22 +473,27 @@ static void rtc_resolve_names(hiprtcProgram prog, const char* dir,
   char* message =
       r == HIPRTC_SUCCESS
           ? rl_rtc_names_resolve(&prog->names, prog->code, prog->code_size)
-          : NULL;
+          : rl_rtc_names_blame(&prog->names, prog->log);
   char* names_log = prog->log;
   free(prog->code);
   prog->log = log;
   prog->code = code;
   prog->code_size = code_size;
   if (r != HIPRTC_SUCCESS) {
+    free(prog->code);
+    prog->code = NULL;
+    prog->code_size = 0;
     rtc_append_log(prog,
-                   "hiprtc: the compile that reads the name expressions' "
+                   "%shiprtc: the compile that reads the name expressions' "
                    "lowered names failed (%s):\n%s",
-                   hiprtcGetErrorString(r), names_log ? names_log : "");
+                   message ? message : "", hiprtcGetErrorString(r),
+                   names_log ? names_log : "");
   } else if (message) {
     rtc_append_log(prog, "%s", message);
   }
   free(names_log);
   free(message);
+  return r;
 }
 
 RL_HIP_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog,
@@ -532,10 +543,11 @@ RL_HIP_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog,
   } else {
     result = rtc_run(prog, dir, numOptions, options);
   }
-  // An expression without a lowered name is reported by
-  // hiprtcGetLoweredName; the compile itself succeeded.
+  // An expression without a lowered name (a __device__ function) is
+  // reported by hiprtcGetLoweredName; one naming host code fails the
+  // compile.
   if (result == HIPRTC_SUCCESS && prog->names.count > 0) {
-    rtc_resolve_names(prog, dir, src_name, numOptions, options);
+    result = rtc_resolve_names(prog, dir, src_name, numOptions, options);
   }
   rtc_remove_tree(dir);
   return result;

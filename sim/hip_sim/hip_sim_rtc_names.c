@@ -136,6 +136,45 @@ char* rl_rtc_names_resolve(rl_rtc_names_t* names, const void* code,
   return message;
 }
 
+// Whether |log| names expression |index| after one of its |marker|s (the
+// index read whole: "…_1" is not "…_12").
+static bool rtc_log_names(const char* log, const char* marker, size_t index) {
+  const size_t n = strlen(marker);
+  for (const char* at = strstr(log, marker); at; at = strstr(at + 1, marker)) {
+    char* end = NULL;
+    unsigned long long got = strtoull(at + n, &end, 10);
+    if (end != at + n && got == index) return true;
+  }
+  return false;
+}
+
+char* rl_rtc_names_blame(const rl_rtc_names_t* names, const char* log) {
+  if (!log) return NULL;
+  char* text = NULL;
+  size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
+  if (!out) return NULL;
+  bool any = false;
+  for (size_t i = 0; i < names->count; i++) {
+    if (!rtc_log_names(log, RL_RTC_NAME_PREFIX, i) &&
+        !rtc_log_names(log, "<name expression ", i)) {
+      continue;
+    }
+    fprintf(out,
+            "hiprtc: name expression \"%s\" names no __global__ kernel or "
+            "__device__ variable: device code cannot take its address (host "
+            "code), so the compile fails (HIPRTC_ERROR_COMPILATION, as "
+            "ROCm's hiprtc)\n",
+            names->names[i].expression);
+    any = true;
+  }
+  if (fclose(out) != 0 || !any) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
 const rl_rtc_name_t* rl_rtc_names_find(const rl_rtc_names_t* names,
                                        const char* expression) {
   for (size_t i = 0; i < names->count; i++) {

@@ -21,9 +21,14 @@
 // lowered name is the kernel (its descriptor symbol without ".kd") or
 // variable found there. (Those pointer variables would be relocated data
 // a capture cannot record, hence the two compiles.) An expression naming
-// anything else (a __device__ function) has no lowered name; one naming a
-// host function fails the second compile (the device variable refers to
-// an undefined symbol), so then no expression has one.
+// a __device__ function has no lowered name. One naming host code fails
+// the second compile (a host function: the linker finds the device
+// variable's target undefined; a host variable: clang refuses the
+// initialiser), and then the whole compile fails with
+// HIPRTC_ERROR_COMPILATION, as ROCm 6.1+'s hiprtc does: it compiles the same
+// kind of device variable per expression (clr hipamd/src/hiprtc,
+// RTCCompileProgram::trackMangledName, "__amdgcn_name_expr_<n>") into the
+// program's only compile. rl_rtc_names_blame names the expressions.
 // Private to the library; no locking (a program is used by one thread at
 // a time, as in HIP).
 #ifndef REDLINE_HIP_SIM_HIP_SIM_RTC_NAMES_H_
@@ -64,6 +69,13 @@ void rl_rtc_names_forget(rl_rtc_names_t* names);
 // kernel or variable (the others are still resolved).
 char* rl_rtc_names_resolve(rl_rtc_names_t* names, const void* code,
                            size_t size);
+
+// A malloc'd message for the program log naming each expression the
+// failed device-pointer compile's |log| blames: its generated variable in
+// a linker error (a host function) or its "<name expression i" file name
+// in a compiler error (a host variable). NULL when the log names none (or
+// out of memory).
+char* rl_rtc_names_blame(const rl_rtc_names_t* names, const char* log);
 
 // The entry for |expression|, or NULL when it was never added.
 const rl_rtc_name_t* rl_rtc_names_find(const rl_rtc_names_t* names,

@@ -23,8 +23,13 @@
 #   graph            the cooperative launch captured from a stream into a
 #                    graph and launched: the program passes (the node runs
 #                    cooperatively, as HIP's runtime makes it); `run
-#                    --capture` forwards it unrecorded and the capture is
-#                    INCOMPLETE naming it; shadow refuses it (exit 4).
+#                    --capture` records the node's launch as cooperative (a
+#                    complete capture whose COOPERATIVE section names it)
+#                    and the default shadow passes; negative control: with
+#                    REDLINE_TEST_FAULT=graph-coop-off at capture the node
+#                    is recorded as an ordinary launch, and the shadow
+#                    fails (gfx11: ds_gws_barrier "not launched
+#                    cooperatively"; gfx12's spin barrier: no progress).
 # Usage: grid_sync.sh MODE REDLINE ARCH CAPTURE PROGRAM [DRM_LIBRARY]
 set -u
 mode=$1 redline=$2 arch=$3 capture=$4 program=$5 drm_library=${6:-}
@@ -102,6 +107,7 @@ case $mode in
         fail "the drm refusal does not name the cooperative launch"
     fi ;;
   graph)
+    capture=${capture%.rlc}.graph.rlc  # beside mode capture's, not over it
     run_mode graph
     [ $status -eq 0 ] || fail "exit $status, expected 0"
     rm -f "$capture"
@@ -110,10 +116,35 @@ case $mode in
     status=$?
     printf '%s\n' "$out"
     [ $status -eq 0 ] || fail "the captured run exited $status"
-    printf '%s\n' "$out" | grep -q 'INCOMPLETE: .*hipLaunchCooperativeKernel on a capturing stream is not recorded' ||
-      fail "the capture does not name the cooperative launch on a capturing stream"
-    run "$redline" shadow "$capture" --executor isa >/dev/null 2>&1
+    printf '%s\n' "$out" | grep -q "capture $capture written, complete (1 launches)" ||
+      fail "the graph's capture is not complete"
+    out=$(run "$redline" inspect "$capture" 2>&1)
+    printf '%s\n' "$out" | grep -q '^cooperative 1 launches' ||
+      fail "inspect names no cooperative launch"
+    out=$(run "$redline" shadow "$capture" --executor isa 2>&1)
     status=$?
-    [ $status -eq 4 ] || fail "shadow exit $status, expected 4" ;;
+    printf '%s\n' "$out"
+    [ $status -eq 0 ] || fail "shadow exit $status, expected 0"
+    printf '%s\n' "$out" | grep -q 'shadow: PASS' || fail "the shadow did not pass"
+    # Control: the node recorded as an ordinary launch is caught.
+    rm -f "$capture"
+    out=$(REDLINE_TEST_FAULT=graph-coop-off run "$redline" run \
+      --processor "$arch" --capture "$capture" -- "$program" graph 2>&1)
+    status=$?
+    [ $status -eq 0 ] || fail "control: the captured run exited $status: $out"
+    "$redline" inspect "$capture" 2>&1 | grep -q '^cooperative' &&
+      fail "control: the capture still has a cooperative launch"
+    out=$(run "$redline" shadow "$capture" --executor isa --arms eager,aql \
+      --timeout-ms 2000 2>&1)
+    status=$?
+    printf '%s\n' "$out"
+    [ $status -ne 0 ] || fail "control: the shadow passed a non-cooperative grid barrier"
+    case $arch in
+      gfx12*) want='made no progress\|quarantined' ;;
+      *) want='not launched cooperatively' ;;
+    esac
+    printf '%s\n' "$out" | grep -q "$want" ||
+      fail "control: no message matching '$want'"
+    rm -f "$capture" ;;
   *) fail "unknown mode" ;;
 esac

@@ -24,6 +24,15 @@
 //                        REDLINE_HIPRTC_HIPCC to a missing file): the
 //                        compile answers HIPRTC_ERROR_INTERNAL_ERROR with a
 //                        log naming the driver, and no crash
+//        rtc host_names  name expressions naming host code, a host
+//                        function and a host variable: the compile fails
+//                        with HIPRTC_ERROR_COMPILATION and no code, as
+//                        ROCm's hiprtc's does (it takes each expression's
+//                        address in a __device__ variable, which host code
+//                        cannot be), the log naming the expression and not
+//                        the kernel's beside it; control: the same program
+//                        with the kernel's expression alone compiles and
+//                        lowers it
 #include "corpus.h"
 
 #include <hip/hiprtc.h>
@@ -64,6 +73,12 @@ __global__ void scale_add(const T* x, T* y, unsigned int n) {
 }
 template __global__ void scale_add<float, 3>(const float*, float*,
                                              unsigned int);
+)";
+
+static const char* const kHostCode = R"(
+int host_only(int v) { return v + 1; }
+int host_counter;
+extern "C" __global__ void touch(int* y) { y[threadIdx.x] = 1; }
 )";
 
 #define RTC_CHECK(call)                                                     \
@@ -202,16 +217,68 @@ static std::string name_expressions(const std::string& arch_opt,
   return kernel_name;
 }
 
+// Name expressions naming host code (usage above), each beside a
+// kernel's; |arch_opt| the device's processor option.
+static int host_names(const std::string& arch_opt) {
+  const char* opts[] = {arch_opt.c_str()};
+  // Control: the kernel's expression alone compiles and lowers.
+  hiprtcProgram plain;
+  RTC_CHECK(hiprtcCreateProgram(&plain, kHostCode, "host_code.hip", 0,
+                                nullptr, nullptr));
+  RTC_CHECK(hiprtcAddNameExpression(plain, "touch"));
+  hiprtcResult r = hiprtcCompileProgram(plain, 1, opts);
+  std::string log = program_log(plain);
+  const char* lowered = nullptr;
+  expect(r == HIPRTC_SUCCESS &&
+             hiprtcGetLoweredName(plain, "touch", &lowered) ==
+                 HIPRTC_SUCCESS &&
+             lowered && std::strcmp(lowered, "touch") == 0,
+         "the host-code program with the kernel's expression alone "
+         "compiles and lowers it",
+         log);
+  RTC_CHECK(hiprtcDestroyProgram(&plain));
+  // A host function (its address is undefined in device code) and a host
+  // variable fail the compile, each named in the log.
+  static const char* const names[] = {"host_only", "&host_counter"};
+  for (const char* name : names) {
+    hiprtcProgram host;
+    RTC_CHECK(hiprtcCreateProgram(&host, kHostCode, "host_code.hip", 0,
+                                  nullptr, nullptr));
+    RTC_CHECK(hiprtcAddNameExpression(host, "touch"));
+    r = hiprtcAddNameExpression(host, name);
+    expect(r == HIPRTC_SUCCESS, "an expression naming host code is added",
+           name);
+    r = hiprtcCompileProgram(host, 1, opts);
+    log = program_log(host);
+    std::printf("name expression %s: %s\n%s", name, hiprtcGetErrorString(r),
+                log.c_str());
+    expect(r == HIPRTC_ERROR_COMPILATION,
+           "an expression naming host code fails the compile", log);
+    expect(log.find(std::string("name expression \"") + name +
+                    "\" names no __global__ kernel") != std::string::npos,
+           "the log names the expression naming host code", log);
+    expect(log.find("\"touch\" names no") == std::string::npos,
+           "the log does not blame the kernel's expression", log);
+    size_t code_size = 1;
+    RTC_CHECK(hiprtcGetCodeSize(host, &code_size));
+    expect(code_size == 0, "no code when host code is named", log);
+    RTC_CHECK(hiprtcDestroyProgram(&host));
+  }
+  return corpus_finish("rtc host_names");
+}
+
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "missing") == 0)
     return missing_compiler();
-  if (argc != 1) {
-    std::fprintf(stderr, "usage: %s [missing]\n", argv[0]);
+  const bool host = argc == 2 && std::strcmp(argv[1], "host_names") == 0;
+  if (argc != 1 && !host) {
+    std::fprintf(stderr, "usage: %s [missing|host_names]\n", argv[0]);
     return 3;
   }
   hipDeviceProp_t props;
   HIP_CHECK(hipGetDeviceProperties(&props, 0));
   std::string arch = std::string("--gpu-architecture=") + props.gcnArchName;
+  if (host) return host_names(arch);
 
   // The control first: a syntax error is a compilation error with a log.
   hiprtcProgram bad;
