@@ -379,16 +379,21 @@ static inline __attribute__((always_inline)) void rl_isa_ds_lane(
 }
 
 #if defined(__SSE2__)
-// ds_load_b128 and ds_load_b64 with every lane active (rl_isa_rows_from4).
-// The four lanes' addresses are read before their rows are written, each
-// lane's before its own writes, as lane by lane.
+// ds_load_b128, ds_load_b64 and ds_load_2addr_b64 (its offset1 elements
+// into rows 2 and 3) with every lane active (rl_isa_rows_from4). The four
+// lanes' addresses are read before their rows are written, as lane by lane
+// reads each lane's before its own writes (a load into its address row).
 static void rl_isa_ds_load_rows_sse2(const rl_isa_ds_move_t* m,
-                                     uint32_t size) {
+                                     uint32_t form, uint32_t size) {
   for (uint32_t l = 0; l < RL_ISA_LANES; l += 4) {
-    rl_isa_rows_from4(m->rows, l, m->lds + m->base[l] + m->o0,
-                      m->lds + m->base[l + 1] + m->o0,
-                      m->lds + m->base[l + 2] + m->o0,
-                      m->lds + m->base[l + 3] + m->o0, size);
+    const uint8_t* at[4];
+    for (uint32_t i = 0; i < 4; ++i) at[i] = m->lds + m->base[l + i];
+    rl_isa_rows_from4(m->rows, l, at[0] + m->o0, at[1] + m->o0,
+                      at[2] + m->o0, at[3] + m->o0, size);
+    if (form == RL_ISA_DS_MOVE_LOAD2) {
+      rl_isa_rows_from4(m->rows + 2, l, at[0] + m->o1, at[1] + m->o1,
+                        at[2] + m->o1, at[3] + m->o1, size);
+    }
   }
 }
 #endif
@@ -398,9 +403,10 @@ static inline __attribute__((always_inline)) void rl_isa_ds_moves(
     const rl_isa_ds_move_t* m, uint32_t exec, uint32_t form, uint32_t size,
     bool sign) {
 #if defined(__SSE2__)
-  if (exec == RL_ISA_ALL_LANES && form == RL_ISA_DS_MOVE_LOAD &&
-      (size == 16 || size == 8)) {
-    rl_isa_ds_load_rows_sse2(m, size);
+  if (exec == RL_ISA_ALL_LANES &&
+      ((form == RL_ISA_DS_MOVE_LOAD && (size == 16 || size == 8)) ||
+       (form == RL_ISA_DS_MOVE_LOAD2 && size == 8))) {
+    rl_isa_ds_load_rows_sse2(m, form, size);
     return;
   }
 #endif

@@ -51,6 +51,7 @@ static const char* const rl_dw_lines[] = {
     "ds_load_2addr_b32 v[8:9], v0 offset0:1 offset1:9",
     "ds_load_2addr_b32 v[0:1], v0 offset1:3",
     "ds_load_2addr_b64 v[8:11], v0 offset0:2 offset1:5",
+    "ds_load_2addr_b64 v[0:3], v0 offset1:1",  // into its own address row
     "ds_load_2addr_stride64_b32 v[8:9], v0 offset0:1 offset1:2",
     "ds_load_2addr_stride64_b64 v[8:11], v0 offset1:1",
     "ds_store_b32 v0, v1",
