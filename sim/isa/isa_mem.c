@@ -287,13 +287,17 @@ rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
 
 // True when every active lane's 32-bit address plus |reach| stays inside
 // the |limit|-byte segment. The OR of the addresses is at least their
-// maximum, so it passing is enough (one pass without a branch per lane,
-// vectorised by the compiler); when it does not, the maximum decides.
+// maximum, so it passing is enough (with every lane active one pass the
+// compiler vectorises); when it does not, the maximum decides.
 static inline bool rl_isa_ds_inside(const uint32_t* base, uint32_t exec,
                                     uint64_t reach, uint64_t limit) {
   uint32_t any = 0;
-  for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
-    any |= base[l] & (0u - ((exec >> l) & 1u));
+  if (exec == RL_ISA_ALL_LANES) {
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) any |= base[l];
+  } else {
+    for (uint32_t rest = exec; rest; rest &= rest - 1) {
+      any |= base[__builtin_ctz(rest)];
+    }
   }
   if (any + reach <= limit) return true;
   uint32_t high = 0;
