@@ -78,9 +78,12 @@ MUTATIONS=(
   "scratch_d16_hi_as_lo|sim/isa/isa_scratch.c|s/\(arg & RL_ISA_MEM_D16_HI\) \? 16u : 0u/0u/|scratch d16_hi loads and stores use the low half"
   "private_aperture_off4|sim/isa/isa_mem.c|s/wave, inst, lane, a - RL_SIM_APERTURE_PRIVATE_BASE\)\);/wave, inst, lane, a - RL_SIM_APERTURE_PRIVATE_BASE + 4));/|FLAT into the private aperture lands 4 bytes off"
   "swappc_returns_to_call|sim/isa/isa_call.c|s/wave->group->entry_address \+ inst->pc \+ inst->size\);/wave->group->entry_address + inst->pc);/|s_swappc_b64 saves its own address (the callee returns to the call)"
+  "ds_bound_off_by_one|sim/isa/isa_mem.c|s/  if \(any \+ reach <= limit\) return true;/  if (any + reach <= limit + 1) return true;/|DS whole-wave bounds check lets an element end one byte past the segment"
+  "ds_b64_rows_swapped|sim/isa/isa_mem.c|s/_mm_storeu_si128\(\(__m128i\*\)&rows\[1\]\[l\], _mm_unpackhi_epi64\(ab_lo, cd_lo\)\);/_mm_storeu_si128((__m128i*)\&rows[1][l], _mm_unpacklo_epi64(ab_lo, cd_lo));/|64- and 128-bit DS and global loads (all lanes) write dword 0 into the second row"
+  "ds_stores_lanes_reversed|sim/isa/isa_mem.c|s/    for \(uint32_t l = 0; l < RL_ISA_LANES; \+\+l\) \{\n      rl_isa_ds_lane\(m, l, form, size, sign\);/    for (uint32_t l = RL_ISA_LANES; l-- > 0;) {\n      rl_isa_ds_lane(m, l, form, size, sign);/|DS whole-wave stores (all lanes) in reverse lane order: the lowest lane wins a shared address"
 )
 
-TESTS=(isa_conformance_test isa_executor_test isa_decode_test)
+TESTS=(isa_conformance_test isa_executor_test isa_decode_test isa_ds_wave_test)
 
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/rl-mutate.XXXXXX")"
 cleanup() {

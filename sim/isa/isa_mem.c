@@ -33,6 +33,10 @@
 #include "sim/isa/isa_mem.h"
 #include "sim/isa/isa_program.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 // Widens a loaded element of |size| bytes into dwords: sub-dword loads are
 // zero- or sign-extended to 32 bits.
 static void rl_isa_mem_widen(const uint8_t* bytes, uint32_t size, bool sign,
@@ -97,6 +101,36 @@ void rl_isa_mem_get(const rl_isa_wave_t* wave, uint32_t vreg, uint32_t lane,
   memcpy(out, dwords, size);
 }
 
+#if defined(__SSE2__)
+// Lanes |l| to |l| + 3 of |size| / 4 rows (|size| 8 or 16) from the four
+// lanes' elements at |p0| .. |p3|: loaded as four vectors and transposed
+// (SSE2), for the loads of 64 and 128 bits with every lane active.
+static inline __attribute__((always_inline)) void rl_isa_rows_from4(
+    uint32_t (*rows)[RL_ISA_LANES], uint32_t l, const uint8_t* p0,
+    const uint8_t* p1, const uint8_t* p2, const uint8_t* p3, uint32_t size) {
+  __m128i a, b, c, d;
+  if (size == 16) {
+    a = _mm_loadu_si128((const __m128i*)p0);
+    b = _mm_loadu_si128((const __m128i*)p1);
+    c = _mm_loadu_si128((const __m128i*)p2);
+    d = _mm_loadu_si128((const __m128i*)p3);
+  } else {
+    a = _mm_loadl_epi64((const __m128i*)p0);
+    b = _mm_loadl_epi64((const __m128i*)p1);
+    c = _mm_loadl_epi64((const __m128i*)p2);
+    d = _mm_loadl_epi64((const __m128i*)p3);
+  }
+  __m128i ab_lo = _mm_unpacklo_epi32(a, b), cd_lo = _mm_unpacklo_epi32(c, d);
+  _mm_storeu_si128((__m128i*)&rows[0][l], _mm_unpacklo_epi64(ab_lo, cd_lo));
+  _mm_storeu_si128((__m128i*)&rows[1][l], _mm_unpackhi_epi64(ab_lo, cd_lo));
+  if (size == 16) {
+    __m128i ab_hi = _mm_unpackhi_epi32(a, b), cd_hi = _mm_unpackhi_epi32(c, d);
+    _mm_storeu_si128((__m128i*)&rows[2][l], _mm_unpacklo_epi64(ab_hi, cd_hi));
+    _mm_storeu_si128((__m128i*)&rows[3][l], _mm_unpackhi_epi64(ab_hi, cd_hi));
+  }
+}
+#endif
+
 // rl_isa_mem_put for the lanes of |lanes|, lane l's element at bytes +
 // (l - |origin|) * |stride| (|origin| at most the lowest lane): one loop
 // per destination dword, with fixed-size moves.
@@ -113,6 +147,17 @@ static void rl_isa_mem_put_lanes(rl_isa_wave_t* wave, uint32_t vreg,
       return;
     }
   }
+#if defined(__SSE2__)
+  if (lanes == RL_ISA_ALL_LANES && (size == 8 || size == 16)) {
+    const uint8_t* at = bytes - origin * stride;  // origin is lane 0
+    for (uint32_t l = 0; l < RL_ISA_LANES; l += 4) {
+      rl_isa_rows_from4(wave->vgpr + vreg, l, at + l * stride,
+                        at + (l + 1) * stride, at + (l + 2) * stride,
+                        at + (l + 3) * stride, size);
+    }
+    return;
+  }
+#endif
   if (size >= 4) {
     for (uint32_t i = 0; i < size / 4; ++i) {
       uint32_t* row = wave->vgpr[vreg + i];
@@ -179,8 +224,9 @@ static rl_status_t rl_isa_lds_check(const rl_isa_wave_t* wave,
                    where);
 }
 
-static rl_status_t rl_isa_ds_lane(rl_isa_wave_t* wave,
-                                  const rl_isa_inst_t* inst, uint32_t lane) {
+static rl_status_t rl_isa_ds_lane_general(rl_isa_wave_t* wave,
+                                          const rl_isa_inst_t* inst,
+                                          uint32_t lane) {
   const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
   const uint32_t kind = RL_ISA_MEM_KIND(arg);
   uint8_t* lds = wave->group->lds;
@@ -224,127 +270,236 @@ rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
   return RL_OK;
 }
 
-// The one-address loads and stores of all active lanes at once, when every
-// lane is inside the group segment: one bounds check for the wave, then a
-// fixed-size move per lane in lane order (of lanes storing to the same
-// bytes the highest wins, as lane by lane). False (nothing done) when a
-// lane is outside: the caller then goes lane by lane, which reports the
-// first such lane after the earlier lanes' accesses.
-// The two-address forms (ds_load_2addr*, ds_store_2addr*) the same way:
-// one bounds check of the wave's highest address, then per lane in lane
-// order the element at offset0, then the one at offset1, as lane by lane.
-// Only 4- and 8-byte elements exist (DSInstructions.td), moved as dwords.
-static bool rl_isa_ds_wave2(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
-                            uint32_t exec) {
-  const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
-  if (size != 4 && size != 8) return false;
-  const uint32_t* base = wave->vgpr[inst->addr];
-  const uint64_t scale = size * ((arg & RL_ISA_MEM_STRIDE64) ? 64u : 1u);
-  const uint64_t o0 = (uint64_t)inst->offset * scale;
-  const uint64_t o1 = (uint64_t)inst->offset1 * scale;
-  uint64_t high = 0;
-  for (uint32_t rest = exec; rest; rest &= rest - 1) {
-    uint64_t address = base[__builtin_ctz(rest)];
-    if (address > high) high = address;
-  }
-  if (high + (o0 > o1 ? o0 : o1) + size > wave->group->lds_size) return false;
-  uint8_t* lds = wave->group->lds;
-  const uint32_t dwords = size / 4;
-  if (RL_ISA_MEM_KIND(arg) == RL_ISA_MEM_LOAD2) {
+// The loads and stores of all active lanes at once, when every lane is
+// inside the group segment: one bounds check for the wave (the highest
+// active lane's address: addresses are unsigned, so no lane is below the
+// segment), then per lane a move of a size fixed at compile time
+// (rl_isa_ds_moves is instantiated per element width), lanes in lane
+// order, so of lanes storing to the same bytes the highest wins, as lane
+// by lane. Each lane reads its address before it writes its destination
+// rows, so a load into its own address row sees the old address, as lane
+// by lane. False (nothing done) when a lane is outside: the caller then
+// goes lane by lane (rl_isa_exec_ds_lanes), which reports the first such
+// lane after the earlier lanes' accesses. The two-address forms
+// (ds_load_2addr*, ds_store_2addr*) the same way, per lane the element at
+// offset0, then the one at offset1; only 4- and 8-byte elements exist
+// (DSInstructions.td).
+
+// True when every active lane's 32-bit address plus |reach| stays inside
+// the |limit|-byte segment. The OR of the addresses is at least their
+// maximum, so it passing is enough (with every lane active one pass the
+// compiler vectorises); when it does not, the maximum decides.
+static inline bool rl_isa_ds_inside(const uint32_t* base, uint32_t exec,
+                                    uint64_t reach, uint64_t limit) {
+  uint32_t any = 0;
+  if (exec == RL_ISA_ALL_LANES) {
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) any |= base[l];
+  } else {
     for (uint32_t rest = exec; rest; rest &= rest - 1) {
-      uint32_t l = (uint32_t)__builtin_ctz(rest);
-      const uint8_t* p0 = lds + base[l] + o0;
-      const uint8_t* p1 = lds + base[l] + o1;
-      uint32_t w[4];
-      memcpy(w, p0, 4);
-      memcpy(w + dwords, p1, 4);
-      if (dwords == 2) {
-        memcpy(w + 1, p0 + 4, 4);
-        memcpy(w + 3, p1 + 4, 4);
-      }
-      for (uint32_t i = 0; i < 2 * dwords; ++i) {
-        wave->vgpr[inst->vdst + i][l] = w[i];
-      }
+      any |= base[__builtin_ctz(rest)];
     }
-    return true;
+  }
+  if (any + reach <= limit) return true;
+  uint32_t high = 0;
+  for (uint32_t rest = exec; rest; rest &= rest - 1) {
+    uint32_t a = base[__builtin_ctz(rest)];
+    high = a > high ? a : high;
+  }
+  return high + reach <= limit;
+}
+
+// What one DS instruction moves, resolved once per instruction.
+typedef struct rl_isa_ds_move_s {
+  uint8_t* lds;
+  const uint32_t* base;  // the address row
+  uint32_t (*rows)[RL_ISA_LANES];  // first destination or data row
+  uint32_t (*rows1)[RL_ISA_LANES];  // the 2addr stores' DATA1 rows
+  uint64_t o0, o1;  // byte offsets (o1: the 2addr forms)
+} rl_isa_ds_move_t;
+
+// Lane |l| of the one-address forms; |size| and |sign| are constants in
+// every instantiation.
+static inline __attribute__((always_inline)) void rl_isa_ds_load_one(
+    const rl_isa_ds_move_t* m, uint32_t l, uint32_t size, bool sign) {
+  const uint8_t* from = m->lds + m->base[l] + m->o0;
+  if (size >= 4) {
+    uint32_t w[4];
+    memcpy(w, from, size);
+    for (uint32_t i = 0; i < size / 4; ++i) m->rows[i][l] = w[i];
+    return;
+  }
+  if (size == 1) {
+    m->rows[0][l] = sign ? (uint32_t)(int32_t)(int8_t)from[0] : from[0];
+    return;
+  }
+  uint16_t half;
+  memcpy(&half, from, 2);
+  m->rows[0][l] = sign ? (uint32_t)(int32_t)(int16_t)half : half;
+}
+
+static inline __attribute__((always_inline)) void rl_isa_ds_store_one(
+    const rl_isa_ds_move_t* m, uint32_t l, uint32_t size) {
+  uint32_t w[4];
+  for (uint32_t i = 0; i < (size + 3) / 4; ++i) w[i] = m->rows[i][l];
+  memcpy(m->lds + m->base[l] + m->o0, w, size);  // little-endian: low bytes
+}
+
+// Lane |l| of the two-address forms, |size| 4 or 8 (a constant).
+static inline __attribute__((always_inline)) void rl_isa_ds_load_two(
+    const rl_isa_ds_move_t* m, uint32_t l, uint32_t size) {
+  const uint8_t* at = m->lds + m->base[l];
+  uint32_t w[4];
+  memcpy(w, at + m->o0, size);
+  memcpy(w + size / 4, at + m->o1, size);
+  for (uint32_t i = 0; i < size / 2; ++i) m->rows[i][l] = w[i];
+}
+
+static inline __attribute__((always_inline)) void rl_isa_ds_store_two(
+    const rl_isa_ds_move_t* m, uint32_t l, uint32_t size) {
+  uint8_t* at = m->lds + m->base[l];
+  uint32_t w0[2], w1[2];
+  for (uint32_t i = 0; i < size / 4; ++i) {
+    w0[i] = m->rows[i][l];
+    w1[i] = m->rows1[i][l];
+  }
+  memcpy(at + m->o0, w0, size);
+  memcpy(at + m->o1, w1, size);
+}
+
+#define RL_ISA_DS_MOVE_LOAD 0
+#define RL_ISA_DS_MOVE_STORE 1
+#define RL_ISA_DS_MOVE_LOAD2 2
+#define RL_ISA_DS_MOVE_STORE2 3
+
+static inline __attribute__((always_inline)) void rl_isa_ds_lane(
+    const rl_isa_ds_move_t* m, uint32_t l, uint32_t form, uint32_t size,
+    bool sign) {
+  switch (form) {
+    case RL_ISA_DS_MOVE_LOAD: rl_isa_ds_load_one(m, l, size, sign); break;
+    case RL_ISA_DS_MOVE_STORE: rl_isa_ds_store_one(m, l, size); break;
+    case RL_ISA_DS_MOVE_LOAD2: rl_isa_ds_load_two(m, l, size); break;
+    default: rl_isa_ds_store_two(m, l, size); break;
+  }
+}
+
+#if defined(__SSE2__)
+// ds_load_b128, ds_load_b64 and ds_load_2addr_b64 (its offset1 elements
+// into rows 2 and 3) with every lane active (rl_isa_rows_from4). The four
+// lanes' addresses are read before their rows are written, as lane by lane
+// reads each lane's before its own writes (a load into its address row).
+static void rl_isa_ds_load_rows_sse2(const rl_isa_ds_move_t* m,
+                                     uint32_t form, uint32_t size) {
+  for (uint32_t l = 0; l < RL_ISA_LANES; l += 4) {
+    const uint8_t* at[4];
+    for (uint32_t i = 0; i < 4; ++i) at[i] = m->lds + m->base[l + i];
+    rl_isa_rows_from4(m->rows, l, at[0] + m->o0, at[1] + m->o0,
+                      at[2] + m->o0, at[3] + m->o0, size);
+    if (form == RL_ISA_DS_MOVE_LOAD2) {
+      rl_isa_rows_from4(m->rows + 2, l, at[0] + m->o1, at[1] + m->o1,
+                        at[2] + m->o1, at[3] + m->o1, size);
+    }
+  }
+}
+#endif
+
+// The lanes of |exec| in lane order; a full EXEC without the bit scan.
+static inline __attribute__((always_inline)) void rl_isa_ds_moves(
+    const rl_isa_ds_move_t* m, uint32_t exec, uint32_t form, uint32_t size,
+    bool sign) {
+#if defined(__SSE2__)
+  if (exec == RL_ISA_ALL_LANES &&
+      ((form == RL_ISA_DS_MOVE_LOAD && (size == 16 || size == 8)) ||
+       (form == RL_ISA_DS_MOVE_LOAD2 && size == 8))) {
+    rl_isa_ds_load_rows_sse2(m, form, size);
+    return;
+  }
+#endif
+  if (exec == RL_ISA_ALL_LANES) {
+    for (uint32_t l = 0; l < RL_ISA_LANES; ++l) {
+      rl_isa_ds_lane(m, l, form, size, sign);
+    }
+    return;
   }
   for (uint32_t rest = exec; rest; rest &= rest - 1) {
-    uint32_t l = (uint32_t)__builtin_ctz(rest);
-    uint8_t* p0 = lds + base[l] + o0;
-    uint8_t* p1 = lds + base[l] + o1;
-    memcpy(p0, &wave->vgpr[inst->data0][l], 4);
-    if (dwords == 2) memcpy(p0 + 4, &wave->vgpr[inst->data0 + 1][l], 4);
-    memcpy(p1, &wave->vgpr[inst->data1][l], 4);
-    if (dwords == 2) memcpy(p1 + 4, &wave->vgpr[inst->data1 + 1][l], 4);
+    rl_isa_ds_lane(m, (uint32_t)__builtin_ctz(rest), form, size, sign);
   }
-  return true;
 }
 
 static bool rl_isa_ds_wave(rl_isa_wave_t* wave, const rl_isa_inst_t* inst,
                            uint32_t exec) {
   const uint32_t arg = inst->op->arg, size = RL_ISA_MEM_SIZE(arg);
   const uint32_t kind = RL_ISA_MEM_KIND(arg);
+  rl_isa_ds_move_t m;
+  m.lds = wave->group->lds;
+  m.base = wave->vgpr[inst->addr];
+  m.rows1 = kind == RL_ISA_MEM_STORE2 ? wave->vgpr + inst->data1 : NULL;
+  uint64_t reach;  // past the highest byte above a lane's address
+  uint32_t form;
   if (kind == RL_ISA_MEM_LOAD2 || kind == RL_ISA_MEM_STORE2) {
-    return rl_isa_ds_wave2(wave, inst, exec);
+    if (size != 4 && size != 8) return false;
+    const uint64_t scale = size * ((arg & RL_ISA_MEM_STRIDE64) ? 64u : 1u);
+    m.o0 = (uint64_t)inst->offset * scale;
+    m.o1 = (uint64_t)inst->offset1 * scale;
+    reach = (m.o0 > m.o1 ? m.o0 : m.o1) + size;
+    form = kind == RL_ISA_MEM_LOAD2 ? RL_ISA_DS_MOVE_LOAD2 : RL_ISA_DS_MOVE_STORE2;
+  } else if (kind == RL_ISA_MEM_LOAD || kind == RL_ISA_MEM_STORE) {
+    m.o0 = (uint32_t)(inst->offset | (inst->offset1 << 8));
+    m.o1 = 0;
+    reach = m.o0 + size;
+    form = kind == RL_ISA_MEM_LOAD ? RL_ISA_DS_MOVE_LOAD : RL_ISA_DS_MOVE_STORE;
+  } else {
+    return false;
   }
-  if (kind != RL_ISA_MEM_LOAD && kind != RL_ISA_MEM_STORE) return false;
-  const uint32_t* base = wave->vgpr[inst->addr];
-  const uint64_t offset = (uint32_t)(inst->offset | (inst->offset1 << 8));
-  uint64_t high = 0;
-  for (uint32_t rest = exec; rest; rest &= rest - 1) {
-    uint64_t address = base[__builtin_ctz(rest)] + offset;
-    if (address > high) high = address;
+  if (!rl_isa_ds_inside(m.base, exec, reach, wave->group->lds_size)) {
+    return false;
   }
-  if (high + size > wave->group->lds_size) return false;
-  uint8_t* lds = wave->group->lds;
-  if (size % 4 == 0) {  // whole dwords: straight between LDS and the rows
-    const uint32_t dwords = size / 4;
-    if (kind == RL_ISA_MEM_STORE) {
-      for (uint32_t rest = exec; rest; rest &= rest - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(rest);
-        uint8_t* to = lds + base[l] + offset;
-        for (uint32_t i = 0; i < dwords; ++i) {
-          memcpy(to + 4 * i, &wave->vgpr[inst->data0 + i][l], 4);
-        }
-      }
-    } else {
-      for (uint32_t rest = exec; rest; rest &= rest - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(rest);
-        const uint8_t* from = lds + base[l] + offset;
-        for (uint32_t i = 0; i < dwords; ++i) {
-          memcpy(&wave->vgpr[inst->vdst + i][l], from + 4 * i, 4);
-        }
-      }
-    }
-    return true;
+  const bool load = form == RL_ISA_DS_MOVE_LOAD || form == RL_ISA_DS_MOVE_LOAD2;
+  m.rows = wave->vgpr + (load ? inst->vdst : inst->data0);
+  const bool sign = (arg & RL_ISA_MEM_SIGNED) != 0;
+  // One instantiation per form and width (sizes 1 and 2 only one-address).
+#define RL_ISA_DS_CASE(f, s) \
+  case (f) * 32 + (s): rl_isa_ds_moves(&m, exec, (f), (s), false); return true;
+  switch (form * 32 + size) {
+    case RL_ISA_DS_MOVE_LOAD * 32 + 1:
+      rl_isa_ds_moves(&m, exec, RL_ISA_DS_MOVE_LOAD, 1, sign);
+      return true;
+    case RL_ISA_DS_MOVE_LOAD * 32 + 2:
+      rl_isa_ds_moves(&m, exec, RL_ISA_DS_MOVE_LOAD, 2, sign);
+      return true;
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_LOAD, 4)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_LOAD, 8)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_LOAD, 12)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_LOAD, 16)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE, 1)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE, 2)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE, 4)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE, 8)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE, 12)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE, 16)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_LOAD2, 4)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_LOAD2, 8)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE2, 4)
+    RL_ISA_DS_CASE(RL_ISA_DS_MOVE_STORE2, 8)
+    default: return false;  // no such width: lane by lane
   }
-  uint8_t bytes[RL_ISA_LANES * 16];
-  if (kind == RL_ISA_MEM_STORE) {
-    rl_isa_mem_get_lanes(wave, inst->data0, exec, size, bytes, 0, 16);
-    for (uint32_t rest = exec; rest; rest &= rest - 1) {
-      uint32_t l = (uint32_t)__builtin_ctz(rest);
-      rl_sim_move_element(lds + base[l] + offset, bytes + l * 16u, size);
-    }
-    return true;
+#undef RL_ISA_DS_CASE
+}
+
+rl_status_t rl_isa_exec_ds_lanes(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst) {
+  uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
+  while (exec) {
+    uint32_t lane = (uint32_t)__builtin_ctz(exec);
+    exec &= exec - 1;
+    RL_RETURN_IF_ERROR(rl_isa_ds_lane_general(wave, inst, lane));
   }
-  for (uint32_t rest = exec; rest; rest &= rest - 1) {
-    uint32_t l = (uint32_t)__builtin_ctz(rest);
-    rl_sim_move_element(bytes + l * 16u, lds + base[l] + offset, size);
-  }
-  rl_isa_mem_put_lanes(wave, inst->vdst, exec, bytes, 0, 16, size,
-                       arg & RL_ISA_MEM_SIGNED);
-  return true;
+  return RL_OK;
 }
 
 rl_status_t rl_isa_exec_ds(rl_isa_wave_t* wave, const rl_isa_inst_t* inst) {
   uint32_t exec = wave->sgpr[RL_ISA_SRC_EXEC];
   if (exec != 0 && rl_isa_ds_wave(wave, inst, exec)) return RL_OK;
-  while (exec) {
-    uint32_t lane = (uint32_t)__builtin_ctz(exec);
-    exec &= exec - 1;
-    RL_RETURN_IF_ERROR(rl_isa_ds_lane(wave, inst, lane));
-  }
-  return RL_OK;
+  return rl_isa_exec_ds_lanes(wave, inst);
 }
 
 // ---------------------------------------------------------------------------

@@ -91,6 +91,14 @@ void rl_isa_mem_store_lane(const rl_isa_wave_t* wave,
                            const rl_isa_inst_t* inst, uint32_t lane,
                            uint8_t* out);
 
+// The DS loads and stores of |inst| lane by lane in lane order, each lane
+// bounds-checked against the group segment (the first lane outside it
+// faults, after the earlier lanes' accesses): the general path that
+// rl_isa_exec_ds takes when a lane is outside, and the reference its
+// whole-wave moves are tested against (isa_ds_wave_test).
+rl_status_t rl_isa_exec_ds_lanes(rl_isa_wave_t* wave,
+                                 const rl_isa_inst_t* inst);
+
 // LDS through the shared aperture: one lane's load or store of |inst|'s
 // element at LDS byte |address| (isa_mem.c).
 rl_status_t rl_isa_lds_lane_access(rl_isa_wave_t* wave,
