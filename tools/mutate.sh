@@ -83,7 +83,8 @@ MUTATIONS=(
   "ds_stores_lanes_reversed|sim/isa/isa_mem.c|s/    for \(uint32_t l = 0; l < RL_ISA_LANES; \+\+l\) \{\n      rl_isa_ds_lane\(m, l, form, size, sign\);/    for (uint32_t l = RL_ISA_LANES; l-- > 0;) {\n      rl_isa_ds_lane(m, l, form, size, sign);/|DS whole-wave stores (all lanes) in reverse lane order: the lowest lane wins a shared address"
 )
 
-TESTS=(isa_conformance_test isa_executor_test isa_decode_test isa_ds_wave_test)
+TESTS=(isa_conformance_test isa_executor_test isa_decode_test isa_ds_wave_test
+       isa_salu_plain_test)
 
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/rl-mutate.XXXXXX")"
 cleanup() {
