@@ -21,14 +21,21 @@
 # (tests/architecture/architecture.cmake).
 #
 # rl_module_headers(<target> FOLDER <folder> [SUBFOLDERS <sub>...]
-#                   [EXPORT <header>...] [API <header>...])
+#                   [EXPORT <header>...] [INTERNAL <header>...]
+#                   [API <header>...])
 # SUBFOLDERS: sub-folders of <folder> whose headers the target owns too
 # (capture/'s modules, one library); EXPORT names them as <sub>/<header>.
+# INTERNAL: headers shown only to the targets that name this one in their
+# USES (rl_module_library), not to every target linking it; the modules of
+# one folder (sim/'s core, capture/'s modules) share their headers this way
+# and the headers stay private to the folder:
+#   INTERNAL <build>/rl_include/<target>/internal/<folder>/<header>.
 # API: headers of the public API (redline/include/redline/<header>) the
 # target implements, seen as "redline/<header>" by the target and every
 # target that links it.
 function(rl_module_headers target)
-  cmake_parse_arguments(ARG "" "FOLDER" "SUBFOLDERS;EXPORT;API" ${ARGN})
+  cmake_parse_arguments(ARG "" "FOLDER" "SUBFOLDERS;EXPORT;INTERNAL;API"
+                        ${ARGN})
   set(view ${CMAKE_BINARY_DIR}/rl_include/${target})
   set(globs ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/*.h)
   foreach(sub IN LISTS ARG_SUBFOLDERS)
@@ -53,6 +60,13 @@ function(rl_module_headers target)
     endif()
     rl_module_link(${ARG_FOLDER}/${header} ${view}/public)
   endforeach()
+  foreach(header IN LISTS ARG_INTERNAL)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/${header})
+      message(FATAL_ERROR "${target} shares ${ARG_FOLDER}/${header}, "
+                          "which does not exist")
+    endif()
+    rl_module_link(${ARG_FOLDER}/${header} ${view}/internal)
+  endforeach()
   foreach(header IN LISTS ARG_API)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/redline/include/redline/${header})
       message(FATAL_ERROR "${target} exports the API header "
@@ -73,22 +87,37 @@ function(rl_module_headers target)
   endif()
 endfunction()
 
-# rl_module_library(<target> <STATIC|SHARED> FOLDER <folder>
-#                   SOURCES <file>... [GENERATED <file>...]
-#                   [SUBFOLDERS ...] [EXPORT ...] [API ...])
+# rl_module_library(<target> <STATIC|SHARED|INTERFACE> FOLDER <folder>
+#                   [SOURCES <file>...] [GENERATED <file>...]
+#                   [SUBFOLDERS ...] [EXPORT ...] [INTERNAL ...] [API ...]
+#                   [USES <module target>...])
 # A module's library declared once: add_library over <folder>/<file> (the
 # sources named relative to the module's folder, wherever the list that
 # calls it is included from), plus any GENERATED source given by full path,
-# and its include views (rl_module_headers: SUBFOLDERS, EXPORT and API as
-# there).
+# and its include views (rl_module_headers: SUBFOLDERS, EXPORT, INTERNAL
+# and API as there). USES: the modules of the same folder below this one
+# whose INTERNAL headers it includes; each is linked PUBLIC (so a static
+# library's users link it after this one) and its internal view added to
+# this target's PRIVATE include path only. List every module whose header
+# is reached, also through another header (sim_wg.h includes sim_mem.h).
 function(rl_module_library target type)
   cmake_parse_arguments(ARG "" "FOLDER"
-                        "SOURCES;GENERATED;SUBFOLDERS;EXPORT;API" ${ARGN})
+                        "SOURCES;GENERATED;SUBFOLDERS;EXPORT;INTERNAL;API;USES"
+                        ${ARGN})
   list(TRANSFORM ARG_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${ARG_FOLDER}/)
   add_library(${target} ${type} ${ARG_SOURCES} ${ARG_GENERATED})
   rl_module_headers(${target} FOLDER ${ARG_FOLDER}
                     SUBFOLDERS ${ARG_SUBFOLDERS} EXPORT ${ARG_EXPORT}
-                    API ${ARG_API})
+                    INTERNAL ${ARG_INTERNAL} API ${ARG_API})
+  foreach(used IN LISTS ARG_USES)
+    if(NOT TARGET ${used})
+      message(FATAL_ERROR "${target} uses ${used}, which is not declared "
+                          "yet (declare the modules lowest first)")
+    endif()
+    target_link_libraries(${target} PUBLIC ${used})
+    target_include_directories(${target} PRIVATE
+      ${CMAKE_BINARY_DIR}/rl_include/${used}/internal)
+  endforeach()
 endfunction()
 
 # Links <view>/<path> to the source file <path>.

@@ -15,8 +15,8 @@
 option(RL_INSTALL_STATIC "Also build and install libredline.a" ON)
 
 set(RL_LIBRARY_PARTS
-  rl_base rl_capture rl_aql rl_pm4 rl_device rl_sim rl_sim_isa rl_sim_oracle
-  rl_kernels_ref
+  rl_base ${RL_CAPTURE_MODULES} rl_aql rl_pm4 rl_device ${RL_SIM_MODULES}
+  rl_sim_isa rl_sim_oracle rl_kernels_ref
   rl_backends rl_device_funnel rl_engine rl_kernels_workloads rl_shadow
   rl_shadow_hip)
 set_target_properties(${RL_LIBRARY_PARTS} PROPERTIES

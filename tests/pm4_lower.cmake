@@ -1,7 +1,8 @@
 # The PM4 lowering's helpers (the unit tests are in tests/unit/pm4/ and
 # tests/unit/redline/), `redline lower/replay --route pm4` in a fresh
 # process, and the host-cost benchmarks. Helpers: rl_test_capture_repeat
-# (a capture of N launches) and rl_test_pm4_util (lowering fixtures).
+# (a capture of N launches) and rl_test_pm4_util (lowering fixtures, over
+# the vecchain capture of rl_test_record).
 add_library(rl_test_capture_repeat STATIC unit/capture/capture_repeat.c)
 target_link_libraries(rl_test_capture_repeat PUBLIC rl_capture)
 target_include_directories(rl_test_capture_repeat PUBLIC
@@ -9,7 +10,7 @@ target_include_directories(rl_test_capture_repeat PUBLIC
 
 add_library(rl_test_pm4_util STATIC unit/pm4/pm4_test_util.c)
 target_link_libraries(rl_test_pm4_util PUBLIC
-  rl_pm4 rl_kernels_workloads rl_capture rl_test_support rl_test_capture_repeat
+  rl_pm4 rl_test_record rl_capture rl_test_support rl_test_capture_repeat
   PkgConfig::CMOCKA)
 target_compile_definitions(rl_test_pm4_util PRIVATE
   RL_KERNELS_DIR="${RL_KERNELS_DIR}")

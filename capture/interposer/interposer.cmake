@@ -48,7 +48,7 @@ rl_module_library(redline_capture SHARED FOLDER capture/interposer
     interposer_write.c
   GENERATED ${rl_ip_copy_dir}/interposer_copy_objects.c
 )
-set_target_properties(rl_base rl_capture PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set_target_properties(rl_base ${RL_CAPTURE_MODULES} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(redline_capture SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(redline_capture PRIVATE __HIP_PLATFORM_AMD__ _GNU_SOURCE)
 target_link_libraries(redline_capture PRIVATE rl_capture rl_base

@@ -32,8 +32,8 @@ rl_module_library(rl_hip_sim SHARED FOLDER sim/hip_sim
     hip_sim_stubs.c
     hip_sim_unsupported.c
 )
-set_target_properties(rl_base rl_capture rl_aql rl_pm4 rl_sim rl_sim_isa
-  rl_kernels_ref rl_device_funnel PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set_target_properties(rl_base ${RL_CAPTURE_MODULES} rl_aql rl_pm4
+  ${RL_SIM_MODULES} rl_sim_isa rl_kernels_ref rl_device_funnel PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(rl_hip_sim SYSTEM PRIVATE ${RL_HIP_INCLUDE_DIR})
 target_compile_definitions(rl_hip_sim PRIVATE __HIP_PLATFORM_AMD__
   __HIP_DISABLE_CPP_FUNCTIONS__

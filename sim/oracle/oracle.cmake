@@ -10,6 +10,11 @@
 rl_module_library(rl_sim_oracle STATIC FOLDER sim/oracle
   SOURCES
     oracle_model.c
+    oracle_model_vint.c
+    oracle_model_vfloat.c
+    oracle_model_scalar.c
+    oracle_model_packed.c
+    oracle_model_compare.c
     oracle_model_memory.c
     oracle_mods.c
     oracle_decode.c

@@ -139,19 +139,22 @@ set_tests_properties(architecture_routes architecture_routes_negative_control
 # architecture_calls: no call cycle between modules, read from the built
 # objects with nm (check_calls.py): every product module's objects, one
 # module per folder of the layering. Within the simulator (its core, sim/isa,
-# sim/oracle) and capture/ (its module sub-folders model, format,
-# code_object, hazard, recording, bind of the one rl_capture library, split
-# by check_calls.py's "capture/*", and capture/interposer) too: a module may
-# call only down; the simulator's core is split the same way ("sim/*": its
-# module sub-folders clock, mem, signal, wg, cp, device of the one rl_sim
-# library). The HIP runtime over the simulator (sim/hip_sim/) is left
+# sim/oracle) and capture/ (its modules model, format, code_object, hazard,
+# recording, bind, one library each, and capture/interposer) too: a module
+# may call only down; the simulator's core the same way (its modules clock,
+# mem, signal, wg, cp and device, whose library is rl_sim). The HIP runtime over the simulator (sim/hip_sim/) is left
 # out: it defines the same hip* entry points as the capture interposer, two
 # libraries no program loads together. Its negative control compiles one
 # call from sim/wg into sim/isa (which calls into sim/wg: the executor's
 # memory accesses): the check must fail on exactly that cycle.
 set(RL_ARCH_CALL_MODULES
   "base=$<TARGET_OBJECTS:rl_base>"
-  "capture/*=$<TARGET_OBJECTS:rl_capture>"
+  "capture/code_object=$<TARGET_OBJECTS:rl_capture_code_object>"
+  "capture/bind=$<TARGET_OBJECTS:rl_capture_bind>"
+  "capture/model=$<TARGET_OBJECTS:rl_capture_model>"
+  "capture/hazard=$<TARGET_OBJECTS:rl_capture_hazard>"
+  "capture/format=$<TARGET_OBJECTS:rl_capture_format>"
+  "capture/recording=$<TARGET_OBJECTS:rl_capture_recording>"
   "capture/interposer=$<TARGET_OBJECTS:redline_capture>"
   "aql=$<TARGET_OBJECTS:rl_aql>"
   "pm4=$<TARGET_OBJECTS:rl_pm4>"
@@ -165,7 +168,12 @@ set(RL_ARCH_CALL_MODULES
 add_test(NAME architecture_calls
   COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
           --nm ${CMAKE_NM}
-          "sim/*=$<TARGET_OBJECTS:rl_sim>"
+          "sim/device=$<TARGET_OBJECTS:rl_sim>"
+          "sim/cp=$<TARGET_OBJECTS:rl_sim_cp>"
+          "sim/wg=$<TARGET_OBJECTS:rl_sim_wg>"
+          "sim/signal=$<TARGET_OBJECTS:rl_sim_signal>"
+          "sim/mem=$<TARGET_OBJECTS:rl_sim_mem>"
+          "sim/clock=$<TARGET_OBJECTS:rl_sim_clock>"
           "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
           "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
           ${RL_ARCH_CALL_MODULES})
@@ -173,7 +181,12 @@ add_test(NAME architecture_calls_negative_control
   COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
           --negative-control --control sim/wg,sim/isa
           --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
-          "sim/*=$<TARGET_OBJECTS:rl_sim>"
+          "sim/device=$<TARGET_OBJECTS:rl_sim>"
+          "sim/cp=$<TARGET_OBJECTS:rl_sim_cp>"
+          "sim/wg=$<TARGET_OBJECTS:rl_sim_wg>"
+          "sim/signal=$<TARGET_OBJECTS:rl_sim_signal>"
+          "sim/mem=$<TARGET_OBJECTS:rl_sim_mem>"
+          "sim/clock=$<TARGET_OBJECTS:rl_sim_clock>"
           "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
           "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
           ${RL_ARCH_CALL_MODULES})
@@ -184,7 +197,12 @@ add_test(NAME architecture_calls_negative_control_capture
   COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
           --negative-control --control capture/bind,capture/model
           --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
-          "sim/*=$<TARGET_OBJECTS:rl_sim>"
+          "sim/device=$<TARGET_OBJECTS:rl_sim>"
+          "sim/cp=$<TARGET_OBJECTS:rl_sim_cp>"
+          "sim/wg=$<TARGET_OBJECTS:rl_sim_wg>"
+          "sim/signal=$<TARGET_OBJECTS:rl_sim_signal>"
+          "sim/mem=$<TARGET_OBJECTS:rl_sim_mem>"
+          "sim/clock=$<TARGET_OBJECTS:rl_sim_clock>"
           "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
           "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
           ${RL_ARCH_CALL_MODULES})
@@ -196,10 +214,73 @@ add_test(NAME architecture_calls_negative_control_sim
   COMMAND ${RL_ARCH_PYTHON3} ${RL_ARCH_DIR}/check_calls.py
           --negative-control --control sim/mem,sim/wg
           --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER}
-          "sim/*=$<TARGET_OBJECTS:rl_sim>"
+          "sim/device=$<TARGET_OBJECTS:rl_sim>"
+          "sim/cp=$<TARGET_OBJECTS:rl_sim_cp>"
+          "sim/wg=$<TARGET_OBJECTS:rl_sim_wg>"
+          "sim/signal=$<TARGET_OBJECTS:rl_sim_signal>"
+          "sim/mem=$<TARGET_OBJECTS:rl_sim_mem>"
+          "sim/clock=$<TARGET_OBJECTS:rl_sim_clock>"
           "sim/isa=$<TARGET_OBJECTS:rl_sim_isa>"
           "sim/oracle=$<TARGET_OBJECTS:rl_sim_oracle>"
           ${RL_ARCH_CALL_MODULES})
 set_tests_properties(architecture_calls architecture_calls_negative_control
   architecture_calls_negative_control_capture
   architecture_calls_negative_control_sim PROPERTIES LABELS "unit;architecture" TIMEOUT 120)
+
+# Each module of sim/ and capture/ is its own library with its own include
+# view (cmake/Modules.cmake: own headers, the exported and API headers of
+# the modules it links, the INTERNAL headers of the modules it USES), so a
+# module including a header of a module above it does not compile.
+# architecture_view_<module>_sees_<header>: the module's own compile include
+# path (the target's INCLUDE_DIRECTORIES, with those of what it links)
+# reaches its own header and a lower module's (the positive control that
+# the flags work); architecture_view_<module>_not_<header>: a header of a
+# module above it is not found; its negative control
+# architecture_view_<module>_not_<header>_reachable_from_<above> compiles
+# the same probe with the include path of the module that owns the header.
+# rl_arch_view(<name> <target> <header> SEES|NOT [<owner target>])
+function(rl_arch_view name target header mode)
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(probe ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -H
+            -D_POSIX_C_SOURCE=200809L "-DRL_PROBE_HEADER=\"${header}\""
+            ${RL_ARCH_DIR}/probe_include.c)
+  string(REPLACE "." "\\." pattern "${header}")
+  if(mode STREQUAL "SEES")
+    add_test(NAME architecture_view_${name}
+      COMMAND ${probe} "-I$<JOIN:${includes},;-I>" COMMAND_EXPAND_LISTS)
+    set_tests_properties(architecture_view_${name} PROPERTIES
+      LABELS "unit;architecture" TIMEOUT 60
+      PASS_REGULAR_EXPRESSION "[.] [^\n]*/${pattern}")
+    return()
+  endif()
+  add_test(NAME architecture_view_${name}
+    COMMAND ${probe} "-I$<JOIN:${includes},;-I>" COMMAND_EXPAND_LISTS)
+  set_tests_properties(architecture_view_${name} PROPERTIES
+    LABELS "unit;architecture" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "error: '?${pattern}'?:? (No such file|file not found)")
+  set(owner "${ARGV4}")
+  set(owner_includes "$<TARGET_PROPERTY:${owner},INCLUDE_DIRECTORIES>")
+  string(REGEX REPLACE "^rl_" "" owner_name "${owner}")
+  add_test(NAME architecture_view_${name}_reachable_from_${owner_name}
+    COMMAND ${probe} "-I$<JOIN:${owner_includes},;-I>" COMMAND_EXPAND_LISTS)
+  set_tests_properties(architecture_view_${name}_reachable_from_${owner_name}
+    PROPERTIES LABELS "unit;architecture" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "[.] [^\n]*/${pattern}")
+endfunction()
+# The simulator's core: the memory module sees its header and the clock's
+# is not its (it does not use it); the work-group layer's is above it.
+rl_arch_view(sim_mem_sees_sim_mem rl_sim_mem sim/mem/sim_mem.h SEES)
+rl_arch_view(sim_wg_sees_sim_mem rl_sim_wg sim/mem/sim_mem.h SEES)
+rl_arch_view(sim_mem_not_sim_wg rl_sim_mem sim/wg/sim_wg.h NOT rl_sim_wg)
+rl_arch_view(sim_wg_not_sim_cp rl_sim_wg sim/cp/sim_cp.h NOT rl_sim_cp)
+# An executor (sim/isa) sees the simulator's public headers, not its core.
+rl_arch_view(sim_isa_sees_sim_executor rl_sim_isa sim/sim_executor.h SEES)
+rl_arch_view(sim_isa_not_sim_wg rl_sim_isa sim/wg/sim_wg.h NOT rl_sim_wg)
+# capture/: the binding path sits below the model, whose shared header it
+# must not see; the format module, which uses the model, does.
+rl_arch_view(capture_format_sees_capture_internal rl_capture_format
+  capture/model/capture_internal.h SEES)
+rl_arch_view(capture_bind_not_capture_internal rl_capture_bind
+  capture/model/capture_internal.h NOT rl_capture_model)
+rl_arch_view(capture_model_not_funnel_internal rl_capture_model
+  capture/recording/funnel_internal.h NOT rl_capture_recording)

@@ -12,13 +12,12 @@
 
 #include <cmocka.h>
 
-#include "tests/support/test_support.h"
+#include "tests/support/test_record.h"
 
 #include "aql/aql_lower.h"
 #include "aql/aql_patch.h"
 #include "tests/unit/aql/aql_program_apply.h"
 #include "capture/bind/launch_bind.h"
-#include "kernels/workloads/workload.h"
 #include "redline/hazard.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
@@ -38,34 +37,12 @@ typedef struct rl_test_fixture_s {
 } rl_test_fixture_t;
 
 
-static rl_capture_t* rl_test_record_vecchain(void) {
-  size_t size = 0;
-  void* bytes = rl_test_read_file(RL_TEST_CODE_OBJECT, &size);
-  rl_workload_options_t options = {.code_object = bytes,
-                                   .code_object_size = size,
-                                   .seed = 1};
-  rl_funnel_device_t device;
-  assert_null(rl_funnel_null_device_create(&device));
-  rl_funnel_t* funnel = NULL;
-  assert_null(rl_funnel_create("vecchain", &device, &funnel));
-  assert_null(rl_workload_find("vecchain")->record(funnel, &options));
-  rl_capture_t* capture = NULL;
-  assert_null(rl_funnel_finish(funnel, &capture));
-  rl_funnel_destroy(funnel);
-  rl_funnel_device_destroy(&device);
-  free(bytes);
-  return capture;
-}
-
 static int rl_test_setup(void** state) {
   rl_test_fixture_t* f = calloc(1, sizeof(*f));
-  f->capture = rl_test_record_vecchain();
+  f->capture = rl_test_record_null("vecchain", RL_TEST_CODE_OBJECT);
   assert_null(rl_hazard_plan_create(f->capture, &f->plan));
-  f->buffers = calloc(f->capture->buffer_count, sizeof(uint64_t));
+  f->buffers = rl_test_buffer_addresses(f->capture, RL_TEST_BUFFER_BASE);
   f->kernels = calloc(f->capture->kernel_count, sizeof(uint64_t));
-  for (uint32_t b = 0; b < f->capture->buffer_count; ++b) {
-    f->buffers[b] = RL_TEST_BUFFER_BASE + (uint64_t)b * 0x100000;
-  }
   for (uint32_t k = 0; k < f->capture->kernel_count; ++k) {
     f->kernels[k] = RL_TEST_KERNEL_BASE + (uint64_t)k * 0x40;
   }

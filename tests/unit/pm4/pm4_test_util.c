@@ -11,27 +11,12 @@
 #include <cmocka.h>
 
 #include "tests/unit/capture/capture_repeat.h"
-#include "kernels/workloads/workload.h"
-#include "tests/support/test_support.h"
+#include "tests/support/test_record.h"
 
 static rl_capture_t* rl_pm4_test_record(const char* processor) {
   char path[512];
   snprintf(path, sizeof(path), "%s/vecchain-%s.co", RL_KERNELS_DIR, processor);
-  size_t size = 0;
-  void* bytes = rl_test_read_file(path, &size);
-  rl_workload_options_t options = {
-      .code_object = bytes, .code_object_size = size, .seed = 1};
-  rl_funnel_device_t device;
-  assert_null(rl_funnel_null_device_create(&device));
-  rl_funnel_t* funnel = NULL;
-  assert_null(rl_funnel_create("vecchain", &device, &funnel));
-  assert_null(rl_workload_find("vecchain")->record(funnel, &options));
-  rl_capture_t* capture = NULL;
-  assert_null(rl_funnel_finish(funnel, &capture));
-  rl_funnel_destroy(funnel);
-  rl_funnel_device_destroy(&device);
-  free(bytes);
-  return capture;
+  return rl_test_record_null("vecchain", path);
 }
 
 void rl_pm4_fixture_init(rl_pm4_fixture_t* f, const char* processor) {

@@ -38,29 +38,11 @@ typedef struct rl_vst_s {
   rl_device_t* device;
 } rl_vst_t;
 
-static void* rl_vst_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  if (!file) fail_msg("cannot open %s", path);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
-
 static int rl_vst_setup(void** state) {
   rl_vst_t* t = calloc(1, sizeof(*t));
   assert_non_null(t);
   rl_dt_sim_t sim;
-  rl_dt_sim_open(&sim, "verify", 1);
-  free(sim.bytes);
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/verify-gfx1100.co", RL_KERNELS_DIR);
-  sim.bytes = rl_vst_read_file(path, &sim.size);
+  rl_dt_sim_open_kernels(&sim, "verify", 1, "gfx1100", "verify");
   rl_verify_dims_t dims = RL_VERIFY_DIMS_DEFAULT;
   dims.layers = 1;
   dims.batch = B;

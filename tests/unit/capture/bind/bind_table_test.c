@@ -16,11 +16,10 @@
 
 #include <cmocka.h>
 
-#include "tests/support/test_support.h"
+#include "tests/support/test_record.h"
 
 #include "capture/bind/bind_table.h"
 #include "capture/bind/launch_bind.h"
-#include "kernels/workloads/workload.h"
 
 #define RL_TEST_CODE_OBJECT RL_KERNELS_DIR "/vecchain-gfx1100.co"
 #define RL_TEST_BUFFER_BASE 0x0000900000000000ull
@@ -38,25 +37,6 @@ typedef struct rl_test_fixture_s {
   rl_bind_dest_t dests[RL_BIND_MAX_DESTS];
   rl_bind_table_t* table;
 } rl_test_fixture_t;
-
-static rl_capture_t* rl_test_record_vecchain(void) {
-  size_t size = 0;
-  void* bytes = rl_test_read_file(RL_TEST_CODE_OBJECT, &size);
-  rl_workload_options_t options = {.code_object = bytes,
-                                   .code_object_size = size,
-                                   .seed = 1};
-  rl_funnel_device_t device;
-  assert_null(rl_funnel_null_device_create(&device));
-  rl_funnel_t* funnel = NULL;
-  assert_null(rl_funnel_create("vecchain", &device, &funnel));
-  assert_null(rl_workload_find("vecchain")->record(funnel, &options));
-  rl_capture_t* capture = NULL;
-  assert_null(rl_funnel_finish(funnel, &capture));
-  rl_funnel_destroy(funnel);
-  rl_funnel_device_destroy(&device);
-  free(bytes);
-  return capture;
-}
 
 // Binds every launch at |pos| into the image and grids and builds the
 // table over them: slots, then bindings, per launch.
@@ -95,13 +75,10 @@ static void rl_test_build(rl_test_fixture_t* f, int64_t pos) {
 
 static int rl_test_setup(void** state) {
   rl_test_fixture_t* f = calloc(1, sizeof(*f));
-  f->capture = rl_test_record_vecchain();
+  f->capture = rl_test_record_null("vecchain", RL_TEST_CODE_OBJECT);
   const rl_capture_t* capture = f->capture;
   assert_int_equal(capture->param_count, 1);
-  f->buffers = calloc(capture->buffer_count, sizeof(uint64_t));
-  for (uint32_t b = 0; b < capture->buffer_count; ++b) {
-    f->buffers[b] = RL_TEST_BUFFER_BASE + (uint64_t)b * 0x100000;
-  }
+  f->buffers = rl_test_buffer_addresses(capture, RL_TEST_BUFFER_BASE);
   f->offsets = calloc(capture->launch_count, sizeof(uint32_t));
   for (uint32_t l = 0; l < capture->launch_count; ++l) {
     f->offsets[l] = f->image_size;

@@ -49,28 +49,10 @@
 #define RL_VT_ROW_BYTES (2u * RL_VT_N)  // one layer: K then V
 #define RL_VT_ROW_SCALES 2u
 
-static void* rl_vt_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  if (!file) fail_msg("cannot open %s", path);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
-
 static int rl_vt_setup(void** state) {
   rl_dt_sim_t* sim = calloc(1, sizeof(*sim));
   assert_non_null(sim);
-  rl_dt_sim_open(sim, "verify_ref_test", 0);
-  free(sim->bytes);
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/verify-gfx1100.co", RL_KERNELS_DIR);
-  sim->bytes = rl_vt_read_file(path, &sim->size);
+  rl_dt_sim_open_kernels(sim, "verify_ref_test", 0, "gfx1100", "verify");
   rl_dt_sim_load(sim);
   *state = sim;
   return 0;

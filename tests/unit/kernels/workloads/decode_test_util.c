@@ -1,4 +1,4 @@
-// Helpers shared by the decode tests (decode_test_util.h).
+// Helpers shared by the decode and verify tests (decode_test_util.h).
 #include "tests/unit/kernels/workloads/decode_test_util.h"
 
 #include <setjmp.h>
@@ -43,9 +43,16 @@ void rl_dt_sim_open(rl_dt_sim_t* sim, const char* workload, int null_device) {
 
 void rl_dt_sim_open_target(rl_dt_sim_t* sim, const char* workload,
                            int null_device, const char* target) {
+  rl_dt_sim_open_kernels(sim, workload, null_device, target, "decode");
+}
+
+void rl_dt_sim_open_kernels(rl_dt_sim_t* sim, const char* workload,
+                            int null_device, const char* target,
+                            const char* kernels) {
   memset(sim, 0, sizeof(*sim));
   char path[1024];
-  snprintf(path, sizeof(path), "%s/decode-%s.co", RL_KERNELS_DIR, target);
+  snprintf(path, sizeof(path), "%s/%s-%s.co", RL_KERNELS_DIR, kernels,
+           target);
   sim->bytes = rl_test_read_file(path, &sim->size);
   if (null_device) {
     rl_dt_ok(rl_funnel_null_device_create(&sim->funnel_device));

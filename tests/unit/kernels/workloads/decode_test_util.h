@@ -1,7 +1,8 @@
-// tests/unit/kernels/workloads/decode_test_util.h — helpers shared by the decode tests
-// (decode_ref_test.c, decode_workload_test.c): the decode code object, a
-// funnel over the simulated GPU running the reference executor, and
-// single-kernel launches through it.
+// tests/unit/kernels/workloads/decode_test_util.h — helpers shared by the
+// decode and verify tests (decode_ref_test.c, decode_workload_test.c,
+// verify_ref_test.c, verify_workload_test.c, verify_route_test.c,
+// verify_serve_test.c): the code object, a funnel over the simulated GPU
+// running the reference executor, and single-kernel launches through it.
 #ifndef REDLINE_TESTS_UNIT_DECODE_TEST_UTIL_H_
 #define REDLINE_TESTS_UNIT_DECODE_TEST_UTIL_H_
 
@@ -40,6 +41,11 @@ void rl_dt_sim_open(rl_dt_sim_t* sim, const char* workload, int null_device);
 // Same on a simulated |target| ("gfx1151", ...) with decode-<target>.co.
 void rl_dt_sim_open_target(rl_dt_sim_t* sim, const char* workload,
                            int null_device, const char* target);
+
+// Same with the code object of |kernels| ("verify": verify-gfx1100.co).
+void rl_dt_sim_open_kernels(rl_dt_sim_t* sim, const char* workload,
+                            int null_device, const char* target,
+                            const char* kernels);
 void rl_dt_sim_close(rl_dt_sim_t* sim);
 
 // Loads the code object into the funnel (for single-kernel launches).

@@ -51,20 +51,6 @@ typedef struct rl_vw_s {
   const rl_capture_t* capture;
 } rl_vw_t;
 
-static void* rl_vw_read_file(const char* path, size_t* out_size) {
-  FILE* file = fopen(path, "rb");
-  if (!file) fail_msg("cannot open %s", path);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  void* bytes = malloc((size_t)size);
-  assert_non_null(bytes);
-  assert_int_equal(fread(bytes, 1, (size_t)size, file), (size_t)size);
-  fclose(file);
-  *out_size = (size_t)size;
-  return bytes;
-}
-
 static uint32_t rl_vw_buffer(const rl_vw_t* w, const char* name) {
   uint32_t index = 0;
   if (!rl_capture_find_buffer(w->capture, name, &index)) {
@@ -248,11 +234,7 @@ static double rl_vw_error(const float* got, const double* want, int rows,
 }
 
 static void rl_vw_record(rl_vw_t* w, uint32_t wrong_drafts) {
-  rl_dt_sim_open(&w->sim, "verify", 0);
-  free(w->sim.bytes);
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/verify-gfx1100.co", RL_KERNELS_DIR);
-  w->sim.bytes = rl_vw_read_file(path, &w->sim.size);
+  rl_dt_sim_open_kernels(&w->sim, "verify", 0, "gfx1100", "verify");
   rl_verify_dims_t dims = RL_VERIFY_DIMS_DEFAULT;
   dims.layers = L;
   dims.batch = B;
