@@ -55,19 +55,6 @@ static rl_status_t rl_pm4_lower_plan(const rl_pm4_layout_t* layout,
   return RL_OK;
 }
 
-rl_status_t rl_pm4_lower_measure(const rl_pm4_lower_inputs_t* inputs,
-                                 const rl_pm4_lower_options_t* options,
-                                 uint32_t* out_ib_dwords) {
-  *out_ib_dwords = 0;
-  rl_pm4_emit_options_t emit;
-  RL_RETURN_IF_ERROR(rl_pm4_emit_options(options, &emit));
-  rl_pm4_layout_t layout;
-  rl_status_t status = rl_pm4_layout_init(inputs, &layout);
-  if (!status) status = rl_pm4_lower_plan(&layout, &emit, out_ib_dwords);
-  rl_pm4_layout_deinit(&layout);
-  return status;
-}
-
 static rl_status_t rl_pm4_lower_check_addresses(
     const rl_pm4_lower_inputs_t* inputs) {
   if (inputs->completion_signal == 0) {
@@ -345,17 +332,38 @@ static rl_status_t rl_pm4_lower_layout(const rl_pm4_layout_t* layout,
   return RL_OK;
 }
 
-rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
-                         const rl_pm4_lower_options_t* options,
-                         rl_pm4_program_t** out_program) {
-  *out_program = NULL;
+// Lays |inputs| out under |options|, then lowers them into |out_program|,
+// or, when |out_program| is NULL, only plans them: the IB's dword count in
+// |out_ib_dwords|. Measuring and lowering share this one path, so the two
+// cannot disagree on the options or the layout.
+static rl_status_t rl_pm4_lower_run(const rl_pm4_lower_inputs_t* inputs,
+                                    const rl_pm4_lower_options_t* options,
+                                    uint32_t* out_ib_dwords,
+                                    rl_pm4_program_t** out_program) {
   rl_pm4_emit_options_t emit;
   RL_RETURN_IF_ERROR(rl_pm4_emit_options(options, &emit));
   rl_pm4_layout_t layout;
   rl_status_t status = rl_pm4_layout_init(inputs, &layout);
-  if (!status) status = rl_pm4_lower_layout(&layout, &emit, out_program);
+  if (!status) {
+    status = out_program ? rl_pm4_lower_layout(&layout, &emit, out_program)
+                         : rl_pm4_lower_plan(&layout, &emit, out_ib_dwords);
+  }
   rl_pm4_layout_deinit(&layout);
   return status;
+}
+
+rl_status_t rl_pm4_lower_measure(const rl_pm4_lower_inputs_t* inputs,
+                                 const rl_pm4_lower_options_t* options,
+                                 uint32_t* out_ib_dwords) {
+  *out_ib_dwords = 0;
+  return rl_pm4_lower_run(inputs, options, out_ib_dwords, NULL);
+}
+
+rl_status_t rl_pm4_lower(const rl_pm4_lower_inputs_t* inputs,
+                         const rl_pm4_lower_options_t* options,
+                         rl_pm4_program_t** out_program) {
+  *out_program = NULL;
+  return rl_pm4_lower_run(inputs, options, NULL, out_program);
 }
 
 void rl_pm4_program_destroy(rl_pm4_program_t* program) {

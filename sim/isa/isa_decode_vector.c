@@ -73,6 +73,25 @@ static void rl_isa_dpp_src0(rl_isa_inst_t* inst, uint32_t index) {
   rl_isa_decode_src(inst, 0, 256u + (inst->words[index] & 0xff));
 }
 
+// Source 0 of a VOP1/VOP2/VOPC word whose SRC0 field is |s0|, with the dword
+// that may follow it: the DPP dword when |s0| names DPP, else the literal
+// when |literal| or |s0| asks for it. False (size 0) when that dword lies
+// beyond |count|.
+static bool rl_isa_take_src0(const uint32_t* w, uint32_t count, uint32_t s0,
+                             bool literal, rl_isa_inst_t* inst) {
+  if (rl_isa_is_dpp(s0)) {
+    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
+    rl_isa_dpp_src0(inst, 1);
+    return true;
+  }
+  if (!rl_isa_take_literal(inst, w, count, 1,
+                           literal || s0 == RL_ISA_SRC_LITERAL)) {
+    return false;
+  }
+  rl_isa_decode_src(inst, 0, s0);
+  return true;
+}
+
 // Carry-in/mask source and carry-out of the e32 forms of VOP2 carry ops and
 // v_cndmask_b32: VCC.
 static void rl_isa_vop2_implicit_vcc(rl_isa_inst_t* inst) {
@@ -99,24 +118,13 @@ static bool rl_isa_decode_vop2(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
   rl_isa_decode_op(inst, RL_ISA_ENC_VOP2, &rl_isa_table_vop2,
                    (w[0] >> 25) & 0x3f, features);
-  uint32_t s0 = w[0] & 0x1ff;
-  bool dpp = rl_isa_is_dpp(s0);
+  bool dpp = rl_isa_is_dpp(w[0] & 0x1ff);
   // The K forms carry a literal whether or not they are modelled, so the
   // length is right even for an opcode the tables lack (a K form has no
   // DPP variant: the DPP dword is read and the check refuses the pair).
   bool k = rl_isa_vop2_has_k(inst->opcode);
-  if (dpp) {
-    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
-  } else if (!rl_isa_take_literal(inst, w, count, 1,
-                                  k || s0 == RL_ISA_SRC_LITERAL)) {
-    return false;
-  }
+  if (!rl_isa_take_src0(w, count, w[0] & 0x1ff, k, inst)) return false;
   inst->dst = (w[0] >> 17) & 0xff;
-  if (dpp) {
-    rl_isa_dpp_src0(inst, 1);
-  } else {
-    rl_isa_decode_src(inst, 0, s0);
-  }
   rl_isa_decode_src(inst, 1, 256u + ((w[0] >> 9) & 0xff));
   if (k && !dpp) {
     rl_isa_operand_decode(RL_ISA_SRC_LITERAL, RL_ISA_T_F32, inst,
@@ -132,18 +140,8 @@ static bool rl_isa_decode_vop1(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
   rl_isa_decode_op(inst, RL_ISA_ENC_VOP1, &rl_isa_table_vop1,
                    (w[0] >> 9) & 0xff, features);
-  uint32_t s0 = w[0] & 0x1ff;
-  if (rl_isa_is_dpp(s0)) {
-    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
-    inst->dst = (w[0] >> 17) & 0xff;
-    rl_isa_dpp_src0(inst, 1);
-    return inst->op != NULL;
-  }
-  if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
-    return false;
-  }
+  if (!rl_isa_take_src0(w, count, w[0] & 0x1ff, false, inst)) return false;
   inst->dst = (w[0] >> 17) & 0xff;
-  rl_isa_decode_src(inst, 0, s0);
   return inst->op != NULL;
 }
 
@@ -157,17 +155,7 @@ static bool rl_isa_decode_vopc(const uint32_t* w, uint32_t count,
                                uint32_t features, rl_isa_inst_t* inst) {
   rl_isa_decode_op(inst, RL_ISA_ENC_VOPC, &rl_isa_table_vopc,
                    (w[0] >> 17) & 0xff, features);
-  uint32_t s0 = w[0] & 0x1ff;
-  bool dpp = rl_isa_is_dpp(s0);
-  if (dpp) {
-    if (!rl_isa_take_dpp(w, count, 1, s0, inst)) return false;
-    rl_isa_dpp_src0(inst, 1);
-  } else {
-    if (!rl_isa_take_literal(inst, w, count, 1, s0 == RL_ISA_SRC_LITERAL)) {
-      return false;
-    }
-    rl_isa_decode_src(inst, 0, s0);
-  }
+  if (!rl_isa_take_src0(w, count, w[0] & 0x1ff, false, inst)) return false;
   rl_isa_decode_src(inst, 1, 256u + ((w[0] >> 9) & 0xff));
   inst->sdst = rl_isa_vopc_sdst(inst->op, RL_ISA_SRC_VCC);
   return inst->op != NULL;

@@ -144,4 +144,31 @@
 #define RL_ISA_V(opc, name, flags, d, s0, s1, s2, fn) \
   RL_ISA_OP(opc, name, flags, d, s0, s1, s2, 0, rl_isa_exec_valu, fn)
 
+// Compare runners: bit l of the mask is the opcode's condition (v->arg,
+// isa_float.h order) on lane l's two sources, read by |src(v, n, l)| as a
+// double (float compares) or by |usrc| / |ssrc| as an unsigned / signed
+// 64-bit integer (integer compares; v->arg bit 4 set: unsigned).
+#define RL_ISA_VCMP_FLOAT(name, src)                                   \
+  static void name(rl_isa_valu_t* v) {                                 \
+    uint32_t out = 0;                                                  \
+    RL_ISA_LANE_LOOP {                                                 \
+      out |= (uint32_t)rl_isa_cmp_float(src(v, 0, l), src(v, 1, l),    \
+                                        v->arg)                        \
+             << l;                                                     \
+    }                                                                  \
+    v->mask_out = out;                                                 \
+  }
+#define RL_ISA_VCMP_INT(name, usrc, ssrc)                              \
+  static void name(rl_isa_valu_t* v) {                                 \
+    bool is_signed = !(v->arg & 16);                                   \
+    uint32_t out = 0;                                                  \
+    RL_ISA_LANE_LOOP {                                                 \
+      out |= (uint32_t)rl_isa_cmp_int(ssrc(v, 0, l), ssrc(v, 1, l),    \
+                                      usrc(v, 0, l), usrc(v, 1, l),    \
+                                      is_signed, v->arg)               \
+             << l;                                                     \
+    }                                                                  \
+    v->mask_out = out;                                                 \
+  }
+
 #endif  // REDLINE_SIM_ISA_ISA_LANES_H_

@@ -129,25 +129,13 @@ RL_ISA_U32(rl_isa_v_mad_i32_i16,
 RL_ISA_U32(rl_isa_v_pack_b32_f16, (a & 0xffffu) | (b << 16))
 
 // Compares (the condition is the opcode's, isa_float.h order).
-static void rl_isa_vcmp_f16(rl_isa_valu_t* v) {
-  uint32_t out = 0;
-  RL_ISA_LANE_LOOP {
-    double a = rl_isa_f16_to_f64(RL_ISA_LO(v->s[0][l]));
-    double b = rl_isa_f16_to_f64(RL_ISA_LO(v->s[1][l]));
-    out |= (uint32_t)rl_isa_cmp_float(a, b, v->arg) << l;
-  }
-  v->mask_out = out;
-}
-static void rl_isa_vcmp_i16(rl_isa_valu_t* v) {
-  bool is_signed = !(v->arg & 16);
-  uint32_t out = 0;
-  RL_ISA_LANE_LOOP {
-    uint64_t ua = RL_ISA_LO(v->s[0][l]), ub = RL_ISA_LO(v->s[1][l]);
-    int64_t a = rl_isa_s16(v->s[0][l]), b = rl_isa_s16(v->s[1][l]);
-    out |= (uint32_t)rl_isa_cmp_int(a, b, ua, ub, is_signed, v->arg & 15) << l;
-  }
-  v->mask_out = out;
-}
+// Lane |l| of source |n|: its low half as an f16 (widened), unsigned and
+// signed.
+#define RL_ISA_LANE_F16(v, n, l) rl_isa_f16_to_f64(RL_ISA_LO((v)->s[n][l]))
+#define RL_ISA_LANE_U16(v, n, l) (uint64_t)RL_ISA_LO((v)->s[n][l])
+#define RL_ISA_LANE_I16(v, n, l) (int64_t)rl_isa_s16((v)->s[n][l])
+RL_ISA_VCMP_FLOAT(rl_isa_vcmp_f16, RL_ISA_LANE_F16)
+RL_ISA_VCMP_INT(rl_isa_vcmp_i16, RL_ISA_LANE_U16, RL_ISA_LANE_I16)
 
 // A row whose 16-bit result keeps the destination's high half.
 #define RL_ISA_V16(opc, name, flags, d, s0, s1, s2, fn)                     \

@@ -353,28 +353,14 @@ RL_ISA_VCMP_F32(rl_isa_vcmp_f32_nle, !(a <= b))
 RL_ISA_VCMP_F32(rl_isa_vcmp_f32_neq, !(a == b))
 RL_ISA_VCMP_F32(rl_isa_vcmp_f32_nlt, !(a < b))
 
-static void rl_isa_vcmp_f64(rl_isa_valu_t* v) {
-  uint32_t out = 0;
-  RL_ISA_LANE_LOOP {
-    double a = rl_isa_f64(v->s[0][l] | (uint64_t)v->hi[0][l] << 32);
-    double b = rl_isa_f64(v->s[1][l] | (uint64_t)v->hi[1][l] << 32);
-    out |= (uint32_t)rl_isa_cmp_float(a, b, v->arg) << l;
-  }
-  v->mask_out = out;
-}
-
-static void rl_isa_vcmp_i64(rl_isa_valu_t* v) {
-  bool is_signed = !(v->arg & 16);
-  uint32_t out = 0;
-  RL_ISA_LANE_LOOP {
-    uint64_t ua = v->s[0][l] | (uint64_t)v->hi[0][l] << 32;
-    uint64_t ub = v->s[1][l] | (uint64_t)v->hi[1][l] << 32;
-    out |= (uint32_t)rl_isa_cmp_int((int64_t)ua, (int64_t)ub, ua, ub,
-                                    is_signed, v->arg)
-           << l;
-  }
-  v->mask_out = out;
-}
+// Lane |l| of the 64-bit source |n| (low dword and high dword), as bits,
+// signed and f64.
+#define RL_ISA_LANE_U64(v, n, l) \
+  ((v)->s[n][l] | (uint64_t)(v)->hi[n][l] << 32)
+#define RL_ISA_LANE_I64(v, n, l) (int64_t)RL_ISA_LANE_U64(v, n, l)
+#define RL_ISA_LANE_F64(v, n, l) rl_isa_f64(RL_ISA_LANE_U64(v, n, l))
+RL_ISA_VCMP_FLOAT(rl_isa_vcmp_f64, RL_ISA_LANE_F64)
+RL_ISA_VCMP_INT(rl_isa_vcmp_i64, RL_ISA_LANE_U64, RL_ISA_LANE_I64)
 
 #define VC(opc, name, flags, t, arg, fn) \
   RL_ISA_OP(opc, name, flags, NO, t, t, NO, arg, rl_isa_exec_vopc, fn)
