@@ -66,8 +66,8 @@ endif()
 # completing work-groups (exit 0), or complete nothing in one work-group
 # (stopped, exit 7); a dispatch over 2^24 work-items is refused by default
 # and runs with --max-work-items; replays of a captured long run get the
-# same stall bound on routes aql and pm4, and the shadow states it
-# (progress.sh). gfx1100 only: about 40 s.
+# same stall bound on routes aql and pm4 and in arm hip, and the shadow
+# states it (progress.sh). gfx1100 only: about 40 s.
 if(RL_HIP_CORPUS_RUN)
   set(dir ${RL_HIP_CORPUS_DIR}/gfx1100)
   add_custom_command(OUTPUT ${dir}/progress

@@ -411,6 +411,7 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
                                          const rl_capture_t* capture,
                                          rl_device_t** out_device) {
   const char* processor = rl_capture_processor_or(capture, "gfx1100");
+  const rl_limits_t limits = rl_limits_for_capture(&cli->limits, capture);
   const rl_device_options_t options = {
       .kind = cli->device,
       .processor = cli->processor ? cli->processor : processor,
@@ -418,9 +419,8 @@ static rl_status_t rl_replay_open_device(const rl_replay_cli_t* cli,
       .seed = cli->seed,
       .cache_model = cli->cache_model,
       .executor = cli->executor,
-      .max_work_items = cli->limits.max_work_items,
-      .max_dispatches =
-          rl_limits_for_capture(&cli->limits, capture).max_dispatches,
+      .max_work_items = limits.max_work_items,
+      .max_dispatches = limits.max_dispatches,
       .no_hazard_check = cli->no_hazard_check,
   };
   return rl_device_open(&options, out_device);

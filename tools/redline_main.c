@@ -87,7 +87,9 @@ const rl_cli_command_t rl_cli_commands[] = {
      "  --max-decompressed B   budgets for untrusted captures (suffix K, M, G):\n"
      "  --max-device-memory B  decompressed contents (default 4G, else exit 3),\n"
      "  --max-work-items N     device memory (8G), work-items per dispatch\n"
-     "  --max-dispatches N     (16M) and dispatches per step (65536), else exit 4\n"
+     "  --max-dispatches N     (16M or the capture's largest launch) and\n"
+     "                         dispatches per step (65536 or the capture's\n"
+     "                         launches), else exit 4\n"
      "  --trace OUT            a Chrome/Perfetto trace of the runs\n"
      "  --json                 machine output: {proof, counters, status, regions}\n"
      "Environment: REDLINE_ROUTE=off|aql|pm4 restricts the routes.\n"},

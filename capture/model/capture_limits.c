@@ -27,12 +27,30 @@ rl_limits_t rl_limits_resolve(const rl_limits_t* limits) {
   return out;
 }
 
+// Work-items of |launch| at its recorded grid (work-groups times block on
+// every axis), saturating.
+static uint64_t rl_limits_recorded_items(const rl_capture_launch_t* launch) {
+  uint64_t items = 1;
+  for (uint32_t axis = 0; axis < 3; ++axis) {
+    uint64_t extent = (uint64_t)launch->grid[axis] * launch->block[axis];
+    if (extent != 0 && items > UINT64_MAX / extent) return UINT64_MAX;
+    items *= extent;
+  }
+  return items;
+}
+
 rl_limits_t rl_limits_for_capture(const rl_limits_t* limits,
                                   const rl_capture_t* capture) {
   rl_limits_t out = rl_limits_resolve(limits);
   bool chosen = limits && limits->max_dispatches;
   if (!chosen && capture && capture->launch_count > out.max_dispatches) {
     out.max_dispatches = capture->launch_count;
+  }
+  if (!(limits && limits->max_work_items) && capture && capture->launches) {
+    for (uint32_t l = 0; l < capture->launch_count; ++l) {
+      uint64_t items = rl_limits_recorded_items(&capture->launches[l]);
+      if (items > out.max_work_items) out.max_work_items = items;
+    }
   }
   return out;
 }

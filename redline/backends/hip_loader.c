@@ -2,6 +2,7 @@
 // follow the comments of Debian's hip/hip_runtime_api.h (hipError_t).
 #include "redline/backends/hip_loader.h"
 
+#include <dlfcn.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -28,13 +29,19 @@ rl_status_t rl_hip_api_open(rl_hip_api_t* api, const char* explicit_path) {
       &api->library, "libamdhip64", rl_hip_symbols,
       sizeof(rl_hip_symbols) / sizeof(rl_hip_symbols[0]), &api->fn,
       sizeof(api->fn));
-  if (status) rl_dl_library_close(&api->library);
-  return status;
+  if (status) {
+    rl_dl_library_close(&api->library);
+    return status;
+  }
+  *(void**)&api->progress_events =
+      dlsym(api->library.handle, RL_HIP_SIM_PROGRESS);
+  return RL_OK;
 }
 
 void rl_hip_api_close(rl_hip_api_t* api) {
   rl_dl_library_close(&api->library);
   memset(&api->fn, 0, sizeof(api->fn));
+  api->progress_events = NULL;
 }
 
 #define RL_HIP_ROW(error, code, description) \

@@ -5,7 +5,8 @@
 // Loading: rl_hip_api_open() opens an explicit path, else
 // $REDLINE_HIP_LIBRARY, else libamdhip64.so.6, libamdhip64.so.5, then the
 // same under /opt/rocm/lib (dl_library.h), and resolves every function of
-// hip_symbols.h up front. It does not call hipInit.
+// hip_symbols.h up front (and RL_HIP_SIM_PROGRESS when present). It does
+// not call hipInit.
 //
 // Errors: hipError_t is translated once, here, by rl_hip_error_info()
 // (code, name, redline status, description); RL_HIP_CALL(api, function,
@@ -39,9 +40,18 @@ typedef struct rl_hip_functions_s {
 #undef RL_HIP_SYMBOL
 } rl_hip_functions_t;
 
+// An optional export of redline's own HIP runtime over the simulator
+// (sim/hip_sim/hip_sim.h rl_hip_sim_progress_events): a counter that grows
+// whenever a work-group completes or a dispatch starts. Other runtimes do
+// not have it.
+#define RL_HIP_SIM_PROGRESS "rl_hip_sim_progress_events"
+
 typedef struct rl_hip_api_s {
   rl_dl_library_t library;
   rl_hip_functions_t fn;
+  // RL_HIP_SIM_PROGRESS when the runtime exports it, else NULL
+  // (hip_wait.h: the wait's bound is then a stall, not a duration).
+  uint64_t (*progress_events)(void);
 } rl_hip_api_t;
 
 rl_status_t rl_hip_api_open(rl_hip_api_t* api, const char* explicit_path);

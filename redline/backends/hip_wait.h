@@ -5,7 +5,13 @@
 // waits on HIP work (the HIP capture device, the hip and hipgraph shadow
 // arms) waits through rl_hip_stream_wait instead: it polls hipStreamQuery,
 // sleeping between polls (1 µs, doubling up to 1 ms), until the stream is
-// idle, reports an error, or |timeout_ns| passes.
+// idle, reports an error, or |timeout_ns| passes. On redline's runtime
+// over the simulator (api->progress_events, hip_loader.h) the bound is a
+// stall: it restarts whenever a work-group completes or a dispatch starts,
+// so a long dispatch that keeps progressing runs to its end and a hung one
+// fails |timeout_ns| after its last progress (as the funnel's and the
+// replay's waits, device_funnel.h, replay.h); on any other runtime it is
+// the wall time since the call.
 //
 // Returns RL_OK when all work on |stream| completed; the translated HIP
 // error (RL_HIP_CALL's status) when the stream reports one; and

@@ -294,6 +294,17 @@ bool rl_device_funnel_stalled(const rl_funnel_device_t* device,
          rl_device_funnel_vt(adapter)->queue_progress != NULL;
 }
 
+bool rl_device_funnel_progress(const rl_funnel_device_t* device,
+                               rl_device_progress_t* out_progress) {
+  *out_progress = (rl_device_progress_t){0};
+  const rl_device_funnel_t* adapter = device->self;
+  if (!adapter || !adapter->queue_created) return false;
+  const rl_device_vtable_t* vt = rl_device_funnel_vt(adapter);
+  if (!vt->queue_progress) return false;
+  vt->queue_progress(adapter->device, &adapter->queue, out_progress);
+  return true;
+}
+
 static rl_status_t rl_device_funnel_launch(void* self,
                                            const rl_funnel_dispatch_t* dispatch) {
   rl_device_funnel_t* adapter = self;

@@ -96,6 +96,13 @@ rl_status_t rl_device_funnel_create_bounded(rl_device_t* device,
 bool rl_device_funnel_stalled(const rl_funnel_device_t* device,
                               uint64_t* out_wg_done, uint64_t* out_wg_total);
 
+// How far the adapter's queue got (rl_device_progress_t, device.h): true
+// and *|out_progress| filled on a device that reports progress (the
+// simulator), false and zeros elsewhere. Reads the queue's counters only,
+// so it may be called while another thread waits on a launch.
+bool rl_device_funnel_progress(const rl_funnel_device_t* device,
+                               rl_device_progress_t* out_progress);
+
 // The device address where code object |handle| (what the adapter's
 // load_code_object returned) was loaded: the address of its image's vaddr
 // 0, so a symbol's device address is that plus its st_value. 0 for a

@@ -66,6 +66,16 @@ RL_HIP_EXPORT uint64_t rl_hip_sim_device_ticks(void) {
   return rl_hip_counter(&rl_hip.device_ticks);
 }
 
+RL_HIP_EXPORT uint64_t rl_hip_sim_progress_events(void) {
+  rl_device_progress_t progress = {0};
+  pthread_mutex_lock(&rl_hip.lock);
+  if (rl_hip.started && rl_hip.start_error == hipSuccess) {
+    (void)rl_device_funnel_progress(&rl_hip.adapter, &progress);
+  }
+  pthread_mutex_unlock(&rl_hip.lock);
+  return progress.events;
+}
+
 void rl_hip_list_clear(rl_hip_list_t* list) {
   for (uint32_t i = 0; i < list->count; ++i) {
     rl_hip_op_release(&list->items[i]);

@@ -181,6 +181,12 @@ void rl_hip_sim_clear_errors(void);
 uint64_t rl_hip_sim_launch_count(void);
 // Simulated device time of those dispatches, in timestamp ticks (100 MHz).
 uint64_t rl_hip_sim_device_ticks(void);
+// Progress of the simulated device (rl_device_progress_t.events): grows
+// by one each time a work-group completes or a dispatch starts; 0 before
+// the device starts. A waiter on a stream sees progress as a change of it
+// (redline/backends/hip_wait.h: the bound of the shadow's HIP arms is a
+// stall on this runtime, RL_HIP_SIM_PROGRESS names it for dlsym).
+uint64_t rl_hip_sim_progress_events(void);
 
 // The observation entry points (capture/recording/hip_observe_abi.h names them for
 // the interposer, which finds them with dlsym).

@@ -159,6 +159,9 @@ static void rl_decompression_budget_exits_3(void** state) {
   assert_int_equal(rl_run(args), 0);
 }
 
+// Under --max-work-items 16M (a budget for a capture from elsewhere; the
+// default is the capture's largest launch, redline/limits.h) a grid
+// enlarged past it is refused before anything runs.
 static void rl_enlarged_grid_exits_4_before_running(void** state) {
   (void)state;
   char grid[512], args[1200];
@@ -168,7 +171,8 @@ static void rl_enlarged_grid_exits_4_before_running(void** state) {
   rl_capture_destroy(capture);
   static const char* const commands[] = {"replay", "shadow"};
   for (size_t i = 0; i < 2; ++i) {
-    snprintf(args, sizeof(args), "%s %s", commands[i], grid);
+    snprintf(args, sizeof(args), "%s %s --max-work-items 16M", commands[i],
+             grid);
     uint64_t start = rl_now_ns();
     assert_int_equal(rl_run(args), 4);
     assert_true(rl_now_ns() - start < 5000000000ull);

@@ -191,7 +191,9 @@ static void rl_replay_failures(void** state) {
 }
 
 // The work budgets protect the simulator only: a grid past 2^24
-// work-items is refused by the contract on device sim (exit 4), while on
+// work-items is refused by the contract on device sim under
+// --max-work-items 16M (exit 4; the default is the capture's largest
+// launch, redline/limits.h), while on
 // device rocr the contract admits it (a GPU runs it) unless the caller sets
 // --max-work-items. Here the stand-in's own simulator then refuses the
 // dispatch with its work cap, a queue fault (exit 6), not a contract.
@@ -207,7 +209,8 @@ static void rl_work_budget_is_the_simulators(void** state) {
   rl_capture_destroy(capture);
   static const char* const budget = "work-items exceed the limit";
   char args[1024];
-  snprintf(args, sizeof(args), "replay %s --route aql", path);
+  snprintf(args, sizeof(args), "replay %s --route aql --max-work-items 16M",
+           path);
   assert_int_equal(rl_run(NULL, args), 4);
   assert_true(rl_has("err.txt", budget));
   snprintf(args, sizeof(args), "replay %s --route aql --device rocr", path);

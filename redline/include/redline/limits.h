@@ -10,8 +10,11 @@
 //   limit                   default    enforced by              refusal (exit)
 //   max_decompressed_bytes  4 GiB      capture file reader      INVALID_INPUT (3)
 //   max_device_bytes        8 GiB      replay contract, shadow  CONTRACT (4)
-//   max_work_items          2^24       replay contract, shadow, CONTRACT (4)
-//                                      the simulator (a fault)
+//   max_work_items          2^24, or   replay contract, shadow, CONTRACT (4)
+//                           the        the simulator (a fault)
+//                           capture's
+//                           largest
+//                           launch
 //   max_dispatches          65536, or  replay contract, shadow, CONTRACT (4)
 //                           the        the simulator (a fault)
 //                           capture's
@@ -42,6 +45,16 @@
 // launch count of a file that could be read is one its memory can afford.
 // A program the user ran (hipDispatchLatency: 110,330 launches per step)
 // then replays without --max-dispatches; an explicit budget still binds.
+// Likewise the default work-item budget grows to the capture's largest
+// launch at its recorded grid: a program the user ran at the hardware's
+// limits (`redline run`: a 4096x4096 convolution with its halo, 26 M
+// work-items in one dispatch) replays at its own size without
+// --max-work-items. What it still refuses by default is a grid bound to a
+// parameter whose admitted range asks for more than 2^24 and more than
+// any recorded launch. Unlike a launch count, work-items cost time, not
+// memory: a file from elsewhere can declare a large recorded grid in a
+// few bytes, so replay it with an explicit --max-work-items (the stall
+// bound of the waits, below, does not stop a dispatch that progresses).
 //
 // What each limit counts:
 //   max_decompressed_bytes  the sum of every buffer's stored initial
@@ -133,8 +146,11 @@ rl_limits_t rl_limits_resolve(const rl_limits_t* limits);
 
 // |limits| resolved (rl_limits_resolve) for running |capture|: when the
 // caller left max_dispatches at 0 it is the default or the capture's
-// launch count, whichever is larger (see "Why these numbers" above); a
-// chosen max_dispatches is kept. NULL |capture|: rl_limits_resolve.
+// launch count, whichever is larger, and when it left max_work_items at 0
+// the default or the work-items of the capture's largest launch at its
+// recorded grid, whichever is larger (see "Why these numbers" above); a
+// chosen max_dispatches or max_work_items is kept. NULL |capture|:
+// rl_limits_resolve.
 rl_limits_t rl_limits_for_capture(const rl_limits_t* limits,
                                   const rl_capture_t* capture);
 

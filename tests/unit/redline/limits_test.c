@@ -216,17 +216,17 @@ static rl_status_t rl_contract_with(rl_device_t* device,
 }
 
 // The reproducer: a grid raised to 2^18 + 1 groups of 64 (2^24 + 64
-// work-items) is refused by the contract before anything is allocated or
-// executed.
+// work-items) is refused under a budget of 2^24 by the contract before
+// anything is allocated or executed.
 static void rl_enlarged_grid_refused_before_running(void** state) {
   (void)state;
   rl_device_t* device = rl_test_open_sim("gfx1100", false, 0);
   rl_capture_t* capture = rl_record();
-  const rl_limits_t defaults = {0};
-  assert_null(rl_contract_with(device, capture, &defaults));
+  const rl_limits_t budget = {.max_work_items = RL_LIMIT_DEFAULT_WORK_ITEMS};
+  assert_null(rl_contract_with(device, capture, &budget));
   capture->launches[RL_TEST_FILL_LAUNCH].grid[0] = (1u << 18) + 1;
   uint64_t start = rl_now_ns();
-  rl_test_expect(rl_contract_with(device, capture, &defaults),
+  rl_test_expect(rl_contract_with(device, capture, &budget),
                  RL_STATUS_CONTRACT,
                  "launch 0 (kernel vc_fill): 16777280 work-items exceed the "
                  "limit of 16777216 per dispatch (max_work_items, "
@@ -417,9 +417,46 @@ static void rl_shadow_budget_counts_every_arm(void** state) {
                                 .wait_timeout_ns = 5000000000ull};
   assert_null(rl_shadow_with(capture, &two_arms));
   capture->launches[RL_TEST_FILL_LAUNCH].grid[0] = (1u << 18) + 1;
-  const rl_limits_t defaults = {0};
-  rl_test_expect(rl_shadow_with(capture, &defaults), RL_STATUS_CONTRACT,
+  const rl_limits_t budget = {.max_work_items = RL_LIMIT_DEFAULT_WORK_ITEMS};
+  rl_test_expect(rl_shadow_with(capture, &budget), RL_STATUS_CONTRACT,
                  "16777280 work-items exceed the limit of 16777216");
+  rl_capture_destroy(capture);
+}
+
+// The default work-item budget of a capture is its largest recorded
+// launch when that is over 2^24 (redline/limits.h: a program the user ran
+// replays at its own size), and the contract admits such a launch; a
+// budget the caller sets still refuses it. A grid bound to a parameter
+// whose admitted range goes past both is still refused by default: the
+// budget covers what was recorded, not what a parameter could ask.
+static void rl_default_work_budget_is_the_largest_launch(void** state) {
+  (void)state;
+  rl_capture_t* capture = rl_record();
+  assert_int_equal(rl_limits_for_capture(NULL, capture).max_work_items,
+                   RL_LIMIT_DEFAULT_WORK_ITEMS);
+  capture->launches[RL_TEST_FILL_LAUNCH].grid[0] = (1u << 18) + 1;
+  assert_int_equal(rl_limits_for_capture(NULL, capture).max_work_items,
+                   16777280ull);
+  const rl_limits_t budget = {.max_work_items = RL_LIMIT_DEFAULT_WORK_ITEMS};
+  assert_int_equal(rl_limits_for_capture(&budget, capture).max_work_items,
+                   RL_LIMIT_DEFAULT_WORK_ITEMS);
+  rl_device_t* device = rl_test_open_sim("gfx1100", false, 0);
+  const rl_limits_t defaults = {0};
+  assert_null(rl_contract_with(device, capture, &defaults));
+  rl_test_expect(rl_contract_with(device, capture, &budget),
+                 RL_STATUS_CONTRACT,
+                 "16777280 work-items exceed the limit of 16777216");
+  rl_device_close(device);
+  // vc_partial_sum's grid is ceil((pos + 1) / 64) groups: 5 recorded, 64
+  // at the largest admitted pos. Blocks of 2^19 make that 2,621,440
+  // recorded work-items and 33,554,432 admitted.
+  capture->launches[RL_TEST_FILL_LAUNCH].grid[0] = 16;
+  capture->launches[RL_TEST_SUM_LAUNCH].block[0] = 1u << 19;
+  assert_int_equal(rl_limits_for_capture(NULL, capture).max_work_items,
+                   RL_LIMIT_DEFAULT_WORK_ITEMS);
+  rl_test_expect(rl_limits_check_capture(capture, NULL, 0), RL_STATUS_CONTRACT,
+                 "launch 4 (kernel vc_partial_sum): 33554432 work-items "
+                 "exceed the limit of 16777216");
   rl_capture_destroy(capture);
 }
 
@@ -437,6 +474,7 @@ int main(void) {
       cmocka_unit_test(rl_sim_refuses_dispatches_over_cap),
       cmocka_unit_test(rl_shadow_budget_counts_every_arm),
       cmocka_unit_test(rl_default_dispatch_budget_is_the_captures_own),
+      cmocka_unit_test(rl_default_work_budget_is_the_largest_launch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
