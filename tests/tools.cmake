@@ -16,7 +16,7 @@ add_test(NAME help_docs_test
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/help_docs_test.sh
           $<TARGET_FILE:redline> ${CMAKE_BINARY_DIR}/man
           ${CMAKE_BINARY_DIR}/completion/redline)
-set_tests_properties(help_docs_test PROPERTIES LABELS unit TIMEOUT 120)
+set_tests_properties(help_docs_test PROPERTIES LABELS unit TIMEOUT 600)
 
 # Every option shared by several commands has one spelling and one value
 # form in `redline help COMMAND` (--target only as the documented alias of
