@@ -559,20 +559,32 @@ static rl_status_t rl_isa_slice_init(rl_isa_slice_t* slice,
                                      uint32_t (*vgprs)[RL_ISA_LANES],
                                      uint8_t* privates) {
   RL_RETURN_IF_ERROR(rl_isa_resolve(d, wg));
-  *slice = (rl_isa_slice_t){
-      .dispatch = d,
-      .group = {.wg = wg,
-                .lds = rl_sim_wg_lds(wg),
-                .lds_size = d->lds_size,
-                .mode = d->mode,
-                .entry_address = d->program->base_address,
-                .insts = d->program->insts,
-                .program = d->program,
-                .caches = rl_sim_wg_cache_enabled(wg),
-                .gws = d->gws},
-      .waves = waves,
-      .budget = RL_ISA_WORKGROUP_BUDGET,
-  };
+  // Field by field, not one compound literal: that would also zero the
+  // group's held-back stale reads (RL_SIM_DEFERRED_MAX records, 10.7 KB)
+  // for every work-group, a memset that was 15% of the host instructions
+  // of the decode bench (docs/BENCHMARKS.md). Only reads[0, count) are
+  // ever read (sim_executor.h), so count = 0 is the whole reset. A field
+  // added to the slice or the group must be set here.
+  rl_isa_group_t* group = &slice->group;
+  group->wg = wg;
+  group->lds = rl_sim_wg_lds(wg);
+  group->lds_size = d->lds_size;
+  group->mode = d->mode;
+  group->entry_address = d->program->base_address;
+  group->insts = d->program->insts;
+  group->program = d->program;
+  group->caches = rl_sim_wg_cache_enabled(wg);
+  group->stale.device = NULL;
+  group->stale.owner = 0;
+  group->stale.count = 0;
+  group->gws = d->gws;
+  slice->dispatch = d;
+  slice->waves = waves;
+  slice->vgprs = NULL;
+  slice->privates = NULL;
+  slice->wave_count = 0;
+  slice->current = 0;
+  slice->budget = RL_ISA_WORKGROUP_BUDGET;
   uint32_t items = wg->size[0] * wg->size[1] * wg->size[2];
   uint32_t count = (items + RL_ISA_LANES - 1) / RL_ISA_LANES;
   slice->wave_count = count > d->max_waves ? d->max_waves : count;
@@ -806,7 +818,7 @@ static rl_status_t rl_isa_wg_open(void* self, void* state, rl_sim_wg_t* wg,
   (void)self;
   rl_isa_dispatch_t* d = state;
   *out_wg_state = NULL;
-  rl_isa_slice_t* slice = calloc(1, sizeof(*slice));
+  rl_isa_slice_t* slice = malloc(sizeof(*slice));  // slice_init sets it
   uint32_t waves = d->max_waves ? d->max_waves : 1;
   rl_isa_wave_t* wave_storage = calloc(waves, sizeof(rl_isa_wave_t));
   uint32_t(*vgprs)[RL_ISA_LANES] =
