@@ -69,7 +69,7 @@ check 7 "kernel steps made no progress for $BOUND_MS ms (0 of 1 work-groups done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check 0 "progress: PASS" "$redline" run --processor "$arch" \
-  --capture "$tmp/long.rlc" -- "$program" long 128 30000
+  --capture "$tmp/long.rlc" -- "$program" long 256 30000
 check 0 "bound: each wait fails after $BOUND_MS ms without a work-group completing" \
   "$redline" shadow "$tmp/long.rlc" --executor isa --arms aql,pm4 \
   --adversarial-seeds 0 --oracle off --timeout-ms "$BOUND_MS"
