@@ -76,6 +76,10 @@
 //                   re-instantiates its graph every window instead of
 //                   updating its kernel nodes (the control of its route
 //                   proof's one-instantiation check; takes no index)
+//   copy-settle-off the capture interposer (interposer_copy.c) does not
+//                   settle host buffers after a recorded copy or fill into
+//                   one (takes no index): the device's bytes are then
+//                   taken for host stores (tests/hip_corpus streams)
 //   host-writes-off the capture interposer (interposer_host.c) records no
 //                   host stores into host memory (takes no index): the
 //                   negative control of tests/hip_conformance/

@@ -263,6 +263,13 @@ foreach(arch IN LISTS RL_HIP_CORPUS_ARCHS)
         set_tests_properties(${t}.observed_effects PROPERTIES
           FIXTURES_REQUIRED ${t}.capture)
         list(APPEND tests ${t}.observed_effects)
+        # Asynchronous copies into pinned memory: the same records every
+        # capture, with a negative control (corpus_run.sh capture_stable).
+        add_test(NAME ${t}.capture_stable
+          COMMAND ${rl_corpus_run} capture_stable ${common})
+        set_tests_properties(${t}.capture_stable PROPERTIES
+          FIXTURES_REQUIRED ${t}.capture)
+        list(APPEND tests ${t}.capture_stable)
       endif()
       if(name STREQUAL "saxpy" OR name STREQUAL "module" OR
          name STREQUAL "graph")

@@ -102,6 +102,16 @@ static void rl_ip_record_builtin(rl_interposer_t* ip, uint32_t kernel,
   ++ip->copies;
 }
 
+// A recorded device write into host buffer |b| (not an upload of the
+// host's own bytes): the hook settles the host buffers when it returns
+// (rl_interposer_t.settle_pending).
+static void rl_ip_settle_after(rl_interposer_t* ip, const rl_ip_buffer_t* b) {
+  if (rl_ip_memory_host(b->memory) && !ip->uploading &&
+      !rl_test_fault("copy-settle-off", 0)) {
+    ip->settle_pending = true;
+  }
+}
+
 // The recorded buffer a built-in write of |size| bytes at |dst| lands in,
 // with the copy kernels loaded and the earlier host uploads recorded; NULL
 // (and noted when it matters) when the write is not recorded: outside
@@ -172,6 +182,7 @@ void rl_ip_record_copy(rl_interposer_t* ip, const char* call, uint64_t dst,
     rl_ip_mark_used(ip, s);
   }
   rl_ip_mark_used(ip, b);
+  rl_ip_settle_after(ip, b);
   const rl_funnel_arg_t args[3] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_pointer_declared(source, RL_EFFECT_READ, 0, size),
@@ -185,6 +196,7 @@ void rl_ip_record_fill(rl_interposer_t* ip, const char* call, uint64_t dst,
   rl_ip_buffer_t* b = rl_ip_write_target(ip, call, dst, size);
   if (!b) return;
   rl_ip_mark_used(ip, b);
+  rl_ip_settle_after(ip, b);
   const rl_funnel_arg_t args[4] = {
       rl_funnel_arg_pointer_declared(dst, RL_EFFECT_WRITE, 0, size),
       rl_funnel_arg_u32(pattern), rl_funnel_arg_u32(width),

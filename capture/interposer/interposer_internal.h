@@ -319,6 +319,13 @@ typedef struct rl_interposer_s {
   uint32_t staging_count, staging_capacity;
   bool record_only;  // the funnel's launch records without forwarding
   bool uploading;    // rl_ip_host_uploads is recording host writes
+  // A recorded copy or fill writes a host buffer: when the hook returns
+  // (rl_ip_unlock) the device is waited for and the host buffers' shadows
+  // are taken again, so the bytes the device writes there are not taken
+  // for host writes by the next rl_ip_host_uploads (an asynchronous
+  // device-to-host copy would otherwise show up half landed, or not at
+  // all, as a spurious "upload" depending on timing).
+  bool settle_pending;
   // rl_funnel_buffer is adopting host memory (rl_ip_host_record): its zero
   // fill is skipped, the program's bytes are the buffer's contents.
   bool adopting;

@@ -146,6 +146,10 @@ bool rl_ip_start(rl_interposer_t* ip) {
 }
 
 hipError_t rl_ip_unlock(rl_interposer_t* ip, hipError_t error) {
+  if (ip->settle_pending) {  // a recorded write into a host buffer
+    ip->settle_pending = false;
+    if (error == hipSuccess) rl_ip_host_settle(ip);
+  }
   pthread_mutex_unlock(&ip->lock);
   return error;
 }

@@ -157,6 +157,44 @@ case $mode in
       fi
     done
     echo "observed effects: launch $launch audited; shortened, replay and shadow name the access" ;;
+  capture_stable)
+    # docs/capture-interposer.md "Host memory": a capture of a program whose
+    # asynchronous copies land in pinned memory has the same records every
+    # run (the device's bytes there are not host stores). Four captures
+    # give one boundary count and no upload buffer; negative control: with
+    # REDLINE_TEST_FAULT=copy-settle-off (no settle after a copy into host
+    # memory) six captures show a spurious upload at least once.
+    shape() {
+      "$redline" inspect "$1" | awk '/^waits/ { w = $0 } / upload[0-9]+ / { u++ }
+        END { print w " uploads " u + 0 }'
+    }
+    first=
+    for i in 1 2 3 4; do
+      "$redline" run --processor "$arch" --capture "$capture.stable$i.rlc" \
+        -- "$@" > /dev/null 2>&1 || exit
+      now=$(shape "$capture.stable$i.rlc")
+      rm -f "$capture.stable$i.rlc"
+      echo "capture $i: $now"
+      [ -z "$first" ] && first=$now
+      if [ "$now" != "$first" ] || [ "${now##* uploads }" != 0 ]; then
+        echo "capture $i differs from the first or holds uploads" >&2
+        exit 1
+      fi
+    done
+    seen=0
+    for i in 1 2 3 4 5 6; do
+      REDLINE_TEST_FAULT=copy-settle-off "$redline" run --processor "$arch" \
+        --capture "$capture.unsettled.rlc" -- "$@" > /dev/null 2>&1 || exit
+      now=$(shape "$capture.unsettled.rlc")
+      rm -f "$capture.unsettled.rlc"
+      echo "unsettled capture $i: $now"
+      if [ "${now##* uploads }" != 0 ]; then seen=1; break; fi
+    done
+    if [ "$seen" -ne 1 ]; then
+      echo "copy-settle-off: no spurious upload in 6 captures (control)" >&2
+      exit 1
+    fi
+    ;;
   issued_args)
     # The default shadow, no options.
     out=$(run "$redline" shadow "$capture" 2>&1)
